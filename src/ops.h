@@ -1,0 +1,67 @@
+/*
+ * ops.h -- operators and expression contexts, named as Python's ast module
+ * names them.  One X-macro each, so a name can't drift from its number.
+ */
+#ifndef SANDBOXREPL_OPS_H
+#define SANDBOXREPL_OPS_H
+
+/* Binary operators: X(enum suffix, ast name, source symbol). */
+#define BINOPS(X)				\
+	X(ADD,      "Add",      "+")		\
+	X(SUB,      "Sub",      "-")		\
+	X(MULT,     "Mult",     "*")		\
+	X(MATMULT,  "MatMult",  "@")		\
+	X(DIV,      "Div",      "/")		\
+	X(MOD,      "Mod",      "%")		\
+	X(POW,      "Pow",      "**")		\
+	X(LSHIFT,   "LShift",   "<<")		\
+	X(RSHIFT,   "RShift",   ">>")		\
+	X(BITOR,    "BitOr",    "|")		\
+	X(BITXOR,   "BitXor",   "^")		\
+	X(BITAND,   "BitAnd",   "&")		\
+	X(FLOORDIV, "FloorDiv", "//")
+
+#define UNARYOPS(X)				\
+	X(INVERT, "Invert", "~")		\
+	X(NOT,    "Not",    "not")		\
+	X(UADD,   "UAdd",   "+")		\
+	X(USUB,   "USub",   "-")
+
+#define CMPOPS(X)				\
+	X(EQ,    "Eq",    "==")			\
+	X(NOTEQ, "NotEq", "!=")			\
+	X(LT,    "Lt",    "<")			\
+	X(LTE,   "LtE",   "<=")			\
+	X(GT,    "Gt",    ">")			\
+	X(GTE,   "GtE",   ">=")			\
+	X(IS,    "Is",    "is")			\
+	X(ISNOT, "IsNot", "is not")		\
+	X(IN,    "In",    "in")			\
+	X(NOTIN, "NotIn", "not in")
+
+#define BOOLOPS(X)				\
+	X(AND, "And", "and")			\
+	X(OR,  "Or",  "or")
+
+#define CTXS(X)					\
+	X(LOAD,  "Load")			\
+	X(STORE, "Store")			\
+	X(DEL,   "Del")
+
+#define X_ENUM(e, name, sym) BINOP_##e,
+enum binop { BINOPS(X_ENUM) BINOP__COUNT };
+#undef X_ENUM
+#define X_ENUM(e, name, sym) UNARYOP_##e,
+enum unaryop { UNARYOPS(X_ENUM) UNARYOP__COUNT };
+#undef X_ENUM
+#define X_ENUM(e, name, sym) CMPOP_##e,
+enum cmpop { CMPOPS(X_ENUM) CMPOP__COUNT };
+#undef X_ENUM
+#define X_ENUM(e, name, sym) BOOLOP_##e,
+enum boolop { BOOLOPS(X_ENUM) BOOLOP__COUNT };
+#undef X_ENUM
+#define X_ENUM(e, name) CTX_##e,
+enum exprctx { CTXS(X_ENUM) CTX__COUNT };
+#undef X_ENUM
+
+#endif

@@ -1,0 +1,97 @@
+/*
+ * rt.c -- raising exceptions and checking caps.
+ *
+ * Every cap is checked against a *predicted* size before the operation
+ * allocates, so that a refusal costs microseconds whatever was asked for.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "arena.h"
+#include "rt.h"
+#include "xalloc.h"
+
+static bool
+set_exc(struct rt *rt, enum exc_kind kind, const char *cls, const char *fmt,
+    va_list ap)
+{
+	char *msg = xvasprintf(fmt, ap);
+	rt->exc.kind = kind;
+	rt->exc.cls = cls;
+	rt->exc.msg = arena_strdup(rt->arena, msg);
+	rt->exc.has_span = false;
+	free(msg);
+	return false;
+}
+
+bool
+rt_raise(struct rt *rt, const char *cls, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	set_exc(rt, EXC_PYTHON, cls, fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+bool
+rt_limit(struct rt *rt, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	set_exc(rt, EXC_LIMIT, "LimitExceeded", fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+void
+rt_clear(struct rt *rt)
+{
+	rt->exc.kind = EXC_NONE;
+	rt->exc.cls = NULL;
+	rt->exc.msg = NULL;
+	rt->exc.has_span = false;
+}
+
+bool
+rt_check_int_bits(struct rt *rt, uint64_t bits)
+{
+	if (rt->limits.max_int_bits != 0 && bits > rt->limits.max_int_bits)
+		return rt_limit(rt, "int of about %llu bits exceeds the cap of "
+		    "%llu bits", (unsigned long long)bits,
+		    (unsigned long long)rt->limits.max_int_bits);
+	return true;
+}
+
+bool
+rt_check_seq_len(struct rt *rt, uint64_t len)
+{
+	if (rt->limits.max_seq_len != 0 && len > rt->limits.max_seq_len)
+		return rt_limit(rt, "sequence of %llu items exceeds the cap of "
+		    "%llu items", (unsigned long long)len,
+		    (unsigned long long)rt->limits.max_seq_len);
+	return true;
+}
+
+bool
+rt_check_str_bytes(struct rt *rt, uint64_t bytes)
+{
+	if (rt->limits.max_str_bytes != 0 && bytes > rt->limits.max_str_bytes)
+		return rt_limit(rt, "string of %llu bytes exceeds the cap of "
+		    "%llu bytes", (unsigned long long)bytes,
+		    (unsigned long long)rt->limits.max_str_bytes);
+	return true;
+}
+
+bool
+rt_step(struct rt *rt)
+{
+	rt->steps++;
+	if (rt->limits.max_steps != 0 && rt->steps > rt->limits.max_steps)
+		return rt_limit(rt, "evaluation took more than %llu steps",
+		    (unsigned long long)rt->limits.max_steps);
+	return true;
+}

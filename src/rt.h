@@ -1,0 +1,84 @@
+/*
+ * rt.h -- the runtime context every operation on values receives.
+ *
+ * An operation allocates from rt->arena and reports failure by returning
+ * false after setting rt->exc: errors are values, never longjmp or exit.
+ * The exception is either a Python exception (class name and message, as
+ * CPython would report it) or a limit refusal (a cap of the sandbox was
+ * about to be exceeded; the operation did not allocate the big result).
+ *
+ * Caps are checked *before* allocating: an operation predicts the size of
+ * its result and calls rt_check_* first.
+ */
+#ifndef SANDBOXREPL_RT_H
+#define SANDBOXREPL_RT_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct arena;
+struct value;
+
+enum exc_kind {
+	EXC_NONE = 0,
+	EXC_PYTHON,	/* a Python exception: cls and msg */
+	EXC_LIMIT,	/* a cap refused the operation: msg says which */
+};
+
+struct pyexc {
+	enum exc_kind	 kind;
+	const char	*cls;	/* "ZeroDivisionError", ... (static or arena) */
+	char		*msg;	/* arena string */
+	uint32_t	 start;	/* span of the node that raised, if known */
+	uint32_t	 end;
+	bool		 has_span;
+};
+
+/* The caps an evaluation runs under; 0 means "no cap". */
+struct limits {
+	uint64_t	max_steps;	/* evaluation steps (fuel) */
+	uint64_t	max_int_bits;	/* size of one int */
+	uint64_t	max_seq_len;	/* items in one list/tuple/dict/set */
+	uint64_t	max_str_bytes;	/* bytes in one str/bytes */
+	unsigned	max_depth;	/* nesting of evaluation (recursion) */
+};
+
+/* Python 3.11's default for int <-> str conversion. */
+#define INT_MAX_STR_DIGITS 4300
+
+struct rt {
+	struct arena	*arena;
+	struct pyexc	 exc;
+	struct limits	 limits;
+	uint64_t	 steps;		/* fuel used so far */
+	unsigned	 depth;		/* current nesting */
+	/*
+	 * Call a callable value (lambda, builtin, mock function): set by the
+	 * evaluator so that natives such as min(key=...) can call back.
+	 */
+	bool		(*call)(struct rt *rt, struct value fn,
+			    const struct value *args, size_t nargs,
+			    struct value *out);
+	void		*owner;		/* the evaluator behind call() */
+};
+
+/* Set a Python exception; always returns false so callers can
+ * "return rt_raise(...)". */
+bool rt_raise(struct rt *rt, const char *cls, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Set a limit refusal; always returns false. */
+bool rt_limit(struct rt *rt, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Forget the pending exception. */
+void rt_clear(struct rt *rt);
+
+/* Cap checks: true when the predicted size is allowed, else a refusal. */
+bool rt_check_int_bits(struct rt *rt, uint64_t bits);
+bool rt_check_seq_len(struct rt *rt, uint64_t len);
+bool rt_check_str_bytes(struct rt *rt, uint64_t bytes);
+/* Charge one evaluation step; false when the fuel is gone. */
+bool rt_step(struct rt *rt);
+
+#endif

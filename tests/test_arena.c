@@ -1,0 +1,95 @@
+/*
+ * test_arena.c -- the arena hands out zeroed, aligned memory, runs its
+ * finalisers, and the sbuf grows.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "arena.h"
+#include "sbuf.h"
+
+static int finalised;
+
+static void
+count_final(void *p)
+{
+	(void)p;
+	finalised++;
+}
+
+static void
+test_alloc_zeroed_aligned(void **state)
+{
+	struct arena *a = arena_new();
+	int i;
+	(void)state;
+	for (i = 1; i < 100000; i += 97) {
+		unsigned char *p = arena_alloc(a, (size_t)i);
+		assert_int_equal((uintptr_t)p % 16, 0);
+		assert_int_equal(p[0], 0);
+		assert_int_equal(p[i - 1], 0);
+		memset(p, 0xAB, (size_t)i);
+	}
+	arena_free(a);
+}
+
+static void
+test_finalisers_run(void **state)
+{
+	struct arena *a = arena_new();
+	(void)state;
+	finalised = 0;
+	arena_on_free(a, count_final, NULL);
+	arena_on_free(a, count_final, NULL);
+	assert_int_equal(finalised, 0);
+	arena_free(a);
+	assert_int_equal(finalised, 2);
+}
+
+static void
+test_grow_copies(void **state)
+{
+	struct arena *a = arena_new();
+	int *p = arena_array(a, 4, sizeof(int));
+	(void)state;
+	p[0] = 1; p[3] = 4;
+	p = arena_grow(a, p, 4, 5000, sizeof(int));
+	assert_int_equal(p[0], 1);
+	assert_int_equal(p[3], 4);
+	assert_int_equal(p[4999], 0);
+	assert_string_equal(arena_printf(a, "%d-%s", 7, "x"), "7-x");
+	arena_free(a);
+}
+
+static void
+test_sbuf(void **state)
+{
+	struct sbuf b = SBUF_INIT;
+	int i;
+	(void)state;
+	assert_string_equal(sbuf_cstr(&b), "");
+	for (i = 0; i < 1000; i++)
+		sbuf_addf(&b, "%d,", i % 10);
+	assert_int_equal(b.len, 2000);
+	sbuf_truncate(&b, 4);
+	assert_string_equal(sbuf_cstr(&b), "0,1,");
+	sbuf_free(&b);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_alloc_zeroed_aligned),
+		cmocka_unit_test(test_finalisers_run),
+		cmocka_unit_test(test_grow_copies),
+		cmocka_unit_test(test_sbuf),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
