@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arena.h"
@@ -187,4 +189,97 @@ const char *
 value_type_name(value v)
 {
 	return type_names[v.type];
+}
+
+/*
+ * value_repr -- PROVISIONAL: a simple repr good enough for the parser's
+ * tests; the values work replaces it with CPython's exact rules.
+ */
+void
+value_float_repr(double f, struct sbuf *out)
+{
+	char buf[64];
+	int prec;
+	for (prec = 1; prec <= 17; prec++) {
+		snprintf(buf, sizeof buf, "%.*g", prec, f);
+		if (strtod(buf, NULL) == f)
+			break;
+	}
+	sbuf_adds(out, buf);
+	if (strspn(buf, "-0123456789") == strlen(buf))
+		sbuf_adds(out, ".0");
+}
+
+void
+value_str_repr(const struct vstr *s, bool is_bytes, struct sbuf *out)
+{
+	char q = memchr(s->data, '\'', s->len) && !memchr(s->data, '"', s->len)
+	    ? '"' : '\'';
+	size_t i;
+	if (is_bytes)
+		sbuf_addc(out, 'b');
+	sbuf_addc(out, q);
+	for (i = 0; i < s->len; i++) {
+		unsigned char c = (unsigned char)s->data[i];
+		if (c == (unsigned char)q || c == '\\')
+			sbuf_addf(out, "\\%c", c);
+		else if (c == '\n')
+			sbuf_adds(out, "\\n");
+		else if (c == '\t')
+			sbuf_adds(out, "\\t");
+		else if (c == '\r')
+			sbuf_adds(out, "\\r");
+		else if (c < 0x20 || c == 0x7f || (is_bytes && c >= 0x80))
+			sbuf_addf(out, "\\x%02x", c);
+		else
+			sbuf_addc(out, (char)c);
+	}
+	sbuf_addc(out, q);
+}
+
+bool
+value_repr(struct rt *rt, value v, struct sbuf *out)
+{
+	size_t i;
+	switch (v.type) {
+	case VT_NONE: sbuf_adds(out, "None"); return true;
+	case VT_BOOL: sbuf_adds(out, v.as.b ? "True" : "False"); return true;
+	case VT_INT: sbuf_addf(out, "%lld", (long long)v.as.i); return true;
+	case VT_BIGINT: {
+		char *s = mpz_get_str(NULL, 10, v.as.big->z);
+		sbuf_adds(out, s);
+		free(s);
+		return true;
+	}
+	case VT_FLOAT: value_float_repr(v.as.f, out); return true;
+	case VT_STR: value_str_repr(v.as.s, false, out); return true;
+	case VT_BYTES: value_str_repr(v.as.s, true, out); return true;
+	case VT_ELLIPSIS: sbuf_adds(out, "Ellipsis"); return true;
+	case VT_COMPLEX:
+		sbuf_addc(out, '(');
+		value_float_repr(v.as.c->re, out);
+		sbuf_addc(out, '+');
+		value_float_repr(v.as.c->im, out);
+		sbuf_adds(out, "j)");
+		return true;
+	case VT_LIST:
+	case VT_TUPLE: {
+		size_t n = v.type == VT_LIST ? v.as.list->len : v.as.tuple->len;
+		value *items = v.type == VT_LIST ? v.as.list->items : v.as.tuple->items;
+		sbuf_addc(out, v.type == VT_LIST ? '[' : '(');
+		for (i = 0; i < n; i++) {
+			if (i)
+				sbuf_adds(out, ", ");
+			if (!value_repr(rt, items[i], out))
+				return false;
+		}
+		if (v.type == VT_TUPLE && n == 1)
+			sbuf_addc(out, ',');
+		sbuf_addc(out, v.type == VT_LIST ? ']' : ')');
+		return true;
+	}
+	default:
+		sbuf_addf(out, "<%s object>", value_type_name(v));
+		return true;
+	}
 }
