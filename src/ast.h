@@ -164,6 +164,7 @@ const char *ast_kind_name(enum node_kind kind);
 const char *ast_binop_name(enum binop op);
 const char *ast_binop_symbol(enum binop op);
 const char *ast_unaryop_name(enum unaryop op);
+const char *ast_unaryop_symbol(enum unaryop op);
 const char *ast_cmpop_name(enum cmpop op);
 const char *ast_cmpop_symbol(enum cmpop op);
 const char *ast_boolop_name(enum boolop op);

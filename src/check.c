@@ -1,0 +1,234 @@
+/*
+ * check.c -- the AST allowlist walk.
+ *
+ * The policy is a table of what exists (policy.h); this file only asks the
+ * table.  Structural nodes (the Expression/Module roots and expression
+ * statements) carry no behaviour of their own and are always allowed; every
+ * other node must be listed.  A Call is allowed only when its callee is a
+ * plain Name on the policy's call list: the callee itself is then not
+ * walked (the name is the call), its arguments are.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "arena.h"
+#include "ast.h"
+#include "check.h"
+#include "policy.h"
+
+#define BIT(x) (UINT64_C(1) << (x))
+
+struct stack {
+	const struct node	**items;
+	size_t			  len, cap;
+	struct arena		 *arena;
+};
+
+static void
+push(struct stack *s, const struct node *n)
+{
+	if (n == NULL)
+		return;
+	if (s->len == s->cap) {
+		size_t ncap = s->cap ? s->cap * 2 : 64;
+		s->items = arena_grow(s->arena, s->items, s->len, ncap,
+		    sizeof *s->items);
+		s->cap = ncap;
+	}
+	s->items[s->len++] = n;
+}
+
+/* Push a list so that its first item is popped first. */
+static void
+push_list(struct stack *s, const struct nodelist *l)
+{
+	size_t i;
+	for (i = l->len; i > 0; i--)
+		push(s, l->items[i - 1]);
+}
+
+/* Push the children of n in reverse order, so pre-order pops them in
+ * source order.  The callee of an allowed call is left out. */
+static void
+push_children(struct stack *s, const struct node *n)
+{
+	switch (n->kind) {
+	case NODE_EXPRESSION: push(s, n->u.expression.body); break;
+	case NODE_MODULE: push_list(s, &n->u.module.body); break;
+	case NODE_EXPR: push(s, n->u.expr.value); break;
+	case NODE_ASSIGN:
+		push(s, n->u.assign.value);
+		push_list(s, &n->u.assign.targets);
+		break;
+	case NODE_AUGASSIGN:
+		push(s, n->u.augassign.value);
+		push(s, n->u.augassign.target);
+		break;
+	case NODE_IMPORT: push_list(s, &n->u.import.names); break;
+	case NODE_IMPORTFROM: push_list(s, &n->u.importfrom.names); break;
+	case NODE_BOOLOP: push_list(s, &n->u.boolop.values); break;
+	case NODE_NAMEDEXPR:
+		push(s, n->u.namedexpr.value);
+		push(s, n->u.namedexpr.target);
+		break;
+	case NODE_BINOP:
+		push(s, n->u.binop.right);
+		push(s, n->u.binop.left);
+		break;
+	case NODE_UNARYOP: push(s, n->u.unaryop.operand); break;
+	case NODE_LAMBDA:
+		push(s, n->u.lambda.body);
+		push(s, n->u.lambda.args);
+		break;
+	case NODE_IFEXP:
+		push(s, n->u.ifexp.orelse);
+		push(s, n->u.ifexp.body);
+		push(s, n->u.ifexp.test);
+		break;
+	case NODE_DICT: {
+		size_t i;
+		for (i = n->u.dict.keys.len; i > 0; i--) {
+			push(s, n->u.dict.values.items[i - 1]);
+			push(s, n->u.dict.keys.items[i - 1]);
+		}
+		break;
+	}
+	case NODE_SET: case NODE_LIST: case NODE_TUPLE:
+		push_list(s, &n->u.seq.elts);
+		break;
+	case NODE_LISTCOMP: case NODE_SETCOMP: case NODE_GENERATOREXP:
+	case NODE_DICTCOMP:
+		push_list(s, &n->u.comp.generators);
+		push(s, n->u.comp.value);
+		push(s, n->u.comp.elt);
+		break;
+	case NODE_COMPARE:
+		push_list(s, &n->u.compare.comparators);
+		push(s, n->u.compare.left);
+		break;
+	case NODE_CALL:
+		push_list(s, &n->u.call.keywords);
+		push_list(s, &n->u.call.args);
+		break;
+	case NODE_FORMATTEDVALUE:
+		push(s, n->u.formatted.format_spec);
+		push(s, n->u.formatted.value);
+		break;
+	case NODE_JOINEDSTR: push_list(s, &n->u.joinedstr.values); break;
+	case NODE_ATTRIBUTE: push(s, n->u.attribute.value); break;
+	case NODE_SUBSCRIPT:
+		push(s, n->u.subscript.slice);
+		push(s, n->u.subscript.value);
+		break;
+	case NODE_STARRED: push(s, n->u.starred.value); break;
+	case NODE_SLICE:
+		push(s, n->u.slice.step);
+		push(s, n->u.slice.upper);
+		push(s, n->u.slice.lower);
+		break;
+	case NODE_COMPREHENSION:
+		push_list(s, &n->u.comprehension.ifs);
+		push(s, n->u.comprehension.iter);
+		push(s, n->u.comprehension.target);
+		break;
+	case NODE_ARGUMENTS:
+		push(s, n->u.arguments.kwarg);
+		push_list(s, &n->u.arguments.kw_defaults);
+		push_list(s, &n->u.arguments.kwonlyargs);
+		push(s, n->u.arguments.vararg);
+		push_list(s, &n->u.arguments.defaults);
+		push_list(s, &n->u.arguments.args);
+		push_list(s, &n->u.arguments.posonlyargs);
+		break;
+	case NODE_KEYWORD: push(s, n->u.keyword.value); break;
+	case NODE_CONSTANT: case NODE_NAME: case NODE_ARG: case NODE_ALIAS:
+	case NODE__COUNT:
+		break;
+	}
+}
+
+static bool
+block(struct check_result *out, const struct node *n, const char *rule,
+    const char *reason)
+{
+	out->node = n;
+	out->rule = rule;
+	out->reason = reason;
+	return false;
+}
+
+/* Is n itself allowed?  (Its children are checked when they are popped.) */
+static bool
+check_node(const struct policy *p, const struct node *n, struct arena *a,
+    struct check_result *out)
+{
+	switch (n->kind) {
+	case NODE_EXPRESSION: case NODE_MODULE: case NODE_EXPR:
+		return true;
+	default:
+		break;
+	}
+	if ((p->nodes & BIT(n->kind)) == 0)
+		return block(out, n, "nodes", arena_printf(a,
+		    "disallowed node type '%s'", ast_kind_name(n->kind)));
+	switch (n->kind) {
+	case NODE_BINOP:
+		if ((p->binops & BIT(n->u.binop.op)) == 0)
+			return block(out, n, "operators", arena_printf(a,
+			    "disallowed operator '%s'",
+			    ast_binop_symbol(n->u.binop.op)));
+		break;
+	case NODE_UNARYOP:
+		if ((p->unaryops & BIT(n->u.unaryop.op)) == 0)
+			return block(out, n, "operators", arena_printf(a,
+			    "disallowed operator '%s'",
+			    ast_unaryop_symbol(n->u.unaryop.op)));
+		break;
+	case NODE_BOOLOP:
+		if ((p->boolops & BIT(n->u.boolop.op)) == 0)
+			return block(out, n, "operators", arena_printf(a,
+			    "disallowed operator '%s'",
+			    ast_boolop_name(n->u.boolop.op)));
+		break;
+	case NODE_COMPARE: {
+		size_t i;
+		for (i = 0; i < n->u.compare.comparators.len; i++)
+			if ((p->cmpops & BIT(n->u.compare.ops[i])) == 0)
+				return block(out, n, "operators",
+				    arena_printf(a, "disallowed operator '%s'",
+				    ast_cmpop_symbol(n->u.compare.ops[i])));
+		break;
+	}
+	case NODE_CALL: {
+		const struct node *f = n->u.call.func;
+		if (f->kind != NODE_NAME ||
+		    !policy_allows_call(p, f->u.name.id))
+			return block(out, n, "calls",
+			    "disallowed function call");
+		break;
+	}
+	default:
+		break;
+	}
+	return true;
+}
+
+bool
+check_tree(const struct policy *p, const struct node *root, struct arena *a,
+    struct check_result *out)
+{
+	struct stack s = { NULL, 0, 0, a };
+
+	out->node = NULL;
+	out->rule = NULL;
+	out->reason = NULL;
+	push(&s, root);
+	while (s.len > 0) {
+		const struct node *n = s.items[--s.len];
+		if (!check_node(p, n, a, out))
+			return false;
+		push_children(&s, n);
+	}
+	return true;
+}

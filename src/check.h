@@ -1,0 +1,33 @@
+/*
+ * check.h -- the AST allowlist: does a policy allow this tree?
+ */
+#ifndef SANDBOXREPL_CHECK_H
+#define SANDBOXREPL_CHECK_H
+
+#include <stdbool.h>
+
+struct arena;
+struct node;
+struct policy;
+
+struct check_result {
+	const struct node *node;	/* the offending node, or NULL */
+	const char	  *rule;	/* "nodes" "operators" "calls" */
+	const char	  *reason;	/* "disallowed function call" */
+};
+
+/*
+ * Walk the tree in pre-order (a node before its children, children left to
+ * right) and stop at the first node the policy does not allow.  Pre-order
+ * is what makes the essay's answer come out: in
+ * __import__('os').system('rm report.txt') the first thing the walk meets
+ * is the outermost Call, whose callee is not one of the allowed names, so
+ * the whole input is "disallowed function call" -- the inner __import__
+ * call is never reached.  Returns true when everything is allowed.
+ * Strings in *out live in the arena.  The walk uses an explicit stack, so a
+ * deep tree cannot overflow the C stack.
+ */
+bool check_tree(const struct policy *p, const struct node *root,
+    struct arena *a, struct check_result *out);
+
+#endif

@@ -1,0 +1,156 @@
+/*
+ * cmd.c -- the command table and what every command shares: matching a
+ * call, checking its argument, the surface rule for paths, URL hosts.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "arena.h"
+#include "ast.h"
+#include "cmd.h"
+#include "eval.h"
+#include "sbuf.h"
+
+static const struct cmd_entry *const table[] = {
+	&cmd_delete_file_entry,
+	&cmd_http_get_entry,
+	&cmd_list_files_entry,
+	&cmd_read_file_entry,
+	&cmd_write_file_entry,
+};
+
+const char *const cmd_names[] = {
+	"delete_file", "http_get", "list_files", "read_file", "write_file",
+	NULL
+};
+
+const struct cmd_entry *
+cmd_find(const char *name)
+{
+	size_t i;
+	for (i = 0; i < sizeof table / sizeof table[0]; i++)
+		if (strcmp(table[i]->name, name) == 0)
+			return table[i];
+	return NULL;
+}
+
+const struct cmd_entry *
+cmd_match(const struct node *root, const struct node **call)
+{
+	const struct node *n;
+
+	if (root == NULL || root->kind != NODE_EXPRESSION)
+		return NULL;
+	n = root->u.expression.body;
+	if (n->kind != NODE_CALL || n->u.call.func->kind != NODE_NAME)
+		return NULL;
+	*call = n;
+	return cmd_find(n->u.call.func->u.name.id);
+}
+
+const char *
+cmd_arg(const struct cmd_run *r, const char *key)
+{
+	size_t i;
+	const struct vdict *d = r->args.as.dict;
+	for (i = 0; i < d->used; i++) {
+		const struct ventry *e = &d->entries[i];
+		if (e->live && e->key.type == VT_STR &&
+		    strcmp(e->key.as.s->data, key) == 0)
+			return e->val.type == VT_STR ? e->val.as.s->data : NULL;
+	}
+	return NULL;
+}
+
+static bool
+listed(const char *const *list, const char *name)
+{
+	for (; list != NULL && *list != NULL; list++)
+		if (strcmp(*list, name) == 0)
+			return true;
+	return false;
+}
+
+bool
+cmd_check_args(struct eval *ev, const struct cmd_entry *e, value args)
+{
+	struct rt *rt = &ev->rt;
+	const char *const *req;
+	size_t i;
+
+	if (args.type != VT_DICT)
+		return rt_raise(rt, "TypeError", "%s() takes one dict argument, "
+		    "not %s", e->name, value_type_name(args));
+	for (i = 0; i < args.as.dict->used; i++) {
+		const struct ventry *en = &args.as.dict->entries[i];
+		if (!en->live)
+			continue;
+		if (en->key.type != VT_STR)
+			return rt_raise(rt, "TypeError", "%s() argument keys "
+			    "must be str, not %s", e->name,
+			    value_type_name(en->key));
+		if (!listed(e->keys, en->key.as.s->data))
+			return rt_raise(rt, "TypeError", "%s() got an "
+			    "unexpected key '%s'", e->name,
+			    en->key.as.s->data);
+		if (en->val.type != VT_STR)
+			return rt_raise(rt, "TypeError", "%s() key '%s' must be "
+			    "str, not %s", e->name, en->key.as.s->data,
+			    value_type_name(en->val));
+	}
+	for (req = e->required; req != NULL && *req != NULL; req++) {
+		bool found = false;
+		for (i = 0; i < args.as.dict->used && !found; i++) {
+			const struct ventry *en = &args.as.dict->entries[i];
+			found = en->live &&
+			    strcmp(en->key.as.s->data, *req) == 0;
+		}
+		if (!found)
+			return rt_raise(rt, "TypeError", "%s() missing required "
+			    "key '%s'", e->name, *req);
+	}
+	return true;
+}
+
+const char *
+cmd_surface_check(struct arena *a, const char *path)
+{
+	const char *p;
+	size_t n;
+
+	if (path[0] == '\0')
+		return "empty path";
+	if (strlen(path) > 255)
+		return "path longer than 255 bytes";
+	for (p = path; *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return "path contains a control character";
+	if (path[0] == '/' || path[0] == '~')
+		return arena_printf(a, "path '%s' is absolute: outside the "
+		    "workspace", path);
+	for (p = path; *p != '\0'; p += n + (p[n] == '/')) {
+		n = strcspn(p, "/");
+		if (n == 2 && p[0] == '.' && p[1] == '.')
+			return arena_printf(a, "path '%s' leaves the workspace",
+			    path);
+		if (p[n] == '\0')
+			break;
+	}
+	return NULL;
+}
+
+const char *
+cmd_url_host(struct arena *a, const char *url)
+{
+	const char *p = strstr(url, "://"), *end;
+	if (p == NULL)
+		return NULL;
+	p += 3;
+	end = p + strcspn(p, "/:?#");
+	if (memchr(p, '@', (size_t)(end - p)) != NULL)
+		p = (const char *)memchr(p, '@', (size_t)(end - p)) + 1;
+	if (end == p)
+		return NULL;
+	return arena_strndup(a, p, (size_t)(end - p));
+}

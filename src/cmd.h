@@ -1,0 +1,82 @@
+/*
+ * cmd.h -- computer-use commands: read_file, write_file, delete_file,
+ * list_files, http_get.
+ *
+ * A command is a call of a registered name with one dict argument:
+ * read_file({'path': 'report.txt'}).  Each command is one file exporting
+ * one const struct cmd_entry; cmd.c holds the table.  A name that is not in
+ * the table is not a command and has no code path here.
+ *
+ * The entry says which argument keys exist, which are required, which one
+ * is a path (checked by the surface layer), which one is a URL (checked by
+ * the network layer), and whether the command writes (so the idempotency
+ * layer applies).  run() performs the command on the path's filesystem
+ * once every layer has let it through.
+ */
+#ifndef SANDBOXREPL_CMD_H
+#define SANDBOXREPL_CMD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "value.h"
+
+struct eval;
+struct node;
+
+struct cmd_run {
+	struct eval	*ev;		/* filesystem, effects, arena */
+	value		 args;		/* the evaluated dict */
+	bool		 unsafe;	/* no boundary: harm is "simulated" */
+	const char	*message;	/* what the trace shows after "->" */
+	value		 result;	/* the value the command returns */
+};
+
+struct cmd_entry {
+	const char		*name;
+	const char *const	*keys;		/* allowed keys, NULL-terminated */
+	const char *const	*required;	/* required keys */
+	const char		*path_key;	/* surface-checked, or NULL */
+	const char		*url_key;	/* network-checked, or NULL */
+	bool			 writes;	/* idempotent writes apply */
+	/* false with ev->rt.exc set on a Python-level error */
+	bool			(*run)(struct cmd_run *r);
+};
+
+/* The entry for name, or NULL when name is not a command. */
+const struct cmd_entry *cmd_find(const char *name);
+/* The command names, NULL-terminated, for completion and help. */
+extern const char *const cmd_names[];
+
+/*
+ * If the tree is a single command call, return its entry and the call node.
+ * A command name used any other way is not a command call.
+ */
+const struct cmd_entry *cmd_match(const struct node *root,
+    const struct node **call);
+
+/* A string argument, or NULL when absent. */
+const char *cmd_arg(const struct cmd_run *r, const char *key);
+
+/*
+ * Check an evaluated argument: a dict with str keys from the entry's keys,
+ * every required key present, every value a str.  On failure returns false
+ * with a TypeError in ev->rt.exc.
+ */
+bool cmd_check_args(struct eval *ev, const struct cmd_entry *e, value args);
+
+/*
+ * The surface layer: a path must be relative and stay inside the
+ * workspace.  Returns NULL when allowed, else the reason (arena).
+ */
+const char *cmd_surface_check(struct arena *a, const char *path);
+/* The host part of a URL (arena), or NULL when it has none. */
+const char *cmd_url_host(struct arena *a, const char *url);
+
+extern const struct cmd_entry cmd_read_file_entry;
+extern const struct cmd_entry cmd_write_file_entry;
+extern const struct cmd_entry cmd_delete_file_entry;
+extern const struct cmd_entry cmd_list_files_entry;
+extern const struct cmd_entry cmd_http_get_entry;
+
+#endif

@@ -1,0 +1,38 @@
+/*
+ * cmd_delete_file.c -- delete_file({'path': P}): remove a file.  Not on
+ * the essay's allowlist; on the unsafe path it is the essay's damage.
+ */
+#include "config.h"
+
+#include "arena.h"
+#include "cmd.h"
+#include "eval.h"
+#include "mockfs.h"
+
+static bool
+run(struct cmd_run *r)
+{
+	struct eval *ev = r->ev;
+	const char *path = cmd_arg(r, "path");
+
+	if (!mfs_delete(ev->fs, path))
+		return rt_raise(&ev->rt, "FileNotFoundError", "[Errno 2] No "
+		    "such file or directory: '%s'", path);
+	eval_effect(ev, "delete", path, "damage",
+	    arena_printf(ev->rt.arena, "deleted %s", path), false);
+	r->message = arena_printf(ev->rt.arena, "deleted %s", path);
+	r->result = value_none();
+	return true;
+}
+
+static const char *const keys[] = { "path", "idempotency_key", NULL };
+static const char *const required[] = { "path", NULL };
+
+const struct cmd_entry cmd_delete_file_entry = {
+	.name = "delete_file",
+	.keys = keys,
+	.required = required,
+	.path_key = "path",
+	.writes = true,
+	.run = run,
+};

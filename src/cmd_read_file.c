@@ -1,0 +1,37 @@
+/*
+ * cmd_read_file.c -- read_file({'path': P}): the file's text.
+ */
+#include "config.h"
+
+#include "arena.h"
+#include "cmd.h"
+#include "eval.h"
+#include "mockfs.h"
+
+static bool
+run(struct cmd_run *r)
+{
+	struct eval *ev = r->ev;
+	const char *path = cmd_arg(r, "path");
+	size_t len;
+	const char *d = mfs_get(ev->fs, path, &len);
+
+	if (d == NULL)
+		return rt_raise(&ev->rt, "FileNotFoundError", "[Errno 2] No "
+		    "such file or directory: '%s'", path);
+	eval_effect(ev, "read", path, NULL,
+	    arena_printf(ev->rt.arena, "read %s", path), false);
+	r->result = value_str(ev->rt.arena, d, len);
+	r->message = r->result.as.s->data;
+	return true;
+}
+
+static const char *const keys[] = { "path", NULL };
+
+const struct cmd_entry cmd_read_file_entry = {
+	.name = "read_file",
+	.keys = keys,
+	.required = keys,
+	.path_key = "path",
+	.run = run,
+};

@@ -1,0 +1,1006 @@
+/*
+ * eval.c -- the tree-walking evaluator.
+ *
+ * Each node kind has one case in eval_expr().  Numbers, containers and
+ * comparisons are the value layer's business (value.c, num.c); this file
+ * only walks, resolves names, and calls.
+ *
+ * Two things keep hostile trees from taking the process down:
+ *  - a depth count (rt.depth against limits.max_depth) around every
+ *    recursive descent, reported as RecursionError like CPython;
+ *  - left-leaning BinOp chains (1+2+...+N, the shape long expressions
+ *    take) are walked with a loop, not recursion, so a megabyte of
+ *    additions costs no stack.
+ * Every node evaluated costs one step of fuel (rt_step), so a sandbox
+ * evaluation cannot run for ever.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "arena.h"
+#include "ast.h"
+#include "builtins.h"
+#include "eval.h"
+#include "mock.h"
+#include "ns.h"
+#include "policy.h"
+#include "sbuf.h"
+
+/* A local scope (lambda parameters, comprehension targets). */
+struct scope {
+	struct scope	*parent;
+	const char	**names;
+	value		 *values;
+	size_t		  n, cap;
+};
+
+static bool
+call_hook(struct rt *rt, value fn, const value *args, size_t nargs,
+    value *out)
+{
+	return eval_call_value(rt->owner, fn, args, nargs, NULL, 0, out);
+}
+
+void
+eval_init(struct eval *ev, struct arena *a, enum path_id path)
+{
+	memset(ev, 0, sizeof *ev);
+	ev->rt.arena = a;
+	ev->rt.call = call_hook;
+	ev->rt.owner = ev;
+	ev->rt.limits.max_depth = 500;
+	ev->path = path;
+}
+
+void
+eval_effect(struct eval *ev, const char *op, const char *target,
+    const char *category, const char *text, bool denied)
+{
+	struct effect *e;
+	if (ev->neffects == ev->capeffects) {
+		size_t ncap = ev->capeffects ? ev->capeffects * 2 : 8;
+		ev->effects = arena_grow(ev->rt.arena, ev->effects,
+		    ev->neffects, ncap, sizeof *ev->effects);
+		ev->capeffects = ncap;
+	}
+	e = &ev->effects[ev->neffects++];
+	e->op = arena_strdup(ev->rt.arena, op);
+	e->target = arena_strdup(ev->rt.arena, target);
+	e->category = category ? arena_strdup(ev->rt.arena, category) : NULL;
+	e->text = text ? arena_strdup(ev->rt.arena, text) : NULL;
+	e->simulated = ev->path != PATH_JAIL;
+	e->denied = denied;
+}
+
+/* Remember where an exception arose: the innermost node wins. */
+static bool
+fail_at(struct eval *ev, const struct node *n)
+{
+	if (ev->exc_node == NULL)
+		ev->exc_node = n;
+	if (!ev->rt.exc.has_span) {
+		ev->rt.exc.start = n->start;
+		ev->rt.exc.end = n->end;
+		ev->rt.exc.has_span = true;
+	}
+	return false;
+}
+
+/* ---- names ---- */
+
+static bool
+scope_get(const struct scope *s, const char *name, value *out)
+{
+	size_t i;
+	for (; s != NULL; s = s->parent)
+		for (i = s->n; i > 0; i--)
+			if (strcmp(s->names[i - 1], name) == 0) {
+				*out = s->values[i - 1];
+				return true;
+			}
+	return false;
+}
+
+bool
+eval_lookup(struct eval *ev, const char *name, value *out)
+{
+	const struct builtin *b;
+
+	if (scope_get(ev->scope, name, out))
+		return true;
+	if (ev->ns != NULL && ns_get(ev->ns, name, out))
+		return true;
+	if (ev->full_model && mock_builtin(ev, name, out))
+		return true;
+	b = builtin_find(name);
+	if (b != NULL && (ev->full_model || ev->policy == NULL ||
+	    policy_allows_call(ev->policy, name))) {
+		*out = value_native(ev->rt.arena, b->name, b->fn,
+		    value_none(), NULL);
+		return true;
+	}
+	return rt_raise(&ev->rt, "NameError", "name '%s' is not defined",
+	    name);
+}
+
+/* ---- calls ---- */
+
+struct argv {
+	value		*args;
+	const char	**kwnames;
+	size_t		 n, nkw, cap;
+	struct arena	*arena;
+};
+
+static void
+argv_push(struct argv *av, const char *kw, value v)
+{
+	if (av->n + av->nkw == av->cap) {
+		size_t ncap = av->cap ? av->cap * 2 : 8;
+		av->args = arena_grow(av->arena, av->args, av->n + av->nkw,
+		    ncap, sizeof *av->args);
+		av->kwnames = arena_grow(av->arena, av->kwnames,
+		    av->n + av->nkw, ncap, sizeof *av->kwnames);
+		av->cap = ncap;
+	}
+	av->args[av->n + av->nkw] = v;
+	av->kwnames[av->n + av->nkw] = kw;
+	if (kw == NULL)
+		av->n++;
+	else
+		av->nkw++;
+}
+
+static bool
+push_item(struct rt *rt, value item, void *ctx)
+{
+	(void)rt;
+	argv_push(ctx, NULL, item);
+	return true;
+}
+
+bool
+eval_call_value(struct eval *ev, value fn, const value *args, size_t nargs,
+    const char *const *kwnames, size_t nkw, value *out)
+{
+	if (fn.type == VT_NATIVE)
+		return fn.as.native->fn(&ev->rt, fn.as.native->self, args,
+		    nargs, kwnames, nkw, out);
+	return rt_raise(&ev->rt, "TypeError", "'%s' object is not callable",
+	    value_type_name(fn));
+}
+
+static bool
+eval_call(struct eval *ev, const struct node *n, value *out)
+{
+	struct argv av = { .arena = ev->rt.arena };
+	value fn, v;
+	size_t i;
+
+	if (!eval_expr(ev, n->u.call.func, &fn))
+		return false;
+	for (i = 0; i < n->u.call.args.len; i++) {
+		const struct node *a = n->u.call.args.items[i];
+		if (a->kind == NODE_STARRED) {
+			if (!eval_expr(ev, a->u.starred.value, &v))
+				return false;
+			if (!value_iterate(&ev->rt, v, push_item, &av))
+				return fail_at(ev, a);
+			continue;
+		}
+		if (!eval_expr(ev, a, &v))
+			return false;
+		argv_push(&av, NULL, v);
+	}
+	for (i = 0; i < n->u.call.keywords.len; i++) {
+		const struct node *k = n->u.call.keywords.items[i];
+		if (!eval_expr(ev, k->u.keyword.value, &v))
+			return false;
+		if (k->u.keyword.arg != NULL) {
+			argv_push(&av, k->u.keyword.arg, v);
+			continue;
+		}
+		if (v.type != VT_DICT) {
+			rt_raise(&ev->rt, "TypeError", "argument after ** "
+			    "must be a mapping, not %s", value_type_name(v));
+			return fail_at(ev, k);
+		}
+		for (size_t j = 0; j < v.as.dict->used; j++) {
+			struct ventry *e = &v.as.dict->entries[j];
+			if (!e->live)
+				continue;
+			if (e->key.type != VT_STR) {
+				rt_raise(&ev->rt, "TypeError",
+				    "keywords must be strings");
+				return fail_at(ev, k);
+			}
+			argv_push(&av, e->key.as.s->data, e->val);
+		}
+	}
+	/* Keyword arguments follow the positional ones in av.args. */
+	if (av.nkw != 0) {
+		value *args = arena_array(ev->rt.arena, av.n + av.nkw,
+		    sizeof *args);
+		const char **names = arena_array(ev->rt.arena, av.nkw,
+		    sizeof *names);
+		size_t p = 0, k = 0;
+		for (i = 0; i < av.n + av.nkw; i++) {
+			if (av.kwnames[i] == NULL)
+				args[p++] = av.args[i];
+			else {
+				names[k] = av.kwnames[i];
+				args[av.n + k++] = av.args[i];
+			}
+		}
+		av.args = args;
+		av.kwnames = names;
+	}
+	if (!eval_call_value(ev, fn, av.args, av.n,
+	    av.nkw ? av.kwnames : NULL, av.nkw, out))
+		return fail_at(ev, n);
+	return true;
+}
+
+/* ---- subscripts ---- */
+
+static bool
+index_of(struct eval *ev, value idx, size_t len, const char *what,
+    size_t *out)
+{
+	int64_t i;
+	if (idx.type == VT_BOOL)
+		i = idx.as.b;
+	else if (idx.type == VT_INT)
+		i = idx.as.i;
+	else if (idx.type == VT_BIGINT)
+		return rt_raise(&ev->rt, "IndexError", "cannot fit 'int' into "
+		    "an index-sized integer");
+	else
+		return rt_raise(&ev->rt, "TypeError", "%s indices must be "
+		    "integers or slices, not %s", what, value_type_name(idx));
+	if (i < 0)
+		i += (int64_t)len;
+	if (i < 0 || (uint64_t)i >= len)
+		return rt_raise(&ev->rt, "IndexError", "%s index out of range",
+		    what);
+	*out = (size_t)i;
+	return true;
+}
+
+/* Python's slice.indices(): clamp start, stop, step to a length. */
+static bool
+slice_indices(struct eval *ev, const struct vslice *sl, int64_t len,
+    int64_t *start, int64_t *stop, int64_t *step)
+{
+	const value *parts[3] = { &sl->start, &sl->stop, &sl->step };
+	int64_t vals[3];
+	bool given[3];
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		value v = *parts[k];
+		given[k] = v.type != VT_NONE;
+		if (!given[k])
+			continue;
+		if (v.type == VT_BOOL)
+			vals[k] = v.as.b;
+		else if (v.type == VT_INT)
+			vals[k] = v.as.i;
+		else if (v.type == VT_BIGINT)
+			vals[k] = mpz_sgn(v.as.big->z) < 0 ? INT64_MIN / 2 :
+			    INT64_MAX / 2;
+		else
+			return rt_raise(&ev->rt, "TypeError", "slice indices "
+			    "must be integers or None or have an __index__ "
+			    "method");
+	}
+	*step = given[2] ? vals[2] : 1;
+	if (*step == 0)
+		return rt_raise(&ev->rt, "ValueError",
+		    "slice step cannot be zero");
+	if (!given[0])
+		*start = *step < 0 ? len - 1 : 0;
+	else {
+		*start = vals[0];
+		if (*start < 0) {
+			*start += len;
+			if (*start < 0)
+				*start = *step < 0 ? -1 : 0;
+		} else if (*start >= len)
+			*start = *step < 0 ? len - 1 : len;
+	}
+	if (!given[1])
+		*stop = *step < 0 ? -1 : len;
+	else {
+		*stop = vals[1];
+		if (*stop < 0) {
+			*stop += len;
+			if (*stop < 0)
+				*stop = *step < 0 ? -1 : 0;
+		} else if (*stop >= len)
+			*stop = *step < 0 ? len - 1 : len;
+	}
+	return true;
+}
+
+static size_t
+slice_count(int64_t start, int64_t stop, int64_t step)
+{
+	if (step > 0)
+		return start < stop ? (size_t)((stop - start - 1) / step + 1) : 0;
+	return stop < start ? (size_t)((start - stop - 1) / -step + 1) : 0;
+}
+
+/* Byte offset of code point i in a UTF-8 string. */
+static size_t
+cp_offset(const struct vstr *s, size_t i)
+{
+	size_t off = 0;
+	if (s->is_ascii)
+		return i;
+	while (i > 0 && off < s->len) {
+		off++;
+		while (off < s->len && ((unsigned char)s->data[off] & 0xC0) == 0x80)
+			off++;
+		i--;
+	}
+	return off;
+}
+
+static bool
+getitem(struct eval *ev, value obj, value idx, value *out)
+{
+	size_t i, len;
+	int64_t start, stop, step;
+	struct arena *a = ev->rt.arena;
+
+	switch (obj.type) {
+	case VT_LIST: case VT_TUPLE: {
+		value *items = obj.type == VT_LIST ? obj.as.list->items :
+		    obj.as.tuple->items;
+		len = obj.type == VT_LIST ? obj.as.list->len : obj.as.tuple->len;
+		if (idx.type == VT_SLICE) {
+			size_t cnt, k;
+			if (!slice_indices(ev, idx.as.slice, (int64_t)len,
+			    &start, &stop, &step))
+				return false;
+			cnt = slice_count(start, stop, step);
+			if (obj.type == VT_LIST) {
+				*out = value_list(a, cnt);
+				for (k = 0; k < cnt; k++)
+					value_list_append(a, *out,
+					    items[start + (int64_t)k * step]);
+			} else {
+				*out = value_tuple(a, cnt);
+				for (k = 0; k < cnt; k++)
+					out->as.tuple->items[k] =
+					    items[start + (int64_t)k * step];
+			}
+			return true;
+		}
+		if (!index_of(ev, idx, len, obj.type == VT_LIST ? "list" :
+		    "tuple", &i))
+			return false;
+		*out = items[i];
+		return true;
+	}
+	case VT_STR: case VT_BYTES: {
+		const struct vstr *s = obj.as.s;
+		len = s->nchars;
+		if (idx.type == VT_SLICE) {
+			struct sbuf b = SBUF_INIT;
+			size_t cnt, k;
+			if (!slice_indices(ev, idx.as.slice, (int64_t)len,
+			    &start, &stop, &step))
+				return false;
+			cnt = slice_count(start, stop, step);
+			for (k = 0; k < cnt; k++) {
+				size_t cp = (size_t)(start + (int64_t)k * step);
+				size_t off = obj.type == VT_BYTES ? cp :
+				    cp_offset(s, cp);
+				size_t end = obj.type == VT_BYTES ? cp + 1 :
+				    cp_offset(s, cp + 1);
+				sbuf_add(&b, s->data + off, end - off);
+			}
+			*out = obj.type == VT_STR ?
+			    value_str(a, b.data ? b.data : "", b.len) :
+			    value_bytes(a, b.data ? b.data : "", b.len);
+			sbuf_free(&b);
+			return true;
+		}
+		if (!index_of(ev, idx, len, obj.type == VT_STR ? "string" :
+		    "index", &i))
+			return false;
+		if (obj.type == VT_BYTES) {
+			*out = value_int((unsigned char)s->data[i]);
+			return true;
+		}
+		{
+			size_t off = cp_offset(s, i), end = cp_offset(s, i + 1);
+			*out = value_str(a, s->data + off, end - off);
+		}
+		return true;
+	}
+	case VT_DICT: {
+		bool found;
+		if (!value_dict_get(&ev->rt, obj, idx, out, &found))
+			return false;
+		if (!found) {
+			struct sbuf b = SBUF_INIT;
+			if (!value_repr(&ev->rt, idx, &b)) {
+				sbuf_free(&b);
+				return false;
+			}
+			rt_raise(&ev->rt, "KeyError", "%s", sbuf_cstr(&b));
+			sbuf_free(&b);
+			return false;
+		}
+		return true;
+	}
+	default:
+		if (ev->full_model)
+			return mock_getitem(ev, obj, idx, out);
+		return rt_raise(&ev->rt, "TypeError", "'%s' object is not "
+		    "subscriptable", value_type_name(obj));
+	}
+}
+
+/* ---- displays ---- */
+
+static bool
+append_item(struct rt *rt, value item, void *ctx)
+{
+	value *list = ctx;
+	if (!rt_check_seq_len(rt, list->as.list->len + 1))
+		return false;
+	value_list_append(rt->arena, *list, item);
+	return true;
+}
+
+/* Evaluate elts (with *starred entries) into a new list. */
+static bool
+eval_elts(struct eval *ev, const struct nodelist *elts, value *list)
+{
+	size_t i;
+	value v;
+	*list = value_list(ev->rt.arena, elts->len);
+	for (i = 0; i < elts->len; i++) {
+		const struct node *e = elts->items[i];
+		if (e->kind == NODE_STARRED) {
+			if (!eval_expr(ev, e->u.starred.value, &v))
+				return false;
+			if (!value_iterate(&ev->rt, v, append_item, list))
+				return fail_at(ev, e);
+			continue;
+		}
+		if (!eval_expr(ev, e, &v))
+			return false;
+		value_list_append(ev->rt.arena, *list, v);
+	}
+	return true;
+}
+
+static value
+list_to_tuple(struct arena *a, value list)
+{
+	value t = value_tuple(a, list.as.list->len);
+	if (list.as.list->len != 0)
+		memcpy(t.as.tuple->items, list.as.list->items,
+		    list.as.list->len * sizeof(value));
+	return t;
+}
+
+static bool
+eval_dict(struct eval *ev, const struct node *n, value *out)
+{
+	size_t i;
+	value k, v;
+	*out = value_dict(ev->rt.arena);
+	for (i = 0; i < n->u.dict.keys.len; i++) {
+		const struct node *kn = n->u.dict.keys.items[i];
+		if (!eval_expr(ev, n->u.dict.values.items[i], &v))
+			return false;
+		if (kn == NULL) {	/* {**mapping} */
+			size_t j;
+			if (v.type != VT_DICT) {
+				rt_raise(&ev->rt, "TypeError", "'%s' object is "
+				    "not a mapping", value_type_name(v));
+				return fail_at(ev, n->u.dict.values.items[i]);
+			}
+			for (j = 0; j < v.as.dict->used; j++) {
+				struct ventry *e = &v.as.dict->entries[j];
+				if (e->live && !value_dict_set(&ev->rt, *out,
+				    e->key, e->val))
+					return fail_at(ev, n);
+			}
+			continue;
+		}
+		if (!eval_expr(ev, kn, &k))
+			return false;
+		if (!value_dict_set(&ev->rt, *out, k, v))
+			return fail_at(ev, kn);
+	}
+	return true;
+}
+
+/* ---- operators ---- */
+
+/*
+ * A chain a+b+c+... parses as BinOp(BinOp(BinOp(a,b),c),...).  Walk down
+ * the left spine collecting the BinOps, evaluate the leftmost operand, then
+ * apply the operators upwards: constant stack, whatever the length.
+ */
+static bool
+eval_binop_chain(struct eval *ev, const struct node *n, value *out)
+{
+	const struct node **spine = NULL;
+	size_t len = 0, cap = 0;
+	const struct node *p;
+	value acc, right;
+
+	for (p = n; p->kind == NODE_BINOP; p = p->u.binop.left) {
+		if (len == cap) {
+			size_t ncap = cap ? cap * 2 : 16;
+			spine = arena_grow(ev->rt.arena, spine, len, ncap,
+			    sizeof *spine);
+			cap = ncap;
+		}
+		spine[len++] = p;
+	}
+	if (!eval_expr(ev, p, &acc))
+		return false;
+	while (len > 0) {
+		const struct node *b = spine[--len];
+		if (!rt_step(&ev->rt))
+			return fail_at(ev, b);
+		if (!eval_expr(ev, b->u.binop.right, &right))
+			return false;
+		if (!value_binop(&ev->rt, b->u.binop.op, acc, right, &acc))
+			return fail_at(ev, b);
+	}
+	*out = acc;
+	return true;
+}
+
+static bool
+contains(struct eval *ev, value container, value item, bool *out);
+
+struct contains_ctx {
+	value	 item;
+	bool	 found;
+};
+
+static bool
+contains_step(struct rt *rt, value v, void *ctx)
+{
+	struct contains_ctx *c = ctx;
+	bool eq;
+	if (c->found)
+		return true;
+	if (value_is(v, c->item)) {
+		c->found = true;
+		return true;
+	}
+	if (!value_eq(rt, v, c->item, &eq))
+		return false;
+	if (eq)
+		c->found = true;
+	return true;
+}
+
+static bool
+contains(struct eval *ev, value container, value item, bool *out)
+{
+	struct contains_ctx c = { item, false };
+	if (container.type == VT_STR || container.type == VT_BYTES) {
+		if (item.type != container.type) {
+			if (container.type == VT_STR)
+				return rt_raise(&ev->rt, "TypeError", "'in "
+				    "<string>' requires string as left operand, "
+				    "not %s", value_type_name(item));
+			if (item.type == VT_INT && item.as.i >= 0 &&
+			    item.as.i < 256) {
+				*out = memchr(container.as.s->data,
+				    (int)item.as.i, container.as.s->len) != NULL;
+				return true;
+			}
+			return rt_raise(&ev->rt, "TypeError", "a bytes-like "
+			    "object is required, not '%s'",
+			    value_type_name(item));
+		}
+		*out = item.as.s->len == 0 || memmem(container.as.s->data,
+		    container.as.s->len, item.as.s->data,
+		    item.as.s->len) != NULL;
+		return true;
+	}
+	if (container.type == VT_DICT || container.type == VT_SET ||
+	    container.type == VT_FROZENSET) {
+		value dummy;
+		return value_dict_get(&ev->rt, container, item, &dummy, out);
+	}
+	if (!value_iterate(&ev->rt, container, contains_step, &c)) {
+		if (ev->rt.exc.kind == EXC_PYTHON &&
+		    strstr(ev->rt.exc.msg, "is not iterable") != NULL)
+			rt_raise(&ev->rt, "TypeError", "argument of type '%s' "
+			    "is not iterable", value_type_name(container));
+		return false;
+	}
+	*out = c.found;
+	return true;
+}
+
+static bool
+eval_compare(struct eval *ev, const struct node *n, value *out)
+{
+	value left, right, r;
+	size_t i;
+	bool b;
+
+	if (!eval_expr(ev, n->u.compare.left, &left))
+		return false;
+	for (i = 0; i < n->u.compare.comparators.len; i++) {
+		enum cmpop op = n->u.compare.ops[i];
+		if (!eval_expr(ev, n->u.compare.comparators.items[i], &right))
+			return false;
+		switch (op) {
+		case CMPOP_IS: case CMPOP_ISNOT:
+			b = value_is(left, right) == (op == CMPOP_IS);
+			r = value_bool(b);
+			break;
+		case CMPOP_IN: case CMPOP_NOTIN:
+			if (!contains(ev, right, left, &b))
+				return fail_at(ev, n);
+			r = value_bool(b == (op == CMPOP_IN));
+			break;
+		default:
+			if (!value_compare(&ev->rt, op, left, right, &r))
+				return fail_at(ev, n);
+			break;
+		}
+		if (i + 1 < n->u.compare.comparators.len) {
+			if (!value_truthy(&ev->rt, r, &b))
+				return fail_at(ev, n);
+			if (!b) {
+				*out = r;
+				return true;
+			}
+		}
+		left = right;
+		*out = r;
+	}
+	return true;
+}
+
+/* ---- the dispatcher ---- */
+
+static bool
+not_yet(struct eval *ev, const struct node *n)
+{
+	rt_raise(&ev->rt, "NotImplementedError", "%s is parsed but not "
+	    "evaluated yet", ast_kind_name(n->kind));
+	return fail_at(ev, n);
+}
+
+bool
+eval_expr(struct eval *ev, const struct node *n, value *out)
+{
+	struct rt *rt = &ev->rt;
+	bool ok = false, b;
+	value v, w;
+	size_t i;
+
+	if (!rt_step(rt))
+		return fail_at(ev, n);
+	if (rt->limits.max_depth != 0 && rt->depth >= rt->limits.max_depth) {
+		rt_raise(rt, "RecursionError", "maximum recursion depth "
+		    "exceeded");
+		return fail_at(ev, n);
+	}
+	rt->depth++;
+	switch (n->kind) {
+	case NODE_CONSTANT:
+		*out = n->u.constant.value;
+		ok = true;
+		break;
+	case NODE_NAME:
+		ok = eval_lookup(ev, n->u.name.id, out) || fail_at(ev, n);
+		break;
+	case NODE_BINOP:
+		ok = eval_binop_chain(ev, n, out);
+		break;
+	case NODE_UNARYOP:
+		ok = eval_expr(ev, n->u.unaryop.operand, &v) &&
+		    (value_unaryop(rt, n->u.unaryop.op, v, out) ||
+		    fail_at(ev, n));
+		break;
+	case NODE_BOOLOP:
+		for (i = 0; i < n->u.boolop.values.len; i++) {
+			if (!eval_expr(ev, n->u.boolop.values.items[i], &v))
+				goto done;
+			if (!value_truthy(rt, v, &b)) {
+				fail_at(ev, n);
+				goto done;
+			}
+			if (b == (n->u.boolop.op == BOOLOP_OR))
+				break;
+		}
+		*out = v;
+		ok = true;
+		break;
+	case NODE_IFEXP:
+		if (!eval_expr(ev, n->u.ifexp.test, &v))
+			break;
+		if (!value_truthy(rt, v, &b)) {
+			fail_at(ev, n);
+			break;
+		}
+		ok = eval_expr(ev, b ? n->u.ifexp.body : n->u.ifexp.orelse, out);
+		break;
+	case NODE_COMPARE:
+		ok = eval_compare(ev, n, out);
+		break;
+	case NODE_CALL:
+		ok = eval_call(ev, n, out);
+		break;
+	case NODE_LIST:
+		ok = eval_elts(ev, &n->u.seq.elts, out);
+		break;
+	case NODE_TUPLE:
+		if ((ok = eval_elts(ev, &n->u.seq.elts, &v)))
+			*out = list_to_tuple(rt->arena, v);
+		break;
+	case NODE_SET:
+		if (!eval_elts(ev, &n->u.seq.elts, &v))
+			break;
+		*out = value_set(rt->arena);
+		ok = true;
+		for (i = 0; ok && i < v.as.list->len; i++)
+			ok = value_set_add(rt, *out, v.as.list->items[i]) ||
+			    fail_at(ev, n);
+		break;
+	case NODE_DICT:
+		ok = eval_dict(ev, n, out);
+		break;
+	case NODE_SUBSCRIPT:
+		if (!eval_expr(ev, n->u.subscript.value, &v))
+			break;
+		if (!eval_expr(ev, n->u.subscript.slice, &w))
+			break;
+		ok = getitem(ev, v, w, out) || fail_at(ev, n);
+		break;
+	case NODE_SLICE: {
+		struct vslice *sl = arena_alloc(rt->arena, sizeof *sl);
+		const struct node *parts[3] = { n->u.slice.lower,
+		    n->u.slice.upper, n->u.slice.step };
+		value *dst[3] = { &sl->start, &sl->stop, &sl->step };
+		ok = true;
+		for (i = 0; ok && i < 3; i++) {
+			*dst[i] = value_none();
+			if (parts[i] != NULL)
+				ok = eval_expr(ev, parts[i], dst[i]);
+		}
+		out->type = VT_SLICE;
+		out->as.slice = sl;
+		break;
+	}
+	case NODE_ATTRIBUTE:
+		if (!eval_expr(ev, n->u.attribute.value, &v))
+			break;
+		ok = mock_getattr(ev, v, n->u.attribute.attr, out) ||
+		    fail_at(ev, n);
+		break;
+	case NODE_NAMEDEXPR:
+		if (!eval_expr(ev, n->u.namedexpr.value, out))
+			break;
+		if (ev->ns != NULL)
+			ns_set(ev->ns, n->u.namedexpr.target->u.name.id, *out);
+		ok = true;
+		break;
+	case NODE_STARRED:
+		rt_raise(rt, "SyntaxError", "can't use starred expression here");
+		fail_at(ev, n);
+		break;
+	default:
+		not_yet(ev, n);
+		break;
+	}
+done:
+	rt->depth--;
+	return ok;
+}
+
+/* ---- statements ---- */
+
+struct unpack {
+	value	*items;
+	size_t	 n, cap;
+	struct arena *arena;
+};
+
+static bool
+unpack_item(struct rt *rt, value v, void *ctx)
+{
+	struct unpack *u = ctx;
+	if (u->n == u->cap) {
+		size_t ncap = u->cap ? u->cap * 2 : 8;
+		if (!rt_check_seq_len(rt, ncap))
+			return false;
+		u->items = arena_grow(u->arena, u->items, u->n, ncap,
+		    sizeof *u->items);
+		u->cap = ncap;
+	}
+	u->items[u->n++] = v;
+	return true;
+}
+
+static bool
+assign_to(struct eval *ev, const struct node *t, value v)
+{
+	switch (t->kind) {
+	case NODE_NAME:
+		if (ev->ns != NULL)
+			ns_set(ev->ns, t->u.name.id, v);
+		return true;
+	case NODE_TUPLE: case NODE_LIST: {
+		struct unpack u = { .arena = ev->rt.arena };
+		const struct nodelist *elts = &t->u.seq.elts;
+		size_t i, star = elts->len, nafter;
+		if (!value_iterate(&ev->rt, v, unpack_item, &u)) {
+			if (ev->rt.exc.kind == EXC_PYTHON &&
+			    strstr(ev->rt.exc.msg, "is not iterable"))
+				rt_raise(&ev->rt, "TypeError", "cannot unpack "
+				    "non-iterable %s object",
+				    value_type_name(v));
+			return fail_at(ev, t);
+		}
+		for (i = 0; i < elts->len; i++)
+			if (elts->items[i]->kind == NODE_STARRED)
+				star = i;
+		if (star == elts->len) {
+			if (u.n != elts->len) {
+				if (u.n > elts->len)
+					rt_raise(&ev->rt, "ValueError", "too "
+					    "many values to unpack (expected "
+					    "%zu)", elts->len);
+				else
+					rt_raise(&ev->rt, "ValueError", "not "
+					    "enough values to unpack (expected "
+					    "%zu, got %zu)", elts->len, u.n);
+				return fail_at(ev, t);
+			}
+			for (i = 0; i < u.n; i++)
+				if (!assign_to(ev, elts->items[i], u.items[i]))
+					return false;
+			return true;
+		}
+		nafter = elts->len - star - 1;
+		if (u.n < elts->len - 1) {
+			rt_raise(&ev->rt, "ValueError", "not enough values to "
+			    "unpack (expected at least %zu, got %zu)",
+			    elts->len - 1, u.n);
+			return fail_at(ev, t);
+		}
+		for (i = 0; i < star; i++)
+			if (!assign_to(ev, elts->items[i], u.items[i]))
+				return false;
+		{
+			value rest = value_list(ev->rt.arena, 0);
+			for (i = star; i < u.n - nafter; i++)
+				value_list_append(ev->rt.arena, rest, u.items[i]);
+			if (!assign_to(ev, elts->items[star]->u.starred.value,
+			    rest))
+				return false;
+		}
+		for (i = 0; i < nafter; i++)
+			if (!assign_to(ev, elts->items[star + 1 + i],
+			    u.items[u.n - nafter + i]))
+				return false;
+		return true;
+	}
+	default:
+		rt_raise(&ev->rt, "NotImplementedError", "assignment to %s is "
+		    "not evaluated yet", ast_kind_name(t->kind));
+		return fail_at(ev, t);
+	}
+}
+
+static bool
+eval_stmt(struct eval *ev, const struct node *s, value *out, bool *has_value)
+{
+	value v, cur;
+	size_t i;
+
+	switch (s->kind) {
+	case NODE_EXPR:
+		if (!eval_expr(ev, s->u.expr.value, out))
+			return false;
+		*has_value = true;
+		return true;
+	case NODE_ASSIGN:
+		if (!eval_expr(ev, s->u.assign.value, &v))
+			return false;
+		for (i = 0; i < s->u.assign.targets.len; i++)
+			if (!assign_to(ev, s->u.assign.targets.items[i], v))
+				return false;
+		return true;
+	case NODE_AUGASSIGN:
+		if (s->u.augassign.target->kind != NODE_NAME)
+			return not_yet(ev, s);
+		if (!eval_expr(ev, s->u.augassign.target, &cur) ||
+		    !eval_expr(ev, s->u.augassign.value, &v))
+			return false;
+		if (!value_binop(&ev->rt, s->u.augassign.op, cur, v, &cur))
+			return fail_at(ev, s);
+		return assign_to(ev, s->u.augassign.target, cur);
+	case NODE_IMPORT:
+		for (i = 0; i < s->u.import.names.len; i++) {
+			const struct node *al = s->u.import.names.items[i];
+			const char *bind = al->u.alias.asname;
+			char *top;
+			if (!mock_import(ev, al->u.alias.name, &v))
+				return fail_at(ev, s);
+			if (bind == NULL) {
+				/* "import a.b" binds a */
+				top = arena_strdup(ev->rt.arena,
+				    al->u.alias.name);
+				top[strcspn(top, ".")] = '\0';
+				if (!mock_import(ev, top, &v))
+					return fail_at(ev, s);
+				bind = top;
+			}
+			if (ev->ns != NULL)
+				ns_set(ev->ns, bind, v);
+		}
+		return true;
+	case NODE_IMPORTFROM: {
+		value mod;
+		if (s->u.importfrom.module == NULL ||
+		    s->u.importfrom.level != 0) {
+			rt_raise(&ev->rt, "ImportError", "attempted relative "
+			    "import with no known parent package");
+			return fail_at(ev, s);
+		}
+		if (!mock_import(ev, s->u.importfrom.module, &mod))
+			return fail_at(ev, s);
+		for (i = 0; i < s->u.importfrom.names.len; i++) {
+			const struct node *al = s->u.importfrom.names.items[i];
+			const char *bind = al->u.alias.asname ?
+			    al->u.alias.asname : al->u.alias.name;
+			if (!mock_getattr(ev, mod, al->u.alias.name, &v)) {
+				rt_clear(&ev->rt);
+				rt_raise(&ev->rt, "ImportError", "cannot import "
+				    "name '%s' from '%s'", al->u.alias.name,
+				    s->u.importfrom.module);
+				return fail_at(ev, s);
+			}
+			if (ev->ns != NULL)
+				ns_set(ev->ns, bind, v);
+		}
+		return true;
+	}
+	default:
+		return not_yet(ev, s);
+	}
+}
+
+bool
+eval_root(struct eval *ev, const struct node *root, value *out,
+    bool *has_value)
+{
+	size_t i;
+
+	*has_value = false;
+	*out = value_none();
+	if (root->kind == NODE_EXPRESSION) {
+		*has_value = true;
+		return eval_expr(ev, root->u.expression.body, out);
+	}
+	for (i = 0; i < root->u.module.body.len; i++) {
+		*has_value = false;
+		if (!eval_stmt(ev, root->u.module.body.items[i], out,
+		    has_value))
+			return false;
+	}
+	return true;
+}

@@ -1,0 +1,70 @@
+/*
+ * eval.h -- the tree-walking evaluator shared by every path.
+ *
+ * One evaluator serves the unsafe and the sandbox path; what differs is
+ * what the names resolve to.  On the sandbox path only the policy's calls
+ * exist (a reduced namespace, as the essay's interpreter has); on the
+ * unsafe path the mock object model (mock.c) stands in for CPython's
+ * builtins and modules, and whatever dangerous thing the input does is
+ * played out on the path's mock filesystem and written down as an effect.
+ * Nothing on either path touches the host.
+ *
+ * An evaluation allocates in ev->rt.arena (the input line's arena) and
+ * reports a Python exception or a cap refusal in ev->rt.exc, with the node
+ * that raised it in ev->exc_node.
+ */
+#ifndef SANDBOXREPL_EVAL_H
+#define SANDBOXREPL_EVAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "record.h"
+#include "rt.h"
+#include "value.h"
+
+struct mfs;
+struct node;
+struct ns;
+struct policy;
+
+struct eval {
+	struct rt		 rt;		/* arena, exception, caps */
+	enum path_id		 path;
+	bool			 full_model;	/* unsafe: the mock object model */
+	const struct policy	*policy;	/* sandbox: which calls exist */
+	struct mfs		*fs;		/* the path's filesystem */
+	struct ns		*ns;		/* the path's names */
+	const char		*src;		/* the input, for messages */
+	const struct node	*exc_node;	/* where the exception arose */
+	struct effect		*effects;	/* in the arena */
+	size_t			 neffects, capeffects;
+	struct scope		*scope;		/* innermost local scope */
+};
+
+/* Set up ev for one input; the caller fills the other fields. */
+void eval_init(struct eval *ev, struct arena *a, enum path_id path);
+
+/*
+ * Evaluate a whole tree (EXPRESSION or MODULE).  *has_value is false when
+ * the input was statements with no value to show (assignment, import).
+ * Assignments go to ev->ns.
+ */
+bool eval_root(struct eval *ev, const struct node *root, value *out,
+    bool *has_value);
+
+/* Evaluate one expression node. */
+bool eval_expr(struct eval *ev, const struct node *n, value *out);
+
+/* Call a callable value (the rt->call hook uses this). */
+bool eval_call_value(struct eval *ev, value fn, const value *args,
+    size_t nargs, const char *const *kwnames, size_t nkw, value *out);
+
+/* Write down an effect (strings are copied into the arena). */
+void eval_effect(struct eval *ev, const char *op, const char *target,
+    const char *category, const char *text, bool denied);
+
+/* Look a name up as the path resolves it: names, then builtins. */
+bool eval_lookup(struct eval *ev, const char *name, value *out);
+
+#endif

@@ -1,0 +1,184 @@
+/*
+ * mockfs.c -- a sorted array of files.
+ *
+ * Workshops hold a handful of files, so a sorted array with binary search
+ * is both the simplest and the fastest structure; listing in sorted order,
+ * which every record needs, is free.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mockfs.h"
+#include "xalloc.h"
+
+struct mfile {
+	char	*name;
+	char	*data;
+	size_t	 len;
+};
+
+struct mfs {
+	struct mfile	*files;
+	size_t		 n, cap;
+	size_t		 bytes;
+};
+
+struct mfs *
+mfs_new(void)
+{
+	return xcalloc(1, sizeof(struct mfs));
+}
+
+void
+mfs_free(struct mfs *fs)
+{
+	size_t i;
+	if (fs == NULL)
+		return;
+	for (i = 0; i < fs->n; i++) {
+		free(fs->files[i].name);
+		free(fs->files[i].data);
+	}
+	free(fs->files);
+	free(fs);
+}
+
+struct mfs *
+mfs_clone(const struct mfs *fs)
+{
+	struct mfs *c = mfs_new();
+	size_t i;
+	for (i = 0; i < fs->n; i++)
+		mfs_put(c, fs->files[i].name, fs->files[i].data,
+		    fs->files[i].len);
+	return c;
+}
+
+size_t
+mfs_count(const struct mfs *fs)
+{
+	return fs->n;
+}
+
+const char *
+mfs_name(const struct mfs *fs, size_t i)
+{
+	return i < fs->n ? fs->files[i].name : NULL;
+}
+
+/* Index of name, or where it would be inserted (with *found false). */
+static size_t
+find(const struct mfs *fs, const char *name, bool *found)
+{
+	size_t lo = 0, hi = fs->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(fs->files[mid].name, name);
+		if (c == 0) {
+			*found = true;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = false;
+	return lo;
+}
+
+const char *
+mfs_get(const struct mfs *fs, const char *name, size_t *len)
+{
+	bool found;
+	size_t i = find(fs, name, &found);
+	if (!found)
+		return NULL;
+	if (len != NULL)
+		*len = fs->files[i].len;
+	return fs->files[i].data;
+}
+
+bool
+mfs_exists(const struct mfs *fs, const char *name)
+{
+	bool found;
+	find(fs, name, &found);
+	return found;
+}
+
+static char *
+copy_data(const char *data, size_t len)
+{
+	char *p = xmalloc(len + 1);
+	if (len != 0)
+		memcpy(p, data, len);
+	p[len] = '\0';
+	return p;
+}
+
+bool
+mfs_put(struct mfs *fs, const char *name, const char *data, size_t len)
+{
+	bool found;
+	size_t i = find(fs, name, &found);
+	if (found) {
+		fs->bytes -= fs->files[i].len;
+		free(fs->files[i].data);
+	} else {
+		if (fs->n == fs->cap) {
+			fs->cap = fs->cap ? fs->cap * 2 : 8;
+			fs->files = xreallocarray(fs->files, fs->cap,
+			    sizeof *fs->files);
+		}
+		memmove(&fs->files[i + 1], &fs->files[i],
+		    (fs->n - i) * sizeof *fs->files);
+		fs->n++;
+		fs->files[i].name = xstrdup(name);
+	}
+	fs->files[i].data = copy_data(data, len);
+	fs->files[i].len = len;
+	fs->bytes += len;
+	return found;
+}
+
+void
+mfs_append(struct mfs *fs, const char *name, const char *data, size_t len)
+{
+	size_t old;
+	const char *cur = mfs_get(fs, name, &old);
+	char *buf;
+	if (cur == NULL) {
+		mfs_put(fs, name, data, len);
+		return;
+	}
+	buf = xmalloc(old + len + 1);
+	memcpy(buf, cur, old);
+	memcpy(buf + old, data, len);
+	mfs_put(fs, name, buf, old + len);
+	free(buf);
+}
+
+bool
+mfs_delete(struct mfs *fs, const char *name)
+{
+	bool found;
+	size_t i = find(fs, name, &found);
+	if (!found)
+		return false;
+	fs->bytes -= fs->files[i].len;
+	free(fs->files[i].name);
+	free(fs->files[i].data);
+	memmove(&fs->files[i], &fs->files[i + 1],
+	    (fs->n - i - 1) * sizeof *fs->files);
+	fs->n--;
+	return true;
+}
+
+size_t
+mfs_bytes(const struct mfs *fs)
+{
+	return fs->bytes;
+}

@@ -1,0 +1,38 @@
+/*
+ * mockfs.h -- a path's filesystem: a flat, sorted set of named files.
+ *
+ * The unsafe and sandbox paths act on a mock filesystem, never on the
+ * host.  Each path owns one; everything in it is heap memory owned by the
+ * mfs (names and contents are copied in, so it outlives the input line).
+ * Pointers returned by mfs_get() and mfs_name() stay valid until the next
+ * change to the same mfs.
+ */
+#ifndef SANDBOXREPL_MOCKFS_H
+#define SANDBOXREPL_MOCKFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct mfs;
+
+struct mfs *mfs_new(void);
+void mfs_free(struct mfs *fs);
+/* A deep copy. */
+struct mfs *mfs_clone(const struct mfs *fs);
+size_t mfs_count(const struct mfs *fs);
+/* The i-th name in sorted (byte) order. */
+const char *mfs_name(const struct mfs *fs, size_t i);
+/* Contents of name, or NULL when absent; *len receives the length. */
+const char *mfs_get(const struct mfs *fs, const char *name, size_t *len);
+bool mfs_exists(const struct mfs *fs, const char *name);
+/* Create or replace.  Returns true when the file existed before. */
+bool mfs_put(struct mfs *fs, const char *name, const char *data, size_t len);
+/* Append (create when absent). */
+void mfs_append(struct mfs *fs, const char *name, const char *data,
+    size_t len);
+/* Remove; false when absent. */
+bool mfs_delete(struct mfs *fs, const char *name);
+/* Total bytes held (for caps). */
+size_t mfs_bytes(const struct mfs *fs);
+
+#endif

@@ -1,0 +1,131 @@
+/*
+ * ns.c -- names kept across inputs.
+ *
+ * A workshop namespace holds a handful of names, so a small array searched
+ * linearly is enough.  Every ns_set() copies the value into the namespace
+ * arena; when the arena has grown to several times what the live values
+ * need, the live values are copied into a fresh arena and the old one is
+ * freed, so rebinding a name in a loop does not grow memory without bound.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "ns.h"
+#include "xalloc.h"
+
+struct binding {
+	char	*name;
+	value	 v;
+};
+
+struct ns {
+	struct arena	*arena;
+	struct binding	*items;
+	size_t		 n, cap;
+	size_t		 live_hint;	/* arena bytes right after a compaction */
+};
+
+struct ns *
+ns_new(void)
+{
+	struct ns *ns = xcalloc(1, sizeof *ns);
+	ns->arena = arena_new();
+	return ns;
+}
+
+void
+ns_free(struct ns *ns)
+{
+	size_t i;
+	if (ns == NULL)
+		return;
+	for (i = 0; i < ns->n; i++)
+		free(ns->items[i].name);
+	free(ns->items);
+	arena_free(ns->arena);
+	free(ns);
+}
+
+static struct binding *
+find(const struct ns *ns, const char *name)
+{
+	size_t i;
+	for (i = 0; i < ns->n; i++)
+		if (strcmp(ns->items[i].name, name) == 0)
+			return &ns->items[i];
+	return NULL;
+}
+
+bool
+ns_get(const struct ns *ns, const char *name, value *out)
+{
+	struct binding *b = find(ns, name);
+	if (b == NULL)
+		return false;
+	*out = b->v;
+	return true;
+}
+
+static void
+compact(struct ns *ns)
+{
+	struct arena *fresh = arena_new();
+	size_t i;
+	for (i = 0; i < ns->n; i++)
+		ns->items[i].v = value_copy(fresh, ns->items[i].v);
+	arena_free(ns->arena);
+	ns->arena = fresh;
+	ns->live_hint = arena_used(fresh);
+}
+
+void
+ns_set(struct ns *ns, const char *name, value v)
+{
+	struct binding *b = find(ns, name);
+	if (b == NULL) {
+		if (ns->n == ns->cap) {
+			ns->cap = ns->cap ? ns->cap * 2 : 8;
+			ns->items = xreallocarray(ns->items, ns->cap,
+			    sizeof *ns->items);
+		}
+		b = &ns->items[ns->n++];
+		b->name = xstrdup(name);
+	}
+	b->v = value_copy(ns->arena, v);
+	if (arena_used(ns->arena) > 4 * ns->live_hint + (1u << 20))
+		compact(ns);
+}
+
+bool
+ns_delete(struct ns *ns, const char *name)
+{
+	struct binding *b = find(ns, name);
+	size_t i;
+	if (b == NULL)
+		return false;
+	i = (size_t)(b - ns->items);
+	free(b->name);
+	memmove(&ns->items[i], &ns->items[i + 1],
+	    (ns->n - i - 1) * sizeof *ns->items);
+	ns->n--;
+	return true;
+}
+
+size_t
+ns_count(const struct ns *ns)
+{
+	return ns->n;
+}
+
+const char *
+ns_name(const struct ns *ns, size_t i, value *v)
+{
+	if (i >= ns->n)
+		return NULL;
+	if (v != NULL)
+		*v = ns->items[i].v;
+	return ns->items[i].name;
+}

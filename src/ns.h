@@ -1,0 +1,27 @@
+/*
+ * ns.h -- a path's namespace: the names a session keeps between inputs.
+ *
+ * Values stored here are deep-copied into the namespace's own arena, so
+ * they outlive the input line that made them.  ns_get() returns a value
+ * that points into that arena: valid until the next ns_set() or ns_free().
+ */
+#ifndef SANDBOXREPL_NS_H
+#define SANDBOXREPL_NS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "value.h"
+
+struct ns;
+
+struct ns *ns_new(void);
+void ns_free(struct ns *ns);
+bool ns_get(const struct ns *ns, const char *name, value *out);
+void ns_set(struct ns *ns, const char *name, value v);
+bool ns_delete(struct ns *ns, const char *name);
+size_t ns_count(const struct ns *ns);
+/* The i-th name in order of first assignment, and its value. */
+const char *ns_name(const struct ns *ns, size_t i, value *v);
+
+#endif

@@ -1,0 +1,157 @@
+/*
+ * record.c -- names of the record's enums, and the JSON form of a record.
+ *
+ * JSON is written with jansson, a well-kept library, rather than by hand:
+ * inputs are hostile and every string must come out escaped correctly.
+ * Strings that are not valid UTF-8 (a hostile input may be anything) are
+ * passed through jansson's length-aware constructor after replacing the
+ * bad bytes, so a record is always valid JSON.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "record.h"
+#include "sbuf.h"
+
+#define X_NAME(e, name) name,
+static const char *const path_names[] = { PATHS(X_NAME) };
+static const char *const verdict_names[] = { VERDICTS(X_NAME) };
+static const char *const layer_names[] = { LAYERS(X_NAME) };
+static const char *const kind_names[] = { KINDS(X_NAME) };
+#undef X_NAME
+
+const char *record_path_name(enum path_id p) { return path_names[p]; }
+const char *record_verdict_name(enum verdict v) { return verdict_names[v]; }
+const char *record_layer_name(enum layer l) { return layer_names[l]; }
+const char *record_kind_name(enum input_kind k) { return kind_names[k]; }
+
+bool
+record_path_parse(const char *name, size_t len, enum path_id *out)
+{
+	int p;
+	for (p = 0; p < PATH__COUNT; p++)
+		if (strlen(path_names[p]) == len &&
+		    memcmp(path_names[p], name, len) == 0) {
+			*out = (enum path_id)p;
+			return true;
+		}
+	return false;
+}
+
+/* Length of the valid UTF-8 sequence at s, or 0. */
+static size_t
+utf8_len(const unsigned char *s, size_t avail)
+{
+	size_t n, i;
+	unsigned c = s[0];
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		n = 2;
+	else if (c >= 0xE0 && c <= 0xEF)
+		n = 3;
+	else if (c >= 0xF0 && c <= 0xF4)
+		n = 4;
+	else
+		return 0;
+	if (avail < n)
+		return 0;
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+	if (c == 0xE0 && s[1] < 0xA0)
+		return 0;
+	if (c == 0xF0 && s[1] < 0x90)
+		return 0;
+	if (c == 0xF4 && s[1] >= 0x90)
+		return 0;
+	return n;
+}
+
+/* A JSON string from arbitrary bytes: invalid UTF-8 (including encoded
+ * surrogates) becomes U+FFFD. */
+static json_t *
+jstr(const char *s)
+{
+	size_t len, i = 0;
+	struct sbuf b = SBUF_INIT;
+	json_t *j;
+
+	if (s == NULL)
+		return json_null();
+	len = strlen(s);
+	while (i < len) {
+		size_t n = utf8_len((const unsigned char *)s + i, len - i);
+		if (n == 3 && (unsigned char)s[i] == 0xED &&
+		    (unsigned char)s[i + 1] >= 0xA0)
+			n = 0;		/* a surrogate */
+		if (n == 0) {
+			sbuf_adds(&b, "\xEF\xBF\xBD");
+			i++;
+			continue;
+		}
+		sbuf_add(&b, s + i, n);
+		i += n;
+	}
+	j = json_stringn(sbuf_cstr(&b), b.len);
+	sbuf_free(&b);
+	return j;
+}
+
+void
+record_json(const struct record *r, struct sbuf *out)
+{
+	json_t *o = json_object(), *effects = json_array(), *fs = json_array();
+	char *text;
+	size_t i;
+
+	json_object_set_new(o, "step", json_integer(r->step));
+	json_object_set_new(o, "path", json_string(path_names[r->path]));
+	json_object_set_new(o, "input", jstr(r->input));
+	json_object_set_new(o, "kind", json_string(kind_names[r->kind]));
+	json_object_set_new(o, "verdict",
+	    json_string(verdict_names[r->verdict]));
+	json_object_set_new(o, "layer", json_string(layer_names[r->layer]));
+	json_object_set_new(o, "rule", jstr(r->rule));
+	json_object_set_new(o, "reason", jstr(r->reason));
+	if (r->has_node)
+		json_object_set_new(o, "node", json_pack("{s:s,s:I,s:I}",
+		    "type", r->node_type, "start", (json_int_t)r->node_start,
+		    "end", (json_int_t)r->node_end));
+	else
+		json_object_set_new(o, "node", json_null());
+	json_object_set_new(o, "result", jstr(r->result));
+	for (i = 0; i < r->neffects; i++) {
+		const struct effect *e = &r->effects[i];
+		json_t *je = json_object();
+		json_object_set_new(je, "op", jstr(e->op));
+		json_object_set_new(je, "target", jstr(e->target));
+		json_object_set_new(je, "simulated",
+		    json_boolean(e->simulated));
+		json_object_set_new(je, "denied", json_boolean(e->denied));
+		if (e->category != NULL)
+			json_object_set_new(je, "category", jstr(e->category));
+		json_array_append_new(effects, je);
+	}
+	json_object_set_new(o, "effects", effects);
+	for (i = 0; i < r->nfs; i++)
+		json_array_append_new(fs, jstr(r->fs[i]));
+	json_object_set_new(o, "fs", fs);
+	json_object_set_new(o, "budget", json_pack("{s:I,s:I}",
+	    "used", (json_int_t)r->budget_used,
+	    "limit", (json_int_t)r->budget_limit));
+	json_object_set_new(o, "label", jstr(r->label));
+	json_object_set_new(o, "source", jstr(r->source));
+	json_object_set_new(o, "line", jstr(r->line));
+	text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
+	    JSON_ENSURE_ASCII);
+	if (text != NULL) {
+		sbuf_adds(out, text);
+		free(text);
+	}
+	json_decref(o);
+}

@@ -1,0 +1,114 @@
+/*
+ * record.h -- the step record: what one path did with one input.
+ *
+ * The record is the program's one output shape.  The trace printer, the
+ * JSON printer, the UI and the tests all consume it; nothing renders
+ * straight from the evaluator.  A record and everything it points to live
+ * in the arena the caller passed to session_run().
+ */
+#ifndef SANDBOXREPL_RECORD_H
+#define SANDBOXREPL_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct sbuf;
+
+/* X(enum suffix, name in records) */
+#define PATHS(X)				\
+	X(UNSAFE,  "unsafe")			\
+	X(SANDBOX, "sandbox")			\
+	X(JAIL,    "jail")
+
+#define VERDICTS(X)				\
+	X(OK,        "ok")			\
+	X(BLOCKED,   "blocked")			\
+	X(ERROR,     "error")			\
+	X(SIMULATED, "simulated")		\
+	X(CONTAINED, "contained")
+
+/* The layers an input passes, in the order it meets them. */
+#define LAYERS(X)				\
+	X(PARSE,       "parse")			\
+	X(ALLOWLIST,   "allowlist")		\
+	X(COMMANDS,    "commands")		\
+	X(BUDGET,      "budget")		\
+	X(SURFACE,     "surface")		\
+	X(NETWORK,     "network")		\
+	X(IDEMPOTENCY, "idempotency")		\
+	X(LIMITS,      "limits")		\
+	X(EVAL,        "eval")			\
+	X(NAMESPACE,   "namespace")		\
+	X(LANDLOCK,    "landlock")		\
+	X(SECCOMP,     "seccomp")		\
+	X(RLIMIT,      "rlimit")		\
+	X(TIMEOUT,     "timeout")
+
+#define KINDS(X)				\
+	X(CODE,    "code")			\
+	X(COMMAND, "command")
+
+#define X_ENUM(e, name) PATH_##e,
+enum path_id { PATHS(X_ENUM) PATH__COUNT };
+#undef X_ENUM
+#define X_ENUM(e, name) VERDICT_##e,
+enum verdict { VERDICTS(X_ENUM) VERDICT__COUNT };
+#undef X_ENUM
+#define X_ENUM(e, name) LAYER_##e,
+enum layer { LAYERS(X_ENUM) LAYER__COUNT };
+#undef X_ENUM
+#define X_ENUM(e, name) KIND_##e,
+enum input_kind { KINDS(X_ENUM) KIND__COUNT };
+#undef X_ENUM
+
+const char *record_path_name(enum path_id p);
+const char *record_verdict_name(enum verdict v);
+const char *record_layer_name(enum layer l);
+const char *record_kind_name(enum input_kind k);
+/* Parse a path name; false when unknown. */
+bool record_path_parse(const char *name, size_t len, enum path_id *out);
+
+/* One effect of a step: what the input did (or tried) to a surface. */
+struct effect {
+	const char	*op;		/* "read" "write" "delete" "exec" "send" ... */
+	const char	*target;	/* file name, command line, URL */
+	bool		 simulated;	/* happened on a mock, not for real */
+	bool		 denied;	/* the boundary refused it */
+	const char	*category;	/* "damage" "exfiltration" "process"
+					   "resource exhaustion", or NULL
+					   when the effect is harmless */
+	const char	*text;		/* how the trace tells it */
+};
+
+struct record {
+	unsigned	 step;		/* 1-based input number */
+	enum path_id	 path;
+	const char	*input;		/* the input as typed */
+	enum input_kind	 kind;
+	enum verdict	 verdict;
+	enum layer	 layer;		/* the layer that decided */
+	const char	*rule;		/* the rule that decided, or NULL */
+	const char	*reason;	/* why, or NULL when ok */
+	bool		 has_node;	/* the offending node: */
+	const char	*node_type;	/*   its ast name */
+	uint32_t	 node_start;	/*   its byte span */
+	uint32_t	 node_end;
+	const char	*result;	/* repr of the value, or NULL */
+	struct effect	*effects;
+	size_t		 neffects;
+	const char	**fs;		/* sorted file names after the step */
+	size_t		 nfs;
+	unsigned	 budget_used;
+	unsigned	 budget_limit;	/* 0 on paths without a budget */
+	const char	*label;		/* "sandboxed code" */
+	const char	*shown;		/* repr of the code, or the command */
+	const char	*outcome;	/* what follows "->" */
+	const char	*line;		/* LABEL: SHOWN -> OUTCOME */
+	const char	*source;	/* "user", "scenario", "agent" */
+};
+
+/* Append the record as one JSON object (no newline). */
+void record_json(const struct record *r, struct sbuf *out);
+
+#endif

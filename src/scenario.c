@@ -1,0 +1,360 @@
+/*
+ * scenario.c -- reading and running scenario files.
+ *
+ * Parsing is line by line and strict: an unknown directive or a path name
+ * that does not exist is an error naming the file and line, so a typo in a
+ * workshop script shows up before the class sees it.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "mockfs.h"
+#include "policy.h"
+#include "record.h"
+#include "sbuf.h"
+#include "scenario.h"
+#include "session.h"
+#include "xalloc.h"
+
+#define MAX_SCENARIO_BYTES (16u << 20)
+
+static bool
+parse_paths(const char *s, size_t len, unsigned *out)
+{
+	size_t i = 0;
+	*out = 0;
+	if (len == 3 && memcmp(s, "all", 3) == 0)
+		return true;
+	while (i < len) {
+		size_t n = 0;
+		enum path_id p;
+		while (i + n < len && s[i + n] != ',')
+			n++;
+		if (!record_path_parse(s + i, n, &p))
+			return false;
+		*out |= PATH_BIT(p);
+		i += n + 1;
+	}
+	return *out != 0;
+}
+
+/* Unescape \n \t \\ in place; returns the new length. */
+static size_t
+unescape(char *s)
+{
+	char *r = s, *w = s;
+	while (*r != '\0') {
+		if (r[0] == '\\' && r[1] != '\0') {
+			switch (r[1]) {
+			case 'n': *w++ = '\n'; r += 2; continue;
+			case 't': *w++ = '\t'; r += 2; continue;
+			case '\\': *w++ = '\\'; r += 2; continue;
+			default: break;
+			}
+		}
+		*w++ = *r++;
+	}
+	*w = '\0';
+	return (size_t)(w - s);
+}
+
+static char *
+trimmed(const char *s, size_t len)
+{
+	while (len > 0 && (*s == ' ' || *s == '\t'))
+		s++, len--;
+	while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t' ||
+	    s[len - 1] == '\r'))
+		len--;
+	return xstrndup(s, len);
+}
+
+static bool
+fail(char **err, const char *name, unsigned lineno, const char *what)
+{
+	*err = xasprintf("%s:%u: %s", name, lineno, what);
+	return false;
+}
+
+static bool
+parse_line(const char *name, unsigned lineno, char *line,
+    struct scn_step *st, char **err)
+{
+	size_t wlen = strcspn(line, " \t:");
+	char *rest = line + wlen;
+	char *colon;
+
+	memset(st, 0, sizeof *st);
+	st->lineno = lineno;
+	rest += strspn(rest, " \t");
+
+#define IS(word) (wlen == strlen(word) && memcmp(line, word, wlen) == 0)
+	if (IS("file") && line[wlen] != ':') {
+		colon = strstr(rest, ": ");
+		if (colon == NULL && (colon = strchr(rest, ':')) == NULL)
+			return fail(err, name, lineno,
+			    "file wants 'file NAME: TEXT'");
+		st->kind = SCN_FILE;
+		st->name = trimmed(rest, (size_t)(colon - rest));
+		st->arg = xstrdup(colon[1] == ' ' ? colon + 2 : colon + 1);
+		st->arglen = unescape(st->arg);
+		if (st->name[0] == '\0')
+			return fail(err, name, lineno, "file wants a name");
+		return true;
+	}
+	if (IS("let") && line[wlen] != ':') {
+		char *eq = strchr(rest, '=');
+		if (eq == NULL)
+			return fail(err, name, lineno,
+			    "let wants 'let NAME = EXPR'");
+		st->kind = SCN_LET;
+		st->name = trimmed(rest, (size_t)(eq - rest));
+		st->arg = trimmed(eq + 1, strlen(eq + 1));
+		st->arglen = strlen(st->arg);
+		return true;
+	}
+	if (IS("reset") && line[wlen] != ':') {
+		st->kind = SCN_RESET;
+		return true;
+	}
+	if (IS("policy") && line[wlen] != ':') {
+		st->kind = SCN_POLICY;
+		st->arg = trimmed(rest, strlen(rest));
+		if (policy_preset(st->arg) == NULL)
+			return fail(err, name, lineno, "unknown policy");
+		return true;
+	}
+	if (IS("budget") && line[wlen] != ':') {
+		char *end;
+		long n;
+		st->kind = SCN_BUDGET;
+		errno = 0;
+		n = strtol(rest, &end, 10);
+		if (errno != 0 || end == rest || n < 0 || n > 1000000)
+			return fail(err, name, lineno,
+			    "budget wants a number from 0 to 1000000");
+		st->arg = trimmed(rest, strlen(rest));
+		return true;
+	}
+	if (IS("echo") && line[wlen] != ':') {
+		st->kind = SCN_ECHO;
+		st->arg = xstrdup(rest);
+		st->arglen = strlen(st->arg);
+		return true;
+	}
+	if (IS("ls") && line[wlen] != ':') {
+		size_t plen = strcspn(rest, " \t");
+		char *bar;
+		st->kind = SCN_LS;
+		if (plen == 0 || !parse_paths(rest, plen, &st->paths) ||
+		    (st->paths & (st->paths - 1)) != 0)
+			return fail(err, name, lineno,
+			    "ls wants one path: unsafe, sandbox or jail");
+		rest += plen;
+		bar = strstr(rest, " | ");
+		if (bar != NULL) {
+			st->note = trimmed(bar + 3, strlen(bar + 3));
+			*bar = '\0';
+		}
+		st->label = trimmed(rest, strlen(rest));
+		return true;
+	}
+#undef IS
+	/* PATHS LABEL: INPUT, or PATHS: INPUT */
+	st->kind = SCN_RUN;
+	if (!parse_paths(line, wlen, &st->paths))
+		return fail(err, name, lineno, "unknown directive or path "
+		    "(expected file, let, reset, policy, budget, echo, ls, "
+		    "or a path: unsafe, sandbox, jail, all)");
+	if (line[wlen] == ':') {
+		st->arg = trimmed(line + wlen + 1, strlen(line + wlen + 1));
+	} else {
+		colon = strstr(rest, ": ");
+		if (colon == NULL)
+			return fail(err, name, lineno,
+			    "a step wants 'PATH LABEL: INPUT'");
+		st->label = trimmed(rest, (size_t)(colon - rest));
+		st->arg = trimmed(colon + 2, strlen(colon + 2));
+	}
+	st->arglen = strlen(st->arg);
+	if (st->arglen == 0)
+		return fail(err, name, lineno, "a step wants an input");
+	return true;
+}
+
+bool
+scenario_parse(const char *name, const char *text, size_t len,
+    struct scenario *out, char **err)
+{
+	size_t pos = 0, cap = 0;
+	unsigned lineno = 0;
+
+	memset(out, 0, sizeof *out);
+	out->name = xstrdup(name);
+	*err = NULL;
+	if (memchr(text, '\0', len) != NULL) {
+		*err = xasprintf("%s: contains a NUL byte", name);
+		scenario_free(out);
+		return false;
+	}
+	while (pos < len) {
+		size_t n = 0;
+		char *line;
+		const char *p;
+		while (pos + n < len && text[pos + n] != '\n')
+			n++;
+		lineno++;
+		line = xstrndup(text + pos, n);
+		pos += n + 1;
+		if (n > 0 && line[n - 1] == '\r')
+			line[--n] = '\0';
+		for (p = line; *p == ' ' || *p == '\t'; p++)
+			;
+		if (*p == '\0' || *p == '#') {
+			free(line);
+			continue;
+		}
+		if (out->n == cap) {
+			cap = cap ? cap * 2 : 16;
+			out->steps = xreallocarray(out->steps, cap,
+			    sizeof *out->steps);
+		}
+		if (!parse_line(name, lineno, (char *)p, &out->steps[out->n],
+		    err)) {
+			out->n++;
+			free(line);
+			scenario_free(out);
+			return false;
+		}
+		out->n++;
+		free(line);
+	}
+	return true;
+}
+
+bool
+scenario_load(const char *path, struct scenario *out, char **err)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	struct sbuf b = SBUF_INIT;
+	char buf[8192];
+	size_t n;
+	bool ok;
+
+	if (f == NULL) {
+		*err = xasprintf("%s: %s", path, strerror(errno));
+		return false;
+	}
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+		sbuf_add(&b, buf, n);
+		if (b.len > MAX_SCENARIO_BYTES) {
+			*err = xasprintf("%s: larger than %u bytes", path,
+			    MAX_SCENARIO_BYTES);
+			if (f != stdin)
+				fclose(f);
+			sbuf_free(&b);
+			return false;
+		}
+	}
+	if (ferror(f)) {
+		*err = xasprintf("%s: %s", path, strerror(errno));
+		if (f != stdin)
+			fclose(f);
+		sbuf_free(&b);
+		return false;
+	}
+	if (f != stdin)
+		fclose(f);
+	ok = scenario_parse(path, sbuf_cstr(&b), b.len, out, err);
+	sbuf_free(&b);
+	return ok;
+}
+
+void
+scenario_free(struct scenario *sc)
+{
+	size_t i;
+	for (i = 0; i < sc->n; i++) {
+		free(sc->steps[i].label);
+		free(sc->steps[i].arg);
+		free(sc->steps[i].name);
+		free(sc->steps[i].note);
+	}
+	free(sc->steps);
+	free(sc->name);
+	memset(sc, 0, sizeof *sc);
+}
+
+void
+scenario_exec(struct session *s, const struct scn_step *st, struct arena *a,
+    struct scn_output *out)
+{
+	memset(out, 0, sizeof *out);
+	switch (st->kind) {
+	case SCN_FILE:
+		session_seed_file(s, st->name, st->arg, st->arglen);
+		break;
+	case SCN_LET: {
+		char *err;
+		if (!session_seed_name(s, st->name, st->arg, &err)) {
+			out->failed = true;
+			out->text = arena_printf(a, "line %u: let %s: %s",
+			    st->lineno, st->name, err);
+			free(err);
+		}
+		break;
+	}
+	case SCN_RESET:
+		session_reset(s, false);
+		break;
+	case SCN_POLICY:
+		session_set_policy(s, policy_preset(st->arg));
+		break;
+	case SCN_BUDGET:
+		session_set_budget(s, (unsigned)strtoul(st->arg, NULL, 10));
+		break;
+	case SCN_ECHO:
+		out->text = arena_strdup(a, st->arg);
+		break;
+	case SCN_LS: {
+		enum path_id p = PATH_UNSAFE;
+		const struct mfs *fs;
+		struct sbuf b = SBUF_INIT;
+		size_t i;
+		while (!(st->paths & PATH_BIT(p)))
+			p++;
+		fs = session_fs(s, p);
+		out->nfs = mfs_count(fs);
+		out->fs = arena_array(a, out->nfs + 1, sizeof *out->fs);
+		sbuf_addf(&b, "%s: [", st->label);
+		for (i = 0; i < out->nfs; i++) {
+			value v = value_cstr(a, mfs_name(fs, i));
+			out->fs[i] = v.as.s->data;
+			if (i)
+				sbuf_adds(&b, ", ");
+			value_str_repr(v.as.s, false, &b);
+		}
+		sbuf_addc(&b, ']');
+		if (st->note != NULL)
+			sbuf_addf(&b, "  %s", st->note);
+		out->text = arena_strdup(a, sbuf_cstr(&b));
+		sbuf_free(&b);
+		break;
+	}
+	case SCN_RUN: {
+		size_t i;
+		out->nrecords = session_run(s, st->arg, st->arglen, st->label,
+		    st->paths, a, &out->records);
+		for (i = 0; i < out->nrecords; i++)
+			out->records[i].source = "scenario";
+		break;
+	}
+	case SCN__COUNT:
+		break;
+	}
+}

@@ -1,0 +1,88 @@
+/*
+ * scenario.h -- scenario files (.scn): a scripted session.
+ *
+ * A scenario is read whole into a list of steps, so that batch mode can run
+ * it straight through and the UI's presenter mode can run it one step per
+ * key press.  The format, one directive per line:
+ *
+ *   # a comment                 (blank lines are ignored too)
+ *   file NAME: TEXT             seed a file on every path (\n, \t, \\ escapes)
+ *   let NAME = EXPR             seed a name on every path
+ *   reset                       back to an empty state (no files, no names)
+ *   policy NAME                 switch the sandbox policy
+ *   budget N                    set the sandbox budget
+ *   echo TEXT                   print TEXT as it is
+ *   ls PATH LABEL [| NOTE]      print "LABEL: [files]" (+ "  NOTE")
+ *   PATHS LABEL: INPUT          run INPUT on PATHS, print "LABEL: ... -> ..."
+ *   PATHS: INPUT                the same with the automatic label
+ *
+ * PATHS is a path name (unsafe, sandbox, jail), several joined by commas,
+ * or "all" (the session's paths).  The label ends at the first ": ".
+ */
+#ifndef SANDBOXREPL_SCENARIO_H
+#define SANDBOXREPL_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct arena;
+struct session;
+struct sbuf;
+
+#define SCENARIO_STEPS(X)	\
+	X(FILE,   "file")	\
+	X(LET,    "let")	\
+	X(RESET,  "reset")	\
+	X(POLICY, "policy")	\
+	X(BUDGET, "budget")	\
+	X(ECHO,   "echo")	\
+	X(LS,     "ls")		\
+	X(RUN,    "run")
+
+#define X_ENUM(e, name) SCN_##e,
+enum scn_kind { SCENARIO_STEPS(X_ENUM) SCN__COUNT };
+#undef X_ENUM
+
+struct scn_step {
+	enum scn_kind	 kind;
+	unsigned	 lineno;
+	unsigned	 paths;		/* RUN, LS: PATH_BIT()s; 0 = all */
+	char		*label;		/* RUN (NULL: automatic), LS */
+	char		*arg;		/* input, text, expression, name */
+	size_t		 arglen;
+	char		*name;		/* FILE, LET */
+	char		*note;		/* LS */
+};
+
+struct scenario {
+	struct scn_step	*steps;
+	size_t		 n;
+	char		*name;		/* for messages */
+};
+
+/*
+ * Parse text into *out (heap; scenario_free).  On a bad line returns false
+ * and *err (heap) reads "NAME:LINE: what is wrong".
+ */
+bool scenario_parse(const char *name, const char *text, size_t len,
+    struct scenario *out, char **err);
+/* Read and parse a file ("-" is stdin). */
+bool scenario_load(const char *path, struct scenario *out, char **err);
+void scenario_free(struct scenario *sc);
+
+/* How one executed step is reported. */
+struct scn_output {
+	/* RUN: the records (in the arena); ECHO, LS: a text line */
+	struct record	*records;
+	size_t		 nrecords;
+	const char	*text;		/* ECHO, LS, or an error; NULL otherwise */
+	const char	**fs;		/* LS: the listing */
+	size_t		 nfs;
+	bool		 failed;	/* a set-up step failed (text says why) */
+};
+
+/* Execute one step against the session; output lives in a. */
+void scenario_exec(struct session *s, const struct scn_step *st,
+    struct arena *a, struct scn_output *out);
+
+#endif

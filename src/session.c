@@ -1,0 +1,746 @@
+/*
+ * session.c -- the flow of one input through each path's layers.
+ *
+ * The input is parsed once; each enabled path then takes the same tree:
+ *
+ *   unsafe:   evaluate with the mock object model; dangerous effects are
+ *             played out on the path's mock filesystem ("simulated").
+ *   sandbox:  code:     allowlist -> budget -> evaluate (reduced names, caps)
+ *             commands: command allowlist -> allowlist (argument code) ->
+ *                       budget -> surface -> network -> idempotency -> effect
+ *
+ * The first layer that says no decides the record; later layers are not
+ * consulted.  Every record ends with the path's filesystem listing and
+ * budget after the step, and the trace line built from label, shown input
+ * and outcome.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "ast.h"
+#include "check.h"
+#include "cmd.h"
+#include "eval.h"
+#include "ledger.h"
+#include "mockfs.h"
+#include "ns.h"
+#include "parse.h"
+#include "policy.h"
+#include "sbuf.h"
+#include "session.h"
+#include "xalloc.h"
+
+struct pathstate {
+	struct mfs	*fs;
+	struct ns	*ns;
+	struct ledger	*ledger;
+	unsigned	 used;		/* budget used */
+};
+
+struct session {
+	struct pathstate	 paths[PATH__COUNT];
+	unsigned		 enabled;
+	const struct policy	*policy;
+	unsigned		 budget;	/* the sandbox's limit */
+	bool			 bare;
+	unsigned		 steps;
+};
+
+/* Caps on the unsafe path: there is no boundary, but the demo machine
+ * must survive it; what would exceed them is reported, not performed. */
+static const struct limits unsafe_limits = {
+	.max_steps = 10000000,
+	.max_int_bits = UINT64_C(1) << 24,
+	.max_seq_len = 10000000,
+	.max_str_bytes = 64u << 20,
+	.max_depth = 500,
+};
+
+static void
+seed_essay(struct session *s)
+{
+	static const char report[] = "Q2 refunds summary";
+	static const char secrets[] = "API_KEY=sk-live-9f3a2b";
+	struct arena *a = arena_new();
+	value orders = value_list(a, 3);
+	size_t p;
+
+	value_list_append(a, orders, value_float(250.0));
+	value_list_append(a, orders, value_float(180.0));
+	value_list_append(a, orders, value_float(90.0));
+	for (p = 0; p < PATH__COUNT; p++) {
+		mfs_put(s->paths[p].fs, "report.txt", report,
+		    sizeof report - 1);
+		mfs_put(s->paths[p].fs, "secrets.txt", secrets,
+		    sizeof secrets - 1);
+		ns_set(s->paths[p].ns, "orders", orders);
+	}
+	arena_free(a);
+}
+
+static void
+init_paths(struct session *s)
+{
+	size_t p;
+	for (p = 0; p < PATH__COUNT; p++) {
+		s->paths[p].fs = mfs_new();
+		s->paths[p].ns = ns_new();
+		s->paths[p].ledger = ledger_new();
+		s->paths[p].used = 0;
+	}
+	if (!s->bare)
+		seed_essay(s);
+}
+
+static void
+free_paths(struct session *s)
+{
+	size_t p;
+	for (p = 0; p < PATH__COUNT; p++) {
+		mfs_free(s->paths[p].fs);
+		ns_free(s->paths[p].ns);
+		ledger_free(s->paths[p].ledger);
+	}
+}
+
+struct session *
+session_new(const struct session_opts *opts)
+{
+	struct session *s = xcalloc(1, sizeof *s);
+	s->enabled = opts->paths ? opts->paths : PATHS_DEFAULT;
+	s->policy = opts->policy ? opts->policy : policy_preset("essay");
+	s->budget = opts->budget_set ? opts->budget : s->policy->budget;
+	s->bare = opts->bare;
+	init_paths(s);
+	return s;
+}
+
+void
+session_free(struct session *s)
+{
+	if (s == NULL)
+		return;
+	free_paths(s);
+	free(s);
+}
+
+void
+session_reset(struct session *s, bool seed)
+{
+	bool bare = s->bare;
+	free_paths(s);
+	s->bare = !seed;
+	init_paths(s);
+	s->bare = bare;
+	s->steps = 0;
+}
+
+void
+session_seed_file(struct session *s, const char *name, const char *data,
+    size_t len)
+{
+	size_t p;
+	for (p = 0; p < PATH__COUNT; p++)
+		mfs_put(s->paths[p].fs, name, data, len);
+}
+
+bool
+session_seed_name(struct session *s, const char *name, const char *expr,
+    char **err)
+{
+	struct arena *a = arena_new();
+	struct parse_result pr;
+	struct eval ev;
+	struct mfs *scratch = mfs_new();
+	value v;
+	bool has_value, ok = false;
+	size_t p;
+
+	*err = NULL;
+	parse_input(a, expr, strlen(expr), &pr);
+	if (pr.status != PARSE_OK || pr.root->kind != NODE_EXPRESSION) {
+		struct sbuf b = SBUF_INIT;
+		if (pr.status == PARSE_OK)
+			sbuf_adds(&b, "not an expression");
+		else
+			parse_format_error(expr, strlen(expr), &pr.error, &b);
+		*err = sbuf_take(&b);
+		goto out;
+	}
+	eval_init(&ev, a, PATH_UNSAFE);
+	ev.rt.limits = unsafe_limits;
+	ev.full_model = true;
+	ev.fs = scratch;
+	ev.ns = s->paths[PATH_UNSAFE].ns;
+	if (!eval_root(&ev, pr.root, &v, &has_value)) {
+		*err = xasprintf("%s: %s", ev.rt.exc.cls, ev.rt.exc.msg);
+		goto out;
+	}
+	for (p = 0; p < PATH__COUNT; p++)
+		ns_set(s->paths[p].ns, name, v);
+	ok = true;
+out:
+	mfs_free(scratch);
+	arena_free(a);
+	return ok;
+}
+
+/* ---- accessors ---- */
+
+unsigned session_paths(const struct session *s) { return s->enabled; }
+const struct policy *session_policy(const struct session *s) { return s->policy; }
+const struct mfs *session_fs(const struct session *s, enum path_id p) { return s->paths[p].fs; }
+struct ns *session_ns(const struct session *s, enum path_id p) { return s->paths[p].ns; }
+unsigned session_budget_used(const struct session *s, enum path_id p) { return s->paths[p].used; }
+unsigned session_steps(const struct session *s) { return s->steps; }
+
+void
+session_set_paths(struct session *s, unsigned paths)
+{
+	s->enabled = paths ? paths : PATHS_DEFAULT;
+}
+
+void
+session_set_policy(struct session *s, const struct policy *p)
+{
+	s->policy = p;
+	s->budget = p->budget;
+}
+
+void
+session_set_budget(struct session *s, unsigned limit)
+{
+	s->budget = limit;
+}
+
+unsigned
+session_budget_limit(const struct session *s, enum path_id p)
+{
+	return p == PATH_SANDBOX ? s->budget : 0;
+}
+
+const char *
+session_path_adjective(enum path_id p)
+{
+	static const char *const adj[PATH__COUNT] = {
+		"unsafe", "sandboxed", "jailed"
+	};
+	return adj[p];
+}
+
+/* ---- one path ---- */
+
+struct step {
+	struct session		*s;
+	enum path_id		 path;
+	struct pathstate	*ps;
+	struct record		*r;
+	struct arena		*a;
+	struct eval		 ev;
+};
+
+static void
+decide(struct step *st, enum verdict v, enum layer l, const char *rule,
+    const char *reason)
+{
+	st->r->verdict = v;
+	st->r->layer = l;
+	st->r->rule = rule;
+	st->r->reason = reason;
+}
+
+static void
+mark_node(struct record *r, const struct node *n)
+{
+	if (n == NULL)
+		return;
+	r->has_node = true;
+	r->node_type = ast_kind_name(n->kind);
+	r->node_start = n->start;
+	r->node_end = n->end;
+}
+
+/* An exception from the evaluator becomes the record's verdict. */
+static void
+decide_exception(struct step *st)
+{
+	struct eval *ev = &st->ev;
+	struct record *r = st->r;
+
+	mark_node(r, ev->exc_node);
+	if (ev->rt.exc.kind == EXC_LIMIT) {
+		if (st->path == PATH_UNSAFE) {
+			/* No boundary: the bomb "goes off", on paper. */
+			eval_effect(ev, "exhaust", "memory and CPU",
+			    "resource exhaustion", ev->rt.exc.msg, false);
+			decide(st, VERDICT_SIMULATED, LAYER_EVAL, NULL, NULL);
+			return;
+		}
+		decide(st, VERDICT_BLOCKED, LAYER_LIMITS, "limits",
+		    ev->rt.exc.msg);
+		return;
+	}
+	decide(st, VERDICT_ERROR, LAYER_EVAL, NULL,
+	    arena_printf(st->a, "%s: %s", ev->rt.exc.cls, ev->rt.exc.msg));
+}
+
+static const char *
+repr_of(struct step *st, value v)
+{
+	struct sbuf b = SBUF_INIT;
+	const char *s = NULL;
+	if (value_repr(&st->ev.rt, v, &b))
+		s = arena_strdup(st->a, sbuf_cstr(&b));
+	sbuf_free(&b);
+	return s;
+}
+
+static bool
+charge_budget(struct step *st)
+{
+	if (st->path != PATH_SANDBOX)
+		return true;
+	if (st->ps->used >= st->s->budget) {
+		decide(st, VERDICT_BLOCKED, LAYER_BUDGET, "budget",
+		    arena_printf(st->a, "budget exhausted (%u of %u "
+		    "operations used)", st->ps->used, st->s->budget));
+		return false;
+	}
+	st->ps->used++;
+	return true;
+}
+
+static void
+run_code(struct step *st, const struct node *root)
+{
+	struct check_result cr;
+	value v;
+	bool has_value;
+
+	if (st->path == PATH_SANDBOX) {
+		if (!check_tree(st->s->policy, root, st->a, &cr)) {
+			mark_node(st->r, cr.node);
+			decide(st, VERDICT_BLOCKED, LAYER_ALLOWLIST, cr.rule,
+			    cr.reason);
+			return;
+		}
+		if (!charge_budget(st))
+			return;
+	}
+	if (!eval_root(&st->ev, root, &v, &has_value)) {
+		decide_exception(st);
+		return;
+	}
+	decide(st, VERDICT_OK, LAYER_EVAL, NULL, NULL);
+	if (has_value) {
+		st->r->result = repr_of(st, v);
+		if (st->r->result == NULL)
+			decide_exception(st);
+	}
+}
+
+/* Canonical arguments: the dict's items sorted by key, without the
+ * idempotency key itself, as a repr. */
+static const char *
+canonical_args(struct step *st, value args)
+{
+	struct sbuf b = SBUF_INIT;
+	const struct vdict *d = args.as.dict;
+	const struct ventry **sorted = arena_array(st->a, d->used + 1,
+	    sizeof *sorted);
+	size_t i, j, n = 0;
+	const char *s;
+
+	for (i = 0; i < d->used; i++) {
+		const struct ventry *e = &d->entries[i];
+		if (!e->live || strcmp(e->key.as.s->data,
+		    "idempotency_key") == 0)
+			continue;
+		for (j = n; j > 0 && strcmp(sorted[j - 1]->key.as.s->data,
+		    e->key.as.s->data) > 0; j--)
+			sorted[j] = sorted[j - 1];
+		sorted[j] = e;
+		n++;
+	}
+	sbuf_addc(&b, '{');
+	for (i = 0; i < n; i++) {
+		if (i)
+			sbuf_adds(&b, ", ");
+		value_str_repr(sorted[i]->key.as.s, false, &b);
+		sbuf_adds(&b, ": ");
+		value_str_repr(sorted[i]->val.as.s, false, &b);
+	}
+	sbuf_addc(&b, '}');
+	s = arena_strdup(st->a, sbuf_cstr(&b));
+	sbuf_free(&b);
+	return s;
+}
+
+/* What the trace tells of a step with harmful simulated effects. */
+static const char *
+simulated_outcome(struct step *st)
+{
+	static const char *const severity[] = {
+		"damage", "exfiltration", "resource exhaustion", "process"
+	};
+	struct eval *ev = &st->ev;
+	struct sbuf b = SBUF_INIT;
+	const char *cat = NULL, *s;
+	size_t i, k;
+
+	for (k = 0; k < sizeof severity / sizeof severity[0] && !cat; k++)
+		for (i = 0; i < ev->neffects; i++)
+			if (ev->effects[i].category != NULL &&
+			    strcmp(ev->effects[i].category, severity[k]) == 0) {
+				cat = severity[k];
+				break;
+			}
+	if (cat == NULL)
+		return NULL;
+	sbuf_addf(&b, "[SIMULATED %s] ", cat);
+	for (i = 0, k = 0; i < ev->neffects; i++) {
+		if (ev->effects[i].category == NULL)
+			continue;
+		if (k++)
+			sbuf_adds(&b, "; ");
+		sbuf_adds(&b, ev->effects[i].text);
+	}
+	s = arena_strdup(st->a, sbuf_cstr(&b));
+	sbuf_free(&b);
+	return s;
+}
+
+/* The op a command would perform, for a denied effect. */
+static const char *
+command_op(const struct cmd_entry *e)
+{
+	if (e->url_key != NULL)
+		return "send";
+	if (strcmp(e->name, "delete_file") == 0)
+		return "delete";
+	if (e->writes)
+		return "write";
+	if (e->path_key != NULL)
+		return "read";
+	return "list";
+}
+
+/* Best-effort target of a command from its literal argument, for
+ * records of commands refused before evaluation. */
+static const char *
+literal_target(const struct cmd_entry *e, const struct node *call)
+{
+	const char *key = e->path_key ? e->path_key : e->url_key;
+	const struct node *d;
+	size_t i;
+
+	if (key == NULL || call->u.call.args.len != 1)
+		return e->name;
+	d = call->u.call.args.items[0];
+	if (d->kind != NODE_DICT)
+		return e->name;
+	for (i = 0; i < d->u.dict.keys.len; i++) {
+		const struct node *k = d->u.dict.keys.items[i];
+		const struct node *v = d->u.dict.values.items[i];
+		if (k != NULL && k->kind == NODE_CONSTANT &&
+		    k->u.constant.value.type == VT_STR &&
+		    strcmp(k->u.constant.value.as.s->data, key) == 0 &&
+		    v->kind == NODE_CONSTANT &&
+		    v->u.constant.value.type == VT_STR)
+			return v->u.constant.value.as.s->data;
+	}
+	return e->name;
+}
+
+static void
+run_command(struct step *st, const struct cmd_entry *e,
+    const struct node *call)
+{
+	struct eval *ev = &st->ev;
+	struct cmd_run run = { .ev = ev, .unsafe = st->path == PATH_UNSAFE };
+	const struct node *arg;
+	const char *why, *key = NULL, *args_canon = NULL;
+	value args;
+	size_t i;
+
+	st->r->kind = KIND_COMMAND;
+	if (st->path == PATH_SANDBOX &&
+	    !policy_allows_command(st->s->policy, e->name)) {
+		mark_node(st->r, call);
+		eval_effect(ev, command_op(e), literal_target(e, call), NULL,
+		    NULL, true);
+		decide(st, VERDICT_BLOCKED, LAYER_COMMANDS, "commands",
+		    arena_printf(st->a, "command '%s' not on the allowlist",
+		    e->name));
+		return;
+	}
+	if (call->u.call.args.len != 1 || call->u.call.keywords.len != 0 ||
+	    call->u.call.args.items[0]->kind == NODE_STARRED) {
+		mark_node(st->r, call);
+		decide(st, VERDICT_ERROR, LAYER_COMMANDS, "arguments",
+		    arena_printf(st->a, "TypeError: %s() takes one dict "
+		    "argument, e.g. %s({'path': 'report.txt'})", e->name,
+		    e->name));
+		return;
+	}
+	arg = call->u.call.args.items[0];
+	if (st->path == PATH_SANDBOX) {
+		/* The argument's expressions go through the code policy; the
+		 * dict display around them is the command's own syntax. */
+		struct check_result cr;
+		bool ok = true;
+		if (arg->kind == NODE_DICT) {
+			for (i = 0; ok && i < arg->u.dict.keys.len; i++) {
+				const struct node *k = arg->u.dict.keys.items[i];
+				if (k == NULL) {
+					cr.node = arg->u.dict.values.items[i];
+					cr.rule = "nodes";
+					cr.reason = "disallowed ** unpacking";
+					ok = false;
+					break;
+				}
+				ok = check_tree(st->s->policy, k, st->a, &cr) &&
+				    check_tree(st->s->policy,
+				    arg->u.dict.values.items[i], st->a, &cr);
+			}
+		} else
+			ok = check_tree(st->s->policy, arg, st->a, &cr);
+		if (!ok) {
+			mark_node(st->r, cr.node);
+			decide(st, VERDICT_BLOCKED, LAYER_ALLOWLIST, cr.rule,
+			    cr.reason);
+			return;
+		}
+		if (!charge_budget(st))
+			return;
+	}
+	if (!eval_expr(ev, arg, &args)) {
+		decide_exception(st);
+		return;
+	}
+	if (!cmd_check_args(ev, e, args)) {
+		mark_node(st->r, arg);
+		decide(st, VERDICT_ERROR, LAYER_COMMANDS, "arguments",
+		    arena_printf(st->a, "%s: %s", ev->rt.exc.cls,
+		    ev->rt.exc.msg));
+		return;
+	}
+	run.args = args;
+	if (st->path == PATH_SANDBOX) {
+		if (e->path_key != NULL && cmd_arg(&run, e->path_key) != NULL &&
+		    (why = cmd_surface_check(st->a, cmd_arg(&run,
+		    e->path_key))) != NULL) {
+			mark_node(st->r, arg);
+			eval_effect(ev, command_op(e), cmd_arg(&run,
+			    e->path_key), NULL, NULL, true);
+			decide(st, VERDICT_BLOCKED, LAYER_SURFACE, "surface",
+			    why);
+			return;
+		}
+		if (e->url_key != NULL) {
+			const char *url = cmd_arg(&run, e->url_key);
+			const char *host = cmd_url_host(st->a, url);
+			if (host == NULL ||
+			    !policy_allows_host(st->s->policy, host)) {
+				mark_node(st->r, arg);
+				eval_effect(ev, "send", url, NULL, NULL, true);
+				decide(st, VERDICT_BLOCKED, LAYER_NETWORK,
+				    "network", arena_printf(st->a, "host '%s' "
+				    "is not reachable (no network)",
+				    host ? host : url));
+				return;
+			}
+		}
+		if (e->writes) {
+			const char *prev_args, *done;
+			args_canon = canonical_args(st, args);
+			key = cmd_arg(&run, "idempotency_key");
+			key = key ? arena_printf(st->a, "key:%s", key) :
+			    arena_printf(st->a, "%s:%s", e->name, args_canon);
+			done = ledger_find(st->ps->ledger, key, &prev_args);
+			if (done != NULL && strcmp(prev_args, args_canon) != 0) {
+				mark_node(st->r, arg);
+				decide(st, VERDICT_BLOCKED, LAYER_IDEMPOTENCY,
+				    "idempotency", arena_printf(st->a,
+				    "idempotency key '%s' was already used "
+				    "with different arguments",
+				    cmd_arg(&run, "idempotency_key")));
+				return;
+			}
+			if (done != NULL) {
+				decide(st, VERDICT_OK, LAYER_IDEMPOTENCY, NULL,
+				    NULL);
+				st->r->outcome = arena_printf(st->a,
+				    "%s (idempotent: already done)", done);
+				return;
+			}
+		}
+	}
+	if (!e->run(&run)) {
+		mark_node(st->r, call);
+		decide(st, VERDICT_ERROR, LAYER_EVAL, NULL,
+		    arena_printf(st->a, "%s: %s", ev->rt.exc.cls,
+		    ev->rt.exc.msg));
+		return;
+	}
+	if (key != NULL)
+		ledger_add(st->ps->ledger, key, args_canon, run.message);
+	decide(st, VERDICT_OK, LAYER_EVAL, NULL, NULL);
+	st->r->result = repr_of(st, run.result);
+	st->r->outcome = run.message;
+}
+
+static void
+finish(struct step *st, const char *input, size_t len, const char *label,
+    const char *cmdname)
+{
+	bool is_command = cmdname != NULL;
+	struct record *r = st->r;
+	struct sbuf b = SBUF_INIT;
+	size_t i, n;
+	const char *outcome = r->outcome;
+
+	r->effects = st->ev.effects;
+	r->neffects = st->ev.neffects;
+	if (r->verdict == VERDICT_OK && st->path == PATH_UNSAFE) {
+		const char *sim = simulated_outcome(st);
+		if (sim != NULL) {
+			r->verdict = VERDICT_SIMULATED;
+			outcome = sim;
+		}
+	} else if (r->verdict == VERDICT_SIMULATED)
+		outcome = simulated_outcome(st);
+	n = mfs_count(st->ps->fs);
+	r->fs = arena_array(st->a, n + 1, sizeof *r->fs);
+	for (i = 0; i < n; i++)
+		r->fs[i] = arena_strdup(st->a, mfs_name(st->ps->fs, i));
+	r->nfs = n;
+	r->budget_used = st->ps->used;
+	r->budget_limit = session_budget_limit(st->s, st->path);
+	r->label = label ? arena_strdup(st->a, label) :
+	    arena_printf(st->a, "%s %s", session_path_adjective(st->path),
+	    cmdname ? cmdname : "code");
+	/* SHOWN: the code as a Python string repr, a command as typed. */
+	{
+		const char *start = input;
+		const char *end = input + len;
+		while (start < end && (*start == ' ' || *start == '\t'))
+			start++;
+		while (end > start && (end[-1] == ' ' || end[-1] == '\t' ||
+		    end[-1] == '\n' || end[-1] == '\r'))
+			end--;
+		if (is_command)
+			r->shown = arena_strndup(st->a, start,
+			    (size_t)(end - start));
+		else {
+			value sv = value_str(st->a, start, (size_t)(end - start));
+			struct sbuf sb = SBUF_INIT;
+			value_str_repr(sv.as.s, false, &sb);
+			r->shown = arena_strdup(st->a, sbuf_cstr(&sb));
+			sbuf_free(&sb);
+		}
+	}
+	if (outcome == NULL) {
+		switch (r->verdict) {
+		case VERDICT_BLOCKED:
+			outcome = arena_printf(st->a, "BLOCKED: %s", r->reason);
+			break;
+		case VERDICT_CONTAINED:
+			outcome = arena_printf(st->a, "CONTAINED: %s",
+			    r->reason);
+			break;
+		case VERDICT_ERROR:
+			outcome = r->reason;
+			break;
+		default:
+			outcome = r->result ? r->result : "None";
+			if (r->result == NULL && !is_command)
+				outcome = "ok";
+			break;
+		}
+	}
+	r->outcome = outcome;
+	sbuf_addf(&b, "%s: %s -> %s", r->label, r->shown, r->outcome);
+	r->line = arena_strdup(st->a, sbuf_cstr(&b));
+	sbuf_free(&b);
+}
+
+static void
+run_path(struct session *s, enum path_id p, const char *input, size_t len,
+    const struct parse_result *pr, const char *label, struct arena *a,
+    struct record *r)
+{
+	struct step st = { .s = s, .path = p, .ps = &s->paths[p], .r = r,
+	    .a = a };
+	const struct cmd_entry *e = NULL;
+	const struct node *call = NULL;
+
+	r->step = s->steps;
+	r->path = p;
+	r->input = arena_strndup(a, input, len);
+	r->kind = KIND_CODE;
+	r->source = "user";
+	eval_init(&st.ev, a, p);
+	st.ev.fs = st.ps->fs;
+	st.ev.ns = st.ps->ns;
+	st.ev.src = r->input;
+	if (p == PATH_SANDBOX) {
+		st.ev.policy = s->policy;
+		st.ev.rt.limits = s->policy->limits;
+	} else {
+		st.ev.full_model = true;
+		st.ev.rt.limits = unsafe_limits;
+	}
+	if (p == PATH_JAIL) {
+		/* Never fall back to running unisolated. */
+		decide(&st, VERDICT_ERROR, LAYER_NAMESPACE, "jail",
+		    "jail unavailable: this build has no jail path yet");
+		finish(&st, input, len, label, NULL);
+		return;
+	}
+	if (pr->status != PARSE_OK) {
+		struct sbuf b = SBUF_INIT;
+		if (pr->status == PARSE_INCOMPLETE)
+			sbuf_addf(&b, "SyntaxError: incomplete input (%s)",
+			    pr->error.msg ? pr->error.msg : "unexpected end");
+		else
+			sbuf_addf(&b, "%s: %s (column %u)", pr->error.cls,
+			    pr->error.msg, pr->error.column);
+		r->has_node = false;
+		decide(&st, VERDICT_ERROR, LAYER_PARSE, "syntax",
+		    arena_strdup(a, sbuf_cstr(&b)));
+		sbuf_free(&b);
+		finish(&st, input, len, label, NULL);
+		return;
+	}
+	e = cmd_match(pr->root, &call);
+	if (e != NULL)
+		run_command(&st, e, call);
+	else
+		run_code(&st, pr->root);
+	finish(&st, input, len, label, e ? e->name : NULL);
+}
+
+size_t
+session_run(struct session *s, const char *input, size_t len,
+    const char *label, unsigned mask, struct arena *a, struct record **out)
+{
+	struct parse_result pr;
+	struct record *recs = arena_array(a, PATH__COUNT, sizeof *recs);
+	size_t n = 0;
+	int p;
+
+	if (mask == 0)
+		mask = s->enabled;
+	s->steps++;
+	parse_input(a, input, len, &pr);
+	for (p = 0; p < PATH__COUNT; p++)
+		if (mask & PATH_BIT(p))
+			run_path(s, (enum path_id)p, input, len, &pr, label, a,
+			    &recs[n++]);
+	*out = recs;
+	return n;
+}

@@ -1,0 +1,75 @@
+/*
+ * session.h -- one session: the paths, their state, and the flow of an
+ * input through the layers of each path.
+ *
+ * A session owns, per path, a mock filesystem, a namespace, a budget and an
+ * idempotency ledger.  session_run() takes one input, parses it once, and
+ * produces one record per enabled path (record.h).  The core stops here:
+ * printing records is the caller's business.
+ */
+#ifndef SANDBOXREPL_SESSION_H
+#define SANDBOXREPL_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "record.h"
+
+struct arena;
+struct mfs;
+struct ns;
+struct policy;
+
+#define PATH_BIT(p) (1u << (p))
+#define PATHS_DEFAULT (PATH_BIT(PATH_UNSAFE) | PATH_BIT(PATH_SANDBOX))
+
+struct session_opts {
+	unsigned		 paths;		/* PATH_BIT()s; 0: the default */
+	const struct policy	*policy;	/* NULL: the essay preset */
+	unsigned		 budget;	/* with budget_set; else the policy's */
+	bool			 budget_set;
+	bool			 bare;		/* do not seed the essay's state */
+};
+
+struct session;
+
+struct session *session_new(const struct session_opts *opts);
+void session_free(struct session *s);
+/* Back to a first state: filesystems, names, budgets, ledgers, step
+ * count; with seed, the essay's files and names, else nothing at all. */
+void session_reset(struct session *s, bool seed);
+
+/* Seed a file on every path. */
+void session_seed_file(struct session *s, const char *name, const char *data,
+    size_t len);
+/* Seed a name on every path from an expression evaluated without any
+ * boundary (it is the teacher's set-up, not the agent's code).  On failure
+ * returns false and *err (heap, caller frees) says why. */
+bool session_seed_name(struct session *s, const char *name, const char *expr,
+    char **err);
+
+/*
+ * Run one input on the paths in mask (0: the session's paths), in path
+ * order.  label (may be NULL) replaces the automatic label.  Records and
+ * everything they point to are allocated in a.  Returns the number of
+ * records written to *out.
+ */
+size_t session_run(struct session *s, const char *input, size_t len,
+    const char *label, unsigned mask, struct arena *a, struct record **out);
+
+unsigned session_paths(const struct session *s);
+void session_set_paths(struct session *s, unsigned paths);
+const struct policy *session_policy(const struct session *s);
+void session_set_policy(struct session *s, const struct policy *p);
+void session_set_budget(struct session *s, unsigned limit);
+const struct mfs *session_fs(const struct session *s, enum path_id p);
+struct ns *session_ns(const struct session *s, enum path_id p);
+unsigned session_budget_used(const struct session *s, enum path_id p);
+unsigned session_budget_limit(const struct session *s, enum path_id p);
+/* The step counter: the number of inputs run so far. */
+unsigned session_steps(const struct session *s);
+
+/* "unsafe", "sandboxed", "jailed": the word the essay's labels use. */
+const char *session_path_adjective(enum path_id p);
+
+#endif

@@ -1,0 +1,115 @@
+/*
+ * test_diff.c -- the differential table: CPython 3.11's answers.
+ *
+ * tests/diff/cases.tsv holds one expression per line with what CPython 3.11
+ * printed for it (repr of the value, or "ExceptionClass: message"), as
+ * generated once by tests/diff/gen_diff.py.  Each expression goes through
+ * the sandbox path exactly as a user's input would, and the record must say
+ * the same.  No Python is needed to run this.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "record.h"
+#include "session.h"
+
+/* Undo the table's escapes (\t \n \r \\) in place. */
+static void
+unescape(char *s)
+{
+	char *r = s, *w = s;
+	while (*r) {
+		if (*r == '\\' && r[1]) {
+			r++;
+			switch (*r) {
+			case 't': *w++ = '\t'; break;
+			case 'n': *w++ = '\n'; break;
+			case 'r': *w++ = '\r'; break;
+			case '\\': *w++ = '\\'; break;
+			default: *w++ = '\\'; *w++ = *r; break;
+			}
+			r++;
+			continue;
+		}
+		*w++ = *r++;
+	}
+	*w = '\0';
+}
+
+static void
+test_cases(void **state)
+{
+	const char *srcdir = getenv("srcdir");
+	char path[4096];
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	unsigned total = 0, failed = 0;
+	struct session_opts o = { .paths = PATH_BIT(PATH_SANDBOX) };
+	struct session *s;
+
+	(void)state;
+	snprintf(path, sizeof path, "%s/tests/diff/cases.tsv",
+	    srcdir ? srcdir : ".");
+	f = fopen(path, "r");
+	assert_non_null(f);
+	o.budget = 1000000;
+	o.budget_set = true;
+	s = session_new(&o);
+	while ((n = getline(&line, &cap, f)) > 0) {
+		char *tab, *expr, *want;
+		const char *got;
+		struct arena *a;
+		struct record *r;
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		if (line[n - 1] == '\n')
+			line[n - 1] = '\0';
+		tab = strchr(line, '\t');
+		assert_non_null(tab);
+		*tab = '\0';
+		expr = line;
+		want = tab + 1;
+		unescape(expr);
+		unescape(want);
+		a = arena_new();
+		session_run(s, expr, strlen(expr), NULL, 0, a, &r);
+		got = r->verdict == VERDICT_OK ? r->result : r->reason;
+		total++;
+		if (got == NULL || strcmp(got, want) != 0) {
+			if (failed < 40)
+				fprintf(stderr, "MISMATCH %s\n  want %s\n  got  "
+				    "%s (%s/%s)\n", expr, want, got ? got : "-",
+				    record_verdict_name(r->verdict),
+				    record_layer_name(r->layer));
+			failed++;
+		}
+		arena_free(a);
+	}
+	free(line);
+	fclose(f);
+	session_free(s);
+	fprintf(stderr, "differential: %u cases, %u agree, %u differ\n",
+	    total, total - failed, failed);
+	assert_true(total >= 100);
+	assert_int_equal(failed, 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cases),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

