@@ -15,6 +15,7 @@
  */
 #include "config.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "arena.h"
@@ -35,7 +36,10 @@ void
 lex_init(struct lexer *lx, struct arena *a, const char *src, uint32_t begin,
     uint32_t end)
 {
-	memset(lx, 0, sizeof *lx);
+	/* the bracket stack needs no clearing: depth says what is live */
+	memset(lx, 0, offsetof(struct lexer, brackets));
+	memset(&lx->at_line_start, 0,
+	    sizeof *lx - offsetof(struct lexer, at_line_start));
 	lx->arena = a;
 	lx->src = src;
 	lx->pos = begin;
@@ -144,15 +148,51 @@ is_ident_char(int c)
 
 /* ---------------------------------------------------------------- names */
 
+#define X_LEN(e, text) (uint8_t)(sizeof(text) - 1),
+static const uint8_t token_lengths[] = { TOKEN_KINDS(X_LEN) };
+#undef X_LEN
+
+static bool
+is_text(enum token_kind k, const char *s, uint32_t n)
+{
+	return token_lengths[k] == n && memcmp(token_texts[k], s, n) == 0;
+}
+
+/* A name's keyword kind, or TOK_NAME: a switch on the first letter
+ * keeps this to a comparison or two per name. */
 static enum token_kind
 keyword(const char *s, uint32_t n)
 {
-	int k;
-	for (k = TOK_FIRST_KEYWORD; k < TOK__COUNT; k++)
-		if (token_texts[k][0] == s[0] &&
-		    strlen(token_texts[k]) == n &&
-		    memcmp(token_texts[k], s, n) == 0)
-			return (enum token_kind)k;
+	static const enum token_kind by_letter[][6] = {
+		['F' - 'A'] = { TOK_FALSE },
+		['N' - 'A'] = { TOK_NONE },
+		['T' - 'A'] = { TOK_TRUE },
+		['a' - 'A'] = { TOK_AND, TOK_AS, TOK_ASSERT, TOK_ASYNC,
+		    TOK_AWAIT },
+		['b' - 'A'] = { TOK_BREAK },
+		['c' - 'A'] = { TOK_CLASS, TOK_CONTINUE },
+		['d' - 'A'] = { TOK_DEF, TOK_DEL },
+		['e' - 'A'] = { TOK_ELIF, TOK_ELSE, TOK_EXCEPT },
+		['f' - 'A'] = { TOK_FINALLY, TOK_FOR, TOK_FROM },
+		['g' - 'A'] = { TOK_GLOBAL },
+		['i' - 'A'] = { TOK_IF, TOK_IMPORT, TOK_IN, TOK_IS },
+		['l' - 'A'] = { TOK_LAMBDA },
+		['n' - 'A'] = { TOK_NONLOCAL, TOK_NOT },
+		['o' - 'A'] = { TOK_OR },
+		['p' - 'A'] = { TOK_PASS },
+		['r' - 'A'] = { TOK_RAISE, TOK_RETURN },
+		['t' - 'A'] = { TOK_TRY },
+		['w' - 'A'] = { TOK_WHILE, TOK_WITH },
+		['y' - 'A'] = { TOK_YIELD },
+	};
+	int c = (unsigned char)s[0];
+	size_t i;
+	if (n < 2 || n > 8 || c < 'A' || c > 'y')
+		return TOK_NAME;
+	/* an empty slot is 0, which is TOK_EOF: the end of the list */
+	for (i = 0; i < 6 && by_letter[c - 'A'][i] != TOK_EOF; i++)
+		if (is_text(by_letter[c - 'A'][i], s, n))
+			return by_letter[c - 'A'][i];
 	return TOK_NAME;
 }
 
@@ -465,26 +505,74 @@ scan_number(struct lexer *lx, uint32_t start)
 
 /* ------------------------------------------------------------ operators */
 
-struct optext { const char *text; enum token_kind kind; };
-
-/* longest first within each first character */
-static const struct optext ops3[] = {
-	{ "**=", TOK_DOUBLESTAREQUAL }, { "//=", TOK_DOUBLESLASHEQUAL },
-	{ ">>=", TOK_RIGHTSHIFTEQUAL }, { "<<=", TOK_LEFTSHIFTEQUAL },
-	{ "...", TOK_ELLIPSIS },
-};
-static const struct optext ops2[] = {
-	{ "!=", TOK_NOTEQUAL }, { "%=", TOK_PERCENTEQUAL },
-	{ "&=", TOK_AMPEREQUAL }, { "**", TOK_DOUBLESTAR },
-	{ "*=", TOK_STAREQUAL }, { "+=", TOK_PLUSEQUAL },
-	{ "-=", TOK_MINEQUAL }, { "->", TOK_RARROW },
-	{ "//", TOK_DOUBLESLASH }, { "/=", TOK_SLASHEQUAL },
-	{ ":=", TOK_COLONEQUAL }, { "<<", TOK_LEFTSHIFT },
-	{ "<=", TOK_LESSEQUAL }, { "==", TOK_EQEQUAL },
-	{ ">=", TOK_GREATEREQUAL }, { ">>", TOK_RIGHTSHIFT },
-	{ "@=", TOK_ATEQUAL }, { "^=", TOK_CIRCUMFLEXEQUAL },
-	{ "|=", TOK_VBAREQUAL },
-};
+/*
+ * The operator at src[start]: longest match, decided by the first
+ * character and at most two more.
+ */
+static enum token_kind
+longest_op(const struct lexer *lx, uint32_t start, uint32_t *len)
+{
+	int c = peekc(lx, start), c1 = peekc(lx, start + 1),
+	    c2 = peekc(lx, start + 2);
+	*len = 2;
+	switch (c) {
+	case '*':
+		if (c1 == '*') {
+			if (c2 == '=') {
+				*len = 3;
+				return TOK_DOUBLESTAREQUAL;
+			}
+			return TOK_DOUBLESTAR;
+		}
+		return c1 == '=' ? TOK_STAREQUAL : TOK_ERROR;
+	case '/':
+		if (c1 == '/') {
+			if (c2 == '=') {
+				*len = 3;
+				return TOK_DOUBLESLASHEQUAL;
+			}
+			return TOK_DOUBLESLASH;
+		}
+		return c1 == '=' ? TOK_SLASHEQUAL : TOK_ERROR;
+	case '<':
+		if (c1 == '<') {
+			if (c2 == '=') {
+				*len = 3;
+				return TOK_LEFTSHIFTEQUAL;
+			}
+			return TOK_LEFTSHIFT;
+		}
+		return c1 == '=' ? TOK_LESSEQUAL : TOK_ERROR;
+	case '>':
+		if (c1 == '>') {
+			if (c2 == '=') {
+				*len = 3;
+				return TOK_RIGHTSHIFTEQUAL;
+			}
+			return TOK_RIGHTSHIFT;
+		}
+		return c1 == '=' ? TOK_GREATEREQUAL : TOK_ERROR;
+	case '.':
+		if (c1 == '.' && c2 == '.') {
+			*len = 3;
+			return TOK_ELLIPSIS;
+		}
+		return TOK_ERROR;
+	case '-':
+		return c1 == '=' ? TOK_MINEQUAL : c1 == '>' ? TOK_RARROW :
+		    TOK_ERROR;
+	case '!': return c1 == '=' ? TOK_NOTEQUAL : TOK_ERROR;
+	case '%': return c1 == '=' ? TOK_PERCENTEQUAL : TOK_ERROR;
+	case '&': return c1 == '=' ? TOK_AMPEREQUAL : TOK_ERROR;
+	case '+': return c1 == '=' ? TOK_PLUSEQUAL : TOK_ERROR;
+	case ':': return c1 == '=' ? TOK_COLONEQUAL : TOK_ERROR;
+	case '=': return c1 == '=' ? TOK_EQEQUAL : TOK_ERROR;
+	case '@': return c1 == '=' ? TOK_ATEQUAL : TOK_ERROR;
+	case '^': return c1 == '=' ? TOK_CIRCUMFLEXEQUAL : TOK_ERROR;
+	case '|': return c1 == '=' ? TOK_VBAREQUAL : TOK_ERROR;
+	default: return TOK_ERROR;
+	}
+}
 
 static enum token_kind
 op1(int c)
@@ -558,22 +646,14 @@ bracket(struct lexer *lx, uint32_t start, enum token_kind kind, int c)
 static struct token
 scan_operator(struct lexer *lx, uint32_t start)
 {
-	size_t i;
 	int c = peekc(lx, start);
-	enum token_kind k;
+	uint32_t len;
+	enum token_kind k = longest_op(lx, start, &len);
 
-	if (start + 3 <= lx->end)
-		for (i = 0; i < sizeof ops3 / sizeof ops3[0]; i++)
-			if (memcmp(lx->src + start, ops3[i].text, 3) == 0) {
-				lx->pos = start + 3;
-				return make(lx, ops3[i].kind, start);
-			}
-	if (start + 2 <= lx->end)
-		for (i = 0; i < sizeof ops2 / sizeof ops2[0]; i++)
-			if (memcmp(lx->src + start, ops2[i].text, 2) == 0) {
-				lx->pos = start + 2;
-				return make(lx, ops2[i].kind, start);
-			}
+	if (k != TOK_ERROR) {
+		lx->pos = start + len;
+		return make(lx, k, start);
+	}
 	k = op1(c);
 	if (k == TOK_ERROR) {
 		if (c < 0x20 || c == 0x7f) {

@@ -142,7 +142,7 @@ node_size(enum node_kind kind)
 }
 
 /*
- * Nodes are carved 8-byte aligned from arena chunks that double from 1 KiB
+ * Nodes are carved 8-byte aligned from arena chunks that double from 512 bytes
  * to 64 KiB: a one-line input costs one small chunk, a megabyte of nodes
  * costs no per-node call into the arena.
  */
@@ -152,7 +152,7 @@ node_alloc(struct parser *p, size_t size)
 	void *r;
 	size = (size + 7) & ~(size_t)7;
 	if (size > p->chunk_left) {
-		p->chunk_size = p->chunk_size == 0 ? 1024 :
+		p->chunk_size = p->chunk_size == 0 ? 512 :
 		    p->chunk_size < 65536 ? p->chunk_size * 2 : 65536;
 		p->chunk = arena_alloc(p->a, p->chunk_size);
 		p->chunk_left = p->chunk_size;
