@@ -771,6 +771,10 @@ strings(struct parser *p)
 			part = parts.items[i];
 			part->start = n->start;
 			part->end = n->end;
+			/* 3.11 marks every literal part of a u'' run */
+			if (part->kind == NODE_CONSTANT &&
+			    p->src[first.start] == 'u')
+				part->u.constant.kind = "u";
 		}
 		n->u.joinedstr.values = vec_list(&parts);
 	} else {
@@ -1295,6 +1299,10 @@ list_display(struct parser *p)
 		}
 		vec_push(p, &elts, e);
 		if (!accept(p, TOK_COMMA)) {
+			if (p->tok.kind == TOK_FOR)
+				return error_span(p, elts.items[0]->start,
+				    e->end, "did you forget parentheses around "
+				    "the comprehension target?");
 			if (p->tok.kind != TOK_RSQB)
 				return error_after_element(p, e);
 			break;
@@ -1394,6 +1402,11 @@ brace_display(struct parser *p)
 			} else {
 				if ((k = expression(p)) == NULL)
 					return NULL;
+				if (p->tok.kind == TOK_COMMA ||
+				    p->tok.kind == TOK_RBRACE ||
+				    p->tok.kind == TOK_FOR)
+					return error_span(p, k->start, k->end,
+					    "':' expected after dictionary key");
 				if (p->tok.kind != TOK_COLON)
 					return error_after_element(p, k);
 				advance(p);
@@ -1410,6 +1423,10 @@ brace_display(struct parser *p)
 			if ((v = star_named_expression(p)) == NULL)
 				return NULL;
 			vec_push(p, &keys, v);
+			if (p->tok.kind == TOK_FOR)
+				return error_span(p, keys.items[0]->start,
+				    v->end, "did you forget parentheses around "
+				    "the comprehension target?");
 		}
 		if (!accept(p, TOK_COMMA)) {
 			if (p->tok.kind != TOK_RBRACE)
@@ -2381,6 +2398,14 @@ simple_stmt(struct parser *p)
 			    "and imports", unsupported[i].what));
 	if ((e = star_expressions(p)) == NULL)
 		return NULL;
+	if (p->tok.kind == TOK_COLONEQUAL) {
+		/* a walrus needs brackets at statement level */
+		if (e->kind == NODE_NAME)
+			return error_here(p, NULL);
+		return error_span(p, e->start, e->end, arena_printf(p->a,
+		    "cannot use assignment expressions with %s",
+		    expr_name(e)));
+	}
 	if (p->tok.kind == TOK_EQUAL) {
 		struct vec targets = { NULL, 0, 0 };
 		struct node *val = e;

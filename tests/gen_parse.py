@@ -400,6 +400,80 @@ x = [ ⏎
 x = (1 + ⏎
      2)
 # just a comment
+a[1:2:]
+a[::-1]
+a[-1]
+a[:, 1]
+a[..., 1]
+a[1:2, *b]
+a[1:2,]
+f(a, *b, *c, d=1, **e, f=2)
+f(*a,)
+f(**k,)
+f(**b, c=1)
+[*a, *b]
+{**a, **b}
+{*a, *b}
+(*a, *b)
+*a, *b = c
+a is not b is c not in d
+not a == b
+-a.b
+-a[0]
+-a()
+~-+a
+a**-b**c
+lambda: a if b else c
+lambda: lambda: 0
+x = y = z = 0
+a.b.c = d[e] = f
+'it\'s "x"'
+b'\''
+'\x00\x7f'
+'\x80'
+'😀'
+f"{'a'}"
+f'{x!r:^10}'
+f'{x:%Y-%m-%d}'
+f'{x}' f'{{'
+f'{3!r}'
+f'{ x = }'
+f'{x=!r:>10}'
+f"{x:{'>'}10}"
+lambda x,: x
+lambda *a, **k,: 0
+lambda x=1, *, y: 0
+lambda a, b=1, /, c=2, *d, e, f=3, **g: 0
+import a.b.c as d
+from .a.b import (c as d,)
+from . import (a)
+[y := f(x), y**2]
+[x for x in y if (z := x)]
+print(*a, sep='')
+a()[0].b()
+1_0j
+0e0
+0.
+00j
+09.5
+1E5J
+10**100
+u'a' f'b'
+rb'\x'
+ℌ
+ª
+µ
+x = *a
+x = *a, *b
+(a) = 1
+((a)) = 1
+[(a)] = 1
+f(x)(y)[z] = 1
+x + + + 1
+__debug__ = 1
+f(__debug__=1)
+(__debug__ := 1)
+lambda __debug__: 0
 """
 
 OK_RAW = [
@@ -661,9 +735,51 @@ not
 a @
 a[1
 a(1
+a := 1
+(a, b) := 1
+f(a for a in b for)
+[i for i in range(3) if]
+a = 1 = 2
+x = 1 if
+x if y
+lambda x: 
+import a as b as c
+from a import b as c as d
+{1: 2, 3}
+{x, y for x in z}
+(x, y for x in z)
+{1: 2, 3 for x in y}
+{1, 2: 3}
+f(a=)
+f(=a)
+f(a, =b)
+09
+0_7
+x = 1 +
+(x for x in y, z)
+f(a, b for b in c)
+[x, y for x in z]
+{x: y for x, y in z, w}
+f(x)(y) = 1
+a, b += 1
+x = import
+import 1
+from 1 import x
+from a import 1
+a.b.c.
+a[1:2] := 3
+print "hi"
+print f
+exec "x"
+not
+1 2 3
+True False
+None = 1
 """
 
 ERR_RAW = [
+    "1 +\n2",
+    "a.b: int",
     "try:\n  pass\nexcept:\n  pass",
     " x = 1",
     "x = 1\n y = 2",
@@ -696,6 +812,7 @@ OURS = {
     "x = yield": "'yield' expressions are not supported here",
     "(yield)": "'yield' is not supported here",
     "x: int = 1": "annotated assignments are not supported here: only expressions, assignments and imports",
+    "a.b: int": "annotated assignments are not supported here: only expressions, assignments and imports",
     "x: int": "annotated assignments are not supported here: only expressions, assignments and imports",
     "try:\n  pass\nexcept:\n  pass": "'try' statements are not supported here: only expressions, assignments and imports",
     "lambda: (yield)": "'yield' is not supported here",

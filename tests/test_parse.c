@@ -140,7 +140,7 @@ now_ms(void)
  */
 static const char *const known_repr[] = {
 	"1e10", "1.5e+3", "1j", "1.5J", "0j", "1e3j", ".5j", "'\\ud800'",
-	"orders = [250.0, 180.0, 90.0]",
+	"orders = [250.0, 180.0, 90.0]", "'\\x80'", "1_0j", "00j", "1E5J",
 };
 
 static bool
