@@ -40,6 +40,20 @@ struct eval {
 	struct effect		*effects;	/* in the arena */
 	size_t			 neffects, capeffects;
 	struct scope		*scope;		/* innermost local scope */
+	bool			 made_function;	/* a lambda was created */
+};
+
+/*
+ * A lambda.  Its tree and closure live in the arena of the input that
+ * made it; a session keeps that arena alive while the function may be
+ * reachable (see ev->made_function).
+ */
+struct vfunction {
+	const struct node	*lambda;	/* a NODE_LAMBDA */
+	struct scope		*closure;	/* scopes it was made in */
+	value			*defaults;	/* arguments.defaults, evaluated */
+	value			*kw_defaults;	/* per kwonly arg; VT__COUNT: none */
+	const char		*name;		/* "<lambda>" */
 };
 
 /* Set up ev for one input; the caller fills the other fields. */

@@ -525,3 +525,22 @@ mock_repr(value v, struct sbuf *out)
 	else
 		sbuf_addf(out, "<%s object>", o->cls->name);
 }
+
+bool
+mock_call(struct eval *ev, value fn, const value *args, size_t nargs,
+    const char *const *kwnames, size_t nkw, value *out)
+{
+	return rt_raise(&ev->rt, "TypeError", "'%s' object is not callable",
+	    fn.as.obj->cls->name);
+}
+
+bool
+mock_generator(struct eval *ev, value items, value *out)
+{
+	/* For now a generator expression yields its items as a list; the
+	 * generator object (gi_frame and friends) comes with the object
+	 * model. */
+	(void)ev;
+	*out = items;
+	return true;
+}
