@@ -1,0 +1,967 @@
+/*
+ * test_jail.c -- the kernel jail, probed from inside.
+ *
+ * Every probe below is a jail_fn: it runs inside the jail and tries to
+ * do one thing a hostile evaluation would.  Each must fail (and say so
+ * in its result) or be stopped by the kernel (and the outcome must name
+ * the layer that stopped it).  The host side checks what the probe
+ * could have damaged: a canary directory, a TCP listener.
+ *
+ * Fail-closed checks: every set-up step is made to fail through
+ * cfg.fail_at and must be refused by name with fn never run, and, as
+ * root, user namespaces are switched off for one run
+ * (max_user_namespaces = 0), which must be refused as well.
+ *
+ * Skips (exit 77) only when the kernel has no user namespaces.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "jail.h"
+
+/* Under AddressSanitizer, let malloc fail under RLIMIT_AS the way it
+ * does without it, so the memory bomb sees NULL instead of an abort. */
+const char *__asan_default_options(void);
+const char *
+__asan_default_options(void)
+{
+	return "allocator_may_return_null=1";
+}
+
+/* The absolute path of a canary directory on the host (set in main). */
+static char canary_dir[PATH_MAX];
+/* A file fn would create on the host if it ever ran outside the jail. */
+static char ran_marker[PATH_MAX + 32];
+
+/* ---------------------------------------------------------------- */
+/* helpers for probes (they run in the jailed process)               */
+/* ---------------------------------------------------------------- */
+
+static void
+say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void
+say(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		(void)jail_write_result(buf, (size_t)n < sizeof buf ?
+		    (size_t)n : sizeof buf - 1);
+}
+
+/* Loops that must be stopped from outside test this. */
+static volatile int forever = 1;
+
+/* ---------------------------------------------------------------- */
+/* probes                                                            */
+/* ---------------------------------------------------------------- */
+
+/* The legitimate evaluation: compute, read a seeded file, write one. */
+static int
+probe_legit(void *arg)
+{
+	char buf[64];
+	long sum = 0;
+	ssize_t n;
+	int fd, i;
+
+	(void)arg;
+	for (i = 1; i <= 1000; i++)
+		sum += i;
+	fd = open("input.txt", O_RDONLY);
+	if (fd < 0)
+		return 3;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n < 0)
+		return 4;
+	buf[n] = '\0';
+	fd = open("out.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || write(fd, "written inside", 14) != 14)
+		return 5;
+	close(fd);
+	say("sum=%ld input=%s", sum, buf);
+	return 0;
+}
+
+static int
+probe_trivial(void *arg)
+{
+	(void)arg;
+	say("1");
+	return 0;
+}
+
+/* Read and delete the host canary; every attempt must fail. */
+static int
+probe_canary(void *arg)
+{
+	char path[PATH_MAX + 32];
+	int fd, e1, e2, e3;
+
+	(void)arg;
+	snprintf(path, sizeof path, "%s/secret.txt", canary_dir);
+	fd = open(path, O_RDONLY);
+	e1 = fd < 0 ? errno : 0;
+	e2 = unlink(path) == -1 ? errno : 0;
+	e3 = rmdir(canary_dir) == -1 ? errno : 0;
+	say("open=%s unlink=%s rmdir=%s", strerrorname_np(e1),
+	    strerrorname_np(e2), strerrorname_np(e3));
+	return 0;
+}
+
+static int
+probe_execve(void *arg)
+{
+	char *argv[] = { (char *)"sh", (char *)"-c", (char *)"echo escaped",
+	    NULL };
+	char *envp[] = { NULL };
+
+	(void)arg;
+	execve("/bin/sh", argv, envp);
+	say("execve returned: %s", strerrorname_np(errno));
+	return 0;
+}
+
+static int
+probe_fork(void *arg)
+{
+	pid_t pid;
+
+	(void)arg;
+	pid = fork();
+	if (pid == 0)
+		_exit(0);
+	say("fork returned %d: %s", (int)pid, strerrorname_np(errno));
+	return 0;
+}
+
+static int
+probe_fork_bomb(void *arg)
+{
+	(void)arg;
+	while (forever)
+		(void)fork();
+	return 0;
+}
+
+static int
+probe_connect(void *arg)
+{
+	struct sockaddr_in sin;
+	int port = *(int *)arg, s, rc;
+
+	s = socket(AF_INET, SOCK_STREAM, 0);
+	if (s < 0) {
+		say("socket: %s", strerrorname_np(errno));
+		return 0;
+	}
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons((uint16_t)port);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	rc = connect(s, (struct sockaddr *)&sin, sizeof sin);
+	say("connect=%d %s", rc, rc == 0 ? "" : strerrorname_np(errno));
+	return 0;
+}
+
+/* Read host files through every path a jail has been known to leak. */
+static int
+probe_host_paths(void *arg)
+{
+	char buf[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+	int fd;
+	ssize_t n;
+
+	(void)arg;
+	fd = open("/etc/passwd", O_RDONLY);
+	say("passwd=%s;", fd < 0 ? strerrorname_np(errno) : "OPENED");
+	n = readlink("/proc/self/exe", buf, sizeof buf);
+	say("exe=%s;", n < 0 ? strerrorname_np(errno) : "READ");
+	fd = open("/proc/self/exe", O_RDONLY);
+	say("exe-open=%s;", fd < 0 ? strerrorname_np(errno) : "OPENED");
+	fd = open("../../../etc/passwd", O_RDONLY);
+	say("dotdot=%s;", fd < 0 ? strerrorname_np(errno) : "OPENED");
+	say("root=");
+	d = opendir("/");
+	if (d == NULL) {
+		say("%s", strerrorname_np(errno));
+		return 0;
+	}
+	while ((de = readdir(d)) != NULL)
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
+			say("%s,", de->d_name);
+	closedir(d);
+	return 0;
+}
+
+static int
+probe_ptrace(void *arg)
+{
+	long rc;
+
+	(void)arg;
+	rc = ptrace(PTRACE_ATTACH, getppid(), NULL, NULL);
+	say("ptrace=%ld %s", rc, strerrorname_np(errno));
+	return 0;
+}
+
+static int
+probe_tiocsti(void *arg)
+{
+	char c = 'x';
+	int rc;
+
+	(void)arg;
+	rc = ioctl(0, TIOCSTI, &c);
+	say("ioctl=%d %s", rc, strerrorname_np(errno));
+	return 0;
+}
+
+static int
+probe_cpu_spin(void *arg)
+{
+	volatile unsigned long n = 0;
+
+	(void)arg;
+	while (forever)
+		n++;
+	return 0;
+}
+
+static int
+probe_memory_bomb(void *arg)
+{
+	size_t total = 0;
+
+	(void)arg;
+	for (;;) {
+		char *p = malloc(1 << 20);
+		if (p == NULL)
+			return JAIL_EXIT_NOMEM;
+		memset(p, 0xA5, 1 << 20);
+		total += 1 << 20;
+		if (total > ((size_t)8 << 30))
+			return 0;	/* no cap at all */
+	}
+}
+
+static int
+probe_sleep(void *arg)
+{
+	(void)arg;
+	while (forever)
+		pause();
+	return 0;
+}
+
+static int
+probe_big_result(void *arg)
+{
+	static char block[4096];
+	size_t i;
+
+	(void)arg;
+	for (i = 0; i < 64; i++)
+		if (jail_write_result(block, sizeof block) == -1)
+			return 1;
+	return 0;
+}
+
+/* What Landlock must refuse inside the workspace itself. */
+static int
+probe_landlock(void *arg)
+{
+	(void)arg;
+	say("mkfifo=%s;", mkfifo("f", 0600) == -1 ?
+	    strerrorname_np(errno) : "MADE");
+	say("symlink=%s;", symlink("/etc/passwd", "l") == -1 ?
+	    strerrorname_np(errno) : "MADE");
+	say("mknod=%s;", mknod("n", S_IFCHR | 0600, makedev(1, 3)) == -1 ?
+	    strerrorname_np(errno) : "MADE");
+	return 0;
+}
+
+/* After "ready", a forged refusal on the status pipe must be ignored. */
+static int
+probe_forge(void *arg)
+{
+	char frame[5 + 8];
+	uint32_t len = 8, step = JAIL_STEP_UNSHARE;
+	int32_t err = EPERM;
+
+	(void)arg;
+	frame[0] = 'R';
+	memcpy(frame + 1, &len, 4);
+	memcpy(frame + 5, &step, 4);
+	memcpy(frame + 9, &err, 4);
+	/* fd 4 is the status pipe to the warden (see jail_child.c). */
+	(void)!write(4, frame, sizeof frame);
+	say("forged");
+	return 0;
+}
+
+/* Would leave a mark on the host if it ever ran unjailed. */
+static int
+probe_mark_host(void *arg)
+{
+	int fd;
+
+	(void)arg;
+	fd = open(ran_marker, O_WRONLY | O_CREAT, 0644);
+	if (fd >= 0)
+		close(fd);
+	say("ran");
+	return 0;
+}
+
+/* Call one syscall number with zero arguments. */
+static int
+probe_syscall(void *arg)
+{
+	long nr = *(long *)arg, rc;
+
+	rc = syscall(nr, 0, 0, 0, 0, 0, 0);
+	say("syscall %ld = %ld %s", nr, rc, strerrorname_np(errno));
+	return 0;
+}
+
+static int
+write_text(const char *path, const char *text)
+{
+	size_t len = strlen(text);
+	int fd = open(path, O_WRONLY), ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, text, len) == (ssize_t)len;
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/* ---------------------------------------------------------------- */
+/* tests                                                             */
+/* ---------------------------------------------------------------- */
+
+static void
+run(const struct jail_config *cfg, jail_fn fn, void *arg,
+    struct jail_outcome *out)
+{
+	(void)jail_run(cfg, fn, arg, out);
+	print_message("    [%s] %s%s%s (%.2f ms)\n", jail_status_name(out->status),
+	    out->layer ? out->layer : "", out->layer ? ": " : "",
+	    out->reason, out->elapsed_ms);
+}
+
+static void
+test_legit(void **state)
+{
+	static const struct jail_file seed[] = {
+		{ (char *)"input.txt", (char *)"hello", 5 },
+	};
+	struct jail_config cfg = { 0 };
+	struct jail_outcome out;
+
+	(void)state;
+	cfg.files = seed;
+	cfg.nfiles = 1;
+	run(&cfg, probe_legit, NULL, &out);
+	assert_int_equal(out.status, JAIL_OK);
+	assert_int_equal(out.exit_code, 0);
+	assert_string_equal(out.result, "sum=500500 input=hello");
+	assert_int_equal(out.nfiles, 2);
+	assert_string_equal(out.files[0].name, "input.txt");
+	assert_memory_equal(out.files[0].data, "hello", 5);
+	assert_string_equal(out.files[1].name, "out.txt");
+	assert_int_equal(out.files[1].len, 14);
+	assert_memory_equal(out.files[1].data, "written inside", 14);
+	assert_false(out.files_truncated);
+	jail_outcome_free(&out);
+}
+
+/* An expected outcome: status, layer (or NULL), a reason or result
+ * fragment. */
+struct escape_case {
+	const char	*what;
+	jail_fn		 fn;
+	enum jail_status status;
+	const char	*layer;
+	const char	*reason;	/* substring of reason, or NULL */
+	const char	*result;	/* exact result, or NULL */
+};
+
+static int listen_port;
+
+static const struct escape_case escapes[] = {
+	{ "read/delete host canary", probe_canary, JAIL_OK, NULL, NULL,
+	  "open=ENOENT unlink=ENOENT rmdir=ENOENT" },
+	{ "execve /bin/sh", probe_execve, JAIL_CONTAINED, "seccomp",
+	  "execve denied by seccomp", NULL },
+	{ "fork", probe_fork, JAIL_CONTAINED, "seccomp",
+	  "clone denied by seccomp", NULL },
+	{ "fork bomb", probe_fork_bomb, JAIL_CONTAINED, "seccomp",
+	  "clone denied by seccomp", NULL },
+	{ "connect to host 127.0.0.1", probe_connect, JAIL_CONTAINED,
+	  "seccomp", "socket denied by seccomp", NULL },
+	{ "host /etc/passwd, /proc/self/exe, list /", probe_host_paths,
+	  JAIL_OK, NULL, NULL,
+	  "passwd=ENOENT;exe=ENOENT;exe-open=ENOENT;dotdot=ENOENT;root=" },
+	{ "ptrace the parent", probe_ptrace, JAIL_CONTAINED, "seccomp",
+	  "ptrace denied by seccomp", NULL },
+	{ "ioctl(TIOCSTI)", probe_tiocsti, JAIL_CONTAINED, "seccomp",
+	  "ioctl denied by seccomp", NULL },
+	{ "mkfifo, symlink, mknod in the workspace", probe_landlock, JAIL_OK,
+	  NULL, NULL, "mkfifo=EACCES;symlink=EACCES;mknod=EACCES;" },
+	{ "forged refusal after ready", probe_forge, JAIL_OK, NULL, NULL,
+	  "forged" },
+};
+
+static void
+test_escapes(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof escapes / sizeof escapes[0]; i++) {
+		const struct escape_case *c = &escapes[i];
+		struct jail_config cfg = { 0 };
+		struct jail_outcome out;
+
+		print_message("  %s\n", c->what);
+		run(&cfg, c->fn, &listen_port, &out);
+		assert_int_equal(out.status, c->status);
+		if (c->layer == NULL)
+			assert_null(out.layer);
+		else
+			assert_string_equal(out.layer, c->layer);
+		if (c->reason != NULL)
+			assert_non_null(strstr(out.reason, c->reason));
+		if (c->result != NULL) {
+			assert_non_null(out.result);
+			assert_string_equal(out.result, c->result);
+		}
+		jail_outcome_free(&out);
+	}
+}
+
+/* Syscalls the filter must trap, by number, with no arguments. */
+static const struct {
+	long		 nr;
+	const char	*reason;
+} trapped_syscalls[] = {
+	{ SYS_io_uring_setup, "io_uring_setup denied by seccomp" },
+	{ SYS_unshare, "unshare denied by seccomp" },
+	{ SYS_setns, "setns denied by seccomp" },
+	{ SYS_mount, "mount denied by seccomp" },
+	{ SYS_bpf, "bpf denied by seccomp" },
+	{ SYS_keyctl, "keyctl denied by seccomp" },
+	{ SYS_userfaultfd, "userfaultfd denied by seccomp" },
+	{ SYS_perf_event_open, "perf_event_open denied by seccomp" },
+	{ SYS_process_vm_readv, "process_vm_readv denied by seccomp" },
+	{ SYS_execveat, "execveat denied by seccomp" },
+	{ SYS_pivot_root, "pivot_root denied by seccomp" },
+	{ SYS_open_tree, "open_tree denied by seccomp" },
+};
+
+static void
+test_trapped_syscalls(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof trapped_syscalls / sizeof trapped_syscalls[0];
+	    i++) {
+		struct jail_config cfg = { 0 };
+		struct jail_outcome out;
+		long nr = trapped_syscalls[i].nr;
+
+		run(&cfg, probe_syscall, &nr, &out);
+		assert_int_equal(out.status, JAIL_CONTAINED);
+		assert_string_equal(out.layer, "seccomp");
+		assert_string_equal(out.reason, trapped_syscalls[i].reason);
+		assert_int_equal(out.seccomp_syscall, (int)nr);
+		jail_outcome_free(&out);
+	}
+}
+
+/* clone3 and syscalls newer than the filter answer ENOSYS. */
+static void
+test_enosys_syscalls(void **state)
+{
+	static const long nrs[] = { SYS_clone3, 451, 462, 500 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof nrs / sizeof nrs[0]; i++) {
+		struct jail_config cfg = { 0 };
+		struct jail_outcome out;
+		char want[64];
+		long nr = nrs[i];
+
+		run(&cfg, probe_syscall, &nr, &out);
+		assert_int_equal(out.status, JAIL_OK);
+		snprintf(want, sizeof want, "syscall %ld = -1 ENOSYS", nr);
+		assert_string_equal(out.result, want);
+		jail_outcome_free(&out);
+	}
+}
+
+/* The canary must still be there, byte for byte, after the probe. */
+static void
+test_canary_intact(void **state)
+{
+	char path[PATH_MAX + 32], buf[64];
+	struct jail_config cfg = { 0 };
+	struct jail_outcome out;
+	ssize_t n;
+	int fd;
+
+	(void)state;
+	run(&cfg, probe_canary, NULL, &out);
+	jail_outcome_free(&out);
+	snprintf(path, sizeof path, "%s/secret.txt", canary_dir);
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	n = read(fd, buf, sizeof buf);
+	close(fd);
+	assert_int_equal(n, 11);
+	assert_memory_equal(buf, "canary data", 11);
+}
+
+/* The listener must have accepted nothing. */
+static void
+test_listener_untouched(void **state)
+{
+	int *listener = *state;
+	struct jail_config cfg = { 0 };
+	struct jail_outcome out;
+	int c;
+
+	run(&cfg, probe_connect, &listen_port, &out);
+	assert_int_equal(out.status, JAIL_CONTAINED);
+	jail_outcome_free(&out);
+	c = accept(*listener, NULL, NULL);	/* the listener is non-blocking */
+	assert_int_equal(c, -1);
+	assert_int_equal(errno, EAGAIN);
+}
+
+static void
+test_cpu_spin(void **state)
+{
+	struct jail_config cfg = { 0 };
+	struct jail_outcome out;
+
+	(void)state;
+	cfg.cpu_seconds = 1;
+	run(&cfg, probe_cpu_spin, NULL, &out);
+	assert_int_equal(out.status, JAIL_CONTAINED);
+	assert_string_equal(out.layer, "rlimit");
+	assert_non_null(strstr(out.reason, "killed after 1 s of CPU"));
+	assert_true(out.elapsed_ms < 4000);
+	jail_outcome_free(&out);
+}
+
+static void
+test_memory_bomb(void **state)
+{
+	struct jail_config cfg = { 0 };
+	struct jail_outcome out;
+
+	(void)state;
+	cfg.as_bytes = 64u << 20;
+	run(&cfg, probe_memory_bomb, NULL, &out);
+	assert_int_equal(out.status, JAIL_CONTAINED);
+	assert_string_equal(out.layer, "rlimit");
+	assert_int_equal(out.exit_code, JAIL_EXIT_NOMEM);
+	assert_true(out.elapsed_ms < 4000);
+	jail_outcome_free(&out);
+}
+
+static void
+test_wall_clock(void **state)
+{
+	struct jail_config cfg = { 0 };
+	struct jail_outcome out;
+
+	(void)state;
+	cfg.wall_ms = 300;
+	run(&cfg, probe_sleep, NULL, &out);
+	assert_int_equal(out.status, JAIL_CONTAINED);
+	assert_string_equal(out.layer, "timeout");
+	assert_string_equal(out.reason, "killed after 300 ms of wall-clock time");
+	assert_int_equal(out.term_signal, SIGKILL);
+	assert_true(out.elapsed_ms >= 300 && out.elapsed_ms < 2000);
+	jail_outcome_free(&out);
+}
+
+static void
+test_result_cap(void **state)
+{
+	struct jail_config cfg = { 0 };
+	struct jail_outcome out;
+
+	(void)state;
+	cfg.max_result = 100000;	/* the probe writes 262144 bytes */
+	run(&cfg, probe_big_result, NULL, &out);
+	assert_int_equal(out.status, JAIL_ERROR);
+	assert_string_equal(out.reason, "the result exceeds 100000 bytes");
+	assert_null(out.result);
+	jail_outcome_free(&out);
+}
+
+static void
+test_bad_seed_name(void **state)
+{
+	static const struct jail_file seed[] = {
+		{ (char *)"../escape", (char *)"x", 1 },
+	};
+	struct jail_config cfg = { 0 };
+	struct jail_outcome out;
+
+	(void)state;
+	cfg.files = seed;
+	cfg.nfiles = 1;
+	run(&cfg, probe_mark_host, NULL, &out);
+	assert_int_equal(out.status, JAIL_REFUSED);
+	assert_int_equal(out.step, JAIL_STEP_WORKSPACE);
+	assert_int_equal(out.err, EINVAL);
+	assert_null(out.result);
+	jail_outcome_free(&out);
+}
+
+/* Every set-up step, made to fail, is refused by name; fn never runs. */
+static void
+test_fail_at_every_step(void **state)
+{
+	int s;
+
+	(void)state;
+	for (s = JAIL_STEP_NONE + 1; s < JAIL_STEP_COUNT; s++) {
+		struct jail_config cfg = { 0 };
+		struct jail_outcome out;
+		char want[128];
+
+		cfg.fail_at = s;
+		run(&cfg, probe_mark_host, NULL, &out);
+		assert_int_equal(out.status, JAIL_REFUSED);
+		assert_int_equal(out.step, s);
+		assert_int_equal(out.err, ECANCELED);
+		assert_string_equal(out.layer, jail_step_layer((enum jail_step)s));
+		snprintf(want, sizeof want, "%s failed: ",
+		    jail_step_name((enum jail_step)s));
+		assert_memory_equal(out.reason, want, strlen(want));
+		assert_null(out.result);
+		assert_int_equal(access(ran_marker, F_OK), -1);
+		jail_outcome_free(&out);
+	}
+}
+
+#define MAX_USERNS "/proc/sys/user/max_user_namespaces"
+
+/* What test_no_user_namespaces checks, copied out of a jail_outcome. */
+struct refusal_summary {
+	enum jail_status status;
+	enum jail_step	 step;
+	int		 err;
+	char		 layer[16];
+	char		 reason[256];
+	bool		 has_result;
+};
+
+static void
+summarise(const struct jail_outcome *out, struct refusal_summary *sum)
+{
+	memset(sum, 0, sizeof *sum);
+	sum->status = out->status;
+	sum->step = out->step;
+	sum->err = out->err;
+	snprintf(sum->layer, sizeof sum->layer, "%s",
+	    out->layer != NULL ? out->layer : "-");
+	snprintf(sum->reason, sizeof sum->reason, "%s", out->reason);
+	sum->has_result = out->result != NULL;
+}
+
+/* Switch user namespaces off host-wide, run, and restore at once.
+ * Returns -1 with errno when the sysctl cannot be written. */
+static int
+run_without_userns_host(struct refusal_summary *sum)
+{
+	struct jail_config cfg = { 0 };
+	struct jail_outcome out;
+	char saved[32];
+	ssize_t n;
+	int fd, restored;
+
+	fd = open(MAX_USERNS, O_RDWR);
+	if (fd < 0)
+		return -1;
+	n = read(fd, saved, sizeof saved - 1);
+	if (n <= 0 || pwrite(fd, "0\n", 2, 0) != 2) {
+		close(fd);
+		errno = EACCES;
+		return -1;
+	}
+	(void)jail_run(&cfg, probe_mark_host, NULL, &out);
+	/* Restore before any assertion can leave the test. */
+	restored = pwrite(fd, saved, (size_t)n, 0) == n;
+	close(fd);
+	summarise(&out, sum);
+	jail_outcome_free(&out);
+	if (!restored) {
+		fprintf(stderr, "test_jail: could not restore %s to %s",
+		    MAX_USERNS, saved);
+		abort();
+	}
+	return 0;
+}
+
+/*
+ * Root without CAP_SYS_RESOURCE (a container) cannot write the host's
+ * sysctl.  The limit is per user namespace, though: a child process
+ * enters a new user namespace whose ids the test maps in full (so the
+ * jail can still drop to nobody), sets that namespace's
+ * max_user_namespaces to 0 and runs the jail there.  Nothing to restore:
+ * the namespace dies with the child.
+ */
+static int
+run_without_userns_nested(struct refusal_summary *sum)
+{
+	int go[2], back[2];
+	char path[64], c = 0;
+	pid_t pid;
+	int st;
+
+	if (pipe(go) == -1 || pipe(back) == -1)
+		return -1;
+	pid = fork();
+	if (pid == -1)
+		return -1;
+	if (pid == 0) {
+		struct jail_config cfg = { 0 };
+		struct jail_outcome out;
+		struct refusal_summary s;
+		int fd;
+
+		close(go[0]);
+		close(back[1]);
+		if (unshare(CLONE_NEWUSER) == -1 || write(go[1], &c, 1) != 1 ||
+		    read(back[0], &c, 1) != 1 || c != 'm')
+			_exit(2);
+		fd = open(MAX_USERNS, O_WRONLY);
+		if (fd < 0 || write(fd, "0\n", 2) != 2)
+			_exit(3);
+		close(fd);
+		(void)jail_run(&cfg, probe_mark_host, NULL, &out);
+		summarise(&out, &s);
+		if (write(go[1], &s, sizeof s) != (ssize_t)sizeof s)
+			_exit(4);
+		_exit(0);
+	}
+	close(go[1]);
+	close(back[0]);
+	if (read(go[0], &c, 1) != 1)
+		goto fail;
+	snprintf(path, sizeof path, "/proc/%d/uid_map", (int)pid);
+	if (write_text(path, "0 0 4294967295") == -1)
+		goto fail;
+	snprintf(path, sizeof path, "/proc/%d/gid_map", (int)pid);
+	if (write_text(path, "0 0 4294967295") == -1)
+		goto fail;
+	c = 'm';
+	if (write(back[1], &c, 1) != 1 ||
+	    read(go[0], sum, sizeof *sum) != (ssize_t)sizeof *sum)
+		goto fail;
+	close(go[0]);
+	close(back[1]);
+	waitpid(pid, &st, 0);
+	return 0;
+fail:
+	kill(pid, SIGKILL);
+	close(go[0]);
+	close(back[1]);
+	waitpid(pid, &st, 0);
+	return -1;
+}
+
+/* With user namespaces switched off, the jail refuses; fn never runs. */
+static void
+test_no_user_namespaces(void **state)
+{
+	struct refusal_summary sum;
+
+	(void)state;
+	if (geteuid() != 0) {
+		print_message("  not root: cannot switch user namespaces off\n");
+		skip();
+	}
+	if (run_without_userns_host(&sum) == 0) {
+		print_message("  host %s was 0 for this run\n", MAX_USERNS);
+	} else {
+		print_message("  %s not writable (%s); setting it to 0 in a "
+		    "child user namespace instead\n", MAX_USERNS,
+		    strerror(errno));
+		assert_int_equal(run_without_userns_nested(&sum), 0);
+	}
+	print_message("    [%s] %s: %s\n", jail_status_name(sum.status),
+	    sum.layer, sum.reason);
+	assert_int_equal(sum.status, JAIL_REFUSED);
+	assert_string_equal(sum.layer, "namespace");
+	assert_int_equal(sum.step, JAIL_STEP_UNSHARE);
+	assert_int_equal(sum.err, ENOSPC);
+	assert_false(sum.has_result);
+	assert_int_equal(access(ran_marker, F_OK), -1);
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Cost per evaluation: median of 50 runs, fork to reaped. */
+static void
+test_timing(void **state)
+{
+	double ms[50];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 50; i++) {
+		struct jail_config cfg = { 0 };
+		struct jail_outcome out;
+
+		(void)jail_run(&cfg, probe_trivial, NULL, &out);
+		assert_int_equal(out.status, JAIL_OK);
+		ms[i] = out.elapsed_ms;
+		jail_outcome_free(&out);
+	}
+	qsort(ms, 50, sizeof ms[0], cmp_double);
+	print_message("  jail_run fork-to-result: median %.2f ms, "
+	    "min %.2f ms, p90 %.2f ms (50 runs)\n", ms[25], ms[0], ms[45]);
+	/* Generous: a sanitizer build is several times slower. */
+	assert_true(ms[25] < 50.0);
+}
+
+static int
+setup_listener(void **state)
+{
+	static int listener;
+	struct sockaddr_in sin;
+	socklen_t len = sizeof sin;
+
+	listener = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	if (listener < 0)
+		return -1;
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(listener, (struct sockaddr *)&sin, sizeof sin) == -1 ||
+	    listen(listener, 8) == -1 ||
+	    getsockname(listener, (struct sockaddr *)&sin, &len) == -1)
+		return -1;
+	listen_port = ntohs(sin.sin_port);
+	*state = &listener;
+	return 0;
+}
+
+static int
+teardown_listener(void **state)
+{
+	close(*(int *)*state);
+	return 0;
+}
+
+static void
+remove_canary(void)
+{
+	char path[PATH_MAX + 32];
+
+	snprintf(path, sizeof path, "%s/secret.txt", canary_dir);
+	unlink(path);
+	unlink(ran_marker);
+	rmdir(canary_dir);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_legit),
+		cmocka_unit_test(test_escapes),
+		cmocka_unit_test(test_trapped_syscalls),
+		cmocka_unit_test(test_enosys_syscalls),
+		cmocka_unit_test(test_canary_intact),
+		cmocka_unit_test_setup_teardown(test_listener_untouched,
+		    setup_listener, teardown_listener),
+		cmocka_unit_test(test_cpu_spin),
+		cmocka_unit_test(test_memory_bomb),
+		cmocka_unit_test(test_wall_clock),
+		cmocka_unit_test(test_result_cap),
+		cmocka_unit_test(test_bad_seed_name),
+		cmocka_unit_test(test_fail_at_every_step),
+		cmocka_unit_test(test_no_user_namespaces),
+		cmocka_unit_test(test_timing),
+	};
+	char tmpl[] = "jail-canary.XXXXXX", path[PATH_MAX + 32];
+	int fd, rc;
+
+	if (access("/proc/self/ns/user", F_OK) == -1) {
+		fprintf(stderr, "test_jail: this kernel has no user namespaces; "
+		    "skipping\n");
+		return 77;
+	}
+	if (mkdtemp(tmpl) == NULL || realpath(tmpl, canary_dir) == NULL) {
+		perror("test_jail: canary directory");
+		return 1;
+	}
+	snprintf(path, sizeof path, "%s/secret.txt", canary_dir);
+	snprintf(ran_marker, sizeof ran_marker, "%s/fn-ran", canary_dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd < 0 || write(fd, "canary data", 11) != 11) {
+		perror("test_jail: canary file");
+		return 1;
+	}
+	close(fd);
+	/* The jail drops to an unprivileged id: let it try the canary, so
+	 * only the jail, not file modes, stands in its way. */
+	chmod(canary_dir, 0777);
+	chmod(path, 0666);
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	remove_canary();
+	return rc;
+}
