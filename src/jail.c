@@ -403,7 +403,8 @@ parse_reply(const struct jail_plan *p, const struct reply *r,
 	}
 	if (!has_end || off != r->len)
 		goto bad;
-	qsort(out->files, out->nfiles, sizeof *out->files, cmp_files);
+	if (out->nfiles > 1)
+		qsort(out->files, out->nfiles, sizeof *out->files, cmp_files);
 	for (size_t i = 1; i < out->nfiles; i++)
 		if (strcmp(out->files[i - 1].name, out->files[i].name) == 0)
 			goto bad;
