@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <seccomp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -73,6 +74,22 @@ const char *
 jail_status_name(enum jail_status s)
 {
 	return (unsigned)s <= JAIL_ERROR ? status_names[s] : "unknown";
+}
+
+/*
+ * The one piece of state in the calling process: the compiled seccomp
+ * program, built on first use and never changed after, so every session
+ * and thread shares it safely.
+ */
+static pthread_once_t seccomp_once = PTHREAD_ONCE_INIT;
+static struct jail_bpf seccomp_prog;
+static int seccomp_err;
+
+static void
+compile_seccomp(void)
+{
+	if (jail_seccomp_compile(&seccomp_prog) == -1)
+		seccomp_err = errno;
 }
 
 static double
@@ -438,6 +455,14 @@ jail_run(const struct jail_config *cfg, jail_fn fn, void *arg,
 	out->step = JAIL_STEP_NONE;
 	make_plan(cfg, fn, arg, &plan);
 	start = now_ms();
+
+	/* The filter is the same for every run: compile it once. */
+	pthread_once(&seccomp_once, compile_seccomp);
+	if (seccomp_prog.insns == NULL) {
+		refused(out, JAIL_STEP_SECCOMP, seccomp_err, "compile", 7);
+		return -1;
+	}
+	plan.seccomp = &seccomp_prog;
 
 	if (plan.fail_at == JAIL_STEP_PIPE) {
 		refused(out, JAIL_STEP_PIPE, ECANCELED, NULL, 0);

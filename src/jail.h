@@ -15,9 +15,10 @@
  * Nothing here fails open: when any set-up step fails, fn is never
  * called and the outcome is JAIL_REFUSED naming the step and errno.
  *
- * Nothing here prints, exits the caller, or keeps global state in the
- * calling process; the only file-static state lives in the jailed
- * process (the descriptor jail_write_result() writes to).
+ * Nothing here prints or exits the caller.  The calling process keeps
+ * one piece of state: the compiled seccomp program, built on the first
+ * jail_run() and immutable after.  The jailed process keeps the
+ * descriptor jail_write_result() writes to.
  */
 #ifndef SANDBOXREPL_JAIL_H
 #define SANDBOXREPL_JAIL_H

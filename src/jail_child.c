@@ -265,7 +265,7 @@ eval_main(struct stage *st)
 		refuse(st, JAIL_STEP_LANDLOCK, errno, abi > 0 ? detail : NULL);
 	}
 	if (injected(st, JAIL_STEP_SECCOMP) ||
-	    jail_seccomp_enforce(st->status_wr) == -1)
+	    jail_seccomp_enforce(st->plan->seccomp, st->status_wr) == -1)
 		refuse(st, JAIL_STEP_SECCOMP, errno, NULL);
 	if (jail_wire_send(st->status_wr, WIRE_READY, NULL, 0, NULL, 0) == -1)
 		_exit(JAIL_EXIT_SETUP);

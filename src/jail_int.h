@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct sock_filter;
+
 #include "jail.h"
 
 enum wire_type {
@@ -51,6 +53,7 @@ struct jail_plan {
 	uint64_t	 cpu_seconds, as_bytes, nproc, fsize_bytes, nofile;
 	uint64_t	 wall_ms, max_result, max_files, max_read_bytes;
 	int		 fail_at;
+	const struct jail_bpf *seccomp;	/* the compiled filter */
 	jail_fn		 fn;
 	void		*arg;
 	int		 host_fd;	/* write end of the pipe to jail_run */
@@ -80,10 +83,18 @@ void jail_child_main(const struct jail_plan *plan)
  */
 int jail_landlock_enforce(int *abi);
 
+/* A compiled seccomp program (classic BPF), owned by whoever compiled it. */
+struct jail_bpf {
+	struct sock_filter *insns;
+	unsigned short	 len;
+};
+
+/* Compile the jail's seccomp filter.  0, or -1 with errno. */
+int jail_seccomp_compile(struct jail_bpf *out);
 /*
- * Install the SIGSYS reporter on report_fd and load the seccomp filter.
- * 0, or -1 with errno.
+ * Install the SIGSYS reporter on report_fd and load prog (no_new_privs
+ * must be set).  0, or -1 with errno.
  */
-int jail_seccomp_enforce(int report_fd);
+int jail_seccomp_enforce(const struct jail_bpf *prog, int report_fd);
 
 #endif

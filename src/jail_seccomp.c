@@ -15,7 +15,10 @@
  *           every syscall number newer than this filter was written for
  *           (so a new kernel feature is off until someone reviews it).
  *
- * libseccomp adds the architecture check (a foreign-ABI call kills the
+ * The program is compiled once per calling process by libseccomp
+ * (jail_seccomp_compile, from jail_run before it forks; compiling costs
+ * about as much as the rest of the set-up) and loaded by the eval
+ * process with prctl(PR_SET_SECCOMP).  libseccomp adds the architecture check (a foreign-ABI call kills the
  * process) and rejects x32 numbers on x86-64.  Socket calls are trapped
  * for every family but AF_UNIX; ioctl only for TIOCSTI and TIOCLINUX
  * (terminal injection), although fn holds no terminal anyway.
@@ -23,16 +26,23 @@
 #include "config.h"
 
 #include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <seccomp.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "jail_int.h"
+#include "xalloc.h"
 
 #ifndef TIOCLINUX
 #define TIOCLINUX	0x541C
@@ -101,7 +111,7 @@ add(scmp_filter_ctx ctx, uint32_t action, int nr, unsigned nargs,
 }
 
 static int
-build_and_load(scmp_filter_ctx ctx)
+build(scmp_filter_ctx ctx)
 {
 	struct scmp_arg_cmp not_unix = SCMP_A0(SCMP_CMP_NE, AF_UNIX);
 	struct scmp_arg_cmp tiocsti = SCMP_A1(SCMP_CMP_MASKED_EQ,
@@ -109,7 +119,6 @@ build_and_load(scmp_filter_ctx ctx)
 	struct scmp_arg_cmp tioclinux = SCMP_A1(SCMP_CMP_MASKED_EQ,
 	    0xffffffffu, TIOCLINUX);
 	size_t i;
-	int rc;
 
 	for (i = 0; i < sizeof trapped / sizeof trapped[0]; i++)
 		if (add(ctx, SCMP_ACT_TRAP,
@@ -131,21 +140,83 @@ build_and_load(scmp_filter_ctx ctx)
 		if (add(ctx, SCMP_ACT_ERRNO(ENOSYS), (int)i, 0, NULL) == -1)
 			return -1;
 #endif
-	rc = seccomp_load(ctx);
-	if (rc < 0) {
-		errno = -rc;
-		return -1;
-	}
 	return 0;
 }
 
-int
-jail_seccomp_enforce(int report_fd)
+/* Export the compiled program through a memfd into a heap copy. */
+static int
+export(scmp_filter_ctx ctx, struct jail_bpf *out)
 {
-	struct sigaction sa;
+	struct stat sb;
+	ssize_t got;
+	int fd, rc, saved;
+
+	fd = memfd_create("jail-seccomp", MFD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	rc = seccomp_export_bpf(ctx, fd);
+	if (rc < 0) {
+		close(fd);
+		errno = -rc;
+		return -1;
+	}
+	if (fstat(fd, &sb) == -1)
+		goto fail;
+	if (sb.st_size <= 0 || sb.st_size % sizeof(struct sock_filter) != 0 ||
+	    sb.st_size / sizeof(struct sock_filter) > BPF_MAXINSNS) {
+		errno = E2BIG;
+		goto fail;
+	}
+	out->insns = xmalloc((size_t)sb.st_size);
+	got = pread(fd, out->insns, (size_t)sb.st_size, 0);
+	if (got != sb.st_size) {
+		free(out->insns);
+		out->insns = NULL;
+		errno = EIO;
+		goto fail;
+	}
+	out->len = (unsigned short)(sb.st_size / sizeof(struct sock_filter));
+	close(fd);
+	return 0;
+fail:
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return -1;
+}
+
+int
+jail_seccomp_compile(struct jail_bpf *out)
+{
 	scmp_filter_ctx ctx;
 	int rc, saved;
 
+	out->insns = NULL;
+	out->len = 0;
+	ctx = seccomp_init(SCMP_ACT_ALLOW);
+	if (ctx == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	rc = build(ctx);
+	if (rc == 0)
+		rc = export(ctx, out);
+	saved = errno;
+	seccomp_release(ctx);
+	errno = saved;
+	return rc;
+}
+
+int
+jail_seccomp_enforce(const struct jail_bpf *prog, int report_fd)
+{
+	struct sock_fprog fprog;
+	struct sigaction sa;
+
+	if (prog == NULL || prog->insns == NULL || prog->len == 0) {
+		errno = EINVAL;
+		return -1;
+	}
 	memset(&sa, 0, sizeof sa);
 	sa.sa_sigaction = on_sigsys;
 	sa.sa_flags = SA_SIGINFO;
@@ -153,15 +224,8 @@ jail_seccomp_enforce(int report_fd)
 	sigsys_report_fd = report_fd;
 	if (sigaction(SIGSYS, &sa, NULL) == -1)
 		return -1;
-
-	ctx = seccomp_init(SCMP_ACT_ALLOW);
-	if (ctx == NULL) {
-		errno = ENOMEM;
-		return -1;
-	}
-	rc = build_and_load(ctx);
-	saved = errno;
-	seccomp_release(ctx);
-	errno = saved;
-	return rc;
+	fprog.len = prog->len;
+	fprog.filter = prog->insns;
+	/* no_new_privs is already set (the step before Landlock). */
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog, 0, 0);
 }
