@@ -320,12 +320,8 @@ classify(const struct jail_plan *p, const struct wire_wait *ww,
 	}
 }
 
-/*
- * Parse the frames.  Returns false (and sets an ERROR outcome) on any
- * malformed byte; a refusal ends the parse.
- */
-static bool
-parse_reply(const struct jail_plan *p, const struct reply *r,
+bool
+jail_wire_parse(const struct jail_plan *p, const char *buf, size_t buflen,
     struct jail_outcome *out)
 {
 	struct wire_wait ww;
@@ -333,18 +329,18 @@ parse_reply(const struct jail_plan *p, const struct reply *r,
 	uint64_t file_bytes = 0;
 	bool has_wait = false, has_result = false, has_end = false;
 
-	while (off < r->len && !has_end) {
+	while (off < buflen && !has_end) {
 		const char *pay;
 		uint32_t len;
 		char type;
 
-		if (r->len - off < WIRE_HEADER)
+		if (buflen - off < WIRE_HEADER)
 			goto bad;
-		type = r->buf[off];
-		memcpy(&len, r->buf + off + 1, 4);
-		if (len > r->len - off - WIRE_HEADER)
+		type = buf[off];
+		memcpy(&len, buf + off + 1, 4);
+		if (len > buflen - off - WIRE_HEADER)
 			goto bad;
-		pay = r->buf + off + WIRE_HEADER;
+		pay = buf + off + WIRE_HEADER;
 		off += WIRE_HEADER + len;
 
 		switch (type) {
@@ -418,7 +414,7 @@ parse_reply(const struct jail_plan *p, const struct reply *r,
 			goto bad;
 		}
 	}
-	if (!has_end || off != r->len)
+	if (!has_end || off != buflen)
 		goto bad;
 	if (out->nfiles > 1)
 		qsort(out->files, out->nfiles, sizeof *out->files, cmp_files);
@@ -512,7 +508,7 @@ jail_run(const struct jail_config *cfg, jail_fn fn, void *arg,
 	} else {
 		double elapsed = out->elapsed_ms;
 
-		parse_reply(&plan, &r, out);
+		jail_wire_parse(&plan, r.buf, r.len, out);
 		out->elapsed_ms = elapsed;
 	}
 	free(r.buf);

@@ -70,6 +70,16 @@ int jail_wire_send(int fd, enum wire_type type, const void *a, size_t alen,
 int jail_wire_refuse(int fd, enum jail_step step, int err,
     const char *detail);
 
+/*
+ * Parse a whole reply (buf, buflen) from the jail into *out, which must
+ * start zeroed with exit_code and seccomp_syscall at -1: frames in order
+ * (a refusal; or WAIT, RESULT, FILE..., TRUNCATED?, END), every length,
+ * step, errno and file name checked against p's caps.  Returns false and
+ * leaves an ERROR outcome (nothing allocated) on any malformed byte.
+ */
+bool jail_wire_parse(const struct jail_plan *p, const char *buf,
+    size_t buflen, struct jail_outcome *out);
+
 /* The jailed side: runs the first child and never returns. */
 void jail_child_main(const struct jail_plan *plan)
     __attribute__((noreturn));

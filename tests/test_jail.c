@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "jail.h"
+#include "jail_int.h"
 
 /* Under AddressSanitizer, let malloc fail under RLIMIT_AS the way it
  * does without it, so the memory bomb sees NULL instead of an abort. */
@@ -854,6 +855,209 @@ cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* ---------------------------------------------------------------- */
+/* the host's parser, fed hostile replies                            */
+/* ---------------------------------------------------------------- */
+
+struct wirebuf {
+	char	data[4096];
+	size_t	len;
+};
+
+static void
+frame(struct wirebuf *w, char type, const void *a, size_t alen,
+    const void *b, size_t blen)
+{
+	uint32_t len = (uint32_t)(alen + blen);
+
+	w->data[w->len] = type;
+	memcpy(w->data + w->len + 1, &len, 4);
+	if (alen > 0)
+		memcpy(w->data + w->len + 5, a, alen);
+	if (blen > 0)
+		memcpy(w->data + w->len + 5 + alen, b, blen);
+	w->len += 5 + alen + blen;
+}
+
+static void
+frame_wait(struct wirebuf *w, int wstatus)
+{
+	struct wire_wait ww;
+
+	memset(&ww, 0, sizeof ww);
+	ww.wstatus = wstatus;
+	ww.seccomp_nr = -1;
+	frame(w, WIRE_WAIT, &ww, sizeof ww, NULL, 0);
+}
+
+static void
+frame_file(struct wirebuf *w, const char *name, size_t namelen,
+    const char *data)
+{
+	char head[4 + 64];
+	uint32_t n = (uint32_t)namelen;
+
+	memcpy(head, &n, 4);
+	memcpy(head + 4, name, namelen);
+	frame(w, WIRE_FILE, head, 4 + namelen, data, strlen(data));
+}
+
+static void
+frame_refuse(struct wirebuf *w, uint32_t step, int32_t err)
+{
+	char head[8];
+
+	memcpy(head, &step, 4);
+	memcpy(head + 4, &err, 4);
+	frame(w, WIRE_REFUSE, head, 8, "detail", 6);
+}
+
+/* A well-formed run that exited 0 with result "r" and file "a". */
+static void
+good_prefix(struct wirebuf *w)
+{
+	frame_wait(w, 0);
+	frame(w, WIRE_RESULT, "r", 1, NULL, 0);
+}
+
+static void w_ok(struct wirebuf *w) { good_prefix(w);
+	frame_file(w, "b", 1, "2"); frame_file(w, "a", 1, "1");
+	frame(w, WIRE_END, NULL, 0, NULL, 0); }
+static void w_refusal(struct wirebuf *w) {
+	frame_refuse(w, JAIL_STEP_LANDLOCK, EOPNOTSUPP); }
+static void w_empty(struct wirebuf *w) { (void)w; }
+static void w_short_header(struct wirebuf *w) { good_prefix(w);
+	memcpy(w->data + w->len, "E\0\0", 3); w->len += 3; }
+static void w_length_past_end(struct wirebuf *w) { good_prefix(w);
+	frame(w, WIRE_END, NULL, 0, NULL, 0); w->data[w->len - 4] = 9; }
+static void w_unknown_type(struct wirebuf *w) { good_prefix(w);
+	frame(w, 'Z', NULL, 0, NULL, 0); frame(w, WIRE_END, NULL, 0, NULL, 0); }
+static void w_no_end(struct wirebuf *w) { good_prefix(w); }
+static void w_after_end(struct wirebuf *w) { w_ok(w);
+	frame(w, WIRE_END, NULL, 0, NULL, 0); }
+static void w_result_first(struct wirebuf *w) {
+	frame(w, WIRE_RESULT, "r", 1, NULL, 0); frame_wait(w, 0);
+	frame(w, WIRE_END, NULL, 0, NULL, 0); }
+static void w_two_waits(struct wirebuf *w) { frame_wait(w, 0);
+	good_prefix(w); frame(w, WIRE_END, NULL, 0, NULL, 0); }
+static void w_result_over_cap(struct wirebuf *w) { frame_wait(w, 0);
+	frame(w, WIRE_RESULT, "0123456789abcdefX", 17, NULL, 0);
+	frame(w, WIRE_END, NULL, 0, NULL, 0); }
+static void w_name_slash(struct wirebuf *w) { good_prefix(w);
+	frame_file(w, "../etc", 6, "x"); frame(w, WIRE_END, NULL, 0, NULL, 0); }
+static void w_name_dotdot(struct wirebuf *w) { good_prefix(w);
+	frame_file(w, "..", 2, "x"); frame(w, WIRE_END, NULL, 0, NULL, 0); }
+static void w_name_dot(struct wirebuf *w) { good_prefix(w);
+	frame_file(w, ".", 1, "x"); frame(w, WIRE_END, NULL, 0, NULL, 0); }
+static void w_name_empty(struct wirebuf *w) { good_prefix(w);
+	frame_file(w, "", 0, "x"); frame(w, WIRE_END, NULL, 0, NULL, 0); }
+static void w_name_nul(struct wirebuf *w) { good_prefix(w);
+	frame_file(w, "a\0b", 3, "x"); frame(w, WIRE_END, NULL, 0, NULL, 0); }
+static void w_name_len_lies(struct wirebuf *w) { uint32_t big = 1000;
+	good_prefix(w); frame(w, WIRE_FILE, &big, 4, "ab", 2);
+	frame(w, WIRE_END, NULL, 0, NULL, 0); }
+static void w_duplicate(struct wirebuf *w) { good_prefix(w);
+	frame_file(w, "a", 1, "1"); frame_file(w, "a", 1, "2");
+	frame(w, WIRE_END, NULL, 0, NULL, 0); }
+static void w_too_many_files(struct wirebuf *w) { good_prefix(w);
+	frame_file(w, "a", 1, "1"); frame_file(w, "b", 1, "2");
+	frame_file(w, "c", 1, "3"); frame_file(w, "d", 1, "4");
+	frame(w, WIRE_END, NULL, 0, NULL, 0); }
+static void w_too_many_bytes(struct wirebuf *w) { good_prefix(w);
+	frame_file(w, "a", 1, "0123456789abcdefghij0123456789abc");
+	frame(w, WIRE_END, NULL, 0, NULL, 0); }
+static void w_step_zero(struct wirebuf *w) { frame_refuse(w, 0, EPERM); }
+static void w_step_range(struct wirebuf *w) {
+	frame_refuse(w, JAIL_STEP_COUNT, EPERM); }
+static void w_errno_zero(struct wirebuf *w) {
+	frame_refuse(w, JAIL_STEP_UNSHARE, 0); }
+static void w_refusal_after_wait(struct wirebuf *w) { frame_wait(w, 0);
+	frame_refuse(w, JAIL_STEP_UNSHARE, EPERM); }
+static void w_wait_short(struct wirebuf *w) {
+	frame(w, WIRE_WAIT, "abc", 3, NULL, 0); }
+
+static const struct {
+	const char	*what;
+	void		(*build)(struct wirebuf *);
+	enum jail_status status;
+	const char	*reason;
+} wire_cases[] = {
+	{ "well formed", w_ok, JAIL_OK, "exited with status 0" },
+	{ "refusal", w_refusal, JAIL_REFUSED,
+	  "landlock failed: detail: Operation not supported" },
+	{ "empty", w_empty, JAIL_ERROR, "malformed reply from the jail" },
+	{ "short header", w_short_header, JAIL_ERROR, NULL },
+	{ "length past the end", w_length_past_end, JAIL_ERROR, NULL },
+	{ "unknown frame type", w_unknown_type, JAIL_ERROR, NULL },
+	{ "no END", w_no_end, JAIL_ERROR, NULL },
+	{ "bytes after END", w_after_end, JAIL_ERROR, NULL },
+	{ "result before wait", w_result_first, JAIL_ERROR, NULL },
+	{ "two waits", w_two_waits, JAIL_ERROR, NULL },
+	{ "result over cap", w_result_over_cap, JAIL_ERROR, NULL },
+	{ "name with /", w_name_slash, JAIL_ERROR, NULL },
+	{ "name ..", w_name_dotdot, JAIL_ERROR, NULL },
+	{ "name .", w_name_dot, JAIL_ERROR, NULL },
+	{ "empty name", w_name_empty, JAIL_ERROR, NULL },
+	{ "name with NUL", w_name_nul, JAIL_ERROR, NULL },
+	{ "name length past payload", w_name_len_lies, JAIL_ERROR, NULL },
+	{ "duplicate names", w_duplicate, JAIL_ERROR, NULL },
+	{ "more files than max_files", w_too_many_files, JAIL_ERROR, NULL },
+	{ "more bytes than max_read_bytes", w_too_many_bytes, JAIL_ERROR,
+	  NULL },
+	{ "step 0", w_step_zero, JAIL_ERROR, NULL },
+	{ "step out of range", w_step_range, JAIL_ERROR, NULL },
+	{ "errno 0", w_errno_zero, JAIL_ERROR, NULL },
+	{ "refusal after wait", w_refusal_after_wait, JAIL_ERROR, NULL },
+	{ "short wait", w_wait_short, JAIL_ERROR, NULL },
+};
+
+static void
+test_wire_parse(void **state)
+{
+	struct jail_plan plan;
+	size_t i;
+
+	(void)state;
+	memset(&plan, 0, sizeof plan);
+	plan.max_result = 16;
+	plan.max_files = 3;
+	plan.max_read_bytes = 32;
+	plan.cpu_seconds = 1;
+	plan.wall_ms = 100;
+	for (i = 0; i < sizeof wire_cases / sizeof wire_cases[0]; i++) {
+		struct wirebuf w;
+		struct jail_outcome out;
+		bool ok;
+
+		memset(&w, 0, sizeof w);
+		memset(&out, 0, sizeof out);
+		out.exit_code = -1;
+		out.seccomp_syscall = -1;
+		wire_cases[i].build(&w);
+		ok = jail_wire_parse(&plan, w.data, w.len, &out);
+		print_message("  %-32s -> [%s] %s\n", wire_cases[i].what,
+		    jail_status_name(out.status), out.reason);
+		assert_int_equal(out.status, wire_cases[i].status);
+		assert_int_equal(ok, wire_cases[i].status != JAIL_ERROR);
+		if (wire_cases[i].reason != NULL)
+			assert_string_equal(out.reason, wire_cases[i].reason);
+		if (out.status == JAIL_ERROR) {
+			assert_null(out.result);
+			assert_null(out.files);
+			assert_int_equal(out.nfiles, 0);
+		}
+		if (out.status == JAIL_OK) {
+			/* sorted by name, NUL-terminated copies */
+			assert_int_equal(out.nfiles, 2);
+			assert_string_equal(out.files[0].name, "a");
+			assert_string_equal(out.files[0].data, "1");
+			assert_string_equal(out.files[1].name, "b");
+			assert_string_equal(out.result, "r");
+		}
+		jail_outcome_free(&out);
+	}
+}
+
 /* Bare fork, _exit and reap: the floor under any per-run cost. */
 static double
 bare_fork_ms(void)
@@ -967,6 +1171,7 @@ main(void)
 		cmocka_unit_test(test_bad_seed_name),
 		cmocka_unit_test(test_fail_at_every_step),
 		cmocka_unit_test(test_no_user_namespaces),
+		cmocka_unit_test(test_wire_parse),
 		cmocka_unit_test(test_timing),
 	};
 	char tmpl[] = "jail-canary.XXXXXX", path[PATH_MAX + 32];
