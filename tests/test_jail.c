@@ -33,7 +33,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -336,6 +338,67 @@ probe_forge(void *arg)
 	return 0;
 }
 
+/* What the process holds: ids, capabilities, no_new_privs, descriptors. */
+static int
+probe_privileges(void *arg)
+{
+	struct __user_cap_header_struct head = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2];
+	char c;
+	int fd, open_fds = 0;
+
+	(void)arg;
+	memset(data, 0, sizeof data);
+	syscall(SYS_capget, &head, data);
+	say("uid=%d euid=%d gid=%d caps=%x/%x/%x/%x nnp=%d;", (int)getuid(),
+	    (int)geteuid(), (int)getgid(), data[0].effective,
+	    data[0].permitted, data[1].effective, data[1].permitted,
+	    prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0));
+	for (fd = 0; fd < 1024; fd++)
+		if (fcntl(fd, F_GETFD) != -1)
+			open_fds++;
+	say("fds=%d stdin=%zd tty=%d sid=%d;", open_fds, read(0, &c, 1),
+	    isatty(0), getsid(0) == getpid());
+	say("setuid0=%s;", setuid(0) == -1 ? strerrorname_np(errno) : "OK");
+	say("kill-warden=%s;", kill(1, SIGKILL) == -1 ?
+	    strerrorname_np(errno) : "SENT");
+	say("pid=%d ppid=%d", (int)getpid(), (int)getppid());
+	return 0;
+}
+
+/* Writes past RLIMIT_FSIZE. */
+static int
+probe_big_file(void *arg)
+{
+	static char block[4096];
+	int fd, i;
+
+	(void)arg;
+	fd = open("big", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	for (i = 0; i < 64; i++)
+		if (write(fd, block, sizeof block) < 0)
+			return 1;
+	return 0;
+}
+
+/* Creates more files than the host reads back. */
+static int
+probe_many_files(void *arg)
+{
+	char name[16];
+	int i, fd;
+
+	(void)arg;
+	for (i = 0; i < 10; i++) {
+		snprintf(name, sizeof name, "f%02d", i);
+		fd = open(name, O_WRONLY | O_CREAT, 0644);
+		if (fd < 0 || write(fd, name, 3) != 3)
+			return 1;
+		close(fd);
+	}
+	return 0;
+}
+
 /* Would leave a mark on the host if it ever ran unjailed. */
 static int
 probe_mark_host(void *arg)
@@ -449,6 +512,12 @@ static const struct escape_case escapes[] = {
 	  NULL, NULL, "mkfifo=EACCES;symlink=EACCES;mknod=EACCES;" },
 	{ "forged refusal after ready", probe_forge, JAIL_OK, NULL, NULL,
 	  "forged" },
+	/* setuid(0) is EINVAL: uid 0 is not even mapped inside. */
+	{ "ids, capabilities, descriptors, setuid(0), kill the warden",
+	  probe_privileges, JAIL_OK, NULL, NULL,
+	  "uid=1000 euid=1000 gid=1000 caps=0/0/0/0 nnp=1;"
+	  "fds=5 stdin=0 tty=0 sid=1;setuid0=EINVAL;kill-warden=EPERM;"
+	  "pid=2 ppid=1" },
 };
 
 static void
@@ -626,6 +695,77 @@ test_wall_clock(void **state)
 	assert_string_equal(out.reason, "killed after 300 ms of wall-clock time");
 	assert_int_equal(out.term_signal, SIGKILL);
 	assert_true(out.elapsed_ms >= 300 && out.elapsed_ms < 2000);
+	jail_outcome_free(&out);
+}
+
+static void
+test_file_size_cap(void **state)
+{
+	struct jail_config cfg = { 0 };
+	struct jail_outcome out;
+
+	(void)state;
+	cfg.fsize_bytes = 65536;	/* the probe writes 262144 bytes */
+	run(&cfg, probe_big_file, NULL, &out);
+	assert_int_equal(out.status, JAIL_CONTAINED);
+	assert_string_equal(out.layer, "rlimit");
+	assert_string_equal(out.reason,
+	    "a file grew past 65536 bytes (SIGXFSZ)");
+	assert_int_equal(out.term_signal, SIGXFSZ);
+	/* The file comes back at its cap. */
+	assert_int_equal(out.nfiles, 1);
+	assert_string_equal(out.files[0].name, "big");
+	assert_int_equal(out.files[0].len, 65536);
+	jail_outcome_free(&out);
+}
+
+static void
+test_read_back_caps(void **state)
+{
+	struct jail_config cfg = { 0 };
+	struct jail_outcome out;
+	size_t i;
+
+	(void)state;
+	cfg.max_files = 4;	/* the probe makes ten */
+	run(&cfg, probe_many_files, NULL, &out);
+	assert_int_equal(out.status, JAIL_OK);
+	assert_int_equal(out.nfiles, 4);
+	assert_true(out.files_truncated);
+	for (i = 0; i < 4; i++) {
+		char want[8];
+
+		snprintf(want, sizeof want, "f%02zu", i);
+		assert_string_equal(out.files[i].name, want);
+		assert_string_equal(out.files[i].data, want);
+	}
+	jail_outcome_free(&out);
+}
+
+static void
+test_too_many_seeds(void **state)
+{
+	struct jail_file seed[8];
+	char names[8][8];
+	struct jail_config cfg = { 0 };
+	struct jail_outcome out;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 8; i++) {
+		snprintf(names[i], sizeof names[i], "s%zu", i);
+		seed[i].name = names[i];
+		seed[i].data = names[i];
+		seed[i].len = strlen(names[i]);
+	}
+	cfg.files = seed;
+	cfg.nfiles = 8;
+	cfg.tmpfs_inodes = 4;	/* the root directory takes one */
+	run(&cfg, probe_mark_host, NULL, &out);
+	assert_int_equal(out.status, JAIL_REFUSED);
+	assert_int_equal(out.step, JAIL_STEP_WORKSPACE);
+	assert_int_equal(out.err, ENOSPC);
+	assert_null(out.result);
 	jail_outcome_free(&out);
 }
 
@@ -1168,6 +1308,9 @@ main(void)
 		cmocka_unit_test(test_memory_bomb),
 		cmocka_unit_test(test_wall_clock),
 		cmocka_unit_test(test_result_cap),
+		cmocka_unit_test(test_file_size_cap),
+		cmocka_unit_test(test_read_back_caps),
+		cmocka_unit_test(test_too_many_seeds),
 		cmocka_unit_test(test_bad_seed_name),
 		cmocka_unit_test(test_fail_at_every_step),
 		cmocka_unit_test(test_no_user_namespaces),
