@@ -35,6 +35,7 @@
 #include <string.h>
 #include <linux/capability.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
@@ -61,6 +62,13 @@ __asan_default_options(void)
 static char canary_dir[PATH_MAX];
 /* A file fn would create on the host if it ever ran outside the jail. */
 static char ran_marker[PATH_MAX + 32];
+/*
+ * A MAP_SHARED page the jailed process inherits through every fork: fn
+ * sets it whenever it runs, jailed or not, so a refusal test can prove
+ * fn never ran at all.  (It also shows why the caller of jail_run must
+ * not hold shared writable mappings the jail should not touch.)
+ */
+static volatile int *fn_ran;
 
 /* ---------------------------------------------------------------- */
 /* helpers for probes (they run in the jailed process)               */
@@ -406,6 +414,7 @@ probe_mark_host(void *arg)
 	int fd;
 
 	(void)arg;
+	*fn_ran = 1;
 	fd = open(ran_marker, O_WRONLY | O_CREAT, 0644);
 	if (fd >= 0)
 		close(fd);
@@ -752,6 +761,7 @@ test_too_many_seeds(void **state)
 	size_t i;
 
 	(void)state;
+	*fn_ran = 0;
 	for (i = 0; i < 8; i++) {
 		snprintf(names[i], sizeof names[i], "s%zu", i);
 		seed[i].name = names[i];
@@ -766,6 +776,7 @@ test_too_many_seeds(void **state)
 	assert_int_equal(out.step, JAIL_STEP_WORKSPACE);
 	assert_int_equal(out.err, ENOSPC);
 	assert_null(out.result);
+	assert_int_equal(*fn_ran, 0);
 	jail_outcome_free(&out);
 }
 
@@ -794,6 +805,7 @@ test_bad_seed_name(void **state)
 	struct jail_outcome out;
 
 	(void)state;
+	*fn_ran = 0;
 	cfg.files = seed;
 	cfg.nfiles = 1;
 	run(&cfg, probe_mark_host, NULL, &out);
@@ -801,6 +813,7 @@ test_bad_seed_name(void **state)
 	assert_int_equal(out.step, JAIL_STEP_WORKSPACE);
 	assert_int_equal(out.err, EINVAL);
 	assert_null(out.result);
+	assert_int_equal(*fn_ran, 0);
 	jail_outcome_free(&out);
 }
 
@@ -811,6 +824,7 @@ test_fail_at_every_step(void **state)
 	int s;
 
 	(void)state;
+	*fn_ran = 0;
 	for (s = JAIL_STEP_NONE + 1; s < JAIL_STEP_COUNT; s++) {
 		struct jail_config cfg = { 0 };
 		struct jail_outcome out;
@@ -827,8 +841,28 @@ test_fail_at_every_step(void **state)
 		assert_memory_equal(out.reason, want, strlen(want));
 		assert_null(out.result);
 		assert_int_equal(access(ran_marker, F_OK), -1);
+		assert_int_equal(*fn_ran, 0);
 		jail_outcome_free(&out);
 	}
+}
+
+/* The positive control for the refusal tests: fn_ran does work. */
+static void
+test_fn_ran_control(void **state)
+{
+	struct jail_config cfg = { 0 };
+	struct jail_outcome out;
+
+	(void)state;
+	*fn_ran = 0;
+	run(&cfg, probe_mark_host, NULL, &out);
+	assert_int_equal(out.status, JAIL_OK);
+	assert_string_equal(out.result, "ran");
+	assert_int_equal(*fn_ran, 1);
+	/* ... and inside the jail the host path does not exist. */
+	assert_int_equal(access(ran_marker, F_OK), -1);
+	*fn_ran = 0;
+	jail_outcome_free(&out);
 }
 
 #define MAX_USERNS "/proc/sys/user/max_user_namespaces"
@@ -965,6 +999,7 @@ test_no_user_namespaces(void **state)
 	struct refusal_summary sum;
 
 	(void)state;
+	*fn_ran = 0;
 	if (geteuid() != 0) {
 		print_message("  not root: cannot switch user namespaces off\n");
 		skip();
@@ -985,6 +1020,7 @@ test_no_user_namespaces(void **state)
 	assert_int_equal(sum.err, ENOSPC);
 	assert_false(sum.has_result);
 	assert_int_equal(access(ran_marker, F_OK), -1);
+	assert_int_equal(*fn_ran, 0);
 }
 
 static int
@@ -1312,6 +1348,7 @@ main(void)
 		cmocka_unit_test(test_read_back_caps),
 		cmocka_unit_test(test_too_many_seeds),
 		cmocka_unit_test(test_bad_seed_name),
+		cmocka_unit_test(test_fn_ran_control),
 		cmocka_unit_test(test_fail_at_every_step),
 		cmocka_unit_test(test_no_user_namespaces),
 		cmocka_unit_test(test_wire_parse),
@@ -1324,6 +1361,12 @@ main(void)
 		fprintf(stderr, "test_jail: this kernel has no user namespaces; "
 		    "skipping\n");
 		return 77;
+	}
+	fn_ran = mmap(NULL, sizeof *fn_ran, PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (fn_ran == MAP_FAILED) {
+		perror("test_jail: mmap");
+		return 1;
 	}
 	if (mkdtemp(tmpl) == NULL || realpath(tmpl, canary_dir) == NULL) {
 		perror("test_jail: canary directory");
