@@ -6,7 +6,8 @@
  * that PID 1 of the new pid namespace ("the warden") can build a private
  * tmpfs workspace, seed it with cfg->files and pivot_root into it.  The
  * warden forks the evaluating process, which sets rlimits, closes every
- * descriptor it does not need, drops all capabilities, sets
+ * descriptor it does not need, resets signals, clears the environment,
+ * starts a session, drops all capabilities, sets
  * no_new_privs, enforces Landlock and finally a seccomp filter, and only
  * then calls fn(arg).  The warden enforces the wall clock, then sends
  * what fn wrote and the workspace files back to jail_run() over a pipe,
@@ -165,8 +166,8 @@ void jail_outcome_free(struct jail_outcome *out);
 
 /*
  * In the jailed process only: append len bytes to the result.  Returns 0,
- * or -1 with errno set (EPIPE once the result is over its cap, EBADF
- * outside a jail).
+ * or -1 with errno set (EBADF outside a jail).  Writing past max_result
+ * gets the process killed and the outcome is JAIL_ERROR.
  */
 int jail_write_result(const void *data, size_t len);
 

@@ -165,11 +165,30 @@ step_rlimits(struct stage *st)
 	return 0;
 }
 
-/* Keep exactly: 0-2 on /dev/null, 3 the result pipe, 4 the status pipe. */
+/*
+ * A fresh process state.  Descriptors: keep exactly 0-2 on /dev/null,
+ * 3 the result pipe, 4 the status pipe.  A new session, so no
+ * controlling terminal.  Every signal back to its default and unblocked
+ * (a caller that ignores SIGXFSZ or blocks SIGXCPU must not weaken the
+ * rlimits).  An empty environment: the caller's may hold secrets.
+ */
 static int
 step_fds(struct stage *st)
 {
+	struct sigaction dfl;
+	sigset_t none;
 	int i;
+
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	for (i = 1; i < NSIG; i++)
+		if (i != SIGKILL && i != SIGSTOP)
+			(void)sigaction(i, &dfl, NULL);	/* EINVAL for a few */
+	sigemptyset(&none);
+	if (sigprocmask(SIG_SETMASK, &none, NULL) == -1)
+		return -1;
+	if (clearenv() != 0)
+		return -1;
 
 	/* Move the pipes above the range we are about to fill. */
 	if (st->result_wr < 5) {

@@ -370,7 +370,8 @@ probe_privileges(void *arg)
 	say("setuid0=%s;", setuid(0) == -1 ? strerrorname_np(errno) : "OK");
 	say("kill-warden=%s;", kill(1, SIGKILL) == -1 ?
 	    strerrorname_np(errno) : "SENT");
-	say("pid=%d ppid=%d", (int)getpid(), (int)getppid());
+	say("pid=%d ppid=%d env=%s", (int)getpid(), (int)getppid(),
+	    getenv("JAIL_TEST_SECRET") == NULL ? "clean" : "LEAKED");
 	return 0;
 }
 
@@ -526,7 +527,7 @@ static const struct escape_case escapes[] = {
 	  probe_privileges, JAIL_OK, NULL, NULL,
 	  "uid=1000 euid=1000 gid=1000 caps=0/0/0/0 nnp=1;"
 	  "fds=5 stdin=0 tty=0 sid=1;setuid0=EINVAL;kill-warden=EPERM;"
-	  "pid=2 ppid=1" },
+	  "pid=2 ppid=1 env=clean" },
 };
 
 static void
@@ -1384,6 +1385,10 @@ main(void)
 	 * only the jail, not file modes, stands in its way. */
 	chmod(canary_dir, 0777);
 	chmod(path, 0666);
+	/* The jail must not pass the caller's environment or its ignored
+	 * signals on. */
+	setenv("JAIL_TEST_SECRET", "hunter2", 1);
+	signal(SIGXFSZ, SIG_IGN);
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
 	remove_canary();
 	return rc;
