@@ -41,6 +41,12 @@ struct eval {
 	size_t			 neffects, capeffects;
 	struct scope		*scope;		/* innermost local scope */
 	bool			 made_function;	/* a lambda was created */
+	/* Jail path: the last real operation the kernel refused. */
+	const char		*denied_layer;	/* "landlock", "namespace" */
+	const char		*denied_reason;
+	/* Jail path: called for every effect as it happens, so that what
+	 * was done before the kernel killed the process is still known. */
+	void			(*effect_sink)(const struct effect *e);
 };
 
 /*
