@@ -169,6 +169,10 @@ eval_lookup(struct eval *ev, const char *name, value *out)
 
 /* ---- calls ---- */
 
+static bool call_lambda(struct eval *ev, const struct vfunction *f,
+    const value *args, size_t nargs, const char *const *kwnames, size_t nkw,
+    value *out);
+
 struct argv {
 	value		*args;
 	const char	**kwnames;

@@ -327,11 +327,15 @@ float_digits(double x, char type, long prec, bool alt, bool none_type,
 	if (type == 'g' && prec == 0)
 		prec = 1;
 	snprintf(fmt, sizeof fmt, "%%%s.%ld%c", alt ? "#" : "", prec, type);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	/* fmt is built above from a fixed set of conversions. */
 	n = snprintf(NULL, 0, fmt, x);
 	buf = malloc((size_t)n + 1);
 	if (buf == NULL)
 		return;
 	snprintf(buf, (size_t)n + 1, fmt, x);
+#pragma GCC diagnostic pop
 	sbuf_adds(out, buf);
 	/* No type: "at least one digit past the decimal point" when the
 	 * result is in fixed-point. */

@@ -168,8 +168,8 @@ mk(struct parser *p, enum node_kind kind, uint32_t start, uint32_t end)
 {
 	struct node *n = node_alloc(p, node_size(kind));
 	n->kind = kind;
-	n->start = start;
-	n->end = end;
+	n->start = n->outer_start = start;
+	n->end = n->outer_end = end;
 	return n;
 }
 
@@ -1144,7 +1144,7 @@ comprehensions(struct parser *p, struct vec *gens)
 				advance(p);
 				if ((e = bitwise_or(p)) == NULL)
 					return false;
-				first = mk(p, NODE_STARRED, s0, e->end);
+				first = mk(p, NODE_STARRED, s0, e->outer_end);
 				first->u.starred.value = e;
 			} else if ((first = bitwise_or(p)) == NULL)
 				return false;
@@ -1170,7 +1170,7 @@ comprehensions(struct parser *p, struct vec *gens)
 					vec_push(p, &elts, e);
 					tend = e->end;
 				}
-				target = mk(p, NODE_TUPLE, first->start, tend);
+				target = mk(p, NODE_TUPLE, first->outer_start, tend);
 				target->u.seq.elts = vec_list(&elts);
 			}
 			if (p->tok.kind != TOK_IN) {
@@ -1473,10 +1473,15 @@ atom(struct parser *p)
 		return strings(p);
 	case TOK_LPAR: {
 		struct node *r;
+		uint32_t open = p->tok.start;
 		if (!enter(p))
 			return NULL;
 		r = paren(p);
 		leave(p);
+		if (r != NULL) {
+			r->outer_start = open;
+			r->outer_end = p->prev_end;
+		}
 		return r;
 	}
 	case TOK_LSQB: {
@@ -1528,7 +1533,7 @@ call(struct parser *p, struct node *func)
 			advance(p);
 			if ((e = expression(p)) == NULL)
 				return NULL;
-			n = mk(p, NODE_KEYWORD, s0, e->end);
+			n = mk(p, NODE_KEYWORD, s0, e->outer_end);
 			n->u.keyword.value = e;
 			vec_push(p, &kws, n);
 			seen_dstar = true;
@@ -1540,7 +1545,7 @@ call(struct parser *p, struct node *func)
 				return error_span(p, s0, e->end, "iterable "
 				    "argument unpacking follows keyword "
 				    "argument unpacking");
-			n = mk(p, NODE_STARRED, s0, e->end);
+			n = mk(p, NODE_STARRED, s0, e->outer_end);
 			n->u.starred.value = e;
 			vec_push(p, &args, n);
 		} else if (p->tok.kind == TOK_NAME &&
@@ -1550,7 +1555,7 @@ call(struct parser *p, struct node *func)
 			advance(p);
 			if ((e = expression(p)) == NULL)
 				return NULL;
-			n = mk(p, NODE_KEYWORD, s0, e->end);
+			n = mk(p, NODE_KEYWORD, s0, e->outer_end);
 			n->u.keyword.arg = identifier(p, &name);
 			n->u.keyword.value = e;
 			vec_push(p, &kws, n);
@@ -1612,7 +1617,7 @@ call(struct parser *p, struct node *func)
 	if (pending)
 		return error_here(p, pending);
 	advance(p);
-	n = mk(p, NODE_CALL, func->start, p->prev_end);
+	n = mk(p, NODE_CALL, func->outer_start, p->prev_end);
 	n->u.call.func = func;
 	n->u.call.args = vec_list(&args);
 	n->u.call.keywords = vec_list(&kws);
@@ -1633,7 +1638,7 @@ slice(struct parser *p)
 		advance(p);
 		if ((e = bitwise_or(p)) == NULL)
 			return NULL;
-		n = mk(p, NODE_STARRED, start, e->end);
+		n = mk(p, NODE_STARRED, start, e->outer_end);
 		n->u.starred.value = e;
 		return n;
 	}
@@ -1678,17 +1683,17 @@ subscript(struct parser *p, struct node *val)
 				return NULL;
 			vec_push(p, &elts, e);
 		}
-		s = mk(p, NODE_TUPLE, first->start, p->prev_end);
+		s = mk(p, NODE_TUPLE, first->outer_start, p->prev_end);
 		s->u.seq.elts = vec_list(&elts);
 	} else if (first->kind == NODE_STARRED) {
 		/* 3.11 accepts a[*b] as a one-element tuple */
 		vec_push(p, &elts, first);
-		s = mk(p, NODE_TUPLE, first->start, first->end);
+		s = mk(p, NODE_TUPLE, first->outer_start, first->outer_end);
 		s->u.seq.elts = vec_list(&elts);
 	}
 	if (!accept(p, TOK_RSQB))
 		return error_after_element(p, s);
-	n = mk(p, NODE_SUBSCRIPT, val->start, p->prev_end);
+	n = mk(p, NODE_SUBSCRIPT, val->outer_start, p->prev_end);
 	n->u.subscript.value = val;
 	n->u.subscript.slice = s;
 	n->u.subscript.ctx = CTX_LOAD;
@@ -1708,7 +1713,7 @@ primary(struct parser *p)
 			advance(p);
 			if (p->tok.kind != TOK_NAME)
 				return error_here(p, NULL);
-			n = mk(p, NODE_ATTRIBUTE, e->start, tok_end(&p->tok));
+			n = mk(p, NODE_ATTRIBUTE, e->outer_start, tok_end(&p->tok));
 			n->u.attribute.value = e;
 			n->u.attribute.attr = identifier(p, &p->tok);
 			n->u.attribute.ctx = CTX_LOAD;
@@ -1767,7 +1772,7 @@ power(struct parser *p)
 	leave(p);
 	if (exp == NULL)
 		return NULL;
-	n = mk(p, NODE_BINOP, base->start, exp->end);
+	n = mk(p, NODE_BINOP, base->outer_start, exp->outer_end);
 	n->u.binop.left = base;
 	n->u.binop.op = BINOP_POW;
 	n->u.binop.right = exp;
@@ -1795,7 +1800,7 @@ factor(struct parser *p)
 	leave(p);
 	if (operand == NULL)
 		return NULL;
-	n = mk(p, NODE_UNARYOP, start, operand->end);
+	n = mk(p, NODE_UNARYOP, start, operand->outer_end);
 	n->u.unaryop.op = op;
 	n->u.unaryop.operand = operand;
 	return n;
@@ -1820,7 +1825,7 @@ binary(struct parser *p, unsigned min_prec)
 		advance(p);
 		if ((right = binary(p, prec + 1)) == NULL)
 			return NULL;
-		n = mk(p, NODE_BINOP, left->start, right->end);
+		n = mk(p, NODE_BINOP, left->outer_start, right->outer_end);
 		n->u.binop.left = left;
 		n->u.binop.op = op;
 		n->u.binop.right = right;
@@ -1895,7 +1900,7 @@ comparison(struct parser *p)
 	}
 	if (nops == 0)
 		return left;
-	n = mk(p, NODE_COMPARE, left->start, comps.items[comps.len - 1]->end);
+	n = mk(p, NODE_COMPARE, left->outer_start, comps.items[comps.len - 1]->outer_end);
 	n->u.compare.left = left;
 	n->u.compare.ops = ops;
 	n->u.compare.comparators = vec_list(&comps);
@@ -1917,7 +1922,7 @@ inversion(struct parser *p)
 	leave(p);
 	if (operand == NULL)
 		return NULL;
-	n = mk(p, NODE_UNARYOP, start, operand->end);
+	n = mk(p, NODE_UNARYOP, start, operand->outer_end);
 	n->u.unaryop.op = UNARYOP_NOT;
 	n->u.unaryop.operand = operand;
 	return n;
@@ -1942,7 +1947,7 @@ boolop(struct parser *p, enum boolop op)
 			return NULL;
 		vec_push(p, &values, e);
 	}
-	n = mk(p, NODE_BOOLOP, first->start, e->end);
+	n = mk(p, NODE_BOOLOP, first->outer_start, e->outer_end);
 	n->u.boolop.op = op;
 	n->u.boolop.values = vec_list(&values);
 	return n;
@@ -2108,7 +2113,7 @@ expression(struct parser *p)
 	advance(p);
 	if ((orelse = expression(p)) == NULL)
 		goto out;
-	n = mk(p, NODE_IFEXP, body->start, orelse->end);
+	n = mk(p, NODE_IFEXP, body->outer_start, orelse->outer_end);
 	n->u.ifexp.test = test;
 	n->u.ifexp.body = body;
 	n->u.ifexp.orelse = orelse;
@@ -2130,7 +2135,7 @@ named_expression(struct parser *p)
 		advance(p);
 		if ((val = expression(p)) == NULL)
 			return NULL;
-		n = mk(p, NODE_NAMEDEXPR, target->start, val->end);
+		n = mk(p, NODE_NAMEDEXPR, target->outer_start, val->outer_end);
 		n->u.namedexpr.target = target;
 		n->u.namedexpr.value = val;
 		return n;
@@ -2154,7 +2159,7 @@ star_named_expression(struct parser *p)
 	advance(p);
 	if ((e = bitwise_or(p)) == NULL)
 		return NULL;
-	n = mk(p, NODE_STARRED, start, e->end);
+	n = mk(p, NODE_STARRED, start, e->outer_end);
 	n->u.starred.value = e;
 	n->u.starred.ctx = CTX_LOAD;
 	return n;
@@ -2186,7 +2191,7 @@ star_expressions(struct parser *p)
 			return NULL;
 		vec_push(p, &elts, e);
 	}
-	n = mk(p, NODE_TUPLE, first->start, p->prev_end);
+	n = mk(p, NODE_TUPLE, first->outer_start, p->prev_end);
 	n->u.seq.elts = vec_list(&elts);
 	return n;
 }
@@ -2444,7 +2449,7 @@ simple_stmt(struct parser *p)
 			    arena_printf(p->a, "cannot assign to %s",
 			    expr_name(bad)));
 		}
-		n = mk(p, NODE_ASSIGN, e->start, val->end);
+		n = mk(p, NODE_ASSIGN, e->outer_start, val->outer_end);
 		n->u.assign.targets = vec_list(&targets);
 		n->u.assign.value = val;
 		return n;
@@ -2466,7 +2471,7 @@ simple_stmt(struct parser *p)
 		if ((val = star_expressions(p)) == NULL)
 			return NULL;
 		set_store(e);
-		n = mk(p, NODE_AUGASSIGN, e->start, val->end);
+		n = mk(p, NODE_AUGASSIGN, e->outer_start, val->outer_end);
 		n->u.augassign.target = e;
 		n->u.augassign.op = augassign_ops[i].op;
 		n->u.augassign.value = val;
@@ -2476,7 +2481,7 @@ simple_stmt(struct parser *p)
 		return error_here(p, "annotated assignments are not "
 		    "supported here: only expressions, assignments and "
 		    "imports");
-	n = mk(p, NODE_EXPR, e->start, e->end);
+	n = mk(p, NODE_EXPR, e->outer_start, e->outer_end);
 	n->u.expr.value = e;
 	return n;
 }

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,11 +46,17 @@ usage_hint(void)
 	fprintf(stderr, "Try 'sandboxrepl --help' for more information.\n");
 }
 
+static int usage_error(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
 static int
-usage_error(const char *fmt, const char *arg)
+usage_error(const char *fmt, ...)
 {
+	va_list ap;
 	fprintf(stderr, "sandboxrepl: ");
-	fprintf(stderr, fmt, arg);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fprintf(stderr, "\n");
 	usage_hint();
 	return 2;
