@@ -324,14 +324,21 @@ jail_write_result(const void *data, size_t len)
 static uint64_t
 mapped_bytes(void)
 {
-	unsigned long long pages = 0;
-	FILE *f = fopen("/proc/self/statm", "re");
+	char buf[128];
+	unsigned long long pages;
+	ssize_t n;
+	int fd;
 
-	if (f == NULL)
+	fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return 0;
-	if (fscanf(f, "%llu", &pages) != 1)
-		pages = 0;
-	fclose(f);
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	if (sscanf(buf, "%llu", &pages) != 1)
+		return 0;
 	return (uint64_t)pages * (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
