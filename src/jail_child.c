@@ -18,15 +18,21 @@
  *           to jail_run() -- the warden is never under Landlock or
  *           seccomp, so it can read the workspace whatever fn did.
  *   eval    sets rlimits, keeps only its two pipes (stdin, stdout and
- *           stderr on /dev/null), starts a session, drops every
- *           capability, sets no_new_privs, enforces Landlock and then
- *           seccomp, says "ready" and calls fn.
+ *           stderr on /dev/null), resets every signal, clears the
+ *           environment, starts a session, drops every capability, sets
+ *           no_new_privs, enforces Landlock and then seccomp, says
+ *           "ready" and calls fn.
  *
- * Every step goes through step_failed(), which also implements the
- * fail_at test hook, and every failure is sent as a refusal frame naming
- * the step: from the child and the warden straight to jail_run(), from
- * eval to its warden, which forwards it.  A process that refuses exits
- * at once; fn runs only after the last step succeeded.
+ * Every step is written "if (injected(st, STEP) || step() == -1)
+ * refuse(st, STEP, errno, detail)": injected() is the fail_at test hook,
+ * refuse() sends a refusal frame naming the step and exits at once --
+ * from the child and the warden straight to jail_run(), from eval to its
+ * warden, which forwards it.  fn runs only after the last step succeeded.
+ *
+ * What the jail still shares with the caller: a copy-on-write image of
+ * its memory (fn is in-process code, so this is the design) and any
+ * MAP_SHARED mapping the caller holds.  The caller must not hold secrets
+ * it would not show fn; a re-exec'd helper would be the next step.
  */
 #include "config.h"
 
