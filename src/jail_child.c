@@ -303,23 +303,11 @@ eval_main(struct stage *st)
 int
 jail_write_result(const void *data, size_t len)
 {
-	const char *c = data;
-
 	if (result_fd < 0) {
 		errno = EBADF;
 		return -1;
 	}
-	while (len > 0) {
-		ssize_t w = write(result_fd, c, len);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		c += w;
-		len -= (size_t)w;
-	}
-	return 0;
+	return jail_write_all(result_fd, data, len);
 }
 
 /* ---------------------------------------------------------------- */
@@ -348,22 +336,13 @@ mapped_bytes(void)
 	return (uint64_t)pages * (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
-static bool
-is_flat_name(const char *name)
-{
-	size_t len = strnlen(name, WIRE_NAME_MAX + 1);
-
-	return len > 0 && len <= WIRE_NAME_MAX && strchr(name, '/') == NULL &&
-	    strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
-}
-
 static int
 seed(int dir, const struct jail_file *f)
 {
-	size_t off = 0;
 	int fd, saved;
 
-	if (f->name == NULL || !is_flat_name(f->name) ||
+	if (f->name == NULL ||
+	    !jail_is_flat_name(f->name, strnlen(f->name, WIRE_NAME_MAX + 1)) ||
 	    (f->data == NULL && f->len > 0)) {
 		errno = EINVAL;
 		return -1;
@@ -372,17 +351,11 @@ seed(int dir, const struct jail_file *f)
 	    O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -1;
-	while (off < f->len) {
-		ssize_t w = write(fd, f->data + off, f->len - off);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			saved = errno;
-			close(fd);
-			errno = saved;
-			return -1;
-		}
-		off += (size_t)w;
+	if (jail_write_all(fd, f->data, f->len) == -1) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+		return -1;
 	}
 	return close(fd);
 }
