@@ -672,8 +672,10 @@ test_cpu_spin(void **state)
 	assert_int_equal(out.status, JAIL_CONTAINED);
 	assert_string_equal(out.layer, "rlimit");
 	assert_non_null(strstr(out.reason, "killed after 1 s of CPU"));
-	/* the kernel checks RLIMIT_CPU on ticks; rusage may round a hair under */
-	assert_true(out.cpu_us >= 900000);
+	assert_int_equal(out.term_signal, SIGXCPU);
+	/* It spun until the limit; rusage's tick-sampled time reads under
+	 * the limit itself (0.898 to 0.996 s measured for a 1 s limit). */
+	assert_true(out.cpu_us >= 500000);
 	assert_true(out.elapsed_ms < 15000);
 	jail_outcome_free(&out);
 }
