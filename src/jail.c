@@ -232,15 +232,6 @@ cmp_files(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static bool
-is_flat_name(const char *name, size_t len)
-{
-	return len > 0 && len <= WIRE_NAME_MAX &&
-	    memchr(name, '/', len) == NULL && memchr(name, '\0', len) == NULL &&
-	    !(len == 1 && name[0] == '.') &&
-	    !(len == 2 && name[0] == '.' && name[1] == '.');
-}
-
 static const char *
 signal_name(int sig)
 {
@@ -385,7 +376,7 @@ jail_wire_parse(const struct jail_plan *p, const char *buf, size_t buflen,
 				goto bad;
 			memcpy(&namelen, pay, 4);
 			if (namelen > len - 4 ||
-			    !is_flat_name(pay + 4, namelen) ||
+			    !jail_is_flat_name(pay + 4, namelen) ||
 			    out->nfiles == maxfiles ||
 			    len - 4 - namelen > p->max_read_bytes - file_bytes)
 				goto bad;

@@ -18,15 +18,21 @@
  *           to jail_run() -- the warden is never under Landlock or
  *           seccomp, so it can read the workspace whatever fn did.
  *   eval    sets rlimits, keeps only its two pipes (stdin, stdout and
- *           stderr on /dev/null), starts a session, drops every
- *           capability, sets no_new_privs, enforces Landlock and then
- *           seccomp, says "ready" and calls fn.
+ *           stderr on /dev/null), resets every signal, clears the
+ *           environment, starts a session, drops every capability, sets
+ *           no_new_privs, enforces Landlock and then seccomp, says
+ *           "ready" and calls fn.
  *
- * Every step goes through step_failed(), which also implements the
- * fail_at test hook, and every failure is sent as a refusal frame naming
- * the step: from the child and the warden straight to jail_run(), from
- * eval to its warden, which forwards it.  A process that refuses exits
- * at once; fn runs only after the last step succeeded.
+ * Every step is written "if (injected(st, STEP) || step() == -1)
+ * refuse(st, STEP, errno, detail)": injected() is the fail_at test hook,
+ * refuse() sends a refusal frame naming the step and exits at once --
+ * from the child and the warden straight to jail_run(), from eval to its
+ * warden, which forwards it.  fn runs only after the last step succeeded.
+ *
+ * What the jail still shares with the caller: a copy-on-write image of
+ * its memory (fn is in-process code, so this is the design) and any
+ * MAP_SHARED mapping the caller holds.  The caller must not hold secrets
+ * it would not show fn; a re-exec'd helper would be the next step.
  */
 #include "config.h"
 
@@ -297,23 +303,11 @@ eval_main(struct stage *st)
 int
 jail_write_result(const void *data, size_t len)
 {
-	const char *c = data;
-
 	if (result_fd < 0) {
 		errno = EBADF;
 		return -1;
 	}
-	while (len > 0) {
-		ssize_t w = write(result_fd, c, len);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		c += w;
-		len -= (size_t)w;
-	}
-	return 0;
+	return jail_write_all(result_fd, data, len);
 }
 
 /* ---------------------------------------------------------------- */
@@ -324,33 +318,31 @@ jail_write_result(const void *data, size_t len)
 static uint64_t
 mapped_bytes(void)
 {
-	unsigned long long pages = 0;
-	FILE *f = fopen("/proc/self/statm", "re");
+	char buf[128];
+	unsigned long long pages;
+	ssize_t n;
+	int fd;
 
-	if (f == NULL)
+	fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return 0;
-	if (fscanf(f, "%llu", &pages) != 1)
-		pages = 0;
-	fclose(f);
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	if (sscanf(buf, "%llu", &pages) != 1)
+		return 0;
 	return (uint64_t)pages * (uint64_t)sysconf(_SC_PAGESIZE);
-}
-
-static bool
-is_flat_name(const char *name)
-{
-	size_t len = strnlen(name, WIRE_NAME_MAX + 1);
-
-	return len > 0 && len <= WIRE_NAME_MAX && strchr(name, '/') == NULL &&
-	    strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
 }
 
 static int
 seed(int dir, const struct jail_file *f)
 {
-	size_t off = 0;
 	int fd, saved;
 
-	if (f->name == NULL || !is_flat_name(f->name) ||
+	if (f->name == NULL ||
+	    !jail_is_flat_name(f->name, strnlen(f->name, WIRE_NAME_MAX + 1)) ||
 	    (f->data == NULL && f->len > 0)) {
 		errno = EINVAL;
 		return -1;
@@ -359,17 +351,11 @@ seed(int dir, const struct jail_file *f)
 	    O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -1;
-	while (off < f->len) {
-		ssize_t w = write(fd, f->data + off, f->len - off);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			saved = errno;
-			close(fd);
-			errno = saved;
-			return -1;
-		}
-		off += (size_t)w;
+	if (jail_write_all(fd, f->data, f->len) == -1) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+		return -1;
 	}
 	return close(fd);
 }

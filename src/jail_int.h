@@ -60,6 +60,12 @@ struct jail_plan {
 	pid_t		 host_pid;	/* the caller of jail_run */
 };
 
+/* Write all n bytes, retrying on EINTR and short writes.  0, or -1. */
+int jail_write_all(int fd, const void *p, size_t n);
+/* A workspace file name: 1..WIRE_NAME_MAX bytes, no '/' or NUL, not "."
+ * or "..". */
+bool jail_is_flat_name(const char *name, size_t len);
+
 /*
  * Write one whole frame; a and b are concatenated into the payload.
  * Async-signal-safe (the SIGSYS handler uses it).  0, or -1 with errno.

@@ -5,6 +5,9 @@
  * jail_int.h).  Writers live on the jailed side; the one reader of the
  * host pipe is jail.c, which parses frames from a bounded buffer.
  *
+ * Also here: the one write loop the jail's processes share, and the one
+ * test of a workspace file name, applied on both sides of the boundary.
+ *
  * jail_wire_send() is async-signal-safe: it only calls write(2) and
  * copies small payloads into a stack buffer, so the seccomp SIGSYS
  * handler may use it.
@@ -18,8 +21,8 @@
 
 #include "jail_int.h"
 
-static int
-write_all(int fd, const void *p, size_t n)
+int
+jail_write_all(int fd, const void *p, size_t n)
 {
 	const char *c = p;
 
@@ -56,13 +59,13 @@ jail_wire_send(int fd, enum wire_type type, const void *a, size_t alen,
 			memcpy(head + WIRE_HEADER, a, alen);
 		if (blen > 0)
 			memcpy(head + WIRE_HEADER + alen, b, blen);
-		return write_all(fd, head, WIRE_HEADER + alen + blen);
+		return jail_write_all(fd, head, WIRE_HEADER + alen + blen);
 	}
-	if (write_all(fd, head, WIRE_HEADER) == -1)
+	if (jail_write_all(fd, head, WIRE_HEADER) == -1)
 		return -1;
-	if (alen > 0 && write_all(fd, a, alen) == -1)
+	if (alen > 0 && jail_write_all(fd, a, alen) == -1)
 		return -1;
-	if (blen > 0 && write_all(fd, b, blen) == -1)
+	if (blen > 0 && jail_write_all(fd, b, blen) == -1)
 		return -1;
 	return 0;
 }
@@ -78,4 +81,13 @@ jail_wire_refuse(int fd, enum jail_step step, int err, const char *detail)
 	memcpy(head, &s, 4);
 	memcpy(head + 4, &e, 4);
 	return jail_wire_send(fd, WIRE_REFUSE, head, sizeof head, detail, dlen);
+}
+
+bool
+jail_is_flat_name(const char *name, size_t len)
+{
+	return len > 0 && len <= WIRE_NAME_MAX &&
+	    memchr(name, '/', len) == NULL && memchr(name, '\0', len) == NULL &&
+	    !(len == 1 && name[0] == '.') &&
+	    !(len == 2 && name[0] == '.' && name[1] == '.');
 }
