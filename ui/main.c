@@ -77,6 +77,7 @@ static const char help_text[] =
 "  -j, --json           print one JSON record per line instead of trace lines\n"
 "  -P, --policy=NAME    sandbox policy: essay (default)\n"
 "  -B, --budget=N       operations the sandbox path may run (default 1000)\n"
+"  -F, --jail-filter    on the jail path, apply the sandbox policy first\n"
 "  -h, --help           print this help and exit\n"
 "  -V, --version        print the version and exit\n"
 "\n"
@@ -261,6 +262,7 @@ main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "policy", required_argument, NULL, 'P' },
 		{ "budget", required_argument, NULL, 'B' },
+		{ "jail-filter", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -270,7 +272,7 @@ main(int argc, char **argv)
 	struct session *s;
 	int c, status = 0, i;
 
-	while ((c = getopt_long(argc, argv, "be:p:jP:B:hV", longopts,
+	while ((c = getopt_long(argc, argv, "be:p:jP:B:FhV", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'b':
@@ -308,6 +310,9 @@ main(int argc, char **argv)
 			so.budget_set = true;
 			break;
 		}
+		case 'F':
+			so.jail_filter = true;
+			break;
 		case 'h':
 			fputs(help_text, stdout);
 			return close_stdout(0);
