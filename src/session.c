@@ -407,6 +407,23 @@ charge_budget(struct step *st)
 	return true;
 }
 
+/*
+ * Code on the sandbox path has, by the essay's contract, no way to touch
+ * the surface: only commands do.  If an evaluation there did (read a file,
+ * ran a program, sent data), the policy let an escape through: say so.
+ */
+static void
+mark_bypass(struct step *st)
+{
+	if (st->path != PATH_SANDBOX || st->ev.neffects == 0)
+		return;
+	st->r->verdict = VERDICT_SIMULATED;
+	st->r->layer = LAYER_ALLOWLIST;
+	st->r->rule = "bypassed";
+	st->r->reason = arena_printf(st->a, "the '%s' policy let an escape "
+	    "through: the boundary was bypassed", st->s->policy->name);
+}
+
 static void
 run_code(struct step *st, const struct node *root)
 {
@@ -415,7 +432,9 @@ run_code(struct step *st, const struct node *root)
 	bool has_value;
 
 	if (st->path == PATH_SANDBOX) {
-		if (!check_tree(st->s->policy, root, st->a, &cr)) {
+		if (!check_source(st->s->policy, root, st->r->input,
+		    strlen(st->r->input), st->a, &cr) ||
+		    !check_tree(st->s->policy, root, st->a, &cr)) {
 			mark_node(st->r, cr.node);
 			decide(st, VERDICT_BLOCKED, LAYER_ALLOWLIST, cr.rule,
 			    cr.reason);
@@ -426,6 +445,7 @@ run_code(struct step *st, const struct node *root)
 	}
 	if (!eval_root(&st->ev, root, &v, &has_value)) {
 		decide_exception(st);
+		mark_bypass(st);
 		return;
 	}
 	decide(st, VERDICT_OK, LAYER_EVAL, NULL, NULL);
@@ -434,6 +454,7 @@ run_code(struct step *st, const struct node *root)
 		if (st->r->result == NULL)
 			decide_exception(st);
 	}
+	mark_bypass(st);
 }
 
 /* Canonical arguments: the dict's items sorted by key, without the
@@ -585,8 +606,9 @@ run_command(struct step *st, const struct cmd_entry *e,
 		/* The argument's expressions go through the code policy; the
 		 * dict display around them is the command's own syntax. */
 		struct check_result cr;
-		bool ok = true;
-		if (arg->kind == NODE_DICT) {
+		bool ok = check_source(st->s->policy, call, st->r->input,
+		    strlen(st->r->input), st->a, &cr);
+		if (ok && arg->kind == NODE_DICT) {
 			for (i = 0; ok && i < arg->u.dict.keys.len; i++) {
 				const struct node *k = arg->u.dict.keys.items[i];
 				if (k == NULL) {
@@ -600,7 +622,7 @@ run_command(struct step *st, const struct cmd_entry *e,
 				    check_tree(st->s->policy,
 				    arg->u.dict.values.items[i], st->a, &cr);
 			}
-		} else
+		} else if (ok)
 			ok = check_tree(st->s->policy, arg, st->a, &cr);
 		if (!ok) {
 			mark_node(st->r, cr.node);
@@ -711,7 +733,9 @@ run_jail(struct step *st, const struct node *root, const struct cmd_entry *e,
 			    "allowlist", e->name));
 			return;
 		}
-		if (e == NULL && !check_tree(st->s->policy, root, st->a, &cr)) {
+		if (e == NULL && (!check_source(st->s->policy, root,
+		    st->r->input, strlen(st->r->input), st->a, &cr) ||
+		    !check_tree(st->s->policy, root, st->a, &cr))) {
 			mark_node(st->r, cr.node);
 			decide(st, VERDICT_BLOCKED, LAYER_ALLOWLIST, cr.rule,
 			    cr.reason);
@@ -757,7 +781,12 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 			c->text = e->text ? arena_strdup(st->a, e->text) : NULL;
 		}
 	}
-	if (r->verdict == VERDICT_OK && st->path == PATH_UNSAFE) {
+	if (r->rule != NULL && strcmp(r->rule, "bypassed") == 0) {
+		const char *sim = simulated_outcome(st);
+		outcome = arena_printf(st->a, "BYPASSED (%s policy): %s",
+		    st->s->policy->name, sim ? sim : r->result ? r->result :
+		    "ok");
+	} else if (r->verdict == VERDICT_OK && st->path == PATH_UNSAFE) {
 		const char *sim = simulated_outcome(st);
 		if (sim != NULL) {
 			r->verdict = VERDICT_SIMULATED;
@@ -842,6 +871,7 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 	if (p == PATH_SANDBOX) {
 		st.ev.policy = s->policy;
 		st.ev.rt.limits = s->policy->limits;
+		st.ev.full_model = s->policy->object_model;
 	} else {
 		st.ev.full_model = true;
 		st.ev.rt.limits = unsafe_limits;

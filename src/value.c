@@ -229,7 +229,9 @@ static const char *const type_names[] = { VALUE_TYPES(X_NAME) };
 const char *
 value_type_name(value v)
 {
-	return type_names[v.type];
+	if (v.type == VT_OBJECT)
+		return value_object_type_name(v);
+	return (unsigned)v.type < VT__COUNT ? type_names[v.type] : "?";
 }
 
 
@@ -768,6 +770,9 @@ repr_rec(struct rt *rt, value v, struct sbuf *out,
 			    v.as.native->name,
 			    value_type_name(v.as.native->self));
 		return true;
+	case VT_OBJECT: case VT_FUNCTION:
+		value_object_repr(v, out);
+		return true;
 	default:
 		sbuf_addf(out, "<%s object>", value_type_name(v));
 		return true;
@@ -1038,6 +1043,8 @@ value_iterate(struct rt *rt, value it,
 		}
 		return true;
 	}
+	case VT_OBJECT:
+		return mock_iterate(rt, it, fn, ctx);
 	default:
 		return rt_raise(rt, "TypeError", "'%s' object is not iterable",
 		    value_type_name(it));

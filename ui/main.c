@@ -75,7 +75,8 @@ static const char help_text[] =
 "  -p, --path=LIST      paths to run: unsafe,sandbox,jail\n"
 "                       (default unsafe,sandbox)\n"
 "  -j, --json           print one JSON record per line instead of trace lines\n"
-"  -P, --policy=NAME    sandbox policy: essay (default)\n"
+"  -P, --policy=NAME    sandbox policy: essay (default), dunder, blocklist,\n"
+"                       or a policy FILE\n"
 "  -B, --budget=N       operations the sandbox path may run (default 1000)\n"
 "  -F, --jail-filter    on the jail path, apply the sandbox policy first\n"
 "  -h, --help           print this help and exit\n"
@@ -270,6 +271,7 @@ main(int argc, char **argv)
 	struct options o = { 0 };
 	struct session_opts so = { 0 };
 	struct session *s;
+	struct policy *owned_policy = NULL;
 	int c, status = 0, i;
 
 	while ((c = getopt_long(argc, argv, "be:p:jP:B:FhV", longopts,
@@ -291,12 +293,19 @@ main(int argc, char **argv)
 		case 'j':
 			o.json = true;
 			break;
-		case 'P':
-			o.policy = policy_preset(optarg);
-			if (o.policy == NULL)
-				return usage_error("unknown policy '%s' "
-				    "(expected essay)", optarg);
+		case 'P': {
+			char *err;
+			o.policy = policy_resolve(optarg, &err);
+			if (o.policy == NULL) {
+				fprintf(stderr, "sandboxrepl: %s\n", err);
+				free(err);
+				usage_hint();
+				return 2;
+			}
+			if (policy_preset(o.policy->name) != o.policy)
+				owned_policy = (struct policy *)o.policy;
 			break;
+		}
 		case 'B': {
 			char *end;
 			long n;
@@ -350,6 +359,7 @@ main(int argc, char **argv)
 		status = run_stdin(s, &o);
 	}
 	session_free(s);
+	policy_free(owned_policy);
 	free(o.exprs);
 	return close_stdout(status);
 }
