@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 #include "sbuf.h"
 #include "scenario.h"
 #include "session.h"
+#include "ui.h"
 #include "xalloc.h"
 
 /* The longest input batch mode accumulates across continuation lines. */
@@ -32,6 +34,7 @@
 struct options {
 	bool		 batch;
 	bool		 json;
+	bool		 no_history;
 	unsigned	 paths;
 	const struct policy *policy;
 	unsigned	 budget;
@@ -45,11 +48,17 @@ usage_hint(void)
 	fprintf(stderr, "Try 'sandboxrepl --help' for more information.\n");
 }
 
+static int usage_error(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
 static int
-usage_error(const char *fmt, const char *arg)
+usage_error(const char *fmt, ...)
 {
+	va_list ap;
 	fprintf(stderr, "sandboxrepl: ");
-	fprintf(stderr, fmt, arg);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fprintf(stderr, "\n");
 	usage_hint();
 	return 2;
@@ -70,6 +79,7 @@ static const char help_text[] =
 "  -j, --json           print one JSON record per line instead of trace lines\n"
 "  -P, --policy=NAME    sandbox policy: essay (default)\n"
 "  -B, --budget=N       operations the sandbox path may run (default 1000)\n"
+"      --no-history     do not read or write the UI's input history\n"
 "  -h, --help           print this help and exit\n"
 "  -V, --version        print the version and exit\n"
 "\n"
@@ -254,6 +264,7 @@ main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "policy", required_argument, NULL, 'P' },
 		{ "budget", required_argument, NULL, 'B' },
+		{ "no-history", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -301,6 +312,9 @@ main(int argc, char **argv)
 			so.budget_set = true;
 			break;
 		}
+		case 'N':
+			o.no_history = true;
+			break;
 		case 'h':
 			fputs(help_text, stdout);
 			return close_stdout(0);
@@ -332,10 +346,21 @@ main(int argc, char **argv)
 		for (i = optind; i < argc; i++)
 			status |= run_scenario(s, &o, argv[i]);
 	} else {
-		if (!o.batch)
-			fprintf(stderr, "sandboxrepl: no terminal UI in this "
-			    "build; reading inputs from stdin (batch mode)\n");
-		status = run_stdin(s, &o);
+		int ui_status = -1;
+		if (!o.batch) {
+			const char *why = "stdin and stdout are not a terminal";
+			if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) &&
+			    ui_usable(&why)) {
+				struct ui_opts uo = { .no_history =
+				    o.no_history };
+				why = "the terminal could not be set up";
+				ui_status = ui_run(s, &uo);
+			}
+			if (ui_status < 0)
+				fprintf(stderr, "sandboxrepl: %s; reading "
+				    "inputs from stdin (batch mode)\n", why);
+		}
+		status = ui_status >= 0 ? ui_status : run_stdin(s, &o);
 	}
 	session_free(s);
 	free(o.exprs);
