@@ -1,0 +1,128 @@
+/*
+ * test_mockfs.c -- the mock filesystem keeps files sorted, copies what it
+ * keeps, and reports creation, replacement and deletion; the namespace and
+ * the ledger keep what they are given across inputs.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "arena.h"
+#include "ledger.h"
+#include "mockfs.h"
+#include "ns.h"
+
+static void
+test_sorted_and_copied(void **state)
+{
+	struct mfs *fs = mfs_new(), *c;
+	char name[8] = "b.txt";
+	size_t len;
+	(void)state;
+	assert_false(mfs_put(fs, name, "B", 1));
+	name[0] = 'x';			/* the mfs kept its own copy */
+	assert_false(mfs_put(fs, "a.txt", "A", 1));
+	assert_false(mfs_put(fs, "c.txt", "", 0));
+	assert_int_equal(mfs_count(fs), 3);
+	assert_string_equal(mfs_name(fs, 0), "a.txt");
+	assert_string_equal(mfs_name(fs, 1), "b.txt");
+	assert_string_equal(mfs_name(fs, 2), "c.txt");
+	assert_null(mfs_name(fs, 3));
+	assert_true(mfs_put(fs, "b.txt", "BB", 2));	/* replaced */
+	assert_memory_equal(mfs_get(fs, "b.txt", &len), "BB", 2);
+	assert_int_equal(len, 2);
+	mfs_append(fs, "b.txt", "C", 1);
+	assert_memory_equal(mfs_get(fs, "b.txt", &len), "BBC", 3);
+	assert_int_equal(mfs_bytes(fs), 4);
+	c = mfs_clone(fs);
+	assert_true(mfs_delete(fs, "a.txt"));
+	assert_false(mfs_delete(fs, "a.txt"));
+	assert_null(mfs_get(fs, "a.txt", NULL));
+	assert_true(mfs_exists(c, "a.txt"));		/* the clone is deep */
+	assert_int_equal(mfs_count(fs), 2);
+	mfs_free(fs);
+	mfs_free(c);
+}
+
+static void
+test_binary_contents(void **state)
+{
+	struct mfs *fs = mfs_new();
+	size_t len;
+	(void)state;
+	mfs_put(fs, "bin", "a\0b", 3);
+	assert_memory_equal(mfs_get(fs, "bin", &len), "a\0b", 3);
+	assert_int_equal(len, 3);
+	mfs_free(fs);
+}
+
+static void
+test_ns_outlives_line(void **state)
+{
+	struct ns *ns = ns_new();
+	struct arena *a = arena_new();
+	value v, got;
+	int i;
+	(void)state;
+	v = value_list(a, 2);
+	value_list_append(a, v, value_float(250.0));
+	value_list_append(a, v, value_cstr(a, "x"));
+	ns_set(ns, "orders", v);
+	arena_free(a);			/* the line is over */
+	assert_true(ns_get(ns, "orders", &got));
+	assert_int_equal(got.type, VT_LIST);
+	assert_int_equal(got.as.list->len, 2);
+	assert_true(got.as.list->items[0].as.f == 250.0);
+	assert_string_equal(got.as.list->items[1].as.s->data, "x");
+	/* Rebinding in a loop keeps memory bounded (compaction) and the
+	 * latest value. */
+	for (i = 0; i < 20000; i++) {
+		struct arena *t = arena_new();
+		value big = value_list(t, 64);
+		int k;
+		for (k = 0; k < 64; k++)
+			value_list_append(t, big, value_int(i));
+		ns_set(ns, "x", big);
+		arena_free(t);
+	}
+	assert_true(ns_get(ns, "x", &got));
+	assert_int_equal(got.as.list->items[63].as.i, 19999);
+	assert_int_equal(ns_count(ns), 2);
+	assert_string_equal(ns_name(ns, 1, NULL), "x");
+	assert_true(ns_delete(ns, "orders"));
+	assert_false(ns_get(ns, "orders", &got));
+	ns_free(ns);
+}
+
+static void
+test_ledger(void **state)
+{
+	struct ledger *l = ledger_new();
+	const char *args;
+	(void)state;
+	assert_null(ledger_find(l, "k", &args));
+	ledger_add(l, "k", "{'path': 'o'}", "wrote o");
+	assert_string_equal(ledger_find(l, "k", &args), "wrote o");
+	assert_string_equal(args, "{'path': 'o'}");
+	assert_int_equal(ledger_count(l), 1);
+	ledger_clear(l);
+	assert_null(ledger_find(l, "k", &args));
+	ledger_free(l);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sorted_and_copied),
+		cmocka_unit_test(test_binary_contents),
+		cmocka_unit_test(test_ns_outlives_line),
+		cmocka_unit_test(test_ledger),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,149 @@
+/*
+ * test_scenario.c -- scenario files: every directive, the listing computed
+ * from the live filesystem, and bad lines reported with file and line.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "record.h"
+#include "scenario.h"
+#include "session.h"
+
+static const char good[] =
+	"# comment\n"
+	"\n"
+	"reset\n"
+	"file a.txt: one\\ntwo\n"
+	"let n = [1, 2, 3]\n"
+	"budget 5\n"
+	"policy essay\n"
+	"sandbox total: sum(n)\n"
+	"unsafe,sandbox: delete_file({'path': 'a.txt'})\n"
+	"echo -- and then --\n"
+	"ls unsafe after | (gone)\n"
+	"ls sandbox after\n"
+	"all read: read_file({'path': 'a.txt'})\n";
+
+static void
+test_run_all_directives(void **state)
+{
+	struct scenario sc;
+	struct session_opts o = { 0 };
+	struct session *s = session_new(&o);
+	char *err;
+	struct arena *a = arena_new();
+	struct scn_output out;
+	(void)state;
+
+	assert_true(scenario_parse("good.scn", good, sizeof good - 1, &sc,
+	    &err));
+	assert_int_equal(sc.n, 11);
+	assert_int_equal(sc.steps[2].kind, SCN_FILE);
+	assert_int_equal(sc.steps[2].arglen, 7);	/* "one\ntwo" */
+	assert_int_equal(sc.steps[2].lineno, 4);
+	for (size_t i = 0; i < 5; i++) {
+		scenario_exec(s, &sc.steps[i], a, &out);
+		assert_false(out.failed);
+	}
+	scenario_exec(s, &sc.steps[5], a, &out);	/* sum(n) */
+	assert_int_equal(out.nrecords, 1);
+	assert_string_equal(out.records[0].line, "total: 'sum(n)' -> 6");
+	assert_int_equal(out.records[0].budget_limit, 5);
+	scenario_exec(s, &sc.steps[6], a, &out);	/* delete on both */
+	assert_int_equal(out.nrecords, 2);
+	assert_int_equal(out.records[0].verdict, VERDICT_SIMULATED);
+	assert_int_equal(out.records[1].verdict, VERDICT_BLOCKED);
+	assert_string_equal(out.records[0].label, "unsafe delete_file");
+	assert_string_equal(out.records[1].label, "sandboxed delete_file");
+	scenario_exec(s, &sc.steps[7], a, &out);
+	assert_string_equal(out.text, "-- and then --");
+	scenario_exec(s, &sc.steps[8], a, &out);
+	assert_string_equal(out.text, "after: []  (gone)");
+	scenario_exec(s, &sc.steps[9], a, &out);
+	assert_string_equal(out.text, "after: ['a.txt']");
+	scenario_exec(s, &sc.steps[10], a, &out);
+	assert_int_equal(out.nrecords, 2);		/* the session's paths */
+	assert_int_equal(out.records[0].verdict, VERDICT_ERROR);
+	assert_string_equal(out.records[1].outcome, "one\ntwo");
+	scenario_free(&sc);
+	session_free(s);
+	arena_free(a);
+}
+
+static void
+test_bad_lines(void **state)
+{
+	static const struct { const char *text; const char *err; } t[] = {
+		{ "sandbx x: 1\n", "t.scn:1: unknown directive" },
+		{ "\n\nsandbox x 1\n", "t.scn:3: a step wants" },
+		{ "file nocolon\n", "t.scn:1: file wants" },
+		{ "let x\n", "t.scn:1: let wants" },
+		{ "budget lots\n", "t.scn:1: budget wants" },
+		{ "policy nope\n", "t.scn:1: unknown policy" },
+		{ "ls unsafe,sandbox x\n", "t.scn:1: ls wants one path" },
+		{ "sandbox x: \n", "t.scn:1: a step wants an input" },
+		{ "sandbox:\n", "t.scn:1: a step wants an input" },
+	};
+	size_t i;
+	(void)state;
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		struct scenario sc;
+		char *err;
+		assert_false(scenario_parse("t.scn", t[i].text,
+		    strlen(t[i].text), &sc, &err));
+		if (strncmp(err, t[i].err, strlen(t[i].err)) != 0)
+			fail_msg("%s: got '%s'", t[i].text, err);
+		free(err);
+	}
+	{
+		struct scenario sc;
+		char *err;
+		assert_false(scenario_parse("nul.scn", "echo a\0b\n", 9, &sc,
+		    &err));
+		free(err);
+		assert_false(scenario_load("/nonexistent/x.scn", &sc, &err));
+		assert_non_null(strstr(err, "No such file"));
+		free(err);
+	}
+}
+
+static void
+test_let_failure_is_reported(void **state)
+{
+	struct scenario sc;
+	struct session_opts o = { 0 };
+	struct session *s = session_new(&o);
+	struct arena *a = arena_new();
+	struct scn_output out;
+	char *err;
+	const char text[] = "let x = 1 / 0\nlet y = (\n";
+	(void)state;
+	assert_true(scenario_parse("t.scn", text, sizeof text - 1, &sc, &err));
+	scenario_exec(s, &sc.steps[0], a, &out);
+	assert_true(out.failed);
+	assert_non_null(strstr(out.text, "ZeroDivisionError"));
+	scenario_exec(s, &sc.steps[1], a, &out);
+	assert_true(out.failed);
+	scenario_free(&sc);
+	session_free(s);
+	arena_free(a);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_run_all_directives),
+		cmocka_unit_test(test_bad_lines),
+		cmocka_unit_test(test_let_failure_is_reported),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
