@@ -16,7 +16,7 @@ void
 layout_draw(struct ui *u)
 {
 	unsigned mask = session_paths(u->s);
-	int rows = LINES, cols = COLS, main_h, ast_h = 0, n = 0, i, p;
+	int rows = LINES, cols = COLS, main_h, ast_h = 0, n = 0, p;
 	struct rect status = { 0, 0, 1, cols };
 	struct rect msg = { rows - 2, 0, 1, cols };
 
@@ -34,7 +34,8 @@ layout_draw(struct ui *u)
 	if (u->show_ast) {
 		/* Enough for the welcome or a short tree, never more than
 		 * the paths keep. */
-		ast_h = u->m.input == NULL ? 13 : main_h * 2 / 5;
+		ast_h = u->m.input == NULL ? 12 : rows < 30 ? main_h / 3 :
+		    main_h * 2 / 5;
 		if (ast_h > main_h - 6 * (cols >= WIDE_COLUMNS ? 1 : n))
 			ast_h = main_h - 6 * (cols >= WIDE_COLUMNS ? 1 : n);
 		if (ast_h > 16)
@@ -70,5 +71,4 @@ layout_draw(struct ui *u)
 	if (u->show_help)
 		pane_help.draw(u, (struct rect){ 0, 0, rows, cols },
 		    PATH_SANDBOX);
-	(void)i;
 }

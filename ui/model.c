@@ -193,8 +193,10 @@ take_tree(struct model *m, const char *dump)
 		int used = 0;
 		m->ast = xreallocarray(m->ast, m->nast + 1, sizeof *m->ast);
 		l = &m->ast[m->nast++];
-		if (sscanf(p, "[%u,%u) %n", &start, &end, &used) == 2 &&
-		    used > 0 && (size_t)used <= len) {
+		/* "[start,end) " then the indented line: keep the indent. */
+		if (sscanf(p, "[%u,%u)%n", &start, &end, &used) == 2 &&
+		    used > 0 && (size_t)used < len && p[used] == ' ') {
+			used++;
 			l->start = start;
 			l->end = end;
 		} else
@@ -234,7 +236,8 @@ model_apply(struct model *m, const char *input, size_t len,
 		e->step = r[i].step;
 		e->verdict = r[i].verdict;
 		e->label = xstrdup(r[i].label ? r[i].label : "");
-		e->shown = xstrdup(r[i].shown ? r[i].shown : "");
+		/* The input as typed: the trace's repr quotes code. */
+		e->shown = xstrdup(r[i].input ? r[i].input : "");
 		e->outcome = xstrdup(r[i].outcome ? r[i].outcome : "");
 		mp->last.valid = true;
 		mp->last.verdict = r[i].verdict;

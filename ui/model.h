@@ -25,7 +25,7 @@ struct model_entry {
 	bool		 is_note;	/* echo/listing text, no verdict */
 	enum verdict	 verdict;
 	char		*label;
-	char		*shown;		/* the input as the trace shows it */
+	char		*shown;		/* the input as typed */
 	char		*outcome;	/* or the note's text */
 };
 

@@ -16,7 +16,7 @@ static void
 draw(struct ui *u, struct rect r, enum path_id p)
 {
 	const struct model_fsrow *rows;
-	size_t n = model_fs_rows(&u->m, p, &rows), i;
+	size_t n = model_fs_rows(&u->m, p, &rows), i, live;
 	struct ns *ns = session_ns(u->s, p);
 	struct rect in;
 	char title[48];
@@ -24,12 +24,35 @@ draw(struct ui *u, struct rect r, enum path_id p)
 
 	if (r.h < 3 || r.w < 6)
 		return;
-	snprintf(title, sizeof title, " %s files (%zu) ", record_path_name(p),
-	    n);
+	for (i = 0, live = 0; i < n; i++)
+		live += rows[i].mark != FS_DELETED;
+	snprintf(title, sizeof title, " files (%zu) ", live);
 	draw_box(r, draw_attr(u, UC_DIM), title);
 	in = (struct rect){ r.y + 1, r.x + 1, r.h - 2, r.w - 2 };
 	if (n == 0)
 		draw_text(in, row++, 0, draw_attr(u, UC_DIM), "(empty)");
+	else if ((int)n > in.h) {
+		/* Too short for a file per row: flow them, marks kept. */
+		int x = 0;
+		for (i = 0; i < n && row < in.h; i++) {
+			static const char tag[] = " +~-";
+			enum fs_mark mk = rows[i].mark;
+			int w = (int)strlen(rows[i].name) + 1;
+			int attr = mk == FS_DELETED ? draw_attr(u, UC_DAMAGE) :
+			    mk == FS_SAME ? (int)A_NORMAL : draw_attr(u, UC_OK);
+			char c[2] = { tag[mk], '\0' };
+			if (x > 0 && x + w > in.w) {
+				row++;
+				x = 0;
+				if (row >= in.h)
+					break;
+			}
+			draw_text(in, row, x, attr | A_BOLD, c);
+			draw_text(in, row, x + 1, attr, rows[i].name);
+			x += w + 1;
+		}
+		return;
+	}
 	for (i = 0; i < n && row < in.h; i++) {
 		static const char *const tag[] = { " ", "+", "~", "-" };
 		static const char *const word[] = { "", " new", " changed",

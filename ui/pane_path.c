@@ -121,10 +121,17 @@ add_rows(struct row **rows, size_t *n, size_t *cap, const char *s, int attr,
 	bool first = true;
 	do {
 		int room = width - pw;
-		size_t take = draw_fit(s, len, room > 1 ? room : 1);
+		size_t take = draw_fit(s, len, room > 1 ? room : 1), k;
 		struct row *rw;
 		if (take == 0 && len > 0)
 			take = 1;
+		/* Break after a space when one is in the second half. */
+		if (take < len && s[take] != ' ')
+			for (k = take; k > take / 2; k--)
+				if (s[k - 1] == ' ') {
+					take = k;
+					break;
+				}
 		if (*n == *cap) {
 			*cap = *cap ? *cap * 2 : 64;
 			*rows = xreallocarray(*rows, *cap, sizeof **rows);
@@ -200,13 +207,24 @@ draw(struct ui *u, struct rect r, enum path_id p)
 		row += draw_strip(u, r, row, r.h > 6 ? 2 : 1, p);
 	if (p == PATH_SANDBOX && row < r.h)
 		draw_gauge(u, r, row++, p);
-	fsw = r.w / 3;
-	if (fsw > 28)
-		fsw = 28;
-	if (fsw < 16)
-		fsw = 16;
-	t = (struct rect){ r.y + row, r.x, r.h - row, r.w - fsw - 1 };
-	fs = (struct rect){ r.y + row, r.x + r.w - fsw, r.h - row, fsw };
+	if (r.h - row >= 14) {
+		/* Tall: the files under the transcript, which keeps the
+		 * column's full width. */
+		const struct model_fsrow *rows;
+		int want = (int)model_fs_rows(&u->m, p, &rows) + 4;
+		int fsh = want < (r.h - row) / 2 ? want : (r.h - row) / 2;
+		t = (struct rect){ r.y + row, r.x, r.h - row - fsh, r.w };
+		fs = (struct rect){ r.y + r.h - fsh, r.x, fsh, r.w };
+	} else {
+		fsw = r.w * 2 / 5;
+		if (fsw > 28)
+			fsw = 28;
+		if (fsw < 16)
+			fsw = 16;
+		t = (struct rect){ r.y + row, r.x, r.h - row, r.w - fsw - 1 };
+		fs = (struct rect){ r.y + row, r.x + r.w - fsw, r.h - row,
+		    fsw };
+	}
 	draw_transcript(u, t, p);
 	pane_fs.draw(u, fs, p);
 }

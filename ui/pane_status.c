@@ -28,8 +28,8 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 			if (n > 0 && (size_t)n < sizeof paths - len)
 				len += (size_t)n;
 		}
-	snprintf(buf, sizeof buf, " sandboxrepl | policy %s | budget %u/%u "
-	    "| paths %s", pol ? pol->name : "?",
+	snprintf(buf, sizeof buf, "%s policy %s | budget %u/%u | paths %s",
+	    r.w >= 100 ? " sandboxrepl |" : "", pol ? pol->name : "?",
 	    session_budget_used(u->s, PATH_SANDBOX),
 	    session_budget_limit(u->s, PATH_SANDBOX), paths);
 	draw_fill(r, 0, draw_attr(u, UC_TITLE));
