@@ -88,6 +88,11 @@ struct node {
 	enum node_kind	 kind;
 	uint32_t	 start;		/* byte offset of the first byte */
 	uint32_t	 end;		/* byte offset one past the last */
+	/* The span with any parentheses around the node: a node built
+	 * from it (BinOp, Call, ...) starts and ends where they do, as in
+	 * CPython ("(a)+1" is a BinOp from 0 to 5). */
+	uint32_t	 outer_start;
+	uint32_t	 outer_end;
 	union {
 		struct { struct node *body; } expression;	/* EXPRESSION */
 		struct { struct nodelist body; } module;	/* MODULE */

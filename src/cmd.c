@@ -143,14 +143,27 @@ cmd_surface_check(struct arena *a, const char *path)
 const char *
 cmd_url_host(struct arena *a, const char *url)
 {
-	const char *p = strstr(url, "://"), *end;
+	const char *p = strstr(url, "://"), *end, *at, *h;
+	size_t n;
+
 	if (p == NULL)
 		return NULL;
 	p += 3;
-	end = p + strcspn(p, "/:?#");
-	if (memchr(p, '@', (size_t)(end - p)) != NULL)
-		p = (const char *)memchr(p, '@', (size_t)(end - p)) + 1;
-	if (end == p)
+	end = p + strcspn(p, "/?#");		/* the authority */
+	for (at = p, h = p; at < end; at++)	/* drop user:password@ */
+		if (*at == '@')
+			h = at + 1;
+	if (*h == '[') {			/* [v6 literal] */
+		const char *close = memchr(h, ']', (size_t)(end - h));
+		if (close == NULL)
+			return NULL;
+		return close == h + 1 ? NULL :
+		    arena_strndup(a, h + 1, (size_t)(close - h - 1));
+	}
+	n = strcspn(h, ":/?#");			/* drop :port */
+	if (h + n > end)
+		n = (size_t)(end - h);
+	if (n == 0)
 		return NULL;
-	return arena_strndup(a, p, (size_t)(end - p));
+	return arena_strndup(a, h, n);
 }

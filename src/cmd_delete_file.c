@@ -7,7 +7,7 @@
 #include "arena.h"
 #include "cmd.h"
 #include "eval.h"
-#include "mockfs.h"
+#include "fsops.h"
 
 static bool
 run(struct cmd_run *r)
@@ -15,9 +15,8 @@ run(struct cmd_run *r)
 	struct eval *ev = r->ev;
 	const char *path = cmd_arg(r, "path");
 
-	if (!mfs_delete(ev->fs, path))
-		return rt_raise(&ev->rt, "FileNotFoundError", "[Errno 2] No "
-		    "such file or directory: '%s'", path);
+	if (!fsops_delete(ev, path))
+		return false;
 	eval_effect(ev, "delete", path, "damage",
 	    arena_printf(ev->rt.arena, "deleted %s", path), false);
 	r->message = arena_printf(ev->rt.arena, "deleted %s", path);

@@ -11,6 +11,7 @@
 #include "arena.h"
 #include "cmd.h"
 #include "eval.h"
+#include "fsops.h"
 
 static bool
 run(struct cmd_run *r)
@@ -20,6 +21,8 @@ run(struct cmd_run *r)
 	const char *body = cmd_arg(r, "body");
 	struct arena *a = ev->rt.arena;
 
+	if (ev->path == PATH_JAIL)
+		return fsops_connect(ev, url);
 	if (body != NULL)
 		eval_effect(ev, "send", url, "exfiltration",
 		    arena_printf(a, "sent '%s' to %s", body, url), false);

@@ -6,7 +6,7 @@
 #include "arena.h"
 #include "cmd.h"
 #include "eval.h"
-#include "mockfs.h"
+#include "fsops.h"
 #include "sbuf.h"
 
 static bool
@@ -14,12 +14,9 @@ run(struct cmd_run *r)
 {
 	struct eval *ev = r->ev;
 	struct sbuf b = SBUF_INIT;
-	size_t i;
 
-	r->result = value_list(ev->rt.arena, mfs_count(ev->fs));
-	for (i = 0; i < mfs_count(ev->fs); i++)
-		value_list_append(ev->rt.arena, r->result,
-		    value_cstr(ev->rt.arena, mfs_name(ev->fs, i)));
+	if (!fsops_list(ev, &r->result))
+		return false;
 	if (!value_repr(&ev->rt, r->result, &b)) {
 		sbuf_free(&b);
 		return false;

@@ -6,7 +6,7 @@
 #include "arena.h"
 #include "cmd.h"
 #include "eval.h"
-#include "mockfs.h"
+#include "fsops.h"
 
 static bool
 run(struct cmd_run *r)
@@ -14,11 +14,10 @@ run(struct cmd_run *r)
 	struct eval *ev = r->ev;
 	const char *path = cmd_arg(r, "path");
 	size_t len;
-	const char *d = mfs_get(ev->fs, path, &len);
+	const char *d;
 
-	if (d == NULL)
-		return rt_raise(&ev->rt, "FileNotFoundError", "[Errno 2] No "
-		    "such file or directory: '%s'", path);
+	if (!fsops_read(ev, path, &d, &len))
+		return false;
 	eval_effect(ev, "read", path, NULL,
 	    arena_printf(ev->rt.arena, "read %s", path), false);
 	r->result = value_str(ev->rt.arena, d, len);

@@ -10,7 +10,7 @@
 #include "arena.h"
 #include "cmd.h"
 #include "eval.h"
-#include "mockfs.h"
+#include "fsops.h"
 
 static bool
 run(struct cmd_run *r)
@@ -18,13 +18,10 @@ run(struct cmd_run *r)
 	struct eval *ev = r->ev;
 	const char *path = cmd_arg(r, "path");
 	const char *text = cmd_arg(r, "text");
-	size_t oldlen;
-	const char *old = mfs_get(ev->fs, path, &oldlen);
-	bool replaced = old != NULL;
-	size_t len = strlen(text);
+	bool replaced;
 
-	(void)oldlen;
-	mfs_put(ev->fs, path, text, len);
+	if (!fsops_write(ev, path, text, strlen(text), false, &replaced))
+		return false;
 	eval_effect(ev, "write", path,
 	    r->unsafe && replaced ? "damage" : NULL,
 	    arena_printf(ev->rt.arena, replaced ? "overwrote %s" :

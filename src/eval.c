@@ -22,6 +22,7 @@
 #include "ast.h"
 #include "builtins.h"
 #include "eval.h"
+#include "format.h"
 #include "mock.h"
 #include "ns.h"
 #include "policy.h"
@@ -71,6 +72,8 @@ eval_effect(struct eval *ev, const char *op, const char *target,
 	e->text = text ? arena_strdup(ev->rt.arena, text) : NULL;
 	e->simulated = ev->path != PATH_JAIL;
 	e->denied = denied;
+	if (ev->effect_sink != NULL)
+		ev->effect_sink(e);
 }
 
 /* Remember where an exception arose: the innermost node wins. */
@@ -102,6 +105,46 @@ scope_get(const struct scope *s, const char *name, value *out)
 	return false;
 }
 
+static void
+scope_set(struct eval *ev, struct scope *sc, const char *name, value v)
+{
+	size_t i;
+	for (i = 0; i < sc->n; i++)
+		if (strcmp(sc->names[i], name) == 0) {
+			sc->values[i] = v;
+			return;
+		}
+	if (sc->n == sc->cap) {
+		size_t ncap = sc->cap ? sc->cap * 2 : 4;
+		sc->names = arena_grow(ev->rt.arena, sc->names, sc->n, ncap,
+		    sizeof *sc->names);
+		sc->values = arena_grow(ev->rt.arena, sc->values, sc->n, ncap,
+		    sizeof *sc->values);
+		sc->cap = ncap;
+	}
+	sc->names[sc->n] = name;
+	sc->values[sc->n++] = v;
+}
+
+static struct scope *
+scope_new(struct eval *ev, struct scope *parent)
+{
+	struct scope *sc = arena_alloc(ev->rt.arena, sizeof *sc);
+	sc->parent = parent;
+	return sc;
+}
+
+/* Bind a name where an assignment in the current context binds it: the
+ * innermost local scope, else the path's namespace. */
+static void
+bind_name(struct eval *ev, const char *name, value v)
+{
+	if (ev->scope != NULL)
+		scope_set(ev, ev->scope, name, v);
+	else if (ev->ns != NULL)
+		ns_set(ev->ns, name, v);
+}
+
 bool
 eval_lookup(struct eval *ev, const char *name, value *out)
 {
@@ -125,6 +168,10 @@ eval_lookup(struct eval *ev, const char *name, value *out)
 }
 
 /* ---- calls ---- */
+
+static bool call_lambda(struct eval *ev, const struct vfunction *f,
+    const value *args, size_t nargs, const char *const *kwnames, size_t nkw,
+    value *out);
 
 struct argv {
 	value		*args;
@@ -167,6 +214,11 @@ eval_call_value(struct eval *ev, value fn, const value *args, size_t nargs,
 	if (fn.type == VT_NATIVE)
 		return fn.as.native->fn(&ev->rt, fn.as.native->self, args,
 		    nargs, kwnames, nkw, out);
+	if (fn.type == VT_FUNCTION)
+		return call_lambda(ev, fn.as.func, args, nargs, kwnames, nkw,
+		    out);
+	if (fn.type == VT_OBJECT)
+		return mock_call(ev, fn, args, nargs, kwnames, nkw, out);
 	return rt_raise(&ev->rt, "TypeError", "'%s' object is not callable",
 	    value_type_name(fn));
 }
@@ -672,6 +724,354 @@ eval_compare(struct eval *ev, const struct node *n, value *out)
 	return true;
 }
 
+/* ---- lambdas ---- */
+
+static bool assign_to(struct eval *ev, const struct node *t, value v);
+
+static bool
+make_lambda(struct eval *ev, const struct node *n, value *out)
+{
+	const struct node *args = n->u.lambda.args;
+	struct vfunction *f = arena_alloc(ev->rt.arena, sizeof *f);
+	size_t i;
+
+	f->lambda = n;
+	f->closure = ev->scope;
+	f->name = "<lambda>";
+	f->defaults = arena_array(ev->rt.arena, args->u.arguments.defaults.len,
+	    sizeof(value));
+	for (i = 0; i < args->u.arguments.defaults.len; i++)
+		if (!eval_expr(ev, args->u.arguments.defaults.items[i],
+		    &f->defaults[i]))
+			return false;
+	f->kw_defaults = arena_array(ev->rt.arena,
+	    args->u.arguments.kw_defaults.len, sizeof(value));
+	for (i = 0; i < args->u.arguments.kw_defaults.len; i++) {
+		const struct node *d = args->u.arguments.kw_defaults.items[i];
+		f->kw_defaults[i].type = VT__COUNT;	/* no default */
+		if (d != NULL && !eval_expr(ev, d, &f->kw_defaults[i]))
+			return false;
+	}
+	ev->made_function = true;
+	out->type = VT_FUNCTION;
+	out->as.func = f;
+	return true;
+}
+
+static const char *
+plural(size_t n, const char *word, const char *words)
+{
+	return n == 1 ? word : words;
+}
+
+/*
+ * Bind arguments to a lambda's parameters as CPython does, with its
+ * messages: positional first, then keywords, then defaults.
+ */
+static bool
+call_lambda(struct eval *ev, const struct vfunction *f, const value *args,
+    size_t nargs, const char *const *kwnames, size_t nkw, value *out)
+{
+	const struct node *a = f->lambda->u.lambda.args;
+	const struct nodelist *po = &a->u.arguments.posonlyargs;
+	const struct nodelist *pa = &a->u.arguments.args;
+	const struct nodelist *ko = &a->u.arguments.kwonlyargs;
+	size_t npos = po->len + pa->len, i, k;
+	struct scope *sc = scope_new(ev, f->closure), *saved;
+	bool *bound;
+	value kwdict = value_none(), rest;
+	bool ok;
+
+	bound = arena_array(ev->rt.arena, npos + ko->len + 1, sizeof *bound);
+	/* positional */
+	for (i = 0; i < nargs && i < npos; i++) {
+		const struct node *p = i < po->len ? po->items[i] :
+		    pa->items[i - po->len];
+		scope_set(ev, sc, p->u.arg.arg, args[i]);
+		bound[i] = true;
+	}
+	if (nargs > npos) {
+		if (a->u.arguments.vararg == NULL)
+			return rt_raise(&ev->rt, "TypeError", "%s() takes %zu "
+			    "positional %s but %zu %s given", f->name, npos,
+			    plural(npos, "argument", "arguments"), nargs,
+			    nargs == 1 ? "was" : "were");
+	}
+	if (a->u.arguments.vararg != NULL) {
+		size_t extra = nargs > npos ? nargs - npos : 0;
+		rest = value_tuple(ev->rt.arena, extra);
+		for (i = 0; i < extra; i++)
+			rest.as.tuple->items[i] = args[npos + i];
+		scope_set(ev, sc, a->u.arguments.vararg->u.arg.arg, rest);
+	}
+	if (a->u.arguments.kwarg != NULL) {
+		kwdict = value_dict(ev->rt.arena);
+		scope_set(ev, sc, a->u.arguments.kwarg->u.arg.arg, kwdict);
+	}
+	/* keywords */
+	for (k = 0; k < nkw; k++) {
+		const char *name = kwnames[k];
+		value v = args[nargs + k];
+		bool found = false;
+		for (i = 0; i < npos + ko->len && !found; i++) {
+			const struct node *p = i < po->len ? po->items[i] :
+			    i < npos ? pa->items[i - po->len] :
+			    ko->items[i - npos];
+			if (strcmp(p->u.arg.arg, name) != 0)
+				continue;
+			found = true;
+			if (i < po->len) {
+				if (a->u.arguments.kwarg != NULL) {
+					found = false;
+					break;
+				}
+				return rt_raise(&ev->rt, "TypeError", "%s() got "
+				    "some positional-only arguments passed as "
+				    "keyword arguments: '%s'", f->name, name);
+			}
+			if (bound[i])
+				return rt_raise(&ev->rt, "TypeError", "%s() got "
+				    "multiple values for argument '%s'",
+				    f->name, name);
+			scope_set(ev, sc, p->u.arg.arg, v);
+			bound[i] = true;
+		}
+		if (found)
+			continue;
+		if (a->u.arguments.kwarg == NULL)
+			return rt_raise(&ev->rt, "TypeError", "%s() got an "
+			    "unexpected keyword argument '%s'", f->name, name);
+		if (!value_dict_set(&ev->rt, kwdict,
+		    value_cstr(ev->rt.arena, name), v))
+			return false;
+	}
+	/* defaults, and what is still missing */
+	{
+		size_t nd = a->u.arguments.defaults.len, missing = 0;
+		struct sbuf names = SBUF_INIT;
+		for (i = 0; i < npos; i++) {
+			const struct node *p = i < po->len ? po->items[i] :
+			    pa->items[i - po->len];
+			if (bound[i])
+				continue;
+			if (i >= npos - nd) {
+				scope_set(ev, sc, p->u.arg.arg,
+				    f->defaults[i - (npos - nd)]);
+				continue;
+			}
+			if (missing++)
+				sbuf_adds(&names, ", ");
+			sbuf_addf(&names, "'%s'", p->u.arg.arg);
+		}
+		if (missing) {
+			rt_raise(&ev->rt, "TypeError", "%s() missing %zu required "
+			    "positional %s: %s", f->name, missing,
+			    plural(missing, "argument", "arguments"),
+			    sbuf_cstr(&names));
+			sbuf_free(&names);
+			return false;
+		}
+		for (i = 0; i < ko->len; i++) {
+			if (bound[npos + i])
+				continue;
+			if (f->kw_defaults[i].type != VT__COUNT) {
+				scope_set(ev, sc, ko->items[i]->u.arg.arg,
+				    f->kw_defaults[i]);
+				continue;
+			}
+			if (missing++)
+				sbuf_adds(&names, ", ");
+			sbuf_addf(&names, "'%s'", ko->items[i]->u.arg.arg);
+		}
+		if (missing) {
+			rt_raise(&ev->rt, "TypeError", "%s() missing %zu required "
+			    "keyword-only %s: %s", f->name, missing,
+			    plural(missing, "argument", "arguments"),
+			    sbuf_cstr(&names));
+			sbuf_free(&names);
+			return false;
+		}
+		sbuf_free(&names);
+	}
+	saved = ev->scope;
+	ev->scope = sc;
+	ok = eval_expr(ev, f->lambda->u.lambda.body, out);
+	ev->scope = saved;
+	return ok;
+}
+
+/* ---- comprehensions ---- */
+
+struct comp {
+	struct eval		*ev;
+	const struct node	*n;	/* the comprehension node */
+	size_t			 gen;	/* the generator being iterated */
+	value			 acc;	/* list, set or dict being built */
+};
+
+static bool comp_run(struct comp *c, size_t gen);
+
+static bool
+comp_item(struct rt *rt, value item, void *ctx)
+{
+	struct comp *c = ctx;
+	struct eval *ev = c->ev;
+	const struct node *g = c->n->u.comp.generators.items[c->gen];
+	size_t i, saved = c->gen;
+	bool b;
+	value v;
+
+	(void)rt;
+	if (!rt_step(&ev->rt))
+		return false;
+	if (!assign_to(ev, g->u.comprehension.target, item))
+		return false;
+	for (i = 0; i < g->u.comprehension.ifs.len; i++) {
+		if (!eval_expr(ev, g->u.comprehension.ifs.items[i], &v))
+			return false;
+		if (!value_truthy(&ev->rt, v, &b))
+			return false;
+		if (!b)
+			return true;
+	}
+	if (c->gen + 1 < c->n->u.comp.generators.len) {
+		bool ok = comp_run(c, c->gen + 1);
+		c->gen = saved;
+		return ok;
+	}
+	if (!eval_expr(ev, c->n->u.comp.elt, &v))
+		return false;
+	switch (c->n->kind) {
+	case NODE_SETCOMP:
+		return value_set_add(&ev->rt, c->acc, v);
+	case NODE_DICTCOMP: {
+		value val;
+		if (!eval_expr(ev, c->n->u.comp.value, &val))
+			return false;
+		return value_dict_set(&ev->rt, c->acc, v, val);
+	}
+	default:
+		if (!rt_check_seq_len(&ev->rt, c->acc.as.list->len + 1))
+			return false;
+		value_list_append(ev->rt.arena, c->acc, v);
+		return true;
+	}
+}
+
+static bool
+comp_run(struct comp *c, size_t gen)
+{
+	struct eval *ev = c->ev;
+	const struct node *g = c->n->u.comp.generators.items[gen];
+	value it;
+
+	c->gen = gen;
+	if (!eval_expr(ev, g->u.comprehension.iter, &it))
+		return false;
+	return value_iterate(&ev->rt, it, comp_item, c);
+}
+
+/*
+ * A comprehension runs in a scope of its own (its targets do not leak).
+ * The first iterable is evaluated in the enclosing scope, as in Python.
+ * Generator expressions are evaluated eagerly into a list here; the caps
+ * bound how much that can cost.
+ */
+static bool
+eval_comprehension(struct eval *ev, const struct node *n, value *out)
+{
+	struct comp c = { .ev = ev, .n = n };
+	struct scope *saved = ev->scope;
+	const struct node *g0 = n->u.comp.generators.items[0];
+	value first;
+	bool ok;
+
+	switch (n->kind) {
+	case NODE_SETCOMP: c.acc = value_set(ev->rt.arena); break;
+	case NODE_DICTCOMP: c.acc = value_dict(ev->rt.arena); break;
+	default: c.acc = value_list(ev->rt.arena, 0); break;
+	}
+	if (!eval_expr(ev, g0->u.comprehension.iter, &first))
+		return false;
+	ev->scope = scope_new(ev, saved);
+	{
+		/* Iterate the pre-evaluated first iterable. */
+		c.gen = 0;
+		ok = value_iterate(&ev->rt, first, comp_item, &c);
+	}
+	ev->scope = saved;
+	if (!ok) {
+		if (ev->exc_node == NULL)
+			fail_at(ev, n);
+		return false;
+	}
+	*out = c.acc;
+	if (n->kind == NODE_GENERATOREXP)
+		return mock_generator(ev, c.acc, out);
+	return true;
+}
+
+/* ---- f-strings ---- */
+
+static bool
+eval_joinedstr(struct eval *ev, const struct node *n, value *out)
+{
+	struct sbuf b = SBUF_INIT;
+	size_t i;
+	bool ok = true;
+
+	for (i = 0; ok && i < n->u.joinedstr.values.len; i++) {
+		const struct node *part = n->u.joinedstr.values.items[i];
+		value v, spec;
+		struct sbuf conv = SBUF_INIT;
+		if (part->kind == NODE_CONSTANT) {
+			sbuf_add(&b, part->u.constant.value.as.s->data,
+			    part->u.constant.value.as.s->len);
+			continue;
+		}
+		if (!eval_expr(ev, part->u.formatted.value, &v)) {
+			ok = false;
+			break;
+		}
+		switch (part->u.formatted.conversion) {
+		case 'r': case 'a':
+			ok = value_repr(&ev->rt, v, &conv);
+			if (ok)
+				v = value_str(ev->rt.arena, sbuf_cstr(&conv),
+				    conv.len);
+			break;
+		case 's':
+			ok = value_str_of(&ev->rt, v, &conv);
+			if (ok)
+				v = value_str(ev->rt.arena, sbuf_cstr(&conv),
+				    conv.len);
+			break;
+		default:
+			break;
+		}
+		sbuf_free(&conv);
+		if (!ok)
+			break;
+		if (part->u.formatted.format_spec != NULL) {
+			if (!eval_joinedstr(ev, part->u.formatted.format_spec,
+			    &spec)) {
+				ok = false;
+				break;
+			}
+			ok = format_value(&ev->rt, v, spec.as.s->data,
+			    spec.as.s->len, &b) || fail_at(ev, part);
+		} else
+			ok = format_value(&ev->rt, v, "", 0, &b) ||
+			    fail_at(ev, part);
+		if (ok && !rt_check_str_bytes(&ev->rt, b.len))
+			ok = fail_at(ev, n);
+	}
+	if (ok)
+		*out = value_str(ev->rt.arena, sbuf_cstr(&b), b.len);
+	sbuf_free(&b);
+	return ok;
+}
+
 /* ---- the dispatcher ---- */
 
 static bool
@@ -793,9 +1193,18 @@ eval_expr(struct eval *ev, const struct node *n, value *out)
 	case NODE_NAMEDEXPR:
 		if (!eval_expr(ev, n->u.namedexpr.value, out))
 			break;
-		if (ev->ns != NULL)
-			ns_set(ev->ns, n->u.namedexpr.target->u.name.id, *out);
+		bind_name(ev, n->u.namedexpr.target->u.name.id, *out);
 		ok = true;
+		break;
+	case NODE_LAMBDA:
+		ok = make_lambda(ev, n, out);
+		break;
+	case NODE_LISTCOMP: case NODE_SETCOMP: case NODE_DICTCOMP:
+	case NODE_GENERATOREXP:
+		ok = eval_comprehension(ev, n, out);
+		break;
+	case NODE_JOINEDSTR:
+		ok = eval_joinedstr(ev, n, out);
 		break;
 	case NODE_STARRED:
 		rt_raise(rt, "SyntaxError", "can't use starred expression here");
@@ -839,8 +1248,7 @@ assign_to(struct eval *ev, const struct node *t, value v)
 {
 	switch (t->kind) {
 	case NODE_NAME:
-		if (ev->ns != NULL)
-			ns_set(ev->ns, t->u.name.id, v);
+		bind_name(ev, t->u.name.id, v);
 		return true;
 	case NODE_TUPLE: case NODE_LIST: {
 		struct unpack u = { .arena = ev->rt.arena };

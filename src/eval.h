@@ -40,6 +40,26 @@ struct eval {
 	struct effect		*effects;	/* in the arena */
 	size_t			 neffects, capeffects;
 	struct scope		*scope;		/* innermost local scope */
+	bool			 made_function;	/* a lambda was created */
+	/* Jail path: the last real operation the kernel refused. */
+	const char		*denied_layer;	/* "landlock", "namespace" */
+	const char		*denied_reason;
+	/* Jail path: called for every effect as it happens, so that what
+	 * was done before the kernel killed the process is still known. */
+	void			(*effect_sink)(const struct effect *e);
+};
+
+/*
+ * A lambda.  Its tree and closure live in the arena of the input that
+ * made it; a session keeps that arena alive while the function may be
+ * reachable (see ev->made_function).
+ */
+struct vfunction {
+	const struct node	*lambda;	/* a NODE_LAMBDA */
+	struct scope		*closure;	/* scopes it was made in */
+	value			*defaults;	/* arguments.defaults, evaluated */
+	value			*kw_defaults;	/* per kwonly arg; VT__COUNT: none */
+	const char		*name;		/* "<lambda>" */
 };
 
 /* Set up ev for one input; the caller fills the other fields. */

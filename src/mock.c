@@ -13,6 +13,7 @@
 #include "arena.h"
 #include "eval.h"
 #include "mock.h"
+#include "fsops.h"
 #include "mockfs.h"
 #include "sbuf.h"
 
@@ -107,10 +108,11 @@ shell_one(struct eval *ev, char **w, size_t n, struct sbuf *out)
 				force |= strchr(w[i], 'f') != NULL;
 				continue;
 			}
-			if (mfs_delete(ev->fs, w[i]))
+			if (fsops_exists(ev, w[i]) && fsops_delete(ev, w[i]))
 				eval_effect(ev, "delete", w[i], "damage",
 				    arena_printf(a, "%s deleted", w[i]), false);
 			else if (!force) {
+				rt_clear(&ev->rt);
 				if (out)
 					sbuf_addf(out, "rm: cannot remove '%s': "
 					    "No such file or directory\n", w[i]);
@@ -122,8 +124,9 @@ shell_one(struct eval *ev, char **w, size_t n, struct sbuf *out)
 	if (strcmp(w[0], "cat") == 0) {
 		for (i = 1; i < n; i++) {
 			size_t len;
-			const char *d = mfs_get(ev->fs, w[i], &len);
-			if (d == NULL) {
+			const char *d;
+			if (!fsops_read(ev, w[i], &d, &len)) {
+				rt_clear(&ev->rt);
 				if (out)
 					sbuf_addf(out, "cat: %s: No such file "
 					    "or directory\n", w[i]);
@@ -137,18 +140,28 @@ shell_one(struct eval *ev, char **w, size_t n, struct sbuf *out)
 		return 0;
 	}
 	if (strcmp(w[0], "ls") == 0) {
-		for (i = 0; i < mfs_count(ev->fs); i++)
-			if (out)
-				sbuf_addf(out, "%s\n", mfs_name(ev->fs, i));
+		value names;
+		if (!fsops_list(ev, &names)) {
+			rt_clear(&ev->rt);
+			return 2;
+		}
+		for (i = 0; out && i < names.as.list->len; i++)
+			sbuf_addf(out, "%s\n",
+			    names.as.list->items[i].as.s->data);
 		return 0;
 	}
 	if (strcmp(w[0], "touch") == 0) {
-		for (i = 1; i < n; i++)
-			if (!mfs_exists(ev->fs, w[i])) {
-				mfs_put(ev->fs, w[i], "", 0);
-				eval_effect(ev, "write", w[i], NULL,
-				    arena_printf(a, "created %s", w[i]), false);
+		for (i = 1; i < n; i++) {
+			bool existed;
+			if (fsops_exists(ev, w[i]))
+				continue;
+			if (!fsops_write(ev, w[i], "", 0, true, &existed)) {
+				rt_clear(&ev->rt);
+				return 1;
 			}
+			eval_effect(ev, "write", w[i], NULL,
+			    arena_printf(a, "created %s", w[i]), false);
+		}
 		return 0;
 	}
 	if (strcmp(w[0], "echo") == 0) {
@@ -171,11 +184,13 @@ shell_one(struct eval *ev, char **w, size_t n, struct sbuf *out)
 			if (out)
 				sbuf_add(out, text.data, text.len);
 		} else {
-			bool existed = mfs_exists(ev->fs, target);
-			if (append)
-				mfs_append(ev->fs, target, text.data, text.len);
-			else
-				mfs_put(ev->fs, target, text.data, text.len);
+			bool existed;
+			if (!fsops_write(ev, target, text.data, text.len,
+			    append, &existed)) {
+				rt_clear(&ev->rt);
+				sbuf_free(&text);
+				return 1;
+			}
 			eval_effect(ev, "write", target,
 			    existed && !append ? "damage" : NULL,
 			    arena_printf(a, existed && !append ?
@@ -197,8 +212,12 @@ shell_one(struct eval *ev, char **w, size_t n, struct sbuf *out)
 			return 2;
 		if (data != NULL && data[0] == '@') {
 			size_t len;
-			const char *d = mfs_get(ev->fs, data + 1, &len);
-			data = d ? arena_strndup(a, d, len) : "";
+			const char *d;
+			if (!fsops_read(ev, data + 1, &d, &len)) {
+				rt_clear(&ev->rt);
+				d = "", len = 0;
+			}
+			data = arena_strndup(a, d, len);
 		}
 		eval_effect(ev, "send", url, "exfiltration", data ?
 		    arena_printf(a, "sent '%s' to %s", data, url) :
@@ -246,6 +265,8 @@ os_system(struct rt *rt, value self, const value *args, size_t nargs,
 	if (!want_args(rt, "system", nargs, nkw, 1, 1) ||
 	    !want_str(rt, "system() argument 1", args[0]))
 		return false;
+	if (EV(rt)->path == PATH_JAIL)
+		return fsops_exec(EV(rt), args[0].as.s->data);
 	*out = value_int(mock_shell(EV(rt), args[0].as.s->data, NULL) << 8);
 	if (out->as.i == 0)
 		*out = value_int(0);
@@ -260,6 +281,8 @@ os_popen(struct rt *rt, value self, const value *args, size_t nargs,
 	if (!want_args(rt, "popen", nargs, nkw, 1, 2) ||
 	    !want_str(rt, "popen() argument 1", args[0]))
 		return false;
+	if (EV(rt)->path == PATH_JAIL)
+		return fsops_exec(EV(rt), args[0].as.s->data);
 	mock_shell(EV(rt), args[0].as.s->data, &b);
 	/* A file-like result: reading it gives the output.  Model it as the
 	 * string itself wrapped in a read()-able object is more than the
@@ -277,9 +300,8 @@ os_remove(struct rt *rt, value self, const value *args, size_t nargs,
 	if (!want_args(rt, "remove", nargs, nkw, 1, 1) ||
 	    !want_str(rt, "remove: path", args[0]))
 		return false;
-	if (!mfs_delete(ev->fs, args[0].as.s->data))
-		return rt_raise(rt, "FileNotFoundError", "[Errno 2] No such "
-		    "file or directory: '%s'", args[0].as.s->data);
+	if (!fsops_delete(ev, args[0].as.s->data))
+		return false;
 	eval_effect(ev, "delete", args[0].as.s->data, "damage",
 	    arena_printf(rt->arena, "deleted %s", args[0].as.s->data), false);
 	*out = value_none();
@@ -290,15 +312,9 @@ static bool
 os_listdir(struct rt *rt, value self, const value *args, size_t nargs,
     const char *const *kw, size_t nkw, value *out)
 {
-	struct eval *ev = EV(rt);
-	size_t i;
 	if (!want_args(rt, "listdir", nargs, nkw, 0, 1))
 		return false;
-	*out = value_list(rt->arena, mfs_count(ev->fs));
-	for (i = 0; i < mfs_count(ev->fs); i++)
-		value_list_append(rt->arena, *out,
-		    value_cstr(rt->arena, mfs_name(ev->fs, i)));
-	return true;
+	return fsops_list(EV(rt), out);
 }
 
 static bool
@@ -367,9 +383,8 @@ file_read(struct rt *rt, value self, const value *args, size_t nargs,
 		    "file.");
 	if (f->writable)
 		return rt_raise(rt, "io.UnsupportedOperation", "not readable");
-	d = mfs_get(ev->fs, f->name, &len);
-	if (d == NULL)
-		d = "", len = 0;
+	if (!fsops_read(ev, f->name, &d, &len))
+		return false;
 	eval_effect(ev, "read", f->name, NULL,
 	    arena_printf(rt->arena, "read %s", f->name), false);
 	*out = value_str(rt->arena, d, len);
@@ -392,7 +407,12 @@ file_write(struct rt *rt, value self, const value *args, size_t nargs,
 	if (args[0].type != VT_STR)
 		return rt_raise(rt, "TypeError", "write() argument must be "
 		    "str, not %s", value_type_name(args[0]));
-	mfs_append(ev->fs, f->name, args[0].as.s->data, args[0].as.s->len);
+	{
+		bool existed;
+		if (!fsops_write(ev, f->name, args[0].as.s->data,
+		    args[0].as.s->len, true, &existed))
+			return false;
+	}
 	*out = value_int((int64_t)args[0].as.s->nchars);
 	return true;
 }
@@ -434,16 +454,21 @@ builtin_open(struct rt *rt, value self, const value *args, size_t nargs,
 			return false;
 		mode = args[1].as.s->data;
 	}
-	existed = mfs_exists(ev->fs, args[0].as.s->data);
+	existed = fsops_exists(ev, args[0].as.s->data);
 	o = arena_alloc(rt->arena, sizeof *o);
 	o->cls = &file_class;
 	o->name = arena_strdup(rt->arena, args[0].as.s->data);
 	o->writable = strpbrk(mode, "wax") != NULL;
-	if (!o->writable && !existed)
-		return rt_raise(rt, "FileNotFoundError", "[Errno 2] No such "
-		    "file or directory: '%s'", o->name);
+	if (!o->writable) {
+		const char *d;
+		size_t len;
+		if (!fsops_read(ev, o->name, &d, &len))
+			return false;
+	}
 	if (strchr(mode, 'w') != NULL) {
-		mfs_put(ev->fs, o->name, "", 0);
+		bool was;
+		if (!fsops_write(ev, o->name, "", 0, false, &was))
+			return false;
 		eval_effect(ev, "write", o->name, existed ? "damage" : NULL,
 		    arena_printf(rt->arena, existed ? "%s truncated" :
 		    "created %s", o->name), false);
@@ -524,4 +549,23 @@ mock_repr(value v, struct sbuf *out)
 		    "encoding='UTF-8'>", o->name, o->writable ? "w" : "r");
 	else
 		sbuf_addf(out, "<%s object>", o->cls->name);
+}
+
+bool
+mock_call(struct eval *ev, value fn, const value *args, size_t nargs,
+    const char *const *kwnames, size_t nkw, value *out)
+{
+	return rt_raise(&ev->rt, "TypeError", "'%s' object is not callable",
+	    fn.as.obj->cls->name);
+}
+
+bool
+mock_generator(struct eval *ev, value items, value *out)
+{
+	/* For now a generator expression yields its items as a list; the
+	 * generator object (gi_frame and friends) comes with the object
+	 * model. */
+	(void)ev;
+	*out = items;
+	return true;
 }

@@ -47,6 +47,11 @@ bool mock_import(struct eval *ev, const char *name, value *out);
 bool mock_getattr(struct eval *ev, value obj, const char *name, value *out);
 /* Subscript on a mock object. */
 bool mock_getitem(struct eval *ev, value obj, value idx, value *out);
+/* Call a mock object (a class, an instance with __call__). */
+bool mock_call(struct eval *ev, value fn, const value *args, size_t nargs,
+    const char *const *kwnames, size_t nkw, value *out);
+/* Wrap the items a generator expression produced into a generator. */
+bool mock_generator(struct eval *ev, value items, value *out);
 /* repr of a mock object. */
 void mock_repr(value v, struct sbuf *out);
 

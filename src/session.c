@@ -45,6 +45,8 @@ struct session {
 	unsigned		 enabled;
 	const struct policy	*policy;
 	unsigned		 budget;	/* the sandbox's limit */
+	bool			 budget_explicit; /* set by the user, kept
+					    across policy changes */
 	bool			 bare;
 	unsigned		 steps;
 };
@@ -113,6 +115,7 @@ session_new(const struct session_opts *opts)
 	s->enabled = opts->paths ? opts->paths : PATHS_DEFAULT;
 	s->policy = opts->policy ? opts->policy : policy_preset("essay");
 	s->budget = opts->budget_set ? opts->budget : s->policy->budget;
+	s->budget_explicit = opts->budget_set;
 	s->bare = opts->bare;
 	init_paths(s);
 	return s;
@@ -207,13 +210,15 @@ void
 session_set_policy(struct session *s, const struct policy *p)
 {
 	s->policy = p;
-	s->budget = p->budget;
+	if (!s->budget_explicit)
+		s->budget = p->budget;
 }
 
 void
 session_set_budget(struct session *s, unsigned limit)
 {
 	s->budget = limit;
+	s->budget_explicit = true;
 }
 
 unsigned

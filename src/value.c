@@ -1,17 +1,58 @@
 /*
  * value.c -- constructors, containers, repr and the non-numeric operations.
  *
- * (Skeleton: constructors only.  Numbers live in num.c.)
+ * Values are passed by value; payloads live in the arena handed to the
+ * constructor (operations use rt->arena).  Numbers are num.c's: when both
+ * operands of an operator are numbers value_binop() hands them over, and
+ * repr/hash/compare call num.c for numeric values.  This file owns what
+ * CPython's sequence, mapping and set types do: concatenation and
+ * repetition with their exact TypeErrors, lexicographic comparison, the
+ * insertion-ordered dict (entries[] plus an open-addressed index[]), repr
+ * with CPython's quote choice, escapes and "[...]" for a container inside
+ * itself, and the deep copy a store makes of a value it keeps.
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "arena.h"
+#include "num.h"
 #include "sbuf.h"
+#include "strfmt.h"
+#include "unicode_print.h"
 #include "value.h"
+#include "xalloc.h"
+
+/* Append code point c as (generalised) UTF-8. */
+static void
+utf8_put(struct sbuf *out, uint32_t c)
+{
+	char b[4];
+	size_t n;
+	if (c < 0x80) {
+		b[0] = (char)c;
+		n = 1;
+	} else if (c < 0x800) {
+		b[0] = (char)(0xC0 | (c >> 6));
+		b[1] = (char)(0x80 | (c & 0x3F));
+		n = 2;
+	} else if (c < 0x10000) {
+		b[0] = (char)(0xE0 | (c >> 12));
+		b[1] = (char)(0x80 | ((c >> 6) & 0x3F));
+		b[2] = (char)(0x80 | (c & 0x3F));
+		n = 3;
+	} else {
+		b[0] = (char)(0xF0 | (c >> 18));
+		b[1] = (char)(0x80 | ((c >> 12) & 0x3F));
+		b[2] = (char)(0x80 | ((c >> 6) & 0x3F));
+		b[3] = (char)(0x80 | (c & 0x3F));
+		n = 4;
+	}
+	sbuf_add(out, b, n);
+}
 
 value
 value_none(void)
@@ -191,38 +232,367 @@ value_type_name(value v)
 	return type_names[v.type];
 }
 
+
+value
+value_dict(struct arena *a)
+{
+	value v = { .type = VT_DICT };
+	v.as.dict = arena_alloc(a, sizeof *v.as.dict);
+	return v;
+}
+
+value
+value_set(struct arena *a)
+{
+	value v = { .type = VT_SET };
+	v.as.dict = arena_alloc(a, sizeof *v.as.dict);
+	return v;
+}
+
+/* ================================================================ */
+/* dict and set: insertion-ordered entries, open-addressed index     */
+/* ================================================================ */
+
 /*
- * value_repr -- PROVISIONAL: a simple repr good enough for the parser's
- * tests; the values work replaces it with CPython's exact rules.
+ * entries[] keeps insertion order; index[] maps a hash slot to an entry
+ * number (-1 empty, -2 deleted) and is probed linearly.  The index is
+ * rebuilt at twice the size when two thirds full, so a probe always ends.
+ * Both arrays live in the arena the dict was made in, which the caller
+ * passes as rt->arena (a store copies values in with value_copy()).
  */
+
+static bool
+keys_equal(struct rt *rt, value a, value b, bool *eq)
+{
+	if (a.type == b.type) {
+		switch (a.type) {
+		case VT_INT: *eq = a.as.i == b.as.i; return true;
+		case VT_STR:
+		case VT_BYTES:
+			*eq = a.as.s->len == b.as.s->len &&
+			    memcmp(a.as.s->data, b.as.s->data, a.as.s->len) == 0;
+			return true;
+		default:
+			break;
+		}
+	}
+	return value_eq(rt, a, b, eq);
+}
+
+/* The entry holding key, or -1; *slot is where it is or would go. */
+static bool
+dict_lookup(struct rt *rt, struct vdict *d, value key, uint64_t h,
+    int64_t *entry, size_t *slot)
+{
+	size_t mask = d->nindex - 1, i = (size_t)h & mask;
+	size_t first_free = (size_t)-1;
+	*entry = -1;
+	for (;;) {
+		int64_t ix = d->index[i];
+		if (ix == -1) {
+			*slot = first_free != (size_t)-1 ? first_free : i;
+			return true;
+		}
+		if (ix == -2) {
+			if (first_free == (size_t)-1)
+				first_free = i;
+		} else if (d->entries[ix].hash == h) {
+			bool eq;
+			if (!keys_equal(rt, d->entries[ix].key, key, &eq))
+				return false;
+			if (eq) {
+				*entry = ix;
+				*slot = i;
+				return true;
+			}
+		}
+		i = (i + 1) & mask;
+	}
+}
+
+static void
+dict_reindex(struct arena *a, struct vdict *d, size_t nindex)
+{
+	size_t i, j = 0;
+	/* compact the live entries, then index them */
+	for (i = 0; i < d->used; i++)
+		if (d->entries[i].live)
+			d->entries[j++] = d->entries[i];
+	d->used = j;
+	d->nindex = nindex;
+	d->index = arena_array(a, nindex, sizeof *d->index);
+	memset(d->index, 0xff, nindex * sizeof *d->index);	/* all -1 */
+	for (i = 0; i < d->used; i++) {
+		size_t s = (size_t)d->entries[i].hash & (nindex - 1);
+		while (d->index[s] != -1)
+			s = (s + 1) & (nindex - 1);
+		d->index[s] = (int64_t)i;
+	}
+}
+
+static bool
+dict_insert(struct rt *rt, value dict, value key, value val)
+{
+	struct vdict *d = dict.as.dict;
+	uint64_t h;
+	int64_t e;
+	size_t slot;
+
+	if (!value_hash(rt, key, &h))
+		return false;
+	if (d->nindex == 0)
+		dict_reindex(rt->arena, d, 8);
+	if (!dict_lookup(rt, d, key, h, &e, &slot))
+		return false;
+	if (e >= 0) {
+		d->entries[e].val = val;	/* the first key object stays */
+		return true;
+	}
+	if (!rt_check_seq_len(rt, d->len + 1))
+		return false;
+	if ((d->used + 1) * 3 >= d->nindex * 2) {
+		dict_reindex(rt->arena, d, d->len * 3 >= d->nindex ?
+		    d->nindex * 2 : d->nindex);
+		if (!dict_lookup(rt, d, key, h, &e, &slot))
+			return false;
+	}
+	if (d->used == d->cap) {
+		size_t ncap = d->cap ? d->cap * 2 : 8;
+		d->entries = arena_grow(rt->arena, d->entries, d->used, ncap,
+		    sizeof *d->entries);
+		d->cap = ncap;
+	}
+	d->entries[d->used].hash = h;
+	d->entries[d->used].live = true;
+	d->entries[d->used].key = key;
+	d->entries[d->used].val = val;
+	d->index[slot] = (int64_t)d->used;
+	d->used++;
+	d->len++;
+	return true;
+}
+
+bool
+value_dict_set(struct rt *rt, value dict, value key, value val)
+{
+	return dict_insert(rt, dict, key, val);
+}
+
+bool
+value_set_add(struct rt *rt, value set, value key)
+{
+	return dict_insert(rt, set, key, value_none());
+}
+
+bool
+value_dict_get(struct rt *rt, value dict, value key, value *out, bool *found)
+{
+	struct vdict *d = dict.as.dict;
+	uint64_t h;
+	int64_t e;
+	size_t slot;
+	*found = false;
+	if (!value_hash(rt, key, &h))
+		return false;
+	if (d->len == 0)
+		return true;
+	if (!dict_lookup(rt, d, key, h, &e, &slot))
+		return false;
+	if (e >= 0) {
+		*found = true;
+		if (out)
+			*out = d->entries[e].val;
+	}
+	return true;
+}
+
+/* ================================================================ */
+/* queries                                                           */
+/* ================================================================ */
+
+static size_t
+seq_len(value v)
+{
+	switch (v.type) {
+	case VT_LIST: return v.as.list->len;
+	case VT_TUPLE: return v.as.tuple->len;
+	default: return 0;
+	}
+}
+
+static value *
+seq_items(value v)
+{
+	return v.type == VT_LIST ? v.as.list->items : v.as.tuple->items;
+}
+
+bool
+value_truthy(struct rt *rt, value v, bool *out)
+{
+	switch (v.type) {
+	case VT_NONE: *out = false; break;
+	case VT_BOOL: *out = v.as.b; break;
+	case VT_INT: *out = v.as.i != 0; break;
+	case VT_BIGINT: *out = true; break;
+	case VT_FLOAT: *out = v.as.f != 0.0; break;
+	case VT_COMPLEX: *out = v.as.c->re != 0.0 || v.as.c->im != 0.0; break;
+	case VT_STR:
+	case VT_BYTES: *out = v.as.s->len != 0; break;
+	case VT_LIST:
+	case VT_TUPLE: *out = seq_len(v) != 0; break;
+	case VT_DICT:
+	case VT_SET:
+	case VT_FROZENSET: *out = v.as.dict->len != 0; break;
+	default: *out = true; break;
+	}
+	return true;
+}
+
+/* FNV-1a, for str and bytes (any good hash will do: only ints, floats and
+ * complexes must agree with each other as CPython's do). */
+static uint64_t
+hash_bytes(const char *s, size_t n)
+{
+	uint64_t h = 14695981039346656037ULL;
+	size_t i;
+	for (i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ULL;
+	}
+	return h == (uint64_t)-1 ? (uint64_t)-2 : h;
+}
+
+#define XXPRIME_1 11400714785074694791ULL
+#define XXPRIME_2 14029467366897019727ULL
+#define XXPRIME_5 2870177450012600261ULL
+#define XXROTATE(x) (((x) << 31) | ((x) >> 33))
+
+bool
+value_hash(struct rt *rt, value v, uint64_t *out)
+{
+	size_t i;
+	switch (v.type) {
+	case VT_NONE: *out = 0xFCA86420u; return true;
+	case VT_ELLIPSIS: *out = 0xE11195E5u; return true;
+	case VT_BOOL:
+	case VT_INT:
+	case VT_BIGINT:
+	case VT_FLOAT:
+	case VT_COMPLEX:
+		*out = num_hash(v);
+		return true;
+	case VT_STR:
+	case VT_BYTES:
+		*out = hash_bytes(v.as.s->data, v.as.s->len);
+		return true;
+	case VT_TUPLE: {
+		/* CPython's tuplehash (xxHash lanes) */
+		uint64_t acc = XXPRIME_5, lane;
+		for (i = 0; i < v.as.tuple->len; i++) {
+			if (!value_hash(rt, v.as.tuple->items[i], &lane))
+				return false;
+			acc += lane * XXPRIME_2;
+			acc = XXROTATE(acc);
+			acc *= XXPRIME_1;
+		}
+		acc += v.as.tuple->len ^ (XXPRIME_5 ^ 3527539UL);
+		*out = acc == (uint64_t)-1 ? 1546275796 : acc;
+		return true;
+	}
+	case VT_FROZENSET: {
+		/* order-independent: a sum of shuffled entry hashes */
+		uint64_t acc = 1927868237ULL * (v.as.dict->len + 1);
+		for (i = 0; i < v.as.dict->used; i++) {
+			uint64_t h = v.as.dict->entries[i].hash;
+			if (!v.as.dict->entries[i].live)
+				continue;
+			acc ^= ((h ^ (h << 16)) ^ 89869747ULL) * 3644798167ULL;
+		}
+		*out = acc == (uint64_t)-1 ? 590923713ULL : acc;
+		return true;
+	}
+	case VT_LIST:
+	case VT_DICT:
+	case VT_SET:
+	case VT_SLICE:
+		return rt_raise(rt, "TypeError", "unhashable type: '%s'",
+		    value_type_name(v));
+	default:
+		*out = (uint64_t)(uintptr_t)v.as.obj >> 4;
+		return true;
+	}
+}
+
+bool
+value_is(value a, value b)
+{
+	if (a.type != b.type)
+		return false;
+	switch (a.type) {
+	case VT_NONE:
+	case VT_ELLIPSIS: return true;
+	case VT_BOOL: return a.as.b == b.as.b;
+	/* CPython caches small ints; we treat every equal int64 as one */
+	case VT_INT: return a.as.i == b.as.i;
+	case VT_FLOAT: return memcmp(&a.as.f, &b.as.f, sizeof a.as.f) == 0;
+	default: return a.as.obj == b.as.obj;
+	}
+}
+
+/* ================================================================ */
+/* repr                                                              */
+/* ================================================================ */
+
 void
 value_float_repr(double f, struct sbuf *out)
 {
-	char buf[64];
-	int prec;
-	for (prec = 1; prec <= 17; prec++) {
-		snprintf(buf, sizeof buf, "%.*g", prec, f);
-		if (strtod(buf, NULL) == f)
-			break;
-	}
+	char buf[40];
+	num_format_double(f, true, false, buf);
 	sbuf_adds(out, buf);
-	if (strspn(buf, "-0123456789") == strlen(buf))
-		sbuf_adds(out, ".0");
+}
+
+/* Decode one code point of generalised UTF-8 (surrogates allowed). */
+static uint32_t
+utf8_next(const unsigned char *s, size_t len, size_t *i)
+{
+	unsigned char c = s[*i];
+	uint32_t cp;
+	int n;
+	if (c < 0x80) {
+		(*i)++;
+		return c;
+	}
+	if (c >= 0xF0) {
+		cp = c & 0x07;
+		n = 3;
+	} else if (c >= 0xE0) {
+		cp = c & 0x0F;
+		n = 2;
+	} else {
+		cp = c & 0x1F;
+		n = 1;
+	}
+	(*i)++;
+	while (n-- > 0 && *i < len)
+		cp = (cp << 6) | (s[(*i)++] & 0x3F);
+	return cp;
 }
 
 void
 value_str_repr(const struct vstr *s, bool is_bytes, struct sbuf *out)
 {
+	const unsigned char *d = (const unsigned char *)s->data;
+	/* Python's choice: single quotes unless only ' occurs */
 	char q = memchr(s->data, '\'', s->len) && !memchr(s->data, '"', s->len)
 	    ? '"' : '\'';
-	size_t i;
+	size_t i = 0;
 	if (is_bytes)
 		sbuf_addc(out, 'b');
 	sbuf_addc(out, q);
-	for (i = 0; i < s->len; i++) {
-		unsigned char c = (unsigned char)s->data[i];
-		if (c == (unsigned char)q || c == '\\')
-			sbuf_addf(out, "\\%c", c);
+	while (i < s->len) {
+		uint32_t c = is_bytes ? d[i++] : utf8_next(d, s->len, &i);
+		if (c == (uint32_t)q || c == '\\')
+			sbuf_addf(out, "\\%c", (char)c);
 		else if (c == '\n')
 			sbuf_adds(out, "\\n");
 		else if (c == '\t')
@@ -230,56 +600,797 @@ value_str_repr(const struct vstr *s, bool is_bytes, struct sbuf *out)
 		else if (c == '\r')
 			sbuf_adds(out, "\\r");
 		else if (c < 0x20 || c == 0x7f || (is_bytes && c >= 0x80))
-			sbuf_addf(out, "\\x%02x", c);
-		else
+			sbuf_addf(out, "\\x%02x", (unsigned)c);
+		else if (c < 0x7f)
 			sbuf_addc(out, (char)c);
+		else if (unicode_print_isprintable(c))
+			utf8_put(out, c);
+		else if (c <= 0xff)
+			sbuf_addf(out, "\\x%02x", (unsigned)c);
+		else if (c <= 0xffff)
+			sbuf_addf(out, "\\u%04x", (unsigned)c);
+		else
+			sbuf_addf(out, "\\U%08x", (unsigned)c);
 	}
 	sbuf_addc(out, q);
+}
+
+/* Containers being printed, innermost first (CPython's Py_ReprEnter). */
+struct repr_seen {
+	const void		*p;
+	const struct repr_seen	*up;
+	unsigned		 depth;
+};
+
+static bool
+repr_depth_ok(struct rt *rt, const struct repr_seen *seen)
+{
+	unsigned cap = rt->limits.max_depth ? rt->limits.max_depth : 10000;
+	if (seen != NULL && seen->depth >= cap)
+		return rt_raise(rt, "RecursionError", "maximum recursion depth "
+		    "exceeded while getting the repr of an object");
+	return true;
+}
+
+static bool repr_rec(struct rt *rt, value v, struct sbuf *out,
+    const struct repr_seen *seen);
+
+static bool
+repr_container(struct rt *rt, value v, struct sbuf *out,
+    const struct repr_seen *seen)
+{
+	const struct repr_seen *s;
+	struct repr_seen me;
+	size_t i, n = 0;
+	const void *p = v.as.obj;
+
+	for (s = seen; s != NULL; s = s->up)
+		if (s->p == p) {
+			sbuf_adds(out, v.type == VT_LIST ? "[...]" :
+			    v.type == VT_DICT ? "{...}" : "(...)");
+			return true;
+		}
+	if (!repr_depth_ok(rt, seen))
+		return false;
+	me.p = p;
+	me.up = seen;
+	me.depth = seen ? seen->depth + 1 : 1;
+
+	switch (v.type) {
+	case VT_LIST:
+	case VT_TUPLE:
+		sbuf_addc(out, v.type == VT_LIST ? '[' : '(');
+		for (i = 0; i < seq_len(v); i++) {
+			if (i)
+				sbuf_adds(out, ", ");
+			if (!repr_rec(rt, seq_items(v)[i], out, &me))
+				return false;
+		}
+		if (v.type == VT_TUPLE && seq_len(v) == 1)
+			sbuf_addc(out, ',');
+		sbuf_addc(out, v.type == VT_LIST ? ']' : ')');
+		return true;
+	case VT_DICT:
+		sbuf_addc(out, '{');
+		for (i = 0; i < v.as.dict->used; i++) {
+			struct ventry *e = &v.as.dict->entries[i];
+			if (!e->live)
+				continue;
+			if (n++)
+				sbuf_adds(out, ", ");
+			if (!repr_rec(rt, e->key, out, &me))
+				return false;
+			sbuf_adds(out, ": ");
+			if (!repr_rec(rt, e->val, out, &me))
+				return false;
+		}
+		sbuf_addc(out, '}');
+		return true;
+	default:	/* SET, FROZENSET */
+		if (v.as.dict->len == 0) {
+			sbuf_adds(out, v.type == VT_SET ? "set()" : "frozenset()");
+			return true;
+		}
+		if (v.type == VT_FROZENSET)
+			sbuf_adds(out, "frozenset(");
+		sbuf_addc(out, '{');
+		for (i = 0; i < v.as.dict->used; i++) {
+			struct ventry *e = &v.as.dict->entries[i];
+			if (!e->live)
+				continue;
+			if (n++)
+				sbuf_adds(out, ", ");
+			if (!repr_rec(rt, e->key, out, &me))
+				return false;
+		}
+		sbuf_addc(out, '}');
+		if (v.type == VT_FROZENSET)
+			sbuf_addc(out, ')');
+		return true;
+	}
+}
+
+static bool
+repr_rec(struct rt *rt, value v, struct sbuf *out,
+    const struct repr_seen *seen)
+{
+	char buf[40];
+	switch (v.type) {
+	case VT_NONE: sbuf_adds(out, "None"); return true;
+	case VT_BOOL: sbuf_adds(out, v.as.b ? "True" : "False"); return true;
+	case VT_INT:
+	case VT_BIGINT:
+		return num_int_repr(rt, v, out);
+	case VT_FLOAT: value_float_repr(v.as.f, out); return true;
+	case VT_COMPLEX:
+		/* complex_repr: no parentheses for a pure imaginary with +0.0
+		 * real part; the parts never get ".0" */
+		if (v.as.c->re == 0.0 && !signbit(v.as.c->re)) {
+			num_format_double(v.as.c->im, false, false, buf);
+			sbuf_adds(out, buf);
+			sbuf_addc(out, 'j');
+			return true;
+		}
+		num_format_double(v.as.c->re, false, false, buf);
+		sbuf_addc(out, '(');
+		sbuf_adds(out, buf);
+		num_format_double(v.as.c->im, false, true, buf);
+		sbuf_adds(out, buf);
+		sbuf_adds(out, "j)");
+		return true;
+	case VT_STR: value_str_repr(v.as.s, false, out); return true;
+	case VT_BYTES: value_str_repr(v.as.s, true, out); return true;
+	case VT_ELLIPSIS: sbuf_adds(out, "Ellipsis"); return true;
+	case VT_LIST:
+	case VT_TUPLE:
+	case VT_DICT:
+	case VT_SET:
+	case VT_FROZENSET:
+		return repr_container(rt, v, out, seen);
+	case VT_SLICE:
+		sbuf_adds(out, "slice(");
+		if (!repr_rec(rt, v.as.slice->start, out, seen))
+			return false;
+		sbuf_adds(out, ", ");
+		if (!repr_rec(rt, v.as.slice->stop, out, seen))
+			return false;
+		sbuf_adds(out, ", ");
+		if (!repr_rec(rt, v.as.slice->step, out, seen))
+			return false;
+		sbuf_addc(out, ')');
+		return true;
+	case VT_NATIVE:
+		if (v.as.native->self.type == VT_NONE)
+			sbuf_addf(out, "<built-in function %s>",
+			    v.as.native->name);
+		else
+			sbuf_addf(out, "<built-in method %s of %s object>",
+			    v.as.native->name,
+			    value_type_name(v.as.native->self));
+		return true;
+	default:
+		sbuf_addf(out, "<%s object>", value_type_name(v));
+		return true;
+	}
 }
 
 bool
 value_repr(struct rt *rt, value v, struct sbuf *out)
 {
-	size_t i;
-	switch (v.type) {
-	case VT_NONE: sbuf_adds(out, "None"); return true;
-	case VT_BOOL: sbuf_adds(out, v.as.b ? "True" : "False"); return true;
-	case VT_INT: sbuf_addf(out, "%lld", (long long)v.as.i); return true;
-	case VT_BIGINT: {
-		char *s = mpz_get_str(NULL, 10, v.as.big->z);
-		sbuf_adds(out, s);
-		free(s);
+	return repr_rec(rt, v, out, NULL);
+}
+
+bool
+value_str_of(struct rt *rt, value v, struct sbuf *out)
+{
+	if (v.type == VT_STR) {
+		sbuf_add(out, v.as.s->data, v.as.s->len);
 		return true;
 	}
-	case VT_FLOAT: value_float_repr(v.as.f, out); return true;
-	case VT_STR: value_str_repr(v.as.s, false, out); return true;
-	case VT_BYTES: value_str_repr(v.as.s, true, out); return true;
-	case VT_ELLIPSIS: sbuf_adds(out, "Ellipsis"); return true;
-	case VT_COMPLEX:
-		sbuf_addc(out, '(');
-		value_float_repr(v.as.c->re, out);
-		sbuf_addc(out, '+');
-		value_float_repr(v.as.c->im, out);
-		sbuf_adds(out, "j)");
+	return value_repr(rt, v, out);
+}
+
+/* ================================================================ */
+/* comparison                                                        */
+/* ================================================================ */
+
+#define X_SYM(e, name, sym) sym,
+static const char *const cmp_syms[] = { CMPOPS(X_SYM) };
+static const char *const bin_syms[] = { BINOPS(X_SYM) };
+#undef X_SYM
+
+static bool
+not_supported(struct rt *rt, enum cmpop op, value a, value b)
+{
+	return rt_raise(rt, "TypeError",
+	    "'%s' not supported between instances of '%s' and '%s'",
+	    cmp_syms[op], value_type_name(a), value_type_name(b));
+}
+
+static bool
+three_way(enum cmpop op, int c)
+{
+	switch (op) {
+	case CMPOP_EQ: return c == 0;
+	case CMPOP_NOTEQ: return c != 0;
+	case CMPOP_LT: return c < 0;
+	case CMPOP_LTE: return c <= 0;
+	case CMPOP_GT: return c > 0;
+	default: return c >= 0;
+	}
+}
+
+static bool compare_bool(struct rt *rt, enum cmpop op, value a, value b,
+    bool *res);
+
+/* list_richcompare / tuplerichcompare */
+static bool
+compare_seq(struct rt *rt, enum cmpop op, value a, value b, bool *res)
+{
+	size_t na = seq_len(a), nb = seq_len(b), i;
+	bool eq;
+	if (na != nb && (op == CMPOP_EQ || op == CMPOP_NOTEQ)) {
+		*res = op == CMPOP_NOTEQ;
 		return true;
-	case VT_LIST:
-	case VT_TUPLE: {
-		size_t n = v.type == VT_LIST ? v.as.list->len : v.as.tuple->len;
-		value *items = v.type == VT_LIST ? v.as.list->items : v.as.tuple->items;
-		sbuf_addc(out, v.type == VT_LIST ? '[' : '(');
-		for (i = 0; i < n; i++) {
-			if (i)
-				sbuf_adds(out, ", ");
-			if (!value_repr(rt, items[i], out))
+	}
+	if (rt->depth++ > (rt->limits.max_depth ? rt->limits.max_depth : 10000)) {
+		rt->depth--;
+		return rt_raise(rt, "RecursionError",
+		    "maximum recursion depth exceeded in comparison");
+	}
+	for (i = 0; i < na && i < nb; i++) {
+		value x = seq_items(a)[i], y = seq_items(b)[i];
+		if (value_is(x, y) && x.type != VT_FLOAT)
+			continue;
+		if (!compare_bool(rt, CMPOP_EQ, x, y, &eq)) {
+			rt->depth--;
+			return false;
+		}
+		if (!eq)
+			break;
+	}
+	bool ok = true;
+	if (i >= na || i >= nb)
+		*res = three_way(op, (na > nb) - (na < nb));
+	else if (op == CMPOP_EQ)
+		*res = false;
+	else if (op == CMPOP_NOTEQ)
+		*res = true;
+	else
+		ok = compare_bool(rt, op, seq_items(a)[i], seq_items(b)[i], res);
+	rt->depth--;
+	return ok;
+}
+
+static bool
+set_contains(struct rt *rt, value set, value key, bool *found)
+{
+	return value_dict_get(rt, set, key, NULL, found);
+}
+
+/* a <= b for sets */
+static bool
+set_issubset(struct rt *rt, value a, value b, bool *res)
+{
+	size_t i;
+	*res = false;
+	if (a.as.dict->len > b.as.dict->len)
+		return true;
+	for (i = 0; i < a.as.dict->used; i++) {
+		bool found;
+		if (!a.as.dict->entries[i].live)
+			continue;
+		if (!set_contains(rt, b, a.as.dict->entries[i].key, &found))
+			return false;
+		if (!found)
+			return true;
+	}
+	*res = true;
+	return true;
+}
+
+static bool
+compare_bool(struct rt *rt, enum cmpop op, value a, value b, bool *res)
+{
+	bool is_set_a = a.type == VT_SET || a.type == VT_FROZENSET;
+	bool is_set_b = b.type == VT_SET || b.type == VT_FROZENSET;
+
+	if (NUM_IS_NUMBER(a) && NUM_IS_NUMBER(b))
+		return num_compare(rt, op, a, b, res);
+	if (a.type == b.type && (a.type == VT_STR || a.type == VT_BYTES)) {
+		size_t n = a.as.s->len < b.as.s->len ? a.as.s->len : b.as.s->len;
+		int c = memcmp(a.as.s->data, b.as.s->data, n);
+		if (c == 0)
+			c = (a.as.s->len > b.as.s->len) - (a.as.s->len < b.as.s->len);
+		*res = three_way(op, c);
+		return true;
+	}
+	if (a.type == b.type && (a.type == VT_LIST || a.type == VT_TUPLE))
+		return compare_seq(rt, op, a, b, res);
+	if (is_set_a && is_set_b) {
+		bool sub;
+		size_t na = a.as.dict->len, nb = b.as.dict->len;
+		switch (op) {
+		case CMPOP_EQ:
+		case CMPOP_NOTEQ:
+			if (na != nb)
+				sub = false;
+			else if (!set_issubset(rt, a, b, &sub))
+				return false;
+			*res = op == CMPOP_EQ ? sub : !sub;
+			return true;
+		case CMPOP_LT:
+		case CMPOP_LTE:
+			if (!set_issubset(rt, a, b, &sub))
+				return false;
+			*res = sub && (op == CMPOP_LTE || na < nb);
+			return true;
+		default:
+			if (!set_issubset(rt, b, a, &sub))
+				return false;
+			*res = sub && (op == CMPOP_GTE || na > nb);
+			return true;
+		}
+	}
+	if (a.type == VT_DICT && b.type == VT_DICT &&
+	    (op == CMPOP_EQ || op == CMPOP_NOTEQ)) {
+		/* dict_equal: same size and every key maps to an equal value */
+		size_t i;
+		bool eq = a.as.dict->len == b.as.dict->len;
+		for (i = 0; eq && i < a.as.dict->used; i++) {
+			struct ventry *e = &a.as.dict->entries[i];
+			value other;
+			bool found;
+			if (!e->live)
+				continue;
+			if (!value_dict_get(rt, b, e->key, &other, &found))
+				return false;
+			if (!found)
+				eq = false;
+			else if (!(value_is(e->val, other) &&
+			    e->val.type != VT_FLOAT) &&
+			    !compare_bool(rt, CMPOP_EQ, e->val, other, &eq))
 				return false;
 		}
-		if (v.type == VT_TUPLE && n == 1)
-			sbuf_addc(out, ',');
-		sbuf_addc(out, v.type == VT_LIST ? ']' : ')');
+		*res = op == CMPOP_EQ ? eq : !eq;
+		return true;
+	}
+	if (op == CMPOP_EQ || op == CMPOP_NOTEQ) {
+		/* unrelated types: identity */
+		bool same = value_is(a, b);
+		*res = op == CMPOP_EQ ? same : !same;
+		return true;
+	}
+	return not_supported(rt, op, a, b);
+}
+
+bool
+value_compare(struct rt *rt, enum cmpop op, value a, value b, value *out)
+{
+	bool res;
+	if (op > CMPOP_GTE)
+		return rt_raise(rt, "SystemError", "bad comparison operator");
+	if (!compare_bool(rt, op, a, b, &res))
+		return false;
+	*out = value_bool(res);
+	return true;
+}
+
+bool
+value_eq(struct rt *rt, value a, value b, bool *out)
+{
+	return compare_bool(rt, CMPOP_EQ, a, b, out);
+}
+
+/* ================================================================ */
+/* iteration                                                         */
+/* ================================================================ */
+
+bool
+value_iterate(struct rt *rt, value it,
+    bool (*fn)(struct rt *rt, value item, void *ctx), void *ctx)
+{
+	size_t i;
+	switch (it.type) {
+	case VT_LIST:
+		/* re-read the length: fn may append to the list */
+		for (i = 0; i < it.as.list->len; i++)
+			if (!fn(rt, it.as.list->items[i], ctx))
+				return false;
+		return true;
+	case VT_TUPLE:
+		for (i = 0; i < it.as.tuple->len; i++)
+			if (!fn(rt, it.as.tuple->items[i], ctx))
+				return false;
+		return true;
+	case VT_STR: {
+		const char *d = it.as.s->data;
+		i = 0;
+		while (i < it.as.s->len) {
+			size_t j = i;
+			utf8_next((const unsigned char *)d, it.as.s->len, &j);
+			if (!fn(rt, value_str(rt->arena, d + i, j - i), ctx))
+				return false;
+			i = j;
+		}
+		return true;
+	}
+	case VT_BYTES:
+		for (i = 0; i < it.as.s->len; i++)
+			if (!fn(rt, value_int((unsigned char)it.as.s->data[i]),
+			    ctx))
+				return false;
+		return true;
+	case VT_DICT:
+	case VT_SET:
+	case VT_FROZENSET: {
+		struct vdict *d = it.as.dict;
+		size_t used = d->used, len = d->len;
+		for (i = 0; i < d->used; i++) {
+			if (!d->entries[i].live)
+				continue;
+			if (!fn(rt, d->entries[i].key, ctx))
+				return false;
+			if (d->used != used || d->len != len)
+				return rt_raise(rt, "RuntimeError", "%s changed "
+				    "size during iteration", it.type == VT_DICT ?
+				    "dictionary" : "Set");
+		}
 		return true;
 	}
 	default:
-		sbuf_addf(out, "<%s object>", value_type_name(v));
+		return rt_raise(rt, "TypeError", "'%s' object is not iterable",
+		    value_type_name(it));
+	}
+}
+
+/* ================================================================ */
+/* copying between arenas                                            */
+/* ================================================================ */
+
+/* old payload pointer -> its copy, open-addressed, on the heap */
+struct copy_map {
+	const void	**keys;
+	value		 *vals;
+	size_t		  n, cap;
+};
+
+static value *
+map_find(struct copy_map *m, const void *p, bool *fresh)
+{
+	size_t i;
+	if ((m->n + 1) * 2 > m->cap) {
+		struct copy_map big = { NULL, NULL, 0, m->cap ? m->cap * 2 : 64 };
+		big.keys = xcalloc(big.cap, sizeof *big.keys);
+		big.vals = xcalloc(big.cap, sizeof *big.vals);
+		for (i = 0; i < m->cap; i++) {
+			bool f;
+			if (m->keys[i] != NULL)
+				*map_find(&big, m->keys[i], &f) = m->vals[i];
+		}
+		free(m->keys);
+		free(m->vals);
+		*m = big;
+	}
+	i = ((uintptr_t)p >> 4) * 11400714819323198485ULL >> 20;
+	for (i &= m->cap - 1; m->keys[i] != NULL; i = (i + 1) & (m->cap - 1))
+		if (m->keys[i] == p) {
+			*fresh = false;
+			return &m->vals[i];
+		}
+	m->keys[i] = p;
+	m->n++;
+	*fresh = true;
+	return &m->vals[i];
+}
+
+static value
+copy_rec(struct arena *dst, value v, struct copy_map *m)
+{
+	value c = v;
+	value *slot;
+	bool fresh;
+	size_t i;
+
+	switch (v.type) {
+	case VT_BIGINT: case VT_COMPLEX: case VT_STR: case VT_BYTES:
+	case VT_LIST: case VT_TUPLE: case VT_DICT: case VT_SET:
+	case VT_FROZENSET: case VT_SLICE: case VT_NATIVE:
+		break;
+	default:
+		/* immediates; functions and objects belong to their owner */
+		return v;
+	}
+	slot = map_find(m, v.as.obj, &fresh);
+	if (!fresh)
+		return *slot;
+	switch (v.type) {
+	case VT_BIGINT:
+		c = value_int_mpz(dst, v.as.big->z);
+		break;
+	case VT_COMPLEX:
+		c = value_complex(dst, v.as.c->re, v.as.c->im);
+		break;
+	case VT_STR:
+	case VT_BYTES:
+		c.as.s = arena_alloc(dst, sizeof *c.as.s + v.as.s->len + 1);
+		memcpy(c.as.s, v.as.s, sizeof *c.as.s + v.as.s->len + 1);
+		break;
+	case VT_LIST:
+		c = value_list(dst, v.as.list->len);
+		*slot = c;	/* before the items, so a cycle finds it */
+		for (i = 0; i < v.as.list->len; i++) {
+			value item = copy_rec(dst, v.as.list->items[i], m);
+			c.as.list->items[c.as.list->len++] = item;
+		}
+		/* the map may have grown: look the slot up again */
+		return c;
+	case VT_TUPLE:
+		c = value_tuple(dst, v.as.tuple->len);
+		*slot = c;
+		for (i = 0; i < v.as.tuple->len; i++) {
+			value item = copy_rec(dst, v.as.tuple->items[i], m);
+			c.as.tuple->items[i] = item;
+		}
+		return c;
+	case VT_DICT:
+	case VT_SET:
+	case VT_FROZENSET: {
+		struct vdict *od = v.as.dict, *nd;
+		c.as.dict = nd = arena_alloc(dst, sizeof *nd);
+		*slot = c;
+		/* same hashes, same order: copy entries, rebuild the index */
+		nd->cap = od->len ? od->len : 0;
+		if (nd->cap)
+			nd->entries = arena_array(dst, nd->cap, sizeof *nd->entries);
+		for (i = 0; i < od->used; i++) {
+			struct ventry e = od->entries[i];
+			if (!e.live)
+				continue;
+			e.key = copy_rec(dst, e.key, m);
+			e.val = copy_rec(dst, e.val, m);
+			nd->entries[nd->used++] = e;
+		}
+		nd->len = nd->used;
+		if (nd->len) {
+			size_t n = 8;
+			while (n * 2 <= nd->len * 3)
+				n *= 2;
+			dict_reindex(dst, nd, n);
+		}
+		return c;
+	}
+	case VT_SLICE:
+		c.as.slice = arena_alloc(dst, sizeof *c.as.slice);
+		*slot = c;
+		c.as.slice->start = copy_rec(dst, v.as.slice->start, m);
+		c.as.slice->stop = copy_rec(dst, v.as.slice->stop, m);
+		c.as.slice->step = copy_rec(dst, v.as.slice->step, m);
+		return c;
+	case VT_NATIVE:
+		c.as.native = arena_alloc(dst, sizeof *c.as.native);
+		*c.as.native = *v.as.native;
+		*slot = c;
+		c.as.native->self = copy_rec(dst, v.as.native->self, m);
+		return c;
+	default:
+		break;
+	}
+	*slot = c;
+	return c;
+}
+
+value
+value_copy(struct arena *dst, value v)
+{
+	struct copy_map m = { NULL, NULL, 0, 0 };
+	value c = copy_rec(dst, v, &m);
+	free(m.keys);
+	free(m.vals);
+	return c;
+}
+
+/* ================================================================ */
+/* operators on non-numbers                                          */
+/* ================================================================ */
+
+static bool
+is_sequence(value v)
+{
+	return v.type == VT_STR || v.type == VT_BYTES || v.type == VT_LIST ||
+	    v.type == VT_TUPLE;
+}
+
+static bool
+binop_unsupported(struct rt *rt, enum binop op, value a, value b)
+{
+	return rt_raise(rt, "TypeError",
+	    "unsupported operand type(s) for %s: '%s' and '%s'",
+	    bin_syms[op], value_type_name(a), value_type_name(b));
+}
+
+/* sq_concat of str, bytes, list, tuple: a is the sequence. */
+static bool
+concat(struct rt *rt, value a, value b, value *out)
+{
+	if (a.type != b.type) {
+		if (a.type == VT_BYTES)
+			return rt_raise(rt, "TypeError", "can't concat %s to %s",
+			    value_type_name(b), value_type_name(a));
+		return rt_raise(rt, "TypeError",
+		    "can only concatenate %s (not \"%s\") to %s",
+		    value_type_name(a), value_type_name(b), value_type_name(a));
+	}
+	if (a.type == VT_STR || a.type == VT_BYTES) {
+		size_t n = a.as.s->len + b.as.s->len;
+		if (!rt_check_str_bytes(rt, n))
+			return false;
+		char *buf = arena_alloc(rt->arena, n + 1);
+		memcpy(buf, a.as.s->data, a.as.s->len);
+		memcpy(buf + a.as.s->len, b.as.s->data, b.as.s->len);
+		*out = a.type == VT_STR ? value_str(rt->arena, buf, n) :
+		    value_bytes(rt->arena, buf, n);
 		return true;
 	}
+	size_t na = seq_len(a), nb = seq_len(b);
+	if (!rt_check_seq_len(rt, (uint64_t)na + nb))
+		return false;
+	value r = a.type == VT_LIST ? value_list(rt->arena, na + nb) :
+	    value_tuple(rt->arena, na + nb);
+	value *items = seq_items(r);
+	if (na)
+		memcpy(items, seq_items(a), na * sizeof(value));
+	if (nb)
+		memcpy(items + na, seq_items(b), nb * sizeof(value));
+	if (r.type == VT_LIST)
+		r.as.list->len = na + nb;
+	*out = r;
+	return true;
+}
+
+/* sequence_repeat: seq * n (n must be an int). */
+static bool
+repeat(struct rt *rt, value seq, value n, value *out)
+{
+	int64_t count;
+	size_t unit, i;
+	if (!NUM_IS_INTLIKE(n))
+		return rt_raise(rt, "TypeError",
+		    "can't multiply sequence by non-int of type '%s'",
+		    value_type_name(n));
+	if (!num_to_int64_clamped(n, &count))
+		return rt_raise(rt, "OverflowError",
+		    "cannot fit 'int' into an index-sized integer");
+	if (count < 0)
+		count = 0;
+	if (seq.type == VT_STR || seq.type == VT_BYTES) {
+		unit = seq.as.s->len;
+		uint64_t total;
+		if (__builtin_mul_overflow((uint64_t)unit, (uint64_t)count,
+		    &total) || total > (uint64_t)INT64_MAX)
+			return rt_raise(rt, "MemoryError", "%s", "");
+		if (!rt_check_str_bytes(rt, total))
+			return false;
+		char *buf = arena_alloc(rt->arena, (size_t)total + 1);
+		for (i = 0; i < (size_t)count; i++)
+			memcpy(buf + i * unit, seq.as.s->data, unit);
+		*out = seq.type == VT_STR ?
+		    value_str(rt->arena, buf, (size_t)total) :
+		    value_bytes(rt->arena, buf, (size_t)total);
+		return true;
+	}
+	unit = seq_len(seq);
+	uint64_t total;
+	if (__builtin_mul_overflow((uint64_t)unit, (uint64_t)count, &total) ||
+	    total > (uint64_t)INT64_MAX / sizeof(value))
+		return rt_raise(rt, "MemoryError", "%s", "");
+	if (!rt_check_seq_len(rt, total))
+		return false;
+	value r = seq.type == VT_LIST ? value_list(rt->arena, (size_t)total) :
+	    value_tuple(rt->arena, (size_t)total);
+	for (i = 0; i < (size_t)count; i++)
+		memcpy(seq_items(r) + i * unit, seq_items(seq),
+		    unit * sizeof(value));
+	if (r.type == VT_LIST)
+		r.as.list->len = (size_t)total;
+	*out = r;
+	return true;
+}
+
+/* set | & - ^ and dict | dict */
+static bool
+set_binop(struct rt *rt, enum binop op, value a, value b, value *out)
+{
+	value r = a.type == VT_DICT ? value_dict(rt->arena) :
+	    value_set(rt->arena);
+	size_t i;
+	r.type = a.type;
+	if (op == BINOP_BITOR || a.type == VT_DICT) {
+		for (i = 0; i < a.as.dict->used; i++)
+			if (a.as.dict->entries[i].live &&
+			    !dict_insert(rt, r, a.as.dict->entries[i].key,
+			    a.as.dict->entries[i].val))
+				return false;
+		for (i = 0; i < b.as.dict->used; i++)
+			if (b.as.dict->entries[i].live &&
+			    !dict_insert(rt, r, b.as.dict->entries[i].key,
+			    b.as.dict->entries[i].val))
+				return false;
+		*out = r;
+		return true;
+	}
+	/* & and - keep a's items by membership in b; ^ adds b's not in a */
+	for (i = 0; i < a.as.dict->used; i++) {
+		bool found;
+		if (!a.as.dict->entries[i].live)
+			continue;
+		if (!set_contains(rt, b, a.as.dict->entries[i].key, &found))
+			return false;
+		if ((op == BINOP_BITAND) == found &&
+		    !value_set_add(rt, r, a.as.dict->entries[i].key))
+			return false;
+	}
+	if (op == BINOP_BITXOR)
+		for (i = 0; i < b.as.dict->used; i++) {
+			bool found;
+			if (!b.as.dict->entries[i].live)
+				continue;
+			if (!set_contains(rt, a, b.as.dict->entries[i].key, &found))
+				return false;
+			if (!found && !value_set_add(rt, r,
+			    b.as.dict->entries[i].key))
+				return false;
+		}
+	*out = r;
+	return true;
+}
+
+bool
+value_binop(struct rt *rt, enum binop op, value a, value b, value *out)
+{
+	if (NUM_IS_NUMBER(a) && NUM_IS_NUMBER(b))
+		return num_binop(rt, op, a, b, out);
+	switch (op) {
+	case BINOP_ADD:
+		if (is_sequence(a))
+			return concat(rt, a, b, out);
+		break;
+	case BINOP_MULT:
+		if (is_sequence(a))
+			return repeat(rt, a, b, out);
+		if (is_sequence(b))
+			return repeat(rt, b, a, out);
+		break;
+	case BINOP_MOD:
+		if (a.type == VT_STR || a.type == VT_BYTES)
+			return strfmt_percent(rt, a, b, out);
+		break;
+	case BINOP_BITOR:
+		if (a.type == VT_DICT && b.type == VT_DICT)
+			return set_binop(rt, op, a, b, out);
+		/* FALLTHROUGH */
+	case BINOP_BITAND:
+	case BINOP_BITXOR:
+	case BINOP_SUB:
+		if ((a.type == VT_SET || a.type == VT_FROZENSET) &&
+		    (b.type == VT_SET || b.type == VT_FROZENSET))
+			return set_binop(rt, op, a, b, out);
+		break;
+	default:
+		break;
+	}
+	return binop_unsupported(rt, op, a, b);
+}
+
+bool
+value_unaryop(struct rt *rt, enum unaryop op, value a, value *out)
+{
+	bool t;
+	if (op == UNARYOP_NOT) {
+		if (!value_truthy(rt, a, &t))
+			return false;
+		*out = value_bool(!t);
+		return true;
+	}
+	return num_unaryop(rt, op, a, out);
 }

@@ -100,7 +100,7 @@ test_commands_are_matched_only_at_top(void **state)
 {
 	static const struct { const char *in; const char *cmd; } t[] = {
 		{ "read_file({'path': 'x'})", "read_file" },
-		{ "  delete_file({'path': 'x'})", "delete_file" },
+		{ "delete_file({'path': 'x'})", "delete_file" },
 		{ "len(read_file({'path': 'x'}))", NULL },
 		{ "read_file", NULL },
 		{ "rm_file({})", NULL },

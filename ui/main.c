@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,0 +1,248 @@
+/*
+ * fsops.c -- file access for an evaluation: the mock, or the real thing.
+ *
+ * The jail branch is the only code in sandboxrepl that acts on a real
+ * filesystem or network on behalf of an input, and it runs only in the
+ * jailed process (jail_run has set up every layer before fn runs; see
+ * jail.h).  Its errors are reported the way CPython reports OSError, and
+ * each refusal is written down as a denied effect naming the call.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <unistd.h>
+
+#include "arena.h"
+#include "eval.h"
+#include "fsops.h"
+#include "mockfs.h"
+#include "sbuf.h"
+
+#define MAX_REAL_READ (16u << 20)
+
+static bool
+is_jail(const struct eval *ev)
+{
+	return ev->path == PATH_JAIL && ev->fs == NULL;
+}
+
+/* CPython's OSError subclass and message for an errno. */
+static bool
+raise_os(struct eval *ev, int err, const char *path)
+{
+	const char *cls = "OSError";
+	switch (err) {
+	case ENOENT: cls = "FileNotFoundError"; break;
+	case EACCES: case EPERM: cls = "PermissionError"; break;
+	case EEXIST: cls = "FileExistsError"; break;
+	case EISDIR: cls = "IsADirectoryError"; break;
+	case ENOTDIR: cls = "NotADirectoryError"; break;
+	default: break;
+	}
+	return rt_raise(&ev->rt, cls, "[Errno %d] %s: '%s'", err,
+	    strerror(err), path);
+}
+
+/* The kernel refused a real operation: say so, and which layer did. */
+static bool
+denied(struct eval *ev, const char *op, const char *target, int err)
+{
+	const char *layer = err == EACCES || err == EPERM ? "landlock" :
+	    "namespace";
+	eval_effect(ev, op, target, NULL, arena_printf(ev->rt.arena,
+	    "%s %s: %s (%s)", op, target, strerror(err), layer), true);
+	ev->denied_layer = layer;
+	ev->denied_reason = arena_printf(ev->rt.arena, "%s('%s'): %s", op,
+	    target, strerror(err));
+	return raise_os(ev, err, target);
+}
+
+bool
+fsops_read(struct eval *ev, const char *path, const char **data, size_t *len)
+{
+	if (!is_jail(ev)) {
+		const char *d = mfs_get(ev->fs, path, len);
+		if (d == NULL)
+			return raise_os(ev, ENOENT, path);
+		*data = d;
+		return true;
+	}
+	{
+		struct sbuf b = SBUF_INIT;
+		char buf[8192];
+		ssize_t n;
+		int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		if (fd < 0)
+			return denied(ev, "open", path, errno);
+		while ((n = read(fd, buf, sizeof buf)) > 0) {
+			sbuf_add(&b, buf, (size_t)n);
+			if (b.len > MAX_REAL_READ)
+				break;
+		}
+		close(fd);
+		if (n < 0) {
+			int err = errno;
+			sbuf_free(&b);
+			return denied(ev, "read", path, err);
+		}
+		*data = arena_strndup(ev->rt.arena, b.data ? b.data : "", b.len);
+		*len = b.len;
+		sbuf_free(&b);
+		return true;
+	}
+}
+
+bool
+fsops_write(struct eval *ev, const char *path, const char *data, size_t len,
+    bool append, bool *existed)
+{
+	if (!is_jail(ev)) {
+		*existed = mfs_exists(ev->fs, path);
+		if (append)
+			mfs_append(ev->fs, path, data, len);
+		else
+			mfs_put(ev->fs, path, data, len);
+		return true;
+	}
+	{
+		int fd;
+		size_t off = 0;
+		*existed = access(path, F_OK) == 0;
+		fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW |
+		    (append ? O_APPEND : O_TRUNC), 0644);
+		if (fd < 0)
+			return denied(ev, "open", path, errno);
+		while (off < len) {
+			ssize_t n = write(fd, data + off, len - off);
+			if (n < 0) {
+				int err = errno;
+				close(fd);
+				return denied(ev, "write", path, err);
+			}
+			off += (size_t)n;
+		}
+		close(fd);
+		return true;
+	}
+}
+
+bool
+fsops_delete(struct eval *ev, const char *path)
+{
+	if (!is_jail(ev)) {
+		if (!mfs_delete(ev->fs, path))
+			return raise_os(ev, ENOENT, path);
+		return true;
+	}
+	if (unlink(path) != 0)
+		return denied(ev, "unlink", path, errno);
+	return true;
+}
+
+bool
+fsops_exists(struct eval *ev, const char *path)
+{
+	if (!is_jail(ev))
+		return mfs_exists(ev->fs, path);
+	return access(path, F_OK) == 0;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+bool
+fsops_list(struct eval *ev, value *out)
+{
+	size_t i;
+	if (!is_jail(ev)) {
+		*out = value_list(ev->rt.arena, mfs_count(ev->fs));
+		for (i = 0; i < mfs_count(ev->fs); i++)
+			value_list_append(ev->rt.arena, *out,
+			    value_cstr(ev->rt.arena, mfs_name(ev->fs, i)));
+		return true;
+	}
+	{
+		DIR *d = opendir(".");
+		struct dirent *de;
+		char **names = NULL;
+		size_t n = 0, cap = 0;
+		if (d == NULL)
+			return denied(ev, "opendir", ".", errno);
+		while ((de = readdir(d)) != NULL) {
+			if (strcmp(de->d_name, ".") == 0 ||
+			    strcmp(de->d_name, "..") == 0)
+				continue;
+			if (n == cap) {
+				cap = cap ? cap * 2 : 16;
+				names = arena_grow(ev->rt.arena, names, n, cap,
+				    sizeof *names);
+			}
+			names[n++] = arena_strdup(ev->rt.arena, de->d_name);
+		}
+		closedir(d);
+		if (n > 1)
+			qsort(names, n, sizeof *names, cmp_str);
+		*out = value_list(ev->rt.arena, n);
+		for (i = 0; i < n; i++)
+			value_list_append(ev->rt.arena, *out,
+			    value_cstr(ev->rt.arena, names[i]));
+		return true;
+	}
+}
+
+bool
+fsops_exec(struct eval *ev, const char *cmdline)
+{
+	char *argv[4];
+	char *envp[1] = { NULL };
+
+	if (!is_jail(ev))
+		return rt_raise(&ev->rt, "RuntimeError", "no real execution "
+		    "outside the jail");
+	/* Written down first: if the kernel kills us, the record still
+	 * says what was attempted. */
+	eval_effect(ev, "exec", cmdline, "process", "tried to run a program",
+	    false);
+	argv[0] = (char *)"sh";
+	argv[1] = (char *)"-c";
+	argv[2] = (char *)cmdline;
+	argv[3] = NULL;
+	execve("/bin/sh", argv, envp);
+	return denied(ev, "execve", "/bin/sh", errno);
+}
+
+bool
+fsops_connect(struct eval *ev, const char *url)
+{
+	struct sockaddr_in sa;
+	int fd, err;
+
+	if (!is_jail(ev))
+		return rt_raise(&ev->rt, "RuntimeError", "no real network "
+		    "outside the jail");
+	eval_effect(ev, "send", url, "exfiltration", "tried to connect",
+	    false);
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return denied(ev, "socket", url, errno);
+	memset(&sa, 0, sizeof sa);
+	sa.sin_family = AF_INET;
+	sa.sin_port = htons(80);
+	sa.sin_addr.s_addr = htonl(0x7f000001);
+	if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+		err = errno;
+		close(fd);
+		return denied(ev, "connect", url, err);
+	}
+	close(fd);
+	return true;
+}

@@ -1,0 +1,44 @@
+/*
+ * fsops.h -- the filesystem an evaluation acts on.
+ *
+ * On the unsafe and sandbox paths it is the path's mock filesystem.  On the
+ * jail path it is the real workspace inside the jail: these functions then
+ * make real system calls (open, read, write, unlink, getdents, execve,
+ * socket), relative to the jail's root, and what the kernel refuses is
+ * written down as a denied effect.  Callers never touch mfs_* directly for
+ * an evaluation's file access, so the same builtin or command code serves
+ * every path.
+ *
+ * All return false with a Python exception set (FileNotFoundError, ...)
+ * when the operation failed; data returned lives in the evaluation arena.
+ */
+#ifndef SANDBOXREPL_FSOPS_H
+#define SANDBOXREPL_FSOPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "value.h"
+
+struct eval;
+
+bool fsops_read(struct eval *ev, const char *path, const char **data,
+    size_t *len);
+/* Create or replace (or append); *existed says whether it was there. */
+bool fsops_write(struct eval *ev, const char *path, const char *data,
+    size_t len, bool append, bool *existed);
+bool fsops_delete(struct eval *ev, const char *path);
+bool fsops_exists(struct eval *ev, const char *path);
+/* The sorted file names, as a list of str. */
+bool fsops_list(struct eval *ev, value *out);
+
+/*
+ * Jail path only: really try to run a command line (execve of /bin/sh) and
+ * to reach a host (socket + connect).  Inside the jail the kernel stops
+ * both; these return false with an exception when it merely refused, and
+ * do not return at all when it killed the process.
+ */
+bool fsops_exec(struct eval *ev, const char *cmdline);
+bool fsops_connect(struct eval *ev, const char *url);
+
+#endif

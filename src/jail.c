@@ -1,0 +1,521 @@
+/*
+ * jail.c -- jail_run(): the caller's side of the kernel jail.
+ *
+ * The caller forks the child (jail_child.c does everything on the other
+ * side) and then only reads: one pipe, polled against a backstop
+ * deadline (the warden's wall clock plus a margin), into a buffer capped
+ * at what the caps allow plus framing.  Everything read is hostile until
+ * checked: each frame's type and length, every step number, every file
+ * name (flat: no '/', not "." or ".."), every size against the caps.
+ * Then the outcome is classified from facts the warden observed:
+ *
+ *   a refusal frame           REFUSED, the step's layer, its errno
+ *   the wall clock            CONTAINED, "timeout"
+ *   a trapped syscall/SIGSYS  CONTAINED, "seccomp"
+ *   SIGXCPU / CPU exhausted   CONTAINED, "rlimit"
+ *   SIGXFSZ, JAIL_EXIT_NOMEM  CONTAINED, "rlimit"
+ *   any other signal          CONTAINED, no layer
+ *   a normal exit             OK with the exit code and result
+ *   anything malformed        ERROR
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "jail_int.h"
+#include "xalloc.h"
+
+/* How long jail_run waits past the warden's own wall clock. */
+#define BACKSTOP_MS	2000
+
+static const char *const step_names[] = {
+#define X(e, name, layer) name,
+	JAIL_STEPS(X)
+#undef X
+};
+
+static const char *const step_layers[] = {
+#define X(e, name, layer) layer,
+	JAIL_STEPS(X)
+#undef X
+};
+
+static const char *const status_names[] = {
+#define X(e, name) name,
+	JAIL_STATUSES(X)
+#undef X
+};
+
+const char *
+jail_step_name(enum jail_step s)
+{
+	return (unsigned)s < JAIL_STEP_COUNT ? step_names[s] : "unknown";
+}
+
+const char *
+jail_step_layer(enum jail_step s)
+{
+	return (unsigned)s < JAIL_STEP_COUNT ? step_layers[s] : NULL;
+}
+
+const char *
+jail_status_name(enum jail_status s)
+{
+	return (unsigned)s <= JAIL_ERROR ? status_names[s] : "unknown";
+}
+
+/*
+ * The one piece of state in the calling process: the compiled seccomp
+ * program, built on first use and never changed after, so every session
+ * and thread shares it safely.
+ */
+static pthread_once_t seccomp_once = PTHREAD_ONCE_INIT;
+static struct jail_bpf seccomp_prog;
+static int seccomp_err;
+
+static void
+compile_seccomp(void)
+{
+	if (jail_seccomp_compile(&seccomp_prog) == -1)
+		seccomp_err = errno;
+}
+
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void
+set_reason(struct jail_outcome *out, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+set_reason(struct jail_outcome *out, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(out->reason, sizeof out->reason, fmt, ap);
+	va_end(ap);
+}
+
+static void
+refused(struct jail_outcome *out, enum jail_step step, int err,
+    const char *detail, size_t dlen)
+{
+	out->status = JAIL_REFUSED;
+	out->step = step;
+	out->err = err;
+	out->layer = jail_step_layer(step);
+	if (dlen > 0)
+		set_reason(out, "%s failed: %.*s: %s", jail_step_name(step),
+		    (int)dlen, detail, strerror(err));
+	else
+		set_reason(out, "%s failed: %s", jail_step_name(step),
+		    strerror(err));
+}
+
+static void
+set_error(struct jail_outcome *out, const char *what)
+{
+	out->status = JAIL_ERROR;
+	out->layer = NULL;
+	set_reason(out, "%s", what);
+}
+
+static uint64_t
+or_default(uint64_t v, uint64_t dflt)
+{
+	return v != 0 ? v : dflt;
+}
+
+static void
+make_plan(const struct jail_config *cfg, jail_fn fn, void *arg,
+    struct jail_plan *p)
+{
+	memset(p, 0, sizeof *p);
+	p->files = cfg->files;
+	p->nfiles = cfg->nfiles;
+	p->tmpfs_bytes = or_default(cfg->tmpfs_bytes, JAIL_DEFAULT_TMPFS_BYTES);
+	p->tmpfs_inodes = or_default(cfg->tmpfs_inodes,
+	    JAIL_DEFAULT_TMPFS_INODES);
+	p->cpu_seconds = or_default(cfg->cpu_seconds, JAIL_DEFAULT_CPU_SECONDS);
+	p->as_bytes = or_default(cfg->as_bytes, JAIL_DEFAULT_AS_BYTES);
+	p->nproc = or_default(cfg->nproc, JAIL_DEFAULT_NPROC);
+	p->fsize_bytes = or_default(cfg->fsize_bytes, JAIL_DEFAULT_FSIZE_BYTES);
+	p->nofile = or_default(cfg->nofile, JAIL_DEFAULT_NOFILE);
+	p->wall_ms = or_default(cfg->wall_ms, JAIL_DEFAULT_WALL_MS);
+	p->max_result = or_default(cfg->max_result, JAIL_DEFAULT_MAX_RESULT);
+	p->max_files = or_default(cfg->max_files, JAIL_DEFAULT_MAX_FILES);
+	p->max_read_bytes = or_default(cfg->max_read_bytes,
+	    JAIL_DEFAULT_MAX_READ_BYTES);
+	p->fail_at = cfg->fail_at;
+	p->fn = fn;
+	p->arg = arg;
+	p->host_pid = getpid();
+}
+
+/* ---------------------------------------------------------------- */
+/* Reading the reply                                                 */
+/* ---------------------------------------------------------------- */
+
+struct reply {
+	char	*buf;
+	size_t	 len, cap;
+	bool	 overflow;	/* more than cap bytes were offered */
+	bool	 timed_out;	/* the backstop fired */
+};
+
+/* Read until EOF, the cap or the deadline; kill the child on the last two. */
+static void
+read_reply(int fd, pid_t child, double deadline, struct reply *r)
+{
+	for (;;) {
+		struct pollfd pfd = { fd, POLLIN, 0 };
+		double left = deadline - now_ms();
+		ssize_t n;
+		int rc;
+
+		if (left <= 0) {
+			r->timed_out = true;
+			kill(child, SIGKILL);
+			return;
+		}
+		rc = poll(&pfd, 1, (int)left + 1);
+		if (rc == -1 && errno == EINTR)
+			continue;
+		if (rc <= 0)
+			continue;	/* the deadline check above decides */
+		if (r->len == r->cap) {
+			char c;
+
+			/* One byte more than the cap means a lie or a bug. */
+			n = read(fd, &c, 1);
+			if (n == 0)
+				return;
+			if (n < 0 && errno == EINTR)
+				continue;
+			r->overflow = true;
+			kill(child, SIGKILL);
+			return;
+		}
+		n = read(fd, r->buf + r->len, r->cap - r->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		r->len += (size_t)n;
+	}
+}
+
+static int
+cmp_files(const void *a, const void *b)
+{
+	const struct jail_file *x = a, *y = b;
+
+	return strcmp(x->name, y->name);
+}
+
+static const char *
+signal_name(int sig)
+{
+	const char *abbrev = sigabbrev_np(sig);
+	static const char unknown[] = "an unknown signal";
+
+	return abbrev != NULL ? abbrev : unknown;
+}
+
+/* Classify a wait status the warden reported. */
+static void
+classify(const struct jail_plan *p, const struct wire_wait *ww,
+    struct jail_outcome *out)
+{
+	int st = ww->wstatus;
+
+	out->cpu_us = ww->cpu_us;
+	out->seccomp_syscall = ww->seccomp_nr;
+	if (WIFEXITED(st))
+		out->exit_code = WEXITSTATUS(st);
+	else if (WIFSIGNALED(st))
+		out->term_signal = WTERMSIG(st);
+
+	if (ww->result_over) {
+		free(out->result);
+		out->result = NULL;
+		out->result_len = 0;
+		set_error(out, "");
+		set_reason(out, "the result exceeds %llu bytes",
+		    (unsigned long long)p->max_result);
+		return;
+	}
+	out->status = JAIL_CONTAINED;
+	if (ww->timed_out) {
+		out->layer = "timeout";
+		set_reason(out, "killed after %llu ms of wall-clock time",
+		    (unsigned long long)p->wall_ms);
+	} else if (ww->seccomp_nr >= 0 ||
+	    (WIFEXITED(st) && WEXITSTATUS(st) == JAIL_EXIT_SECCOMP) ||
+	    (WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS)) {
+		char *name = ww->seccomp_nr >= 0 ?
+		    seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE,
+		    ww->seccomp_nr) : NULL;
+
+		out->layer = "seccomp";
+		if (name != NULL)
+			set_reason(out, "%s denied by seccomp", name);
+		else if (ww->seccomp_nr >= 0)
+			set_reason(out, "syscall %d denied by seccomp",
+			    (int)ww->seccomp_nr);
+		else
+			set_reason(out, "killed by seccomp (SIGSYS)");
+		free(name);
+	} else if (WIFSIGNALED(st) && (WTERMSIG(st) == SIGXCPU ||
+	    (WTERMSIG(st) == SIGKILL &&
+	    ww->cpu_us >= p->cpu_seconds * 1000000))) {
+		out->layer = "rlimit";
+		set_reason(out, "killed after %llu s of CPU (%s)",
+		    (unsigned long long)p->cpu_seconds,
+		    WTERMSIG(st) == SIGXCPU ? "SIGXCPU" : "SIGKILL");
+	} else if (WIFSIGNALED(st) && WTERMSIG(st) == SIGXFSZ) {
+		out->layer = "rlimit";
+		set_reason(out, "a file grew past %llu bytes (SIGXFSZ)",
+		    (unsigned long long)p->fsize_bytes);
+	} else if (WIFEXITED(st) && WEXITSTATUS(st) == JAIL_EXIT_NOMEM) {
+		out->layer = "rlimit";
+		set_reason(out, "out of memory: address space capped at "
+		    "%llu MiB more (RLIMIT_AS)",
+		    (unsigned long long)(p->as_bytes >> 20));
+	} else if (WIFSIGNALED(st)) {
+		out->layer = NULL;
+		set_reason(out, "killed by SIG%s", signal_name(WTERMSIG(st)));
+	} else {
+		out->status = JAIL_OK;
+		out->layer = NULL;
+		set_reason(out, "exited with status %d", out->exit_code);
+	}
+}
+
+bool
+jail_wire_parse(const struct jail_plan *p, const char *buf, size_t buflen,
+    struct jail_outcome *out)
+{
+	struct wire_wait ww;
+	size_t off = 0, maxfiles = (size_t)p->max_files;
+	uint64_t file_bytes = 0;
+	bool has_wait = false, has_result = false, has_end = false;
+
+	while (off < buflen && !has_end) {
+		const char *pay;
+		uint32_t len;
+		char type;
+
+		if (buflen - off < WIRE_HEADER)
+			goto bad;
+		type = buf[off];
+		memcpy(&len, buf + off + 1, 4);
+		if (len > buflen - off - WIRE_HEADER)
+			goto bad;
+		pay = buf + off + WIRE_HEADER;
+		off += WIRE_HEADER + len;
+
+		switch (type) {
+		case WIRE_REFUSE: {
+			uint32_t step;
+			int32_t err;
+
+			if (len < 8 || len > 8 + WIRE_DETAIL_MAX || has_wait)
+				goto bad;
+			memcpy(&step, pay, 4);
+			memcpy(&err, pay + 4, 4);
+			if (step == JAIL_STEP_NONE || step >= JAIL_STEP_COUNT ||
+			    err <= 0 || err > 4095 ||
+			    memchr(pay + 8, '\0', len - 8) != NULL)
+				goto bad;
+			refused(out, (enum jail_step)step, err, pay + 8,
+			    len - 8);
+			return true;
+		}
+		case WIRE_WAIT:
+			if (len != sizeof ww || has_wait)
+				goto bad;
+			memcpy(&ww, pay, sizeof ww);
+			if (ww.seccomp_nr < -1)
+				goto bad;
+			has_wait = true;
+			break;
+		case WIRE_RESULT:
+			if (!has_wait || has_result || len > p->max_result)
+				goto bad;
+			out->result = xmalloc((size_t)len + 1);
+			memcpy(out->result, pay, len);
+			out->result[len] = '\0';
+			out->result_len = len;
+			has_result = true;
+			break;
+		case WIRE_FILE: {
+			uint32_t namelen;
+			struct jail_file *f;
+
+			if (!has_result || len < 4)
+				goto bad;
+			memcpy(&namelen, pay, 4);
+			if (namelen > len - 4 ||
+			    !jail_is_flat_name(pay + 4, namelen) ||
+			    out->nfiles == maxfiles ||
+			    len - 4 - namelen > p->max_read_bytes - file_bytes)
+				goto bad;
+			out->files = xreallocarray(out->files, out->nfiles + 1,
+			    sizeof *out->files);
+			f = &out->files[out->nfiles++];
+			f->name = xstrndup(pay + 4, namelen);
+			f->len = len - 4 - namelen;
+			f->data = xmalloc(f->len + 1);
+			memcpy(f->data, pay + 4 + namelen, f->len);
+			f->data[f->len] = '\0';
+			file_bytes += f->len;
+			break;
+		}
+		case WIRE_TRUNCATED:
+			if (!has_result || len != 0)
+				goto bad;
+			out->files_truncated = true;
+			break;
+		case WIRE_END:
+			if (!has_result || len != 0)
+				goto bad;
+			has_end = true;
+			break;
+		default:
+			goto bad;
+		}
+	}
+	if (!has_end || off != buflen)
+		goto bad;
+	if (out->nfiles > 1)
+		qsort(out->files, out->nfiles, sizeof *out->files, cmp_files);
+	for (size_t i = 1; i < out->nfiles; i++)
+		if (strcmp(out->files[i - 1].name, out->files[i].name) == 0)
+			goto bad;
+	classify(p, &ww, out);
+	return true;
+bad:
+	jail_outcome_free(out);
+	out->exit_code = -1;
+	out->seccomp_syscall = -1;
+	set_error(out, "malformed reply from the jail");
+	return false;
+}
+
+/* ---------------------------------------------------------------- */
+/* jail_run                                                           */
+/* ---------------------------------------------------------------- */
+
+int
+jail_run(const struct jail_config *cfg, jail_fn fn, void *arg,
+    struct jail_outcome *out)
+{
+	struct jail_plan plan;
+	struct reply r;
+	double start;
+	int fds[2], wstatus;
+	pid_t pid;
+
+	memset(out, 0, sizeof *out);
+	out->exit_code = -1;
+	out->seccomp_syscall = -1;
+	out->step = JAIL_STEP_NONE;
+	make_plan(cfg, fn, arg, &plan);
+	start = now_ms();
+
+	/* The filter is the same for every run: compile it once. */
+	pthread_once(&seccomp_once, compile_seccomp);
+	if (seccomp_prog.insns == NULL) {
+		refused(out, JAIL_STEP_SECCOMP, seccomp_err, "compile", 7);
+		return -1;
+	}
+	plan.seccomp = &seccomp_prog;
+
+	if (plan.fail_at == JAIL_STEP_PIPE) {
+		refused(out, JAIL_STEP_PIPE, ECANCELED, NULL, 0);
+		return -1;
+	}
+	if (pipe2(fds, O_CLOEXEC) == -1) {
+		refused(out, JAIL_STEP_PIPE, errno, NULL, 0);
+		return -1;
+	}
+	plan.host_fd = fds[1];
+	pid = plan.fail_at == JAIL_STEP_FORK ? -1 : fork();
+	if (pid == -1) {
+		int err = plan.fail_at == JAIL_STEP_FORK ? ECANCELED : errno;
+
+		close(fds[0]);
+		close(fds[1]);
+		refused(out, JAIL_STEP_FORK, err, NULL, 0);
+		return -1;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		jail_child_main(&plan);
+	}
+	close(fds[1]);
+
+	/* Room for a full result, every file at its cap, and framing. */
+	memset(&r, 0, sizeof r);
+	r.cap = (size_t)(plan.max_result + plan.max_read_bytes +
+	    plan.max_files * (WIRE_HEADER + 4 + WIRE_NAME_MAX) + 4096);
+	r.buf = xmalloc(r.cap);
+	read_reply(fds[0], pid, start + (double)plan.wall_ms + BACKSTOP_MS,
+	    &r);
+	close(fds[0]);
+	while (waitpid(pid, &wstatus, 0) == -1 && errno == EINTR)
+		;
+	out->elapsed_ms = now_ms() - start;
+
+	if (r.timed_out) {
+		out->status = JAIL_CONTAINED;
+		out->layer = "timeout";
+		set_reason(out, "the jail did not answer within %llu ms; "
+		    "killed", (unsigned long long)(plan.wall_ms + BACKSTOP_MS));
+	} else if (r.overflow) {
+		set_error(out, "the jail sent more than its caps allow");
+	} else if (r.len == 0) {
+		set_error(out, "the jail ended without a reply");
+	} else {
+		double elapsed = out->elapsed_ms;
+
+		jail_wire_parse(&plan, r.buf, r.len, out);
+		out->elapsed_ms = elapsed;
+	}
+	free(r.buf);
+	return out->status == JAIL_OK ? 0 : -1;
+}
+
+void
+jail_outcome_free(struct jail_outcome *out)
+{
+	size_t i;
+
+	free(out->result);
+	for (i = 0; i < out->nfiles; i++) {
+		free(out->files[i].name);
+		free(out->files[i].data);
+	}
+	free(out->files);
+	memset(out, 0, sizeof *out);
+}

@@ -1,0 +1,179 @@
+/*
+ * jail.h -- run a function inside a real Linux kernel jail.
+ *
+ * jail_run() forks.  The child leaves uid 0 (when root), unshares the
+ * user, mount, network, pid, ipc and uts namespaces, and forks again so
+ * that PID 1 of the new pid namespace ("the warden") can build a private
+ * tmpfs workspace, seed it with cfg->files and pivot_root into it.  The
+ * warden forks the evaluating process, which sets rlimits, closes every
+ * descriptor it does not need, resets signals, clears the environment,
+ * starts a session, drops all capabilities, sets
+ * no_new_privs, enforces Landlock and finally a seccomp filter, and only
+ * then calls fn(arg).  The warden enforces the wall clock, then sends
+ * what fn wrote and the workspace files back to jail_run() over a pipe,
+ * length-prefixed.  jail_run() treats every byte it reads as hostile.
+ *
+ * Nothing here fails open: when any set-up step fails, fn is never
+ * called and the outcome is JAIL_REFUSED naming the step and errno.
+ *
+ * Nothing here prints or exits the caller.  The calling process keeps
+ * one piece of state: the compiled seccomp program, built on the first
+ * jail_run() and immutable after.  The jailed process keeps the
+ * descriptor jail_write_result() writes to.
+ */
+#ifndef SANDBOXREPL_JAIL_H
+#define SANDBOXREPL_JAIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The set-up steps, in the order they run, with the process that runs
+ * each ("host" = the caller of jail_run, "child" = the process that
+ * unshares, "warden" = PID 1 of the new pid namespace, "eval" = the
+ * process that calls fn) and the record layer a failure is reported
+ * under.  X(NAME, "name", "layer").
+ */
+#define JAIL_STEPS(X)							\
+	X(NONE,		"none",			NULL)			\
+	X(PIPE,		"pipe",			"namespace") /* host */	\
+	X(FORK,		"fork",			"namespace") /* host */	\
+	X(DROP_UID,	"drop-uid",		"namespace") /* child */ \
+	X(PDEATHSIG,	"pdeathsig",		"namespace") /* child */ \
+	X(UNSHARE,	"unshare",		"namespace") /* child */ \
+	X(ID_MAPS,	"id-maps",		"namespace") /* child */ \
+	X(PID1,		"pid1-fork",		"namespace") /* child */ \
+	X(MOUNT_PRIVATE, "mount-private",	"namespace") /* warden */ \
+	X(WORKSPACE,	"workspace",		"namespace") /* warden */ \
+	X(PIVOT_ROOT,	"pivot-root",		"namespace") /* warden */ \
+	X(EVAL_FORK,	"eval-fork",		"namespace") /* warden */ \
+	X(RLIMITS,	"rlimits",		"rlimit")    /* eval */	\
+	X(FDS,		"fds",			"namespace") /* eval */	\
+	X(CAPS,		"capabilities",		"namespace") /* eval */	\
+	X(NO_NEW_PRIVS,	"no-new-privs",		"seccomp")   /* eval */	\
+	X(LANDLOCK,	"landlock",		"landlock")  /* eval */	\
+	X(SECCOMP,	"seccomp",		"seccomp")   /* eval */
+
+enum jail_step {
+#define X(e, name, layer) JAIL_STEP_##e,
+	JAIL_STEPS(X)
+#undef X
+	JAIL_STEP_COUNT
+};
+
+#define JAIL_STATUSES(X)						\
+	X(OK,		"ok")		/* fn ran and returned */	\
+	X(REFUSED,	"refused")	/* a set-up step failed: fn never ran */ \
+	X(CONTAINED,	"contained")	/* the kernel stopped fn */	\
+	X(ERROR,	"error")	/* bad or oversized reply, lost child */
+
+enum jail_status {
+#define X(e, name) JAIL_##e,
+	JAIL_STATUSES(X)
+#undef X
+};
+
+/*
+ * Exit codes with a meaning.  fn (or the code it runs) exits with
+ * JAIL_EXIT_NOMEM when an allocation failed under RLIMIT_AS, so the
+ * outcome can name the rlimit layer.  JAIL_EXIT_SECCOMP is used by the
+ * jail's own SIGSYS handler.  Both are claims of the jailed process: they
+ * change what is reported, never what is enforced.
+ */
+#define JAIL_EXIT_NOMEM		124
+#define JAIL_EXIT_SECCOMP	125
+#define JAIL_EXIT_SETUP		126
+
+/* One workspace file: a flat name (no '/', not "." or "..") and bytes. */
+struct jail_file {
+	char	*name;
+	char	*data;
+	size_t	 len;
+};
+
+/*
+ * Every cap falls back to the JAIL_DEFAULT_* value when it is 0.
+ * jail_run() only reads the config; it keeps no pointer into it.
+ */
+struct jail_config {
+	const struct jail_file *files;	/* seeded into the workspace */
+	size_t		 nfiles;
+	uint64_t	 tmpfs_bytes;	/* tmpfs size= */
+	uint64_t	 tmpfs_inodes;	/* tmpfs nr_inodes= */
+	uint64_t	 cpu_seconds;	/* RLIMIT_CPU soft (hard = soft + 1) */
+	uint64_t	 as_bytes;	/* address space fn may add (RLIMIT_AS is
+					 * set to what is mapped + this) */
+	uint64_t	 nproc;		/* RLIMIT_NPROC */
+	uint64_t	 fsize_bytes;	/* RLIMIT_FSIZE */
+	uint64_t	 nofile;	/* RLIMIT_NOFILE */
+	uint64_t	 wall_ms;	/* wall clock before SIGKILL */
+	uint64_t	 max_result;	/* bytes fn may write as its result */
+	uint64_t	 max_files;	/* workspace files read back */
+	uint64_t	 max_read_bytes; /* workspace bytes read back, in all */
+	int		 fail_at;	/* test hook: enum jail_step to fail with
+					 * ECANCELED (0 = none) */
+};
+
+#define JAIL_DEFAULT_TMPFS_BYTES	(8u << 20)
+#define JAIL_DEFAULT_TMPFS_INODES	128
+#define JAIL_DEFAULT_CPU_SECONDS	2
+#define JAIL_DEFAULT_AS_BYTES		(256u << 20)
+#define JAIL_DEFAULT_NPROC		16
+#define JAIL_DEFAULT_FSIZE_BYTES	(4u << 20)
+#define JAIL_DEFAULT_NOFILE		32
+#define JAIL_DEFAULT_WALL_MS		5000
+#define JAIL_DEFAULT_MAX_RESULT		(1u << 20)
+#define JAIL_DEFAULT_MAX_FILES		64
+#define JAIL_DEFAULT_MAX_READ_BYTES	(8u << 20)
+
+/*
+ * Runs in the jailed process after every set-up step.  It may write its
+ * result with jail_write_result() and returns an exit code (0..255).
+ */
+typedef int (*jail_fn)(void *arg);
+
+struct jail_outcome {
+	enum jail_status status;
+	const char	*layer;		/* "namespace", "landlock", "seccomp",
+					 * "rlimit", "timeout", or NULL (static) */
+	enum jail_step	 step;		/* REFUSED: the step that failed */
+	int		 err;		/* REFUSED: its errno */
+	char		 reason[256];	/* one line for a human */
+	int		 exit_code;	/* fn's exit code when it exited, else -1 */
+	int		 term_signal;	/* the signal that ended fn, else 0 */
+	int		 seccomp_syscall; /* the syscall seccomp trapped, else -1 */
+	uint64_t	 cpu_us;	/* CPU time fn used (user + system) */
+	char		*result;	/* what fn wrote (heap, NUL-terminated) */
+	size_t		 result_len;
+	struct jail_file *files;	/* the workspace after the run, sorted
+					 * by name (heap) */
+	size_t		 nfiles;
+	bool		 files_truncated; /* some files or bytes were left out */
+	double		 elapsed_ms;	/* fork to reaped, as jail_run saw it */
+};
+
+/*
+ * Run fn(arg) in a fresh jail.  Always fills *out (free it with
+ * jail_outcome_free) and returns 0 when fn ran to completion
+ * (JAIL_OK), -1 otherwise; out->status says why.
+ */
+int jail_run(const struct jail_config *cfg, jail_fn fn, void *arg,
+    struct jail_outcome *out);
+
+/* Free what jail_run allocated in *out and zero it. */
+void jail_outcome_free(struct jail_outcome *out);
+
+/*
+ * In the jailed process only: append len bytes to the result.  Returns 0,
+ * or -1 with errno set (EBADF outside a jail).  Writing past max_result
+ * gets the process killed and the outcome is JAIL_ERROR.
+ */
+int jail_write_result(const void *data, size_t len);
+
+const char *jail_step_name(enum jail_step s);
+/* The record layer a failure of step s is reported under. */
+const char *jail_step_layer(enum jail_step s);
+const char *jail_status_name(enum jail_status s);
+
+#endif

@@ -1,0 +1,832 @@
+/*
+ * jail_child.c -- the jailed side: three processes, each a stage of
+ * set-up, none of which ever returns to the caller's code.
+ *
+ *   child   forked by jail_run().  Leaves uid 0 for nobody (when root:
+ *           the jail must not hold host root even for a moment after
+ *           unshare), asks to be killed with its parent, unshares the
+ *           user, mount, network, pid, ipc and uts namespaces in one call,
+ *           maps its own id (setgroups "deny" first), and forks PID 1.
+ *           It then only waits: its death kills the warden (PDEATHSIG),
+ *           whose death kills everything in the pid namespace.
+ *   warden  PID 1 of the new pid namespace, with every capability of
+ *           the new user namespace.  Makes the mount tree private,
+ *           mounts a capped tmpfs, seeds it, pivot_roots into it and
+ *           detaches the old root, then forks the evaluating process.
+ *           It enforces the wall clock, bounds what fn writes, and sends
+ *           the result, how the process ended and the workspace files
+ *           to jail_run() -- the warden is never under Landlock or
+ *           seccomp, so it can read the workspace whatever fn did.
+ *   eval    sets rlimits, keeps only its two pipes (stdin, stdout and
+ *           stderr on /dev/null), resets every signal, clears the
+ *           environment, starts a session, drops every capability, sets
+ *           no_new_privs, enforces Landlock and then seccomp, says
+ *           "ready" and calls fn.
+ *
+ * Every step is written "if (injected(st, STEP) || step() == -1)
+ * refuse(st, STEP, errno, detail)": injected() is the fail_at test hook,
+ * refuse() sends a refusal frame naming the step and exits at once --
+ * from the child and the warden straight to jail_run(), from eval to its
+ * warden, which forwards it.  fn runs only after the last step succeeded.
+ *
+ * What the jail still shares with the caller: a copy-on-write image of
+ * its memory (fn is in-process code, so this is the design) and any
+ * MAP_SHARED mapping the caller holds.  The caller must not hold secrets
+ * it would not show fn; a re-exec'd helper would be the next step.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <linux/capability.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <dirent.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "jail_int.h"
+
+#ifndef __NR_pidfd_open
+#define __NR_pidfd_open		434
+#endif
+#ifndef __NR_close_range
+#define __NR_close_range	436
+#endif
+#ifndef PR_CAP_AMBIENT
+#define PR_CAP_AMBIENT		47
+#define PR_CAP_AMBIENT_CLEAR_ALL 4
+#endif
+
+/* The unprivileged host id a root caller's jail runs as (nobody). */
+#define JAIL_HOST_ID		65534
+/* The id the jail sees itself as: not 0, so nothing mistakes it for root. */
+#define JAIL_INNER_ID		1000
+/* Any directory that exists on every Linux system: the tmpfs is mounted
+ * over it in the private mount namespace, then becomes "/". */
+#define WORKSPACE_MOUNTPOINT	"/tmp"
+
+/* Where the eval process writes fn's result (set only in that process). */
+static int result_fd = -1;
+
+/*
+ * The per-process set-up context: the plan, where refusals go, and the
+ * descriptors handed from stage to stage.
+ */
+struct stage {
+	const struct jail_plan *plan;
+	int	report_fd;	/* refusals go here */
+	int	devnull;	/* /dev/null, opened before pivot_root */
+	int	result_wr;	/* eval: fn's result pipe */
+	int	status_wr;	/* eval: status pipe to the warden */
+	uint64_t as_base;	/* bytes mapped before fn runs */
+};
+
+static void refuse(struct stage *st, enum jail_step step, int err,
+    const char *detail) __attribute__((noreturn));
+
+static void
+refuse(struct stage *st, enum jail_step step, int err, const char *detail)
+{
+	(void)jail_wire_refuse(st->report_fd, step, err, detail);
+	_exit(JAIL_EXIT_SETUP);
+}
+
+/* The fail_at hook: true (errno ECANCELED) when the test asks step to fail. */
+static bool
+injected(const struct stage *st, enum jail_step step)
+{
+	if (st->plan->fail_at == (int)step) {
+		errno = ECANCELED;
+		return true;
+	}
+	return false;
+}
+
+static int
+write_file(const char *path, const char *text)
+{
+	size_t len = strlen(text);
+	int fd, saved;
+	ssize_t w;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	w = write(fd, text, len);
+	saved = errno;
+	close(fd);
+	if (w != (ssize_t)len) {
+		errno = w < 0 ? saved : EIO;
+		return -1;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* eval: the process that calls fn                                   */
+/* ---------------------------------------------------------------- */
+
+static int
+set_limit(int resource, uint64_t soft, uint64_t hard)
+{
+	struct rlimit rl;
+
+	rl.rlim_cur = (rlim_t)soft;
+	rl.rlim_max = (rlim_t)hard;
+	return setrlimit(resource, &rl);
+}
+
+static int
+step_rlimits(struct stage *st)
+{
+	const struct jail_plan *p = st->plan;
+
+	if (st->as_base == 0) {
+		errno = ENODATA;	/* the warden could not measure it */
+		return -1;
+	}
+	if (set_limit(RLIMIT_CPU, p->cpu_seconds, p->cpu_seconds + 1) == -1 ||
+	    set_limit(RLIMIT_AS, st->as_base + p->as_bytes,
+	    st->as_base + p->as_bytes) == -1 ||
+	    set_limit(RLIMIT_NPROC, p->nproc, p->nproc) == -1 ||
+	    set_limit(RLIMIT_FSIZE, p->fsize_bytes, p->fsize_bytes) == -1 ||
+	    set_limit(RLIMIT_NOFILE, p->nofile, p->nofile) == -1 ||
+	    set_limit(RLIMIT_CORE, 0, 0) == -1 ||
+	    set_limit(RLIMIT_MEMLOCK, 0, 0) == -1 ||
+	    set_limit(RLIMIT_MSGQUEUE, 0, 0) == -1)
+		return -1;
+	return 0;
+}
+
+/*
+ * A fresh process state.  Descriptors: keep exactly 0-2 on /dev/null,
+ * 3 the result pipe, 4 the status pipe.  A new session, so no
+ * controlling terminal.  Every signal back to its default and unblocked
+ * (a caller that ignores SIGXFSZ or blocks SIGXCPU must not weaken the
+ * rlimits).  An empty environment: the caller's may hold secrets.
+ */
+static int
+step_fds(struct stage *st)
+{
+	struct sigaction dfl;
+	sigset_t none;
+	int i;
+
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	for (i = 1; i < NSIG; i++)
+		if (i != SIGKILL && i != SIGSTOP)
+			(void)sigaction(i, &dfl, NULL);	/* EINVAL for a few */
+	sigemptyset(&none);
+	if (sigprocmask(SIG_SETMASK, &none, NULL) == -1)
+		return -1;
+	if (clearenv() != 0)
+		return -1;
+
+	/* Move the pipes above the range we are about to fill. */
+	if (st->result_wr < 5) {
+		st->result_wr = fcntl(st->result_wr, F_DUPFD, 5);
+		if (st->result_wr < 0)
+			return -1;
+	}
+	if (st->status_wr < 5) {
+		st->status_wr = fcntl(st->status_wr, F_DUPFD, 5);
+		if (st->status_wr < 0)
+			return -1;
+	}
+	for (i = 0; i < 3; i++)
+		if (dup2(st->devnull, i) == -1)
+			return -1;
+	if (dup2(st->result_wr, 3) == -1 || dup2(st->status_wr, 4) == -1)
+		return -1;
+	st->result_wr = 3;
+	st->status_wr = 4;
+	st->report_fd = 4;
+	if (syscall(__NR_close_range, 5U, ~0U, 0U) == -1)
+		return -1;
+	if (setsid() == -1)
+		return -1;
+	return 0;
+}
+
+static int
+step_caps(void)
+{
+	struct __user_cap_header_struct head;
+	struct __user_cap_data_struct data[2];
+	unsigned long cap;
+
+	/* The bounding set: drop until the kernel says there is no such cap. */
+	for (cap = 0; cap < 64; cap++) {
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == -1) {
+			if (errno == EINVAL)
+				break;
+			return -1;
+		}
+	}
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) == -1)
+		return -1;
+	memset(&head, 0, sizeof head);
+	memset(data, 0, sizeof data);
+	head.version = _LINUX_CAPABILITY_VERSION_3;
+	if (syscall(SYS_capset, &head, data) == -1)
+		return -1;
+	/* Check rather than trust. */
+	if (syscall(SYS_capget, &head, data) == -1)
+		return -1;
+	if (data[0].effective | data[0].permitted | data[0].inheritable |
+	    data[1].effective | data[1].permitted | data[1].inheritable) {
+		errno = EPERM;
+		return -1;
+	}
+	return 0;
+}
+
+static int
+step_no_new_privs(void)
+{
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
+		return -1;
+	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1) {
+		errno = EPERM;
+		return -1;
+	}
+	return 0;
+}
+
+static void eval_main(struct stage *st) __attribute__((noreturn));
+
+static void
+eval_main(struct stage *st)
+{
+	char detail[64];
+	int abi = 0, rc;
+
+	st->report_fd = st->status_wr;
+	if (injected(st, JAIL_STEP_RLIMITS) || step_rlimits(st) == -1)
+		refuse(st, JAIL_STEP_RLIMITS, errno, NULL);
+	if (injected(st, JAIL_STEP_FDS) || step_fds(st) == -1)
+		refuse(st, JAIL_STEP_FDS, errno, NULL);
+	if (injected(st, JAIL_STEP_CAPS) || step_caps() == -1)
+		refuse(st, JAIL_STEP_CAPS, errno, NULL);
+	if (injected(st, JAIL_STEP_NO_NEW_PRIVS) || step_no_new_privs() == -1)
+		refuse(st, JAIL_STEP_NO_NEW_PRIVS, errno, NULL);
+	if (injected(st, JAIL_STEP_LANDLOCK) ||
+	    jail_landlock_enforce(&abi) == -1) {
+		snprintf(detail, sizeof detail, "Landlock ABI %d", abi);
+		refuse(st, JAIL_STEP_LANDLOCK, errno, abi > 0 ? detail : NULL);
+	}
+	if (injected(st, JAIL_STEP_SECCOMP) ||
+	    jail_seccomp_enforce(st->plan->seccomp, st->status_wr) == -1)
+		refuse(st, JAIL_STEP_SECCOMP, errno, NULL);
+	if (jail_wire_send(st->status_wr, WIRE_READY, NULL, 0, NULL, 0) == -1)
+		_exit(JAIL_EXIT_SETUP);
+
+	result_fd = st->result_wr;
+	rc = st->plan->fn(st->plan->arg);
+	_exit(rc & 0xff);
+}
+
+int
+jail_write_result(const void *data, size_t len)
+{
+	if (result_fd < 0) {
+		errno = EBADF;
+		return -1;
+	}
+	return jail_write_all(result_fd, data, len);
+}
+
+/* ---------------------------------------------------------------- */
+/* warden: PID 1 of the new pid namespace                            */
+/* ---------------------------------------------------------------- */
+
+/* Bytes mapped now (the eval process starts as a copy of this one). */
+static uint64_t
+mapped_bytes(void)
+{
+	char buf[128];
+	unsigned long long pages;
+	ssize_t n;
+	int fd;
+
+	fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	if (sscanf(buf, "%llu", &pages) != 1)
+		return 0;
+	return (uint64_t)pages * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+static int
+seed(int dir, const struct jail_file *f)
+{
+	int fd, saved;
+
+	if (f->name == NULL ||
+	    !jail_is_flat_name(f->name, strnlen(f->name, WIRE_NAME_MAX + 1)) ||
+	    (f->data == NULL && f->len > 0)) {
+		errno = EINVAL;
+		return -1;
+	}
+	fd = openat(dir, f->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	if (jail_write_all(fd, f->data, f->len) == -1) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	return close(fd);
+}
+
+static int
+step_workspace(struct stage *st, char *detail, size_t n)
+{
+	const struct jail_plan *p = st->plan;
+	char opts[96];
+	size_t i;
+	int dir, saved;
+
+	st->devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (st->devnull < 0) {
+		snprintf(detail, n, "open /dev/null");
+		return -1;
+	}
+	snprintf(opts, sizeof opts, "size=%llu,nr_inodes=%llu,mode=0700",
+	    (unsigned long long)p->tmpfs_bytes,
+	    (unsigned long long)p->tmpfs_inodes);
+	if (mount("tmpfs", WORKSPACE_MOUNTPOINT, "tmpfs",
+	    MS_NOSUID | MS_NODEV | MS_NOEXEC, opts) == -1) {
+		snprintf(detail, n, "mount tmpfs");
+		return -1;
+	}
+	dir = open(WORKSPACE_MOUNTPOINT, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0)
+		return -1;
+	for (i = 0; i < p->nfiles; i++) {
+		if (seed(dir, &p->files[i]) == -1) {
+			saved = errno;
+			snprintf(detail, n, "seed file %zu", i);
+			close(dir);
+			errno = saved;
+			return -1;
+		}
+	}
+	return close(dir);
+}
+
+static int
+step_pivot_root(char *detail, size_t n)
+{
+	char cwd[8];
+
+	/* pivot_root(".", ".") stacks the old root under the new one; the
+	 * detach then drops it, so no directory of the host stays reachable. */
+	if (chdir(WORKSPACE_MOUNTPOINT) == -1)
+		return -1;
+	if (syscall(SYS_pivot_root, ".", ".") == -1) {
+		snprintf(detail, n, "pivot_root");
+		return -1;
+	}
+	if (umount2(".", MNT_DETACH) == -1) {
+		snprintf(detail, n, "detach old root");
+		return -1;
+	}
+	if (chdir("/") == -1)
+		return -1;
+	/* The runc lesson (CVE-2024-21626): prove the cwd is inside. */
+	if (getcwd(cwd, sizeof cwd) == NULL || strcmp(cwd, "/") != 0) {
+		snprintf(detail, n, "cwd outside the workspace");
+		errno = EPERM;
+		return -1;
+	}
+	return 0;
+}
+
+static void
+send_or_die(int fd, enum wire_type type, const void *a, size_t alen,
+    const void *b, size_t blen)
+{
+	if (jail_wire_send(fd, type, a, alen, b, blen) == -1)
+		_exit(JAIL_EXIT_SETUP);
+}
+
+static int
+cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Send the workspace's regular files, in name order, within the caps. */
+static void
+send_workspace(const struct jail_plan *p, int fd)
+{
+	char *names[256];
+	size_t nnames = 0, i;
+	uint64_t budget = p->max_read_bytes, sent = 0;
+	bool truncated = false;
+	struct dirent *de;
+	DIR *d;
+
+	d = opendir("/");
+	if (d == NULL) {
+		send_or_die(fd, WIRE_TRUNCATED, NULL, 0, NULL, 0);
+		return;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (nnames == sizeof names / sizeof names[0]) {
+			truncated = true;
+			break;
+		}
+		names[nnames] = strdup(de->d_name);
+		if (names[nnames] != NULL)
+			nnames++;
+	}
+	closedir(d);
+	qsort(names, nnames, sizeof names[0], cmp_names);
+
+	for (i = 0; i < nnames; i++) {
+		struct stat sb;
+		uint32_t namelen = (uint32_t)strlen(names[i]);
+		char *data;
+		ssize_t got;
+		int f;
+
+		/* O_NOFOLLOW and the S_ISREG check: fn cannot make the warden
+		 * read a fifo, a device or anything through a link. */
+		f = open(names[i], O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+		    O_CLOEXEC);
+		if (f < 0 || fstat(f, &sb) == -1 || !S_ISREG(sb.st_mode) ||
+		    namelen > WIRE_NAME_MAX) {
+			if (f >= 0)
+				close(f);
+			truncated = true;
+			continue;
+		}
+		if (sent == p->max_files || (uint64_t)sb.st_size > budget) {
+			close(f);
+			truncated = true;
+			continue;
+		}
+		data = malloc((size_t)sb.st_size + 1);
+		got = data != NULL ? read(f, data, (size_t)sb.st_size + 1) : -1;
+		close(f);
+		if (got < 0 || got != sb.st_size) {
+			free(data);
+			truncated = true;
+			continue;
+		}
+		{
+			char head[4 + WIRE_NAME_MAX];
+
+			memcpy(head, &namelen, 4);
+			memcpy(head + 4, names[i], namelen);
+			send_or_die(fd, WIRE_FILE, head, 4 + namelen, data,
+			    (size_t)got);
+		}
+		free(data);
+		budget -= (uint64_t)got;
+		sent++;
+	}
+	if (truncated)
+		send_or_die(fd, WIRE_TRUNCATED, NULL, 0, NULL, 0);
+}
+
+static uint64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* What the warden gathered from eval's status pipe. */
+struct status_log {
+	char		buf[512];	/* one refusal frame at most matters */
+	size_t		len;
+	bool		ready;
+	int32_t		seccomp_nr;
+	bool		has_refusal;
+	size_t		refusal_off, refusal_len;
+};
+
+/* Parse whole frames out of the status log; later bytes are ignored once
+ * fn runs, except the SIGSYS report. */
+static void
+scan_status(struct status_log *sl)
+{
+	size_t off = 0;
+
+	while (sl->len - off >= WIRE_HEADER) {
+		uint32_t len;
+		char type = sl->buf[off];
+
+		memcpy(&len, sl->buf + off + 1, 4);
+		if (len > sl->len - off - WIRE_HEADER)
+			break;
+		if (type == WIRE_READY && !sl->has_refusal)
+			sl->ready = true;
+		else if (type == WIRE_REFUSE && !sl->ready && !sl->has_refusal) {
+			sl->has_refusal = true;
+			sl->refusal_off = off + WIRE_HEADER;
+			sl->refusal_len = len;
+		} else if (type == WIRE_SECCOMP && sl->ready && len == 4)
+			memcpy(&sl->seccomp_nr, sl->buf + off + WIRE_HEADER, 4);
+		off += WIRE_HEADER + len;
+	}
+	/* Keep a refusal in place; otherwise drop what was parsed. */
+	if (!sl->has_refusal && off > 0) {
+		memmove(sl->buf, sl->buf + off, sl->len - off);
+		sl->len -= off;
+	}
+}
+
+/*
+ * Run eval to its end: read its result (bounded) and status, kill it at
+ * the wall clock or when it writes too much, reap it, and report.
+ */
+static void warden_supervise(struct stage *st, pid_t pid, int pidfd,
+    int result_rd, int status_rd) __attribute__((noreturn));
+
+static void
+warden_supervise(struct stage *st, pid_t pid, int pidfd, int result_rd,
+    int status_rd)
+{
+	const struct jail_plan *p = st->plan;
+	struct status_log sl;
+	struct wire_wait ww;
+	struct rusage ru;
+	uint64_t deadline = now_ms() + p->wall_ms;
+	size_t rlen = 0;
+	char *result = malloc((size_t)p->max_result + 1);
+	bool exited = false;
+	int wstatus = 0;
+
+	memset(&sl, 0, sizeof sl);
+	memset(&ww, 0, sizeof ww);
+	sl.seccomp_nr = -1;
+	if (result == NULL)
+		_exit(JAIL_EXIT_SETUP);
+
+	while (!exited || result_rd >= 0 || status_rd >= 0) {
+		struct pollfd pfd[3];
+		uint64_t now = now_ms();
+		int timeout;
+
+		if (!exited && now >= deadline) {
+			kill(pid, SIGKILL);
+			ww.timed_out = 1;
+		}
+		pfd[0].fd = result_rd;
+		pfd[1].fd = status_rd;
+		pfd[2].fd = exited ? -1 : pidfd;
+		pfd[0].events = pfd[1].events = pfd[2].events = POLLIN;
+		timeout = exited || ww.timed_out ? -1 : (int)(deadline - now);
+		if (poll(pfd, 3, timeout) == -1 && errno != EINTR)
+			_exit(JAIL_EXIT_SETUP);
+
+		if (result_rd >= 0 && pfd[0].revents != 0) {
+			ssize_t r = read(result_rd, result + rlen,
+			    (size_t)p->max_result + 1 - rlen);
+			if (r > 0)
+				rlen += (size_t)r;
+			if (rlen > p->max_result) {
+				/* Over the cap: stop it now. */
+				ww.result_over = 1;
+				rlen = (size_t)p->max_result;
+				kill(pid, SIGKILL);
+			}
+			if (r == 0 || ww.result_over) {
+				close(result_rd);
+				result_rd = -1;
+			}
+		}
+		if (status_rd >= 0 && pfd[1].revents != 0) {
+			ssize_t r = 0;
+
+			if (sl.len < sizeof sl.buf)
+				r = read(status_rd, sl.buf + sl.len,
+				    sizeof sl.buf - sl.len);
+			if (r > 0) {
+				sl.len += (size_t)r;
+				scan_status(&sl);
+			}
+			if (r <= 0) {
+				close(status_rd);
+				status_rd = -1;
+			}
+		}
+		if (!exited && (pfd[2].revents != 0 || ww.timed_out)) {
+			if (wait4(pid, &wstatus, 0, &ru) == pid)
+				exited = true;
+		}
+	}
+
+	if (sl.has_refusal) {
+		/* eval refused a step: forward its frame unchanged. */
+		send_or_die(st->report_fd, WIRE_REFUSE,
+		    sl.buf + sl.refusal_off, sl.refusal_len, NULL, 0);
+		_exit(0);
+	}
+	if (!sl.ready) {
+		char detail[64];
+
+		snprintf(detail, sizeof detail,
+		    "evaluator ended during set-up (status %#x)", wstatus);
+		(void)jail_wire_refuse(st->report_fd, JAIL_STEP_EVAL_FORK,
+		    ECHILD, detail);
+		_exit(0);
+	}
+	ww.wstatus = wstatus;
+	ww.seccomp_nr = sl.seccomp_nr;
+	ww.cpu_us = (uint64_t)ru.ru_utime.tv_sec * 1000000 +
+	    (uint64_t)ru.ru_utime.tv_usec +
+	    (uint64_t)ru.ru_stime.tv_sec * 1000000 +
+	    (uint64_t)ru.ru_stime.tv_usec;
+	send_or_die(st->report_fd, WIRE_WAIT, &ww, sizeof ww, NULL, 0);
+	send_or_die(st->report_fd, WIRE_RESULT, result, rlen, NULL, 0);
+	free(result);
+	send_workspace(p, st->report_fd);
+	send_or_die(st->report_fd, WIRE_END, NULL, 0, NULL, 0);
+	_exit(0);
+}
+
+static void warden_main(struct stage *st) __attribute__((noreturn));
+
+static void
+warden_main(struct stage *st)
+{
+	char detail[WIRE_DETAIL_MAX];
+	int result_pipe[2], status_pipe[2], pidfd;
+	pid_t pid;
+
+	detail[0] = '\0';
+	st->as_base = mapped_bytes();
+	if (injected(st, JAIL_STEP_MOUNT_PRIVATE) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1)
+		refuse(st, JAIL_STEP_MOUNT_PRIVATE, errno, NULL);
+	if (injected(st, JAIL_STEP_WORKSPACE) ||
+	    step_workspace(st, detail, sizeof detail) == -1)
+		refuse(st, JAIL_STEP_WORKSPACE, errno, detail);
+	if (injected(st, JAIL_STEP_PIVOT_ROOT) ||
+	    step_pivot_root(detail, sizeof detail) == -1)
+		refuse(st, JAIL_STEP_PIVOT_ROOT, errno, detail);
+
+	if (injected(st, JAIL_STEP_EVAL_FORK) ||
+	    pipe2(result_pipe, O_CLOEXEC) == -1)
+		refuse(st, JAIL_STEP_EVAL_FORK, errno, NULL);
+	if (pipe2(status_pipe, O_CLOEXEC) == -1)
+		refuse(st, JAIL_STEP_EVAL_FORK, errno, NULL);
+	pid = fork();
+	if (pid == -1)
+		refuse(st, JAIL_STEP_EVAL_FORK, errno, NULL);
+	if (pid == 0) {
+		close(st->report_fd);	/* fn never holds the host pipe */
+		close(result_pipe[0]);
+		close(status_pipe[0]);
+		st->result_wr = result_pipe[1];
+		st->status_wr = status_pipe[1];
+		st->report_fd = status_pipe[1];
+		eval_main(st);
+	}
+	close(result_pipe[1]);
+	close(status_pipe[1]);
+	pidfd = (int)syscall(__NR_pidfd_open, pid, 0);
+	if (pidfd < 0) {
+		kill(pid, SIGKILL);
+		refuse(st, JAIL_STEP_EVAL_FORK, errno, "pidfd_open");
+	}
+	warden_supervise(st, pid, pidfd, result_pipe[0], status_pipe[0]);
+}
+
+/* ---------------------------------------------------------------- */
+/* child: namespaces                                                  */
+/* ---------------------------------------------------------------- */
+
+static int
+step_drop_uid(void)
+{
+	if (geteuid() == 0) {
+		if (setgroups(0, NULL) == -1 ||
+		    setresgid(JAIL_HOST_ID, JAIL_HOST_ID, JAIL_HOST_ID) == -1 ||
+		    setresuid(JAIL_HOST_ID, JAIL_HOST_ID, JAIL_HOST_ID) == -1)
+			return -1;
+		if (geteuid() == 0 || getegid() == 0) {
+			errno = EPERM;
+			return -1;
+		}
+	}
+	/* A uid change clears dumpable; /proc/self/setgroups needs it. */
+	return prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+}
+
+static int
+step_pdeathsig(pid_t parent)
+{
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1)
+		return -1;
+	if (getppid() != parent) {	/* the parent died before the prctl */
+		errno = ESRCH;
+		return -1;
+	}
+	return 0;
+}
+
+static int
+step_id_maps(uid_t uid, gid_t gid, char *detail, size_t n)
+{
+	char map[64];
+
+	if (write_file("/proc/self/setgroups", "deny") == -1) {
+		snprintf(detail, n, "setgroups deny");
+		return -1;
+	}
+	snprintf(map, sizeof map, "%d %u 1", JAIL_INNER_ID, (unsigned)uid);
+	if (write_file("/proc/self/uid_map", map) == -1) {
+		snprintf(detail, n, "uid_map");
+		return -1;
+	}
+	snprintf(map, sizeof map, "%d %u 1", JAIL_INNER_ID, (unsigned)gid);
+	if (write_file("/proc/self/gid_map", map) == -1) {
+		snprintf(detail, n, "gid_map");
+		return -1;
+	}
+	return 0;
+}
+
+void
+jail_child_main(const struct jail_plan *plan)
+{
+	struct stage st;
+	char detail[WIRE_DETAIL_MAX];
+	pid_t pid;
+	int wstatus;
+
+	memset(&st, 0, sizeof st);
+	st.plan = plan;
+	st.report_fd = plan->host_fd;
+	st.devnull = st.result_wr = st.status_wr = -1;
+	detail[0] = '\0';
+
+	if (injected(&st, JAIL_STEP_DROP_UID) || step_drop_uid() == -1)
+		refuse(&st, JAIL_STEP_DROP_UID, errno, NULL);
+	if (injected(&st, JAIL_STEP_PDEATHSIG) ||
+	    step_pdeathsig(plan->host_pid) == -1)
+		refuse(&st, JAIL_STEP_PDEATHSIG, errno, NULL);
+	if (injected(&st, JAIL_STEP_UNSHARE) ||
+	    unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID |
+	    CLONE_NEWIPC | CLONE_NEWUTS) == -1)
+		refuse(&st, JAIL_STEP_UNSHARE, errno,
+		    "namespaces unavailable");
+	if (injected(&st, JAIL_STEP_ID_MAPS) ||
+	    step_id_maps(geteuid(), getegid(), detail, sizeof detail) == -1)
+		refuse(&st, JAIL_STEP_ID_MAPS, errno, detail);
+
+	if (injected(&st, JAIL_STEP_PID1))
+		refuse(&st, JAIL_STEP_PID1, errno, NULL);
+	pid = fork();
+	if (pid == -1)
+		refuse(&st, JAIL_STEP_PID1, errno, NULL);
+	if (pid == 0) {
+		/* The warden dies with the child.  Its parent is outside the
+		 * new pid namespace, so getppid() says 0 and cannot show a
+		 * parent that died before this prctl; should that happen the
+		 * jail still ends at the wall clock, and jail_run() has
+		 * already killed the child and stopped reading. */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1)
+			refuse(&st, JAIL_STEP_PID1, errno, "pdeathsig");
+		if (getpid() != 1) {
+			errno = EPERM;
+			refuse(&st, JAIL_STEP_PID1, errno, "not PID 1");
+		}
+		warden_main(&st);
+	}
+	close(plan->host_fd);
+	while (waitpid(pid, &wstatus, 0) == -1 && errno == EINTR)
+		;
+	_exit(0);
+}

@@ -1,0 +1,116 @@
+/*
+ * jail_int.h -- what the jail's files share and nobody else needs.
+ *
+ * The wire: every message between the jail's processes is a frame, a
+ * one-byte type, a 32-bit payload length in host byte order (both ends
+ * are the same machine), then the payload.  The reader of a frame
+ * validates the type and the length before it uses a byte of it.
+ *
+ * The plan: the resolved configuration, copied into each forked process
+ * by fork() itself, so no process of the jail reads the caller's memory
+ * after the fork.
+ */
+#ifndef SANDBOXREPL_JAIL_INT_H
+#define SANDBOXREPL_JAIL_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct sock_filter;
+
+#include "jail.h"
+
+enum wire_type {
+	WIRE_REFUSE	= 'R',	/* u32 step, i32 errno, detail text */
+	WIRE_WAIT	= 'W',	/* struct wire_wait */
+	WIRE_RESULT	= 'O',	/* the bytes fn wrote */
+	WIRE_FILE	= 'F',	/* u32 name length, name, data */
+	WIRE_TRUNCATED	= 'T',	/* empty: workspace was cut to the caps */
+	WIRE_END	= 'E',	/* empty: nothing follows */
+	WIRE_READY	= 'Y',	/* eval -> warden: set-up done, fn runs */
+	WIRE_SECCOMP	= 'S',	/* eval -> warden: i32 trapped syscall */
+};
+
+#define WIRE_HEADER	5	/* type + u32 length */
+#define WIRE_DETAIL_MAX	200	/* bytes of detail text in a refusal */
+#define WIRE_NAME_MAX	255	/* bytes in a workspace file name */
+
+/* How the evaluating process ended, as its warden saw it. */
+struct wire_wait {
+	int32_t		wstatus;	/* from wait4() */
+	int32_t		seccomp_nr;	/* syscall the SIGSYS handler reported, or -1 */
+	uint32_t	timed_out;	/* the warden killed it at the wall clock */
+	uint32_t	result_over;	/* it wrote more than max_result */
+	uint64_t	cpu_us;		/* user + system time */
+};
+
+struct jail_plan {
+	const struct jail_file *files;	/* the caller's, read before pivot */
+	size_t		 nfiles;
+	uint64_t	 tmpfs_bytes, tmpfs_inodes;
+	uint64_t	 cpu_seconds, as_bytes, nproc, fsize_bytes, nofile;
+	uint64_t	 wall_ms, max_result, max_files, max_read_bytes;
+	int		 fail_at;
+	const struct jail_bpf *seccomp;	/* the compiled filter */
+	jail_fn		 fn;
+	void		*arg;
+	int		 host_fd;	/* write end of the pipe to jail_run */
+	pid_t		 host_pid;	/* the caller of jail_run */
+};
+
+/* Write all n bytes, retrying on EINTR and short writes.  0, or -1. */
+int jail_write_all(int fd, const void *p, size_t n);
+/* A workspace file name: 1..WIRE_NAME_MAX bytes, no '/' or NUL, not "."
+ * or "..". */
+bool jail_is_flat_name(const char *name, size_t len);
+
+/*
+ * Write one whole frame; a and b are concatenated into the payload.
+ * Async-signal-safe (the SIGSYS handler uses it).  0, or -1 with errno.
+ */
+int jail_wire_send(int fd, enum wire_type type, const void *a, size_t alen,
+    const void *b, size_t blen);
+/* Send a refusal frame for step with err and a short detail (may be NULL). */
+int jail_wire_refuse(int fd, enum jail_step step, int err,
+    const char *detail);
+
+/*
+ * Parse a whole reply (buf, buflen) from the jail into *out, which must
+ * start zeroed with exit_code and seccomp_syscall at -1: frames in order
+ * (a refusal; or WAIT, RESULT, FILE..., TRUNCATED?, END), every length,
+ * step, errno and file name checked against p's caps.  Returns false and
+ * leaves an ERROR outcome (nothing allocated) on any malformed byte.
+ */
+bool jail_wire_parse(const struct jail_plan *p, const char *buf,
+    size_t buflen, struct jail_outcome *out);
+
+/* The jailed side: runs the first child and never returns. */
+void jail_child_main(const struct jail_plan *plan)
+    __attribute__((noreturn));
+
+/*
+ * Enforce the Landlock ruleset on the calling process: the workspace
+ * ("/") may be read and written, nothing may be executed, no device,
+ * socket, fifo or symlink made, no TCP bind or connect (ABI >= 4), no
+ * abstract unix sockets or signals out of the domain (ABI >= 6).
+ * 0 and *abi set, or -1 with errno (EOPNOTSUPP below ABI 1).
+ */
+int jail_landlock_enforce(int *abi);
+
+/* A compiled seccomp program (classic BPF), owned by whoever compiled it. */
+struct jail_bpf {
+	struct sock_filter *insns;
+	unsigned short	 len;
+};
+
+/* Compile the jail's seccomp filter.  0, or -1 with errno. */
+int jail_seccomp_compile(struct jail_bpf *out);
+/*
+ * Install the SIGSYS reporter on report_fd and load prog (no_new_privs
+ * must be set).  0, or -1 with errno.
+ */
+int jail_seccomp_enforce(const struct jail_bpf *prog, int report_fd);
+
+#endif

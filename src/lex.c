@@ -1,0 +1,781 @@
+/*
+ * lex.c -- the tokenizer.
+ *
+ * lex_next() skips what is not a token (spaces, comments, joined lines),
+ * then looks at one byte to decide what the token is: a name (or keyword,
+ * or the prefix of a string), a number, a string, or an operator found by
+ * longest match.  Each scanner checks its token the way CPython 3.11's
+ * tokenizer does and reports the same message at the same place; the
+ * place is the byte just before where CPython's tokenizer stood, because
+ * CPython's column for a tokenizer error counts the characters up to its
+ * read position.
+ *
+ * The input is known to be valid UTF-8 without NUL bytes (parse_input
+ * checks that first), but the lexer stays safe on any bytes.
+ */
+#include "config.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#include "arena.h"
+#include "lex.h"
+#include "unicode.h"
+
+#define X_TEXT(e, text) text,
+static const char *const token_texts[] = { TOKEN_KINDS(X_TEXT) };
+#undef X_TEXT
+
+const char *
+lex_token_text(enum token_kind kind)
+{
+	return kind < TOK__COUNT ? token_texts[kind] : "?";
+}
+
+void
+lex_init(struct lexer *lx, struct arena *a, const char *src, uint32_t begin,
+    uint32_t end)
+{
+	/* the bracket stack needs no clearing: depth says what is live */
+	memset(lx, 0, offsetof(struct lexer, brackets));
+	memset(&lx->at_line_start, 0,
+	    sizeof *lx - offsetof(struct lexer, at_line_start));
+	lx->arena = a;
+	lx->src = src;
+	lx->pos = begin;
+	lx->begin = begin;
+	lx->end = end;
+	lx->at_line_start = true;
+}
+
+void
+lex_position(const char *src, size_t len, uint32_t off, uint32_t *line,
+    uint32_t *column)
+{
+	uint32_t ln = 1, ls = 0, i;
+	if (off > len)
+		off = (uint32_t)len;
+	for (i = 0; i < off; i++)
+		if (src[i] == '\n') {
+			ln++;
+			ls = i + 1;
+		}
+	*line = ln;
+	*column = (uint32_t)unicode_count(src + ls, off - ls) + 1;
+}
+
+/* The 1-based line of byte off (for "detected at line N"). */
+static uint32_t
+line_of(const struct lexer *lx, uint32_t off)
+{
+	uint32_t line, column;
+	lex_position(lx->src, lx->end, off, &line, &column);
+	return line;
+}
+
+static int
+peekc(const struct lexer *lx, uint32_t at)
+{
+	return at < lx->end ? (unsigned char)lx->src[at] : -1;
+}
+
+static struct token
+make(struct lexer *lx, enum token_kind kind, uint32_t start)
+{
+	struct token t;
+	memset(&t, 0, sizeof t);
+	t.kind = kind;
+	t.start = start;
+	t.length = lx->pos - start;
+	lx->emitted_any = true;
+	lx->at_line_start = false;
+	return t;
+}
+
+/* An error token; the lexer stays at the error from now on. */
+static struct token
+fail(struct lexer *lx, const char *cls, uint32_t start, uint32_t end,
+    bool incomplete, const char *msg)
+{
+	struct token t;
+	memset(&t, 0, sizeof t);
+	t.kind = TOK_ERROR;
+	t.start = start;
+	t.length = end - start;
+	if (lx->error.msg == NULL) {
+		lx->error.cls = cls;
+		lx->error.msg = msg;
+		lx->error.start = start;
+		lx->error.end = end;
+		lx->error.is_incomplete = incomplete;
+	}
+	lx->pos = lx->end;
+	return t;
+}
+
+/* An error at the character just before byte position cur. */
+static struct token
+fail_at(struct lexer *lx, uint32_t cur, const char *msg)
+{
+	uint32_t start = cur;
+	if (start > lx->begin)
+		start--;
+	while (start > lx->begin &&
+	    ((unsigned char)lx->src[start] & 0xC0) == 0x80)
+		start--;
+	return fail(lx, "SyntaxError", start, cur, false, msg);
+}
+
+static bool
+is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool
+is_xdigit(int c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* CPython: letters, digits, '_' and every non-ASCII byte. */
+static bool
+is_ident_char(int c)
+{
+	return c >= 128 || c == '_' || is_digit(c) || (c >= 'a' && c <= 'z') ||
+	    (c >= 'A' && c <= 'Z');
+}
+
+/* ---------------------------------------------------------------- names */
+
+#define X_LEN(e, text) (uint8_t)(sizeof(text) - 1),
+static const uint8_t token_lengths[] = { TOKEN_KINDS(X_LEN) };
+#undef X_LEN
+
+static bool
+is_text(enum token_kind k, const char *s, uint32_t n)
+{
+	return token_lengths[k] == n && memcmp(token_texts[k], s, n) == 0;
+}
+
+/* A name's keyword kind, or TOK_NAME: a switch on the first letter
+ * keeps this to a comparison or two per name. */
+static enum token_kind
+keyword(const char *s, uint32_t n)
+{
+	static const enum token_kind by_letter[][6] = {
+		['F' - 'A'] = { TOK_FALSE },
+		['N' - 'A'] = { TOK_NONE },
+		['T' - 'A'] = { TOK_TRUE },
+		['a' - 'A'] = { TOK_AND, TOK_AS, TOK_ASSERT, TOK_ASYNC,
+		    TOK_AWAIT },
+		['b' - 'A'] = { TOK_BREAK },
+		['c' - 'A'] = { TOK_CLASS, TOK_CONTINUE },
+		['d' - 'A'] = { TOK_DEF, TOK_DEL },
+		['e' - 'A'] = { TOK_ELIF, TOK_ELSE, TOK_EXCEPT },
+		['f' - 'A'] = { TOK_FINALLY, TOK_FOR, TOK_FROM },
+		['g' - 'A'] = { TOK_GLOBAL },
+		['i' - 'A'] = { TOK_IF, TOK_IMPORT, TOK_IN, TOK_IS },
+		['l' - 'A'] = { TOK_LAMBDA },
+		['n' - 'A'] = { TOK_NONLOCAL, TOK_NOT },
+		['o' - 'A'] = { TOK_OR },
+		['p' - 'A'] = { TOK_PASS },
+		['r' - 'A'] = { TOK_RAISE, TOK_RETURN },
+		['t' - 'A'] = { TOK_TRY },
+		['w' - 'A'] = { TOK_WHILE, TOK_WITH },
+		['y' - 'A'] = { TOK_YIELD },
+	};
+	int c = (unsigned char)s[0];
+	size_t i;
+	if (n < 2 || n > 8 || c < 'A' || c > 'y')
+		return TOK_NAME;
+	/* an empty slot is 0, which is TOK_EOF: the end of the list */
+	for (i = 0; i < 6 && by_letter[c - 'A'][i] != TOK_EOF; i++)
+		if (is_text(by_letter[c - 'A'][i], s, n))
+			return by_letter[c - 'A'][i];
+	return TOK_NAME;
+}
+
+/* The STR_* flags of a string prefix, or -1 when s[0..n) is not one. */
+static int
+string_prefix(const char *s, uint32_t n)
+{
+	int flags = 0;
+	uint32_t i;
+	if (n > 2)
+		return -1;
+	for (i = 0; i < n; i++) {
+		int f;
+		switch (s[i]) {
+		case 'r': case 'R': f = STR_RAW; break;
+		case 'b': case 'B': f = STR_BYTES; break;
+		case 'f': case 'F': f = STR_F; break;
+		case 'u': case 'U': f = STR_U; break;
+		default: return -1;
+		}
+		if (flags & f)
+			return -1;
+		flags |= f;
+	}
+	/* u goes alone; b and f do not mix */
+	if ((flags & STR_U) && n != 1)
+		return -1;
+	if ((flags & STR_BYTES) && (flags & STR_F))
+		return -1;
+	return flags;
+}
+
+/*
+ * CPython checks an identifier that holds non-ASCII characters with
+ * _PyUnicode_ScanIdentifier: the first character must be XID_Start (or
+ * '_'), the others XID_Continue, and the first one that is not is named.
+ */
+static struct token
+check_identifier(struct lexer *lx, uint32_t start)
+{
+	uint32_t i = start, n;
+	uint32_t cp;
+	bool first = true;
+
+	while (i < lx->pos) {
+		n = (uint32_t)unicode_decode(lx->src + i, lx->pos - i, &cp);
+		if (n == 0)
+			return fail(lx, "SyntaxError", i, i + 1, false,
+			    arena_printf(lx->arena,
+			    "invalid UTF-8 byte 0x%02x",
+			    (unsigned char)lx->src[i]));
+		if (!(first ? unicode_is_xid_start(cp) :
+		    unicode_is_xid_continue(cp))) {
+			char buf[5];
+			size_t bl = unicode_encode(cp, buf);
+			if (unicode_is_printable(cp))
+				return fail(lx, "SyntaxError", i, i + n, false,
+				    arena_printf(lx->arena,
+				    "invalid character '%.*s' (U+%04X)",
+				    (int)bl, buf, (unsigned)cp));
+			return fail(lx, "SyntaxError", i, i + n, false,
+			    arena_printf(lx->arena,
+			    "invalid non-printable character U+%04X",
+			    (unsigned)cp));
+		}
+		first = false;
+		i += n;
+	}
+	return make(lx, TOK_NAME, start);
+}
+
+/* -------------------------------------------------------------- strings */
+
+/*
+ * string -> PREFIX? (QUOTE ... QUOTE | TRIPLE ... TRIPLE)
+ * A backslash hides the next character from the end-quote search (also
+ * in raw strings); a newline ends a single-quoted string with an error.
+ */
+static struct token
+scan_string(struct lexer *lx, uint32_t start, int flags)
+{
+	uint32_t body = lx->pos;
+	int q = peekc(lx, body);
+	uint8_t qlen = 1;
+	struct token t;
+
+	if (peekc(lx, body + 1) == q && peekc(lx, body + 2) == q)
+		qlen = 3;
+	lx->pos = body + qlen;
+	for (;;) {
+		int c = peekc(lx, lx->pos);
+		if (c < 0) {
+			if (qlen == 3)
+				return fail(lx, "SyntaxError", start, start + 1,
+				    true, arena_printf(lx->arena,
+				    "unterminated triple-quoted string literal"
+				    " (detected at line %u)",
+				    line_of(lx, lx->end - 1)));
+			return fail(lx, "SyntaxError", start, start + 1, false,
+			    arena_printf(lx->arena,
+			    "unterminated string literal (detected at line %u)",
+			    line_of(lx, lx->end - 1)));
+		}
+		if (c == '\\') {
+			lx->pos += peekc(lx, lx->pos + 1) < 0 ? 1 : 2;
+			continue;
+		}
+		if (c == '\n' && qlen == 1)
+			return fail(lx, "SyntaxError", start, start + 1, false,
+			    arena_printf(lx->arena,
+			    "unterminated string literal (detected at line %u)",
+			    line_of(lx, lx->pos)));
+		if (c == q && (qlen == 1 || (peekc(lx, lx->pos + 1) == q &&
+		    peekc(lx, lx->pos + 2) == q))) {
+			lx->pos += qlen;
+			break;
+		}
+		lx->pos++;
+	}
+	t = make(lx, TOK_STRING, start);
+	t.flags = (uint8_t)flags;
+	t.prefix_len = (uint8_t)(body - start);
+	t.quote_len = qlen;
+	return t;
+}
+
+/* -------------------------------------------------------------- numbers */
+
+/*
+ * CPython 3.11's verify_end_of_number: a number may run into a keyword
+ * that can follow it (1if x else y) but not into any other name.
+ */
+static bool
+ends_number(struct lexer *lx, uint32_t at)
+{
+	static const char *const kws[] = {
+		"and", "else", "for", "if", "in", "is", "not", "or"
+	};
+	size_t i;
+	int c = peekc(lx, at);
+	if (!is_ident_char(c))
+		return true;
+	for (i = 0; i < sizeof kws / sizeof kws[0]; i++) {
+		size_t n = strlen(kws[i]);
+		if (at + n <= lx->end && memcmp(lx->src + at, kws[i], n) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Digits with single underscores between them; false on a bad '_'. */
+static bool
+decimal_tail(struct lexer *lx)
+{
+	for (;;) {
+		while (is_digit(peekc(lx, lx->pos)))
+			lx->pos++;
+		if (peekc(lx, lx->pos) != '_')
+			return true;
+		lx->pos++;
+		if (!is_digit(peekc(lx, lx->pos)))
+			return false;
+	}
+}
+
+static struct token
+number_end(struct lexer *lx, uint32_t start, enum number_kind kind,
+    const char *what)
+{
+	struct token t;
+	if (!ends_number(lx, lx->pos))
+		return fail_at(lx, lx->pos, arena_printf(lx->arena,
+		    "invalid %s literal", what));
+	t = make(lx, TOK_NUMBER, start);
+	t.flags = (uint8_t)kind;
+	return t;
+}
+
+/* fraction, exponent and imaginary suffix of a decimal number */
+static struct token
+scan_float_tail(struct lexer *lx, uint32_t start, bool is_float)
+{
+	int c = peekc(lx, lx->pos);
+	if (c == '.') {
+		lx->pos++;
+		is_float = true;
+		if (is_digit(peekc(lx, lx->pos)) && !decimal_tail(lx))
+			return fail_at(lx, lx->pos, "invalid decimal literal");
+		c = peekc(lx, lx->pos);
+	}
+	if (c == 'e' || c == 'E') {
+		uint32_t e = lx->pos;
+		lx->pos++;
+		c = peekc(lx, lx->pos);
+		if (c == '+' || c == '-') {
+			lx->pos++;
+			if (!is_digit(peekc(lx, lx->pos)))
+				return fail_at(lx, lx->pos,
+				    "invalid decimal literal");
+		} else if (!is_digit(c)) {
+			/* "1else": the e starts a keyword */
+			lx->pos = e;
+			return number_end(lx, start,
+			    is_float ? NUM_FLOAT : NUM_INT, "decimal");
+		}
+		if (!decimal_tail(lx))
+			return fail_at(lx, lx->pos, "invalid decimal literal");
+		is_float = true;
+		c = peekc(lx, lx->pos);
+	}
+	if (c == 'j' || c == 'J') {
+		lx->pos++;
+		return number_end(lx, start, NUM_IMAG, "imaginary");
+	}
+	return number_end(lx, start, is_float ? NUM_FLOAT : NUM_INT,
+	    "decimal");
+}
+
+/* 0x.. 0o.. 0b.. digits of a prefixed integer */
+static struct token
+scan_radix(struct lexer *lx, uint32_t start, int radix)
+{
+	const char *what = radix == 16 ? "hexadecimal" :
+	    radix == 8 ? "octal" : "binary";
+	int c;
+	lx->pos += 2;
+	for (;;) {
+		bool any = false;
+		c = peekc(lx, lx->pos);
+		if (c == '_') {
+			lx->pos++;
+			c = peekc(lx, lx->pos);
+		}
+		for (;;) {
+			bool ok = radix == 16 ? is_xdigit(c) :
+			    c >= '0' && c < '0' + radix;
+			if (!ok)
+				break;
+			any = true;
+			lx->pos++;
+			c = peekc(lx, lx->pos);
+		}
+		if (!any) {
+			if (radix != 16 && is_digit(c))
+				return fail_at(lx, lx->pos + 1,
+				    arena_printf(lx->arena,
+				    "invalid digit '%c' in %s literal", c,
+				    what));
+			return fail_at(lx, lx->pos, arena_printf(lx->arena,
+			    "invalid %s literal", what));
+		}
+		if (c != '_')
+			break;
+	}
+	if (radix != 16 && is_digit(c))
+		return fail_at(lx, lx->pos + 1, arena_printf(lx->arena,
+		    "invalid digit '%c' in %s literal", c, what));
+	return number_end(lx, start, NUM_INT, what);
+}
+
+/* number -> DIGITS ('.' DIGITS?)? EXP? 'j'? | '.' DIGITS EXP? 'j'? | 0x.. */
+static struct token
+scan_number(struct lexer *lx, uint32_t start)
+{
+	int c = peekc(lx, start);
+	if (c == '.') {
+		lx->pos = start;
+		return scan_float_tail(lx, start, true);
+	}
+	if (c == '0') {
+		int c1 = peekc(lx, start + 1);
+		bool nonzero = false;
+		if (c1 == 'x' || c1 == 'X')
+			return scan_radix(lx, start, 16);
+		if (c1 == 'o' || c1 == 'O')
+			return scan_radix(lx, start, 8);
+		if (c1 == 'b' || c1 == 'B')
+			return scan_radix(lx, start, 2);
+		lx->pos = start + 1;
+		for (;;) {
+			while (peekc(lx, lx->pos) == '0')
+				lx->pos++;
+			if (peekc(lx, lx->pos) != '_')
+				break;
+			lx->pos++;
+			if (!is_digit(peekc(lx, lx->pos)))
+				return fail_at(lx, lx->pos,
+				    "invalid decimal literal");
+		}
+		if (is_digit(peekc(lx, lx->pos))) {
+			nonzero = true;
+			if (!decimal_tail(lx))
+				return fail_at(lx, lx->pos,
+				    "invalid decimal literal");
+		}
+		c = peekc(lx, lx->pos);
+		if (c == '.' || c == 'e' || c == 'E' || c == 'j' || c == 'J')
+			return scan_float_tail(lx, start, false);
+		if (nonzero)
+			return fail(lx, "SyntaxError", start, lx->pos, false,
+			    "leading zeros in decimal integer literals are not "
+			    "permitted; use an 0o prefix for octal integers");
+		return number_end(lx, start, NUM_INT, "decimal");
+	}
+	lx->pos = start;
+	if (!decimal_tail(lx))
+		return fail_at(lx, lx->pos, "invalid decimal literal");
+	return scan_float_tail(lx, start, false);
+}
+
+/* ------------------------------------------------------------ operators */
+
+/*
+ * The operator at src[start]: longest match, decided by the first
+ * character and at most two more.
+ */
+static enum token_kind
+longest_op(const struct lexer *lx, uint32_t start, uint32_t *len)
+{
+	int c = peekc(lx, start), c1 = peekc(lx, start + 1),
+	    c2 = peekc(lx, start + 2);
+	*len = 2;
+	switch (c) {
+	case '*':
+		if (c1 == '*') {
+			if (c2 == '=') {
+				*len = 3;
+				return TOK_DOUBLESTAREQUAL;
+			}
+			return TOK_DOUBLESTAR;
+		}
+		return c1 == '=' ? TOK_STAREQUAL : TOK_ERROR;
+	case '/':
+		if (c1 == '/') {
+			if (c2 == '=') {
+				*len = 3;
+				return TOK_DOUBLESLASHEQUAL;
+			}
+			return TOK_DOUBLESLASH;
+		}
+		return c1 == '=' ? TOK_SLASHEQUAL : TOK_ERROR;
+	case '<':
+		if (c1 == '<') {
+			if (c2 == '=') {
+				*len = 3;
+				return TOK_LEFTSHIFTEQUAL;
+			}
+			return TOK_LEFTSHIFT;
+		}
+		return c1 == '=' ? TOK_LESSEQUAL : TOK_ERROR;
+	case '>':
+		if (c1 == '>') {
+			if (c2 == '=') {
+				*len = 3;
+				return TOK_RIGHTSHIFTEQUAL;
+			}
+			return TOK_RIGHTSHIFT;
+		}
+		return c1 == '=' ? TOK_GREATEREQUAL : TOK_ERROR;
+	case '.':
+		if (c1 == '.' && c2 == '.') {
+			*len = 3;
+			return TOK_ELLIPSIS;
+		}
+		return TOK_ERROR;
+	case '-':
+		return c1 == '=' ? TOK_MINEQUAL : c1 == '>' ? TOK_RARROW :
+		    TOK_ERROR;
+	case '!': return c1 == '=' ? TOK_NOTEQUAL : TOK_ERROR;
+	case '%': return c1 == '=' ? TOK_PERCENTEQUAL : TOK_ERROR;
+	case '&': return c1 == '=' ? TOK_AMPEREQUAL : TOK_ERROR;
+	case '+': return c1 == '=' ? TOK_PLUSEQUAL : TOK_ERROR;
+	case ':': return c1 == '=' ? TOK_COLONEQUAL : TOK_ERROR;
+	case '=': return c1 == '=' ? TOK_EQEQUAL : TOK_ERROR;
+	case '@': return c1 == '=' ? TOK_ATEQUAL : TOK_ERROR;
+	case '^': return c1 == '=' ? TOK_CIRCUMFLEXEQUAL : TOK_ERROR;
+	case '|': return c1 == '=' ? TOK_VBAREQUAL : TOK_ERROR;
+	default: return TOK_ERROR;
+	}
+}
+
+static enum token_kind
+op1(int c)
+{
+	switch (c) {
+	case '(': return TOK_LPAR;
+	case ')': return TOK_RPAR;
+	case '[': return TOK_LSQB;
+	case ']': return TOK_RSQB;
+	case '{': return TOK_LBRACE;
+	case '}': return TOK_RBRACE;
+	case ':': return TOK_COLON;
+	case ',': return TOK_COMMA;
+	case ';': return TOK_SEMI;
+	case '+': return TOK_PLUS;
+	case '-': return TOK_MINUS;
+	case '*': return TOK_STAR;
+	case '/': return TOK_SLASH;
+	case '|': return TOK_VBAR;
+	case '&': return TOK_AMPER;
+	case '<': return TOK_LESS;
+	case '>': return TOK_GREATER;
+	case '=': return TOK_EQUAL;
+	case '.': return TOK_DOT;
+	case '%': return TOK_PERCENT;
+	case '~': return TOK_TILDE;
+	case '^': return TOK_CIRCUMFLEX;
+	case '@': return TOK_AT;
+	case '!': return TOK_EXCLAMATION;
+	default: return TOK_ERROR;
+	}
+}
+
+static struct token
+bracket(struct lexer *lx, uint32_t start, enum token_kind kind, int c)
+{
+	if (c == '(' || c == '[' || c == '{') {
+		if (lx->depth >= LEX_MAX_NESTING) {
+			lx->pos = start + 1;
+			return fail_at(lx, lx->pos, "too many nested parentheses");
+		}
+		lx->brackets[lx->depth] = (char)c;
+		lx->bracket_pos[lx->depth] = start;
+		lx->depth++;
+	} else {
+		char open;
+		if (lx->depth == 0)
+			return fail_at(lx, start + 1, arena_printf(lx->arena,
+			    "unmatched '%c'", c));
+		open = lx->brackets[lx->depth - 1];
+		if ((open == '(' && c != ')') || (open == '[' && c != ']') ||
+		    (open == '{' && c != '}')) {
+			uint32_t ol = line_of(lx, lx->bracket_pos[lx->depth - 1]);
+			uint32_t cl = line_of(lx, start);
+			if (ol != cl)
+				return fail_at(lx, start + 1,
+				    arena_printf(lx->arena,
+				    "closing parenthesis '%c' does not match "
+				    "opening parenthesis '%c' on line %u",
+				    c, open, ol));
+			return fail_at(lx, start + 1, arena_printf(lx->arena,
+			    "closing parenthesis '%c' does not match opening "
+			    "parenthesis '%c'", c, open));
+		}
+		lx->depth--;
+	}
+	lx->pos = start + 1;
+	return make(lx, kind, start);
+}
+
+static struct token
+scan_operator(struct lexer *lx, uint32_t start)
+{
+	int c = peekc(lx, start);
+	uint32_t len;
+	enum token_kind k = longest_op(lx, start, &len);
+
+	if (k != TOK_ERROR) {
+		lx->pos = start + len;
+		return make(lx, k, start);
+	}
+	k = op1(c);
+	if (k == TOK_ERROR) {
+		if (c < 0x20 || c == 0x7f) {
+			lx->pos = start + 1;
+			return fail(lx, "SyntaxError", start, start + 1, false,
+			    arena_printf(lx->arena,
+			    "invalid non-printable character U+%04X", c));
+		}
+		lx->pos = start + 1;
+		return fail(lx, "SyntaxError", start, start + 1, false,
+		    "invalid syntax");
+	}
+	if (k <= TOK_RBRACE && k >= TOK_LPAR)
+		return bracket(lx, start, k, c);
+	lx->pos = start + 1;
+	return make(lx, k, start);
+}
+
+/* ----------------------------------------------------------------- main */
+
+struct token
+lex_next(struct lexer *lx)
+{
+	int c;
+	uint32_t start;
+
+	if (lx->error.msg != NULL)
+		return fail(lx, lx->error.cls, lx->error.start, lx->error.end,
+		    lx->error.is_incomplete, lx->error.msg);
+again:
+	/* indentation: only the first line of a statement may be indented
+	 * nowhere, so any leading white space before code is an error */
+	if (lx->at_line_start && lx->depth == 0) {
+		uint32_t p = lx->pos;
+		while ((c = peekc(lx, p)) == ' ' || c == '\t' || c == '\f')
+			p++;
+		if (p > lx->pos && c >= 0 && c != '#' && c != '\n' &&
+		    c != '\r' && c != '\\' && !lx->in_fstring)
+			return fail(lx, "IndentationError", p - 1, p, false,
+			    "unexpected indent");
+		lx->pos = p;
+	}
+	while ((c = peekc(lx, lx->pos)) == ' ' || c == '\t' || c == '\f')
+		lx->pos++;
+	start = lx->pos;
+	if (c == '#') {
+		while ((c = peekc(lx, lx->pos)) >= 0 && c != '\n' && c != '\r')
+			lx->pos++;
+		start = lx->pos;
+	}
+	if (c < 0) {
+		if (lx->depth > 0) {
+			uint32_t bp = lx->bracket_pos[lx->depth - 1];
+			return fail(lx, "SyntaxError", bp, bp + 1, true,
+			    arena_printf(lx->arena, "'%c' was never closed",
+			    lx->brackets[lx->depth - 1]));
+		}
+		if (lx->emitted_any) {
+			struct token t = make(lx, TOK_NEWLINE, start);
+			lx->emitted_any = false;
+			lx->at_line_start = true;
+			return t;
+		}
+		return make(lx, TOK_EOF, start);
+	}
+	if (c == '\\') {
+		int n = peekc(lx, lx->pos + 1);
+		if (n == '\n' || n == '\r') {
+			lx->pos += 2;
+			if (n == '\r' && peekc(lx, lx->pos) == '\n')
+				lx->pos++;
+			if (lx->pos >= lx->end)
+				return fail(lx, "SyntaxError", start, start + 1,
+				    true, "unexpected EOF while parsing");
+			lx->at_line_start = false;
+			goto again;
+		}
+		if (n < 0)
+			return fail(lx, "SyntaxError", start, start + 1, true,
+			    "unexpected EOF while parsing");
+		return fail_at(lx, start + 2, "unexpected character after "
+		    "line continuation character");
+	}
+	if (c == '\n' || c == '\r') {
+		lx->pos++;
+		if (c == '\r' && peekc(lx, lx->pos) == '\n')
+			lx->pos++;
+		if (lx->depth > 0 || lx->in_fstring)
+			goto again;
+		if (lx->emitted_any) {
+			struct token t = make(lx, TOK_NEWLINE, start);
+			t.length = 1;
+			lx->emitted_any = false;
+			lx->at_line_start = true;
+			return t;
+		}
+		lx->at_line_start = true;
+		goto again;
+	}
+	if (is_ident_char(c) && !is_digit(c)) {
+		bool non_ascii = false;
+		int flags;
+		while (is_ident_char(c = peekc(lx, lx->pos))) {
+			if (c >= 128)
+				non_ascii = true;
+			lx->pos++;
+		}
+		if ((c == '\'' || c == '"') &&
+		    (flags = string_prefix(lx->src + start, lx->pos - start))
+		    >= 0)
+			return scan_string(lx, start, flags);
+		if (non_ascii) {
+			struct token t = check_identifier(lx, start);
+			t.is_non_ascii = true;
+			return t;
+		}
+		return make(lx, keyword(lx->src + start, lx->pos - start),
+		    start);
+	}
+	if (is_digit(c) || (c == '.' && is_digit(peekc(lx, lx->pos + 1))))
+		return scan_number(lx, start);
+	if (c == '\'' || c == '"')
+		return scan_string(lx, start, 0);
+	return scan_operator(lx, start);
+}

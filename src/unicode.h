@@ -1,0 +1,42 @@
+/*
+ * unicode.h -- the few Unicode facts the lexer needs: strict UTF-8
+ * decoding, the identifier character classes (XID_Start, XID_Continue),
+ * the printable class (for CPython's "invalid character" message) and NFKC
+ * for identifiers.  The tables are generated from CPython 3.11's
+ * unicodedata by tools/gen_unicode.py into unicode_tables.h.
+ */
+#ifndef SANDBOXREPL_UNICODE_H
+#define SANDBOXREPL_UNICODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct arena;
+
+/*
+ * Decode one code point from s[0..len) as Python's strict UTF-8 decoder
+ * does (no overlong forms, no surrogates, nothing past U+10FFFF).
+ * Returns the number of bytes used (1..4), or 0 when the bytes are not
+ * valid UTF-8 (len == 0 also returns 0).
+ */
+size_t unicode_decode(const char *s, size_t len, uint32_t *cp);
+/* Encode cp (surrogates allowed: generalised UTF-8) into out; returns 1..4. */
+size_t unicode_encode(uint32_t cp, char out[4]);
+/* Code points in s[0..len), which must be valid UTF-8. */
+size_t unicode_count(const char *s, size_t len);
+
+bool unicode_is_xid_start(uint32_t cp);		/* letters and '_' */
+bool unicode_is_xid_continue(uint32_t cp);
+bool unicode_is_printable(uint32_t cp);		/* str.isprintable() */
+
+/*
+ * The NFKC form of the identifier s[0..len) (valid UTF-8), NUL-terminated
+ * in arena a.  ASCII is returned as a copy.  Each character is replaced by
+ * its own NFKC image; composition across characters (a letter followed by
+ * a combining mark) is not done, which only matters for identifiers that
+ * mix decomposed accents into otherwise NFKC-stable text.
+ */
+char *unicode_nfkc_identifier(struct arena *a, const char *s, size_t len);
+
+#endif
