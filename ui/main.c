@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
