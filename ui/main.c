@@ -11,8 +11,8 @@
 #include "config.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
