@@ -24,6 +24,7 @@
 #include "check.h"
 #include "cmd.h"
 #include "eval.h"
+#include "jailpath.h"
 #include "ledger.h"
 #include "mockfs.h"
 #include "ns.h"
@@ -48,6 +49,8 @@ struct session {
 	bool			 budget_explicit; /* set by the user, kept
 					    across policy changes */
 	bool			 bare;
+	bool			 jail_filter;
+	int			 jail_fail_at;
 	unsigned		 steps;
 };
 
@@ -117,6 +120,8 @@ session_new(const struct session_opts *opts)
 	s->budget = opts->budget_set ? opts->budget : s->policy->budget;
 	s->budget_explicit = opts->budget_set;
 	s->bare = opts->bare;
+	s->jail_filter = opts->jail_filter;
+	s->jail_fail_at = opts->jail_fail_at;
 	init_paths(s);
 	return s;
 }
@@ -598,6 +603,50 @@ run_command(struct step *st, const struct cmd_entry *e,
 	st->r->outcome = run.message;
 }
 
+/*
+ * The jail path: with --jail-filter the sandbox's allowlists run first,
+ * in-process, as the essay recommends (defense in depth); then the input
+ * runs for real in the kernel jail.
+ */
+static void
+run_jail(struct step *st, const struct node *root, const struct cmd_entry *e,
+    const struct node *call)
+{
+	struct jailpath_job job = {
+		.root = root, .cmd = e, .call = call, .fs = st->ps->fs,
+		.ns = st->ps->ns, .fail_at = st->s->jail_fail_at,
+	};
+	struct check_result cr;
+
+	st->r->kind = e ? KIND_COMMAND : KIND_CODE;
+	if (st->s->jail_filter) {
+		if (e != NULL && !policy_allows_command(st->s->policy, e->name)) {
+			mark_node(st->r, call);
+			decide(st, VERDICT_BLOCKED, LAYER_COMMANDS, "commands",
+			    arena_printf(st->a, "command '%s' not on the "
+			    "allowlist", e->name));
+			return;
+		}
+		if (e == NULL && !check_tree(st->s->policy, root, st->a, &cr)) {
+			mark_node(st->r, cr.node);
+			decide(st, VERDICT_BLOCKED, LAYER_ALLOWLIST, cr.rule,
+			    cr.reason);
+			return;
+		}
+	}
+	if (e != NULL && (call->u.call.args.len != 1 ||
+	    call->u.call.keywords.len != 0 ||
+	    call->u.call.args.items[0]->kind == NODE_STARRED)) {
+		mark_node(st->r, call);
+		decide(st, VERDICT_ERROR, LAYER_COMMANDS, "arguments",
+		    arena_printf(st->a, "TypeError: %s() takes one dict "
+		    "argument, e.g. %s({'path': 'report.txt'})", e->name,
+		    e->name));
+		return;
+	}
+	jailpath_run(&job, st->a, st->r);
+}
+
 static void
 finish(struct step *st, const char *input, size_t len, const char *label,
     const char *cmdname)
@@ -608,8 +657,11 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 	size_t i, n;
 	const char *outcome = r->outcome;
 
-	r->effects = st->ev.effects;
-	r->neffects = st->ev.neffects;
+	if (st->path != PATH_JAIL) {
+		/* (the jail path's effects came back from the jail) */
+		r->effects = st->ev.effects;
+		r->neffects = st->ev.neffects;
+	}
 	if (r->verdict == VERDICT_OK && st->path == PATH_UNSAFE) {
 		const char *sim = simulated_outcome(st);
 		if (sim != NULL) {
@@ -699,13 +751,6 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 		st.ev.full_model = true;
 		st.ev.rt.limits = unsafe_limits;
 	}
-	if (p == PATH_JAIL) {
-		/* Never fall back to running unisolated. */
-		decide(&st, VERDICT_ERROR, LAYER_NAMESPACE, "jail",
-		    "jail unavailable: this build has no jail path yet");
-		finish(&st, input, len, label, NULL);
-		return;
-	}
 	if (pr->status != PARSE_OK) {
 		struct sbuf b = SBUF_INIT;
 		if (pr->status == PARSE_INCOMPLETE)
@@ -722,6 +767,11 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 		return;
 	}
 	e = cmd_match(pr->root, &call);
+	if (p == PATH_JAIL) {
+		run_jail(&st, pr->root, e, call);
+		finish(&st, input, len, label, e ? e->name : NULL);
+		return;
+	}
 	if (e != NULL)
 		run_command(&st, e, call);
 	else

@@ -29,6 +29,10 @@ struct session_opts {
 	unsigned		 budget;	/* with budget_set; else the policy's */
 	bool			 budget_set;
 	bool			 bare;		/* do not seed the essay's state */
+	bool			 jail_filter;	/* the jail path checks the sandbox
+						   policy first (defense in depth) */
+	int			 jail_fail_at;	/* test hook: a jail set-up step
+						   to fail (jail.h); 0 = none */
 };
 
 struct session;

@@ -15,15 +15,29 @@
 
 #include "xalloc.h"
 
-static void __attribute__((noreturn))
-out_of_memory(size_t size)
+static int oom_exit = 1;
+
+void
+xalloc_set_oom_exit(int status)
+{
+	oom_exit = status;
+}
+
+void
+xalloc_die(size_t size)
 {
 	char msg[96];
 	int n = snprintf(msg, sizeof msg,
 	    "sandboxrepl: out of memory (%zu bytes)\n", size);
-	if (n > 0)
+	if (n > 0 && oom_exit == 1)
 		(void)!write(2, msg, (size_t)n);
-	_exit(1);
+	_exit(oom_exit);
+}
+
+static void __attribute__((noreturn))
+out_of_memory(size_t size)
+{
+	xalloc_die(size);
 }
 
 void *

@@ -79,6 +79,7 @@ static const char help_text[] =
 "  -j, --json           print one JSON record per line instead of trace lines\n"
 "  -P, --policy=NAME    sandbox policy: essay (default)\n"
 "  -B, --budget=N       operations the sandbox path may run (default 1000)\n"
+"  -F, --jail-filter    on the jail path, apply the sandbox policy first\n"
 "      --no-history     do not read or write the UI's input history\n"
 "  -h, --help           print this help and exit\n"
 "  -V, --version        print the version and exit\n"
@@ -264,6 +265,7 @@ main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "policy", required_argument, NULL, 'P' },
 		{ "budget", required_argument, NULL, 'B' },
+		{ "jail-filter", no_argument, NULL, 'F' },
 		{ "no-history", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -274,7 +276,7 @@ main(int argc, char **argv)
 	struct session *s;
 	int c, status = 0, i;
 
-	while ((c = getopt_long(argc, argv, "be:p:jP:B:hV", longopts,
+	while ((c = getopt_long(argc, argv, "be:p:jP:B:FhV", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'b':
@@ -312,6 +314,9 @@ main(int argc, char **argv)
 			so.budget_set = true;
 			break;
 		}
+		case 'F':
+			so.jail_filter = true;
+			break;
 		case 'N':
 			o.no_history = true;
 			break;

@@ -1,0 +1,363 @@
+/*
+ * jailpath.c -- the jail path.
+ *
+ * The input has been parsed in the parent.  jail_run() forks and isolates a
+ * process (namespaces, tmpfs workspace seeded with the path's files, rlimits,
+ * no capabilities, no_new_privs, Landlock, seccomp -- see jail.h), and only
+ * then does child_main() evaluate the input with the unsafe object model in
+ * its "real" mode: file builtins and commands make real system calls in the
+ * workspace (fsops.c), os.system really calls execve, http_get really opens
+ * a socket.  No in-process cap applies: what stops a bomb here is the
+ * kernel's rlimits and the wall clock.
+ *
+ * The child reports over the jail's result pipe, one JSON object per line:
+ *   {"e": {"op":..,"target":..,"text":..,"category":..,"denied":..}}
+ *       for every effect, written the moment it happens, so that what was
+ *       done before the kernel killed the process is still known;
+ *   {"v": "ok"|"error", "result":.., "message":.., "reason":..,
+ *    "layer":.., "denied":.., "node": {"type","start","end"}}
+ *       once, at the end, if the process lives that long.
+ * The parent reads these as hostile input: every line is parsed by
+ * jansson, every field type-checked, counts and lengths bounded; anything
+ * else is ignored.
+ */
+#include "config.h"
+
+#include <gmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "arena.h"
+#include "ast.h"
+#include "cmd.h"
+#include "eval.h"
+#include "jail.h"
+#include "jailpath.h"
+#include "mockfs.h"
+#include "sbuf.h"
+#include "xalloc.h"
+
+#define MAX_EFFECTS	256
+#define MAX_FIELD	4096
+
+/* ---- in the jailed process ---- */
+
+static void
+emit(json_t *o)
+{
+	char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
+	json_decref(o);
+	if (s == NULL)
+		return;
+	(void)jail_write_result(s, strlen(s));
+	(void)jail_write_result("\n", 1);
+	free(s);
+}
+
+static json_t *
+jstr_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static void
+sink(const struct effect *e)
+{
+	json_t *o = json_pack("{s:{s:o,s:o,s:o,s:o,s:b}}", "e",
+	    "op", jstr_or_null(e->op), "target", jstr_or_null(e->target),
+	    "text", jstr_or_null(e->text),
+	    "category", jstr_or_null(e->category), "denied", e->denied);
+	if (o != NULL)
+		emit(o);
+}
+
+static void *
+gmp_alloc(size_t n)
+{
+	void *p = malloc(n);
+	if (p == NULL)
+		xalloc_die(n);
+	return p;
+}
+
+static void *
+gmp_realloc(void *old, size_t oldn, size_t n)
+{
+	void *p = realloc(old, n);
+	(void)oldn;
+	if (p == NULL)
+		xalloc_die(n);
+	return p;
+}
+
+static void
+gmp_free(void *p, size_t n)
+{
+	(void)n;
+	free(p);
+}
+
+static int
+child_main(void *arg)
+{
+	const struct jailpath_job *job = arg;
+	struct arena *a;
+	struct eval ev;
+	struct sbuf b = SBUF_INIT;
+	json_t *fin;
+	value v;
+	bool ok, has_value = false;
+	const char *message = NULL;
+
+	/* Out of memory here is the kernel's RLIMIT_AS speaking. */
+	xalloc_set_oom_exit(JAIL_EXIT_NOMEM);
+	mp_set_memory_functions(gmp_alloc, gmp_realloc, gmp_free);
+	a = arena_new();
+	eval_init(&ev, a, PATH_JAIL);
+	ev.full_model = true;
+	ev.fs = NULL;			/* the real workspace */
+	ev.ns = job->ns;
+	ev.effect_sink = sink;
+	memset(&ev.rt.limits, 0, sizeof ev.rt.limits);
+	ev.rt.limits.max_depth = 500;	/* the C stack is not a kernel limit */
+
+	if (job->cmd != NULL) {
+		struct cmd_run run = { .ev = &ev, .unsafe = true };
+		value args;
+		const struct node *arg0 = job->call->u.call.args.items[0];
+		ok = eval_expr(&ev, arg0, &args) &&
+		    cmd_check_args(&ev, job->cmd, args);
+		if (ok) {
+			run.args = args;
+			ok = job->cmd->run(&run);
+			message = run.message;
+			v = run.result;
+			has_value = ok;
+		}
+	} else
+		ok = eval_root(&ev, job->root, &v, &has_value);
+
+	if (ok && has_value && !value_repr(&ev.rt, v, &b))
+		ok = false;
+	fin = json_object();
+	json_object_set_new(fin, "v", json_string(ok ? "ok" : "error"));
+	json_object_set_new(fin, "result", ok && has_value ?
+	    json_stringn(sbuf_cstr(&b), b.len) : json_null());
+	json_object_set_new(fin, "message", jstr_or_null(message));
+	if (!ok) {
+		char *why = xasprintf("%s: %s", ev.rt.exc.cls, ev.rt.exc.msg);
+		json_object_set_new(fin, "reason", json_string(why));
+		free(why);
+		if (ev.exc_node != NULL)
+			json_object_set_new(fin, "node", json_pack(
+			    "{s:s,s:I,s:I}", "type",
+			    ast_kind_name(ev.exc_node->kind),
+			    "start", (json_int_t)ev.exc_node->start,
+			    "end", (json_int_t)ev.exc_node->end));
+	}
+	if (ev.denied_layer != NULL) {
+		json_object_set_new(fin, "layer", json_string(ev.denied_layer));
+		json_object_set_new(fin, "denied",
+		    jstr_or_null(ev.denied_reason));
+	}
+	sbuf_free(&b);
+	emit(fin);
+	return 0;
+}
+
+/* ---- in the parent: the reply, read as hostile input ---- */
+
+static const char *
+field(struct arena *a, json_t *o, const char *key)
+{
+	json_t *j = json_object_get(o, key);
+	size_t n;
+	if (!json_is_string(j))
+		return NULL;
+	n = json_string_length(j);
+	if (n > MAX_FIELD)
+		n = MAX_FIELD;
+	return arena_strndup(a, json_string_value(j), n);
+}
+
+/* The names the record uses for layers come from a fixed set. */
+static bool
+layer_of(const char *name, enum layer *out)
+{
+	static const struct { const char *name; enum layer l; } t[] = {
+		{ "namespace", LAYER_NAMESPACE }, { "landlock", LAYER_LANDLOCK },
+		{ "seccomp", LAYER_SECCOMP }, { "rlimit", LAYER_RLIMIT },
+		{ "timeout", LAYER_TIMEOUT },
+	};
+	size_t i;
+	for (i = 0; name != NULL && i < sizeof t / sizeof t[0]; i++)
+		if (strcmp(t[i].name, name) == 0) {
+			*out = t[i].l;
+			return true;
+		}
+	return false;
+}
+
+static void
+decode(const char *buf, size_t len, struct arena *a, struct record *r,
+    json_t **final)
+{
+	size_t pos = 0, cap = 0;
+
+	*final = NULL;
+	while (pos < len) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - (buf + pos)) : len - pos;
+		json_t *o = json_loadb(buf + pos, n, JSON_REJECT_DUPLICATES,
+		    NULL);
+		json_t *e;
+		pos += n + 1;
+		if (!json_is_object(o)) {
+			json_decref(o);
+			continue;
+		}
+		if ((e = json_object_get(o, "e")) != NULL && json_is_object(e) &&
+		    r->neffects < MAX_EFFECTS) {
+			struct effect *ef;
+			if (r->neffects == cap) {
+				cap = cap ? cap * 2 : 8;
+				r->effects = arena_grow(a, r->effects,
+				    r->neffects, cap, sizeof *r->effects);
+			}
+			ef = &r->effects[r->neffects++];
+			ef->op = field(a, e, "op");
+			ef->target = field(a, e, "target");
+			ef->text = field(a, e, "text");
+			ef->category = field(a, e, "category");
+			ef->denied = json_is_true(json_object_get(e, "denied"));
+			ef->simulated = false;
+			if (ef->op == NULL)
+				ef->op = "?";
+			if (ef->target == NULL)
+				ef->target = "";
+		} else if (json_object_get(o, "v") != NULL && *final == NULL) {
+			*final = o;
+			continue;
+		}
+		json_decref(o);
+	}
+}
+
+static void
+load_files(struct mfs *fs, const struct jail_outcome *o)
+{
+	size_t i;
+	while (mfs_count(fs) > 0)
+		mfs_delete(fs, mfs_name(fs, 0));
+	for (i = 0; i < o->nfiles; i++)
+		mfs_put(fs, o->files[i].name, o->files[i].data,
+		    o->files[i].len);
+}
+
+void
+jailpath_run(const struct jailpath_job *job, struct arena *a,
+    struct record *r)
+{
+	struct jail_config cfg;
+	struct jail_outcome o;
+	struct jail_file *files;
+	size_t i, n = mfs_count(job->fs);
+	json_t *fin = NULL;
+
+	memset(&cfg, 0, sizeof cfg);
+	files = arena_array(a, n + 1, sizeof *files);
+	for (i = 0; i < n; i++) {
+		size_t len;
+		files[i].name = (char *)mfs_name(job->fs, i);
+		files[i].data = (char *)mfs_get(job->fs, files[i].name, &len);
+		files[i].len = len;
+	}
+	cfg.files = files;
+	cfg.nfiles = n;
+	cfg.fail_at = job->fail_at;
+
+	jail_run(&cfg, child_main, (void *)job, &o);
+	decode(o.result ? o.result : "", o.result_len, a, r, &fin);
+
+	switch (o.status) {
+	case JAIL_REFUSED:
+		/* Nothing ran; the files are as they were. */
+		r->verdict = VERDICT_ERROR;
+		if (!layer_of(o.layer, &r->layer))
+			r->layer = LAYER_NAMESPACE;
+		r->rule = "jail";
+		r->reason = arena_printf(a, "jail refused, nothing ran: %s",
+		    o.reason);
+		break;
+	case JAIL_ERROR:
+		r->verdict = VERDICT_ERROR;
+		r->layer = LAYER_NAMESPACE;
+		r->rule = "jail";
+		r->reason = arena_printf(a, "jail error: %s", o.reason);
+		break;
+	case JAIL_CONTAINED:
+		r->verdict = VERDICT_CONTAINED;
+		if (!layer_of(o.layer, &r->layer))
+			r->layer = LAYER_NAMESPACE;
+		r->rule = "kernel";
+		r->reason = arena_strdup(a, o.reason);
+		if (r->layer == LAYER_SECCOMP && r->neffects > 0)
+			r->effects[r->neffects - 1].denied = true;
+		load_files(job->fs, &o);
+		break;
+	case JAIL_OK: {
+		const char *v = fin ? field(a, fin, "v") : NULL;
+		enum layer l;
+		load_files(job->fs, &o);
+		if (v == NULL) {
+			r->verdict = VERDICT_ERROR;
+			r->layer = LAYER_NAMESPACE;
+			r->reason = "jail error: the evaluation sent no result";
+			break;
+		}
+		if (layer_of(field(a, fin, "layer"), &l) &&
+		    field(a, fin, "denied") != NULL) {
+			/* The kernel refused a real operation (an open of a
+			 * host path, a write Landlock forbids). */
+			r->verdict = VERDICT_CONTAINED;
+			r->layer = l;
+			r->rule = "kernel";
+			r->reason = field(a, fin, "denied");
+			break;
+		}
+		if (strcmp(v, "ok") == 0) {
+			r->verdict = VERDICT_OK;
+			r->layer = LAYER_EVAL;
+			r->result = field(a, fin, "result");
+			r->outcome = field(a, fin, "message");
+		} else {
+			json_t *nd = json_object_get(fin, "node");
+			r->verdict = VERDICT_ERROR;
+			r->layer = LAYER_EVAL;
+			r->reason = field(a, fin, "reason");
+			if (r->reason == NULL)
+				r->reason = "error";
+			if (json_is_object(nd) && field(a, nd, "type") != NULL &&
+			    json_is_integer(json_object_get(nd, "start")) &&
+			    json_is_integer(json_object_get(nd, "end"))) {
+				json_int_t s0 = json_integer_value(
+				    json_object_get(nd, "start"));
+				json_int_t e0 = json_integer_value(
+				    json_object_get(nd, "end"));
+				if (s0 >= 0 && e0 >= s0 &&
+				    e0 <= (json_int_t)strlen(r->input)) {
+					r->has_node = true;
+					r->node_type = field(a, nd, "type");
+					r->node_start = (uint32_t)s0;
+					r->node_end = (uint32_t)e0;
+				}
+			}
+		}
+		break;
+	}
+	}
+	json_decref(fin);
+	jail_outcome_free(&o);
+}
