@@ -264,8 +264,8 @@ model_apply(struct model *m, const char *input, size_t len,
 		m->parse_error = xasprintf("%s: %s",
 		    pr.error.cls ? pr.error.cls : "SyntaxError",
 		    pr.error.msg ? pr.error.msg : "invalid syntax");
-		m->has_span = pr.error.end > pr.error.start ||
-		    pr.error.start < len;
+		/* A caret even at the end of the input ("1 +"). */
+		m->has_span = true;
 		m->span_start = pr.error.start;
 		m->span_end = pr.error.end > pr.error.start ? pr.error.end :
 		    pr.error.start + 1;

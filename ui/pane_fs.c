@@ -66,7 +66,7 @@ draw(struct ui *u, struct rect r, enum path_id p)
 		draw_text(in, row, x, draw_attr(u, UC_DIM), word[mk]);
 		row++;
 	}
-	if (ns != NULL && ns_count(ns) > 0 && row + 1 < in.h) {
+	if (ns != NULL && ns_count(ns) > 0 && row < in.h) {
 		char line[256];
 		size_t k, len = 0;
 		line[0] = '\0';
@@ -79,8 +79,8 @@ draw(struct ui *u, struct rect r, enum path_id p)
 				break;
 			len += (size_t)m;
 		}
-		draw_text(in, row++, 0, draw_attr(u, UC_DIM), "names:");
-		draw_text(in, row, 1, A_NORMAL, line);
+		draw_text(in, row, 7, A_NORMAL, line);
+		draw_text(in, row, 0, draw_attr(u, UC_DIM), "names:");
 	}
 }
 

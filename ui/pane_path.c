@@ -96,8 +96,8 @@ draw_gauge(struct ui *u, struct rect r, int row, enum path_id p)
 	snprintf(buf, sizeof buf, "budget %u/%u ", used, limit);
 	x = draw_text(r, row, 0, draw_attr(u, UC_DIM), buf);
 	bar = r.w - x - 2;
-	if (bar > 30)
-		bar = 30;
+	if (bar > 12)
+		bar = 12;
 	if (bar < 4)
 		return;
 	fill = limit ? (int)((unsigned long long)used * (unsigned)bar /
@@ -201,17 +201,26 @@ draw(struct ui *u, struct rect r, enum path_id p)
 	if (r.h <= 0)
 		return;
 	draw_fill(r, row, draw_attr(u, UC_TITLE));
-	draw_text(r, row++, 1, draw_attr(u, UC_TITLE),
-	    controls(u, p, buf, sizeof buf));
+	{
+		/* The budget gauge sits at the right end of the header. */
+		int gw = p == PATH_SANDBOX ? 30 : 0;
+		struct rect h = { r.y, r.x, 1, r.w - gw };
+		struct rect g = { r.y, r.x + r.w - gw + 1, 1, gw - 1 };
+		draw_text(h, 0, 1, draw_attr(u, UC_TITLE),
+		    controls(u, p, buf, sizeof buf));
+		if (gw > 0) {
+			draw_fill(g, 0, A_NORMAL);
+			draw_gauge(u, g, 0, p);
+		}
+		row++;
+	}
 	if (row < r.h)
 		row += draw_strip(u, r, row, r.h > 6 ? 2 : 1, p);
-	if (p == PATH_SANDBOX && row < r.h)
-		draw_gauge(u, r, row++, p);
 	if (r.h - row >= 14) {
 		/* Tall: the files under the transcript, which keeps the
 		 * column's full width. */
 		const struct model_fsrow *rows;
-		int want = (int)model_fs_rows(&u->m, p, &rows) + 4;
+		int want = (int)model_fs_rows(&u->m, p, &rows) + 3;
 		int fsh = want < (r.h - row) / 2 ? want : (r.h - row) / 2;
 		t = (struct rect){ r.y + row, r.x, r.h - row - fsh, r.w };
 		fs = (struct rect){ r.y + r.h - fsh, r.x, fsh, r.w };
