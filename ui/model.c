@@ -236,8 +236,13 @@ model_apply(struct model *m, const char *input, size_t len,
 		e->step = r[i].step;
 		e->verdict = r[i].verdict;
 		e->label = xstrdup(r[i].label ? r[i].label : "");
-		/* The input as typed: the trace's repr quotes code. */
-		e->shown = xstrdup(r[i].input ? r[i].input : "");
+		/* The input as typed (the trace's repr quotes code); a
+		 * scenario's steps keep their label, as the essay reads. */
+		if (r[i].source != NULL && strcmp(r[i].source, "scenario") == 0)
+			e->shown = xasprintf("%s: %s", e->label,
+			    r[i].input ? r[i].input : "");
+		else
+			e->shown = xstrdup(r[i].input ? r[i].input : "");
 		e->outcome = xstrdup(r[i].outcome ? r[i].outcome : "");
 		mp->last.valid = true;
 		mp->last.verdict = r[i].verdict;
