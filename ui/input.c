@@ -70,7 +70,7 @@ getc_hook(FILE *f)
 			continue;
 		}
 		if (c == ERR) {
-			if (errno == EINTR && ++errors < 1000)
+			if (errno == EINTR && !ui_stopped() && ++errors < 1000)
 				continue;
 			return EOF;
 		}

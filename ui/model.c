@@ -358,8 +358,10 @@ model_strip(const struct model *m, enum path_id p,
 	    LAYER_LANDLOCK, LAYER_SECCOMP, LAYER_RLIMIT, LAYER_EVAL };
 	const struct model_last *last = &m->paths[p].last;
 	const enum layer *seq;
+	enum layer with[STRIP_MAX];
 	size_t n, i, stop;
 	bool is_cmd = last->valid && last->kind == KIND_COMMAND;
+	bool found = false;
 
 	switch (p) {
 	case PATH_SANDBOX:
@@ -380,8 +382,23 @@ model_strip(const struct model *m, enum path_id p,
 	for (i = 0; last->valid && i < n; i++)
 		if (seq[i] == last->layer) {
 			stop = i;
+			found = true;
 			break;
 		}
+	/* A layer this path does not usually have (the sandbox's checks
+	 * run in front of the jail with --jail-filter): show it after
+	 * parsing, where it ran. */
+	if (last->valid && !found && last->layer != LAYER_LIMITS &&
+	    last->layer != LAYER_TIMEOUT && last->layer != LAYER_EVAL &&
+	    n < STRIP_MAX) {
+		with[0] = seq[0];
+		with[1] = last->layer;
+		for (i = 1; i < n; i++)
+			with[i + 1] = seq[i];
+		seq = with;
+		n++;
+		stop = 1;
+	}
 	for (i = 0; i < n; i++) {
 		out[i].name = seq[i] == LAYER_EVAL ?
 		    (is_cmd ? "effect" : "eval") : record_layer_name(seq[i]);

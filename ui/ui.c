@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <locale.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,36 @@
 
 /* Continuation stops growing an input past this many bytes. */
 #define MAX_PENDING (1u << 20)
+
+/* A terminating signal: leave the loop, restore the terminal, then die
+ * of the same signal. */
+static volatile sig_atomic_t stop_signal;
+
+static void
+on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+bool
+ui_stopped(void)
+{
+	return stop_signal != 0;
+}
+
+static void
+catch_signals(void)
+{
+	static const int sigs[] = { SIGTERM, SIGHUP, SIGINT, SIGQUIT };
+	struct sigaction sa;
+	size_t i;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0;	/* no SA_RESTART: wgetch must return */
+	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		sigaction(sigs[i], &sa, NULL);
+}
 
 bool
 ui_usable(const char **why)
@@ -173,12 +204,17 @@ ui_run(struct session *s, const struct ui_opts *o)
 	meta_set_message(&u, "Type an input and Enter; F1 help, :quit "
 	    "leaves.");
 	input_init(&u, o->no_history);
+	catch_signals();
 	ui_redraw(&u);
-	while (!u.quit)
+	while (!u.quit && !ui_stopped())
 		input_read(&u);
 	input_end(&u);
 	endwin();
 	delscreen(scr);
+	if (stop_signal != 0) {
+		signal(stop_signal, SIG_DFL);
+		raise(stop_signal);
+	}
 	model_free(&u.m);
 	if (u.playing)
 		scenario_free(&u.play);

@@ -99,6 +99,7 @@ void meta_set_message(struct ui *u, const char *fmt, ...)
 extern const char *const meta_names[];
 
 /* ui.c */
+bool ui_stopped(void);	/* a terminating signal arrived */
 void ui_redraw(struct ui *u);
 /* A line from readline (NULL at end of input): meta command,
  * continuation, presenter step or an input to run. */
