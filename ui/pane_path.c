@@ -24,23 +24,50 @@ struct row {
 	int		 prefix_attr;
 };
 
+/* The header naming the path's controls: the longest wording that fits
+ * in width columns. */
 static const char *
-controls(const struct ui *u, enum path_id p, char *buf, size_t size)
+controls(const struct ui *u, enum path_id p, int width, char *buf,
+    size_t size)
 {
+	static const char *const unsafe[] = {
+		"UNSAFE  no boundary; effects simulated on a mock fs",
+		"UNSAFE  no boundary (simulated)", "UNSAFE", NULL };
+	static const char *const jail[] = {
+		"JAIL  kernel: namespaces, Landlock, seccomp, rlimits",
+		"JAIL  kernel: namespaces, Landlock, seccomp",
+		"JAIL  kernel-enforced", "JAIL", NULL };
 	const struct policy *pol = session_policy(u->s);
+	const char *name = pol ? pol->name : "?";
+	const char *const *alt;
+	size_t i;
+
 	switch (p) {
 	case PATH_UNSAFE:
-		return "UNSAFE  no boundary; effects simulated on a mock fs";
-	case PATH_SANDBOX:
-		snprintf(buf, size, "SANDBOX  policy %s: %s",
-		    pol ? pol->name : "?", pol && pol->summary ? pol->summary :
-		    "allowlist, budget, no network, idempotent writes");
-		return buf;
+		alt = unsafe;
+		break;
 	case PATH_JAIL:
-		return "JAIL  kernel: namespaces, Landlock, seccomp, rlimits";
+		alt = jail;
+		break;
 	default:
-		return "?";
+		snprintf(buf, size, "SANDBOX  policy %s: %s", name,
+		    pol && pol->summary ? pol->summary : "");
+		if ((int)strlen(buf) > width)
+			snprintf(buf, size, "SANDBOX  policy %s: allowlist, "
+			    "budget, no network, idempotent writes", name);
+		if ((int)strlen(buf) > width)
+			snprintf(buf, size, "SANDBOX  %s: allowlist, budget, "
+			    "no net, idempotent", name);
+		if ((int)strlen(buf) > width)
+			snprintf(buf, size, "SANDBOX  policy %s", name);
+		if ((int)strlen(buf) > width)
+			snprintf(buf, size, "SANDBOX %s", name);
+		return buf;
 	}
+	for (i = 0; alt[i + 1] != NULL; i++)
+		if ((int)strlen(alt[i]) <= width)
+			break;
+	return alt[i];
 }
 
 static int
@@ -203,11 +230,11 @@ draw(struct ui *u, struct rect r, enum path_id p)
 	draw_fill(r, row, draw_attr(u, UC_TITLE));
 	{
 		/* The budget gauge sits at the right end of the header. */
-		int gw = p == PATH_SANDBOX ? 30 : 0;
+		int gw = p != PATH_SANDBOX ? 0 : r.w >= 60 ? 30 : r.w / 2;
 		struct rect h = { r.y, r.x, 1, r.w - gw };
 		struct rect g = { r.y, r.x + r.w - gw + 1, 1, gw - 1 };
 		draw_text(h, 0, 1, draw_attr(u, UC_TITLE),
-		    controls(u, p, buf, sizeof buf));
+		    controls(u, p, h.w - 2, buf, sizeof buf));
 		if (gw > 0) {
 			draw_fill(g, 0, A_NORMAL);
 			draw_gauge(u, g, 0, p);
