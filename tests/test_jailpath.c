@@ -1,0 +1,284 @@
+/*
+ * test_jailpath.c -- the jail path, probed with the inputs a student types.
+ *
+ * Each probe is a Python input run on the jail path through session_run(),
+ * exactly as `sandboxrepl --path=jail` runs it.  Escapes must end
+ * "contained" with the layer that stopped them, and the host side checks
+ * that nothing was touched: a canary directory keeps its file, a TCP
+ * listener on host loopback accepts nothing.  Legitimate work must still
+ * give CPython's answer, and its real effects must come back as the jail
+ * path's filesystem.  With a set-up step made to fail, nothing runs.
+ *
+ * Skips (exit 77) only when the kernel has no user namespaces.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "arena.h"
+#include "jail.h"
+#include "mockfs.h"
+#include "record.h"
+#include "session.h"
+
+static char canary_dir[64];
+static char canary_file[128];
+
+struct fx {
+	struct session	*s;
+	struct arena	*a;
+};
+
+static int
+setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof *f);
+	struct session_opts o = { .paths = PATH_BIT(PATH_JAIL) };
+	f->s = session_new(&o);
+	f->a = arena_new();
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fx *f = *state;
+	session_free(f->s);
+	arena_free(f->a);
+	free(f);
+	return 0;
+}
+
+static struct record *
+run(struct fx *f, const char *input)
+{
+	struct record *r;
+	size_t n = session_run(f->s, input, strlen(input), NULL, 0, f->a, &r);
+	assert_int_equal(n, 1);
+	assert_int_equal(r->path, PATH_JAIL);
+	return r;
+}
+
+static void
+expect_contained(struct fx *f, const char *input, enum layer layer,
+    const char *reason_part)
+{
+	struct record *r = run(f, input);
+	if (r->verdict != VERDICT_CONTAINED || r->layer != layer ||
+	    (reason_part && strstr(r->reason, reason_part) == NULL))
+		fail_msg("%s: got %s/%s: %s", input,
+		    record_verdict_name(r->verdict),
+		    record_layer_name(r->layer), r->line);
+}
+
+static bool
+has(const struct record *r, const char *name)
+{
+	size_t i;
+	for (i = 0; i < r->nfs; i++)
+		if (strcmp(r->fs[i], name) == 0)
+			return true;
+	return false;
+}
+
+static void
+test_legit_work(void **state)
+{
+	struct fx *f = *state;
+	struct record *r = run(f, "round(sum(orders) / len(orders), 2)");
+	assert_int_equal(r->verdict, VERDICT_OK);
+	assert_string_equal(r->result, "173.33");
+	r = run(f, "read_file({'path': 'report.txt'})");
+	assert_string_equal(r->outcome, "Q2 refunds summary");
+	r = run(f, "write_file({'path': 'out.txt', 'text': 'ok'})");
+	assert_int_equal(r->verdict, VERDICT_OK);
+	assert_true(has(r, "out.txt"));		/* read back from the jail */
+	assert_int_equal(r->neffects, 1);
+	assert_false(r->effects[0].simulated);	/* a real write */
+	r = run(f, "open('out.txt').read()");
+	assert_string_equal(r->result, "'ok'");
+	/* Real damage inside the workspace is real, and only there. */
+	r = run(f, "__import__('os').remove('secrets.txt')");
+	assert_int_equal(r->verdict, VERDICT_OK);
+	assert_false(has(r, "secrets.txt"));
+}
+
+static void
+test_host_files_untouched(void **state)
+{
+	struct fx *f = *state;
+	char in[512];
+	struct stat st;
+
+	snprintf(in, sizeof in, "open('%s').read()", canary_file);
+	expect_contained(f, in, LAYER_NAMESPACE, "No such file");
+	snprintf(in, sizeof in, "__import__('os').remove('%s')", canary_file);
+	expect_contained(f, in, LAYER_NAMESPACE, "unlink");
+	snprintf(in, sizeof in, "delete_file({'path': '%s'})", canary_file);
+	expect_contained(f, in, LAYER_NAMESPACE, NULL);
+	snprintf(in, sizeof in, "write_file({'path': '%s', 'text': 'x'})",
+	    canary_file);
+	expect_contained(f, in, LAYER_NAMESPACE, NULL);
+	assert_int_equal(stat(canary_file, &st), 0);
+	assert_int_equal(st.st_size, 6);
+	expect_contained(f, "open('/etc/passwd').read()", LAYER_NAMESPACE,
+	    "/etc/passwd");
+	expect_contained(f, "open('/proc/self/exe').read()", LAYER_NAMESPACE,
+	    NULL);
+	expect_contained(f, "open('../../../../etc/shadow').read()",
+	    LAYER_NAMESPACE, NULL);
+}
+
+static void
+test_no_processes(void **state)
+{
+	struct fx *f = *state;
+	expect_contained(f, "__import__('os').system('touch /tmp/pwned')",
+	    LAYER_SECCOMP, "execve denied by seccomp");
+	expect_contained(f, "__import__('os').popen('id')", LAYER_SECCOMP,
+	    "execve");
+	assert_int_not_equal(access("/tmp/pwned", F_OK), 0);
+}
+
+static void
+test_no_network(void **state)
+{
+	struct fx *f = *state;
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	socklen_t len = sizeof sa;
+	int lfd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0), cfd;
+	char in[256];
+
+	assert_true(lfd >= 0);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(bind(lfd, (struct sockaddr *)&sa, sizeof sa), 0);
+	assert_int_equal(listen(lfd, 8), 0);
+	assert_int_equal(getsockname(lfd, (struct sockaddr *)&sa, &len), 0);
+	snprintf(in, sizeof in, "http_get({'url': 'http://127.0.0.1:%d/', "
+	    "'body': 'API_KEY=sk-live-9f3a2b'})", ntohs(sa.sin_port));
+	expect_contained(f, in, LAYER_SECCOMP, "socket");
+	cfd = accept(lfd, NULL, NULL);
+	assert_int_equal(cfd, -1);		/* nobody came */
+	assert_true(errno == EAGAIN || errno == EWOULDBLOCK);
+	close(lfd);
+}
+
+static void
+test_bombs_end(void **state)
+{
+	struct fx *f = *state;
+	static const char *const bombs[] = {
+		"9**9**9",
+		"'a' * 10**10",
+		"[0] * 10**9",
+		"[1 for a in 'x' * 10**5 for b in 'x' * 10**5]",
+	};
+	size_t i;
+	for (i = 0; i < sizeof bombs / sizeof bombs[0]; i++) {
+		time_t t0 = time(NULL);
+		struct record *r = run(f, bombs[i]);
+		if (r->verdict != VERDICT_CONTAINED)
+			fail_msg("%s: %s", bombs[i], r->line);
+		assert_true(r->layer == LAYER_RLIMIT ||
+		    r->layer == LAYER_TIMEOUT);
+		assert_true(time(NULL) - t0 < 15);
+	}
+	/* And the jail path still works afterwards. */
+	assert_string_equal(run(f, "6 * 7")->result, "42");
+}
+
+static void
+test_fail_closed(void **state)
+{
+	int step;
+	(void)state;
+	for (step = 1; step < JAIL_STEP_COUNT; step++) {
+		struct session_opts o = { .paths = PATH_BIT(PATH_JAIL),
+		    .jail_fail_at = step };
+		struct session *s = session_new(&o);
+		struct arena *a = arena_new();
+		struct record *r;
+		const char *in = "write_file({'path': 'ran.txt', 'text': 'x'})";
+		session_run(s, in, strlen(in), NULL, 0, a, &r);
+		if (r->verdict != VERDICT_ERROR ||
+		    strstr(r->reason, "nothing ran") == NULL)
+			fail_msg("step %s: %s", jail_step_name(step), r->line);
+		assert_false(has(r, "ran.txt"));
+		assert_false(mfs_exists(session_fs(s, PATH_JAIL), "ran.txt"));
+		session_free(s);
+		arena_free(a);
+	}
+}
+
+static void
+test_jail_filter(void **state)
+{
+	struct session_opts o = { .paths = PATH_BIT(PATH_JAIL),
+	    .jail_filter = true };
+	struct session *s = session_new(&o);
+	struct arena *a = arena_new();
+	struct record *r;
+	const char *in = "__import__('os').system('id')";
+	(void)state;
+	session_run(s, in, strlen(in), NULL, 0, a, &r);
+	assert_int_equal(r->verdict, VERDICT_BLOCKED);
+	assert_int_equal(r->layer, LAYER_ALLOWLIST);
+	in = "round(sum(orders) / len(orders), 2)";
+	session_run(s, in, strlen(in), NULL, 0, a, &r);
+	assert_string_equal(r->result, "173.33");
+	session_free(s);
+	arena_free(a);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+		T(test_legit_work),
+		T(test_host_files_untouched),
+		T(test_no_processes),
+		T(test_no_network),
+		T(test_bombs_end),
+		cmocka_unit_test(test_fail_closed),
+		cmocka_unit_test(test_jail_filter),
+#undef T
+	};
+	int fd, rc;
+
+	if (access("/proc/self/ns/user", F_OK) == -1) {
+		fprintf(stderr, "test_jailpath: no user namespaces; skipping\n");
+		return 77;
+	}
+	snprintf(canary_dir, sizeof canary_dir, "%s/jp-canary.XXXXXX",
+	    getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (mkdtemp(canary_dir) == NULL)
+		return 99;
+	chmod(canary_dir, 0755);
+	snprintf(canary_file, sizeof canary_file, "%s/canary", canary_dir);
+	fd = open(canary_file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || write(fd, "canary", 6) != 6)
+		return 99;
+	close(fd);
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	unlink(canary_file);
+	rmdir(canary_dir);
+	return rc;
+}
