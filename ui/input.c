@@ -13,11 +13,13 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <term.h>
+#include <unistd.h>
 
 #include <readline/history.h>
 #include <readline/readline.h>
@@ -432,12 +434,13 @@ input_init(struct ui *u, bool no_history)
 	if (!no_history) {
 		char *path = history_file();
 		if (path != NULL) {
-			if (read_history(path) != 0) {
-				FILE *f = fopen(path, "a");
-				if (f != NULL)
-					fclose(f);
-			}
+			/* Created private; an existing file is made so. */
+			int fd = open(path, O_WRONLY | O_CREAT | O_APPEND |
+			    O_CLOEXEC, 0600);
+			if (fd >= 0)
+				close(fd);
 			(void)chmod(path, 0600);
+			(void)read_history(path);
 		}
 		u->history_path = path;
 	}
@@ -479,7 +482,7 @@ input_end(struct ui *u)
 	fflush(stdout);
 	if (u->history_path != NULL)
 		(void)history_truncate_file(u->history_path, HISTORY_MAX);
-	free((char *)u->history_path);
+	free(u->history_path);
 	u->history_path = NULL;
 	clear_candidates();
 	if (devnull != NULL)

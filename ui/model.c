@@ -434,22 +434,3 @@ model_save(const struct model *m, const char *path)
 	}
 	return fclose(f) == 0;
 }
-
-const char *
-model_verdict_tag(enum verdict v)
-{
-	switch (v) {
-	case VERDICT_OK:
-		return "ok";
-	case VERDICT_BLOCKED:
-		return "BLOCKED";
-	case VERDICT_ERROR:
-		return "ERROR";
-	case VERDICT_SIMULATED:
-		return "DAMAGE";
-	case VERDICT_CONTAINED:
-		return "CONTAINED";
-	default:
-		return "?";
-	}
-}

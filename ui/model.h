@@ -117,7 +117,5 @@ size_t model_strip(const struct model *m, enum path_id p,
     struct strip_item out[STRIP_MAX]);
 /* Write the log as trace lines; false with errno set on failure. */
 bool model_save(const struct model *m, const char *path);
-/* A word for a verdict, so meaning never rests on colour alone. */
-const char *model_verdict_tag(enum verdict v);
 
 #endif

@@ -97,8 +97,9 @@ is_incomplete(const char *s, size_t len)
 	return inc;
 }
 
-void
-ui_submit(struct ui *u, const char *input, size_t len)
+/* Run one complete input on every path and take in its records. */
+static void
+submit(struct ui *u, const char *input, size_t len)
 {
 	struct arena *a = arena_new();
 	struct record *r;
@@ -156,7 +157,7 @@ ui_line(struct ui *u, const char *line)
 		ui_redraw(u);
 		return;
 	}
-	ui_submit(u, u->pending, u->npending);
+	submit(u, u->pending, u->npending);
 	free(u->pending);
 	u->pending = NULL;
 	u->npending = 0;

@@ -51,7 +51,7 @@ struct ui {
 	/* Continuation: lines typed so far of an incomplete input. */
 	char		*pending;
 	size_t		 npending;
-	const char	*history_path;	/* NULL: no history */
+	char		*history_path;	/* heap; NULL: no history */
 };
 
 struct pane_ops {
@@ -104,7 +104,6 @@ void ui_redraw(struct ui *u);
 /* A line from readline (NULL at end of input): meta command,
  * continuation, presenter step or an input to run. */
 void ui_line(struct ui *u, const char *line);
-void ui_submit(struct ui *u, const char *input, size_t len);
 void ui_resize(struct ui *u);
 
 #endif
