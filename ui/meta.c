@@ -173,8 +173,9 @@ meta_play_step(struct ui *u)
 		}
 	}
 	if (u->playing && u->play_next >= u->play.n) {
-		meta_set_message(u, "%s: all %zu steps played", u->play.name ?
-		    u->play.name : "scenario", u->play_total);
+		meta_set_message(u, "step %zu of %zu: the end of %s",
+		    u->play_shown, u->play_total, u->play.name ?
+		    u->play.name : "the scenario");
 		scenario_free(&u->play);
 		u->playing = false;
 	}

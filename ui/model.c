@@ -110,6 +110,9 @@ model_clear(struct model *m)
 		mp->n = 0;
 		mp->last.valid = false;
 	}
+	for (i = 0; i < m->nlog; i++)
+		free(m->log[i]);
+	m->nlog = 0;
 	free_last_input(m);
 	model_rebase(m);
 }

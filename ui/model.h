@@ -100,7 +100,8 @@ struct strip_item {
 
 void model_init(struct model *m, struct session *s);
 void model_free(struct model *m);
-/* Forget transcripts and the last input; the baseline becomes now. */
+/* Forget transcripts, the log and the last input; the baseline becomes
+ * now. */
 void model_clear(struct model *m);
 /* The baseline becomes the session's files now (after a set-up step). */
 void model_rebase(struct model *m);
