@@ -140,10 +140,9 @@ draw_gauge(struct ui *u, struct rect r, int row, enum path_id p)
 }
 
 static void
-add_rows(struct row **rows, size_t *n, size_t *cap, const char *s, int attr,
-    int width, const char *prefix, int prefix_attr)
+add_rows(struct row **rows, size_t *n, size_t *cap, const char *s, size_t len,
+    int attr, int width, const char *prefix, int prefix_attr)
 {
-	size_t len = strlen(s);
 	int pw = prefix ? (int)strlen(prefix) : 0;
 	bool first = true;
 	do {
@@ -182,6 +181,8 @@ draw_transcript(struct ui *u, struct rect r, enum path_id p)
 	const struct model_path *mp = &u->m.paths[p];
 	struct row *rows = NULL;
 	size_t n = 0, cap = 0, i;
+	const char *line;
+	bool first;
 	int top, k;
 
 	if (r.h <= 0 || r.w <= 4)
@@ -190,12 +191,19 @@ draw_transcript(struct ui *u, struct rect r, enum path_id p)
 		const struct model_entry *e = &mp->entries[i];
 		if (e->is_note) {
 			add_rows(&rows, &n, &cap, e->outcome,
-			    draw_attr(u, UC_DIM), r.w, "  ", A_NORMAL);
+			    strlen(e->outcome), draw_attr(u, UC_DIM), r.w, "  ",
+			    A_NORMAL);
 			continue;
 		}
-		add_rows(&rows, &n, &cap, e->shown, A_NORMAL, r.w, "> ",
-		    draw_attr(u, UC_DIM));
-		add_rows(&rows, &n, &cap, e->outcome,
+		/* An input of several lines shows them as typed. */
+		for (line = e->shown, first = true; first || *line != '\0';
+		    first = false) {
+			size_t len = strcspn(line, "\n");
+			add_rows(&rows, &n, &cap, line, len, A_NORMAL, r.w,
+			    first ? "> " : ". ", draw_attr(u, UC_DIM));
+			line += len + (line[len] == '\n');
+		}
+		add_rows(&rows, &n, &cap, e->outcome, strlen(e->outcome),
 		    draw_verdict_attr(u, e->verdict), r.w,
 		    e->verdict == VERDICT_OK ? "  = ok " :
 		    e->verdict == VERDICT_ERROR ? "  = error " : "  = ",
