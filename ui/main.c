@@ -11,8 +11,8 @@
 #include "config.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +25,7 @@
 #include "sbuf.h"
 #include "scenario.h"
 #include "session.h"
+#include "ui.h"
 #include "xalloc.h"
 
 /* The longest input batch mode accumulates across continuation lines. */
@@ -33,6 +34,7 @@
 struct options {
 	bool		 batch;
 	bool		 json;
+	bool		 no_history;
 	unsigned	 paths;
 	const struct policy *policy;
 	unsigned	 budget;
@@ -79,6 +81,7 @@ static const char help_text[] =
 "                       or a policy FILE\n"
 "  -B, --budget=N       operations the sandbox path may run (default 1000)\n"
 "  -F, --jail-filter    on the jail path, apply the sandbox policy first\n"
+"      --no-history     do not read or write the UI's input history\n"
 "  -h, --help           print this help and exit\n"
 "  -V, --version        print the version and exit\n"
 "\n"
@@ -264,6 +267,7 @@ main(int argc, char **argv)
 		{ "policy", required_argument, NULL, 'P' },
 		{ "budget", required_argument, NULL, 'B' },
 		{ "jail-filter", no_argument, NULL, 'F' },
+		{ "no-history", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -322,6 +326,9 @@ main(int argc, char **argv)
 		case 'F':
 			so.jail_filter = true;
 			break;
+		case 'N':
+			o.no_history = true;
+			break;
 		case 'h':
 			fputs(help_text, stdout);
 			return close_stdout(0);
@@ -353,10 +360,21 @@ main(int argc, char **argv)
 		for (i = optind; i < argc; i++)
 			status |= run_scenario(s, &o, argv[i]);
 	} else {
-		if (!o.batch)
-			fprintf(stderr, "sandboxrepl: no terminal UI in this "
-			    "build; reading inputs from stdin (batch mode)\n");
-		status = run_stdin(s, &o);
+		int ui_status = -1;
+		if (!o.batch) {
+			const char *why = "stdin and stdout are not a terminal";
+			if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) &&
+			    ui_usable(&why)) {
+				struct ui_opts uo = { .no_history =
+				    o.no_history };
+				why = "the terminal could not be set up";
+				ui_status = ui_run(s, &uo);
+			}
+			if (ui_status < 0)
+				fprintf(stderr, "sandboxrepl: %s; reading "
+				    "inputs from stdin (batch mode)\n", why);
+		}
+		status = ui_status >= 0 ? ui_status : run_stdin(s, &o);
 	}
 	session_free(s);
 	policy_free(owned_policy);
