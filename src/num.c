@@ -45,7 +45,8 @@ unsupported(struct rt *rt, enum binop op, value a, value b)
 {
 	return rt_raise(rt, "TypeError",
 	    "unsupported operand type(s) for %s: '%s' and '%s'",
-	    binop_syms[op], value_type_name(a), value_type_name(b));
+	    op == BINOP_POW ? "** or pow()" : binop_syms[op],
+	    value_type_name(a), value_type_name(b));
 }
 
 static bool

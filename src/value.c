@@ -1206,7 +1206,8 @@ binop_unsupported(struct rt *rt, enum binop op, value a, value b)
 {
 	return rt_raise(rt, "TypeError",
 	    "unsupported operand type(s) for %s: '%s' and '%s'",
-	    bin_syms[op], value_type_name(a), value_type_name(b));
+	    op == BINOP_POW ? "** or pow()" : bin_syms[op], value_type_name(a),
+	    value_type_name(b));
 }
 
 /* sq_concat of str, bytes, list, tuple: a is the sequence. */
