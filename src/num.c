@@ -728,11 +728,12 @@ complex_pow(struct rt *rt, struct vcomplex a, struct vcomplex b, value *out)
 		p = c_powi(a, int_exponent);
 	else
 		p = c_pow(a, b);
-	/* _Py_ADJUST_ERANGE2 */
-	if (errno == 0) {
-		if (isinf(p.re) || isinf(p.im))
+	/* _Py_ADJUST_ERANGE2: an infinite part is an overflow, anything
+	 * else (a NaN too) clears a range error */
+	if (isinf(p.re) || isinf(p.im)) {
+		if (errno == 0)
 			errno = ERANGE;
-	} else if (errno == ERANGE && p.re == 0.0 && p.im == 0.0)
+	} else if (errno == ERANGE)
 		errno = 0;
 	int e = errno;
 	errno = 0;
@@ -1059,6 +1060,31 @@ num_hash(value v)
 /* ================================================================ */
 
 /*
+ * Add one unit in the last digit of a "d.ddde+XX" string, carrying into
+ * the exponent when all digits were 9.  False when it cannot.
+ */
+static bool
+bump_up(char *buf)
+{
+	char *e = strchr(buf, 'e'), *p;
+	if (e == NULL)
+		return false;
+	for (p = e - 1; p >= buf; p--) {
+		if (*p == '.')
+			continue;
+		if (*p != '9') {
+			(*p)++;
+			return true;
+		}
+		*p = '0';
+	}
+	/* 9.99e+XX became 0.00e+XX: make it 1.00e+(XX+1) */
+	buf[0] = '1';
+	sprintf(e, "e%+d", (atoi(e + 1) + 1) % 1000);
+	return true;
+}
+
+/*
  * The shortest digit string that reads back as f is what Python's repr
  * shows.  printf's %.*e is correctly rounded, so the first precision that
  * round-trips gives the shortest (and closest) digits; then Python's 'r'
@@ -1088,9 +1114,15 @@ num_format_double(double f, bool add_dot0, bool plus_sign, char *out)
 		strcpy(p, add_dot0 ? "0.0" : "0");
 		return;
 	}
+	/* a power of two has a lopsided rounding interval: the nearest
+	 * string of some length may miss it while the one above hits */
+	int e2;
+	bool lopsided = frexp(f, &e2) == 0.5;
 	for (prec = 0; prec < 17; prec++) {
 		snprintf(buf, sizeof buf, "%.*e", prec, f);
 		if (strtod(buf, NULL) == f)
+			break;
+		if (lopsided && bump_up(buf) && strtod(buf, NULL) == f)
 			break;
 	}
 	/* buf is d[.ddd]e[+-]XX: collect digits and the exponent */
