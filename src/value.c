@@ -1264,6 +1264,10 @@ repeat(struct rt *rt, value seq, value n, value *out)
 		    "cannot fit 'int' into an index-sized integer");
 	if (count < 0)
 		count = 0;
+	/* an empty sequence repeats to nothing, however large the count */
+	if ((seq.type == VT_STR || seq.type == VT_BYTES ? seq.as.s->len :
+	    seq_len(seq)) == 0)
+		count = 0;
 	if (seq.type == VT_STR || seq.type == VT_BYTES) {
 		unit = seq.as.s->len;
 		uint64_t total;
