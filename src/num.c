@@ -1085,10 +1085,10 @@ bump_up(char *buf)
 }
 
 /*
- * The shortest digit string that reads back as f is what Python's repr
- * shows.  printf's %.*e is correctly rounded, so the first precision that
- * round-trips gives the shortest (and closest) digits; then Python's 'r'
- * layout: positional when -4 <= exponent < 16, else d.ddde+XX.
+ * The shortest digit string that reads back as f (the closest one when
+ * several are as short) is what Python's repr shows; printf's %.*e is
+ * correctly rounded, which gives it in at most three tries.  Then Python's
+ * 'r' layout: positional when -4 <= exponent < 16, else d.ddde+XX.
  */
 void
 num_format_double(double f, bool add_dot0, bool plus_sign, char *out)
@@ -1114,17 +1114,27 @@ num_format_double(double f, bool add_dot0, bool plus_sign, char *out)
 		strcpy(p, add_dot0 ? "0.0" : "0");
 		return;
 	}
-	/* a power of two has a lopsided rounding interval: the nearest
-	 * string of some length may miss it while the one above hits */
+	/*
+	 * Half a unit in the 15th significant digit is more than half an ulp
+	 * of any double, so if some string of at most 15 digits reads back as
+	 * f, the 15-digit rounding of f is that string padded with zeros: one
+	 * try finds it (the zeros are stripped below).  Otherwise 16 digits,
+	 * where a power of two's lopsided rounding interval may need the
+	 * string one unit above the nearest, and at last 17, which always do.
+	 */
 	int e2;
 	bool lopsided = frexp(f, &e2) == 0.5;
-	for (prec = 0; prec < 17; prec++) {
+	/* (subnormals hold fewer bits: they search from one digit up) */
+	for (prec = f < DBL_MIN ? 0 : 14; prec < 16; prec++) {
 		snprintf(buf, sizeof buf, "%.*e", prec, f);
 		if (strtod(buf, NULL) == f)
 			break;
-		if (lopsided && bump_up(buf) && strtod(buf, NULL) == f)
+		if (prec >= 15 && lopsided && bump_up(buf) &&
+		    strtod(buf, NULL) == f)
 			break;
 	}
+	if (prec == 16)
+		snprintf(buf, sizeof buf, "%.16e", f);
 	/* buf is d[.ddd]e[+-]XX: collect digits and the exponent */
 	char *q;
 	for (q = buf; *q != 'e'; q++)
