@@ -78,6 +78,14 @@ SNIPPETS = {
     "dict_unhashable": "d = {}; d[[1]] = 2; r = d",
     "set_unhashable": "s = set(); s.add({}); r = s",
     "tuple_unhashable": "d = {}; d[(1, [2])] = 3; r = d",
+    # sets are filled one item at a time, as a display of non-constants or
+    # set(iterable) does (a display of constants is a compile-time frozenset
+    # in CPython, whose order is another matter)
+    "set_order": "r = set([3, 1, 2])",
+    "set_collide": "r = set([8, 16, 0, 24, -1, -2, 0.5, 2**61, 2**61 - 1])",
+    "set_grow": "r = set(range(40, 0, -3))",
+    "set_tuples": "r = set([(1, 2), (3, 4), (0,), ()])",
+    "set_iter": "r = list(set([5, 3, 9, 1, 1e100, 7.5]))",
 }
 
 

@@ -48,6 +48,60 @@ list_of(struct rt *rt, size_t n, const value *items)
 	return l;
 }
 
+static bool
+append_item(struct rt *rt, value item, void *ctx)
+{
+	value_list_append(rt->arena, *(value *)ctx, item);
+	return true;
+}
+
+/* Sets whose order CPython's hash table decides (set_* snippets). */
+static bool
+build_set(struct rt *rt, const char *name, value *r)
+{
+	value s = value_set(rt->arena), items[16];
+	size_t n = 0, i;
+	if (strcmp(name, "set_order") == 0) {
+		items[n++] = value_int(3);
+		items[n++] = value_int(1);
+		items[n++] = value_int(2);
+	} else if (strcmp(name, "set_collide") == 0) {
+		static const int64_t ints[] = { 8, 16, 0, 24, -1, -2 };
+		for (i = 0; i < 6; i++)
+			items[n++] = value_int(ints[i]);
+		items[n++] = value_float(0.5);
+		items[n++] = value_int((int64_t)1 << 61);
+		items[n++] = value_int(((int64_t)1 << 61) - 1);
+	} else if (strcmp(name, "set_grow") == 0) {
+		for (int64_t k = 40; k > 0; k -= 3)
+			items[n++] = value_int(k);
+	} else if (strcmp(name, "set_tuples") == 0) {
+		items[n++] = tuple2(rt, value_int(1), value_int(2));
+		items[n++] = tuple2(rt, value_int(3), value_int(4));
+		items[n] = value_tuple(rt->arena, 1);
+		items[n++].as.tuple->items[0] = value_int(0);
+		items[n++] = value_tuple(rt->arena, 0);
+	} else if (strcmp(name, "set_iter") == 0) {
+		static const int64_t ints[] = { 5, 3, 9, 1 };
+		for (i = 0; i < 4; i++)
+			items[n++] = value_int(ints[i]);
+		items[n++] = value_float(1e100);
+		items[n++] = value_float(7.5);
+	} else
+		fail_msg("no builder for %s", name);
+	for (i = 0; i < n; i++)
+		if (!value_set_add(rt, s, items[i]))
+			return false;
+	*r = s;
+	if (strcmp(name, "set_iter") == 0) {
+		value l = value_list(rt->arena, 0);
+		if (!value_iterate(rt, s, append_item, &l))
+			return false;
+		*r = l;
+	}
+	return true;
+}
+
 /* Each builder makes the structure of the snippet of the same name in
  * tests/gen_values.py; false when building raised (as Python would). */
 static bool
@@ -130,6 +184,8 @@ build(struct rt *rt, const char *name, value *r)
 		*r = d;
 		return value_dict_set(rt, d, tuple2(rt, value_int(1),
 		    list_of(rt, 1, &two)), value_int(3));
+	} else if (strncmp(name, "set_", 4) == 0) {
+		return build_set(rt, name, r);
 	} else
 		fail_msg("no builder for %s", name);
 	return true;
@@ -173,7 +229,7 @@ test_structures(void **state)
 		n++;
 	}
 	fclose(fp);
-	assert_int_equal(n, 13);
+	assert_int_equal(n, 18);
 }
 
 /* A dict keeps one entry per equal key, finds keys of equal value across
