@@ -333,7 +333,8 @@ ends_number(struct lexer *lx, uint32_t at)
 	};
 	size_t i;
 	int c = peekc(lx, at);
-	if (!is_ident_char(c))
+	/* CPython lets a non-ASCII character follow: 1.é is two tokens */
+	if (!is_ident_char(c) || c >= 128)
 		return true;
 	for (i = 0; i < sizeof kws / sizeof kws[0]; i++) {
 		size_t n = strlen(kws[i]);
@@ -725,9 +726,11 @@ again:
 			lx->pos += 2;
 			if (n == '\r' && peekc(lx, lx->pos) == '\n')
 				lx->pos++;
+			/* a joined line that never comes: CPython's REPL
+			 * reports this as an error, not as more to read */
 			if (lx->pos >= lx->end)
 				return fail(lx, "SyntaxError", start, start + 1,
-				    true, "unexpected EOF while parsing");
+				    false, "unexpected EOF while parsing");
 			lx->at_line_start = false;
 			goto again;
 		}

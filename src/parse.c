@@ -45,6 +45,7 @@ struct parser {
 	int		 fstring_level;	/* nesting of format specs */
 	bool		 failed;
 	bool		 incomplete;
+	bool		 err_from_lexer;
 	int32_t		 column_override; /* CPython's column, or -1 */
 	char		*chunk;		/* nodes are carved from here */
 	size_t		 chunk_left, chunk_size;
@@ -193,6 +194,7 @@ error_lexer(struct parser *p)
 	if (!p->failed) {
 		p->failed = true;
 		p->incomplete = p->lx.error.is_incomplete;
+		p->err_from_lexer = true;
 		p->err.cls = p->lx.error.cls;
 		p->err.msg = p->lx.error.msg;
 		p->err.start = p->lx.error.start;
@@ -329,6 +331,7 @@ error_after_element(struct parser *p, const struct node *elem)
 	if ((p->tok.kind == TOK_ERROR || (p->has_next &&
 	    p->next.kind == TOK_ERROR)) && p->lx.error.is_incomplete) {
 		p->failed = false;
+		p->incomplete = false;
 		error_span(p, p->lx.error.start, p->lx.error.end,
 		    p->lx.error.msg);
 		return NULL;
@@ -821,9 +824,14 @@ fstring_expr(struct parser *p, uint32_t start, uint32_t end)
 		    c != '\f')
 			break;
 	}
-	if (i == end)
+	if (i == end) {
+		char c = end < p->len ? p->src[end] : '}';
+		if (c == '!' || c == ':' || c == '=')
+			return ferror(p, start, arena_printf(p->a, "f-string: "
+			    "expression required before '%c'", c));
 		return ferror(p, start, "f-string: empty expression not "
 		    "allowed");
+	}
 	memset(&sub, 0, sizeof sub);
 	sub.a = p->a;
 	sub.src = p->src;
@@ -1136,6 +1144,7 @@ comprehensions(struct parser *p, struct vec *gens)
 		advance(p);
 		/* star_targets: a bitwise_or list, checked as a target */
 		{
+			uint32_t tstart = p->tok.start;
 			struct node *first, *e;
 			struct vec elts = { NULL, 0, 0 };
 			uint32_t tend;
@@ -1144,7 +1153,7 @@ comprehensions(struct parser *p, struct vec *gens)
 				advance(p);
 				if ((e = bitwise_or(p)) == NULL)
 					return false;
-				first = mk(p, NODE_STARRED, s0, e->end);
+				first = mk(p, NODE_STARRED, s0, p->prev_end);
 				first->u.starred.value = e;
 			} else if ((first = bitwise_or(p)) == NULL)
 				return false;
@@ -1162,7 +1171,7 @@ comprehensions(struct parser *p, struct vec *gens)
 						if ((e = bitwise_or(p)) == NULL)
 							return false;
 						struct node *st = mk(p,
-						    NODE_STARRED, s0, e->end);
+						    NODE_STARRED, s0, p->prev_end);
 						st->u.starred.value = e;
 						e = st;
 					} else if ((e = bitwise_or(p)) == NULL)
@@ -1170,7 +1179,7 @@ comprehensions(struct parser *p, struct vec *gens)
 					vec_push(p, &elts, e);
 					tend = e->end;
 				}
-				target = mk(p, NODE_TUPLE, first->start, tend);
+				target = mk(p, NODE_TUPLE, tstart, tend);
 				target->u.seq.elts = vec_list(&elts);
 			}
 			if (p->tok.kind != TOK_IN) {
@@ -1300,9 +1309,10 @@ list_display(struct parser *p)
 		vec_push(p, &elts, e);
 		if (!accept(p, TOK_COMMA)) {
 			if (p->tok.kind == TOK_FOR)
-				return error_span(p, elts.items[0]->start,
-				    e->end, "did you forget parentheses around "
-				    "the comprehension target?");
+				return error_span(p,
+				    elts.items[0]->start, e->end,
+				    "did you forget parentheses around the "
+				    "comprehension target?");
 			if (p->tok.kind != TOK_RSQB)
 				return error_after_element(p, e);
 			break;
@@ -1405,8 +1415,9 @@ brace_display(struct parser *p)
 				if (p->tok.kind == TOK_COMMA ||
 				    p->tok.kind == TOK_RBRACE ||
 				    p->tok.kind == TOK_FOR)
-					return error_span(p, k->start, k->end,
-					    "':' expected after dictionary key");
+					return error_span(p, k->start,
+					    k->end, "':' expected after "
+					    "dictionary key");
 				if (p->tok.kind != TOK_COLON)
 					return error_after_element(p, k);
 				advance(p);
@@ -1424,9 +1435,10 @@ brace_display(struct parser *p)
 				return NULL;
 			vec_push(p, &keys, v);
 			if (p->tok.kind == TOK_FOR)
-				return error_span(p, keys.items[0]->start,
-				    v->end, "did you forget parentheses around "
-				    "the comprehension target?");
+				return error_span(p,
+				    keys.items[0]->start, v->end,
+				    "did you forget parentheses around the "
+				    "comprehension target?");
 		}
 		if (!accept(p, TOK_COMMA)) {
 			if (p->tok.kind != TOK_RBRACE)
@@ -1513,7 +1525,7 @@ atom(struct parser *p)
  * A lone generator expression argument takes the call's parentheses.
  */
 static struct node *
-call(struct parser *p, struct node *func)
+call(struct parser *p, struct node *func, uint32_t start)
 {
 	uint32_t open = p->tok.start;
 	struct vec args = { NULL, 0, 0 }, kws = { NULL, 0, 0 };
@@ -1528,19 +1540,19 @@ call(struct parser *p, struct node *func)
 			advance(p);
 			if ((e = expression(p)) == NULL)
 				return NULL;
-			n = mk(p, NODE_KEYWORD, s0, e->end);
+			n = mk(p, NODE_KEYWORD, s0, p->prev_end);
 			n->u.keyword.value = e;
 			vec_push(p, &kws, n);
 			seen_dstar = true;
 		} else if (p->tok.kind == TOK_STAR) {
+			if (seen_dstar)
+				return error_here(p, "iterable argument "
+				    "unpacking follows keyword argument "
+				    "unpacking");
 			advance(p);
 			if ((e = expression(p)) == NULL)
 				return NULL;
-			if (seen_dstar)
-				return error_span(p, s0, e->end, "iterable "
-				    "argument unpacking follows keyword "
-				    "argument unpacking");
-			n = mk(p, NODE_STARRED, s0, e->end);
+			n = mk(p, NODE_STARRED, s0, p->prev_end);
 			n->u.starred.value = e;
 			vec_push(p, &args, n);
 		} else if (p->tok.kind == TOK_NAME &&
@@ -1550,7 +1562,7 @@ call(struct parser *p, struct node *func)
 			advance(p);
 			if ((e = expression(p)) == NULL)
 				return NULL;
-			n = mk(p, NODE_KEYWORD, s0, e->end);
+			n = mk(p, NODE_KEYWORD, s0, p->prev_end);
 			n->u.keyword.arg = identifier(p, &name);
 			n->u.keyword.value = e;
 			vec_push(p, &kws, n);
@@ -1612,7 +1624,7 @@ call(struct parser *p, struct node *func)
 	if (pending)
 		return error_here(p, pending);
 	advance(p);
-	n = mk(p, NODE_CALL, func->start, p->prev_end);
+	n = mk(p, NODE_CALL, start, p->prev_end);
 	n->u.call.func = func;
 	n->u.call.args = vec_list(&args);
 	n->u.call.keywords = vec_list(&kws);
@@ -1633,7 +1645,7 @@ slice(struct parser *p)
 		advance(p);
 		if ((e = bitwise_or(p)) == NULL)
 			return NULL;
-		n = mk(p, NODE_STARRED, start, e->end);
+		n = mk(p, NODE_STARRED, start, p->prev_end);
 		n->u.starred.value = e;
 		return n;
 	}
@@ -1659,12 +1671,14 @@ slice(struct parser *p)
 
 /* slices -> slice !',' | ','.(slice | starred_expression)+ [','] */
 static struct node *
-subscript(struct parser *p, struct node *val)
+subscript(struct parser *p, struct node *val, uint32_t start)
 {
 	struct node *n, *s, *first;
 	struct vec elts = { NULL, 0, 0 };
+	uint32_t sstart;
 
 	advance(p);
+	sstart = p->tok.start;
 	if ((first = slice(p)) == NULL)
 		return NULL;
 	s = first;
@@ -1678,7 +1692,7 @@ subscript(struct parser *p, struct node *val)
 				return NULL;
 			vec_push(p, &elts, e);
 		}
-		s = mk(p, NODE_TUPLE, first->start, p->prev_end);
+		s = mk(p, NODE_TUPLE, sstart, p->prev_end);
 		s->u.seq.elts = vec_list(&elts);
 	} else if (first->kind == NODE_STARRED) {
 		/* 3.11 accepts a[*b] as a one-element tuple */
@@ -1688,7 +1702,7 @@ subscript(struct parser *p, struct node *val)
 	}
 	if (!accept(p, TOK_RSQB))
 		return error_after_element(p, s);
-	n = mk(p, NODE_SUBSCRIPT, val->start, p->prev_end);
+	n = mk(p, NODE_SUBSCRIPT, start, p->prev_end);
 	n->u.subscript.value = val;
 	n->u.subscript.slice = s;
 	n->u.subscript.ctx = CTX_LOAD;
@@ -1697,9 +1711,15 @@ subscript(struct parser *p, struct node *val)
 
 /* primary -> primary '.' NAME | primary '(' args ')' |
  *            primary '[' slices ']' | atom */
+/*
+ * Spans: a node built on a left operand starts where the operand's first
+ * token starts, brackets included, as in CPython: in "(a).b" the
+ * Attribute starts at '(' while the Name keeps its own span.
+ */
 static struct node *
 primary(struct parser *p)
 {
+	uint32_t start = p->tok.start;
 	struct node *e = atom(p), *n;
 
 	while (e != NULL) {
@@ -1708,7 +1728,7 @@ primary(struct parser *p)
 			advance(p);
 			if (p->tok.kind != TOK_NAME)
 				return error_here(p, NULL);
-			n = mk(p, NODE_ATTRIBUTE, e->start, tok_end(&p->tok));
+			n = mk(p, NODE_ATTRIBUTE, start, tok_end(&p->tok));
 			n->u.attribute.value = e;
 			n->u.attribute.attr = identifier(p, &p->tok);
 			n->u.attribute.ctx = CTX_LOAD;
@@ -1716,10 +1736,10 @@ primary(struct parser *p)
 			e = n;
 			break;
 		case TOK_LPAR:
-			e = call(p, e);
+			e = call(p, e, start);
 			break;
 		case TOK_LSQB:
-			e = subscript(p, e);
+			e = subscript(p, e, start);
 			break;
 		default:
 			return e;
@@ -1757,6 +1777,7 @@ static const struct {
 static struct node *
 power(struct parser *p)
 {
+	uint32_t start = p->tok.start;
 	struct node *base = primary(p), *exp, *n;
 	if (base == NULL || p->tok.kind != TOK_DOUBLESTAR)
 		return base;
@@ -1767,7 +1788,7 @@ power(struct parser *p)
 	leave(p);
 	if (exp == NULL)
 		return NULL;
-	n = mk(p, NODE_BINOP, base->start, exp->end);
+	n = mk(p, NODE_BINOP, start, p->prev_end);
 	n->u.binop.left = base;
 	n->u.binop.op = BINOP_POW;
 	n->u.binop.right = exp;
@@ -1795,7 +1816,7 @@ factor(struct parser *p)
 	leave(p);
 	if (operand == NULL)
 		return NULL;
-	n = mk(p, NODE_UNARYOP, start, operand->end);
+	n = mk(p, NODE_UNARYOP, start, p->prev_end);
 	n->u.unaryop.op = op;
 	n->u.unaryop.operand = operand;
 	return n;
@@ -1809,6 +1830,7 @@ factor(struct parser *p)
 static struct node *
 binary(struct parser *p, unsigned min_prec)
 {
+	uint32_t start = p->tok.start;
 	struct node *left = factor(p);
 
 	while (left != NULL) {
@@ -1820,7 +1842,7 @@ binary(struct parser *p, unsigned min_prec)
 		advance(p);
 		if ((right = binary(p, prec + 1)) == NULL)
 			return NULL;
-		n = mk(p, NODE_BINOP, left->start, right->end);
+		n = mk(p, NODE_BINOP, start, p->prev_end);
 		n->u.binop.left = left;
 		n->u.binop.op = op;
 		n->u.binop.right = right;
@@ -1872,6 +1894,7 @@ compare_op(struct parser *p, enum cmpop *op)
 static struct node *
 comparison(struct parser *p)
 {
+	uint32_t start = p->tok.start;
 	struct node *left = bitwise_or(p), *n, *right;
 	struct vec comps = { NULL, 0, 0 };
 	enum cmpop *ops = NULL;
@@ -1895,7 +1918,7 @@ comparison(struct parser *p)
 	}
 	if (nops == 0)
 		return left;
-	n = mk(p, NODE_COMPARE, left->start, comps.items[comps.len - 1]->end);
+	n = mk(p, NODE_COMPARE, start, p->prev_end);
 	n->u.compare.left = left;
 	n->u.compare.ops = ops;
 	n->u.compare.comparators = vec_list(&comps);
@@ -1917,7 +1940,7 @@ inversion(struct parser *p)
 	leave(p);
 	if (operand == NULL)
 		return NULL;
-	n = mk(p, NODE_UNARYOP, start, operand->end);
+	n = mk(p, NODE_UNARYOP, start, p->prev_end);
 	n->u.unaryop.op = UNARYOP_NOT;
 	n->u.unaryop.operand = operand;
 	return n;
@@ -1931,6 +1954,7 @@ boolop(struct parser *p, enum boolop op)
 	enum token_kind k = op == BOOLOP_AND ? TOK_AND : TOK_OR;
 	struct node *first, *e = NULL, *n;
 	struct vec values = { NULL, 0, 0 };
+	uint32_t start = p->tok.start;
 
 	first = op == BOOLOP_AND ? inversion(p) : boolop(p, BOOLOP_AND);
 	if (first == NULL || p->tok.kind != k)
@@ -1942,7 +1966,7 @@ boolop(struct parser *p, enum boolop op)
 			return NULL;
 		vec_push(p, &values, e);
 	}
-	n = mk(p, NODE_BOOLOP, first->start, e->end);
+	n = mk(p, NODE_BOOLOP, start, p->prev_end);
 	n->u.boolop.op = op;
 	n->u.boolop.values = vec_list(&values);
 	return n;
@@ -2069,7 +2093,7 @@ lambdef(struct parser *p)
 	advance(p);
 	if ((body = expression(p)) == NULL)
 		return NULL;
-	n = mk(p, NODE_LAMBDA, start, body->end);
+	n = mk(p, NODE_LAMBDA, start, p->prev_end);
 	n->u.lambda.args = args;
 	n->u.lambda.body = body;
 	return n;
@@ -2081,6 +2105,7 @@ static struct node *
 expression(struct parser *p)
 {
 	struct node *body, *test, *orelse, *n = NULL;
+	uint32_t start = p->tok.start;
 
 	if (!enter(p))
 		return NULL;
@@ -2108,7 +2133,7 @@ expression(struct parser *p)
 	advance(p);
 	if ((orelse = expression(p)) == NULL)
 		goto out;
-	n = mk(p, NODE_IFEXP, body->start, orelse->end);
+	n = mk(p, NODE_IFEXP, start, p->prev_end);
 	n->u.ifexp.test = test;
 	n->u.ifexp.body = body;
 	n->u.ifexp.orelse = orelse;
@@ -2130,7 +2155,7 @@ named_expression(struct parser *p)
 		advance(p);
 		if ((val = expression(p)) == NULL)
 			return NULL;
-		n = mk(p, NODE_NAMEDEXPR, target->start, val->end);
+		n = mk(p, NODE_NAMEDEXPR, target->start, p->prev_end);
 		n->u.namedexpr.target = target;
 		n->u.namedexpr.value = val;
 		return n;
@@ -2154,7 +2179,7 @@ star_named_expression(struct parser *p)
 	advance(p);
 	if ((e = bitwise_or(p)) == NULL)
 		return NULL;
-	n = mk(p, NODE_STARRED, start, e->end);
+	n = mk(p, NODE_STARRED, start, p->prev_end);
 	n->u.starred.value = e;
 	n->u.starred.ctx = CTX_LOAD;
 	return n;
@@ -2173,6 +2198,7 @@ star_expression(struct parser *p)
 static struct node *
 star_expressions(struct parser *p)
 {
+	uint32_t start = p->tok.start;
 	struct node *first = star_expression(p), *n;
 	struct vec elts = { NULL, 0, 0 };
 	if (first == NULL || p->tok.kind != TOK_COMMA)
@@ -2186,7 +2212,7 @@ star_expressions(struct parser *p)
 			return NULL;
 		vec_push(p, &elts, e);
 	}
-	n = mk(p, NODE_TUPLE, first->start, p->prev_end);
+	n = mk(p, NODE_TUPLE, start, p->prev_end);
 	n->u.seq.elts = vec_list(&elts);
 	return n;
 }
@@ -2385,6 +2411,7 @@ static struct node *
 simple_stmt(struct parser *p)
 {
 	struct node *e, *n;
+	uint32_t start;
 	size_t i;
 
 	if (p->tok.kind == TOK_IMPORT)
@@ -2396,6 +2423,7 @@ simple_stmt(struct parser *p)
 			return error_here(p, arena_printf(p->a, "%s are not "
 			    "supported here: only expressions, assignments "
 			    "and imports", unsupported[i].what));
+	start = p->tok.start;
 	if ((e = star_expressions(p)) == NULL)
 		return NULL;
 	if (p->tok.kind == TOK_COLONEQUAL) {
@@ -2444,7 +2472,7 @@ simple_stmt(struct parser *p)
 			    arena_printf(p->a, "cannot assign to %s",
 			    expr_name(bad)));
 		}
-		n = mk(p, NODE_ASSIGN, e->start, val->end);
+		n = mk(p, NODE_ASSIGN, start, p->prev_end);
 		n->u.assign.targets = vec_list(&targets);
 		n->u.assign.value = val;
 		return n;
@@ -2466,7 +2494,7 @@ simple_stmt(struct parser *p)
 		if ((val = star_expressions(p)) == NULL)
 			return NULL;
 		set_store(e);
-		n = mk(p, NODE_AUGASSIGN, e->start, val->end);
+		n = mk(p, NODE_AUGASSIGN, start, p->prev_end);
 		n->u.augassign.target = e;
 		n->u.augassign.op = augassign_ops[i].op;
 		n->u.augassign.value = val;
@@ -2476,7 +2504,7 @@ simple_stmt(struct parser *p)
 		return error_here(p, "annotated assignments are not "
 		    "supported here: only expressions, assignments and "
 		    "imports");
-	n = mk(p, NODE_EXPR, e->start, e->end);
+	n = mk(p, NODE_EXPR, start, p->prev_end);
 	n->u.expr.value = e;
 	return n;
 }
@@ -2525,6 +2553,47 @@ check_bytes(struct parser *p)
 		i += (uint32_t)n;
 	}
 	return true;
+}
+
+/*
+ * After a parser error CPython 3.11 tokenizes the rest of the input, and a
+ * tokenizer error found there is reported instead (an invalid character
+ * or an unmatched bracket further on).  A bracket left open at the end
+ * replaces the error only when it was opened on an earlier line.
+ */
+static void
+tokenizer_error_first(struct parser *p)
+{
+	struct token t = p->has_next ? p->next : p->tok;
+	uint32_t err_line, err_col, br_line, br_col;
+	int guard = 0;
+
+	while (t.kind != TOK_EOF && t.kind != TOK_ERROR && guard++ < 1 << 24)
+		t = lex_next(&p->lx);
+	if (t.kind != TOK_ERROR)
+		return;
+	/* errors CPython's tokenizer only reports when the parser asks */
+	if (strcmp(p->lx.error.cls, "IndentationError") == 0 ||
+	    strncmp(p->lx.error.msg, "unexpected ", 11) == 0)
+		return;
+	if (p->lx.error.is_incomplete) {
+		if (strncmp(p->lx.error.msg, "unterminated", 12) != 0) {
+			if (p->lx.depth == 0)
+				return;
+			lex_position(p->src, p->len, p->err.start, &err_line,
+			    &err_col);
+			lex_position(p->src, p->len, p->lx.error.start,
+			    &br_line, &br_col);
+			if (err_line <= br_line)
+				return;
+		}
+	}
+	p->incomplete = false;
+	p->err.cls = p->lx.error.cls;
+	p->err.msg = p->lx.error.msg;
+	p->err.start = p->lx.error.start;
+	p->err.end = p->lx.error.end;
+	p->column_override = -1;
 }
 
 /*
@@ -2587,6 +2656,25 @@ parse_input(struct arena *a, const char *src, size_t len,
 				    p.tok.length, arena_printf(a, "Missing "
 				    "parentheses in call to '%s'. Did you mean "
 				    "%s(...)?", id, id));
+			} else if (starts_expression(&p.tok)) {
+				/*
+				 * CPython reads the expression that follows
+				 * before saying "invalid syntax" here, so an
+				 * error its tokenizer finds there comes first.
+				 */
+				struct token junk = p.tok;
+				expression(&p);
+				if (!p.failed)
+					peek(&p);
+				p.failed = false;
+				if ((p.tok.kind == TOK_ERROR || (p.has_next &&
+				    p.next.kind == TOK_ERROR)) &&
+				    !p.lx.error.is_incomplete)
+					error_lexer(&p);
+				else
+					error_span(&p, junk.start, tok_end(&junk),
+					    "invalid syntax");
+				p.incomplete = false;
 			} else
 				error_after_element(&p, NULL);
 			goto fail;
@@ -2605,6 +2693,8 @@ parse_input(struct arena *a, const char *src, size_t len,
 	out->root = root;
 	return;
 fail:
+	if (!p.err_from_lexer)
+		tokenizer_error_first(&p);
 	out->status = p.incomplete ? PARSE_INCOMPLETE : PARSE_ERROR;
 	out->error = p.err;
 	lex_position(src, len, p.err.start, &out->error.line,

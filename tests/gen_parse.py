@@ -598,6 +598,13 @@ b'a' 'b'
 f'{x' 
 f'{}'
 f'{ }'
+f'{!r}'
+f'{:x}'
+f'{=}'
+1.é
+1 2 \ 3
+(1 +* 2 €
+1 +* 2 )
 f'}'
 f'{x}}'
 f'{x!z}'
@@ -704,6 +711,10 @@ a is not not b
 lambda: (yield)
 f(lambda: (yield))
 (a = 1)
+((0x1f)() if 1)
+[(a) b]
+{(a): 1, (b)}
+f(**a, *[1, 2 3])
 (a = 1
 [x = 1]
 (1 = 2)
@@ -778,6 +789,9 @@ None = 1
 """
 
 ERR_RAW = [
+    "[1 2 +\n3",
+    "(1,\n2 3",
+    "f(\n  a b",
     "1 +\n2",
     "a.b: int",
     "try:\n  pass\nexcept:\n  pass",
@@ -851,6 +865,22 @@ f(a=1)
 1,
 a[1:2]
 {**a, 'b': 1}
+(a).b
+(f)(x)[0]
+(a) + b
+(a), b
+x[(a), b]
+x[(a):b]
+[x for (a), b in c]
+(a) if b else c
+(a) < b
+(a) and b
+(a)**2
+-(a)
+(a) = 1
+(a) += 1
+(a)
+f((a) for b in c)
 """
 
 
