@@ -900,6 +900,8 @@ x[(a):b]
 (a) += 1
 (a)
 f((a) for b in c)
+lambda a, *, k, j=1: 0
+{**a, (b): c}
 """
 
 
