@@ -938,11 +938,13 @@ fstring_field(struct parser *p, struct token t, uint32_t *pos, uint32_t end,
 			    "'#'");
 			return false;
 		}
-		if (nest == 0 && (c == '}' || c == ':' || c == '!'))
+		/* the field's expression ends at '}', ':', a '!' that is not
+		 * "!=", or an '=' that is not part of "==", "!=", "<=", ">=" */
+		if (nest == 0 && (c == '}' || c == ':'))
 			break;
-		if (nest == 0 && c == '!' )
+		if (nest == 0 && c == '!' && !(i + 1 < end && s[i + 1] == '='))
 			break;
-		if (nest == 0 && c == '=' && i + 1 < end && s[i + 1] != '=' &&
+		if (nest == 0 && c == '=' && !(i + 1 < end && s[i + 1] == '=') &&
 		    !(i > expr_start && strchr("=!<>", s[i - 1])))
 			break;
 		if (c == ']' || c == ')' || c == '}') {
@@ -963,8 +965,6 @@ fstring_field(struct parser *p, struct token t, uint32_t *pos, uint32_t end,
 				return false;
 			}
 		}
-		if (nest == 0 && c == '!' && i + 1 < end && s[i + 1] != '=')
-			break;
 	}
 	if (quote) {
 		ferror(p, i - 1, "f-string: unterminated string");

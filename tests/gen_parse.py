@@ -137,6 +137,16 @@ f'{(x:=1)}'
 f'{"a" if x else "b"}'
 f'{x!r}' f'{y}'
 f'{x}{y}'
+f'{a!=b}'
+f'{a==b}'
+f'{a<=b:>3}'
+f'{a>=b!r}'
+f'{"a:b"}'
+f'{d["k"]!s:{w}}'
+f'{x:=^10}'
+f'{(lambda: 1)()}'
+f'{ {1: 2}[1] }'
+f'{3:{{4}}}'
 f'''{x ⏎
 }'''
 f'{x:{y}}'
@@ -975,46 +985,41 @@ def spans_of(src):
     return " ".join(out)
 
 
+def err_row(src):
+    if src in OURS:
+        ast.parse(src)      # CPython accepts it
+        return (src, "error", "SyntaxError", OURS[src], "0", "ours")
+    if is_incomplete(src):
+        return (src, "incomplete", "SyntaxError", "", "0", "class")
+    try:
+        ast.parse(src)
+    except SyntaxError as e:
+        check = "class" if src in KNOWN else "exact"
+        return (src, "error", type(e).__name__, e.msg, str(e.offset), check)
+    except (ValueError, MemoryError) as e:
+        return (src, "error", "SyntaxError", str(e), "0", "class")
+    raise SystemExit("CPython accepts %r" % src)
+
+
 def main():
+    # every row is computed before a file is written, so a bad row never
+    # leaves a table half written
     here = os.path.dirname(os.path.abspath(__file__))
     data = os.path.join(here, "data")
+    tables = {
+        "parse_ok.tsv": ["%s\t%s\n" % (esc(src), esc(dump_of(src)))
+                         for src in lines(OK) + OK_RAW],
+        "parse_err.tsv": ["\t".join(esc(x) for x in err_row(src)) + "\n"
+                          for src in lines(ERR) + ERR_RAW],
+        "parse_spans.tsv": ["%s\t%s\n" % (esc(src), spans_of(src))
+                            for src in lines(SPANS) +
+                            ["x = 1; y = [\n  2,\n  3]"]],
+    }
     os.makedirs(data, exist_ok=True)
-    n = 0
-    with open(os.path.join(data, "parse_ok.tsv"), "w", encoding="utf-8") as f:
-        for src in lines(OK) + OK_RAW:
-            f.write("%s\t%s\n" % (esc(src), esc(dump_of(src))))
-            n += 1
-    print("parse_ok.tsv: %d rows" % n)
-    n = 0
-    with open(os.path.join(data, "parse_err.tsv"), "w", encoding="utf-8") as f:
-        for src in lines(ERR) + ERR_RAW:
-            if src in OURS:
-                ast.parse(src)      # CPython accepts it
-                row = (src, "error", "SyntaxError", OURS[src], "0", "ours")
-            elif is_incomplete(src):
-                row = (src, "incomplete", "SyntaxError", "", "0", "class")
-            else:
-                try:
-                    ast.parse(src)
-                except SyntaxError as e:
-                    check = "class" if src in KNOWN else "exact"
-                    row = (src, "error", type(e).__name__, e.msg,
-                           str(e.offset), check)
-                except (ValueError, MemoryError) as e:
-                    row = (src, "error", "SyntaxError", str(e), "0",
-                           "class")
-                else:
-                    raise SystemExit("CPython accepts %r" % src)
-            f.write("\t".join(esc(x) for x in row) + "\n")
-            n += 1
-    print("parse_err.tsv: %d rows" % n)
-    n = 0
-    with open(os.path.join(data, "parse_spans.tsv"), "w",
-              encoding="utf-8") as f:
-        for src in lines(SPANS) + ["x = 1; y = [\n  2,\n  3]"]:
-            f.write("%s\t%s\n" % (esc(src), spans_of(src)))
-            n += 1
-    print("parse_spans.tsv: %d rows" % n)
+    for name, rows in tables.items():
+        with open(os.path.join(data, name), "w", encoding="utf-8") as f:
+            f.writelines(rows)
+        print("%s: %d rows" % (name, len(rows)))
 
 
 main()
