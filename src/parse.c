@@ -46,6 +46,7 @@ struct parser {
 	bool		 failed;
 	bool		 incomplete;
 	bool		 err_from_lexer;
+	bool		 err_is_ours;	/* our own refusal, kept as is */
 	int32_t		 column_override; /* CPython's column, or -1 */
 	char		*chunk;		/* nodes are carved from here */
 	size_t		 chunk_left, chunk_size;
@@ -2419,10 +2420,13 @@ simple_stmt(struct parser *p)
 	if (p->tok.kind == TOK_FROM)
 		return import_from(p);
 	for (i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++)
-		if (p->tok.kind == unsupported[i].kind)
+		if (p->tok.kind == unsupported[i].kind) {
+			if (!p->failed)
+				p->err_is_ours = true;
 			return error_here(p, arena_printf(p->a, "%s are not "
 			    "supported here: only expressions, assignments "
 			    "and imports", unsupported[i].what));
+		}
 	start = p->tok.start;
 	if ((e = star_expressions(p)) == NULL)
 		return NULL;
@@ -2522,6 +2526,20 @@ is_eval_expression(const struct node *e)
 			if (e->u.seq.elts.items[i]->kind == NODE_STARRED)
 				return false;
 	return true;
+}
+
+/*
+ * A last line of only blanks, with no newline after it, is an "unexpected
+ * indent" in eval mode but fine in exec mode: ast.parse gives a Module.
+ */
+static bool
+ends_in_blank_indent(const char *src, uint32_t len)
+{
+	uint32_t i = len;
+	while (i > 0 && (src[i - 1] == ' ' || src[i - 1] == '\t' ||
+	    src[i - 1] == '\f'))
+		i--;
+	return i < len && i > 0 && src[i - 1] == '\n';
 }
 
 /* Byte span of the first NUL or invalid UTF-8 sequence, if any. */
@@ -2681,7 +2699,8 @@ parse_input(struct arena *a, const char *src, size_t len,
 		}
 	}
 	if (body.len == 1 && !joined && body.items[0]->kind == NODE_EXPR &&
-	    is_eval_expression(body.items[0]->u.expr.value)) {
+	    is_eval_expression(body.items[0]->u.expr.value) &&
+	    !ends_in_blank_indent(src, p.len)) {
 		struct node *e = body.items[0]->u.expr.value;
 		root = mk(&p, NODE_EXPRESSION, e->start, e->end);
 		root->u.expression.body = e;
@@ -2693,7 +2712,7 @@ parse_input(struct arena *a, const char *src, size_t len,
 	out->root = root;
 	return;
 fail:
-	if (!p.err_from_lexer)
+	if (!p.err_from_lexer && !p.err_is_ours)
 		tokenizer_error_first(&p);
 	out->status = p.incomplete ? PARSE_INCOMPLETE : PARSE_ERROR;
 	out->error = p.err;
