@@ -752,9 +752,6 @@ strings(struct parser *p)
 	}
 	/* 3.11 reports string errors at the token after the run */
 	p->str_err_at = p->tok.start;
-	if (any_bytes && any_str)
-		return error_span(p, p->str_err_at, p->str_err_at,
-		    "cannot mix bytes and nonbytes literals");
 	for (i = 0; i < ntoks; i++) {
 		const struct token *t = &toks[i];
 		if (t->flags & STR_F) {
@@ -765,6 +762,12 @@ strings(struct parser *p)
 				goto out;
 		} else if (!string_body(p, t, &lit))
 			goto out;
+	}
+	/* checked after the parts, whose errors 3.11 reports first */
+	if (any_bytes && any_str) {
+		error_span(p, p->str_err_at, p->str_err_at,
+		    "cannot mix bytes and nonbytes literals");
+		goto out;
 	}
 	if (any_f) {
 		struct node *part;
@@ -972,7 +975,8 @@ fstring_field(struct parser *p, struct token t, uint32_t *pos, uint32_t end,
 		return false;
 	}
 	if (nest > 0) {
-		ferror(p, i - 1, "f-string: unmatched '('");
+		ferror(p, i - 1, arena_printf(p->a, "f-string: unmatched '%c'",
+		    stack[nest - 1]));
 		return false;
 	}
 	if (i >= end) {
@@ -1086,13 +1090,16 @@ fstring_parts(struct parser *p, struct token t, uint32_t body,
 	while (i < body_end) {
 		char c = s[i];
 		if (c == '\\' && !raw && i + 1 < body_end) {
-			/* \N{...} holds braces that are not fields */
+			/* \N{...} holds braces that are not fields; in "\{"
+			 * the backslash stays and the brace opens a field */
 			if (s[i + 1] == 'N' && i + 2 < body_end &&
 			    s[i + 2] == '{') {
 				const char *close = memchr(s + i, '}',
 				    body_end - i);
 				i = close ? (uint32_t)(close - s) + 1 : body_end;
-			} else
+			} else if (s[i + 1] == '{' || s[i + 1] == '}')
+				i += 1;
+			else
 				i += 2;
 			continue;
 		}
@@ -2685,14 +2692,19 @@ parse_input(struct arena *a, const char *src, size_t len,
 				if (!p.failed)
 					peek(&p);
 				p.failed = false;
-				if ((p.tok.kind == TOK_ERROR || (p.has_next &&
-				    p.next.kind == TOK_ERROR)) &&
-				    !p.lx.error.is_incomplete)
+				if (p.tok.kind == TOK_ERROR || (p.has_next &&
+				    p.next.kind == TOK_ERROR)) {
+					/* a string left open asks for more
+					 * lines; a bracket is an error */
 					error_lexer(&p);
-				else
+					p.incomplete = p.lx.error.is_incomplete &&
+					    strncmp(p.lx.error.msg,
+					    "unterminated", 12) == 0;
+				} else {
 					error_span(&p, junk.start, tok_end(&junk),
 					    "invalid syntax");
-				p.incomplete = false;
+					p.incomplete = false;
+				}
 			} else
 				error_after_element(&p, NULL);
 			goto fail;
