@@ -297,10 +297,13 @@ scan_string(struct lexer *lx, uint32_t start, int flags)
 			    line_of(lx, lx->end - 1)));
 		}
 		if (c == '\\') {
-			lx->pos += peekc(lx, lx->pos + 1) < 0 ? 1 : 2;
+			int n = peekc(lx, lx->pos + 1);
+			lx->pos += n < 0 ? 1 : 2;
+			if (n == '\r' && peekc(lx, lx->pos) == '\n')
+				lx->pos++;	/* CR LF continues the line too */
 			continue;
 		}
-		if (c == '\n' && qlen == 1)
+		if ((c == '\n' || c == '\r') && qlen == 1)
 			return fail(lx, "SyntaxError", start, start + 1, false,
 			    arena_printf(lx->arena,
 			    "unterminated string literal (detected at line %u)",

@@ -547,6 +547,24 @@ escape_pos(const char *body, size_t off)
 	return pos;
 }
 
+/* Literal text, with CR LF and lone CR read as LF as CPython reads source. */
+static void
+add_text(struct sbuf *out, const char *s, size_t n)
+{
+	const char *cr;
+	while (n > 0 && (cr = memchr(s, '\r', n)) != NULL) {
+		size_t k = (size_t)(cr - s);
+		sbuf_add(out, s, k);
+		sbuf_addc(out, '\n');
+		k++;
+		if (k < n && s[k] == '\n')
+			k++;
+		s += k;
+		n -= k;
+	}
+	sbuf_add(out, s, n);
+}
+
 /*
  * Decode a string or bytes body with its escapes into out.  Returns false
  * with an error (placed at err_at, as CPython places escape errors at the
@@ -564,10 +582,10 @@ decode_escapes(struct parser *p, const char *b, size_t n, bool is_bytes,
 		char buf[4];
 		int c;
 		if (bs == NULL) {
-			sbuf_add(out, b + i, n - i);
+			add_text(out, b + i, n - i);
 			break;
 		}
-		sbuf_add(out, b + i, (size_t)(bs - (b + i)));
+		add_text(out, b + i, (size_t)(bs - (b + i)));
 		start = (size_t)(bs - b);
 		i = start + 1;
 		if (i >= n) {		/* cannot happen: the lexer pairs them */
@@ -577,6 +595,10 @@ decode_escapes(struct parser *p, const char *b, size_t n, bool is_bytes,
 		c = (unsigned char)b[i++];
 		switch (c) {
 		case '\n': continue;
+		case '\r':	/* a continuation line ending in CR LF or CR */
+			if (i < n && b[i] == '\n')
+				i++;
+			continue;
 		case '\\': sbuf_addc(out, '\\'); continue;
 		case '\'': sbuf_addc(out, '\''); continue;
 		case '"': sbuf_addc(out, '"'); continue;
@@ -700,7 +722,7 @@ string_body(struct parser *p, const struct token *t, struct sbuf *out)
 				return false;
 			}
 	if (t->flags & STR_RAW) {
-		sbuf_add(out, b, n);
+		add_text(out, b, n);
 		return true;
 	}
 	return decode_escapes(p, b, n, (t->flags & STR_BYTES) != 0,
@@ -1080,7 +1102,7 @@ fstring_parts(struct parser *p, struct token t, uint32_t body,
 #define FLUSH_LITERAL(upto) do {					\
 	if ((upto) > run) {						\
 		if (raw)						\
-			sbuf_add(lit, s + run, (upto) - run);		\
+			add_text(lit, s + run, (upto) - run);		\
 		else if (!decode_escapes(p, s + run, (upto) - run,	\
 		    false, p->str_err_at, lit))			\
 			return NULL;					\

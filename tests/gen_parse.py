@@ -489,6 +489,12 @@ lambda __debug__: 0
 """
 
 OK_RAW = [
+    "'''a\r\nb'''",
+    "'''a\rb'''",
+    "'a\\\r\nb'",
+    "r'''a\r\nb'''",
+    "f'''{x}\r\n'''",
+    "x = 1\ry = 2",
     "x\n ",
     "x\n  \n",
     "x #c\n\t",
@@ -832,6 +838,7 @@ None = 1
 """
 
 ERR_RAW = [
+    "'a\rb'",
     "x '''abc",
     "for x in '''abc",
     "[1 2 +\n3",
