@@ -56,7 +56,8 @@ lex_position(const char *src, size_t len, uint32_t off, uint32_t *line,
 	if (off > len)
 		off = (uint32_t)len;
 	for (i = 0; i < off; i++)
-		if (src[i] == '\n') {
+		if (src[i] == '\n' || (src[i] == '\r' &&
+		    (i + 1 >= len || src[i + 1] != '\n'))) {
 			ln++;
 			ls = i + 1;
 		}

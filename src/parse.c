@@ -2763,9 +2763,9 @@ parse_format_error(const char *src, size_t len, const struct parse_error *e,
 	uint32_t ls = e->start, le, i, width, lead;
 	if (ls > len)
 		ls = (uint32_t)len;
-	while (ls > 0 && src[ls - 1] != '\n')
+	while (ls > 0 && src[ls - 1] != '\n' && src[ls - 1] != '\r')
 		ls--;
-	for (le = ls; le < len && src[le] != '\n'; le++)
+	for (le = ls; le < len && src[le] != '\n' && src[le] != '\r'; le++)
 		;
 	sbuf_addf(out, "%s: %s (column %u)\n", e->cls ? e->cls : "SyntaxError",
 	    e->msg ? e->msg : "invalid syntax", (unsigned)e->column);

@@ -522,6 +522,10 @@ test_format_error(void **state)
 		    "\xe2\x82\xac\n      ^\n" },
 		{ "  1", "IndentationError: unexpected indent (column 2)\n"
 		    "  1\n ^\n" },
+		{ "x = 1\r\ny = )", "SyntaxError: unmatched ')' (column 5)\n"
+		    "y = )\n    ^\n" },
+		{ "x = 1\ry = )", "SyntaxError: unmatched ')' (column 5)\n"
+		    "y = )\n    ^\n" },
 	};
 	size_t i;
 	(void)state;
