@@ -2018,11 +2018,10 @@ lambda_params(struct parser *p)
 	struct node *args = mk(p, NODE_ARGUMENTS, p->tok.start, p->tok.start);
 	struct vec pos = { NULL, 0, 0 }, defaults = { NULL, 0, 0 };
 	struct vec kwonly = { NULL, 0, 0 }, kwdefaults = { NULL, 0, 0 };
-	bool star = false, bare_star = false;
+	bool star = false;
 	struct node *a, *d;
 
 	while (p->tok.kind != TOK_COLON) {
-		uint32_t s0 = p->tok.start;
 		if (p->tok.kind == TOK_LPAR)
 			return error_here(p, "Lambda expression parameters "
 			    "cannot be parenthesized");
@@ -2049,8 +2048,6 @@ lambda_params(struct parser *p)
 				args->u.arguments.vararg = a;
 				advance(p);
 			} else {
-				bare_star = true;
-				(void)s0;
 				if (p->tok.kind == TOK_COLON)
 					return error_here(p, "named arguments "
 					    "must follow bare *");
@@ -2070,10 +2067,13 @@ lambda_params(struct parser *p)
 			a->u.arg.arg = identifier(p, &p->tok);
 			args->u.arguments.kwarg = a;
 			advance(p);
-			accept(p, TOK_COMMA);
-			if (p->tok.kind != TOK_COLON)
+			if (accept(p, TOK_COMMA) && (p->tok.kind == TOK_NAME ||
+			    p->tok.kind == TOK_STAR ||
+			    p->tok.kind == TOK_DOUBLESTAR))
 				return error_here(p, "arguments cannot follow "
 				    "var-keyword argument");
+			if (p->tok.kind != TOK_COLON)
+				return error_here(p, NULL);
 			break;
 		} else if (p->tok.kind == TOK_NAME) {
 			a = mk(p, NODE_ARG, p->tok.start, tok_end(&p->tok));
@@ -2099,7 +2099,6 @@ lambda_params(struct parser *p)
 		if (!accept(p, TOK_COMMA))
 			break;
 	}
-	(void)bare_star;
 	args->u.arguments.args = vec_list(&pos);
 	args->u.arguments.defaults = vec_list(&defaults);
 	args->u.arguments.kwonlyargs = vec_list(&kwonly);

@@ -706,6 +706,10 @@ lambda /: 0
 lambda *a, /: 0
 lambda *a, *b: 0
 lambda **k, a: 0
+lambda **k+1: 0
+lambda **k, *a: 0
+lambda a=1, /, b: 0
+lambda *a, **k, *b: 0
 lambda (x): 0
 def f(): pass
 class A: pass

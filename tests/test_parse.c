@@ -391,7 +391,7 @@ expect_error(const char *src, size_t len, const char *msg,
 	if (start != UINT32_MAX)
 		assert_int_equal(r.error.start, start);
 	if (dt > max_ms)
-		fail_msg("took %.1f ms", dt);
+		fail_msg("%.20s...: took %.1f ms", src, dt);
 	arena_free(a);
 }
 
