@@ -82,7 +82,9 @@ struct nodelist {
 /*
  * One node.  Which union member is live depends on kind; the comment on
  * each member names the kinds that use it and their ast field names.
- * Optional children are NULL when absent.
+ * Optional children are NULL when absent.  The parser allocates a node at
+ * the size its kind needs (header plus its own union member), so handle
+ * nodes by pointer: never copy a struct node by value.
  */
 struct node {
 	enum node_kind	 kind;

@@ -2602,6 +2602,42 @@ check_bytes(struct parser *p)
 }
 
 /*
+ * A statement that fails to parse and reads "print x" or "exec x" gets
+ * 3.11's hint, whatever the first error was (invalid_legacy_expression).
+ */
+static void
+legacy_print(struct parser *p, uint32_t stmt_start)
+{
+	struct lexer lx;
+	struct token name, next;
+	const char *id;
+
+	lex_init(&lx, p->a, p->src, stmt_start, p->len);
+	lx.at_line_start = false;
+	name = lex_next(&lx);
+	if (name.kind != TOK_NAME || name.is_non_ascii)
+		return;
+	if (name.length == 5 && memcmp(p->src + name.start, "print", 5) == 0)
+		id = "print";
+	else if (name.length == 4 &&
+	    memcmp(p->src + name.start, "exec", 4) == 0)
+		id = "exec";
+	else
+		return;
+	next = lex_next(&lx);
+	if (next.kind == TOK_LPAR || !(starts_expression(&next) ||
+	    next.kind == TOK_STAR))
+		return;
+	p->incomplete = false;
+	p->column_override = -1;
+	p->err.cls = "SyntaxError";
+	p->err.msg = arena_printf(p->a, "Missing parentheses in call to '%s'. "
+	    "Did you mean %s(...)?", id, id);
+	p->err.start = name.start;
+	p->err.end = tok_end(&next);
+}
+
+/*
  * After a parser error CPython 3.11 tokenizes the rest of the input, and a
  * tokenizer error found there is reported instead (an invalid character
  * or an unmatched bracket further on).  A bracket left open at the end
@@ -2654,6 +2690,7 @@ parse_input(struct arena *a, const char *src, size_t len,
 	struct vec body = { NULL, 0, 0 };
 	bool joined = false;
 	struct node *root;
+	uint32_t stmt_start = 0;
 
 	memset(out, 0, sizeof *out);
 	memset(&p, 0, sizeof p);
@@ -2679,6 +2716,7 @@ parse_input(struct arena *a, const char *src, size_t len,
 			advance(&p);
 			continue;
 		}
+		stmt_start = p.tok.start;
 		if ((s = simple_stmt(&p)) == NULL)
 			goto fail;
 		vec_push(&p, &body, s);
@@ -2691,18 +2729,7 @@ parse_input(struct arena *a, const char *src, size_t len,
 			continue;
 		}
 		if (p.tok.kind != TOK_EOF) {
-			if (s->kind == NODE_EXPR && p.tok.kind != TOK_ERROR &&
-			    s->u.expr.value->kind == NODE_NAME &&
-			    p.tok.start == s->end + 1 &&
-			    starts_expression(&p.tok) && (strcmp(
-			    s->u.expr.value->u.name.id, "print") == 0 ||
-			    strcmp(s->u.expr.value->u.name.id, "exec") == 0)) {
-				const char *id = s->u.expr.value->u.name.id;
-				error_span(&p, s->start, p.tok.start +
-				    p.tok.length, arena_printf(a, "Missing "
-				    "parentheses in call to '%s'. Did you mean "
-				    "%s(...)?", id, id));
-			} else if (starts_expression(&p.tok)) {
+			if (starts_expression(&p.tok)) {
 				/*
 				 * CPython reads the expression that follows
 				 * before saying "invalid syntax" here, so an
@@ -2745,6 +2772,8 @@ parse_input(struct arena *a, const char *src, size_t len,
 	out->root = root;
 	return;
 fail:
+	if (!p.err_from_lexer && !p.err_is_ours)
+		legacy_print(&p, stmt_start);
 	if (!p.err_from_lexer && !p.err_is_ours)
 		tokenizer_error_first(&p);
 	out->status = p.incomplete ? PARSE_INCOMPLETE : PARSE_ERROR;

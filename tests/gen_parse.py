@@ -320,6 +320,8 @@ f( ⏎
 résumé
 日本
 Ω
+ｉｆ
+ｉｆ = 1
 a.ｂ
 f(ｋ=1)
 lambda ｘ: ｘ
@@ -748,6 +750,8 @@ import .a
 x = 1; ;
 ;
 print 'x'
+print  'x'
+print -1 2
 print x
 exec 'x'
 a not b
