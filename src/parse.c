@@ -2567,7 +2567,9 @@ ends_in_blank_indent(const char *src, uint32_t len)
 	while (i > 0 && (src[i - 1] == ' ' || src[i - 1] == '\t' ||
 	    src[i - 1] == '\f'))
 		i--;
-	return i < len && i > 0 && src[i - 1] == '\n';
+	/* (not after a backslash: that line continues the last one) */
+	return i < len && i > 0 && src[i - 1] == '\n' &&
+	    !(i > 1 && src[i - 2] == '\\');
 }
 
 /* Byte span of the first NUL or invalid UTF-8 sequence, if any. */
@@ -2742,12 +2744,10 @@ parse_input(struct arena *a, const char *src, size_t len,
 				p.failed = false;
 				if (p.tok.kind == TOK_ERROR || (p.has_next &&
 				    p.next.kind == TOK_ERROR)) {
-					/* a string left open asks for more
-					 * lines; a bracket is an error */
+					/* an error even if more lines could
+					 * close it: the junk came first */
 					error_lexer(&p);
-					p.incomplete = p.lx.error.is_incomplete &&
-					    strncmp(p.lx.error.msg,
-					    "unterminated", 12) == 0;
+					p.incomplete = false;
 				} else {
 					error_span(&p, junk.start, tok_end(&junk),
 					    "invalid syntax");

@@ -491,6 +491,7 @@ lambda __debug__: 0
 """
 
 OK_RAW = [
+    "asa\\\n ",
     "'''a\r\nb'''",
     "'''a\rb'''",
     "'a\\\r\nb'",
@@ -848,6 +849,7 @@ None = 1
 ERR_RAW = [
     "'a\rb'",
     "x '''abc",
+    "... ... '''",
     "for x in '''abc",
     "[1 2 +\n3",
     "(1,\n2 3",
