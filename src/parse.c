@@ -70,8 +70,8 @@ static struct node *disjunction(struct parser *p);
 static struct node *bitwise_or(struct parser *p);
 static struct node *factor(struct parser *p);
 static struct node *atom(struct parser *p);
-static struct node *fstring_parts(struct parser *p, struct token t,
-    uint32_t body, uint32_t body_end, struct vec *parts, struct sbuf *lit);
+static bool fstring_parts(struct parser *p, struct token t, uint32_t body,
+    uint32_t body_end, struct vec *parts, struct sbuf *lit);
 
 /* ============================================================ plumbing */
 
@@ -779,8 +779,7 @@ strings(struct parser *p)
 		if (t->flags & STR_F) {
 			uint32_t body = t->start + t->prefix_len + t->quote_len;
 			uint32_t bend = tok_end(t) - t->quote_len;
-			if (fstring_parts(p, *t, body, bend, &parts, &lit) ==
-			    NULL && p->failed)
+			if (!fstring_parts(p, *t, body, bend, &parts, &lit))
 				goto out;
 		} else if (!string_body(p, t, &lit))
 			goto out;
@@ -1053,7 +1052,7 @@ fstring_field(struct parser *p, struct token t, uint32_t *pos, uint32_t end,
 		p->fstring_level++;
 		fstring_parts(p, t, spec_start, i, &sparts, &slit);
 		p->fstring_level--;
-		if (p->failed) {
+		if (p->failed) {	/* the spec's own error */
 			sbuf_free(&slit);
 			return false;
 		}
@@ -1088,10 +1087,10 @@ fstring_field(struct parser *p, struct token t, uint32_t *pos, uint32_t end,
 /*
  * fstring -> (literal | '{{' | '}}' | field)*
  * Literal text goes to lit (decoded unless raw); each field flushes lit
- * into a Constant part and appends a FormattedValue.  Returns NULL and
- * sets p->failed on an error (a non-NULL return value is not used).
+ * into a Constant part and appends a FormattedValue.  Returns false
+ * after an error.
  */
-static struct node *
+static bool
 fstring_parts(struct parser *p, struct token t, uint32_t body,
     uint32_t body_end, struct vec *parts, struct sbuf *lit)
 {
@@ -1105,7 +1104,7 @@ fstring_parts(struct parser *p, struct token t, uint32_t body,
 			add_text(lit, s + run, (upto) - run);		\
 		else if (!decode_escapes(p, s + run, (upto) - run,	\
 		    false, p->str_err_at, lit))			\
-			return NULL;					\
+			return false;					\
 	}								\
 } while (0)
 
@@ -1139,11 +1138,11 @@ fstring_parts(struct parser *p, struct token t, uint32_t body,
 			if (c == '}') {
 				ferror(p, i, "f-string: single '}' is not "
 				    "allowed");
-				return NULL;
+				return false;
 			}
 			i++;
 			if (!fstring_field(p, t, &i, body_end, parts, lit))
-				return NULL;
+				return false;
 			run = i;
 			continue;
 		}
@@ -1151,7 +1150,7 @@ fstring_parts(struct parser *p, struct token t, uint32_t body,
 	}
 	FLUSH_LITERAL(body_end);
 #undef FLUSH_LITERAL
-	return (struct node *)parts;	/* any non-NULL */
+	return true;
 }
 
 /* ============================================================ displays */
