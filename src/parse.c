@@ -17,6 +17,15 @@
  * Every function returns NULL after an error; the first error is kept in
  * p->err and later ones are ignored, so callers only test for NULL.
  * Each grammar function is preceded by its rule.
+ *
+ * Errors imitate CPython 3.11, whose PEG parser reports in a second pass
+ * with extra "invalid_*" rules, and then lets a tokenizer error found
+ * later in the input win.  Where those rules read further than the token
+ * that failed, the error paths here parse ahead too (error_after_element,
+ * the junk after a statement) and tokenizer_error_first() scans the rest;
+ * tests/data/parse_err.tsv holds CPython's verdicts they are checked
+ * against.  Only the happy path has to be fast; error paths may not be
+ * slower than linear.
  */
 #include "config.h"
 
