@@ -478,7 +478,7 @@ number(struct parser *p)
 	char small[32];
 	char *digits = t.length < sizeof small ? small :
 	    arena_alloc(p->a, (size_t)t.length + 1);
-	size_t n = 0, i;
+	size_t n = 0, i, ndigits = 0;
 	struct node *c = mk(p, NODE_CONSTANT, t.start, tok_end(&t));
 	int base = 10;
 
@@ -497,7 +497,8 @@ number(struct parser *p)
 		if (base == 10) {
 			while (d[0] == '0' && d[1] != '\0')
 				d++;
-			if (strlen(d) > INT_MAX_STR_DIGITS) {
+			ndigits = n - (size_t)(d - digits);
+			if (ndigits > INT_MAX_STR_DIGITS) {
 				p->column_override = 0;
 				return error_span(p, t.start, tok_end(&t),
 				    arena_printf(p->a, "Exceeds the limit "
@@ -507,11 +508,11 @@ number(struct parser *p)
 				    "the limit - Consider hexadecimal for huge "
 				    "integer literals to avoid decimal "
 				    "conversion limits.", INT_MAX_STR_DIGITS,
-				    strlen(d)));
+				    ndigits));
 			}
 		}
 		/* up to 18 decimal digits fit an int64_t: skip GMP */
-		if (base == 10 && strlen(d) <= 18)
+		if (base == 10 && ndigits <= 18)
 			c->u.constant.value = value_int(strtoll(d, NULL, 10));
 		else
 			c->u.constant.value = value_int_str(p->a, d, base);
@@ -2455,7 +2456,8 @@ simple_stmt(struct parser *p)
 		return import_name(p);
 	if (p->tok.kind == TOK_FROM)
 		return import_from(p);
-	for (i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++)
+	for (i = 0; p->tok.kind >= TOK_FIRST_KEYWORD &&
+	    i < sizeof unsupported / sizeof unsupported[0]; i++)
 		if (p->tok.kind == unsupported[i].kind) {
 			if (!p->failed)
 				p->err_is_ours = true;
@@ -2517,7 +2519,10 @@ simple_stmt(struct parser *p)
 		n->u.assign.value = val;
 		return n;
 	}
-	for (i = 0; i < sizeof augassign_ops / sizeof augassign_ops[0]; i++)
+	/* the augmented assignment tokens run from += to @= */
+	i = p->tok.kind >= TOK_PLUSEQUAL && p->tok.kind <= TOK_ATEQUAL ? 0 :
+	    sizeof augassign_ops / sizeof augassign_ops[0];
+	for (; i < sizeof augassign_ops / sizeof augassign_ops[0]; i++)
 		if (p->tok.kind == augassign_ops[i].kind)
 			break;
 	if (i < sizeof augassign_ops / sizeof augassign_ops[0]) {
