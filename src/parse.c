@@ -49,6 +49,8 @@ struct parser {
 	struct token	 next;		/* lookahead, when has_next */
 	bool		 has_next;
 	uint32_t	 prev_end;	/* end of the previous token */
+	uint32_t	 recent[8];	/* starts of the last tokens consumed */
+	unsigned	 nrecent;
 	unsigned	*depth;		/* shared with f-string sub-parsers */
 	unsigned	 own_depth;
 	int		 fstring_level;	/* nesting of format specs */
@@ -229,6 +231,7 @@ advance(struct parser *p)
 	if (p->tok.kind == TOK_ERROR)
 		return;
 	p->prev_end = p->tok.start + p->tok.length;
+	p->recent[p->nrecent++ & 7] = p->tok.start;
 	if (p->has_next) {
 		p->tok = p->next;
 		p->has_next = false;
@@ -290,6 +293,19 @@ static void
 leave(struct parser *p)
 {
 	--*p->depth;
+}
+
+/* The start of the token that ends node n, if it was consumed lately. */
+static uint32_t
+last_token_start(const struct parser *p, const struct node *n)
+{
+	unsigned i;
+	for (i = 0; i < 8 && i < p->nrecent; i++) {
+		uint32_t s = p->recent[(p->nrecent - 1 - i) & 7];
+		if (s < n->end)
+			return s >= n->start ? s : n->start;
+	}
+	return n->start;
 }
 
 /* Can the current token start an expression? */
@@ -1454,9 +1470,12 @@ brace_display(struct parser *p)
 				if (p->tok.kind == TOK_COMMA ||
 				    p->tok.kind == TOK_RBRACE ||
 				    p->tok.kind == TOK_FOR)
-					return error_span(p, k->start,
-					    k->end, "':' expected after "
-					    "dictionary key");
+					/* 3.11 points at the key's last
+					 * token */
+					return error_span(p,
+					    last_token_start(p, k), k->end,
+					    "':' expected after dictionary "
+					    "key");
 				if (p->tok.kind != TOK_COLON)
 					return error_after_element(p, k);
 				advance(p);

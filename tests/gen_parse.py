@@ -815,6 +815,10 @@ lambda x:
 import a as b as c
 from a import b as c as d
 {1: 2, 3}
+{1: 2, 3 if x else y}
+{1: 2, (3)}
+{1: 2, f(x), 4: 5}
+{1: 2, lambda: 1}
 {x, y for x in z}
 (x, y for x in z)
 {1: 2, 3 for x in y}
