@@ -49,8 +49,6 @@ struct parser {
 	struct token	 next;		/* lookahead, when has_next */
 	bool		 has_next;
 	uint32_t	 prev_end;	/* end of the previous token */
-	uint32_t	 recent[8];	/* starts of the last tokens consumed */
-	unsigned	 nrecent;
 	unsigned	*depth;		/* shared with f-string sub-parsers */
 	unsigned	 own_depth;
 	int		 fstring_level;	/* nesting of format specs */
@@ -231,7 +229,6 @@ advance(struct parser *p)
 	if (p->tok.kind == TOK_ERROR)
 		return;
 	p->prev_end = p->tok.start + p->tok.length;
-	p->recent[p->nrecent++ & 7] = p->tok.start;
 	if (p->has_next) {
 		p->tok = p->next;
 		p->has_next = false;
@@ -295,17 +292,15 @@ leave(struct parser *p)
 	--*p->depth;
 }
 
-/* The start of the token that ends node n, if it was consumed lately. */
+/* The start of the last character of node n (where 3.11 points some
+ * messages: at its end_col_offset - 1). */
 static uint32_t
-last_token_start(const struct parser *p, const struct node *n)
+last_char_start(const struct parser *p, const struct node *n)
 {
-	unsigned i;
-	for (i = 0; i < 8 && i < p->nrecent; i++) {
-		uint32_t s = p->recent[(p->nrecent - 1 - i) & 7];
-		if (s < n->end)
-			return s >= n->start ? s : n->start;
-	}
-	return n->start;
+	uint32_t i = n->end > n->start ? n->end - 1 : n->start;
+	while (i > n->start && ((unsigned char)p->src[i] & 0xC0) == 0x80)
+		i--;
+	return i;
 }
 
 /* Can the current token start an expression? */
@@ -349,8 +344,16 @@ error_after_element(struct parser *p, const struct node *elem)
 		advance(p);
 	next = expression(p);
 	if (p->failed) {
-		if (p->tok.kind != TOK_ERROR || !p->lx.error.is_incomplete)
-			return NULL;
+		if (p->err_from_lexer && !p->lx.error.is_incomplete)
+			return NULL;	/* a tokenizer error wins */
+		if (p->tok.kind != TOK_ERROR || !p->lx.error.is_incomplete) {
+			/* what follows is no expression either: the
+			 * first pass's "invalid syntax" stands */
+			p->failed = false;
+			p->err_from_lexer = false;
+			p->incomplete = false;
+			return error_span(p, at, at_end, "invalid syntax");
+		}
 	} else if (p->tok.kind == TOK_NEWLINE || p->tok.kind == TOK_EOF ||
 	    p->tok.kind == TOK_SEMI)
 		peek(p);
@@ -1471,9 +1474,9 @@ brace_display(struct parser *p)
 				    p->tok.kind == TOK_RBRACE ||
 				    p->tok.kind == TOK_FOR)
 					/* 3.11 points at the key's last
-					 * token */
+					 * character */
 					return error_span(p,
-					    last_token_start(p, k), k->end,
+					    last_char_start(p, k), k->end,
 					    "':' expected after dictionary "
 					    "key");
 				if (p->tok.kind != TOK_COLON)

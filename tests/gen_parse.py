@@ -815,6 +815,11 @@ lambda x:
 import a as b as c
 from a import b as c as d
 {1: 2, 3}
+{1: 2, u'u'}
+{1: 2, é}
+(b = ~not 2.5, 1j).a
+[a b c d]
+(a = not)
 {1: 2, 3 if x else y}
 {1: 2, (3)}
 {1: 2, f(x), 4: 5}
