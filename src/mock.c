@@ -1612,6 +1612,7 @@ static const struct mattr unsafe_builtins[] = {
 	{ "open", builtin_open }, { "print", builtin_print },
 	{ "quit", builtin_exit }, { "setattr", builtin_setattr },
 	{ "type", builtin_type }, { "vars", builtin_vars },
+	/* (type and object are answered as the type objects they are) */
 	{ NULL, NULL },
 };
 
@@ -1633,8 +1634,8 @@ mock_builtin(struct eval *ev, const char *name, value *out)
 	const struct mattr *m;
 	if (strcmp(name, "__builtins__") == 0)
 		return mock_import(ev, "builtins", out);
-	if (strcmp(name, "object") == 0)
-		return mock_type_named(ev, "builtins", "object", out);
+	if (strcmp(name, "object") == 0 || strcmp(name, "type") == 0)
+		return mock_type_named(ev, "builtins", name, out);
 	for (m = unsafe_builtins; m->name != NULL; m++)
 		if (strcmp(m->name, name) == 0) {
 			*out = value_native(ev->rt.arena, m->name, m->fn,

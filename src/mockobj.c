@@ -286,7 +286,11 @@ type_subclasses(struct rt *rt, value self, const value *args, size_t nargs,
     const char *const *kw, size_t nkw, value *out)
 {
 	int t = self.as.obj->type, i;
-	if (!want_n(rt, "__subclasses__", nargs, nkw, 0, 0))
+	/* type.__subclasses__(object): the method called through type */
+	if (nargs == 1 && nkw == 0 && strcmp(types[t].name, "type") == 0 &&
+	    args[0].type == VT_OBJECT && args[0].as.obj->kind == MK_TYPE)
+		t = args[0].as.obj->type;
+	else if (!want_n(rt, "__subclasses__", nargs, nkw, 0, 0))
 		return false;
 	*out = value_list(rt->arena, 0);
 	for (i = 0; i < NTYPES; i++)

@@ -357,6 +357,50 @@ mark_node(struct record *r, const struct node *n)
 	r->node_end = n->end;
 }
 
+/* "1.2 GiB" */
+static const char *
+human_bytes(struct arena *a, double bytes)
+{
+	static const char *const units[] = { "bytes", "KiB", "MiB", "GiB",
+	    "TiB", "PiB", "EiB" };
+	size_t u = 0;
+	while (bytes >= 1024 && u + 1 < sizeof units / sizeof units[0]) {
+		bytes /= 1024;
+		u++;
+	}
+	return u == 0 ? arena_printf(a, "%.0f bytes", bytes) :
+	    arena_printf(a, "%.1f %s", bytes, units[u]);
+}
+
+/*
+ * What a refused bomb would have cost had it run, from the size the
+ * evaluator predicted before refusing it.
+ */
+static const char *
+bomb_estimate(struct step *st)
+{
+	const struct pyexc *e = &st->ev.rt.exc;
+	double n = (double)e->limit_amount;
+
+	switch (e->limit) {
+	case LIMIT_INT_BITS:
+		return arena_printf(st->a, "one int of %.0f bits: about %s of "
+		    "memory, and far longer to compute and print than anyone "
+		    "would wait", n, human_bytes(st->a, n / 8));
+	case LIMIT_SEQ_LEN:
+		return arena_printf(st->a, "a sequence of %.0f items: about "
+		    "%s of memory", n, human_bytes(st->a, n * 8));
+	case LIMIT_STR_BYTES:
+		return arena_printf(st->a, "a string of %s: the machine's "
+		    "memory, then the process", human_bytes(st->a, n));
+	case LIMIT_STEPS:
+		return arena_printf(st->a, "more than %.0f evaluation steps: "
+		    "a CPU spinning until someone kills it", n);
+	default:
+		return st->ev.rt.exc.msg;
+	}
+}
+
 /* An exception from the evaluator becomes the record's verdict. */
 static void
 decide_exception(struct step *st)
@@ -369,7 +413,7 @@ decide_exception(struct step *st)
 		if (st->path == PATH_UNSAFE) {
 			/* No boundary: the bomb "goes off", on paper. */
 			eval_effect(ev, "exhaust", "memory and CPU",
-			    "resource exhaustion", ev->rt.exc.msg, false);
+			    "resource exhaustion", bomb_estimate(st), false);
 			decide(st, VERDICT_SIMULATED, LAYER_EVAL, NULL, NULL);
 			return;
 		}
