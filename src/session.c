@@ -32,6 +32,7 @@
 #include "policy.h"
 #include "sbuf.h"
 #include "session.h"
+#include "state.h"
 #include "xalloc.h"
 
 struct pathstate {
@@ -56,6 +57,7 @@ struct session {
 	 * (value_copy shares those; see ns.h). Freed on reset. */
 	struct arena		**pinned;
 	size_t			 npinned, cappinned;
+	char			*state_dir;	/* --state, or NULL */
 };
 
 /* Caps on the unsafe path: there is no boundary, but the demo machine
@@ -140,6 +142,7 @@ session_free(struct session *s)
 		return;
 	free_paths(s);
 	free(s->pinned);
+	free(s->state_dir);
 	free(s);
 }
 
@@ -288,6 +291,20 @@ const struct mfs *session_fs(const struct session *s, enum path_id p) { return s
 struct ns *session_ns(const struct session *s, enum path_id p) { return s->paths[p].ns; }
 unsigned session_budget_used(const struct session *s, enum path_id p) { return s->paths[p].used; }
 unsigned session_steps(const struct session *s) { return s->steps; }
+struct mfs *session_fs_mut(struct session *s, enum path_id p) { return s->paths[p].fs; }
+struct ledger *session_ledger(struct session *s, enum path_id p) { return s->paths[p].ledger; }
+void session_set_budget_used(struct session *s, enum path_id p, unsigned used) { s->paths[p].used = used; }
+void session_set_steps(struct session *s, unsigned steps) { s->steps = steps; }
+
+bool
+session_use_state(struct session *s, const char *dir, char **err)
+{
+	if (!state_load(s, dir, err))
+		return false;
+	free(s->state_dir);
+	s->state_dir = xstrdup(dir);
+	return true;
+}
 
 void
 session_set_paths(struct session *s, unsigned paths)
@@ -969,6 +986,24 @@ session_run(struct session *s, const char *input, size_t len,
 			run_path(s, (enum path_id)p, input, len, &pr, label, a,
 			    ea, &recs[n++]);
 	keep_or_free(s, ea, gens);
+	if (s->state_dir != NULL) {
+		/* Durable before anyone sees the records. */
+		char *err = NULL;
+		if (!state_save(s, s->state_dir, recs, n, &err)) {
+			size_t i;
+			for (i = 0; i < n; i++) {
+				recs[i].verdict = VERDICT_ERROR;
+				recs[i].layer = LAYER_EVAL;
+				recs[i].reason = arena_printf(a, "the state could "
+				    "not be saved, so this step is not kept: %s",
+				    err);
+				recs[i].line = arena_printf(a, "%s: %s -> "
+				    "OSError: %s", recs[i].label, recs[i].shown,
+				    recs[i].reason);
+			}
+			free(err);
+		}
+	}
 	*out = recs;
 	return n;
 }
