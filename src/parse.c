@@ -283,6 +283,10 @@ static bool
 enter(struct parser *p)
 {
 	if (++*p->depth > PARSE_MAX_DEPTH) {
+		/* our own limit: final, no scan of the rest for a better
+		 * message (the input may be a megabyte of nesting) */
+		if (!p->failed)
+			p->err_is_ours = true;
 		error_span(p, p->tok.start, tok_end(&p->tok),
 		    "too many nested expressions (the parser's limit is "
 		    "1000)");
@@ -2659,8 +2663,8 @@ check_bytes(struct parser *p)
 	while (i < p->len) {
 		unsigned char c = (unsigned char)p->src[i];
 		if (c == 0) {
-			error_span(p, i, i + 1,
-			    "source code cannot contain null bytes");
+			error_span(p, i, i + 1, "source code string cannot "
+			    "contain null bytes");
 			return false;
 		}
 		if (c < 0x80) {
@@ -2669,11 +2673,22 @@ check_bytes(struct parser *p)
 		}
 		n = unicode_decode(p->src + i, p->len - i, &cp);
 		if (n == 0) {
+			/* Python's own UTF-8 decoder's three verdicts */
+			const char *why = "invalid continuation byte";
+			size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2, k;
+			if (c < 0xC2 || c > 0xF4)
+				why = "invalid start byte";
+			else {
+				for (k = 1; k < need && i + k < p->len &&
+				    ((unsigned char)p->src[i + k] & 0xC0) == 0x80;
+				    k++)
+					;
+				if (i + k >= p->len && k < need)
+					why = "unexpected end of data";
+			}
 			error_span(p, i, i + 1, arena_printf(p->a,
 			    "(unicode error) 'utf-8' codec can't decode byte "
-			    "0x%02x in position %u: invalid %s byte", c, i,
-			    (c & 0xC0) == 0x80 || c > 0xF4 || c == 0xC0 ||
-			    c == 0xC1 ? "start" : "continuation"));
+			    "0x%02x in position %u: %s", c, i, why));
 			return false;
 		}
 		i += (uint32_t)n;
