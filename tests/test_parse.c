@@ -411,12 +411,15 @@ static void
 test_hostile_bytes(void **state)
 {
 	(void)state;
-	expect_error("1 +\0 2", 6, "source code cannot contain null bytes", 3,
-	    50);
+	expect_error("1 +\0 2", 6, "source code string cannot contain null "
+	    "bytes", 3, 50);
 	expect_error("'a\0b'", 5, "null bytes", 2, 50);
-	expect_error("x = '\xff'", 7, "can't decode byte 0xff in position 5",
-	    5, 50);
-	expect_error("\xc3", 1, "can't decode byte 0xc3", 0, 50);
+	expect_error("x = '\xff'", 7, "can't decode byte 0xff in position 5: "
+	    "invalid start byte", 5, 50);
+	expect_error("\xc3", 1, "byte 0xc3 in position 0: unexpected end of "
+	    "data", 0, 50);
+	expect_error("\xc3(", 2, "byte 0xc3 in position 0: invalid "
+	    "continuation byte", 0, 50);
 	expect_error("\xed\xa0\x80", 3, "can't decode", 0, 50);	/* surrogate */
 	expect_error("\xc0\x80", 2, "can't decode", 0, 50);	/* overlong */
 	expect_error("1 + \xe2\x82\xac", 7, "invalid character '\xe2\x82\xac' "
