@@ -144,31 +144,10 @@ now_ms(void)
 
 /* ------------------------------------------------------- table tests */
 
-/*
- * Rows whose only difference is value_repr(), which is provisional until
- * the values work lands (float and complex repr, a lone surrogate in a
- * str repr).  They are reported, not failed; when repr is exact they pass
- * and this list should be emptied.
- */
-static const char *const known_repr[] = {
-	"1e10", "1.5e+3", "1j", "1.5J", "0j", "1e3j", ".5j", "'\\ud800'",
-	"orders = [250.0, 180.0, 90.0]", "'\\x80'", "1_0j", "00j", "1E5J",
-};
-
-static bool
-is_known_repr(const char *input)
-{
-	size_t i;
-	for (i = 0; i < sizeof known_repr / sizeof known_repr[0]; i++)
-		if (strcmp(known_repr[i], input) == 0)
-			return true;
-	return false;
-}
-
 static void
 test_ok_table(void **state)
 {
-	size_t n, i, bad = 0, known = 0;
+	size_t n, i, bad = 0;
 	struct row *rows = load_table("parse_ok.tsv", &n);
 	(void)state;
 	assert_true(n >= 300);
@@ -185,13 +164,7 @@ test_ok_table(void **state)
 			bad++;
 		} else {
 			ast_dump_line(r.root, &b);
-			if (strcmp(sbuf_cstr(&b), rows[i].field[1]) != 0 &&
-			    is_known_repr(rows[i].field[0])) {
-				print_message("line %d: %s: known repr "
-				    "difference\n", rows[i].lineno,
-				    rows[i].field[0]);
-				known++;
-			} else if (strcmp(sbuf_cstr(&b), rows[i].field[1]) != 0) {
+			if (strcmp(sbuf_cstr(&b), rows[i].field[1]) != 0) {
 				print_message("line %d: %s\n  want %s\n  got  "
 				    "%s\n", rows[i].lineno, rows[i].field[0],
 				    rows[i].field[1], sbuf_cstr(&b));
@@ -201,8 +174,7 @@ test_ok_table(void **state)
 		sbuf_free(&b);
 		arena_free(a);
 	}
-	print_message("parse_ok.tsv: %zu of %zu rows pass, %zu known repr "
-	    "differences\n", n - bad - known, n, known);
+	print_message("parse_ok.tsv: %zu of %zu rows pass\n", n - bad, n);
 	assert_int_equal(bad, 0);
 	free(rows[0].field[0]);
 	free(rows);
