@@ -1557,7 +1557,8 @@ NATIVE(builtin_next)
 	if (nargs < 1)
 		return rt_raise(rt, "TypeError", "next expected at least 1 "
 		    "argument, got 0");
-	if (args[0].type == VT_OBJECT && args[0].as.obj->kind == MK_GENERATOR) {
+	if (args[0].type == VT_OBJECT && (args[0].as.obj->kind == MK_GENERATOR ||
+	    args[0].as.obj->kind == MK_ITER)) {
 		struct vobject *g = args[0].as.obj;
 		if (g->data.type == VT_LIST && g->pos < g->data.as.list->len) {
 			*out = g->data.as.list->items[g->pos++];
