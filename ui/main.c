@@ -308,8 +308,14 @@ main(int argc, char **argv)
 			char *err;
 			o.policy = policy_resolve(optarg, &err);
 			if (o.policy == NULL) {
+				/* an unknown name is a usage error; a file
+				 * that cannot be read or parsed, a runtime one */
+				bool named = strncmp(err, "unknown policy", 14)
+				    == 0;
 				fprintf(stderr, "sandboxrepl: %s\n", err);
 				free(err);
+				if (!named)
+					return 1;
 				usage_hint();
 				return 2;
 			}
