@@ -198,18 +198,18 @@ agent_context(struct session *s, const char *task, size_t tasklen,
 	sbuf_adds(out, "TASK: ");
 	sbuf_add(out, task, tasklen);
 	sbuf_adds(out, "\n\n"
-	    "You are the agent behind sandboxrepl's code tool.  Write the input"
-	    " that does\nthe task.  Each input line is a Python expression (or"
-	    " a few simple\nstatements joined by ';') or a computer-use"
-	    " command, and runs on the paths:");
+	    "You are the agent behind sandboxrepl's code tool: write the input"
+	    " that does\nthe task.  An input is a Python expression (or simple"
+	    " statements joined by\n';') or a computer-use command.  It runs on"
+	    " the paths");
 	for (p = 0; p < PATH__COUNT; p++)
 		if (session_paths(s) & PATH_BIT(p)) {
 			sbuf_addf(out, "%s %s", sep,
 			    record_path_name((enum path_id)p));
 			sep = ",";
 		}
-	sbuf_adds(out, ".\nThe sandbox path lets through only what its"
-	    " policy below allows.\n");
+	sbuf_adds(out, ";\nthe sandbox path lets through only what its policy"
+	    " below allows.\n");
 
 	sbuf_addf(out, "\nNAMES (%s path; name: type):\n",
 	    record_path_name(cp));
@@ -259,6 +259,8 @@ agent_context(struct session *s, const char *task, size_t tasklen,
 	add_symbols(out, pol->boolops, boolop_symbols, BOOLOP__COUNT);
 	sbuf_adds(out, "\n  hosts:");
 	add_list(out, pol->hosts);
+	if (pol->hosts == NULL || *pol->hosts == NULL)
+		sbuf_adds(out, " (no network)");
 	sbuf_addf(out, "\n  budget: %u of %u operations used\n",
 	    session_budget_used(s, PATH_SANDBOX),
 	    session_budget_limit(s, PATH_SANDBOX));

@@ -199,7 +199,7 @@ test_context(void **state)
 	agent_context(s, "compute the average order value", 31, &b);
 	ctx = sbuf_cstr(&b);
 	assert_non_null(strstr(ctx, "TASK: compute the average order value\n"));
-	assert_non_null(strstr(ctx, "runs on the paths: unsafe, sandbox."));
+	assert_non_null(strstr(ctx, "runs on the paths unsafe, sandbox;\n"));
 	assert_non_null(strstr(ctx, "  orders: list\n"));
 	assert_non_null(strstr(ctx, "  label: str\n"));
 	assert_non_null(strstr(ctx, "  report.txt: 18\n"));
@@ -214,7 +214,7 @@ test_context(void **state)
 	    "Constant Name List Tuple keyword\n"));
 	assert_non_null(strstr(ctx, "  operators: + - * / % ** //\n"));
 	assert_non_null(strstr(ctx, "  comparisons: none\n"));
-	assert_non_null(strstr(ctx, "  hosts: none\n"));
+	assert_non_null(strstr(ctx, "  hosts: none (no network)\n"));
 	assert_non_null(strstr(ctx, "  budget: 0 of 1000 operations used\n"));
 	assert_non_null(strstr(ctx, "  read_file({'path': str})\n"));
 	assert_non_null(strstr(ctx, "  write_file({'path': str, 'text': str, "

@@ -410,9 +410,11 @@ main(int argc, char **argv)
 	if (o.nexprs > 0 && optind < argc)
 		return usage_error("unexpected argument '%s' (scenario files "
 		    "go with --batch)", argv[optind]);
-	if (o.serve && (o.batch || o.nexprs > 0 || optind < argc))
+	if (o.serve && (o.batch || o.nexprs > 0 || optind < argc)) {
+		free(o.exprs);
 		return usage_error("--serve reads requests from stdin; it "
 		    "takes no -e, --batch or files");
+	}
 
 	so.paths = o.paths;
 	so.policy = o.policy;
