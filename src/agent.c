@@ -495,7 +495,13 @@ add_stderr_line(struct sbuf *msg, struct sbuf *eb)
 	}
 }
 
-enum outcome { RAN, TIMED_OUT, TOO_LONG, IO_FAILED };
+enum outcome { RAN, TIMED_OUT, TOO_LONG, IO_FAILED, CANCELLED };
+
+static bool
+is_cancelled(const struct agent_opts *o)
+{
+	return o->is_cancelled != NULL && o->is_cancelled(o->cancel_arg);
+}
 
 bool
 agent_exec(const struct agent_opts *o, const char *task, const char *in,
@@ -571,6 +577,10 @@ agent_exec(const struct agent_opts *o, const char *task, const char *in,
 		}
 		if (now >= deadline) {
 			oc = TIMED_OUT;
+			break;
+		}
+		if (is_cancelled(o)) {
+			oc = CANCELLED;
 			break;
 		}
 		if (exited && now - exited_at >= EXIT_GRACE_MS)
@@ -653,6 +663,10 @@ agent_exec(const struct agent_opts *o, const char *task, const char *in,
 			oc = TIMED_OUT;
 			break;
 		}
+		if (is_cancelled(o)) {
+			oc = CANCELLED;
+			break;
+		}
 		poll(NULL, 0, (int)(deadline - now > 20 ? 20 :
 		    deadline - now));
 	}
@@ -680,6 +694,9 @@ agent_exec(const struct agent_opts *o, const char *task, const char *in,
 	case TOO_LONG:
 		sbuf_addf(&msg, "the agent wrote more than %zu bytes "
 		    "(killed)", cap);
+		break;
+	case CANCELLED:
+		sbuf_adds(&msg, "the agent was cancelled (killed)");
 		break;
 	case IO_FAILED:
 		sbuf_addf(&msg, "reading from the agent failed: %s",

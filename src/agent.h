@@ -14,6 +14,8 @@
  * loop against a wall-clock deadline with a byte cap; on timeout or an
  * overlong answer the whole group gets SIGKILL, and the child is always
  * reaped.  Nothing here prints or exits: failures come back as messages.
+ * The caller must not reap children it did not start (waitpid(-1) in a
+ * SIGCHLD handler would take the agent's exit status away).
  */
 #ifndef SANDBOXREPL_AGENT_H
 #define SANDBOXREPL_AGENT_H
@@ -42,6 +44,10 @@ struct agent_opts {
 	const char	*command;	/* run as /bin/sh -c COMMAND */
 	unsigned	 timeout_ms;	/* 0: AGENT_DEFAULT_TIMEOUT_MS */
 	size_t		 max_output;	/* 0: AGENT_DEFAULT_MAX_OUTPUT */
+	/* Asked while the agent runs, at least every 100 ms: true ends the
+	 * run as a timeout would (a UI's Ctrl-C).  NULL: never. */
+	bool		(*is_cancelled)(void *arg);
+	void		*cancel_arg;
 };
 
 /* A proposal: heap memory owned by the struct, freed by

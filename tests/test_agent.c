@@ -402,6 +402,34 @@ test_runaway_agents(void **state)
 	assert_no_children();
 }
 
+static bool
+cancel_after_three(void *arg)
+{
+	unsigned *calls = arg;
+	return ++*calls > 3;
+}
+
+/* A caller (the UI's Ctrl-C) can end a run early. */
+static void
+test_cancel(void **state)
+{
+	unsigned calls = 0;
+	char *cmd = fake_agent("sleep"), *out, *err;
+	struct agent_opts o = { .command = cmd,
+	    .is_cancelled = cancel_after_three, .cancel_arg = &calls };
+	size_t outlen;
+	double t0 = seconds();
+	(void)state;
+
+	assert_false(agent_exec(&o, NULL, "x", 1, &out, &outlen, &err));
+	assert_string_equal(err, "the agent was cancelled (killed)");
+	assert_int_equal(calls, 4);
+	assert_true(seconds() - t0 < 5);
+	free(err);
+	free(cmd);
+	assert_no_children();
+}
+
 /* An agent that never reads its stdin: the write fails with EPIPE, the
  * SIGPIPE it raised is consumed, and the answer still counts. */
 static void
@@ -460,6 +488,7 @@ main(void)
 		cmocka_unit_test(test_fenced_and_env),
 		cmocka_unit_test(test_failing_agents),
 		cmocka_unit_test(test_runaway_agents),
+		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_deaf_agent),
 	};
 	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
