@@ -305,12 +305,19 @@ starts_fence(const char *line, size_t len)
 	return len >= 3 && memcmp(line, "```", 3) == 0;
 }
 
-static void
-push_line(struct agent_proposal *p, struct sbuf *acc)
+/* One more input; false (with *err) past AGENT_MAX_LINES. */
+static bool
+push_line(struct agent_proposal *p, struct sbuf *acc, char **err)
 {
+	if (p->nlines >= AGENT_MAX_LINES) {
+		*err = xasprintf("the agent proposed more than %u inputs",
+		    AGENT_MAX_LINES);
+		return false;
+	}
 	p->lines = xreallocarray(p->lines, p->nlines + 1, sizeof *p->lines);
 	p->lines[p->nlines++] = xstrndup(acc->data ? acc->data : "", acc->len);
 	sbuf_truncate(acc, 0);
+	return true;
 }
 
 bool
@@ -320,6 +327,7 @@ agent_parse_answer(const char *answer, size_t len, struct agent_proposal *p,
 	const char *s = answer, *end = answer + len, *fence = NULL;
 	struct sbuf acc = SBUF_INIT;
 	bool fenced = false;
+	unsigned continued = 0;	/* lines in acc */
 
 	if (!is_text(answer, len)) {
 		*err = xstrdup("the agent's answer is not text (invalid UTF-8 "
@@ -365,17 +373,17 @@ agent_parse_answer(const char *answer, size_t len, struct agent_proposal *p,
 		} else
 			sbuf_addc(&acc, '\n');
 		sbuf_add(&acc, b, (size_t)(le - b));
-		if (s < end && is_incomplete(acc.data, acc.len))
+		/* Each look re-parses the whole input: the lines one input
+		 * may span are capped, or a hostile answer costs O(n^2). */
+		if (s < end && ++continued < AGENT_MAX_INPUT_LINES &&
+		    is_incomplete(acc.data, acc.len))
 			continue;
-		if (p->nlines >= AGENT_MAX_LINES) {
-			*err = xasprintf("the agent proposed more than %u "
-			    "inputs", AGENT_MAX_LINES);
+		continued = 0;
+		if (!push_line(p, &acc, err))
 			goto fail;
-		}
-		push_line(p, &acc);
 	}
-	if (acc.len > 0)
-		push_line(p, &acc);
+	if (acc.len > 0 && !push_line(p, &acc, err))
+		goto fail;
 	sbuf_free(&acc);
 	if (p->nlines == 0) {
 		*err = xstrdup(fenced ? "the agent's code block is empty" :

@@ -35,8 +35,9 @@ struct session;
 #define AGENT_DEFAULT_MAX_OUTPUT	(256u << 10)
 /* Bytes of stderr kept for the error message (the rest is drained). */
 #define AGENT_MAX_STDERR		4096u
-/* Input lines one proposal may hold. */
+/* Inputs one proposal may hold, and lines one input may span. */
 #define AGENT_MAX_LINES			64u
+#define AGENT_MAX_INPUT_LINES		100u
 /* Names and files listed in the context block; the rest are counted. */
 #define AGENT_MAX_LISTED		200u
 
@@ -83,7 +84,7 @@ void agent_context(struct session *s, const char *task, size_t tasklen,
  * Split an agent's answer into input lines.  The first fenced code block
  * (a line starting with ```, up to the next such line or the end) gives one
  * input per line, lines whose brackets are still open continuing on the
- * next; outside a fence the answer must be one non-blank line (one pair of
+ * next (up to AGENT_MAX_INPUT_LINES); outside a fence the answer must be one non-blank line (one pair of
  * enclosing backticks is dropped).  Blank lines and '#' comments are
  * skipped.  On success fills p->lines; on failure returns false with *err
  * (heap) saying why.

@@ -164,6 +164,39 @@ test_answer_formats(void **state)
 	assert_answer("text\n```\n`x`\n```", 1, (const char *const[]){ "`x`" });
 }
 
+/* An input spans at most AGENT_MAX_INPUT_LINES lines, however long the
+ * answer: a flood of open brackets costs linear time. */
+static void
+test_long_continuation(void **state)
+{
+	struct agent_proposal p = { 0 };
+	struct sbuf b = SBUF_INIT;
+	char *err = NULL;
+	double t0 = seconds();
+	unsigned i;
+	(void)state;
+
+	sbuf_adds(&b, "```\n");
+	for (i = 0; i < 10 * AGENT_MAX_INPUT_LINES; i++)
+		sbuf_adds(&b, "[\n");
+	if (!agent_parse_answer(b.data, b.len, &p, &err))
+		fail_msg("%s", err);
+	assert_int_equal(p.nlines, 10);
+	assert_int_equal(strlen(p.lines[0]), 2 * AGENT_MAX_INPUT_LINES - 1);
+	assert_true(seconds() - t0 < 5);
+	agent_proposal_free(&p);
+
+	/* Below the cap, open brackets join as before. */
+	sbuf_truncate(&b, 0);
+	sbuf_adds(&b, "```\n[\n1,\n1]\n```\n");
+	if (!agent_parse_answer(b.data, b.len, &p, &err))
+		fail_msg("%s", err);
+	assert_int_equal(p.nlines, 1);
+	assert_string_equal(p.lines[0], "[\n1,\n1]");
+	agent_proposal_free(&p);
+	sbuf_free(&b);
+}
+
 static void
 test_bad_answers(void **state)
 {
@@ -180,6 +213,13 @@ test_bad_answers(void **state)
 	sbuf_adds(&b, "```\n");
 	for (i = 0; i <= AGENT_MAX_LINES; i++)
 		sbuf_addf(&b, "%u\n", i);
+	assert_bad_answer(b.data, b.len, "more than 64 inputs");
+	sbuf_truncate(&b, 0);
+	/* The same when the 65th is still open at the end. */
+	sbuf_adds(&b, "```\n");
+	for (i = 0; i < AGENT_MAX_LINES; i++)
+		sbuf_addf(&b, "%u\n", i);
+	sbuf_adds(&b, "[1,\n```\n");
 	assert_bad_answer(b.data, b.len, "more than 64 inputs");
 	sbuf_free(&b);
 }
@@ -483,6 +523,7 @@ main(void)
 		cmocka_unit_test(test_is_task),
 		cmocka_unit_test(test_answer_formats),
 		cmocka_unit_test(test_bad_answers),
+		cmocka_unit_test(test_long_continuation),
 		cmocka_unit_test(test_context),
 		cmocka_unit_test(test_average_order_value),
 		cmocka_unit_test(test_fenced_and_env),
