@@ -484,6 +484,11 @@ exec_child(const char *command, int in, int out, int err, char **env)
 	argv[2] = (char *)command;
 	argv[3] = NULL;
 	execve("/bin/sh", argv, env);
+	{
+		static const char msg[] = "cannot execute /bin/sh\n";
+		ssize_t r = write(2, msg, sizeof msg - 1);
+		(void)r;
+	}
 	_exit(127);
 }
 
@@ -749,6 +754,11 @@ agent_propose(const struct agent_opts *o, struct session *s,
 	*err = NULL;
 	if (tasklen == 0) {
 		*err = xstrdup("no task after '?' (type '? TASK')");
+		return false;
+	}
+	if (tasklen > AGENT_MAX_TASK) {
+		*err = xasprintf("the task is longer than %u bytes",
+		    AGENT_MAX_TASK);
 		return false;
 	}
 	if (!is_text(task, tasklen)) {

@@ -38,6 +38,8 @@ struct session;
 /* Inputs one proposal may hold, and lines one input may span. */
 #define AGENT_MAX_LINES			64u
 #define AGENT_MAX_INPUT_LINES		100u
+/* Bytes of task text (it also travels in the environment). */
+#define AGENT_MAX_TASK			(64u << 10)
 /* Names and files listed in the context block; the rest are counted. */
 #define AGENT_MAX_LISTED		200u
 

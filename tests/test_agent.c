@@ -407,6 +407,37 @@ test_failing_agents(void **state)
 }
 
 static void
+test_bad_tasks(void **state)
+{
+	struct session_opts so = { 0 };
+	struct session *s = session_new(&so);
+	struct agent_opts o = { .command = "echo 1" };
+	struct agent_proposal p;
+	char *err, *big = xmalloc(AGENT_MAX_TASK + 2);
+	(void)state;
+
+	assert_false(agent_propose(&o, s, "", &p, &err));
+	assert_string_equal(err, "no task after '?' (type '? TASK')");
+	free(err);
+	assert_false(agent_propose(&o, s, "caf\xc3", &p, &err));
+	assert_string_equal(err, "the task is not valid UTF-8");
+	free(err);
+	memset(big, 'x', AGENT_MAX_TASK + 1);
+	big[AGENT_MAX_TASK + 1] = '\0';
+	assert_false(agent_propose(&o, s, big, &p, &err));
+	assert_string_equal(err, "the task is longer than 65536 bytes");
+	free(err);
+	big[AGENT_MAX_TASK] = '\0';
+	if (!agent_propose(&o, s, big, &p, &err))
+		fail_msg("%s", err);
+	assert_string_equal(p.lines[0], "1");
+	agent_proposal_free(&p);
+	free(big);
+	session_free(s);
+	assert_no_children();
+}
+
+static void
 test_runaway_agents(void **state)
 {
 	struct session_opts so = { 0 };
@@ -528,6 +559,7 @@ main(void)
 		cmocka_unit_test(test_average_order_value),
 		cmocka_unit_test(test_fenced_and_env),
 		cmocka_unit_test(test_failing_agents),
+		cmocka_unit_test(test_bad_tasks),
 		cmocka_unit_test(test_runaway_agents),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_deaf_agent),
