@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -58,12 +59,28 @@ seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* No child of ours is left, running or unreaped. */
+static unsigned baseline_fds;
+
+static unsigned
+count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	unsigned n = 0;
+	assert_non_null(d);
+	while (readdir(d) != NULL)
+		n++;
+	closedir(d);
+	return n;
+}
+
+/* No child of ours is left, running or unreaped, and no pipe is left
+ * open. */
 static void
 assert_no_children(void)
 {
 	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
 	assert_int_equal(errno, ECHILD);
+	assert_int_equal(count_fds(), baseline_fds);
 }
 
 static char *
@@ -536,6 +553,7 @@ make_tmpdir(void **state)
 	if (mkdtemp(tmpdir) == NULL)
 		return -1;
 	snprintf(logpath, sizeof logpath, "%s/log", tmpdir);
+	baseline_fds = count_fds();
 	return 0;
 }
 
