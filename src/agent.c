@@ -53,8 +53,10 @@ extern char **environ;
 /* How long the pipes may stay open once the agent itself has exited (a
  * background child holding them): then the group is killed. */
 #define EXIT_GRACE_MS	200
-/* How often the loop looks whether the agent has exited. */
+/* How often the loop looks whether the agent has exited, while it talks
+ * and once it has closed its outputs. */
 #define EXIT_POLL_MS	100
+#define EXIT_WAIT_MS	10
 #define READ_CHUNK	65536
 
 static void
@@ -510,10 +512,15 @@ add_stderr_line(struct sbuf *msg, struct sbuf *eb)
 
 enum outcome { RAN, TIMED_OUT, TOO_LONG, IO_FAILED, CANCELLED };
 
-static bool
-is_cancelled(const struct agent_opts *o)
+/* Must the run stop now?  RAN: no, go on. */
+static enum outcome
+must_stop(const struct agent_opts *o, long long deadline, long long now)
 {
-	return o->is_cancelled != NULL && o->is_cancelled(o->cancel_arg);
+	if (now >= deadline)
+		return TIMED_OUT;
+	if (o->is_cancelled != NULL && o->is_cancelled(o->cancel_arg))
+		return CANCELLED;
+	return RAN;
 }
 
 bool
@@ -578,8 +585,13 @@ agent_exec(const struct agent_opts *o, const char *task, const char *in,
 		close_fd(&inp[1]);
 	deadline = now_ms() + timeout;
 
-	/* Feed stdin, drain stdout and stderr, until both outputs close. */
-	while (outp[0] >= 0 || errp[0] >= 0) {
+	/*
+	 * Feed stdin, drain stdout and stderr, until both outputs are
+	 * closed and the agent has exited; or the deadline, the cap or the
+	 * caller stops it; or the agent has exited but something it left
+	 * behind still holds the pipes.
+	 */
+	for (;;) {
 		struct pollfd fds[3];
 		int *which[3];
 		nfds_t n = 0, i;
@@ -588,19 +600,16 @@ agent_exec(const struct agent_opts *o, const char *task, const char *in,
 			exited = true;
 			exited_at = now;
 		}
-		if (now >= deadline) {
-			oc = TIMED_OUT;
-			break;
+		if (outp[0] < 0 && errp[0] < 0) {
+			close_fd(&inp[1]);	/* its answer is complete */
+			if (exited)
+				break;
 		}
-		if (is_cancelled(o)) {
-			oc = CANCELLED;
+		if ((oc = must_stop(o, deadline, now)) != RAN)
 			break;
-		}
 		if (exited && now - exited_at >= EXIT_GRACE_MS)
 			break;
 		wait = deadline - now;
-		if (wait > EXIT_POLL_MS)
-			wait = EXIT_POLL_MS;
 		if (inp[1] >= 0) {
 			fds[n].fd = inp[1];
 			fds[n].events = POLLOUT;
@@ -616,6 +625,10 @@ agent_exec(const struct agent_opts *o, const char *task, const char *in,
 			fds[n].events = POLLIN;
 			which[n++] = &errp[0];
 		}
+		/* Look at the exit (and the caller) now and then; more
+		 * often when there is nothing left but the exit. */
+		if (wait > (n > 0 ? EXIT_POLL_MS : EXIT_WAIT_MS))
+			wait = n > 0 ? EXIT_POLL_MS : EXIT_WAIT_MS;
 		if (poll(fds, n, (int)wait) < 0) {
 			if (errno == EINTR)
 				continue;
@@ -667,22 +680,6 @@ agent_exec(const struct agent_opts *o, const char *task, const char *in,
 	close_fd(&inp[1]);
 	close_fd(&outp[0]);
 	close_fd(&errp[0]);
-	/* Both outputs closed: the agent should be exiting. */
-	while (oc == RAN && !exited) {
-		long long now = now_ms();
-		if (has_exited(pid))
-			break;
-		if (now >= deadline) {
-			oc = TIMED_OUT;
-			break;
-		}
-		if (is_cancelled(o)) {
-			oc = CANCELLED;
-			break;
-		}
-		poll(NULL, 0, (int)(deadline - now > 20 ? 20 :
-		    deadline - now));
-	}
 	/* The leader is unreaped: the group id is still the agent's. */
 	kill(-pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
