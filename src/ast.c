@@ -403,9 +403,10 @@ dump_node(struct dumper *d, const struct node *n, const char *label)
 	}
 	d->depth++;
 	if (d->tree) {
-		if (d->spans)
-			sbuf_addf(d->out, "[%u,%u) ", n ? n->start : 0,
-			    n ? n->end : 0);
+		if (d->spans && n != NULL)
+			sbuf_addf(d->out, "[%u,%u) ", n->start, n->end);
+		else if (d->spans)
+			sbuf_adds(d->out, "[-) ");	/* an absent item */
 		for (i = 1; i < d->depth; i++)
 			sbuf_adds(d->out, "  ");
 		if (label)

@@ -82,17 +82,14 @@ struct nodelist {
 /*
  * One node.  Which union member is live depends on kind; the comment on
  * each member names the kinds that use it and their ast field names.
- * Optional children are NULL when absent.
+ * Optional children are NULL when absent.  The parser allocates a node at
+ * the size its kind needs (header plus its own union member), so handle
+ * nodes by pointer: never copy a struct node by value.
  */
 struct node {
 	enum node_kind	 kind;
 	uint32_t	 start;		/* byte offset of the first byte */
 	uint32_t	 end;		/* byte offset one past the last */
-	/* The span with any parentheses around the node: a node built
-	 * from it (BinOp, Call, ...) starts and ends where they do, as in
-	 * CPython ("(a)+1" is a BinOp from 0 to 5). */
-	uint32_t	 outer_start;
-	uint32_t	 outer_end;
 	union {
 		struct { struct node *body; } expression;	/* EXPRESSION */
 		struct { struct nodelist body; } module;	/* MODULE */

@@ -1,6 +1,9 @@
 /*
- * builtins.c -- sum, len, min, max, round, abs (the essay's six) with
- * CPython 3.11's behaviour and messages.
+ * builtins.c -- sum, len, min, max, round, abs (the essay's six) and a few
+ * more pure builtins (abs all any bin bool chr divmod hex list oct ord pow
+ * repr set tuple), each with CPython 3.11's behaviour and messages.  What
+ * we could not make match (int() and float() of strings, str() with an
+ * encoding, sorted()'s comparison order) is left out rather than guessed.
  *
  * Arguments arrive as the evaluator collected them: args[0..nargs) are
  * positional, args[nargs..nargs+nkw) the keyword values named by kwnames.
@@ -16,6 +19,7 @@
 
 #include "builtins.h"
 #include "num.h"
+#include "sbuf.h"
 #include "value.h"
 
 /* A parameter: its name, or NULL for positional-only. */
@@ -298,15 +302,379 @@ bi_abs(struct rt *rt, value self, const value *args, size_t nargs,
 	return num_abs(rt, args[0], out);
 }
 
+/* ---- more pure builtins: each only as far as it matches CPython ---- */
+
+static bool
+bi_repr(struct rt *rt, value self, const value *args, size_t nargs,
+    const char *const *kwnames, size_t nkw, value *out)
+{
+	struct sbuf buf = SBUF_INIT;
+	if (!one_arg(rt, "repr", nargs, nkw))
+		return false;
+	if (!value_repr(rt, args[0], &buf)) {
+		sbuf_free(&buf);
+		return false;
+	}
+	*out = value_str(rt->arena, sbuf_cstr(&buf), buf.len);
+	sbuf_free(&buf);
+	return true;
+}
+
+/* "NAME expected at most 1 argument, got N" and no keywords, as the
+ * type constructors bool, list, tuple and set say it. */
+static bool
+at_most_one(struct rt *rt, const char *fname, size_t nargs, size_t nkw)
+{
+	if (nkw != 0)
+		return rt_raise(rt, "TypeError",
+		    "%s() takes no keyword arguments", fname);
+	if (nargs > 1)
+		return rt_raise(rt, "TypeError",
+		    "%s expected at most 1 argument, got %zu", fname, nargs);
+	return true;
+}
+
+static bool
+bi_bool(struct rt *rt, value self, const value *args, size_t nargs,
+    const char *const *kwnames, size_t nkw, value *out)
+{
+	bool t = false;
+	if (!at_most_one(rt, "bool", nargs, nkw))
+		return false;
+	if (nargs == 1 && !value_truthy(rt, args[0], &t))
+		return false;
+	*out = value_bool(t);
+	return true;
+}
+
+static bool
+bi_divmod(struct rt *rt, value self, const value *args, size_t nargs,
+    const char *const *kwnames, size_t nkw, value *out)
+{
+	if (nkw != 0)
+		return rt_raise(rt, "TypeError",
+		    "divmod() takes no keyword arguments");
+	if (nargs != 2)
+		return rt_raise(rt, "TypeError",
+		    "divmod expected 2 arguments, got %zu", nargs);
+	if (!NUM_IS_NUMBER(args[0]) || !NUM_IS_NUMBER(args[1]))
+		return rt_raise(rt, "TypeError", "unsupported operand type(s) "
+		    "for divmod(): '%s' and '%s'", value_type_name(args[0]),
+		    value_type_name(args[1]));
+	return num_divmod(rt, args[0], args[1], out);
+}
+
+/* pow(base, exp, mod=None): three-argument pow is modular, ints only. */
+static bool
+bi_pow(struct rt *rt, value self, const value *args, size_t nargs,
+    const char *const *kwnames, size_t nkw, value *out)
+{
+	static const struct param params[] = {
+		{ "base", true, false }, { "exp", true, false },
+		{ "mod", false, false },
+	};
+	value a[3];
+	bool given[3];
+	mpz_t b, e, m;
+	bool ok = true;
+	if (!parse_args(rt, "pow", params, 3, args, nargs, kwnames, nkw, a,
+	    given))
+		return false;
+	if (a[2].type == VT_NONE)
+		return value_binop(rt, BINOP_POW, a[0], a[1], out);
+	if (!NUM_IS_INTLIKE(a[0]) || !NUM_IS_INTLIKE(a[1]) ||
+	    !NUM_IS_INTLIKE(a[2])) {
+		if (NUM_IS_NUMBER(a[0]) && NUM_IS_NUMBER(a[1]) &&
+		    NUM_IS_NUMBER(a[2]))
+			return rt_raise(rt, "TypeError", "pow() 3rd argument "
+			    "not allowed unless all arguments are integers");
+		return rt_raise(rt, "TypeError", "unsupported operand type(s) "
+		    "for ** or pow(): '%s', '%s', '%s'",
+		    value_type_name(a[0]), value_type_name(a[1]),
+		    value_type_name(a[2]));
+	}
+	num_get_mpz(a[0], b);
+	num_get_mpz(a[1], e);
+	num_get_mpz(a[2], m);
+	if (mpz_sgn(m) == 0) {
+		ok = rt_raise(rt, "ValueError", "pow() 3rd argument cannot be 0");
+		goto done;
+	}
+	/* long_pow: work modulo |m|, then move into m's sign range */
+	int msign = mpz_sgn(m);
+	mpz_abs(m, m);
+	if (mpz_sgn(e) < 0) {
+		mpz_neg(e, e);
+		if (mpz_invert(b, b, m) == 0) {
+			if (mpz_cmp_ui(m, 1) != 0) {
+				ok = rt_raise(rt, "ValueError", "base is not "
+				    "invertible for the given modulus");
+				goto done;
+			}
+			mpz_set_ui(b, 0);
+		}
+	}
+	mpz_powm(b, b, e, m);
+	if (msign < 0 && mpz_sgn(b) != 0)
+		mpz_sub(b, b, m);
+	*out = value_int_mpz(rt->arena, b);
+done:
+	mpz_clears(b, e, m, NULL);
+	return ok;
+}
+
+/* An int argument as __index__ takes it (bool too). */
+static bool
+index_arg(struct rt *rt, value v)
+{
+	if (!NUM_IS_INTLIKE(v))
+		return rt_raise(rt, "TypeError",
+		    "'%s' object cannot be interpreted as an integer",
+		    value_type_name(v));
+	return true;
+}
+
+static bool
+bi_chr(struct rt *rt, value self, const value *args, size_t nargs,
+    const char *const *kwnames, size_t nkw, value *out)
+{
+	int64_t cp;
+	char b[4];
+	size_t n;
+	if (!one_arg(rt, "chr", nargs, nkw) || !index_arg(rt, args[0]))
+		return false;
+	if (!num_to_int64_clamped(args[0], &cp) || cp > INT32_MAX ||
+	    cp < INT32_MIN)
+		return rt_raise(rt, "OverflowError",
+		    "Python int too large to convert to C int");
+	if (cp < 0 || cp > 0x10FFFF)
+		return rt_raise(rt, "ValueError",
+		    "chr() arg not in range(0x110000)");
+	/* (generalised) UTF-8: a lone surrogate is allowed in a str */
+	if (cp < 0x80) {
+		b[0] = (char)cp;
+		n = 1;
+	} else if (cp < 0x800) {
+		b[0] = (char)(0xC0 | (cp >> 6));
+		b[1] = (char)(0x80 | (cp & 0x3F));
+		n = 2;
+	} else if (cp < 0x10000) {
+		b[0] = (char)(0xE0 | (cp >> 12));
+		b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		b[2] = (char)(0x80 | (cp & 0x3F));
+		n = 3;
+	} else {
+		b[0] = (char)(0xF0 | (cp >> 18));
+		b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+		b[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		b[3] = (char)(0x80 | (cp & 0x3F));
+		n = 4;
+	}
+	*out = value_str(rt->arena, b, n);
+	return true;
+}
+
+static bool
+bi_ord(struct rt *rt, value self, const value *args, size_t nargs,
+    const char *const *kwnames, size_t nkw, value *out)
+{
+	value v;
+	if (!one_arg(rt, "ord", nargs, nkw))
+		return false;
+	v = args[0];
+	if (v.type != VT_STR && v.type != VT_BYTES)
+		return rt_raise(rt, "TypeError", "ord() expected string of "
+		    "length 1, but %s found", value_type_name(v));
+	if (v.as.s->nchars != 1)
+		return rt_raise(rt, "TypeError", "ord() expected a character, "
+		    "but string of length %zu found", v.as.s->nchars);
+	const unsigned char *p = (const unsigned char *)v.as.s->data;
+	uint32_t cp = p[0];
+	if (v.type == VT_STR && cp >= 0x80) {
+		int more = cp >= 0xF0 ? 3 : cp >= 0xE0 ? 2 : 1;
+		cp &= 0x3Fu >> more;
+		for (int k = 1; k <= more; k++)
+			cp = (cp << 6) | (p[k] & 0x3F);
+	}
+	*out = value_int(cp);
+	return true;
+}
+
+/* hex, oct, bin: [-]0x... of an int. */
+static bool
+int_to_base(struct rt *rt, const char *fname, int base, const char *prefix,
+    const value *args, size_t nargs, size_t nkw, value *out)
+{
+	mpz_t z;
+	struct sbuf buf = SBUF_INIT;
+	if (!one_arg(rt, fname, nargs, nkw) || !index_arg(rt, args[0]))
+		return false;
+	num_get_mpz(args[0], z);
+	if (mpz_sgn(z) < 0) {
+		sbuf_addc(&buf, '-');
+		mpz_neg(z, z);
+	}
+	if (!rt_check_str_bytes(rt, mpz_sizeinbase(z, base) + 3)) {
+		mpz_clear(z);
+		sbuf_free(&buf);
+		return false;
+	}
+	char *digits = mpz_get_str(NULL, base, z);
+	sbuf_adds(&buf, prefix);
+	sbuf_adds(&buf, digits);
+	free(digits);
+	mpz_clear(z);
+	*out = value_str(rt->arena, sbuf_cstr(&buf), buf.len);
+	sbuf_free(&buf);
+	return true;
+}
+
+static bool
+bi_hex(struct rt *rt, value self, const value *args, size_t nargs,
+    const char *const *kwnames, size_t nkw, value *out)
+{
+	return int_to_base(rt, "hex", 16, "0x", args, nargs, nkw, out);
+}
+
+static bool
+bi_oct(struct rt *rt, value self, const value *args, size_t nargs,
+    const char *const *kwnames, size_t nkw, value *out)
+{
+	return int_to_base(rt, "oct", 8, "0o", args, nargs, nkw, out);
+}
+
+static bool
+bi_bin(struct rt *rt, value self, const value *args, size_t nargs,
+    const char *const *kwnames, size_t nkw, value *out)
+{
+	return int_to_base(rt, "bin", 2, "0b", args, nargs, nkw, out);
+}
+
+/* any / all stop at the first item that decides. */
+struct anyall_ctx {
+	bool	want;		/* true for any(), false for all() */
+	bool	found;
+};
+
+static bool
+anyall_step(struct rt *rt, value item, void *p)
+{
+	struct anyall_ctx *c = p;
+	bool t;
+	if (!value_truthy(rt, item, &t))
+		return false;
+	if (t == c->want) {
+		c->found = true;
+		return false;	/* stop: no exception is set */
+	}
+	return rt_step(rt);
+}
+
+static bool
+any_all(struct rt *rt, const char *fname, bool want, const value *args,
+    size_t nargs, size_t nkw, value *out)
+{
+	struct anyall_ctx c = { want, false };
+	if (!one_arg(rt, fname, nargs, nkw))
+		return false;
+	if (!value_iterate(rt, args[0], anyall_step, &c) && !c.found)
+		return false;
+	*out = value_bool(c.found ? want : !want);
+	return true;
+}
+
+static bool
+bi_any(struct rt *rt, value self, const value *args, size_t nargs,
+    const char *const *kwnames, size_t nkw, value *out)
+{
+	return any_all(rt, "any", true, args, nargs, nkw, out);
+}
+
+static bool
+bi_all(struct rt *rt, value self, const value *args, size_t nargs,
+    const char *const *kwnames, size_t nkw, value *out)
+{
+	return any_all(rt, "all", false, args, nargs, nkw, out);
+}
+
+/* list(), tuple(), set() of an iterable. */
+static bool
+collect_step(struct rt *rt, value item, void *p)
+{
+	value *l = p;
+	size_t len = l->type == VT_SET ? l->as.dict->len : l->as.list->len;
+	if (!rt_check_seq_len(rt, len + 1))
+		return false;
+	if (l->type == VT_SET)
+		return value_set_add(rt, *l, item);
+	value_list_append(rt->arena, *l, item);
+	return true;
+}
+
+static bool
+collect_into(struct rt *rt, const char *fname, enum vtype type,
+    const value *args, size_t nargs, size_t nkw, value *out)
+{
+	value l = type == VT_SET ? value_set(rt->arena) : value_list(rt->arena, 0);
+	if (!at_most_one(rt, fname, nargs, nkw))
+		return false;
+	if (nargs == 1 && !value_iterate(rt, args[0], collect_step, &l))
+		return false;
+	if (type == VT_TUPLE) {
+		value t = value_tuple(rt->arena, 0);
+		t.as.tuple->len = l.as.list->len;
+		t.as.tuple->items = l.as.list->items;
+		l = t;
+	}
+	*out = l;
+	return true;
+}
+
+static bool
+bi_list(struct rt *rt, value self, const value *args, size_t nargs,
+    const char *const *kwnames, size_t nkw, value *out)
+{
+	return collect_into(rt, "list", VT_LIST, args, nargs, nkw, out);
+}
+
+static bool
+bi_tuple(struct rt *rt, value self, const value *args, size_t nargs,
+    const char *const *kwnames, size_t nkw, value *out)
+{
+	return collect_into(rt, "tuple", VT_TUPLE, args, nargs, nkw, out);
+}
+
+static bool
+bi_set(struct rt *rt, value self, const value *args, size_t nargs,
+    const char *const *kwnames, size_t nkw, value *out)
+{
+	return collect_into(rt, "set", VT_SET, args, nargs, nkw, out);
+}
+
 /* ---- the table ---- */
 
+/* sorted by name: builtin_find() bisects */
 const struct builtin builtin_table[] = {
 	{ "abs",	bi_abs },
+	{ "all",	bi_all },
+	{ "any",	bi_any },
+	{ "bin",	bi_bin },
+	{ "bool",	bi_bool },
+	{ "chr",	bi_chr },
+	{ "divmod",	bi_divmod },
+	{ "hex",	bi_hex },
 	{ "len",	bi_len },
+	{ "list",	bi_list },
 	{ "max",	bi_max },
 	{ "min",	bi_min },
+	{ "oct",	bi_oct },
+	{ "ord",	bi_ord },
+	{ "pow",	bi_pow },
+	{ "repr",	bi_repr },
 	{ "round",	bi_round },
+	{ "set",	bi_set },
 	{ "sum",	bi_sum },
+	{ "tuple",	bi_tuple },
 };
 const size_t builtin_count = sizeof builtin_table / sizeof builtin_table[0];
 

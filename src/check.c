@@ -110,6 +110,11 @@ push_children(struct stack *s, const struct node *n)
 	case NODE_CALL:
 		push_list(s, &n->u.call.keywords);
 		push_list(s, &n->u.call.args);
+		/* The callee of a call that names its function is the call
+		 * itself (checked with the Call); any other callee is an
+		 * expression and is walked like one. */
+		if (n->u.call.func->kind != NODE_NAME)
+			push(s, n->u.call.func);
 		break;
 	case NODE_FORMATTEDVALUE:
 		push(s, n->u.formatted.format_spec);
@@ -202,12 +207,19 @@ check_node(const struct policy *p, const struct node *n, struct arena *a,
 	}
 	case NODE_CALL: {
 		const struct node *f = n->u.call.func;
-		if (f->kind != NODE_NAME ||
-		    !policy_allows_call(p, f->u.name.id))
+		if (p->call_rule == CALLS_NAMED && (f->kind != NODE_NAME ||
+		    !policy_allows_call(p, f->u.name.id)))
 			return block(out, n, "calls",
 			    "disallowed function call");
 		break;
 	}
+	case NODE_ATTRIBUTE:
+		if (p->attr_rule == ATTRS_PUBLIC &&
+		    n->u.attribute.attr[0] == '_')
+			return block(out, n, "attributes", arena_printf(a,
+			    "disallowed attribute '%s' (names starting with "
+			    "'_' are private)", n->u.attribute.attr));
+		break;
 	default:
 		break;
 	}
@@ -229,6 +241,40 @@ check_tree(const struct policy *p, const struct node *root, struct arena *a,
 		if (!check_node(p, n, a, out))
 			return false;
 		push_children(&s, n);
+	}
+	return true;
+}
+
+bool
+check_source(const struct policy *p, const struct node *root,
+    const char *src, size_t len, struct arena *a, struct check_result *out)
+{
+	const char *const *w;
+	struct stack s = { NULL, 0, 0, a };
+
+	out->node = NULL;
+	out->rule = NULL;
+	out->reason = NULL;
+	for (w = p->blocked_words; w != NULL && *w != NULL; w++) {
+		size_t wl = strlen(*w);
+		const char *hit = wl ? memmem(src, len, *w, wl) : NULL;
+		const struct node *best = root;
+		uint32_t at;
+		if (hit == NULL)
+			continue;
+		at = (uint32_t)(hit - src);
+		push(&s, root);
+		while (s.len > 0) {
+			const struct node *n = s.items[--s.len];
+			if (n->start <= at && n->end >= at + wl &&
+			    n->end - n->start <= best->end - best->start)
+				best = n;
+			push_children(&s, n);
+		}
+		if (best->kind == NODE_EXPRESSION)
+			best = best->u.expression.body;
+		return block(out, best, "blocklist", arena_printf(a,
+		    "blocked word '%s' in the code", *w));
 	}
 	return true;
 }

@@ -30,4 +30,12 @@ struct check_result {
 bool check_tree(const struct policy *p, const struct node *root,
     struct arena *a, struct check_result *out);
 
+/*
+ * The policy's textual blocklist over the source (what naive filters do):
+ * false when a blocked word occurs in src; the result names the word and
+ * the smallest node whose span covers it.
+ */
+bool check_source(const struct policy *p, const struct node *root,
+    const char *src, size_t len, struct arena *a, struct check_result *out);
+
 #endif

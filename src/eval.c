@@ -149,20 +149,27 @@ bool
 eval_lookup(struct eval *ev, const char *name, value *out)
 {
 	const struct builtin *b;
+	bool exists;
 
 	if (scope_get(ev->scope, name, out))
 		return true;
 	if (ev->ns != NULL && ns_get(ev->ns, name, out))
 		return true;
-	if (ev->full_model && mock_builtin(ev, name, out))
+	/* Which builtins exist is the policy's to say (the essay's reduced
+	 * namespace); the unsafe and jail paths have them all. */
+	exists = ev->policy == NULL || ev->policy->name_rule == NAMES_ALL ||
+	    policy_allows_call(ev->policy, name);
+	if (exists && ev->full_model && mock_builtin(ev, name, out))
 		return true;
 	b = builtin_find(name);
-	if (b != NULL && (ev->full_model || ev->policy == NULL ||
-	    policy_allows_call(ev->policy, name))) {
+	if (exists && b != NULL) {
 		*out = value_native(ev->rt.arena, b->name, b->fn,
 		    value_none(), NULL);
 		return true;
 	}
+	if (exists && ev->full_model && strcmp(name, "__builtins__") != 0 &&
+	    mock_type_named(ev, "builtins", name, out))
+		return true;		/* int, str, type, object, ... */
 	return rt_raise(&ev->rt, "NameError", "name '%s' is not defined",
 	    name);
 }
@@ -219,6 +226,7 @@ eval_call_value(struct eval *ev, value fn, const value *args, size_t nargs,
 		    out);
 	if (fn.type == VT_OBJECT)
 		return mock_call(ev, fn, args, nargs, kwnames, nkw, out);
+
 	return rt_raise(&ev->rt, "TypeError", "'%s' object is not callable",
 	    value_type_name(fn));
 }

@@ -56,7 +56,8 @@ lex_position(const char *src, size_t len, uint32_t off, uint32_t *line,
 	if (off > len)
 		off = (uint32_t)len;
 	for (i = 0; i < off; i++)
-		if (src[i] == '\n') {
+		if (src[i] == '\n' || (src[i] == '\r' &&
+		    (i + 1 >= len || src[i + 1] != '\n'))) {
 			ln++;
 			ls = i + 1;
 		}
@@ -297,10 +298,13 @@ scan_string(struct lexer *lx, uint32_t start, int flags)
 			    line_of(lx, lx->end - 1)));
 		}
 		if (c == '\\') {
-			lx->pos += peekc(lx, lx->pos + 1) < 0 ? 1 : 2;
+			int n = peekc(lx, lx->pos + 1);
+			lx->pos += n < 0 ? 1 : 2;
+			if (n == '\r' && peekc(lx, lx->pos) == '\n')
+				lx->pos++;	/* CR LF continues the line too */
 			continue;
 		}
-		if (c == '\n' && qlen == 1)
+		if ((c == '\n' || c == '\r') && qlen == 1)
 			return fail(lx, "SyntaxError", start, start + 1, false,
 			    arena_printf(lx->arena,
 			    "unterminated string literal (detected at line %u)",
@@ -333,7 +337,8 @@ ends_number(struct lexer *lx, uint32_t at)
 	};
 	size_t i;
 	int c = peekc(lx, at);
-	if (!is_ident_char(c))
+	/* CPython lets a non-ASCII character follow: 1.é is two tokens */
+	if (!is_ident_char(c) || c >= 128)
 		return true;
 	for (i = 0; i < sizeof kws / sizeof kws[0]; i++) {
 		size_t n = strlen(kws[i]);
@@ -725,9 +730,11 @@ again:
 			lx->pos += 2;
 			if (n == '\r' && peekc(lx, lx->pos) == '\n')
 				lx->pos++;
+			/* a joined line that never comes: CPython's REPL
+			 * reports this as an error, not as more to read */
 			if (lx->pos >= lx->end)
 				return fail(lx, "SyntaxError", start, start + 1,
-				    true, "unexpected EOF while parsing");
+				    false, "unexpected EOF while parsing");
 			lx->at_line_start = false;
 			goto again;
 		}

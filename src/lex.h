@@ -32,7 +32,9 @@ struct arena;
 	X(NUMBER,       "number")		\
 	X(STRING,       "string")		\
 	X(ERROR,        "error")		\
-	/* operators and delimiters */		\
+	/* operators and delimiters (parse.c	\
+	 * relies on LPAR..RBRACE and on	\
+	 * PLUSEQUAL..ATEQUAL being runs) */	\
 	X(LPAR,         "(")			\
 	X(RPAR,         ")")			\
 	X(LSQB,         "[")			\

@@ -1,15 +1,23 @@
 /*
  * mock.h -- the unsafe path's stand-in for CPython's object graph.
  *
- * On the unsafe path there is no boundary: builtins such as open and
- * __import__ exist, modules such as os can be imported, and their
- * dangerous functions "work" -- on the path's mock filesystem, through a
- * mock shell, with every consequence written down as an effect.  Nothing is
- * ever executed on the host.
+ * On the unsafe path there is no boundary: builtins such as open,
+ * __import__, eval and getattr exist, modules such as os, subprocess,
+ * socket and urllib.request can be imported, and the object graph that
+ * in-process sandboxes are escaped through is there -- every type has
+ * __class__, __bases__, __mro__ and __subclasses__(), a class defined in
+ * Python has an __init__ whose __globals__ hold its module's names and
+ * __builtins__, a generator has gi_frame.f_globals.  Dangerous functions
+ * "work" on the path's mock filesystem, through a mock shell, with every
+ * consequence written down as an effect (eval_effect).  Nothing is ever
+ * executed on the host.  On the jail path the same model makes real
+ * system calls instead (fsops.h), inside the kernel jail.
  *
- * Mock objects are VT_OBJECT values whose class is a static table of
- * attributes (a row per attribute: what exists has a row, nothing else
- * has a code path).
+ * Mock objects are VT_OBJECT values.  What exists is tables: the types come
+ * from mock_subclasses.h (generated from CPython 3.11), the modules and
+ * their functions are rows (mock.c), the attributes of each kind of object
+ * are a switch over names that exist (mockobj.c); any other name raises
+ * CPython's AttributeError.
  */
 #ifndef SANDBOXREPL_MOCK_H
 #define SANDBOXREPL_MOCK_H
@@ -21,45 +29,88 @@
 struct eval;
 struct sbuf;
 
+enum mkind {
+	MK_MODULE,	/* name: the module */
+	MK_FILE,	/* name: the file; writable, closed */
+	MK_PIPE,	/* os.popen's result: data = the output (str) */
+	MK_TYPE,	/* type: index in the type table */
+	MK_INSTANCE,	/* type: its class; data: its __dict__ (dict) */
+	MK_PYFUNC,	/* a function defined in a module: name, module */
+	MK_WRAPPER,	/* a slot wrapper such as object.__init__: name, type */
+	MK_FRAME,	/* data: f_globals */
+	MK_GENERATOR,	/* data: the items (list); pos: next item */
+	MK_CODE,	/* name: co_name; data: the source (str) or None */
+	MK_SOCKET,	/* name: the peer "host:port", or NULL */
+	MK_RESPONSE,	/* urlopen's answer: name = the URL */
+};
+
+struct vobject {
+	enum mkind	 kind;
+	const char	*name;
+	const char	*module;	/* MK_PYFUNC: the defining module */
+	int		 type;		/* MK_TYPE, MK_INSTANCE, MK_WRAPPER */
+	value		 data;
+	size_t		 pos;
+	bool		 writable;	/* MK_FILE */
+	bool		 closed;	/* MK_FILE, MK_SOCKET */
+};
+
+/* A row of a module or of a kind of object: a function by name. */
 struct mattr {
 	const char	*name;
 	native_fn	 fn;
 };
 
-struct mclass {
-	const char		*name;		/* type name: "module", ... */
-	const struct mattr	*attrs;		/* NULL-name terminated */
-};
+/* ---- mock.c: builtins, modules, files, the shell ---- */
 
-struct vobject {
-	const struct mclass	*cls;
-	const char		*name;		/* module or file name */
-	const struct mattr	*attrs;		/* a module's own table */
-	bool			 writable;	/* files: opened for writing */
-	bool			 closed;
-};
-
-/* An unsafe-only builtin (open, __import__, ...); false when none. */
+/* An unsafe-only builtin (open, __import__, eval, ...); false when none. */
 bool mock_builtin(struct eval *ev, const char *name, value *out);
 /* Import a module by dotted name; ModuleNotFoundError when unknown. */
 bool mock_import(struct eval *ev, const char *name, value *out);
+/* A module's own attribute (function, submodule, constant); false when
+ * the module has none (no exception set). */
+bool mock_module_attr(struct eval *ev, const char *module, const char *name,
+    value *out);
+/* An attribute of a file, pipe, socket or response object (their rows);
+ * false with no exception when it has none. */
+bool mock_object_attr(struct eval *ev, value obj, const char *name,
+    value *out);
+/* Every attribute name of a module, for __dict__, globals and dir(). */
+const char *const *mock_module_names(const char *module);
+/* The builtins' names (unsafe model), NULL-terminated. */
+const char *const *mock_builtin_names(void);
+bool mock_is_module(const char *name);
+value mock_new(struct eval *ev, enum mkind kind, const char *name);
+/* The mock shell behind os.system: runs a command line on the path's
+ * filesystem and writes down what it did.  Returns the exit status. */
+int mock_shell(struct eval *ev, const char *cmdline, struct sbuf *out);
+
+/* ---- mockobj.c: the object graph ---- */
+
 /* Attribute access on any value; AttributeError when absent. */
 bool mock_getattr(struct eval *ev, value obj, const char *name, value *out);
 /* Subscript on a mock object. */
 bool mock_getitem(struct eval *ev, value obj, value idx, value *out);
-/* Call a mock object (a class, an instance with __call__). */
+/* Call a mock object (a class, a Python-level function). */
 bool mock_call(struct eval *ev, value fn, const value *args, size_t nargs,
     const char *const *kwnames, size_t nkw, value *out);
+/* Iterate a mock object (a generator); TypeError when not iterable. */
+bool mock_iterate(struct rt *rt, value obj,
+    bool (*fn)(struct rt *rt, value item, void *ctx), void *ctx);
 /* Wrap the items a generator expression produced into a generator. */
 bool mock_generator(struct eval *ev, value items, value *out);
-/* repr of a mock object. */
+/* repr of a mock object, of a lambda. */
 void mock_repr(value v, struct sbuf *out);
-
-/*
- * The mock shell behind os.system: runs a command line against the path's
- * mock filesystem and writes down what it did.  Output goes to out (may be
- * NULL).  Returns the exit status the shell would have returned.
- */
-int mock_shell(struct eval *ev, const char *cmdline, struct sbuf *out);
+/* The type object of any value (type(x)). */
+value mock_type_of(struct eval *ev, value v);
+/* The type object named module.qualname; false when there is none. */
+bool mock_type_named(struct eval *ev, const char *module, const char *name,
+    value *out);
+/* The globals of the __main__ module: the path's names + __builtins__. */
+value mock_main_globals(struct eval *ev);
+/* The builtins as a dict (what a module's __builtins__ is). */
+value mock_builtins_dict(struct eval *ev);
+/* The globals of a module: its names, __name__, __builtins__ (a dict). */
+value mock_module_globals(struct eval *ev, const char *module);
 
 #endif

@@ -26,6 +26,7 @@ struct ns {
 	struct binding	*items;
 	size_t		 n, cap;
 	size_t		 live_hint;	/* arena bytes right after a compaction */
+	unsigned long	 gen;
 };
 
 struct ns *
@@ -95,6 +96,7 @@ ns_set(struct ns *ns, const char *name, value v)
 		b->name = xstrdup(name);
 	}
 	b->v = value_copy(ns->arena, v);
+	ns->gen++;
 	if (arena_used(ns->arena) > 4 * ns->live_hint + (1u << 20))
 		compact(ns);
 }
@@ -107,6 +109,7 @@ ns_delete(struct ns *ns, const char *name)
 	if (b == NULL)
 		return false;
 	i = (size_t)(b - ns->items);
+	ns->gen++;
 	free(b->name);
 	memmove(&ns->items[i], &ns->items[i + 1],
 	    (ns->n - i - 1) * sizeof *ns->items);
@@ -128,4 +131,10 @@ ns_name(const struct ns *ns, size_t i, value *v)
 	if (v != NULL)
 		*v = ns->items[i].v;
 	return ns->items[i].name;
+}
+
+unsigned long
+ns_generation(const struct ns *ns)
+{
+	return ns->gen;
 }

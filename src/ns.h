@@ -21,6 +21,8 @@ bool ns_get(const struct ns *ns, const char *name, value *out);
 void ns_set(struct ns *ns, const char *name, value v);
 bool ns_delete(struct ns *ns, const char *name);
 size_t ns_count(const struct ns *ns);
+/* Grows with every ns_set() and ns_delete(): a cheap "did it change". */
+unsigned long ns_generation(const struct ns *ns);
 /* The i-th name in order of first assignment, and its value. */
 const char *ns_name(const struct ns *ns, size_t i, value *v);
 

@@ -45,7 +45,8 @@ unsupported(struct rt *rt, enum binop op, value a, value b)
 {
 	return rt_raise(rt, "TypeError",
 	    "unsupported operand type(s) for %s: '%s' and '%s'",
-	    binop_syms[op], value_type_name(a), value_type_name(b));
+	    op == BINOP_POW ? "** or pow()" : binop_syms[op],
+	    value_type_name(a), value_type_name(b));
 }
 
 static bool
@@ -727,11 +728,12 @@ complex_pow(struct rt *rt, struct vcomplex a, struct vcomplex b, value *out)
 		p = c_powi(a, int_exponent);
 	else
 		p = c_pow(a, b);
-	/* _Py_ADJUST_ERANGE2 */
-	if (errno == 0) {
-		if (isinf(p.re) || isinf(p.im))
+	/* _Py_ADJUST_ERANGE2: an infinite part is an overflow, anything
+	 * else (a NaN too) clears a range error */
+	if (isinf(p.re) || isinf(p.im)) {
+		if (errno == 0)
 			errno = ERANGE;
-	} else if (errno == ERANGE && p.re == 0.0 && p.im == 0.0)
+	} else if (errno == ERANGE)
 		errno = 0;
 	int e = errno;
 	errno = 0;
@@ -1058,10 +1060,35 @@ num_hash(value v)
 /* ================================================================ */
 
 /*
- * The shortest digit string that reads back as f is what Python's repr
- * shows.  printf's %.*e is correctly rounded, so the first precision that
- * round-trips gives the shortest (and closest) digits; then Python's 'r'
- * layout: positional when -4 <= exponent < 16, else d.ddde+XX.
+ * Add one unit in the last digit of a "d.ddde+XX" string, carrying into
+ * the exponent when all digits were 9.  False when it cannot.
+ */
+static bool
+bump_up(char *buf)
+{
+	char *e = strchr(buf, 'e'), *p;
+	if (e == NULL)
+		return false;
+	for (p = e - 1; p >= buf; p--) {
+		if (*p == '.')
+			continue;
+		if (*p != '9') {
+			(*p)++;
+			return true;
+		}
+		*p = '0';
+	}
+	/* 9.99e+XX became 0.00e+XX: make it 1.00e+(XX+1) */
+	buf[0] = '1';
+	sprintf(e, "e%+d", (atoi(e + 1) + 1) % 1000);
+	return true;
+}
+
+/*
+ * The shortest digit string that reads back as f (the closest one when
+ * several are as short) is what Python's repr shows; printf's %.*e is
+ * correctly rounded, which gives it in at most three tries.  Then Python's
+ * 'r' layout: positional when -4 <= exponent < 16, else d.ddde+XX.
  */
 void
 num_format_double(double f, bool add_dot0, bool plus_sign, char *out)
@@ -1087,11 +1114,27 @@ num_format_double(double f, bool add_dot0, bool plus_sign, char *out)
 		strcpy(p, add_dot0 ? "0.0" : "0");
 		return;
 	}
-	for (prec = 0; prec < 17; prec++) {
+	/*
+	 * Half a unit in the 15th significant digit is more than half an ulp
+	 * of any double, so if some string of at most 15 digits reads back as
+	 * f, the 15-digit rounding of f is that string padded with zeros: one
+	 * try finds it (the zeros are stripped below).  Otherwise 16 digits,
+	 * where a power of two's lopsided rounding interval may need the
+	 * string one unit above the nearest, and at last 17, which always do.
+	 */
+	int e2;
+	bool lopsided = frexp(f, &e2) == 0.5;
+	/* (subnormals hold fewer bits: they search from one digit up) */
+	for (prec = f < DBL_MIN ? 0 : 14; prec < 16; prec++) {
 		snprintf(buf, sizeof buf, "%.*e", prec, f);
 		if (strtod(buf, NULL) == f)
 			break;
+		if (prec >= 15 && lopsided && bump_up(buf) &&
+		    strtod(buf, NULL) == f)
+			break;
 	}
+	if (prec == 16)
+		snprintf(buf, sizeof buf, "%.16e", f);
 	/* buf is d[.ddd]e[+-]XX: collect digits and the exponent */
 	char *q;
 	for (q = buf; *q != 'e'; q++)

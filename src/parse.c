@@ -17,6 +17,15 @@
  * Every function returns NULL after an error; the first error is kept in
  * p->err and later ones are ignored, so callers only test for NULL.
  * Each grammar function is preceded by its rule.
+ *
+ * Errors imitate CPython 3.11, whose PEG parser reports in a second pass
+ * with extra "invalid_*" rules, and then lets a tokenizer error found
+ * later in the input win.  Where those rules read further than the token
+ * that failed, the error paths here parse ahead too (error_after_element,
+ * the junk after a statement) and tokenizer_error_first() scans the rest;
+ * tests/data/parse_err.tsv holds CPython's verdicts they are checked
+ * against.  Only the happy path has to be fast; error paths may not be
+ * slower than linear.
  */
 #include "config.h"
 
@@ -45,6 +54,8 @@ struct parser {
 	int		 fstring_level;	/* nesting of format specs */
 	bool		 failed;
 	bool		 incomplete;
+	bool		 err_from_lexer;
+	bool		 err_is_ours;	/* our own refusal, kept as is */
 	int32_t		 column_override; /* CPython's column, or -1 */
 	char		*chunk;		/* nodes are carved from here */
 	size_t		 chunk_left, chunk_size;
@@ -68,8 +79,8 @@ static struct node *disjunction(struct parser *p);
 static struct node *bitwise_or(struct parser *p);
 static struct node *factor(struct parser *p);
 static struct node *atom(struct parser *p);
-static struct node *fstring_parts(struct parser *p, struct token t,
-    uint32_t body, uint32_t body_end, struct vec *parts, struct sbuf *lit);
+static bool fstring_parts(struct parser *p, struct token t, uint32_t body,
+    uint32_t body_end, struct vec *parts, struct sbuf *lit);
 
 /* ============================================================ plumbing */
 
@@ -168,8 +179,8 @@ mk(struct parser *p, enum node_kind kind, uint32_t start, uint32_t end)
 {
 	struct node *n = node_alloc(p, node_size(kind));
 	n->kind = kind;
-	n->start = n->outer_start = start;
-	n->end = n->outer_end = end;
+	n->start = start;
+	n->end = end;
 	return n;
 }
 
@@ -193,6 +204,7 @@ error_lexer(struct parser *p)
 	if (!p->failed) {
 		p->failed = true;
 		p->incomplete = p->lx.error.is_incomplete;
+		p->err_from_lexer = true;
 		p->err.cls = p->lx.error.cls;
 		p->err.msg = p->lx.error.msg;
 		p->err.start = p->lx.error.start;
@@ -280,6 +292,17 @@ leave(struct parser *p)
 	--*p->depth;
 }
 
+/* The start of the last character of node n (where 3.11 points some
+ * messages: at its end_col_offset - 1). */
+static uint32_t
+last_char_start(const struct parser *p, const struct node *n)
+{
+	uint32_t i = n->end > n->start ? n->end - 1 : n->start;
+	while (i > n->start && ((unsigned char)p->src[i] & 0xC0) == 0x80)
+		i--;
+	return i;
+}
+
 /* Can the current token start an expression? */
 static bool
 starts_expression(const struct token *t)
@@ -321,14 +344,23 @@ error_after_element(struct parser *p, const struct node *elem)
 		advance(p);
 	next = expression(p);
 	if (p->failed) {
-		if (p->tok.kind != TOK_ERROR || !p->lx.error.is_incomplete)
-			return NULL;
+		if (p->err_from_lexer && !p->lx.error.is_incomplete)
+			return NULL;	/* a tokenizer error wins */
+		if (p->tok.kind != TOK_ERROR || !p->lx.error.is_incomplete) {
+			/* what follows is no expression either: the
+			 * first pass's "invalid syntax" stands */
+			p->failed = false;
+			p->err_from_lexer = false;
+			p->incomplete = false;
+			return error_span(p, at, at_end, "invalid syntax");
+		}
 	} else if (p->tok.kind == TOK_NEWLINE || p->tok.kind == TOK_EOF ||
 	    p->tok.kind == TOK_SEMI)
 		peek(p);
 	if ((p->tok.kind == TOK_ERROR || (p->has_next &&
 	    p->next.kind == TOK_ERROR)) && p->lx.error.is_incomplete) {
 		p->failed = false;
+		p->incomplete = false;
 		error_span(p, p->lx.error.start, p->lx.error.end,
 		    p->lx.error.msg);
 		return NULL;
@@ -465,7 +497,7 @@ number(struct parser *p)
 	char small[32];
 	char *digits = t.length < sizeof small ? small :
 	    arena_alloc(p->a, (size_t)t.length + 1);
-	size_t n = 0, i;
+	size_t n = 0, i, ndigits = 0;
 	struct node *c = mk(p, NODE_CONSTANT, t.start, tok_end(&t));
 	int base = 10;
 
@@ -484,7 +516,8 @@ number(struct parser *p)
 		if (base == 10) {
 			while (d[0] == '0' && d[1] != '\0')
 				d++;
-			if (strlen(d) > INT_MAX_STR_DIGITS) {
+			ndigits = n - (size_t)(d - digits);
+			if (ndigits > INT_MAX_STR_DIGITS) {
 				p->column_override = 0;
 				return error_span(p, t.start, tok_end(&t),
 				    arena_printf(p->a, "Exceeds the limit "
@@ -494,11 +527,11 @@ number(struct parser *p)
 				    "the limit - Consider hexadecimal for huge "
 				    "integer literals to avoid decimal "
 				    "conversion limits.", INT_MAX_STR_DIGITS,
-				    strlen(d)));
+				    ndigits));
 			}
 		}
 		/* up to 18 decimal digits fit an int64_t: skip GMP */
-		if (base == 10 && strlen(d) <= 18)
+		if (base == 10 && ndigits <= 18)
 			c->u.constant.value = value_int(strtoll(d, NULL, 10));
 		else
 			c->u.constant.value = value_int_str(p->a, d, base);
@@ -543,6 +576,24 @@ escape_pos(const char *body, size_t off)
 	return pos;
 }
 
+/* Literal text, with CR LF and lone CR read as LF as CPython reads source. */
+static void
+add_text(struct sbuf *out, const char *s, size_t n)
+{
+	const char *cr;
+	while (n > 0 && (cr = memchr(s, '\r', n)) != NULL) {
+		size_t k = (size_t)(cr - s);
+		sbuf_add(out, s, k);
+		sbuf_addc(out, '\n');
+		k++;
+		if (k < n && s[k] == '\n')
+			k++;
+		s += k;
+		n -= k;
+	}
+	sbuf_add(out, s, n);
+}
+
 /*
  * Decode a string or bytes body with its escapes into out.  Returns false
  * with an error (placed at err_at, as CPython places escape errors at the
@@ -560,10 +611,10 @@ decode_escapes(struct parser *p, const char *b, size_t n, bool is_bytes,
 		char buf[4];
 		int c;
 		if (bs == NULL) {
-			sbuf_add(out, b + i, n - i);
+			add_text(out, b + i, n - i);
 			break;
 		}
-		sbuf_add(out, b + i, (size_t)(bs - (b + i)));
+		add_text(out, b + i, (size_t)(bs - (b + i)));
 		start = (size_t)(bs - b);
 		i = start + 1;
 		if (i >= n) {		/* cannot happen: the lexer pairs them */
@@ -573,6 +624,10 @@ decode_escapes(struct parser *p, const char *b, size_t n, bool is_bytes,
 		c = (unsigned char)b[i++];
 		switch (c) {
 		case '\n': continue;
+		case '\r':	/* a continuation line ending in CR LF or CR */
+			if (i < n && b[i] == '\n')
+				i++;
+			continue;
 		case '\\': sbuf_addc(out, '\\'); continue;
 		case '\'': sbuf_addc(out, '\''); continue;
 		case '"': sbuf_addc(out, '"'); continue;
@@ -696,7 +751,7 @@ string_body(struct parser *p, const struct token *t, struct sbuf *out)
 				return false;
 			}
 	if (t->flags & STR_RAW) {
-		sbuf_add(out, b, n);
+		add_text(out, b, n);
 		return true;
 	}
 	return decode_escapes(p, b, n, (t->flags & STR_BYTES) != 0,
@@ -748,19 +803,21 @@ strings(struct parser *p)
 	}
 	/* 3.11 reports string errors at the token after the run */
 	p->str_err_at = p->tok.start;
-	if (any_bytes && any_str)
-		return error_span(p, p->str_err_at, p->str_err_at,
-		    "cannot mix bytes and nonbytes literals");
 	for (i = 0; i < ntoks; i++) {
 		const struct token *t = &toks[i];
 		if (t->flags & STR_F) {
 			uint32_t body = t->start + t->prefix_len + t->quote_len;
 			uint32_t bend = tok_end(t) - t->quote_len;
-			if (fstring_parts(p, *t, body, bend, &parts, &lit) ==
-			    NULL && p->failed)
+			if (!fstring_parts(p, *t, body, bend, &parts, &lit))
 				goto out;
 		} else if (!string_body(p, t, &lit))
 			goto out;
+	}
+	/* checked after the parts, whose errors 3.11 reports first */
+	if (any_bytes && any_str) {
+		error_span(p, p->str_err_at, p->str_err_at,
+		    "cannot mix bytes and nonbytes literals");
+		goto out;
 	}
 	if (any_f) {
 		struct node *part;
@@ -821,9 +878,14 @@ fstring_expr(struct parser *p, uint32_t start, uint32_t end)
 		    c != '\f')
 			break;
 	}
-	if (i == end)
+	if (i == end) {
+		char c = end < p->len ? p->src[end] : '}';
+		if (c == '!' || c == ':' || c == '=')
+			return ferror(p, start, arena_printf(p->a, "f-string: "
+			    "expression required before '%c'", c));
 		return ferror(p, start, "f-string: empty expression not "
 		    "allowed");
+	}
 	memset(&sub, 0, sizeof sub);
 	sub.a = p->a;
 	sub.src = p->src;
@@ -930,11 +992,13 @@ fstring_field(struct parser *p, struct token t, uint32_t *pos, uint32_t end,
 			    "'#'");
 			return false;
 		}
-		if (nest == 0 && (c == '}' || c == ':' || c == '!'))
+		/* the field's expression ends at '}', ':', a '!' that is not
+		 * "!=", or an '=' that is not part of "==", "!=", "<=", ">=" */
+		if (nest == 0 && (c == '}' || c == ':'))
 			break;
-		if (nest == 0 && c == '!' )
+		if (nest == 0 && c == '!' && !(i + 1 < end && s[i + 1] == '='))
 			break;
-		if (nest == 0 && c == '=' && i + 1 < end && s[i + 1] != '=' &&
+		if (nest == 0 && c == '=' && !(i + 1 < end && s[i + 1] == '=') &&
 		    !(i > expr_start && strchr("=!<>", s[i - 1])))
 			break;
 		if (c == ']' || c == ')' || c == '}') {
@@ -955,15 +1019,14 @@ fstring_field(struct parser *p, struct token t, uint32_t *pos, uint32_t end,
 				return false;
 			}
 		}
-		if (nest == 0 && c == '!' && i + 1 < end && s[i + 1] != '=')
-			break;
 	}
 	if (quote) {
 		ferror(p, i - 1, "f-string: unterminated string");
 		return false;
 	}
 	if (nest > 0) {
-		ferror(p, i - 1, "f-string: unmatched '('");
+		ferror(p, i - 1, arena_printf(p->a, "f-string: unmatched '%c'",
+		    stack[nest - 1]));
 		return false;
 	}
 	if (i >= end) {
@@ -1018,7 +1081,7 @@ fstring_field(struct parser *p, struct token t, uint32_t *pos, uint32_t end,
 		p->fstring_level++;
 		fstring_parts(p, t, spec_start, i, &sparts, &slit);
 		p->fstring_level--;
-		if (p->failed) {
+		if (p->failed) {	/* the spec's own error */
 			sbuf_free(&slit);
 			return false;
 		}
@@ -1053,10 +1116,10 @@ fstring_field(struct parser *p, struct token t, uint32_t *pos, uint32_t end,
 /*
  * fstring -> (literal | '{{' | '}}' | field)*
  * Literal text goes to lit (decoded unless raw); each field flushes lit
- * into a Constant part and appends a FormattedValue.  Returns NULL and
- * sets p->failed on an error (a non-NULL return value is not used).
+ * into a Constant part and appends a FormattedValue.  Returns false
+ * after an error.
  */
-static struct node *
+static bool
 fstring_parts(struct parser *p, struct token t, uint32_t body,
     uint32_t body_end, struct vec *parts, struct sbuf *lit)
 {
@@ -1067,23 +1130,26 @@ fstring_parts(struct parser *p, struct token t, uint32_t body,
 #define FLUSH_LITERAL(upto) do {					\
 	if ((upto) > run) {						\
 		if (raw)						\
-			sbuf_add(lit, s + run, (upto) - run);		\
+			add_text(lit, s + run, (upto) - run);		\
 		else if (!decode_escapes(p, s + run, (upto) - run,	\
 		    false, p->str_err_at, lit))			\
-			return NULL;					\
+			return false;					\
 	}								\
 } while (0)
 
 	while (i < body_end) {
 		char c = s[i];
 		if (c == '\\' && !raw && i + 1 < body_end) {
-			/* \N{...} holds braces that are not fields */
+			/* \N{...} holds braces that are not fields; in "\{"
+			 * the backslash stays and the brace opens a field */
 			if (s[i + 1] == 'N' && i + 2 < body_end &&
 			    s[i + 2] == '{') {
 				const char *close = memchr(s + i, '}',
 				    body_end - i);
 				i = close ? (uint32_t)(close - s) + 1 : body_end;
-			} else
+			} else if (s[i + 1] == '{' || s[i + 1] == '}')
+				i += 1;
+			else
 				i += 2;
 			continue;
 		}
@@ -1101,11 +1167,11 @@ fstring_parts(struct parser *p, struct token t, uint32_t body,
 			if (c == '}') {
 				ferror(p, i, "f-string: single '}' is not "
 				    "allowed");
-				return NULL;
+				return false;
 			}
 			i++;
 			if (!fstring_field(p, t, &i, body_end, parts, lit))
-				return NULL;
+				return false;
 			run = i;
 			continue;
 		}
@@ -1113,7 +1179,7 @@ fstring_parts(struct parser *p, struct token t, uint32_t body,
 	}
 	FLUSH_LITERAL(body_end);
 #undef FLUSH_LITERAL
-	return (struct node *)parts;	/* any non-NULL */
+	return true;
 }
 
 /* ============================================================ displays */
@@ -1136,6 +1202,7 @@ comprehensions(struct parser *p, struct vec *gens)
 		advance(p);
 		/* star_targets: a bitwise_or list, checked as a target */
 		{
+			uint32_t tstart = p->tok.start;
 			struct node *first, *e;
 			struct vec elts = { NULL, 0, 0 };
 			uint32_t tend;
@@ -1144,7 +1211,7 @@ comprehensions(struct parser *p, struct vec *gens)
 				advance(p);
 				if ((e = bitwise_or(p)) == NULL)
 					return false;
-				first = mk(p, NODE_STARRED, s0, e->outer_end);
+				first = mk(p, NODE_STARRED, s0, p->prev_end);
 				first->u.starred.value = e;
 			} else if ((first = bitwise_or(p)) == NULL)
 				return false;
@@ -1162,7 +1229,7 @@ comprehensions(struct parser *p, struct vec *gens)
 						if ((e = bitwise_or(p)) == NULL)
 							return false;
 						struct node *st = mk(p,
-						    NODE_STARRED, s0, e->end);
+						    NODE_STARRED, s0, p->prev_end);
 						st->u.starred.value = e;
 						e = st;
 					} else if ((e = bitwise_or(p)) == NULL)
@@ -1170,7 +1237,7 @@ comprehensions(struct parser *p, struct vec *gens)
 					vec_push(p, &elts, e);
 					tend = e->end;
 				}
-				target = mk(p, NODE_TUPLE, first->outer_start, tend);
+				target = mk(p, NODE_TUPLE, tstart, tend);
 				target->u.seq.elts = vec_list(&elts);
 			}
 			if (p->tok.kind != TOK_IN) {
@@ -1300,9 +1367,10 @@ list_display(struct parser *p)
 		vec_push(p, &elts, e);
 		if (!accept(p, TOK_COMMA)) {
 			if (p->tok.kind == TOK_FOR)
-				return error_span(p, elts.items[0]->start,
-				    e->end, "did you forget parentheses around "
-				    "the comprehension target?");
+				return error_span(p,
+				    elts.items[0]->start, e->end,
+				    "did you forget parentheses around the "
+				    "comprehension target?");
 			if (p->tok.kind != TOK_RSQB)
 				return error_after_element(p, e);
 			break;
@@ -1405,8 +1473,12 @@ brace_display(struct parser *p)
 				if (p->tok.kind == TOK_COMMA ||
 				    p->tok.kind == TOK_RBRACE ||
 				    p->tok.kind == TOK_FOR)
-					return error_span(p, k->start, k->end,
-					    "':' expected after dictionary key");
+					/* 3.11 points at the key's last
+					 * character */
+					return error_span(p,
+					    last_char_start(p, k), k->end,
+					    "':' expected after dictionary "
+					    "key");
 				if (p->tok.kind != TOK_COLON)
 					return error_after_element(p, k);
 				advance(p);
@@ -1424,9 +1496,10 @@ brace_display(struct parser *p)
 				return NULL;
 			vec_push(p, &keys, v);
 			if (p->tok.kind == TOK_FOR)
-				return error_span(p, keys.items[0]->start,
-				    v->end, "did you forget parentheses around "
-				    "the comprehension target?");
+				return error_span(p,
+				    keys.items[0]->start, v->end,
+				    "did you forget parentheses around the "
+				    "comprehension target?");
 		}
 		if (!accept(p, TOK_COMMA)) {
 			if (p->tok.kind != TOK_RBRACE)
@@ -1473,15 +1546,10 @@ atom(struct parser *p)
 		return strings(p);
 	case TOK_LPAR: {
 		struct node *r;
-		uint32_t open = p->tok.start;
 		if (!enter(p))
 			return NULL;
 		r = paren(p);
 		leave(p);
-		if (r != NULL) {
-			r->outer_start = open;
-			r->outer_end = p->prev_end;
-		}
 		return r;
 	}
 	case TOK_LSQB: {
@@ -1518,7 +1586,7 @@ atom(struct parser *p)
  * A lone generator expression argument takes the call's parentheses.
  */
 static struct node *
-call(struct parser *p, struct node *func)
+call(struct parser *p, struct node *func, uint32_t start)
 {
 	uint32_t open = p->tok.start;
 	struct vec args = { NULL, 0, 0 }, kws = { NULL, 0, 0 };
@@ -1533,19 +1601,19 @@ call(struct parser *p, struct node *func)
 			advance(p);
 			if ((e = expression(p)) == NULL)
 				return NULL;
-			n = mk(p, NODE_KEYWORD, s0, e->outer_end);
+			n = mk(p, NODE_KEYWORD, s0, p->prev_end);
 			n->u.keyword.value = e;
 			vec_push(p, &kws, n);
 			seen_dstar = true;
 		} else if (p->tok.kind == TOK_STAR) {
+			if (seen_dstar)
+				return error_here(p, "iterable argument "
+				    "unpacking follows keyword argument "
+				    "unpacking");
 			advance(p);
 			if ((e = expression(p)) == NULL)
 				return NULL;
-			if (seen_dstar)
-				return error_span(p, s0, e->end, "iterable "
-				    "argument unpacking follows keyword "
-				    "argument unpacking");
-			n = mk(p, NODE_STARRED, s0, e->outer_end);
+			n = mk(p, NODE_STARRED, s0, p->prev_end);
 			n->u.starred.value = e;
 			vec_push(p, &args, n);
 		} else if (p->tok.kind == TOK_NAME &&
@@ -1555,7 +1623,7 @@ call(struct parser *p, struct node *func)
 			advance(p);
 			if ((e = expression(p)) == NULL)
 				return NULL;
-			n = mk(p, NODE_KEYWORD, s0, e->outer_end);
+			n = mk(p, NODE_KEYWORD, s0, p->prev_end);
 			n->u.keyword.arg = identifier(p, &name);
 			n->u.keyword.value = e;
 			vec_push(p, &kws, n);
@@ -1617,7 +1685,7 @@ call(struct parser *p, struct node *func)
 	if (pending)
 		return error_here(p, pending);
 	advance(p);
-	n = mk(p, NODE_CALL, func->outer_start, p->prev_end);
+	n = mk(p, NODE_CALL, start, p->prev_end);
 	n->u.call.func = func;
 	n->u.call.args = vec_list(&args);
 	n->u.call.keywords = vec_list(&kws);
@@ -1638,7 +1706,7 @@ slice(struct parser *p)
 		advance(p);
 		if ((e = bitwise_or(p)) == NULL)
 			return NULL;
-		n = mk(p, NODE_STARRED, start, e->outer_end);
+		n = mk(p, NODE_STARRED, start, p->prev_end);
 		n->u.starred.value = e;
 		return n;
 	}
@@ -1664,12 +1732,14 @@ slice(struct parser *p)
 
 /* slices -> slice !',' | ','.(slice | starred_expression)+ [','] */
 static struct node *
-subscript(struct parser *p, struct node *val)
+subscript(struct parser *p, struct node *val, uint32_t start)
 {
 	struct node *n, *s, *first;
 	struct vec elts = { NULL, 0, 0 };
+	uint32_t sstart;
 
 	advance(p);
+	sstart = p->tok.start;
 	if ((first = slice(p)) == NULL)
 		return NULL;
 	s = first;
@@ -1683,17 +1753,17 @@ subscript(struct parser *p, struct node *val)
 				return NULL;
 			vec_push(p, &elts, e);
 		}
-		s = mk(p, NODE_TUPLE, first->outer_start, p->prev_end);
+		s = mk(p, NODE_TUPLE, sstart, p->prev_end);
 		s->u.seq.elts = vec_list(&elts);
 	} else if (first->kind == NODE_STARRED) {
 		/* 3.11 accepts a[*b] as a one-element tuple */
 		vec_push(p, &elts, first);
-		s = mk(p, NODE_TUPLE, first->outer_start, first->outer_end);
+		s = mk(p, NODE_TUPLE, first->start, first->end);
 		s->u.seq.elts = vec_list(&elts);
 	}
 	if (!accept(p, TOK_RSQB))
 		return error_after_element(p, s);
-	n = mk(p, NODE_SUBSCRIPT, val->outer_start, p->prev_end);
+	n = mk(p, NODE_SUBSCRIPT, start, p->prev_end);
 	n->u.subscript.value = val;
 	n->u.subscript.slice = s;
 	n->u.subscript.ctx = CTX_LOAD;
@@ -1702,9 +1772,15 @@ subscript(struct parser *p, struct node *val)
 
 /* primary -> primary '.' NAME | primary '(' args ')' |
  *            primary '[' slices ']' | atom */
+/*
+ * Spans: a node built on a left operand starts where the operand's first
+ * token starts, brackets included, as in CPython: in "(a).b" the
+ * Attribute starts at '(' while the Name keeps its own span.
+ */
 static struct node *
 primary(struct parser *p)
 {
+	uint32_t start = p->tok.start;
 	struct node *e = atom(p), *n;
 
 	while (e != NULL) {
@@ -1713,7 +1789,7 @@ primary(struct parser *p)
 			advance(p);
 			if (p->tok.kind != TOK_NAME)
 				return error_here(p, NULL);
-			n = mk(p, NODE_ATTRIBUTE, e->outer_start, tok_end(&p->tok));
+			n = mk(p, NODE_ATTRIBUTE, start, tok_end(&p->tok));
 			n->u.attribute.value = e;
 			n->u.attribute.attr = identifier(p, &p->tok);
 			n->u.attribute.ctx = CTX_LOAD;
@@ -1721,10 +1797,10 @@ primary(struct parser *p)
 			e = n;
 			break;
 		case TOK_LPAR:
-			e = call(p, e);
+			e = call(p, e, start);
 			break;
 		case TOK_LSQB:
-			e = subscript(p, e);
+			e = subscript(p, e, start);
 			break;
 		default:
 			return e;
@@ -1762,6 +1838,7 @@ static const struct {
 static struct node *
 power(struct parser *p)
 {
+	uint32_t start = p->tok.start;
 	struct node *base = primary(p), *exp, *n;
 	if (base == NULL || p->tok.kind != TOK_DOUBLESTAR)
 		return base;
@@ -1772,7 +1849,7 @@ power(struct parser *p)
 	leave(p);
 	if (exp == NULL)
 		return NULL;
-	n = mk(p, NODE_BINOP, base->outer_start, exp->outer_end);
+	n = mk(p, NODE_BINOP, start, p->prev_end);
 	n->u.binop.left = base;
 	n->u.binop.op = BINOP_POW;
 	n->u.binop.right = exp;
@@ -1800,7 +1877,7 @@ factor(struct parser *p)
 	leave(p);
 	if (operand == NULL)
 		return NULL;
-	n = mk(p, NODE_UNARYOP, start, operand->outer_end);
+	n = mk(p, NODE_UNARYOP, start, p->prev_end);
 	n->u.unaryop.op = op;
 	n->u.unaryop.operand = operand;
 	return n;
@@ -1814,6 +1891,7 @@ factor(struct parser *p)
 static struct node *
 binary(struct parser *p, unsigned min_prec)
 {
+	uint32_t start = p->tok.start;
 	struct node *left = factor(p);
 
 	while (left != NULL) {
@@ -1825,7 +1903,7 @@ binary(struct parser *p, unsigned min_prec)
 		advance(p);
 		if ((right = binary(p, prec + 1)) == NULL)
 			return NULL;
-		n = mk(p, NODE_BINOP, left->outer_start, right->outer_end);
+		n = mk(p, NODE_BINOP, start, p->prev_end);
 		n->u.binop.left = left;
 		n->u.binop.op = op;
 		n->u.binop.right = right;
@@ -1877,6 +1955,7 @@ compare_op(struct parser *p, enum cmpop *op)
 static struct node *
 comparison(struct parser *p)
 {
+	uint32_t start = p->tok.start;
 	struct node *left = bitwise_or(p), *n, *right;
 	struct vec comps = { NULL, 0, 0 };
 	enum cmpop *ops = NULL;
@@ -1900,7 +1979,7 @@ comparison(struct parser *p)
 	}
 	if (nops == 0)
 		return left;
-	n = mk(p, NODE_COMPARE, left->outer_start, comps.items[comps.len - 1]->outer_end);
+	n = mk(p, NODE_COMPARE, start, p->prev_end);
 	n->u.compare.left = left;
 	n->u.compare.ops = ops;
 	n->u.compare.comparators = vec_list(&comps);
@@ -1922,7 +2001,7 @@ inversion(struct parser *p)
 	leave(p);
 	if (operand == NULL)
 		return NULL;
-	n = mk(p, NODE_UNARYOP, start, operand->outer_end);
+	n = mk(p, NODE_UNARYOP, start, p->prev_end);
 	n->u.unaryop.op = UNARYOP_NOT;
 	n->u.unaryop.operand = operand;
 	return n;
@@ -1936,6 +2015,7 @@ boolop(struct parser *p, enum boolop op)
 	enum token_kind k = op == BOOLOP_AND ? TOK_AND : TOK_OR;
 	struct node *first, *e = NULL, *n;
 	struct vec values = { NULL, 0, 0 };
+	uint32_t start = p->tok.start;
 
 	first = op == BOOLOP_AND ? inversion(p) : boolop(p, BOOLOP_AND);
 	if (first == NULL || p->tok.kind != k)
@@ -1947,7 +2027,7 @@ boolop(struct parser *p, enum boolop op)
 			return NULL;
 		vec_push(p, &values, e);
 	}
-	n = mk(p, NODE_BOOLOP, first->outer_start, e->outer_end);
+	n = mk(p, NODE_BOOLOP, start, p->prev_end);
 	n->u.boolop.op = op;
 	n->u.boolop.values = vec_list(&values);
 	return n;
@@ -1969,11 +2049,10 @@ lambda_params(struct parser *p)
 	struct node *args = mk(p, NODE_ARGUMENTS, p->tok.start, p->tok.start);
 	struct vec pos = { NULL, 0, 0 }, defaults = { NULL, 0, 0 };
 	struct vec kwonly = { NULL, 0, 0 }, kwdefaults = { NULL, 0, 0 };
-	bool star = false, bare_star = false;
+	bool star = false;
 	struct node *a, *d;
 
 	while (p->tok.kind != TOK_COLON) {
-		uint32_t s0 = p->tok.start;
 		if (p->tok.kind == TOK_LPAR)
 			return error_here(p, "Lambda expression parameters "
 			    "cannot be parenthesized");
@@ -2000,8 +2079,6 @@ lambda_params(struct parser *p)
 				args->u.arguments.vararg = a;
 				advance(p);
 			} else {
-				bare_star = true;
-				(void)s0;
 				if (p->tok.kind == TOK_COLON)
 					return error_here(p, "named arguments "
 					    "must follow bare *");
@@ -2021,10 +2098,13 @@ lambda_params(struct parser *p)
 			a->u.arg.arg = identifier(p, &p->tok);
 			args->u.arguments.kwarg = a;
 			advance(p);
-			accept(p, TOK_COMMA);
-			if (p->tok.kind != TOK_COLON)
+			if (accept(p, TOK_COMMA) && (p->tok.kind == TOK_NAME ||
+			    p->tok.kind == TOK_STAR ||
+			    p->tok.kind == TOK_DOUBLESTAR))
 				return error_here(p, "arguments cannot follow "
 				    "var-keyword argument");
+			if (p->tok.kind != TOK_COLON)
+				return error_here(p, NULL);
 			break;
 		} else if (p->tok.kind == TOK_NAME) {
 			a = mk(p, NODE_ARG, p->tok.start, tok_end(&p->tok));
@@ -2050,7 +2130,6 @@ lambda_params(struct parser *p)
 		if (!accept(p, TOK_COMMA))
 			break;
 	}
-	(void)bare_star;
 	args->u.arguments.args = vec_list(&pos);
 	args->u.arguments.defaults = vec_list(&defaults);
 	args->u.arguments.kwonlyargs = vec_list(&kwonly);
@@ -2074,7 +2153,7 @@ lambdef(struct parser *p)
 	advance(p);
 	if ((body = expression(p)) == NULL)
 		return NULL;
-	n = mk(p, NODE_LAMBDA, start, body->end);
+	n = mk(p, NODE_LAMBDA, start, p->prev_end);
 	n->u.lambda.args = args;
 	n->u.lambda.body = body;
 	return n;
@@ -2086,6 +2165,7 @@ static struct node *
 expression(struct parser *p)
 {
 	struct node *body, *test, *orelse, *n = NULL;
+	uint32_t start = p->tok.start;
 
 	if (!enter(p))
 		return NULL;
@@ -2113,7 +2193,7 @@ expression(struct parser *p)
 	advance(p);
 	if ((orelse = expression(p)) == NULL)
 		goto out;
-	n = mk(p, NODE_IFEXP, body->outer_start, orelse->outer_end);
+	n = mk(p, NODE_IFEXP, start, p->prev_end);
 	n->u.ifexp.test = test;
 	n->u.ifexp.body = body;
 	n->u.ifexp.orelse = orelse;
@@ -2135,7 +2215,7 @@ named_expression(struct parser *p)
 		advance(p);
 		if ((val = expression(p)) == NULL)
 			return NULL;
-		n = mk(p, NODE_NAMEDEXPR, target->outer_start, val->outer_end);
+		n = mk(p, NODE_NAMEDEXPR, target->start, p->prev_end);
 		n->u.namedexpr.target = target;
 		n->u.namedexpr.value = val;
 		return n;
@@ -2159,7 +2239,7 @@ star_named_expression(struct parser *p)
 	advance(p);
 	if ((e = bitwise_or(p)) == NULL)
 		return NULL;
-	n = mk(p, NODE_STARRED, start, e->outer_end);
+	n = mk(p, NODE_STARRED, start, p->prev_end);
 	n->u.starred.value = e;
 	n->u.starred.ctx = CTX_LOAD;
 	return n;
@@ -2178,6 +2258,7 @@ star_expression(struct parser *p)
 static struct node *
 star_expressions(struct parser *p)
 {
+	uint32_t start = p->tok.start;
 	struct node *first = star_expression(p), *n;
 	struct vec elts = { NULL, 0, 0 };
 	if (first == NULL || p->tok.kind != TOK_COMMA)
@@ -2191,7 +2272,7 @@ star_expressions(struct parser *p)
 			return NULL;
 		vec_push(p, &elts, e);
 	}
-	n = mk(p, NODE_TUPLE, first->outer_start, p->prev_end);
+	n = mk(p, NODE_TUPLE, start, p->prev_end);
 	n->u.seq.elts = vec_list(&elts);
 	return n;
 }
@@ -2390,17 +2471,23 @@ static struct node *
 simple_stmt(struct parser *p)
 {
 	struct node *e, *n;
+	uint32_t start;
 	size_t i;
 
 	if (p->tok.kind == TOK_IMPORT)
 		return import_name(p);
 	if (p->tok.kind == TOK_FROM)
 		return import_from(p);
-	for (i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++)
-		if (p->tok.kind == unsupported[i].kind)
+	for (i = 0; p->tok.kind >= TOK_FIRST_KEYWORD &&
+	    i < sizeof unsupported / sizeof unsupported[0]; i++)
+		if (p->tok.kind == unsupported[i].kind) {
+			if (!p->failed)
+				p->err_is_ours = true;
 			return error_here(p, arena_printf(p->a, "%s are not "
 			    "supported here: only expressions, assignments "
 			    "and imports", unsupported[i].what));
+		}
+	start = p->tok.start;
 	if ((e = star_expressions(p)) == NULL)
 		return NULL;
 	if (p->tok.kind == TOK_COLONEQUAL) {
@@ -2449,12 +2536,15 @@ simple_stmt(struct parser *p)
 			    arena_printf(p->a, "cannot assign to %s",
 			    expr_name(bad)));
 		}
-		n = mk(p, NODE_ASSIGN, e->outer_start, val->outer_end);
+		n = mk(p, NODE_ASSIGN, start, p->prev_end);
 		n->u.assign.targets = vec_list(&targets);
 		n->u.assign.value = val;
 		return n;
 	}
-	for (i = 0; i < sizeof augassign_ops / sizeof augassign_ops[0]; i++)
+	/* the augmented assignment tokens run from += to @= */
+	i = p->tok.kind >= TOK_PLUSEQUAL && p->tok.kind <= TOK_ATEQUAL ? 0 :
+	    sizeof augassign_ops / sizeof augassign_ops[0];
+	for (; i < sizeof augassign_ops / sizeof augassign_ops[0]; i++)
 		if (p->tok.kind == augassign_ops[i].kind)
 			break;
 	if (i < sizeof augassign_ops / sizeof augassign_ops[0]) {
@@ -2471,7 +2561,7 @@ simple_stmt(struct parser *p)
 		if ((val = star_expressions(p)) == NULL)
 			return NULL;
 		set_store(e);
-		n = mk(p, NODE_AUGASSIGN, e->outer_start, val->outer_end);
+		n = mk(p, NODE_AUGASSIGN, start, p->prev_end);
 		n->u.augassign.target = e;
 		n->u.augassign.op = augassign_ops[i].op;
 		n->u.augassign.value = val;
@@ -2481,7 +2571,7 @@ simple_stmt(struct parser *p)
 		return error_here(p, "annotated assignments are not "
 		    "supported here: only expressions, assignments and "
 		    "imports");
-	n = mk(p, NODE_EXPR, e->outer_start, e->outer_end);
+	n = mk(p, NODE_EXPR, start, p->prev_end);
 	n->u.expr.value = e;
 	return n;
 }
@@ -2499,6 +2589,22 @@ is_eval_expression(const struct node *e)
 			if (e->u.seq.elts.items[i]->kind == NODE_STARRED)
 				return false;
 	return true;
+}
+
+/*
+ * A last line of only blanks, with no newline after it, is an "unexpected
+ * indent" in eval mode but fine in exec mode: ast.parse gives a Module.
+ */
+static bool
+ends_in_blank_indent(const char *src, uint32_t len)
+{
+	uint32_t i = len;
+	while (i > 0 && (src[i - 1] == ' ' || src[i - 1] == '\t' ||
+	    src[i - 1] == '\f'))
+		i--;
+	/* (not after a backslash: that line continues the last one) */
+	return i < len && i > 0 && src[i - 1] == '\n' &&
+	    !(i > 1 && src[i - 2] == '\\');
 }
 
 /* Byte span of the first NUL or invalid UTF-8 sequence, if any. */
@@ -2533,6 +2639,83 @@ check_bytes(struct parser *p)
 }
 
 /*
+ * A statement that fails to parse and reads "print x" or "exec x" gets
+ * 3.11's hint, whatever the first error was (invalid_legacy_expression).
+ */
+static void
+legacy_print(struct parser *p, uint32_t stmt_start)
+{
+	struct lexer lx;
+	struct token name, next;
+	const char *id;
+
+	lex_init(&lx, p->a, p->src, stmt_start, p->len);
+	lx.at_line_start = false;
+	name = lex_next(&lx);
+	if (name.kind != TOK_NAME || name.is_non_ascii)
+		return;
+	if (name.length == 5 && memcmp(p->src + name.start, "print", 5) == 0)
+		id = "print";
+	else if (name.length == 4 &&
+	    memcmp(p->src + name.start, "exec", 4) == 0)
+		id = "exec";
+	else
+		return;
+	next = lex_next(&lx);
+	if (next.kind == TOK_LPAR || !(starts_expression(&next) ||
+	    next.kind == TOK_STAR))
+		return;
+	p->incomplete = false;
+	p->column_override = -1;
+	p->err.cls = "SyntaxError";
+	p->err.msg = arena_printf(p->a, "Missing parentheses in call to '%s'. "
+	    "Did you mean %s(...)?", id, id);
+	p->err.start = name.start;
+	p->err.end = tok_end(&next);
+}
+
+/*
+ * After a parser error CPython 3.11 tokenizes the rest of the input, and a
+ * tokenizer error found there is reported instead (an invalid character
+ * or an unmatched bracket further on).  A bracket left open at the end
+ * replaces the error only when it was opened on an earlier line.
+ */
+static void
+tokenizer_error_first(struct parser *p)
+{
+	struct token t = p->has_next ? p->next : p->tok;
+	uint32_t err_line, err_col, br_line, br_col;
+	int guard = 0;
+
+	while (t.kind != TOK_EOF && t.kind != TOK_ERROR && guard++ < 1 << 24)
+		t = lex_next(&p->lx);
+	if (t.kind != TOK_ERROR)
+		return;
+	/* errors CPython's tokenizer only reports when the parser asks */
+	if (strcmp(p->lx.error.cls, "IndentationError") == 0 ||
+	    strncmp(p->lx.error.msg, "unexpected ", 11) == 0)
+		return;
+	if (p->lx.error.is_incomplete) {
+		if (strncmp(p->lx.error.msg, "unterminated", 12) != 0) {
+			if (p->lx.depth == 0)
+				return;
+			lex_position(p->src, p->len, p->err.start, &err_line,
+			    &err_col);
+			lex_position(p->src, p->len, p->lx.error.start,
+			    &br_line, &br_col);
+			if (err_line <= br_line)
+				return;
+		}
+	}
+	p->incomplete = false;
+	p->err.cls = p->lx.error.cls;
+	p->err.msg = p->lx.error.msg;
+	p->err.start = p->lx.error.start;
+	p->err.end = p->lx.error.end;
+	p->column_override = -1;
+}
+
+/*
  * file -> [statements] ; statements -> simple_stmt ((';' | NEWLINE)
  * simple_stmt)* [';']
  */
@@ -2544,6 +2727,7 @@ parse_input(struct arena *a, const char *src, size_t len,
 	struct vec body = { NULL, 0, 0 };
 	bool joined = false;
 	struct node *root;
+	uint32_t stmt_start = 0;
 
 	memset(out, 0, sizeof *out);
 	memset(&p, 0, sizeof p);
@@ -2569,6 +2753,7 @@ parse_input(struct arena *a, const char *src, size_t len,
 			advance(&p);
 			continue;
 		}
+		stmt_start = p.tok.start;
 		if ((s = simple_stmt(&p)) == NULL)
 			goto fail;
 		vec_push(&p, &body, s);
@@ -2581,24 +2766,36 @@ parse_input(struct arena *a, const char *src, size_t len,
 			continue;
 		}
 		if (p.tok.kind != TOK_EOF) {
-			if (s->kind == NODE_EXPR && p.tok.kind != TOK_ERROR &&
-			    s->u.expr.value->kind == NODE_NAME &&
-			    p.tok.start == s->end + 1 &&
-			    starts_expression(&p.tok) && (strcmp(
-			    s->u.expr.value->u.name.id, "print") == 0 ||
-			    strcmp(s->u.expr.value->u.name.id, "exec") == 0)) {
-				const char *id = s->u.expr.value->u.name.id;
-				error_span(&p, s->start, p.tok.start +
-				    p.tok.length, arena_printf(a, "Missing "
-				    "parentheses in call to '%s'. Did you mean "
-				    "%s(...)?", id, id));
+			if (starts_expression(&p.tok)) {
+				/*
+				 * CPython reads the expression that follows
+				 * before saying "invalid syntax" here, so an
+				 * error its tokenizer finds there comes first.
+				 */
+				struct token junk = p.tok;
+				expression(&p);
+				if (!p.failed)
+					peek(&p);
+				p.failed = false;
+				if (p.tok.kind == TOK_ERROR || (p.has_next &&
+				    p.next.kind == TOK_ERROR)) {
+					/* an error even if more lines could
+					 * close it: the junk came first */
+					error_lexer(&p);
+					p.incomplete = false;
+				} else {
+					error_span(&p, junk.start, tok_end(&junk),
+					    "invalid syntax");
+					p.incomplete = false;
+				}
 			} else
 				error_after_element(&p, NULL);
 			goto fail;
 		}
 	}
 	if (body.len == 1 && !joined && body.items[0]->kind == NODE_EXPR &&
-	    is_eval_expression(body.items[0]->u.expr.value)) {
+	    is_eval_expression(body.items[0]->u.expr.value) &&
+	    !ends_in_blank_indent(src, p.len)) {
 		struct node *e = body.items[0]->u.expr.value;
 		root = mk(&p, NODE_EXPRESSION, e->start, e->end);
 		root->u.expression.body = e;
@@ -2610,6 +2807,10 @@ parse_input(struct arena *a, const char *src, size_t len,
 	out->root = root;
 	return;
 fail:
+	if (!p.err_from_lexer && !p.err_is_ours)
+		legacy_print(&p, stmt_start);
+	if (!p.err_from_lexer && !p.err_is_ours)
+		tokenizer_error_first(&p);
 	out->status = p.incomplete ? PARSE_INCOMPLETE : PARSE_ERROR;
 	out->error = p.err;
 	lex_position(src, len, p.err.start, &out->error.line,
@@ -2625,9 +2826,9 @@ parse_format_error(const char *src, size_t len, const struct parse_error *e,
 	uint32_t ls = e->start, le, i, width, lead;
 	if (ls > len)
 		ls = (uint32_t)len;
-	while (ls > 0 && src[ls - 1] != '\n')
+	while (ls > 0 && src[ls - 1] != '\n' && src[ls - 1] != '\r')
 		ls--;
-	for (le = ls; le < len && src[le] != '\n'; le++)
+	for (le = ls; le < len && src[le] != '\n' && src[le] != '\r'; le++)
 		;
 	sbuf_addf(out, "%s: %s (column %u)\n", e->cls ? e->cls : "SyntaxError",
 	    e->msg ? e->msg : "invalid syntax", (unsigned)e->column);

@@ -1,25 +1,62 @@
 /*
- * policy.c -- the preset policies.
+ * policy.c -- the preset policies and policy files.
  *
- * "essay" is the essay's boundary, exactly: arithmetic on constants, names,
- * lists and tuples; the six calls sum len min max round abs; the commands
- * read_file and write_file; no reachable host.
+ * A policy file is line-oriented, "key: value", '#' comments:
+ *
+ *   extends: essay                 start from a preset (default: essay)
+ *   name: classroom
+ *   nodes: Expression Constant Name BinOp UnaryOp List Tuple Call keyword
+ *   operators: + - * / // % ** -u +u       (binary, then unary as -u +u ~ not)
+ *   compare: == != < <= > >= in not-in is is-not
+ *   boolops: and or
+ *   calls: sum len min max round abs
+ *   call-rule: named | any
+ *   names: calls | all
+ *   attributes: all | public
+ *   object-model: yes | no
+ *   blocked-words: import eval exec open os system
+ *   commands: read_file write_file
+ *   hosts: example.org
+ *   budget: 20
+ *   max-steps / max-int-bits / max-seq-len / max-str-bytes / max-depth: N
+ *
+ * A list value replaces the preset's list; an unknown key, node name,
+ * operator or command is an error naming the file and line.
  */
 #include "config.h"
 
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "cmd.h"
 #include "policy.h"
+#include "sbuf.h"
+#include "xalloc.h"
 
 #define BIT(x) (UINT64_C(1) << (x))
+#define MAX_POLICY_BYTES (1u << 20)
 
 static const char *const essay_calls[] = {
 	"sum", "len", "min", "max", "round", "abs", NULL
 };
+static const char *const dunder_calls[] = {
+	"abs", "all", "any", "bin", "bool", "chr", "dict", "divmod",
+	"enumerate", "filter", "float", "format", "hex", "int", "isinstance",
+	"len", "list", "map", "max", "min", "oct", "ord", "pow", "range",
+	"repr", "reversed", "round", "set", "sorted", "str", "sum", "tuple",
+	"zip", NULL
+};
+static const char *const blocked_words[] = {
+	"import", "eval", "exec", "open", "os", "system", "subprocess", NULL
+};
 static const char *const essay_commands[] = {
 	"read_file", "write_file", NULL
 };
-static const char *const no_hosts[] = { NULL };
+static const char *const no_list[] = { NULL };
 
 /* Caps shared by the presets: generous for real work, far below harm. */
 #define DEFAULT_LIMITS {					\
@@ -29,6 +66,12 @@ static const char *const no_hosts[] = { NULL };
 	.max_str_bytes = 16u << 20,				\
 	.max_depth = 500,					\
 }
+
+#define ALL_BINOPS	((UINT32_C(1) << BINOP__COUNT) - 1)
+#define ALL_UNARYOPS	((UINT32_C(1) << UNARYOP__COUNT) - 1)
+#define ALL_CMPOPS	((UINT32_C(1) << CMPOP__COUNT) - 1)
+#define ALL_BOOLOPS	((UINT32_C(1) << BOOLOP__COUNT) - 1)
+#define ALL_NODES	((UINT64_C(1) << NODE__COUNT) - 1)
 
 static const struct policy essay = {
 	.name = "essay",
@@ -41,18 +84,65 @@ static const struct policy essay = {
 	    BIT(BINOP_DIV) | BIT(BINOP_FLOORDIV) | BIT(BINOP_MOD) |
 	    BIT(BINOP_POW),
 	.unaryops = BIT(UNARYOP_UADD) | BIT(UNARYOP_USUB),
-	.cmpops = 0,
-	.boolops = 0,
+	.call_rule = CALLS_NAMED,
+	.name_rule = NAMES_CALLS,
+	.attr_rule = ATTRS_ALL,
 	.calls = essay_calls,
+	.blocked_words = no_list,
 	.commands = essay_commands,
-	.hosts = no_hosts,
+	.hosts = no_list,
 	.budget = POLICY_DEFAULT_BUDGET,
 	.limits = DEFAULT_LIMITS,
 };
 
-static const struct policy *const presets[] = { &essay };
+static const struct policy dunder = {
+	.name = "dunder",
+	.summary = "no names starting with '_', broad safe builtins "
+	    "(the rule expression libraries adopted)",
+	.nodes = ALL_NODES & ~(BIT(NODE_MODULE) | BIT(NODE_ASSIGN) |
+	    BIT(NODE_AUGASSIGN) | BIT(NODE_IMPORT) | BIT(NODE_IMPORTFROM) |
+	    BIT(NODE_ALIAS)),
+	.binops = ALL_BINOPS,
+	.unaryops = ALL_UNARYOPS,
+	.cmpops = ALL_CMPOPS,
+	.boolops = ALL_BOOLOPS,
+	.call_rule = CALLS_ANY,
+	.name_rule = NAMES_CALLS,
+	.attr_rule = ATTRS_PUBLIC,
+	.object_model = true,
+	.calls = dunder_calls,
+	.blocked_words = no_list,
+	.commands = essay_commands,
+	.hosts = no_list,
+	.budget = POLICY_DEFAULT_BUDGET,
+	.limits = DEFAULT_LIMITS,
+};
 
-const char *const policy_preset_names[] = { "essay", NULL };
+static const struct policy blocklist = {
+	.name = "blocklist",
+	.summary = "everything unless the code says import, eval, exec, "
+	    "open, os, system ... (the filter agents shipped)",
+	.nodes = ALL_NODES,
+	.binops = ALL_BINOPS,
+	.unaryops = ALL_UNARYOPS,
+	.cmpops = ALL_CMPOPS,
+	.boolops = ALL_BOOLOPS,
+	.call_rule = CALLS_ANY,
+	.name_rule = NAMES_ALL,
+	.attr_rule = ATTRS_ALL,
+	.object_model = true,
+	.calls = essay_calls,
+	.blocked_words = blocked_words,
+	.commands = essay_commands,
+	.hosts = no_list,
+	.budget = POLICY_DEFAULT_BUDGET,
+	.limits = DEFAULT_LIMITS,
+};
+
+static const struct policy *const presets[] = { &essay, &dunder, &blocklist };
+
+const char *const policy_preset_names[] = { "essay", "dunder", "blocklist",
+    NULL };
 
 const struct policy *
 policy_preset(const char *name)
@@ -89,4 +179,381 @@ bool
 policy_allows_host(const struct policy *p, const char *host)
 {
 	return listed(p->hosts, host);
+}
+
+/* ---- policy files ---- */
+
+/* A loaded policy owns its strings: one block of names per list. */
+struct owned_policy {
+	struct policy	 p;
+	char		*strings[64];	/* heap blocks to free */
+	int		 nstrings;
+};
+
+/* Split value into a NULL-terminated list of words (heap). */
+static const char *const *
+words(struct owned_policy *op, const char *text)
+{
+	size_t n = 0, i = 0, len = strlen(text);
+	char *copy = xstrdup(text), **list, *p;
+
+	for (p = copy; *p; p++)
+		if (*p == ',' || *p == '\t')
+			*p = ' ';
+	for (p = copy; *p; ) {
+		while (*p == ' ')
+			p++;
+		if (*p)
+			n++;
+		while (*p && *p != ' ')
+			p++;
+	}
+	list = xcalloc(n + 1, sizeof *list);
+	for (p = copy; *p && i < n; ) {
+		while (*p == ' ')
+			*p++ = '\0';
+		if (*p)
+			list[i++] = p;
+		while (*p && *p != ' ')
+			p++;
+	}
+	(void)len;
+	if (op->nstrings < 63) {
+		op->strings[op->nstrings++] = copy;
+		op->strings[op->nstrings++] = (char *)list;
+	}
+	return (const char *const *)list;
+}
+
+static bool
+fail(char **err, const char *name, unsigned line, const char *what,
+    const char *arg)
+{
+	*err = xasprintf("%s:%u: %s%s%s%s", name, line, what,
+	    arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
+	return false;
+}
+
+static bool
+parse_number(const char *v, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long n;
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	while (*end == ' ')
+		end++;
+	if (errno != 0 || end == v || *end != '\0' || n > max)
+		return false;
+	*out = n;
+	return true;
+}
+
+static bool
+set_key(struct owned_policy *op, const char *name, unsigned line,
+    const char *key, const char *val, char **err)
+{
+	struct policy *p = &op->p;
+	const char *const *w;
+	uint64_t n;
+	size_t i;
+
+	if (strcmp(key, "name") == 0) {
+		p->name = words(op, val)[0];
+		if (p->name == NULL)
+			return fail(err, name, line, "name wants a word", NULL);
+		return true;
+	}
+	if (strcmp(key, "nodes") == 0) {
+		p->nodes = 0;
+		for (w = words(op, val); *w; w++) {
+			for (i = 0; i < NODE__COUNT; i++)
+				if (strcmp(ast_kind_name((enum node_kind)i),
+				    *w) == 0)
+					break;
+			if (i == NODE__COUNT)
+				return fail(err, name, line, "unknown node type",
+				    *w);
+			p->nodes |= BIT(i);
+		}
+		return true;
+	}
+	if (strcmp(key, "operators") == 0) {
+		p->binops = p->unaryops = 0;
+		for (w = words(op, val); *w; w++) {
+			bool found = false;
+			for (i = 0; i < BINOP__COUNT && !found; i++)
+				if (strcmp(ast_binop_symbol(i), *w) == 0) {
+					p->binops |= (uint32_t)BIT(i);
+					found = true;
+				}
+			for (i = 0; i < UNARYOP__COUNT && !found; i++) {
+				const char *s = ast_unaryop_symbol(i);
+				char u[8];
+				snprintf(u, sizeof u, "%su", s);
+				if (strcmp(u, *w) == 0 || (strcmp(s, "not") == 0 &&
+				    strcmp(*w, "not") == 0) ||
+				    (strcmp(s, "~") == 0 && strcmp(*w, "~") == 0)) {
+					p->unaryops |= (uint32_t)BIT(i);
+					found = true;
+				}
+			}
+			if (!found)
+				return fail(err, name, line, "unknown operator",
+				    *w);
+		}
+		return true;
+	}
+	if (strcmp(key, "compare") == 0) {
+		p->cmpops = 0;
+		for (w = words(op, val); *w; w++) {
+			for (i = 0; i < CMPOP__COUNT; i++) {
+				char s[16];
+				size_t k;
+				snprintf(s, sizeof s, "%s", ast_cmpop_symbol(i));
+				for (k = 0; s[k]; k++)
+					if (s[k] == ' ')
+						s[k] = '-';
+				if (strcmp(s, *w) == 0)
+					break;
+			}
+			if (i == CMPOP__COUNT)
+				return fail(err, name, line,
+				    "unknown comparison", *w);
+			p->cmpops |= (uint32_t)BIT(i);
+		}
+		return true;
+	}
+	if (strcmp(key, "boolops") == 0) {
+		p->boolops = 0;
+		for (w = words(op, val); *w; w++) {
+			if (strcmp(*w, "and") == 0)
+				p->boolops |= BIT(BOOLOP_AND);
+			else if (strcmp(*w, "or") == 0)
+				p->boolops |= BIT(BOOLOP_OR);
+			else
+				return fail(err, name, line, "unknown boolean "
+				    "operator", *w);
+		}
+		return true;
+	}
+	if (strcmp(key, "calls") == 0) {
+		p->calls = words(op, val);
+		return true;
+	}
+	if (strcmp(key, "blocked-words") == 0) {
+		p->blocked_words = words(op, val);
+		return true;
+	}
+	if (strcmp(key, "commands") == 0) {
+		p->commands = words(op, val);
+		for (w = p->commands; *w; w++)
+			if (cmd_find(*w) == NULL)
+				return fail(err, name, line, "unknown command",
+				    *w);
+		return true;
+	}
+	if (strcmp(key, "hosts") == 0) {
+		p->hosts = words(op, val);
+		return true;
+	}
+	if (strcmp(key, "call-rule") == 0 || strcmp(key, "names") == 0 ||
+	    strcmp(key, "attributes") == 0 || strcmp(key, "object-model") == 0) {
+		const char *v = words(op, val)[0];
+		if (v == NULL)
+			return fail(err, name, line, "missing value for", key);
+		if (strcmp(key, "call-rule") == 0 && strcmp(v, "named") == 0)
+			p->call_rule = CALLS_NAMED;
+		else if (strcmp(key, "call-rule") == 0 && strcmp(v, "any") == 0)
+			p->call_rule = CALLS_ANY;
+		else if (strcmp(key, "names") == 0 && strcmp(v, "calls") == 0)
+			p->name_rule = NAMES_CALLS;
+		else if (strcmp(key, "names") == 0 && strcmp(v, "all") == 0)
+			p->name_rule = NAMES_ALL;
+		else if (strcmp(key, "attributes") == 0 &&
+		    strcmp(v, "all") == 0)
+			p->attr_rule = ATTRS_ALL;
+		else if (strcmp(key, "attributes") == 0 &&
+		    strcmp(v, "public") == 0)
+			p->attr_rule = ATTRS_PUBLIC;
+		else if (strcmp(key, "object-model") == 0 &&
+		    (strcmp(v, "yes") == 0 || strcmp(v, "no") == 0))
+			p->object_model = strcmp(v, "yes") == 0;
+		else
+			return fail(err, name, line, "bad value", v);
+		return true;
+	}
+	{
+		static const struct { const char *key; size_t off; uint64_t max; }
+		    caps[] = {
+			{ "max-steps", offsetof(struct limits, max_steps),
+			  UINT64_C(1) << 40 },
+			{ "max-int-bits", offsetof(struct limits, max_int_bits),
+			  UINT64_C(1) << 32 },
+			{ "max-seq-len", offsetof(struct limits, max_seq_len),
+			  UINT64_C(1) << 32 },
+			{ "max-str-bytes", offsetof(struct limits, max_str_bytes),
+			  UINT64_C(1) << 32 },
+		};
+		for (i = 0; i < sizeof caps / sizeof caps[0]; i++)
+			if (strcmp(key, caps[i].key) == 0) {
+				if (!parse_number(val, caps[i].max, &n) || n == 0)
+					return fail(err, name, line, "wants a "
+					    "positive number:", key);
+				*(uint64_t *)((char *)&p->limits + caps[i].off) =
+				    n;
+				return true;
+			}
+	}
+	if (strcmp(key, "max-depth") == 0) {
+		if (!parse_number(val, 5000, &n) || n == 0)
+			return fail(err, name, line, "max-depth wants 1 to 5000",
+			    NULL);
+		p->limits.max_depth = (unsigned)n;
+		return true;
+	}
+	if (strcmp(key, "budget") == 0) {
+		if (!parse_number(val, 1000000, &n))
+			return fail(err, name, line, "budget wants 0 to 1000000",
+			    NULL);
+		p->budget = (unsigned)n;
+		return true;
+	}
+	return fail(err, name, line, "unknown key", key);
+}
+
+struct policy *
+policy_parse(const char *name, const char *text, size_t len, char **err)
+{
+	struct owned_policy *op = xcalloc(1, sizeof *op);
+	size_t pos = 0;
+	unsigned line = 0;
+	bool named = false;
+
+	*err = NULL;
+	op->p = essay;
+	if (memchr(text, '\0', len) != NULL) {
+		fail(err, name, 1, "contains a NUL byte", NULL);
+		policy_free(&op->p);
+		return NULL;
+	}
+	while (pos < len) {
+		size_t n = 0;
+		char *l, *colon, *key, *val, *e;
+		while (pos + n < len && text[pos + n] != '\n')
+			n++;
+		line++;
+		l = xstrndup(text + pos, n);
+		pos += n + 1;
+		if ((e = strchr(l, '#')) != NULL)
+			*e = '\0';
+		for (key = l; *key == ' ' || *key == '\t'; key++)
+			;
+		for (e = key + strlen(key); e > key && (e[-1] == ' ' ||
+		    e[-1] == '\t' || e[-1] == '\r'); e--)
+			e[-1] = '\0';
+		if (*key == '\0') {
+			free(l);
+			continue;
+		}
+		colon = strchr(key, ':');
+		if (colon == NULL) {
+			fail(err, name, line, "expected 'key: value'", NULL);
+			free(l);
+			policy_free(&op->p);
+			return NULL;
+		}
+		*colon = '\0';
+		for (e = colon; e > key && e[-1] == ' '; e--)
+			e[-1] = '\0';
+		for (val = colon + 1; *val == ' ' || *val == '\t'; val++)
+			;
+		if (strcmp(key, "extends") == 0) {
+			const struct policy *base = policy_preset(val);
+			if (base == NULL || op->nstrings > 0) {
+				fail(err, name, line, base ? "extends must come "
+				    "first" : "unknown preset", base ? NULL : val);
+				free(l);
+				policy_free(&op->p);
+				return NULL;
+			}
+			op->p = *base;
+		} else if (!set_key(op, name, line, key, val, err)) {
+			free(l);
+			policy_free(&op->p);
+			return NULL;
+		}
+		named |= strcmp(key, "name") == 0;
+		free(l);
+	}
+	if (!named)
+		op->p.name = "custom";
+	op->p.summary = "a policy file";
+	return &op->p;
+}
+
+struct policy *
+policy_load(const char *path, char **err)
+{
+	FILE *f = fopen(path, "rb");
+	struct sbuf b = SBUF_INIT;
+	char buf[4096];
+	size_t n;
+	struct policy *p;
+
+	if (f == NULL) {
+		*err = xasprintf("%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+		sbuf_add(&b, buf, n);
+		if (b.len > MAX_POLICY_BYTES) {
+			*err = xasprintf("%s: larger than %u bytes", path,
+			    MAX_POLICY_BYTES);
+			fclose(f);
+			sbuf_free(&b);
+			return NULL;
+		}
+	}
+	if (ferror(f)) {
+		*err = xasprintf("%s: %s", path, strerror(errno));
+		fclose(f);
+		sbuf_free(&b);
+		return NULL;
+	}
+	fclose(f);
+	p = policy_parse(path, sbuf_cstr(&b), b.len, err);
+	sbuf_free(&b);
+	return p;
+}
+
+void
+policy_free(struct policy *p)
+{
+	struct owned_policy *op = (struct owned_policy *)p;
+	int i;
+	if (p == NULL)
+		return;
+	for (i = 0; i < op->nstrings; i++)
+		free(op->strings[i]);
+	free(op);
+}
+
+const struct policy *
+policy_resolve(const char *name_or_file, char **err)
+{
+	const struct policy *p = policy_preset(name_or_file);
+	struct stat st;
+	size_t n = strlen(name_or_file);
+
+	*err = NULL;
+	if (p != NULL)
+		return p;
+	if (strchr(name_or_file, '/') != NULL ||
+	    (n > 7 && strcmp(name_or_file + n - 7, ".policy") == 0) ||
+	    stat(name_or_file, &st) == 0)
+		return policy_load(name_or_file, err);
+	*err = xasprintf("unknown policy '%s' (expected essay, dunder, "
+	    "blocklist, or a policy file)", name_or_file);
+	return NULL;
 }

@@ -2,10 +2,22 @@
  * policy.h -- what the sandbox path allows, as data.
  *
  * A policy is a table of what exists: node kinds, operators, call names,
- * commands and hosts that are allowed, plus the budget and the caps.  The
- * checker (check.c) and the command layers read it; nothing else decides.
- * Presets are static tables; a policy file (a later issue) fills the same
- * struct.
+ * commands and hosts that are allowed, how attribute access and names are
+ * treated, a textual blocklist, the budget and the caps.  The checker
+ * (check.c), the evaluator's name resolution (eval.c) and the command
+ * layers (session.c) read it; nothing else decides.
+ *
+ * Presets:
+ *   essay      the essay's boundary: arithmetic on constants, names, lists
+ *              and tuples; the six calls; read_file and write_file; no host.
+ *   dunder     the rule several expression libraries adopted: most syntax,
+ *              attribute access except names that start with '_', a broad
+ *              set of harmless builtins.  Beaten by walking the object graph
+ *              through public names (gi_frame.f_globals ...).
+ *   blocklist  the filter agent frameworks shipped: everything, unless the
+ *              source text contains a dangerous word.  Beaten by spelling
+ *              the word differently ('op'+'en', fullwidth letters).
+ * A policy file (policy_load) fills the same struct; see README.
  */
 #ifndef SANDBOXREPL_POLICY_H
 #define SANDBOXREPL_POLICY_H
@@ -16,6 +28,21 @@
 #include "ast.h"
 #include "rt.h"
 
+enum call_rule {
+	CALLS_NAMED,	/* the callee must be a Name on the calls list */
+	CALLS_ANY,	/* any callee; what names exist limits the calls */
+};
+
+enum name_rule {
+	NAMES_CALLS,	/* the only builtins are those on the calls list */
+	NAMES_ALL,	/* every builtin of the object model */
+};
+
+enum attr_rule {
+	ATTRS_ALL,	/* any attribute (when the Attribute node is allowed) */
+	ATTRS_PUBLIC,	/* not names that start with '_' */
+};
+
 struct policy {
 	const char		*name;
 	const char		*summary;	/* one line, for headers */
@@ -24,7 +51,13 @@ struct policy {
 	uint32_t		 unaryops;
 	uint32_t		 cmpops;
 	uint32_t		 boolops;
+	enum call_rule		 call_rule;
+	enum name_rule		 name_rule;
+	enum attr_rule		 attr_rule;
+	bool			 object_model;	/* values have their attributes
+						   (the unsafe path's model) */
 	const char *const	*calls;		/* NULL-terminated */
+	const char *const	*blocked_words;	/* in the source text */
 	const char *const	*commands;	/* NULL-terminated */
 	const char *const	*hosts;		/* NULL-terminated; empty: none */
 	unsigned		 budget;	/* operations per session */
@@ -38,6 +71,21 @@ struct policy {
 const struct policy *policy_preset(const char *name);
 /* Names of the presets, NULL-terminated. */
 extern const char *const policy_preset_names[];
+
+/*
+ * Load a policy file.  The result and its strings are heap-owned (free with
+ * policy_free).  On error returns NULL and *err (heap) reads
+ * "FILE:LINE: what is wrong".
+ */
+struct policy *policy_load(const char *path, char **err);
+/* Parse policy text (the same format; name is for messages). */
+struct policy *policy_parse(const char *name, const char *text, size_t len,
+    char **err);
+void policy_free(struct policy *p);
+/* A preset name or a file: presets first, then a file when name has a '/'
+ * or ends in ".policy" or names an existing file. */
+const struct policy *policy_resolve(const char *name_or_file, char **err);
+
 bool policy_allows_call(const struct policy *p, const char *name);
 bool policy_allows_command(const struct policy *p, const char *name);
 bool policy_allows_host(const struct policy *p, const char *host);

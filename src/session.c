@@ -52,6 +52,10 @@ struct session {
 	bool			 jail_filter;
 	int			 jail_fail_at;
 	unsigned		 steps;
+	/* Arenas of inputs whose lambdas or objects the names still hold
+	 * (value_copy shares those; see ns.h). Freed on reset. */
+	struct arena		**pinned;
+	size_t			 npinned, cappinned;
 };
 
 /* Caps on the unsafe path: there is no boundary, but the demo machine
@@ -104,6 +108,9 @@ static void
 free_paths(struct session *s)
 {
 	size_t p;
+	for (p = 0; p < s->npinned; p++)
+		arena_free(s->pinned[p]);
+	s->npinned = 0;
 	for (p = 0; p < PATH__COUNT; p++) {
 		mfs_free(s->paths[p].fs);
 		ns_free(s->paths[p].ns);
@@ -132,6 +139,7 @@ session_free(struct session *s)
 	if (s == NULL)
 		return;
 	free_paths(s);
+	free(s->pinned);
 	free(s);
 }
 
@@ -155,6 +163,80 @@ session_seed_file(struct session *s, const char *name, const char *data,
 		mfs_put(s->paths[p].fs, name, data, len);
 }
 
+/*
+ * Does v hold something value_copy() shares instead of copying (a lambda,
+ * a mock object)?  Such values keep pointing into the arena of the input
+ * that made them, so that arena must outlive the input.
+ */
+static bool
+holds_shared(value v, unsigned depth)
+{
+	size_t i;
+	if (depth > 64)
+		return true;		/* too deep to tell: assume so */
+	switch (v.type) {
+	case VT_FUNCTION: case VT_OBJECT:
+		return true;
+	case VT_NATIVE:
+		return holds_shared(v.as.native->self, depth + 1);
+	case VT_LIST:
+		for (i = 0; i < v.as.list->len; i++)
+			if (holds_shared(v.as.list->items[i], depth + 1))
+				return true;
+		return false;
+	case VT_TUPLE:
+		for (i = 0; i < v.as.tuple->len; i++)
+			if (holds_shared(v.as.tuple->items[i], depth + 1))
+				return true;
+		return false;
+	case VT_DICT: case VT_SET: case VT_FROZENSET:
+		for (i = 0; i < v.as.dict->used; i++)
+			if (v.as.dict->entries[i].live &&
+			    (holds_shared(v.as.dict->entries[i].key, depth + 1) ||
+			    holds_shared(v.as.dict->entries[i].val, depth + 1)))
+				return true;
+		return false;
+	default:
+		return false;
+	}
+}
+
+/* Keep the input's arena when the names now hold shared values;
+ * else free it. */
+static void
+keep_or_free(struct session *s, struct arena *ea, const unsigned long *gens)
+{
+	size_t p, i;
+	for (p = 0; p < PATH__COUNT; p++) {
+		struct ns *ns = s->paths[p].ns;
+		if (ns_generation(ns) == gens[p])
+			continue;
+		for (i = 0; i < ns_count(ns); i++) {
+			value v;
+			ns_name(ns, i, &v);
+			if (holds_shared(v, 0)) {
+				if (s->npinned == s->cappinned) {
+					s->cappinned = s->cappinned ?
+					    s->cappinned * 2 : 8;
+					s->pinned = xreallocarray(s->pinned,
+					    s->cappinned, sizeof *s->pinned);
+				}
+				s->pinned[s->npinned++] = ea;
+				return;
+			}
+		}
+	}
+	arena_free(ea);
+}
+
+static void
+generations(const struct session *s, unsigned long *gens)
+{
+	size_t p;
+	for (p = 0; p < PATH__COUNT; p++)
+		gens[p] = ns_generation(s->paths[p].ns);
+}
+
 bool
 session_seed_name(struct session *s, const char *name, const char *expr,
     char **err)
@@ -166,8 +248,10 @@ session_seed_name(struct session *s, const char *name, const char *expr,
 	value v;
 	bool has_value, ok = false;
 	size_t p;
+	unsigned long gens[PATH__COUNT];
 
 	*err = NULL;
+	generations(s, gens);
 	parse_input(a, expr, strlen(expr), &pr);
 	if (pr.status != PARSE_OK || pr.root->kind != NODE_EXPRESSION) {
 		struct sbuf b = SBUF_INIT;
@@ -192,7 +276,7 @@ session_seed_name(struct session *s, const char *name, const char *expr,
 	ok = true;
 out:
 	mfs_free(scratch);
-	arena_free(a);
+	keep_or_free(s, a, gens);
 	return ok;
 }
 
@@ -248,8 +332,8 @@ struct step {
 	enum path_id		 path;
 	struct pathstate	*ps;
 	struct record		*r;
-	struct arena		*a;
-	struct eval		 ev;
+	struct arena		*a;	/* the records' arena (the caller's) */
+	struct eval		 ev;	/* allocates in the input's own arena */
 };
 
 static void
@@ -290,7 +374,7 @@ decide_exception(struct step *st)
 			return;
 		}
 		decide(st, VERDICT_BLOCKED, LAYER_LIMITS, "limits",
-		    ev->rt.exc.msg);
+		    arena_strdup(st->a, ev->rt.exc.msg));
 		return;
 	}
 	decide(st, VERDICT_ERROR, LAYER_EVAL, NULL,
@@ -323,6 +407,23 @@ charge_budget(struct step *st)
 	return true;
 }
 
+/*
+ * Code on the sandbox path has, by the essay's contract, no way to touch
+ * the surface: only commands do.  If an evaluation there did (read a file,
+ * ran a program, sent data), the policy let an escape through: say so.
+ */
+static void
+mark_bypass(struct step *st)
+{
+	if (st->path != PATH_SANDBOX || st->ev.neffects == 0)
+		return;
+	st->r->verdict = VERDICT_SIMULATED;
+	st->r->layer = LAYER_ALLOWLIST;
+	st->r->rule = "bypassed";
+	st->r->reason = arena_printf(st->a, "the '%s' policy let an escape "
+	    "through: the boundary was bypassed", st->s->policy->name);
+}
+
 static void
 run_code(struct step *st, const struct node *root)
 {
@@ -331,7 +432,9 @@ run_code(struct step *st, const struct node *root)
 	bool has_value;
 
 	if (st->path == PATH_SANDBOX) {
-		if (!check_tree(st->s->policy, root, st->a, &cr)) {
+		if (!check_source(st->s->policy, root, st->r->input,
+		    strlen(st->r->input), st->a, &cr) ||
+		    !check_tree(st->s->policy, root, st->a, &cr)) {
 			mark_node(st->r, cr.node);
 			decide(st, VERDICT_BLOCKED, LAYER_ALLOWLIST, cr.rule,
 			    cr.reason);
@@ -342,6 +445,7 @@ run_code(struct step *st, const struct node *root)
 	}
 	if (!eval_root(&st->ev, root, &v, &has_value)) {
 		decide_exception(st);
+		mark_bypass(st);
 		return;
 	}
 	decide(st, VERDICT_OK, LAYER_EVAL, NULL, NULL);
@@ -350,6 +454,7 @@ run_code(struct step *st, const struct node *root)
 		if (st->r->result == NULL)
 			decide_exception(st);
 	}
+	mark_bypass(st);
 }
 
 /* Canonical arguments: the dict's items sorted by key, without the
@@ -501,8 +606,9 @@ run_command(struct step *st, const struct cmd_entry *e,
 		/* The argument's expressions go through the code policy; the
 		 * dict display around them is the command's own syntax. */
 		struct check_result cr;
-		bool ok = true;
-		if (arg->kind == NODE_DICT) {
+		bool ok = check_source(st->s->policy, call, st->r->input,
+		    strlen(st->r->input), st->a, &cr);
+		if (ok && arg->kind == NODE_DICT) {
 			for (i = 0; ok && i < arg->u.dict.keys.len; i++) {
 				const struct node *k = arg->u.dict.keys.items[i];
 				if (k == NULL) {
@@ -516,7 +622,7 @@ run_command(struct step *st, const struct cmd_entry *e,
 				    check_tree(st->s->policy,
 				    arg->u.dict.values.items[i], st->a, &cr);
 			}
-		} else
+		} else if (ok)
 			ok = check_tree(st->s->policy, arg, st->a, &cr);
 		if (!ok) {
 			mark_node(st->r, cr.node);
@@ -600,7 +706,7 @@ run_command(struct step *st, const struct cmd_entry *e,
 		ledger_add(st->ps->ledger, key, args_canon, run.message);
 	decide(st, VERDICT_OK, LAYER_EVAL, NULL, NULL);
 	st->r->result = repr_of(st, run.result);
-	st->r->outcome = run.message;
+	st->r->outcome = run.message ? arena_strdup(st->a, run.message) : NULL;
 }
 
 /*
@@ -627,7 +733,9 @@ run_jail(struct step *st, const struct node *root, const struct cmd_entry *e,
 			    "allowlist", e->name));
 			return;
 		}
-		if (e == NULL && !check_tree(st->s->policy, root, st->a, &cr)) {
+		if (e == NULL && (!check_source(st->s->policy, root,
+		    st->r->input, strlen(st->r->input), st->a, &cr) ||
+		    !check_tree(st->s->policy, root, st->a, &cr))) {
 			mark_node(st->r, cr.node);
 			decide(st, VERDICT_BLOCKED, LAYER_ALLOWLIST, cr.rule,
 			    cr.reason);
@@ -659,10 +767,26 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 
 	if (st->path != PATH_JAIL) {
 		/* (the jail path's effects came back from the jail) */
-		r->effects = st->ev.effects;
+		r->effects = arena_array(st->a, st->ev.neffects + 1,
+		    sizeof *r->effects);
 		r->neffects = st->ev.neffects;
+		for (i = 0; i < r->neffects; i++) {
+			const struct effect *e = &st->ev.effects[i];
+			struct effect *c = &r->effects[i];
+			*c = *e;
+			c->op = arena_strdup(st->a, e->op);
+			c->target = arena_strdup(st->a, e->target);
+			c->category = e->category ?
+			    arena_strdup(st->a, e->category) : NULL;
+			c->text = e->text ? arena_strdup(st->a, e->text) : NULL;
+		}
 	}
-	if (r->verdict == VERDICT_OK && st->path == PATH_UNSAFE) {
+	if (r->rule != NULL && strcmp(r->rule, "bypassed") == 0) {
+		const char *sim = simulated_outcome(st);
+		outcome = arena_printf(st->a, "BYPASSED (%s policy): %s",
+		    st->s->policy->name, sim ? sim : r->result ? r->result :
+		    "ok");
+	} else if (r->verdict == VERDICT_OK && st->path == PATH_UNSAFE) {
 		const char *sim = simulated_outcome(st);
 		if (sim != NULL) {
 			r->verdict = VERDICT_SIMULATED;
@@ -728,7 +852,7 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 static void
 run_path(struct session *s, enum path_id p, const char *input, size_t len,
     const struct parse_result *pr, const char *label, struct arena *a,
-    struct record *r)
+    struct arena *ea, struct record *r)
 {
 	struct step st = { .s = s, .path = p, .ps = &s->paths[p], .r = r,
 	    .a = a };
@@ -740,13 +864,14 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 	r->input = arena_strndup(a, input, len);
 	r->kind = KIND_CODE;
 	r->source = "user";
-	eval_init(&st.ev, a, p);
+	eval_init(&st.ev, ea, p);
 	st.ev.fs = st.ps->fs;
 	st.ev.ns = st.ps->ns;
 	st.ev.src = r->input;
 	if (p == PATH_SANDBOX) {
 		st.ev.policy = s->policy;
 		st.ev.rt.limits = s->policy->limits;
+		st.ev.full_model = s->policy->object_model;
 	} else {
 		st.ev.full_model = true;
 		st.ev.rt.limits = unsafe_limits;
@@ -785,17 +910,21 @@ session_run(struct session *s, const char *input, size_t len,
 {
 	struct parse_result pr;
 	struct record *recs = arena_array(a, PATH__COUNT, sizeof *recs);
+	struct arena *ea = arena_new();
+	unsigned long gens[PATH__COUNT];
 	size_t n = 0;
 	int p;
 
 	if (mask == 0)
 		mask = s->enabled;
 	s->steps++;
-	parse_input(a, input, len, &pr);
+	generations(s, gens);
+	parse_input(ea, input, len, &pr);
 	for (p = 0; p < PATH__COUNT; p++)
 		if (mask & PATH_BIT(p))
 			run_path(s, (enum path_id)p, input, len, &pr, label, a,
-			    &recs[n++]);
+			    ea, &recs[n++]);
+	keep_or_free(s, ea, gens);
 	*out = recs;
 	return n;
 }

@@ -14,6 +14,9 @@
 
 struct unicode_range { uint32_t lo, hi; };
 struct unicode_nfkc { uint32_t cp; const char *nfkc; };
+struct unicode_decomp { uint32_t cp, first, second; };	/* second 0: one */
+struct unicode_ccc { uint32_t lo, hi; uint8_t ccc; };
+struct unicode_pair { uint32_t first, second, composite; };
 
 #include "unicode_tables.h"
 
@@ -150,11 +153,180 @@ nfkc_of(uint32_t cp)
 	return NULL;
 }
 
+/* ---------------------------------------------------------------- NFC */
+
+/* Hangul syllables compose and decompose by arithmetic (Unicode 3.12). */
+#define HANGUL_S 0xAC00
+#define HANGUL_L 0x1100
+#define HANGUL_V 0x1161
+#define HANGUL_T 0x11A7
+#define HANGUL_LCOUNT 19
+#define HANGUL_VCOUNT 21
+#define HANGUL_TCOUNT 28
+#define HANGUL_NCOUNT (HANGUL_VCOUNT * HANGUL_TCOUNT)
+#define HANGUL_SCOUNT (HANGUL_LCOUNT * HANGUL_NCOUNT)
+
+static uint8_t
+ccc_of(uint32_t cp)
+{
+	size_t lo = 0, hi = COUNTOF(ccc_ranges);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cp < ccc_ranges[mid].lo)
+			hi = mid;
+		else if (cp > ccc_ranges[mid].hi)
+			lo = mid + 1;
+		else
+			return ccc_ranges[mid].ccc;
+	}
+	return 0;
+}
+
+static const struct unicode_decomp *
+decomp_of(uint32_t cp)
+{
+	size_t lo = 0, hi = COUNTOF(canon_decomp);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cp < canon_decomp[mid].cp)
+			hi = mid;
+		else if (cp > canon_decomp[mid].cp)
+			lo = mid + 1;
+		else
+			return &canon_decomp[mid];
+	}
+	return NULL;
+}
+
+/* Can cp join the character before it in NFC? */
+static bool
+may_compose_back(uint32_t cp)
+{
+	size_t lo = 0, hi = COUNTOF(compose_seconds);
+	if (ccc_of(cp) != 0)
+		return true;
+	if ((cp >= HANGUL_V && cp < HANGUL_V + HANGUL_VCOUNT) ||
+	    (cp > HANGUL_T && cp < HANGUL_T + HANGUL_TCOUNT))
+		return true;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cp < compose_seconds[mid])
+			hi = mid;
+		else if (cp > compose_seconds[mid])
+			lo = mid + 1;
+		else
+			return true;
+	}
+	return false;
+}
+
+/* The primary composite of a + b, or 0. */
+static uint32_t
+compose(uint32_t a, uint32_t b)
+{
+	size_t lo = 0, hi = COUNTOF(compose_pairs);
+	if (a >= HANGUL_L && a < HANGUL_L + HANGUL_LCOUNT &&
+	    b >= HANGUL_V && b < HANGUL_V + HANGUL_VCOUNT)
+		return HANGUL_S + ((a - HANGUL_L) * HANGUL_VCOUNT +
+		    (b - HANGUL_V)) * HANGUL_TCOUNT;
+	if (a >= HANGUL_S && a < HANGUL_S + HANGUL_SCOUNT &&
+	    (a - HANGUL_S) % HANGUL_TCOUNT == 0 &&
+	    b > HANGUL_T && b < HANGUL_T + HANGUL_TCOUNT)
+		return a + (b - HANGUL_T);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct unicode_pair *q = &compose_pairs[mid];
+		if (a < q->first || (a == q->first && b < q->second))
+			hi = mid;
+		else if (a > q->first || b > q->second)
+			lo = mid + 1;
+		else
+			return q->composite;
+	}
+	return 0;
+}
+
+/* Append the full canonical decomposition of cp to out; it is at most 4
+ * code points long (Unicode 14), which the caller reserves per input. */
+static size_t
+decompose(uint32_t cp, uint32_t *out)
+{
+	const struct unicode_decomp *d;
+	size_t n;
+	if (cp >= HANGUL_S && cp < HANGUL_S + HANGUL_SCOUNT) {
+		uint32_t si = cp - HANGUL_S;
+		out[0] = HANGUL_L + si / HANGUL_NCOUNT;
+		out[1] = HANGUL_V + (si % HANGUL_NCOUNT) / HANGUL_TCOUNT;
+		if (si % HANGUL_TCOUNT == 0)
+			return 2;
+		out[2] = HANGUL_T + si % HANGUL_TCOUNT;
+		return 3;
+	}
+	if (cp < 0x80 || (d = decomp_of(cp)) == NULL) {
+		out[0] = cp;
+		return 1;
+	}
+	n = decompose(d->first, out);
+	if (d->second)
+		n += decompose(d->second, out + n);
+	return n;
+}
+
+/*
+ * NFC of cps[0..n), in place; returns the new length.  Canonical
+ * decomposition, canonical ordering of each run of combining marks, then
+ * canonical composition, as Unicode's algorithm states them.
+ */
+static size_t
+nfc(struct arena *a, uint32_t *cps, size_t n)
+{
+	uint32_t *d = arena_array(a, n * 4 + 4, sizeof *d);
+	size_t len = 0, i, j, starter, out;
+	int last_ccc;
+
+	for (i = 0; i < n; i++)
+		len += decompose(cps[i], d + len);
+	/* canonical ordering: a stable insertion sort of non-starters */
+	for (i = 1; i < len; i++) {
+		uint8_t c = ccc_of(d[i]);
+		if (c == 0)
+			continue;
+		for (j = i; j > 0 && ccc_of(d[j - 1]) > c; j--) {
+			uint32_t t = d[j];
+			d[j] = d[j - 1];
+			d[j - 1] = t;
+		}
+	}
+	/* canonical composition (the algorithm of UAX #15's sample code):
+	 * a mark joins the last starter unless a mark of the same or a
+	 * higher class stands between them */
+	if (len == 0)
+		return 0;
+	starter = 0;
+	last_ccc = ccc_of(d[0]) == 0 ? 0 : 256;
+	out = 1;
+	for (i = 1; i < len; i++) {
+		int c = ccc_of(d[i]);
+		uint32_t comp = compose(d[starter], d[i]);
+		if (comp != 0 && (last_ccc < c || last_ccc == 0)) {
+			d[starter] = comp;
+			continue;
+		}
+		if (c == 0)
+			starter = out;
+		last_ccc = c;
+		d[out++] = d[i];
+	}
+	memcpy(cps, d, out * sizeof *cps);
+	return out;
+}
+
 char *
 unicode_nfkc_identifier(struct arena *a, const char *s, size_t len)
 {
-	size_t i, n, outlen = 0, cap;
-	uint32_t cp;
+	size_t i, n, ncps = 0, outlen = 0;
+	uint32_t cp, *cps;
+	bool needs_nfc = false;
 	char *out;
 	const char *m;
 
@@ -162,35 +334,36 @@ unicode_nfkc_identifier(struct arena *a, const char *s, size_t len)
 		;
 	if (i == len)
 		return arena_strndup(a, s, len);
-	/* first pass: the size of the result */
-	cap = 1;
+	/* each character's own NFKC image, as code points: the table's
+	 * images (identifier characters only) are at most 4 code points */
+	cps = arena_array(a, len * 4 + 1, sizeof *cps);
 	for (i = 0; i < len; i += n) {
 		n = unicode_decode(s + i, len - i, &cp);
-		if (n == 0)
+		if (n == 0) {	/* not reached for lexer output */
+			cp = 0xFFFD;
 			n = 1;
-		else if (cp >= 0x80 && (m = nfkc_of(cp)) != NULL) {
-			cap += strlen(m);
-			continue;
-		}
-		cap += n;
-	}
-	out = arena_alloc(a, cap);
-	for (i = 0; i < len; i += n) {
-		n = unicode_decode(s + i, len - i, &cp);
-		if (n == 0) {	/* not reached for lexer output; copy a byte */
-			out[outlen++] = s[i];
-			n = 1;
-			continue;
 		}
 		if (cp >= 0x80 && (m = nfkc_of(cp)) != NULL) {
-			size_t ml = strlen(m);
-			memcpy(out + outlen, m, ml);
-			outlen += ml;
-		} else {
-			memcpy(out + outlen, s + i, n);
-			outlen += n;
-		}
+			size_t k = 0, ml = strlen(m), mn;
+			while (k < ml) {
+				mn = unicode_decode(m + k, ml - k, &cps[ncps]);
+				if (mn == 0)
+					break;
+				k += mn;
+				ncps++;
+			}
+		} else
+			cps[ncps++] = cp;
 	}
+	/* the images are NFC each; only a mark or jamo may join them */
+	for (i = 1; i < ncps && !needs_nfc; i++)
+		if (cps[i] >= 0x80 && may_compose_back(cps[i]))
+			needs_nfc = true;
+	if (needs_nfc)
+		ncps = nfc(a, cps, ncps);
+	out = arena_alloc(a, ncps * 4 + 1);
+	for (i = 0; i < ncps; i++)
+		outlen += unicode_encode(cps[i], out + outlen);
 	out[outlen] = '\0';
 	return out;
 }

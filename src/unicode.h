@@ -32,10 +32,10 @@ bool unicode_is_printable(uint32_t cp);		/* str.isprintable() */
 
 /*
  * The NFKC form of the identifier s[0..len) (valid UTF-8), NUL-terminated
- * in arena a.  ASCII is returned as a copy.  Each character is replaced by
- * its own NFKC image; composition across characters (a letter followed by
- * a combining mark) is not done, which only matters for identifiers that
- * mix decomposed accents into otherwise NFKC-stable text.
+ * in arena a, as CPython normalises names: ASCII is returned as a copy;
+ * otherwise each character is replaced by its own NFKC image and the
+ * result is put in NFC (so a letter and a combining accent, or Hangul
+ * jamo, join as NFKC of the whole string would join them).
  */
 char *unicode_nfkc_identifier(struct arena *a, const char *s, size_t len);
 

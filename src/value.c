@@ -229,7 +229,9 @@ static const char *const type_names[] = { VALUE_TYPES(X_NAME) };
 const char *
 value_type_name(value v)
 {
-	return type_names[v.type];
+	if (v.type == VT_OBJECT)
+		return value_object_type_name(v);
+	return (unsigned)v.type < VT__COUNT ? type_names[v.type] : "?";
 }
 
 
@@ -615,6 +617,89 @@ value_str_repr(const struct vstr *s, bool is_bytes, struct sbuf *out)
 	sbuf_addc(out, q);
 }
 
+/*
+ * The order CPython's set would list these entries in.  Our sets keep
+ * insertion order, but a CPython set iterates its hash table, so {3, 1, 2}
+ * prints as {1, 2, 3}.  Replaying the insertions into a model of 3.11's
+ * table (setobject.c: 8 slots, 9 linear probes then perturbed jumps, grown
+ * to four times the used count when three fifths full) gives that order.
+ * It is exact for sets built by adding items one by one (a display of
+ * computed items, set() of an iterable) whose hashes are CPython's
+ * (numbers, tuples of them); str hashes are randomised per CPython process
+ * anyway.  (CPython folds a display of constants into a frozenset at
+ * compile time and copies that, which can order colliding items otherwise;
+ * set algebra results are also laid out by copying.)  The caller frees.
+ */
+#define LINEAR_PROBES 9
+#define PERTURB_SHIFT 5
+
+static void
+table_insert_clean(int64_t *table, uint64_t *hashes, size_t mask,
+    int64_t entry, uint64_t hash)
+{
+	size_t perturb = hash, i = hash & mask, j;
+	for (;;) {
+		if (table[i] < 0)
+			goto found;
+		if (i + LINEAR_PROBES <= mask)
+			for (j = 1; j <= LINEAR_PROBES; j++)
+				if (table[i + j] < 0) {
+					i += j;
+					goto found;
+				}
+		perturb >>= PERTURB_SHIFT;
+		i = (i * 5 + 1 + perturb) & mask;
+	}
+found:
+	table[i] = entry;
+	hashes[i] = hash;
+}
+
+static size_t *
+set_order(const struct vdict *d, size_t *count)
+{
+	size_t mask = 7, used = 0, i, k;
+	int64_t *table = xmalloc(8 * sizeof *table);
+	uint64_t *hashes = xmalloc(8 * sizeof *hashes);
+	size_t *order;
+
+	memset(table, 0xff, 8 * sizeof *table);
+	for (i = 0; i < d->used; i++) {
+		if (!d->entries[i].live)
+			continue;
+		/* keys are distinct, so an insert always takes a free slot */
+		table_insert_clean(table, hashes, mask, (int64_t)i,
+		    d->entries[i].hash);
+		used++;
+		if (used * 5 >= mask * 3) {
+			size_t minused = used > 50000 ? used * 2 : used * 4;
+			size_t newsize = 8, old = mask + 1;
+			int64_t *ot = table;
+			uint64_t *oh = hashes;
+			while (newsize <= minused)
+				newsize <<= 1;
+			table = xmalloc(newsize * sizeof *table);
+			hashes = xmalloc(newsize * sizeof *hashes);
+			memset(table, 0xff, newsize * sizeof *table);
+			mask = newsize - 1;
+			for (k = 0; k < old; k++)
+				if (ot[k] >= 0)
+					table_insert_clean(table, hashes, mask,
+					    ot[k], oh[k]);
+			free(ot);
+			free(oh);
+		}
+	}
+	order = xreallocarray(NULL, used ? used : 1, sizeof *order);
+	for (i = 0, k = 0; i <= mask; i++)
+		if (table[i] >= 0)
+			order[k++] = (size_t)table[i];
+	free(table);
+	free(hashes);
+	*count = used;
+	return order;
+}
+
 /* Containers being printed, innermost first (CPython's Py_ReprEnter). */
 struct repr_seen {
 	const void		*p;
@@ -694,15 +779,17 @@ repr_container(struct rt *rt, value v, struct sbuf *out,
 		if (v.type == VT_FROZENSET)
 			sbuf_adds(out, "frozenset(");
 		sbuf_addc(out, '{');
-		for (i = 0; i < v.as.dict->used; i++) {
-			struct ventry *e = &v.as.dict->entries[i];
-			if (!e->live)
-				continue;
-			if (n++)
+		size_t count, *order = set_order(v.as.dict, &count);
+		for (i = 0; i < count; i++) {
+			if (i)
 				sbuf_adds(out, ", ");
-			if (!repr_rec(rt, e->key, out, &me))
+			if (!repr_rec(rt, v.as.dict->entries[order[i]].key, out,
+			    &me)) {
+				free(order);
 				return false;
+			}
 		}
+		free(order);
 		sbuf_addc(out, '}');
 		if (v.type == VT_FROZENSET)
 			sbuf_addc(out, ')');
@@ -767,6 +854,9 @@ repr_rec(struct rt *rt, value v, struct sbuf *out,
 			sbuf_addf(out, "<built-in method %s of %s object>",
 			    v.as.native->name,
 			    value_type_name(v.as.native->self));
+		return true;
+	case VT_OBJECT: case VT_FUNCTION:
+		value_object_repr(v, out);
 		return true;
 	default:
 		sbuf_addf(out, "<%s object>", value_type_name(v));
@@ -1021,9 +1111,27 @@ value_iterate(struct rt *rt, value it,
 			    ctx))
 				return false;
 		return true;
-	case VT_DICT:
 	case VT_SET:
 	case VT_FROZENSET: {
+		/* in CPython's order; the items are fixed before the first
+		 * call, and a set changed meanwhile raises as CPython's does */
+		struct vdict *d = it.as.dict;
+		size_t count, *order = set_order(d, &count), len = d->len;
+		for (i = 0; i < count; i++) {
+			if (!fn(rt, d->entries[order[i]].key, ctx)) {
+				free(order);
+				return false;
+			}
+			if (d->len != len) {
+				free(order);
+				return rt_raise(rt, "RuntimeError",
+				    "Set changed size during iteration");
+			}
+		}
+		free(order);
+		return true;
+	}
+	case VT_DICT: {
 		struct vdict *d = it.as.dict;
 		size_t used = d->used, len = d->len;
 		for (i = 0; i < d->used; i++) {
@@ -1032,12 +1140,13 @@ value_iterate(struct rt *rt, value it,
 			if (!fn(rt, d->entries[i].key, ctx))
 				return false;
 			if (d->used != used || d->len != len)
-				return rt_raise(rt, "RuntimeError", "%s changed "
-				    "size during iteration", it.type == VT_DICT ?
-				    "dictionary" : "Set");
+				return rt_raise(rt, "RuntimeError", "dictionary "
+				    "changed size during iteration");
 		}
 		return true;
 	}
+	case VT_OBJECT:
+		return mock_iterate(rt, it, fn, ctx);
 	default:
 		return rt_raise(rt, "TypeError", "'%s' object is not iterable",
 		    value_type_name(it));
@@ -1206,7 +1315,8 @@ binop_unsupported(struct rt *rt, enum binop op, value a, value b)
 {
 	return rt_raise(rt, "TypeError",
 	    "unsupported operand type(s) for %s: '%s' and '%s'",
-	    bin_syms[op], value_type_name(a), value_type_name(b));
+	    op == BINOP_POW ? "** or pow()" : bin_syms[op], value_type_name(a),
+	    value_type_name(b));
 }
 
 /* sq_concat of str, bytes, list, tuple: a is the sequence. */
@@ -1262,6 +1372,10 @@ repeat(struct rt *rt, value seq, value n, value *out)
 		return rt_raise(rt, "OverflowError",
 		    "cannot fit 'int' into an index-sized integer");
 	if (count < 0)
+		count = 0;
+	/* an empty sequence repeats to nothing, however large the count */
+	if ((seq.type == VT_STR || seq.type == VT_BYTES ? seq.as.s->len :
+	    seq_len(seq)) == 0)
 		count = 0;
 	if (seq.type == VT_STR || seq.type == VT_BYTES) {
 		unit = seq.as.s->len;

@@ -204,6 +204,14 @@ bool value_eq(struct rt *rt, value a, value b, bool *out);
 bool value_iterate(struct rt *rt, value iterable,
     bool (*fn)(struct rt *rt, value item, void *ctx), void *ctx);
 
+/* ---- the object model's part (mockobj.c) ----
+ * VT_OBJECT values (and lambdas) belong to the object model: the value
+ * layer asks it for their type name, repr and iteration. */
+const char *value_object_type_name(value v);
+void value_object_repr(value v, struct sbuf *out);
+bool mock_iterate(struct rt *rt, value obj,
+    bool (*fn)(struct rt *rt, value item, void *ctx), void *ctx);
+
 /* ---- copying between arenas ---- */
 /* Deep copy into dst (shared substructure and cycles preserved). */
 value value_copy(struct arena *dst, value v);

@@ -31,6 +31,18 @@
 #define TEST_DATA_DIR "tests/data"
 #endif
 
+/* Time bounds are hang guards; sanitizers make everything ~20x slower. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SLOWDOWN 20
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SLOWDOWN 20
+#endif
+#endif
+#ifndef SLOWDOWN
+#define SLOWDOWN 1
+#endif
+
 /* ------------------------------------------------------------ tables */
 
 struct row {
@@ -282,6 +294,10 @@ test_spans_table(void **state)
 			unsigned s, e;
 			const char *k, *colon;
 			size_t klen;
+			if (strncmp(line, "[-) ", 4) == 0) {	/* None */
+				line = eol + 1;
+				continue;
+			}
 			assert_int_equal(sscanf(line, "[%u,%u)", &s, &e), 2);
 			k = strchr(line, ')') + 1;
 			while (*k == ' ')
@@ -386,8 +402,8 @@ expect_error(const char *src, size_t len, const char *msg,
 		fail_msg("want '%s', got '%s'", msg, r.error.msg);
 	if (start != UINT32_MAX)
 		assert_int_equal(r.error.start, start);
-	if (dt > max_ms)
-		fail_msg("took %.1f ms", dt);
+	if (dt > max_ms * SLOWDOWN)
+		fail_msg("%.20s...: took %.1f ms", src, dt);
 	arena_free(a);
 }
 
@@ -489,7 +505,7 @@ test_long_flat(void **state)
 		/* well under 100 ms in an -O2 build; the bound here only
 		 * catches a quadratic or hanging parse in -O0/ASan builds */
 		print_message("1 MiB of '%s': %.1f ms\n", cases[i].unit, dt);
-		if (dt > 1000)
+		if (dt > 1000 * SLOWDOWN)
 			fail_msg("case %zu took %.1f ms", i, dt);
 		assert_int_equal(ast_dump_line(r.root, &b), !cases[i].deep);
 		sbuf_truncate(&b, 0);
@@ -518,6 +534,10 @@ test_format_error(void **state)
 		    "\xe2\x82\xac\n      ^\n" },
 		{ "  1", "IndentationError: unexpected indent (column 2)\n"
 		    "  1\n ^\n" },
+		{ "x = 1\r\ny = )", "SyntaxError: unmatched ')' (column 5)\n"
+		    "y = )\n    ^\n" },
+		{ "x = 1\ry = )", "SyntaxError: unmatched ')' (column 5)\n"
+		    "y = )\n    ^\n" },
 	};
 	size_t i;
 	(void)state;
@@ -580,7 +600,7 @@ test_speed(void **state)
 	dt = (now_ms() - t0) * 1000.0 / n;
 	print_message("parse of the essay line: %.3f us\n", dt);
 	assert_int_equal(r.status, PARSE_OK);
-	assert_true(dt < 10.0);
+	assert_true(dt < 10.0 * SLOWDOWN);
 	arena_free(a);
 }
 

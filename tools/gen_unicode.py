@@ -5,8 +5,12 @@ Run once with CPython 3.11 (Unicode 14.0, what the parser imitates):
     python3 tools/gen_unicode.py > src/unicode_tables.h
 The tables are the identifier character classes (XID_Start, XID_Continue,
 as str.isidentifier() sees them), the printable class (str.isprintable(),
-used for CPython's "invalid character" message) and the NFKC image of every
-non-ASCII identifier character whose NFKC form differs from itself.
+used for CPython's "invalid character" message), the NFKC image of every
+non-ASCII identifier character whose NFKC form differs from itself, and
+what NFC needs to join those images (NFKC of a string is NFC of the
+concatenated NFKC images of its characters): canonical decompositions,
+canonical combining classes and the primary composition pairs.  Hangul
+syllables are composed by arithmetic in unicode.c, not by table.
 """
 import sys
 import unicodedata
@@ -71,6 +75,41 @@ def main():
         n = unicodedata.normalize("NFKC", ch)
         if n != ch:
             print("\t{ 0x%05X, %s }," % (c, c_string(n)))
+    print("};")
+    print("static const struct unicode_decomp canon_decomp[] = {")
+    pairs = []
+    for c in range(128, MAX):
+        d = unicodedata.decomposition(chr(c))
+        if not d or d.startswith("<"):
+            continue
+        parts = [int(x, 16) for x in d.split()]
+        assert len(parts) <= 2
+        print("\t{ 0x%05X, 0x%05X, 0x%05X }," % (c, parts[0],
+              parts[1] if len(parts) > 1 else 0))
+        if len(parts) == 2 and unicodedata.normalize(
+                "NFC", chr(parts[0]) + chr(parts[1])) == chr(c):
+            pairs.append((parts[0], parts[1], c))
+    print("};")
+    print("static const struct unicode_ccc ccc_ranges[] = {")
+    c = 0
+    while c < MAX:
+        v = unicodedata.combining(chr(c))
+        if v:
+            start = c
+            while c + 1 < MAX and unicodedata.combining(chr(c + 1)) == v:
+                c += 1
+            print("\t{ 0x%05X, 0x%05X, %d }," % (start, c, v))
+        c += 1
+    print("};")
+    print("/* sorted by (first, second) */")
+    print("static const struct unicode_pair compose_pairs[] = {")
+    for a, b, c in sorted(pairs):
+        print("\t{ 0x%05X, 0x%05X, 0x%05X }," % (a, b, c))
+    print("};")
+    print("/* every code point that is the second of a pair, sorted */")
+    print("static const uint32_t compose_seconds[] = {")
+    for b in sorted(set(b for a, b, c in pairs)):
+        print("\t0x%05X," % b)
     print("};")
 
 

@@ -11,8 +11,8 @@
 #include "config.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +27,7 @@
 #include "scenario.h"
 #include "serve.h"
 #include "session.h"
+#include "ui.h"
 #include "xalloc.h"
 
 /* Long options without a short form. */
@@ -38,6 +39,7 @@ enum { OPT_AGENT = 256, OPT_AGENT_TIMEOUT, OPT_SERVE };
 struct options {
 	bool		 batch;
 	bool		 json;
+	bool		 no_history;
 	unsigned	 paths;
 	const struct policy *policy;
 	unsigned	 budget;
@@ -82,9 +84,11 @@ static const char help_text[] =
 "  -p, --path=LIST      paths to run: unsafe,sandbox,jail\n"
 "                       (default unsafe,sandbox)\n"
 "  -j, --json           print one JSON record per line instead of trace lines\n"
-"  -P, --policy=NAME    sandbox policy: essay (default)\n"
+"  -P, --policy=NAME    sandbox policy: essay (default), dunder, blocklist,\n"
+"                       or a policy FILE\n"
 "  -B, --budget=N       operations the sandbox path may run (default 1000)\n"
 "  -F, --jail-filter    on the jail path, apply the sandbox policy first\n"
+"      --no-history     do not read or write the UI's input history\n"
 "      --agent=CMD      an input '? TASK' is a task for an agent: run CMD\n"
 "                       through /bin/sh -c, write the task and a context\n"
 "                       block to its stdin, run the lines it answers with\n"
@@ -320,6 +324,7 @@ main(int argc, char **argv)
 		{ "policy", required_argument, NULL, 'P' },
 		{ "budget", required_argument, NULL, 'B' },
 		{ "jail-filter", no_argument, NULL, 'F' },
+		{ "no-history", no_argument, NULL, 'N' },
 		{ "agent", required_argument, NULL, OPT_AGENT },
 		{ "agent-timeout", required_argument, NULL, OPT_AGENT_TIMEOUT },
 		{ "serve", no_argument, NULL, OPT_SERVE },
@@ -330,6 +335,7 @@ main(int argc, char **argv)
 	struct options o = { 0 };
 	struct session_opts so = { 0 };
 	struct session *s;
+	struct policy *owned_policy = NULL;
 	int c, status = 0, i;
 
 	while ((c = getopt_long(argc, argv, "be:p:jP:B:FhV", longopts,
@@ -351,12 +357,19 @@ main(int argc, char **argv)
 		case 'j':
 			o.json = true;
 			break;
-		case 'P':
-			o.policy = policy_preset(optarg);
-			if (o.policy == NULL)
-				return usage_error("unknown policy '%s' "
-				    "(expected essay)", optarg);
+		case 'P': {
+			char *err;
+			o.policy = policy_resolve(optarg, &err);
+			if (o.policy == NULL) {
+				fprintf(stderr, "sandboxrepl: %s\n", err);
+				free(err);
+				usage_hint();
+				return 2;
+			}
+			if (policy_preset(o.policy->name) != o.policy)
+				owned_policy = (struct policy *)o.policy;
 			break;
+		}
 		case 'B': {
 			char *end;
 			long n;
@@ -372,6 +385,9 @@ main(int argc, char **argv)
 		}
 		case 'F':
 			so.jail_filter = true;
+			break;
+		case 'N':
+			o.no_history = true;
 			break;
 		case OPT_AGENT:
 			if (*optarg == '\0')
@@ -412,6 +428,7 @@ main(int argc, char **argv)
 		    "go with --batch)", argv[optind]);
 	if (o.serve && (o.batch || o.nexprs > 0 || optind < argc)) {
 		free(o.exprs);
+		policy_free(owned_policy);
 		return usage_error("--serve reads requests from stdin; it "
 		    "takes no -e, --batch or files");
 	}
@@ -433,12 +450,24 @@ main(int argc, char **argv)
 		for (i = optind; i < argc; i++)
 			status |= run_scenario(s, &o, argv[i]);
 	} else {
-		if (!o.batch)
-			fprintf(stderr, "sandboxrepl: no terminal UI in this "
-			    "build; reading inputs from stdin (batch mode)\n");
-		status = run_stdin(s, &o);
+		int ui_status = -1;
+		if (!o.batch) {
+			const char *why = "stdin and stdout are not a terminal";
+			if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) &&
+			    ui_usable(&why)) {
+				struct ui_opts uo = { .no_history =
+				    o.no_history };
+				why = "the terminal could not be set up";
+				ui_status = ui_run(s, &uo);
+			}
+			if (ui_status < 0)
+				fprintf(stderr, "sandboxrepl: %s; reading "
+				    "inputs from stdin (batch mode)\n", why);
+		}
+		status = ui_status >= 0 ? ui_status : run_stdin(s, &o);
 	}
 	session_free(s);
+	policy_free(owned_policy);
 	free(o.exprs);
 	return close_stdout(status);
 }

@@ -1,0 +1,181 @@
+/*
+ * draw.c -- text in rectangles: clipped by display width (UTF-8 aware),
+ * control characters shown as ^X, colour or a plain attribute.
+ */
+#include "config.h"
+
+#include <string.h>
+#include <wchar.h>
+
+#include "uipriv.h"
+
+int
+draw_attr(const struct ui *u, enum ui_color c)
+{
+	if (u->has_color)
+		switch (c) {
+		case UC_NONE:
+			return A_NORMAL;
+		case UC_TITLE:
+			return (int)(COLOR_PAIR(c) | A_BOLD);
+		case UC_HL:
+			return (int)(COLOR_PAIR(c) | A_BOLD);
+		default:
+			return (int)COLOR_PAIR(c);
+		}
+	/* Without colour, meaning is carried by words and markers; these
+	 * attributes only add emphasis. */
+	switch (c) {
+	case UC_TITLE:
+	case UC_HL:
+		return A_REVERSE;
+	case UC_BLOCKED:
+	case UC_DAMAGE:
+		return A_BOLD;
+	case UC_DIM:
+		return A_DIM;
+	default:
+		return A_NORMAL;
+	}
+}
+
+int
+draw_verdict_attr(const struct ui *u, enum verdict v)
+{
+	switch (v) {
+	case VERDICT_OK:
+		return draw_attr(u, UC_OK);
+	case VERDICT_BLOCKED:
+		return draw_attr(u, UC_BLOCKED);
+	case VERDICT_SIMULATED:
+		return draw_attr(u, UC_DAMAGE);
+	case VERDICT_CONTAINED:
+		return draw_attr(u, UC_CONTAINED);
+	default:
+		return draw_attr(u, UC_ERROR);
+	}
+}
+
+/* Width of one character at s (n bytes there); sets *used. */
+static int
+char_width(const char *s, size_t n, size_t *used)
+{
+	mbstate_t st;
+	wchar_t wc;
+	size_t k;
+	int w;
+
+	if ((unsigned char)*s < 0x20 || *s == 0x7f) {
+		*used = 1;
+		return 2;	/* ^X */
+	}
+	memset(&st, 0, sizeof st);
+	k = mbrtowc(&wc, s, n, &st);
+	if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
+		*used = 1;
+		return 1;	/* shown as '?' */
+	}
+	*used = k;
+	w = wcwidth(wc);
+	return w < 0 ? 1 : w;
+}
+
+int
+draw_width(const char *s, size_t len)
+{
+	int w = 0;
+	size_t i = 0, used;
+	while (i < len) {
+		w += char_width(s + i, len - i, &used);
+		i += used;
+	}
+	return w;
+}
+
+size_t
+draw_fit(const char *s, size_t len, int cols)
+{
+	int w = 0;
+	size_t i = 0, used;
+	while (i < len) {
+		int cw = char_width(s + i, len - i, &used);
+		if (w + cw > cols)
+			break;
+		w += cw;
+		i += used;
+	}
+	return i;
+}
+
+int
+draw_textn(struct rect r, int row, int col, int attr, const char *s,
+    size_t len)
+{
+	int x = col;
+	size_t i = 0, used;
+
+	if (row < 0 || row >= r.h || col >= r.w)
+		return 0;
+	attrset(attr);
+	move(r.y + row, r.x + col);
+	while (i < len && x < r.w) {
+		unsigned char c = (unsigned char)s[i];
+		int cw = char_width(s + i, len - i, &used);
+		if (x + cw > r.w)
+			break;
+		if (c < 0x20 || c == 0x7f) {
+			addch('^');
+			addch(c == 0x7f ? '?' : c + '@');
+		} else if (used == 1 && c >= 0x80)
+			addch('?');
+		else
+			addnstr(s + i, (int)used);
+		x += cw;
+		i += used;
+	}
+	attrset(A_NORMAL);
+	return x - col;
+}
+
+int
+draw_text(struct rect r, int row, int col, int attr, const char *s)
+{
+	return draw_textn(r, row, col, attr, s, strlen(s));
+}
+
+void
+draw_fill(struct rect r, int row, int attr)
+{
+	int x;
+	if (row < 0 || row >= r.h)
+		return;
+	attrset(attr);
+	move(r.y + row, r.x);
+	for (x = 0; x < r.w; x++)
+		addch(' ');
+	attrset(A_NORMAL);
+}
+
+void
+draw_box(struct rect r, int attr, const char *title)
+{
+	int i;
+	if (r.h < 2 || r.w < 2)
+		return;
+	attrset(attr);
+	mvhline(r.y, r.x + 1, ACS_HLINE, r.w - 2);
+	mvhline(r.y + r.h - 1, r.x + 1, ACS_HLINE, r.w - 2);
+	for (i = 1; i < r.h - 1; i++) {
+		mvaddch(r.y + i, r.x, ACS_VLINE);
+		mvaddch(r.y + i, r.x + r.w - 1, ACS_VLINE);
+	}
+	mvaddch(r.y, r.x, ACS_ULCORNER);
+	mvaddch(r.y, r.x + r.w - 1, ACS_URCORNER);
+	mvaddch(r.y + r.h - 1, r.x, ACS_LLCORNER);
+	mvaddch(r.y + r.h - 1, r.x + r.w - 1, ACS_LRCORNER);
+	attrset(A_NORMAL);
+	if (title != NULL) {
+		struct rect t = { r.y, r.x + 2, 1, r.w - 4 };
+		draw_text(t, 0, 0, attr | A_BOLD, title);
+	}
+}

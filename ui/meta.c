@@ -1,0 +1,272 @@
+/*
+ * meta.c -- the ':' commands and presenter mode.
+ *
+ * A table of what exists: each row is a name, its argument and its
+ * handler.  :play loads a scenario and each Enter on an empty line runs
+ * set-up steps (files, names, policy...) silently up to and including the
+ * next visible step (an input, an echo, a listing).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "arena.h"
+#include "policy.h"
+#include "session.h"
+#include "uipriv.h"
+#include "xalloc.h"
+
+struct meta {
+	const char	*name;
+	const char	*arg;
+	void		(*run)(struct ui *u, const char *arg);
+};
+
+const char *const meta_names[] = { ":help", ":reset", ":policy", ":budget",
+    ":paths", ":play", ":save", ":quit", NULL };
+
+void
+meta_set_message(struct ui *u, const char *fmt, ...)
+{
+	va_list ap;
+	free(u->message);
+	va_start(ap, fmt);
+	u->message = xvasprintf(fmt, ap);
+	va_end(ap);
+}
+
+static void
+do_help(struct ui *u, const char *arg)
+{
+	u->show_help = true;
+}
+
+static void
+do_reset(struct ui *u, const char *arg)
+{
+	session_reset(u->s, true);
+	model_clear(&u->m);
+	meta_set_message(u, "reset: the essay's files and names again");
+}
+
+static void
+do_policy(struct ui *u, const char *arg)
+{
+	const struct policy *p;
+	size_t i;
+	if (*arg == '\0') {
+		p = session_policy(u->s);
+		meta_set_message(u, "policy %s: %s", p ? p->name : "?",
+		    p && p->summary ? p->summary : "");
+		return;
+	}
+	p = policy_preset(arg);
+	if (p == NULL) {
+		char names[128] = "";
+		size_t len = 0;
+		for (i = 0; policy_preset_names[i] != NULL; i++) {
+			int n = snprintf(names + len, sizeof names - len,
+			    "%s%s", i ? ", " : "", policy_preset_names[i]);
+			if (n < 0 || (size_t)n >= sizeof names - len)
+				break;
+			len += (size_t)n;
+		}
+		if (strchr(arg, '/') != NULL || access(arg, F_OK) == 0)
+			meta_set_message(u, "policy files are not supported "
+			    "yet; presets: %s", names);
+		else
+			meta_set_message(u, "unknown policy '%s'; presets: %s",
+			    arg, names);
+		return;
+	}
+	session_set_policy(u->s, p);
+	meta_set_message(u, "policy %s: %s", p->name,
+	    p->summary ? p->summary : "");
+}
+
+static void
+do_budget(struct ui *u, const char *arg)
+{
+	char *end;
+	long n;
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (*arg == '\0' || errno != 0 || *end != '\0' || n < 0 ||
+	    n > 1000000) {
+		meta_set_message(u, "usage: :budget N (0 to 1000000)");
+		return;
+	}
+	session_set_budget(u->s, (unsigned)n);
+	meta_set_message(u, "sandbox budget: %ld operations", n);
+}
+
+static void
+do_paths(struct ui *u, const char *arg)
+{
+	unsigned mask = 0;
+	const char *s = arg;
+	while (*s != '\0') {
+		size_t n = strcspn(s, ", ");
+		enum path_id p;
+		if (n > 0) {
+			if (!record_path_parse(s, n, &p)) {
+				meta_set_message(u, "unknown path '%.*s' "
+				    "(expected unsafe,sandbox,jail)", (int)n,
+				    s);
+				return;
+			}
+			mask |= PATH_BIT(p);
+		}
+		s += n + (s[n] != '\0');
+	}
+	if (mask == 0) {
+		meta_set_message(u, "usage: :paths unsafe,sandbox,jail");
+		return;
+	}
+	session_set_paths(u->s, mask);
+	meta_set_message(u, "paths: %s", arg);
+}
+
+static bool
+is_visible(const struct scn_step *st)
+{
+	return st->kind == SCN_RUN || st->kind == SCN_ECHO ||
+	    st->kind == SCN_LS;
+}
+
+void
+meta_play_step(struct ui *u)
+{
+	while (u->playing && u->play_next < u->play.n) {
+		const struct scn_step *st = &u->play.steps[u->play_next++];
+		struct arena *a = arena_new();
+		struct scn_output out;
+		bool visible = is_visible(st);
+		scenario_exec(u->s, st, a, &out);
+		if (out.failed) {
+			meta_set_message(u, "%s", out.text ? out.text :
+			    "scenario step failed");
+			model_note(&u->m, 0, out.text ? out.text : "failed");
+		} else if (out.nrecords > 0) {
+			model_apply(&u->m, st->arg, st->arglen, out.records,
+			    out.nrecords);
+		} else if (out.text != NULL) {
+			model_note(&u->m, st->kind == SCN_LS ? st->paths : 0,
+			    out.text);
+		}
+		if (!visible && !out.failed)
+			model_rebase(&u->m);
+		if (st->kind == SCN_RESET)
+			model_clear(&u->m);
+		arena_free(a);
+		if (visible) {
+			u->play_shown++;
+			u->scroll = 0;
+			meta_set_message(u, "step %zu of %zu: Enter for the "
+			    "next", u->play_shown, u->play_total);
+			break;
+		}
+	}
+	if (u->playing && u->play_next >= u->play.n) {
+		meta_set_message(u, "step %zu of %zu: the end of %s",
+		    u->play_shown, u->play_total, u->play.name ?
+		    u->play.name : "the scenario");
+		scenario_free(&u->play);
+		u->playing = false;
+	}
+}
+
+static void
+do_play(struct ui *u, const char *arg)
+{
+	char *err = NULL;
+	size_t i;
+	if (u->playing) {
+		scenario_free(&u->play);
+		u->playing = false;
+	}
+	if (*arg == '\0') {
+		meta_set_message(u, "usage: :play FILE (a .scn scenario)");
+		return;
+	}
+	if (!scenario_load(arg, &u->play, &err)) {
+		meta_set_message(u, "%s", err ? err : "cannot load scenario");
+		free(err);
+		return;
+	}
+	u->playing = true;
+	u->play_next = 0;
+	u->play_shown = 0;
+	u->play_total = 0;
+	for (i = 0; i < u->play.n; i++)
+		u->play_total += is_visible(&u->play.steps[i]);
+	meta_set_message(u, "playing %s: %zu steps; Enter runs the next",
+	    arg, u->play_total);
+	if (u->play_total == 0)
+		meta_play_step(u);
+}
+
+static void
+do_save(struct ui *u, const char *arg)
+{
+	if (*arg == '\0') {
+		meta_set_message(u, "usage: :save FILE");
+		return;
+	}
+	if (!model_save(&u->m, arg))
+		meta_set_message(u, "%s: %s", arg, strerror(errno));
+	else
+		meta_set_message(u, "saved %zu trace lines to %s", u->m.nlog,
+		    arg);
+}
+
+static void
+do_quit(struct ui *u, const char *arg)
+{
+	u->quit = true;
+}
+
+static const struct meta metas[] = {
+	{ ":help", "", do_help },
+	{ ":reset", "", do_reset },
+	{ ":policy", "NAME", do_policy },
+	{ ":budget", "N", do_budget },
+	{ ":paths", "LIST", do_paths },
+	{ ":play", "FILE", do_play },
+	{ ":save", "FILE", do_save },
+	{ ":quit", "", do_quit },
+	{ ":q", "", do_quit },
+};
+
+bool
+meta_run(struct ui *u, const char *line)
+{
+	size_t n = strcspn(line, " \t"), i;
+	const char *arg = line + n;
+	char *a;
+	size_t alen;
+
+	if (line[0] != ':')
+		return false;
+	arg += strspn(arg, " \t");
+	alen = strlen(arg);
+	while (alen > 0 && (arg[alen - 1] == ' ' || arg[alen - 1] == '\t'))
+		alen--;
+	a = xstrndup(arg, alen);
+	for (i = 0; i < sizeof metas / sizeof metas[0]; i++)
+		if (strlen(metas[i].name) == n &&
+		    strncmp(metas[i].name, line, n) == 0) {
+			metas[i].run(u, a);
+			free(a);
+			return true;
+		}
+	meta_set_message(u, "unknown command '%.*s'; :help lists them",
+	    (int)n, line);
+	free(a);
+	return true;
+}

@@ -1,0 +1,439 @@
+/*
+ * model.c -- the UI's copy of what happened, in a shape panes can draw.
+ *
+ * model_apply() is called once per input with that input's records.  It
+ * appends one transcript entry per record, keeps the last verdict and
+ * deciding layer per path for the strip, and re-parses the input (the
+ * parser is cheap and records carry spans, not trees) to dump the tree
+ * with spans, so that the line whose span and kind match the offending
+ * node can be highlighted.  File changes are not tracked per step: each
+ * path's live filesystem is compared with a baseline taken at start,
+ * :reset and after set-up steps, so a deleted file stays on screen,
+ * marked, as the essay's "report.txt and secrets.txt are gone".
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "ast.h"
+#include "mockfs.h"
+#include "model.h"
+#include "parse.h"
+#include "sbuf.h"
+#include "session.h"
+#include "xalloc.h"
+
+/* Transcripts keep this many entries per path; older ones scroll away. */
+#define MAX_ENTRIES 1000
+/* The log for :save keeps this many lines. */
+#define MAX_LOG 100000
+
+static void
+free_entry(struct model_entry *e)
+{
+	free(e->label);
+	free(e->shown);
+	free(e->outcome);
+}
+
+static void
+free_base(struct model_path *mp)
+{
+	size_t i;
+	for (i = 0; i < mp->nbase; i++) {
+		free(mp->base[i].name);
+		free(mp->base[i].data);
+	}
+	free(mp->base);
+	mp->base = NULL;
+	mp->nbase = 0;
+}
+
+static void
+free_last_input(struct model *m)
+{
+	size_t i;
+	for (i = 0; i < m->nast; i++)
+		free(m->ast[i].text);
+	free(m->ast);
+	m->ast = NULL;
+	m->nast = 0;
+	m->ast_hl = -1;
+	free(m->input);
+	m->input = NULL;
+	free(m->span_note);
+	m->span_note = NULL;
+	free(m->parse_error);
+	m->parse_error = NULL;
+	m->has_span = false;
+}
+
+void
+model_init(struct model *m, struct session *s)
+{
+	memset(m, 0, sizeof *m);
+	m->s = s;
+	m->ast_hl = -1;
+	model_rebase(m);
+}
+
+void
+model_free(struct model *m)
+{
+	size_t p, i;
+	for (p = 0; p < PATH__COUNT; p++) {
+		struct model_path *mp = &m->paths[p];
+		for (i = 0; i < mp->n; i++)
+			free_entry(&mp->entries[i]);
+		free(mp->entries);
+		free_base(mp);
+		free(mp->rows);
+	}
+	for (i = 0; i < m->nlog; i++)
+		free(m->log[i]);
+	free(m->log);
+	free_last_input(m);
+}
+
+void
+model_clear(struct model *m)
+{
+	size_t p, i;
+	for (p = 0; p < PATH__COUNT; p++) {
+		struct model_path *mp = &m->paths[p];
+		for (i = 0; i < mp->n; i++)
+			free_entry(&mp->entries[i]);
+		mp->n = 0;
+		mp->last.valid = false;
+	}
+	for (i = 0; i < m->nlog; i++)
+		free(m->log[i]);
+	m->nlog = 0;
+	free_last_input(m);
+	model_rebase(m);
+}
+
+void
+model_rebase(struct model *m)
+{
+	size_t p, i;
+	for (p = 0; p < PATH__COUNT; p++) {
+		struct model_path *mp = &m->paths[p];
+		const struct mfs *fs = session_fs(m->s, (enum path_id)p);
+		free_base(mp);
+		if (fs == NULL)
+			continue;
+		mp->nbase = mfs_count(fs);
+		mp->base = xcalloc(mp->nbase + 1, sizeof *mp->base);
+		for (i = 0; i < mp->nbase; i++) {
+			const char *name = mfs_name(fs, i);
+			size_t len;
+			const char *data = mfs_get(fs, name, &len);
+			mp->base[i].name = xstrdup(name);
+			mp->base[i].data = xmalloc(len + 1);
+			memcpy(mp->base[i].data, data, len);
+			mp->base[i].data[len] = '\0';
+			mp->base[i].len = len;
+		}
+	}
+}
+
+static void
+log_line(struct model *m, const char *line)
+{
+	if (m->nlog >= MAX_LOG)
+		return;
+	m->log = xreallocarray(m->log, m->nlog + 1, sizeof *m->log);
+	m->log[m->nlog++] = xstrdup(line);
+}
+
+static struct model_entry *
+new_entry(struct model_path *mp)
+{
+	if (mp->n >= MAX_ENTRIES) {
+		free_entry(&mp->entries[0]);
+		memmove(mp->entries, mp->entries + 1,
+		    (mp->n - 1) * sizeof *mp->entries);
+		mp->n--;
+	}
+	mp->entries = xreallocarray(mp->entries, mp->n + 1,
+	    sizeof *mp->entries);
+	memset(&mp->entries[mp->n], 0, sizeof *mp->entries);
+	return &mp->entries[mp->n++];
+}
+
+void
+model_note(struct model *m, unsigned mask, const char *text)
+{
+	size_t p;
+	if (mask == 0)
+		mask = session_paths(m->s);
+	for (p = 0; p < PATH__COUNT; p++) {
+		struct model_entry *e;
+		if (!(mask & PATH_BIT(p)))
+			continue;
+		e = new_entry(&m->paths[p]);
+		e->is_note = true;
+		e->outcome = xstrdup(text);
+	}
+	log_line(m, text);
+}
+
+/* Split "[start,end) text" dump lines into the model's tree. */
+static void
+take_tree(struct model *m, const char *dump)
+{
+	const char *p = dump;
+	while (*p != '\0') {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		struct model_astline *l;
+		unsigned start = 0, end = 0;
+		int used = 0;
+		m->ast = xreallocarray(m->ast, m->nast + 1, sizeof *m->ast);
+		l = &m->ast[m->nast++];
+		/* "[start,end) " then the indented line: keep the indent. */
+		if (sscanf(p, "[%u,%u)%n", &start, &end, &used) == 2 &&
+		    used > 0 && (size_t)used < len && p[used] == ' ') {
+			used++;
+			l->start = start;
+			l->end = end;
+		} else
+			used = 0;
+		l->text = xstrndup(p + used, len - (size_t)used);
+		p += len + (nl != NULL);
+	}
+}
+
+/* Does the tree line name a node of kind type (after indent and label)? */
+static bool
+line_is_kind(const char *text, const char *type)
+{
+	const char *p = text + strspn(text, " ");
+	const char *colon = strstr(p, ": ");
+	size_t n = strlen(type);
+	if (colon != NULL && (size_t)(colon - p) < strcspn(p, " ("))
+		p = colon + 2;
+	return strncmp(p, type, n) == 0 &&
+	    (p[n] == '\0' || p[n] == ' ' || p[n] == '(');
+}
+
+void
+model_apply(struct model *m, const char *input, size_t len,
+    const struct record *r, size_t n)
+{
+	static const enum path_id prefer[] = { PATH_SANDBOX, PATH_JAIL,
+	    PATH_UNSAFE };
+	struct arena *a = arena_new();
+	struct parse_result pr;
+	const struct record *hl = NULL;
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		struct model_path *mp = &m->paths[r[i].path];
+		struct model_entry *e = new_entry(mp);
+		e->step = r[i].step;
+		e->verdict = r[i].verdict;
+		e->label = xstrdup(r[i].label ? r[i].label : "");
+		/* The input as typed (the trace's repr quotes code); a
+		 * scenario's steps keep their label, as the essay reads. */
+		if (r[i].source != NULL && strcmp(r[i].source, "scenario") == 0)
+			e->shown = xasprintf("%s: %s", e->label,
+			    r[i].input ? r[i].input : "");
+		else
+			e->shown = xstrdup(r[i].input ? r[i].input : "");
+		e->outcome = xstrdup(r[i].outcome ? r[i].outcome : "");
+		mp->last.valid = true;
+		mp->last.verdict = r[i].verdict;
+		mp->last.layer = r[i].layer;
+		mp->last.kind = r[i].kind;
+		log_line(m, r[i].line ? r[i].line : "");
+	}
+	for (k = 0; hl == NULL && k < sizeof prefer / sizeof prefer[0]; k++)
+		for (i = 0; i < n; i++)
+			if (r[i].path == prefer[k] && r[i].has_node) {
+				hl = &r[i];
+				break;
+			}
+
+	free_last_input(m);
+	m->input = xstrndup(input, len);
+	parse_input(a, input, len, &pr);
+	if (pr.status == PARSE_OK) {
+		struct sbuf b = SBUF_INIT;
+		ast_dump_tree(pr.root, true, &b);
+		take_tree(m, sbuf_cstr(&b));
+		sbuf_free(&b);
+	} else {
+		m->parse_error = xasprintf("%s: %s",
+		    pr.error.cls ? pr.error.cls : "SyntaxError",
+		    pr.error.msg ? pr.error.msg : "invalid syntax");
+		/* A caret even at the end of the input ("1 +"). */
+		m->has_span = true;
+		m->span_start = pr.error.start;
+		m->span_end = pr.error.end > pr.error.start ? pr.error.end :
+		    pr.error.start + 1;
+	}
+	if (hl != NULL) {
+		m->has_span = true;
+		m->span_start = hl->node_start;
+		m->span_end = hl->node_end;
+		m->span_path = hl->path;
+		m->span_note = xasprintf("%s: %s", hl->node_type ?
+		    hl->node_type : "node", hl->reason ? hl->reason :
+		    record_verdict_name(hl->verdict));
+		for (i = 0; i < m->nast; i++)
+			if (m->ast[i].start == hl->node_start &&
+			    m->ast[i].end == hl->node_end &&
+			    (hl->node_type == NULL ||
+			    line_is_kind(m->ast[i].text, hl->node_type))) {
+				m->ast_hl = (long)i;
+				break;
+			}
+	}
+	arena_free(a);
+}
+
+static int
+cmp_rows(const void *x, const void *y)
+{
+	const struct model_fsrow *a = x, *b = y;
+	return strcmp(a->name, b->name);
+}
+
+size_t
+model_fs_rows(struct model *m, enum path_id p, const struct model_fsrow **rows)
+{
+	struct model_path *mp = &m->paths[p];
+	const struct mfs *fs = session_fs(m->s, p);
+	size_t n = fs ? mfs_count(fs) : 0, i, k = 0;
+
+	mp->rows = xreallocarray(mp->rows, n + mp->nbase + 1,
+	    sizeof *mp->rows);
+	for (i = 0; i < n; i++) {
+		const char *name = mfs_name(fs, i);
+		size_t len, j;
+		const char *data = mfs_get(fs, name, &len);
+		enum fs_mark mark = FS_CREATED;
+		for (j = 0; j < mp->nbase; j++)
+			if (strcmp(mp->base[j].name, name) == 0) {
+				mark = mp->base[j].len == len &&
+				    memcmp(mp->base[j].data, data, len) == 0 ?
+				    FS_SAME : FS_CHANGED;
+				break;
+			}
+		mp->rows[k].name = name;
+		mp->rows[k++].mark = mark;
+	}
+	for (i = 0; i < mp->nbase; i++)
+		if (fs == NULL || !mfs_exists(fs, mp->base[i].name)) {
+			mp->rows[k].name = mp->base[i].name;
+			mp->rows[k++].mark = FS_DELETED;
+		}
+	qsort(mp->rows, k, sizeof *mp->rows, cmp_rows);
+	mp->nrows = k;
+	*rows = mp->rows;
+	return k;
+}
+
+/*
+ * The layers an input meets on a path, in order.  The sandbox runs code
+ * through the AST allowlist and the budget; a command first meets the
+ * command allowlist, then its argument code meets the AST allowlist, then
+ * budget, surface (path confinement), network and idempotency before its
+ * effect.  The unsafe path has no layers between parsing and effect.
+ */
+size_t
+model_strip(const struct model *m, enum path_id p,
+    struct strip_item out[STRIP_MAX])
+{
+	static const enum layer sandbox_code[] = { LAYER_PARSE,
+	    LAYER_ALLOWLIST, LAYER_BUDGET, LAYER_EVAL };
+	static const enum layer sandbox_cmd[] = { LAYER_PARSE, LAYER_COMMANDS,
+	    LAYER_ALLOWLIST, LAYER_BUDGET, LAYER_SURFACE, LAYER_NETWORK,
+	    LAYER_IDEMPOTENCY, LAYER_EVAL };
+	static const enum layer unsafe[] = { LAYER_PARSE, LAYER_EVAL };
+	static const enum layer jail[] = { LAYER_PARSE, LAYER_NAMESPACE,
+	    LAYER_LANDLOCK, LAYER_SECCOMP, LAYER_RLIMIT, LAYER_EVAL };
+	const struct model_last *last = &m->paths[p].last;
+	const enum layer *seq;
+	enum layer with[STRIP_MAX];
+	size_t n, i, stop;
+	bool is_cmd = last->valid && last->kind == KIND_COMMAND;
+	bool found = false;
+
+	switch (p) {
+	case PATH_SANDBOX:
+		seq = is_cmd ? sandbox_cmd : sandbox_code;
+		n = is_cmd ? 8 : 4;
+		break;
+	case PATH_JAIL:
+		seq = jail;
+		n = 6;
+		break;
+	default:
+		seq = unsafe;
+		n = 2;
+		break;
+	}
+	/* The deciding layer's place; limits and timeouts stop at eval. */
+	stop = n - 1;
+	for (i = 0; last->valid && i < n; i++)
+		if (seq[i] == last->layer) {
+			stop = i;
+			found = true;
+			break;
+		}
+	/* A layer this path does not usually have (the sandbox's checks
+	 * run in front of the jail with --jail-filter): show it after
+	 * parsing, where it ran. */
+	if (last->valid && !found && last->layer != LAYER_LIMITS &&
+	    last->layer != LAYER_TIMEOUT && last->layer != LAYER_EVAL &&
+	    n < STRIP_MAX) {
+		with[0] = seq[0];
+		with[1] = last->layer;
+		for (i = 1; i < n; i++)
+			with[i + 1] = seq[i];
+		seq = with;
+		n++;
+		stop = 1;
+	}
+	for (i = 0; i < n; i++) {
+		out[i].name = seq[i] == LAYER_EVAL ?
+		    (is_cmd ? "effect" : "eval") : record_layer_name(seq[i]);
+		if (!last->valid)
+			out[i].mark = STRIP_UNREACHED;
+		else if (i < stop)
+			out[i].mark = STRIP_PASSED;
+		else if (i > stop)
+			out[i].mark = STRIP_UNREACHED;
+		else
+			out[i].mark = last->verdict == VERDICT_OK ||
+			    last->verdict == VERDICT_SIMULATED ? STRIP_DONE :
+			    STRIP_STOPPED;
+	}
+	return n;
+}
+
+bool
+model_save(const struct model *m, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	size_t i;
+	int saved;
+	if (f == NULL)
+		return false;
+	for (i = 0; i < m->nlog; i++)
+		fprintf(f, "%s\n", m->log[i]);
+	if (ferror(f)) {
+		saved = errno;
+		fclose(f);
+		errno = saved;
+		return false;
+	}
+	return fclose(f) == 0;
+}

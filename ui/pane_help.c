@@ -1,0 +1,59 @@
+/*
+ * pane_help.c -- the F1 overlay: keys, meta commands, and the essay's
+ * caveat.  Any key closes it (Esc, F1, q).
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "uipriv.h"
+
+static const char *const lines[] = {
+	"Type a Python expression or a command; it runs on every path.",
+	"  read_file({'path': 'report.txt'})   write_file({'path': F, 'text': T})",
+	"  delete_file({...})  list_files({})  http_get({'url': U, 'body': B})",
+	"",
+	"Meta commands",
+	"  :help            this help          :reset         a first state",
+	"  :policy NAME     sandbox policy     :budget N      sandbox budget",
+	"  :paths LIST      unsafe,sandbox,jail",
+	"  :play FILE       presenter mode: Enter runs the next step",
+	"  :save FILE       the transcript as trace lines     :quit",
+	"",
+	"Keys",
+	"  F1 help  F2 AST pane  PgUp/PgDn scroll  Ctrl-L redraw  F10 quit",
+	"  Up/Down history  Ctrl-R search  Tab complete  Ctrl-C cancel",
+	"",
+	"Marks: '+' passed  '!' stopped  '*' done  '.' not reached;",
+	"files: '+' new  '~' changed  '-' deleted.",
+	"",
+	"The sandbox path is the essay's teaching model, not a security",
+	"boundary: in-process filtering is a speed bump.  Only the jail",
+	"path (kernel-enforced) is a boundary.",
+	NULL
+};
+
+static void
+draw(struct ui *u, struct rect r, enum path_id unused)
+{
+	int n = 0, w = 0, i;
+	struct rect b, in;
+
+	for (n = 0; lines[n] != NULL; n++)
+		if ((int)strlen(lines[n]) > w)
+			w = (int)strlen(lines[n]);
+	b.h = n + 2 < r.h ? n + 2 : r.h;
+	b.w = w + 4 < r.w ? w + 4 : r.w;
+	b.y = r.y + (r.h - b.h) / 2;
+	b.x = r.x + (r.w - b.w) / 2;
+	for (i = 0; i < b.h; i++)
+		draw_fill(b, i, A_NORMAL);
+	draw_box(b, draw_attr(u, UC_TITLE), " help (Esc closes) ");
+	in = (struct rect){ b.y + 1, b.x + 2, b.h - 2, b.w - 4 };
+	for (i = 0; i < n && i < in.h; i++)
+		draw_text(in, i, 0, lines[i][0] != ' ' && lines[i][0] ?
+		    A_BOLD : A_NORMAL, lines[i]);
+	(void)unused;
+}
+
+const struct pane_ops pane_help = { "help", draw };

@@ -1,0 +1,276 @@
+/*
+ * pane_path.c -- one path's column: a header naming its controls, the
+ * layer strip of the last input, the budget gauge (sandbox), the
+ * transcript coloured by verdict, and the filesystem box on the right.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy.h"
+#include "session.h"
+#include "uipriv.h"
+#include "xalloc.h"
+
+/* A wrapped transcript row. */
+struct row {
+	const char	*s;
+	size_t		 len;
+	int		 attr;
+	int		 indent;
+	const char	*prefix;
+	int		 prefix_attr;
+};
+
+/* The header naming the path's controls: the longest wording that fits
+ * in width columns. */
+static const char *
+controls(const struct ui *u, enum path_id p, int width, char *buf,
+    size_t size)
+{
+	static const char *const unsafe[] = {
+		"UNSAFE  no boundary; effects simulated on a mock fs",
+		"UNSAFE  no boundary (simulated)", "UNSAFE", NULL };
+	static const char *const jail[] = {
+		"JAIL  kernel: namespaces, Landlock, seccomp, rlimits",
+		"JAIL  kernel: namespaces, Landlock, seccomp",
+		"JAIL  kernel-enforced", "JAIL", NULL };
+	const struct policy *pol = session_policy(u->s);
+	const char *name = pol ? pol->name : "?";
+	const char *const *alt;
+	size_t i;
+
+	switch (p) {
+	case PATH_UNSAFE:
+		alt = unsafe;
+		break;
+	case PATH_JAIL:
+		alt = jail;
+		break;
+	default:
+		snprintf(buf, size, "SANDBOX  policy %s: %s", name,
+		    pol && pol->summary ? pol->summary : "");
+		if ((int)strlen(buf) > width)
+			snprintf(buf, size, "SANDBOX  policy %s: allowlist, "
+			    "budget, no network, idempotent writes", name);
+		if ((int)strlen(buf) > width)
+			snprintf(buf, size, "SANDBOX  %s: allowlist, budget, "
+			    "no net, idempotent", name);
+		if ((int)strlen(buf) > width)
+			snprintf(buf, size, "SANDBOX  policy %s", name);
+		if ((int)strlen(buf) > width)
+			snprintf(buf, size, "SANDBOX %s", name);
+		return buf;
+	}
+	for (i = 0; alt[i + 1] != NULL; i++)
+		if ((int)strlen(alt[i]) <= width)
+			break;
+	return alt[i];
+}
+
+static int
+strip_attr(const struct ui *u, enum strip_mark m)
+{
+	switch (m) {
+	case STRIP_PASSED:
+		return draw_attr(u, UC_OK);
+	case STRIP_DONE:
+		return draw_attr(u, UC_OK) | A_BOLD;
+	case STRIP_STOPPED:
+		return draw_attr(u, UC_BLOCKED) | A_BOLD | A_REVERSE;
+	default:
+		return draw_attr(u, UC_DIM);
+	}
+}
+
+/* The strip, wrapped; returns the rows used (at most max). */
+static int
+draw_strip(struct ui *u, struct rect r, int row, int max, enum path_id p)
+{
+	static const char marks[] = "+!*.";
+	struct strip_item it[STRIP_MAX];
+	size_t n = model_strip(&u->m, p, it), i;
+	int x, used = 1;
+
+	x = draw_text(r, row, 0, draw_attr(u, UC_DIM), "layers:");
+	for (i = 0; i < n; i++) {
+		char buf[32];
+		int w;
+		snprintf(buf, sizeof buf, "%c%s", marks[it[i].mark],
+		    it[i].name);
+		w = (int)strlen(buf);
+		if (x + 1 + w > r.w && x > 0 && used < max) {
+			row++;
+			used++;
+			x = 7;
+		}
+		x += 1;
+		x += draw_text(r, row, x, strip_attr(u, it[i].mark), buf);
+	}
+	return used;
+}
+
+static void
+draw_gauge(struct ui *u, struct rect r, int row, enum path_id p)
+{
+	unsigned used = session_budget_used(u->s, p);
+	unsigned limit = session_budget_limit(u->s, p);
+	char buf[64];
+	int x, bar, fill, i;
+
+	snprintf(buf, sizeof buf, "budget %u/%u ", used, limit);
+	x = draw_text(r, row, 0, draw_attr(u, UC_DIM), buf);
+	bar = r.w - x - 2;
+	if (bar > 12)
+		bar = 12;
+	if (bar < 4)
+		return;
+	fill = limit ? (int)((unsigned long long)used * (unsigned)bar /
+	    limit) : bar;
+	if (used > 0 && fill == 0)
+		fill = 1;
+	draw_text(r, row, x++, A_NORMAL, "[");
+	for (i = 0; i < bar; i++)
+		draw_text(r, row, x++, i < fill ? draw_attr(u, used >= limit ?
+		    UC_BLOCKED : UC_OK) : draw_attr(u, UC_DIM),
+		    i < fill ? "#" : ".");
+	draw_text(r, row, x, A_NORMAL, "]");
+}
+
+static void
+add_rows(struct row **rows, size_t *n, size_t *cap, const char *s, size_t len,
+    int attr, int width, const char *prefix, int prefix_attr)
+{
+	int pw = prefix ? (int)strlen(prefix) : 0;
+	bool first = true;
+	do {
+		int room = width - pw;
+		size_t take = draw_fit(s, len, room > 1 ? room : 1), k;
+		struct row *rw;
+		if (take == 0 && len > 0)
+			take = 1;
+		/* Break after a space when one is in the second half. */
+		if (take < len && s[take] != ' ')
+			for (k = take; k > take / 2; k--)
+				if (s[k - 1] == ' ') {
+					take = k;
+					break;
+				}
+		if (*n == *cap) {
+			*cap = *cap ? *cap * 2 : 64;
+			*rows = xreallocarray(*rows, *cap, sizeof **rows);
+		}
+		rw = &(*rows)[(*n)++];
+		rw->s = s;
+		rw->len = take;
+		rw->attr = attr;
+		rw->indent = pw;
+		rw->prefix = first ? prefix : NULL;
+		rw->prefix_attr = prefix_attr;
+		s += take;
+		len -= take;
+		first = false;
+	} while (len > 0);
+}
+
+static void
+draw_transcript(struct ui *u, struct rect r, enum path_id p)
+{
+	const struct model_path *mp = &u->m.paths[p];
+	struct row *rows = NULL;
+	size_t n = 0, cap = 0, i;
+	const char *line;
+	bool first;
+	int top, k;
+
+	if (r.h <= 0 || r.w <= 4)
+		return;
+	for (i = 0; i < mp->n; i++) {
+		const struct model_entry *e = &mp->entries[i];
+		if (e->is_note) {
+			add_rows(&rows, &n, &cap, e->outcome,
+			    strlen(e->outcome), draw_attr(u, UC_DIM), r.w, "  ",
+			    A_NORMAL);
+			continue;
+		}
+		/* An input of several lines shows them as typed. */
+		for (line = e->shown, first = true; first || *line != '\0';
+		    first = false) {
+			size_t len = strcspn(line, "\n");
+			add_rows(&rows, &n, &cap, line, len, A_NORMAL, r.w,
+			    first ? "> " : ". ", draw_attr(u, UC_DIM));
+			line += len + (line[len] == '\n');
+		}
+		add_rows(&rows, &n, &cap, e->outcome, strlen(e->outcome),
+		    draw_verdict_attr(u, e->verdict), r.w,
+		    e->verdict == VERDICT_OK ? "  = ok " :
+		    e->verdict == VERDICT_ERROR ? "  = error " : "  = ",
+		    draw_verdict_attr(u, e->verdict));
+	}
+	/* The newest rows at the bottom, scrolled back by u->scroll. */
+	if (u->scroll > (int)n - r.h)
+		u->scroll = (int)n - r.h > 0 ? (int)n - r.h : 0;
+	top = (int)n - r.h - u->scroll;
+	if (top < 0)
+		top = 0;
+	for (k = 0; k < r.h && top + k < (int)n; k++) {
+		const struct row *rw = &rows[top + k];
+		if (rw->prefix)
+			draw_text(r, k, 0, rw->prefix_attr, rw->prefix);
+		draw_textn(r, k, rw->indent, rw->attr, rw->s, rw->len);
+	}
+	if (u->scroll > 0)
+		draw_text(r, 0, r.w - 10, draw_attr(u, UC_HL), " [scroll] ");
+	free(rows);
+}
+
+static void
+draw(struct ui *u, struct rect r, enum path_id p)
+{
+	char buf[256];
+	int row = 0, fsw;
+	struct rect t, fs;
+
+	if (r.h <= 0)
+		return;
+	draw_fill(r, row, draw_attr(u, UC_TITLE));
+	{
+		/* The budget gauge sits at the right end of the header. */
+		int gw = p != PATH_SANDBOX ? 0 : r.w >= 60 ? 30 : r.w / 2;
+		struct rect h = { r.y, r.x, 1, r.w - gw };
+		struct rect g = { r.y, r.x + r.w - gw + 1, 1, gw - 1 };
+		draw_text(h, 0, 1, draw_attr(u, UC_TITLE),
+		    controls(u, p, h.w - 2, buf, sizeof buf));
+		if (gw > 0) {
+			draw_fill(g, 0, A_NORMAL);
+			draw_gauge(u, g, 0, p);
+		}
+		row++;
+	}
+	if (row < r.h)
+		row += draw_strip(u, r, row, r.h > 6 ? 2 : 1, p);
+	if (r.h - row >= 14) {
+		/* Tall: the files under the transcript, which keeps the
+		 * column's full width. */
+		const struct model_fsrow *rows;
+		int want = (int)model_fs_rows(&u->m, p, &rows) + 3;
+		int fsh = want < (r.h - row) / 2 ? want : (r.h - row) / 2;
+		t = (struct rect){ r.y + row, r.x, r.h - row - fsh, r.w };
+		fs = (struct rect){ r.y + r.h - fsh, r.x, fsh, r.w };
+	} else {
+		fsw = r.w * 2 / 5;
+		if (fsw > 28)
+			fsw = 28;
+		if (fsw < 16)
+			fsw = 16;
+		t = (struct rect){ r.y + row, r.x, r.h - row, r.w - fsw - 1 };
+		fs = (struct rect){ r.y + row, r.x + r.w - fsw, r.h - row,
+		    fsw };
+	}
+	draw_transcript(u, t, p);
+	pane_fs.draw(u, fs, p);
+}
+
+const struct pane_ops pane_path = { "path", draw };

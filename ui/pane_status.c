@@ -1,0 +1,51 @@
+/*
+ * pane_status.c -- the status line: policy, budget, paths, presenter
+ * progress and the keys.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "policy.h"
+#include "session.h"
+#include "uipriv.h"
+
+static void
+draw(struct ui *u, struct rect r, enum path_id unused)
+{
+	const struct policy *pol = session_policy(u->s);
+	char buf[256], paths[64] = "";
+	unsigned mask = session_paths(u->s);
+	size_t len = 0;
+	int p, x;
+
+	for (p = 0; p < PATH__COUNT; p++)
+		if (mask & PATH_BIT(p)) {
+			int n = snprintf(paths + len, sizeof paths - len,
+			    "%s%s", len ? "," : "",
+			    record_path_name((enum path_id)p));
+			if (n > 0 && (size_t)n < sizeof paths - len)
+				len += (size_t)n;
+		}
+	snprintf(buf, sizeof buf, "%s policy %s | budget %u/%u | paths %s",
+	    r.w >= 100 ? " sandboxrepl |" : "", pol ? pol->name : "?",
+	    session_budget_used(u->s, PATH_SANDBOX),
+	    session_budget_limit(u->s, PATH_SANDBOX), paths);
+	draw_fill(r, 0, draw_attr(u, UC_TITLE));
+	x = draw_text(r, 0, 0, draw_attr(u, UC_TITLE), buf);
+	if (u->playing) {
+		snprintf(buf, sizeof buf, " | step %zu of %zu", u->play_shown,
+		    u->play_total);
+		x += draw_text(r, 0, x, draw_attr(u, UC_TITLE), buf);
+	}
+	{
+		static const char keys[] = "F1 help  F2 AST  F10 quit ";
+		int kw = (int)strlen(keys);
+		if (r.w - kw > x + 1)
+			draw_text(r, 0, r.w - kw, draw_attr(u, UC_TITLE), keys);
+	}
+	(void)unused;
+}
+
+const struct pane_ops pane_status = { "status", draw };

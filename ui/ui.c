@@ -1,0 +1,225 @@
+/*
+ * ui.c -- the terminal UI's main loop.
+ *
+ * Sets up curses (newterm, so a bad TERM is an error value rather than an
+ * exit), colours unless NO_COLOR, and readline; then reads one key at a
+ * time until :quit, F10 or end of input.  Every line readline accepts
+ * comes to ui_line(): a ':' meta command, a presenter step (Enter on an
+ * empty line while a scenario plays), or code, which is accumulated while
+ * the parser says it is incomplete and then run on every path.
+ */
+#include "config.h"
+
+#include <locale.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "parse.h"
+#include "session.h"
+#include "ui.h"
+#include "uipriv.h"
+#include "xalloc.h"
+
+/* Continuation stops growing an input past this many bytes. */
+#define MAX_PENDING (1u << 20)
+
+/* A terminating signal: leave the loop, restore the terminal, then die
+ * of the same signal. */
+static volatile sig_atomic_t stop_signal;
+
+static void
+on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+bool
+ui_stopped(void)
+{
+	return stop_signal != 0;
+}
+
+static void
+catch_signals(void)
+{
+	static const int sigs[] = { SIGTERM, SIGHUP, SIGINT, SIGQUIT };
+	struct sigaction sa;
+	size_t i;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0;	/* no SA_RESTART: wgetch must return */
+	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+bool
+ui_usable(const char **why)
+{
+	const char *term = getenv("TERM");
+	if (term == NULL || term[0] == '\0') {
+		*why = "TERM is not set";
+		return false;
+	}
+	if (strcmp(term, "dumb") == 0) {
+		*why = "TERM is dumb";
+		return false;
+	}
+	return true;
+}
+
+void
+ui_redraw(struct ui *u)
+{
+	layout_draw(u);
+	input_redisplay();
+}
+
+void
+ui_resize(struct ui *u)
+{
+	/* ncurses has already resized stdscr (LINES, COLS). */
+	clearok(curscr, TRUE);
+	ui_redraw(u);
+}
+
+static bool
+is_incomplete(const char *s, size_t len)
+{
+	struct arena *a = arena_new();
+	struct parse_result pr;
+	bool inc;
+	parse_input(a, s, len, &pr);
+	inc = pr.status == PARSE_INCOMPLETE;
+	arena_free(a);
+	return inc;
+}
+
+/* Run one complete input on every path and take in its records. */
+static void
+submit(struct ui *u, const char *input, size_t len)
+{
+	struct arena *a = arena_new();
+	struct record *r;
+	size_t n = session_run(u->s, input, len, NULL, 0, a, &r);
+	model_apply(&u->m, input, len, r, n);
+	u->scroll = 0;
+	free(u->message);
+	u->message = NULL;
+	arena_free(a);
+}
+
+void
+ui_line(struct ui *u, const char *line)
+{
+	size_t len;
+
+	if (line == NULL) {
+		u->quit = true;
+		return;
+	}
+	len = strlen(line);
+	if (u->pending == NULL) {
+		const char *p = line + strspn(line, " \t");
+		if (*p == ':') {
+			input_add_history(u, p);
+			meta_run(u, p);
+			ui_redraw(u);
+			return;
+		}
+		if (*p == '\0' || *p == '#') {
+			if (*p == '\0' && u->playing)
+				meta_play_step(u);
+			ui_redraw(u);
+			return;
+		}
+	}
+	input_add_history(u, line);
+	if (u->npending + len + 1 > MAX_PENDING) {
+		meta_set_message(u, "input too long; dropped");
+		free(u->pending);
+		u->pending = NULL;
+		u->npending = 0;
+		ui_redraw(u);
+		return;
+	}
+	u->pending = xrealloc(u->pending, u->npending + len + 2);
+	if (u->npending > 0)
+		u->pending[u->npending++] = '\n';
+	memcpy(u->pending + u->npending, line, len);
+	u->npending += len;
+	u->pending[u->npending] = '\0';
+	/* An empty line ends a continuation whatever the parser says. */
+	if (len > 0 && is_incomplete(u->pending, u->npending)) {
+		meta_set_message(u, "incomplete input: go on, or Ctrl-C");
+		ui_redraw(u);
+		return;
+	}
+	submit(u, u->pending, u->npending);
+	free(u->pending);
+	u->pending = NULL;
+	u->npending = 0;
+	ui_redraw(u);
+}
+
+static void
+init_colors(struct ui *u)
+{
+	const char *nc = getenv("NO_COLOR");
+	u->has_color = (nc == NULL || nc[0] == '\0') && has_colors();
+	if (!u->has_color)
+		return;
+	start_color();
+	use_default_colors();
+	init_pair(UC_OK, COLOR_GREEN, -1);
+	init_pair(UC_BLOCKED, COLOR_YELLOW, -1);
+	init_pair(UC_DAMAGE, COLOR_RED, -1);
+	init_pair(UC_ERROR, COLOR_MAGENTA, -1);
+	init_pair(UC_CONTAINED, COLOR_CYAN, -1);
+	init_pair(UC_TITLE, COLOR_WHITE, COLOR_BLUE);
+	init_pair(UC_DIM, COLOR_CYAN, -1);
+	init_pair(UC_HL, COLOR_BLACK, COLOR_YELLOW);
+}
+
+int
+ui_run(struct session *s, const struct ui_opts *o)
+{
+	struct ui u;
+	SCREEN *scr;
+
+	memset(&u, 0, sizeof u);
+	u.s = s;
+	u.show_ast = true;
+	setlocale(LC_ALL, "");
+	scr = newterm(NULL, stdout, stdin);
+	if (scr == NULL)
+		return -1;
+	set_term(scr);
+	raw();
+	noecho();
+	nonl();
+	init_colors(&u);
+	model_init(&u.m, s);
+	meta_set_message(&u, "Type an input and Enter; F1 help, :quit "
+	    "leaves.");
+	input_init(&u, o->no_history);
+	catch_signals();
+	ui_redraw(&u);
+	while (!u.quit && !ui_stopped())
+		input_read(&u);
+	input_end(&u);
+	endwin();
+	delscreen(scr);
+	if (stop_signal != 0) {
+		signal(stop_signal, SIG_DFL);
+		raise(stop_signal);
+	}
+	model_free(&u.m);
+	if (u.playing)
+		scenario_free(&u.play);
+	free(u.pending);
+	free(u.message);
+	return 0;
+}

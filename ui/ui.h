@@ -1,0 +1,23 @@
+/*
+ * ui.h -- the terminal UI: the essay's interactive figure.
+ *
+ * ui_run() takes over the terminal (ncurses, with GNU readline for the
+ * input line) until the user quits, driving the session it is given.
+ */
+#ifndef SANDBOXREPL_UI_H
+#define SANDBOXREPL_UI_H
+
+#include <stdbool.h>
+
+struct session;
+
+struct ui_opts {
+	bool	 no_history;	/* neither read nor write the history file */
+};
+
+/* Can the UI run here?  False (with *why set) for an empty or dumb TERM. */
+bool ui_usable(const char **why);
+/* Run the UI; returns the exit status (0 on :quit, F10 or end of input). */
+int ui_run(struct session *s, const struct ui_opts *o);
+
+#endif

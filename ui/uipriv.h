@@ -1,0 +1,109 @@
+/*
+ * uipriv.h -- what the UI's files share: the screen state, the pane
+ * table, drawing helpers and the input line.  Only ui/ includes curses.
+ */
+#ifndef SANDBOXREPL_UI_PRIV_H
+#define SANDBOXREPL_UI_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <curses.h>
+
+#include "model.h"
+#include "scenario.h"
+
+struct session;
+
+struct rect {
+	int	 y, x, h, w;
+};
+
+/* Colour pairs; attributes stand in when colour is off. */
+enum ui_color {
+	UC_NONE,
+	UC_OK,
+	UC_BLOCKED,
+	UC_DAMAGE,
+	UC_ERROR,
+	UC_CONTAINED,
+	UC_TITLE,
+	UC_DIM,
+	UC_HL,
+	UC__COUNT
+};
+
+struct ui {
+	struct session	*s;
+	struct model	 m;
+	bool		 has_color;
+	bool		 show_ast;
+	bool		 show_help;
+	bool		 quit;
+	int		 scroll;	/* transcript rows scrolled back */
+	char		*message;	/* the line above the input */
+	/* Presenter mode (:play). */
+	struct scenario	 play;
+	bool		 playing;
+	size_t		 play_next;	/* next step index */
+	size_t		 play_shown;	/* visible steps run so far */
+	size_t		 play_total;	/* visible steps in all */
+	/* Continuation: lines typed so far of an incomplete input. */
+	char		*pending;
+	size_t		 npending;
+	char		*history_path;	/* heap; NULL: no history */
+};
+
+struct pane_ops {
+	const char	*name;
+	/* Draw into r; path is the column's path for per-path panes. */
+	void		(*draw)(struct ui *u, struct rect r, enum path_id path);
+};
+
+extern const struct pane_ops pane_path;	/* header, strip, transcript */
+extern const struct pane_ops pane_fs;	/* files and names */
+extern const struct pane_ops pane_ast;	/* tree and span, or welcome */
+extern const struct pane_ops pane_status;	/* policy, budget, paths */
+extern const struct pane_ops pane_help;	/* the F1 overlay */
+
+/* draw.c: clipped text in a rectangle. */
+int draw_attr(const struct ui *u, enum ui_color c);
+int draw_verdict_attr(const struct ui *u, enum verdict v);
+/* Put s at (row, col) of r, clipped to r; returns the columns used. */
+int draw_text(struct rect r, int row, int col, int attr, const char *s);
+int draw_textn(struct rect r, int row, int col, int attr, const char *s,
+    size_t len);
+void draw_fill(struct rect r, int row, int attr);
+void draw_box(struct rect r, int attr, const char *title);
+/* Display columns of the first len bytes of s. */
+int draw_width(const char *s, size_t len);
+/* How many bytes of s fit in cols columns. */
+size_t draw_fit(const char *s, size_t len, int cols);
+
+/* layout.c: where each pane goes for this screen size. */
+void layout_draw(struct ui *u);
+
+/* input.c: the readline input line inside curses. */
+void input_init(struct ui *u, bool no_history);
+void input_end(struct ui *u);
+void input_redisplay(void);
+void input_read(struct ui *u);	/* one key (blocks) */
+const char *input_prompt(const struct ui *u);
+void input_add_history(struct ui *u, const char *line);
+
+/* meta.c: ':' commands.  Returns true when line was one. */
+bool meta_run(struct ui *u, const char *line);
+void meta_play_step(struct ui *u);
+void meta_set_message(struct ui *u, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+extern const char *const meta_names[];
+
+/* ui.c */
+bool ui_stopped(void);	/* a terminating signal arrived */
+void ui_redraw(struct ui *u);
+/* A line from readline (NULL at end of input): meta command,
+ * continuation, presenter step or an input to run. */
+void ui_line(struct ui *u, const char *line);
+void ui_resize(struct ui *u);
+
+#endif
