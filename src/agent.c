@@ -127,7 +127,8 @@ static const char *const cmpop_symbols[] = { CMPOPS(X_SYM) };
 static const char *const boolop_symbols[] = { BOOLOPS(X_SYM) };
 #undef X_SYM
 
-/* " sym sym ..." for the bits set in mask, or " none". */
+/* " sym, sym, ..." for the bits set in mask, or " none" (commas, as
+ * some symbols are two words: "is not"). */
 static void
 add_symbols(struct sbuf *b, uint64_t mask, const char *const *names,
     size_t n)
@@ -136,7 +137,7 @@ add_symbols(struct sbuf *b, uint64_t mask, const char *const *names,
 	bool any = false;
 	for (i = 0; i < n; i++)
 		if (mask & (UINT64_C(1) << i)) {
-			sbuf_addf(b, " %s", names[i]);
+			sbuf_addf(b, "%s %s", any ? "," : "", names[i]);
 			any = true;
 		}
 	if (!any)
@@ -240,8 +241,22 @@ agent_context(struct session *s, const char *task, size_t tasklen,
 		sbuf_addf(out, "  ... and %zu more\n", n - AGENT_MAX_LISTED);
 
 	sbuf_addf(out, "\nPOLICY %s: %s\n", pol->name, pol->summary);
-	sbuf_adds(out, "  calls:");
-	add_list(out, pol->calls);
+	if (pol->call_rule == CALLS_NAMED) {
+		sbuf_adds(out, "  calls:");
+		add_list(out, pol->calls);
+	} else if (pol->name_rule == NAMES_CALLS) {
+		sbuf_adds(out, "  calls: any callee; builtins:");
+		add_list(out, pol->calls);
+	} else
+		sbuf_adds(out, "  calls: any callee; builtins: all");
+	sbuf_adds(out, "\n  attributes: ");
+	sbuf_adds(out, !(pol->nodes & (UINT64_C(1) << NODE_ATTRIBUTE)) ?
+	    "none" : pol->attr_rule == ATTRS_PUBLIC ?
+	    "public only (no name that starts with '_')" : "any");
+	if (pol->blocked_words != NULL && *pol->blocked_words != NULL) {
+		sbuf_adds(out, "\n  refused when the source contains:");
+		add_list(out, pol->blocked_words);
+	}
 	sbuf_adds(out, "\n  commands:");
 	add_list(out, pol->commands);
 	sbuf_adds(out, "\n  syntax:");

@@ -26,6 +26,7 @@
 
 #include "agent.h"
 #include "arena.h"
+#include "policy.h"
 #include "record.h"
 #include "sbuf.h"
 #include "session.h"
@@ -265,11 +266,12 @@ test_context(void **state)
 	assert_null(strstr(ctx, "Q2 refunds"));
 	assert_null(strstr(ctx, "sk-live"));
 	assert_non_null(strstr(ctx, "POLICY essay: "));
-	assert_non_null(strstr(ctx, "  calls: sum len min max round abs\n"));
+	assert_non_null(strstr(ctx, "  calls: sum len min max round abs\n"
+	    "  attributes: none\n  commands: read_file write_file\n"));
 	assert_non_null(strstr(ctx, "  commands: read_file write_file\n"));
-	assert_non_null(strstr(ctx, "  syntax: Expression BinOp UnaryOp Call "
-	    "Constant Name List Tuple keyword\n"));
-	assert_non_null(strstr(ctx, "  operators: + - * / % ** //\n"));
+	assert_non_null(strstr(ctx, "  syntax: Expression, BinOp, UnaryOp, "
+	    "Call, Constant, Name, List, Tuple, keyword\n"));
+	assert_non_null(strstr(ctx, "  operators: +, -, *, /, %, **, //\n"));
 	assert_non_null(strstr(ctx, "  comparisons: none\n"));
 	assert_non_null(strstr(ctx, "  hosts: none (no network)\n"));
 	assert_non_null(strstr(ctx, "  budget: 0 of 1000 operations used\n"));
@@ -278,6 +280,25 @@ test_context(void **state)
 	    "'idempotency_key': str (optional)})\n"));
 	assert_non_null(strstr(ctx, "ANSWER FORMAT: reply with exactly one "
 	    "input line"));
+	sbuf_free(&b);
+
+	/* The weaker presets say what they let through. */
+	session_set_policy(s, policy_preset("dunder"));
+	agent_context(s, "x", 1, &b);
+	ctx = sbuf_cstr(&b);
+	assert_non_null(strstr(ctx, "  calls: any callee; builtins: "));
+	assert_non_null(strstr(ctx, "  attributes: public only (no name "
+	    "that starts with '_')\n"));
+	assert_null(strstr(ctx, "refused when"));
+	assert_non_null(strstr(ctx, "  comparisons: ==, !=, <, <=, >, >=, is, "
+	    "is not, in, not in\n"));
+	sbuf_free(&b);
+	session_set_policy(s, policy_preset("blocklist"));
+	agent_context(s, "x", 1, &b);
+	ctx = sbuf_cstr(&b);
+	assert_non_null(strstr(ctx, "POLICY blocklist: "));
+	assert_non_null(strstr(ctx, "  calls: any callee; builtins: all\n"
+	    "  attributes: any\n  refused when the source contains: "));
 	sbuf_free(&b);
 
 	/* An empty session says so; without the sandbox, the first path. */
