@@ -18,6 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "agent.h"
 #include "arena.h"
 #include "parse.h"
@@ -143,21 +145,27 @@ static void
 print_text(const struct options *o, const char *kind, const char *text)
 {
 	if (o->json) {
-		/* Scenario text lines, as JSON objects of their own. */
-		struct sbuf b = SBUF_INIT;
-		const unsigned char *p;
-		sbuf_addf(&b, "{\"%s\":\"", kind);
-		for (p = (const unsigned char *)text; *p; p++) {
-			if (*p == '"' || *p == '\\')
-				sbuf_addf(&b, "\\%c", *p);
-			else if (*p < 0x20)
-				sbuf_addf(&b, "\\u%04x", *p);
-			else
-				sbuf_addc(&b, (char)*p);
+		/* Scenario text lines, as JSON objects of their own, written
+		 * by jansson; text that is not UTF-8 (a scenario file may
+		 * hold anything) has its non-ASCII bytes replaced. */
+		json_t *j = json_pack("{s:s}", kind, text);
+		char *dump;
+		if (j == NULL) {
+			struct sbuf b = SBUF_INIT;
+			const char *p;
+			for (p = text; *p; p++)
+				if ((unsigned char)*p < 0x80)
+					sbuf_addc(&b, *p);
+				else
+					sbuf_adds(&b, "\xEF\xBF\xBD");
+			j = json_pack("{s:s}", kind, sbuf_cstr(&b));
+			sbuf_free(&b);
 		}
-		sbuf_adds(&b, "\"}\n");
-		fputs(sbuf_cstr(&b), stdout);
-		sbuf_free(&b);
+		dump = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII);
+		if (dump != NULL)
+			printf("%s\n", dump);
+		free(dump);
+		json_decref(j);
 	} else
 		printf("%s\n", text);
 }
