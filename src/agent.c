@@ -440,6 +440,33 @@ close_fd(int *fd)
 	}
 }
 
+/*
+ * A close-on-exec pipe whose ends are both above 2: when sandboxrepl runs
+ * with stdin or stderr closed, a new pipe would take fd 0 or 2, and the
+ * child's dup2() onto 0 1 2 would keep close-on-exec or overwrite one end
+ * with another.
+ */
+static int
+make_pipe(int p[2])
+{
+	int i;
+	if (pipe2(p, O_CLOEXEC) != 0)
+		return -1;
+	for (i = 0; i < 2; i++)
+		if (p[i] <= 2) {
+			int fd = fcntl(p[i], F_DUPFD_CLOEXEC, 3);
+			if (fd < 0) {
+				close(p[0]);
+				close(p[1]);
+				p[0] = p[1] = -1;
+				return -1;
+			}
+			close(p[i]);
+			p[i] = fd;
+		}
+	return 0;
+}
+
 /* Has the child exited?  Leaves it unreaped (WNOWAIT), so its pid and
  * process group id stay ours until waitpid(). */
 static bool
@@ -563,8 +590,8 @@ agent_exec(const struct agent_opts *o, const char *task, const char *in,
 		*err = xstrdup("no agent command (use --agent CMD)");
 		return false;
 	}
-	if (pipe2(inp, O_CLOEXEC) != 0 || pipe2(outp, O_CLOEXEC) != 0 ||
-	    pipe2(errp, O_CLOEXEC) != 0) {
+	if (make_pipe(inp) != 0 || make_pipe(outp) != 0 ||
+	    make_pipe(errp) != 0) {
 		*err = xasprintf("cannot start the agent: pipe: %s",
 		    strerror(errno));
 		close_fd(&inp[0]); close_fd(&inp[1]);
