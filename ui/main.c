@@ -260,19 +260,6 @@ run_scenario(struct session *s, const struct options *o, const char *path)
 	return status;
 }
 
-/* Is the accumulated input waiting for more lines? */
-static bool
-is_incomplete(const char *s, size_t len)
-{
-	struct arena *a = arena_new();
-	struct parse_result pr;
-	bool inc;
-	parse_input(a, s, len, &pr);
-	inc = pr.status == PARSE_INCOMPLETE;
-	arena_free(a);
-	return inc;
-}
-
 static int
 run_stdin(struct session *s, const struct options *o)
 {
@@ -294,7 +281,7 @@ run_stdin(struct session *s, const struct options *o)
 		if (acc.len == 0)
 			continue;
 		if (acc.len < MAX_INPUT_BYTES &&
-		    is_incomplete(acc.data, acc.len))
+		    parse_is_incomplete(acc.data, acc.len))
 			continue;
 		{
 			const char *p = acc.data;

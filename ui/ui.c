@@ -86,18 +86,6 @@ ui_resize(struct ui *u)
 	ui_redraw(u);
 }
 
-static bool
-is_incomplete(const char *s, size_t len)
-{
-	struct arena *a = arena_new();
-	struct parse_result pr;
-	bool inc;
-	parse_input(a, s, len, &pr);
-	inc = pr.status == PARSE_INCOMPLETE;
-	arena_free(a);
-	return inc;
-}
-
 /* Run one complete input on every path and take in its records. */
 static void
 submit(struct ui *u, const char *input, size_t len)
@@ -153,7 +141,7 @@ ui_line(struct ui *u, const char *line)
 	u->npending += len;
 	u->pending[u->npending] = '\0';
 	/* An empty line ends a continuation whatever the parser says. */
-	if (len > 0 && is_incomplete(u->pending, u->npending)) {
+	if (len > 0 && parse_is_incomplete(u->pending, u->npending)) {
 		meta_set_message(u, "incomplete input: go on, or Ctrl-C");
 		ui_redraw(u);
 		return;
