@@ -479,7 +479,8 @@ main(int argc, char **argv)
 			if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) &&
 			    ui_usable(&why)) {
 				struct ui_opts uo = { .no_history =
-				    o.no_history };
+				    o.no_history, .agent = o.agent.command ?
+				    &o.agent : NULL };
 				why = "the terminal could not be set up";
 				ui_status = ui_run(s, &uo);
 			}
