@@ -1049,14 +1049,87 @@ compare_bool(struct rt *rt, enum cmpop op, value a, value b, bool *res)
 	return not_supported(rt, op, a, b);
 }
 
+/* item in container, as CPython's sq_contains of each type. */
+static bool
+contains(struct rt *rt, value c, value item, bool *res)
+{
+	size_t i;
+	*res = false;
+	switch (c.type) {
+	case VT_LIST:
+	case VT_TUPLE:
+		for (i = 0; i < seq_len(c); i++) {
+			value e = seq_items(c)[i];
+			bool eq;
+			if (value_is(e, item) && e.type != VT_FLOAT) {
+				*res = true;
+				return true;
+			}
+			if (!compare_bool(rt, CMPOP_EQ, e, item, &eq))
+				return false;
+			if (eq) {
+				*res = true;
+				return true;
+			}
+		}
+		return true;
+	case VT_STR:
+		if (item.type != VT_STR)
+			return rt_raise(rt, "TypeError", "'in <string>' requires "
+			    "string as left operand, not %s",
+			    value_type_name(item));
+		*res = memmem(c.as.s->data, c.as.s->len, item.as.s->data,
+		    item.as.s->len) != NULL;
+		return true;
+	case VT_BYTES:
+		if (NUM_IS_INTLIKE(item)) {
+			int64_t byte;
+			if (!num_to_int64_clamped(item, &byte) || byte < 0 ||
+			    byte > 255)
+				return rt_raise(rt, "ValueError",
+				    "byte must be in range(0, 256)");
+			*res = memchr(c.as.s->data, (int)byte, c.as.s->len) != NULL;
+			return true;
+		}
+		if (item.type != VT_BYTES)
+			return rt_raise(rt, "TypeError", "a bytes-like object is "
+			    "required, not '%s'", value_type_name(item));
+		*res = memmem(c.as.s->data, c.as.s->len, item.as.s->data,
+		    item.as.s->len) != NULL;
+		return true;
+	case VT_SET:
+	case VT_FROZENSET:
+		/* set_contains: a set is looked up as the frozenset it equals */
+		if (item.type == VT_SET)
+			item.type = VT_FROZENSET;
+		return value_dict_get(rt, c, item, NULL, res);
+	case VT_DICT:
+		return value_dict_get(rt, c, item, NULL, res);
+	default:
+		return rt_raise(rt, "TypeError", "argument of type '%s' is not "
+		    "iterable", value_type_name(c));
+	}
+}
+
 bool
 value_compare(struct rt *rt, enum cmpop op, value a, value b, value *out)
 {
 	bool res;
-	if (op > CMPOP_GTE)
-		return rt_raise(rt, "SystemError", "bad comparison operator");
-	if (!compare_bool(rt, op, a, b, &res))
-		return false;
+	switch (op) {
+	case CMPOP_IS:
+	case CMPOP_ISNOT:
+		res = value_is(a, b) == (op == CMPOP_IS);
+		break;
+	case CMPOP_IN:
+	case CMPOP_NOTIN:
+		if (!contains(rt, b, a, &res))
+			return false;
+		res = res == (op == CMPOP_IN);
+		break;
+	default:
+		if (!compare_bool(rt, op, a, b, &res))
+			return false;
+	}
 	*out = value_bool(res);
 	return true;
 }

@@ -194,7 +194,8 @@ void value_str_repr(const struct vstr *s, bool is_bytes, struct sbuf *out);
 /* ---- operations (num.c for numbers, value.c for the rest) ---- */
 bool value_binop(struct rt *rt, enum binop op, value a, value b, value *out);
 bool value_unaryop(struct rt *rt, enum unaryop op, value a, value *out);
-/* Rich comparison for EQ..GTE; result is a Python value (a bool here). */
+/* Comparison a OP b for every cmpop (IN/NOTIN: a in b); the result is a
+ * Python value (a bool here). */
 bool value_compare(struct rt *rt, enum cmpop op, value a, value b,
     value *out);
 /* a == b as a C bool (via value_compare). */

@@ -8,8 +8,9 @@ tests/data/num_cases.tsv -- one case a line, fields separated by tabs:
     OP <TAB> A [<TAB> B] <TAB> EXPECTED
   OP is a binary operator (its ast class name: Add, Sub, Mult, MatMult, Div,
   Mod, Pow, LShift, RShift, BitOr, BitXor, BitAnd, FloorDiv), a comparison
-  (Eq, NotEq, Lt, LtE, Gt, GtE), a unary operator (UAdd, USub, Invert, Not:
-  one operand), "hash" (hash() of one number) or "repr" (one operand).
+  (Eq, NotEq, Lt, LtE, Gt, GtE, and In, NotIn for A in B), a unary operator
+  (UAdd, USub, Invert, Not: one operand), "hash" (hash() of one number)
+  or "repr" (one operand).
   Operands are encoded as in tests/diff/cases.rpn: i:DIGITS, f:HEX (float.hex
   of the double), c:HEX,HEX (complex), s:HEX / b:HEX (UTF-8 / bytes in hex),
   T, F, N, and l:ITEMS, t:ITEMS, S:ITEMS for a list, tuple or set of
@@ -42,8 +43,8 @@ FLOATS = [0.0, -0.0, 0.1, 1.5, -2.5, 1e16, 1e308, 5e-324, 2.0**63,
 COMPLEXES = [0j, 1j, 1 + 2j, complex(-0.0, -1.0), 1e300 + 1e300j,
              complex(-2, 0)]
 BOOLS = [True, False]
-OTHERS = [None, "ab", "é", b"xy", b"", [1], [], (1,), (1, "a"),
-          {1: 2}, {1, 2}]
+OTHERS = [None, "ab", "é", "a", b"xy", b"", b"y", [1], [], (1,), (1, "a"),
+          {1: 2}, {1, 2}, [1.0, "ab", None], 120, 300]
 # Operands paired with every other operand: numbers with numbers, other
 # types with a few numbers and with each other.
 FEW = [0, 3, -2**63, 1.5, 1j, True]
@@ -55,7 +56,8 @@ BINOPS = {"Add": operator.add, "Sub": operator.sub, "Mult": operator.mul,
           "BitOr": operator.or_, "BitXor": operator.xor,
           "BitAnd": operator.and_, "FloorDiv": operator.floordiv}
 CMPOPS = {"Eq": operator.eq, "NotEq": operator.ne, "Lt": operator.lt,
-          "LtE": operator.le, "Gt": operator.gt, "GtE": operator.ge}
+          "LtE": operator.le, "Gt": operator.gt, "GtE": operator.ge,
+          "In": lambda a, b: a in b, "NotIn": lambda a, b: a not in b}
 UNARY = {"UAdd": operator.pos, "USub": operator.neg,
          "Invert": operator.invert, "Not": operator.not_}
 
