@@ -1385,6 +1385,10 @@ binop_unsupported(struct rt *rt, enum binop op, value a, value b)
 	    value_type_name(b));
 }
 
+/* Past this no allocation is tried even with no cap set: CPython's
+ * allocation would fail with MemoryError, ours would end the program. */
+#define HARD_SEQ_BYTES ((uint64_t)1 << 40)
+
 /* sq_concat of str, bytes, list, tuple: a is the sequence. */
 static bool
 concat(struct rt *rt, value a, value b, value *out)
@@ -1448,9 +1452,13 @@ repeat(struct rt *rt, value seq, value n, value *out)
 		uint64_t total;
 		if (__builtin_mul_overflow((uint64_t)unit, (uint64_t)count,
 		    &total) || total > (uint64_t)INT64_MAX)
-			return rt_raise(rt, "MemoryError", "%s", "");
+			return rt_raise(rt, "OverflowError", "%s",
+			    seq.type == VT_STR ? "repeated string is too long" :
+			    "repeated bytes are too long");
 		if (!rt_check_str_bytes(rt, total))
 			return false;
+		if (total > HARD_SEQ_BYTES)
+			return rt_raise(rt, "MemoryError", "%s", "");
 		char *buf = arena_alloc(rt->arena, (size_t)total + 1);
 		for (i = 0; i < (size_t)count; i++)
 			memcpy(buf + i * unit, seq.as.s->data, unit);
@@ -1466,6 +1474,8 @@ repeat(struct rt *rt, value seq, value n, value *out)
 		return rt_raise(rt, "MemoryError", "%s", "");
 	if (!rt_check_seq_len(rt, total))
 		return false;
+	if (total > HARD_SEQ_BYTES / sizeof(value))
+		return rt_raise(rt, "MemoryError", "%s", "");
 	value r = seq.type == VT_LIST ? value_list(rt->arena, (size_t)total) :
 	    value_tuple(rt->arena, (size_t)total);
 	for (i = 0; i < (size_t)count; i++)
