@@ -15,7 +15,8 @@ tests/data/num_cases.tsv -- one case a line, fields separated by tabs:
   of the double), c:HEX,HEX (complex), s:HEX / b:HEX (UTF-8 / bytes in hex),
   T, F, N, and l:ITEMS, t:ITEMS, S:ITEMS for a list, tuple or set of
   encoded operands joined by "|" (flat: items are never containers), and
-  d:K|V|K|V for a dict.  EXPECTED is repr(result) or "Class: message", with the TSV
+  d:K|V|K|V for a dict, x:START|STOP|STEP for a slice.  "Subscript" is
+  A[B].  EXPECTED is repr(result) or "Class: message", with the TSV
   escapes of tests/diff/gen_diff.py (\\\\ \\t \\n \\r).
 
 tests/data/builtin_cases.rpn -- calls of the builtins beyond the essay's
@@ -58,6 +59,18 @@ BINOPS = {"Add": operator.add, "Sub": operator.sub, "Mult": operator.mul,
 CMPOPS = {"Eq": operator.eq, "NotEq": operator.ne, "Lt": operator.lt,
           "LtE": operator.le, "Gt": operator.gt, "GtE": operator.ge,
           "In": lambda a, b: a in b, "NotIn": lambda a, b: a not in b}
+# A[B] over containers, indexes and slices
+SUBSCRIPTED = [[1, 2, 3, 4, 5], (1, 2, 3), "abcdé", "héllo wörld", b"abcde",
+               {1: 2, "a": 3}, [], "", 1, None, {1, 2}]
+_BOUNDS = [None, 0, 1, 2, -1, -2, 4, 7, -7, 2**100, -2**100]
+_STEPS = [None, 1, 2, -1, -2, 3, 0, 2**100, -2**100]
+SUBSCRIPTS = ([-7, -6, -5, -2, -1, 0, 1, 2, 4, 5, 6, 2**100, -2**100, True,
+               1.5, "a", None, [1]] +
+              [slice(a, b, c) for a in _BOUNDS for b in _BOUNDS[:6]
+               for c in _STEPS] +
+              [slice("a", None, None), slice(None, 1.5, None),
+               slice(None, None, "x")])
+
 UNARY = {"UAdd": operator.pos, "USub": operator.neg,
          "Invert": operator.invert, "Not": operator.not_}
 
@@ -295,6 +308,8 @@ def enc(v):
         return "d:" + "|".join(enc(x) for kv in v.items() for x in kv)
     if isinstance(v, set):
         return "S:" + "|".join(enc(x) for x in v)
+    if isinstance(v, slice):
+        return "x:" + "|".join(enc(x) for x in (v.start, v.stop, v.step))
     raise ValueError(v)
 
 
@@ -360,6 +375,13 @@ def main():
                         continue
                     f.write("%s\t%s\t%s\t%s\n" % (name, enc(a), enc(b),
                                                   esc(r)))
+                    n += 1
+        for a in SUBSCRIPTED:
+            for b in SUBSCRIPTS:
+                r = outcome(lambda: a[b])
+                if r is not None:
+                    f.write("Subscript\t%s\t%s\t%s\n" % (enc(a), enc(b),
+                                                          esc(r)))
                     n += 1
         for name, fn in UNARY.items():
             for a in values:
