@@ -1308,7 +1308,7 @@ char_offsets(struct rt *rt, const struct vstr *s)
 bool
 value_getitem(struct rt *rt, value c, value key, value *out)
 {
-	int64_t len, i, start, step, count, k;
+	int64_t len, i, start = 0, step = 1, count = 0, k;
 	const char *what;
 
 	switch (c.type) {
@@ -1342,7 +1342,10 @@ value_getitem(struct rt *rt, value c, value key, value *out)
 			struct sbuf b = SBUF_INIT;
 			const size_t *off = c.type == VT_STR && !c.as.s->is_ascii ?
 			    char_offsets(rt, c.as.s) : NULL;
-			for (k = 0, i = start; k < count; k++, i += step) {
+			/* (start + k * step: stepping past the last item could
+			 * overflow when the step is huge) */
+			for (k = 0; k < count; k++) {
+				i = start + k * step;
 				size_t from = off ? off[i] : (size_t)i;
 				size_t to = off ? off[i + 1] : (size_t)i + 1;
 				sbuf_add(&b, c.as.s->data + from, to - from);
@@ -1355,8 +1358,8 @@ value_getitem(struct rt *rt, value c, value key, value *out)
 		}
 		value r = c.type == VT_LIST ? value_list(rt->arena, (size_t)count) :
 		    value_tuple(rt->arena, (size_t)count);
-		for (k = 0, i = start; k < count; k++, i += step)
-			seq_items(r)[k] = seq_items(c)[i];
+		for (k = 0; k < count; k++)
+			seq_items(r)[k] = seq_items(c)[start + k * step];
 		if (r.type == VT_LIST)
 			r.as.list->len = (size_t)count;
 		*out = r;
