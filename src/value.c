@@ -1066,6 +1066,26 @@ compare_bool(struct rt *rt, enum cmpop op, value a, value b, bool *res)
 }
 
 /* item in container, as CPython's sq_contains of each type. */
+struct in_ctx {
+	value	item;
+	bool	found;
+};
+
+/* Stops the iteration (by failing) once the item is found. */
+static bool
+in_step(struct rt *rt, value e, void *p)
+{
+	struct in_ctx *c = p;
+	bool eq;
+	if (!compare_bool(rt, CMPOP_EQ, e, c->item, &eq))
+		return false;
+	if (eq) {
+		c->found = true;
+		return false;
+	}
+	return true;
+}
+
 static bool
 contains(struct rt *rt, value c, value item, bool *res)
 {
@@ -1121,6 +1141,16 @@ contains(struct rt *rt, value c, value item, bool *res)
 		return value_dict_get(rt, c, item, NULL, res);
 	case VT_DICT:
 		return value_dict_get(rt, c, item, NULL, res);
+	case VT_OBJECT: {
+		/* ranges, generators, iterators: by iterating, as CPython's
+		 * fallback does (a range answers ints without iterating) */
+		struct in_ctx ic = { item, false };
+		bool ok = value_iterate(rt, c, in_step, &ic);
+		*res = ic.found;
+		if (!ok && ic.found)
+			return true;
+		return ok;
+	}
 	default:
 		return rt_raise(rt, "TypeError", "argument of type '%s' is not "
 		    "iterable", value_type_name(c));
