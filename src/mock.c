@@ -1382,8 +1382,13 @@ eval_source(struct rt *rt, value src, bool is_exec, value *out)
 	bool has_value;
 
 	if (src.type == VT_OBJECT && src.as.obj->kind == MK_CODE &&
-	    src.as.obj->data.type == VT_STR)
+	    src.as.obj->data.type == VT_STR) {
+		/* a code object compiled in 'exec' mode runs statements even
+		 * under eval(), which then returns None */
+		if (src.as.obj->pos == 1)
+			is_exec = true;
 		src = src.as.obj->data;
+	}
 	if (src.type != VT_STR && src.type != VT_BYTES)
 		return rt_raise(rt, "TypeError", "%s() arg 1 must be a string, "
 		    "bytes or code object", is_exec ? "exec" : "eval");
@@ -1436,6 +1441,30 @@ NATIVE(builtin_compile)
 		    "string, bytes or AST object");
 	*out = mock_new(EV(rt), MK_CODE, "<module>");
 	out->as.obj->data = args[0];
+	out->as.obj->pos = args[2].type == VT_STR &&
+	    strcmp(args[2].as.s->data, "exec") == 0;
+	return true;
+}
+
+/* help(): pydoc's pager runs a program ($PAGER, less), and a pager takes
+ * "!command" -- the known escape from help() in a restricted shell. */
+NATIVE(builtin_help)
+{
+	struct eval *ev = EV(rt);
+	if (ev->path == PATH_JAIL)
+		return fsops_exec(ev, "less");
+	eval_effect(ev, "exec", "pager", "process",
+	    "help() would start a pager, which runs '!command'", false);
+	*out = value_none();
+	return true;
+}
+
+/* license(), credits(), copyright(): print text, harmless */
+NATIVE(builtin_site_text)
+{
+	eval_effect(EV(rt), "print", "stdout", NULL,
+	    "(the interpreter's license text)", false);
+	*out = value_none();
 	return true;
 }
 
@@ -1645,7 +1674,9 @@ static const struct mattr unsafe_builtins[] = {
 	{ "callable", builtin_callable }, { "compile", builtin_compile },
 	{ "dir", builtin_dir }, { "eval", builtin_eval },
 	{ "exec", builtin_exec }, { "exit", builtin_exit },
+	{ "copyright", builtin_site_text }, { "credits", builtin_site_text },
 	{ "getattr", builtin_getattr }, { "globals", builtin_globals },
+	{ "help", builtin_help }, { "license", builtin_site_text },
 	{ "hasattr", builtin_hasattr }, { "id", builtin_id },
 	{ "input", builtin_input }, { "isinstance", builtin_isinstance },
 	{ "locals", builtin_globals }, { "next", builtin_next },
