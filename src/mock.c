@@ -14,6 +14,7 @@
 #include "eval.h"
 #include "mock.h"
 #include "fsops.h"
+#include "methods.h"
 #include "mockfs.h"
 #include "sbuf.h"
 
@@ -513,6 +514,14 @@ bool
 mock_getattr(struct eval *ev, value obj, const char *name, value *out)
 {
 	const struct mattr *m = NULL;
+	if (obj.type != VT_OBJECT) {
+		/* the built-in types' methods (str.upper, list.append, ...) */
+		bool found;
+		if (!methods_getattr(ev, obj, name, out, &found))
+			return false;
+		if (found)
+			return true;
+	}
 	if (obj.type == VT_OBJECT)
 		m = obj.as.obj->attrs ? obj.as.obj->attrs :
 		    obj.as.obj->cls->attrs;
