@@ -393,6 +393,8 @@ struct ubuf {
 static void
 ubuf_add(struct rt *rt, struct ubuf *b, const uint32_t *u, size_t n)
 {
+	if (n == 0)
+		return;
 	if (b->n + n > b->cap) {
 		size_t ncap = b->cap ? b->cap * 2 : 16;
 		while (ncap < b->n + n)
