@@ -367,21 +367,42 @@ units_value(struct rt *rt, bool is_bytes, const uint32_t *u, size_t n)
 	return v;
 }
 
-/* Caps for a result of n units (4 bytes each at worst). */
+/*
+ * Caps for a result of base + count * per bytes, checked before the
+ * result is built (an overflowing size is simply refused).  The units
+ * arrays on the way are a constant factor of inputs that were themselves
+ * within the caps; the checks are for what a user's number multiplies.
+ */
 static bool
-check_units(struct rt *rt, uint64_t n)
+check_bytes(struct rt *rt, uint64_t base, uint64_t count, uint64_t per)
 {
-	if (n > UINT64_MAX / 4)
+	if (per != 0 && count > (UINT64_MAX - base) / per)
 		return rt_check_str_bytes(rt, UINT64_MAX);
-	return rt_check_str_bytes(rt, n * 4);
+	return rt_check_str_bytes(rt, base + count * per);
 }
 
-static bool
-check_units_mul(struct rt *rt, uint64_t a, uint64_t b)
+/* Bytes one unit takes in its str (UTF-8) or bytes. */
+static size_t
+unit_bytes(bool is_bytes, uint32_t c)
 {
-	if (a != 0 && b > UINT64_MAX / 4 / a)
-		return rt_check_str_bytes(rt, UINT64_MAX);
-	return check_units(rt, a * b);
+	if (is_bytes || c < 0x80)
+		return 1;
+	return c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+}
+
+/* units_value() after checking the exact size against the caps. */
+static bool
+units_result(struct rt *rt, bool is_bytes, const uint32_t *u, size_t n,
+    value *out)
+{
+	uint64_t bytes = 0;
+	size_t i;
+	for (i = 0; i < n; i++)
+		bytes += unit_bytes(is_bytes, u[i]);
+	if (!rt_check_str_bytes(rt, bytes))
+		return false;
+	*out = units_value(rt, is_bytes, u, n);
+	return true;
 }
 
 /* A growable array of units in the arena. */
@@ -772,9 +793,8 @@ change_case(struct rt *rt, value self, enum casemode m, value *out)
 	bool prev_cased = false;
 	size_t i;
 
-	/* at most three units per unit (ß -> SS, ﬃ -> FFI) */
-	if (!check_units_mul(rt, s.n, 3))
-		return false;
+	/* at most three units per unit (ß -> SS, ﬃ -> FFI), so the units
+	 * stay a small multiple of the input; the result is checked below */
 	for (i = 0; i < s.n; i++) {
 		uint32_t c = s.u[i];
 		if (is_bytes && c >= 0x80) {
@@ -824,8 +844,7 @@ change_case(struct rt *rt, value self, enum casemode m, value *out)
 			break;
 		}
 	}
-	*out = units_value(rt, is_bytes, b.u, b.n);
-	return true;
+	return units_result(rt, is_bytes, b.u, b.n, out);
 }
 
 #define CASE_METHOD(fn, qual, mode)					\
@@ -1256,7 +1275,7 @@ struct join_ctx {
 	struct ubuf	b;
 	struct units	sep;
 	size_t		i;
-	uint64_t	units;
+	uint64_t	bytes;
 };
 
 static bool
@@ -1270,10 +1289,10 @@ join_step(struct rt *rt, value item, void *p)
 		    "sequence item %zu: expected str instance, %s found" :
 		    "sequence item %zu: expected a bytes-like object, %s found",
 		    c->i, value_type_name(item));
-	u = units_of(rt, item);
-	c->units += u.n + (c->i > 0 ? c->sep.n : 0);
-	if (!check_units(rt, c->units))
+	c->bytes += item.as.s->len + (c->i > 0 ? c->self.as.s->len : 0);
+	if (!rt_check_str_bytes(rt, c->bytes))
 		return false;
+	u = units_of(rt, item);
 	if (c->i > 0)
 		ubuf_add(rt, &c->b, c->sep.u, c->sep.n);
 	ubuf_add(rt, &c->b, u.u, u.n);
@@ -1349,9 +1368,7 @@ do_replace(struct rt *rt, value self, const char *qual, const value *args,
 		/* the empty string matches before every unit and at the end */
 		uint64_t k = (uint64_t)count < s.n + 1 ? (uint64_t)count :
 		    s.n + 1;
-		if (to.n != 0 && k > UINT64_MAX / to.n)
-			return check_units(rt, UINT64_MAX);
-		if (!check_units(rt, s.n + k * to.n))
+		if (!check_bytes(rt, self.as.s->len, k, args[1].as.s->len))
 			return false;
 		for (i = 0; i <= s.n; i++) {
 			if ((int64_t)i < count)
@@ -1363,13 +1380,11 @@ do_replace(struct rt *rt, value self, const char *qual, const value *args,
 		return true;
 	}
 	/* count the matches first, so the size is known before building */
-	nres = s.n;
 	for (i = 0; done < count && (f = find_at(&s, &from, i, s.n)) >= 0;
-	    done++) {
-		nres = nres - from.n + to.n;
+	    done++)
 		i = (size_t)f + from.n;
-	}
-	if (!check_units(rt, nres))
+	nres = self.as.s->len - (uint64_t)done * args[0].as.s->len;
+	if (!check_bytes(rt, nres, (uint64_t)done, args[1].as.s->len))
 		return false;
 	i = 0;
 	for (done = 0; done < count && (f = find_at(&s, &from, i, s.n)) >= 0;
@@ -1654,7 +1669,7 @@ METHOD(str_zfill)
 		*out = self;
 		return true;
 	}
-	if (!check_units(rt, (uint64_t)width))
+	if (!check_bytes(rt, self.as.s->len, (uint64_t)width - s.n, 1))
 		return false;
 	fill = (size_t)width - s.n;
 	if (s.n > 0 && (s.u[0] == '+' || s.u[0] == '-')) {
@@ -1698,7 +1713,8 @@ do_justify(struct rt *rt, value self, const char *qual, enum justify how,
 		*out = self;
 		return true;
 	}
-	if (!check_units(rt, (uint64_t)width))
+	if (!check_bytes(rt, self.as.s->len, (uint64_t)width - s.n,
+	    unit_bytes(false, fillc)))
 		return false;
 	pad = (size_t)width - s.n;
 	/* CPython's center: the odd pad goes left when width is odd */
@@ -1765,10 +1781,10 @@ METHOD(str_expandtabs)
 				col = 0;
 			}
 		} else {
-			total++;
+			total += unit_bytes(false, s.u[i]);
 			col = s.u[i] == '\n' || s.u[i] == '\r' ? 0 : col + 1;
 		}
-		if (!check_units(rt, total))
+		if (!rt_check_str_bytes(rt, total))
 			return false;
 	}
 	col = 0;
@@ -1892,9 +1908,9 @@ METHOD(str_encode)
 		return false;
 	if (given[1])
 		errname = a[1].as.s->data;
+	/* the output is at most 2.5 times the input (a 4-byte character
+	 * becomes a 10-byte escape); checked against the caps at the end */
 	s = units_of(rt, self);
-	if (!check_units_mul(rt, s.n, 10))
-		return false;
 	for (i = 0; i < s.n; i = j) {
 		uint32_t c = s.u[i];
 		uint32_t limit = codec == CODEC_ASCII ? 0x80 :
@@ -1953,6 +1969,10 @@ METHOD(str_encode)
 				break;
 			}
 		}
+	}
+	if (!rt_check_str_bytes(rt, b.len)) {
+		sbuf_free(&b);
+		return false;
 	}
 	*out = value_bytes(rt->arena, sbuf_cstr(&b), b.len);
 	sbuf_free(&b);
@@ -2027,8 +2047,7 @@ METHOD(bytes_decode)
 		return false;
 	if (given[1])
 		errname = a[1].as.s->data;
-	if (!check_units_mul(rt, n, 3))
-		return false;
+	/* at most 4 output bytes per input byte ("\\xNN") */
 	for (i = 0; i < n; i += len) {
 		const char *why = NULL;
 		enum errors eh;
@@ -2072,6 +2091,10 @@ METHOD(bytes_decode)
 			break;
 		}
 	}
+	if (!rt_check_str_bytes(rt, b.len)) {
+		sbuf_free(&b);
+		return false;
+	}
 	v = value_str(rt->arena, sbuf_cstr(&b), b.len);
 	sbuf_free(&b);
 	*out = v;
@@ -2107,7 +2130,7 @@ METHOD(bytes_hex)
 	}
 	if (given[1] && !arg_index(rt, a[1], &per))
 		return false;
-	if (!check_units_mul(rt, n, 3))
+	if (!check_bytes(rt, 0, n, 3))
 		return false;
 	group = per < 0 ? (size_t)-per : (size_t)per;
 	for (i = 0; i < n; i++) {
