@@ -798,7 +798,8 @@ change_case(struct rt *rt, value self, enum casemode m, value *out)
 	for (i = 0; i < s.n; i++) {
 		uint32_t c = s.u[i];
 		if (is_bytes && c >= 0x80) {
-			ubuf_add1(rt, &b, c);
+			ubuf_add1(rt, &b, c);	/* bytes change ASCII only */
+			prev_cased = false;
 			continue;
 		}
 		switch (m) {
@@ -863,23 +864,30 @@ CASE_METHOD(str_title, "str.title", C_TITLE)
 CASE_METHOD(str_swapcase, "str.swapcase", C_SWAPCASE)
 CASE_METHOD(bytes_upper, "bytes.upper", C_UPPER)
 CASE_METHOD(bytes_lower, "bytes.lower", C_LOWER)
+CASE_METHOD(bytes_capitalize, "bytes.capitalize", C_CAPITALIZE)
+CASE_METHOD(bytes_title, "bytes.title", C_TITLE)
+CASE_METHOD(bytes_swapcase, "bytes.swapcase", C_SWAPCASE)
 
 /* ---- predicates ---- */
 
 enum pred { P_DIGIT, P_ALPHA, P_ALNUM, P_SPACE, P_DECIMAL, P_NUMERIC,
-	P_ASCII };
+	P_ASCII, P_PRINTABLE };
 
+/* bytes classify ASCII only: a byte past 0x7F is in no class */
 static bool
-pred_one(uint32_t c, enum pred p)
+pred_one(uint32_t c, enum pred p, bool is_bytes)
 {
+	if (is_bytes && c >= 0x80)
+		return false;
 	switch (p) {
 	case P_DIGIT: return is_digit_cp(c);
 	case P_ALPHA: return is_alpha_cp(c);
 	case P_ALNUM: return is_alpha_cp(c) || is_numeric_cp(c);
-	case P_SPACE: return is_space_unit(c, false);
+	case P_SPACE: return is_space_unit(c, is_bytes);
 	case P_DECIMAL: return is_decimal_cp(c);
 	case P_NUMERIC: return is_numeric_cp(c);
 	case P_ASCII: return c < 0x80;
+	case P_PRINTABLE: return unicode_is_printable(c);
 	}
 	return false;
 }
@@ -894,11 +902,11 @@ str_pred(struct rt *rt, value self, const char *qual, enum pred p,
 		return false;
 	s = units_of(rt, self);
 	if (s.n == 0) {
-		*out = value_bool(p == P_ASCII);
+		*out = value_bool(p == P_ASCII || p == P_PRINTABLE);
 		return true;
 	}
 	for (i = 0; i < s.n; i++)
-		if (!pred_one(s.u[i], p)) {
+		if (!pred_one(s.u[i], p, self.type == VT_BYTES)) {
 			*out = value_bool(false);
 			return true;
 		}
@@ -919,6 +927,12 @@ PRED_METHOD(str_isspace, "str.isspace", P_SPACE)
 PRED_METHOD(str_isdecimal, "str.isdecimal", P_DECIMAL)
 PRED_METHOD(str_isnumeric, "str.isnumeric", P_NUMERIC)
 PRED_METHOD(str_isascii, "str.isascii", P_ASCII)
+PRED_METHOD(str_isprintable, "str.isprintable", P_PRINTABLE)
+PRED_METHOD(bytes_isdigit, "bytes.isdigit", P_DIGIT)
+PRED_METHOD(bytes_isalpha, "bytes.isalpha", P_ALPHA)
+PRED_METHOD(bytes_isalnum, "bytes.isalnum", P_ALNUM)
+PRED_METHOD(bytes_isspace, "bytes.isspace", P_SPACE)
+PRED_METHOD(bytes_isascii, "bytes.isascii", P_ASCII)
 
 /* isupper/islower: no cased character of the other kind, at least one. */
 static bool
@@ -933,6 +947,8 @@ str_case_pred(struct rt *rt, value self, const char *qual, bool upper,
 	s = units_of(rt, self);
 	for (i = 0; i < s.n; i++) {
 		uint32_t c = s.u[i];
+		if (self.type == VT_BYTES && c >= 0x80)
+			continue;	/* uncased */
 		if (upper ? (is_lower_cp(c) || is_titlecase(c)) :
 		    (is_upper_cp(c) || is_titlecase(c))) {
 			*out = value_bool(false);
@@ -955,18 +971,33 @@ METHOD(str_islower)
 	return str_case_pred(rt, self, "str.islower", false, nargs, nkw, out);
 }
 
+METHOD(bytes_isupper)
+{
+	return str_case_pred(rt, self, "bytes.isupper", true, nargs, nkw, out);
+}
+
+METHOD(bytes_islower)
+{
+	return str_case_pred(rt, self, "bytes.islower", false, nargs, nkw,
+	    out);
+}
+
 /* istitle: uppercase only after uncased, lowercase only after cased. */
-METHOD(str_istitle)
+static bool
+do_istitle(struct rt *rt, value self, const char *qual, size_t nargs,
+    size_t nkw, value *out)
 {
 	struct units s;
 	bool prev_cased = false, any = false;
 	size_t i;
-	if (!no_args(rt, "str.istitle", nargs, nkw))
+	if (!no_args(rt, qual, nargs, nkw))
 		return false;
 	s = units_of(rt, self);
 	for (i = 0; i < s.n; i++) {
 		uint32_t c = s.u[i];
-		if (is_upper_cp(c) || is_titlecase(c)) {
+		if (self.type == VT_BYTES && c >= 0x80)
+			prev_cased = false;
+		else if (is_upper_cp(c) || is_titlecase(c)) {
 			if (prev_cased) {
 				*out = value_bool(false);
 				return true;
@@ -983,6 +1014,16 @@ METHOD(str_istitle)
 	}
 	*out = value_bool(any);
 	return true;
+}
+
+METHOD(str_istitle)
+{
+	return do_istitle(rt, self, "str.istitle", nargs, nkw, out);
+}
+
+METHOD(bytes_istitle)
+{
+	return do_istitle(rt, self, "bytes.istitle", nargs, nkw, out);
 }
 
 /* isidentifier: XID_Start or '_', then XID_Continue. */
@@ -1229,9 +1270,12 @@ METHOD(str_rsplit)
 
 /* ---- splitlines(keepends=False) ---- */
 
-METHOD(str_splitlines)
+static bool
+do_splitlines(struct rt *rt, value self, const value *args, size_t nargs,
+    const char *const *kwnames, size_t nkw, value *out)
 {
 	static const struct param params[] = { { "keepends", false } };
+	bool is_bytes = self.type == VT_BYTES;
 	value a[1];
 	bool given[1], keep = false;
 	struct units s;
@@ -1252,7 +1296,9 @@ METHOD(str_splitlines)
 	while (i < s.n) {
 		size_t eol;
 		j = i;
-		while (j < s.n && !is_linebreak(s.u[j]))
+		/* bytes break at \n and \r only */
+		while (j < s.n && !(is_bytes ? s.u[j] == '\n' ||
+		    s.u[j] == '\r' : is_linebreak(s.u[j])))
 			j++;
 		eol = j;
 		if (j < s.n) {
@@ -1261,11 +1307,21 @@ METHOD(str_splitlines)
 			else
 				j++;
 		}
-		push_piece(rt, list, false, s.u + i, (keep ? j : eol) - i);
+		push_piece(rt, list, is_bytes, s.u + i, (keep ? j : eol) - i);
 		i = j;
 	}
 	*out = list;
 	return true;
+}
+
+METHOD(str_splitlines)
+{
+	return do_splitlines(rt, self, args, nargs, kwnames, nkw, out);
+}
+
+METHOD(bytes_splitlines)
+{
+	return do_splitlines(rt, self, args, nargs, kwnames, nkw, out);
 }
 
 /* ---- join(iterable) ---- */
@@ -1616,6 +1672,18 @@ METHOD(str_rpartition)
 	    out);
 }
 
+METHOD(bytes_partition)
+{
+	return do_partition(rt, self, "bytes.partition", false, args, nargs,
+	    nkw, out);
+}
+
+METHOD(bytes_rpartition)
+{
+	return do_partition(rt, self, "bytes.rpartition", true, args, nargs,
+	    nkw, out);
+}
+
 /* ---- removeprefix, removesuffix ---- */
 
 static bool
@@ -1625,19 +1693,34 @@ do_remove_affix(struct rt *rt, value self, const char *qual, bool suffix,
 	struct units s, a;
 	if (!one_arg(rt, qual, nargs, nkw))
 		return false;
-	if (args[0].type != VT_STR)
+	if (self.type == VT_STR && args[0].type != VT_STR)
 		return rt_raise(rt, "TypeError", "%s() argument must be str, "
 		    "not %s", strchr(qual, '.') + 1, value_type_name(args[0]));
+	if (!want_same(rt, self, args[0]))
+		return false;
 	s = units_of(rt, self);
 	a = units_of(rt, args[0]);
 	*out = self;
 	if (a.n == 0 || a.n > s.n)
 		return true;
 	if (!suffix && memcmp(s.u, a.u, a.n * sizeof *a.u) == 0)
-		*out = units_value(rt, false, s.u + a.n, s.n - a.n);
+		*out = units_value(rt, self.type == VT_BYTES, s.u + a.n,
+		    s.n - a.n);
 	if (suffix && memcmp(s.u + s.n - a.n, a.u, a.n * sizeof *a.u) == 0)
-		*out = units_value(rt, false, s.u, s.n - a.n);
+		*out = units_value(rt, self.type == VT_BYTES, s.u, s.n - a.n);
 	return true;
+}
+
+METHOD(bytes_removeprefix)
+{
+	return do_remove_affix(rt, self, "bytes.removeprefix", false, args,
+	    nargs, nkw, out);
+}
+
+METHOD(bytes_removesuffix)
+{
+	return do_remove_affix(rt, self, "bytes.removesuffix", true, args,
+	    nargs, nkw, out);
 }
 
 METHOD(str_removeprefix)
@@ -1654,14 +1737,16 @@ METHOD(str_removesuffix)
 
 /* ---- zfill, center, ljust, rjust ---- */
 
-METHOD(str_zfill)
+static bool
+do_zfill(struct rt *rt, value self, const char *qual, const value *args,
+    size_t nargs, size_t nkw, value *out)
 {
 	struct units s;
 	struct ubuf b = { 0 };
 	int64_t width;
 	size_t i, fill, at = 0;
 
-	if (!one_arg(rt, "str.zfill", nargs, nkw) ||
+	if (!one_arg(rt, qual, nargs, nkw) ||
 	    !arg_index(rt, args[0], &width))
 		return false;
 	s = units_of(rt, self);
@@ -1679,8 +1764,18 @@ METHOD(str_zfill)
 	for (i = 0; i < fill; i++)
 		ubuf_add1(rt, &b, '0');
 	ubuf_add(rt, &b, s.u + at, s.n - at);
-	*out = units_value(rt, false, b.u, b.n);
+	*out = units_value(rt, self.type == VT_BYTES, b.u, b.n);
 	return true;
+}
+
+METHOD(str_zfill)
+{
+	return do_zfill(rt, self, "str.zfill", args, nargs, nkw, out);
+}
+
+METHOD(bytes_zfill)
+{
+	return do_zfill(rt, self, "bytes.zfill", args, nargs, nkw, out);
 }
 
 enum justify { J_LEFT, J_RIGHT, J_CENTER };
@@ -1698,7 +1793,13 @@ do_justify(struct rt *rt, value self, const char *qual, enum justify how,
 	if (!pos_args(rt, qual, 1, 2, nargs, nkw) ||
 	    !arg_index(rt, args[0], &width))
 		return false;
-	if (nargs == 2) {
+	if (nargs == 2 && self.type == VT_BYTES) {
+		if (args[1].type != VT_BYTES || args[1].as.s->len != 1)
+			return rt_raise(rt, "TypeError", "%s() argument 2 must "
+			    "be a byte string of length 1, not %s",
+			    strchr(qual, '.') + 1, value_type_name(args[1]));
+		fillc = (unsigned char)args[1].as.s->data[0];
+	} else if (nargs == 2) {
 		if (args[1].type != VT_STR)
 			return rt_raise(rt, "TypeError", "The fill character "
 			    "must be a unicode character, not %s",
@@ -1725,8 +1826,26 @@ do_justify(struct rt *rt, value self, const char *qual, enum justify how,
 	ubuf_add(rt, &b, s.u, s.n);
 	for (i = left; i < pad; i++)
 		ubuf_add1(rt, &b, fillc);
-	*out = units_value(rt, false, b.u, b.n);
+	*out = units_value(rt, self.type == VT_BYTES, b.u, b.n);
 	return true;
+}
+
+METHOD(bytes_center)
+{
+	return do_justify(rt, self, "bytes.center", J_CENTER, args, nargs, nkw,
+	    out);
+}
+
+METHOD(bytes_ljust)
+{
+	return do_justify(rt, self, "bytes.ljust", J_LEFT, args, nargs, nkw,
+	    out);
+}
+
+METHOD(bytes_rjust)
+{
+	return do_justify(rt, self, "bytes.rjust", J_RIGHT, args, nargs, nkw,
+	    out);
 }
 
 METHOD(str_center)
@@ -1749,7 +1868,9 @@ METHOD(str_rjust)
 
 /* ---- expandtabs(tabsize=8) ---- */
 
-METHOD(str_expandtabs)
+static bool
+do_expandtabs(struct rt *rt, value self, const value *args, size_t nargs,
+    const char *const *kwnames, size_t nkw, value *out)
 {
 	static const struct param params[] = { { "tabsize", false } };
 	value a[1];
@@ -1781,7 +1902,7 @@ METHOD(str_expandtabs)
 				col = 0;
 			}
 		} else {
-			total += unit_bytes(false, s.u[i]);
+			total += unit_bytes(self.type == VT_BYTES, s.u[i]);
 			col = s.u[i] == '\n' || s.u[i] == '\r' ? 0 : col + 1;
 		}
 		if (!rt_check_str_bytes(rt, total))
@@ -1801,8 +1922,18 @@ METHOD(str_expandtabs)
 		ubuf_add1(rt, &b, s.u[i]);
 		col = s.u[i] == '\n' || s.u[i] == '\r' ? 0 : col + 1;
 	}
-	*out = units_value(rt, false, b.u, b.n);
+	*out = units_value(rt, self.type == VT_BYTES, b.u, b.n);
 	return true;
+}
+
+METHOD(str_expandtabs)
+{
+	return do_expandtabs(rt, self, args, nargs, kwnames, nkw, out);
+}
+
+METHOD(bytes_expandtabs)
+{
+	return do_expandtabs(rt, self, args, nargs, kwnames, nkw, out);
 }
 
 /* ================================================================ */
@@ -3140,6 +3271,32 @@ METHOD(dict_update)
 	return true;
 }
 
+struct fromkeys_ctx {
+	value	dict;
+	value	val;
+};
+
+static bool
+fromkeys_step(struct rt *rt, value key, void *p)
+{
+	struct fromkeys_ctx *c = p;
+	return value_dict_set(rt, c->dict, key, c->val);
+}
+
+/* dict.fromkeys(iterable, value=None): a new dict, self is not used */
+METHOD(dict_fromkeys)
+{
+	struct fromkeys_ctx c;
+	if (!pos_args(rt, "dict.fromkeys", 1, 2, nargs, nkw))
+		return false;
+	c.dict = value_dict(rt->arena);
+	c.val = nargs == 2 ? args[1] : value_none();
+	if (!value_iterate(rt, args[0], fromkeys_step, &c))
+		return false;
+	*out = c.dict;
+	return true;
+}
+
 METHOD(dict_copy)
 {
 	struct vdict *d = self.as.dict;
@@ -3186,6 +3343,31 @@ METHOD(int_bit_length)
 	*out = value_int(mpz_sgn(z) == 0 ? 0 :
 	    (int64_t)mpz_sizeinbase(z, 2));
 	mpz_clear(z);
+	return true;
+}
+
+METHOD(int_bit_count)
+{
+	mpz_t z;
+	if (!no_args(rt, "int.bit_count", nargs, nkw))
+		return false;
+	int_mpz(self, z);
+	mpz_abs(z, z);
+	*out = value_int((int64_t)mpz_popcount(z));
+	mpz_clear(z);
+	return true;
+}
+
+METHOD(int_as_integer_ratio)
+{
+	value t;
+	if (!no_args(rt, "int.as_integer_ratio", nargs, nkw))
+		return false;
+	t = value_tuple(rt->arena, 2);
+	t.as.tuple->items[0] = self.type == VT_BOOL ? value_int(self.as.b) :
+	    self;
+	t.as.tuple->items[1] = value_int(1);
+	*out = t;
 	return true;
 }
 
@@ -3404,6 +3586,7 @@ static const struct method str_methods[] = {
 	{ "isidentifier",	str_isidentifier },
 	{ "islower",		str_islower },
 	{ "isnumeric",		str_isnumeric },
+	{ "isprintable",	str_isprintable },
 	{ "isspace",		str_isspace },
 	{ "istitle",		str_istitle },
 	{ "isupper",		str_isupper },
@@ -3432,24 +3615,45 @@ static const struct method str_methods[] = {
 };
 
 static const struct method bytes_methods[] = {
+	{ "capitalize",		bytes_capitalize },
+	{ "center",		bytes_center },
 	{ "count",		bytes_count },
 	{ "decode",		bytes_decode },
 	{ "endswith",		bytes_endswith },
+	{ "expandtabs",		bytes_expandtabs },
 	{ "find",		bytes_find },
 	{ "hex",		bytes_hex },
 	{ "index",		bytes_index },
+	{ "isalnum",		bytes_isalnum },
+	{ "isalpha",		bytes_isalpha },
+	{ "isascii",		bytes_isascii },
+	{ "isdigit",		bytes_isdigit },
+	{ "islower",		bytes_islower },
+	{ "isspace",		bytes_isspace },
+	{ "istitle",		bytes_istitle },
+	{ "isupper",		bytes_isupper },
 	{ "join",		bytes_join },
+	{ "ljust",		bytes_ljust },
 	{ "lower",		bytes_lower },
 	{ "lstrip",		bytes_lstrip },
+	{ "partition",		bytes_partition },
+	{ "removeprefix",	bytes_removeprefix },
+	{ "removesuffix",	bytes_removesuffix },
 	{ "replace",		bytes_replace },
 	{ "rfind",		bytes_rfind },
 	{ "rindex",		bytes_rindex },
+	{ "rjust",		bytes_rjust },
+	{ "rpartition",		bytes_rpartition },
 	{ "rsplit",		bytes_rsplit },
 	{ "rstrip",		bytes_rstrip },
 	{ "split",		bytes_split },
+	{ "splitlines",		bytes_splitlines },
 	{ "startswith",		bytes_startswith },
 	{ "strip",		bytes_strip },
+	{ "swapcase",		bytes_swapcase },
+	{ "title",		bytes_title },
 	{ "upper",		bytes_upper },
+	{ "zfill",		bytes_zfill },
 };
 
 static const struct method list_methods[] = {
@@ -3469,6 +3673,7 @@ static const struct method list_methods[] = {
 static const struct method dict_methods[] = {
 	{ "clear",		dict_clear },
 	{ "copy",		dict_copy },
+	{ "fromkeys",		dict_fromkeys },
 	{ "get",		dict_get },
 	{ "items",		dict_items },
 	{ "keys",		dict_keys },
@@ -3485,6 +3690,8 @@ static const struct method tuple_methods[] = {
 };
 
 static const struct method int_methods[] = {
+	{ "as_integer_ratio",	int_as_integer_ratio },
+	{ "bit_count",		int_bit_count },
 	{ "bit_length",		int_bit_length },
 	{ "conjugate",		int_conjugate },
 	{ "to_bytes",		int_to_bytes },
