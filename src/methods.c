@@ -449,30 +449,68 @@ want_same(struct rt *rt, value self, value v)
 	return true;
 }
 
+/*
+ * Substring search, linear in the window (Knuth-Morris-Pratt), so that a
+ * long haystack and a long needle cost their lengths, not their product:
+ * CPython's own search is linear too, and the caps bound only sizes, not
+ * time.  backward searches from the end of the window for the last match
+ * (rsplit and rfind call it repeatedly with a shrinking window).
+ */
 static ptrdiff_t
-find_at(const struct units *h, const struct units *n, size_t start,
-    size_t end)
+search(struct rt *rt, const struct units *h, const struct units *n,
+    size_t start, size_t end, bool backward)
 {
-	size_t i;
-	if (n->n > end - start || end < start)
+	size_t m = n->n, len, i, k = 0, *fail;
+#define PAT(j) (backward ? n->u[m - 1 - (j)] : n->u[j])
+#define HAY(j) (backward ? h->u[end - 1 - (j)] : h->u[start + (j)])
+	if (end < start || m > end - start)
 		return -1;
-	for (i = start; i + n->n <= end; i++)
-		if (memcmp(h->u + i, n->u, n->n * sizeof *n->u) == 0)
-			return (ptrdiff_t)i;
+	len = end - start;
+	if (m == 0)
+		return (ptrdiff_t)(backward ? end : start);
+	if (m == 1) {
+		for (i = 0; i < len; i++)
+			if (HAY(i) == n->u[0])
+				return (ptrdiff_t)(backward ? end - 1 - i :
+				    start + i);
+		return -1;
+	}
+	/* fail[j]: length of the longest proper border of PAT(0..j] */
+	fail = arena_array(rt->arena, m, sizeof *fail);
+	fail[0] = 0;
+	for (i = 1; i < m; i++) {
+		while (k > 0 && PAT(i) != PAT(k))
+			k = fail[k - 1];
+		if (PAT(i) == PAT(k))
+			k++;
+		fail[i] = k;
+	}
+	for (i = 0, k = 0; i < len; i++) {
+		while (k > 0 && HAY(i) != PAT(k))
+			k = fail[k - 1];
+		if (HAY(i) == PAT(k))
+			k++;
+		if (k == m)
+			return (ptrdiff_t)(backward ? end - 1 - i :
+			    start + i + 1 - m);
+	}
 	return -1;
+#undef PAT
+#undef HAY
 }
 
 static ptrdiff_t
-rfind_at(const struct units *h, const struct units *n, size_t start,
-    size_t end)
+find_at(struct rt *rt, const struct units *h, const struct units *n,
+    size_t start, size_t end)
 {
-	size_t i;
-	if (end < start || n->n > end - start)
-		return -1;
-	for (i = end - n->n + 1; i-- > start;)
-		if (memcmp(h->u + i, n->u, n->n * sizeof *n->u) == 0)
-			return (ptrdiff_t)i;
-	return -1;
+	return search(rt, h, n, start, end, false);
+}
+
+static ptrdiff_t
+rfind_at(struct rt *rt, const struct units *h, const struct units *n,
+    size_t start, size_t end)
+{
+	return search(rt, h, n, start, end, true);
 }
 
 /* ================================================================ */
@@ -1226,7 +1264,7 @@ do_split(struct rt *rt, value self, bool reverse, const value *args,
 		i = 0;
 		for (;;) {
 			ptrdiff_t f = (int64_t)nsplit == maxsplit ? -1 :
-			    find_at(&s, &sep, i, s.n);
+			    find_at(rt, &s, &sep, i, s.n);
 			if (f < 0) {
 				push_piece(rt, list, is_bytes, s.u + i, s.n - i);
 				break;
@@ -1241,7 +1279,7 @@ do_split(struct rt *rt, value self, bool reverse, const value *args,
 		j = s.n;
 		for (;;) {
 			ptrdiff_t f = (int64_t)nsplit == maxsplit ? -1 :
-			    rfind_at(&s, &sep, 0, j);
+			    rfind_at(rt, &s, &sep, 0, j);
 			if (f < 0) {
 				push_piece(rt, rev, is_bytes, s.u, j);
 				break;
@@ -1436,14 +1474,14 @@ do_replace(struct rt *rt, value self, const char *qual, const value *args,
 		return true;
 	}
 	/* count the matches first, so the size is known before building */
-	for (i = 0; done < count && (f = find_at(&s, &from, i, s.n)) >= 0;
+	for (i = 0; done < count && (f = find_at(rt, &s, &from, i, s.n)) >= 0;
 	    done++)
 		i = (size_t)f + from.n;
 	nres = self.as.s->len - (uint64_t)done * args[0].as.s->len;
 	if (!check_bytes(rt, nres, (uint64_t)done, args[1].as.s->len))
 		return false;
 	i = 0;
-	for (done = 0; done < count && (f = find_at(&s, &from, i, s.n)) >= 0;
+	for (done = 0; done < count && (f = find_at(rt, &s, &from, i, s.n)) >= 0;
 	    done++) {
 		ubuf_add(rt, &b, s.u + i, (size_t)f - i);
 		ubuf_add(rt, &b, to.u, to.n);
@@ -1588,7 +1626,7 @@ do_find(struct rt *rt, value self, const char *qual, enum findop op,
 			else {
 				size_t i = (size_t)start;
 				ptrdiff_t f;
-				while ((f = find_at(&s, &sub, i, (size_t)end)) >= 0) {
+				while ((f = find_at(rt, &s, &sub, i, (size_t)end)) >= 0) {
 					n++;
 					i = (size_t)f + sub.n;
 				}
@@ -1599,8 +1637,8 @@ do_find(struct rt *rt, value self, const char *qual, enum findop op,
 	}
 	if (start <= (int64_t)s.n && end >= start)
 		r = op == F_FIND || op == F_INDEX ?
-		    find_at(&s, &sub, (size_t)start, (size_t)end) :
-		    rfind_at(&s, &sub, (size_t)start, (size_t)end);
+		    find_at(rt, &s, &sub, (size_t)start, (size_t)end) :
+		    rfind_at(rt, &s, &sub, (size_t)start, (size_t)end);
 	if (r < 0 && (op == F_INDEX || op == F_RINDEX))
 		return rt_raise(rt, "ValueError", is_bytes ?
 		    "subsection not found" : "substring not found");
@@ -1643,7 +1681,7 @@ do_partition(struct rt *rt, value self, const char *qual, bool reverse,
 	if (sep.n == 0)
 		return rt_raise(rt, "ValueError", "empty separator");
 	s = units_of(rt, self);
-	f = reverse ? rfind_at(&s, &sep, 0, s.n) : find_at(&s, &sep, 0, s.n);
+	f = reverse ? rfind_at(rt, &s, &sep, 0, s.n) : find_at(rt, &s, &sep, 0, s.n);
 	t = value_tuple(rt->arena, 3);
 	if (f < 0) {
 		value whole = self, empty = units_value(rt, is_bytes, NULL, 0);
@@ -2539,6 +2577,45 @@ ascii_of(struct rt *rt, value v, struct sbuf *out)
 	return true;
 }
 
+/*
+ * format_value() builds what the spec asks for before anything could
+ * check its size, so the width (times the fill's bytes) and, for numbers,
+ * the precision are checked against the caps here first.  The spec is
+ * read as format.c reads it; a malformed one is left for it to report.
+ */
+static bool
+spec_precheck(struct rt *rt, value obj, const char *s, size_t n)
+{
+	size_t i = 0, fill = 1;
+	uint64_t width = 0, prec = 0;
+	if (n > 1) {
+		size_t cl = (unsigned char)s[0] < 0x80 ? 1 :
+		    (unsigned char)s[0] < 0xE0 ? 2 :
+		    (unsigned char)s[0] < 0xF0 ? 3 : 4;
+		if (cl < n && strchr("<>^=", s[cl]) != NULL) {
+			fill = cl;
+			i = cl + 1;
+		}
+	}
+	if (i == 0 && n > 0 && strchr("<>^=", s[0]) != NULL)
+		i = 1;
+	while (i < n && strchr("+- z#", s[i]) != NULL)
+		i++;
+	while (i < n && s[i] >= '0' && s[i] <= '9' && width < 10000000000)
+		width = width * 10 + (uint64_t)(s[i++] - '0');
+	while (i < n && (s[i] == ',' || s[i] == '_'))
+		i++;
+	if (i < n && s[i] == '.')
+		for (i++; i < n && s[i] >= '0' && s[i] <= '9' &&
+		    prec < 10000000000; i++)
+			prec = prec * 10 + (uint64_t)(s[i] - '0');
+	if (!check_bytes(rt, 0, width, fill))
+		return false;
+	if (obj.type != VT_STR && !rt_check_str_bytes(rt, prec))
+		return false;
+	return true;
+}
+
 /* One field: its object, conversion, expanded spec, then format(). */
 static bool build_string(struct rt *rt, struct fmt *f, const char *s,
     size_t n, int depth, struct sbuf *out);
@@ -2580,7 +2657,8 @@ render_field(struct rt *rt, struct fmt *f, const char *name, size_t nname,
 		spec = sbuf_cstr(&xspec);
 		nspec = xspec.len;
 	}
-	ok = format_value(rt, obj, spec, nspec, out);
+	ok = spec_precheck(rt, obj, spec, nspec) &&
+	    format_value(rt, obj, spec, nspec, out);
 	sbuf_free(&xspec);
 	return ok;
 }

@@ -138,6 +138,9 @@ test_caps(void **state)
 		"'a'.replace('', 'x' * 10**6) .replace('x', 'y' * 10**3)",
 		"(5).to_bytes(10**12, 'big')",
 		"'{:{}}'.format(1, 10**12)",
+		"'{:>999999999}'.format(1)",
+		"'{:\u20ac^200000000}'.format('x')",
+		"'{:.900000000f}'.format(1.5)",
 		"x = ['ab' * 10**6] * 100; ''.join(x)",
 	};
 	struct session *s = unsafe_session();
