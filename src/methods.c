@@ -18,9 +18,12 @@
  * controls is checked against the caps before it is built.
  *
  * Case mapping and the character classes are exact for ASCII and cover
- * Latin-1, Latin Extended-A, Greek and Cyrillic by rule (with the special
- * cases CPython applies: ß -> SS, final sigma, İ -> i̇); other scripts are
- * left unchanged by upper()/lower() and classified approximately.
+ * Latin-1, Latin Extended-A, the Latin digraphs, basic Greek, Cyrillic and
+ * Armenian by rule (with the special cases CPython applies: ß -> SS,
+ * ligatures, final sigma, İ -> i̇); other scripts (Greek with breathings,
+ * Georgian, Cherokee, ...) are left unchanged by upper()/lower(), and
+ * isalpha/isdigit/isnumeric are approximate past Latin-1.  A full table
+ * generated from unicodedata (beside unicode_tables.h) would close this.
  *
  * str.format walks fields as CPython's unicode_format.h does: the literal
  * and field grammar, automatic or manual numbering, nested fields in the
@@ -582,8 +585,15 @@ upper1(uint32_t c)
 		return c - 32;
 	if (c >= 0x450 && c <= 0x45F)
 		return c - 80;
-	if ((c >= 0x460 && c <= 0x481) || (c >= 0x48A && c <= 0x4BF))
+	if ((c >= 0x460 && c <= 0x481) || (c >= 0x48A && c <= 0x4BF) ||
+	    (c >= 0x4D0 && c <= 0x52F))
 		return c & 1 ? c - 1 : c;
+	if (c >= 0x4C1 && c <= 0x4CE)
+		return c & 1 ? c : c - 1;
+	if (c == 0x4CF)
+		return 0x4C0;
+	if (c >= 0x561 && c <= 0x586)		/* Armenian */
+		return c - 48;
 	if (c >= 0xFF41 && c <= 0xFF5A)
 		return c - 32;
 	return c;
@@ -628,8 +638,15 @@ lower1(uint32_t c)
 		return c + 32;
 	if (c >= 0x400 && c <= 0x40F)
 		return c + 80;
-	if ((c >= 0x460 && c <= 0x481) || (c >= 0x48A && c <= 0x4BF))
+	if ((c >= 0x460 && c <= 0x481) || (c >= 0x48A && c <= 0x4BF) ||
+	    (c >= 0x4D0 && c <= 0x52F))
 		return c & 1 ? c : c + 1;
+	if (c >= 0x4C1 && c <= 0x4CE)
+		return c & 1 ? c + 1 : c;
+	if (c == 0x4C0)
+		return 0x4CF;
+	if (c >= 0x531 && c <= 0x556)		/* Armenian */
+		return c + 48;
 	if (c >= 0xFF21 && c <= 0xFF3A)
 		return c + 32;
 	return c;
