@@ -853,7 +853,7 @@ change_case(struct rt *rt, value self, enum casemode m, value *out)
 	for (i = 0; i < s.n; i++) {
 		uint32_t c = s.u[i];
 		if (is_bytes && c >= 0x80) {
-			ubuf_add1(rt, &b, c);	/* bytes change ASCII only */
+			ubuf_add1(rt, &b, c);	/* bytes: ASCII only */
 			prev_cased = false;
 			continue;
 		}
@@ -1225,12 +1225,13 @@ do_split(struct rt *rt, value self, bool reverse, const value *args,
 		maxsplit = INT64_MAX;
 	s = units_of(rt, self);
 	list = value_list(rt->arena, 0);
+#define SP(k) is_space_unit(s.u[k], is_bytes)
 	if (a[0].type == VT_NONE) {
 		/* runs of whitespace separate; none at either end counts */
 		if (!reverse) {
 			i = 0;
 			for (;;) {
-				while (i < s.n && is_space_unit(s.u[i], is_bytes))
+				while (i < s.n && SP(i))
 					i++;
 				if (i == s.n)
 					break;
@@ -1241,7 +1242,7 @@ do_split(struct rt *rt, value self, bool reverse, const value *args,
 					break;
 				}
 				j = i;
-				while (j < s.n && !is_space_unit(s.u[j], is_bytes))
+				while (j < s.n && !SP(j))
 					j++;
 				push_piece(rt, list, is_bytes, s.u + i, j - i);
 				nsplit++;
@@ -1252,7 +1253,7 @@ do_split(struct rt *rt, value self, bool reverse, const value *args,
 			value rev = value_list(rt->arena, 0);
 			j = s.n;
 			for (;;) {
-				while (j > 0 && is_space_unit(s.u[j - 1], is_bytes))
+				while (j > 0 && SP(j - 1))
 					j--;
 				if (j == 0)
 					break;
@@ -1261,7 +1262,7 @@ do_split(struct rt *rt, value self, bool reverse, const value *args,
 					break;
 				}
 				i = j;
-				while (i > 0 && !is_space_unit(s.u[i - 1], is_bytes))
+				while (i > 0 && !SP(i - 1))
 					i--;
 				push_piece(rt, rev, is_bytes, s.u + i, j - i);
 				nsplit++;
@@ -1274,6 +1275,7 @@ do_split(struct rt *rt, value self, bool reverse, const value *args,
 		*out = list;
 		return true;
 	}
+#undef SP
 	sep = units_of(rt, a[0]);
 	if (sep.n == 0)
 		return rt_raise(rt, "ValueError", "empty separator");
@@ -1283,7 +1285,8 @@ do_split(struct rt *rt, value self, bool reverse, const value *args,
 			ptrdiff_t f = (int64_t)nsplit == maxsplit ? -1 :
 			    find_at(rt, &s, &sep, i, s.n);
 			if (f < 0) {
-				push_piece(rt, list, is_bytes, s.u + i, s.n - i);
+				push_piece(rt, list, is_bytes, s.u + i,
+				    s.n - i);
 				break;
 			}
 			push_piece(rt, list, is_bytes, s.u + i, (size_t)f - i);
@@ -1307,7 +1310,8 @@ do_split(struct rt *rt, value self, bool reverse, const value *args,
 			nsplit++;
 		}
 		for (n = rev.as.list->len; n-- > 0;)
-			value_list_append(rt->arena, list, rev.as.list->items[n]);
+			value_list_append(rt->arena, list,
+			    rev.as.list->items[n]);
 	}
 	*out = list;
 	return true;
@@ -1498,8 +1502,8 @@ do_replace(struct rt *rt, value self, const char *qual, const value *args,
 	if (!check_bytes(rt, nres, (uint64_t)done, args[1].as.s->len))
 		return false;
 	i = 0;
-	for (done = 0; done < count && (f = find_at(rt, &s, &from, i, s.n)) >= 0;
-	    done++) {
+	for (done = 0; done < count &&
+	    (f = find_at(rt, &s, &from, i, s.n)) >= 0; done++) {
 		ubuf_add(rt, &b, s.u + i, (size_t)f - i);
 		ubuf_add(rt, &b, to.u, to.n);
 		i = (size_t)f + from.n;
@@ -1544,9 +1548,9 @@ do_affix(struct rt *rt, value self, const char *qual, bool ends,
 		ncand = args[0].as.tuple->len;
 		for (i = 0; i < ncand; i++)
 			if (cands[i].type != self.type)
-				return rt_raise(rt, "TypeError", "tuple for %s must "
-				    "only contain %s, not %s", fname, tname,
-				    value_type_name(cands[i]));
+				return rt_raise(rt, "TypeError", "tuple for %s "
+				    "must only contain %s, not %s", fname,
+				    tname, value_type_name(cands[i]));
 	} else if (args[0].type == self.type) {
 		cands = &args[0];
 		ncand = 1;
@@ -1627,8 +1631,8 @@ do_find(struct rt *rt, value self, const char *qual, enum findop op,
 	} else if (args[0].type == VT_BYTES)
 		sub = units_of(rt, args[0]);
 	else
-		return rt_raise(rt, "TypeError", "argument should be integer or "
-		    "bytes-like object, not '%s'", value_type_name(args[0]));
+		return rt_raise(rt, "TypeError", "argument should be integer "
+		    "or bytes-like object, not '%s'", value_type_name(args[0]));
 	if (nargs > 1 && !arg_slice_bound(rt, args[1], true, 0, &start))
 		return false;
 	if (nargs > 2 && !arg_slice_bound(rt, args[2], true, INT64_MAX, &end))
@@ -1643,7 +1647,8 @@ do_find(struct rt *rt, value self, const char *qual, enum findop op,
 			else {
 				size_t i = (size_t)start;
 				ptrdiff_t f;
-				while ((f = find_at(rt, &s, &sub, i, (size_t)end)) >= 0) {
+				while ((f = find_at(rt, &s, &sub, i,
+				    (size_t)end)) >= 0) {
 					n++;
 					i = (size_t)f + sub.n;
 				}
@@ -1698,7 +1703,8 @@ do_partition(struct rt *rt, value self, const char *qual, bool reverse,
 	if (sep.n == 0)
 		return rt_raise(rt, "ValueError", "empty separator");
 	s = units_of(rt, self);
-	f = reverse ? rfind_at(rt, &s, &sep, 0, s.n) : find_at(rt, &s, &sep, 0, s.n);
+	f = reverse ? rfind_at(rt, &s, &sep, 0, s.n) :
+	    find_at(rt, &s, &sep, 0, s.n);
 	t = value_tuple(rt->arena, 3);
 	if (f < 0) {
 		value whole = self, empty = units_value(rt, is_bytes, NULL, 0);
@@ -1706,7 +1712,8 @@ do_partition(struct rt *rt, value self, const char *qual, bool reverse,
 		t.as.tuple->items[1] = empty;
 		t.as.tuple->items[2] = reverse ? whole : empty;
 	} else {
-		t.as.tuple->items[0] = units_value(rt, is_bytes, s.u, (size_t)f);
+		t.as.tuple->items[0] = units_value(rt, is_bytes, s.u,
+		    (size_t)f);
 		t.as.tuple->items[1] = args[0];
 		t.as.tuple->items[2] = units_value(rt, is_bytes,
 		    s.u + f + sep.n, s.n - (size_t)f - sep.n);
@@ -1941,8 +1948,9 @@ do_expandtabs(struct rt *rt, value self, const value *args, size_t nargs,
 		return false;
 	if (given[0]) {
 		if (!NUM_IS_INTLIKE(a[0]))
-			return rt_raise(rt, "TypeError", "'%s' object cannot be "
-			    "interpreted as an integer", value_type_name(a[0]));
+			return rt_raise(rt, "TypeError", "'%s' object cannot "
+			    "be interpreted as an integer",
+			    value_type_name(a[0]));
 		if (!num_to_int64_clamped(a[0], &tab) || tab > INT32_MAX ||
 		    tab < INT32_MIN)
 			return rt_raise(rt, "OverflowError", "Python int too "
@@ -2087,8 +2095,8 @@ METHOD(str_encode)
 		return false;
 	for (i = 0; i < 2; i++)
 		if (given[i] && a[i].type != VT_STR)
-			return rt_raise(rt, "TypeError", "encode() argument '%s' "
-			    "must be str, not %s", params[i].name,
+			return rt_raise(rt, "TypeError", "encode() argument "
+			    "'%s' must be str, not %s", params[i].name,
 			    value_type_name(a[i]));
 	if (given[0] && !find_codec(rt, a[0], &codec))
 		return false;
@@ -2130,10 +2138,10 @@ METHOD(str_encode)
 			sbuf_free(&b);
 			if (j - i == 1) {
 				char_escape(c, esc, sizeof esc);
-				return rt_raise(rt, "UnicodeEncodeError", "'%s' "
-				    "codec can't encode character '%s' in "
-				    "position %zu: %s", codec_display[codec], esc,
-				    i, reason);
+				return rt_raise(rt, "UnicodeEncodeError",
+				    "'%s' codec can't encode character '%s' "
+				    "in position %zu: %s", codec_display[codec],
+				    esc, i, reason);
 			}
 			return rt_raise(rt, "UnicodeEncodeError", "'%s' codec "
 			    "can't encode characters in position %zu-%zu: %s",
@@ -2198,7 +2206,8 @@ utf8_error(const unsigned char *s, size_t n, size_t *len)
 			*len = k;
 			return "unexpected end of data";
 		}
-		if (s[k] < (k == 1 ? lo : 0x80) || s[k] > (k == 1 ? hi : 0xBF)) {
+		if (s[k] < (k == 1 ? lo : 0x80) ||
+		    s[k] > (k == 1 ? hi : 0xBF)) {
 			*len = k;
 			return "invalid continuation byte";
 		}
@@ -2226,8 +2235,8 @@ METHOD(bytes_decode)
 		return false;
 	for (i = 0; i < 2; i++)
 		if (given[i] && a[i].type != VT_STR)
-			return rt_raise(rt, "TypeError", "decode() argument '%s' "
-			    "must be str, not %s", params[i].name,
+			return rt_raise(rt, "TypeError", "decode() argument "
+			    "'%s' must be str, not %s", params[i].name,
 			    value_type_name(a[i]));
 	if (given[0] && !find_codec(rt, a[0], &codec))
 		return false;
@@ -2258,9 +2267,10 @@ METHOD(bytes_decode)
 		case E_STRICT:
 			sbuf_free(&b);
 			if (len == 1)
-				return rt_raise(rt, "UnicodeDecodeError", "'%s' "
-				    "codec can't decode byte 0x%02x in position "
-				    "%zu: %s", codec_display[codec], s[i], i, why);
+				return rt_raise(rt, "UnicodeDecodeError",
+				    "'%s' codec can't decode byte 0x%02x in "
+				    "position %zu: %s", codec_display[codec],
+				    s[i], i, why);
 			return rt_raise(rt, "UnicodeDecodeError", "'%s' codec "
 			    "can't decode bytes in position %zu-%zu: %s",
 			    codec_display[codec], i, i + len - 1, why);
@@ -2309,7 +2319,8 @@ METHOD(bytes_hex)
 			return rt_raise(rt, "TypeError", "sep must be str or "
 			    "bytes.");
 		if (a[0].as.s->nchars != 1)
-			return rt_raise(rt, "ValueError", "sep must be length 1.");
+			return rt_raise(rt, "ValueError",
+			    "sep must be length 1.");
 		if ((unsigned char)a[0].as.s->data[0] >= 0x80)
 			return rt_raise(rt, "ValueError", "sep must be ASCII.");
 		sep = a[0].as.s->data[0];
@@ -2466,7 +2477,7 @@ field_object_rest(struct rt *rt, const char *s, size_t n, value *obj,
 	size_t i = 0, j;
 	while (i < n) {
 		char c = s[i++];
-		value next;
+		value next, key;
 		int64_t idx;
 		j = i;
 		if (c == '.') {
@@ -2474,13 +2485,13 @@ field_object_rest(struct rt *rt, const char *s, size_t n, value *obj,
 			while (j < n && s[j] != '.' && s[j] != '[')
 				j++;
 			if (j == i)
-				return rt_raise(rt, "ValueError", "Empty attribute "
-				    "in format string");
+				return rt_raise(rt, "ValueError", "Empty "
+				    "attribute in format string");
 			attr = arena_strndup(rt->arena, s + i, j - i);
 			if (EV(rt) == NULL)
-				return rt_raise(rt, "AttributeError", "'%s' object "
-				    "has no attribute '%s'", value_type_name(*obj),
-				    attr);
+				return rt_raise(rt, "AttributeError", "'%s' "
+				    "object has no attribute '%s'",
+				    value_type_name(*obj), attr);
 			if (!mock_getattr(EV(rt), *obj, attr, &next))
 				return false;
 			i = j;
@@ -2488,15 +2499,17 @@ field_object_rest(struct rt *rt, const char *s, size_t n, value *obj,
 			while (j < n && s[j] != ']')
 				j++;
 			if (j == n)
-				return rt_raise(rt, "ValueError", "Missing ']' in "
-				    "format string");
-			if (j == i)
-				return rt_raise(rt, "ValueError", "Empty attribute "
+				return rt_raise(rt, "ValueError", "Missing ']' "
 				    "in format string");
+			if (j == i)
+				return rt_raise(rt, "ValueError", "Empty "
+				    "attribute in format string");
 			if (!field_integer(rt, s + i, j - i, &idx))
 				return false;
-			if (!field_getitem(rt, *obj, idx != -1 ? value_int(idx) :
-			    value_str(rt->arena, s + i, j - i), &next))
+			/* digits index, anything else is a str key */
+			key = idx != -1 ? value_int(idx) :
+			    value_str(rt->arena, s + i, j - i);
+			if (!field_getitem(rt, *obj, key, &next))
 				return false;
 			i = j + 1;
 		} else
@@ -2548,11 +2561,13 @@ field_object(struct rt *rt, struct fmt *f, const char *name, size_t n,
 		value key = value_str(rt->arena, name, i);
 		bool found = false;
 		if (f->has_mapping) {
-			if (f->mapping.type != VT_DICT)
-				return field_getitem(rt, f->mapping, key, &obj) &&
-				    field_object_rest(rt, name + i, n - i, &obj,
-				    out);
-			if (!value_dict_get(rt, f->mapping, key, &obj, &found))
+			/* any other mapping: its subscript decides */
+			if (f->mapping.type != VT_DICT) {
+				if (!field_getitem(rt, f->mapping, key, &obj))
+					return false;
+				found = true;
+			} else if (!value_dict_get(rt, f->mapping, key, &obj,
+			    &found))
 				return false;
 		} else
 			for (k = 0; k < f->nkw; k++)
@@ -2723,8 +2738,8 @@ build_string(struct rt *rt, struct fmt *f, const char *s, size_t n,
 		while (i < n) {
 			c = s[i++];
 			if (c == '{')
-				return rt_raise(rt, "ValueError", "unexpected '{' "
-				    "in field name");
+				return rt_raise(rt, "ValueError", "unexpected "
+				    "'{' in field name");
 			if (c == '[') {
 				while (i < n && s[i] != ']')
 					i++;
@@ -2738,19 +2753,18 @@ build_string(struct rt *rt, struct fmt *f, const char *s, size_t n,
 			int count = 1;
 			if (c == '!') {
 				if (i >= n)
-					return rt_raise(rt, "ValueError", "end of "
-					    "string while looking for conversion "
-					    "specifier");
+					return rt_raise(rt, "ValueError",
+					    "end of string while looking for "
+					    "conversion specifier");
 				conversion = s[i++];
-				if (i < n) {
-					char d = s[i++];
-					if (d == '}')
-						goto field_done;
-					if (d != ':')
-						return rt_raise(rt, "ValueError",
-						    "expected ':' after conversion "
-						    "specifier");
-				}
+				/* at the end, the spec loop below reports */
+				c = i < n ? s[i++] : ':';
+				if (c == '}')
+					goto field_done;
+				if (c != ':')
+					return rt_raise(rt, "ValueError",
+					    "expected ':' after conversion "
+					    "specifier");
 			}
 			spec = i;
 			for (;;) {
@@ -3102,8 +3116,8 @@ METHOD(list_sort)
 		items[i].key = l->items[i];
 		if (a[0].type != VT_NONE) {
 			if (rt->call == NULL)
-				return rt_raise(rt, "TypeError", "'%s' object is "
-				    "not callable", value_type_name(a[0]));
+				return rt_raise(rt, "TypeError", "'%s' object "
+				    "is not callable", value_type_name(a[0]));
 			if (!rt->call(rt, a[0], &l->items[i], 1, &items[i].key))
 				return false;
 		}
@@ -3813,25 +3827,20 @@ methods_getattr(struct eval *ev, value obj, const char *name, value *out,
 	size_t n = 0;
 
 	*found = false;
+#define USE(t) (table = (t), n = sizeof(t) / sizeof((t)[0]))
 	switch (obj.type) {
-	case VT_STR:	table = str_methods;
-			n = sizeof str_methods / sizeof str_methods[0]; break;
-	case VT_BYTES:	table = bytes_methods;
-			n = sizeof bytes_methods / sizeof bytes_methods[0]; break;
-	case VT_LIST:	table = list_methods;
-			n = sizeof list_methods / sizeof list_methods[0]; break;
-	case VT_DICT:	table = dict_methods;
-			n = sizeof dict_methods / sizeof dict_methods[0]; break;
-	case VT_TUPLE:	table = tuple_methods;
-			n = sizeof tuple_methods / sizeof tuple_methods[0]; break;
+	case VT_STR:	USE(str_methods); break;
+	case VT_BYTES:	USE(bytes_methods); break;
+	case VT_LIST:	USE(list_methods); break;
+	case VT_DICT:	USE(dict_methods); break;
+	case VT_TUPLE:	USE(tuple_methods); break;
 	/* bool is an int: True.bit_length() works, True.hex() does not */
 	case VT_BOOL: case VT_INT: case VT_BIGINT:
-			table = int_methods;
-			n = sizeof int_methods / sizeof int_methods[0]; break;
-	case VT_FLOAT:	table = float_methods;
-			n = sizeof float_methods / sizeof float_methods[0]; break;
+			USE(int_methods); break;
+	case VT_FLOAT:	USE(float_methods); break;
 	default:	return true;
 	}
+#undef USE
 	m = bsearch(name, table, n, sizeof *table, cmp_method);
 	if (m == NULL)
 		return true;
