@@ -285,10 +285,9 @@ restore_run(void *p)
 	for (i = 0; i < n; i++) {
 		value v;
 		const char *name = ns_name(r->ns, i, &v);
-		/* only containers can hold what a method added */
-		if (v.type == VT_LIST || v.type == VT_DICT ||
-		    v.type == VT_TUPLE || v.type == VT_SET)
-			ns_set(r->ns, name, v);
+		/* any binding may reach what a method added: a container, a
+		 * bound method's receiver (ap = x.append), a closure */
+		ns_set(r->ns, name, v);
 	}
 }
 

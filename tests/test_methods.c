@@ -180,6 +180,13 @@ test_mutation_persists(void **state)
 	got = run(s, "len(acc)", NULL);
 	assert_string_equal(got, "49");
 	free(got);
+	/* a bound method kept in a name keeps its receiver alive too */
+	free(run(s, "ap = [1].append", NULL));
+	for (i = 0; i < 20; i++)
+		free(run(s, "ap('x' * 100)", NULL));
+	got = run(s, "ap(2)", NULL);
+	assert_string_equal(got, "None");
+	free(got);
 	free(run(s, "cfg = {}", NULL));
 	free(run(s, "cfg.setdefault('hosts', []).append('a')", NULL));
 	free(run(s, "cfg.update(port=80); cfg['hosts'].extend(['b', 'c'])",
