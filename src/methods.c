@@ -158,19 +158,18 @@ kw_args(struct rt *rt, const char *fname, const struct param *params,
 		if (!params[i].kwonly)
 			npos++;
 	}
-	if (nargs > npos) {
-		if (npos == 0)
-			return rt_raise(rt, "TypeError", "%s() takes no "
-			    "positional arguments", fname);
-		if (npos < nparams)
-			return rt_raise(rt, "TypeError", "%s() takes at most "
-			    "%zu positional argument%s (%zu given)", fname,
-			    npos, plural(npos), nargs);
-	}
 	if (nargs + nkw > nparams)
 		return rt_raise(rt, "TypeError", "%s() takes at most %zu "
 		    "argument%s (%zu given)", fname, nparams, plural(nparams),
 		    nargs + nkw);
+	if (nargs > npos) {
+		if (npos == 0)
+			return rt_raise(rt, "TypeError", "%s() takes no "
+			    "positional arguments", fname);
+		return rt_raise(rt, "TypeError", "%s() takes at most %zu "
+		    "positional argument%s (%zu given)", fname, npos,
+		    plural(npos), nargs);
+	}
 	for (i = 0; i < nargs; i++) {
 		vals[i] = args[i];
 		given[i] = true;
@@ -190,6 +189,13 @@ kw_args(struct rt *rt, const char *fname, const struct param *params,
 		given[i] = true;
 	}
 	return true;
+}
+
+/* The type name a clinic conversion error shows: None, not NoneType. */
+static const char *
+clinic_type_name(value v)
+{
+	return v.type == VT_NONE ? "None" : value_type_name(v);
 }
 
 /* ================================================================ */
@@ -1211,6 +1217,9 @@ do_split(struct rt *rt, value self, bool reverse, const value *args,
 
 	if (!kw_args(rt, fname, params, 2, args, nargs, kwnames, nkw, a, given))
 		return false;
+	/* the clinic converts maxsplit before the body looks at sep */
+	if (given[1] && !arg_index(rt, a[1], &maxsplit))
+		return false;
 	if (a[0].type != VT_NONE) {
 		if (!is_bytes && a[0].type != VT_STR)
 			return rt_raise(rt, "TypeError", "must be str or None, "
@@ -1218,8 +1227,6 @@ do_split(struct rt *rt, value self, bool reverse, const value *args,
 		if (!want_same(rt, self, a[0]))
 			return false;
 	}
-	if (given[1] && !arg_index(rt, a[1], &maxsplit))
-		return false;
 	if (maxsplit < 0)
 		maxsplit = INT64_MAX;
 	s = units_of(rt, self);
@@ -1464,10 +1471,10 @@ do_replace(struct rt *rt, value self, const char *qual, const value *args,
 	if (!is_bytes) {
 		if (args[0].type != VT_STR)
 			return rt_raise(rt, "TypeError", "replace() argument 1 "
-			    "must be str, not %s", value_type_name(args[0]));
+			    "must be str, not %s", clinic_type_name(args[0]));
 		if (args[1].type != VT_STR)
 			return rt_raise(rt, "TypeError", "replace() argument 2 "
-			    "must be str, not %s", value_type_name(args[1]));
+			    "must be str, not %s", clinic_type_name(args[1]));
 	} else if (!want_same(rt, self, args[0]) ||
 	    !want_same(rt, self, args[1]))
 		return false;
@@ -1546,7 +1553,11 @@ do_affix(struct rt *rt, value self, const char *qual, bool ends,
 		cands = args[0].as.tuple->items;
 		ncand = args[0].as.tuple->len;
 		for (i = 0; i < ncand; i++)
-			if (cands[i].type != self.type)
+			if (cands[i].type != self.type && is_bytes)
+				return rt_raise(rt, "TypeError", "a bytes-like "
+				    "object is required, not '%s'",
+				    value_type_name(cands[i]));
+			else if (cands[i].type != self.type)
 				return rt_raise(rt, "TypeError", "tuple for %s "
 				    "must only contain %s, not %s", fname,
 				    tname, value_type_name(cands[i]));
@@ -1614,6 +1625,11 @@ do_find(struct rt *rt, value self, const char *qual, enum findop op,
 
 	if (!old_args(rt, qual, 1, 3, nargs, nkw))
 		return false;
+	/* the bounds are parsed with the arguments, before sub is looked at */
+	if (nargs > 1 && !arg_slice_bound(rt, args[1], true, 0, &start))
+		return false;
+	if (nargs > 2 && !arg_slice_bound(rt, args[2], true, INT64_MAX, &end))
+		return false;
 	if (!is_bytes) {
 		if (args[0].type != VT_STR)
 			return rt_raise(rt, "TypeError", "must be str, not %s",
@@ -1632,10 +1648,6 @@ do_find(struct rt *rt, value self, const char *qual, enum findop op,
 	else
 		return rt_raise(rt, "TypeError", "argument should be integer "
 		    "or bytes-like object, not '%s'", value_type_name(args[0]));
-	if (nargs > 1 && !arg_slice_bound(rt, args[1], true, 0, &start))
-		return false;
-	if (nargs > 2 && !arg_slice_bound(rt, args[2], true, INT64_MAX, &end))
-		return false;
 	s = units_of(rt, self);
 	adjust_bounds((int64_t)s.n, &start, &end);
 	if (op == F_COUNT) {
@@ -1756,7 +1768,7 @@ do_remove_affix(struct rt *rt, value self, const char *qual, bool suffix,
 		return false;
 	if (self.type == VT_STR && args[0].type != VT_STR)
 		return rt_raise(rt, "TypeError", "%s() argument must be str, "
-		    "not %s", strchr(qual, '.') + 1, value_type_name(args[0]));
+		    "not %s", strchr(qual, '.') + 1, clinic_type_name(args[0]));
 	if (!want_same(rt, self, args[0]))
 		return false;
 	s = units_of(rt, self);
@@ -1858,7 +1870,7 @@ do_justify(struct rt *rt, value self, const char *qual, enum justify how,
 		if (args[1].type != VT_BYTES || args[1].as.s->len != 1)
 			return rt_raise(rt, "TypeError", "%s() argument 2 must "
 			    "be a byte string of length 1, not %s",
-			    strchr(qual, '.') + 1, value_type_name(args[1]));
+			    strchr(qual, '.') + 1, clinic_type_name(args[1]));
 		fillc = (unsigned char)args[1].as.s->data[0];
 	} else if (nargs == 2) {
 		if (args[1].type != VT_STR)
@@ -2096,7 +2108,7 @@ METHOD(str_encode)
 		if (given[i] && a[i].type != VT_STR)
 			return rt_raise(rt, "TypeError", "encode() argument "
 			    "'%s' must be str, not %s", params[i].name,
-			    value_type_name(a[i]));
+			    clinic_type_name(a[i]));
 	if (given[0] && !find_codec(rt, a[0], &codec))
 		return false;
 	if (given[1])
@@ -2236,7 +2248,7 @@ METHOD(bytes_decode)
 		if (given[i] && a[i].type != VT_STR)
 			return rt_raise(rt, "TypeError", "decode() argument "
 			    "'%s' must be str, not %s", params[i].name,
-			    value_type_name(a[i]));
+			    clinic_type_name(a[i]));
 	if (given[0] && !find_codec(rt, a[0], &codec))
 		return false;
 	if (given[1])
@@ -2313,19 +2325,31 @@ METHOD(bytes_hex)
 
 	if (!kw_args(rt, "hex", params, 2, args, nargs, kwnames, nkw, a, given))
 		return false;
+	if (given[1] && !arg_index(rt, a[1], &per))
+		return false;
 	if (given[0]) {
+		/* CPython asks len(sep) first, then its length, then its type */
+		size_t len;
+		switch (a[0].type) {
+		case VT_STR: case VT_BYTES: len = a[0].as.s->nchars; break;
+		case VT_LIST: len = a[0].as.list->len; break;
+		case VT_TUPLE: len = a[0].as.tuple->len; break;
+		case VT_DICT: case VT_SET: case VT_FROZENSET:
+			len = a[0].as.dict->len; break;
+		default:
+			return rt_raise(rt, "TypeError", "object of type '%s' "
+			    "has no len()", value_type_name(a[0]));
+		}
+		if (len != 1)
+			return rt_raise(rt, "ValueError",
+			    "sep must be length 1.");
 		if (a[0].type != VT_STR && a[0].type != VT_BYTES)
 			return rt_raise(rt, "TypeError", "sep must be str or "
 			    "bytes.");
-		if (a[0].as.s->nchars != 1)
-			return rt_raise(rt, "ValueError",
-			    "sep must be length 1.");
 		if ((unsigned char)a[0].as.s->data[0] >= 0x80)
 			return rt_raise(rt, "ValueError", "sep must be ASCII.");
 		sep = a[0].as.s->data[0];
 	}
-	if (given[1] && !arg_index(rt, a[1], &per))
-		return false;
 	if (!check_bytes(rt, 0, n, 3))
 		return false;
 	group = per < 0 ? (size_t)-per : (size_t)per;
@@ -3509,7 +3533,7 @@ METHOD(int_to_bytes)
 		if (a[1].type != VT_STR)
 			return rt_raise(rt, "TypeError", "to_bytes() argument "
 			    "'byteorder' must be str, not %s",
-			    value_type_name(a[1]));
+			    clinic_type_name(a[1]));
 		if (strcmp(a[1].as.s->data, "little") == 0)
 			little = true;
 		else if (strcmp(a[1].as.s->data, "big") != 0)
@@ -3535,11 +3559,11 @@ METHOD(int_to_bytes)
 	else if (mpz_sgn(z) > 0)
 		nbits = mpz_sizeinbase(z, 2) + (is_signed ? 1 : 0);
 	else {
-		/* -2**(k-1) fits in k bits */
+		/* -2**(k-1) fits in k bits; CPython lets -1 fit in none */
 		mpz_init(m);
 		mpz_neg(m, z);
 		mpz_sub_ui(m, m, 1);
-		nbits = (mpz_sgn(m) == 0 ? 0 : mpz_sizeinbase(m, 2)) + 1;
+		nbits = mpz_sgn(m) == 0 ? 0 : mpz_sizeinbase(m, 2) + 1;
 		mpz_clear(m);
 	}
 	if (nbits > (uint64_t)length * 8) {
