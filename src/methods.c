@@ -2457,11 +2457,14 @@ field_getitem(struct rt *rt, value obj, value key, value *out)
 			return raise_key_error(rt, key);
 		return true;
 	case VT_LIST: case VT_TUPLE: case VT_STR: case VT_BYTES:
+		if (!NUM_IS_INTLIKE(key) && obj.type == VT_STR)
+			return rt_raise(rt, "TypeError", "string indices must "
+			    "be integers, not '%s'", value_type_name(key));
 		if (!NUM_IS_INTLIKE(key))
 			return rt_raise(rt, "TypeError", "%s indices must be "
-			    "integers or slices, not %s", obj.type == VT_STR ?
-			    "string" : obj.type == VT_BYTES ? "byte" :
-			    value_type_name(obj), value_type_name(key));
+			    "integers or slices, not %s", obj.type == VT_BYTES ?
+			    "byte" : value_type_name(obj),
+			    value_type_name(key));
 		num_to_int64_clamped(key, &i);
 		len = obj.type == VT_LIST ? (int64_t)obj.as.list->len :
 		    obj.type == VT_TUPLE ? (int64_t)obj.as.tuple->len :
@@ -2636,13 +2639,17 @@ ascii_of(struct rt *rt, value v, struct sbuf *out)
  * format_value() builds what the spec asks for before anything could
  * check its size, so the width (times the fill's bytes) and, for numbers,
  * the precision are checked against the caps here first.  The spec is
- * read as format.c reads it; a malformed one is left for it to report.
+ * read as format.c reads it; a malformed one, a number of eleven digits
+ * or more (format.c's "Too many decimal digits") or a type that takes no
+ * spec is left for format_value to report.
  */
 static bool
 spec_precheck(struct rt *rt, value obj, const char *s, size_t n)
 {
 	size_t i = 0, fill = 1;
 	uint64_t width = 0, prec = 0;
+	if (!NUM_IS_INTLIKE(obj) && obj.type != VT_FLOAT && obj.type != VT_STR)
+		return true;
 	if (n > 1) {
 		size_t cl = (unsigned char)s[0] < 0x80 ? 1 :
 		    (unsigned char)s[0] < 0xE0 ? 2 :
@@ -2664,6 +2671,8 @@ spec_precheck(struct rt *rt, value obj, const char *s, size_t n)
 		for (i++; i < n && s[i] >= '0' && s[i] <= '9' &&
 		    prec < 10000000000; i++)
 			prec = prec * 10 + (uint64_t)(s[i] - '0');
+	if (width >= 10000000000 || prec >= 10000000000)
+		return true;	/* format.c refuses eleven digits or more */
 	if (!check_bytes(rt, 0, width, fill))
 		return false;
 	if (obj.type != VT_STR && !rt_check_str_bytes(rt, prec))
