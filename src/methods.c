@@ -2686,7 +2686,8 @@ static bool build_string(struct rt *rt, struct fmt *f, const char *s,
 
 static bool
 render_field(struct rt *rt, struct fmt *f, const char *name, size_t nname,
-    char conversion, const char *spec, size_t nspec, bool expand, int depth,
+    uint32_t conversion, const char *spec, size_t nspec, bool expand,
+    int depth,
     struct sbuf *out)
 {
 	struct sbuf conv = SBUF_INIT, xspec = SBUF_INIT;
@@ -2703,9 +2704,9 @@ render_field(struct rt *rt, struct fmt *f, const char *name, size_t nname,
 		default:
 			if (conversion > 32 && conversion < 127)
 				return rt_raise(rt, "ValueError", "Unknown "
-				    "conversion specifier %c", conversion);
+				    "conversion specifier %c", (char)conversion);
 			return rt_raise(rt, "ValueError", "Unknown conversion "
-			    "specifier \\x%x", (unsigned char)conversion);
+			    "specifier \\x%x", conversion);
 		}
 		if (ok)
 			obj = value_str(rt->arena, sbuf_cstr(&conv), conv.len);
@@ -2737,8 +2738,9 @@ build_string(struct rt *rt, struct fmt *f, const char *s, size_t n,
 		return rt_raise(rt, "ValueError", "Max string recursion "
 		    "exceeded");
 	while (i < n) {
-		size_t lit = i, name, nend, spec = 0, nspec = 0;
-		char c = 0, conversion = 0;
+		size_t lit = i, name, nend, spec = 0, nspec = 0, k;
+		char c = 0;
+		uint32_t conversion = 0;
 		bool expand = false;
 
 		/* literal text up to a '{' or '}' */
@@ -2788,7 +2790,13 @@ build_string(struct rt *rt, struct fmt *f, const char *s, size_t n,
 					return rt_raise(rt, "ValueError",
 					    "end of string while looking for "
 					    "conversion specifier");
-				conversion = s[i++];
+				/* one code point, which may take several bytes */
+				k = unicode_decode(s + i, n - i, &conversion);
+				if (k == 0) {
+					conversion = (unsigned char)s[i];
+					k = 1;
+				}
+				i += k;
 				/* at the end, the spec loop below reports */
 				c = i < n ? s[i++] : ':';
 				if (c == '}')
