@@ -22,8 +22,10 @@
  * Armenian by rule (with the special cases CPython applies: ß -> SS,
  * ligatures, final sigma, İ -> i̇); other scripts (Greek with breathings,
  * Georgian, Cherokee, ...) are left unchanged by upper()/lower(), and
- * isalpha/isdigit/isnumeric are approximate past Latin-1.  A full table
- * generated from unicodedata (beside unicode_tables.h) would close this.
+ * isupper/islower/istitle know only those scripts' cases.  isalpha,
+ * isdecimal, isdigit and isnumeric are exact (XID_Start with corrections,
+ * small generated tables).  A full case table generated from unicodedata
+ * (beside unicode_tables.h) would close the rest.
  *
  * str.format walks fields as CPython's unicode_format.h does: the literal
  * and field grammar, automatic or manual numbering, nested fields in the
@@ -704,61 +706,171 @@ is_cased(uint32_t c)
 	return is_upper_cp(c) || is_lower_cp(c) || is_titlecase(c);
 }
 
-/* Decimal digits (Nd) of the common scripts. */
+/*
+ * The numeric classes, exact: generated from CPython 3.11's unicodedata
+ * (Unicode 14.0).  Decimals come in runs of ten from each zero; digits
+ * are the decimals plus digit_ranges; numerics are the digits plus
+ * numeric_ranges.
+ */
+struct cprange {
+	uint32_t	lo, hi;
+};
+
+static const uint32_t decimal_zeros[] = {
+	0x30, 0x660, 0x6F0, 0x7C0, 0x966, 0x9E6, 0xA66, 0xAE6,
+	0xB66, 0xBE6, 0xC66, 0xCE6, 0xD66, 0xDE6, 0xE50, 0xED0,
+	0xF20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80,
+	0x1A90, 0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900,
+	0xA9D0, 0xA9F0, 0xAA50, 0xABF0, 0xFF10, 0x104A0, 0x10D30, 0x11066,
+	0x110F0, 0x11136, 0x111D0, 0x112F0, 0x11450, 0x114D0, 0x11650, 0x116C0,
+	0x11730, 0x118E0, 0x11950, 0x11C50, 0x11D50, 0x11DA0, 0x16A60, 0x16AC0,
+	0x16B50, 0x1D7CE, 0x1D7D8, 0x1D7E2, 0x1D7EC, 0x1D7F6, 0x1E140, 0x1E2F0,
+	0x1E950, 0x1FBF0,
+};
+static const struct cprange digit_ranges[] = {
+	{ 0xB2, 0xB3 }, { 0xB9, 0xB9 }, { 0x1369, 0x1371 },
+	{ 0x19DA, 0x19DA }, { 0x2070, 0x2070 }, { 0x2074, 0x2079 },
+	{ 0x2080, 0x2089 }, { 0x2460, 0x2468 }, { 0x2474, 0x247C },
+	{ 0x2488, 0x2490 }, { 0x24EA, 0x24EA }, { 0x24F5, 0x24FD },
+	{ 0x24FF, 0x24FF }, { 0x2776, 0x277E }, { 0x2780, 0x2788 },
+	{ 0x278A, 0x2792 }, { 0x10A40, 0x10A43 }, { 0x10E60, 0x10E68 },
+	{ 0x11052, 0x1105A }, { 0x1F100, 0x1F10A },
+};
+static const struct cprange numeric_ranges[] = {
+	{ 0xBC, 0xBE }, { 0x9F4, 0x9F9 }, { 0xB72, 0xB77 },
+	{ 0xBF0, 0xBF2 }, { 0xC78, 0xC7E }, { 0xD58, 0xD5E },
+	{ 0xD70, 0xD78 }, { 0xF2A, 0xF33 }, { 0x1372, 0x137C },
+	{ 0x16EE, 0x16F0 }, { 0x17F0, 0x17F9 }, { 0x2150, 0x2182 },
+	{ 0x2185, 0x2189 }, { 0x2469, 0x2473 }, { 0x247D, 0x2487 },
+	{ 0x2491, 0x249B }, { 0x24EB, 0x24F4 }, { 0x24FE, 0x24FE },
+	{ 0x277F, 0x277F }, { 0x2789, 0x2789 }, { 0x2793, 0x2793 },
+	{ 0x2CFD, 0x2CFD }, { 0x3007, 0x3007 }, { 0x3021, 0x3029 },
+	{ 0x3038, 0x303A }, { 0x3192, 0x3195 }, { 0x3220, 0x3229 },
+	{ 0x3248, 0x324F }, { 0x3251, 0x325F }, { 0x3280, 0x3289 },
+	{ 0x32B1, 0x32BF }, { 0x3405, 0x3405 }, { 0x3483, 0x3483 },
+	{ 0x382A, 0x382A }, { 0x3B4D, 0x3B4D }, { 0x4E00, 0x4E00 },
+	{ 0x4E03, 0x4E03 }, { 0x4E07, 0x4E07 }, { 0x4E09, 0x4E09 },
+	{ 0x4E5D, 0x4E5D }, { 0x4E8C, 0x4E8C }, { 0x4E94, 0x4E94 },
+	{ 0x4E96, 0x4E96 }, { 0x4EBF, 0x4EC0 }, { 0x4EDF, 0x4EDF },
+	{ 0x4EE8, 0x4EE8 }, { 0x4F0D, 0x4F0D }, { 0x4F70, 0x4F70 },
+	{ 0x5104, 0x5104 }, { 0x5146, 0x5146 }, { 0x5169, 0x5169 },
+	{ 0x516B, 0x516B }, { 0x516D, 0x516D }, { 0x5341, 0x5341 },
+	{ 0x5343, 0x5345 }, { 0x534C, 0x534C }, { 0x53C1, 0x53C4 },
+	{ 0x56DB, 0x56DB }, { 0x58F1, 0x58F1 }, { 0x58F9, 0x58F9 },
+	{ 0x5E7A, 0x5E7A }, { 0x5EFE, 0x5EFF }, { 0x5F0C, 0x5F0E },
+	{ 0x5F10, 0x5F10 }, { 0x62FE, 0x62FE }, { 0x634C, 0x634C },
+	{ 0x67D2, 0x67D2 }, { 0x6F06, 0x6F06 }, { 0x7396, 0x7396 },
+	{ 0x767E, 0x767E }, { 0x8086, 0x8086 }, { 0x842C, 0x842C },
+	{ 0x8CAE, 0x8CAE }, { 0x8CB3, 0x8CB3 }, { 0x8D30, 0x8D30 },
+	{ 0x9621, 0x9621 }, { 0x9646, 0x9646 }, { 0x964C, 0x964C },
+	{ 0x9678, 0x9678 }, { 0x96F6, 0x96F6 }, { 0xA6E6, 0xA6EF },
+	{ 0xA830, 0xA835 }, { 0xF96B, 0xF96B }, { 0xF973, 0xF973 },
+	{ 0xF978, 0xF978 }, { 0xF9B2, 0xF9B2 }, { 0xF9D1, 0xF9D1 },
+	{ 0xF9D3, 0xF9D3 }, { 0xF9FD, 0xF9FD }, { 0x10107, 0x10133 },
+	{ 0x10140, 0x10178 }, { 0x1018A, 0x1018B }, { 0x102E1, 0x102FB },
+	{ 0x10320, 0x10323 }, { 0x10341, 0x10341 }, { 0x1034A, 0x1034A },
+	{ 0x103D1, 0x103D5 }, { 0x10858, 0x1085F }, { 0x10879, 0x1087F },
+	{ 0x108A7, 0x108AF }, { 0x108FB, 0x108FF }, { 0x10916, 0x1091B },
+	{ 0x109BC, 0x109BD }, { 0x109C0, 0x109CF }, { 0x109D2, 0x109FF },
+	{ 0x10A44, 0x10A48 }, { 0x10A7D, 0x10A7E }, { 0x10A9D, 0x10A9F },
+	{ 0x10AEB, 0x10AEF }, { 0x10B58, 0x10B5F }, { 0x10B78, 0x10B7F },
+	{ 0x10BA9, 0x10BAF }, { 0x10CFA, 0x10CFF }, { 0x10E69, 0x10E7E },
+	{ 0x10F1D, 0x10F26 }, { 0x10F51, 0x10F54 }, { 0x10FC5, 0x10FCB },
+	{ 0x1105B, 0x11065 }, { 0x111E1, 0x111F4 }, { 0x1173A, 0x1173B },
+	{ 0x118EA, 0x118F2 }, { 0x11C5A, 0x11C6C }, { 0x11FC0, 0x11FD4 },
+	{ 0x12400, 0x1246E }, { 0x16B5B, 0x16B61 }, { 0x16E80, 0x16E96 },
+	{ 0x1D2E0, 0x1D2F3 }, { 0x1D360, 0x1D378 }, { 0x1E8C7, 0x1E8CF },
+	{ 0x1EC71, 0x1ECAB }, { 0x1ECAD, 0x1ECAF }, { 0x1ECB1, 0x1ECB4 },
+	{ 0x1ED01, 0x1ED2D }, { 0x1ED2F, 0x1ED3D }, { 0x1F10B, 0x1F10C },
+	{ 0x20001, 0x20001 }, { 0x20064, 0x20064 }, { 0x200E2, 0x200E2 },
+	{ 0x20121, 0x20121 }, { 0x2092A, 0x2092A }, { 0x20983, 0x20983 },
+	{ 0x2098C, 0x2098C }, { 0x2099C, 0x2099C }, { 0x20AEA, 0x20AEA },
+	{ 0x20AFD, 0x20AFD }, { 0x20B19, 0x20B19 }, { 0x22390, 0x22390 },
+	{ 0x22998, 0x22998 }, { 0x23B1B, 0x23B1B }, { 0x2626D, 0x2626D },
+	{ 0x2F890, 0x2F890 },
+};
+
+static bool
+in_ranges(const struct cprange *r, size_t n, uint32_t c)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (c < r[mid].lo)
+			hi = mid;
+		else if (c > r[mid].hi)
+			lo = mid + 1;
+		else
+			return true;
+	}
+	return false;
+}
+
 static bool
 is_decimal_cp(uint32_t c)
 {
-	static const uint32_t zeros[] = {
-		0x30, 0x660, 0x6F0, 0x7C0, 0x966, 0x9E6, 0xA66, 0xAE6, 0xB66,
-		0xBE6, 0xC66, 0xCE6, 0xD66, 0xE50, 0xED0, 0xF20, 0x1040,
-		0x17E0, 0x1810, 0xFF10,
-	};
-	size_t i;
-	for (i = 0; i < sizeof zeros / sizeof zeros[0]; i++)
-		if (c >= zeros[i] && c <= zeros[i] + 9)
-			return true;
-	return false;
+	size_t lo = 0, hi = sizeof decimal_zeros / sizeof decimal_zeros[0];
+	/* the last zero at or below c, then c within its ten */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (decimal_zeros[mid] <= c)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && c - decimal_zeros[lo - 1] < 10;
 }
 
-/* Digits: decimals plus superscripts, subscripts, circled digits. */
 static bool
 is_digit_cp(uint32_t c)
 {
-	return is_decimal_cp(c) || c == 0xB2 || c == 0xB3 || c == 0xB9 ||
-	    c == 0x2070 || (c >= 0x2074 && c <= 0x2079) ||
-	    (c >= 0x2080 && c <= 0x2089) || (c >= 0x2460 && c <= 0x2468) ||
-	    (c >= 0x2474 && c <= 0x247C) || (c >= 0x2488 && c <= 0x2490);
+	return is_decimal_cp(c) || in_ranges(digit_ranges,
+	    sizeof digit_ranges / sizeof digit_ranges[0], c);
 }
 
-/* Numerics: digits plus vulgar fractions, Roman numerals, CJK numerals. */
 static bool
 is_numeric_cp(uint32_t c)
 {
-	static const uint32_t cjk[] = {
-		0x3007, 0x4E00, 0x4E03, 0x4E07, 0x4E09, 0x4E5D, 0x4E8C,
-		0x4E94, 0x516B, 0x516D, 0x5341, 0x5343, 0x56DB, 0x767E,
-	};
-	size_t i;
-	if (is_digit_cp(c) || (c >= 0xBC && c <= 0xBE) ||
-	    (c >= 0x2150 && c <= 0x2189) || (c >= 0x2460 && c <= 0x249B) ||
-	    (c >= 0x3021 && c <= 0x3029))
-		return true;
-	for (i = 0; i < sizeof cjk / sizeof cjk[0]; i++)
-		if (c == cjk[i])
-			return true;
-	return false;
+	return is_digit_cp(c) || in_ranges(numeric_ranges,
+	    sizeof numeric_ranges / sizeof numeric_ranges[0], c);
 }
+
+/*
+ * isalpha (categories L*) from XID_Start, which unicode.c has: XID_Start
+ * is the letters plus the letter numbers (Nl) and four Other_ID_Start
+ * symbols, minus a few letters that NFKC would change.  With those
+ * corrections it is exact for Unicode 14.0 (checked against CPython 3.11).
+ */
+static const struct cprange letter_numbers[] = {
+	{ 0x16EE, 0x16F0 }, { 0x2160, 0x2182 }, { 0x2185, 0x2188 },
+	{ 0x3007, 0x3007 }, { 0x3021, 0x3029 }, { 0x3038, 0x303A },
+	{ 0xA6E6, 0xA6EF }, { 0x10140, 0x10174 }, { 0x10341, 0x10341 },
+	{ 0x1034A, 0x1034A }, { 0x103D1, 0x103D5 }, { 0x12400, 0x1246E },
+};
+static const struct cprange alpha_not_xid[] = {
+	{ 0x37A, 0x37A }, { 0xE33, 0xE33 }, { 0xEB3, 0xEB3 },
+	{ 0x2E2F, 0x2E2F }, { 0xFC5E, 0xFC63 }, { 0xFDFA, 0xFDFB },
+	{ 0xFE70, 0xFE70 }, { 0xFE72, 0xFE72 }, { 0xFE74, 0xFE74 },
+	{ 0xFE76, 0xFE76 }, { 0xFE78, 0xFE78 }, { 0xFE7A, 0xFE7A },
+	{ 0xFE7C, 0xFE7C }, { 0xFE7E, 0xFE7E }, { 0xFF9E, 0xFF9F },
+};
+static const struct cprange xid_not_alpha[] = {
+	{ 0x1885, 0x1886 }, { 0x2118, 0x2118 }, { 0x212E, 0x212E },
+};
+
+#define RANGES(r) (r), sizeof(r) / sizeof((r)[0])
 
 static bool
 is_alpha_cp(uint32_t c)
 {
 	if (c < 0x80)
 		return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-	if (is_cased(c))
+	if (in_ranges(RANGES(alpha_not_xid), c))
 		return true;
-	/* letters of other scripts: XID_Start is letters plus a few */
-	return unicode_is_xid_start(c) && !(c >= 0x2160 && c <= 0x2188) &&
-	    !(c >= 0x3021 && c <= 0x3029) && c != 0x3007;
+	if (in_ranges(RANGES(xid_not_alpha), c) ||
+	    in_ranges(RANGES(letter_numbers), c))
+		return false;
+	return unicode_is_xid_start(c);
 }
 
 /* ================================================================ */
@@ -2328,7 +2440,7 @@ METHOD(bytes_hex)
 	if (given[1] && !arg_index(rt, a[1], &per))
 		return false;
 	if (given[0]) {
-		/* CPython asks len(sep) first, then its length, then its type */
+		/* CPython asks len(sep) first, then checks it, then type */
 		size_t len;
 		switch (a[0].type) {
 		case VT_STR: case VT_BYTES: len = a[0].as.s->nchars; break;
@@ -2704,7 +2816,8 @@ render_field(struct rt *rt, struct fmt *f, const char *name, size_t nname,
 		default:
 			if (conversion > 32 && conversion < 127)
 				return rt_raise(rt, "ValueError", "Unknown "
-				    "conversion specifier %c", (char)conversion);
+				    "conversion specifier %c",
+				    (char)conversion);
 			return rt_raise(rt, "ValueError", "Unknown conversion "
 			    "specifier \\x%x", conversion);
 		}
@@ -2790,7 +2903,7 @@ build_string(struct rt *rt, struct fmt *f, const char *s, size_t n,
 					return rt_raise(rt, "ValueError",
 					    "end of string while looking for "
 					    "conversion specifier");
-				/* one code point, which may take several bytes */
+				/* one code point, maybe several bytes */
 				k = unicode_decode(s + i, n - i, &conversion);
 				if (k == 0) {
 					conversion = (unsigned char)s[i];
