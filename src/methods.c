@@ -255,60 +255,16 @@ adjust_bounds(int64_t len, int64_t *start, int64_t *end)
 /*
  * A list or dict fetched from the namespace lives in the namespace's
  * arena, but what a method adds to it (the grown array, the new items)
- * lives in the input's arena, which dies with the input.  So after a
- * mutation the namespace must copy its bindings again before that arena
- * goes: a finaliser on the input's arena does it, once per input however
- * many mutations there were (the newest finaliser runs first, does the
- * work, and the older ones find themselves superseded).
- *
- * `latest` is the one piece of state shared between calls: the newest
- * pending restore.  Every restore clears it when it runs, so it never
- * points into a freed arena.  The proper home for this is the evaluator
- * (re-store bindings after an input that mutated); until then it lives
- * here.
+ * lives in the input's arena, which dies with the input.  A mutating
+ * method says so here; the session then has the namespace copy its
+ * bindings again before the input's arena goes (session.c).
  */
-struct restore {
-	struct arena	*arena;
-	struct ns	*ns;
-	bool		 superseded;
-};
-
-static struct restore *latest;
-
-static void
-restore_run(void *p)
-{
-	struct restore *r = p;
-	size_t i, n;
-	if (latest == r)
-		latest = NULL;
-	if (r->superseded)
-		return;
-	n = ns_count(r->ns);
-	for (i = 0; i < n; i++) {
-		value v;
-		const char *name = ns_name(r->ns, i, &v);
-		/* any binding may reach what a method added: a container, a
-		 * bound method's receiver (ap = x.append), a closure */
-		ns_set(r->ns, name, v);
-	}
-}
-
 static void
 note_mutation(struct rt *rt)
 {
 	struct eval *ev = EV(rt);
-	struct restore *r;
-	if (ev == NULL || ev->ns == NULL)
-		return;
-	if (latest != NULL && latest->arena == rt->arena &&
-	    latest->ns == ev->ns)
-		latest->superseded = true;
-	r = arena_alloc(rt->arena, sizeof *r);
-	r->arena = rt->arena;
-	r->ns = ev->ns;
-	arena_on_free(rt->arena, restore_run, r);
-	latest = r;
+	if (ev != NULL)
+		ev->mutated = true;
 }
 
 /* ================================================================ */
