@@ -16,6 +16,7 @@
  */
 #include "config.h"
 
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -994,6 +995,7 @@ session_run(struct session *s, const char *input, size_t len,
 	struct arena *ea = arena_new();
 	unsigned long gens[PATH__COUNT];
 	size_t n = 0;
+	bool big;
 	int p;
 
 	if (mask == 0)
@@ -1005,7 +1007,10 @@ session_run(struct session *s, const char *input, size_t len,
 		if (mask & PATH_BIT(p))
 			run_path(s, (enum path_id)p, input, len, &pr, label, a,
 			    ea, &recs[n++]);
+	big = arena_used(ea) > (8u << 20);
 	keep_or_free(s, ea, gens);
+	if (big)
+		malloc_trim(0);	/* give a big input's memory back at once */
 	if (s->state_dir != NULL) {
 		/* Durable before anyone sees the records. */
 		char *err = NULL;
