@@ -78,6 +78,9 @@ struct run {
  */
 bool spawn_run(char *const argv[], const char *in_path, const char *out_path,
     const char *err_path, struct run *r);
+/* The peak RSS (KiB) of argv[0] itself, from execve to exit, traced;
+ * -1 when it cannot be measured. */
+long spawn_peak_rss(char *const argv[], const char *in_path);
 bool path_executable(const char *path);
 /* A whole file into a NUL-terminated heap buffer; NULL on failure. */
 char *slurp(const char *path, size_t *len);

@@ -10,9 +10,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -154,4 +156,90 @@ temp_file(const char *tag)
 	}
 	close(fd);
 	return name;
+}
+
+/* VmHWM of a live process, in KiB; -1 when unknown. */
+static long
+vm_hwm_kb(pid_t pid)
+{
+	char path[64], line[256];
+	long kb = -1;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return -1;
+	while (fgets(line, sizeof line, f) != NULL)
+		if (strncmp(line, "VmHWM:", 6) == 0) {
+			kb = strtol(line + 6, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return kb;
+}
+
+static void
+child_redirect(int fd, const char *path, int flags)
+{
+	int t = open(path ? path : "/dev/null", flags, 0600);
+	if (t < 0 || dup2(t, fd) < 0)
+		_exit(127);
+	if (t != fd)
+		close(t);
+}
+
+/*
+ * The peak RSS of the program itself.  A child's ru_maxrss cannot read
+ * below the RSS of the process that forked it (the kernel folds the old
+ * address space's high-water mark in at execve), so the child is traced
+ * instead: stopped as it exits, its address space is still there and
+ * /proc/PID/status says how high it went since execve.
+ */
+long
+spawn_peak_rss(char *const argv[], const char *in_path)
+{
+	pid_t pid;
+	int status;
+	long kb = -1;
+
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		child_redirect(0, in_path, O_RDONLY);
+		child_redirect(1, NULL, O_WRONLY);
+		child_redirect(2, NULL, O_WRONLY);
+		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) < 0)
+			_exit(127);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	/* The stop at execve. */
+	if (waitpid(pid, &status, 0) < 0 || !WIFSTOPPED(status))
+		goto reap;
+	if (ptrace(PTRACE_SETOPTIONS, pid, NULL,
+	    (void *)(long)(PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL)) < 0) {
+		kill(pid, SIGKILL);
+		goto reap;
+	}
+	(void)ptrace(PTRACE_CONT, pid, NULL, NULL);
+	for (;;) {
+		if (waitpid(pid, &status, 0) < 0)
+			return kb;
+		if (WIFEXITED(status) || WIFSIGNALED(status))
+			return kb;
+		if (status >> 8 == (SIGTRAP | (PTRACE_EVENT_EXIT << 8))) {
+			kb = vm_hwm_kb(pid);
+			(void)ptrace(PTRACE_CONT, pid, NULL, NULL);
+			continue;
+		}
+		/* Any other stop: pass the signal on. */
+		(void)ptrace(PTRACE_CONT, pid, NULL,
+		    (void *)(long)(WIFSTOPPED(status) ? WSTOPSIG(status) : 0));
+	}
+reap:
+	while (waitpid(pid, &status, 0) > 0 && !WIFEXITED(status) &&
+	    !WIFSIGNALED(status))
+		;
+	return kb;
 }
