@@ -55,6 +55,8 @@ void inproc_measure(struct inproc *ip, const struct item *it, int reps,
 /* One parse + check + evaluate of the essay expression; the callgrind
  * count toggles on this function. */
 void bench_essay_once(struct inproc *ip);
+/* One whole session step (session_run on the sandbox path) of it. */
+void bench_step_once(struct inproc *ip);
 /* The same, under another name: the warm-up callgrind does not count. */
 void inproc_essay_warm(struct inproc *ip);
 
@@ -66,6 +68,7 @@ bool inproc_jail(int reps, struct samples *out, char *why, size_t whylen);
 
 struct run {
 	double	 wall;		/* seconds, spawn to reaped */
+	double	 cpu;		/* the child's user + system seconds */
 	long	 maxrss_kb;	/* the child's peak RSS */
 	int	 status;	/* wait status */
 	bool	 ok;		/* spawned and exited 0 */
@@ -81,6 +84,8 @@ bool spawn_run(char *const argv[], const char *in_path, const char *out_path,
 /* The peak RSS (KiB) of argv[0] itself, from execve to exit, traced;
  * -1 when it cannot be measured. */
 long spawn_peak_rss(char *const argv[], const char *in_path);
+/* This process's resident set now, in KiB; -1 when unknown. */
+long self_rss_kb(void);
 bool path_executable(const char *path);
 /* A whole file into a NUL-terminated heap buffer; NULL on failure. */
 char *slurp(const char *path, size_t *len);

@@ -171,6 +171,16 @@ bench_essay_once(struct inproc *ip)
 	pipeline(ip, &it, NULL);
 }
 
+void __attribute__((noinline))
+bench_step_once(struct inproc *ip)
+{
+	struct arena *a = arena_new();
+	struct record *r;
+	(void)session_run(ip->session, essay_src, sizeof essay_src - 1, NULL,
+	    PATH_BIT(PATH_SANDBOX), a, &r);
+	arena_free(a);
+}
+
 static double
 time_parse(const struct item *it, long k)
 {

@@ -104,6 +104,8 @@ spawn_run(char *const argv[], const char *in_path, const char *out_path,
 		if (errno != EINTR)
 			return false;
 	r->wall = bench_now() - t0;
+	r->cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+	    ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) * 1e-6;
 	r->maxrss_kb = ru.ru_maxrss;
 	r->ok = WIFEXITED(r->status) && WEXITSTATUS(r->status) == 0;
 	return true;
@@ -158,24 +160,39 @@ temp_file(const char *tag)
 	return name;
 }
 
-/* VmHWM of a live process, in KiB; -1 when unknown. */
+/* A "VmXXX:" line of /proc/PID/status, in KiB; -1 when unknown. */
 static long
-vm_hwm_kb(pid_t pid)
+status_kb(const char *pid, const char *key)
 {
 	char path[64], line[256];
+	size_t n = strlen(key);
 	long kb = -1;
 	FILE *f;
 
-	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	snprintf(path, sizeof path, "/proc/%s/status", pid);
 	if ((f = fopen(path, "r")) == NULL)
 		return -1;
 	while (fgets(line, sizeof line, f) != NULL)
-		if (strncmp(line, "VmHWM:", 6) == 0) {
-			kb = strtol(line + 6, NULL, 10);
+		if (strncmp(line, key, n) == 0 && line[n] == ':') {
+			kb = strtol(line + n + 1, NULL, 10);
 			break;
 		}
 	fclose(f);
 	return kb;
+}
+
+static long
+vm_hwm_kb(pid_t pid)
+{
+	char p[32];
+	snprintf(p, sizeof p, "%d", (int)pid);
+	return status_kb(p, "VmHWM");
+}
+
+long
+self_rss_kb(void)
+{
+	return status_kb("self", "VmRSS");
 }
 
 static void
