@@ -28,6 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "jail.h"
 #include "sbuf.h"
 #include "xalloc.h"
 
@@ -511,6 +512,7 @@ main(int argc, char **argv)
 	struct procstat jail_e = { 0 }, sandbox_e1 = { 0 }, bwrap = { 0 };
 	struct samples jail = { 0 }, jail_big = { 0 };
 	long grown_rss_kb = -1;
+	double jail_steps[JAIL_STEP_COUNT];
 	char jail_why[300] = "", cg_why[128] = "";
 	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
 	bool jail_ok;
@@ -591,6 +593,8 @@ main(int argc, char **argv)
 
 	fprintf(stderr, "bench: the jail...\n");
 	jail_ok = inproc_jail(o.proc_reps, &jail, jail_why, sizeof jail_why);
+	if (jail_ok)
+		inproc_jail_steps(o.proc_reps / 2 + 1, jail_steps);
 	if (path_executable(o.bwrap)) {
 		char *a_w[] = { (char *)o.bwrap, "--unshare-all",
 		    "--die-with-parent", "--ro-bind", "/", "/", "/bin/true",
@@ -867,6 +871,28 @@ main(int argc, char **argv)
 	else
 		printf("| jail overhead ≤ 2 ms | skipped: %s | — |\n",
 		    jail_why);
+
+	if (jail_ok) {
+		int st;
+		printf("\n## Where `jail_run()` spends its time\n\n"
+		    "`jail_run()` told to fail at each set-up step in turn (the "
+		    "`fail_at` test hook): the median time until it has refused, "
+		    "which is every step before plus the way back.\n\n"
+		    "| refused at | time to refusal | step's own share |\n"
+		    "|---|---:|---:|\n");
+		for (st = JAIL_STEP_FORK + 1; st < JAIL_STEP_COUNT; st++) {
+			double prev = st > JAIL_STEP_FORK + 1 ?
+			    jail_steps[st - 1] : NAN;
+			printf("| %s | %s | %s |\n", jail_step_name(st),
+			    fmt_time(b1, sizeof b1, jail_steps[st]),
+			    isnan(prev) ? "—" : fmt_time(b2, sizeof b2,
+			    jail_steps[st] - prev));
+		}
+		printf("| (none: fn runs) | %s | %s |\n",
+		    fmt_time(b1, sizeof b1, samples_median(&jail)),
+		    fmt_time(b2, sizeof b2, samples_median(&jail) -
+		    jail_steps[JAIL_STEP_COUNT - 1]));
+	}
 
 	fflush(stdout);
 	inproc_free(ip);

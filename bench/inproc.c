@@ -317,3 +317,32 @@ inproc_jail(int reps, struct samples *out, char *why, size_t whylen)
 	}
 	return true;
 }
+
+/*
+ * Where jail_run()'s time goes: jail_run() told to fail at each set-up
+ * step in turn (the fail_at test hook) takes the time of every step
+ * before it, plus the refusal going back.  out[step] gets the median.
+ */
+void
+inproc_jail_steps(int reps, double *out)
+{
+	int step, r;
+
+	for (step = 0; step < JAIL_STEP_COUNT; step++) {
+		struct samples s = { 0 };
+		out[step] = 0.0 / 0.0;
+		if (step <= JAIL_STEP_FORK)
+			continue;
+		for (r = 0; r < reps; r++) {
+			struct jail_config cfg = { 0 };
+			struct jail_outcome o;
+			double t0 = bench_now();
+			cfg.fail_at = step;
+			(void)jail_run(&cfg, trivial, NULL, &o);
+			samples_add(&s, bench_now() - t0);
+			jail_outcome_free(&o);
+		}
+		out[step] = samples_median(&s);
+		samples_free(&s);
+	}
+}
