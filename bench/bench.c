@@ -596,17 +596,28 @@ main(int argc, char **argv)
 	free(batch_in);
 
 	fprintf(stderr, "bench: the jail...\n");
-	jail_ok = inproc_jail(o.proc_reps, &jail, jail_why, sizeof jail_why);
-	if (jail_ok)
-		inproc_jail_steps(o.proc_reps / 2 + 1, jail_steps);
-	if (path_executable(o.bwrap)) {
+	{
+		/* jail_run() and a bwrap launch in turn. */
+		struct samples warm = { 0 };
 		char *a_w[] = { (char *)o.bwrap, "--unshare-all",
 		    "--die-with-parent", "--ro-bind", "/", "/", "/bin/true",
 		    NULL };
-		proc_measure(a_w, NULL, o.proc_reps, &bwrap);
-	} else
-		snprintf(bwrap.why, sizeof bwrap.why,
-		    "skipped: bubblewrap not installed");
+		bool have_bwrap = path_executable(o.bwrap);
+		jail_ok = inproc_jail(1, &warm, jail_why, sizeof jail_why);
+		samples_free(&warm);
+		for (i = 0; i < o.proc_reps; i++) {
+			if (jail_ok)
+				jail_ok = inproc_jail(1, &jail, jail_why,
+				    sizeof jail_why);
+			if (have_bwrap)
+				proc_measure(a_w, NULL, 1, &bwrap);
+		}
+		if (!have_bwrap)
+			snprintf(bwrap.why, sizeof bwrap.why,
+			    "skipped: bubblewrap not installed");
+		if (jail_ok)
+			inproc_jail_steps(o.proc_reps / 2 + 1, jail_steps);
+	}
 	{
 		char *a_j[] = { (char *)o.sandboxrepl, "-e", "1",
 		    "--path=jail", NULL };
@@ -915,9 +926,11 @@ main(int argc, char **argv)
 		int st;
 		printf("\n## Where `jail_run()` spends its time\n\n"
 		    "`jail_run()` told to fail at each set-up step in turn (the "
-		    "`fail_at` test hook): the median time until it has refused, "
-		    "which is every step before plus the way back.\n\n"
-		    "| refused at | time to refusal | step's own share |\n"
+		    "`fail_at` test hook, %d rounds over all steps): the median "
+		    "time until it has refused, which is every step before plus "
+		    "the way back.  On a busy machine the differences are "
+		    "noisy.\n\n", o.proc_reps / 2 + 1);
+		printf("| refused at | time to refusal | step's own share |\n"
 		    "|---|---:|---:|\n");
 		for (st = JAIL_STEP_FORK + 1; st < JAIL_STEP_COUNT; st++) {
 			double prev = st > JAIL_STEP_FORK + 1 ?

@@ -60,7 +60,8 @@ void bench_step_once(struct inproc *ip);
 /* The same, under another name: the warm-up callgrind does not count. */
 void inproc_essay_warm(struct inproc *ip);
 
-/* jail_run() with a trivial function: reps samples of its wall time.
+/* jail_run() with a trivial function: reps samples of its wall time
+ * (the first jail_run of a process also builds the seccomp program).
  * false with *why set when the jail refused or is unavailable. */
 bool inproc_jail(int reps, struct samples *out, char *why, size_t whylen);
 

@@ -301,7 +301,7 @@ inproc_jail(int reps, struct samples *out, char *why, size_t whylen)
 	struct jail_outcome o;
 	int r;
 
-	for (r = 0; r < reps + 1; r++) {
+	for (r = 0; r < reps; r++) {
 		double t0 = bench_now(), t;
 		int rc = jail_run(&cfg, trivial, NULL, &o);
 		t = bench_now() - t0;
@@ -312,8 +312,7 @@ inproc_jail(int reps, struct samples *out, char *why, size_t whylen)
 			return false;
 		}
 		jail_outcome_free(&o);
-		if (r > 0)	/* the first builds the seccomp program */
-			samples_add(out, t);
+		samples_add(out, t);
 	}
 	return true;
 }
@@ -326,23 +325,23 @@ inproc_jail(int reps, struct samples *out, char *why, size_t whylen)
 void
 inproc_jail_steps(int reps, double *out)
 {
+	struct samples s[JAIL_STEP_COUNT];
 	int step, r;
 
-	for (step = 0; step < JAIL_STEP_COUNT; step++) {
-		struct samples s = { 0 };
-		out[step] = 0.0 / 0.0;
-		if (step <= JAIL_STEP_FORK)
-			continue;
-		for (r = 0; r < reps; r++) {
+	memset(s, 0, sizeof s);
+	/* Round-robin over the steps, so that a slow spell hits them all. */
+	for (r = 0; r < reps; r++)
+		for (step = JAIL_STEP_FORK + 1; step < JAIL_STEP_COUNT; step++) {
 			struct jail_config cfg = { 0 };
 			struct jail_outcome o;
 			double t0 = bench_now();
 			cfg.fail_at = step;
 			(void)jail_run(&cfg, trivial, NULL, &o);
-			samples_add(&s, bench_now() - t0);
+			samples_add(&s[step], bench_now() - t0);
 			jail_outcome_free(&o);
 		}
-		out[step] = samples_median(&s);
-		samples_free(&s);
+	for (step = 0; step < JAIL_STEP_COUNT; step++) {
+		out[step] = s[step].n ? samples_median(&s[step]) : 0.0 / 0.0;
+		samples_free(&s[step]);
 	}
 }
