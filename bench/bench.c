@@ -453,6 +453,30 @@ opt_value(const char *arg, const char *name, const char **out)
 	return true;
 }
 
+/* name found in $PATH (heap, leaked: lives as long as the run), or
+ * fallback. */
+static const char *
+in_path(const char *name, const char *fallback)
+{
+	const char *path = getenv("PATH");
+	char *dirs, *dir, *save;
+
+	if (path == NULL)
+		return fallback;
+	dirs = xstrdup(path);
+	for (dir = strtok_r(dirs, ":", &save); dir != NULL;
+	    dir = strtok_r(NULL, ":", &save)) {
+		char *full = xasprintf("%s/%s", *dir ? dir : ".", name);
+		if (path_executable(full)) {
+			free(dirs);
+			return full;
+		}
+		free(full);
+	}
+	free(dirs);
+	return fallback;
+}
+
 static bool
 parse_options(int argc, char **argv, struct options *o)
 {
@@ -461,8 +485,8 @@ parse_options(int argc, char **argv, struct options *o)
 	o->sandboxrepl = "./sandboxrepl";
 	o->anchors = "bench/anchors.py";
 	o->python = "/usr/bin/python3";
-	o->valgrind = "/usr/bin/valgrind";
-	o->bwrap = "/usr/bin/bwrap";
+	o->valgrind = in_path("valgrind", "/usr/bin/valgrind");
+	o->bwrap = in_path("bwrap", "/usr/bin/bwrap");
 	o->reps = 31;
 	o->big_reps = 9;
 	o->proc_reps = 40;
