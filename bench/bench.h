@@ -23,6 +23,7 @@ struct samples {
 
 void samples_add(struct samples *s, double x);
 double samples_median(struct samples *s);	/* NaN when empty */
+double samples_min(const struct samples *s);	/* NaN when empty */
 void samples_free(struct samples *s);
 double bench_now(void);				/* seconds, monotonic */
 

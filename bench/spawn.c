@@ -63,6 +63,17 @@ samples_median(struct samples *s)
 	return (s->v[s->n / 2 - 1] + s->v[s->n / 2]) / 2;
 }
 
+double
+samples_min(const struct samples *s)
+{
+	double m = 0.0 / 0.0;
+	size_t i;
+	for (i = 0; i < s->n; i++)
+		if (i == 0 || s->v[i] < m)
+			m = s->v[i];
+	return m;
+}
+
 void
 samples_free(struct samples *s)
 {
