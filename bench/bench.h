@@ -66,6 +66,9 @@ void inproc_essay_warm(struct inproc *ip);
  * false with *why set when the jail refused or is unavailable. */
 bool inproc_jail(int reps, struct samples *out, char *why, size_t whylen);
 
+/* The same from a caller holding mib MiB more heap, in 16 KiB blocks. */
+bool inproc_jail_heavy(int reps, unsigned mib, struct samples *out,
+    char *why, size_t whylen);
 /* jail_run() refused at each set-up step in turn: out[JAIL_STEP_COUNT]
  * gets the median time to the refusal (NaN for the host's own steps). */
 void inproc_jail_steps(int reps, double *out);

@@ -318,6 +318,31 @@ inproc_jail(int reps, struct samples *out, char *why, size_t whylen)
 }
 
 /*
+ * jail_run() from a caller that holds mib MiB of heap in 16 KiB blocks,
+ * the arena's block size: what a session may hold after a big input.
+ * jail_run() forks its caller, and fork() copies (and exit() tears down)
+ * the page tables of everything the caller has mapped.
+ */
+bool
+inproc_jail_heavy(int reps, unsigned mib, struct samples *out, char *why,
+    size_t whylen)
+{
+	size_t n = (size_t)mib * 64, i;
+	char **blocks = xcalloc(n, sizeof *blocks);
+	bool ok;
+
+	for (i = 0; i < n; i++) {
+		blocks[i] = xmalloc(16384);
+		memset(blocks[i], 1, 16384);
+	}
+	ok = inproc_jail(reps, out, why, whylen);
+	for (i = 0; i < n; i++)
+		free(blocks[i]);
+	free(blocks);
+	return ok;
+}
+
+/*
  * Where jail_run()'s time goes: jail_run() told to fail at each set-up
  * step in turn (the fail_at test hook) takes the time of every step
  * before it, plus the refusal going back.  out[step] gets the median.
