@@ -59,19 +59,14 @@ struct options {
 
 #define NITEMS 8
 
+/* "1+2+...+terms" */
 static char *
-chain(unsigned terms, bool ones)
+chain(unsigned terms)
 {
 	struct sbuf b = SBUF_INIT;
 	unsigned i;
-	for (i = 1; i <= terms; i++) {
-		if (i > 1)
-			sbuf_addc(&b, '+');
-		if (ones)
-			sbuf_addc(&b, '1');
-		else
-			sbuf_addf(&b, "%u", i);
-	}
+	for (i = 1; i <= terms; i++)
+		sbuf_addf(&b, i > 1 ? "+%u" : "%u", i);
 	return sbuf_take(&b);
 }
 
@@ -82,12 +77,9 @@ filler(size_t bytes, bool list)
 	char *s = xmalloc(bytes + 1);
 	size_t i;
 	for (i = 0; i < bytes; i++)
-		s[i] = i % 2 ? (list ? ',' : '+') : '1';
+		s[i] = i % 2 ? (list ? '1' : '+') : (list ? ',' : '1');
 	if (list) {
 		s[0] = '[';
-		s[1] = '1';
-		for (i = 2; i + 1 < bytes; i++)
-			s[i] = i % 2 ? '1' : ',';
 		s[bytes - 1] = ']';
 	}
 	s[bytes] = '\0';
@@ -103,12 +95,12 @@ make_corpus(struct item *it)
 
 	it[0] = (struct item){ "essay", "essay `" ESSAY "`",
 	    xstrdup(ESSAY), 0, true, false };
-	it[1] = (struct item){ "chain10", "`1+2+...+10`", chain(10, false),
+	it[1] = (struct item){ "chain10", "`1+2+...+10`", chain(10),
 	    0, true, false };
 	it[2] = (struct item){ "chain100", "`1+2+...+100`",
-	    chain(100, false), 0, true, false };
+	    chain(100), 0, true, false };
 	it[3] = (struct item){ "chain1000", "`1+2+...+1000`",
-	    chain(1000, false), 0, true, false };
+	    chain(1000), 0, true, false };
 	sbuf_adds(&b, "sum([");
 	for (i = 1; i <= 1000; i++)
 		sbuf_addf(&b, i > 1 ? ", %u" : "%u", i);
@@ -133,7 +125,10 @@ fmt_time(char *buf, size_t n, double s)
 {
 	if (isnan(s))
 		snprintf(buf, n, "—");
-	else if (s < 10e-6)
+	else if (s < 0) {
+		char pos[32];
+		snprintf(buf, n, "−%s", fmt_time(pos, sizeof pos, -s));
+	} else if (s < 10e-6)
 		snprintf(buf, n, "%.2f µs", s * 1e6);
 	else if (s < 1e-3)
 		snprintf(buf, n, "%.1f µs", s * 1e6);
@@ -329,19 +324,25 @@ last_outcome(const char *path, struct procstat *p)
 	free(text);
 }
 
-/* Run argv reps times (after one warm-up), stdin from in. */
+/*
+ * Run argv reps more times, stdin from in; the first call on *p runs it
+ * once more first, unrecorded, to warm the caches, and ends by tracing
+ * one more run for its peak RSS.  A failed run marks *p as not run.
+ */
 static void
 proc_measure(char *const argv[], const char *in, int reps, struct procstat *p)
 {
 	char *out = temp_file("out");
+	bool first = p->wall.n == 0 && p->why[0] == '\0';
 	struct run r;
 	int i;
 
 	if (out == NULL) {
 		snprintf(p->why, sizeof p->why, "cannot make a temporary file");
+		p->ran = false;
 		return;
 	}
-	for (i = 0; i <= reps; i++) {
+	for (i = first ? -1 : 0; i < reps; i++) {
 		if (!spawn_run(argv, in, out, NULL, &r) || !r.ok) {
 			snprintf(p->why, sizeof p->why, "%s failed (status %d)",
 			    argv[0], r.status);
@@ -349,10 +350,10 @@ proc_measure(char *const argv[], const char *in, int reps, struct procstat *p)
 			break;
 		}
 		p->ran = true;
-		if (i > 0)
+		if (i >= 0)
 			proc_note(p, &r);
 	}
-	if (p->ran) {
+	if (p->ran && first) {
 		last_outcome(out, p);
 		p->peak_kb = spawn_peak_rss(argv, in);
 	}
