@@ -321,8 +321,9 @@ last_outcome(const char *path, struct procstat *p)
 		arrow = strstr(last, " -> ");
 	else
 		arrow++;
-	snprintf(p->outcome, sizeof p->outcome, "%.60s",
-	    arrow ? arrow + 4 : last);
+	last = arrow ? arrow + 4 : last;
+	snprintf(p->outcome, sizeof p->outcome, "%.60s%s", last,
+	    strlen(last) > 60 ? "..." : "");
 	free(text);
 }
 
@@ -919,7 +920,7 @@ main(int argc, char **argv)
 	for (k = 0; k < 2; k++)
 		if (big[k].ran)
 			printf("| %s answered in < 100 ms (`--batch`) | %s "
-			    "(CPU %s), `%.40s` | %s |\n", items[6 + k].label,
+			    "(CPU %s), `%s` | %s |\n", items[6 + k].label,
 			    fmt_time(b1, sizeof b1,
 			    samples_median(&big[k].wall)),
 			    fmt_time(b2, sizeof b2,
