@@ -70,7 +70,7 @@ bool inproc_jail(int reps, struct samples *out, char *why, size_t whylen);
 bool inproc_jail_heavy(int reps, unsigned mib, struct samples *out,
     char *why, size_t whylen);
 /* jail_run() refused at each set-up step in turn: out[JAIL_STEP_COUNT]
- * gets the median time to the refusal (NaN for the host's own steps). */
+ * gets the fastest time to the refusal (NaN for the host's own steps). */
 void inproc_jail_steps(int reps, double *out);
 
 /* ---- child processes (spawn.c) ---- */
