@@ -969,24 +969,23 @@ main(int argc, char **argv)
 		    "`jail_run()` told to fail at each set-up step in turn (the "
 		    "`fail_at` test hook, %d rounds over all steps): the fastest "
 		    "time until it has refused, which is every step before plus "
-		    "the way back; the last row is the fastest whole run.  Each "
+		    "the way back; the last row is the fastest whole run, so the "
+		    "seccomp row's step includes fn and the result coming back.  "
+		    "Each "
 		    "run leaves namespaces for the kernel to tear down in the "
 		    "background, which makes medians of neighbouring steps "
 		    "differ by less than their noise.\n\n", o.proc_reps / 2 + 1);
-		printf("| refused at | time to refusal | step's own share |\n"
-		    "|---|---:|---:|\n");
+		printf("| refused at | time to refusal | the step itself "
+		    "(next row's time minus this one's) |\n|---|---:|---:|\n");
 		for (st = JAIL_STEP_FORK + 1; st < JAIL_STEP_COUNT; st++) {
-			double prev = st > JAIL_STEP_FORK + 1 ?
-			    jail_steps[st - 1] : NAN;
+			double next = st + 1 < JAIL_STEP_COUNT ?
+			    jail_steps[st + 1] : samples_min(&jail);
 			printf("| %s | %s | %s |\n", jail_step_name(st),
 			    fmt_time(b1, sizeof b1, jail_steps[st]),
-			    isnan(prev) ? "—" : fmt_time(b2, sizeof b2,
-			    jail_steps[st] - prev));
+			    fmt_time(b2, sizeof b2, next - jail_steps[st]));
 		}
-		printf("| (none: fn runs) | %s | %s |\n",
-		    fmt_time(b1, sizeof b1, samples_min(&jail)),
-		    fmt_time(b2, sizeof b2, samples_min(&jail) -
-		    jail_steps[JAIL_STEP_COUNT - 1]));
+		printf("| (none: fn runs, the result comes back) | %s | — |\n",
+		    fmt_time(b1, sizeof b1, samples_min(&jail)));
 	}
 
 	fflush(stdout);
