@@ -2661,7 +2661,20 @@ check_bytes(struct parser *p)
 	uint32_t i = 0, cp;
 	size_t n;
 	while (i < p->len) {
-		unsigned char c = (unsigned char)p->src[i];
+		unsigned char c;
+		uint64_t w;
+		/* eight bytes at a time while they are ASCII and not NUL */
+		while (i + 8 <= p->len) {
+			memcpy(&w, p->src + i, 8);
+			if ((w & UINT64_C(0x8080808080808080)) != 0 ||
+			    ((w - UINT64_C(0x0101010101010101)) & ~w &
+			    UINT64_C(0x8080808080808080)) != 0)
+				break;
+			i += 8;
+		}
+		if (i >= p->len)
+			break;
+		c = (unsigned char)p->src[i];
 		if (c == 0) {
 			error_span(p, i, i + 1, "source code string cannot "
 			    "contain null bytes");
