@@ -66,6 +66,11 @@ struct mattr {
 
 /* ---- mock.c: builtins, modules, files, the shell ---- */
 
+/* CPython's TypeError when a native gets the wrong number of arguments
+ * (or any keyword); true when the count is right. */
+bool mock_want_args(struct rt *rt, const char *fname, size_t nargs,
+    size_t nkw, size_t min, size_t max);
+
 /* An unsafe-only builtin (open, __import__, eval, ...); false when none. */
 bool mock_builtin(struct eval *ev, const char *name, value *out);
 /* Import a module by dotted name; ModuleNotFoundError when unknown. */
