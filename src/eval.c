@@ -159,6 +159,11 @@ eval_lookup(struct eval *ev, const char *name, value *out)
 	 * namespace); the unsafe and jail paths have them all. */
 	exists = ev->policy == NULL || ev->policy->name_rule == NAMES_ALL ||
 	    policy_allows_call(ev->policy, name);
+	/* In the object model a builtin type's name is the type object
+	 * (calling it constructs), as in CPython: str is type('') */
+	if (exists && ev->full_model && strcmp(name, "__builtins__") != 0 &&
+	    mock_type_named(ev, "builtins", name, out))
+		return true;
 	if (exists && ev->full_model && mock_builtin(ev, name, out))
 		return true;
 	b = builtin_find(name);
@@ -167,9 +172,6 @@ eval_lookup(struct eval *ev, const char *name, value *out)
 		    value_none(), NULL);
 		return true;
 	}
-	if (exists && ev->full_model && strcmp(name, "__builtins__") != 0 &&
-	    mock_type_named(ev, "builtins", name, out))
-		return true;		/* int, str, type, object, ... */
 	return rt_raise(&ev->rt, "NameError", "name '%s' is not defined",
 	    name);
 }

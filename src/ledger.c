@@ -80,3 +80,15 @@ ledger_count(const struct ledger *l)
 {
 	return l->n;
 }
+
+bool
+ledger_at(const struct ledger *l, size_t i, const char **key,
+    const char **args, const char **message)
+{
+	if (i >= l->n)
+		return false;
+	*key = l->items[i].key;
+	*args = l->items[i].args;
+	*message = l->items[i].message;
+	return true;
+}

@@ -24,6 +24,9 @@ const char *ledger_find(const struct ledger *l, const char *key,
 void ledger_add(struct ledger *l, const char *key, const char *args,
     const char *message);
 size_t ledger_count(const struct ledger *l);
+/* The i-th entry, in the order they were added; false past the end. */
+bool ledger_at(const struct ledger *l, size_t i, const char **key,
+    const char **args, const char **message);
 void ledger_clear(struct ledger *l);
 
 #endif

@@ -1557,7 +1557,8 @@ NATIVE(builtin_next)
 	if (nargs < 1)
 		return rt_raise(rt, "TypeError", "next expected at least 1 "
 		    "argument, got 0");
-	if (args[0].type == VT_OBJECT && args[0].as.obj->kind == MK_GENERATOR) {
+	if (args[0].type == VT_OBJECT && (args[0].as.obj->kind == MK_GENERATOR ||
+	    args[0].as.obj->kind == MK_ITER)) {
 		struct vobject *g = args[0].as.obj;
 		if (g->data.type == VT_LIST && g->pos < g->data.as.list->len) {
 			*out = g->data.as.list->items[g->pos++];
@@ -1612,6 +1613,7 @@ static const struct mattr unsafe_builtins[] = {
 	{ "open", builtin_open }, { "print", builtin_print },
 	{ "quit", builtin_exit }, { "setattr", builtin_setattr },
 	{ "type", builtin_type }, { "vars", builtin_vars },
+	/* (type and object are answered as the type objects they are) */
 	{ NULL, NULL },
 };
 
@@ -1633,8 +1635,8 @@ mock_builtin(struct eval *ev, const char *name, value *out)
 	const struct mattr *m;
 	if (strcmp(name, "__builtins__") == 0)
 		return mock_import(ev, "builtins", out);
-	if (strcmp(name, "object") == 0)
-		return mock_type_named(ev, "builtins", "object", out);
+	if (strcmp(name, "object") == 0 || strcmp(name, "type") == 0)
+		return mock_type_named(ev, "builtins", name, out);
 	for (m = unsafe_builtins; m->name != NULL; m++)
 		if (strcmp(m->name, name) == 0) {
 			*out = value_native(ev->rt.arena, m->name, m->fn,

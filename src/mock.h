@@ -42,6 +42,9 @@ enum mkind {
 	MK_CODE,	/* name: co_name; data: the source (str) or None */
 	MK_SOCKET,	/* name: the peer "host:port", or NULL */
 	MK_RESPONSE,	/* urlopen's answer: name = the URL */
+	MK_RANGE,	/* data: (start, stop, step) as a tuple of ints */
+	MK_ITER,	/* map, filter, zip, enumerate, reversed, iter():
+			   name = the type; data = the items; pos */
 };
 
 struct vobject {
@@ -99,6 +102,8 @@ bool mock_iterate(struct rt *rt, value obj,
     bool (*fn)(struct rt *rt, value item, void *ctx), void *ctx);
 /* Wrap the items a generator expression produced into a generator. */
 bool mock_generator(struct eval *ev, value items, value *out);
+/* len() of a mock object (a range); TypeError when it has none. */
+bool mock_len(struct rt *rt, value obj, int64_t *out);
 /* repr of a mock object, of a lambda. */
 void mock_repr(value v, struct sbuf *out);
 /* The type object of any value (type(x)). */

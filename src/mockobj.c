@@ -144,6 +144,11 @@ type_index(value v)
 		case MK_CODE: return builtin_type("code");
 		case MK_SOCKET: return find_type("socket", "socket");
 		case MK_RESPONSE: return find_type("http.client", "HTTPResponse");
+		case MK_RANGE: return builtin_type("range");
+		case MK_ITER: {
+			int t = builtin_type(v.as.obj->name);
+			return t >= 0 ? t : builtin_type("list_iterator");
+		}
 		}
 		return 0;
 	default:
@@ -286,7 +291,11 @@ type_subclasses(struct rt *rt, value self, const value *args, size_t nargs,
     const char *const *kw, size_t nkw, value *out)
 {
 	int t = self.as.obj->type, i;
-	if (!want_n(rt, "__subclasses__", nargs, nkw, 0, 0))
+	/* type.__subclasses__(object): the method called through type */
+	if (nargs == 1 && nkw == 0 && strcmp(types[t].name, "type") == 0 &&
+	    args[0].type == VT_OBJECT && args[0].as.obj->kind == MK_TYPE)
+		t = args[0].as.obj->type;
+	else if (!want_n(rt, "__subclasses__", nargs, nkw, 0, 0))
 		return false;
 	*out = value_list(rt->arena, 0);
 	for (i = 0; i < NTYPES; i++)
@@ -820,6 +829,26 @@ mock_iterate(struct rt *rt, value obj,
 				return false;
 		return true;
 	}
+	if (o->kind == MK_ITER && o->data.type == VT_LIST) {
+		while (o->pos < o->data.as.list->len)
+			if (!fn(rt, o->data.as.list->items[o->pos++], ctx))
+				return false;
+		return true;
+	}
+	if (o->kind == MK_RANGE) {
+		/* lazily, one step of fuel per item */
+		int64_t i = o->data.as.tuple->items[0].as.i;
+		int64_t stop = o->data.as.tuple->items[1].as.i;
+		int64_t step = o->data.as.tuple->items[2].as.i;
+		for (; step > 0 ? i < stop : i > stop; i += step) {
+			if (!rt_step(rt) || !fn(rt, value_int(i), ctx))
+				return false;
+			if ((step > 0 && i > INT64_MAX - step) ||
+			    (step < 0 && i < INT64_MIN - step))
+				break;
+		}
+		return true;
+	}
 	if (o->kind == MK_TYPE)
 		return rt_raise(rt, "TypeError", "'type' object is not "
 		    "iterable");
@@ -889,6 +918,20 @@ mock_repr(value v, struct sbuf *out)
 		sbuf_addf(out, "<http.client.HTTPResponse object at %p>",
 		    (const void *)o);
 		return;
+	case MK_RANGE: {
+		const value *r = o->data.as.tuple->items;
+		if (r[2].as.i == 1)
+			sbuf_addf(out, "range(%lld, %lld)", (long long)r[0].as.i,
+			    (long long)r[1].as.i);
+		else
+			sbuf_addf(out, "range(%lld, %lld, %lld)",
+			    (long long)r[0].as.i, (long long)r[1].as.i,
+			    (long long)r[2].as.i);
+		return;
+	}
+	case MK_ITER:
+		sbuf_addf(out, "<%s object at %p>", o->name, (const void *)o);
+		return;
 	}
 }
 
@@ -896,4 +939,21 @@ void
 value_object_repr(value v, struct sbuf *out)
 {
 	mock_repr(v, out);
+}
+
+bool
+mock_len(struct rt *rt, value obj, int64_t *out)
+{
+	const struct vobject *o = obj.as.obj;
+	if (o->kind == MK_RANGE) {
+		int64_t a = o->data.as.tuple->items[0].as.i;
+		int64_t b = o->data.as.tuple->items[1].as.i;
+		int64_t st = o->data.as.tuple->items[2].as.i;
+		__int128 n = st > 0 ? ((__int128)b - a + st - 1) / st :
+		    ((__int128)a - b - st - 1) / -st;
+		*out = n > 0 ? (int64_t)n : 0;
+		return true;
+	}
+	return rt_raise(rt, "TypeError", "object of type '%s' has no len()",
+	    value_object_type_name(obj));
 }

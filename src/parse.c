@@ -29,6 +29,7 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,6 +57,10 @@ struct parser {
 	bool		 incomplete;
 	bool		 err_from_lexer;
 	bool		 err_is_ours;	/* our own refusal, kept as is */
+	/* error paths: did an operand complete at this nesting depth?
+	 * (what a PEG parser could have stopped after) */
+	unsigned	 probe_depth;
+	bool		 probe_operand;
 	int32_t		 column_override; /* CPython's column, or -1 */
 	char		*chunk;		/* nodes are carved from here */
 	size_t		 chunk_left, chunk_size;
@@ -278,6 +283,10 @@ static bool
 enter(struct parser *p)
 {
 	if (++*p->depth > PARSE_MAX_DEPTH) {
+		/* our own limit: final, no scan of the rest for a better
+		 * message (the input may be a megabyte of nesting) */
+		if (!p->failed)
+			p->err_is_ours = true;
 		error_span(p, p->tok.start, tok_end(&p->tok),
 		    "too many nested expressions (the parser's limit is "
 		    "1000)");
@@ -319,6 +328,14 @@ starts_expression(const struct token *t)
 	}
 }
 
+/* Is the error a plain "invalid syntax" of the parser's own? */
+static bool
+is_generic_error(const struct parser *p)
+{
+	return p->failed && !p->err_from_lexer && !p->err_is_ours &&
+	    p->err.msg != NULL && strcmp(p->err.msg, "invalid syntax") == 0;
+}
+
 /*
  * After an element inside brackets another expression starts: CPython's
  * "Perhaps you forgot a comma?", else plain "invalid syntax".
@@ -342,7 +359,18 @@ error_after_element(struct parser *p, const struct node *elem)
 	 */
 	if (is_assign)
 		advance(p);
+	p->probe_depth = *p->depth + 1;	/* expression() enters once */
+	p->probe_operand = false;
 	next = expression(p);
+	p->probe_depth = UINT_MAX;
+	if (!is_assign && is_generic_error(p) && p->probe_operand) {
+		/* an operand parsed before the failure: 3.11's PEG parser
+		 * would have stopped there with an expression in hand */
+		p->err.msg = "invalid syntax. Perhaps you forgot a comma?";
+		p->err.end = p->err.start;
+		p->err.start = elem->start;
+		return NULL;
+	}
 	if (p->failed) {
 		if (p->err_from_lexer && !p->lx.error.is_incomplete)
 			return NULL;	/* a tokenizer error wins */
@@ -895,6 +923,7 @@ fstring_expr(struct parser *p, uint32_t start, uint32_t end)
 	sub.chunk_left = p->chunk_left;
 	sub.chunk_size = p->chunk_size;
 	sub.column_override = -1;
+	sub.probe_depth = UINT_MAX;
 	lex_init(&sub.lx, p->a, p->src, start, end);
 	sub.lx.in_fstring = true;
 	sub.lx.at_line_start = false;
@@ -1868,7 +1897,11 @@ factor(struct parser *p)
 	case TOK_PLUS: op = UNARYOP_UADD; break;
 	case TOK_MINUS: op = UNARYOP_USUB; break;
 	case TOK_TILDE: op = UNARYOP_INVERT; break;
-	default: return power(p);
+	default:
+		n = power(p);
+		if (n != NULL && *p->depth == p->probe_depth)
+			p->probe_operand = true;
+		return n;
 	}
 	advance(p);
 	if (!enter(p))
@@ -1880,6 +1913,8 @@ factor(struct parser *p)
 	n = mk(p, NODE_UNARYOP, start, p->prev_end);
 	n->u.unaryop.op = op;
 	n->u.unaryop.operand = operand;
+	if (*p->depth == p->probe_depth)
+		p->probe_operand = true;
 	return n;
 }
 
@@ -2180,8 +2215,20 @@ expression(struct parser *p)
 		return body;
 	}
 	advance(p);
-	if ((test = disjunction(p)) == NULL)
+	p->probe_depth = *p->depth;
+	p->probe_operand = false;
+	test = disjunction(p);
+	p->probe_depth = UINT_MAX;
+	if (test == NULL) {
+		/* 3.11's second pass takes the longest test that parses
+		 * and, with no 'else' after it, says so */
+		if (is_generic_error(p) && p->probe_operand) {
+			p->err.msg = "expected 'else' after 'if' expression";
+			p->err.end = p->err.start;
+			p->err.start = body->start;
+		}
 		goto out;
+	}
 	if (p->tok.kind != TOK_ELSE) {
 		if (p->tok.kind == TOK_ERROR)
 			error_lexer(p);
@@ -2616,8 +2663,8 @@ check_bytes(struct parser *p)
 	while (i < p->len) {
 		unsigned char c = (unsigned char)p->src[i];
 		if (c == 0) {
-			error_span(p, i, i + 1,
-			    "source code cannot contain null bytes");
+			error_span(p, i, i + 1, "source code string cannot "
+			    "contain null bytes");
 			return false;
 		}
 		if (c < 0x80) {
@@ -2626,11 +2673,22 @@ check_bytes(struct parser *p)
 		}
 		n = unicode_decode(p->src + i, p->len - i, &cp);
 		if (n == 0) {
+			/* Python's own UTF-8 decoder's three verdicts */
+			const char *why = "invalid continuation byte";
+			size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2, k;
+			if (c < 0xC2 || c > 0xF4)
+				why = "invalid start byte";
+			else {
+				for (k = 1; k < need && i + k < p->len &&
+				    ((unsigned char)p->src[i + k] & 0xC0) == 0x80;
+				    k++)
+					;
+				if (i + k >= p->len && k < need)
+					why = "unexpected end of data";
+			}
 			error_span(p, i, i + 1, arena_printf(p->a,
 			    "(unicode error) 'utf-8' codec can't decode byte "
-			    "0x%02x in position %u: invalid %s byte", c, i,
-			    (c & 0xC0) == 0x80 || c > 0xF4 || c == 0xC0 ||
-			    c == 0xC1 ? "start" : "continuation"));
+			    "0x%02x in position %u: %s", c, i, why));
 			return false;
 		}
 		i += (uint32_t)n;
@@ -2735,6 +2793,7 @@ parse_input(struct arena *a, const char *src, size_t len,
 	p.src = src;
 	p.depth = &p.own_depth;
 	p.column_override = -1;
+	p.probe_depth = UINT_MAX;
 	if (len >= UINT32_MAX) {
 		out->status = PARSE_ERROR;
 		out->error.cls = "SyntaxError";

@@ -23,6 +23,8 @@ set_exc(struct rt *rt, enum exc_kind kind, const char *cls, const char *fmt,
 	rt->exc.cls = cls;
 	rt->exc.msg = arena_strdup(rt->arena, msg);
 	rt->exc.has_span = false;
+	rt->exc.limit = LIMIT_NONE;
+	rt->exc.limit_amount = 0;
 	free(msg);
 	return false;
 }
@@ -56,13 +58,22 @@ rt_clear(struct rt *rt)
 	rt->exc.has_span = false;
 }
 
+static bool
+limit_hit(struct rt *rt, int what, uint64_t amount)
+{
+	rt->exc.limit = what;
+	rt->exc.limit_amount = amount;
+	return false;
+}
+
 bool
 rt_check_int_bits(struct rt *rt, uint64_t bits)
 {
 	if (rt->limits.max_int_bits != 0 && bits > rt->limits.max_int_bits)
 		return rt_limit(rt, "int of about %llu bits exceeds the cap of "
 		    "%llu bits", (unsigned long long)bits,
-		    (unsigned long long)rt->limits.max_int_bits);
+		    (unsigned long long)rt->limits.max_int_bits),
+		    limit_hit(rt, LIMIT_INT_BITS, bits);
 	return true;
 }
 
@@ -72,7 +83,8 @@ rt_check_seq_len(struct rt *rt, uint64_t len)
 	if (rt->limits.max_seq_len != 0 && len > rt->limits.max_seq_len)
 		return rt_limit(rt, "sequence of %llu items exceeds the cap of "
 		    "%llu items", (unsigned long long)len,
-		    (unsigned long long)rt->limits.max_seq_len);
+		    (unsigned long long)rt->limits.max_seq_len),
+		    limit_hit(rt, LIMIT_SEQ_LEN, len);
 	return true;
 }
 
@@ -82,7 +94,8 @@ rt_check_str_bytes(struct rt *rt, uint64_t bytes)
 	if (rt->limits.max_str_bytes != 0 && bytes > rt->limits.max_str_bytes)
 		return rt_limit(rt, "string of %llu bytes exceeds the cap of "
 		    "%llu bytes", (unsigned long long)bytes,
-		    (unsigned long long)rt->limits.max_str_bytes);
+		    (unsigned long long)rt->limits.max_str_bytes),
+		    limit_hit(rt, LIMIT_STR_BYTES, bytes);
 	return true;
 }
 
@@ -92,6 +105,7 @@ rt_step(struct rt *rt)
 	rt->steps++;
 	if (rt->limits.max_steps != 0 && rt->steps > rt->limits.max_steps)
 		return rt_limit(rt, "evaluation took more than %llu steps",
-		    (unsigned long long)rt->limits.max_steps);
+		    (unsigned long long)rt->limits.max_steps),
+		    limit_hit(rt, LIMIT_STEPS, rt->steps);
 	return true;
 }

@@ -34,6 +34,10 @@ struct pyexc {
 	uint32_t	 start;	/* span of the node that raised, if known */
 	uint32_t	 end;
 	bool		 has_span;
+	/* EXC_LIMIT: what was refused and how big it would have been */
+	enum { LIMIT_NONE, LIMIT_STEPS, LIMIT_INT_BITS, LIMIT_SEQ_LEN,
+	    LIMIT_STR_BYTES } limit;
+	uint64_t	 limit_amount;
 };
 
 /* The caps an evaluation runs under; 0 means "no cap". */

@@ -120,6 +120,25 @@ parse_line(const char *name, unsigned lineno, char *line,
 	}
 	if (IS("reset") && line[wlen] != ':') {
 		st->kind = SCN_RESET;
+		st->arg = trimmed(rest, strlen(rest));
+		if (st->arg[0] != '\0' && strcmp(st->arg, "essay") != 0)
+			return fail(err, name, lineno,
+			    "reset takes nothing or 'essay'");
+		return true;
+	}
+	if (IS("policies") && line[wlen] != ':') {
+		char *copy = trimmed(rest, strlen(rest)), *w, *save = NULL;
+		char *check = xstrdup(copy);
+		st->kind = SCN_POLICIES;
+		st->arg = copy;
+		for (w = strtok_r(check, " \t", &save); w != NULL;
+		    w = strtok_r(NULL, " \t", &save))
+			if (policy_preset(w) == NULL) {
+				free(check);
+				return fail(err, name, lineno,
+				    "policies takes preset names");
+			}
+		free(check);
 		return true;
 	}
 	if (IS("policy") && line[wlen] != ':') {
@@ -193,6 +212,7 @@ scenario_parse(const char *name, const char *text, size_t len,
 {
 	size_t pos = 0, cap = 0;
 	unsigned lineno = 0;
+	char *policies = NULL;
 
 	memset(out, 0, sizeof *out);
 	out->name = xstrdup(name);
@@ -228,12 +248,20 @@ scenario_parse(const char *name, const char *text, size_t len,
 		    err)) {
 			out->n++;
 			free(line);
+			free(policies);
 			scenario_free(out);
 			return false;
 		}
+		if (out->steps[out->n].kind == SCN_POLICIES) {
+			free(policies);
+			policies = out->steps[out->n].arg[0] ?
+			    xstrdup(out->steps[out->n].arg) : NULL;
+		} else if (out->steps[out->n].kind == SCN_RUN && policies)
+			out->steps[out->n].policies = xstrdup(policies);
 		out->n++;
 		free(line);
 	}
+	free(policies);
 	return true;
 }
 
@@ -284,6 +312,7 @@ scenario_free(struct scenario *sc)
 		free(sc->steps[i].arg);
 		free(sc->steps[i].name);
 		free(sc->steps[i].note);
+		free(sc->steps[i].policies);
 	}
 	free(sc->steps);
 	free(sc->name);
@@ -310,8 +339,10 @@ scenario_exec(struct session *s, const struct scn_step *st, struct arena *a,
 		break;
 	}
 	case SCN_RESET:
-		session_reset(s, false);
+		session_reset(s, st->arg != NULL && st->arg[0] != '\0');
 		break;
+	case SCN_POLICIES:
+		break;		/* applied to the steps when parsing */
 	case SCN_POLICY:
 		session_set_policy(s, policy_preset(st->arg));
 		break;
@@ -347,9 +378,40 @@ scenario_exec(struct session *s, const struct scn_step *st, struct arena *a,
 		break;
 	}
 	case SCN_RUN: {
+		unsigned paths = st->paths ? st->paths : session_paths(s);
 		size_t i;
-		out->nrecords = session_run(s, st->arg, st->arglen, st->label,
-		    st->paths, a, &out->records);
+		if (st->policies == NULL || !(paths & PATH_BIT(PATH_SANDBOX))) {
+			out->nrecords = session_run(s, st->arg, st->arglen,
+			    st->label, st->paths, a, &out->records);
+		} else {
+			/* the other paths once, then the sandbox per policy */
+			const struct policy *saved = session_policy(s);
+			char *list = arena_strdup(a, st->policies), *w, *save;
+			struct record *r;
+			size_t n, cap = 16;
+			out->records = arena_array(a, cap, sizeof *out->records);
+			if (paths & ~PATH_BIT(PATH_SANDBOX)) {
+				n = session_run(s, st->arg, st->arglen,
+				    st->label, paths & ~PATH_BIT(PATH_SANDBOX),
+				    a, &r);
+				memcpy(out->records, r, n * sizeof *r);
+				out->nrecords = n;
+			}
+			for (w = strtok_r(list, " \t", &save); w != NULL &&
+			    out->nrecords < cap; w = strtok_r(NULL, " \t",
+			    &save)) {
+				const struct policy *p = policy_preset(w);
+				const char *label = arena_printf(a, "%s [%s]",
+				    st->label ? st->label : "sandboxed code", w);
+				session_set_policy(s, p);
+				n = session_run(s, st->arg, st->arglen, label,
+				    PATH_BIT(PATH_SANDBOX), a, &r);
+				memcpy(out->records + out->nrecords, r,
+				    n * sizeof *r);
+				out->nrecords += n;
+			}
+			session_set_policy(s, saved);
+		}
 		for (i = 0; i < out->nrecords; i++)
 			out->records[i].source = "scenario";
 		break;

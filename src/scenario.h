@@ -8,7 +8,11 @@
  *   # a comment                 (blank lines are ignored too)
  *   file NAME: TEXT             seed a file on every path (\n, \t, \\ escapes)
  *   let NAME = EXPR             seed a name on every path
- *   reset                       back to an empty state (no files, no names)
+ *   reset [essay]               back to an empty state (no files, no names),
+ *                               or to the essay's first state
+ *   policies NAME...            from here on, run each sandbox step once per
+ *                               listed policy (labels get " [NAME]");
+ *                               "policies" alone ends that
  *   policy NAME                 switch the sandbox policy
  *   budget N                    set the sandbox budget
  *   echo TEXT                   print TEXT as it is
@@ -33,6 +37,7 @@ struct sbuf;
 	X(FILE,   "file")	\
 	X(LET,    "let")	\
 	X(RESET,  "reset")	\
+	X(POLICIES, "policies")	\
 	X(POLICY, "policy")	\
 	X(BUDGET, "budget")	\
 	X(ECHO,   "echo")	\
@@ -52,6 +57,7 @@ struct scn_step {
 	size_t		 arglen;
 	char		*name;		/* FILE, LET */
 	char		*note;		/* LS */
+	char		*policies;	/* RUN: space-separated, or NULL */
 };
 
 struct scenario {

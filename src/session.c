@@ -32,6 +32,7 @@
 #include "policy.h"
 #include "sbuf.h"
 #include "session.h"
+#include "state.h"
 #include "xalloc.h"
 
 struct pathstate {
@@ -56,6 +57,7 @@ struct session {
 	 * (value_copy shares those; see ns.h). Freed on reset. */
 	struct arena		**pinned;
 	size_t			 npinned, cappinned;
+	char			*state_dir;	/* --state, or NULL */
 };
 
 /* Caps on the unsafe path: there is no boundary, but the demo machine
@@ -140,6 +142,7 @@ session_free(struct session *s)
 		return;
 	free_paths(s);
 	free(s->pinned);
+	free(s->state_dir);
 	free(s);
 }
 
@@ -288,6 +291,20 @@ const struct mfs *session_fs(const struct session *s, enum path_id p) { return s
 struct ns *session_ns(const struct session *s, enum path_id p) { return s->paths[p].ns; }
 unsigned session_budget_used(const struct session *s, enum path_id p) { return s->paths[p].used; }
 unsigned session_steps(const struct session *s) { return s->steps; }
+struct mfs *session_fs_mut(struct session *s, enum path_id p) { return s->paths[p].fs; }
+struct ledger *session_ledger(struct session *s, enum path_id p) { return s->paths[p].ledger; }
+void session_set_budget_used(struct session *s, enum path_id p, unsigned used) { s->paths[p].used = used; }
+void session_set_steps(struct session *s, unsigned steps) { s->steps = steps; }
+
+bool
+session_use_state(struct session *s, const char *dir, char **err)
+{
+	if (!state_load(s, dir, err))
+		return false;
+	free(s->state_dir);
+	s->state_dir = xstrdup(dir);
+	return true;
+}
 
 void
 session_set_paths(struct session *s, unsigned paths)
@@ -357,6 +374,50 @@ mark_node(struct record *r, const struct node *n)
 	r->node_end = n->end;
 }
 
+/* "1.2 GiB" */
+static const char *
+human_bytes(struct arena *a, double bytes)
+{
+	static const char *const units[] = { "bytes", "KiB", "MiB", "GiB",
+	    "TiB", "PiB", "EiB" };
+	size_t u = 0;
+	while (bytes >= 1024 && u + 1 < sizeof units / sizeof units[0]) {
+		bytes /= 1024;
+		u++;
+	}
+	return u == 0 ? arena_printf(a, "%.0f bytes", bytes) :
+	    arena_printf(a, "%.1f %s", bytes, units[u]);
+}
+
+/*
+ * What a refused bomb would have cost had it run, from the size the
+ * evaluator predicted before refusing it.
+ */
+static const char *
+bomb_estimate(struct step *st)
+{
+	const struct pyexc *e = &st->ev.rt.exc;
+	double n = (double)e->limit_amount;
+
+	switch (e->limit) {
+	case LIMIT_INT_BITS:
+		return arena_printf(st->a, "one int of %.0f bits: about %s of "
+		    "memory, and far longer to compute and print than anyone "
+		    "would wait", n, human_bytes(st->a, n / 8));
+	case LIMIT_SEQ_LEN:
+		return arena_printf(st->a, "a sequence of %.0f items: about "
+		    "%s of memory", n, human_bytes(st->a, n * 8));
+	case LIMIT_STR_BYTES:
+		return arena_printf(st->a, "a string of %s: the machine's "
+		    "memory, then the process", human_bytes(st->a, n));
+	case LIMIT_STEPS:
+		return arena_printf(st->a, "more than %.0f evaluation steps: "
+		    "a CPU spinning until someone kills it", n);
+	default:
+		return st->ev.rt.exc.msg;
+	}
+}
+
 /* An exception from the evaluator becomes the record's verdict. */
 static void
 decide_exception(struct step *st)
@@ -369,7 +430,7 @@ decide_exception(struct step *st)
 		if (st->path == PATH_UNSAFE) {
 			/* No boundary: the bomb "goes off", on paper. */
 			eval_effect(ev, "exhaust", "memory and CPU",
-			    "resource exhaustion", ev->rt.exc.msg, false);
+			    "resource exhaustion", bomb_estimate(st), false);
 			decide(st, VERDICT_SIMULATED, LAYER_EVAL, NULL, NULL);
 			return;
 		}
@@ -925,6 +986,24 @@ session_run(struct session *s, const char *input, size_t len,
 			run_path(s, (enum path_id)p, input, len, &pr, label, a,
 			    ea, &recs[n++]);
 	keep_or_free(s, ea, gens);
+	if (s->state_dir != NULL) {
+		/* Durable before anyone sees the records. */
+		char *err = NULL;
+		if (!state_save(s, s->state_dir, recs, n, &err)) {
+			size_t i;
+			for (i = 0; i < n; i++) {
+				recs[i].verdict = VERDICT_ERROR;
+				recs[i].layer = LAYER_EVAL;
+				recs[i].reason = arena_printf(a, "the state could "
+				    "not be saved, so this step is not kept: %s",
+				    err);
+				recs[i].line = arena_printf(a, "%s: %s -> "
+				    "OSError: %s", recs[i].label, recs[i].shown,
+				    recs[i].reason);
+			}
+			free(err);
+		}
+	}
 	*out = recs;
 	return n;
 }

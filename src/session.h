@@ -67,6 +67,20 @@ const struct policy *session_policy(const struct session *s);
 void session_set_policy(struct session *s, const struct policy *p);
 void session_set_budget(struct session *s, unsigned limit);
 const struct mfs *session_fs(const struct session *s, enum path_id p);
+/* For restoring saved state (state.c): the same stores, writable. */
+struct mfs *session_fs_mut(struct session *s, enum path_id p);
+struct ledger *session_ledger(struct session *s, enum path_id p);
+void session_set_budget_used(struct session *s, enum path_id p,
+    unsigned used);
+void session_set_steps(struct session *s, unsigned steps);
+
+/*
+ * Keep the session's state in dir (state.c): loaded now, and saved --
+ * atomically and durably -- after every input, before session_run()
+ * returns its records, so a record the user saw is never lost.  Returns
+ * false with *err (heap) when dir cannot be used.
+ */
+bool session_use_state(struct session *s, const char *dir, char **err);
 struct ns *session_ns(const struct session *s, enum path_id p);
 unsigned session_budget_used(const struct session *s, enum path_id p);
 unsigned session_budget_limit(const struct session *s, enum path_id p);

@@ -819,6 +819,14 @@ from a import b as c as d
 {1: 2, é}
 (b = ~not 2.5, 1j).a
 [a b c d]
+[a b *]
+x = a if +b * not c else d
+x = a if -b * not c else d
+x = a if [b c] else d
+(a if (b c else d)
+[a b ~not]
+[a ~not]
+(a if b c else d)
 (a = not)
 {1: 2, 3 if x else y}
 {1: 2, (3)}

@@ -34,6 +34,7 @@
 struct options {
 	bool		 batch;
 	bool		 json;
+	bool		 flush;		/* each record out at once (--state) */
 	bool		 no_history;
 	unsigned	 paths;
 	const struct policy *policy;
@@ -90,6 +91,8 @@ static const char help_text[] =
 "                       or a policy FILE\n"
 "  -B, --budget=N       operations the sandbox path may run (default 1000)\n"
 "  -F, --jail-filter    on the jail path, apply the sandbox policy first\n"
+"  -S, --state=DIR      keep files, names, budgets and ledgers in DIR across\n"
+"                       runs (saved atomically after every input)\n"
 "      --no-history     do not read or write the UI's input history\n"
 "  -h, --help           print this help and exit\n"
 "  -V, --version        print the version and exit\n"
@@ -130,6 +133,8 @@ print_records(const struct options *o, const struct record *r, size_t n)
 	}
 	fwrite(b.data ? b.data : "", 1, b.len, stdout);
 	sbuf_free(&b);
+	if (o->flush)
+		fflush(stdout);
 	return !ferror(stdout);
 }
 
@@ -276,6 +281,7 @@ main(int argc, char **argv)
 		{ "policy", required_argument, NULL, 'P' },
 		{ "budget", required_argument, NULL, 'B' },
 		{ "jail-filter", no_argument, NULL, 'F' },
+		{ "state", required_argument, NULL, 'S' },
 		{ "no-history", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -285,9 +291,10 @@ main(int argc, char **argv)
 	struct session_opts so = { 0 };
 	struct session *s;
 	struct policy *owned_policy = NULL;
+	const char *state_dir = NULL;
 	int c, status = 0, i;
 
-	while ((c = getopt_long(argc, argv, "be:p:jP:B:FhV", longopts,
+	while ((c = getopt_long(argc, argv, "be:p:jP:B:FS:hV", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'b':
@@ -340,6 +347,10 @@ main(int argc, char **argv)
 		case 'F':
 			so.jail_filter = true;
 			break;
+		case 'S':
+			state_dir = optarg;
+			o.flush = true;	/* acknowledged = printed */
+			break;
 		case 'N':
 			o.no_history = true;
 			break;
@@ -365,6 +376,17 @@ main(int argc, char **argv)
 	so.policy = o.policy;
 	so.budget = o.budget;
 	s = session_new(&so);
+	if (state_dir != NULL) {
+		char *err;
+		if (!session_use_state(s, state_dir, &err)) {
+			fprintf(stderr, "sandboxrepl: %s\n", err);
+			free(err);
+			session_free(s);
+			policy_free(owned_policy);
+			free(o.exprs);
+			return 1;
+		}
+	}
 	if (o.nexprs > 0) {
 		size_t k;
 		for (k = 0; k < o.nexprs; k++)

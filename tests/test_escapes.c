@@ -1,0 +1,112 @@
+/*
+ * test_escapes.c -- the escape gallery (scenarios/escapes.scn) as a table
+ * of which control stopped what.
+ *
+ * Every payload must: play out on the unsafe path (simulated damage,
+ * exfiltration or process, or a leaked value -- never an error); be blocked
+ * by the essay's allowlist; answer within 2 s.  Each weaker preset must be
+ * bypassed by at least one payload, and say so in its record.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "arena.h"
+#include "record.h"
+#include "scenario.h"
+#include "session.h"
+
+static double
+now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static bool
+label_has(const struct record *r, const char *tag)
+{
+	return strstr(r->label, tag) != NULL;
+}
+
+static void
+test_gallery(void **state)
+{
+	const char *srcdir = getenv("srcdir");
+	char path[4096];
+	struct scenario sc;
+	struct session_opts o = { 0 };
+	struct session *s = session_new(&o);
+	char *err;
+	size_t i, k, escapes = 0, dunder_bypass = 0, blocklist_bypass = 0;
+	unsigned bad = 0;
+
+	(void)state;
+	snprintf(path, sizeof path, "%s/scenarios/escapes.scn",
+	    srcdir ? srcdir : ".");
+	if (!scenario_load(path, &sc, &err))
+		fail_msg("%s", err);
+	for (i = 0; i < sc.n; i++) {
+		struct arena *a = arena_new();
+		struct scn_output out;
+		double t0 = now();
+		scenario_exec(s, &sc.steps[i], a, &out);
+		if (now() - t0 > 2.0) {
+			fprintf(stderr, "SLOW line %u\n", sc.steps[i].lineno);
+			bad++;
+		}
+		if (out.nrecords > 0)
+			escapes++;
+		for (k = 0; k < out.nrecords; k++) {
+			const struct record *r = &out.records[k];
+			bool ok = true;
+			if (r->path == PATH_UNSAFE)
+				ok = r->verdict == VERDICT_SIMULATED ||
+				    (r->verdict == VERDICT_OK && r->result);
+			else if (label_has(r, "[essay]"))
+				ok = r->verdict == VERDICT_BLOCKED &&
+				    r->rule != NULL && r->reason != NULL;
+			else if (label_has(r, "[dunder]"))
+				dunder_bypass += r->rule != NULL &&
+				    strcmp(r->rule, "bypassed") == 0;
+			else if (label_has(r, "[blocklist]"))
+				blocklist_bypass += r->rule != NULL &&
+				    strcmp(r->rule, "bypassed") == 0;
+			if (r->rule && strcmp(r->rule, "bypassed") == 0 &&
+			    strncmp(r->outcome, "BYPASSED", 8) != 0)
+				ok = false;
+			if (!ok) {
+				fprintf(stderr, "WRONG %s\n", r->line);
+				bad++;
+			}
+		}
+		arena_free(a);
+	}
+	fprintf(stderr, "gallery: %zu escapes; dunder bypassed %zu times, "
+	    "blocklist %zu times\n", escapes, dunder_bypass,
+	    blocklist_bypass);
+	assert_true(escapes >= 25);
+	assert_true(dunder_bypass >= 1);
+	assert_true(blocklist_bypass >= 1);
+	assert_int_equal(bad, 0);
+	scenario_free(&sc);
+	session_free(s);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_gallery),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
