@@ -276,6 +276,12 @@ set_key(struct owned_policy *op, const char *name, unsigned line,
 				    *w);
 			p->nodes |= BIT(i);
 		}
+		/* comparison and boolean operators listed earlier keep their
+		 * nodes */
+		if (p->cmpops != 0)
+			p->nodes |= BIT(NODE_COMPARE);
+		if (p->boolops != 0)
+			p->nodes |= BIT(NODE_BOOLOP);
 		return true;
 	}
 	if (strcmp(key, "operators") == 0) {
@@ -322,6 +328,8 @@ set_key(struct owned_policy *op, const char *name, unsigned line,
 				    "unknown comparison", *w);
 			p->cmpops |= (uint32_t)BIT(i);
 		}
+		if (p->cmpops != 0)	/* the operators imply the node */
+			p->nodes |= BIT(NODE_COMPARE);
 		return true;
 	}
 	if (strcmp(key, "boolops") == 0) {
@@ -335,6 +343,8 @@ set_key(struct owned_policy *op, const char *name, unsigned line,
 				return fail(err, name, line, "unknown boolean "
 				    "operator", *w);
 		}
+		if (p->boolops != 0)
+			p->nodes |= BIT(NODE_BOOLOP);
 		return true;
 	}
 	if (strcmp(key, "calls") == 0) {

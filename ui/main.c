@@ -65,15 +65,6 @@ usage_error(const char *fmt, ...)
 	return 2;
 }
 
-/* What policy_resolve() reads as a file rather than a preset name. */
-static bool
-is_policy_file(const char *arg)
-{
-	size_t n = strlen(arg);
-	return strchr(arg, '/') != NULL || access(arg, F_OK) == 0 ||
-	    (n > 7 && strcmp(arg + n - 7, ".policy") == 0);
-}
-
 static const char help_text[] =
 "Usage: sandboxrepl [OPTION]...\n"
 "       sandboxrepl --batch [OPTION]... [FILE]...\n"
@@ -317,12 +308,13 @@ main(int argc, char **argv)
 			char *err;
 			o.policy = policy_resolve(optarg, &err);
 			if (o.policy == NULL) {
+				/* an unknown name is a usage error; a file
+				 * that cannot be read or parsed, a runtime one */
+				bool named = strncmp(err, "unknown policy", 14)
+				    == 0;
 				fprintf(stderr, "sandboxrepl: %s\n", err);
 				free(err);
-				/* A policy file that cannot be read or has a bad
-				 * line is a runtime error, like a scenario's; a
-				 * name that is no preset is a usage error. */
-				if (is_policy_file(optarg))
+				if (!named)
 					return 1;
 				usage_hint();
 				return 2;

@@ -17,6 +17,7 @@
 
 #include "arena.h"
 #include "parse.h"
+#include "policy.h"
 #include "session.h"
 #include "ui.h"
 #include "uipriv.h"
@@ -221,5 +222,9 @@ ui_run(struct session *s, const struct ui_opts *o)
 		scenario_free(&u.play);
 	free(u.pending);
 	free(u.message);
+	if (u.owned_policy != NULL) {
+		session_set_policy(s, policy_preset("essay"));
+		policy_free(u.owned_policy);
+	}
 	return 0;
 }

@@ -52,6 +52,7 @@ struct ui {
 	char		*pending;
 	size_t		 npending;
 	char		*history_path;	/* heap; NULL: no history */
+	struct policy	*owned_policy;	/* one loaded by :policy FILE */
 };
 
 struct pane_ops {
