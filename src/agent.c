@@ -299,19 +299,6 @@ agent_context(struct session *s, const char *task, size_t tasklen,
 
 /* ---- the answer ---- */
 
-/* Is the accumulated input waiting for more lines (an open bracket)? */
-static bool
-is_incomplete(const char *s, size_t len)
-{
-	struct arena *a = arena_new();
-	struct parse_result pr;
-	bool inc;
-	parse_input(a, s, len, &pr);
-	inc = pr.status == PARSE_INCOMPLETE;
-	arena_free(a);
-	return inc;
-}
-
 static bool
 starts_fence(const char *line, size_t len)
 {
@@ -393,7 +380,7 @@ agent_parse_answer(const char *answer, size_t len, struct agent_proposal *p,
 		/* Each look re-parses the whole input: the lines one input
 		 * may span are capped, or a hostile answer costs O(n^2). */
 		if (s < end && ++continued < AGENT_MAX_INPUT_LINES &&
-		    is_incomplete(acc.data, acc.len))
+		    parse_is_incomplete(acc.data, acc.len))
 			continue;
 		continued = 0;
 		if (!push_line(p, &acc, err))

@@ -306,206 +306,14 @@ eval_call(struct eval *ev, const struct node *n, value *out)
 
 /* ---- subscripts ---- */
 
-static bool
-index_of(struct eval *ev, value idx, size_t len, const char *what,
-    size_t *out)
-{
-	int64_t i;
-	if (idx.type == VT_BOOL)
-		i = idx.as.b;
-	else if (idx.type == VT_INT)
-		i = idx.as.i;
-	else if (idx.type == VT_BIGINT)
-		return rt_raise(&ev->rt, "IndexError", "cannot fit 'int' into "
-		    "an index-sized integer");
-	else
-		return rt_raise(&ev->rt, "TypeError", "%s indices must be "
-		    "integers or slices, not %s", what, value_type_name(idx));
-	if (i < 0)
-		i += (int64_t)len;
-	if (i < 0 || (uint64_t)i >= len)
-		return rt_raise(&ev->rt, "IndexError", "%s index out of range",
-		    what);
-	*out = (size_t)i;
-	return true;
-}
-
-/* Python's slice.indices(): clamp start, stop, step to a length. */
-static bool
-slice_indices(struct eval *ev, const struct vslice *sl, int64_t len,
-    int64_t *start, int64_t *stop, int64_t *step)
-{
-	const value *parts[3] = { &sl->start, &sl->stop, &sl->step };
-	int64_t vals[3];
-	bool given[3];
-	int k;
-
-	for (k = 0; k < 3; k++) {
-		value v = *parts[k];
-		given[k] = v.type != VT_NONE;
-		if (!given[k])
-			continue;
-		if (v.type == VT_BOOL)
-			vals[k] = v.as.b;
-		else if (v.type == VT_INT)
-			vals[k] = v.as.i;
-		else if (v.type == VT_BIGINT)
-			vals[k] = mpz_sgn(v.as.big->z) < 0 ? INT64_MIN / 2 :
-			    INT64_MAX / 2;
-		else
-			return rt_raise(&ev->rt, "TypeError", "slice indices "
-			    "must be integers or None or have an __index__ "
-			    "method");
-	}
-	*step = given[2] ? vals[2] : 1;
-	if (*step == 0)
-		return rt_raise(&ev->rt, "ValueError",
-		    "slice step cannot be zero");
-	if (!given[0])
-		*start = *step < 0 ? len - 1 : 0;
-	else {
-		*start = vals[0];
-		if (*start < 0) {
-			*start += len;
-			if (*start < 0)
-				*start = *step < 0 ? -1 : 0;
-		} else if (*start >= len)
-			*start = *step < 0 ? len - 1 : len;
-	}
-	if (!given[1])
-		*stop = *step < 0 ? -1 : len;
-	else {
-		*stop = vals[1];
-		if (*stop < 0) {
-			*stop += len;
-			if (*stop < 0)
-				*stop = *step < 0 ? -1 : 0;
-		} else if (*stop >= len)
-			*stop = *step < 0 ? len - 1 : len;
-	}
-	return true;
-}
-
-static size_t
-slice_count(int64_t start, int64_t stop, int64_t step)
-{
-	if (step > 0)
-		return start < stop ? (size_t)((stop - start - 1) / step + 1) : 0;
-	return stop < start ? (size_t)((start - stop - 1) / -step + 1) : 0;
-}
-
-/* Byte offset of code point i in a UTF-8 string. */
-static size_t
-cp_offset(const struct vstr *s, size_t i)
-{
-	size_t off = 0;
-	if (s->is_ascii)
-		return i;
-	while (i > 0 && off < s->len) {
-		off++;
-		while (off < s->len && ((unsigned char)s->data[off] & 0xC0) == 0x80)
-			off++;
-		i--;
-	}
-	return off;
-}
-
+/* Subscripts are the value layer's (value_getitem); mock objects are the
+ * object model's. */
 static bool
 getitem(struct eval *ev, value obj, value idx, value *out)
 {
-	size_t i, len;
-	int64_t start, stop, step;
-	struct arena *a = ev->rt.arena;
-
-	switch (obj.type) {
-	case VT_LIST: case VT_TUPLE: {
-		value *items = obj.type == VT_LIST ? obj.as.list->items :
-		    obj.as.tuple->items;
-		len = obj.type == VT_LIST ? obj.as.list->len : obj.as.tuple->len;
-		if (idx.type == VT_SLICE) {
-			size_t cnt, k;
-			if (!slice_indices(ev, idx.as.slice, (int64_t)len,
-			    &start, &stop, &step))
-				return false;
-			cnt = slice_count(start, stop, step);
-			if (obj.type == VT_LIST) {
-				*out = value_list(a, cnt);
-				for (k = 0; k < cnt; k++)
-					value_list_append(a, *out,
-					    items[start + (int64_t)k * step]);
-			} else {
-				*out = value_tuple(a, cnt);
-				for (k = 0; k < cnt; k++)
-					out->as.tuple->items[k] =
-					    items[start + (int64_t)k * step];
-			}
-			return true;
-		}
-		if (!index_of(ev, idx, len, obj.type == VT_LIST ? "list" :
-		    "tuple", &i))
-			return false;
-		*out = items[i];
-		return true;
-	}
-	case VT_STR: case VT_BYTES: {
-		const struct vstr *s = obj.as.s;
-		len = s->nchars;
-		if (idx.type == VT_SLICE) {
-			struct sbuf b = SBUF_INIT;
-			size_t cnt, k;
-			if (!slice_indices(ev, idx.as.slice, (int64_t)len,
-			    &start, &stop, &step))
-				return false;
-			cnt = slice_count(start, stop, step);
-			for (k = 0; k < cnt; k++) {
-				size_t cp = (size_t)(start + (int64_t)k * step);
-				size_t off = obj.type == VT_BYTES ? cp :
-				    cp_offset(s, cp);
-				size_t end = obj.type == VT_BYTES ? cp + 1 :
-				    cp_offset(s, cp + 1);
-				sbuf_add(&b, s->data + off, end - off);
-			}
-			*out = obj.type == VT_STR ?
-			    value_str(a, b.data ? b.data : "", b.len) :
-			    value_bytes(a, b.data ? b.data : "", b.len);
-			sbuf_free(&b);
-			return true;
-		}
-		if (!index_of(ev, idx, len, obj.type == VT_STR ? "string" :
-		    "index", &i))
-			return false;
-		if (obj.type == VT_BYTES) {
-			*out = value_int((unsigned char)s->data[i]);
-			return true;
-		}
-		{
-			size_t off = cp_offset(s, i), end = cp_offset(s, i + 1);
-			*out = value_str(a, s->data + off, end - off);
-		}
-		return true;
-	}
-	case VT_DICT: {
-		bool found;
-		if (!value_dict_get(&ev->rt, obj, idx, out, &found))
-			return false;
-		if (!found) {
-			struct sbuf b = SBUF_INIT;
-			if (!value_repr(&ev->rt, idx, &b)) {
-				sbuf_free(&b);
-				return false;
-			}
-			rt_raise(&ev->rt, "KeyError", "%s", sbuf_cstr(&b));
-			sbuf_free(&b);
-			return false;
-		}
-		return true;
-	}
-	default:
-		if (ev->full_model)
-			return mock_getitem(ev, obj, idx, out);
-		return rt_raise(&ev->rt, "TypeError", "'%s' object is not "
-		    "subscriptable", value_type_name(obj));
-	}
+	if (obj.type == VT_OBJECT)
+		return mock_getitem(ev, obj, idx, out);
+	return value_getitem(&ev->rt, obj, idx, out);
 }
 
 /* ---- displays ---- */
@@ -626,73 +434,6 @@ eval_binop_chain(struct eval *ev, const struct node *n, value *out)
 }
 
 static bool
-contains(struct eval *ev, value container, value item, bool *out);
-
-struct contains_ctx {
-	value	 item;
-	bool	 found;
-};
-
-static bool
-contains_step(struct rt *rt, value v, void *ctx)
-{
-	struct contains_ctx *c = ctx;
-	bool eq;
-	if (c->found)
-		return true;
-	if (value_is(v, c->item)) {
-		c->found = true;
-		return true;
-	}
-	if (!value_eq(rt, v, c->item, &eq))
-		return false;
-	if (eq)
-		c->found = true;
-	return true;
-}
-
-static bool
-contains(struct eval *ev, value container, value item, bool *out)
-{
-	struct contains_ctx c = { item, false };
-	if (container.type == VT_STR || container.type == VT_BYTES) {
-		if (item.type != container.type) {
-			if (container.type == VT_STR)
-				return rt_raise(&ev->rt, "TypeError", "'in "
-				    "<string>' requires string as left operand, "
-				    "not %s", value_type_name(item));
-			if (item.type == VT_INT && item.as.i >= 0 &&
-			    item.as.i < 256) {
-				*out = memchr(container.as.s->data,
-				    (int)item.as.i, container.as.s->len) != NULL;
-				return true;
-			}
-			return rt_raise(&ev->rt, "TypeError", "a bytes-like "
-			    "object is required, not '%s'",
-			    value_type_name(item));
-		}
-		*out = item.as.s->len == 0 || memmem(container.as.s->data,
-		    container.as.s->len, item.as.s->data,
-		    item.as.s->len) != NULL;
-		return true;
-	}
-	if (container.type == VT_DICT || container.type == VT_SET ||
-	    container.type == VT_FROZENSET) {
-		value dummy;
-		return value_dict_get(&ev->rt, container, item, &dummy, out);
-	}
-	if (!value_iterate(&ev->rt, container, contains_step, &c)) {
-		if (ev->rt.exc.kind == EXC_PYTHON &&
-		    strstr(ev->rt.exc.msg, "is not iterable") != NULL)
-			rt_raise(&ev->rt, "TypeError", "argument of type '%s' "
-			    "is not iterable", value_type_name(container));
-		return false;
-	}
-	*out = c.found;
-	return true;
-}
-
-static bool
 eval_compare(struct eval *ev, const struct node *n, value *out)
 {
 	value left, right, r;
@@ -705,21 +446,8 @@ eval_compare(struct eval *ev, const struct node *n, value *out)
 		enum cmpop op = n->u.compare.ops[i];
 		if (!eval_expr(ev, n->u.compare.comparators.items[i], &right))
 			return false;
-		switch (op) {
-		case CMPOP_IS: case CMPOP_ISNOT:
-			b = value_is(left, right) == (op == CMPOP_IS);
-			r = value_bool(b);
-			break;
-		case CMPOP_IN: case CMPOP_NOTIN:
-			if (!contains(ev, right, left, &b))
-				return fail_at(ev, n);
-			r = value_bool(b == (op == CMPOP_IN));
-			break;
-		default:
-			if (!value_compare(&ev->rt, op, left, right, &r))
-				return fail_at(ev, n);
-			break;
-		}
+		if (!value_compare(&ev->rt, op, left, right, &r))
+			return fail_at(ev, n);
 		if (i + 1 < n->u.compare.comparators.len) {
 			if (!value_truthy(&ev->rt, r, &b))
 				return fail_at(ev, n);

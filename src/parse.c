@@ -2910,3 +2910,16 @@ parse_format_error(const char *src, size_t len, const struct parse_error *e,
 		sbuf_addc(out, '^');
 	sbuf_addc(out, '\n');
 }
+
+bool
+parse_is_incomplete(const char *src, size_t len)
+{
+	struct arena *a = arena_new();
+	struct parse_result pr;
+	bool incomplete;
+
+	parse_input(a, src, len, &pr);
+	incomplete = pr.status == PARSE_INCOMPLETE;
+	arena_free(a);
+	return incomplete;
+}

@@ -260,19 +260,6 @@ run_scenario(struct session *s, const struct options *o, const char *path)
 	return status;
 }
 
-/* Is the accumulated input waiting for more lines? */
-static bool
-is_incomplete(const char *s, size_t len)
-{
-	struct arena *a = arena_new();
-	struct parse_result pr;
-	bool inc;
-	parse_input(a, s, len, &pr);
-	inc = pr.status == PARSE_INCOMPLETE;
-	arena_free(a);
-	return inc;
-}
-
 static int
 run_stdin(struct session *s, const struct options *o)
 {
@@ -294,7 +281,7 @@ run_stdin(struct session *s, const struct options *o)
 		if (acc.len == 0)
 			continue;
 		if (acc.len < MAX_INPUT_BYTES &&
-		    is_incomplete(acc.data, acc.len))
+		    parse_is_incomplete(acc.data, acc.len))
 			continue;
 		{
 			const char *p = acc.data;
@@ -492,7 +479,8 @@ main(int argc, char **argv)
 			if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) &&
 			    ui_usable(&why)) {
 				struct ui_opts uo = { .no_history =
-				    o.no_history };
+				    o.no_history, .agent = o.agent.command ?
+				    &o.agent : NULL };
 				why = "the terminal could not be set up";
 				ui_status = ui_run(s, &uo);
 			}
