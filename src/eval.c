@@ -182,18 +182,29 @@ static bool call_lambda(struct eval *ev, const struct vfunction *f,
     const value *args, size_t nargs, const char *const *kwnames, size_t nkw,
     value *out);
 
+/* A call's arguments: on the stack for the usual few, in the arena
+ * beyond that. */
+#define ARGV_INLINE 6
+
 struct argv {
 	value		*args;
 	const char	**kwnames;
 	size_t		 n, nkw, cap;
 	struct arena	*arena;
+	value		 inl_args[ARGV_INLINE];
+	const char	*inl_kw[ARGV_INLINE];
 };
 
 static void
 argv_push(struct argv *av, const char *kw, value v)
 {
+	if (av->cap == 0) {
+		av->args = av->inl_args;
+		av->kwnames = av->inl_kw;
+		av->cap = ARGV_INLINE;
+	}
 	if (av->n + av->nkw == av->cap) {
-		size_t ncap = av->cap ? av->cap * 2 : 8;
+		size_t ncap = av->cap * 2;
 		av->args = arena_grow(av->arena, av->args, av->n + av->nkw,
 		    ncap, sizeof *av->args);
 		av->kwnames = arena_grow(av->arena, av->kwnames,

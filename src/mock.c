@@ -505,6 +505,18 @@ NATIVE(os_kill)
 	return true;
 }
 
+NATIVE(os_getpid)
+{
+	*out = value_int(EV(rt)->path == PATH_JAIL ? 2 : 4242);
+	return true;
+}
+
+NATIVE(os_getuid)
+{
+	*out = value_int(EV(rt)->path == PATH_JAIL ? 1000 : 1000);
+	return true;
+}
+
 NATIVE(os_chmod)
 {
 	if (!want_args(rt, "chmod", nargs, nkw, 2, 2) ||
@@ -521,6 +533,7 @@ static const struct mattr os_funcs[] = {
 	{ "chmod", os_chmod }, { "execl", os_exec }, { "execlp", os_exec },
 	{ "execv", os_exec }, { "execve", os_exec }, { "execvp", os_exec },
 	{ "fork", os_fork }, { "getcwd", os_getcwd }, { "getenv", os_getenv },
+	{ "getpid", os_getpid }, { "getuid", os_getuid },
 	{ "kill", os_kill }, { "listdir", os_listdir }, { "popen", os_popen },
 	{ "remove", os_remove }, { "rename", os_rename },
 	{ "system", os_system }, { "unlink", os_remove },
@@ -638,8 +651,16 @@ sys_consts(struct rt *rt, const char *name, value *out)
 	return true;
 }
 
+/* sys._getframe(): the module's frame, whose f_globals hold everything */
+NATIVE(sys_getframe)
+{
+	*out = mock_new(EV(rt), MK_FRAME, "<module>");
+	out->as.obj->data = mock_main_globals(EV(rt));
+	return true;
+}
+
 static const struct mattr sys_funcs[] = {
-	{ "exit", sys_exit },
+	{ "_getframe", sys_getframe }, { "exit", sys_exit },
 	{ NULL, NULL },
 };
 
@@ -1212,9 +1233,27 @@ NATIVE(resp_status)
 	return true;
 }
 
+/* readlines(): read() split after each newline */
+NATIVE(file_readlines)
+{
+	value text;
+	const char *p, *e, *nl;
+	if (!file_read(rt, self, args, 0, kw, 0, &text))
+		return false;
+	*out = value_list(rt->arena, 4);
+	for (p = text.as.s->data, e = p + text.as.s->len; p < e; p = nl) {
+		nl = memchr(p, '\n', (size_t)(e - p));
+		nl = nl ? nl + 1 : e;
+		value_list_append(rt->arena, *out,
+		    value_str(rt->arena, p, (size_t)(nl - p)));
+	}
+	return true;
+}
+
 static const struct mattr file_rows[] = {
 	{ "__enter__", file_enter }, { "close", file_close },
-	{ "read", file_read }, { "write", file_write },
+	{ "read", file_read }, { "readlines", file_readlines },
+	{ "write", file_write },
 	{ NULL, NULL },
 };
 
@@ -1343,8 +1382,13 @@ eval_source(struct rt *rt, value src, bool is_exec, value *out)
 	bool has_value;
 
 	if (src.type == VT_OBJECT && src.as.obj->kind == MK_CODE &&
-	    src.as.obj->data.type == VT_STR)
+	    src.as.obj->data.type == VT_STR) {
+		/* a code object compiled in 'exec' mode runs statements even
+		 * under eval(), which then returns None */
+		if (src.as.obj->pos == 1)
+			is_exec = true;
 		src = src.as.obj->data;
+	}
 	if (src.type != VT_STR && src.type != VT_BYTES)
 		return rt_raise(rt, "TypeError", "%s() arg 1 must be a string, "
 		    "bytes or code object", is_exec ? "exec" : "eval");
@@ -1397,6 +1441,30 @@ NATIVE(builtin_compile)
 		    "string, bytes or AST object");
 	*out = mock_new(EV(rt), MK_CODE, "<module>");
 	out->as.obj->data = args[0];
+	out->as.obj->pos = args[2].type == VT_STR &&
+	    strcmp(args[2].as.s->data, "exec") == 0;
+	return true;
+}
+
+/* help(): pydoc's pager runs a program ($PAGER, less), and a pager takes
+ * "!command" -- the known escape from help() in a restricted shell. */
+NATIVE(builtin_help)
+{
+	struct eval *ev = EV(rt);
+	if (ev->path == PATH_JAIL)
+		return fsops_exec(ev, "less");
+	eval_effect(ev, "exec", "pager", "process",
+	    "help() would start a pager, which runs '!command'", false);
+	*out = value_none();
+	return true;
+}
+
+/* license(), credits(), copyright(): print text, harmless */
+NATIVE(builtin_site_text)
+{
+	eval_effect(EV(rt), "print", "stdout", NULL,
+	    "(the interpreter's license text)", false);
+	*out = value_none();
 	return true;
 }
 
@@ -1606,7 +1674,9 @@ static const struct mattr unsafe_builtins[] = {
 	{ "callable", builtin_callable }, { "compile", builtin_compile },
 	{ "dir", builtin_dir }, { "eval", builtin_eval },
 	{ "exec", builtin_exec }, { "exit", builtin_exit },
+	{ "copyright", builtin_site_text }, { "credits", builtin_site_text },
 	{ "getattr", builtin_getattr }, { "globals", builtin_globals },
+	{ "help", builtin_help }, { "license", builtin_site_text },
 	{ "hasattr", builtin_hasattr }, { "id", builtin_id },
 	{ "input", builtin_input }, { "isinstance", builtin_isinstance },
 	{ "locals", builtin_globals }, { "next", builtin_next },

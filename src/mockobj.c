@@ -21,6 +21,7 @@
 #include "arena.h"
 #include "builtins.h"
 #include "eval.h"
+#include "methods.h"
 #include "mock.h"
 #include "mock_subclasses.h"
 #include "ns.h"
@@ -642,15 +643,13 @@ common_attr(struct eval *ev, value obj, const char *name, value *out,
 	return true;
 }
 
-bool methods_getattr(struct eval *ev, value obj, const char *name,
-    value *out, bool *found) __attribute__((weak));
-
 bool
 mock_getattr(struct eval *ev, value obj, const char *name, value *out)
 {
 	bool found;
 
-	if (methods_getattr != NULL && obj.type != VT_OBJECT) {
+	if (obj.type != VT_OBJECT) {
+		/* the built-in types' methods (str.upper, list.append, ...) */
 		if (!methods_getattr(ev, obj, name, out, &found))
 			return false;
 		if (found)

@@ -1235,6 +1235,30 @@ double_round(struct rt *rt, double x, int ndigits, value *out)
 {
 	char stackbuf[400];
 	double rounded;
+	/*
+	 * The fast path (the essay's round(..., 2) takes it): y = x * 10**n
+	 * is within half an ulp of the exact product; when y's fraction is
+	 * further than one ulp from one half, the exact product rounds to the
+	 * same integer r, and r / 10**n (two exact doubles) is the double
+	 * nearest the decimal -- what reading printf's digits back gives.
+	 * Anything closer to a tie takes the exact path below.
+	 */
+	static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
+	    1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
+	    1e19, 1e20, 1e21, 1e22 };
+	if (ndigits >= 0 && ndigits <= 22 && isfinite(x)) {
+		double y = x * p10[ndigits];
+		if (fabs(y) < 4503599627370496.0) {	/* 2**52 */
+			double fl = floor(y), frac = y - fl;
+			double ulp = nextafter(fabs(y), INFINITY) - fabs(y);
+			if (fabs(frac - 0.5) > ulp) {
+				double r = frac < 0.5 ? fl : fl + 1;
+				*out = value_float(copysign(fabs(r) /
+				    p10[ndigits], x));
+				return true;
+			}
+		}
+	}
 	if (ndigits >= 0) {
 		snprintf(stackbuf, sizeof stackbuf, "%.*f", ndigits, x);
 		rounded = strtod(stackbuf, NULL);

@@ -158,7 +158,7 @@ static bool
 listed(const char *const *list, const char *name)
 {
 	for (; list != NULL && *list != NULL; list++)
-		if (strcmp(*list, name) == 0)
+		if ((*list)[0] == name[0] && strcmp(*list, name) == 0)
 			return true;
 	return false;
 }
