@@ -138,6 +138,15 @@ bi_sum(struct rt *rt, value self, const value *args, size_t nargs,
 	    given))
 		return false;
 	c.acc = given[1] ? a[1] : value_int(0);
+	/* CPython asks for the iterator before it looks at start */
+	switch (a[0].type) {
+	case VT_LIST: case VT_TUPLE: case VT_STR: case VT_BYTES: case VT_DICT:
+	case VT_SET: case VT_FROZENSET: case VT_OBJECT:
+		break;
+	default:
+		return rt_raise(rt, "TypeError", "'%s' object is not iterable",
+		    value_type_name(a[0]));
+	}
 	if (c.acc.type == VT_STR)
 		return rt_raise(rt, "TypeError", "sum() can't sum strings "
 		    "[use ''.join(seq) instead]");

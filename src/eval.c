@@ -145,6 +145,38 @@ bind_name(struct eval *ev, const char *name, value v)
 		ns_set(ev->ns, name, v);
 }
 
+/*
+ * The value of a builtin function: one static object per builtin, made
+ * on first use, so a name lookup allocates nothing and "len is len" holds
+ * as in CPython.  (The objects never change once made.)
+ */
+static value
+builtin_value(struct arena *a, const struct builtin *b)
+{
+	enum { NCACHE = 128 };
+	static struct vnative cache[NCACHE];
+	static const struct builtin *keys[NCACHE];
+	size_t h = ((uintptr_t)b >> 4) % NCACHE, i;
+	value v = { .type = VT_NATIVE };
+
+	for (i = 0; i < NCACHE; i++, h = (h + 1) % NCACHE) {
+		if (keys[h] == b) {
+			v.as.native = &cache[h];
+			return v;
+		}
+		if (keys[h] == NULL) {
+			cache[h].name = b->name;
+			cache[h].fn = b->fn;
+			cache[h].self = value_none();
+			cache[h].data = NULL;
+			keys[h] = b;
+			v.as.native = &cache[h];
+			return v;
+		}
+	}
+	return value_native(a, b->name, b->fn, value_none(), NULL);
+}
+
 bool
 eval_lookup(struct eval *ev, const char *name, value *out)
 {
@@ -168,8 +200,7 @@ eval_lookup(struct eval *ev, const char *name, value *out)
 		return true;
 	b = builtin_find(name);
 	if (exists && b != NULL) {
-		*out = value_native(ev->rt.arena, b->name, b->fn,
-		    value_none(), NULL);
+		*out = builtin_value(ev->rt.arena, b);
 		return true;
 	}
 	return rt_raise(&ev->rt, "NameError", "name '%s' is not defined",

@@ -17,15 +17,10 @@
  * point indices, as Python's are.  Every result whose size the user
  * controls is checked against the caps before it is built.
  *
- * Case mapping and the character classes are exact for ASCII and cover
- * Latin-1, Latin Extended-A, the Latin digraphs, basic Greek, Cyrillic and
- * Armenian by rule (with the special cases CPython applies: ß -> SS,
- * ligatures, final sigma, İ -> i̇); other scripts (Greek with breathings,
- * Georgian, Cherokee, ...) are left unchanged by upper()/lower(), and
- * isupper/islower/istitle know only those scripts' cases.  isalpha,
- * isdecimal, isdigit and isnumeric are exact (XID_Start with corrections,
- * small generated tables).  A full case table generated from unicodedata
- * (beside unicode_tables.h) would close the rest.
+ * Case mapping (upper, lower, title, casefold, swapcase with the full
+ * mappings: ß -> SS, İ -> i̇, the final sigma) and the character classes
+ * are CPython's for all of Unicode 14.0, from tables generated out of its
+ * unicodedata (methods_tables.h); isalpha is XID_Start with corrections.
  *
  * str.format walks fields as CPython's unicode_format.h does: the literal
  * and field grammar, automatic or manual numbering, nested fields in the
@@ -260,60 +255,16 @@ adjust_bounds(int64_t len, int64_t *start, int64_t *end)
 /*
  * A list or dict fetched from the namespace lives in the namespace's
  * arena, but what a method adds to it (the grown array, the new items)
- * lives in the input's arena, which dies with the input.  So after a
- * mutation the namespace must copy its bindings again before that arena
- * goes: a finaliser on the input's arena does it, once per input however
- * many mutations there were (the newest finaliser runs first, does the
- * work, and the older ones find themselves superseded).
- *
- * `latest` is the one piece of state shared between calls: the newest
- * pending restore.  Every restore clears it when it runs, so it never
- * points into a freed arena.  The proper home for this is the evaluator
- * (re-store bindings after an input that mutated); until then it lives
- * here.
+ * lives in the input's arena, which dies with the input.  A mutating
+ * method says so here; the session then has the namespace copy its
+ * bindings again before the input's arena goes (session.c).
  */
-struct restore {
-	struct arena	*arena;
-	struct ns	*ns;
-	bool		 superseded;
-};
-
-static struct restore *latest;
-
-static void
-restore_run(void *p)
-{
-	struct restore *r = p;
-	size_t i, n;
-	if (latest == r)
-		latest = NULL;
-	if (r->superseded)
-		return;
-	n = ns_count(r->ns);
-	for (i = 0; i < n; i++) {
-		value v;
-		const char *name = ns_name(r->ns, i, &v);
-		/* any binding may reach what a method added: a container, a
-		 * bound method's receiver (ap = x.append), a closure */
-		ns_set(r->ns, name, v);
-	}
-}
-
 static void
 note_mutation(struct rt *rt)
 {
 	struct eval *ev = EV(rt);
-	struct restore *r;
-	if (ev == NULL || ev->ns == NULL)
-		return;
-	if (latest != NULL && latest->arena == rt->arena &&
-	    latest->ns == ev->ns)
-		latest->superseded = true;
-	r = arena_alloc(rt->arena, sizeof *r);
-	r->arena = rt->arena;
-	r->ns = ev->ns;
-	arena_on_free(rt->arena, restore_run, r);
-	latest = r;
+	if (ev != NULL)
+		ev->mutated = true;
 }
 
 /* ================================================================ */
@@ -547,248 +498,84 @@ is_linebreak(uint32_t c)
 	    c == 0x2029;
 }
 
-/* Simple uppercase mapping (one code point). */
-static uint32_t
-upper1(uint32_t c)
-{
-	if (c < 0x80)
-		return c >= 'a' && c <= 'z' ? c - 32 : c;
-	if (c == 0xB5)
-		return 0x39C;
-	if (c >= 0xE0 && c <= 0xFE && c != 0xF7)
-		return c - 32;
-	if (c == 0xFF)
-		return 0x178;
-	if (c == 0x131)
-		return 'I';
-	if (c == 0x17F)
-		return 'S';
-	if ((c >= 0x100 && c <= 0x12F) || (c >= 0x132 && c <= 0x137) ||
-	    (c >= 0x14A && c <= 0x177))
-		return c & 1 ? c - 1 : c;
-	if ((c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17E))
-		return c & 1 ? c : c - 1;
-	if (c == 0x1C5 || c == 0x1C6)
-		return 0x1C4;
-	if (c == 0x1C8 || c == 0x1C9)
-		return 0x1C7;
-	if (c == 0x1CB || c == 0x1CC)
-		return 0x1CA;
-	if (c == 0x1F2 || c == 0x1F3)
-		return 0x1F1;
-	if (c == 0x3AC)
-		return 0x386;
-	if (c >= 0x3AD && c <= 0x3AF)
-		return c - 37;
-	if (c == 0x3C2)
-		return 0x3A3;
-	if (c >= 0x3B1 && c <= 0x3CB)
-		return c - 32;
-	if (c == 0x3CC)
-		return 0x38C;
-	if (c == 0x3CD || c == 0x3CE)
-		return c - 63;
-	if (c >= 0x430 && c <= 0x44F)
-		return c - 32;
-	if (c >= 0x450 && c <= 0x45F)
-		return c - 80;
-	if ((c >= 0x460 && c <= 0x481) || (c >= 0x48A && c <= 0x4BF) ||
-	    (c >= 0x4D0 && c <= 0x52F))
-		return c & 1 ? c - 1 : c;
-	if (c >= 0x4C1 && c <= 0x4CE)
-		return c & 1 ? c : c - 1;
-	if (c == 0x4CF)
-		return 0x4C0;
-	if (c >= 0x561 && c <= 0x586)		/* Armenian */
-		return c - 48;
-	if (c >= 0xFF41 && c <= 0xFF5A)
-		return c - 32;
-	return c;
-}
-
-/* Simple lowercase mapping (one code point). */
-static uint32_t
-lower1(uint32_t c)
-{
-	if (c < 0x80)
-		return c >= 'A' && c <= 'Z' ? c + 32 : c;
-	if (c >= 0xC0 && c <= 0xDE && c != 0xD7)
-		return c + 32;
-	if (c == 0x178)
-		return 0xFF;
-	if (c == 0x130)
-		return 'i';
-	if ((c >= 0x100 && c <= 0x12F) || (c >= 0x132 && c <= 0x137) ||
-	    (c >= 0x14A && c <= 0x177))
-		return c & 1 ? c : c + 1;
-	if ((c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17E))
-		return c & 1 ? c + 1 : c;
-	if (c == 0x1C4 || c == 0x1C5)
-		return 0x1C6;
-	if (c == 0x1C7 || c == 0x1C8)
-		return 0x1C9;
-	if (c == 0x1CA || c == 0x1CB)
-		return 0x1CC;
-	if (c == 0x1F1 || c == 0x1F2)
-		return 0x1F3;
-	if (c == 0x386)
-		return 0x3AC;
-	if (c >= 0x388 && c <= 0x38A)
-		return c + 37;
-	if (c == 0x38C)
-		return 0x3CC;
-	if (c == 0x38E || c == 0x38F)
-		return c + 63;
-	if (c >= 0x391 && c <= 0x3AB && c != 0x3A2)
-		return c + 32;
-	if (c >= 0x410 && c <= 0x42F)
-		return c + 32;
-	if (c >= 0x400 && c <= 0x40F)
-		return c + 80;
-	if ((c >= 0x460 && c <= 0x481) || (c >= 0x48A && c <= 0x4BF) ||
-	    (c >= 0x4D0 && c <= 0x52F))
-		return c & 1 ? c : c + 1;
-	if (c >= 0x4C1 && c <= 0x4CE)
-		return c & 1 ? c + 1 : c;
-	if (c == 0x4C0)
-		return 0x4CF;
-	if (c >= 0x531 && c <= 0x556)		/* Armenian */
-		return c + 48;
-	if (c >= 0xFF21 && c <= 0xFF3A)
-		return c + 32;
-	return c;
-}
-
-/* Titlecase: upper, except the digraphs that have a title form. */
-static uint32_t
-title1(uint32_t c)
-{
-	if (c >= 0x1C4 && c <= 0x1C6)
-		return 0x1C5;
-	if (c >= 0x1C7 && c <= 0x1C9)
-		return 0x1C8;
-	if (c >= 0x1CA && c <= 0x1CC)
-		return 0x1CB;
-	if (c >= 0x1F1 && c <= 0x1F3)
-		return 0x1F2;
-	return upper1(c);
-}
-
-static bool
-is_titlecase(uint32_t c)
-{
-	return c == 0x1C5 || c == 0x1C8 || c == 0x1CB || c == 0x1F2;
-}
-
-/* Lowercase letters with no simple uppercase of their own. */
-static bool
-is_lower_only(uint32_t c)
-{
-	return c == 0xDF || c == 0x138 || c == 0x149 || c == 0x390 ||
-	    c == 0x3B0 || (c >= 0xFB00 && c <= 0xFB06);
-}
-
-static bool
-is_upper_cp(uint32_t c)
-{
-	return !is_titlecase(c) && lower1(c) != c;
-}
-
-static bool
-is_lower_cp(uint32_t c)
-{
-	return is_lower_only(c) || (!is_titlecase(c) && upper1(c) != c);
-}
-
-static bool
-is_cased(uint32_t c)
-{
-	return is_upper_cp(c) || is_lower_cp(c) || is_titlecase(c);
-}
-
 /*
- * The numeric classes, exact: generated from CPython 3.11's unicodedata
- * (Unicode 14.0).  Decimals come in runs of ten from each zero; digits
- * are the decimals plus digit_ranges; numerics are the digits plus
- * numeric_ranges.
+ * The tables (src/methods_tables.h, generated from CPython 3.11's
+ * unicodedata by tests/gen_methods.py --tables):
+ *
+ *   upper_runs, lower_runs	simple one-to-one mappings, as runs: c in
+ *				[lo, hi] with (c - lo) % stride == 0 maps to
+ *				c + delta (stride 2 for alternating pairs)
+ *   upper_strings		full uppercase longer than one (ß -> SS)
+ *   title_strings		title case where it is not the uppercase
+ *   casefold_runs, _strings	casefold where it is not the lowercase
+ *   titlecase_letters		category Lt
+ *   lower_toggle, upper_toggle	where islower (isupper) is not "has an
+ *				upper (lower) mapping and is not Lt"
+ *   case_ignorable		skipped around a final sigma
+ *   decimal_zeros, digit_ranges, numeric_ranges	the numeric classes
  */
+struct caserun {
+	uint32_t	lo, hi, stride;
+	int32_t		delta;
+};
+struct casestr {
+	uint32_t	 cp;
+	const char	*s;	/* UTF-8 */
+};
 struct cprange {
 	uint32_t	lo, hi;
 };
 
-static const uint32_t decimal_zeros[] = {
-	0x30, 0x660, 0x6F0, 0x7C0, 0x966, 0x9E6, 0xA66, 0xAE6,
-	0xB66, 0xBE6, 0xC66, 0xCE6, 0xD66, 0xDE6, 0xE50, 0xED0,
-	0xF20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80,
-	0x1A90, 0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900,
-	0xA9D0, 0xA9F0, 0xAA50, 0xABF0, 0xFF10, 0x104A0, 0x10D30, 0x11066,
-	0x110F0, 0x11136, 0x111D0, 0x112F0, 0x11450, 0x114D0, 0x11650, 0x116C0,
-	0x11730, 0x118E0, 0x11950, 0x11C50, 0x11D50, 0x11DA0, 0x16A60, 0x16AC0,
-	0x16B50, 0x1D7CE, 0x1D7D8, 0x1D7E2, 0x1D7EC, 0x1D7F6, 0x1E140, 0x1E2F0,
-	0x1E950, 0x1FBF0,
-};
-static const struct cprange digit_ranges[] = {
-	{ 0xB2, 0xB3 }, { 0xB9, 0xB9 }, { 0x1369, 0x1371 },
-	{ 0x19DA, 0x19DA }, { 0x2070, 0x2070 }, { 0x2074, 0x2079 },
-	{ 0x2080, 0x2089 }, { 0x2460, 0x2468 }, { 0x2474, 0x247C },
-	{ 0x2488, 0x2490 }, { 0x24EA, 0x24EA }, { 0x24F5, 0x24FD },
-	{ 0x24FF, 0x24FF }, { 0x2776, 0x277E }, { 0x2780, 0x2788 },
-	{ 0x278A, 0x2792 }, { 0x10A40, 0x10A43 }, { 0x10E60, 0x10E68 },
-	{ 0x11052, 0x1105A }, { 0x1F100, 0x1F10A },
-};
-static const struct cprange numeric_ranges[] = {
-	{ 0xBC, 0xBE }, { 0x9F4, 0x9F9 }, { 0xB72, 0xB77 },
-	{ 0xBF0, 0xBF2 }, { 0xC78, 0xC7E }, { 0xD58, 0xD5E },
-	{ 0xD70, 0xD78 }, { 0xF2A, 0xF33 }, { 0x1372, 0x137C },
-	{ 0x16EE, 0x16F0 }, { 0x17F0, 0x17F9 }, { 0x2150, 0x2182 },
-	{ 0x2185, 0x2189 }, { 0x2469, 0x2473 }, { 0x247D, 0x2487 },
-	{ 0x2491, 0x249B }, { 0x24EB, 0x24F4 }, { 0x24FE, 0x24FE },
-	{ 0x277F, 0x277F }, { 0x2789, 0x2789 }, { 0x2793, 0x2793 },
-	{ 0x2CFD, 0x2CFD }, { 0x3007, 0x3007 }, { 0x3021, 0x3029 },
-	{ 0x3038, 0x303A }, { 0x3192, 0x3195 }, { 0x3220, 0x3229 },
-	{ 0x3248, 0x324F }, { 0x3251, 0x325F }, { 0x3280, 0x3289 },
-	{ 0x32B1, 0x32BF }, { 0x3405, 0x3405 }, { 0x3483, 0x3483 },
-	{ 0x382A, 0x382A }, { 0x3B4D, 0x3B4D }, { 0x4E00, 0x4E00 },
-	{ 0x4E03, 0x4E03 }, { 0x4E07, 0x4E07 }, { 0x4E09, 0x4E09 },
-	{ 0x4E5D, 0x4E5D }, { 0x4E8C, 0x4E8C }, { 0x4E94, 0x4E94 },
-	{ 0x4E96, 0x4E96 }, { 0x4EBF, 0x4EC0 }, { 0x4EDF, 0x4EDF },
-	{ 0x4EE8, 0x4EE8 }, { 0x4F0D, 0x4F0D }, { 0x4F70, 0x4F70 },
-	{ 0x5104, 0x5104 }, { 0x5146, 0x5146 }, { 0x5169, 0x5169 },
-	{ 0x516B, 0x516B }, { 0x516D, 0x516D }, { 0x5341, 0x5341 },
-	{ 0x5343, 0x5345 }, { 0x534C, 0x534C }, { 0x53C1, 0x53C4 },
-	{ 0x56DB, 0x56DB }, { 0x58F1, 0x58F1 }, { 0x58F9, 0x58F9 },
-	{ 0x5E7A, 0x5E7A }, { 0x5EFE, 0x5EFF }, { 0x5F0C, 0x5F0E },
-	{ 0x5F10, 0x5F10 }, { 0x62FE, 0x62FE }, { 0x634C, 0x634C },
-	{ 0x67D2, 0x67D2 }, { 0x6F06, 0x6F06 }, { 0x7396, 0x7396 },
-	{ 0x767E, 0x767E }, { 0x8086, 0x8086 }, { 0x842C, 0x842C },
-	{ 0x8CAE, 0x8CAE }, { 0x8CB3, 0x8CB3 }, { 0x8D30, 0x8D30 },
-	{ 0x9621, 0x9621 }, { 0x9646, 0x9646 }, { 0x964C, 0x964C },
-	{ 0x9678, 0x9678 }, { 0x96F6, 0x96F6 }, { 0xA6E6, 0xA6EF },
-	{ 0xA830, 0xA835 }, { 0xF96B, 0xF96B }, { 0xF973, 0xF973 },
-	{ 0xF978, 0xF978 }, { 0xF9B2, 0xF9B2 }, { 0xF9D1, 0xF9D1 },
-	{ 0xF9D3, 0xF9D3 }, { 0xF9FD, 0xF9FD }, { 0x10107, 0x10133 },
-	{ 0x10140, 0x10178 }, { 0x1018A, 0x1018B }, { 0x102E1, 0x102FB },
-	{ 0x10320, 0x10323 }, { 0x10341, 0x10341 }, { 0x1034A, 0x1034A },
-	{ 0x103D1, 0x103D5 }, { 0x10858, 0x1085F }, { 0x10879, 0x1087F },
-	{ 0x108A7, 0x108AF }, { 0x108FB, 0x108FF }, { 0x10916, 0x1091B },
-	{ 0x109BC, 0x109BD }, { 0x109C0, 0x109CF }, { 0x109D2, 0x109FF },
-	{ 0x10A44, 0x10A48 }, { 0x10A7D, 0x10A7E }, { 0x10A9D, 0x10A9F },
-	{ 0x10AEB, 0x10AEF }, { 0x10B58, 0x10B5F }, { 0x10B78, 0x10B7F },
-	{ 0x10BA9, 0x10BAF }, { 0x10CFA, 0x10CFF }, { 0x10E69, 0x10E7E },
-	{ 0x10F1D, 0x10F26 }, { 0x10F51, 0x10F54 }, { 0x10FC5, 0x10FCB },
-	{ 0x1105B, 0x11065 }, { 0x111E1, 0x111F4 }, { 0x1173A, 0x1173B },
-	{ 0x118EA, 0x118F2 }, { 0x11C5A, 0x11C6C }, { 0x11FC0, 0x11FD4 },
-	{ 0x12400, 0x1246E }, { 0x16B5B, 0x16B61 }, { 0x16E80, 0x16E96 },
-	{ 0x1D2E0, 0x1D2F3 }, { 0x1D360, 0x1D378 }, { 0x1E8C7, 0x1E8CF },
-	{ 0x1EC71, 0x1ECAB }, { 0x1ECAD, 0x1ECAF }, { 0x1ECB1, 0x1ECB4 },
-	{ 0x1ED01, 0x1ED2D }, { 0x1ED2F, 0x1ED3D }, { 0x1F10B, 0x1F10C },
-	{ 0x20001, 0x20001 }, { 0x20064, 0x20064 }, { 0x200E2, 0x200E2 },
-	{ 0x20121, 0x20121 }, { 0x2092A, 0x2092A }, { 0x20983, 0x20983 },
-	{ 0x2098C, 0x2098C }, { 0x2099C, 0x2099C }, { 0x20AEA, 0x20AEA },
-	{ 0x20AFD, 0x20AFD }, { 0x20B19, 0x20B19 }, { 0x22390, 0x22390 },
-	{ 0x22998, 0x22998 }, { 0x23B1B, 0x23B1B }, { 0x2626D, 0x2626D },
-	{ 0x2F890, 0x2F890 },
-};
+#include "methods_tables.h"
+
+#define RANGES(r) (r), sizeof(r) / sizeof((r)[0])
+
+/* Whether a run holds c, and what it maps c to. */
+static bool
+run_lookup(const struct caserun *r, size_t n, uint32_t c, uint32_t *out)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {		/* the last run with r.lo <= c */
+		size_t mid = (lo + hi) / 2;
+		if (r[mid].lo <= c)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*out = c;
+	if (lo == 0)
+		return false;
+	r += lo - 1;
+	if (c > r->hi || (c - r->lo) % r->stride != 0)
+		return false;
+	*out = (uint32_t)((int64_t)c + r->delta);
+	return true;
+}
+
+/* c mapped by the run that holds it, or c itself. */
+static uint32_t
+run_map(const struct caserun *r, size_t n, uint32_t c)
+{
+	uint32_t out;
+	run_lookup(r, n, c, &out);
+	return out;
+}
+
+static int
+cmp_casestr(const void *key, const void *row)
+{
+	uint32_t c = *(const uint32_t *)key;
+	uint32_t cp = ((const struct casestr *)row)->cp;
+	return c < cp ? -1 : c > cp;
+}
+
+/* The string c maps to in t, or NULL. */
+static const char *
+str_map(const struct casestr *t, size_t n, uint32_t c)
+{
+	const struct casestr *e = bsearch(&c, t, n, sizeof *t, cmp_casestr);
+	return e != NULL ? e->s : NULL;
+}
 
 static bool
 in_ranges(const struct cprange *r, size_t n, uint32_t c)
@@ -804,6 +591,51 @@ in_ranges(const struct cprange *r, size_t n, uint32_t c)
 			return true;
 	}
 	return false;
+}
+
+static uint32_t
+upper1(uint32_t c)
+{
+	return run_map(RANGES(upper_runs), c);
+}
+
+static uint32_t
+lower1(uint32_t c)
+{
+	return run_map(RANGES(lower_runs), c);
+}
+
+static bool
+is_titlecase(uint32_t c)
+{
+	size_t i;
+	for (i = 0; i < sizeof titlecase_letters / sizeof titlecase_letters[0];
+	    i++)
+		if (titlecase_letters[i] == c)
+			return true;
+	return false;
+}
+
+static bool
+is_lower_cp(uint32_t c)
+{
+	bool mapped = (upper1(c) != c ||
+	    str_map(RANGES(upper_strings), c) != NULL) && !is_titlecase(c);
+	return mapped != in_ranges(RANGES(lower_toggle), c);
+}
+
+static bool
+is_upper_cp(uint32_t c)
+{
+	/* İ is the one letter whose lowercase is two code points */
+	bool mapped = (lower1(c) != c || c == 0x130) && !is_titlecase(c);
+	return mapped != in_ranges(RANGES(upper_toggle), c);
+}
+
+static bool
+is_cased(uint32_t c)
+{
+	return is_upper_cp(c) || is_lower_cp(c) || is_titlecase(c);
 }
 
 static bool
@@ -858,8 +690,6 @@ static const struct cprange xid_not_alpha[] = {
 	{ 0x1885, 0x1886 }, { 0x2118, 0x2118 }, { 0x212E, 0x212E },
 };
 
-#define RANGES(r) (r), sizeof(r) / sizeof((r)[0])
-
 static bool
 is_alpha_cp(uint32_t c)
 {
@@ -877,52 +707,71 @@ is_alpha_cp(uint32_t c)
 /* str and bytes: the shared algorithms                              */
 /* ================================================================ */
 
+/* Append the UTF-8 string t as units. */
+static void
+add_utf8(struct rt *rt, struct ubuf *b, const char *t)
+{
+	size_t n = strlen(t), i = 0, k;
+	uint32_t c;
+	while (i < n && (k = unicode_decode(t + i, n - i, &c)) != 0) {
+		ubuf_add1(rt, b, c);
+		i += k;
+	}
+}
+
 /* Append the full uppercase of c (ß -> SS, ŉ -> ʼN, ligatures). */
 static void
 full_upper(struct rt *rt, struct ubuf *b, uint32_t c)
 {
-	static const struct { uint32_t c; uint32_t to[3]; } special[] = {
-		{ 0xDF, { 'S', 'S', 0 } },
-		{ 0x149, { 0x2BC, 'N', 0 } },
-		{ 0xFB00, { 'F', 'F', 0 } },
-		{ 0xFB01, { 'F', 'I', 0 } },
-		{ 0xFB02, { 'F', 'L', 0 } },
-		{ 0xFB03, { 'F', 'F', 'I' } },
-		{ 0xFB04, { 'F', 'F', 'L' } },
-		{ 0xFB05, { 'S', 'T', 0 } },
-		{ 0xFB06, { 'S', 'T', 0 } },
-	};
-	size_t i, k;
-	if (c >= 0xDF)
-		for (i = 0; i < sizeof special / sizeof special[0]; i++)
-			if (special[i].c == c) {
-				for (k = 0; k < 3 && special[i].to[k]; k++)
-					ubuf_add1(rt, b, special[i].to[k]);
-				return;
-			}
-	ubuf_add1(rt, b, upper1(c));
+	const char *t = c < 0xDF ? NULL : str_map(RANGES(upper_strings), c);
+	if (t != NULL)
+		add_utf8(rt, b, t);
+	else
+		ubuf_add1(rt, b, upper1(c));
 }
 
-/* Title case of c: full uppercase except the title digraphs. */
+/* Title case of c: the uppercase, except where the table differs. */
 static void
 full_title(struct rt *rt, struct ubuf *b, uint32_t c)
 {
-	if (c == 0xDF) {	/* 'ß'.title() is 'Ss' */
-		ubuf_add1(rt, b, 'S');
-		ubuf_add1(rt, b, 's');
+	const char *t = c < 0xDF ? NULL : str_map(RANGES(title_strings), c);
+	if (t != NULL)
+		add_utf8(rt, b, t);
+	else
+		full_upper(rt, b, c);
+}
+
+/* casefold of c: the lowercase, except where the tables differ. */
+static void
+full_casefold(struct rt *rt, struct ubuf *b, uint32_t c)
+{
+	const char *t = c < 0xDF ? NULL : str_map(RANGES(casefold_strings),
+	    c);
+	uint32_t f;
+	if (t != NULL) {
+		add_utf8(rt, b, t);
 		return;
 	}
-	if (title1(c) != upper1(c)) {
-		ubuf_add1(rt, b, title1(c));
+	if (c == 0x130) {		/* as lower(): i + combining dot */
+		ubuf_add1(rt, b, 'i');
+		ubuf_add1(rt, b, 0x307);
 		return;
 	}
-	full_upper(rt, b, c);
+	/* a run may map c to itself: Cherokee capitals fold to themselves */
+	ubuf_add1(rt, b, run_lookup(RANGES(casefold_runs), c, &f) ? f :
+	    lower1(c));
+}
+
+static bool
+is_case_ignorable(uint32_t c)
+{
+	return in_ranges(RANGES(case_ignorable), c);
 }
 
 /*
- * Full lowercase of u[i]: İ -> i + combining dot, and Σ -> ς at the end of
- * a word (preceded by a cased letter and not followed by one), as
- * CPython's lower() does.
+ * Full lowercase of u[i]: İ -> i + combining dot, and Σ -> ς in the
+ * Final_Sigma context (a cased letter before it and none after it, case-
+ * ignorable characters skipped on both sides), as CPython's lower() does.
  */
 static void
 full_lower(struct rt *rt, struct ubuf *b, const uint32_t *u, size_t n,
@@ -935,19 +784,19 @@ full_lower(struct rt *rt, struct ubuf *b, const uint32_t *u, size_t n,
 		return;
 	}
 	if (c == 0x3A3) {
-		bool before = false, after = false;
+		bool final = false;
 		size_t j;
 		for (j = i; j-- > 0;)
-			if (u[j] != '\'' && u[j] != 0x2019) {
-				before = is_cased(u[j]);
+			if (!is_case_ignorable(u[j])) {
+				final = is_cased(u[j]);
 				break;
 			}
-		for (j = i + 1; j < n; j++)
-			if (u[j] != '\'' && u[j] != 0x2019) {
-				after = is_cased(u[j]);
-				break;
-			}
-		ubuf_add1(rt, b, before && !after ? 0x3C2 : 0x3C3);
+		if (final) {
+			for (j = i + 1; j < n && is_case_ignorable(u[j]); j++)
+				;
+			final = j == n || !is_cased(u[j]);
+		}
+		ubuf_add1(rt, b, final ? 0x3C2 : 0x3C3);
 		return;
 	}
 	ubuf_add1(rt, b, lower1(c));
@@ -982,17 +831,7 @@ change_case(struct rt *rt, value self, enum casemode m, value *out)
 			full_lower(rt, &b, s.u, s.n, i);
 			break;
 		case C_CASEFOLD:
-			if (c == 0xDF) {
-				ubuf_add1(rt, &b, 's');
-				ubuf_add1(rt, &b, 's');
-			} else if (c == 0x3C2)
-				ubuf_add1(rt, &b, 0x3C3);
-			else if (c == 0xB5)
-				ubuf_add1(rt, &b, 0x3BC);
-			else if (c == 0x17F)
-				ubuf_add1(rt, &b, 's');
-			else
-				ubuf_add1(rt, &b, lower1(c));
+			full_casefold(rt, &b, c);
 			break;
 		case C_CAPITALIZE:
 			if (i == 0)
@@ -1008,7 +847,8 @@ change_case(struct rt *rt, value self, enum casemode m, value *out)
 			prev_cased = is_cased(c);
 			break;
 		case C_SWAPCASE:
-			if (is_upper_cp(c) || is_titlecase(c))
+			/* a titlecase letter is neither, and stays */
+			if (is_upper_cp(c))
 				full_lower(rt, &b, s.u, s.n, i);
 			else if (is_lower_cp(c))
 				full_upper(rt, &b, c);

@@ -25,6 +25,7 @@
 #include "mock.h"
 #include "mock_subclasses.h"
 #include "ns.h"
+#include "policy.h"
 #include "sbuf.h"
 
 #define EV(rt) ((struct eval *)(rt)->owner)
@@ -647,6 +648,18 @@ bool
 mock_getattr(struct eval *ev, value obj, const char *name, value *out)
 {
 	bool found;
+
+	/*
+	 * A policy that forbids private names checks the syntax tree; a
+	 * format string's fields ('{0.__class__}') walk attributes the tree
+	 * never shows.  When that happens behind the boundary, write it down:
+	 * the record then says the boundary was bypassed.
+	 */
+	if (ev->path == PATH_SANDBOX && ev->policy != NULL &&
+	    ev->policy->attr_rule == ATTRS_PUBLIC && name[0] == '_')
+		eval_effect(ev, "introspect", name, NULL, arena_printf(
+		    ev->rt.arena, "reached the private attribute %s", name),
+		    false);
 
 	if (obj.type != VT_OBJECT) {
 		/* the built-in types' methods (str.upper, list.append, ...) */

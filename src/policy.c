@@ -60,7 +60,7 @@ static const char *const no_list[] = { NULL };
 
 /* Caps shared by the presets: generous for real work, far below harm. */
 #define DEFAULT_LIMITS {					\
-	.max_steps = 1000000,					\
+	.max_steps = 4000000,					\
 	.max_int_bits = UINT64_C(1) << 22,			\
 	.max_seq_len = 1000000,					\
 	.max_str_bytes = 16u << 20,				\

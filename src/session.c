@@ -16,6 +16,7 @@
  */
 #include "config.h"
 
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,6 +168,22 @@ session_seed_file(struct session *s, const char *name, const char *data,
 }
 
 /*
+ * After an input that changed values in place, the namespace copies its
+ * bindings again: what the change added lives in the input's arena, which
+ * is about to go (value_copy copies everything a name can reach).
+ */
+static void
+restore_names(struct ns *ns)
+{
+	size_t i;
+	for (i = 0; i < ns_count(ns); i++) {
+		value v;
+		const char *name = ns_name(ns, i, &v);
+		ns_set(ns, name, v);
+	}
+}
+
+/*
  * Does v hold something value_copy() shares instead of copying (a lambda,
  * a mock object)?  Such values keep pointing into the arena of the input
  * that made them, so that arena must outlive the input.
@@ -276,6 +293,8 @@ session_seed_name(struct session *s, const char *name, const char *expr,
 	}
 	for (p = 0; p < PATH__COUNT; p++)
 		ns_set(s->paths[p].ns, name, v);
+	if (ev.mutated)
+		restore_names(s->paths[PATH_UNSAFE].ns);
 	ok = true;
 out:
 	mfs_free(scratch);
@@ -962,6 +981,8 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 		run_command(&st, e, call);
 	else
 		run_code(&st, pr->root);
+	if (st.ev.mutated)
+		restore_names(st.ps->ns);
 	finish(&st, input, len, label, e ? e->name : NULL);
 }
 
@@ -974,6 +995,7 @@ session_run(struct session *s, const char *input, size_t len,
 	struct arena *ea = arena_new();
 	unsigned long gens[PATH__COUNT];
 	size_t n = 0;
+	bool big;
 	int p;
 
 	if (mask == 0)
@@ -985,7 +1007,10 @@ session_run(struct session *s, const char *input, size_t len,
 		if (mask & PATH_BIT(p))
 			run_path(s, (enum path_id)p, input, len, &pr, label, a,
 			    ea, &recs[n++]);
+	big = arena_used(ea) > (8u << 20);
 	keep_or_free(s, ea, gens);
+	if (big)
+		malloc_trim(0);	/* give a big input's memory back at once */
 	if (s->state_dir != NULL) {
 		/* Durable before anyone sees the records. */
 		char *err = NULL;
