@@ -360,16 +360,6 @@ getitem(struct eval *ev, value obj, value idx, value *out)
 
 /* ---- displays ---- */
 
-static bool
-append_item(struct rt *rt, value item, void *ctx)
-{
-	value *list = ctx;
-	if (!rt_check_seq_len(rt, list->as.list->len + 1))
-		return false;
-	value_list_append(rt->arena, *list, item);
-	return true;
-}
-
 /* Evaluate elts (with *starred entries) into a new list. */
 static bool
 eval_elts(struct eval *ev, const struct nodelist *elts, value *list)
@@ -382,7 +372,7 @@ eval_elts(struct eval *ev, const struct nodelist *elts, value *list)
 		if (e->kind == NODE_STARRED) {
 			if (!eval_expr(ev, e->u.starred.value, &v))
 				return false;
-			if (!value_iterate(&ev->rt, v, append_item, list))
+			if (!value_list_extend(&ev->rt, *list, v))
 				return fail_at(ev, e);
 			continue;
 		}

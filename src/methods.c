@@ -2830,29 +2830,11 @@ METHOD(list_append)
 	return true;
 }
 
-struct collect {
-	value	list;
-};
-
-static bool
-collect_step(struct rt *rt, value item, void *p)
-{
-	struct collect *c = p;
-	if (!rt_check_seq_len(rt, c->list.as.list->len + 1))
-		return false;
-	value_list_append(rt->arena, c->list, item);
-	return true;
-}
-
 /* The items of any iterable, as a fresh list. */
 static bool
 items_of(struct rt *rt, value it, value *out)
 {
-	struct collect c = { value_list(rt->arena, 0) };
-	if (!value_iterate(rt, it, collect_step, &c))
-		return false;
-	*out = c.list;
-	return true;
+	return value_collect(rt, it, out);
 }
 
 METHOD(list_extend)

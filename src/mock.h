@@ -66,6 +66,11 @@ struct mattr {
 
 /* ---- mock.c: builtins, modules, files, the shell ---- */
 
+/* CPython's TypeError when a native gets the wrong number of arguments
+ * (or any keyword); true when the count is right. */
+bool mock_want_args(struct rt *rt, const char *fname, size_t nargs,
+    size_t nkw, size_t min, size_t max);
+
 /* An unsafe-only builtin (open, __import__, eval, ...); false when none. */
 bool mock_builtin(struct eval *ev, const char *name, value *out);
 /* Import a module by dotted name; ModuleNotFoundError when unknown. */
@@ -97,6 +102,10 @@ bool mock_getitem(struct eval *ev, value obj, value idx, value *out);
 /* Call a mock object (a class, a Python-level function). */
 bool mock_call(struct eval *ev, value fn, const value *args, size_t nargs,
     const char *const *kwnames, size_t nkw, value *out);
+/* Is o one of the model's static objects (a module, a type), which live
+ * for the whole process and never need their input's arena kept? */
+bool mock_is_static(const struct vobject *o);
+bool mock_module_is_static(const struct vobject *o);
 /* Iterate a mock object (a generator); TypeError when not iterable. */
 bool mock_iterate(struct rt *rt, value obj,
     bool (*fn)(struct rt *rt, value item, void *ctx), void *ctx);

@@ -108,6 +108,13 @@ type_value(int t)
 }
 
 bool
+mock_is_static(const struct vobject *o)
+{
+	return (o >= type_objects && o < type_objects + NTYPES) ||
+	    mock_module_is_static(o);
+}
+
+bool
 mock_type_named(struct eval *ev, const char *module, const char *name,
     value *out)
 {
@@ -270,23 +277,6 @@ mock_module_globals(struct eval *ev, const char *module)
 
 /* ---- natives the object graph hands out ---- */
 
-static bool
-want_n(struct rt *rt, const char *fname, size_t nargs, size_t nkw,
-    size_t min, size_t max)
-{
-	if (nkw != 0)
-		return rt_raise(rt, "TypeError", "%s() takes no keyword "
-		    "arguments", fname);
-	if (nargs < min || nargs > max) {
-		if (min == max)
-			return rt_raise(rt, "TypeError", "%s() takes exactly "
-			    "%zu argument%s (%zu given)", fname, min,
-			    min == 1 ? "" : "s", nargs);
-		return rt_raise(rt, "TypeError", "%s expected at most %zu "
-		    "arguments, got %zu", fname, max, nargs);
-	}
-	return true;
-}
 
 static bool
 type_subclasses(struct rt *rt, value self, const value *args, size_t nargs,
@@ -297,7 +287,7 @@ type_subclasses(struct rt *rt, value self, const value *args, size_t nargs,
 	if (nargs == 1 && nkw == 0 && strcmp(types[t].name, "type") == 0 &&
 	    args[0].type == VT_OBJECT && args[0].as.obj->kind == MK_TYPE)
 		t = args[0].as.obj->type;
-	else if (!want_n(rt, "__subclasses__", nargs, nkw, 0, 0))
+	else if (!mock_want_args(rt, "__subclasses__", nargs, nkw, 0, 0))
 		return false;
 	*out = value_list(rt->arena, 0);
 	for (i = 0; i < NTYPES; i++)
@@ -320,7 +310,7 @@ static bool
 type_mro(struct rt *rt, value self, const value *args, size_t nargs,
     const char *const *kw, size_t nkw, value *out)
 {
-	if (!want_n(rt, "mro", nargs, nkw, 0, 0))
+	if (!mock_want_args(rt, "mro", nargs, nkw, 0, 0))
 		return false;
 	*out = mro_list(EV(rt), self.as.obj->type);
 	return true;
@@ -337,7 +327,7 @@ static bool
 getattribute(struct rt *rt, value self, const value *args, size_t nargs,
     const char *const *kw, size_t nkw, value *out)
 {
-	if (!want_n(rt, "__getattribute__", nargs, nkw, 1, 1))
+	if (!mock_want_args(rt, "__getattribute__", nargs, nkw, 1, 1))
 		return false;
 	if (args[0].type != VT_STR)
 		return rt_raise(rt, "TypeError", "attribute name must be string,"
@@ -349,7 +339,7 @@ static bool
 importer_load_module(struct rt *rt, value self, const value *args,
     size_t nargs, const char *const *kw, size_t nkw, value *out)
 {
-	if (!want_n(rt, "load_module", nargs, nkw, 1, 1))
+	if (!mock_want_args(rt, "load_module", nargs, nkw, 1, 1))
 		return false;
 	if (args[0].type != VT_STR)
 		return rt_raise(rt, "TypeError", "load_module() argument must be "
@@ -362,7 +352,7 @@ generator_next(struct rt *rt, value self, const value *args, size_t nargs,
     const char *const *kw, size_t nkw, value *out)
 {
 	struct vobject *g = self.as.obj;
-	if (!want_n(rt, "__next__", nargs, nkw, 0, 1))
+	if (!mock_want_args(rt, "__next__", nargs, nkw, 0, 1))
 		return false;
 	if (g->data.type != VT_LIST || g->pos >= g->data.as.list->len)
 		return rt_raise(rt, "StopIteration", "%s", "");

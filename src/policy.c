@@ -36,6 +36,7 @@
 #include "policy.h"
 #include "sbuf.h"
 #include "xalloc.h"
+#include "strlist.h"
 
 #define BIT(x) (UINT64_C(1) << (x))
 #define MAX_POLICY_BYTES (1u << 20)
@@ -154,31 +155,22 @@ policy_preset(const char *name)
 	return NULL;
 }
 
-static bool
-listed(const char *const *list, const char *name)
-{
-	for (; list != NULL && *list != NULL; list++)
-		if ((*list)[0] == name[0] && strcmp(*list, name) == 0)
-			return true;
-	return false;
-}
-
 bool
 policy_allows_call(const struct policy *p, const char *name)
 {
-	return listed(p->calls, name);
+	return strlist_has(p->calls, name);
 }
 
 bool
 policy_allows_command(const struct policy *p, const char *name)
 {
-	return listed(p->commands, name);
+	return strlist_has(p->commands, name);
 }
 
 bool
 policy_allows_host(const struct policy *p, const char *host)
 {
-	return listed(p->hosts, host);
+	return strlist_has(p->hosts, host);
 }
 
 /* ---- policy files ---- */

@@ -27,7 +27,9 @@
 #include "xalloc.h"
 
 /* A reply to a request that failed: {"id": id, "error": why}.  id is
- * borrowed (NULL: null). */
+ * borrowed (NULL: null).  A malformed request is answered with a null id,
+ * as the contract says, even when an id could be read from it; a valid
+ * request whose agent failed keeps its id. */
 static json_t *error_reply(json_t *id, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -161,7 +163,7 @@ handle(struct session *s, const struct serve_opts *o, const char *line,
 	json_object_foreach(req, key, val) {
 		if (strcmp(key, "id") != 0 && strcmp(key, "input") != 0 &&
 		    strcmp(key, "paths") != 0) {
-			reply = error_reply(id, "unknown key '%.64s' "
+			reply = error_reply(NULL, "unknown key '%.64s' "
 			    "(expected id, input, paths)", key);
 			json_decref(req);
 			return reply;
@@ -172,7 +174,7 @@ handle(struct session *s, const struct serve_opts *o, const char *line,
 	    !json_is_string(input) ? xstrdup("\"input\" must be a string") :
 	    read_paths(json_object_get(req, "paths"), &mask);
 	if (why != NULL) {
-		reply = error_reply(id, "%s", why);
+		reply = error_reply(NULL, "%s", why);
 		free(why);
 		json_decref(req);
 		return reply;

@@ -27,6 +27,7 @@
 #include "eval.h"
 #include "jailpath.h"
 #include "ledger.h"
+#include "mock.h"
 #include "mockfs.h"
 #include "ns.h"
 #include "parse.h"
@@ -195,8 +196,10 @@ holds_shared(value v, unsigned depth)
 	if (depth > 64)
 		return true;		/* too deep to tell: assume so */
 	switch (v.type) {
-	case VT_FUNCTION: case VT_OBJECT:
+	case VT_FUNCTION:
 		return true;
+	case VT_OBJECT:
+		return !mock_is_static(v.as.obj);
 	case VT_NATIVE:
 		return holds_shared(v.as.native->self, depth + 1);
 	case VT_LIST:
@@ -472,6 +475,29 @@ repr_of(struct step *st, value v)
 	return s;
 }
 
+/* A command takes exactly one positional argument (its dict). */
+static bool
+command_shape(struct step *st, const struct cmd_entry *e,
+    const struct node *call)
+{
+	if (call->u.call.args.len == 1 && call->u.call.keywords.len == 0 &&
+	    call->u.call.args.items[0]->kind != NODE_STARRED)
+		return true;
+	mark_node(st->r, call);
+	decide(st, VERDICT_ERROR, LAYER_COMMANDS, "arguments",
+	    arena_printf(st->a, "TypeError: %s() takes one dict argument, "
+	    "e.g. %s({'path': 'report.txt'})", e->name, e->name));
+	return false;
+}
+
+/* The policy's checker said no: the record names its rule and node. */
+static void
+decide_blocked(struct step *st, const struct check_result *cr)
+{
+	mark_node(st->r, cr->node);
+	decide(st, VERDICT_BLOCKED, LAYER_ALLOWLIST, cr->rule, cr->reason);
+}
+
 static bool
 charge_budget(struct step *st)
 {
@@ -515,9 +541,7 @@ run_code(struct step *st, const struct node *root)
 		if (!check_source(st->s->policy, root, st->r->input,
 		    strlen(st->r->input), st->a, &cr) ||
 		    !check_tree(st->s->policy, root, st->a, &cr)) {
-			mark_node(st->r, cr.node);
-			decide(st, VERDICT_BLOCKED, LAYER_ALLOWLIST, cr.rule,
-			    cr.reason);
+			decide_blocked(st, &cr);
 			return;
 		}
 		if (!charge_budget(st))
@@ -672,15 +696,8 @@ run_command(struct step *st, const struct cmd_entry *e,
 		    e->name));
 		return;
 	}
-	if (call->u.call.args.len != 1 || call->u.call.keywords.len != 0 ||
-	    call->u.call.args.items[0]->kind == NODE_STARRED) {
-		mark_node(st->r, call);
-		decide(st, VERDICT_ERROR, LAYER_COMMANDS, "arguments",
-		    arena_printf(st->a, "TypeError: %s() takes one dict "
-		    "argument, e.g. %s({'path': 'report.txt'})", e->name,
-		    e->name));
+	if (!command_shape(st, e, call))
 		return;
-	}
 	arg = call->u.call.args.items[0];
 	if (st->path == PATH_SANDBOX) {
 		/* The argument's expressions go through the code policy; the
@@ -705,9 +722,7 @@ run_command(struct step *st, const struct cmd_entry *e,
 		} else if (ok)
 			ok = check_tree(st->s->policy, arg, st->a, &cr);
 		if (!ok) {
-			mark_node(st->r, cr.node);
-			decide(st, VERDICT_BLOCKED, LAYER_ALLOWLIST, cr.rule,
-			    cr.reason);
+			decide_blocked(st, &cr);
 			return;
 		}
 		if (!charge_budget(st))
@@ -816,22 +831,12 @@ run_jail(struct step *st, const struct node *root, const struct cmd_entry *e,
 		if (e == NULL && (!check_source(st->s->policy, root,
 		    st->r->input, strlen(st->r->input), st->a, &cr) ||
 		    !check_tree(st->s->policy, root, st->a, &cr))) {
-			mark_node(st->r, cr.node);
-			decide(st, VERDICT_BLOCKED, LAYER_ALLOWLIST, cr.rule,
-			    cr.reason);
+			decide_blocked(st, &cr);
 			return;
 		}
 	}
-	if (e != NULL && (call->u.call.args.len != 1 ||
-	    call->u.call.keywords.len != 0 ||
-	    call->u.call.args.items[0]->kind == NODE_STARRED)) {
-		mark_node(st->r, call);
-		decide(st, VERDICT_ERROR, LAYER_COMMANDS, "arguments",
-		    arena_printf(st->a, "TypeError: %s() takes one dict "
-		    "argument, e.g. %s({'path': 'report.txt'})", e->name,
-		    e->name));
+	if (e != NULL && !command_shape(st, e, call))
 		return;
-	}
 	jailpath_run(&job, st->a, st->r);
 }
 

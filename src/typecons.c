@@ -50,20 +50,9 @@ at_most(struct rt *rt, const char *f, size_t nargs, size_t max)
 /* ---- collecting an iterable ---- */
 
 static bool
-collect_item(struct rt *rt, value item, void *ctx)
-{
-	value *list = ctx;
-	if (!rt_check_seq_len(rt, list->as.list->len + 1))
-		return false;
-	value_list_append(rt->arena, *list, item);
-	return true;
-}
-
-static bool
 collect(struct rt *rt, value it, value *out)
 {
-	*out = value_list(rt->arena, 8);
-	return value_iterate(rt, it, collect_item, out);
+	return value_collect(rt, it, out);
 }
 
 static value

@@ -233,6 +233,29 @@ value_list_append(struct arena *a, value list, value item)
 	l->items[l->len++] = item;
 }
 
+static bool
+extend_step(struct rt *rt, value item, void *ctx)
+{
+	value *list = ctx;
+	if (!rt_check_seq_len(rt, list->as.list->len + 1))
+		return false;
+	value_list_append(rt->arena, *list, item);
+	return true;
+}
+
+bool
+value_list_extend(struct rt *rt, value list, value iterable)
+{
+	return value_iterate(rt, iterable, extend_step, &list);
+}
+
+bool
+value_collect(struct rt *rt, value iterable, value *list)
+{
+	*list = value_list(rt->arena, 8);
+	return value_list_extend(rt, *list, iterable);
+}
+
 #define X_NAME(e, name) name,
 static const char *const type_names[] = { VALUE_TYPES(X_NAME) };
 #undef X_NAME

@@ -174,6 +174,11 @@ bool value_dict_get(struct rt *rt, value dict, value key, value *out,
     bool *found);
 bool value_set_add(struct rt *rt, value set, value key);
 
+/* Append every item of an iterable to list (capped by max_seq_len). */
+bool value_list_extend(struct rt *rt, value list, value iterable);
+/* The items of any iterable, as a new list. */
+bool value_collect(struct rt *rt, value iterable, value *list);
+
 /* ---- queries ---- */
 const char *value_type_name(value v);
 bool value_truthy(struct rt *rt, value v, bool *out);

@@ -175,7 +175,7 @@ test_malformed(void **state)
 {
 	static const struct {
 		const char *line;
-		bool has_id;	/* the reply echoes "id": 7 */
+		bool has_id;	/* (a malformed request's reply has id null) */
 		const char *error;
 	} cases[] = {
 		{ "not json", false, "not JSON: " },
@@ -183,20 +183,20 @@ test_malformed(void **state)
 		{ "[\"input\", \"1\"]", false, "a request is a JSON object" },
 		{ "\"1 + 1\"", false, "a request is a JSON object" },
 		{ "42", false, "a request is a JSON object" },
-		{ "{\"id\": 7}", true, "missing \"input\" (a string)" },
-		{ "{\"id\": 7, \"input\": null}", true,
+		{ "{\"id\": 7}", false, "missing \"input\" (a string)" },
+		{ "{\"id\": 7, \"input\": null}", false,
 		  "\"input\" must be a string" },
-		{ "{\"id\": 7, \"input\": [\"1\"]}", true,
+		{ "{\"id\": 7, \"input\": [\"1\"]}", false,
 		  "\"input\" must be a string" },
-		{ "{\"id\": 7, \"input\": \"1\", \"paths\": \"sandbox\"}", true,
+		{ "{\"id\": 7, \"input\": \"1\", \"paths\": \"sandbox\"}", false,
 		  "\"paths\" must be a list of path names" },
-		{ "{\"id\": 7, \"input\": \"1\", \"paths\": [1]}", true,
+		{ "{\"id\": 7, \"input\": \"1\", \"paths\": [1]}", false,
 		  "\"paths\" must be a list of path names" },
 		{ "{\"id\": 7, \"input\": \"1\", \"paths\": [\"sandbox\", "
-		  "\"kernel\"]}", true, "unknown path 'kernel' in \"paths\"" },
-		{ "{\"id\": 7, \"input\": \"1\", \"paths\": []}", true,
+		  "\"kernel\"]}", false, "unknown path 'kernel' in \"paths\"" },
+		{ "{\"id\": 7, \"input\": \"1\", \"paths\": []}", false,
 		  "\"paths\" is empty" },
-		{ "{\"id\": 7, \"input\": \"1\", \"path\": [\"unsafe\"]}", true,
+		{ "{\"id\": 7, \"input\": \"1\", \"path\": [\"unsafe\"]}", false,
 		  "unknown key 'path' (expected id, input, paths)" },
 		{ "{\"id\": {\"a\": 1}, \"input\": \"1\"}", false,
 		  "\"id\" must be a string, a number or null" },
