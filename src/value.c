@@ -1193,13 +1193,38 @@ map_find(struct copy_map *m, const void *p, bool *fresh)
 	return &m->vals[i];
 }
 
+/*
+ * Containers still to fill: a copy made by copy_one() whose items are
+ * copied later by fill_one().  An explicit stack instead of recursion, so
+ * that a list nested 100,000 deep (built by a comprehension) is copied
+ * without exhausting the C stack.
+ */
+struct copy_stack {
+	value	*src, *dst;
+	size_t	 n, cap;
+};
+
+static void
+push_fill(struct copy_stack *st, value src, value dst)
+{
+	if (st->n == st->cap) {
+		st->cap = st->cap ? st->cap * 2 : 64;
+		st->src = xreallocarray(st->src, st->cap, sizeof *st->src);
+		st->dst = xreallocarray(st->dst, st->cap, sizeof *st->dst);
+	}
+	st->src[st->n] = src;
+	st->dst[st->n++] = dst;
+}
+
+/* The copy of v: leaves and immediates whole; a container empty, with
+ * its filling pushed on st. */
 static value
-copy_rec(struct arena *dst, value v, struct copy_map *m)
+copy_one(struct arena *dst, value v, struct copy_map *m,
+    struct copy_stack *st)
 {
 	value c = v;
 	value *slot;
 	bool fresh;
-	size_t i;
 
 	switch (v.type) {
 	case VT_BIGINT: case VT_COMPLEX: case VT_STR: case VT_BYTES:
@@ -1227,27 +1252,58 @@ copy_rec(struct arena *dst, value v, struct copy_map *m)
 		break;
 	case VT_LIST:
 		c = value_list(dst, v.as.list->len);
-		*slot = c;	/* before the items, so a cycle finds it */
-		for (i = 0; i < v.as.list->len; i++) {
-			value item = copy_rec(dst, v.as.list->items[i], m);
-			c.as.list->items[c.as.list->len++] = item;
-		}
-		/* the map may have grown: look the slot up again */
-		return c;
+		push_fill(st, v, c);
+		break;
 	case VT_TUPLE:
 		c = value_tuple(dst, v.as.tuple->len);
-		*slot = c;
-		for (i = 0; i < v.as.tuple->len; i++) {
-			value item = copy_rec(dst, v.as.tuple->items[i], m);
-			c.as.tuple->items[i] = item;
+		push_fill(st, v, c);
+		break;
+	case VT_DICT:
+	case VT_SET:
+	case VT_FROZENSET:
+		c.as.dict = arena_alloc(dst, sizeof *c.as.dict);
+		push_fill(st, v, c);
+		break;
+	case VT_SLICE:
+		c.as.slice = arena_alloc(dst, sizeof *c.as.slice);
+		push_fill(st, v, c);
+		break;
+	case VT_NATIVE:
+		c.as.native = arena_alloc(dst, sizeof *c.as.native);
+		*c.as.native = *v.as.native;
+		push_fill(st, v, c);
+		break;
+	default:
+		break;
+	}
+	/* registered before the items are copied, so a cycle finds it */
+	*slot = c;
+	return c;
+}
+
+/* Copy the items of the container v into its copy c. */
+static void
+fill_one(struct arena *dst, value v, value c, struct copy_map *m,
+    struct copy_stack *st)
+{
+	size_t i;
+
+	switch (v.type) {
+	case VT_LIST:
+		for (i = 0; i < v.as.list->len; i++) {
+			value item = copy_one(dst, v.as.list->items[i], m, st);
+			c.as.list->items[c.as.list->len++] = item;
 		}
-		return c;
+		break;
+	case VT_TUPLE:
+		for (i = 0; i < v.as.tuple->len; i++)
+			c.as.tuple->items[i] = copy_one(dst,
+			    v.as.tuple->items[i], m, st);
+		break;
 	case VT_DICT:
 	case VT_SET:
 	case VT_FROZENSET: {
-		struct vdict *od = v.as.dict, *nd;
-		c.as.dict = nd = arena_alloc(dst, sizeof *nd);
-		*slot = c;
+		struct vdict *od = v.as.dict, *nd = c.as.dict;
 		/* same hashes, same order: copy entries, rebuild the index */
 		nd->cap = od->len ? od->len : 0;
 		if (nd->cap)
@@ -1256,8 +1312,8 @@ copy_rec(struct arena *dst, value v, struct copy_map *m)
 			struct ventry e = od->entries[i];
 			if (!e.live)
 				continue;
-			e.key = copy_rec(dst, e.key, m);
-			e.val = copy_rec(dst, e.val, m);
+			e.key = copy_one(dst, e.key, m, st);
+			e.val = copy_one(dst, e.val, m, st);
 			nd->entries[nd->used++] = e;
 		}
 		nd->len = nd->used;
@@ -1267,33 +1323,34 @@ copy_rec(struct arena *dst, value v, struct copy_map *m)
 				n *= 2;
 			dict_reindex(dst, nd, n);
 		}
-		return c;
+		break;
 	}
 	case VT_SLICE:
-		c.as.slice = arena_alloc(dst, sizeof *c.as.slice);
-		*slot = c;
-		c.as.slice->start = copy_rec(dst, v.as.slice->start, m);
-		c.as.slice->stop = copy_rec(dst, v.as.slice->stop, m);
-		c.as.slice->step = copy_rec(dst, v.as.slice->step, m);
-		return c;
+		c.as.slice->start = copy_one(dst, v.as.slice->start, m, st);
+		c.as.slice->stop = copy_one(dst, v.as.slice->stop, m, st);
+		c.as.slice->step = copy_one(dst, v.as.slice->step, m, st);
+		break;
 	case VT_NATIVE:
-		c.as.native = arena_alloc(dst, sizeof *c.as.native);
-		*c.as.native = *v.as.native;
-		*slot = c;
-		c.as.native->self = copy_rec(dst, v.as.native->self, m);
-		return c;
+		c.as.native->self = copy_one(dst, v.as.native->self, m, st);
+		break;
 	default:
 		break;
 	}
-	*slot = c;
-	return c;
 }
 
 value
 value_copy(struct arena *dst, value v)
 {
 	struct copy_map m = { NULL, NULL, 0, 0 };
-	value c = copy_rec(dst, v, &m);
+	struct copy_stack st = { NULL, NULL, 0, 0 };
+	value c = copy_one(dst, v, &m, &st);
+
+	while (st.n > 0) {
+		st.n--;
+		fill_one(dst, st.src[st.n], st.dst[st.n], &m, &st);
+	}
+	free(st.src);
+	free(st.dst);
 	free(m.keys);
 	free(m.vals);
 	return c;
