@@ -28,8 +28,15 @@
 #include "ui.h"
 #include "xalloc.h"
 
-/* The longest input batch mode accumulates across continuation lines. */
-#define MAX_INPUT_BYTES (16u << 20)
+/*
+ * How far batch mode follows continuation lines.  Each new line re-parses
+ * the whole input to ask whether it is still incomplete, so the work grows
+ * with the square of the input: an unterminated triple-quoted string
+ * followed by 100,000 lines took minutes.  Past either cap the input runs
+ * as it is (and is reported incomplete).
+ */
+#define MAX_INPUT_BYTES (1u << 20)
+#define MAX_INPUT_LINES 1000
 
 struct options {
 	bool		 batch;
@@ -216,6 +223,7 @@ run_stdin(struct session *s, const struct options *o)
 	size_t cap = 0;
 	ssize_t n;
 	int status = 0;
+	unsigned lines = 0;
 
 	while ((n = getline(&line, &cap, stdin)) >= 0) {
 		size_t len = (size_t)n;
@@ -228,9 +236,10 @@ run_stdin(struct session *s, const struct options *o)
 		sbuf_add(&acc, line, len);
 		if (acc.len == 0)
 			continue;
-		if (acc.len < MAX_INPUT_BYTES &&
+		if (acc.len < MAX_INPUT_BYTES && ++lines < MAX_INPUT_LINES &&
 		    is_incomplete(acc.data, acc.len))
 			continue;
+		lines = 0;
 		{
 			const char *p = acc.data;
 			p += strspn(p, " \t");
