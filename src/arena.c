@@ -38,9 +38,23 @@ struct arena {
 	size_t		  used;
 };
 
+/*
+ * One arena kept for reuse: a session makes and frees an arena per input,
+ * and handing the same first block back avoids a malloc and free of a
+ * 16 KiB block (and glibc's consolidation of it) on every input.  Only an
+ * arena that holds nothing but its first block is kept; the process is
+ * single-threaded.
+ */
+static struct arena *spare;
+
 struct arena *
 arena_new(void)
 {
+	struct arena *a = spare;
+	if (a != NULL) {
+		spare = NULL;
+		return a;
+	}
 	return xcalloc(1, sizeof(struct arena));
 }
 
@@ -55,6 +69,15 @@ arena_free(struct arena *a)
 	for (f = a->finalisers; f != NULL; f = fnext) {
 		fnext = f->next;
 		f->fn(f->data);
+	}
+	a->finalisers = NULL;
+	if (spare == NULL && a->head != NULL && a->head->next == NULL &&
+	    a->head->size == BLOCK_SIZE) {
+		/* keep it: empty, with its one block ready */
+		a->head->used = 0;
+		a->used = 0;
+		spare = a;
+		return;
 	}
 	for (b = a->head; b != NULL; b = next) {
 		next = b->next;

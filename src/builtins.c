@@ -18,6 +18,8 @@
 #include <string.h>
 
 #include "builtins.h"
+#include "mock.h"
+#include "typecons.h"
 #include "num.h"
 #include "sbuf.h"
 #include "value.h"
@@ -136,6 +138,15 @@ bi_sum(struct rt *rt, value self, const value *args, size_t nargs,
 	    given))
 		return false;
 	c.acc = given[1] ? a[1] : value_int(0);
+	/* CPython asks for the iterator before it looks at start */
+	switch (a[0].type) {
+	case VT_LIST: case VT_TUPLE: case VT_STR: case VT_BYTES: case VT_DICT:
+	case VT_SET: case VT_FROZENSET: case VT_OBJECT:
+		break;
+	default:
+		return rt_raise(rt, "TypeError", "'%s' object is not iterable",
+		    value_type_name(a[0]));
+	}
 	if (c.acc.type == VT_STR)
 		return rt_raise(rt, "TypeError", "sum() can't sum strings "
 		    "[use ''.join(seq) instead]");
@@ -165,6 +176,13 @@ bi_len(struct rt *rt, value self, const value *args, size_t nargs,
 	case VT_DICT:
 	case VT_SET:
 	case VT_FROZENSET: *out = value_int((int64_t)v.as.dict->len); return true;
+	case VT_OBJECT: {
+		int64_t n;
+		if (!mock_len(rt, v, &n))
+			return false;
+		*out = value_int(n);
+		return true;
+	}
 	default:
 		return rt_raise(rt, "TypeError",
 		    "object of type '%s' has no len()", value_type_name(v));
@@ -687,6 +705,8 @@ cmp_name(const void *key, const void *row)
 const struct builtin *
 builtin_find(const char *name)
 {
-	return bsearch(name, builtin_table, builtin_count,
+	const struct builtin *b = bsearch(name, builtin_table, builtin_count,
 	    sizeof builtin_table[0], cmp_name);
+	/* the type constructors and iterator builtins live in typecons.c */
+	return b != NULL ? b : typecons_find(name);
 }

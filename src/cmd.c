@@ -11,6 +11,7 @@
 #include "cmd.h"
 #include "eval.h"
 #include "sbuf.h"
+#include "strlist.h"
 
 static const struct cmd_entry *const table[] = {
 	&cmd_delete_file_entry,
@@ -63,15 +64,6 @@ cmd_arg(const struct cmd_run *r, const char *key)
 	return NULL;
 }
 
-static bool
-listed(const char *const *list, const char *name)
-{
-	for (; list != NULL && *list != NULL; list++)
-		if (strcmp(*list, name) == 0)
-			return true;
-	return false;
-}
-
 bool
 cmd_check_args(struct eval *ev, const struct cmd_entry *e, value args)
 {
@@ -90,7 +82,7 @@ cmd_check_args(struct eval *ev, const struct cmd_entry *e, value args)
 			return rt_raise(rt, "TypeError", "%s() argument keys "
 			    "must be str, not %s", e->name,
 			    value_type_name(en->key));
-		if (!listed(e->keys, en->key.as.s->data))
+		if (!strlist_has(e->keys, en->key.as.s->data))
 			return rt_raise(rt, "TypeError", "%s() got an "
 			    "unexpected key '%s'", e->name,
 			    en->key.as.s->data);

@@ -145,6 +145,38 @@ bind_name(struct eval *ev, const char *name, value v)
 		ns_set(ev->ns, name, v);
 }
 
+/*
+ * The value of a builtin function: one static object per builtin, made
+ * on first use, so a name lookup allocates nothing and "len is len" holds
+ * as in CPython.  (The objects never change once made.)
+ */
+static value
+builtin_value(struct arena *a, const struct builtin *b)
+{
+	enum { NCACHE = 128 };
+	static struct vnative cache[NCACHE];
+	static const struct builtin *keys[NCACHE];
+	size_t h = ((uintptr_t)b >> 4) % NCACHE, i;
+	value v = { .type = VT_NATIVE };
+
+	for (i = 0; i < NCACHE; i++, h = (h + 1) % NCACHE) {
+		if (keys[h] == b) {
+			v.as.native = &cache[h];
+			return v;
+		}
+		if (keys[h] == NULL) {
+			cache[h].name = b->name;
+			cache[h].fn = b->fn;
+			cache[h].self = value_none();
+			cache[h].data = NULL;
+			keys[h] = b;
+			v.as.native = &cache[h];
+			return v;
+		}
+	}
+	return value_native(a, b->name, b->fn, value_none(), NULL);
+}
+
 bool
 eval_lookup(struct eval *ev, const char *name, value *out)
 {
@@ -159,17 +191,18 @@ eval_lookup(struct eval *ev, const char *name, value *out)
 	 * namespace); the unsafe and jail paths have them all. */
 	exists = ev->policy == NULL || ev->policy->name_rule == NAMES_ALL ||
 	    policy_allows_call(ev->policy, name);
+	/* In the object model a builtin type's name is the type object
+	 * (calling it constructs), as in CPython: str is type('') */
+	if (exists && ev->full_model && strcmp(name, "__builtins__") != 0 &&
+	    mock_type_named(ev, "builtins", name, out))
+		return true;
 	if (exists && ev->full_model && mock_builtin(ev, name, out))
 		return true;
 	b = builtin_find(name);
 	if (exists && b != NULL) {
-		*out = value_native(ev->rt.arena, b->name, b->fn,
-		    value_none(), NULL);
+		*out = builtin_value(ev->rt.arena, b);
 		return true;
 	}
-	if (exists && ev->full_model && strcmp(name, "__builtins__") != 0 &&
-	    mock_type_named(ev, "builtins", name, out))
-		return true;		/* int, str, type, object, ... */
 	return rt_raise(&ev->rt, "NameError", "name '%s' is not defined",
 	    name);
 }
@@ -180,18 +213,29 @@ static bool call_lambda(struct eval *ev, const struct vfunction *f,
     const value *args, size_t nargs, const char *const *kwnames, size_t nkw,
     value *out);
 
+/* A call's arguments: on the stack for the usual few, in the arena
+ * beyond that. */
+#define ARGV_INLINE 6
+
 struct argv {
 	value		*args;
 	const char	**kwnames;
 	size_t		 n, nkw, cap;
 	struct arena	*arena;
+	value		 inl_args[ARGV_INLINE];
+	const char	*inl_kw[ARGV_INLINE];
 };
 
 static void
 argv_push(struct argv *av, const char *kw, value v)
 {
+	if (av->cap == 0) {
+		av->args = av->inl_args;
+		av->kwnames = av->inl_kw;
+		av->cap = ARGV_INLINE;
+	}
 	if (av->n + av->nkw == av->cap) {
-		size_t ncap = av->cap ? av->cap * 2 : 8;
+		size_t ncap = av->cap * 2;
 		av->args = arena_grow(av->arena, av->args, av->n + av->nkw,
 		    ncap, sizeof *av->args);
 		av->kwnames = arena_grow(av->arena, av->kwnames,
@@ -304,219 +348,17 @@ eval_call(struct eval *ev, const struct node *n, value *out)
 
 /* ---- subscripts ---- */
 
-static bool
-index_of(struct eval *ev, value idx, size_t len, const char *what,
-    size_t *out)
-{
-	int64_t i;
-	if (idx.type == VT_BOOL)
-		i = idx.as.b;
-	else if (idx.type == VT_INT)
-		i = idx.as.i;
-	else if (idx.type == VT_BIGINT)
-		return rt_raise(&ev->rt, "IndexError", "cannot fit 'int' into "
-		    "an index-sized integer");
-	else
-		return rt_raise(&ev->rt, "TypeError", "%s indices must be "
-		    "integers or slices, not %s", what, value_type_name(idx));
-	if (i < 0)
-		i += (int64_t)len;
-	if (i < 0 || (uint64_t)i >= len)
-		return rt_raise(&ev->rt, "IndexError", "%s index out of range",
-		    what);
-	*out = (size_t)i;
-	return true;
-}
-
-/* Python's slice.indices(): clamp start, stop, step to a length. */
-static bool
-slice_indices(struct eval *ev, const struct vslice *sl, int64_t len,
-    int64_t *start, int64_t *stop, int64_t *step)
-{
-	const value *parts[3] = { &sl->start, &sl->stop, &sl->step };
-	int64_t vals[3];
-	bool given[3];
-	int k;
-
-	for (k = 0; k < 3; k++) {
-		value v = *parts[k];
-		given[k] = v.type != VT_NONE;
-		if (!given[k])
-			continue;
-		if (v.type == VT_BOOL)
-			vals[k] = v.as.b;
-		else if (v.type == VT_INT)
-			vals[k] = v.as.i;
-		else if (v.type == VT_BIGINT)
-			vals[k] = mpz_sgn(v.as.big->z) < 0 ? INT64_MIN / 2 :
-			    INT64_MAX / 2;
-		else
-			return rt_raise(&ev->rt, "TypeError", "slice indices "
-			    "must be integers or None or have an __index__ "
-			    "method");
-	}
-	*step = given[2] ? vals[2] : 1;
-	if (*step == 0)
-		return rt_raise(&ev->rt, "ValueError",
-		    "slice step cannot be zero");
-	if (!given[0])
-		*start = *step < 0 ? len - 1 : 0;
-	else {
-		*start = vals[0];
-		if (*start < 0) {
-			*start += len;
-			if (*start < 0)
-				*start = *step < 0 ? -1 : 0;
-		} else if (*start >= len)
-			*start = *step < 0 ? len - 1 : len;
-	}
-	if (!given[1])
-		*stop = *step < 0 ? -1 : len;
-	else {
-		*stop = vals[1];
-		if (*stop < 0) {
-			*stop += len;
-			if (*stop < 0)
-				*stop = *step < 0 ? -1 : 0;
-		} else if (*stop >= len)
-			*stop = *step < 0 ? len - 1 : len;
-	}
-	return true;
-}
-
-static size_t
-slice_count(int64_t start, int64_t stop, int64_t step)
-{
-	if (step > 0)
-		return start < stop ? (size_t)((stop - start - 1) / step + 1) : 0;
-	return stop < start ? (size_t)((start - stop - 1) / -step + 1) : 0;
-}
-
-/* Byte offset of code point i in a UTF-8 string. */
-static size_t
-cp_offset(const struct vstr *s, size_t i)
-{
-	size_t off = 0;
-	if (s->is_ascii)
-		return i;
-	while (i > 0 && off < s->len) {
-		off++;
-		while (off < s->len && ((unsigned char)s->data[off] & 0xC0) == 0x80)
-			off++;
-		i--;
-	}
-	return off;
-}
-
+/* Subscripts are the value layer's (value_getitem); mock objects are the
+ * object model's. */
 static bool
 getitem(struct eval *ev, value obj, value idx, value *out)
 {
-	size_t i, len;
-	int64_t start, stop, step;
-	struct arena *a = ev->rt.arena;
-
-	switch (obj.type) {
-	case VT_LIST: case VT_TUPLE: {
-		value *items = obj.type == VT_LIST ? obj.as.list->items :
-		    obj.as.tuple->items;
-		len = obj.type == VT_LIST ? obj.as.list->len : obj.as.tuple->len;
-		if (idx.type == VT_SLICE) {
-			size_t cnt, k;
-			if (!slice_indices(ev, idx.as.slice, (int64_t)len,
-			    &start, &stop, &step))
-				return false;
-			cnt = slice_count(start, stop, step);
-			if (obj.type == VT_LIST) {
-				*out = value_list(a, cnt);
-				for (k = 0; k < cnt; k++)
-					value_list_append(a, *out,
-					    items[start + (int64_t)k * step]);
-			} else {
-				*out = value_tuple(a, cnt);
-				for (k = 0; k < cnt; k++)
-					out->as.tuple->items[k] =
-					    items[start + (int64_t)k * step];
-			}
-			return true;
-		}
-		if (!index_of(ev, idx, len, obj.type == VT_LIST ? "list" :
-		    "tuple", &i))
-			return false;
-		*out = items[i];
-		return true;
-	}
-	case VT_STR: case VT_BYTES: {
-		const struct vstr *s = obj.as.s;
-		len = s->nchars;
-		if (idx.type == VT_SLICE) {
-			struct sbuf b = SBUF_INIT;
-			size_t cnt, k;
-			if (!slice_indices(ev, idx.as.slice, (int64_t)len,
-			    &start, &stop, &step))
-				return false;
-			cnt = slice_count(start, stop, step);
-			for (k = 0; k < cnt; k++) {
-				size_t cp = (size_t)(start + (int64_t)k * step);
-				size_t off = obj.type == VT_BYTES ? cp :
-				    cp_offset(s, cp);
-				size_t end = obj.type == VT_BYTES ? cp + 1 :
-				    cp_offset(s, cp + 1);
-				sbuf_add(&b, s->data + off, end - off);
-			}
-			*out = obj.type == VT_STR ?
-			    value_str(a, b.data ? b.data : "", b.len) :
-			    value_bytes(a, b.data ? b.data : "", b.len);
-			sbuf_free(&b);
-			return true;
-		}
-		if (!index_of(ev, idx, len, obj.type == VT_STR ? "string" :
-		    "index", &i))
-			return false;
-		if (obj.type == VT_BYTES) {
-			*out = value_int((unsigned char)s->data[i]);
-			return true;
-		}
-		{
-			size_t off = cp_offset(s, i), end = cp_offset(s, i + 1);
-			*out = value_str(a, s->data + off, end - off);
-		}
-		return true;
-	}
-	case VT_DICT: {
-		bool found;
-		if (!value_dict_get(&ev->rt, obj, idx, out, &found))
-			return false;
-		if (!found) {
-			struct sbuf b = SBUF_INIT;
-			if (!value_repr(&ev->rt, idx, &b)) {
-				sbuf_free(&b);
-				return false;
-			}
-			rt_raise(&ev->rt, "KeyError", "%s", sbuf_cstr(&b));
-			sbuf_free(&b);
-			return false;
-		}
-		return true;
-	}
-	default:
-		if (ev->full_model)
-			return mock_getitem(ev, obj, idx, out);
-		return rt_raise(&ev->rt, "TypeError", "'%s' object is not "
-		    "subscriptable", value_type_name(obj));
-	}
+	if (obj.type == VT_OBJECT)
+		return mock_getitem(ev, obj, idx, out);
+	return value_getitem(&ev->rt, obj, idx, out);
 }
 
 /* ---- displays ---- */
-
-static bool
-append_item(struct rt *rt, value item, void *ctx)
-{
-	value *list = ctx;
-	if (!rt_check_seq_len(rt, list->as.list->len + 1))
-		return false;
-	value_list_append(rt->arena, *list, item);
-	return true;
-}
 
 /* Evaluate elts (with *starred entries) into a new list. */
 static bool
@@ -530,7 +372,7 @@ eval_elts(struct eval *ev, const struct nodelist *elts, value *list)
 		if (e->kind == NODE_STARRED) {
 			if (!eval_expr(ev, e->u.starred.value, &v))
 				return false;
-			if (!value_iterate(&ev->rt, v, append_item, list))
+			if (!value_list_extend(&ev->rt, *list, v))
 				return fail_at(ev, e);
 			continue;
 		}
@@ -624,73 +466,6 @@ eval_binop_chain(struct eval *ev, const struct node *n, value *out)
 }
 
 static bool
-contains(struct eval *ev, value container, value item, bool *out);
-
-struct contains_ctx {
-	value	 item;
-	bool	 found;
-};
-
-static bool
-contains_step(struct rt *rt, value v, void *ctx)
-{
-	struct contains_ctx *c = ctx;
-	bool eq;
-	if (c->found)
-		return true;
-	if (value_is(v, c->item)) {
-		c->found = true;
-		return true;
-	}
-	if (!value_eq(rt, v, c->item, &eq))
-		return false;
-	if (eq)
-		c->found = true;
-	return true;
-}
-
-static bool
-contains(struct eval *ev, value container, value item, bool *out)
-{
-	struct contains_ctx c = { item, false };
-	if (container.type == VT_STR || container.type == VT_BYTES) {
-		if (item.type != container.type) {
-			if (container.type == VT_STR)
-				return rt_raise(&ev->rt, "TypeError", "'in "
-				    "<string>' requires string as left operand, "
-				    "not %s", value_type_name(item));
-			if (item.type == VT_INT && item.as.i >= 0 &&
-			    item.as.i < 256) {
-				*out = memchr(container.as.s->data,
-				    (int)item.as.i, container.as.s->len) != NULL;
-				return true;
-			}
-			return rt_raise(&ev->rt, "TypeError", "a bytes-like "
-			    "object is required, not '%s'",
-			    value_type_name(item));
-		}
-		*out = item.as.s->len == 0 || memmem(container.as.s->data,
-		    container.as.s->len, item.as.s->data,
-		    item.as.s->len) != NULL;
-		return true;
-	}
-	if (container.type == VT_DICT || container.type == VT_SET ||
-	    container.type == VT_FROZENSET) {
-		value dummy;
-		return value_dict_get(&ev->rt, container, item, &dummy, out);
-	}
-	if (!value_iterate(&ev->rt, container, contains_step, &c)) {
-		if (ev->rt.exc.kind == EXC_PYTHON &&
-		    strstr(ev->rt.exc.msg, "is not iterable") != NULL)
-			rt_raise(&ev->rt, "TypeError", "argument of type '%s' "
-			    "is not iterable", value_type_name(container));
-		return false;
-	}
-	*out = c.found;
-	return true;
-}
-
-static bool
 eval_compare(struct eval *ev, const struct node *n, value *out)
 {
 	value left, right, r;
@@ -703,21 +478,8 @@ eval_compare(struct eval *ev, const struct node *n, value *out)
 		enum cmpop op = n->u.compare.ops[i];
 		if (!eval_expr(ev, n->u.compare.comparators.items[i], &right))
 			return false;
-		switch (op) {
-		case CMPOP_IS: case CMPOP_ISNOT:
-			b = value_is(left, right) == (op == CMPOP_IS);
-			r = value_bool(b);
-			break;
-		case CMPOP_IN: case CMPOP_NOTIN:
-			if (!contains(ev, right, left, &b))
-				return fail_at(ev, n);
-			r = value_bool(b == (op == CMPOP_IN));
-			break;
-		default:
-			if (!value_compare(&ev->rt, op, left, right, &r))
-				return fail_at(ev, n);
-			break;
-		}
+		if (!value_compare(&ev->rt, op, left, right, &r))
+			return fail_at(ev, n);
 		if (i + 1 < n->u.compare.comparators.len) {
 			if (!value_truthy(&ev->rt, r, &b))
 				return fail_at(ev, n);

@@ -41,6 +41,9 @@ struct eval {
 	size_t			 neffects, capeffects;
 	struct scope		*scope;		/* innermost local scope */
 	bool			 made_function;	/* a lambda was created */
+	bool			 mutated;	/* a method changed a value in
+						   place (list.append, ...): the
+						   namespace must copy again */
 	/* Jail path: the last real operation the kernel refused. */
 	const char		*denied_layer;	/* "landlock", "namespace" */
 	const char		*denied_reason;

@@ -24,14 +24,15 @@
 #include "ns.h"
 #include "parse.h"
 #include "sbuf.h"
+#include "strlist.h"
 
 #define EV(rt) ((struct eval *)(rt)->owner)
 #define NATIVE(fn) static bool fn(struct rt *rt, value self, \
     const value *args, size_t nargs, const char *const *kw, size_t nkw, \
     value *out)
 
-static bool
-want_args(struct rt *rt, const char *fname, size_t nargs, size_t nkw,
+bool
+mock_want_args(struct rt *rt, const char *fname, size_t nargs, size_t nkw,
     size_t min, size_t max)
 {
 	if (nkw != 0)
@@ -355,7 +356,7 @@ mock_shell(struct eval *ev, const char *cmdline, struct sbuf *out)
 NATIVE(os_system)
 {
 	int status = 0;
-	if (!want_args(rt, "system", nargs, nkw, 1, 1) ||
+	if (!mock_want_args(rt, "system", nargs, nkw, 1, 1) ||
 	    !want_str(rt, "system() argument 1", args[0]))
 		return false;
 	if (!run_process(EV(rt), args[0].as.s->data, NULL, &status))
@@ -368,7 +369,7 @@ NATIVE(os_popen)
 {
 	struct sbuf b = SBUF_INIT;
 	int status = 0;
-	if (!want_args(rt, "popen", nargs, 0, 1, 3) ||
+	if (!mock_want_args(rt, "popen", nargs, 0, 1, 3) ||
 	    !want_str(rt, "popen() argument 'cmd'", args[0]))
 		return false;
 	if (!run_process(EV(rt), args[0].as.s->data, &b, &status)) {
@@ -384,7 +385,7 @@ NATIVE(os_popen)
 NATIVE(os_remove)
 {
 	struct eval *ev = EV(rt);
-	if (!want_args(rt, "remove", nargs, nkw, 1, 1) ||
+	if (!mock_want_args(rt, "remove", nargs, nkw, 1, 1) ||
 	    !want_str(rt, "remove: path", args[0]))
 		return false;
 	if (!fsops_delete(ev, args[0].as.s->data))
@@ -401,7 +402,7 @@ NATIVE(os_rename)
 	const char *d;
 	size_t len;
 	bool existed;
-	if (!want_args(rt, "rename", nargs, nkw, 2, 2) ||
+	if (!mock_want_args(rt, "rename", nargs, nkw, 2, 2) ||
 	    !want_str(rt, "rename: src", args[0]) ||
 	    !want_str(rt, "rename: dst", args[1]))
 		return false;
@@ -418,14 +419,14 @@ NATIVE(os_rename)
 
 NATIVE(os_listdir)
 {
-	if (!want_args(rt, "listdir", nargs, nkw, 0, 1))
+	if (!mock_want_args(rt, "listdir", nargs, nkw, 0, 1))
 		return false;
 	return fsops_list(EV(rt), out);
 }
 
 NATIVE(os_getcwd)
 {
-	if (!want_args(rt, "getcwd", nargs, nkw, 0, 0))
+	if (!mock_want_args(rt, "getcwd", nargs, nkw, 0, 0))
 		return false;
 	*out = sv(rt, EV(rt)->path == PATH_JAIL ? "/" : "/workspace");
 	return true;
@@ -453,7 +454,7 @@ NATIVE(os_getenv)
 {
 	value d;
 	bool found;
-	if (!want_args(rt, "getenv", nargs, nkw, 1, 2) ||
+	if (!mock_want_args(rt, "getenv", nargs, nkw, 1, 2) ||
 	    !want_str(rt, "str expected, not", args[0]))
 		return false;
 	d = environ_dict(rt);
@@ -467,7 +468,7 @@ NATIVE(os_getenv)
 NATIVE(os_fork)
 {
 	struct eval *ev = EV(rt);
-	if (!want_args(rt, "fork", nargs, nkw, 0, 0))
+	if (!mock_want_args(rt, "fork", nargs, nkw, 0, 0))
 		return false;
 	if (ev->path == PATH_JAIL)
 		return fsops_exec(ev, "fork");
@@ -497,7 +498,7 @@ NATIVE(os_exec)
 
 NATIVE(os_kill)
 {
-	if (!want_args(rt, "kill", nargs, nkw, 2, 2))
+	if (!mock_want_args(rt, "kill", nargs, nkw, 2, 2))
 		return false;
 	eval_effect(EV(rt), "kill", "a process", "process",
 	    "sent a signal to another process", false);
@@ -505,9 +506,21 @@ NATIVE(os_kill)
 	return true;
 }
 
+NATIVE(os_getpid)
+{
+	*out = value_int(EV(rt)->path == PATH_JAIL ? 2 : 4242);
+	return true;
+}
+
+NATIVE(os_getuid)
+{
+	*out = value_int(EV(rt)->path == PATH_JAIL ? 1000 : 1000);
+	return true;
+}
+
 NATIVE(os_chmod)
 {
-	if (!want_args(rt, "chmod", nargs, nkw, 2, 2) ||
+	if (!mock_want_args(rt, "chmod", nargs, nkw, 2, 2) ||
 	    !want_str(rt, "chmod: path", args[0]))
 		return false;
 	eval_effect(EV(rt), "chmod", args[0].as.s->data, "damage",
@@ -521,6 +534,7 @@ static const struct mattr os_funcs[] = {
 	{ "chmod", os_chmod }, { "execl", os_exec }, { "execlp", os_exec },
 	{ "execv", os_exec }, { "execve", os_exec }, { "execvp", os_exec },
 	{ "fork", os_fork }, { "getcwd", os_getcwd }, { "getenv", os_getenv },
+	{ "getpid", os_getpid }, { "getuid", os_getuid },
 	{ "kill", os_kill }, { "listdir", os_listdir }, { "popen", os_popen },
 	{ "remove", os_remove }, { "rename", os_rename },
 	{ "system", os_system }, { "unlink", os_remove },
@@ -551,7 +565,7 @@ os_consts(struct rt *rt, const char *name, value *out)
 
 NATIVE(path_exists)
 {
-	if (!want_args(rt, "exists", nargs, nkw, 1, 1))
+	if (!mock_want_args(rt, "exists", nargs, nkw, 1, 1))
 		return false;
 	*out = value_bool(args[0].type == VT_STR &&
 	    fsops_exists(EV(rt), args[0].as.s->data));
@@ -581,7 +595,7 @@ NATIVE(path_join)
 NATIVE(path_basename)
 {
 	const char *s, *slash;
-	if (!want_args(rt, "basename", nargs, nkw, 1, 1) ||
+	if (!mock_want_args(rt, "basename", nargs, nkw, 1, 1) ||
 	    !want_str(rt, "basename() argument", args[0]))
 		return false;
 	s = args[0].as.s->data;
@@ -638,8 +652,16 @@ sys_consts(struct rt *rt, const char *name, value *out)
 	return true;
 }
 
+/* sys._getframe(): the module's frame, whose f_globals hold everything */
+NATIVE(sys_getframe)
+{
+	*out = mock_new(EV(rt), MK_FRAME, "<module>");
+	out->as.obj->data = mock_main_globals(EV(rt));
+	return true;
+}
+
 static const struct mattr sys_funcs[] = {
-	{ "exit", sys_exit },
+	{ "_getframe", sys_getframe }, { "exit", sys_exit },
 	{ NULL, NULL },
 };
 
@@ -778,7 +800,7 @@ NATIVE(sh_rmtree)
 	struct eval *ev = EV(rt);
 	value names;
 	size_t i;
-	if (!want_args(rt, "rmtree", nargs, 0, 1, 3) ||
+	if (!mock_want_args(rt, "rmtree", nargs, 0, 1, 3) ||
 	    !want_str(rt, "rmtree: path", args[0]))
 		return false;
 	if (!fsops_list(ev, &names))
@@ -800,7 +822,7 @@ NATIVE(sh_copy)
 	const char *d;
 	size_t len;
 	bool existed;
-	if (!want_args(rt, "copy", nargs, 0, 2, 2) ||
+	if (!mock_want_args(rt, "copy", nargs, 0, 2, 2) ||
 	    !want_str(rt, "copy: src", args[0]) ||
 	    !want_str(rt, "copy: dst", args[1]))
 		return false;
@@ -886,7 +908,7 @@ socket_consts(struct rt *rt, const char *name, value *out)
 NATIVE(sock_connect)
 {
 	const char *where;
-	if (!want_args(rt, "connect", nargs, nkw, 1, 1) ||
+	if (!mock_want_args(rt, "connect", nargs, nkw, 1, 1) ||
 	    (where = address(rt, args[0])) == NULL)
 		return rt_raise(rt, "TypeError", "connect() wants an address "
 		    "tuple (host, port)");
@@ -900,7 +922,7 @@ NATIVE(sock_connect)
 NATIVE(sock_send)
 {
 	const char *where = self.as.obj->name;
-	if (!want_args(rt, "send", nargs, nkw, 1, 2))
+	if (!mock_want_args(rt, "send", nargs, nkw, 1, 2))
 		return false;
 	if (args[0].type != VT_BYTES && args[0].type != VT_STR)
 		return rt_raise(rt, "TypeError", "a bytes-like object is "
@@ -948,7 +970,7 @@ static const struct mattr urllib_request_funcs[] = {
 
 NATIVE(il_import_module)
 {
-	if (!want_args(rt, "import_module", nargs, nkw, 1, 2) ||
+	if (!mock_want_args(rt, "import_module", nargs, nkw, 1, 2) ||
 	    !want_str(rt, "import_module() argument 'name'", args[0]))
 		return false;
 	return mock_import(EV(rt), args[0].as.s->data, out);
@@ -1054,15 +1076,6 @@ mock_import(struct eval *ev, const char *name, value *out)
 	return true;
 }
 
-static bool
-listed(const char *const *list, const char *name)
-{
-	for (; list != NULL && *list != NULL; list++)
-		if (strcmp(*list, name) == 0)
-			return true;
-	return false;
-}
-
 bool
 mock_module_attr(struct eval *ev, const char *module, const char *name,
     value *out)
@@ -1093,9 +1106,9 @@ mock_module_attr(struct eval *ev, const char *module, const char *name,
 			    value_none(), NULL);
 			return true;
 		}
-	if (listed(m->classes, name))
+	if (strlist_has(m->classes, name))
 		return mock_type_named(ev, module, name, out);
-	if (listed(m->subs, name)) {
+	if (strlist_has(m->subs, name)) {
 		snprintf(sub, sizeof sub, "%s.%s", module, name);
 		return mock_import(ev, sub, out);
 	}
@@ -1140,7 +1153,7 @@ NATIVE(file_read)
 	struct vobject *f = self.as.obj;
 	const char *d;
 	size_t len;
-	if (!want_args(rt, "read", nargs, nkw, 0, 1))
+	if (!mock_want_args(rt, "read", nargs, nkw, 0, 1))
 		return false;
 	if (f->kind == MK_PIPE) {
 		*out = f->data.type == VT_STR ? f->data : sv(rt, "");
@@ -1172,7 +1185,7 @@ NATIVE(file_write)
 	struct eval *ev = EV(rt);
 	struct vobject *f = self.as.obj;
 	bool existed;
-	if (!want_args(rt, "write", nargs, nkw, 1, 1))
+	if (!mock_want_args(rt, "write", nargs, nkw, 1, 1))
 		return false;
 	if (f->kind != MK_FILE)
 		return rt_raise(rt, "io.UnsupportedOperation", "not writable");
@@ -1193,7 +1206,7 @@ NATIVE(file_write)
 
 NATIVE(file_close)
 {
-	if (!want_args(rt, "close", nargs, nkw, 0, 0))
+	if (!mock_want_args(rt, "close", nargs, nkw, 0, 0))
 		return false;
 	self.as.obj->closed = true;
 	*out = value_none();
@@ -1212,9 +1225,27 @@ NATIVE(resp_status)
 	return true;
 }
 
+/* readlines(): read() split after each newline */
+NATIVE(file_readlines)
+{
+	value text;
+	const char *p, *e, *nl;
+	if (!file_read(rt, self, args, 0, kw, 0, &text))
+		return false;
+	*out = value_list(rt->arena, 4);
+	for (p = text.as.s->data, e = p + text.as.s->len; p < e; p = nl) {
+		nl = memchr(p, '\n', (size_t)(e - p));
+		nl = nl ? nl + 1 : e;
+		value_list_append(rt->arena, *out,
+		    value_str(rt->arena, p, (size_t)(nl - p)));
+	}
+	return true;
+}
+
 static const struct mattr file_rows[] = {
 	{ "__enter__", file_enter }, { "close", file_close },
-	{ "read", file_read }, { "write", file_write },
+	{ "read", file_read }, { "readlines", file_readlines },
+	{ "write", file_write },
 	{ NULL, NULL },
 };
 
@@ -1343,8 +1374,13 @@ eval_source(struct rt *rt, value src, bool is_exec, value *out)
 	bool has_value;
 
 	if (src.type == VT_OBJECT && src.as.obj->kind == MK_CODE &&
-	    src.as.obj->data.type == VT_STR)
+	    src.as.obj->data.type == VT_STR) {
+		/* a code object compiled in 'exec' mode runs statements even
+		 * under eval(), which then returns None */
+		if (src.as.obj->pos == 1)
+			is_exec = true;
 		src = src.as.obj->data;
+	}
 	if (src.type != VT_STR && src.type != VT_BYTES)
 		return rt_raise(rt, "TypeError", "%s() arg 1 must be a string, "
 		    "bytes or code object", is_exec ? "exec" : "eval");
@@ -1397,6 +1433,30 @@ NATIVE(builtin_compile)
 		    "string, bytes or AST object");
 	*out = mock_new(EV(rt), MK_CODE, "<module>");
 	out->as.obj->data = args[0];
+	out->as.obj->pos = args[2].type == VT_STR &&
+	    strcmp(args[2].as.s->data, "exec") == 0;
+	return true;
+}
+
+/* help(): pydoc's pager runs a program ($PAGER, less), and a pager takes
+ * "!command" -- the known escape from help() in a restricted shell. */
+NATIVE(builtin_help)
+{
+	struct eval *ev = EV(rt);
+	if (ev->path == PATH_JAIL)
+		return fsops_exec(ev, "less");
+	eval_effect(ev, "exec", "pager", "process",
+	    "help() would start a pager, which runs '!command'", false);
+	*out = value_none();
+	return true;
+}
+
+/* license(), credits(), copyright(): print text, harmless */
+NATIVE(builtin_site_text)
+{
+	eval_effect(EV(rt), "print", "stdout", NULL,
+	    "(the interpreter's license text)", false);
+	*out = value_none();
 	return true;
 }
 
@@ -1422,7 +1482,7 @@ NATIVE(builtin_getattr)
 
 NATIVE(builtin_hasattr)
 {
-	if (!want_args(rt, "hasattr", nargs, nkw, 2, 2))
+	if (!mock_want_args(rt, "hasattr", nargs, nkw, 2, 2))
 		return false;
 	if (args[1].type != VT_STR)
 		return rt_raise(rt, "TypeError", "attribute name must be string,"
@@ -1435,7 +1495,7 @@ NATIVE(builtin_hasattr)
 
 NATIVE(builtin_setattr)
 {
-	if (!want_args(rt, "setattr", nargs, nkw, 3, 3))
+	if (!mock_want_args(rt, "setattr", nargs, nkw, 3, 3))
 		return false;
 	if (args[0].type == VT_OBJECT && args[0].as.obj->kind == MK_INSTANCE &&
 	    args[1].type == VT_STR) {
@@ -1459,7 +1519,7 @@ NATIVE(builtin_vars)
 
 NATIVE(builtin_globals)
 {
-	if (!want_args(rt, "globals", nargs, nkw, 0, 0))
+	if (!mock_want_args(rt, "globals", nargs, nkw, 0, 0))
 		return false;
 	*out = mock_main_globals(EV(rt));
 	return true;
@@ -1534,7 +1594,7 @@ NATIVE(builtin_breakpoint)
 
 NATIVE(builtin_id)
 {
-	if (!want_args(rt, "id", nargs, nkw, 1, 1))
+	if (!mock_want_args(rt, "id", nargs, nkw, 1, 1))
 		return false;
 	*out = value_int(args[0].type == VT_INT ? 9788 + args[0].as.i * 32 :
 	    (int64_t)((uintptr_t)args[0].as.obj & 0xffffffffffff));
@@ -1543,7 +1603,7 @@ NATIVE(builtin_id)
 
 NATIVE(builtin_callable)
 {
-	if (!want_args(rt, "callable", nargs, nkw, 1, 1))
+	if (!mock_want_args(rt, "callable", nargs, nkw, 1, 1))
 		return false;
 	*out = value_bool(args[0].type == VT_NATIVE ||
 	    args[0].type == VT_FUNCTION || (args[0].type == VT_OBJECT &&
@@ -1557,7 +1617,8 @@ NATIVE(builtin_next)
 	if (nargs < 1)
 		return rt_raise(rt, "TypeError", "next expected at least 1 "
 		    "argument, got 0");
-	if (args[0].type == VT_OBJECT && args[0].as.obj->kind == MK_GENERATOR) {
+	if (args[0].type == VT_OBJECT && (args[0].as.obj->kind == MK_GENERATOR ||
+	    args[0].as.obj->kind == MK_ITER)) {
 		struct vobject *g = args[0].as.obj;
 		if (g->data.type == VT_LIST && g->pos < g->data.as.list->len) {
 			*out = g->data.as.list->items[g->pos++];
@@ -1576,7 +1637,7 @@ NATIVE(builtin_next)
 NATIVE(builtin_isinstance)
 {
 	value t, cur;
-	if (!want_args(rt, "isinstance", nargs, nkw, 2, 2))
+	if (!mock_want_args(rt, "isinstance", nargs, nkw, 2, 2))
 		return false;
 	if (args[1].type != VT_OBJECT || args[1].as.obj->kind != MK_TYPE)
 		return rt_raise(rt, "TypeError", "isinstance() arg 2 must be a "
@@ -1605,7 +1666,9 @@ static const struct mattr unsafe_builtins[] = {
 	{ "callable", builtin_callable }, { "compile", builtin_compile },
 	{ "dir", builtin_dir }, { "eval", builtin_eval },
 	{ "exec", builtin_exec }, { "exit", builtin_exit },
+	{ "copyright", builtin_site_text }, { "credits", builtin_site_text },
 	{ "getattr", builtin_getattr }, { "globals", builtin_globals },
+	{ "help", builtin_help }, { "license", builtin_site_text },
 	{ "hasattr", builtin_hasattr }, { "id", builtin_id },
 	{ "input", builtin_input }, { "isinstance", builtin_isinstance },
 	{ "locals", builtin_globals }, { "next", builtin_next },

@@ -42,6 +42,9 @@ enum mkind {
 	MK_CODE,	/* name: co_name; data: the source (str) or None */
 	MK_SOCKET,	/* name: the peer "host:port", or NULL */
 	MK_RESPONSE,	/* urlopen's answer: name = the URL */
+	MK_RANGE,	/* data: (start, stop, step) as a tuple of ints */
+	MK_ITER,	/* map, filter, zip, enumerate, reversed, iter():
+			   name = the type; data = the items; pos */
 };
 
 struct vobject {
@@ -62,6 +65,11 @@ struct mattr {
 };
 
 /* ---- mock.c: builtins, modules, files, the shell ---- */
+
+/* CPython's TypeError when a native gets the wrong number of arguments
+ * (or any keyword); true when the count is right. */
+bool mock_want_args(struct rt *rt, const char *fname, size_t nargs,
+    size_t nkw, size_t min, size_t max);
 
 /* An unsafe-only builtin (open, __import__, eval, ...); false when none. */
 bool mock_builtin(struct eval *ev, const char *name, value *out);
@@ -99,6 +107,8 @@ bool mock_iterate(struct rt *rt, value obj,
     bool (*fn)(struct rt *rt, value item, void *ctx), void *ctx);
 /* Wrap the items a generator expression produced into a generator. */
 bool mock_generator(struct eval *ev, value items, value *out);
+/* len() of a mock object (a range); TypeError when it has none. */
+bool mock_len(struct rt *rt, value obj, int64_t *out);
 /* repr of a mock object, of a lambda. */
 void mock_repr(value v, struct sbuf *out);
 /* The type object of any value (type(x)). */

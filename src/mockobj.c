@@ -21,9 +21,11 @@
 #include "arena.h"
 #include "builtins.h"
 #include "eval.h"
+#include "methods.h"
 #include "mock.h"
 #include "mock_subclasses.h"
 #include "ns.h"
+#include "policy.h"
 #include "sbuf.h"
 
 #define EV(rt) ((struct eval *)(rt)->owner)
@@ -144,6 +146,11 @@ type_index(value v)
 		case MK_CODE: return builtin_type("code");
 		case MK_SOCKET: return find_type("socket", "socket");
 		case MK_RESPONSE: return find_type("http.client", "HTTPResponse");
+		case MK_RANGE: return builtin_type("range");
+		case MK_ITER: {
+			int t = builtin_type(v.as.obj->name);
+			return t >= 0 ? t : builtin_type("list_iterator");
+		}
 		}
 		return 0;
 	default:
@@ -263,23 +270,6 @@ mock_module_globals(struct eval *ev, const char *module)
 
 /* ---- natives the object graph hands out ---- */
 
-static bool
-want_n(struct rt *rt, const char *fname, size_t nargs, size_t nkw,
-    size_t min, size_t max)
-{
-	if (nkw != 0)
-		return rt_raise(rt, "TypeError", "%s() takes no keyword "
-		    "arguments", fname);
-	if (nargs < min || nargs > max) {
-		if (min == max)
-			return rt_raise(rt, "TypeError", "%s() takes exactly "
-			    "%zu argument%s (%zu given)", fname, min,
-			    min == 1 ? "" : "s", nargs);
-		return rt_raise(rt, "TypeError", "%s expected at most %zu "
-		    "arguments, got %zu", fname, max, nargs);
-	}
-	return true;
-}
 
 static bool
 type_subclasses(struct rt *rt, value self, const value *args, size_t nargs,
@@ -290,7 +280,7 @@ type_subclasses(struct rt *rt, value self, const value *args, size_t nargs,
 	if (nargs == 1 && nkw == 0 && strcmp(types[t].name, "type") == 0 &&
 	    args[0].type == VT_OBJECT && args[0].as.obj->kind == MK_TYPE)
 		t = args[0].as.obj->type;
-	else if (!want_n(rt, "__subclasses__", nargs, nkw, 0, 0))
+	else if (!mock_want_args(rt, "__subclasses__", nargs, nkw, 0, 0))
 		return false;
 	*out = value_list(rt->arena, 0);
 	for (i = 0; i < NTYPES; i++)
@@ -313,7 +303,7 @@ static bool
 type_mro(struct rt *rt, value self, const value *args, size_t nargs,
     const char *const *kw, size_t nkw, value *out)
 {
-	if (!want_n(rt, "mro", nargs, nkw, 0, 0))
+	if (!mock_want_args(rt, "mro", nargs, nkw, 0, 0))
 		return false;
 	*out = mro_list(EV(rt), self.as.obj->type);
 	return true;
@@ -330,7 +320,7 @@ static bool
 getattribute(struct rt *rt, value self, const value *args, size_t nargs,
     const char *const *kw, size_t nkw, value *out)
 {
-	if (!want_n(rt, "__getattribute__", nargs, nkw, 1, 1))
+	if (!mock_want_args(rt, "__getattribute__", nargs, nkw, 1, 1))
 		return false;
 	if (args[0].type != VT_STR)
 		return rt_raise(rt, "TypeError", "attribute name must be string,"
@@ -342,7 +332,7 @@ static bool
 importer_load_module(struct rt *rt, value self, const value *args,
     size_t nargs, const char *const *kw, size_t nkw, value *out)
 {
-	if (!want_n(rt, "load_module", nargs, nkw, 1, 1))
+	if (!mock_want_args(rt, "load_module", nargs, nkw, 1, 1))
 		return false;
 	if (args[0].type != VT_STR)
 		return rt_raise(rt, "TypeError", "load_module() argument must be "
@@ -355,7 +345,7 @@ generator_next(struct rt *rt, value self, const value *args, size_t nargs,
     const char *const *kw, size_t nkw, value *out)
 {
 	struct vobject *g = self.as.obj;
-	if (!want_n(rt, "__next__", nargs, nkw, 0, 1))
+	if (!mock_want_args(rt, "__next__", nargs, nkw, 0, 1))
 		return false;
 	if (g->data.type != VT_LIST || g->pos >= g->data.as.list->len)
 		return rt_raise(rt, "StopIteration", "%s", "");
@@ -637,15 +627,25 @@ common_attr(struct eval *ev, value obj, const char *name, value *out,
 	return true;
 }
 
-bool methods_getattr(struct eval *ev, value obj, const char *name,
-    value *out, bool *found) __attribute__((weak));
-
 bool
 mock_getattr(struct eval *ev, value obj, const char *name, value *out)
 {
 	bool found;
 
-	if (methods_getattr != NULL && obj.type != VT_OBJECT) {
+	/*
+	 * A policy that forbids private names checks the syntax tree; a
+	 * format string's fields ('{0.__class__}') walk attributes the tree
+	 * never shows.  When that happens behind the boundary, write it down:
+	 * the record then says the boundary was bypassed.
+	 */
+	if (ev->path == PATH_SANDBOX && ev->policy != NULL &&
+	    ev->policy->attr_rule == ATTRS_PUBLIC && name[0] == '_')
+		eval_effect(ev, "introspect", name, NULL, arena_printf(
+		    ev->rt.arena, "reached the private attribute %s", name),
+		    false);
+
+	if (obj.type != VT_OBJECT) {
+		/* the built-in types' methods (str.upper, list.append, ...) */
 		if (!methods_getattr(ev, obj, name, out, &found))
 			return false;
 		if (found)
@@ -829,6 +829,26 @@ mock_iterate(struct rt *rt, value obj,
 				return false;
 		return true;
 	}
+	if (o->kind == MK_ITER && o->data.type == VT_LIST) {
+		while (o->pos < o->data.as.list->len)
+			if (!fn(rt, o->data.as.list->items[o->pos++], ctx))
+				return false;
+		return true;
+	}
+	if (o->kind == MK_RANGE) {
+		/* lazily, one step of fuel per item */
+		int64_t i = o->data.as.tuple->items[0].as.i;
+		int64_t stop = o->data.as.tuple->items[1].as.i;
+		int64_t step = o->data.as.tuple->items[2].as.i;
+		for (; step > 0 ? i < stop : i > stop; i += step) {
+			if (!rt_step(rt) || !fn(rt, value_int(i), ctx))
+				return false;
+			if ((step > 0 && i > INT64_MAX - step) ||
+			    (step < 0 && i < INT64_MIN - step))
+				break;
+		}
+		return true;
+	}
 	if (o->kind == MK_TYPE)
 		return rt_raise(rt, "TypeError", "'type' object is not "
 		    "iterable");
@@ -898,6 +918,20 @@ mock_repr(value v, struct sbuf *out)
 		sbuf_addf(out, "<http.client.HTTPResponse object at %p>",
 		    (const void *)o);
 		return;
+	case MK_RANGE: {
+		const value *r = o->data.as.tuple->items;
+		if (r[2].as.i == 1)
+			sbuf_addf(out, "range(%lld, %lld)", (long long)r[0].as.i,
+			    (long long)r[1].as.i);
+		else
+			sbuf_addf(out, "range(%lld, %lld, %lld)",
+			    (long long)r[0].as.i, (long long)r[1].as.i,
+			    (long long)r[2].as.i);
+		return;
+	}
+	case MK_ITER:
+		sbuf_addf(out, "<%s object at %p>", o->name, (const void *)o);
+		return;
 	}
 }
 
@@ -905,4 +939,21 @@ void
 value_object_repr(value v, struct sbuf *out)
 {
 	mock_repr(v, out);
+}
+
+bool
+mock_len(struct rt *rt, value obj, int64_t *out)
+{
+	const struct vobject *o = obj.as.obj;
+	if (o->kind == MK_RANGE) {
+		int64_t a = o->data.as.tuple->items[0].as.i;
+		int64_t b = o->data.as.tuple->items[1].as.i;
+		int64_t st = o->data.as.tuple->items[2].as.i;
+		__int128 n = st > 0 ? ((__int128)b - a + st - 1) / st :
+		    ((__int128)a - b - st - 1) / -st;
+		*out = n > 0 ? (int64_t)n : 0;
+		return true;
+	}
+	return rt_raise(rt, "TypeError", "object of type '%s' has no len()",
+	    value_object_type_name(obj));
 }

@@ -1090,6 +1090,71 @@ bump_up(char *buf)
  * correctly rounded, which gives it in at most three tries.  Then Python's
  * 'r' layout: positional when -4 <= exponent < 16, else d.ddde+XX.
  */
+/*
+ * The fast path of repr for the numbers people type (173.33, 0.1, 2.5):
+ * the shortest decimal with at most 15 significant digits in fixed
+ * notation.  For k = 0, 1, ... decimals, the candidates d near f * 10**k
+ * are tried; d / 10**k is then the double nearest the decimal d * 10**-k
+ * (both are exact doubles, and IEEE division rounds correctly), so
+ * equality with f means the decimal reads back as f.  Two decimals of at
+ * most 15 digits never read back as the same double, so the first k that
+ * works gives the shortest string, the one repr prints.  Anything else
+ * (more digits, exponents) takes the general path.
+ */
+static bool
+short_fixed(double f, bool add_dot0, char *p)
+{
+	static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
+	    1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18 };
+	int k;
+
+	if (!(f >= 1e-4 && f < 1e15))
+		return false;
+	for (k = 0; k <= 18; k++) {
+		double y = f * p10[k], d0, d;
+		int j;
+		if (y >= 1e15)
+			return false;
+		d0 = nearbyint(y);
+		for (j = 0; j < 3; j++) {
+			char digits[24];
+			int n, int_len;
+			d = d0 + (j == 0 ? 0 : j == 1 ? -1 : 1);
+			if (d <= 0 || d / p10[k] != f)
+				continue;
+			n = snprintf(digits, sizeof digits, "%.0f", d);
+			if (k == 0) {
+				memcpy(p, digits, (size_t)n);
+				p += n;
+				if (add_dot0) {
+					*p++ = '.';
+					*p++ = '0';
+				}
+				*p = '\0';
+				return true;
+			}
+			int_len = n - k;
+			if (int_len <= 0) {
+				*p++ = '0';
+				*p++ = '.';
+				while (int_len++ < 0)
+					*p++ = '0';
+				memcpy(p, digits, (size_t)n);
+				p += n;
+			} else {
+				memcpy(p, digits, (size_t)int_len);
+				p += int_len;
+				*p++ = '.';
+				memcpy(p, digits + int_len, (size_t)k);
+				p += k;
+			}
+			*p = '\0';
+			return true;
+		}
+	}
+	return false;
+}
+
 void
 num_format_double(double f, bool add_dot0, bool plus_sign, char *out)
 {
@@ -1114,6 +1179,8 @@ num_format_double(double f, bool add_dot0, bool plus_sign, char *out)
 		strcpy(p, add_dot0 ? "0.0" : "0");
 		return;
 	}
+	if (short_fixed(f, add_dot0, p))
+		return;
 	/*
 	 * Half a unit in the 15th significant digit is more than half an ulp
 	 * of any double, so if some string of at most 15 digits reads back as
@@ -1180,7 +1247,15 @@ bool
 num_int_repr(struct rt *rt, value v, struct sbuf *out)
 {
 	if (is_small(v)) {
-		sbuf_addf(out, "%lld", (long long)small(v));
+		char buf[24], *e = buf + sizeof buf, *q = e;
+		int64_t x = small(v);
+		uint64_t u = x < 0 ? 0 - (uint64_t)x : (uint64_t)x;
+		do
+			*--q = (char)('0' + u % 10);
+		while ((u /= 10) != 0);
+		if (x < 0)
+			*--q = '-';
+		sbuf_add(out, q, (size_t)(e - q));
 		return true;
 	}
 	/* sizeinbase(10) is exact or one too many: check before and after */
@@ -1235,6 +1310,30 @@ double_round(struct rt *rt, double x, int ndigits, value *out)
 {
 	char stackbuf[400];
 	double rounded;
+	/*
+	 * The fast path (the essay's round(..., 2) takes it): y = x * 10**n
+	 * is within half an ulp of the exact product; when y's fraction is
+	 * further than one ulp from one half, the exact product rounds to the
+	 * same integer r, and r / 10**n (two exact doubles) is the double
+	 * nearest the decimal -- what reading printf's digits back gives.
+	 * Anything closer to a tie takes the exact path below.
+	 */
+	static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
+	    1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
+	    1e19, 1e20, 1e21, 1e22 };
+	if (ndigits >= 0 && ndigits <= 22 && isfinite(x)) {
+		double y = x * p10[ndigits];
+		if (fabs(y) < 4503599627370496.0) {	/* 2**52 */
+			double fl = floor(y), frac = y - fl;
+			double ulp = nextafter(fabs(y), INFINITY) - fabs(y);
+			if (fabs(frac - 0.5) > ulp) {
+				double r = frac < 0.5 ? fl : fl + 1;
+				*out = value_float(copysign(fabs(r) /
+				    p10[ndigits], x));
+				return true;
+			}
+		}
+	}
 	if (ndigits >= 0) {
 		snprintf(stackbuf, sizeof stackbuf, "%.*f", ndigits, x);
 		rounded = strtod(stackbuf, NULL);

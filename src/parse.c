@@ -2661,7 +2661,20 @@ check_bytes(struct parser *p)
 	uint32_t i = 0, cp;
 	size_t n;
 	while (i < p->len) {
-		unsigned char c = (unsigned char)p->src[i];
+		unsigned char c;
+		uint64_t w;
+		/* eight bytes at a time while they are ASCII and not NUL */
+		while (i + 8 <= p->len) {
+			memcpy(&w, p->src + i, 8);
+			if ((w & UINT64_C(0x8080808080808080)) != 0 ||
+			    ((w - UINT64_C(0x0101010101010101)) & ~w &
+			    UINT64_C(0x8080808080808080)) != 0)
+				break;
+			i += 8;
+		}
+		if (i >= p->len)
+			break;
+		c = (unsigned char)p->src[i];
 		if (c == 0) {
 			error_span(p, i, i + 1, "source code string cannot "
 			    "contain null bytes");
@@ -2909,4 +2922,38 @@ parse_format_error(const char *src, size_t len, const struct parse_error *e,
 	for (i = 0; i < width; i++)
 		sbuf_addc(out, '^');
 	sbuf_addc(out, '\n');
+}
+
+bool
+parse_is_incomplete(const char *src, size_t len)
+{
+	struct arena *a;
+	struct parse_result pr;
+	bool incomplete;
+
+	/*
+	 * What can make an input incomplete is lexical (an open bracket, an
+	 * open triple-quoted string, a trailing backslash), so the tokens
+	 * alone say "complete" for almost every input, cheaply; only an
+	 * input the lexer finds open is parsed, so that an earlier syntax
+	 * error is still reported at once instead of waiting for more lines.
+	 */
+	if (len < UINT32_MAX) {
+		struct lexer lx;
+		struct token t;
+		a = arena_new();
+		lex_init(&lx, a, src, 0, (uint32_t)len);
+		do
+			t = lex_next(&lx);
+		while (t.kind != TOK_EOF && t.kind != TOK_ERROR);
+		incomplete = t.kind == TOK_ERROR && lx.error.is_incomplete;
+		arena_free(a);
+		if (!incomplete)
+			return false;
+	}
+	a = arena_new();
+	parse_input(a, src, len, &pr);
+	incomplete = pr.status == PARSE_INCOMPLETE;
+	arena_free(a);
+	return incomplete;
 }

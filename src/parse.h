@@ -18,6 +18,7 @@
 #ifndef SANDBOXREPL_PARSE_H
 #define SANDBOXREPL_PARSE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -59,6 +60,11 @@ void parse_input(struct arena *a, const char *src, size_t len,
  * "SyntaxError: MSG (column N)\n" + the offending source line + "\n" + a
  * caret line ("    ^^^") under the span, appended to out.
  */
+/* Would more lines complete this input (an open bracket, an unterminated
+ * triple-quoted string, a trailing backslash)?  For REPLs and readers that
+ * accumulate continuation lines. */
+bool parse_is_incomplete(const char *src, size_t len);
+
 void parse_format_error(const char *src, size_t len,
     const struct parse_error *e, struct sbuf *out);
 

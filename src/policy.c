@@ -36,6 +36,7 @@
 #include "policy.h"
 #include "sbuf.h"
 #include "xalloc.h"
+#include "strlist.h"
 
 #define BIT(x) (UINT64_C(1) << (x))
 #define MAX_POLICY_BYTES (1u << 20)
@@ -60,7 +61,7 @@ static const char *const no_list[] = { NULL };
 
 /* Caps shared by the presets: generous for real work, far below harm. */
 #define DEFAULT_LIMITS {					\
-	.max_steps = 1000000,					\
+	.max_steps = 4000000,					\
 	.max_int_bits = UINT64_C(1) << 22,			\
 	.max_seq_len = 1000000,					\
 	.max_str_bytes = 16u << 20,				\
@@ -154,31 +155,22 @@ policy_preset(const char *name)
 	return NULL;
 }
 
-static bool
-listed(const char *const *list, const char *name)
-{
-	for (; list != NULL && *list != NULL; list++)
-		if (strcmp(*list, name) == 0)
-			return true;
-	return false;
-}
-
 bool
 policy_allows_call(const struct policy *p, const char *name)
 {
-	return listed(p->calls, name);
+	return strlist_has(p->calls, name);
 }
 
 bool
 policy_allows_command(const struct policy *p, const char *name)
 {
-	return listed(p->commands, name);
+	return strlist_has(p->commands, name);
 }
 
 bool
 policy_allows_host(const struct policy *p, const char *host)
 {
-	return listed(p->hosts, host);
+	return strlist_has(p->hosts, host);
 }
 
 /* ---- policy files ---- */
@@ -280,6 +272,12 @@ set_key(struct owned_policy *op, const char *name, unsigned line,
 				    *w);
 			p->nodes |= BIT(i);
 		}
+		/* comparison and boolean operators listed earlier keep their
+		 * nodes */
+		if (p->cmpops != 0)
+			p->nodes |= BIT(NODE_COMPARE);
+		if (p->boolops != 0)
+			p->nodes |= BIT(NODE_BOOLOP);
 		return true;
 	}
 	if (strcmp(key, "operators") == 0) {
@@ -326,6 +324,8 @@ set_key(struct owned_policy *op, const char *name, unsigned line,
 				    "unknown comparison", *w);
 			p->cmpops |= (uint32_t)BIT(i);
 		}
+		if (p->cmpops != 0)	/* the operators imply the node */
+			p->nodes |= BIT(NODE_COMPARE);
 		return true;
 	}
 	if (strcmp(key, "boolops") == 0) {
@@ -339,6 +339,8 @@ set_key(struct owned_policy *op, const char *name, unsigned line,
 				return fail(err, name, line, "unknown boolean "
 				    "operator", *w);
 		}
+		if (p->boolops != 0)
+			p->nodes |= BIT(NODE_BOOLOP);
 		return true;
 	}
 	if (strcmp(key, "calls") == 0) {

@@ -102,11 +102,10 @@ jstr(const char *s)
 	return j;
 }
 
-void
-record_json(const struct record *r, struct sbuf *out)
+json_t *
+record_to_json(const struct record *r)
 {
 	json_t *o = json_object(), *effects = json_array(), *fs = json_array();
-	char *text;
 	size_t i;
 
 	json_object_set_new(o, "step", json_integer(r->step));
@@ -147,7 +146,14 @@ record_json(const struct record *r, struct sbuf *out)
 	json_object_set_new(o, "label", jstr(r->label));
 	json_object_set_new(o, "source", jstr(r->source));
 	json_object_set_new(o, "line", jstr(r->line));
-	text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
+	return o;
+}
+
+void
+record_json(const struct record *r, struct sbuf *out)
+{
+	json_t *o = record_to_json(r);
+	char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
 	    JSON_ENSURE_ASCII);
 	if (text != NULL) {
 		sbuf_adds(out, text);

@@ -110,5 +110,9 @@ struct record {
 
 /* Append the record as one JSON object (no newline). */
 void record_json(const struct record *r, struct sbuf *out);
+/* The same object as a jansson value (new reference; caller decrefs),
+ * for callers that put records inside a larger JSON document. */
+struct json_t;
+struct json_t *record_to_json(const struct record *r);
 
 #endif

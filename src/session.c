@@ -16,6 +16,7 @@
  */
 #include "config.h"
 
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,6 +168,22 @@ session_seed_file(struct session *s, const char *name, const char *data,
 }
 
 /*
+ * After an input that changed values in place, the namespace copies its
+ * bindings again: what the change added lives in the input's arena, which
+ * is about to go (value_copy copies everything a name can reach).
+ */
+static void
+restore_names(struct ns *ns)
+{
+	size_t i;
+	for (i = 0; i < ns_count(ns); i++) {
+		value v;
+		const char *name = ns_name(ns, i, &v);
+		ns_set(ns, name, v);
+	}
+}
+
+/*
  * Does v hold something value_copy() shares instead of copying (a lambda,
  * a mock object)?  Such values keep pointing into the arena of the input
  * that made them, so that arena must outlive the input.
@@ -276,6 +293,8 @@ session_seed_name(struct session *s, const char *name, const char *expr,
 	}
 	for (p = 0; p < PATH__COUNT; p++)
 		ns_set(s->paths[p].ns, name, v);
+	if (ev.mutated)
+		restore_names(s->paths[PATH_UNSAFE].ns);
 	ok = true;
 out:
 	mfs_free(scratch);
@@ -453,6 +472,29 @@ repr_of(struct step *st, value v)
 	return s;
 }
 
+/* A command takes exactly one positional argument (its dict). */
+static bool
+command_shape(struct step *st, const struct cmd_entry *e,
+    const struct node *call)
+{
+	if (call->u.call.args.len == 1 && call->u.call.keywords.len == 0 &&
+	    call->u.call.args.items[0]->kind != NODE_STARRED)
+		return true;
+	mark_node(st->r, call);
+	decide(st, VERDICT_ERROR, LAYER_COMMANDS, "arguments",
+	    arena_printf(st->a, "TypeError: %s() takes one dict argument, "
+	    "e.g. %s({'path': 'report.txt'})", e->name, e->name));
+	return false;
+}
+
+/* The policy's checker said no: the record names its rule and node. */
+static void
+decide_blocked(struct step *st, const struct check_result *cr)
+{
+	mark_node(st->r, cr->node);
+	decide(st, VERDICT_BLOCKED, LAYER_ALLOWLIST, cr->rule, cr->reason);
+}
+
 static bool
 charge_budget(struct step *st)
 {
@@ -496,9 +538,7 @@ run_code(struct step *st, const struct node *root)
 		if (!check_source(st->s->policy, root, st->r->input,
 		    strlen(st->r->input), st->a, &cr) ||
 		    !check_tree(st->s->policy, root, st->a, &cr)) {
-			mark_node(st->r, cr.node);
-			decide(st, VERDICT_BLOCKED, LAYER_ALLOWLIST, cr.rule,
-			    cr.reason);
+			decide_blocked(st, &cr);
 			return;
 		}
 		if (!charge_budget(st))
@@ -653,15 +693,8 @@ run_command(struct step *st, const struct cmd_entry *e,
 		    e->name));
 		return;
 	}
-	if (call->u.call.args.len != 1 || call->u.call.keywords.len != 0 ||
-	    call->u.call.args.items[0]->kind == NODE_STARRED) {
-		mark_node(st->r, call);
-		decide(st, VERDICT_ERROR, LAYER_COMMANDS, "arguments",
-		    arena_printf(st->a, "TypeError: %s() takes one dict "
-		    "argument, e.g. %s({'path': 'report.txt'})", e->name,
-		    e->name));
+	if (!command_shape(st, e, call))
 		return;
-	}
 	arg = call->u.call.args.items[0];
 	if (st->path == PATH_SANDBOX) {
 		/* The argument's expressions go through the code policy; the
@@ -686,9 +719,7 @@ run_command(struct step *st, const struct cmd_entry *e,
 		} else if (ok)
 			ok = check_tree(st->s->policy, arg, st->a, &cr);
 		if (!ok) {
-			mark_node(st->r, cr.node);
-			decide(st, VERDICT_BLOCKED, LAYER_ALLOWLIST, cr.rule,
-			    cr.reason);
+			decide_blocked(st, &cr);
 			return;
 		}
 		if (!charge_budget(st))
@@ -797,22 +828,12 @@ run_jail(struct step *st, const struct node *root, const struct cmd_entry *e,
 		if (e == NULL && (!check_source(st->s->policy, root,
 		    st->r->input, strlen(st->r->input), st->a, &cr) ||
 		    !check_tree(st->s->policy, root, st->a, &cr))) {
-			mark_node(st->r, cr.node);
-			decide(st, VERDICT_BLOCKED, LAYER_ALLOWLIST, cr.rule,
-			    cr.reason);
+			decide_blocked(st, &cr);
 			return;
 		}
 	}
-	if (e != NULL && (call->u.call.args.len != 1 ||
-	    call->u.call.keywords.len != 0 ||
-	    call->u.call.args.items[0]->kind == NODE_STARRED)) {
-		mark_node(st->r, call);
-		decide(st, VERDICT_ERROR, LAYER_COMMANDS, "arguments",
-		    arena_printf(st->a, "TypeError: %s() takes one dict "
-		    "argument, e.g. %s({'path': 'report.txt'})", e->name,
-		    e->name));
+	if (e != NULL && !command_shape(st, e, call))
 		return;
-	}
 	jailpath_run(&job, st->a, st->r);
 }
 
@@ -962,6 +983,8 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 		run_command(&st, e, call);
 	else
 		run_code(&st, pr->root);
+	if (st.ev.mutated)
+		restore_names(st.ps->ns);
 	finish(&st, input, len, label, e ? e->name : NULL);
 }
 
@@ -974,6 +997,7 @@ session_run(struct session *s, const char *input, size_t len,
 	struct arena *ea = arena_new();
 	unsigned long gens[PATH__COUNT];
 	size_t n = 0;
+	bool big;
 	int p;
 
 	if (mask == 0)
@@ -985,7 +1009,10 @@ session_run(struct session *s, const char *input, size_t len,
 		if (mask & PATH_BIT(p))
 			run_path(s, (enum path_id)p, input, len, &pr, label, a,
 			    ea, &recs[n++]);
+	big = arena_used(ea) > (8u << 20);
 	keep_or_free(s, ea, gens);
+	if (big)
+		malloc_trim(0);	/* give a big input's memory back at once */
 	if (s->state_dir != NULL) {
 		/* Durable before anyone sees the records. */
 		char *err = NULL;

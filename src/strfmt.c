@@ -229,18 +229,20 @@ mapping_get(struct fmtctx *c, const char *key, size_t n, value *out)
 	return true;
 }
 
-/* '*' in a width or precision: an int from the arguments. */
+/* '*' in a width (a Py_ssize_t) or precision (a C int): an int from the
+ * arguments. */
 static bool
-star_arg(struct fmtctx *c, int64_t *out)
+star_arg(struct fmtctx *c, int64_t *out, bool is_prec)
 {
 	value v;
 	if (!next_arg(c, &v))
 		return false;
 	if (!NUM_IS_INTLIKE(v))
 		return rt_raise(c->rt, "TypeError", "* wants int");
-	if (!num_to_int64_clamped(v, out))
-		return rt_raise(c->rt, "OverflowError",
-		    "Python int too large to convert to C ssize_t");
+	if (!num_to_int64_clamped(v, out) ||
+	    (is_prec && (*out > INT32_MAX || *out < INT32_MIN)))
+		return rt_raise(c->rt, "OverflowError", "Python int too large "
+		    "to convert to C %s", is_prec ? "int" : "ssize_t");
 	return true;
 }
 
@@ -261,8 +263,8 @@ parse_number(struct fmtctx *c, const char *f, size_t n, size_t *i,
 
 /* Convert one argument for conversion ch into body (no padding yet). */
 static bool
-convert(struct fmtctx *c, value v, char ch, int flags, int64_t prec,
-    size_t at, struct sbuf *body, bool *numeric)
+convert(struct fmtctx *c, value v, char ch, uint32_t cp, int flags,
+    int64_t prec, size_t at, struct sbuf *body, bool *numeric)
 {
 	struct rt *rt = c->rt;
 	*numeric = false;
@@ -310,7 +312,8 @@ convert(struct fmtctx *c, value v, char ch, int flags, int64_t prec,
 		} else if (!NUM_IS_INTLIKE(v)) {
 			if (ch == 'i' || ch == 'd' || ch == 'u')
 				return rt_raise(rt, "TypeError", "%%%c format: a "
-				    "real number is required, not %s", ch,
+				    "real number is required, not %s",
+				    c->is_bytes && ch == 'i' ? 'd' : ch,
 				    value_type_name(v));
 			return rt_raise(rt, "TypeError", "%%%c format: an "
 			    "integer is required, not %s", ch,
@@ -326,6 +329,9 @@ convert(struct fmtctx *c, value v, char ch, int flags, int64_t prec,
 	case 'G': {
 		double x;
 		*numeric = true;
+		if (c->is_bytes && !NUM_IS_INTLIKE(v) && v.type != VT_FLOAT)
+			return rt_raise(rt, "TypeError", "float argument "
+			    "required, not %s", value_type_name(v));
 		if (!num_to_double(rt, v, &x))
 			return false;
 		format_double(x, flags, prec, ch, body);
@@ -333,20 +339,20 @@ convert(struct fmtctx *c, value v, char ch, int flags, int64_t prec,
 	}
 	case 'c':
 		if (NUM_IS_INTLIKE(v)) {
-			int64_t cp;
-			bool fits = num_to_int64_clamped(v, &cp);
+			int64_t code;
+			bool fits = num_to_int64_clamped(v, &code);
 			int64_t top = c->is_bytes ? 0x100 : 0x110000;
-			if (!fits || cp < 0 || cp >= top)
+			if (!fits || code < 0 || code >= top)
 				return rt_raise(rt, "OverflowError", "%%c arg not "
 				    "in range(%s)", c->is_bytes ? "256" :
 				    "0x110000");
 			if (c->is_bytes) {
-				sbuf_addc(body, (char)cp);
+				sbuf_addc(body, (char)code);
 			} else {
 				/* the code point as (generalised) UTF-8 */
 				char b[4];
 				size_t n;
-				uint32_t u = (uint32_t)cp;
+				uint32_t u = (uint32_t)code;
 				if (u < 0x80) {
 					b[0] = (char)u;
 					n = 1;
@@ -387,8 +393,10 @@ convert(struct fmtctx *c, value v, char ch, int flags, int64_t prec,
 		break;
 	}
 unsupported:
+	/* CPython shows a non-ASCII character as '?' and its code point */
 	return rt_raise(rt, "ValueError", "unsupported format character '%c' "
-	    "(0x%x) at index %zu", ch, (unsigned)(unsigned char)ch, at);
+	    "(0x%x) at index %zu", cp < 0x80 ? (char)cp : '?', (unsigned)cp,
+	    at);
 }
 
 /* unicode_format_arg_output: sign, 0x prefix, fill and padding. */
@@ -511,7 +519,7 @@ format_all(struct fmtctx *c, const char *f, size_t n, struct sbuf *out)
 			else break;
 		}
 		if (i < n && f[i] == '*') {
-			if (!star_arg(c, &width))
+			if (!star_arg(c, &width, false))
 				return false;
 			if (width < 0) {
 				flags |= F_LJUST;
@@ -525,7 +533,7 @@ format_all(struct fmtctx *c, const char *f, size_t n, struct sbuf *out)
 		if (i < n && f[i] == '.') {
 			i++;
 			if (i < n && f[i] == '*') {
-				if (!star_arg(c, &prec))
+				if (!star_arg(c, &prec, true))
 					return false;
 				if (prec < 0)
 					prec = 0;
@@ -546,12 +554,21 @@ format_all(struct fmtctx *c, const char *f, size_t n, struct sbuf *out)
 			return false;
 		/* code points consumed by the spec, for the error index */
 		cpos += count_chars(f + start, i - start, c->is_bytes);
-		char ch = f[i++];
+		/* the conversion character, as a code point for errors */
+		char ch = f[i];
+		uint32_t cp = (unsigned char)f[i++];
+		if (!c->is_bytes && cp >= 0x80) {
+			int more = cp >= 0xF0 ? 3 : cp >= 0xE0 ? 2 : 1;
+			cp &= 0x3Fu >> more;
+			while (more-- > 0 && i < n)
+				cp = (cp << 6) | ((unsigned char)f[i++] & 0x3F);
+		}
 		if (!have_arg && !next_arg(c, &arg))
 			return false;
 		struct sbuf body = SBUF_INIT;
 		bool numeric;
-		if (!convert(c, arg, ch, flags, prec, cpos, &body, &numeric)) {
+		if (!convert(c, arg, ch, cp, flags, prec, cpos, &body,
+		    &numeric)) {
 			sbuf_free(&body);
 			return false;
 		}

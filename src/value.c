@@ -198,6 +198,17 @@ value_ellipsis(void)
 }
 
 value
+value_slice(struct arena *a, value start, value stop, value step)
+{
+	value v = { .type = VT_SLICE };
+	v.as.slice = arena_alloc(a, sizeof *v.as.slice);
+	v.as.slice->start = start;
+	v.as.slice->stop = stop;
+	v.as.slice->step = step;
+	return v;
+}
+
+value
 value_native(struct arena *a, const char *name, native_fn fn, value self,
     const void *data)
 {
@@ -220,6 +231,29 @@ value_list_append(struct arena *a, value list, value item)
 		l->cap = ncap;
 	}
 	l->items[l->len++] = item;
+}
+
+static bool
+extend_step(struct rt *rt, value item, void *ctx)
+{
+	value *list = ctx;
+	if (!rt_check_seq_len(rt, list->as.list->len + 1))
+		return false;
+	value_list_append(rt->arena, *list, item);
+	return true;
+}
+
+bool
+value_list_extend(struct rt *rt, value list, value iterable)
+{
+	return value_iterate(rt, iterable, extend_step, &list);
+}
+
+bool
+value_collect(struct rt *rt, value iterable, value *list)
+{
+	*list = value_list(rt->arena, 8);
+	return value_list_extend(rt, *list, iterable);
 }
 
 #define X_NAME(e, name) name,
@@ -1065,14 +1099,117 @@ compare_bool(struct rt *rt, enum cmpop op, value a, value b, bool *res)
 	return not_supported(rt, op, a, b);
 }
 
+/* item in container, as CPython's sq_contains of each type. */
+struct in_ctx {
+	value	item;
+	bool	found;
+};
+
+/* Stops the iteration (by failing) once the item is found. */
+static bool
+in_step(struct rt *rt, value e, void *p)
+{
+	struct in_ctx *c = p;
+	bool eq;
+	if (!compare_bool(rt, CMPOP_EQ, e, c->item, &eq))
+		return false;
+	if (eq) {
+		c->found = true;
+		return false;
+	}
+	return true;
+}
+
+static bool
+contains(struct rt *rt, value c, value item, bool *res)
+{
+	size_t i;
+	*res = false;
+	switch (c.type) {
+	case VT_LIST:
+	case VT_TUPLE:
+		for (i = 0; i < seq_len(c); i++) {
+			value e = seq_items(c)[i];
+			bool eq;
+			if (value_is(e, item) && e.type != VT_FLOAT) {
+				*res = true;
+				return true;
+			}
+			if (!compare_bool(rt, CMPOP_EQ, e, item, &eq))
+				return false;
+			if (eq) {
+				*res = true;
+				return true;
+			}
+		}
+		return true;
+	case VT_STR:
+		if (item.type != VT_STR)
+			return rt_raise(rt, "TypeError", "'in <string>' requires "
+			    "string as left operand, not %s",
+			    value_type_name(item));
+		*res = memmem(c.as.s->data, c.as.s->len, item.as.s->data,
+		    item.as.s->len) != NULL;
+		return true;
+	case VT_BYTES:
+		if (NUM_IS_INTLIKE(item)) {
+			int64_t byte;
+			if (!num_to_int64_clamped(item, &byte) || byte < 0 ||
+			    byte > 255)
+				return rt_raise(rt, "ValueError",
+				    "byte must be in range(0, 256)");
+			*res = memchr(c.as.s->data, (int)byte, c.as.s->len) != NULL;
+			return true;
+		}
+		if (item.type != VT_BYTES)
+			return rt_raise(rt, "TypeError", "a bytes-like object is "
+			    "required, not '%s'", value_type_name(item));
+		*res = memmem(c.as.s->data, c.as.s->len, item.as.s->data,
+		    item.as.s->len) != NULL;
+		return true;
+	case VT_SET:
+	case VT_FROZENSET:
+		/* set_contains: a set is looked up as the frozenset it equals */
+		if (item.type == VT_SET)
+			item.type = VT_FROZENSET;
+		return value_dict_get(rt, c, item, NULL, res);
+	case VT_DICT:
+		return value_dict_get(rt, c, item, NULL, res);
+	case VT_OBJECT: {
+		/* ranges, generators, iterators: by iterating, as CPython's
+		 * fallback does (a range answers ints without iterating) */
+		struct in_ctx ic = { item, false };
+		bool ok = value_iterate(rt, c, in_step, &ic);
+		*res = ic.found;
+		if (!ok && ic.found)
+			return true;
+		return ok;
+	}
+	default:
+		return rt_raise(rt, "TypeError", "argument of type '%s' is not "
+		    "iterable", value_type_name(c));
+	}
+}
+
 bool
 value_compare(struct rt *rt, enum cmpop op, value a, value b, value *out)
 {
 	bool res;
-	if (op > CMPOP_GTE)
-		return rt_raise(rt, "SystemError", "bad comparison operator");
-	if (!compare_bool(rt, op, a, b, &res))
-		return false;
+	switch (op) {
+	case CMPOP_IS:
+	case CMPOP_ISNOT:
+		res = value_is(a, b) == (op == CMPOP_IS);
+		break;
+	case CMPOP_IN:
+	case CMPOP_NOTIN:
+		if (!contains(rt, b, a, &res))
+			return false;
+		res = res == (op == CMPOP_IN);
+		break;
+	default:
+		if (!compare_bool(rt, op, a, b, &res))
+			return false;
+	}
 	*out = value_bool(res);
 	return true;
 }
@@ -1161,6 +1298,179 @@ value_iterate(struct rt *rt, value it,
 	default:
 		return rt_raise(rt, "TypeError", "'%s' object is not iterable",
 		    value_type_name(it));
+	}
+}
+
+/* ================================================================ */
+/* subscripts                                                        */
+/* ================================================================ */
+
+/* _PyEval_SliceIndex: an int clamped to the int64 range. */
+static bool
+slice_index(struct rt *rt, value v, int64_t *out)
+{
+	if (!NUM_IS_INTLIKE(v))
+		return rt_raise(rt, "TypeError", "slice indices must be integers "
+		    "or None or have an __index__ method");
+	num_to_int64_clamped(v, out);
+	return true;
+}
+
+/* PySlice_Unpack + PySlice_AdjustIndices: start, step and item count. */
+static bool
+slice_indices(struct rt *rt, const struct vslice *sl, int64_t length,
+    int64_t *start, int64_t *step, int64_t *count)
+{
+	int64_t stop;
+	if (sl->step.type == VT_NONE)
+		*step = 1;
+	else {
+		if (!slice_index(rt, sl->step, step))
+			return false;
+		if (*step == 0)
+			return rt_raise(rt, "ValueError",
+			    "slice step cannot be zero");
+		if (*step < -INT64_MAX)
+			*step = -INT64_MAX;
+	}
+	if (sl->start.type == VT_NONE)
+		*start = *step < 0 ? INT64_MAX : 0;
+	else if (!slice_index(rt, sl->start, start))
+		return false;
+	if (sl->stop.type == VT_NONE)
+		stop = *step < 0 ? INT64_MIN : INT64_MAX;
+	else if (!slice_index(rt, sl->stop, &stop))
+		return false;
+	if (*start < 0) {
+		*start += length;
+		if (*start < 0)
+			*start = *step < 0 ? -1 : 0;
+	} else if (*start >= length)
+		*start = *step < 0 ? length - 1 : length;
+	if (stop < 0) {
+		stop += length;
+		if (stop < 0)
+			stop = *step < 0 ? -1 : 0;
+	} else if (stop >= length)
+		stop = *step < 0 ? length - 1 : length;
+	*count = 0;
+	if (*step < 0) {
+		if (stop < *start)
+			*count = (*start - stop - 1) / (-*step) + 1;
+	} else if (*start < stop)
+		*count = (stop - *start - 1) / *step + 1;
+	return true;
+}
+
+/* Byte offsets of every code point of s (and of its end), for indexing a
+ * non-ASCII str. */
+static size_t *
+char_offsets(struct rt *rt, const struct vstr *s)
+{
+	size_t *off = arena_array(rt->arena, s->nchars + 1, sizeof *off);
+	size_t i, k = 0;
+	for (i = 0; i < s->len; i++)
+		if (((unsigned char)s->data[i] & 0xC0) != 0x80)
+			off[k++] = i;
+	off[k] = s->len;
+	return off;
+}
+
+bool
+value_getitem(struct rt *rt, value c, value key, value *out)
+{
+	int64_t len, i, start = 0, step = 1, count = 0, k;
+	const char *what;
+
+	switch (c.type) {
+	case VT_DICT: {
+		bool found;
+		if (!value_dict_get(rt, c, key, out, &found))
+			return false;
+		if (!found) {
+			struct sbuf r = SBUF_INIT;
+			bool ok = value_repr(rt, key, &r);
+			if (ok)
+				rt_raise(rt, "KeyError", "%s", sbuf_cstr(&r));
+			sbuf_free(&r);
+			return false;
+		}
+		return true;
+	}
+	case VT_LIST: what = "list"; len = (int64_t)c.as.list->len; break;
+	case VT_TUPLE: what = "tuple"; len = (int64_t)c.as.tuple->len; break;
+	case VT_STR: what = "string"; len = (int64_t)c.as.s->nchars; break;
+	case VT_BYTES: what = "byte"; len = (int64_t)c.as.s->len; break;
+	default:
+		return rt_raise(rt, "TypeError", "'%s' object is not "
+		    "subscriptable", value_type_name(c));
+	}
+
+	if (key.type == VT_SLICE) {
+		if (!slice_indices(rt, key.as.slice, len, &start, &step, &count))
+			return false;
+		if (c.type == VT_STR || c.type == VT_BYTES) {
+			struct sbuf b = SBUF_INIT;
+			const size_t *off = c.type == VT_STR && !c.as.s->is_ascii ?
+			    char_offsets(rt, c.as.s) : NULL;
+			/* (start + k * step: stepping past the last item could
+			 * overflow when the step is huge) */
+			for (k = 0; k < count; k++) {
+				i = start + k * step;
+				size_t from = off ? off[i] : (size_t)i;
+				size_t to = off ? off[i + 1] : (size_t)i + 1;
+				sbuf_add(&b, c.as.s->data + from, to - from);
+			}
+			*out = c.type == VT_STR ?
+			    value_str(rt->arena, sbuf_cstr(&b), b.len) :
+			    value_bytes(rt->arena, sbuf_cstr(&b), b.len);
+			sbuf_free(&b);
+			return true;
+		}
+		value r = c.type == VT_LIST ? value_list(rt->arena, (size_t)count) :
+		    value_tuple(rt->arena, (size_t)count);
+		for (k = 0; k < count; k++)
+			seq_items(r)[k] = seq_items(c)[start + k * step];
+		if (r.type == VT_LIST)
+			r.as.list->len = (size_t)count;
+		*out = r;
+		return true;
+	}
+
+	if (!NUM_IS_INTLIKE(key)) {
+		if (c.type == VT_STR)
+			return rt_raise(rt, "TypeError", "string indices must be "
+			    "integers, not '%s'", value_type_name(key));
+		return rt_raise(rt, "TypeError", "%s indices must be integers "
+		    "or slices, not %s", what, value_type_name(key));
+	}
+	if (!num_to_int64_clamped(key, &i))
+		return rt_raise(rt, "IndexError",
+		    "cannot fit 'int' into an index-sized integer");
+	if (i < 0)
+		i += len;
+	if (i < 0 || i >= len) {
+		if (c.type == VT_BYTES)
+			return rt_raise(rt, "IndexError", "index out of range");
+		return rt_raise(rt, "IndexError", "%s index out of range", what);
+	}
+	switch (c.type) {
+	case VT_LIST:
+	case VT_TUPLE:
+		*out = seq_items(c)[i];
+		return true;
+	case VT_BYTES:
+		*out = value_int((unsigned char)c.as.s->data[i]);
+		return true;
+	default:
+		if (c.as.s->is_ascii)
+			*out = value_str(rt->arena, c.as.s->data + i, 1);
+		else {
+			const size_t *off = char_offsets(rt, c.as.s);
+			*out = value_str(rt->arena, c.as.s->data + off[i],
+			    off[i + 1] - off[i]);
+		}
+		return true;
 	}
 }
 
@@ -1387,6 +1697,10 @@ binop_unsupported(struct rt *rt, enum binop op, value a, value b)
 	    value_type_name(b));
 }
 
+/* Past this no allocation is tried even with no cap set: CPython's
+ * allocation would fail with MemoryError, ours would end the program. */
+#define HARD_SEQ_BYTES ((uint64_t)1 << 40)
+
 /* sq_concat of str, bytes, list, tuple: a is the sequence. */
 static bool
 concat(struct rt *rt, value a, value b, value *out)
@@ -1450,9 +1764,13 @@ repeat(struct rt *rt, value seq, value n, value *out)
 		uint64_t total;
 		if (__builtin_mul_overflow((uint64_t)unit, (uint64_t)count,
 		    &total) || total > (uint64_t)INT64_MAX)
-			return rt_raise(rt, "MemoryError", "%s", "");
+			return rt_raise(rt, "OverflowError", "%s",
+			    seq.type == VT_STR ? "repeated string is too long" :
+			    "repeated bytes are too long");
 		if (!rt_check_str_bytes(rt, total))
 			return false;
+		if (total > HARD_SEQ_BYTES)
+			return rt_raise(rt, "MemoryError", "%s", "");
 		char *buf = arena_alloc(rt->arena, (size_t)total + 1);
 		for (i = 0; i < (size_t)count; i++)
 			memcpy(buf + i * unit, seq.as.s->data, unit);
@@ -1468,6 +1786,8 @@ repeat(struct rt *rt, value seq, value n, value *out)
 		return rt_raise(rt, "MemoryError", "%s", "");
 	if (!rt_check_seq_len(rt, total))
 		return false;
+	if (total > HARD_SEQ_BYTES / sizeof(value))
+		return rt_raise(rt, "MemoryError", "%s", "");
 	value r = seq.type == VT_LIST ? value_list(rt->arena, (size_t)total) :
 	    value_tuple(rt->arena, (size_t)total);
 	for (i = 0; i < (size_t)count; i++)

@@ -161,6 +161,7 @@ value value_tuple(struct arena *a, size_t len);	/* items zeroed = None */
 value value_dict(struct arena *a);
 value value_set(struct arena *a);
 value value_ellipsis(void);
+value value_slice(struct arena *a, value start, value stop, value step);
 value value_native(struct arena *a, const char *name, native_fn fn,
     value self, const void *data);
 
@@ -172,6 +173,11 @@ bool value_dict_set(struct rt *rt, value dict, value key, value val);
 bool value_dict_get(struct rt *rt, value dict, value key, value *out,
     bool *found);
 bool value_set_add(struct rt *rt, value set, value key);
+
+/* Append every item of an iterable to list (capped by max_seq_len). */
+bool value_list_extend(struct rt *rt, value list, value iterable);
+/* The items of any iterable, as a new list. */
+bool value_collect(struct rt *rt, value iterable, value *list);
 
 /* ---- queries ---- */
 const char *value_type_name(value v);
@@ -194,11 +200,15 @@ void value_str_repr(const struct vstr *s, bool is_bytes, struct sbuf *out);
 /* ---- operations (num.c for numbers, value.c for the rest) ---- */
 bool value_binop(struct rt *rt, enum binop op, value a, value b, value *out);
 bool value_unaryop(struct rt *rt, enum unaryop op, value a, value *out);
-/* Rich comparison for EQ..GTE; result is a Python value (a bool here). */
+/* Comparison a OP b for every cmpop (IN/NOTIN: a in b); the result is a
+ * Python value (a bool here). */
 bool value_compare(struct rt *rt, enum cmpop op, value a, value b,
     value *out);
 /* a == b as a C bool (via value_compare). */
 bool value_eq(struct rt *rt, value a, value b, bool *out);
+/* container[key]: an index or a slice (key a VT_SLICE) of list, tuple,
+ * str or bytes, or a dict lookup; CPython's IndexError/KeyError/TypeError. */
+bool value_getitem(struct rt *rt, value container, value key, value *out);
 /* Iterate: calls fn for each item of an iterable; TypeError if not
  * iterable.  fn returns false to propagate its exception. */
 bool value_iterate(struct rt *rt, value iterable,

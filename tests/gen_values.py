@@ -8,13 +8,15 @@ tests/data/num_cases.tsv -- one case a line, fields separated by tabs:
     OP <TAB> A [<TAB> B] <TAB> EXPECTED
   OP is a binary operator (its ast class name: Add, Sub, Mult, MatMult, Div,
   Mod, Pow, LShift, RShift, BitOr, BitXor, BitAnd, FloorDiv), a comparison
-  (Eq, NotEq, Lt, LtE, Gt, GtE), a unary operator (UAdd, USub, Invert, Not:
-  one operand), "hash" (hash() of one number) or "repr" (one operand).
+  (Eq, NotEq, Lt, LtE, Gt, GtE, and In, NotIn for A in B), a unary operator
+  (UAdd, USub, Invert, Not: one operand), "hash" (hash() of one number)
+  or "repr" (one operand).
   Operands are encoded as in tests/diff/cases.rpn: i:DIGITS, f:HEX (float.hex
   of the double), c:HEX,HEX (complex), s:HEX / b:HEX (UTF-8 / bytes in hex),
   T, F, N, and l:ITEMS, t:ITEMS, S:ITEMS for a list, tuple or set of
   encoded operands joined by "|" (flat: items are never containers), and
-  d:K|V|K|V for a dict.  EXPECTED is repr(result) or "Class: message", with the TSV
+  d:K|V|K|V for a dict, x:START|STOP|STEP for a slice.  "Subscript" is
+  A[B].  EXPECTED is repr(result) or "Class: message", with the TSV
   escapes of tests/diff/gen_diff.py (\\\\ \\t \\n \\r).
 
 tests/data/builtin_cases.rpn -- calls of the builtins beyond the essay's
@@ -42,8 +44,8 @@ FLOATS = [0.0, -0.0, 0.1, 1.5, -2.5, 1e16, 1e308, 5e-324, 2.0**63,
 COMPLEXES = [0j, 1j, 1 + 2j, complex(-0.0, -1.0), 1e300 + 1e300j,
              complex(-2, 0)]
 BOOLS = [True, False]
-OTHERS = [None, "ab", "é", b"xy", b"", [1], [], (1,), (1, "a"),
-          {1: 2}, {1, 2}]
+OTHERS = [None, "ab", "é", "a", b"xy", b"", b"y", [1], [], (1,), (1, "a"),
+          {1: 2}, {1, 2}, [1.0, "ab", None], 120, 300]
 # Operands paired with every other operand: numbers with numbers, other
 # types with a few numbers and with each other.
 FEW = [0, 3, -2**63, 1.5, 1j, True]
@@ -55,7 +57,20 @@ BINOPS = {"Add": operator.add, "Sub": operator.sub, "Mult": operator.mul,
           "BitOr": operator.or_, "BitXor": operator.xor,
           "BitAnd": operator.and_, "FloorDiv": operator.floordiv}
 CMPOPS = {"Eq": operator.eq, "NotEq": operator.ne, "Lt": operator.lt,
-          "LtE": operator.le, "Gt": operator.gt, "GtE": operator.ge}
+          "LtE": operator.le, "Gt": operator.gt, "GtE": operator.ge,
+          "In": lambda a, b: a in b, "NotIn": lambda a, b: a not in b}
+# A[B] over containers, indexes and slices
+SUBSCRIPTED = [[1, 2, 3, 4, 5], (1, 2, 3), "abcdé", "héllo wörld", b"abcde",
+               {1: 2, "a": 3}, [], "", 1, None, {1, 2}]
+_BOUNDS = [None, 0, 1, 2, -1, -2, 4, 7, -7, 2**100, -2**100]
+_STEPS = [None, 1, 2, -1, -2, 3, 0, 2**100, -2**100]
+SUBSCRIPTS = ([-7, -6, -5, -2, -1, 0, 1, 2, 4, 5, 6, 2**100, -2**100, True,
+               1.5, "a", None, [1]] +
+              [slice(a, b, c) for a in _BOUNDS for b in _BOUNDS[:6]
+               for c in _STEPS] +
+              [slice("a", None, None), slice(None, 1.5, None),
+               slice(None, None, "x")])
+
 UNARY = {"UAdd": operator.pos, "USub": operator.neg,
          "Invert": operator.invert, "Not": operator.not_}
 
@@ -293,6 +308,8 @@ def enc(v):
         return "d:" + "|".join(enc(x) for kv in v.items() for x in kv)
     if isinstance(v, set):
         return "S:" + "|".join(enc(x) for x in v)
+    if isinstance(v, slice):
+        return "x:" + "|".join(enc(x) for x in (v.start, v.stop, v.step))
     raise ValueError(v)
 
 
@@ -358,6 +375,13 @@ def main():
                         continue
                     f.write("%s\t%s\t%s\t%s\n" % (name, enc(a), enc(b),
                                                   esc(r)))
+                    n += 1
+        for a in SUBSCRIPTED:
+            for b in SUBSCRIPTS:
+                r = outcome(lambda: a[b])
+                if r is not None:
+                    f.write("Subscript\t%s\t%s\t%s\n" % (enc(a), enc(b),
+                                                          esc(r)))
                     n += 1
         for name, fn in UNARY.items():
             for a in values:

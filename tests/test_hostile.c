@@ -17,7 +17,8 @@
  *            time (the hang guard; the times are printed).
  *   os       an unreadable scenario file, a write error on stdout
  *            (/dev/full) and an unreadable policy file: a message on
- *            stderr and exit 1 (runtime) or 2 (usage).
+ *            stderr and exit 1 (runtime errors); an unknown policy name
+ *            or option: exit 2 (usage).
  *
  * The program is $SANDBOXREPL; scratch files go in a mkdtemp directory.
  */
@@ -597,18 +598,29 @@ test_os_errors(void **state)
 	}
 	{
 		const char *a[] = { polarg, "-e", "1", NULL };
-		expect_exit("missing policy file", a, NULL, 2,
+		expect_exit("missing policy file", a, NULL, 1,
 		    "No such file or directory");
 	}
 	{
 		const char *a[] = { dirarg, "-e", "1", NULL };
-		expect_exit("policy file is a directory", a, NULL, 2,
+		expect_exit("policy file is a directory", a, NULL, 1,
 		    "sandboxrepl: ");
 	}
 	if (geteuid() != 0) {
 		const char *a[] = { permarg, "-e", "1", NULL };
-		expect_exit("unreadable policy file", a, NULL, 2,
+		expect_exit("unreadable policy file", a, NULL, 1,
 		    "Permission denied");
+	}
+	{
+		const char *a[] = { "--policy=no-such-preset", "-e", "1",
+		    NULL };
+		expect_exit("an unknown policy name", a, NULL, 2,
+		    "unknown policy");
+	}
+	{
+		const char *a[] = { "--no-such-option", NULL };
+		expect_exit("an unknown option", a, NULL, 2,
+		    "--help");
 	}
 }
 

@@ -37,6 +37,16 @@
 #include "record.h"
 #include "session.h"
 
+/* Under AddressSanitizer, let malloc fail under RLIMIT_AS the way it does
+ * without it, so a memory bomb in the jail meets the rlimit, not ASan's
+ * allocation-size check. */
+const char *__asan_default_options(void);
+const char *
+__asan_default_options(void)
+{
+	return "allocator_may_return_null=1";
+}
+
 static char canary_dir[64];
 static char canary_file[128];
 

@@ -3,8 +3,8 @@
  *
  * tests/data/num_cases.tsv (made once by tests/gen_values.py) holds every
  * binary operator and comparison over pairs of ints, floats, complexes,
- * bools and a few other types, the unary operators, numeric hashes and
- * reprs, each with CPython's repr of the result or its "Class: message".
+ * bools and a few other types, subscripts and slices, the unary
+ * operators, numeric hashes and reprs, each with CPython's repr of the result or its "Class: message".
  * This program decodes each operand, calls value_binop / value_compare /
  * value_unaryop / value_hash / value_repr and compares byte for byte.
  * A few hand cases check what a table cannot: the caps.
@@ -118,6 +118,11 @@ decode(struct rt *rt, const char *s, size_t n)
 				t.as.tuple->items[i] = items[i];
 			return t;
 		}
+		if (s[0] == 'x') {
+			assert_int_equal(count, 3);
+			return value_slice(rt->arena, items[0], items[1],
+			    items[2]);
+		}
 		if (s[0] == 'S') {
 			value set = value_set(rt->arena);
 			for (i = 0; i < count; i++)
@@ -152,7 +157,9 @@ run_case(struct rt *rt, char **f, size_t nf, struct sbuf *out)
 
 	if (nf == 4) {
 		b = decode(rt, f[2], strlen(f[2]));
-		if ((k = find(binop_names, BINOP__COUNT, op)) >= 0)
+		if (strcmp(op, "Subscript") == 0)
+			ok = value_getitem(rt, a, b, &r);
+		else if ((k = find(binop_names, BINOP__COUNT, op)) >= 0)
 			ok = value_binop(rt, (enum binop)k, a, b, &r);
 		else {
 			k = find(cmpop_names, CMPOP__COUNT, op);

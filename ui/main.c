@@ -18,15 +18,22 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
+#include "agent.h"
 #include "arena.h"
 #include "parse.h"
 #include "policy.h"
 #include "record.h"
 #include "sbuf.h"
 #include "scenario.h"
+#include "serve.h"
 #include "session.h"
 #include "ui.h"
 #include "xalloc.h"
+
+/* Long options without a short form. */
+enum { OPT_AGENT = 256, OPT_AGENT_TIMEOUT, OPT_SERVE };
 
 /*
  * How far batch mode follows continuation lines.  Each new line re-parses
@@ -48,6 +55,8 @@ struct options {
 	unsigned	 budget;
 	char		**exprs;
 	size_t		 nexprs;
+	bool		 serve;		/* --serve: JSON Lines on stdin/stdout */
+	struct agent_opts agent;	/* --agent: '?' inputs are tasks */
 };
 
 static void
@@ -92,6 +101,14 @@ static const char help_text[] =
 "  -S, --state=DIR      keep files, names, budgets and ledgers in DIR across\n"
 "                       runs (saved atomically after every input)\n"
 "      --no-history     do not read or write the UI's input history\n"
+"      --agent=CMD      an input '? TASK' is a task for an agent: run CMD\n"
+"                       through /bin/sh -c, write the task and a context\n"
+"                       block to its stdin, run the lines it answers with\n"
+"      --agent-timeout=SECONDS\n"
+"                       kill the agent after SECONDS (default 60)\n"
+"      --serve          JSON Lines tool mode: one request per stdin line,\n"
+"                       {\"id\":..,\"input\":\"..\",\"paths\":[..]}, one reply\n"
+"                       per stdout line, {\"id\":..,\"records\":[..]}\n"
 "  -h, --help           print this help and exit\n"
 "  -V, --version        print the version and exit\n"
 "\n"
@@ -140,33 +157,81 @@ static void
 print_text(const struct options *o, const char *kind, const char *text)
 {
 	if (o->json) {
-		/* Scenario text lines, as JSON objects of their own. */
-		struct sbuf b = SBUF_INIT;
-		const unsigned char *p;
-		sbuf_addf(&b, "{\"%s\":\"", kind);
-		for (p = (const unsigned char *)text; *p; p++) {
-			if (*p == '"' || *p == '\\')
-				sbuf_addf(&b, "\\%c", *p);
-			else if (*p < 0x20)
-				sbuf_addf(&b, "\\u%04x", *p);
-			else
-				sbuf_addc(&b, (char)*p);
+		/* Scenario text lines, as JSON objects of their own, written
+		 * by jansson; text that is not UTF-8 (a scenario file may
+		 * hold anything) has its non-ASCII bytes replaced. */
+		json_t *j = json_pack("{s:s}", kind, text);
+		char *dump;
+		if (j == NULL) {
+			struct sbuf b = SBUF_INIT;
+			const char *p;
+			for (p = text; *p; p++)
+				if ((unsigned char)*p < 0x80)
+					sbuf_addc(&b, *p);
+				else
+					sbuf_adds(&b, "\xEF\xBF\xBD");
+			j = json_pack("{s:s}", kind, sbuf_cstr(&b));
+			sbuf_free(&b);
 		}
-		sbuf_adds(&b, "\"}\n");
-		fputs(sbuf_cstr(&b), stdout);
-		sbuf_free(&b);
+		dump = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII);
+		if (dump != NULL)
+			printf("%s\n", dump);
+		free(dump);
+		json_decref(j);
 	} else
 		printf("%s\n", text);
+}
+
+/* An agent task: show the proposal, then run each line as typed input. */
+static int
+run_agent_task(struct session *s, const struct options *o, const char *task,
+    size_t len)
+{
+	struct agent_proposal prop;
+	struct sbuf b = SBUF_INIT;
+	char *t = xstrndup(task, len), *err;
+	bool ok = agent_propose(&o->agent, s, t, &prop, &err);
+	size_t i;
+	int status = 0;
+
+	free(t);
+	if (!ok) {
+		fprintf(stderr, "sandboxrepl: agent: %s\n", err);
+		free(err);
+		return 1;
+	}
+	agent_proposal_show(&prop, o->json, &b);
+	printf("%s\n", sbuf_cstr(&b));
+	sbuf_free(&b);
+	for (i = 0; i < prop.nlines; i++) {
+		struct arena *a = arena_new();
+		struct record *r;
+		size_t n = agent_run_line(s, prop.lines[i], 0, a, &r);
+		if (!print_records(o, r, n))
+			status = 1;
+		arena_free(a);
+	}
+	agent_proposal_free(&prop);
+	return status;
 }
 
 static int
 run_input(struct session *s, const struct options *o, const char *input,
     size_t len)
 {
-	struct arena *a = arena_new();
+	const char *task;
+	size_t tasklen;
+	struct arena *a;
 	struct record *r;
-	size_t n = session_run(s, input, len, NULL, 0, a, &r);
-	bool ok = print_records(o, r, n);
+	size_t n;
+	bool ok;
+
+	if (o->agent.command != NULL &&
+	    agent_is_task(input, len, &task, &tasklen))
+		return run_agent_task(s, o, task, tasklen);
+	a = arena_new();
+	n = session_run(s, input, len, NULL, 0, a, &r);
+	ok = print_records(o, r, n);
 	arena_free(a);
 	return ok ? 0 : 1;
 }
@@ -202,19 +267,6 @@ run_scenario(struct session *s, const struct options *o, const char *path)
 	return status;
 }
 
-/* Is the accumulated input waiting for more lines? */
-static bool
-is_incomplete(const char *s, size_t len)
-{
-	struct arena *a = arena_new();
-	struct parse_result pr;
-	bool inc;
-	parse_input(a, s, len, &pr);
-	inc = pr.status == PARSE_INCOMPLETE;
-	arena_free(a);
-	return inc;
-}
-
 static int
 run_stdin(struct session *s, const struct options *o)
 {
@@ -237,7 +289,7 @@ run_stdin(struct session *s, const struct options *o)
 		if (acc.len == 0)
 			continue;
 		if (acc.len < MAX_INPUT_BYTES && ++lines < MAX_INPUT_LINES &&
-		    is_incomplete(acc.data, acc.len))
+		    parse_is_incomplete(acc.data, acc.len))
 			continue;
 		lines = 0;
 		{
@@ -283,6 +335,9 @@ main(int argc, char **argv)
 		{ "jail-filter", no_argument, NULL, 'F' },
 		{ "state", required_argument, NULL, 'S' },
 		{ "no-history", no_argument, NULL, 'N' },
+		{ "agent", required_argument, NULL, OPT_AGENT },
+		{ "agent-timeout", required_argument, NULL, OPT_AGENT_TIMEOUT },
+		{ "serve", no_argument, NULL, OPT_SERVE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -317,8 +372,14 @@ main(int argc, char **argv)
 			char *err;
 			o.policy = policy_resolve(optarg, &err);
 			if (o.policy == NULL) {
+				/* an unknown name is a usage error; a file
+				 * that cannot be read or parsed, a runtime one */
+				bool named = strncmp(err, "unknown policy", 14)
+				    == 0;
 				fprintf(stderr, "sandboxrepl: %s\n", err);
 				free(err);
+				if (!named)
+					return 1;
 				usage_hint();
 				return 2;
 			}
@@ -349,6 +410,26 @@ main(int argc, char **argv)
 		case 'N':
 			o.no_history = true;
 			break;
+		case OPT_AGENT:
+			if (*optarg == '\0')
+				return usage_error("empty agent command");
+			o.agent.command = optarg;
+			break;
+		case OPT_AGENT_TIMEOUT: {
+			char *end;
+			double secs;
+			errno = 0;
+			secs = strtod(optarg, &end);
+			if (errno != 0 || *end != '\0' || end == optarg ||
+			    !(secs >= 0.001 && secs <= 3600))
+				return usage_error("invalid agent timeout '%s' "
+				    "(expected seconds, up to 3600)", optarg);
+			o.agent.timeout_ms = (unsigned)(secs * 1000 + 0.5);
+			break;
+		}
+		case OPT_SERVE:
+			o.serve = true;
+			break;
 		case 'h':
 			fputs(help_text, stdout);
 			return close_stdout(0);
@@ -366,6 +447,12 @@ main(int argc, char **argv)
 	if (o.nexprs > 0 && optind < argc)
 		return usage_error("unexpected argument '%s' (scenario files "
 		    "go with --batch)", argv[optind]);
+	if (o.serve && (o.batch || o.nexprs > 0 || optind < argc)) {
+		free(o.exprs);
+		policy_free(owned_policy);
+		return usage_error("--serve reads requests from stdin; it "
+		    "takes no -e, --batch or files");
+	}
 
 	so.paths = o.paths;
 	so.policy = o.policy;
@@ -382,7 +469,11 @@ main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (o.nexprs > 0) {
+	if (o.serve) {
+		struct serve_opts sv = { .agent = o.agent.command ? &o.agent :
+		    NULL };
+		status = serve_loop(s, &sv, stdin, stdout);
+	} else if (o.nexprs > 0) {
 		size_t k;
 		for (k = 0; k < o.nexprs; k++)
 			status |= run_input(s, &o, o.exprs[k],
@@ -397,7 +488,8 @@ main(int argc, char **argv)
 			if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) &&
 			    ui_usable(&why)) {
 				struct ui_opts uo = { .no_history =
-				    o.no_history };
+				    o.no_history, .agent = o.agent.command ?
+				    &o.agent : NULL };
 				why = "the terminal could not be set up";
 				ui_status = ui_run(s, &uo);
 			}

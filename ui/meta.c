@@ -58,30 +58,27 @@ static void
 do_policy(struct ui *u, const char *arg)
 {
 	const struct policy *p;
-	size_t i;
 	if (*arg == '\0') {
 		p = session_policy(u->s);
 		meta_set_message(u, "policy %s: %s", p ? p->name : "?",
 		    p && p->summary ? p->summary : "");
 		return;
 	}
-	p = policy_preset(arg);
-	if (p == NULL) {
-		char names[128] = "";
-		size_t len = 0;
-		for (i = 0; policy_preset_names[i] != NULL; i++) {
-			int n = snprintf(names + len, sizeof names - len,
-			    "%s%s", i ? ", " : "", policy_preset_names[i]);
-			if (n < 0 || (size_t)n >= sizeof names - len)
-				break;
-			len += (size_t)n;
+	{
+		char *err;
+		p = policy_resolve(arg, &err);
+		if (p == NULL) {
+			meta_set_message(u, "%s", err);
+			free(err);
+			return;
 		}
-		if (strchr(arg, '/') != NULL || access(arg, F_OK) == 0)
-			meta_set_message(u, "policy files are not supported "
-			    "yet; presets: %s", names);
-		else
-			meta_set_message(u, "unknown policy '%s'; presets: %s",
-			    arg, names);
+	}
+	if (policy_preset(p->name) != p) {
+		/* a file: the UI owns it; the one it replaces goes */
+		session_set_policy(u->s, p);
+		policy_free(u->owned_policy);
+		u->owned_policy = (struct policy *)p;
+		meta_set_message(u, "policy %s (from %s)", p->name, arg);
 		return;
 	}
 	session_set_policy(u->s, p);

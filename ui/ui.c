@@ -15,8 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent.h"
 #include "arena.h"
 #include "parse.h"
+#include "policy.h"
 #include "session.h"
 #include "ui.h"
 #include "uipriv.h"
@@ -85,25 +87,59 @@ ui_resize(struct ui *u)
 	ui_redraw(u);
 }
 
-static bool
-is_incomplete(const char *s, size_t len)
+/*
+ * '? TASK' with --agent: ask the agent, show its proposal in every path's
+ * transcript before it runs, then run each proposed line like typed input.
+ */
+static void
+submit_task(struct ui *u, const char *task, size_t tasklen)
 {
-	struct arena *a = arena_new();
-	struct parse_result pr;
-	bool inc;
-	parse_input(a, s, len, &pr);
-	inc = pr.status == PARSE_INCOMPLETE;
-	arena_free(a);
-	return inc;
+	struct agent_proposal prop;
+	char *t = xstrndup(task, tasklen), *err = NULL;
+	size_t i;
+
+	meta_set_message(u, "asking the agent...");
+	ui_redraw(u);
+	if (!agent_propose(u->agent, u->s, t, &prop, &err)) {
+		meta_set_message(u, "agent: %s", err);
+		free(err);
+		free(t);
+		return;
+	}
+	for (i = 0; i < prop.nlines; i++) {
+		char *note = xasprintf("agent proposes: %s", prop.lines[i]);
+		model_note(&u->m, 0, note);
+		free(note);
+	}
+	for (i = 0; i < prop.nlines; i++) {
+		struct arena *a = arena_new();
+		struct record *r;
+		size_t n = agent_run_line(u->s, prop.lines[i], 0, a, &r);
+		model_apply(&u->m, prop.lines[i], strlen(prop.lines[i]), r, n);
+		arena_free(a);
+	}
+	meta_set_message(u, "the agent proposed %zu line%s for: %s",
+	    prop.nlines, prop.nlines == 1 ? "" : "s", t);
+	agent_proposal_free(&prop);
+	free(t);
+	u->scroll = 0;
 }
 
 /* Run one complete input on every path and take in its records. */
 static void
 submit(struct ui *u, const char *input, size_t len)
 {
-	struct arena *a = arena_new();
+	struct arena *a;
 	struct record *r;
-	size_t n = session_run(u->s, input, len, NULL, 0, a, &r);
+	const char *task;
+	size_t n, tasklen;
+
+	if (u->agent != NULL && agent_is_task(input, len, &task, &tasklen)) {
+		submit_task(u, task, tasklen);
+		return;
+	}
+	a = arena_new();
+	n = session_run(u->s, input, len, NULL, 0, a, &r);
 	model_apply(&u->m, input, len, r, n);
 	u->scroll = 0;
 	free(u->message);
@@ -152,7 +188,7 @@ ui_line(struct ui *u, const char *line)
 	u->npending += len;
 	u->pending[u->npending] = '\0';
 	/* An empty line ends a continuation whatever the parser says. */
-	if (len > 0 && is_incomplete(u->pending, u->npending)) {
+	if (len > 0 && parse_is_incomplete(u->pending, u->npending)) {
 		meta_set_message(u, "incomplete input: go on, or Ctrl-C");
 		ui_redraw(u);
 		return;
@@ -191,6 +227,7 @@ ui_run(struct session *s, const struct ui_opts *o)
 
 	memset(&u, 0, sizeof u);
 	u.s = s;
+	u.agent = o->agent;
 	u.show_ast = true;
 	setlocale(LC_ALL, "");
 	scr = newterm(NULL, stdout, stdin);
@@ -221,5 +258,9 @@ ui_run(struct session *s, const struct ui_opts *o)
 		scenario_free(&u.play);
 	free(u.pending);
 	free(u.message);
+	if (u.owned_policy != NULL) {
+		session_set_policy(s, policy_preset("essay"));
+		policy_free(u.owned_policy);
+	}
 	return 0;
 }

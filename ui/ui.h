@@ -11,8 +11,12 @@
 
 struct session;
 
+struct agent_opts;
+
 struct ui_opts {
-	bool	 no_history;	/* neither read nor write the history file */
+	bool			 no_history;	/* neither read nor write the
+						   history file */
+	const struct agent_opts	*agent;		/* --agent, or NULL */
 };
 
 /* Can the UI run here?  False (with *why set) for an empty or dumb TERM. */

@@ -52,6 +52,8 @@ struct ui {
 	char		*pending;
 	size_t		 npending;
 	char		*history_path;	/* heap; NULL: no history */
+	struct policy	*owned_policy;	/* one loaded by :policy FILE */
+	const struct agent_opts *agent;	/* --agent: '?' inputs are tasks */
 };
 
 struct pane_ops {

@@ -1,0 +1,845 @@
+/*
+ * agent.c -- an outside agent proposes the input lines for a task.
+ *
+ * A task ("? compute the average order value") travels in three steps:
+ *
+ *   agent_context()      the task plus what the agent needs to write valid
+ *                        input: names and types, file names and sizes (never
+ *                        contents: the agent reads files through the tool),
+ *                        what the policy allows, the answer format;
+ *   agent_exec()         the agent command, run through /bin/sh -c in a
+ *                        process group of its own: the context goes to its
+ *                        stdin, its stdout is the answer;
+ *   agent_parse_answer() the answer, cut into input lines.
+ *
+ * agent_exec() is the only part that touches processes.  It polls three
+ * pipes (stdin out, stdout and stderr in) against one wall-clock deadline,
+ * caps what it keeps, and ends every run the same way: SIGKILL to the
+ * agent's process group while the leader is still unreaped (so the group id
+ * cannot have been reused), then waitpid().  SIGPIPE is blocked while it
+ * writes, and a SIGPIPE the agent caused by not reading is consumed, so an
+ * agent that ignores its stdin costs nothing.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "agent.h"
+#include "arena.h"
+#include "ast.h"
+#include "cmd.h"
+#include "mockfs.h"
+#include "ns.h"
+#include "parse.h"
+#include "policy.h"
+#include "sbuf.h"
+#include "session.h"
+#include "value.h"
+#include "xalloc.h"
+
+extern char **environ;
+
+/* How long the pipes may stay open once the agent itself has exited (a
+ * background child holding them): then the group is killed. */
+#define EXIT_GRACE_MS	200
+/* How often the loop looks whether the agent has exited, while it talks
+ * and once it has closed its outputs. */
+#define EXIT_POLL_MS	100
+#define EXIT_WAIT_MS	10
+#define READ_CHUNK	65536
+
+static void
+free_lines(struct agent_proposal *p)
+{
+	size_t i;
+	for (i = 0; i < p->nlines; i++)
+		free(p->lines[i]);
+	free(p->lines);
+	p->lines = NULL;
+	p->nlines = 0;
+}
+
+void
+agent_proposal_free(struct agent_proposal *p)
+{
+	free_lines(p);
+	free(p->task);
+	free(p->answer);
+	memset(p, 0, sizeof *p);
+}
+
+static bool
+is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+bool
+agent_is_task(const char *input, size_t len, const char **task,
+    size_t *tasklen)
+{
+	const char *p = input, *end = input + len;
+	while (p < end && is_blank(*p))
+		p++;
+	if (p == end || *p != '?')
+		return false;
+	p++;
+	while (p < end && is_blank(*p))
+		p++;
+	while (end > p && is_blank(end[-1]))
+		end--;
+	*task = p;
+	*tasklen = (size_t)(end - p);
+	return true;
+}
+
+/* Valid UTF-8 without NUL bytes: what jansson accepts as a string. */
+static bool
+is_text(const char *s, size_t len)
+{
+	json_t *j;
+	if (memchr(s, '\0', len) != NULL)
+		return false;
+	j = json_stringn(s, len);
+	json_decref(j);
+	return j != NULL;
+}
+
+/* ---- the context block ---- */
+
+static const char *const binop_symbols[] = {
+#define X_SYM(e, name, sym) sym,
+	BINOPS(X_SYM)
+};
+static const char *const unaryop_symbols[] = { UNARYOPS(X_SYM) };
+static const char *const cmpop_symbols[] = { CMPOPS(X_SYM) };
+static const char *const boolop_symbols[] = { BOOLOPS(X_SYM) };
+#undef X_SYM
+
+/* " sym, sym, ..." for the bits set in mask, or " none" (commas, as
+ * some symbols are two words: "is not"). */
+static void
+add_symbols(struct sbuf *b, uint64_t mask, const char *const *names,
+    size_t n)
+{
+	size_t i;
+	bool any = false;
+	for (i = 0; i < n; i++)
+		if (mask & (UINT64_C(1) << i)) {
+			sbuf_addf(b, "%s %s", any ? "," : "", names[i]);
+			any = true;
+		}
+	if (!any)
+		sbuf_adds(b, " none");
+}
+
+static void
+add_list(struct sbuf *b, const char *const *list)
+{
+	if (list == NULL || *list == NULL) {
+		sbuf_adds(b, " none");
+		return;
+	}
+	for (; *list != NULL; list++)
+		sbuf_addf(b, " %s", *list);
+}
+
+/* read_file({'path': str}), optional keys marked. */
+static void
+add_command_form(struct sbuf *b, const struct cmd_entry *e)
+{
+	const char *const *k;
+	sbuf_addf(b, "  %s({", e->name);
+	for (k = e->keys; k != NULL && *k != NULL; k++) {
+		const char *const *r;
+		bool required = false;
+		for (r = e->required; r != NULL && *r != NULL; r++)
+			if (strcmp(*r, *k) == 0)
+				required = true;
+		sbuf_addf(b, "%s'%s': str%s", k == e->keys ? "" : ", ", *k,
+		    required ? "" : " (optional)");
+	}
+	sbuf_adds(b, "})\n");
+}
+
+static enum path_id
+context_path(struct session *s)
+{
+	unsigned paths = session_paths(s);
+	int p;
+	if (paths & PATH_BIT(PATH_SANDBOX))
+		return PATH_SANDBOX;
+	for (p = 0; p < PATH__COUNT; p++)
+		if (paths & PATH_BIT(p))
+			return (enum path_id)p;
+	return PATH_SANDBOX;
+}
+
+void
+agent_context(struct session *s, const char *task, size_t tasklen,
+    struct sbuf *out)
+{
+	enum path_id cp = context_path(s);
+	const struct policy *pol = session_policy(s);
+	const struct mfs *fs = session_fs(s, cp);
+	struct ns *ns = session_ns(s, cp);
+	size_t i, n;
+	int p;
+	const char *sep = "";
+
+	sbuf_adds(out, "TASK: ");
+	sbuf_add(out, task, tasklen);
+	sbuf_adds(out, "\n\n"
+	    "You are the agent behind sandboxrepl's code tool: write the input"
+	    " that does\nthe task.  An input is a Python expression (or simple"
+	    " statements joined by\n';') or a computer-use command.  It runs on"
+	    " the paths");
+	for (p = 0; p < PATH__COUNT; p++)
+		if (session_paths(s) & PATH_BIT(p)) {
+			sbuf_addf(out, "%s %s", sep,
+			    record_path_name((enum path_id)p));
+			sep = ",";
+		}
+	sbuf_adds(out, ";\nthe sandbox path lets through only what its policy"
+	    " below allows.\n");
+
+	sbuf_addf(out, "\nNAMES (%s path; name: type):\n",
+	    record_path_name(cp));
+	n = ns_count(ns);
+	for (i = 0; i < n && i < AGENT_MAX_LISTED; i++) {
+		value v;
+		const char *name = ns_name(ns, i, &v);
+		sbuf_addf(out, "  %s: %s\n", name, value_type_name(v));
+	}
+	if (n == 0)
+		sbuf_adds(out, "  (none)\n");
+	else if (n > AGENT_MAX_LISTED)
+		sbuf_addf(out, "  ... and %zu more\n", n - AGENT_MAX_LISTED);
+
+	sbuf_adds(out, "\nFILES (name: bytes):\n");
+	n = mfs_count(fs);
+	for (i = 0; i < n && i < AGENT_MAX_LISTED; i++) {
+		size_t len = 0;
+		const char *name = mfs_name(fs, i);
+		(void)mfs_get(fs, name, &len);
+		sbuf_addf(out, "  %s: %zu\n", name, len);
+	}
+	if (n == 0)
+		sbuf_adds(out, "  (none)\n");
+	else if (n > AGENT_MAX_LISTED)
+		sbuf_addf(out, "  ... and %zu more\n", n - AGENT_MAX_LISTED);
+
+	sbuf_addf(out, "\nPOLICY %s: %s\n", pol->name, pol->summary);
+	if (pol->call_rule == CALLS_NAMED) {
+		sbuf_adds(out, "  calls:");
+		add_list(out, pol->calls);
+	} else if (pol->name_rule == NAMES_CALLS) {
+		sbuf_adds(out, "  calls: any callee; builtins:");
+		add_list(out, pol->calls);
+	} else
+		sbuf_adds(out, "  calls: any callee; builtins: all");
+	sbuf_adds(out, "\n  attributes: ");
+	sbuf_adds(out, !(pol->nodes & (UINT64_C(1) << NODE_ATTRIBUTE)) ?
+	    "none" : pol->attr_rule == ATTRS_PUBLIC ?
+	    "public only (no name that starts with '_')" : "any");
+	if (pol->blocked_words != NULL && *pol->blocked_words != NULL) {
+		sbuf_adds(out, "\n  refused when the source contains:");
+		add_list(out, pol->blocked_words);
+	}
+	sbuf_adds(out, "\n  commands:");
+	add_list(out, pol->commands);
+	sbuf_adds(out, "\n  syntax:");
+	{
+		const char *names[NODE__COUNT];
+		for (i = 0; i < NODE__COUNT; i++)
+			names[i] = ast_kind_name((enum node_kind)i);
+		add_symbols(out, pol->nodes, names, NODE__COUNT);
+	}
+	sbuf_adds(out, "\n  operators:");
+	add_symbols(out, pol->binops, binop_symbols, BINOP__COUNT);
+	sbuf_adds(out, "\n  unary operators:");
+	add_symbols(out, pol->unaryops, unaryop_symbols, UNARYOP__COUNT);
+	sbuf_adds(out, "\n  comparisons:");
+	add_symbols(out, pol->cmpops, cmpop_symbols, CMPOP__COUNT);
+	sbuf_adds(out, "\n  boolean operators:");
+	add_symbols(out, pol->boolops, boolop_symbols, BOOLOP__COUNT);
+	sbuf_adds(out, "\n  hosts:");
+	add_list(out, pol->hosts);
+	if (pol->hosts == NULL || *pol->hosts == NULL)
+		sbuf_adds(out, " (no network)");
+	sbuf_addf(out, "\n  budget: %u of %u operations used\n",
+	    session_budget_used(s, PATH_SANDBOX),
+	    session_budget_limit(s, PATH_SANDBOX));
+	if (pol->commands != NULL && *pol->commands != NULL) {
+		const char *const *c;
+		sbuf_adds(out, "\nCOMMANDS (a call with one dict argument):\n");
+		for (c = pol->commands; *c != NULL; c++) {
+			const struct cmd_entry *e = cmd_find(*c);
+			if (e != NULL)
+				add_command_form(out, e);
+		}
+	}
+
+	sbuf_adds(out, "\nANSWER FORMAT: reply with exactly one input line,"
+	    " or with one fenced code\nblock (``` on a line of its own before"
+	    " and after) holding one input per line.\nOnly those lines run,"
+	    " each as if typed; text outside the block is ignored.\n");
+}
+
+/* ---- the answer ---- */
+
+static bool
+starts_fence(const char *line, size_t len)
+{
+	while (len > 0 && (*line == ' ' || *line == '\t')) {
+		line++;
+		len--;
+	}
+	return len >= 3 && memcmp(line, "```", 3) == 0;
+}
+
+/* One more input; false (with *err) past AGENT_MAX_LINES. */
+static bool
+push_line(struct agent_proposal *p, struct sbuf *acc, char **err)
+{
+	if (p->nlines >= AGENT_MAX_LINES) {
+		*err = xasprintf("the agent proposed more than %u inputs",
+		    AGENT_MAX_LINES);
+		return false;
+	}
+	p->lines = xreallocarray(p->lines, p->nlines + 1, sizeof *p->lines);
+	p->lines[p->nlines++] = xstrndup(acc->data ? acc->data : "", acc->len);
+	sbuf_truncate(acc, 0);
+	return true;
+}
+
+bool
+agent_parse_answer(const char *answer, size_t len, struct agent_proposal *p,
+    char **err)
+{
+	const char *s = answer, *end = answer + len, *fence = NULL;
+	struct sbuf acc = SBUF_INIT;
+	bool fenced = false;
+	unsigned continued = 0;	/* lines in acc */
+
+	if (!is_text(answer, len)) {
+		*err = xstrdup("the agent's answer is not text (invalid UTF-8 "
+		    "or a NUL byte)");
+		return false;
+	}
+	/* The first fenced block, when there is one, is the answer. */
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		const char *next = nl ? nl + 1 : end;
+		if (starts_fence(s, (size_t)((nl ? nl : end) - s))) {
+			fence = next;
+			break;
+		}
+		s = next;
+	}
+	if (fence != NULL) {
+		fenced = true;
+		s = fence;
+	} else
+		s = answer;
+
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		const char *le = nl ? nl : end, *b = s;
+		s = nl ? nl + 1 : end;
+		if (fenced && starts_fence(b, (size_t)(le - b)))
+			break;
+		while (le > b && is_blank(le[-1]))
+			le--;
+		if (acc.len == 0) {
+			/* A new input: indentation and blank lines and
+			 * comments between inputs are not part of it. */
+			while (b < le && (*b == ' ' || *b == '\t'))
+				b++;
+			if (b == le || *b == '#')
+				continue;
+			if (!fenced && le - b >= 2 && *b == '`' &&
+			    le[-1] == '`') {
+				b++;
+				le--;
+			}
+		} else
+			sbuf_addc(&acc, '\n');
+		sbuf_add(&acc, b, (size_t)(le - b));
+		/* Each look re-parses the whole input: the lines one input
+		 * may span are capped, or a hostile answer costs O(n^2). */
+		if (s < end && ++continued < AGENT_MAX_INPUT_LINES &&
+		    parse_is_incomplete(acc.data, acc.len))
+			continue;
+		continued = 0;
+		if (!push_line(p, &acc, err))
+			goto fail;
+	}
+	if (acc.len > 0 && !push_line(p, &acc, err))
+		goto fail;
+	sbuf_free(&acc);
+	if (p->nlines == 0) {
+		*err = xstrdup(fenced ? "the agent's code block is empty" :
+		    "the agent proposed nothing");
+		return false;
+	}
+	if (!fenced && p->nlines > 1) {
+		*err = xasprintf("the agent's answer is %zu lines of text "
+		    "without a fenced code block (expected one input line, "
+		    "or a ``` block of lines)", p->nlines);
+		free_lines(p);
+		return false;
+	}
+	return true;
+fail:
+	sbuf_free(&acc);
+	free_lines(p);
+	return false;
+}
+
+/* ---- running the agent ---- */
+
+static long long
+now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void
+close_fd(int *fd)
+{
+	if (*fd >= 0) {
+		close(*fd);
+		*fd = -1;
+	}
+}
+
+/*
+ * A close-on-exec pipe whose ends are both above 2: when sandboxrepl runs
+ * with stdin or stderr closed, a new pipe would take fd 0 or 2, and the
+ * child's dup2() onto 0 1 2 would keep close-on-exec or overwrite one end
+ * with another.
+ */
+static int
+make_pipe(int p[2])
+{
+	int i;
+	if (pipe2(p, O_CLOEXEC) != 0)
+		return -1;
+	for (i = 0; i < 2; i++)
+		if (p[i] <= 2) {
+			int fd = fcntl(p[i], F_DUPFD_CLOEXEC, 3);
+			if (fd < 0) {
+				close(p[0]);
+				close(p[1]);
+				p[0] = p[1] = -1;
+				return -1;
+			}
+			close(p[i]);
+			p[i] = fd;
+		}
+	return 0;
+}
+
+/* Has the child exited?  Leaves it unreaped (WNOWAIT), so its pid and
+ * process group id stay ours until waitpid(). */
+static bool
+has_exited(pid_t pid)
+{
+	siginfo_t si;
+	memset(&si, 0, sizeof si);
+	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0)
+		return errno == ECHILD;
+	return si.si_pid == pid;
+}
+
+/* The environment with SANDBOXREPL_TASK=task (heap array; the strings are
+ * borrowed except the last one, which the caller frees). */
+static char **
+make_env(const char *task, char **owned)
+{
+	static const char key[] = "SANDBOXREPL_TASK=";
+	size_t n = 0, i, k = 0;
+	char **env;
+	while (environ != NULL && environ[n] != NULL)
+		n++;
+	env = xcalloc(n + 2, sizeof *env);
+	for (i = 0; i < n; i++)
+		if (strncmp(environ[i], key, sizeof key - 1) != 0)
+			env[k++] = environ[i];
+	*owned = NULL;
+	if (task != NULL) {
+		*owned = xasprintf("%s%s", key, task);
+		env[k++] = *owned;
+	}
+	env[k] = NULL;
+	return env;
+}
+
+/* The child: its own process group, the pipes on 0 1 2, default signal
+ * handling, then the shell.  Only async-signal-safe calls. */
+static void __attribute__((noreturn))
+exec_child(const char *command, int in, int out, int err, char **env)
+{
+	static const int reset[] = { SIGPIPE, SIGINT, SIGQUIT, SIGTERM,
+	    SIGTSTP, SIGTTIN, SIGTTOU, SIGCHLD, SIGHUP, SIGALRM };
+	struct sigaction sa;
+	sigset_t none;
+	size_t i;
+	char *argv[4];
+
+	setpgid(0, 0);
+	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+		_exit(127);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	for (i = 0; i < sizeof reset / sizeof reset[0]; i++)
+		sigaction(reset[i], &sa, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	argv[0] = (char *)"sh";
+	argv[1] = (char *)"-c";
+	argv[2] = (char *)command;
+	argv[3] = NULL;
+	execve("/bin/sh", argv, env);
+	{
+		static const char msg[] = "cannot execute /bin/sh\n";
+		ssize_t r = write(2, msg, sizeof msg - 1);
+		(void)r;
+	}
+	_exit(127);
+}
+
+/* The first line of the agent's stderr, for an error message. */
+static void
+add_stderr_line(struct sbuf *msg, struct sbuf *eb)
+{
+	const char *s = sbuf_cstr(eb), *e;
+	while (*s != '\0' && is_blank(*s))
+		s++;
+	e = s + strcspn(s, "\n");
+	while (e > s && is_blank(e[-1]))
+		e--;
+	if (e > s) {
+		int n = (int)(e - s > 200 ? 200 : e - s);
+		sbuf_addf(msg, ": %.*s", n, s);
+	}
+}
+
+enum outcome { RAN, TIMED_OUT, TOO_LONG, IO_FAILED, CANCELLED };
+
+/* Must the run stop now?  RAN: no, go on. */
+static enum outcome
+must_stop(const struct agent_opts *o, long long deadline, long long now)
+{
+	if (now >= deadline)
+		return TIMED_OUT;
+	if (o->is_cancelled != NULL && o->is_cancelled(o->cancel_arg))
+		return CANCELLED;
+	return RAN;
+}
+
+bool
+agent_exec(const struct agent_opts *o, const char *task, const char *in,
+    size_t inlen, char **out, size_t *outlen, char **err)
+{
+	unsigned timeout = o->timeout_ms ? o->timeout_ms :
+	    AGENT_DEFAULT_TIMEOUT_MS;
+	size_t cap = o->max_output ? o->max_output : AGENT_DEFAULT_MAX_OUTPUT;
+	int inp[2] = { -1, -1 }, outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
+	struct sbuf ob = SBUF_INIT, eb = SBUF_INIT, msg = SBUF_INIT;
+	sigset_t pipe_set, old_mask, pending;
+	bool had_sigpipe, exited = false;
+	long long deadline, exited_at = 0;
+	enum outcome oc = RAN;
+	size_t inoff = 0;
+	char **env, *env_task;
+	int status = 0, io_errno = 0;
+	pid_t pid;
+
+	*out = NULL;
+	*outlen = 0;
+	*err = NULL;
+	if (o->command == NULL || o->command[0] == '\0') {
+		*err = xstrdup("no agent command (use --agent CMD)");
+		return false;
+	}
+	if (make_pipe(inp) != 0 || make_pipe(outp) != 0 ||
+	    make_pipe(errp) != 0) {
+		*err = xasprintf("cannot start the agent: pipe: %s",
+		    strerror(errno));
+		close_fd(&inp[0]); close_fd(&inp[1]);
+		close_fd(&outp[0]); close_fd(&outp[1]);
+		close_fd(&errp[0]); close_fd(&errp[1]);
+		return false;
+	}
+	env = make_env(task, &env_task);
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &pipe_set, &old_mask);
+	sigpending(&pending);
+	had_sigpipe = sigismember(&pending, SIGPIPE) == 1;
+
+	pid = fork();
+	if (pid == 0)
+		exec_child(o->command, inp[0], outp[1], errp[1], env);
+	free(env);
+	free(env_task);
+	close_fd(&inp[0]);
+	close_fd(&outp[1]);
+	close_fd(&errp[1]);
+	if (pid < 0) {
+		*err = xasprintf("cannot start the agent: fork: %s",
+		    strerror(errno));
+		close_fd(&inp[1]); close_fd(&outp[0]); close_fd(&errp[0]);
+		sigprocmask(SIG_SETMASK, &old_mask, NULL);
+		return false;
+	}
+	setpgid(pid, pid);	/* also done by the child: whoever is first */
+	fcntl(inp[1], F_SETFL, fcntl(inp[1], F_GETFL) | O_NONBLOCK);
+	if (inlen == 0)
+		close_fd(&inp[1]);
+	deadline = now_ms() + timeout;
+
+	/*
+	 * Feed stdin, drain stdout and stderr, until both outputs are
+	 * closed and the agent has exited; or the deadline, the cap or the
+	 * caller stops it; or the agent has exited but something it left
+	 * behind still holds the pipes.
+	 */
+	for (;;) {
+		struct pollfd fds[3];
+		int *which[3];
+		nfds_t n = 0, i;
+		long long now = now_ms(), wait;
+		if (!exited && has_exited(pid)) {
+			exited = true;
+			exited_at = now;
+		}
+		if (outp[0] < 0 && errp[0] < 0) {
+			close_fd(&inp[1]);	/* its answer is complete */
+			if (exited)
+				break;
+		}
+		if ((oc = must_stop(o, deadline, now)) != RAN)
+			break;
+		if (exited && now - exited_at >= EXIT_GRACE_MS)
+			break;
+		wait = deadline - now;
+		if (inp[1] >= 0) {
+			fds[n].fd = inp[1];
+			fds[n].events = POLLOUT;
+			which[n++] = &inp[1];
+		}
+		if (outp[0] >= 0) {
+			fds[n].fd = outp[0];
+			fds[n].events = POLLIN;
+			which[n++] = &outp[0];
+		}
+		if (errp[0] >= 0) {
+			fds[n].fd = errp[0];
+			fds[n].events = POLLIN;
+			which[n++] = &errp[0];
+		}
+		/* Look at the exit (and the caller) now and then; more
+		 * often when there is nothing left but the exit. */
+		if (wait > (n > 0 ? EXIT_POLL_MS : EXIT_WAIT_MS))
+			wait = n > 0 ? EXIT_POLL_MS : EXIT_WAIT_MS;
+		if (poll(fds, n, (int)wait) < 0) {
+			if (errno == EINTR)
+				continue;
+			io_errno = errno;
+			oc = IO_FAILED;
+			break;
+		}
+		for (i = 0; i < n; i++) {
+			char buf[READ_CHUNK];
+			ssize_t r;
+			if (fds[i].revents == 0)
+				continue;
+			if (which[i] == &inp[1]) {
+				size_t want = inlen - inoff;
+				r = write(inp[1], in + inoff,
+				    want > READ_CHUNK ? READ_CHUNK : want);
+				if (r < 0 && (errno == EAGAIN ||
+				    errno == EINTR))
+					continue;
+				if (r < 0) {
+					/* The agent stopped reading: fine. */
+					close_fd(&inp[1]);
+					continue;
+				}
+				inoff += (size_t)r;
+				if (inoff == inlen)
+					close_fd(&inp[1]);
+				continue;
+			}
+			r = read(*which[i], buf, sizeof buf);
+			if (r < 0 && (errno == EAGAIN || errno == EINTR))
+				continue;
+			if (r <= 0) {
+				close_fd(which[i]);
+				continue;
+			}
+			if (which[i] == &outp[0]) {
+				sbuf_add(&ob, buf, (size_t)r);
+				if (ob.len > cap) {
+					oc = TOO_LONG;
+					break;
+				}
+			} else if (eb.len < AGENT_MAX_STDERR)
+				sbuf_add(&eb, buf, (size_t)r);
+		}
+		if (oc != RAN)
+			break;
+	}
+	close_fd(&inp[1]);
+	close_fd(&outp[0]);
+	close_fd(&errp[0]);
+	/* The leader is unreaped: the group id is still the agent's. */
+	kill(-pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	/* Consume a SIGPIPE the agent caused, then restore the mask. */
+	sigpending(&pending);
+	if (!had_sigpipe && sigismember(&pending, SIGPIPE) == 1) {
+		struct timespec zero = { 0, 0 };
+		sigtimedwait(&pipe_set, NULL, &zero);
+	}
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
+
+	switch (oc) {
+	case TIMED_OUT:
+		if (timeout % 1000 == 0)
+			sbuf_addf(&msg, "the agent timed out after %u s "
+			    "(killed)", timeout / 1000);
+		else
+			sbuf_addf(&msg, "the agent timed out after %u.%03u "
+			    "s (killed)", timeout / 1000, timeout % 1000);
+		break;
+	case TOO_LONG:
+		sbuf_addf(&msg, "the agent wrote more than %zu bytes "
+		    "(killed)", cap);
+		break;
+	case CANCELLED:
+		sbuf_adds(&msg, "the agent was cancelled (killed)");
+		break;
+	case IO_FAILED:
+		sbuf_addf(&msg, "reading from the agent failed: %s",
+		    strerror(io_errno));
+		break;
+	case RAN:
+		if (WIFSIGNALED(status))
+			sbuf_addf(&msg, "the agent was killed by signal %d "
+			    "(%s)", WTERMSIG(status),
+			    strsignal(WTERMSIG(status)));
+		else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+			sbuf_addf(&msg, "the agent exited with status %d",
+			    WEXITSTATUS(status));
+		break;
+	}
+	if (msg.len > 0) {
+		add_stderr_line(&msg, &eb);
+		*err = sbuf_take(&msg);
+		sbuf_free(&ob);
+		sbuf_free(&eb);
+		return false;
+	}
+	sbuf_free(&eb);
+	*outlen = ob.len;
+	*out = ob.len > 0 ? sbuf_take(&ob) : xstrdup("");
+	sbuf_free(&ob);
+	return true;
+}
+
+/* ---- the whole exchange ---- */
+
+bool
+agent_propose(const struct agent_opts *o, struct session *s,
+    const char *task, struct agent_proposal *out, char **err)
+{
+	struct sbuf ctx = SBUF_INIT;
+	size_t tasklen = strlen(task), anslen;
+	char *answer, *why;
+	bool ok;
+
+	memset(out, 0, sizeof *out);
+	*err = NULL;
+	if (tasklen == 0) {
+		*err = xstrdup("no task after '?' (type '? TASK')");
+		return false;
+	}
+	if (tasklen > AGENT_MAX_TASK) {
+		*err = xasprintf("the task is longer than %u bytes",
+		    AGENT_MAX_TASK);
+		return false;
+	}
+	if (!is_text(task, tasklen)) {
+		*err = xstrdup("the task is not valid UTF-8");
+		return false;
+	}
+	agent_context(s, task, tasklen, &ctx);
+	ok = agent_exec(o, task, ctx.data, ctx.len, &answer, &anslen, &why);
+	sbuf_free(&ctx);
+	if (!ok) {
+		*err = why;
+		return false;
+	}
+	out->task = xstrdup(task);
+	out->answer = answer;
+	if (!agent_parse_answer(answer, anslen, out, &why)) {
+		agent_proposal_free(out);
+		*err = why;
+		return false;
+	}
+	return true;
+}
+
+size_t
+agent_run_line(struct session *s, const char *line, unsigned mask,
+    struct arena *a, struct record **out)
+{
+	size_t n = session_run(s, line, strlen(line), NULL, mask, a, out), i;
+	for (i = 0; i < n; i++)
+		(*out)[i].source = "agent";
+	return n;
+}
+
+void
+agent_proposal_show(const struct agent_proposal *p, bool json,
+    struct sbuf *out)
+{
+	size_t i;
+	if (json) {
+		json_t *lines = json_array(), *o;
+		char *text;
+		for (i = 0; i < p->nlines; i++)
+			json_array_append_new(lines,
+			    json_string(p->lines[i]));
+		o = json_pack("{s:{s:s?,s:o}}", "agent", "task", p->task,
+		    "proposal", lines);
+		text = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
+		    JSON_ENSURE_ASCII) : NULL;
+		if (text != NULL)
+			sbuf_adds(out, text);
+		free(text);
+		json_decref(o);
+		return;
+	}
+	for (i = 0; i < p->nlines; i++)
+		sbuf_addf(out, "%sagent proposes: %s", i ? "\n" : "",
+		    p->lines[i]);
+}

@@ -1,0 +1,131 @@
+/*
+ * agent.h -- an outside agent writes the code: a task in, input lines out.
+ *
+ * An input that starts with '?' is a task for an agent.  agent_propose()
+ * writes the task and a context block (the names and their types, the
+ * files, what the active policy allows, the answer format) to the stdin of
+ * an agent command run through /bin/sh -c, reads the proposal from its
+ * stdout, and splits it into input lines.  agent_run_line() then runs one
+ * proposed line through the session's paths like typed input; its records
+ * say "source": "agent".
+ *
+ * The agent never hangs sandboxrepl: it runs in a process group of its own
+ * with pipes to its stdin and from its stdout and stderr, read in a poll()
+ * loop against a wall-clock deadline with a byte cap; on timeout or an
+ * overlong answer the whole group gets SIGKILL, and the child is always
+ * reaped.  Nothing here prints or exits: failures come back as messages.
+ * The caller must not reap children it did not start (waitpid(-1) in a
+ * SIGCHLD handler would take the agent's exit status away).
+ */
+#ifndef SANDBOXREPL_AGENT_H
+#define SANDBOXREPL_AGENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "record.h"
+
+struct arena;
+struct sbuf;
+struct session;
+
+#define AGENT_DEFAULT_TIMEOUT_MS	60000u
+#define AGENT_MAX_TIMEOUT_MS		3600000u
+/* Bytes of stdout the agent may write before it is killed. */
+#define AGENT_DEFAULT_MAX_OUTPUT	(256u << 10)
+/* Bytes of stderr kept for the error message (the rest is drained). */
+#define AGENT_MAX_STDERR		4096u
+/* Inputs one proposal may hold, and lines one input may span. */
+#define AGENT_MAX_LINES			64u
+#define AGENT_MAX_INPUT_LINES		100u
+/* Bytes of task text (it also travels in the environment). */
+#define AGENT_MAX_TASK			(64u << 10)
+/* Names and files listed in the context block; the rest are counted. */
+#define AGENT_MAX_LISTED		200u
+
+struct agent_opts {
+	const char	*command;	/* run as /bin/sh -c COMMAND */
+	unsigned	 timeout_ms;	/* 0: AGENT_DEFAULT_TIMEOUT_MS */
+	size_t		 max_output;	/* 0: AGENT_DEFAULT_MAX_OUTPUT */
+	/* Asked while the agent runs, at least every 100 ms: true ends the
+	 * run as a timeout would (a UI's Ctrl-C).  NULL: never. */
+	bool		(*is_cancelled)(void *arg);
+	void		*cancel_arg;
+};
+
+/* A proposal: heap memory owned by the struct, freed by
+ * agent_proposal_free(). */
+struct agent_proposal {
+	char	*task;		/* the task, without the '?' */
+	char	*answer;	/* the agent's stdout, as it came */
+	char	**lines;	/* the input lines to run, in order */
+	size_t	 nlines;
+};
+
+void agent_proposal_free(struct agent_proposal *p);
+
+/*
+ * Is input a task?  When it starts with '?' (after blanks), returns true
+ * and points *task at the text after the '?' with blanks trimmed (borrowed
+ * from input) and *tasklen at its length.
+ */
+bool agent_is_task(const char *input, size_t len, const char **task,
+    size_t *tasklen);
+
+/*
+ * The block written to the agent's stdin: the task, then the state of the
+ * session's sandbox path (or its first path when the sandbox is off): the
+ * names with their types, the files with their sizes (never their
+ * contents), the calls, commands, syntax and hosts the active policy
+ * allows, the budget, and the expected answer format.  Appended to out.
+ */
+void agent_context(struct session *s, const char *task, size_t tasklen,
+    struct sbuf *out);
+
+/*
+ * Split an agent's answer into input lines.  The first fenced code block
+ * (a line starting with ```, up to the next such line or the end) gives one
+ * input per line, lines whose brackets are still open continuing on the
+ * next (up to AGENT_MAX_INPUT_LINES); outside a fence the answer must be one non-blank line (one pair of
+ * enclosing backticks is dropped).  Blank lines and '#' comments are
+ * skipped.  On success fills p->lines; on failure returns false with *err
+ * (heap) saying why.
+ */
+bool agent_parse_answer(const char *answer, size_t len,
+    struct agent_proposal *p, char **err);
+
+/*
+ * Run cmd through /bin/sh -c with in[0, inlen) on its stdin (the task is
+ * also in the environment as SANDBOXREPL_TASK when task is not NULL).
+ * Success means the command exited with status 0 within the deadline and
+ * wrote at most max_output bytes: *out (heap, NUL-terminated, caller
+ * frees) and *outlen receive its stdout.  Otherwise returns false and *err
+ * (heap) says what happened, with the first line of the command's stderr.
+ */
+bool agent_exec(const struct agent_opts *o, const char *task, const char *in,
+    size_t inlen, char **out, size_t *outlen, char **err);
+
+/*
+ * Ask the agent: build the context for task, run the command, parse the
+ * answer.  On success *out holds the proposal (caller frees with
+ * agent_proposal_free()); on failure returns false, *out is empty and *err
+ * (heap, caller frees) says why.  The session is only read.
+ */
+bool agent_propose(const struct agent_opts *o, struct session *s,
+    const char *task, struct agent_proposal *out, char **err);
+
+/*
+ * Run one proposed line on the paths in mask (0: the session's paths),
+ * exactly as session_run() would with the automatic labels, and mark the
+ * records "source": "agent".  Records live in a.  Returns their number.
+ */
+size_t agent_run_line(struct session *s, const char *line, unsigned mask,
+    struct arena *a, struct record **out);
+
+/* The proposal as shown before it runs: "agent proposes: LINE" per line
+ * (trace), or one JSON object {"agent":{"task","proposal":[...]}} (json).
+ * No trailing newline. */
+void agent_proposal_show(const struct agent_proposal *p, bool json,
+    struct sbuf *out);
+
+#endif

@@ -1,0 +1,44 @@
+/*
+ * serve.h -- the JSON Lines tool mode (--serve) for agent frameworks.
+ *
+ * One request per line in, one reply per line out, one session for the
+ * whole loop, so filesystems, budget, ledger and names persist across
+ * requests:
+ *
+ *   {"id": ID, "input": "TEXT", "paths": ["sandbox", ...]}   paths optional
+ *   {"id": ID, "records": [RECORD, ...]}                      the reply
+ *   {"id": ID|null, "error": "why"}                           a bad request
+ *
+ * ID is a string, a number or null, echoed as it came; a request that is
+ * not an object with a readable id is answered with "id": null.  With an
+ * agent (serve_opts.agent), an input starting with '?' is a task: the
+ * reply also holds "task" and "proposal" (the lines the agent proposed),
+ * and its records say "source": "agent".  Blank lines are skipped.  JSON
+ * is read and written with jansson.
+ */
+#ifndef SANDBOXREPL_SERVE_H
+#define SANDBOXREPL_SERVE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct agent_opts;
+struct session;
+
+/* The longest request line read; a longer one is skipped to its end and
+ * answered with an error. */
+#define SERVE_MAX_LINE	(1u << 20)
+
+struct serve_opts {
+	const struct agent_opts	*agent;		/* NULL: no agent tasks */
+	size_t			 max_line;	/* 0: SERVE_MAX_LINE */
+};
+
+/*
+ * Answer requests from in on out until EOF, flushing after each reply.
+ * Returns 0 at EOF, 1 when reading in or writing out failed.
+ */
+int serve_loop(struct session *s, const struct serve_opts *o, FILE *in,
+    FILE *out);
+
+#endif

@@ -1,0 +1,607 @@
+/*
+ * test_agent.c -- an outside agent proposes the code: the task check, the
+ * context block it receives, the answer formats it may use, and the ways a
+ * misbehaving agent command is stopped (exit status, signal, silence,
+ * timeout, a flood of output, a child left behind, a deaf reader) without
+ * ever hanging the caller or leaving a process behind.
+ *
+ * The agent is tests/fake_agent.sh, found through $srcdir.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "arena.h"
+#include "policy.h"
+#include "record.h"
+#include "sbuf.h"
+#include "session.h"
+#include "xalloc.h"
+
+static char tmpdir[4096];
+static char logpath[4096 + 16];
+
+/* "sh 'SRCDIR/tests/fake_agent.sh' MODE" (heap). */
+static char *
+fake_agent(const char *mode)
+{
+	const char *srcdir = getenv("srcdir"), *p;
+	struct sbuf b = SBUF_INIT;
+	sbuf_adds(&b, "sh '");
+	for (p = srcdir ? srcdir : "."; *p; p++) {
+		if (*p == '\'')
+			sbuf_adds(&b, "'\\''");
+		else
+			sbuf_addc(&b, *p);
+	}
+	sbuf_addf(&b, "/tests/fake_agent.sh' %s", mode);
+	return sbuf_take(&b);
+}
+
+static double
+seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static unsigned baseline_fds;
+
+static unsigned
+count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	unsigned n = 0;
+	assert_non_null(d);
+	while (readdir(d) != NULL)
+		n++;
+	closedir(d);
+	return n;
+}
+
+/* No child of ours is left, running or unreaped, and no pipe is left
+ * open. */
+static void
+assert_no_children(void)
+{
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	assert_int_equal(errno, ECHILD);
+	assert_int_equal(count_fds(), baseline_fds);
+}
+
+static char *
+read_log(void)
+{
+	FILE *f = fopen(logpath, "r");
+	struct sbuf b = SBUF_INIT;
+	char buf[4096];
+	size_t n;
+	assert_non_null(f);
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		sbuf_add(&b, buf, n);
+	fclose(f);
+	return sbuf_take(&b);
+}
+
+/* Propose with mode; on success the proposal, else NULL and *err. */
+static bool
+propose(struct session *s, const char *mode, unsigned timeout_ms,
+    size_t cap, const char *task, struct agent_proposal *p, char **err)
+{
+	char *cmd = fake_agent(mode);
+	struct agent_opts o = { .command = cmd, .timeout_ms = timeout_ms,
+	    .max_output = cap };
+	bool ok = agent_propose(&o, s, task, p, err);
+	free(cmd);
+	return ok;
+}
+
+static void
+test_is_task(void **state)
+{
+	const char *t;
+	size_t n;
+	(void)state;
+	assert_true(agent_is_task("? compute it ", 13, &t, &n));
+	assert_int_equal(n, 10);
+	assert_memory_equal(t, "compute it", 10);
+	assert_true(agent_is_task("  ?x", 4, &t, &n));
+	assert_int_equal(n, 1);
+	assert_true(agent_is_task("?", 1, &t, &n));
+	assert_int_equal(n, 0);
+	assert_false(agent_is_task("x ? y", 5, &t, &n));
+	assert_false(agent_is_task("", 0, &t, &n));
+	assert_false(agent_is_task("sum(orders)", 11, &t, &n));
+}
+
+/* ---- the answer formats ---- */
+
+static void
+assert_answer(const char *answer, size_t nlines, const char *const *want)
+{
+	struct agent_proposal p = { 0 };
+	char *err = NULL;
+	size_t i;
+	if (!agent_parse_answer(answer, strlen(answer), &p, &err))
+		fail_msg("%s: %s", answer, err);
+	assert_int_equal(p.nlines, nlines);
+	for (i = 0; i < nlines; i++)
+		assert_string_equal(p.lines[i], want[i]);
+	agent_proposal_free(&p);
+}
+
+static void
+assert_bad_answer(const char *answer, size_t len, const char *why)
+{
+	struct agent_proposal p = { 0 };
+	char *err = NULL;
+	assert_false(agent_parse_answer(answer, len, &p, &err));
+	assert_non_null(err);
+	if (strstr(err, why) == NULL)
+		fail_msg("'%s' does not say '%s'", err, why);
+	assert_int_equal(p.nlines, 0);
+	assert_null(p.lines);
+	free(err);
+}
+
+static void
+test_answer_formats(void **state)
+{
+	static const char *const avg[] = {
+		"round(sum(orders) / len(orders), 2)" };
+	static const char *const three[] = { "sum(orders)",
+		"max(orders,\n    [1])", "read_file({'path': 'report.txt'})" };
+	static const char *const unclosed[] = { "1 + 1", "2" };
+	(void)state;
+	assert_answer("round(sum(orders) / len(orders), 2)\n", 1, avg);
+	assert_answer("\n  round(sum(orders) / len(orders), 2)  \r\n\n", 1,
+	    avg);
+	assert_answer("`round(sum(orders) / len(orders), 2)`", 1, avg);
+	assert_answer("# the average\nround(sum(orders) / len(orders), 2)",
+	    1, avg);
+	assert_answer("Here it is:\n```python\n# total\nsum(orders)\n\n"
+	    "max(orders,\n    [1])\n  read_file({'path': 'report.txt'})\n"
+	    "```\nDone.\n```\nignored()\n```\n", 3, three);
+	assert_answer("```\n1 + 1\n2", 2, unclosed);
+	/* Inside a fence every line is an input, prose or not. */
+	assert_answer("text\n```\n`x`\n```", 1, (const char *const[]){ "`x`" });
+}
+
+/* An input spans at most AGENT_MAX_INPUT_LINES lines, however long the
+ * answer: a flood of open brackets costs linear time. */
+static void
+test_long_continuation(void **state)
+{
+	struct agent_proposal p = { 0 };
+	struct sbuf b = SBUF_INIT;
+	char *err = NULL;
+	double t0 = seconds();
+	unsigned i;
+	(void)state;
+
+	sbuf_adds(&b, "```\n");
+	for (i = 0; i < 10 * AGENT_MAX_INPUT_LINES; i++)
+		sbuf_adds(&b, "[\n");
+	if (!agent_parse_answer(b.data, b.len, &p, &err))
+		fail_msg("%s", err);
+	assert_int_equal(p.nlines, 10);
+	assert_int_equal(strlen(p.lines[0]), 2 * AGENT_MAX_INPUT_LINES - 1);
+	assert_true(seconds() - t0 < 5);
+	agent_proposal_free(&p);
+
+	/* Below the cap, open brackets join as before. */
+	sbuf_truncate(&b, 0);
+	sbuf_adds(&b, "```\n[\n1,\n1]\n```\n");
+	if (!agent_parse_answer(b.data, b.len, &p, &err))
+		fail_msg("%s", err);
+	assert_int_equal(p.nlines, 1);
+	assert_string_equal(p.lines[0], "[\n1,\n1]");
+	agent_proposal_free(&p);
+	sbuf_free(&b);
+}
+
+static void
+test_bad_answers(void **state)
+{
+	struct sbuf b = SBUF_INIT;
+	unsigned i;
+	(void)state;
+	assert_bad_answer("", 0, "proposed nothing");
+	assert_bad_answer("\n \n# only a comment\n", 19, "proposed nothing");
+	assert_bad_answer("```\n\n```\n", 9, "code block is empty");
+	assert_bad_answer("Sure!\n1 + 1\nHope that helps.\n", 29,
+	    "3 lines of text without a fenced code block");
+	assert_bad_answer("1 + \xff", 5, "not text");
+	assert_bad_answer("1 +\0 1", 6, "not text");
+	sbuf_adds(&b, "```\n");
+	for (i = 0; i <= AGENT_MAX_LINES; i++)
+		sbuf_addf(&b, "%u\n", i);
+	assert_bad_answer(b.data, b.len, "more than 64 inputs");
+	sbuf_truncate(&b, 0);
+	/* The same when the 65th is still open at the end. */
+	sbuf_adds(&b, "```\n");
+	for (i = 0; i < AGENT_MAX_LINES; i++)
+		sbuf_addf(&b, "%u\n", i);
+	sbuf_adds(&b, "[1,\n```\n");
+	assert_bad_answer(b.data, b.len, "more than 64 inputs");
+	sbuf_free(&b);
+}
+
+/* ---- the context block ---- */
+
+static void
+test_context(void **state)
+{
+	struct session_opts so = { 0 };
+	struct session *s = session_new(&so);
+	struct sbuf b = SBUF_INIT;
+	const char *ctx;
+	char *err = NULL;
+	(void)state;
+	assert_true(session_seed_name(s, "label", "'Q2'", &err));
+	agent_context(s, "compute the average order value", 31, &b);
+	ctx = sbuf_cstr(&b);
+	assert_non_null(strstr(ctx, "TASK: compute the average order value\n"));
+	assert_non_null(strstr(ctx, "runs on the paths unsafe, sandbox;\n"));
+	assert_non_null(strstr(ctx, "  orders: list\n"));
+	assert_non_null(strstr(ctx, "  label: str\n"));
+	assert_non_null(strstr(ctx, "  report.txt: 18\n"));
+	assert_non_null(strstr(ctx, "  secrets.txt: 22\n"));
+	/* Names and sizes, never contents. */
+	assert_null(strstr(ctx, "Q2 refunds"));
+	assert_null(strstr(ctx, "sk-live"));
+	assert_non_null(strstr(ctx, "POLICY essay: "));
+	assert_non_null(strstr(ctx, "  calls: sum len min max round abs\n"
+	    "  attributes: none\n  commands: read_file write_file\n"));
+	assert_non_null(strstr(ctx, "  commands: read_file write_file\n"));
+	assert_non_null(strstr(ctx, "  syntax: Expression, BinOp, UnaryOp, "
+	    "Call, Constant, Name, List, Tuple, keyword\n"));
+	assert_non_null(strstr(ctx, "  operators: +, -, *, /, %, **, //\n"));
+	assert_non_null(strstr(ctx, "  comparisons: none\n"));
+	assert_non_null(strstr(ctx, "  hosts: none (no network)\n"));
+	assert_non_null(strstr(ctx, "  budget: 0 of 1000 operations used\n"));
+	assert_non_null(strstr(ctx, "  read_file({'path': str})\n"));
+	assert_non_null(strstr(ctx, "  write_file({'path': str, 'text': str, "
+	    "'idempotency_key': str (optional)})\n"));
+	assert_non_null(strstr(ctx, "ANSWER FORMAT: reply with exactly one "
+	    "input line"));
+	sbuf_free(&b);
+
+	/* The weaker presets say what they let through. */
+	session_set_policy(s, policy_preset("dunder"));
+	agent_context(s, "x", 1, &b);
+	ctx = sbuf_cstr(&b);
+	assert_non_null(strstr(ctx, "  calls: any callee; builtins: "));
+	assert_non_null(strstr(ctx, "  attributes: public only (no name "
+	    "that starts with '_')\n"));
+	assert_null(strstr(ctx, "refused when"));
+	assert_non_null(strstr(ctx, "  comparisons: ==, !=, <, <=, >, >=, is, "
+	    "is not, in, not in\n"));
+	sbuf_free(&b);
+	session_set_policy(s, policy_preset("blocklist"));
+	agent_context(s, "x", 1, &b);
+	ctx = sbuf_cstr(&b);
+	assert_non_null(strstr(ctx, "POLICY blocklist: "));
+	assert_non_null(strstr(ctx, "  calls: any callee; builtins: all\n"
+	    "  attributes: any\n  refused when the source contains: "));
+	sbuf_free(&b);
+
+	/* An empty session says so; without the sandbox, the first path. */
+	session_reset(s, false);
+	session_set_paths(s, PATH_BIT(PATH_UNSAFE));
+	agent_context(s, "x", 1, &b);
+	ctx = sbuf_cstr(&b);
+	assert_non_null(strstr(ctx, "NAMES (unsafe path; name: type):\n"
+	    "  (none)\n"));
+	assert_non_null(strstr(ctx, "FILES (name: bytes):\n  (none)\n"));
+	sbuf_free(&b);
+	session_free(s);
+}
+
+/* ---- the whole exchange, with the fake agent ---- */
+
+/* The essay's task: the agent gets the names and the allowed calls, its
+ * proposal runs on both paths as the agent's, and yields 173.33. */
+static void
+test_average_order_value(void **state)
+{
+	struct session_opts so = { 0 };
+	struct session *s = session_new(&so);
+	struct agent_proposal p;
+	struct arena *a = arena_new();
+	struct record *r;
+	char *err = NULL, *log;
+	size_t n;
+	(void)state;
+
+	setenv("FAKE_AGENT_LOG", logpath, 1);
+	if (!propose(s, "average", 0, 0, "compute the average order value",
+	    &p, &err))
+		fail_msg("%s", err);
+	unsetenv("FAKE_AGENT_LOG");
+	assert_string_equal(p.task, "compute the average order value");
+	assert_string_equal(p.answer, "round(sum(orders) / len(orders), 2)\n");
+	assert_int_equal(p.nlines, 1);
+	assert_string_equal(p.lines[0], "round(sum(orders) / len(orders), 2)");
+
+	log = read_log();
+	assert_non_null(strstr(log, "TASK: compute the average order value"));
+	assert_non_null(strstr(log, "orders: list"));
+	assert_non_null(strstr(log, "calls: sum len min max round abs"));
+	free(log);
+
+	n = agent_run_line(s, p.lines[0], 0, a, &r);
+	assert_int_equal(n, 2);
+	assert_int_equal(r[1].path, PATH_SANDBOX);
+	assert_int_equal(r[1].verdict, VERDICT_OK);
+	assert_string_equal(r[1].result, "173.33");
+	assert_string_equal(r[0].source, "agent");
+	assert_string_equal(r[1].source, "agent");
+	assert_string_equal(r[1].line, "sandboxed code: "
+	    "'round(sum(orders) / len(orders), 2)' -> 173.33");
+
+	/* A mask picks the paths, as for typed input. */
+	n = agent_run_line(s, "write_file({'path': 'out.txt', 'text': 'ok'})",
+	    PATH_BIT(PATH_SANDBOX), a, &r);
+	assert_int_equal(n, 1);
+	assert_int_equal(r[0].kind, KIND_COMMAND);
+	assert_string_equal(r[0].source, "agent");
+	agent_proposal_free(&p);
+	arena_free(a);
+	session_free(s);
+	assert_no_children();
+}
+
+static void
+test_fenced_and_env(void **state)
+{
+	struct session_opts so = { 0 };
+	struct session *s = session_new(&so);
+	struct agent_proposal p;
+	struct sbuf b = SBUF_INIT;
+	char *err = NULL;
+	(void)state;
+
+	if (!propose(s, "fenced", 0, 0, "a few things", &p, &err))
+		fail_msg("%s", err);
+	assert_int_equal(p.nlines, 3);
+	assert_string_equal(p.lines[1], "max(orders,\n    [1])");
+	agent_proposal_show(&p, false, &b);
+	assert_string_equal(sbuf_cstr(&b), "agent proposes: sum(orders)\n"
+	    "agent proposes: max(orders,\n    [1])\n"
+	    "agent proposes: read_file({'path': 'report.txt'})");
+	sbuf_truncate(&b, 0);
+	agent_proposal_show(&p, true, &b);
+	assert_string_equal(sbuf_cstr(&b), "{\"agent\":{\"task\":\"a few "
+	    "things\",\"proposal\":[\"sum(orders)\",\"max(orders,\\n    "
+	    "[1])\",\"read_file({'path': 'report.txt'})\"]}}");
+	sbuf_free(&b);
+	agent_proposal_free(&p);
+
+	/* The task is in the environment too. */
+	if (!propose(s, "task", 0, 0, "say \"hi\"", &p, &err))
+		fail_msg("%s", err);
+	assert_string_equal(p.lines[0], "'say \"hi\"'");
+	agent_proposal_free(&p);
+	session_free(s);
+	assert_no_children();
+}
+
+static void
+assert_agent_fails(const char *mode, const char *cmd, unsigned timeout_ms,
+    size_t cap, const char *why)
+{
+	struct session_opts so = { 0 };
+	struct session *s = session_new(&so);
+	struct agent_proposal p;
+	struct agent_opts o = { .command = cmd, .timeout_ms = timeout_ms,
+	    .max_output = cap };
+	char *err = NULL, *fake = mode ? fake_agent(mode) : NULL;
+	double t0 = seconds();
+
+	if (fake != NULL)
+		o.command = fake;
+	assert_false(agent_propose(&o, s, "the task", &p, &err));
+	assert_true(seconds() - t0 < 10);
+	assert_non_null(err);
+	if (strstr(err, why) == NULL)
+		fail_msg("'%s' does not say '%s'", err, why);
+	assert_int_equal(p.nlines, 0);
+	assert_null(p.task);
+	free(err);
+	free(fake);
+	session_free(s);
+	assert_no_children();
+}
+
+static void
+test_failing_agents(void **state)
+{
+	(void)state;
+	assert_agent_fails("fail", NULL, 0, 0,
+	    "the agent exited with status 3: fake agent: no API key");
+	assert_agent_fails("silent", NULL, 0, 0, "the agent proposed nothing");
+	assert_agent_fails("chatter", NULL, 0, 0, "without a fenced code block");
+	assert_agent_fails(NULL, "exec /nonexistent/agent", 0, 0,
+	    "the agent exited with status 127: ");
+	assert_agent_fails(NULL, "kill -9 $$", 0, 0,
+	    "the agent was killed by signal 9");
+	assert_agent_fails(NULL, "", 0, 0, "no agent command");
+}
+
+static void
+test_bad_tasks(void **state)
+{
+	struct session_opts so = { 0 };
+	struct session *s = session_new(&so);
+	struct agent_opts o = { .command = "echo 1" };
+	struct agent_proposal p;
+	char *err, *big = xmalloc(AGENT_MAX_TASK + 2);
+	(void)state;
+
+	assert_false(agent_propose(&o, s, "", &p, &err));
+	assert_string_equal(err, "no task after '?' (type '? TASK')");
+	free(err);
+	assert_false(agent_propose(&o, s, "caf\xc3", &p, &err));
+	assert_string_equal(err, "the task is not valid UTF-8");
+	free(err);
+	memset(big, 'x', AGENT_MAX_TASK + 1);
+	big[AGENT_MAX_TASK + 1] = '\0';
+	assert_false(agent_propose(&o, s, big, &p, &err));
+	assert_string_equal(err, "the task is longer than 65536 bytes");
+	free(err);
+	big[AGENT_MAX_TASK] = '\0';
+	if (!agent_propose(&o, s, big, &p, &err))
+		fail_msg("%s", err);
+	assert_string_equal(p.lines[0], "1");
+	agent_proposal_free(&p);
+	free(big);
+	session_free(s);
+	assert_no_children();
+}
+
+static void
+test_runaway_agents(void **state)
+{
+	struct session_opts so = { 0 };
+	struct session *s = session_new(&so);
+	struct agent_proposal p;
+	char *err = NULL;
+	double t0;
+	(void)state;
+
+	t0 = seconds();
+	assert_agent_fails("sleep", NULL, 300, 0,
+	    "the agent timed out after 0.300 s (killed)");
+	assert_true(seconds() - t0 >= 0.29);
+	assert_agent_fails(NULL, "sleep 30", 1000, 0,
+	    "the agent timed out after 1 s (killed)");
+	/* Output closed early does not end the wait for the exit. */
+	assert_agent_fails(NULL, "exec >&- 2>&-; sleep 30", 300, 0,
+	    "timed out");
+	assert_agent_fails("flood", NULL, 0, 1000,
+	    "the agent wrote more than 1000 bytes (killed)");
+	assert_agent_fails("flood", NULL, 0, 0,
+	    "the agent wrote more than 262144 bytes (killed)");
+
+	/* A child left holding stdout is killed with the group: the answer
+	 * still counts, long before the child would have ended. */
+	t0 = seconds();
+	if (!propose(s, "linger", 0, 0, "x", &p, &err))
+		fail_msg("%s", err);
+	assert_true(seconds() - t0 < 5);
+	assert_string_equal(p.lines[0], "2 + 2");
+	agent_proposal_free(&p);
+	session_free(s);
+	assert_no_children();
+}
+
+static bool
+cancel_after_three(void *arg)
+{
+	unsigned *calls = arg;
+	return ++*calls > 3;
+}
+
+/* A caller (the UI's Ctrl-C) can end a run early. */
+static void
+test_cancel(void **state)
+{
+	unsigned calls = 0;
+	char *cmd = fake_agent("sleep"), *out, *err;
+	struct agent_opts o = { .command = cmd,
+	    .is_cancelled = cancel_after_three, .cancel_arg = &calls };
+	size_t outlen;
+	double t0 = seconds();
+	(void)state;
+
+	assert_false(agent_exec(&o, NULL, "x", 1, &out, &outlen, &err));
+	assert_string_equal(err, "the agent was cancelled (killed)");
+	assert_int_equal(calls, 4);
+	assert_true(seconds() - t0 < 5);
+	free(err);
+	free(cmd);
+	assert_no_children();
+}
+
+/* An agent that never reads its stdin: the write fails with EPIPE, the
+ * SIGPIPE it raised is consumed, and the answer still counts. */
+static void
+test_deaf_agent(void **state)
+{
+	struct agent_opts o = { 0 };
+	size_t big = 4u << 20, outlen;
+	char *in = xmalloc(big), *out, *err, *cmd = fake_agent("deaf");
+	sigset_t pending;
+	(void)state;
+
+	memset(in, 'x', big);
+	o.command = cmd;
+	if (!agent_exec(&o, NULL, in, big, &out, &outlen, &err))
+		fail_msg("%s", err);
+	assert_string_equal(out, "1 + 1\n");
+	assert_int_equal(outlen, 6);
+	sigpending(&pending);
+	assert_int_equal(sigismember(&pending, SIGPIPE), 0);
+	free(out);
+	free(in);
+	free(cmd);
+	assert_no_children();
+}
+
+static int
+make_tmpdir(void **state)
+{
+	const char *base = getenv("TMPDIR");
+	(void)state;
+	snprintf(tmpdir, sizeof tmpdir, "%s/test_agent.XXXXXX",
+	    base && *base ? base : "/tmp");
+	if (mkdtemp(tmpdir) == NULL)
+		return -1;
+	snprintf(logpath, sizeof logpath, "%s/log", tmpdir);
+	baseline_fds = count_fds();
+	return 0;
+}
+
+static int
+remove_tmpdir(void **state)
+{
+	(void)state;
+	unlink(logpath);
+	return rmdir(tmpdir);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_is_task),
+		cmocka_unit_test(test_answer_formats),
+		cmocka_unit_test(test_bad_answers),
+		cmocka_unit_test(test_long_continuation),
+		cmocka_unit_test(test_context),
+		cmocka_unit_test(test_average_order_value),
+		cmocka_unit_test(test_fenced_and_env),
+		cmocka_unit_test(test_failing_agents),
+		cmocka_unit_test(test_bad_tasks),
+		cmocka_unit_test(test_runaway_agents),
+		cmocka_unit_test(test_cancel),
+		cmocka_unit_test(test_deaf_agent),
+	};
+	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
+}

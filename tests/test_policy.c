@@ -1,0 +1,164 @@
+/*
+ * test_policy.c -- presets and policy files: every key is read, every
+ * mistake is named with its file and line, and a loaded policy decides
+ * what the sandbox path lets through.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "policy.h"
+#include "record.h"
+#include "session.h"
+
+static void
+test_presets(void **state)
+{
+	const char *const *n;
+	(void)state;
+	for (n = policy_preset_names; *n != NULL; n++) {
+		const struct policy *p = policy_preset(*n);
+		assert_non_null(p);
+		assert_string_equal(p->name, *n);
+		assert_true(policy_allows_call(p, "len"));
+		assert_false(policy_allows_command(p, "delete_file"));
+		assert_false(policy_allows_host(p, "evil.com"));
+	}
+	assert_null(policy_preset("nope"));
+}
+
+static void
+test_file_keys(void **state)
+{
+	static const char text[] =
+	    "# a comment\n"
+	    "extends: essay\n"
+	    "name: classroom\n"
+	    "compare: == < not-in\n"
+	    "boolops: and\n"
+	    "operators: + - -u\n"
+	    "calls: sum len sorted\n"
+	    "commands: read_file list_files\n"
+	    "hosts: example.org\n"
+	    "blocked-words: secret\n"
+	    "attributes: public\n"
+	    "call-rule: named\n"
+	    "names: calls\n"
+	    "object-model: no\n"
+	    "budget: 7\n"
+	    "max-steps: 1000\n"
+	    "max-int-bits: 4096\n"
+	    "max-seq-len: 100\n"
+	    "max-str-bytes: 100\n"
+	    "max-depth: 50\n";
+	char *err;
+	struct policy *p = policy_parse("t.policy", text, sizeof text - 1,
+	    &err);
+	(void)state;
+	if (p == NULL)
+		fail_msg("%s", err);
+	assert_string_equal(p->name, "classroom");
+	assert_true(policy_allows_call(p, "sorted"));
+	assert_false(policy_allows_call(p, "max"));
+	assert_true(policy_allows_command(p, "list_files"));
+	assert_false(policy_allows_command(p, "write_file"));
+	assert_true(policy_allows_host(p, "example.org"));
+	assert_int_equal(p->budget, 7);
+	assert_int_equal(p->limits.max_int_bits, 4096);
+	assert_int_equal(p->limits.max_depth, 50);
+	assert_true(p->binops & (1u << BINOP_SUB));
+	assert_false(p->binops & (1u << BINOP_MULT));
+	assert_true(p->cmpops & (1u << CMPOP_NOTIN));
+	assert_true(p->nodes & (UINT64_C(1) << NODE_COMPARE));
+	assert_int_equal(p->attr_rule, ATTRS_PUBLIC);
+	policy_free(p);
+}
+
+static void
+test_file_errors(void **state)
+{
+	static const struct { const char *text, *err; } t[] = {
+		{ "nodes: Foo\n", "t.policy:1: unknown node type 'Foo'" },
+		{ "\n\noperators: +++\n", "t.policy:3: unknown operator" },
+		{ "commands: rm\n", "t.policy:1: unknown command 'rm'" },
+		{ "colour: red\n", "t.policy:1: unknown key 'colour'" },
+		{ "just words\n", "t.policy:1: expected 'key: value'" },
+		{ "budget: lots\n", "t.policy:1: budget wants" },
+		{ "max-steps: 0\n", "t.policy:1: wants a positive number" },
+		{ "extends: nope\n", "t.policy:1: unknown preset" },
+		{ "calls: len\nextends: essay\n", "t.policy:2: extends must" },
+		{ "attributes: some\n", "t.policy:1: bad value" },
+	};
+	size_t i;
+	(void)state;
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		char *err = NULL;
+		struct policy *p = policy_parse("t.policy", t[i].text,
+		    strlen(t[i].text), &err);
+		if (p != NULL)
+			fail_msg("accepted: %s", t[i].text);
+		if (strncmp(err, t[i].err, strlen(t[i].err)) != 0)
+			fail_msg("%s: got '%s'", t[i].text, err);
+		free(err);
+	}
+}
+
+static void
+test_loaded_policy_decides(void **state)
+{
+	const char *srcdir = getenv("srcdir");
+	char path[4096], *err;
+	const struct policy *p;
+	struct session_opts o = { .paths = PATH_BIT(PATH_SANDBOX) };
+	struct session *s;
+	struct arena *a = arena_new();
+	struct record *r;
+	const char *in;
+	(void)state;
+	snprintf(path, sizeof path, "%s/scenarios/classroom.policy",
+	    srcdir ? srcdir : ".");
+	p = policy_resolve(path, &err);
+	if (p == NULL)
+		fail_msg("%s", err);
+	o.policy = p;
+	s = session_new(&o);
+	in = "round(sum(orders) / len(orders), 2) > 150";
+	session_run(s, in, strlen(in), NULL, 0, a, &r);
+	assert_string_equal(r->result, "True");
+	in = "list_files({})";
+	session_run(s, in, strlen(in), NULL, 0, a, &r);
+	assert_int_equal(r->verdict, VERDICT_OK);
+	in = "open('secrets.txt').read()";
+	session_run(s, in, strlen(in), NULL, 0, a, &r);
+	assert_int_equal(r->layer, LAYER_ALLOWLIST);
+	assert_int_equal(r->budget_limit, 50);
+	session_free(s);
+	policy_free((struct policy *)p);
+	arena_free(a);
+	assert_null(policy_resolve("no-such-preset", &err));
+	assert_non_null(strstr(err, "unknown policy"));
+	free(err);
+	assert_null(policy_resolve("/nonexistent/x.policy", &err));
+	assert_non_null(strstr(err, "No such file"));
+	free(err);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_presets),
+		cmocka_unit_test(test_file_keys),
+		cmocka_unit_test(test_file_errors),
+		cmocka_unit_test(test_loaded_policy_decides),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
