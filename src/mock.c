@@ -1056,6 +1056,16 @@ find_module(const char *name)
 }
 
 bool
+mock_module_is_static(const struct vobject *o)
+{
+	size_t i;
+	for (i = 0; i < NMODULES; i++)
+		if (o == &modules[i].obj)
+			return true;
+	return false;
+}
+
+bool
 mock_is_module(const char *name)
 {
 	return find_module(name) != NULL;

@@ -102,6 +102,10 @@ bool mock_getitem(struct eval *ev, value obj, value idx, value *out);
 /* Call a mock object (a class, a Python-level function). */
 bool mock_call(struct eval *ev, value fn, const value *args, size_t nargs,
     const char *const *kwnames, size_t nkw, value *out);
+/* Is o one of the model's static objects (a module, a type), which live
+ * for the whole process and never need their input's arena kept? */
+bool mock_is_static(const struct vobject *o);
+bool mock_module_is_static(const struct vobject *o);
 /* Iterate a mock object (a generator); TypeError when not iterable. */
 bool mock_iterate(struct rt *rt, value obj,
     bool (*fn)(struct rt *rt, value item, void *ctx), void *ctx);

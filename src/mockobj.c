@@ -108,6 +108,13 @@ type_value(int t)
 }
 
 bool
+mock_is_static(const struct vobject *o)
+{
+	return (o >= type_objects && o < type_objects + NTYPES) ||
+	    mock_module_is_static(o);
+}
+
+bool
 mock_type_named(struct eval *ev, const char *module, const char *name,
     value *out)
 {

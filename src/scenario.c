@@ -389,6 +389,18 @@ scenario_exec(struct session *s, const struct scn_step *st, struct arena *a,
 		if (st->policies == NULL || !(paths & PATH_BIT(PATH_SANDBOX))) {
 			out->nrecords = session_run(s, st->arg, st->arglen,
 			    st->label, st->paths, a, &out->records);
+			/* one label over several paths: say which is which */
+			if (st->label != NULL && out->nrecords > 1)
+				for (i = 0; i < out->nrecords; i++) {
+					struct record *r = &out->records[i];
+					const char *arrow = strstr(r->line,
+					    ": ");
+					r->label = arena_printf(a, "%s %s",
+					    session_path_adjective(r->path),
+					    st->label);
+					r->line = arena_printf(a, "%s%s",
+					    r->label, arrow ? arrow : "");
+				}
 		} else {
 			/* the other paths once, then the sandbox per policy */
 			const struct policy *saved = session_policy(s);

@@ -27,6 +27,7 @@
 #include "eval.h"
 #include "jailpath.h"
 #include "ledger.h"
+#include "mock.h"
 #include "mockfs.h"
 #include "ns.h"
 #include "parse.h"
@@ -195,8 +196,10 @@ holds_shared(value v, unsigned depth)
 	if (depth > 64)
 		return true;		/* too deep to tell: assume so */
 	switch (v.type) {
-	case VT_FUNCTION: case VT_OBJECT:
+	case VT_FUNCTION:
 		return true;
+	case VT_OBJECT:
+		return !mock_is_static(v.as.obj);
 	case VT_NATIVE:
 		return holds_shared(v.as.native->self, depth + 1);
 	case VT_LIST:
