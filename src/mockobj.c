@@ -776,6 +776,9 @@ mock_call(struct eval *ev, value fn, const value *args, size_t nargs,
 			*out = mock_type_of(ev, args[0]);
 			return true;
 		}
+		if (strcmp(n, "type") == 0 && nargs != 3)
+			return rt_raise(&ev->rt, "TypeError", "type() takes 1 "
+			    "or 3 arguments");
 		if (strcmp(n, "object") == 0) {
 			if (nargs || nkw)
 				return rt_raise(&ev->rt, "TypeError", "object() "
@@ -785,7 +788,9 @@ mock_call(struct eval *ev, value fn, const value *args, size_t nargs,
 		if ((b = builtin_find(n)) != NULL)
 			return b->fn(&ev->rt, value_none(), args, nargs,
 			    kwnames, nkw, out);
-		if (mock_builtin(ev, n, &v))
+		/* not when the builtin is this very type (type, object):
+		 * calling it again would recurse without end */
+		if (mock_builtin(ev, n, &v) && !value_is(v, fn))
 			return eval_call_value(ev, v, args, nargs, kwnames, nkw,
 			    out);
 		return rt_raise(&ev->rt, "TypeError", "cannot create '%s' "

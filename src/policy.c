@@ -178,8 +178,8 @@ policy_allows_host(const struct policy *p, const char *host)
 /* A loaded policy owns its strings: one block of names per list. */
 struct owned_policy {
 	struct policy	 p;
-	char		*strings[64];	/* heap blocks to free */
-	int		 nstrings;
+	char		**strings;	/* heap blocks to free (heap) */
+	int		 nstrings, capstrings;
 };
 
 /* Split value into a NULL-terminated list of words (heap). */
@@ -210,10 +210,14 @@ words(struct owned_policy *op, const char *text)
 			p++;
 	}
 	(void)len;
-	if (op->nstrings < 63) {
-		op->strings[op->nstrings++] = copy;
-		op->strings[op->nstrings++] = (char *)list;
+	/* every block is kept, however many list lines the file has */
+	if (op->nstrings + 2 > op->capstrings) {
+		op->capstrings = op->capstrings ? op->capstrings * 2 : 16;
+		op->strings = xreallocarray(op->strings,
+		    (size_t)op->capstrings, sizeof *op->strings);
 	}
+	op->strings[op->nstrings++] = copy;
+	op->strings[op->nstrings++] = (char *)list;
 	return (const char *const *)list;
 }
 
@@ -538,6 +542,7 @@ policy_free(struct policy *p)
 		return;
 	for (i = 0; i < op->nstrings; i++)
 		free(op->strings[i]);
+	free(op->strings);
 	free(op);
 }
 

@@ -105,6 +105,12 @@ parse_line(const char *name, unsigned lineno, char *line,
 		st->arglen = unescape(st->arg);
 		if (st->name[0] == '\0')
 			return fail(err, name, lineno, "file wants a name");
+		/* a name every path can hold: the jail's workspace is flat */
+		if (strchr(st->name, '/') != NULL ||
+		    strcmp(st->name, ".") == 0 ||
+		    strcmp(st->name, "..") == 0 || strlen(st->name) > 255)
+			return fail(err, name, lineno, "file wants a plain "
+			    "name: no '/', not '.' or '..', at most 255 bytes");
 		return true;
 	}
 	if (IS("let") && line[wlen] != ':') {

@@ -524,13 +524,24 @@ value_hash(struct rt *rt, value v, uint64_t *out)
 	case VT_TUPLE: {
 		/* CPython's tuplehash (xxHash lanes) */
 		uint64_t acc = XXPRIME_5, lane;
+		/* nested tuples recurse: capped as comparison is */
+		if (rt->depth++ > (rt->limits.max_depth ?
+		    rt->limits.max_depth : 10000)) {
+			rt->depth--;
+			return rt_raise(rt, "RecursionError", "maximum "
+			    "recursion depth exceeded while calling a "
+			    "Python object");
+		}
 		for (i = 0; i < v.as.tuple->len; i++) {
-			if (!value_hash(rt, v.as.tuple->items[i], &lane))
+			if (!value_hash(rt, v.as.tuple->items[i], &lane)) {
+				rt->depth--;
 				return false;
+			}
 			acc += lane * XXPRIME_2;
 			acc = XXROTATE(acc);
 			acc *= XXPRIME_1;
 		}
+		rt->depth--;
 		acc += v.as.tuple->len ^ (XXPRIME_5 ^ 3527539UL);
 		*out = acc == (uint64_t)-1 ? 1546275796 : acc;
 		return true;

@@ -35,8 +35,15 @@
 /* Long options without a short form. */
 enum { OPT_AGENT = 256, OPT_AGENT_TIMEOUT, OPT_SERVE };
 
-/* The longest input batch mode accumulates across continuation lines. */
-#define MAX_INPUT_BYTES (16u << 20)
+/*
+ * How far batch mode follows continuation lines.  Each new line re-parses
+ * the whole input to ask whether it is still incomplete, so the work grows
+ * with the square of the input: an unterminated triple-quoted string
+ * followed by 100,000 lines took minutes.  Past either cap the input runs
+ * as it is (and is reported incomplete).
+ */
+#define MAX_INPUT_BYTES (1u << 20)
+#define MAX_INPUT_LINES 1000
 
 struct options {
 	bool		 batch;
@@ -268,6 +275,7 @@ run_stdin(struct session *s, const struct options *o)
 	size_t cap = 0;
 	ssize_t n;
 	int status = 0;
+	unsigned lines = 0;
 
 	while ((n = getline(&line, &cap, stdin)) >= 0) {
 		size_t len = (size_t)n;
@@ -280,9 +288,10 @@ run_stdin(struct session *s, const struct options *o)
 		sbuf_add(&acc, line, len);
 		if (acc.len == 0)
 			continue;
-		if (acc.len < MAX_INPUT_BYTES &&
+		if (acc.len < MAX_INPUT_BYTES && ++lines < MAX_INPUT_LINES &&
 		    parse_is_incomplete(acc.data, acc.len))
 			continue;
+		lines = 0;
 		{
 			const char *p = acc.data;
 			p += strspn(p, " \t");
