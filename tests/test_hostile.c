@@ -1,7 +1,7 @@
 /*
  * test_hostile.c -- hostile input never takes the program down.
  *
- * Three parts:
+ * Four parts:
  *
  *   replay   every file in tests/fuzz-regressions/ is fed, in process, to
  *            the reader it once broke, chosen by its name's prefix:
@@ -15,6 +15,9 @@
  *            errors with a position where one is expected, the sentinel
  *            still answers 42, and the run ends within a generous wall
  *            time (the hang guard; the times are printed).
+ *   serve    hostile request lines for --serve (deep JSON, invalid
+ *            UTF-8, a 10 MB line, garbage): one JSON reply per line, and
+ *            the request after them still answers 42.
  *   os       an unreadable scenario file, a write error on stdout
  *            (/dev/full) and an unreadable policy file: a message on
  *            stderr and exit 1 (runtime errors); an unknown policy name
@@ -524,6 +527,67 @@ test_hostile_table(void **state)
 }
 
 /* ================================================================ */
+/* --serve: hostile request lines                                    */
+/* ================================================================ */
+
+static void
+test_serve_hostile(void **state)
+{
+	const char *args[] = { "--serve", NULL };
+	struct sbuf in = SBUF_INIT;
+	struct run r;
+	const char *p, *end;
+	size_t i, n = 0;
+	json_t *last = NULL;
+
+	(void)state;
+	for (i = 0; i < 100000; i++)
+		sbuf_addc(&in, '[');
+	for (i = 0; i < 100000; i++)
+		sbuf_addc(&in, ']');
+	sbuf_adds(&in, "\n{\"id\":1,\"input\":\"\xff\xfe\"}\n");
+	sbuf_adds(&in, "{\"id\":2,\"input\":\"");
+	for (i = 0; i < 10000000; i++)
+		sbuf_addc(&in, '1');
+	sbuf_adds(&in, "\"}\n{\"id\":3,\"input\":\"");
+	for (i = 0; i < 100000; i++)
+		sbuf_addc(&in, '(');
+	sbuf_adds(&in, "\"}\n{\"id\":4,\"input\":\"a\\u0000b\"}\n"
+	    "{\"id\":5,\"input\":\"6*7\",\"paths\":5}\n"
+	    "garbage\n[1, 2]\n{\"id\":{},\"input\":\"1\"}\n"
+	    "{\"id\":6,\"input\":\"6 * 7\"}\n");
+
+	run_prog(args, in.data, in.len, NULL, &r);
+	print_message("--serve, 10 hostile requests: exit %d, %.2f s\n",
+	    r.status, r.secs);
+	assert_int_equal(r.status, 0);
+	assert_true(r.secs < CASE_SECONDS);
+	for (p = r.out, end = r.out + r.outlen; p < end; n++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		json_t *o;
+		assert_non_null(nl);
+		o = json_loadb(p, (size_t)(nl - p), 0, NULL);
+		if (!json_is_object(o))
+			fail_msg("--serve reply %zu is not a JSON object", n + 1);
+		json_decref(last);
+		last = o;
+		p = nl + 1;
+	}
+	assert_int_equal(n, 10);
+	{
+		json_t *recs = json_object_get(last, "records");
+		json_t *rec0 = json_array_get(recs, 0);
+		assert_int_equal(json_integer_value(json_object_get(last, "id")),
+		    6);
+		assert_non_null(str_of(rec0, "result"));
+		assert_string_equal(str_of(rec0, "result"), "42");
+	}
+	json_decref(last);
+	sbuf_free(&in);
+	run_free(&r);
+}
+
+/* ================================================================ */
 /* OS errors                                                         */
 /* ================================================================ */
 
@@ -650,6 +714,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_replay),
 		cmocka_unit_test(test_hostile_table),
+		cmocka_unit_test(test_serve_hostile),
 		cmocka_unit_test(test_os_errors),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
