@@ -5,7 +5,8 @@
  *
  *   replay   every file in tests/fuzz-regressions/ is fed, in process, to
  *            the reader it once broke, chosen by its name's prefix:
- *            session-* (lines through session_run, unsafe and sandbox),
+ *            session-* (lines through session_run, unsafe and sandbox,
+ *            the sandbox under each preset),
  *            parse-*, scenario-*, policy-*, jailwire-*.  Under
  *            --enable-asan a regression is a sanitizer report.
  *   table    hostile inputs through the program itself, `sandboxrepl
@@ -103,8 +104,9 @@ spit(const char *path, const char *data, size_t len)
 /* replay                                                            */
 /* ================================================================ */
 
+/* As fuzz_session does, with the sandbox under the preset policy. */
 static void
-replay_session(const char *data, size_t size)
+replay_session(const char *data, size_t size, const char *preset)
 {
 	struct session_opts o;
 	struct session *s;
@@ -112,6 +114,8 @@ replay_session(const char *data, size_t size)
 
 	memset(&o, 0, sizeof o);
 	o.paths = PATH_BIT(PATH_UNSAFE) | PATH_BIT(PATH_SANDBOX);
+	o.policy = policy_preset(preset);
+	assert_non_null(o.policy);
 	s = session_new(&o);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -136,7 +140,9 @@ static void
 replay_one(const char *name, const char *data, size_t size)
 {
 	if (strncmp(name, "session-", 8) == 0) {
-		replay_session(data, size);
+		replay_session(data, size, "essay");
+		replay_session(data, size, "dunder");
+		replay_session(data, size, "blocklist");
 	} else if (strncmp(name, "parse-", 6) == 0) {
 		struct arena *a = arena_new();
 		struct parse_result r;
