@@ -31,6 +31,7 @@
 /* A local scope (lambda parameters, comprehension targets). */
 struct scope {
 	struct scope	*parent;
+	bool		 comprehension;	/* a walrus inside binds outside it */
 	const char	**names;
 	value		 *values;
 	size_t		  n, cap;
@@ -142,7 +143,7 @@ bind_name(struct eval *ev, const char *name, value v)
 	if (ev->scope != NULL)
 		scope_set(ev, ev->scope, name, v);
 	else if (ev->ns != NULL)
-		ns_set(ev->ns, name, v);
+		ns_set_pending(ev->ns, name, v);
 }
 
 /*
@@ -764,6 +765,7 @@ eval_comprehension(struct eval *ev, const struct node *n, value *out)
 	if (!eval_expr(ev, g0->u.comprehension.iter, &first))
 		return false;
 	ev->scope = scope_new(ev, saved);
+	ev->scope->comprehension = true;
 	{
 		/* Iterate the pre-evaluated first iterable. */
 		c.gen = 0;
@@ -963,7 +965,15 @@ eval_expr(struct eval *ev, const struct node *n, value *out)
 	case NODE_NAMEDEXPR:
 		if (!eval_expr(ev, n->u.namedexpr.value, out))
 			break;
-		bind_name(ev, n->u.namedexpr.target->u.name.id, *out);
+		{
+			/* PEP 572: the target belongs to the scope around any
+			 * comprehensions, as in CPython */
+			struct scope *saved = ev->scope;
+			while (ev->scope != NULL && ev->scope->comprehension)
+				ev->scope = ev->scope->parent;
+			bind_name(ev, n->u.namedexpr.target->u.name.id, *out);
+			ev->scope = saved;
+		}
 		ok = true;
 		break;
 	case NODE_LAMBDA:
@@ -1128,7 +1138,7 @@ eval_stmt(struct eval *ev, const struct node *s, value *out, bool *has_value)
 				bind = top;
 			}
 			if (ev->ns != NULL)
-				ns_set(ev->ns, bind, v);
+				ns_set_pending(ev->ns, bind, v);
 		}
 		return true;
 	case NODE_IMPORTFROM: {
@@ -1153,7 +1163,7 @@ eval_stmt(struct eval *ev, const struct node *s, value *out, bool *has_value)
 				return fail_at(ev, s);
 			}
 			if (ev->ns != NULL)
-				ns_set(ev->ns, bind, v);
+				ns_set_pending(ev->ns, bind, v);
 		}
 		return true;
 	}

@@ -19,6 +19,7 @@
 struct binding {
 	char	*name;
 	value	 v;
+	bool	 pending;	/* v still lives in the input's arena */
 };
 
 struct ns {
@@ -82,8 +83,8 @@ compact(struct ns *ns)
 	ns->live_hint = arena_used(fresh);
 }
 
-void
-ns_set(struct ns *ns, const char *name, value v)
+static struct binding *
+bind(struct ns *ns, const char *name)
 {
 	struct binding *b = find(ns, name);
 	if (b == NULL) {
@@ -94,11 +95,50 @@ ns_set(struct ns *ns, const char *name, value v)
 		}
 		b = &ns->items[ns->n++];
 		b->name = xstrdup(name);
+		b->pending = false;
 	}
-	b->v = value_copy(ns->arena, v);
-	ns->gen++;
+	return b;
+}
+
+static void
+maybe_compact(struct ns *ns)
+{
 	if (arena_used(ns->arena) > 4 * ns->live_hint + (1u << 20))
 		compact(ns);
+}
+
+void
+ns_set(struct ns *ns, const char *name, value v)
+{
+	struct binding *b = bind(ns, name);
+	b->v = value_copy(ns->arena, v);
+	b->pending = false;
+	ns->gen++;
+	maybe_compact(ns);
+}
+
+void
+ns_set_pending(struct ns *ns, const char *name, value v)
+{
+	struct binding *b = bind(ns, name);
+	b->v = v;
+	b->pending = true;
+	ns->gen++;
+}
+
+void
+ns_commit(struct ns *ns)
+{
+	size_t i;
+	bool any = false;
+	for (i = 0; i < ns->n; i++)
+		if (ns->items[i].pending) {
+			ns->items[i].v = value_copy(ns->arena, ns->items[i].v);
+			ns->items[i].pending = false;
+			any = true;
+		}
+	if (any)
+		maybe_compact(ns);
 }
 
 bool

@@ -18,7 +18,16 @@ struct ns;
 struct ns *ns_new(void);
 void ns_free(struct ns *ns);
 bool ns_get(const struct ns *ns, const char *name, value *out);
+/* Bind name to a copy of v (in the namespace's arena). */
 void ns_set(struct ns *ns, const char *name, value v);
+/*
+ * Bind name to v itself, for the rest of the input that made v: the
+ * evaluator binds this way, so that an assignment in a loop costs nothing
+ * and "x is x" holds within an input.  ns_commit() must run before the
+ * input's arena is freed: it copies every binding made this way.
+ */
+void ns_set_pending(struct ns *ns, const char *name, value v);
+void ns_commit(struct ns *ns);
 bool ns_delete(struct ns *ns, const char *name);
 size_t ns_count(const struct ns *ns);
 /* Grows with every ns_set() and ns_delete(): a cheap "did it change". */

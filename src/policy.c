@@ -32,7 +32,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "builtins.h"
 #include "cmd.h"
+#include "mock.h"
 #include "policy.h"
 #include "sbuf.h"
 #include "xalloc.h"
@@ -344,7 +346,16 @@ set_key(struct owned_policy *op, const char *name, unsigned line,
 		return true;
 	}
 	if (strcmp(key, "calls") == 0) {
+		value t;
 		p->calls = words(op, val);
+		/* only names a builtin answers to: a typo is caught here, not
+		 * as a NameError in front of the class */
+		for (w = p->calls; *w; w++)
+			if (builtin_find(*w) == NULL &&
+			    !strlist_has(mock_builtin_names(), *w) &&
+			    !mock_type_named(NULL, "builtins", *w, &t))
+				return fail(err, name, line, "unknown builtin",
+				    *w);
 		return true;
 	}
 	if (strcmp(key, "blocked-words") == 0) {

@@ -296,6 +296,7 @@ session_seed_name(struct session *s, const char *name, const char *expr,
 	}
 	for (p = 0; p < PATH__COUNT; p++)
 		ns_set(s->paths[p].ns, name, v);
+	ns_commit(s->paths[PATH_UNSAFE].ns);
 	if (ev.mutated)
 		restore_names(s->paths[PATH_UNSAFE].ns);
 	ok = true;
@@ -986,6 +987,8 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 		run_command(&st, e, call);
 	else
 		run_code(&st, pr->root);
+	/* bindings the input made are copied now, before its arena goes */
+	ns_commit(st.ps->ns);
 	if (st.ev.mutated)
 		restore_names(st.ps->ns);
 	finish(&st, input, len, label, e ? e->name : NULL);

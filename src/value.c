@@ -847,6 +847,11 @@ repr_rec(struct rt *rt, value v, struct sbuf *out,
     const struct repr_seen *seen)
 {
 	char buf[40];
+	/* A repr can be far larger than the value ([[1]*10**6]*10**6 holds
+	 * one inner list): the string cap applies to what is written. */
+	if (rt->limits.max_str_bytes != 0 &&
+	    out->len > rt->limits.max_str_bytes)
+		return rt_check_str_bytes(rt, out->len);
 	switch (v.type) {
 	case VT_NONE: sbuf_adds(out, "None"); return true;
 	case VT_BOOL: sbuf_adds(out, v.as.b ? "True" : "False"); return true;
@@ -1515,37 +1520,40 @@ map_find(struct copy_map *m, const void *p, bool *fresh)
 }
 
 /*
- * Containers still to fill: a copy made by copy_one() whose items are
- * copied later by fill_one().  An explicit stack instead of recursion, so
- * that a list nested 100,000 deep (built by a comprehension) is copied
- * without exhausting the C stack.
+ * Copying is iterative: a container's copy is made empty first (and put in
+ * the map, so a cycle or a shared part finds it), and filling it is a task
+ * on an explicit stack.  A list nested 100,000 deep copies without
+ * touching the C stack.
  */
-struct copy_stack {
-	value	*src, *dst;
-	size_t	 n, cap;
+struct copy_task {
+	value	src, dst;
+};
+
+struct copy_work {
+	struct copy_task *t;
+	size_t		  n, cap;
 };
 
 static void
-push_fill(struct copy_stack *st, value src, value dst)
+push_task(struct copy_work *w, value src, value dst)
 {
-	if (st->n == st->cap) {
-		st->cap = st->cap ? st->cap * 2 : 64;
-		st->src = xreallocarray(st->src, st->cap, sizeof *st->src);
-		st->dst = xreallocarray(st->dst, st->cap, sizeof *st->dst);
+	if (w->n == w->cap) {
+		w->cap = w->cap ? w->cap * 2 : 64;
+		w->t = xreallocarray(w->t, w->cap, sizeof *w->t);
 	}
-	st->src[st->n] = src;
-	st->dst[st->n++] = dst;
+	w->t[w->n].src = src;
+	w->t[w->n].dst = dst;
+	w->n++;
 }
 
-/* The copy of v: leaves and immediates whole; a container empty, with
- * its filling pushed on st. */
+/* The copy of v: made now for leaves, made empty (to be filled by a task)
+ * for containers. */
 static value
-copy_one(struct arena *dst, value v, struct copy_map *m,
-    struct copy_stack *st)
+copy_one(struct arena *dst, value v, struct copy_map *m, struct copy_work *w)
 {
-	value c = v;
-	value *slot;
+	value c = v, *slot;
 	bool fresh;
+	size_t i;
 
 	switch (v.type) {
 	case VT_BIGINT: case VT_COMPLEX: case VT_STR: case VT_BYTES:
@@ -1573,70 +1581,27 @@ copy_one(struct arena *dst, value v, struct copy_map *m,
 		break;
 	case VT_LIST:
 		c = value_list(dst, v.as.list->len);
-		push_fill(st, v, c);
+		c.as.list->len = v.as.list->len;
+		push_task(w, v, c);
 		break;
 	case VT_TUPLE:
 		c = value_tuple(dst, v.as.tuple->len);
-		push_fill(st, v, c);
-		break;
-	case VT_DICT:
-	case VT_SET:
-	case VT_FROZENSET:
-		c.as.dict = arena_alloc(dst, sizeof *c.as.dict);
-		push_fill(st, v, c);
-		break;
-	case VT_SLICE:
-		c.as.slice = arena_alloc(dst, sizeof *c.as.slice);
-		push_fill(st, v, c);
-		break;
-	case VT_NATIVE:
-		c.as.native = arena_alloc(dst, sizeof *c.as.native);
-		*c.as.native = *v.as.native;
-		push_fill(st, v, c);
-		break;
-	default:
-		break;
-	}
-	/* registered before the items are copied, so a cycle finds it */
-	*slot = c;
-	return c;
-}
-
-/* Copy the items of the container v into its copy c. */
-static void
-fill_one(struct arena *dst, value v, value c, struct copy_map *m,
-    struct copy_stack *st)
-{
-	size_t i;
-
-	switch (v.type) {
-	case VT_LIST:
-		for (i = 0; i < v.as.list->len; i++) {
-			value item = copy_one(dst, v.as.list->items[i], m, st);
-			c.as.list->items[c.as.list->len++] = item;
-		}
-		break;
-	case VT_TUPLE:
-		for (i = 0; i < v.as.tuple->len; i++)
-			c.as.tuple->items[i] = copy_one(dst,
-			    v.as.tuple->items[i], m, st);
+		push_task(w, v, c);
 		break;
 	case VT_DICT:
 	case VT_SET:
 	case VT_FROZENSET: {
-		struct vdict *od = v.as.dict, *nd = c.as.dict;
-		/* same hashes, same order: copy entries, rebuild the index */
-		nd->cap = od->len ? od->len : 0;
+		struct vdict *od = v.as.dict, *nd;
+		c.as.dict = nd = arena_alloc(dst, sizeof *nd);
+		/* same hashes, same order: the live entries (keys and values
+		 * still the originals until the task), a new index */
+		nd->cap = od->len;
 		if (nd->cap)
-			nd->entries = arena_array(dst, nd->cap, sizeof *nd->entries);
-		for (i = 0; i < od->used; i++) {
-			struct ventry e = od->entries[i];
-			if (!e.live)
-				continue;
-			e.key = copy_one(dst, e.key, m, st);
-			e.val = copy_one(dst, e.val, m, st);
-			nd->entries[nd->used++] = e;
-		}
+			nd->entries = arena_array(dst, nd->cap,
+			    sizeof *nd->entries);
+		for (i = 0; i < od->used; i++)
+			if (od->entries[i].live)
+				nd->entries[nd->used++] = od->entries[i];
 		nd->len = nd->used;
 		if (nd->len) {
 			size_t n = 8;
@@ -1644,37 +1609,74 @@ fill_one(struct arena *dst, value v, value c, struct copy_map *m,
 				n *= 2;
 			dict_reindex(dst, nd, n);
 		}
+		push_task(w, v, c);
 		break;
 	}
 	case VT_SLICE:
-		c.as.slice->start = copy_one(dst, v.as.slice->start, m, st);
-		c.as.slice->stop = copy_one(dst, v.as.slice->stop, m, st);
-		c.as.slice->step = copy_one(dst, v.as.slice->step, m, st);
+		c.as.slice = arena_alloc(dst, sizeof *c.as.slice);
+		*c.as.slice = *v.as.slice;
+		push_task(w, v, c);
 		break;
 	case VT_NATIVE:
-		c.as.native->self = copy_one(dst, v.as.native->self, m, st);
+		c.as.native = arena_alloc(dst, sizeof *c.as.native);
+		*c.as.native = *v.as.native;
+		push_task(w, v, c);
 		break;
 	default:
 		break;
 	}
+	*slot = c;	/* (slot is still valid: nothing grew the map since) */
+	return c;
 }
 
 value
 value_copy(struct arena *dst, value v)
 {
 	struct copy_map m = { NULL, NULL, 0, 0 };
-	struct copy_stack st = { NULL, NULL, 0, 0 };
-	value c = copy_one(dst, v, &m, &st);
+	struct copy_work w = { NULL, 0, 0 };
+	value root = copy_one(dst, v, &m, &w);
+	size_t i;
 
-	while (st.n > 0) {
-		st.n--;
-		fill_one(dst, st.src[st.n], st.dst[st.n], &m, &st);
+	while (w.n > 0) {
+		struct copy_task t = w.t[--w.n];
+		switch (t.dst.type) {
+		case VT_LIST:
+			for (i = 0; i < t.dst.as.list->len; i++)
+				t.dst.as.list->items[i] = copy_one(dst,
+				    t.src.as.list->items[i], &m, &w);
+			break;
+		case VT_TUPLE:
+			for (i = 0; i < t.dst.as.tuple->len; i++)
+				t.dst.as.tuple->items[i] = copy_one(dst,
+				    t.src.as.tuple->items[i], &m, &w);
+			break;
+		case VT_DICT: case VT_SET: case VT_FROZENSET:
+			for (i = 0; i < t.dst.as.dict->used; i++) {
+				struct ventry *e = &t.dst.as.dict->entries[i];
+				e->key = copy_one(dst, e->key, &m, &w);
+				e->val = copy_one(dst, e->val, &m, &w);
+			}
+			break;
+		case VT_SLICE:
+			t.dst.as.slice->start = copy_one(dst,
+			    t.src.as.slice->start, &m, &w);
+			t.dst.as.slice->stop = copy_one(dst,
+			    t.src.as.slice->stop, &m, &w);
+			t.dst.as.slice->step = copy_one(dst,
+			    t.src.as.slice->step, &m, &w);
+			break;
+		case VT_NATIVE:
+			t.dst.as.native->self = copy_one(dst,
+			    t.src.as.native->self, &m, &w);
+			break;
+		default:
+			break;
+		}
 	}
-	free(st.src);
-	free(st.dst);
+	free(w.t);
 	free(m.keys);
 	free(m.vals);
-	return c;
+	return root;
 }
 
 /* ================================================================ */

@@ -349,6 +349,8 @@ main(int argc, char **argv)
 	const char *state_dir = NULL;
 	int c, status = 0, i;
 
+	/* getopt's own messages name the program as the others do */
+	argv[0] = (char *)"sandboxrepl";
 	while ((c = getopt_long(argc, argv, "be:p:jP:B:FS:hV", longopts,
 	    NULL)) != -1) {
 		switch (c) {
