@@ -341,6 +341,8 @@ eval_call(struct eval *ev, const struct node *n, value *out)
 		av.args = args;
 		av.kwnames = names;
 	}
+	if (av.args == NULL)
+		av.args = av.inl_args;	/* never a null array, even empty */
 	if (!eval_call_value(ev, fn, av.args, av.n,
 	    av.nkw ? av.kwnames : NULL, av.nkw, out))
 		return fail_at(ev, n);
