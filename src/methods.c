@@ -2800,9 +2800,8 @@ do_format(struct rt *rt, struct fmt *f, value self, value *out)
 
 METHOD(str_format)
 {
-	/* args is NULL for '{}'.format(): no offset on a null pointer */
-	struct fmt f = { true, args, nargs, args ? args + nargs : NULL,
-	    kwnames, nkw, false, value_none(), AN_INIT, 0 };
+	struct fmt f = { true, args, nargs, args + nargs, kwnames, nkw, false,
+	    value_none(), AN_INIT, 0 };
 	return do_format(rt, &f, self, out);
 }
 
