@@ -5,9 +5,11 @@
  * Each fuzz input is a fresh session with the essay's seeded state; the
  * input is cut at newlines and every line is one REPL entry, so that an
  * assignment on one line feeds the next (names holding lambdas, objects,
- * self-referencing containers).  Every record is also printed as JSON and
- * as its trace line, the way the batch printer would.  The jail path is
- * left out: it forks.
+ * self-referencing containers).  Every record is also printed as JSON, the
+ * way the batch printer would.  The sandbox path's policy is chosen by
+ * the input's length (essay, dunder, blocklist), so that the weaker
+ * presets, which let most code reach the evaluator, are fuzzed too.  The
+ * jail path is left out: it forks.
  */
 #include "config.h"
 
@@ -16,6 +18,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "policy.h"
 #include "record.h"
 #include "sbuf.h"
 #include "session.h"
@@ -33,8 +36,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *p = (const char *)data, *end = p + size;
 	unsigned lines = 0;
 
+	static const char *const presets[] = { "essay", "dunder", "blocklist" };
+
 	memset(&o, 0, sizeof o);
 	o.paths = PATH_BIT(PATH_UNSAFE) | PATH_BIT(PATH_SANDBOX);
+	o.policy = policy_preset(presets[size % 3]);
 	s = session_new(&o);
 	while (p < end && lines++ < MAX_LINES) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));

@@ -1,11 +1,12 @@
 /*
  * test_hostile.c -- hostile input never takes the program down.
  *
- * Three parts:
+ * Four parts:
  *
  *   replay   every file in tests/fuzz-regressions/ is fed, in process, to
  *            the reader it once broke, chosen by its name's prefix:
- *            session-* (lines through session_run, unsafe and sandbox),
+ *            session-* (lines through session_run, unsafe and sandbox,
+ *            the sandbox under each preset),
  *            parse-*, scenario-*, policy-*, jailwire-*.  Under
  *            --enable-asan a regression is a sanitizer report.
  *   table    hostile inputs through the program itself, `sandboxrepl
@@ -15,6 +16,9 @@
  *            errors with a position where one is expected, the sentinel
  *            still answers 42, and the run ends within a generous wall
  *            time (the hang guard; the times are printed).
+ *   serve    hostile request lines for --serve (deep JSON, invalid
+ *            UTF-8, a 10 MB line, garbage): one JSON reply per line, and
+ *            the request after them still answers 42.
  *   os       an unreadable scenario file, a write error on stdout
  *            (/dev/full) and an unreadable policy file: a message on
  *            stderr and exit 1 (runtime errors); an unknown policy name
@@ -100,8 +104,9 @@ spit(const char *path, const char *data, size_t len)
 /* replay                                                            */
 /* ================================================================ */
 
+/* As fuzz_session does, with the sandbox under the preset policy. */
 static void
-replay_session(const char *data, size_t size)
+replay_session(const char *data, size_t size, const char *preset)
 {
 	struct session_opts o;
 	struct session *s;
@@ -109,6 +114,8 @@ replay_session(const char *data, size_t size)
 
 	memset(&o, 0, sizeof o);
 	o.paths = PATH_BIT(PATH_UNSAFE) | PATH_BIT(PATH_SANDBOX);
+	o.policy = policy_preset(preset);
+	assert_non_null(o.policy);
 	s = session_new(&o);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -133,7 +140,9 @@ static void
 replay_one(const char *name, const char *data, size_t size)
 {
 	if (strncmp(name, "session-", 8) == 0) {
-		replay_session(data, size);
+		replay_session(data, size, "essay");
+		replay_session(data, size, "dunder");
+		replay_session(data, size, "blocklist");
 	} else if (strncmp(name, "parse-", 6) == 0) {
 		struct arena *a = arena_new();
 		struct parse_result r;
@@ -524,6 +533,67 @@ test_hostile_table(void **state)
 }
 
 /* ================================================================ */
+/* --serve: hostile request lines                                    */
+/* ================================================================ */
+
+static void
+test_serve_hostile(void **state)
+{
+	const char *args[] = { "--serve", NULL };
+	struct sbuf in = SBUF_INIT;
+	struct run r;
+	const char *p, *end;
+	size_t i, n = 0;
+	json_t *last = NULL;
+
+	(void)state;
+	for (i = 0; i < 100000; i++)
+		sbuf_addc(&in, '[');
+	for (i = 0; i < 100000; i++)
+		sbuf_addc(&in, ']');
+	sbuf_adds(&in, "\n{\"id\":1,\"input\":\"\xff\xfe\"}\n");
+	sbuf_adds(&in, "{\"id\":2,\"input\":\"");
+	for (i = 0; i < 10000000; i++)
+		sbuf_addc(&in, '1');
+	sbuf_adds(&in, "\"}\n{\"id\":3,\"input\":\"");
+	for (i = 0; i < 100000; i++)
+		sbuf_addc(&in, '(');
+	sbuf_adds(&in, "\"}\n{\"id\":4,\"input\":\"a\\u0000b\"}\n"
+	    "{\"id\":5,\"input\":\"6*7\",\"paths\":5}\n"
+	    "garbage\n[1, 2]\n{\"id\":{},\"input\":\"1\"}\n"
+	    "{\"id\":6,\"input\":\"6 * 7\"}\n");
+
+	run_prog(args, in.data, in.len, NULL, &r);
+	print_message("--serve, 10 hostile requests: exit %d, %.2f s\n",
+	    r.status, r.secs);
+	assert_int_equal(r.status, 0);
+	assert_true(r.secs < CASE_SECONDS);
+	for (p = r.out, end = r.out + r.outlen; p < end; n++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		json_t *o;
+		assert_non_null(nl);
+		o = json_loadb(p, (size_t)(nl - p), 0, NULL);
+		if (!json_is_object(o))
+			fail_msg("--serve reply %zu is not a JSON object", n + 1);
+		json_decref(last);
+		last = o;
+		p = nl + 1;
+	}
+	assert_int_equal(n, 10);
+	{
+		json_t *recs = json_object_get(last, "records");
+		json_t *rec0 = json_array_get(recs, 0);
+		assert_int_equal(json_integer_value(json_object_get(last, "id")),
+		    6);
+		assert_non_null(str_of(rec0, "result"));
+		assert_string_equal(str_of(rec0, "result"), "42");
+	}
+	json_decref(last);
+	sbuf_free(&in);
+	run_free(&r);
+}
+
+/* ================================================================ */
 /* OS errors                                                         */
 /* ================================================================ */
 
@@ -650,6 +720,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_replay),
 		cmocka_unit_test(test_hostile_table),
+		cmocka_unit_test(test_serve_hostile),
 		cmocka_unit_test(test_os_errors),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
