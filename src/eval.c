@@ -1025,6 +1025,101 @@ unpack_item(struct rt *rt, value v, void *ctx)
 	return true;
 }
 
+/*
+ * obj[key] = v: lists (an index, or a slice of step 1 replaced by any
+ * iterable) and dicts; everything else as CPython refuses it.  The change
+ * is made in place, so the session copies the names again afterwards.
+ */
+static bool
+setitem(struct eval *ev, const struct node *t, value obj, value key, value v)
+{
+	struct rt *rt = &ev->rt;
+
+	if (obj.type == VT_DICT) {
+		ev->mutated = true;
+		return value_dict_set(rt, obj, key, v) || fail_at(ev, t);
+	}
+	if (obj.type != VT_LIST) {
+		rt_raise(rt, "TypeError", "'%s' object does not support item "
+		    "assignment", value_type_name(obj));
+		return fail_at(ev, t);
+	}
+	if (key.type == VT_SLICE) {
+		struct vlist *l = obj.as.list;
+		value items;
+		int64_t len = (int64_t)l->len, lo, hi, step = 1;
+		const struct vslice *sl = key.as.slice;
+		size_t n, i;
+		if (sl->step.type != VT_NONE && !(sl->step.type == VT_INT &&
+		    sl->step.as.i == 1)) {
+			rt_raise(rt, "NotImplementedError", "assignment to an "
+			    "extended slice");
+			return fail_at(ev, t);
+		}
+		lo = sl->start.type == VT_INT ? sl->start.as.i :
+		    sl->start.type == VT_NONE ? 0 : -1;
+		hi = sl->stop.type == VT_INT ? sl->stop.as.i :
+		    sl->stop.type == VT_NONE ? len : -1;
+		if ((sl->start.type != VT_INT && sl->start.type != VT_NONE) ||
+		    (sl->stop.type != VT_INT && sl->stop.type != VT_NONE)) {
+			rt_raise(rt, "TypeError", "slice indices must be "
+			    "integers or None or have an __index__ method");
+			return fail_at(ev, t);
+		}
+		if (lo < 0 && (lo += len) < 0) lo = 0;
+		if (lo > len) lo = len;
+		if (hi < 0 && (hi += len) < 0) hi = 0;
+		if (hi > len) hi = len;
+		if (hi < lo) hi = lo;
+		(void)step;
+		if (!value_collect(rt, v, &items)) {
+			if (rt->exc.msg != NULL &&
+			    strstr(rt->exc.msg, "not iterable") != NULL) {
+				rt_clear(rt);
+				rt_raise(rt, "TypeError", "can only assign an "
+				    "iterable");
+			}
+			return fail_at(ev, t);
+		}
+		n = items.as.list->len;
+		if (!rt_check_seq_len(rt, l->len - (size_t)(hi - lo) + n))
+			return fail_at(ev, t);
+		{
+			size_t newlen = l->len - (size_t)(hi - lo) + n;
+			value *a = arena_array(rt->arena, newlen + 1,
+			    sizeof *a);
+			memcpy(a, l->items, (size_t)lo * sizeof *a);
+			for (i = 0; i < n; i++)
+				a[lo + (int64_t)i] = items.as.list->items[i];
+			memcpy(a + lo + n, l->items + hi,
+			    (l->len - (size_t)hi) * sizeof *a);
+			l->items = a;
+			l->len = l->cap = newlen;
+		}
+		ev->mutated = true;
+		return true;
+	}
+	if (key.type != VT_INT && key.type != VT_BOOL) {
+		rt_raise(rt, "TypeError", "list indices must be integers or "
+		    "slices, not %s", value_type_name(key));
+		return fail_at(ev, t);
+	}
+	{
+		int64_t i = key.type == VT_BOOL ? key.as.b : key.as.i;
+		int64_t len = (int64_t)obj.as.list->len;
+		if (i < 0)
+			i += len;
+		if (i < 0 || i >= len) {
+			rt_raise(rt, "IndexError", "list assignment index out "
+			    "of range");
+			return fail_at(ev, t);
+		}
+		obj.as.list->items[i] = v;
+	}
+	ev->mutated = true;
+	return true;
+}
+
 static bool
 assign_to(struct eval *ev, const struct node *t, value v)
 {
@@ -1088,9 +1183,37 @@ assign_to(struct eval *ev, const struct node *t, value v)
 				return false;
 		return true;
 	}
+	case NODE_SUBSCRIPT: {
+		value obj, key;
+		if (!eval_expr(ev, t->u.subscript.value, &obj) ||
+		    !eval_expr(ev, t->u.subscript.slice, &key))
+			return false;
+		return setitem(ev, t, obj, key, v);
+	}
+	case NODE_ATTRIBUTE: {
+		value obj;
+		if (!eval_expr(ev, t->u.attribute.value, &obj))
+			return false;
+		if (obj.type == VT_OBJECT && obj.as.obj->kind == MK_INSTANCE &&
+		    obj.as.obj->data.type == VT_DICT) {
+			ev->mutated = true;
+			return value_dict_set(&ev->rt, obj.as.obj->data,
+			    value_cstr(ev->rt.arena, t->u.attribute.attr), v) ||
+			    fail_at(ev, t);
+		}
+		if (obj.type == VT_OBJECT && obj.as.obj->kind == MK_TYPE)
+			rt_raise(&ev->rt, "TypeError", "cannot set '%s' "
+			    "attribute of immutable type '%s'",
+			    t->u.attribute.attr, obj.as.obj->name);
+		else
+			rt_raise(&ev->rt, "AttributeError", "'%s' object has no "
+			    "attribute '%s'", value_type_name(obj),
+			    t->u.attribute.attr);
+		return fail_at(ev, t);
+	}
 	default:
-		rt_raise(&ev->rt, "NotImplementedError", "assignment to %s is "
-		    "not evaluated yet", ast_kind_name(t->kind));
+		rt_raise(&ev->rt, "SyntaxError", "cannot assign to %s",
+		    ast_kind_name(t->kind));
 		return fail_at(ev, t);
 	}
 }
@@ -1114,15 +1237,27 @@ eval_stmt(struct eval *ev, const struct node *s, value *out, bool *has_value)
 			if (!assign_to(ev, s->u.assign.targets.items[i], v))
 				return false;
 		return true;
-	case NODE_AUGASSIGN:
-		if (s->u.augassign.target->kind != NODE_NAME)
-			return not_yet(ev, s);
-		if (!eval_expr(ev, s->u.augassign.target, &cur) ||
-		    !eval_expr(ev, s->u.augassign.value, &v))
+	case NODE_AUGASSIGN: {
+		/* x op= v: the target is read once and written once (a
+		 * subscript's container and key are evaluated once) */
+		const struct node *t = s->u.augassign.target;
+		value obj, key;
+		if (t->kind == NODE_SUBSCRIPT) {
+			if (!eval_expr(ev, t->u.subscript.value, &obj) ||
+			    !eval_expr(ev, t->u.subscript.slice, &key))
+				return false;
+			if (!getitem(ev, obj, key, &cur))
+				return fail_at(ev, t);
+		} else if (!eval_expr(ev, t, &cur))
+			return false;
+		if (!eval_expr(ev, s->u.augassign.value, &v))
 			return false;
 		if (!value_binop(&ev->rt, s->u.augassign.op, cur, v, &cur))
 			return fail_at(ev, s);
-		return assign_to(ev, s->u.augassign.target, cur);
+		if (t->kind == NODE_SUBSCRIPT)
+			return setitem(ev, t, obj, key, cur);
+		return assign_to(ev, t, cur);
+	}
 	case NODE_IMPORT:
 		for (i = 0; i < s->u.import.names.len; i++) {
 			const struct node *al = s->u.import.names.items[i];
