@@ -1029,6 +1029,81 @@ set_issubset(struct rt *rt, value a, value b, bool *res)
 	return true;
 }
 
+/* set_richcompare, for compare_bool (under its depth cap) */
+static bool
+compare_sets(struct rt *rt, enum cmpop op, value a, value b, bool *res)
+{
+	bool sub;
+	size_t na = a.as.dict->len, nb = b.as.dict->len;
+	switch (op) {
+	case CMPOP_EQ:
+	case CMPOP_NOTEQ:
+		if (na != nb)
+			sub = false;
+		else if (!set_issubset(rt, a, b, &sub))
+			return false;
+		*res = op == CMPOP_EQ ? sub : !sub;
+		return true;
+	case CMPOP_LT:
+	case CMPOP_LTE:
+		if (!set_issubset(rt, a, b, &sub))
+			return false;
+		*res = sub && (op == CMPOP_LTE || na < nb);
+		return true;
+	default:
+		if (!set_issubset(rt, b, a, &sub))
+			return false;
+		*res = sub && (op == CMPOP_GTE || na > nb);
+		return true;
+	}
+}
+
+/* dict_richcompare ==, !=, for compare_bool (under its depth cap) */
+static bool
+compare_dicts(struct rt *rt, enum cmpop op, value a, value b, bool *res)
+{
+	/* dict_equal: same size and every key maps to an equal value */
+	size_t i;
+	bool eq = a.as.dict->len == b.as.dict->len;
+	for (i = 0; eq && i < a.as.dict->used; i++) {
+		struct ventry *e = &a.as.dict->entries[i];
+		value other;
+		bool found;
+		if (!e->live)
+			continue;
+		if (!value_dict_get(rt, b, e->key, &other, &found))
+			return false;
+		if (!found)
+			eq = false;
+		else if (!(value_is(e->val, other) &&
+		    e->val.type != VT_FLOAT) &&
+		    !compare_bool(rt, CMPOP_EQ, e->val, other, &eq))
+			return false;
+	}
+	*res = op == CMPOP_EQ ? eq : !eq;
+	return true;
+}
+
+/*
+ * Sets and dicts hold containers too: a dict holding itself, or a
+ * frozenset nested 100,000 deep, recursed here without a bound.  Counted
+ * in rt->depth as compare_seq() does.
+ */
+static bool
+compare_nested(struct rt *rt, enum cmpop op, value a, value b, bool *res,
+    bool (*fn)(struct rt *, enum cmpop, value, value, bool *))
+{
+	bool ok;
+	if (rt->depth++ > (rt->limits.max_depth ? rt->limits.max_depth : 10000)) {
+		rt->depth--;
+		return rt_raise(rt, "RecursionError",
+		    "maximum recursion depth exceeded in comparison");
+	}
+	ok = fn(rt, op, a, b, res);
+	rt->depth--;
+	return ok;
+}
+
 static bool
 compare_bool(struct rt *rt, enum cmpop op, value a, value b, bool *res)
 {
@@ -1047,54 +1122,11 @@ compare_bool(struct rt *rt, enum cmpop op, value a, value b, bool *res)
 	}
 	if (a.type == b.type && (a.type == VT_LIST || a.type == VT_TUPLE))
 		return compare_seq(rt, op, a, b, res);
-	if (is_set_a && is_set_b) {
-		bool sub;
-		size_t na = a.as.dict->len, nb = b.as.dict->len;
-		switch (op) {
-		case CMPOP_EQ:
-		case CMPOP_NOTEQ:
-			if (na != nb)
-				sub = false;
-			else if (!set_issubset(rt, a, b, &sub))
-				return false;
-			*res = op == CMPOP_EQ ? sub : !sub;
-			return true;
-		case CMPOP_LT:
-		case CMPOP_LTE:
-			if (!set_issubset(rt, a, b, &sub))
-				return false;
-			*res = sub && (op == CMPOP_LTE || na < nb);
-			return true;
-		default:
-			if (!set_issubset(rt, b, a, &sub))
-				return false;
-			*res = sub && (op == CMPOP_GTE || na > nb);
-			return true;
-		}
-	}
+	if (is_set_a && is_set_b)
+		return compare_nested(rt, op, a, b, res, compare_sets);
 	if (a.type == VT_DICT && b.type == VT_DICT &&
-	    (op == CMPOP_EQ || op == CMPOP_NOTEQ)) {
-		/* dict_equal: same size and every key maps to an equal value */
-		size_t i;
-		bool eq = a.as.dict->len == b.as.dict->len;
-		for (i = 0; eq && i < a.as.dict->used; i++) {
-			struct ventry *e = &a.as.dict->entries[i];
-			value other;
-			bool found;
-			if (!e->live)
-				continue;
-			if (!value_dict_get(rt, b, e->key, &other, &found))
-				return false;
-			if (!found)
-				eq = false;
-			else if (!(value_is(e->val, other) &&
-			    e->val.type != VT_FLOAT) &&
-			    !compare_bool(rt, CMPOP_EQ, e->val, other, &eq))
-				return false;
-		}
-		*res = op == CMPOP_EQ ? eq : !eq;
-		return true;
-	}
+	    (op == CMPOP_EQ || op == CMPOP_NOTEQ))
+		return compare_nested(rt, op, a, b, res, compare_dicts);
 	if (op == CMPOP_EQ || op == CMPOP_NOTEQ) {
 		/* unrelated types: identity */
 		bool same = value_is(a, b);
