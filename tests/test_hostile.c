@@ -372,7 +372,10 @@ static const struct hostile cases[] = {
 	    "x = []\n", "x = [x]\n", "x\nx == x\nx[:]\n[x] == [x]", 10000),
 	DLIT("self-referencing containers", ANY,
 	    "l = [1]; l.append(l); l\nd = {}; d['a'] = d; d\nl == l\n"
-	    "repr(l)\nl * 2\nd == d\n[l, d]"),
+	    "repr(l)\nl * 2\nd == d\n[l, d]\nm = [1]; m[0] = m; m == l\n"
+	    "e = {}; e['a'] = e; d == e\nd != e\nl[:] = l; l\n"
+	    "t = [0]; t[0] = (t,); t\nsorted([l, m])\nl in [m]\n"
+	    "'{0}'.format(d)\nf'{l!r:>10}'"),
 	DLIT("unbounded recursion by lambda", ANY,
 	    "(lambda f: f(f))(lambda f: f(f))"),
 	DLIT("deep recursion by lambda", ANY,
