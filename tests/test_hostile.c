@@ -1,7 +1,7 @@
 /*
  * test_hostile.c -- hostile input never takes the program down.
  *
- * Four parts:
+ * Five parts:
  *
  *   replay   every file in tests/fuzz-regressions/ is fed, in process, to
  *            the reader it once broke, chosen by its name's prefix:
@@ -19,6 +19,9 @@
  *   serve    hostile request lines for --serve (deep JSON, invalid
  *            UTF-8, a 10 MB line, garbage): one JSON reply per line, and
  *            the request after them still answers 42.
+ *   files    hostile scenario and policy files (a 10 MB line, invalid
+ *            UTF-8, 200,000 lines, over the size cap, bad directives):
+ *            a message naming the file and line, or the run goes on.
  *   os       an unreadable scenario file, a write error on stdout
  *            (/dev/full) and an unreadable policy file: a message on
  *            stderr and exit 1 (runtime errors); an unknown policy name
@@ -597,6 +600,86 @@ test_serve_hostile(void **state)
 }
 
 /* ================================================================ */
+/* hostile scenario and policy files                                 */
+/* ================================================================ */
+
+/* Write body (repeated n times after head) to tmpdir/name; run args with
+ * "@" replaced by that path; want the exit status and, on stderr or in the
+ * last output line, want_text. */
+static void
+hostile_file(const char *name, const char *head, const char *rep, size_t n,
+    const char *tail, const char *const *args, int status,
+    const char *want_text)
+{
+	char path[300], arg[340];
+	const char *argv[8];
+	struct sbuf b = SBUF_INIT;
+	struct run r;
+	size_t i;
+	const char *last;
+
+	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+	sbuf_adds(&b, head);
+	for (i = 0; i < n; i++)
+		sbuf_adds(&b, rep);
+	sbuf_adds(&b, tail);
+	spit(path, b.data ? b.data : "", b.len);
+	sbuf_free(&b);
+	for (i = 0; args[i] != NULL && i < 7; i++) {
+		if (strcmp(args[i], "@") == 0)
+			argv[i] = path;
+		else if (strcmp(args[i], "--policy=@") == 0) {
+			snprintf(arg, sizeof arg, "--policy=%s", path);
+			argv[i] = arg;
+		} else
+			argv[i] = args[i];
+	}
+	argv[i] = NULL;
+	run_prog(argv, NULL, 0, NULL, &r);
+	print_message("%-36s exit %d, %.2f s\n", name, r.status, r.secs);
+	if (r.status != status)
+		fail_msg("%s: exit %d, want %d: %.300s", name, r.status,
+		    status, r.err ? r.err : "");
+	assert_true(r.secs < CASE_SECONDS);
+	if (r.out != NULL && r.outlen > 0)
+		r.out[r.outlen - 1] = '\0';
+	last = r.out ? strrchr(r.out, '\n') : NULL;
+	last = last ? last + 1 : r.out;
+	if ((r.err == NULL || strstr(r.err, want_text) == NULL) &&
+	    (last == NULL || strstr(last, want_text) == NULL))
+		fail_msg("%s: no '%s' in stderr '%.300s' or the last line",
+		    name, want_text, r.err ? r.err : "");
+	run_free(&r);
+}
+
+static void
+test_files_hostile(void **state)
+{
+	const char *scn[] = { "--batch", "@", NULL };
+	const char *pol[] = { "--policy=@", "-e", "6 * 7", NULL };
+
+	(void)state;
+	hostile_file("long-line.scn", "all: ", "1", 10000000,
+	    "\nall: 6 * 7\n", scn, 0, "'6 * 7' -> 42");
+	hostile_file("invalid-utf8.scn", "all: \xff\xfe\n", "", 0,
+	    "all: 6 * 7\n", scn, 0, "'6 * 7' -> 42");
+	hostile_file("many-lines.scn", "", "echo hi\n", 200000,
+	    "all: 6 * 7\n", scn, 0, "'6 * 7' -> 42");
+	hostile_file("too-big.scn", "file a: ", "x", 20000000,
+	    "\nall: 6 * 7\n", scn, 1, "larger than");
+	hostile_file("bad-directive.scn", "frobnicate\n", "", 0,
+	    "all: 6 * 7\n", scn, 1, "bad-directive.scn:1:");
+	hostile_file("huge-budget.scn", "budget 99999999999999999999999\n",
+	    "", 0, "all: 6 * 7\n", scn, 1, "huge-budget.scn:1:");
+	hostile_file("too-big.policy", "calls: ", "sum ", 500000, "\n",
+	    pol, 1, "larger than");
+	hostile_file("invalid-utf8.policy", "calls: s\xffum\n", "", 0, "",
+	    pol, 1, "invalid-utf8.policy:1:");
+	hostile_file("many-lists.policy", "", "calls: sum len\n", 5000, "",
+	    pol, 0, "'6 * 7' -> 42");
+}
+
+/* ================================================================ */
 /* OS errors                                                         */
 /* ================================================================ */
 
@@ -724,6 +807,7 @@ main(void)
 		cmocka_unit_test(test_replay),
 		cmocka_unit_test(test_hostile_table),
 		cmocka_unit_test(test_serve_hostile),
+		cmocka_unit_test(test_files_hostile),
 		cmocka_unit_test(test_os_errors),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
