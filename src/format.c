@@ -28,7 +28,8 @@ struct spec {
 	long	 width;		/* -1: none */
 	char	 grouping;	/* 0, ',', '_' */
 	long	 precision;	/* -1: none */
-	char	 type;		/* 0 or the type letter */
+	int	 type;		/* 0 or the type (a code point) */
+	bool	 zero_align;	/* '=' came from the '0' flag, not typed */
 };
 
 static bool
@@ -104,15 +105,32 @@ parse_spec(struct rt *rt, const char *s, size_t n, const char *tname,
 			sp->precision = sp->precision * 10 + (s[i++] - '0');
 		}
 	}
+	if (n - i > 1 && n - i == utf8_len((unsigned char)s[i])) {
+		/* one non-ASCII character: an unknown type, named as CPython
+		 * names it */
+		unsigned char c = (unsigned char)s[i];
+		unsigned cp = c < 0xE0 ? (c & 0x1Fu) << 6 | (s[i + 1] & 0x3F) :
+		    c < 0xF0 ? (c & 0x0Fu) << 12 | (s[i + 1] & 0x3Fu) << 6 |
+		    (s[i + 2] & 0x3F) : (c & 0x07u) << 18 |
+		    (s[i + 1] & 0x3Fu) << 12 | (s[i + 2] & 0x3Fu) << 6 |
+		    (s[i + 3] & 0x3F);
+		return rt_raise(rt, "ValueError", "Unknown format code '\\x%x' "
+		    "for object of type '%s'", cp, tname);
+	}
 	if (n - i > 1)
 		return rt_raise(rt, "ValueError", "Invalid format specifier "
 		    "'%.*s' for object of type '%s'", (int)n, s, tname);
 	if (i < n)
-		sp->type = s[i];
+		sp->type = (unsigned char)s[i];
 	if (sp->zero && sp->align == 0) {
 		strcpy(sp->fill, "0");
 		sp->align = '=';
+		sp->zero_align = true;
 	}
+	/* every width is capped before any padding is made */
+	if (sp->width > 0 && !rt_check_str_bytes(rt, (uint64_t)sp->width *
+	    strlen(sp->fill)))
+		return false;
 	return true;
 }
 
@@ -217,9 +235,6 @@ format_int(struct rt *rt, value v, const struct spec *sp, struct sbuf *out)
 	bool neg;
 	struct sbuf body = SBUF_INIT, sp_pfx = SBUF_INIT;
 
-	if (sp->precision >= 0)
-		return rt_raise(rt, "ValueError", "Precision not allowed in "
-		    "integer format specifier");
 	switch (type) {
 	case 'b': base = 2; prefix = "0b"; every = 4; break;
 	case 'o': base = 8; prefix = "0o"; every = 4; break;
@@ -230,8 +245,13 @@ format_int(struct rt *rt, value v, const struct spec *sp, struct sbuf *out)
 		break;
 	default:
 		return rt_raise(rt, "ValueError", "Unknown format code '%c' for "
-		    "object of type 'int'", type);
+		    "object of type '%s'", type, v.type == VT_BOOL ? "bool" :
+		    "int");
 	}
+	/* (CPython looks at the type before the precision) */
+	if (sp->precision >= 0)
+		return rt_raise(rt, "ValueError", "Precision not allowed in "
+		    "integer format specifier");
 	if (sp->grouping == ',' && base != 10)
 		return rt_raise(rt, "ValueError", "Cannot specify ',' with "
 		    "'%c'.", type);
@@ -322,10 +342,27 @@ float_digits(double x, char type, long prec, bool alt, bool none_type,
 		x *= 100;
 		type = 'f';
 	}
-	if (none_type)
-		type = 'g';
-	if (type == 'g' && prec == 0)
-		prec = 1;
+	if (type == 'g' || none_type) {
+		if (prec == 0)
+			prec = 1;
+		if (none_type) {
+			/*
+			 * No type but a precision: 'g', except that the switch
+			 * to an exponent comes one digit earlier (CPython's
+			 * ADD_DOT_0 rule: when the decimal point would fall
+			 * past precision - 1), and a fixed-point result keeps
+			 * a digit after the point.
+			 */
+			char e[64];
+			int decpt;
+			snprintf(e, sizeof e, "%.*e", (int)prec - 1, x);
+			decpt = atoi(strchr(e, 'e') + 1) + 1;
+			if (decpt <= -4 || decpt > prec - 1)
+				type = 'e', prec = prec - 1;
+			else
+				type = 'f', prec = prec - decpt;
+		}
+	}
 	snprintf(fmt, sizeof fmt, "%%%s.%ld%c", alt ? "#" : "", prec, type);
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
@@ -336,6 +373,18 @@ float_digits(double x, char type, long prec, bool alt, bool none_type,
 		return;
 	snprintf(buf, (size_t)n + 1, fmt, x);
 #pragma GCC diagnostic pop
+	if (none_type && !alt) {
+		/* as 'g' does: no trailing zeros in the digits */
+		char *e = strchr(buf, 'e'), *end = e ? e : buf + strlen(buf);
+		char *dot = memchr(buf, '.', (size_t)(end - buf)), *z = end;
+		if (dot != NULL) {
+			while (z > dot + 1 && z[-1] == '0')
+				z--;
+			if (z == dot + 1)
+				z = dot;
+			memmove(z, end, strlen(end) + 1);
+		}
+	}
 	sbuf_adds(out, buf);
 	/* No type: "at least one digit past the decimal point" when the
 	 * result is in fixed-point. */
@@ -387,7 +436,7 @@ format_float(struct rt *rt, double x, const struct spec *sp, struct sbuf *out)
 		if (type == '%')
 			sbuf_addc(&digits, '%');
 	}
-	if (isinf(x) && type == '%')
+	if ((isinf(x) || isnan(x)) && type == '%')
 		sbuf_addc(&digits, '%');
 	if (sp->zflag && neg) {
 		/* negative zero after rounding becomes positive */
@@ -433,8 +482,8 @@ format_str(struct rt *rt, const struct vstr *s, const struct spec *sp,
 		return rt_raise(rt, "ValueError", "Unknown format code '%c' for "
 		    "object of type 'str'", sp->type);
 	if (sp->sign)
-		return rt_raise(rt, "ValueError", "Sign not allowed in string "
-		    "format specifier");
+		return rt_raise(rt, "ValueError", "%s not allowed in string "
+		    "format specifier", sp->sign == ' ' ? "Space" : "Sign");
 	if (sp->alt)
 		return rt_raise(rt, "ValueError", "Alternate form (#) not "
 		    "allowed in string format specifier");
@@ -444,7 +493,7 @@ format_str(struct rt *rt, const struct vstr *s, const struct spec *sp,
 	if (sp->grouping)
 		return rt_raise(rt, "ValueError", "Cannot specify '%c' with "
 		    "'s'.", sp->grouping);
-	if (sp->align == '=')
+	if (sp->align == '=' && !sp->zero_align)
 		return rt_raise(rt, "ValueError", "'=' alignment not allowed in "
 		    "string format specifier");
 	if (sp->precision >= 0) {
@@ -455,7 +504,12 @@ format_str(struct rt *rt, const struct vstr *s, const struct spec *sp,
 		}
 		n = i < s->len ? i : s->len;
 	}
-	pad(sp, "", s->data, n, '<', out);
+	{
+		struct spec left = *sp;
+		if (left.zero_align)
+			left.align = '<';	/* '0' on a str pads to the right */
+		pad(&left, "", s->data, n, '<', out);
+	}
 	return true;
 }
 
@@ -473,7 +527,8 @@ format_value(struct rt *rt, value v, const char *spec, size_t speclen,
 		}
 		/* FALLTHROUGH */
 	case VT_INT: case VT_BIGINT:
-		if (!parse_spec(rt, spec, speclen, "int", &sp))
+		if (!parse_spec(rt, spec, speclen, v.type == VT_BOOL ? "bool" :
+		    "int", &sp))
 			return false;
 		if (sp.type && strchr("eEfFgG%", sp.type)) {
 			value f;

@@ -71,13 +71,22 @@ ns_get(const struct ns *ns, const char *name, value *out)
 	return true;
 }
 
+/* Copy every binding into a fresh arena as one graph, so that names
+ * bound to the same object still share it. */
 static void
 compact(struct ns *ns)
 {
 	struct arena *fresh = arena_new();
+	value *vs = xreallocarray(NULL, ns->n ? ns->n : 1, sizeof *vs);
 	size_t i;
 	for (i = 0; i < ns->n; i++)
-		ns->items[i].v = value_copy(fresh, ns->items[i].v);
+		vs[i] = ns->items[i].v;
+	value_copy_many(fresh, vs, ns->n);
+	for (i = 0; i < ns->n; i++) {
+		ns->items[i].v = vs[i];
+		ns->items[i].pending = false;
+	}
+	free(vs);
 	arena_free(ns->arena);
 	ns->arena = fresh;
 	ns->live_hint = arena_used(fresh);
@@ -126,19 +135,27 @@ ns_set_pending(struct ns *ns, const char *name, value v)
 	ns->gen++;
 }
 
+/*
+ * A pending binding may share objects with other names (y = x, or a list
+ * holding another name's dict), so the whole namespace is copied again as
+ * one graph: names cost what they hold, not what the history made.
+ */
 void
 ns_commit(struct ns *ns)
 {
 	size_t i;
-	bool any = false;
 	for (i = 0; i < ns->n; i++)
 		if (ns->items[i].pending) {
-			ns->items[i].v = value_copy(ns->arena, ns->items[i].v);
-			ns->items[i].pending = false;
-			any = true;
+			compact(ns);
+			return;
 		}
-	if (any)
-		maybe_compact(ns);
+}
+
+void
+ns_recopy(struct ns *ns)
+{
+	compact(ns);
+	ns->gen++;
 }
 
 bool

@@ -2,7 +2,9 @@
  * ns.h -- a path's namespace: the names a session keeps between inputs.
  *
  * Values stored here are deep-copied into the namespace's own arena, so
- * they outlive the input line that made them.  ns_get() returns a value
+ * they outlive the input line that made them.  The bindings are copied
+ * together, as one graph: two names bound to one list still share it, as
+ * Python names do.  ns_get() returns a value
  * that points into that arena: valid until the next ns_set() or ns_free().
  */
 #ifndef SANDBOXREPL_NS_H
@@ -28,6 +30,9 @@ void ns_set(struct ns *ns, const char *name, value v);
  */
 void ns_set_pending(struct ns *ns, const char *name, value v);
 void ns_commit(struct ns *ns);
+/* Copy every binding again, after an input changed values in place: what
+ * the change added lives in the input's arena. */
+void ns_recopy(struct ns *ns);
 bool ns_delete(struct ns *ns, const char *name);
 size_t ns_count(const struct ns *ns);
 /* Grows with every ns_set() and ns_delete(): a cheap "did it change". */

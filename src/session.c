@@ -169,22 +169,6 @@ session_seed_file(struct session *s, const char *name, const char *data,
 }
 
 /*
- * After an input that changed values in place, the namespace copies its
- * bindings again: what the change added lives in the input's arena, which
- * is about to go (value_copy copies everything a name can reach).
- */
-static void
-restore_names(struct ns *ns)
-{
-	size_t i;
-	for (i = 0; i < ns_count(ns); i++) {
-		value v;
-		const char *name = ns_name(ns, i, &v);
-		ns_set(ns, name, v);
-	}
-}
-
-/*
  * Does v hold something value_copy() shares instead of copying (a lambda,
  * a mock object)?  Such values keep pointing into the arena of the input
  * that made them, so that arena must outlive the input.
@@ -296,9 +280,10 @@ session_seed_name(struct session *s, const char *name, const char *expr,
 	}
 	for (p = 0; p < PATH__COUNT; p++)
 		ns_set(s->paths[p].ns, name, v);
-	ns_commit(s->paths[PATH_UNSAFE].ns);
 	if (ev.mutated)
-		restore_names(s->paths[PATH_UNSAFE].ns);
+		ns_recopy(s->paths[PATH_UNSAFE].ns);
+	else
+		ns_commit(s->paths[PATH_UNSAFE].ns);
 	ok = true;
 out:
 	mfs_free(scratch);
@@ -987,10 +972,13 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 		run_command(&st, e, call);
 	else
 		run_code(&st, pr->root);
-	/* bindings the input made are copied now, before its arena goes */
-	ns_commit(st.ps->ns);
+	/* bindings the input made are copied now, before its arena goes
+	 * (all of them if it changed a value in place: the change lives in
+	 * the input's arena too) */
 	if (st.ev.mutated)
-		restore_names(st.ps->ns);
+		ns_recopy(st.ps->ns);
+	else
+		ns_commit(st.ps->ns);
 	finish(&st, input, len, label, e ? e->name : NULL);
 }
 

@@ -1661,54 +1661,68 @@ copy_one(struct arena *dst, value v, struct copy_map *m, struct copy_work *w)
 	return c;
 }
 
-value
-value_copy(struct arena *dst, value v)
+/*
+ * Copy n values into dst as one graph: an object that two of them reach
+ * (x and y bound to the same list) is copied once, so they still share
+ * it afterwards, as they would in Python.
+ */
+void
+value_copy_many(struct arena *dst, value *vs, size_t n)
 {
 	struct copy_map m = { NULL, NULL, 0, 0 };
 	struct copy_work w = { NULL, 0, 0 };
-	value root = copy_one(dst, v, &m, &w);
-	size_t i;
+	size_t i, k;
 
-	while (w.n > 0) {
-		struct copy_task t = w.t[--w.n];
-		switch (t.dst.type) {
-		case VT_LIST:
-			for (i = 0; i < t.dst.as.list->len; i++)
-				t.dst.as.list->items[i] = copy_one(dst,
-				    t.src.as.list->items[i], &m, &w);
-			break;
-		case VT_TUPLE:
-			for (i = 0; i < t.dst.as.tuple->len; i++)
-				t.dst.as.tuple->items[i] = copy_one(dst,
-				    t.src.as.tuple->items[i], &m, &w);
-			break;
-		case VT_DICT: case VT_SET: case VT_FROZENSET:
-			for (i = 0; i < t.dst.as.dict->used; i++) {
-				struct ventry *e = &t.dst.as.dict->entries[i];
-				e->key = copy_one(dst, e->key, &m, &w);
-				e->val = copy_one(dst, e->val, &m, &w);
+	for (k = 0; k < n; k++) {
+		vs[k] = copy_one(dst, vs[k], &m, &w);
+		while (w.n > 0) {
+			struct copy_task t = w.t[--w.n];
+			switch (t.dst.type) {
+			case VT_LIST:
+				for (i = 0; i < t.dst.as.list->len; i++)
+					t.dst.as.list->items[i] = copy_one(dst,
+					    t.src.as.list->items[i], &m, &w);
+				break;
+			case VT_TUPLE:
+				for (i = 0; i < t.dst.as.tuple->len; i++)
+					t.dst.as.tuple->items[i] = copy_one(dst,
+					    t.src.as.tuple->items[i], &m, &w);
+				break;
+			case VT_DICT: case VT_SET: case VT_FROZENSET:
+				for (i = 0; i < t.dst.as.dict->used; i++) {
+					struct ventry *e =
+					    &t.dst.as.dict->entries[i];
+					e->key = copy_one(dst, e->key, &m, &w);
+					e->val = copy_one(dst, e->val, &m, &w);
+				}
+				break;
+			case VT_SLICE:
+				t.dst.as.slice->start = copy_one(dst,
+				    t.src.as.slice->start, &m, &w);
+				t.dst.as.slice->stop = copy_one(dst,
+				    t.src.as.slice->stop, &m, &w);
+				t.dst.as.slice->step = copy_one(dst,
+				    t.src.as.slice->step, &m, &w);
+				break;
+			case VT_NATIVE:
+				t.dst.as.native->self = copy_one(dst,
+				    t.src.as.native->self, &m, &w);
+				break;
+			default:
+				break;
 			}
-			break;
-		case VT_SLICE:
-			t.dst.as.slice->start = copy_one(dst,
-			    t.src.as.slice->start, &m, &w);
-			t.dst.as.slice->stop = copy_one(dst,
-			    t.src.as.slice->stop, &m, &w);
-			t.dst.as.slice->step = copy_one(dst,
-			    t.src.as.slice->step, &m, &w);
-			break;
-		case VT_NATIVE:
-			t.dst.as.native->self = copy_one(dst,
-			    t.src.as.native->self, &m, &w);
-			break;
-		default:
-			break;
 		}
 	}
 	free(w.t);
 	free(m.keys);
 	free(m.vals);
-	return root;
+}
+
+value
+value_copy(struct arena *dst, value v)
+{
+	value_copy_many(dst, &v, 1);
+	return v;
 }
 
 /* ================================================================ */

@@ -225,5 +225,6 @@ bool mock_iterate(struct rt *rt, value obj,
 /* ---- copying between arenas ---- */
 /* Deep copy into dst (shared substructure and cycles preserved). */
 value value_copy(struct arena *dst, value v);
+void value_copy_many(struct arena *dst, value *vs, size_t n);
 
 #endif

@@ -45,23 +45,23 @@ unescape(char *s)
 	*w = '\0';
 }
 
-static void
-test_cases(void **state)
+/* Run every case of a table on one path; returns the number that differ. */
+static unsigned
+run_table(const char *table, enum path_id path, unsigned *total_out)
 {
 	const char *srcdir = getenv("srcdir");
-	char path[4096];
+	char path_buf[4096];
 	FILE *f;
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
 	unsigned total = 0, failed = 0;
-	struct session_opts o = { .paths = PATH_BIT(PATH_SANDBOX) };
+	struct session_opts o = { .paths = PATH_BIT(path) };
 	struct session *s;
 
-	(void)state;
-	snprintf(path, sizeof path, "%s/tests/diff/cases.tsv",
-	    srcdir ? srcdir : ".");
-	f = fopen(path, "r");
+	snprintf(path_buf, sizeof path_buf, "%s/%s", srcdir ? srcdir : ".",
+	    table);
+	f = fopen(path_buf, "r");
 	assert_non_null(f);
 	o.budget = 1000000;
 	o.budget_set = true;
@@ -99,8 +99,30 @@ test_cases(void **state)
 	free(line);
 	fclose(f);
 	session_free(s);
-	fprintf(stderr, "differential: %u cases, %u agree, %u differ\n",
+	fprintf(stderr, "%s: %u cases, %u agree, %u differ\n", table,
 	    total, total - failed, failed);
+	*total_out = total;
+	return failed;
+}
+
+/* The essay's safe subset, on the sandbox path as a user would run it. */
+static void
+test_cases(void **state)
+{
+	unsigned total, failed = run_table("tests/diff/cases.tsv",
+	    PATH_SANDBOX, &total);
+	(void)state;
+	assert_true(total >= 100);
+	assert_int_equal(failed, 0);
+}
+
+/* format() and f-strings: the format-spec mini-language. */
+static void
+test_format(void **state)
+{
+	unsigned total, failed = run_table("tests/data/format_cases.tsv",
+	    PATH_UNSAFE, &total);
+	(void)state;
 	assert_true(total >= 100);
 	assert_int_equal(failed, 0);
 }
@@ -110,6 +132,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cases),
+		cmocka_unit_test(test_format),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -389,6 +389,30 @@ test_json_record_fields(void **state)
 	sbuf_free(&b);
 }
 
+/* Names share objects across inputs as Python names do: y = x is the same
+ * list, a change through one name shows through the other, and a list
+ * that holds itself survives being kept. */
+static void
+test_names_share_objects_across_inputs(void **state)
+{
+	struct fixture *f = *state;
+	run1(f, PATH_UNSAFE, "x = [1]");
+	run1(f, PATH_UNSAFE, "y = x");
+	run1(f, PATH_UNSAFE, "y.append(2)");
+	assert_string_equal(run1(f, PATH_UNSAFE, "x")->result, "[1, 2]");
+	run1(f, PATH_UNSAFE, "z = {'a': x}");
+	run1(f, PATH_UNSAFE, "z['a'][0] = 9");
+	assert_string_equal(run1(f, PATH_UNSAFE, "x, y")->result,
+	    "([9, 2], [9, 2])");
+	assert_string_equal(run1(f, PATH_UNSAFE, "z['a'] is y")->result,
+	    "True");
+	run1(f, PATH_UNSAFE, "x = 0");
+	assert_string_equal(run1(f, PATH_UNSAFE, "y")->result, "[9, 2]");
+	run1(f, PATH_UNSAFE, "c = []");
+	run1(f, PATH_UNSAFE, "c.append(c)");
+	assert_string_equal(run1(f, PATH_UNSAFE, "c")->result, "[[...]]");
+}
+
 int
 main(void)
 {
@@ -408,6 +432,7 @@ main(void)
 		T(test_errors_are_records),
 		T(test_deep_nesting_is_an_error_record),
 		T(test_json_record_fields),
+		T(test_names_share_objects_across_inputs),
 #undef T
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

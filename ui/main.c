@@ -32,6 +32,18 @@
 #include "ui.h"
 #include "xalloc.h"
 
+#ifdef __SANITIZE_ADDRESS__
+/* Built with --enable-asan: let malloc fail under the jail's RLIMIT_AS the
+ * way it does without ASan, so a memory bomb is reported as contained
+ * instead of ending in ASan's own abort. */
+const char *__asan_default_options(void);
+const char *
+__asan_default_options(void)
+{
+	return "allocator_may_return_null=1";
+}
+#endif
+
 /* Long options without a short form. */
 enum { OPT_AGENT = 256, OPT_AGENT_TIMEOUT, OPT_SERVE };
 
