@@ -826,6 +826,42 @@ run_jail(struct step *st, const struct node *root, const struct cmd_entry *e,
 	jailpath_run(&job, st->a, st->r);
 }
 
+/*
+ * What print() wrote is part of what a user sees, as at Python's prompt:
+ * "printed 'hi'" when the result is print's None, else after the result.
+ */
+static const char *
+with_printed(struct step *st, const struct record *r, const char *outcome)
+{
+	struct sbuf out = SBUF_INIT, rep = SBUF_INIT;
+	const char *s;
+	size_t i;
+	bool any = false;
+
+	for (i = 0; i < r->neffects; i++)
+		if (strcmp(r->effects[i].op, "print") == 0 &&
+		    r->effects[i].text != NULL) {
+			if (any)
+				sbuf_addc(&out, '\n');
+			sbuf_adds(&out, r->effects[i].text);
+			any = true;
+		}
+	if (!any)
+		return outcome;
+	{
+		value v = value_str(st->a, sbuf_cstr(&out), out.len);
+		value_str_repr(v.as.s, false, &rep);
+	}
+	if (r->result == NULL || strcmp(r->result, "None") == 0)
+		s = arena_printf(st->a, "printed %s", sbuf_cstr(&rep));
+	else
+		s = arena_printf(st->a, "%s, printed %s", outcome,
+		    sbuf_cstr(&rep));
+	sbuf_free(&out);
+	sbuf_free(&rep);
+	return s;
+}
+
 static void
 finish(struct step *st, const char *input, size_t len, const char *label,
     const char *cmdname)
@@ -911,6 +947,7 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 			outcome = r->result ? r->result : "None";
 			if (r->result == NULL && !is_command)
 				outcome = "ok";
+			outcome = with_printed(st, r, outcome);
 			break;
 		}
 	}

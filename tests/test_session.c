@@ -413,6 +413,24 @@ test_names_share_objects_across_inputs(void **state)
 	assert_string_equal(run1(f, PATH_UNSAFE, "c")->result, "[[...]]");
 }
 
+/* What print() writes is shown, as at Python's prompt: in the trace line,
+ * and as the effect's text in the record. */
+static void
+test_print_shows_output(void **state)
+{
+	struct fixture *f = *state;
+	struct record *r = run1(f, PATH_UNSAFE, "print('hi', 1)");
+	assert_string_equal(r->result, "None");
+	assert_string_equal(r->outcome, "printed 'hi 1'");
+	assert_int_equal(r->neffects, 1);
+	assert_string_equal(r->effects[0].op, "print");
+	assert_string_equal(r->effects[0].text, "hi 1");
+	r = run1(f, PATH_UNSAFE, "[print(1), print('a'), 5]");
+	assert_string_equal(r->line,
+	    "unsafe code: \"[print(1), print('a'), 5]\" -> "
+	    "[None, None, 5], printed '1\\na'");
+}
+
 int
 main(void)
 {
@@ -433,6 +451,7 @@ main(void)
 		T(test_deep_nesting_is_an_error_record),
 		T(test_json_record_fields),
 		T(test_names_share_objects_across_inputs),
+		T(test_print_shows_output),
 #undef T
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
