@@ -129,11 +129,12 @@ int_from_str(struct rt *rt, const char *s, size_t len, int base, value *out)
 	if (prev_us)
 		goto bad;
 	if (base == 10 && digits.len > INT_MAX_STR_DIGITS) {
+		size_t n = digits.len;
 		sbuf_free(&digits);
 		return rt_raise(rt, "ValueError", "Exceeds the limit (%d digits) "
 		    "for integer string conversion: value has %zu digits; use "
 		    "sys.set_int_max_str_digits() to increase the limit",
-		    INT_MAX_STR_DIGITS, digits.len);
+		    INT_MAX_STR_DIGITS, n);
 	}
 	if (!rt_check_int_bits(rt, (uint64_t)digits.len * 4 + 64)) {
 		sbuf_free(&digits);

@@ -326,6 +326,11 @@ test_errors_are_records(void **state)
 	r = run1(f, PATH_SANDBOX, "1 << 2");
 	assert_int_equal(r->layer, LAYER_ALLOWLIST);
 	assert_string_equal(r->rule, "operators");
+	/* CPython's message, with the count of digits refused */
+	r = run1(f, PATH_UNSAFE, "int('9' * 5000)");
+	assert_string_equal(r->reason, "ValueError: Exceeds the limit (4300 "
+	    "digits) for integer string conversion: value has 5000 digits; "
+	    "use sys.set_int_max_str_digits() to increase the limit");
 }
 
 static void
