@@ -1644,25 +1644,46 @@ NATIVE(builtin_next)
 	    value_type_name(args[0]));
 }
 
-NATIVE(builtin_isinstance)
+/* Is v's type t or below it?  t a type, or a tuple of them (nested too,
+ * as CPython allows). */
+static bool
+instance_of(struct rt *rt, value v, value t, unsigned depth, bool *res)
 {
-	value t, cur;
-	if (!mock_want_args(rt, "isinstance", nargs, nkw, 2, 2))
-		return false;
-	if (args[1].type != VT_OBJECT || args[1].as.obj->kind != MK_TYPE)
+	value cur;
+	size_t i;
+	if (t.type == VT_TUPLE) {
+		if (depth > 64)
+			return rt_raise(rt, "RecursionError", "maximum recursion "
+			    "depth exceeded in __instancecheck__");
+		for (i = 0, *res = false; i < t.as.tuple->len && !*res; i++)
+			if (!instance_of(rt, v, t.as.tuple->items[i], depth + 1,
+			    res))
+				return false;
+		return true;
+	}
+	if (t.type != VT_OBJECT || t.as.obj->kind != MK_TYPE)
 		return rt_raise(rt, "TypeError", "isinstance() arg 2 must be a "
 		    "type, a tuple of types, or a union");
-	t = args[1];
-	cur = mock_type_of(EV(rt), args[0]);
+	cur = mock_type_of(EV(rt), v);
 	for (int guard = 0; guard < 16 && cur.type == VT_OBJECT; guard++) {
 		if (cur.as.obj == t.as.obj) {
-			*out = value_bool(true);
+			*res = true;
 			return true;
 		}
 		if (!mock_getattr(EV(rt), cur, "__base__", &cur))
 			return false;
 	}
-	*out = value_bool(false);
+	*res = false;
+	return true;
+}
+
+NATIVE(builtin_isinstance)
+{
+	bool res;
+	if (!mock_want_args(rt, "isinstance", nargs, nkw, 2, 2) ||
+	    !instance_of(rt, args[0], args[1], 0, &res))
+		return false;
+	*out = value_bool(res);
 	return true;
 }
 

@@ -22,6 +22,7 @@
 #include "eval.h"
 #include "format.h"
 #include "mock.h"
+#include "num.h"
 #include "sbuf.h"
 #include "typecons.h"
 
@@ -748,6 +749,195 @@ NATIVE(tc_iter)
 	return true;
 }
 
+/* ---- complex, frozenset, slice ---- */
+
+static bool
+is_number(value v)
+{
+	return v.type == VT_BOOL || v.type == VT_INT || v.type == VT_BIGINT ||
+	    v.type == VT_FLOAT || v.type == VT_COMPLEX;
+}
+
+/* complex('1+2j'): [(] [real] [(+|-) imag j] [)], spaces around, as
+ * CPython's complex_subtype_from_string reads it. */
+static bool
+complex_from_str(struct rt *rt, value x, value *out)
+{
+	const char *s = x.as.s->data, *e = s + x.as.s->len;
+	char buf[256], *end;
+	double re = 0.0, im = 0.0, d;
+	size_t n;
+
+	while (s < e && isspace((unsigned char)*s))
+		s++;
+	while (e > s && isspace((unsigned char)e[-1]))
+		e--;
+	if (e - s >= 2 && *s == '(' && e[-1] == ')') {
+		s++, e--;
+		while (s < e && isspace((unsigned char)*s))
+			s++;
+		while (e > s && isspace((unsigned char)e[-1]))
+			e--;
+	}
+	/* underscores only between digits, and dropped */
+	for (n = 0; s < e; s++) {
+		if (*s == '_') {
+			if (n == 0 || !isdigit((unsigned char)buf[n - 1]) ||
+			    s + 1 >= e || !isdigit((unsigned char)s[1])) {
+				/* CPython's underscore check speaks this way */
+				struct sbuf r = SBUF_INIT;
+				value_str_repr(x.as.s, false, &r);
+				rt_raise(rt, "ValueError", "could not convert "
+				    "string to complex: %s", sbuf_cstr(&r));
+				sbuf_free(&r);
+				return false;
+			}
+			continue;
+		}
+		if (*s == '\0' || n + 1 >= sizeof buf)
+			goto bad;
+		buf[n++] = *s;
+	}
+	if (n == 0)
+		goto bad;
+	buf[n] = '\0';
+	if (strpbrk(buf, "xX ") != NULL)
+		goto bad;
+	s = buf;
+	/* a bare sign before j: "j", "+j", "-j" */
+	if ((s[0] == 'j' || s[0] == 'J') && s[1] == '\0') {
+		*out = value_complex(rt->arena, 0.0, 1.0);
+		return true;
+	}
+	d = strtod(s, &end);
+	if (end == s) {
+		if ((s[0] == '+' || s[0] == '-') && (s[1] == 'j' ||
+		    s[1] == 'J') && s[2] == '\0') {
+			*out = value_complex(rt->arena, 0.0,
+			    s[0] == '-' ? -1.0 : 1.0);
+			return true;
+		}
+		goto bad;
+	}
+	if (*end == 'j' || *end == 'J') {
+		im = d;
+		end++;
+	} else if (*end == '+' || *end == '-') {
+		const char *q = end;
+		re = d;
+		d = strtod(q, &end);
+		if (end == q) {
+			if ((q[1] == 'j' || q[1] == 'J')) {
+				d = *q == '-' ? -1.0 : 1.0;
+				end = (char *)q + 1;
+			} else
+				goto bad;
+		}
+		if (*end != 'j' && *end != 'J')
+			goto bad;
+		im = d;
+		end++;
+	} else
+		re = d;
+	if (*end != '\0')
+		goto bad;
+	*out = value_complex(rt->arena, re, im);
+	return true;
+bad:
+	return rt_raise(rt, "ValueError", "complex() arg is a malformed "
+	    "string");
+}
+
+NATIVE(tc_complex)
+{
+	value re = value_int(0), im = value_int(0), j, t;
+	size_t i;
+	bool have_im = false;
+
+	if (nargs > 2)
+		return rt_raise(rt, "TypeError", "complex() takes at most 2 "
+		    "arguments (%zu given)", nargs + nkw);
+	if (nargs > 0)
+		re = args[0];
+	if (nargs > 1) {
+		im = args[1];
+		have_im = true;
+	}
+	for (i = 0; i < nkw; i++) {
+		const value *a = &args[nargs + i];
+		if (strcmp(kw[i], "real") == 0 && nargs < 1)
+			re = *a;
+		else if (strcmp(kw[i], "imag") == 0 && nargs < 2) {
+			im = *a;
+			have_im = true;
+		} else if (strcmp(kw[i], "real") == 0 ||
+		    strcmp(kw[i], "imag") == 0)
+			return rt_raise(rt, "TypeError", "argument for complex() "
+			    "given by name ('%s') and position (%d)", kw[i],
+			    strcmp(kw[i], "real") == 0 ? 1 : 2);
+		else
+			return rt_raise(rt, "TypeError", "complex() got an "
+			    "unexpected keyword argument '%s'", kw[i]);
+	}
+	if (re.type == VT_STR) {
+		if (have_im)
+			return rt_raise(rt, "TypeError", "complex() can't take "
+			    "second arg if first is a string");
+		return complex_from_str(rt, re, out);
+	}
+	if (!is_number(re))
+		return rt_raise(rt, "TypeError", "complex() first argument must "
+		    "be a string or a number, not '%s'", value_type_name(re));
+	if (im.type == VT_STR)
+		return rt_raise(rt, "TypeError", "complex() second arg can't be "
+		    "a string");
+	if (!is_number(im))
+		return rt_raise(rt, "TypeError", "complex() second argument must "
+		    "be a number, not '%s'", value_type_name(im));
+	/* re + im*1j, each part a float as CPython makes it */
+	j = value_complex(rt->arena, 0.0, 1.0);
+	if (!value_binop(rt, BINOP_MULT, im, j, &t) ||
+	    !value_binop(rt, BINOP_ADD, re, t, out))
+		return false;
+	if (out->type != VT_COMPLEX) {
+		double d;
+		if (!num_to_double(rt, *out, &d))
+			return false;
+		*out = value_complex(rt->arena, d, 0.0);
+	}
+	return true;
+}
+
+NATIVE(tc_frozenset)
+{
+	const struct builtin *set = builtin_find("set");
+	if (!no_kw(rt, "frozenset", nkw) ||
+	    !at_most(rt, "frozenset", nargs, 1))
+		return false;
+	if (!set->fn(rt, self, args, nargs, kw, nkw, out))
+		return false;
+	out->type = VT_FROZENSET;
+	return true;
+}
+
+NATIVE(tc_slice)
+{
+	value none = value_none();
+	if (!no_kw(rt, "slice", nkw))
+		return false;
+	if (nargs == 0)
+		return rt_raise(rt, "TypeError", "slice expected at least 1 "
+		    "argument, got 0");
+	if (!at_most(rt, "slice", nargs, 3))
+		return false;
+	if (nargs == 1)
+		*out = value_slice(rt->arena, none, args[0], none);
+	else
+		*out = value_slice(rt->arena, args[0], args[1],
+		    nargs == 3 ? args[2] : none);
+	return true;
+}
+
 /* ---- hash, format ---- */
 
 NATIVE(tc_hash)
@@ -786,12 +976,13 @@ NATIVE(tc_format)
 }
 
 static const struct builtin table[] = {
-	{ "bytes", tc_bytes }, { "dict", tc_dict },
+	{ "bytes", tc_bytes }, { "complex", tc_complex }, { "dict", tc_dict },
 	{ "enumerate", tc_enumerate }, { "filter", tc_filter },
-	{ "float", tc_float }, { "format", tc_format }, { "hash", tc_hash },
+	{ "float", tc_float }, { "format", tc_format },
+	{ "frozenset", tc_frozenset }, { "hash", tc_hash },
 	{ "int", tc_int }, { "iter", tc_iter }, { "map", tc_map },
 	{ "range", tc_range }, { "reversed", tc_reversed },
-	{ "sorted", tc_sorted }, { "str", tc_str }, { "zip", tc_zip },
+	{ "slice", tc_slice }, { "sorted", tc_sorted }, { "str", tc_str }, { "zip", tc_zip },
 };
 
 const struct builtin *

@@ -127,12 +127,25 @@ test_format(void **state)
 	assert_int_equal(failed, 0);
 }
 
+/* Everyday builtins and idioms (join over map, isinstance with a tuple,
+ * complex, frozenset, slice) on the unsafe path's full model. */
+static void
+test_idioms(void **state)
+{
+	unsigned total, failed = run_table("tests/data/idiom_cases.tsv",
+	    PATH_UNSAFE, &total);
+	(void)state;
+	assert_true(total >= 90);
+	assert_int_equal(failed, 0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_idioms),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
