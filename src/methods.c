@@ -3213,18 +3213,24 @@ METHOD(dict_get)
 enum view { V_KEYS, V_VALUES, V_ITEMS };
 
 /*
- * keys(), values(), items(): a list of what the view would show, for now
- * (views need a type of their own in the value layer).
+ * keys(), values(), items(): a view, "dict_keys(['a'])" as CPython shows
+ * it, that iterates, has a len() and answers "in".  It holds what the
+ * dict held when it was made (CPython's views follow later changes).
  */
 static bool
 dict_view(struct rt *rt, value self, const char *qual, enum view v,
     size_t nargs, size_t nkw, value *out)
 {
+	static const char *const names[] = {
+		"dict_keys", "dict_values", "dict_items"
+	};
 	struct vdict *d = self.as.dict;
+	struct vobject *o;
+	value items;
 	size_t i;
 	if (!no_args(rt, qual, nargs, nkw))
 		return false;
-	*out = value_list(rt->arena, d->len);
+	items = value_list(rt->arena, d->len);
 	for (i = 0; i < d->used; i++) {
 		value item;
 		if (!d->entries[i].live)
@@ -3238,8 +3244,15 @@ dict_view(struct rt *rt, value self, const char *qual, enum view v,
 			item.as.tuple->items[0] = d->entries[i].key;
 			item.as.tuple->items[1] = d->entries[i].val;
 		}
-		value_list_append(rt->arena, *out, item);
+		value_list_append(rt->arena, items, item);
 	}
+	o = arena_alloc(rt->arena, sizeof *o);
+	o->kind = MK_VIEW;
+	o->name = names[v];
+	o->type = -1;
+	o->data = items;
+	out->type = VT_OBJECT;
+	out->as.obj = o;
 	return true;
 }
 

@@ -45,6 +45,8 @@ enum mkind {
 	MK_RANGE,	/* data: (start, stop, step) as a tuple of ints */
 	MK_ITER,	/* map, filter, zip, enumerate, reversed, iter():
 			   name = the type; data = the items; pos */
+	MK_VIEW,	/* dict.keys(), values(), items(): name = the type
+			   ("dict_keys", ...); data = the items (list) */
 };
 
 struct vobject {

@@ -158,6 +158,7 @@ type_index(value v)
 			int t = builtin_type(v.as.obj->name);
 			return t >= 0 ? t : builtin_type("list_iterator");
 		}
+		case MK_VIEW: return builtin_type(v.as.obj->name);
 		}
 		return 0;
 	default:
@@ -842,6 +843,8 @@ mock_iterate(struct rt *rt, value obj,
 				return false;
 		return true;
 	}
+	if (o->kind == MK_VIEW)		/* a view iterates again and again */
+		return value_iterate(rt, o->data, fn, ctx);
 	if (o->kind == MK_RANGE) {
 		/* lazily, one step of fuel per item */
 		int64_t i = o->data.as.tuple->items[0].as.i;
@@ -939,7 +942,74 @@ mock_repr(value v, struct sbuf *out)
 	case MK_ITER:
 		sbuf_addf(out, "<%s object at %p>", o->name, (const void *)o);
 		return;
+	case MK_VIEW:		/* (value_repr shows the items) */
+		sbuf_addf(out, "%s(...)", o->name);
+		return;
 	}
+}
+
+/*
+ * Does v hold something value_copy() shares instead of copying (a lambda,
+ * a mock object)?  Such values keep pointing into the arena of the input
+ * that made them, so that arena must outlive the input.
+ */
+/* (*budget counts the nodes visited: a list that holds itself twice
+ * would otherwise be walked 2^64 times; past it, assume shared) */
+static bool
+holds_shared(value v, unsigned depth, unsigned long *budget)
+{
+	size_t i;
+	if (depth > 64 || (*budget)-- == 0)
+		return true;		/* too deep to tell: assume so */
+	switch (v.type) {
+	case VT_FUNCTION:
+		return true;
+	case VT_OBJECT:
+		return !mock_is_static(v.as.obj);
+	case VT_NATIVE:
+		return holds_shared(v.as.native->self, depth + 1, budget);
+	case VT_LIST:
+		for (i = 0; i < v.as.list->len; i++)
+			if (holds_shared(v.as.list->items[i], depth + 1,
+			    budget))
+				return true;
+		return false;
+	case VT_TUPLE:
+		for (i = 0; i < v.as.tuple->len; i++)
+			if (holds_shared(v.as.tuple->items[i], depth + 1,
+			    budget))
+				return true;
+		return false;
+	case VT_DICT: case VT_SET: case VT_FROZENSET:
+		for (i = 0; i < v.as.dict->used; i++)
+			if (v.as.dict->entries[i].live &&
+			    (holds_shared(v.as.dict->entries[i].key, depth + 1,
+			    budget) ||
+			    holds_shared(v.as.dict->entries[i].val, depth + 1,
+			    budget)))
+				return true;
+		return false;
+	default:
+		return false;
+	}
+}
+
+bool
+value_holds_shared(value v)
+{
+	unsigned long budget = 4u << 20;
+	return holds_shared(v, 0, &budget);
+}
+
+bool
+value_object_view(value v, const char **name, value *items)
+{
+	if (v.as.obj == NULL || v.type != VT_OBJECT ||
+	    v.as.obj->kind != MK_VIEW)
+		return false;
+	*name = v.as.obj->name;
+	*items = v.as.obj->data;
+	return true;
 }
 
 void
@@ -959,6 +1029,10 @@ mock_len(struct rt *rt, value obj, int64_t *out)
 		__int128 n = st > 0 ? ((__int128)b - a + st - 1) / st :
 		    ((__int128)a - b - st - 1) / -st;
 		*out = n > 0 ? (int64_t)n : 0;
+		return true;
+	}
+	if (o->kind == MK_VIEW) {
+		*out = (int64_t)o->data.as.list->len;
 		return true;
 	}
 	return rt_raise(rt, "TypeError", "object of type '%s' has no len()",

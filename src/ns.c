@@ -28,6 +28,10 @@ struct ns {
 	size_t		 n, cap;
 	size_t		 live_hint;	/* arena bytes right after a compaction */
 	unsigned long	 gen;
+	/* arenas left by compactions while a binding held a shared value
+	 * (a lambda's default, a dict view), which may point into them */
+	struct arena	**retired;
+	size_t		 nretired;
 };
 
 struct ns *
@@ -48,6 +52,9 @@ ns_free(struct ns *ns)
 		free(ns->items[i].name);
 	free(ns->items);
 	arena_free(ns->arena);
+	for (i = 0; i < ns->nretired; i++)
+		arena_free(ns->retired[i]);
+	free(ns->retired);
 	free(ns);
 }
 
@@ -71,23 +78,41 @@ ns_get(const struct ns *ns, const char *name, value *out)
 	return true;
 }
 
-/* Copy every binding into a fresh arena as one graph, so that names
- * bound to the same object still share it. */
+/* Copy every binding into arena a as one graph, so that names bound to
+ * the same object still share it. */
 static void
-compact(struct ns *ns)
+copy_all(struct ns *ns, struct arena *a)
 {
-	struct arena *fresh = arena_new();
 	value *vs = xreallocarray(NULL, ns->n ? ns->n : 1, sizeof *vs);
 	size_t i;
 	for (i = 0; i < ns->n; i++)
 		vs[i] = ns->items[i].v;
-	value_copy_many(fresh, vs, ns->n);
+	value_copy_many(a, vs, ns->n);
 	for (i = 0; i < ns->n; i++) {
 		ns->items[i].v = vs[i];
 		ns->items[i].pending = false;
 	}
 	free(vs);
-	arena_free(ns->arena);
+}
+
+/* Into a fresh arena.  The old one is freed unless a binding holds a
+ * value that value_copy() shares rather than copies: that value may
+ * still point into it. */
+static void
+compact(struct ns *ns)
+{
+	struct arena *fresh = arena_new();
+	bool shared = false;
+	size_t i;
+	copy_all(ns, fresh);
+	for (i = 0; i < ns->n && !shared; i++)
+		shared = value_holds_shared(ns->items[i].v);
+	if (shared) {
+		ns->retired = xreallocarray(ns->retired, ns->nretired + 1,
+		    sizeof *ns->retired);
+		ns->retired[ns->nretired++] = ns->arena;
+	} else
+		arena_free(ns->arena);
 	ns->arena = fresh;
 	ns->live_hint = arena_used(fresh);
 }
@@ -137,8 +162,9 @@ ns_set_pending(struct ns *ns, const char *name, value v)
 
 /*
  * A pending binding may share objects with other names (y = x, or a list
- * holding another name's dict), so the whole namespace is copied again as
- * one graph: names cost what they hold, not what the history made.
+ * holding another name's dict), so all bindings are copied again as one
+ * graph, into the namespace's own arena: what was there stays valid for
+ * anything still pointing at it, until a compaction.
  */
 void
 ns_commit(struct ns *ns)
@@ -146,7 +172,8 @@ ns_commit(struct ns *ns)
 	size_t i;
 	for (i = 0; i < ns->n; i++)
 		if (ns->items[i].pending) {
-			compact(ns);
+			copy_all(ns, ns->arena);
+			maybe_compact(ns);
 			return;
 		}
 }
@@ -154,8 +181,9 @@ ns_commit(struct ns *ns)
 void
 ns_recopy(struct ns *ns)
 {
-	compact(ns);
+	copy_all(ns, ns->arena);
 	ns->gen++;
+	maybe_compact(ns);
 }
 
 bool

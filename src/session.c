@@ -168,46 +168,6 @@ session_seed_file(struct session *s, const char *name, const char *data,
 		mfs_put(s->paths[p].fs, name, data, len);
 }
 
-/*
- * Does v hold something value_copy() shares instead of copying (a lambda,
- * a mock object)?  Such values keep pointing into the arena of the input
- * that made them, so that arena must outlive the input.
- */
-static bool
-holds_shared(value v, unsigned depth)
-{
-	size_t i;
-	if (depth > 64)
-		return true;		/* too deep to tell: assume so */
-	switch (v.type) {
-	case VT_FUNCTION:
-		return true;
-	case VT_OBJECT:
-		return !mock_is_static(v.as.obj);
-	case VT_NATIVE:
-		return holds_shared(v.as.native->self, depth + 1);
-	case VT_LIST:
-		for (i = 0; i < v.as.list->len; i++)
-			if (holds_shared(v.as.list->items[i], depth + 1))
-				return true;
-		return false;
-	case VT_TUPLE:
-		for (i = 0; i < v.as.tuple->len; i++)
-			if (holds_shared(v.as.tuple->items[i], depth + 1))
-				return true;
-		return false;
-	case VT_DICT: case VT_SET: case VT_FROZENSET:
-		for (i = 0; i < v.as.dict->used; i++)
-			if (v.as.dict->entries[i].live &&
-			    (holds_shared(v.as.dict->entries[i].key, depth + 1) ||
-			    holds_shared(v.as.dict->entries[i].val, depth + 1)))
-				return true;
-		return false;
-	default:
-		return false;
-	}
-}
-
 /* Keep the input's arena when the names now hold shared values;
  * else free it. */
 static void
@@ -221,7 +181,7 @@ keep_or_free(struct session *s, struct arena *ea, const unsigned long *gens)
 		for (i = 0; i < ns_count(ns); i++) {
 			value v;
 			ns_name(ns, i, &v);
-			if (holds_shared(v, 0)) {
+			if (value_holds_shared(v)) {
 				if (s->npinned == s->cappinned) {
 					s->cappinned = s->cappinned ?
 					    s->cappinned * 2 : 8;

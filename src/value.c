@@ -905,9 +905,20 @@ repr_rec(struct rt *rt, value v, struct sbuf *out,
 			    v.as.native->name,
 			    value_type_name(v.as.native->self));
 		return true;
-	case VT_OBJECT: case VT_FUNCTION:
+	case VT_OBJECT: case VT_FUNCTION: {
+		const char *name;
+		value items;
+		if (v.type == VT_OBJECT && value_object_view(v, &name,
+		    &items)) {
+			sbuf_addf(out, "%s(", name);
+			if (!repr_rec(rt, items, out, seen))
+				return false;
+			sbuf_addc(out, ')');
+			return true;
+		}
 		value_object_repr(v, out);
 		return true;
+	}
 	default:
 		sbuf_addf(out, "<%s object>", value_type_name(v));
 		return true;

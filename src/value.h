@@ -219,6 +219,12 @@ bool value_iterate(struct rt *rt, value iterable,
  * layer asks it for their type name, repr and iteration. */
 const char *value_object_type_name(value v);
 void value_object_repr(value v, struct sbuf *out);
+/* Does v reach something value_copy() shares instead of copying (a
+ * lambda, an object of the model)?  Such values keep pointing into the
+ * arena they were made in, which must then outlive them. */
+bool value_holds_shared(value v);
+/* A dict view ("dict_keys", ...): its type name and items (a list). */
+bool value_object_view(value v, const char **name, value *items);
 bool mock_iterate(struct rt *rt, value obj,
     bool (*fn)(struct rt *rt, value item, void *ctx), void *ctx);
 

@@ -110,6 +110,26 @@ slice(1, 10, 2)
 "abcdef"[slice(-2)]
 slice()
 slice(1, 2, 3, 4)
+{"a": 1, "b": 2}.keys()
+{"a": 1}.values()
+{"a": 1, "b": [2]}.items()
+list({"a": 1}.items())
+len({"a": 1, "b": 2}.keys())
+"a" in {"a": 1}.keys()
+("a", 1) in {"a": 1}.items()
+sorted({"b": 1, "a": 2}.items())
+sum({"a": 1, "b": 2}.values())
+[k for k, v in {"a": 1, "b": 2}.items() if v > 1]
+dict({"a": 1}.items())
+type({}.keys()).__name__
+{}.keys()
+max({"a": 3, "b": 5}.values())
+list(reversed({"a": 1, "b": 2}.keys()))
+{"a": 1}.keys()[0]
+set({"a": 1}.keys())
+tuple({"x": 1}.values())
+str({"a": 1}.keys())
+f"{ {'a': 1}.keys() }"
 '''
 def esc(s):
     return s.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")

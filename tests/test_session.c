@@ -413,6 +413,18 @@ test_names_share_objects_across_inputs(void **state)
 	    "True");
 	run1(f, PATH_UNSAFE, "x = 0");
 	assert_string_equal(run1(f, PATH_UNSAFE, "y")->result, "[9, 2]");
+	/* a lambda's default and a dict view point into the namespace;
+	 * later assignments recopy it (under ASan, a use after free) */
+	run1(f, PATH_UNSAFE, "s = 'abc' * 3");
+	run1(f, PATH_UNSAFE, "g = lambda v=s: v");
+	run1(f, PATH_UNSAFE, "k = {'a': s}.items()");
+	run1(f, PATH_UNSAFE, "s = 0");
+	run1(f, PATH_UNSAFE, "big = 'x' * 3000000");
+	run1(f, PATH_UNSAFE, "big = 'y' * 3000000");
+	assert_string_equal(run1(f, PATH_UNSAFE, "g()")->result,
+	    "'abcabcabc'");
+	assert_string_equal(run1(f, PATH_UNSAFE, "k")->result,
+	    "dict_items([('a', 'abcabcabc')])");
 	run1(f, PATH_UNSAFE, "c = []");
 	run1(f, PATH_UNSAFE, "c.append(c)");
 	assert_string_equal(run1(f, PATH_UNSAFE, "c")->result, "[[...]]");
