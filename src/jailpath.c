@@ -23,6 +23,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <gmp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,12 +36,17 @@
 #include "eval.h"
 #include "jail.h"
 #include "jailpath.h"
+#include "mock.h"
 #include "mockfs.h"
+#include "ns.h"
+#include "parse.h"
 #include "sbuf.h"
 #include "xalloc.h"
 
 #define MAX_EFFECTS	256
 #define MAX_FIELD	4096
+#define MAX_BINDINGS	64		/* names one input may bring back */
+#define MAX_BIND_REPR	(1u << 20)	/* and the repr of each */
 
 /* ---- in the jailed process ---- */
 
@@ -97,6 +103,43 @@ gmp_free(void *p, size_t n)
 {
 	(void)n;
 	free(p);
+}
+
+/*
+ * The names this input bound, so that the parent's jail path keeps them
+ * for the next input (each input runs in a fresh jail):
+ *   {"bind": {"name": N, "repr": R}}    a value whose repr is a literal
+ *   {"bind": {"name": N, "module": M}}  an imported module
+ *   {"bind": {"name": N}}               anything else: it stays behind
+ */
+static void
+emit_bindings(struct eval *ev, struct ns *ns)
+{
+	size_t i, sent = 0;
+	for (i = 0; i < ns_count(ns) && sent < MAX_BINDINGS; i++) {
+		struct sbuf b = SBUF_INIT;
+		const char *name;
+		json_t *bind;
+		value v;
+		if (!ns_is_pending(ns, i))
+			continue;
+		name = ns_name(ns, i, &v);
+		bind = json_pack("{s:s}", "name", name);
+		if (bind == NULL)
+			continue;
+		if (v.type == VT_OBJECT && v.as.obj->kind == MK_MODULE)
+			json_object_set_new(bind, "module",
+			    json_string(v.as.obj->name));
+		else if (v.type != VT_OBJECT && v.type != VT_FUNCTION &&
+		    v.type != VT_NATIVE && value_repr(&ev->rt, v, &b) &&
+		    b.len <= MAX_BIND_REPR)
+			json_object_set_new(bind, "repr",
+			    json_stringn(sbuf_cstr(&b), b.len));
+		rt_clear(&ev->rt);
+		sbuf_free(&b);
+		emit(json_pack("{s:o}", "bind", bind));
+		sent++;
+	}
 }
 
 static int
@@ -157,6 +200,8 @@ child_main(void *arg)
 			    "start", (json_int_t)ev.exc_node->start,
 			    "end", (json_int_t)ev.exc_node->end));
 	}
+	if (ok)
+		emit_bindings(&ev, job->ns);
 	if (ev.denied_layer != NULL) {
 		json_object_set_new(fin, "layer", json_string(ev.denied_layer));
 		json_object_set_new(fin, "denied",
@@ -169,17 +214,27 @@ child_main(void *arg)
 
 /* ---- in the parent: the reply, read as hostile input ---- */
 
+/* A string field, cut at max bytes; NULL when absent or not a string,
+ * or when it holds a NUL (which a cut C string would hide). */
 static const char *
-field(struct arena *a, json_t *o, const char *key)
+field_max(struct arena *a, json_t *o, const char *key, size_t max)
 {
 	json_t *j = json_object_get(o, key);
 	size_t n;
 	if (!json_is_string(j))
 		return NULL;
 	n = json_string_length(j);
-	if (n > MAX_FIELD)
-		n = MAX_FIELD;
+	if (memchr(json_string_value(j), '\0', n) != NULL)
+		return NULL;
+	if (n > max)
+		n = max;
 	return arena_strndup(a, json_string_value(j), n);
+}
+
+static const char *
+field(struct arena *a, json_t *o, const char *key)
+{
+	return field_max(a, o, key, MAX_FIELD);
 }
 
 /* The names the record uses for layers come from a fixed set. */
@@ -202,7 +257,7 @@ layer_of(const char *name, enum layer *out)
 
 static void
 decode(const char *buf, size_t len, struct arena *a, struct record *r,
-    json_t **final)
+    json_t **final, json_t *binds)
 {
 	size_t pos = 0, cap = 0;
 
@@ -240,9 +295,119 @@ decode(const char *buf, size_t len, struct arena *a, struct record *r,
 		} else if (json_object_get(o, "v") != NULL && *final == NULL) {
 			*final = o;
 			continue;
-		}
+		} else if ((e = json_object_get(o, "bind")) != NULL &&
+		    json_is_object(e) && *final == NULL &&
+		    json_array_size(binds) < MAX_BINDINGS)
+			json_array_append(binds, e);
 		json_decref(o);
 	}
+}
+
+/* Is n a literal: constants, and lists, tuples, sets, dicts, set() and
+ * frozenset() of literals, and the signs and sums that spell -1 and
+ * (1+2j)?  Nothing else is evaluated from the jail's reply. */
+static bool
+literal(const struct node *n, unsigned depth)
+{
+	size_t i;
+	if (n == NULL || depth > PARSE_MAX_DEPTH)
+		return false;
+	switch (n->kind) {
+	case NODE_EXPRESSION:
+		return literal(n->u.expression.body, depth + 1);
+	case NODE_CONSTANT:
+		return true;
+	case NODE_LIST: case NODE_TUPLE: case NODE_SET:
+		for (i = 0; i < n->u.seq.elts.len; i++)
+			if (!literal(n->u.seq.elts.items[i], depth + 1))
+				return false;
+		return true;
+	case NODE_DICT:
+		for (i = 0; i < n->u.dict.keys.len; i++)
+			if (!literal(n->u.dict.keys.items[i], depth + 1) ||
+			    !literal(n->u.dict.values.items[i], depth + 1))
+				return false;
+		return true;
+	case NODE_UNARYOP:
+		return (n->u.unaryop.op == UNARYOP_USUB ||
+		    n->u.unaryop.op == UNARYOP_UADD) &&
+		    literal(n->u.unaryop.operand, depth + 1);
+	case NODE_BINOP:
+		return (n->u.binop.op == BINOP_ADD ||
+		    n->u.binop.op == BINOP_SUB) &&
+		    literal(n->u.binop.left, depth + 1) &&
+		    literal(n->u.binop.right, depth + 1);
+	case NODE_CALL:
+		if (n->u.call.func->kind != NODE_NAME ||
+		    n->u.call.keywords.len != 0 || n->u.call.args.len > 1 ||
+		    (strcmp(n->u.call.func->u.name.id, "set") != 0 &&
+		    strcmp(n->u.call.func->u.name.id, "frozenset") != 0))
+			return false;
+		return n->u.call.args.len == 0 ||
+		    literal(n->u.call.args.items[0], depth + 1);
+	default:
+		return false;
+	}
+}
+
+static bool
+identifier(const char *s)
+{
+	if (s == NULL || *s == '\0' || strlen(s) > 256 ||
+	    !(isalpha((unsigned char)*s) || *s == '_' || (*s & 0x80)))
+		return false;
+	for (; *s; s++)
+		if (!(isalnum((unsigned char)*s) || *s == '_' || (*s & 0x80)))
+			return false;
+	return true;
+}
+
+/*
+ * Keep the names the input bound in the jail, read from its reply as
+ * hostile input: a literal is parsed and checked to be nothing but a
+ * literal before it is evaluated; a module is imported by name from the
+ * object model.  Returns the names that could not come back, or NULL.
+ */
+static const char *
+keep_bindings(const struct jailpath_job *job, json_t *binds,
+    struct arena *out)
+{
+	struct arena *a = arena_new();
+	struct sbuf lost = SBUF_INIT;
+	const char *ret = NULL;
+	size_t i;
+
+	for (i = 0; i < json_array_size(binds); i++) {
+		json_t *b = json_array_get(binds, i);
+		const char *name = field(a, b, "name");
+		const char *rep = field_max(a, b, "repr", MAX_BIND_REPR);
+		const char *mod = field(a, b, "module");
+		struct eval ev;
+		bool kept = false, has;
+		value v;
+
+		if (!identifier(name))
+			continue;
+		eval_init(&ev, a, PATH_JAIL);
+		if (rep != NULL) {
+			struct parse_result pr;
+			parse_input(a, rep, strlen(rep), &pr);
+			kept = pr.status == PARSE_OK && literal(pr.root, 0) &&
+			    eval_root(&ev, pr.root, &v, &has) && has;
+		} else if (mod != NULL && strlen(mod) < 64) {
+			ev.full_model = true;
+			kept = mock_import(&ev, mod, &v) && v.type == VT_OBJECT;
+		}
+		if (kept)
+			ns_set(job->ns, name, v);
+		else
+			sbuf_addf(&lost, "%s%s", lost.len ? ", " : "", name);
+	}
+	if (lost.len > 0)
+		ret = arena_strdup(out, sbuf_cstr(&lost));
+	sbuf_free(&lost);
+	arena_free(a);
+	return ret;
 }
 
 static void
@@ -264,7 +429,7 @@ jailpath_run(const struct jailpath_job *job, struct arena *a,
 	struct jail_outcome o;
 	struct jail_file *files;
 	size_t i, n = mfs_count(job->fs);
-	json_t *fin = NULL;
+	json_t *fin = NULL, *binds;
 
 	memset(&cfg, 0, sizeof cfg);
 	files = arena_array(a, n + 1, sizeof *files);
@@ -279,7 +444,8 @@ jailpath_run(const struct jailpath_job *job, struct arena *a,
 	cfg.fail_at = job->fail_at;
 
 	jail_run(&cfg, child_main, (void *)job, &o);
-	decode(o.result ? o.result : "", o.result_len, a, r, &fin);
+	binds = json_array();
+	decode(o.result ? o.result : "", o.result_len, a, r, &fin, binds);
 
 	switch (o.status) {
 	case JAIL_REFUSED:
@@ -328,10 +494,16 @@ jailpath_run(const struct jailpath_job *job, struct arena *a,
 			break;
 		}
 		if (strcmp(v, "ok") == 0) {
+			const char *lost;
 			r->verdict = VERDICT_OK;
 			r->layer = LAYER_EVAL;
 			r->result = field(a, fin, "result");
 			r->outcome = field(a, fin, "message");
+			lost = keep_bindings(job, binds, a);
+			if (lost != NULL && r->outcome == NULL)
+				r->outcome = arena_printf(a, "%s (%s stayed in the "
+				    "jail: only literals and modules come back)",
+				    r->result ? r->result : "ok", lost);
 		} else {
 			json_t *nd = json_object_get(fin, "node");
 			r->verdict = VERDICT_ERROR;
@@ -359,5 +531,6 @@ jailpath_run(const struct jailpath_job *job, struct arena *a,
 	}
 	}
 	json_decref(fin);
+	json_decref(binds);
 	jail_outcome_free(&o);
 }

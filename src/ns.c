@@ -223,3 +223,9 @@ ns_generation(const struct ns *ns)
 {
 	return ns->gen;
 }
+
+bool
+ns_is_pending(const struct ns *ns, size_t i)
+{
+	return i < ns->n && ns->items[i].pending;
+}

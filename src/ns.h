@@ -39,5 +39,7 @@ size_t ns_count(const struct ns *ns);
 unsigned long ns_generation(const struct ns *ns);
 /* The i-th name in order of first assignment, and its value. */
 const char *ns_name(const struct ns *ns, size_t i, value *v);
+/* Was the i-th name bound by the input now running (not yet committed)? */
+bool ns_is_pending(const struct ns *ns, size_t i);
 
 #endif

@@ -257,11 +257,36 @@ test_jail_filter(void **state)
 	arena_free(a);
 }
 
+/* Each input runs in a fresh jail, yet the names it binds are kept for
+ * the next one: literals and modules come back (read as hostile input);
+ * what cannot, the record says stayed behind. */
+static void
+test_names_kept(void **state)
+{
+	struct fx *f = *state;
+	struct record *r;
+	run(f, "d = {'a': [1.5, None, -2, (1+2j)], 'b': {3}, 'c': set()}");
+	r = run(f, "d");
+	assert_string_equal(r->result,
+	    "{'a': [1.5, None, -2, (1+2j)], 'b': {3}, 'c': set()}");
+	run(f, "s = \"__import__('os').system('id')\"");
+	r = run(f, "s");
+	assert_string_equal(r->result, "\"__import__('os').system('id')\"");
+	run(f, "import os");
+	expect_contained(f, "os.system('id')", LAYER_SECCOMP, "execve");
+	r = run(f, "g = lambda: 1");
+	assert_int_equal(r->verdict, VERDICT_OK);
+	assert_non_null(strstr(r->outcome, "g stayed in the jail"));
+	r = run(f, "g()");
+	assert_string_equal(r->reason, "NameError: name 'g' is not defined");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+		T(test_names_kept),
 		T(test_legit_work),
 		T(test_host_files_untouched),
 		T(test_no_processes),
