@@ -17,6 +17,7 @@
 
 #include "format.h"
 #include "sbuf.h"
+#include "xalloc.h"
 
 struct spec {
 	char	 fill[5];	/* one code point, UTF-8 */
@@ -353,10 +354,15 @@ float_digits(double x, char type, long prec, bool alt, bool none_type,
 			 * past precision - 1), and a fixed-point result keeps
 			 * a digit after the point.
 			 */
-			char e[64];
-			int decpt;
-			snprintf(e, sizeof e, "%.*e", (int)prec - 1, x);
+			/* sized to the digits: with a long precision a fixed
+			 * buffer cut off the exponent (f'{4.:.2113}' crashed) */
+			char *e;
+			int decpt, elen;
+			elen = snprintf(NULL, 0, "%.*e", (int)prec - 1, x);
+			e = xmalloc((size_t)elen + 1);
+			snprintf(e, (size_t)elen + 1, "%.*e", (int)prec - 1, x);
 			decpt = atoi(strchr(e, 'e') + 1) + 1;
+			free(e);
 			if (decpt <= -4 || decpt > prec - 1)
 				type = 'e', prec = prec - 1;
 			else
