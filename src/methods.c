@@ -40,6 +40,7 @@
 #include "eval.h"
 #include "format.h"
 #include "methods.h"
+#include "builtins.h"
 #include "mock.h"
 #include "ns.h"
 #include "num.h"
@@ -3820,6 +3821,106 @@ cmp_method(const void *key, const void *row)
 	return strcmp(key, ((const struct method *)row)->name);
 }
 
+/* ---- dunders of the built-in types ----
+ * What payloads call when '[' or 'in' is filtered out:
+ * "".__class__.__mro__.__getitem__(1), g.__getitem__('system'). */
+
+static const char *
+dunder_qual(struct rt *rt, value self, const char *name)
+{
+	return arena_printf(rt->arena, "%s.%s", value_type_name(self), name);
+}
+
+METHOD(dunder_getitem)
+{
+	(void)kwnames;
+	if (!one_arg(rt, dunder_qual(rt, self, "__getitem__"), nargs, nkw))
+		return false;
+	return value_getitem(rt, self, args[0], out);
+}
+
+METHOD(dunder_contains)
+{
+	(void)kwnames;
+	if (!one_arg(rt, dunder_qual(rt, self, "__contains__"), nargs, nkw))
+		return false;
+	return value_compare(rt, CMPOP_IN, args[0], self, out);
+}
+
+METHOD(dunder_len)
+{
+	(void)args;
+	if (!no_args(rt, dunder_qual(rt, self, "__len__"), nargs, nkw))
+		return false;
+	return builtin_find("len")->fn(rt, value_none(), &self, 1, kwnames, 0,
+	    out);
+}
+
+METHOD(dunder_repr)
+{
+	struct sbuf b = SBUF_INIT;
+	bool ok;
+	(void)args;
+	(void)kwnames;
+	if (!no_args(rt, dunder_qual(rt, self, "__repr__"), nargs, nkw))
+		return false;
+	ok = value_repr(rt, self, &b);
+	if (ok)
+		*out = value_str(rt->arena, sbuf_cstr(&b), b.len);
+	sbuf_free(&b);
+	return ok;
+}
+
+METHOD(dunder_str)
+{
+	struct sbuf b = SBUF_INIT;
+	bool ok;
+	(void)args;
+	(void)kwnames;
+	if (!no_args(rt, dunder_qual(rt, self, "__str__"), nargs, nkw))
+		return false;
+	ok = value_str_of(rt, self, &b);
+	if (ok)
+		*out = value_str(rt->arena, sbuf_cstr(&b), b.len);
+	sbuf_free(&b);
+	return ok;
+}
+
+#define SEQS	(1u << VT_STR | 1u << VT_BYTES | 1u << VT_LIST | \
+		 1u << VT_TUPLE | 1u << VT_DICT)
+#define SIZED	(SEQS | 1u << VT_SET | 1u << VT_FROZENSET)
+#define ANY	(~0u & ~(1u << VT_OBJECT) & ~(1u << VT_FUNCTION))
+
+static const struct {
+	const char	*name;
+	unsigned	 types;		/* 1 << vtype for each that has it */
+	native_fn	 fn;
+} dunders[] = {
+	{ "__contains__", SIZED, dunder_contains },
+	{ "__getitem__", SEQS, dunder_getitem },
+	{ "__len__", SIZED, dunder_len },
+	{ "__repr__", ANY, dunder_repr },
+	{ "__str__", ANY, dunder_str },
+};
+
+#undef SEQS
+#undef SIZED
+#undef ANY
+
+static bool
+dunder_getattr(struct eval *ev, value obj, const char *name, value *out)
+{
+	size_t i;
+	for (i = 0; i < sizeof dunders / sizeof dunders[0]; i++)
+		if (strcmp(dunders[i].name, name) == 0 &&
+		    (dunders[i].types & (1u << obj.type))) {
+			*out = value_native(ev->rt.arena, dunders[i].name,
+			    dunders[i].fn, obj, NULL);
+			return true;
+		}
+	return false;
+}
+
 bool
 methods_getattr(struct eval *ev, value obj, const char *name, value *out,
     bool *found)
@@ -3828,6 +3929,11 @@ methods_getattr(struct eval *ev, value obj, const char *name, value *out,
 	size_t n = 0;
 
 	*found = false;
+	if (name[0] == '_' && obj.type < 32 && dunder_getattr(ev, obj, name,
+	    out)) {
+		*found = true;
+		return true;
+	}
 #define USE(t) (table = (t), n = sizeof(t) / sizeof((t)[0]))
 	switch (obj.type) {
 	case VT_STR:	USE(str_methods); break;
