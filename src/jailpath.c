@@ -121,7 +121,9 @@ emit_bindings(struct eval *ev, struct ns *ns)
 		const char *name;
 		json_t *bind;
 		value v;
-		if (!ns_is_pending(ns, i))
+		/* a name bound now, or any name after a change in place
+		 * (c.append(1) changes what c holds) */
+		if (!ns_is_pending(ns, i) && !ev->mutated)
 			continue;
 		name = ns_name(ns, i, &v);
 		bind = json_pack("{s:s}", "name", name);
@@ -316,7 +318,9 @@ literal(const struct node *n, unsigned depth)
 	case NODE_EXPRESSION:
 		return literal(n->u.expression.body, depth + 1);
 	case NODE_CONSTANT:
-		return true;
+		/* "..." is how a repr shows a list that holds itself; the
+		 * Ellipsis object itself would have come as "Ellipsis" */
+		return n->u.constant.value.type != VT_ELLIPSIS;
 	case NODE_LIST: case NODE_TUPLE: case NODE_SET:
 		for (i = 0; i < n->u.seq.elts.len; i++)
 			if (!literal(n->u.seq.elts.items[i], depth + 1))
@@ -400,8 +404,11 @@ keep_bindings(const struct jailpath_job *job, json_t *binds,
 		}
 		if (kept)
 			ns_set(job->ns, name, v);
-		else
+		else {
+			/* not an old value in its place: that would be stale */
+			ns_delete(job->ns, name);
 			sbuf_addf(&lost, "%s%s", lost.len ? ", " : "", name);
+		}
 	}
 	if (lost.len > 0)
 		ret = arena_strdup(out, sbuf_cstr(&lost));

@@ -279,6 +279,15 @@ test_names_kept(void **state)
 	assert_non_null(strstr(r->outcome, "g stayed in the jail"));
 	r = run(f, "g()");
 	assert_string_equal(r->reason, "NameError: name 'g' is not defined");
+	/* a change in place comes back too; a list that holds itself
+	 * cannot, and no stale copy is left in its place */
+	run(f, "l = [1]");
+	run(f, "l.append(2)");
+	assert_string_equal(run(f, "l")->result, "[1, 2]");
+	r = run(f, "l.append(l)");
+	assert_non_null(strstr(r->outcome, "l stayed in the jail"));
+	r = run(f, "l");
+	assert_string_equal(r->reason, "NameError: name 'l' is not defined");
 }
 
 int
