@@ -23,6 +23,7 @@
 #include "builtins.h"
 #include "eval.h"
 #include "format.h"
+#include "methods.h"
 #include "mock.h"
 #include "ns.h"
 #include "policy.h"
@@ -1218,6 +1219,44 @@ assign_to(struct eval *ev, const struct node *t, value v)
 	}
 }
 
+
+/*
+ * x op= v.  A list, set or dict changes in place, as CPython's __iadd__,
+ * __imul__, __ior__... do, so every name bound to it sees the change
+ * (y = x; x += [1] changes y; x += [x] makes x hold itself).  Anything
+ * else is x op v, bound again.
+ */
+static bool
+inplace_binop(struct eval *ev, enum binop op, value cur, value v, value *out)
+{
+	value res;
+	*out = cur;
+	if (cur.type == VT_LIST && op == BINOP_ADD) {
+		/* list += any iterable: list.extend */
+		value ext, ignored;
+		bool found;
+		if (!methods_getattr(ev, cur, "extend", &ext, &found) || !found)
+			return false;
+		return eval_call_value(ev, ext, &v, 1, NULL, 0, &ignored);
+	}
+	if (!value_binop(&ev->rt, op, cur, v, &res))
+		return false;
+	if ((cur.type == VT_LIST && op == BINOP_MULT &&
+	    res.type == VT_LIST) ||
+	    ((cur.type == VT_SET || cur.type == VT_DICT) &&
+	    res.type == cur.type && (op == BINOP_BITOR || (cur.type == VT_SET &&
+	    (op == BINOP_BITAND || op == BINOP_SUB || op == BINOP_BITXOR))))) {
+		if (cur.type == VT_LIST)
+			*cur.as.list = *res.as.list;
+		else
+			*cur.as.dict = *res.as.dict;
+		ev->mutated = true;
+		return true;
+	}
+	*out = res;
+	return true;
+}
+
 static bool
 eval_stmt(struct eval *ev, const struct node *s, value *out, bool *has_value)
 {
@@ -1252,7 +1291,7 @@ eval_stmt(struct eval *ev, const struct node *s, value *out, bool *has_value)
 			return false;
 		if (!eval_expr(ev, s->u.augassign.value, &v))
 			return false;
-		if (!value_binop(&ev->rt, s->u.augassign.op, cur, v, &cur))
+		if (!inplace_binop(ev, s->u.augassign.op, cur, v, &cur))
 			return fail_at(ev, s);
 		if (t->kind == NODE_SUBSCRIPT)
 			return setitem(ev, t, obj, key, cur);

@@ -428,6 +428,18 @@ test_names_share_objects_across_inputs(void **state)
 	run1(f, PATH_UNSAFE, "c = []");
 	run1(f, PATH_UNSAFE, "c.append(c)");
 	assert_string_equal(run1(f, PATH_UNSAFE, "c")->result, "[[...]]");
+	/* augmented assignment changes lists, sets and dicts in place */
+	run1(f, PATH_UNSAFE, "p = q = [1]");
+	run1(f, PATH_UNSAFE, "p += 'ab'");
+	run1(f, PATH_UNSAFE, "p += [p]");
+	assert_string_equal(run1(f, PATH_UNSAFE, "q")->result,
+	    "[1, 'a', 'b', [...]]");
+	run1(f, PATH_UNSAFE, "t = u = {1}");
+	run1(f, PATH_UNSAFE, "t |= {2}");
+	run1(f, PATH_UNSAFE, "v = w = (1,)");
+	run1(f, PATH_UNSAFE, "v += (2,)");
+	assert_string_equal(run1(f, PATH_UNSAFE, "u, w")->result,
+	    "({1, 2}, (1,))");
 }
 
 /* What print() writes is shown, as at Python's prompt: in the trace line,
