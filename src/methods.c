@@ -3856,34 +3856,34 @@ METHOD(dunder_len)
 	    out);
 }
 
-METHOD(dunder_repr)
+/* __repr__ and __str__: repr(self) or str(self), as a str */
+static bool
+dunder_text(struct rt *rt, value self, const char *name, bool repr,
+    size_t nargs, size_t nkw, value *out)
 {
 	struct sbuf b = SBUF_INIT;
 	bool ok;
-	(void)args;
-	(void)kwnames;
-	if (!no_args(rt, dunder_qual(rt, self, "__repr__"), nargs, nkw))
+	if (!no_args(rt, dunder_qual(rt, self, name), nargs, nkw))
 		return false;
-	ok = value_repr(rt, self, &b);
+	ok = repr ? value_repr(rt, self, &b) : value_str_of(rt, self, &b);
 	if (ok)
 		*out = value_str(rt->arena, sbuf_cstr(&b), b.len);
 	sbuf_free(&b);
 	return ok;
 }
 
-METHOD(dunder_str)
+METHOD(dunder_repr)
 {
-	struct sbuf b = SBUF_INIT;
-	bool ok;
 	(void)args;
 	(void)kwnames;
-	if (!no_args(rt, dunder_qual(rt, self, "__str__"), nargs, nkw))
-		return false;
-	ok = value_str_of(rt, self, &b);
-	if (ok)
-		*out = value_str(rt->arena, sbuf_cstr(&b), b.len);
-	sbuf_free(&b);
-	return ok;
+	return dunder_text(rt, self, "__repr__", true, nargs, nkw, out);
+}
+
+METHOD(dunder_str)
+{
+	(void)args;
+	(void)kwnames;
+	return dunder_text(rt, self, "__str__", false, nargs, nkw, out);
 }
 
 #define SEQS	(1u << VT_STR | 1u << VT_BYTES | 1u << VT_LIST | \
