@@ -23,7 +23,6 @@
  */
 #include "config.h"
 
-#include <ctype.h>
 #include <gmp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +35,7 @@
 #include "eval.h"
 #include "jail.h"
 #include "jailpath.h"
+#include "lex.h"
 #include "mock.h"
 #include "mockfs.h"
 #include "ns.h"
@@ -354,18 +354,6 @@ literal(const struct node *n, unsigned depth)
 	}
 }
 
-static bool
-identifier(const char *s)
-{
-	if (s == NULL || *s == '\0' || strlen(s) > 256 ||
-	    !(isalpha((unsigned char)*s) || *s == '_' || (*s & 0x80)))
-		return false;
-	for (; *s; s++)
-		if (!(isalnum((unsigned char)*s) || *s == '_' || (*s & 0x80)))
-			return false;
-	return true;
-}
-
 /*
  * Keep the names the input bound in the jail, read from its reply as
  * hostile input: a literal is parsed and checked to be nothing but a
@@ -390,7 +378,7 @@ keep_bindings(const struct jailpath_job *job, json_t *binds,
 		bool kept = false, has;
 		value v;
 
-		if (!identifier(name))
+		if (name == NULL || strlen(name) > 256 || !lex_is_name(name))
 			continue;
 		eval_init(&ev, a, PATH_JAIL);
 		if (rep != NULL) {

@@ -139,7 +139,6 @@ is_xdigit(int c)
 	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-/* CPython: letters, digits, '_' and every non-ASCII byte. */
 /* Letters, digits, '_' and every non-ASCII byte (checked later). */
 static const bool ident_bytes[256] = {
 	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1,
@@ -161,6 +160,17 @@ static bool
 is_ident_char(int c)
 {
 	return c >= 0 && ident_bytes[c];
+}
+
+bool
+lex_is_name(const char *s)
+{
+	if (!is_ident_char((unsigned char)*s) || (*s >= '0' && *s <= '9'))
+		return false;
+	while (*++s != '\0')
+		if (!is_ident_char((unsigned char)*s))
+			return false;
+	return true;
 }
 
 /* ---------------------------------------------------------------- names */

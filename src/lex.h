@@ -182,6 +182,9 @@ void lex_init(struct lexer *lx, struct arena *a, const char *src,
 struct token lex_next(struct lexer *lx);
 /* "(" or "[" etc. for a token kind, or its description. */
 const char *lex_token_text(enum token_kind kind);
+/* Is s (NUL-terminated) a name as the lexer reads one: letters, digits,
+ * '_' and non-ASCII bytes, not starting with a digit? */
+bool lex_is_name(const char *s);
 /* The 1-based line and the 1-based column in code points of byte off. */
 void lex_position(const char *src, size_t len, uint32_t off, uint32_t *line,
     uint32_t *column);

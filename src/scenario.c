@@ -9,12 +9,12 @@
 
 #include <errno.h>
 #include <stdio.h>
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "arena.h"
 #include "mockfs.h"
+#include "lex.h"
 #include "policy.h"
 #include "record.h"
 #include "sbuf.h"
@@ -83,20 +83,6 @@ fail(char **err, const char *name, unsigned lineno, const char *what)
 }
 
 
-/* A name a let can bind: letters, digits and '_' (and any non-ASCII
- * byte, as Python identifiers may hold), not starting with a digit. */
-static bool
-let_name_ok(const char *s)
-{
-	if (*s == '\0' || isdigit((unsigned char)*s))
-		return false;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_' &&
-		    !((unsigned char)*s & 0x80))
-			return false;
-	return true;
-}
-
 static bool
 parse_line(const char *name, unsigned lineno, char *line,
     struct scn_step *st, char **err)
@@ -138,7 +124,7 @@ parse_line(const char *name, unsigned lineno, char *line,
 		st->name = trimmed(rest, (size_t)(eq - rest));
 		st->arg = trimmed(eq + 1, strlen(eq + 1));
 		st->arglen = strlen(st->arg);
-		if (!let_name_ok(st->name))
+		if (!lex_is_name(st->name))
 			return fail(err, name, lineno, "let wants a Python name: "
 			    "'let NAME = EXPR'");
 		return true;
