@@ -946,18 +946,16 @@ main(int argc, char **argv)
 		    fmt_time(b1, sizeof b1, samples_median(&jail)),
 		    fmt_time(b2, sizeof b2, samples_min(&jail)),
 		    met(samples_median(&jail) <= 0.002));
-		/* JAIL.md: bwrap launches in about 6 ms on an idle machine
-		 * of this kind, so 2 ms is a third of a bwrap launch. */
+		/* For scale, not a target: the issue's goal is the 2 ms
+		 * above, set where bwrap launched in about 6 ms (JAIL.md). */
 		if (bwrap.ran)
-			printf("| the same, as a ratio: ≤ 1/3 of a bwrap launch "
-			    "(2 ms of an idle machine's 6 ms) | %s of bwrap's %s "
-			    "| %s |\n", fmt_ratio(b1, sizeof b1,
+			printf("| for scale: a `bwrap` launch in the same run "
+			    "(the issue's machines: about 6 ms) | jail_run() "
+			    "%s of bwrap's %s | — |\n", fmt_ratio(b1, sizeof b1,
 			    samples_median(&jail) /
 			    samples_median(&bwrap.wall)),
 			    fmt_time(b2, sizeof b2,
-			    samples_median(&bwrap.wall)),
-			    met(samples_median(&jail) <=
-			    samples_median(&bwrap.wall) / 3));
+			    samples_median(&bwrap.wall)));
 	}
 	else
 		printf("| jail overhead ≤ 2 ms | skipped: %s | — |\n",

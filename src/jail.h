@@ -1,17 +1,18 @@
 /*
  * jail.h -- run a function inside a real Linux kernel jail.
  *
- * jail_run() forks.  The child leaves uid 0 (when root), unshares the
- * user, mount, network, pid, ipc and uts namespaces, and forks again so
- * that PID 1 of the new pid namespace ("the warden") can build a private
- * tmpfs workspace, seed it with cfg->files and pivot_root into it.  The
- * warden forks the evaluating process, which sets rlimits, closes every
- * descriptor it does not need, resets signals, clears the environment,
- * starts a session, drops all capabilities, sets
- * no_new_privs, enforces Landlock and finally a seccomp filter, and only
- * then calls fn(arg).  The warden enforces the wall clock, then sends
- * what fn wrote and the workspace files back to jail_run() over a pipe,
- * length-prefixed.  jail_run() treats every byte it reads as hostile.
+ * jail_run() forks a warden.  The warden leaves uid 0 (when root),
+ * unshares the user, mount, network, pid, ipc and uts namespaces, and
+ * forks PID 1 of the new pid namespace, the process that evaluates: it
+ * builds a private tmpfs workspace, seeds it with cfg->files and
+ * pivot_roots into it, sets rlimits, closes every descriptor it does not
+ * need, resets signals, clears the environment, starts a session, drops
+ * all capabilities, sets no_new_privs, enforces Landlock and finally a
+ * seccomp filter, and only then calls fn(arg).  The warden, outside the
+ * pid namespace and never under Landlock or seccomp, enforces the wall
+ * clock, then sends what fn wrote and the workspace files back to
+ * jail_run() over a pipe, length-prefixed.  jail_run() treats every byte
+ * it reads as hostile.
  *
  * Nothing here fails open: when any set-up step fails, fn is never
  * called and the outcome is JAIL_REFUSED naming the step and errno.
@@ -30,30 +31,28 @@
 
 /*
  * The set-up steps, in the order they run, with the process that runs
- * each ("host" = the caller of jail_run, "child" = the process that
- * unshares, "warden" = PID 1 of the new pid namespace, "eval" = the
- * process that calls fn) and the record layer a failure is reported
- * under.  X(NAME, "name", "layer").
+ * each ("host" = the caller of jail_run, "warden" = the process that
+ * unshares, "pid1" = PID 1 of the new pid namespace, which calls fn) and
+ * the record layer a failure is reported under.  X(NAME, "name", "layer").
  */
 #define JAIL_STEPS(X)							\
 	X(NONE,		"none",			NULL)			\
 	X(PIPE,		"pipe",			"namespace") /* host */	\
 	X(FORK,		"fork",			"namespace") /* host */	\
-	X(DROP_UID,	"drop-uid",		"namespace") /* child */ \
-	X(PDEATHSIG,	"pdeathsig",		"namespace") /* child */ \
-	X(UNSHARE,	"unshare",		"namespace") /* child */ \
-	X(ID_MAPS,	"id-maps",		"namespace") /* child */ \
-	X(PID1,		"pid1-fork",		"namespace") /* child */ \
-	X(MOUNT_PRIVATE, "mount-private",	"namespace") /* warden */ \
-	X(WORKSPACE,	"workspace",		"namespace") /* warden */ \
-	X(PIVOT_ROOT,	"pivot-root",		"namespace") /* warden */ \
-	X(EVAL_FORK,	"eval-fork",		"namespace") /* warden */ \
-	X(RLIMITS,	"rlimits",		"rlimit")    /* eval */	\
-	X(FDS,		"fds",			"namespace") /* eval */	\
-	X(CAPS,		"capabilities",		"namespace") /* eval */	\
-	X(NO_NEW_PRIVS,	"no-new-privs",		"seccomp")   /* eval */	\
-	X(LANDLOCK,	"landlock",		"landlock")  /* eval */	\
-	X(SECCOMP,	"seccomp",		"seccomp")   /* eval */
+	X(DROP_UID,	"drop-uid",		"namespace") /* warden */ \
+	X(PDEATHSIG,	"pdeathsig",		"namespace") /* warden */ \
+	X(UNSHARE,	"unshare",		"namespace") /* warden */ \
+	X(ID_MAPS,	"id-maps",		"namespace") /* warden */ \
+	X(PID1,		"pid1-fork",		"namespace") /* warden */ \
+	X(MOUNT_PRIVATE, "mount-private",	"namespace") /* pid1 */	\
+	X(WORKSPACE,	"workspace",		"namespace") /* pid1 */	\
+	X(PIVOT_ROOT,	"pivot-root",		"namespace") /* pid1 */	\
+	X(RLIMITS,	"rlimits",		"rlimit")    /* pid1 */	\
+	X(FDS,		"fds",			"namespace") /* pid1 */	\
+	X(CAPS,		"capabilities",		"namespace") /* pid1 */	\
+	X(NO_NEW_PRIVS,	"no-new-privs",		"seccomp")   /* pid1 */	\
+	X(LANDLOCK,	"landlock",		"landlock")  /* pid1 */	\
+	X(SECCOMP,	"seccomp",		"seccomp")   /* pid1 */
 
 enum jail_step {
 #define X(e, name, layer) JAIL_STEP_##e,
@@ -78,9 +77,14 @@ enum jail_status {
  * Exit codes with a meaning.  fn (or the code it runs) exits with
  * JAIL_EXIT_NOMEM when an allocation failed under RLIMIT_AS, so the
  * outcome can name the rlimit layer.  JAIL_EXIT_SECCOMP is used by the
- * jail's own SIGSYS handler.  Both are claims of the jailed process: they
- * change what is reported, never what is enforced.
+ * jail's own SIGSYS handler, JAIL_EXIT_SIGXCPU and JAIL_EXIT_SIGXFSZ by
+ * its rlimit signal handlers (the jailed process is PID 1 of its pid
+ * namespace, which no unforced signal kills); the outcome reports those
+ * two as the signal.  All are claims of the jailed process: they change
+ * what is reported, never what is enforced.
  */
+#define JAIL_EXIT_SIGXCPU	122
+#define JAIL_EXIT_SIGXFSZ	123
 #define JAIL_EXIT_NOMEM		124
 #define JAIL_EXIT_SECCOMP	125
 #define JAIL_EXIT_SETUP		126
