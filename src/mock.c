@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "arena.h"
 #include "ast.h"
@@ -508,7 +509,8 @@ NATIVE(os_kill)
 
 NATIVE(os_getpid)
 {
-	*out = value_int(EV(rt)->path == PATH_JAIL ? 2 : 4242);
+	/* In the jail, the real answer: PID 1 of its own pid namespace. */
+	*out = value_int(EV(rt)->path == PATH_JAIL ? (int64_t)getpid() : 4242);
 	return true;
 }
 

@@ -165,6 +165,9 @@ test_no_processes(void **state)
 	expect_contained(f, "__import__('os').popen('id')", LAYER_SECCOMP,
 	    "execve");
 	assert_int_not_equal(access("/tmp/pwned", F_OK), 0);
+	/* The code runs as PID 1 of a pid namespace of its own: no other
+	 * process, not even the warden, is there to see. */
+	assert_string_equal(run(f, "__import__('os').getpid()")->result, "1");
 }
 
 static void
