@@ -15,6 +15,11 @@
  *           every syscall number newer than this filter was written for
  *           (so a new kernel feature is off until someone reviews it).
  *
+ * libseccomp lays the rules out as a binary tree (SCMP_FLTATR_CTL_OPTIMIZE
+ * 2): the kernel runs the filter for every syscall number when it loads
+ * it, to cache the always-allowed ones, so a linear list of ~130 tests
+ * took 150 us to load and the tree 60 us (measured here, kernel 6.18).
+ *
  * The program is compiled once per calling process by libseccomp
  * (jail_seccomp_compile, from jail_run before it forks; compiling costs
  * about as much as the rest of the set-up) and loaded by the eval
@@ -196,6 +201,12 @@ jail_seccomp_compile(struct jail_bpf *out)
 	ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (ctx == NULL) {
 		errno = ENOMEM;
+		return -1;
+	}
+	rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
+	if (rc < 0) {
+		seccomp_release(ctx);
+		errno = -rc;
 		return -1;
 	}
 	rc = build(ctx);
