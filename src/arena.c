@@ -2,8 +2,21 @@
  * arena.c -- a bump allocator in chunks, with finalisers.
  *
  * Small requests are carved from the current block; a request larger than a
- * quarter of the block size gets a block of its own so that a big list does
- * not waste the rest of a block.  Everything is zeroed.
+ * quarter of the next block's size gets a block of its own so that a big
+ * list does not waste the rest of a block.  Everything is zeroed.
+ *
+ * Blocks come zeroed (calloc, or fresh pages from mmap), so a request is a
+ * bump of a pointer and no memset: nothing in a block is handed out twice.
+ * The spare arena below is the one exception, and is cleared when kept.
+ *
+ * Block sizes double from 16 KiB to 4 MiB as an arena grows: a one-line
+ * input costs one small block, a megabyte of input a few dozen blocks
+ * instead of thousands.  Blocks of 2 MiB and more are mapped directly,
+ * aligned to 2 MiB and marked MADV_HUGEPAGE: an input that needs tens of
+ * MiB of nodes then takes a few dozen page faults instead of thousands
+ * (where transparent huge pages are enabled for madvise), and unmapping
+ * gives the memory back to the system at once.  Only touched pages count
+ * against RSS, so the unused tail of a big block costs address space only.
  */
 #include "config.h"
 
@@ -12,17 +25,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "arena.h"
 #include "xalloc.h"
 
 #define BLOCK_SIZE	(16 * 1024)
+#define MAX_BLOCK_SIZE	(4u * 1024 * 1024)
+#define HUGE_SIZE	(2u * 1024 * 1024)	/* a transparent huge page */
 #define ALIGN		16
 
 struct block {
 	struct block	*next;
-	size_t		 size;
+	size_t		 size;		/* of data[] */
 	size_t		 used;
+	size_t		 map_size;	/* bytes mapped, or 0: calloc'd */
 	_Alignas(ALIGN) unsigned char data[];
 };
 
@@ -36,6 +53,7 @@ struct arena {
 	struct block	 *head;
 	struct finaliser *finalisers;
 	size_t		  used;
+	size_t		  next_size;	/* of the next shared block */
 };
 
 /*
@@ -55,7 +73,18 @@ arena_new(void)
 		spare = NULL;
 		return a;
 	}
-	return xcalloc(1, sizeof(struct arena));
+	a = xcalloc(1, sizeof(struct arena));
+	a->next_size = BLOCK_SIZE;
+	return a;
+}
+
+static void
+block_free(struct block *b)
+{
+	if (b->map_size != 0)
+		munmap(b, b->map_size);
+	else
+		free(b);
 }
 
 void
@@ -72,26 +101,61 @@ arena_free(struct arena *a)
 	}
 	a->finalisers = NULL;
 	if (spare == NULL && a->head != NULL && a->head->next == NULL &&
-	    a->head->size == BLOCK_SIZE) {
-		/* keep it: empty, with its one block ready */
+	    a->head->map_size == 0 &&
+	    a->head->size == BLOCK_SIZE - sizeof(struct block)) {
+		/* keep it: empty, with its one block ready and zeroed */
+		memset(a->head->data, 0, a->head->used);
 		a->head->used = 0;
 		a->used = 0;
+		a->next_size = 2 * BLOCK_SIZE;	/* as after its first block */
 		spare = a;
 		return;
 	}
 	for (b = a->head; b != NULL; b = next) {
 		next = b->next;
-		free(b);
+		block_free(b);
 	}
 	free(a);
 }
 
+/*
+ * A zeroed block with room for size bytes.  From 2 MiB on it is mapped
+ * at a 2 MiB boundary, in whole huge pages, and offered to the kernel for
+ * transparent huge pages; the slack of the alignment is unmapped again.
+ */
 static struct block *
 new_block(size_t size)
 {
-	struct block *b = xmalloc(sizeof *b + size);
+	struct block *b;
+	size_t need = sizeof *b + size;
+
+	if (size > SIZE_MAX - sizeof *b - 2 * HUGE_SIZE)
+		xalloc_die(size);
+	if (need >= HUGE_SIZE) {
+		size_t len = (need + HUGE_SIZE - 1) & ~(size_t)(HUGE_SIZE - 1);
+		unsigned char *m = mmap(NULL, len + HUGE_SIZE,
+		    PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		uintptr_t at;
+		size_t lead;
+		if (m == MAP_FAILED)
+			xalloc_die(need);
+		at = ((uintptr_t)m + HUGE_SIZE - 1) & ~(uintptr_t)(HUGE_SIZE - 1);
+		lead = at - (uintptr_t)m;
+		if (lead > 0)
+			munmap(m, lead);
+		if (HUGE_SIZE - lead > 0)
+			munmap((unsigned char *)at + len, HUGE_SIZE - lead);
+#ifdef MADV_HUGEPAGE
+		(void)madvise((void *)at, len, MADV_HUGEPAGE);
+#endif
+		b = (struct block *)at;
+		b->map_size = len;
+		b->size = len - sizeof *b;
+	} else {
+		b = xcalloc(1, need);
+		b->size = size;
+	}
 	b->next = NULL;
-	b->size = size;
 	b->used = 0;
 	return b;
 }
@@ -105,9 +169,18 @@ arena_alloc(struct arena *a, size_t size)
 	size = (size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
 	if (size == 0)
 		size = ALIGN;
-	if (size > BLOCK_SIZE / 4) {
-		/* A block of its own, kept behind the current one. */
+	if (b != NULL && b->size - b->used >= size) {
+		p = b->data + b->used;
+		b->used += size;
+		a->used += size;
+		return p;
+	}
+	if (size > a->next_size / 4) {
+		/* A block of its own, kept behind the current one; the
+		 * arena is growing, so the next shared block grows too. */
 		struct block *big = new_block(size);
+		if (a->next_size < MAX_BLOCK_SIZE)
+			a->next_size *= 2;
 		big->used = size;
 		if (b != NULL) {
 			big->next = b->next;
@@ -115,18 +188,17 @@ arena_alloc(struct arena *a, size_t size)
 		} else
 			a->head = big;
 		a->used += size;
-		memset(big->data, 0, size);
 		return big->data;
 	}
-	if (b == NULL || b->size - b->used < size) {
-		b = new_block(BLOCK_SIZE);
-		b->next = a->head;
-		a->head = b;
-	}
-	p = b->data + b->used;
-	b->used += size;
+	/* (the header inside the size: a 2 MiB block is one huge page) */
+	b = new_block(a->next_size - sizeof *b);
+	if (a->next_size < MAX_BLOCK_SIZE)
+		a->next_size *= 2;
+	b->next = a->head;
+	a->head = b;
+	p = b->data;
+	b->used = size;
 	a->used += size;
-	memset(p, 0, size);
 	return p;
 }
 
