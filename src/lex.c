@@ -705,8 +705,115 @@ scan_operator(struct lexer *lx, uint32_t start)
 
 /* ----------------------------------------------------------------- main */
 
+/* ASCII letters, digits and '_': a name that stays on the fast path. */
+static bool
+is_ascii_ident(int c)
+{
+	return c >= 0 && c < 128 && ident_bytes[c];
+}
+
+/*
+ * The tokens most inputs are made of, each decided by a byte or two: an
+ * ASCII name or keyword not followed by a quote or a non-ASCII byte, a
+ * decimal integer that nothing but an operator or space follows, and the
+ * operators that cannot start a longer one here.  Returns the kind and
+ * sets *endp, or TOK_ERROR to leave the byte to the general scanners
+ * below (which give the same tokens for these inputs, and every error).
+ * Brackets are not here: they keep the bracket stack.
+ */
+static inline enum token_kind
+fast_token(const char *s, uint32_t start, uint32_t end, uint32_t *endp)
+{
+	uint32_t p = start + 1;
+	int c = (unsigned char)s[start];
+	int c1 = p < end ? (unsigned char)s[p] : -1;
+	enum token_kind k;
+
+	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
+		while (p < end && is_ascii_ident((unsigned char)s[p]))
+			p++;
+		if (p < end && (s[p] == '\'' || s[p] == '"' ||
+		    (unsigned char)s[p] >= 128))
+			return TOK_ERROR;
+		*endp = p;
+		return keyword(s + start, p - start);
+	}
+	if (c >= '0' && c <= '9') {
+		if (c != '0')
+			while (p < end && is_digit((unsigned char)s[p]))
+				p++;
+		if (p < end && (is_ascii_ident((unsigned char)s[p]) ||
+		    s[p] == '.'))
+			return TOK_ERROR;
+		*endp = p;
+		return TOK_NUMBER;
+	}
+	switch (c) {
+	case ',': k = TOK_COMMA; break;
+	case ';': k = TOK_SEMI; break;
+	case '~': k = TOK_TILDE; break;
+	case '+': k = TOK_PLUS; goto no_equal;
+	case '%': k = TOK_PERCENT; goto no_equal;
+	case '&': k = TOK_AMPER; goto no_equal;
+	case '|': k = TOK_VBAR; goto no_equal;
+	case '^': k = TOK_CIRCUMFLEX; goto no_equal;
+	case '@': k = TOK_AT; goto no_equal;
+	case '-':
+		if (c1 == '>')
+			return TOK_ERROR;
+		k = TOK_MINUS;
+		goto no_equal;
+	case '*': case '/':
+		if (c1 == c)
+			return TOK_ERROR;
+		k = c == '*' ? TOK_STAR : TOK_SLASH;
+	no_equal:
+		if (c1 == '=')
+			return TOK_ERROR;
+		break;
+	default:
+		return TOK_ERROR;
+	}
+	*endp = p;
+	return k;
+}
+
+/* (not inlined: lex_next stays a small function without its frame) */
+static struct token lex_general(struct lexer *lx) __attribute__((noinline));
+
+/*
+ * Inside a line, with no error: skip blanks and try fast_token(), then
+ * the brackets; everything else goes to lex_general().
+ */
 struct token
 lex_next(struct lexer *lx)
+{
+	if (lx->error.msg == NULL && !lx->at_line_start) {
+		const char *s = lx->src;
+		uint32_t pos = lx->pos, end = lx->end, tend;
+		enum token_kind k;
+		while (pos < end && (s[pos] == ' ' || s[pos] == '\t'))
+			pos++;
+		if (pos < end) {
+			int c = (unsigned char)s[pos];
+			k = fast_token(s, pos, end, &tend);
+			if (k != TOK_ERROR) {
+				struct token t = { k, pos, tend - pos,
+				    k == TOK_NUMBER ? NUM_INT : 0, 0, 0, false };
+				lx->pos = tend;
+				lx->emitted_any = true;
+				return t;
+			}
+			if (c == '(' || c == ')' || c == '[' || c == ']' ||
+			    c == '{' || c == '}')
+				return bracket(lx, pos, op1(c), c);
+		}
+	}
+	return lex_general(lx);
+}
+
+static struct token
+lex_general(struct lexer *lx)
 {
 	int c;
 	uint32_t start;

@@ -516,9 +516,37 @@ identifier(struct parser *p, const struct token *t)
 
 /* ============================================================ literals */
 
+static struct node *number_slow(struct parser *p);
+
 /* NUMBER: the value of an int, float or imaginary literal. */
 static struct node *
 number(struct parser *p)
+{
+	struct token t = p->tok;
+
+	/* the usual literal, up to 18 plain decimal digits (which fit an
+	 * int64_t), is read here directly; others take the way below */
+	if (t.flags == NUM_INT && t.length <= 18 &&
+	    (p->src[t.start] != '0' || t.length == 1)) {
+		const char *d = p->src + t.start;
+		int64_t v = 0;
+		uint32_t i;
+		for (i = 0; i < t.length && d[i] >= '0' && d[i] <= '9'; i++)
+			v = v * 10 + (d[i] - '0');
+		if (i == t.length) {
+			struct node *c = mk(p, NODE_CONSTANT, t.start,
+			    tok_end(&t));
+			c->u.constant.value = value_int(v);
+			advance(p);
+			return c;
+		}
+	}
+	return number_slow(p);
+}
+
+/* NUMBER, any of them: underscores, prefixes, floats, big ints. */
+static struct node *
+number_slow(struct parser *p)
 {
 	struct token t = p->tok;
 	const char *s = p->src + t.start;
@@ -1863,6 +1891,52 @@ static const struct {
 	[TOK_AT]          = { 6, BINOP_MATMULT },
 };
 
+/*
+ * Tokens that can continue an expression after an operand: a trailer of
+ * a primary, '**', a binary or comparison operator, and the words of
+ * comparisons, boolean operators and if-else.  After any other token a
+ * lone NAME or NUMBER is a whole expression.
+ */
+static const bool continues_operand[TOK__COUNT] = {
+	[TOK_LPAR] = true, [TOK_LSQB] = true, [TOK_DOT] = true,
+	[TOK_DOUBLESTAR] = true,
+	[TOK_VBAR] = true, [TOK_CIRCUMFLEX] = true, [TOK_AMPER] = true,
+	[TOK_LEFTSHIFT] = true, [TOK_RIGHTSHIFT] = true, [TOK_PLUS] = true,
+	[TOK_MINUS] = true, [TOK_STAR] = true, [TOK_SLASH] = true,
+	[TOK_DOUBLESLASH] = true, [TOK_PERCENT] = true, [TOK_AT] = true,
+	[TOK_EQEQUAL] = true, [TOK_NOTEQUAL] = true, [TOK_LESS] = true,
+	[TOK_LESSEQUAL] = true, [TOK_GREATER] = true,
+	[TOK_GREATEREQUAL] = true, [TOK_IN] = true, [TOK_NOT] = true,
+	[TOK_IS] = true, [TOK_AND] = true, [TOK_OR] = true, [TOK_IF] = true,
+};
+
+/*
+ * Is the current token a NAME or NUMBER that the next token does not
+ * extend into a bigger primary ('.', '(', '[') or a power?  Then the
+ * operand is that one atom, and the descent through every precedence
+ * level (which would find no operator and hand it back unchanged) can
+ * be skipped: lone_operand() parses it as factor() would.
+ */
+static bool
+is_lone_atom(struct parser *p)
+{
+	enum token_kind k;
+	if (p->tok.kind != TOK_NAME && p->tok.kind != TOK_NUMBER)
+		return false;
+	k = peek(p)->kind;
+	return k != TOK_LPAR && k != TOK_LSQB && k != TOK_DOT &&
+	    k != TOK_DOUBLESTAR;
+}
+
+static struct node *
+lone_operand(struct parser *p)
+{
+	struct node *n = atom(p);
+	if (n != NULL && *p->depth == p->probe_depth)
+		p->probe_operand = true;
+	return n;
+}
+
 /* power -> primary '**' factor | primary */
 static struct node *
 power(struct parser *p)
@@ -1936,7 +2010,13 @@ binary(struct parser *p, unsigned min_prec)
 		if (prec == 0 || prec < min_prec)
 			break;
 		advance(p);
-		if ((right = binary(p, prec + 1)) == NULL)
+		/* a lone atom before an operator that binds no tighter is
+		 * the whole right operand: binary(prec + 1) would stop */
+		if (is_lone_atom(p) && binary_ops[p->next.kind].prec <= prec)
+			right = lone_operand(p);
+		else
+			right = binary(p, prec + 1);
+		if (right == NULL)
 			return NULL;
 		n = mk(p, NODE_BINOP, start, p->prev_end);
 		n->u.binop.left = left;
@@ -2206,6 +2286,11 @@ expression(struct parser *p)
 		return NULL;
 	if (p->tok.kind == TOK_LAMBDA) {
 		n = lambdef(p);
+		leave(p);
+		return n;
+	}
+	if (is_lone_atom(p) && !continues_operand[p->next.kind]) {
+		n = lone_operand(p);
 		leave(p);
 		return n;
 	}
