@@ -5,9 +5,10 @@
  * quarter of the next block's size gets a block of its own so that a big
  * list does not waste the rest of a block.  Everything is zeroed.
  *
- * Blocks come zeroed (calloc, or fresh pages from mmap), so a request is a
- * bump of a pointer and no memset: nothing in a block is handed out twice.
- * The spare arena below is the one exception, and is cleared when kept.
+ * A block is zeroed ahead of the requests, a kilobyte at a time (a mapped
+ * block comes zeroed from the kernel), so a request is a bump of a
+ * pointer and rarely a memset, and the part of a block never handed out
+ * is never cleared.
  *
  * Block sizes double from 16 KiB to 4 MiB as an arena grows: a one-line
  * input costs one small block, a megabyte of input a few dozen blocks
@@ -39,7 +40,8 @@ struct block {
 	struct block	*next;
 	size_t		 size;		/* of data[] */
 	size_t		 used;
-	size_t		 map_size;	/* bytes mapped, or 0: calloc'd */
+	size_t		 zeroed;	/* data[0, zeroed) is known zero */
+	size_t		 map_size;	/* bytes mapped, or 0: malloc'd */
 	_Alignas(ALIGN) unsigned char data[];
 };
 
@@ -57,22 +59,22 @@ struct arena {
 };
 
 /*
- * One arena kept for reuse: a session makes and frees an arena per input,
- * and handing the same first block back avoids a malloc and free of a
- * 16 KiB block (and glibc's consolidation of it) on every input.  Only an
- * arena that holds nothing but its first block is kept; the process is
- * single-threaded.
+ * A few arenas kept for reuse: a session makes and frees two or three
+ * arenas per input, and handing the same first blocks back avoids a
+ * malloc and free of a 16 KiB block (and glibc's consolidation of it) on
+ * every input.  Only an arena that holds nothing but its first block is
+ * kept; the process is single-threaded.
  */
-static struct arena *spare;
+#define NSPARES 4
+static struct arena *spares[NSPARES];
+static size_t nspares;
 
 struct arena *
 arena_new(void)
 {
-	struct arena *a = spare;
-	if (a != NULL) {
-		spare = NULL;
-		return a;
-	}
+	struct arena *a;
+	if (nspares > 0)
+		return spares[--nspares];
 	a = xcalloc(1, sizeof(struct arena));
 	a->next_size = BLOCK_SIZE;
 	return a;
@@ -100,15 +102,16 @@ arena_free(struct arena *a)
 		f->fn(f->data);
 	}
 	a->finalisers = NULL;
-	if (spare == NULL && a->head != NULL && a->head->next == NULL &&
+	if (nspares < NSPARES && a->head != NULL && a->head->next == NULL &&
 	    a->head->map_size == 0 &&
 	    a->head->size == BLOCK_SIZE - sizeof(struct block)) {
-		/* keep it: empty, with its one block ready and zeroed */
-		memset(a->head->data, 0, a->head->used);
+		/* keep it: empty, with its one block ready (to be zeroed
+		 * again as it is handed out) */
 		a->head->used = 0;
+		a->head->zeroed = 0;
 		a->used = 0;
 		a->next_size = 2 * BLOCK_SIZE;	/* as after its first block */
-		spare = a;
+		spares[nspares++] = a;
 		return;
 	}
 	for (b = a->head; b != NULL; b = next) {
@@ -151,13 +154,33 @@ new_block(size_t size)
 		b = (struct block *)at;
 		b->map_size = len;
 		b->size = len - sizeof *b;
+		b->zeroed = b->size;
 	} else {
-		b = xcalloc(1, need);
+		b = xmalloc(need);
+		b->map_size = 0;
 		b->size = size;
+		b->zeroed = 0;
 	}
 	b->next = NULL;
 	b->used = 0;
 	return b;
+}
+
+/*
+ * Zero b's data up to at least upto, a kilobyte ahead: few enough calls,
+ * and small enough that memset stores vectors (from 2 KiB on glibc's
+ * memset switches to rep stosb, which starts slowly).
+ */
+#define ZERO_AHEAD	1024
+
+static void
+zero_to(struct block *b, size_t upto)
+{
+	size_t z = (upto + ZERO_AHEAD - 1) & ~(size_t)(ZERO_AHEAD - 1);
+	if (z > b->size)
+		z = b->size;
+	memset(b->data + b->zeroed, 0, z - b->zeroed);
+	b->zeroed = z;
 }
 
 void *
@@ -172,6 +195,8 @@ arena_alloc(struct arena *a, size_t size)
 	if (b != NULL && b->size - b->used >= size) {
 		p = b->data + b->used;
 		b->used += size;
+		if (b->used > b->zeroed)
+			zero_to(b, b->used);
 		a->used += size;
 		return p;
 	}
@@ -182,6 +207,8 @@ arena_alloc(struct arena *a, size_t size)
 		if (a->next_size < MAX_BLOCK_SIZE)
 			a->next_size *= 2;
 		big->used = size;
+		if (big->zeroed < size)
+			zero_to(big, size);
 		if (b != NULL) {
 			big->next = b->next;
 			b->next = big;
@@ -198,6 +225,8 @@ arena_alloc(struct arena *a, size_t size)
 	a->head = b;
 	p = b->data;
 	b->used = size;
+	if (b->zeroed < size)
+		zero_to(b, size);
 	a->used += size;
 	return p;
 }
