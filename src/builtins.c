@@ -696,17 +696,26 @@ const struct builtin builtin_table[] = {
 };
 const size_t builtin_count = sizeof builtin_table / sizeof builtin_table[0];
 
-static int
-cmp_name(const void *key, const void *row)
-{
-	return strcmp(key, ((const struct builtin *)row)->name);
-}
-
 const struct builtin *
 builtin_find(const char *name)
 {
-	const struct builtin *b = bsearch(name, builtin_table, builtin_count,
-	    sizeof builtin_table[0], cmp_name);
+	size_t lo = 0, hi = builtin_count;
+
+	/* bisect; most steps are decided by the first letter, without a
+	 * call to strcmp */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *row = builtin_table[mid].name;
+		int c = (unsigned char)name[0] - (unsigned char)row[0];
+		if (c == 0)
+			c = strcmp(name, row);
+		if (c == 0)
+			return &builtin_table[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
 	/* the type constructors and iterator builtins live in typecons.c */
-	return b != NULL ? b : typecons_find(name);
+	return typecons_find(name);
 }

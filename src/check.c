@@ -19,11 +19,25 @@
 
 #define BIT(x) (UINT64_C(1) << (x))
 
+/* The walk's stack: on the C stack for the usual small tree, in the
+ * arena beyond that. */
+#define STACK_INLINE 64
+
 struct stack {
 	const struct node	**items;
 	size_t			  len, cap;
 	struct arena		 *arena;
+	const struct node	 *inl[STACK_INLINE];
 };
+
+static void
+stack_init(struct stack *s, struct arena *a)
+{
+	s->items = s->inl;
+	s->len = 0;
+	s->cap = STACK_INLINE;
+	s->arena = a;
+}
 
 static void
 push(struct stack *s, const struct node *n)
@@ -31,7 +45,7 @@ push(struct stack *s, const struct node *n)
 	if (n == NULL)
 		return;
 	if (s->len == s->cap) {
-		size_t ncap = s->cap ? s->cap * 2 : 64;
+		size_t ncap = s->cap * 2;
 		s->items = arena_grow(s->arena, s->items, s->len, ncap,
 		    sizeof *s->items);
 		s->cap = ncap;
@@ -230,8 +244,9 @@ bool
 check_tree(const struct policy *p, const struct node *root, struct arena *a,
     struct check_result *out)
 {
-	struct stack s = { NULL, 0, 0, a };
+	struct stack s;
 
+	stack_init(&s, a);
 	out->node = NULL;
 	out->rule = NULL;
 	out->reason = NULL;
@@ -250,8 +265,9 @@ check_source(const struct policy *p, const struct node *root,
     const char *src, size_t len, struct arena *a, struct check_result *out)
 {
 	const char *const *w;
-	struct stack s = { NULL, 0, 0, a };
+	struct stack s;
 
+	stack_init(&s, a);
 	out->node = NULL;
 	out->rule = NULL;
 	out->reason = NULL;

@@ -231,11 +231,6 @@ struct argv {
 static void
 argv_push(struct argv *av, const char *kw, value v)
 {
-	if (av->cap == 0) {
-		av->args = av->inl_args;
-		av->kwnames = av->inl_kw;
-		av->cap = ARGV_INLINE;
-	}
 	if (av->n + av->nkw == av->cap) {
 		size_t ncap = av->cap * 2;
 		av->args = arena_grow(av->arena, av->args, av->n + av->nkw,
@@ -280,9 +275,16 @@ eval_call_value(struct eval *ev, value fn, const value *args, size_t nargs,
 static bool
 eval_call(struct eval *ev, const struct node *n, value *out)
 {
-	struct argv av = { .arena = ev->rt.arena };
+	struct argv av;
 	value fn, v;
 	size_t i;
+
+	/* (field by field: the inline arrays need no clearing) */
+	av.args = av.inl_args;
+	av.kwnames = av.inl_kw;
+	av.n = av.nkw = 0;
+	av.cap = ARGV_INLINE;
+	av.arena = ev->rt.arena;
 
 	if (!eval_expr(ev, n->u.call.func, &fn))
 		return false;

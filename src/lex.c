@@ -182,7 +182,8 @@ static const uint8_t token_lengths[] = { TOKEN_KINDS(X_LEN) };
 static bool
 is_text(enum token_kind k, const char *s, uint32_t n)
 {
-	return token_lengths[k] == n && memcmp(token_texts[k], s, n) == 0;
+	return token_lengths[k] == n && token_texts[k][1] == s[1] &&
+	    memcmp(token_texts[k], s, n) == 0;
 }
 
 /* A name's keyword kind, or TOK_NAME: a switch on the first letter
@@ -788,12 +789,15 @@ static struct token lex_general(struct lexer *lx) __attribute__((noinline));
 struct token
 lex_next(struct lexer *lx)
 {
-	if (lx->error.msg == NULL && !lx->at_line_start) {
+	if (lx->error.msg == NULL) {
 		const char *s = lx->src;
 		uint32_t pos = lx->pos, end = lx->end, tend;
 		enum token_kind k;
-		while (pos < end && (s[pos] == ' ' || s[pos] == '\t'))
-			pos++;
+		/* (blanks at the start of a line are the general scanner's:
+		 * they may be an unexpected indent) */
+		if (!lx->at_line_start)
+			while (pos < end && (s[pos] == ' ' || s[pos] == '\t'))
+				pos++;
 		if (pos < end) {
 			int c = (unsigned char)s[pos];
 			k = fast_token(s, pos, end, &tend);
@@ -802,11 +806,20 @@ lex_next(struct lexer *lx)
 				    k == TOK_NUMBER ? NUM_INT : 0, 0, 0, false };
 				lx->pos = tend;
 				lx->emitted_any = true;
+				lx->at_line_start = false;
 				return t;
 			}
 			if (c == '(' || c == ')' || c == '[' || c == ']' ||
 			    c == '{' || c == '}')
 				return bracket(lx, pos, op1(c), c);
+		} else if (lx->depth == 0) {
+			/* the end: NEWLINE after a line's tokens, then EOF */
+			struct token t = { lx->emitted_any ? TOK_NEWLINE :
+			    TOK_EOF, pos, 0, 0, 0, 0, false };
+			lx->pos = pos;
+			lx->emitted_any = t.kind == TOK_EOF;
+			lx->at_line_start = t.kind == TOK_NEWLINE;
+			return t;
 		}
 	}
 	return lex_general(lx);

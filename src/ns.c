@@ -63,7 +63,8 @@ find(const struct ns *ns, const char *name)
 {
 	size_t i;
 	for (i = 0; i < ns->n; i++)
-		if (strcmp(ns->items[i].name, name) == 0)
+		if (ns->items[i].name[0] == name[0] &&
+		    strcmp(ns->items[i].name, name) == 0)
 			return &ns->items[i];
 	return NULL;
 }

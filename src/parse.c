@@ -45,7 +45,6 @@ struct parser {
 	struct arena	*a;
 	const char	*src;
 	uint32_t	 len;
-	struct lexer	 lx;
 	struct token	 tok;		/* current */
 	struct token	 next;		/* lookahead, when has_next */
 	bool		 has_next;
@@ -67,6 +66,8 @@ struct parser {
 	uint32_t	 str_err_at;	/* where string errors point: the end
 					 * of the last literal of a strings run */
 	struct parse_error err;
+	/* last: parse_input clears the fields above, lex_init its own */
+	struct lexer	 lx;
 };
 
 struct vec {
@@ -89,13 +90,19 @@ static bool fstring_parts(struct parser *p, struct token t, uint32_t body,
 
 /* ============================================================ plumbing */
 
+static void *node_alloc(struct parser *p, size_t size);
+
+/* The items are carved with the nodes; a vector that grows leaves its
+ * old items behind in the chunk. */
 static void
 vec_push(struct parser *p, struct vec *v, struct node *n)
 {
 	if (v->len == v->cap) {
 		size_t ncap = v->cap ? v->cap * 2 : 4;
-		v->items = arena_grow(p->a, v->items, v->cap, ncap,
-		    sizeof *v->items);
+		struct node **items = node_alloc(p, ncap * sizeof *items);
+		if (v->len > 0)
+			memcpy(items, v->items, v->len * sizeof *items);
+		v->items = items;
 		v->cap = ncap;
 	}
 	v->items[v->len++] = n;
@@ -158,9 +165,11 @@ node_size(enum node_kind kind)
 }
 
 /*
- * Nodes are carved 8-byte aligned from arena chunks that double from 512 bytes
- * to 64 KiB: a one-line input costs one small chunk, a megabyte of nodes
- * costs no per-node call into the arena.
+ * Nodes (and names and node lists) are carved 8-byte aligned and zeroed
+ * from arena chunks that double from 512 bytes to 64 KiB: a one-line
+ * input costs one small chunk, a megabyte of nodes costs no per-node
+ * call into the arena.  A request of more than a quarter of a chunk (a
+ * long list's items) goes to the arena itself.
  */
 static void *
 node_alloc(struct parser *p, size_t size)
@@ -168,8 +177,11 @@ node_alloc(struct parser *p, size_t size)
 	void *r;
 	size = (size + 7) & ~(size_t)7;
 	if (size > p->chunk_left) {
-		p->chunk_size = p->chunk_size == 0 ? 512 :
+		size_t next = p->chunk_size == 0 ? 512 :
 		    p->chunk_size < 65536 ? p->chunk_size * 2 : 65536;
+		if (size > next / 4)
+			return arena_alloc(p->a, size);
+		p->chunk_size = next;
 		p->chunk = arena_alloc(p->a, p->chunk_size);
 		p->chunk_left = p->chunk_size;
 	}
@@ -508,10 +520,14 @@ check_target(struct parser *p, struct node *t)
 static const char *
 identifier(struct parser *p, const struct token *t)
 {
+	char *id;
 	if (t->is_non_ascii)
 		return unicode_nfkc_identifier(p->a, p->src + t->start,
 		    t->length);
-	return arena_strndup(p->a, p->src + t->start, t->length);
+	/* carved with the nodes, which come zeroed: the NUL is there */
+	id = node_alloc(p, (size_t)t->length + 1);
+	memcpy(id, p->src + t->start, t->length);
+	return id;
 }
 
 /* ============================================================ literals */
@@ -2886,7 +2902,7 @@ parse_input(struct arena *a, const char *src, size_t len,
 	uint32_t stmt_start = 0;
 
 	memset(out, 0, sizeof *out);
-	memset(&p, 0, sizeof p);
+	memset(&p, 0, offsetof(struct parser, lx));
 	p.a = a;
 	p.src = src;
 	p.depth = &p.own_depth;
