@@ -22,6 +22,7 @@
 #include "typecons.h"
 #include "num.h"
 #include "sbuf.h"
+#include "strlist.h"
 #include "value.h"
 
 /* A parameter: its name, or NULL for positional-only. */
@@ -701,14 +702,9 @@ builtin_find(const char *name)
 {
 	size_t lo = 0, hi = builtin_count;
 
-	/* bisect; most steps are decided by the first letter, without a
-	 * call to strcmp */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const char *row = builtin_table[mid].name;
-		int c = (unsigned char)name[0] - (unsigned char)row[0];
-		if (c == 0)
-			c = strcmp(name, row);
+		int c = strlist_cmp(name, builtin_table[mid].name);
 		if (c == 0)
 			return &builtin_table[mid];
 		if (c < 0)

@@ -28,6 +28,7 @@
 #include "ns.h"
 #include "policy.h"
 #include "sbuf.h"
+#include "strlist.h"
 
 /* A local scope (lambda parameters, comprehension targets). */
 struct scope {
@@ -100,7 +101,7 @@ scope_get(const struct scope *s, const char *name, value *out)
 	size_t i;
 	for (; s != NULL; s = s->parent)
 		for (i = s->n; i > 0; i--)
-			if (strcmp(s->names[i - 1], name) == 0) {
+			if (strlist_cmp(s->names[i - 1], name) == 0) {
 				*out = s->values[i - 1];
 				return true;
 			}

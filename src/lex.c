@@ -706,12 +706,38 @@ scan_operator(struct lexer *lx, uint32_t start)
 
 /* ----------------------------------------------------------------- main */
 
-/* ASCII letters, digits and '_': a name that stays on the fast path. */
-static bool
-is_ascii_ident(int c)
-{
-	return c >= 0 && c < 128 && ident_bytes[c];
-}
+/*
+ * What the fast path below makes of a byte: blanks are skipped, an
+ * ASCII letter or '_' starts a name, a digit a number, a bracket keeps
+ * the bracket stack, and the other bytes with a kind in fast_ops[] are
+ * operators when the next byte does not lengthen them.
+ */
+enum fast_class { FC_OTHER, FC_BLANK, FC_NAME, FC_DIGIT, FC_OP, FC_BRACKET };
+
+#define LETTERS(v) \
+	['A' ... 'Z'] = v, ['a' ... 'z'] = v, ['_'] = v
+static const uint8_t fast_class[256] = {
+	[' '] = FC_BLANK, ['\t'] = FC_BLANK,
+	LETTERS(FC_NAME), ['0' ... '9'] = FC_DIGIT,
+	['('] = FC_BRACKET, [')'] = FC_BRACKET, ['['] = FC_BRACKET,
+	[']'] = FC_BRACKET, ['{'] = FC_BRACKET, ['}'] = FC_BRACKET,
+	[','] = FC_OP, [';'] = FC_OP, ['~'] = FC_OP, ['+'] = FC_OP,
+	['-'] = FC_OP, ['*'] = FC_OP, ['/'] = FC_OP, ['%'] = FC_OP,
+	['&'] = FC_OP, ['|'] = FC_OP, ['^'] = FC_OP, ['@'] = FC_OP,
+};
+static const uint8_t fast_ops[256] = {
+	[','] = TOK_COMMA, [';'] = TOK_SEMI, ['~'] = TOK_TILDE,
+	['+'] = TOK_PLUS, ['-'] = TOK_MINUS, ['*'] = TOK_STAR,
+	['/'] = TOK_SLASH, ['%'] = TOK_PERCENT, ['&'] = TOK_AMPER,
+	['|'] = TOK_VBAR, ['^'] = TOK_CIRCUMFLEX, ['@'] = TOK_AT,
+};
+/* the bytes of an ASCII name after its first */
+static const bool name_tail[256] = { LETTERS(true), ['0' ... '9'] = true };
+/* after a name: a string (a prefix) or a non-ASCII name goes slow */
+static const bool name_stop_slow[256] = {
+	['\''] = true, ['"'] = true, [128 ... 255] = true
+};
+#undef LETTERS
 
 /*
  * The tokens most inputs are made of, each decided by a byte or two: an
@@ -720,66 +746,45 @@ is_ascii_ident(int c)
  * operators that cannot start a longer one here.  Returns the kind and
  * sets *endp, or TOK_ERROR to leave the byte to the general scanners
  * below (which give the same tokens for these inputs, and every error).
- * Brackets are not here: they keep the bracket stack.
  */
 static inline enum token_kind
-fast_token(const char *s, uint32_t start, uint32_t end, uint32_t *endp)
+fast_token(const unsigned char *s, uint32_t start, uint32_t end,
+    uint32_t *endp)
 {
 	uint32_t p = start + 1;
-	int c = (unsigned char)s[start];
-	int c1 = p < end ? (unsigned char)s[p] : -1;
-	enum token_kind k;
+	int c = s[start], c1;
 
-	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
-		while (p < end && is_ascii_ident((unsigned char)s[p]))
+	switch (fast_class[c]) {
+	case FC_NAME:
+		while (p < end && name_tail[s[p]])
 			p++;
-		if (p < end && (s[p] == '\'' || s[p] == '"' ||
-		    (unsigned char)s[p] >= 128))
+		if (p < end && name_stop_slow[s[p]])
 			return TOK_ERROR;
 		*endp = p;
-		return keyword(s + start, p - start);
-	}
-	if (c >= '0' && c <= '9') {
+		return keyword((const char *)s + start, p - start);
+	case FC_DIGIT:
 		if (c != '0')
-			while (p < end && is_digit((unsigned char)s[p]))
+			while (p < end && s[p] >= '0' && s[p] <= '9')
 				p++;
-		if (p < end && (is_ascii_ident((unsigned char)s[p]) ||
-		    s[p] == '.'))
+		/* a letter, '_' or '.' next: another kind of number */
+		if (p < end && (name_tail[s[p]] || s[p] == '.'))
 			return TOK_ERROR;
 		*endp = p;
 		return TOK_NUMBER;
-	}
-	switch (c) {
-	case ',': k = TOK_COMMA; break;
-	case ';': k = TOK_SEMI; break;
-	case '~': k = TOK_TILDE; break;
-	case '+': k = TOK_PLUS; goto no_equal;
-	case '%': k = TOK_PERCENT; goto no_equal;
-	case '&': k = TOK_AMPER; goto no_equal;
-	case '|': k = TOK_VBAR; goto no_equal;
-	case '^': k = TOK_CIRCUMFLEX; goto no_equal;
-	case '@': k = TOK_AT; goto no_equal;
-	case '-':
-		if (c1 == '>')
+	case FC_OP:
+		/* '+=', '->', '**', '//' and the like are longer */
+		c1 = p < end ? s[p] : -1;
+		if (c != ',' && c != ';' && c != '~' && (c1 == '=' ||
+		    (c == '-' && c1 == '>') || ((c == '*' || c == '/') &&
+		    c1 == c)))
 			return TOK_ERROR;
-		k = TOK_MINUS;
-		goto no_equal;
-	case '*': case '/':
-		if (c1 == c)
-			return TOK_ERROR;
-		k = c == '*' ? TOK_STAR : TOK_SLASH;
-	no_equal:
-		if (c1 == '=')
-			return TOK_ERROR;
-		break;
+		*endp = p;
+		return (enum token_kind)fast_ops[c];
 	default:
 		return TOK_ERROR;
 	}
-	*endp = p;
-	return k;
 }
 
-/* (not inlined: lex_next stays a small function without its frame) */
 static struct token lex_general(struct lexer *lx) __attribute__((noinline));
 
 /*
@@ -790,16 +795,16 @@ struct token
 lex_next(struct lexer *lx)
 {
 	if (lx->error.msg == NULL) {
-		const char *s = lx->src;
+		const unsigned char *s = (const unsigned char *)lx->src;
 		uint32_t pos = lx->pos, end = lx->end, tend;
 		enum token_kind k;
 		/* (blanks at the start of a line are the general scanner's:
 		 * they may be an unexpected indent) */
 		if (!lx->at_line_start)
-			while (pos < end && (s[pos] == ' ' || s[pos] == '\t'))
+			while (pos < end && fast_class[s[pos]] == FC_BLANK)
 				pos++;
 		if (pos < end) {
-			int c = (unsigned char)s[pos];
+			int c = s[pos];
 			k = fast_token(s, pos, end, &tend);
 			if (k != TOK_ERROR) {
 				struct token t = { k, pos, tend - pos,
@@ -809,8 +814,7 @@ lex_next(struct lexer *lx)
 				lx->at_line_start = false;
 				return t;
 			}
-			if (c == '(' || c == ')' || c == '[' || c == ']' ||
-			    c == '{' || c == '}')
+			if (fast_class[c] == FC_BRACKET)
 				return bracket(lx, pos, op1(c), c);
 		} else if (lx->depth == 0) {
 			/* the end: NEWLINE after a line's tokens, then EOF */

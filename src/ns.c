@@ -14,6 +14,7 @@
 
 #include "arena.h"
 #include "ns.h"
+#include "strlist.h"
 #include "xalloc.h"
 
 struct binding {
@@ -63,8 +64,7 @@ find(const struct ns *ns, const char *name)
 {
 	size_t i;
 	for (i = 0; i < ns->n; i++)
-		if (ns->items[i].name[0] == name[0] &&
-		    strcmp(ns->items[i].name, name) == 0)
+		if (strlist_cmp(ns->items[i].name, name) == 0)
 			return &ns->items[i];
 	return NULL;
 }

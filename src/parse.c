@@ -61,6 +61,10 @@ struct parser {
 	unsigned	 probe_depth;
 	bool		 probe_operand;
 	int32_t		 column_override; /* CPython's column, or -1 */
+	/* an operand expression() parsed ahead (a primary), for the
+	 * operator levels to take as their left operand; its start */
+	struct node	*pending;
+	uint32_t	 pending_start;
 	char		*chunk;		/* nodes are carved from here */
 	size_t		 chunk_left, chunk_size;
 	uint32_t	 str_err_at;	/* where string errors point: the end
@@ -1926,6 +1930,14 @@ static const bool continues_operand[TOK__COUNT] = {
 	[TOK_IS] = true, [TOK_AND] = true, [TOK_OR] = true, [TOK_IF] = true,
 };
 
+/* Tokens that start a primary (an atom and its trailers). */
+static const bool starts_primary[TOK__COUNT] = {
+	[TOK_NAME] = true, [TOK_NUMBER] = true, [TOK_STRING] = true,
+	[TOK_LPAR] = true, [TOK_LSQB] = true, [TOK_LBRACE] = true,
+	[TOK_TRUE] = true, [TOK_FALSE] = true, [TOK_NONE] = true,
+	[TOK_ELLIPSIS] = true,
+};
+
 /*
  * Is the current token a NAME or NUMBER that the next token does not
  * extend into a bigger primary ('.', '(', '[') or a power?  Then the
@@ -1953,12 +1965,26 @@ lone_operand(struct parser *p)
 	return n;
 }
 
+/* Where the operand about to be parsed starts: the pending one's start
+ * when expression() has parsed it already. */
+static uint32_t
+operand_start(const struct parser *p)
+{
+	return p->pending != NULL ? p->pending_start : p->tok.start;
+}
+
 /* power -> primary '**' factor | primary */
 static struct node *
 power(struct parser *p)
 {
-	uint32_t start = p->tok.start;
-	struct node *base = primary(p), *exp, *n;
+	uint32_t start = operand_start(p);
+	struct node *base, *exp, *n;
+
+	if (p->pending != NULL) {
+		base = p->pending;
+		p->pending = NULL;
+	} else
+		base = primary(p);
 	if (base == NULL || p->tok.kind != TOK_DOUBLESTAR)
 		return base;
 	advance(p);
@@ -1983,7 +2009,7 @@ factor(struct parser *p)
 	uint32_t start = p->tok.start;
 	struct node *operand, *n;
 
-	switch (p->tok.kind) {
+	switch (p->pending != NULL ? TOK_NAME : p->tok.kind) {
 	case TOK_PLUS: op = UNARYOP_UADD; break;
 	case TOK_MINUS: op = UNARYOP_USUB; break;
 	case TOK_TILDE: op = UNARYOP_INVERT; break;
@@ -2016,7 +2042,7 @@ factor(struct parser *p)
 static struct node *
 binary(struct parser *p, unsigned min_prec)
 {
-	uint32_t start = p->tok.start;
+	uint32_t start = operand_start(p);
 	struct node *left = factor(p);
 
 	while (left != NULL) {
@@ -2086,7 +2112,7 @@ compare_op(struct parser *p, enum cmpop *op)
 static struct node *
 comparison(struct parser *p)
 {
-	uint32_t start = p->tok.start;
+	uint32_t start = operand_start(p);
 	struct node *left = bitwise_or(p), *n, *right;
 	struct vec comps = { NULL, 0, 0 };
 	enum cmpop *ops = NULL;
@@ -2123,7 +2149,7 @@ inversion(struct parser *p)
 {
 	uint32_t start = p->tok.start;
 	struct node *operand, *n;
-	if (p->tok.kind != TOK_NOT)
+	if (p->pending != NULL || p->tok.kind != TOK_NOT)
 		return comparison(p);
 	advance(p);
 	if (!enter(p))
@@ -2146,7 +2172,7 @@ boolop(struct parser *p, enum boolop op)
 	enum token_kind k = op == BOOLOP_AND ? TOK_AND : TOK_OR;
 	struct node *first, *e = NULL, *n;
 	struct vec values = { NULL, 0, 0 };
-	uint32_t start = p->tok.start;
+	uint32_t start = operand_start(p);
 
 	first = op == BOOLOP_AND ? inversion(p) : boolop(p, BOOLOP_AND);
 	if (first == NULL || p->tok.kind != k)
@@ -2309,6 +2335,24 @@ expression(struct parser *p)
 		n = lone_operand(p);
 		leave(p);
 		return n;
+	}
+	if (starts_primary[p->tok.kind]) {
+		/*
+		 * Parse the primary first, as factor() would: when no
+		 * operator follows it, it is the whole expression and the
+		 * descent through the precedence levels is skipped; else
+		 * those levels take it as their first operand.
+		 */
+		uint32_t pstart = p->tok.start;
+		struct node *e = primary(p);
+		if (e == NULL || !continues_operand[p->tok.kind]) {
+			if (e != NULL && *p->depth == p->probe_depth)
+				p->probe_operand = true;
+			leave(p);
+			return e;
+		}
+		p->pending = e;
+		p->pending_start = pstart;
 	}
 	body = disjunction(p);
 	if (body == NULL || p->tok.kind != TOK_IF) {
