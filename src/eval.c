@@ -438,25 +438,27 @@ eval_dict(struct eval *ev, const struct node *n, value *out)
 /*
  * A chain a+b+c+... parses as BinOp(BinOp(BinOp(a,b),c),...).  Walk down
  * the left spine collecting the BinOps, evaluate the leftmost operand, then
- * apply the operators upwards: constant stack, whatever the length.
+ * apply the operators upwards: constant stack, whatever the length.  The
+ * spine is counted first and held in an array of its exact size (on the
+ * C stack when short): a megabyte of "1+1+..." then takes 4 MiB for it,
+ * not 8 MiB of doublings.
  */
+#define SPINE_INLINE 16
+
 static bool
 eval_binop_chain(struct eval *ev, const struct node *n, value *out)
 {
-	const struct node **spine = NULL;
-	size_t len = 0, cap = 0;
+	const struct node *inl[SPINE_INLINE], **spine = inl;
+	size_t len = 0, i;
 	const struct node *p;
 	value acc, right;
 
-	for (p = n; p->kind == NODE_BINOP; p = p->u.binop.left) {
-		if (len == cap) {
-			size_t ncap = cap ? cap * 2 : 16;
-			spine = arena_grow(ev->rt.arena, spine, len, ncap,
-			    sizeof *spine);
-			cap = ncap;
-		}
-		spine[len++] = p;
-	}
+	for (p = n; p->kind == NODE_BINOP; p = p->u.binop.left)
+		len++;
+	if (len > SPINE_INLINE)
+		spine = arena_array(ev->rt.arena, len, sizeof *spine);
+	for (i = 0, p = n; i < len; i++, p = p->u.binop.left)
+		spine[i] = p;
 	if (!eval_expr(ev, p, &acc))
 		return false;
 	while (len > 0) {
