@@ -439,30 +439,43 @@ eval_dict(struct eval *ev, const struct node *n, value *out)
  * A chain a+b+c+... parses as BinOp(BinOp(BinOp(a,b),c),...).  Walk down
  * the left spine collecting the BinOps, evaluate the leftmost operand, then
  * apply the operators upwards: constant stack, whatever the length.  The
- * spine is counted first and held in an array of its exact size (on the
- * C stack when short): a megabyte of "1+1+..." then takes 4 MiB for it,
- * not 8 MiB of doublings.
+ * spine is kept in segments, the first on the C stack and the others in
+ * the arena, linked backwards: one walk down the tree, no copies, and a
+ * megabyte of "1+1+..." takes 4 MiB for it, not 8 MiB of doublings.
  */
-#define SPINE_INLINE 16
+#define SPINE_SEGMENT 64
+
+struct spine_segment {
+	struct spine_segment	*prev;
+	size_t			 len;
+	const struct node	*items[SPINE_SEGMENT];
+};
 
 static bool
 eval_binop_chain(struct eval *ev, const struct node *n, value *out)
 {
-	const struct node *inl[SPINE_INLINE], **spine = inl;
-	size_t len = 0, i;
+	struct spine_segment first, *seg = &first;
 	const struct node *p;
 	value acc, right;
 
-	for (p = n; p->kind == NODE_BINOP; p = p->u.binop.left)
-		len++;
-	if (len > SPINE_INLINE)
-		spine = arena_array(ev->rt.arena, len, sizeof *spine);
-	for (i = 0, p = n; i < len; i++, p = p->u.binop.left)
-		spine[i] = p;
+	first.prev = NULL;
+	first.len = 0;
+	for (p = n; p->kind == NODE_BINOP; p = p->u.binop.left) {
+		if (seg->len == SPINE_SEGMENT) {
+			struct spine_segment *next = arena_alloc(ev->rt.arena,
+			    sizeof *next);
+			next->prev = seg;
+			seg = next;
+		}
+		seg->items[seg->len++] = p;
+	}
 	if (!eval_expr(ev, p, &acc))
 		return false;
-	while (len > 0) {
-		const struct node *b = spine[--len];
+	while (seg->len > 0 || seg->prev != NULL) {
+		const struct node *b;
+		if (seg->len == 0)
+			seg = seg->prev;
+		b = seg->items[--seg->len];
 		if (!rt_step(&ev->rt))
 			return fail_at(ev, b);
 		if (!eval_expr(ev, b->u.binop.right, &right))
