@@ -213,9 +213,22 @@ keyword(const char *s, uint32_t n)
 		['w' - 'A'] = { TOK_WHILE, TOK_WITH },
 		['y' - 'A'] = { TOK_YIELD },
 	};
+	/* the lengths of the keywords of each letter, made from the table
+	 * on first use: most names are turned away by their length */
+	static uint16_t lengths[sizeof by_letter / sizeof by_letter[0]];
+	static bool have_lengths;
 	int c = (unsigned char)s[0];
-	size_t i;
-	if (n < 2 || n > 8 || c < 'A' || c > 'y')
+	size_t i, l;
+
+	if (!have_lengths) {
+		for (l = 0; l < sizeof by_letter / sizeof by_letter[0]; l++)
+			for (i = 0; i < 6 && by_letter[l][i] != TOK_EOF; i++)
+				lengths[l] |= (uint16_t)(1u <<
+				    token_lengths[by_letter[l][i]]);
+		have_lengths = true;
+	}
+	if (n < 2 || n > 8 || c < 'A' || c > 'y' ||
+	    (lengths[c - 'A'] & (1u << n)) == 0)
 		return TOK_NAME;
 	/* an empty slot is 0, which is TOK_EOF: the end of the list */
 	for (i = 0; i < 6 && by_letter[c - 'A'][i] != TOK_EOF; i++)

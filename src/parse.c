@@ -175,24 +175,34 @@ node_size(enum node_kind kind)
  * call into the arena.  A request of more than a quarter of a chunk (a
  * long list's items) goes to the arena itself.
  */
-static void *
+static void *node_alloc_slow(struct parser *p, size_t size)
+    __attribute__((noinline));
+
+static inline void *
 node_alloc(struct parser *p, size_t size)
 {
 	void *r;
 	size = (size + 7) & ~(size_t)7;
-	if (size > p->chunk_left) {
-		size_t next = p->chunk_size == 0 ? 512 :
-		    p->chunk_size < 65536 ? p->chunk_size * 2 : 65536;
-		if (size > next / 4)
-			return arena_alloc(p->a, size);
-		p->chunk_size = next;
-		p->chunk = arena_alloc(p->a, p->chunk_size);
-		p->chunk_left = p->chunk_size;
-	}
+	if (size > p->chunk_left)
+		return node_alloc_slow(p, size);
 	r = p->chunk;
 	p->chunk += size;
 	p->chunk_left -= size;
 	return r;
+}
+
+/* A new chunk (or, for a big request, the arena itself). */
+static void *
+node_alloc_slow(struct parser *p, size_t size)
+{
+	size_t next = p->chunk_size == 0 ? 512 :
+	    p->chunk_size < 65536 ? p->chunk_size * 2 : 65536;
+	if (size > next / 4)
+		return arena_alloc(p->a, size);
+	p->chunk_size = next;
+	p->chunk = arena_alloc(p->a, p->chunk_size);
+	p->chunk_left = p->chunk_size;
+	return node_alloc(p, size);
 }
 
 static struct node *
