@@ -46,6 +46,16 @@ stack_init(struct stack *s, struct arena *a)
 }
 
 static void
+grow(struct stack *s)
+{
+	size_t ncap = s->cap * 2;
+	s->items = arena_grow(s->arena, s->items, s->len, ncap,
+	    sizeof *s->items);
+	s->cap = ncap;
+}
+
+/* (inline: push_children() pushes every child of every node) */
+static inline void
 push(struct stack *s, const struct node *n)
 {
 	if (n == NULL)
@@ -57,12 +67,8 @@ push(struct stack *s, const struct node *n)
 			s->leaf_blocked = true;
 		return;
 	}
-	if (s->len == s->cap) {
-		size_t ncap = s->cap * 2;
-		s->items = arena_grow(s->arena, s->items, s->len, ncap,
-		    sizeof *s->items);
-		s->cap = ncap;
-	}
+	if (s->len == s->cap)
+		grow(s);
 	s->items[s->len++] = n;
 }
 

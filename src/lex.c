@@ -827,8 +827,29 @@ lex_next(struct lexer *lx)
 				lx->at_line_start = false;
 				return t;
 			}
-			if (fast_class[c] == FC_BRACKET)
-				return bracket(lx, pos, op1(c), c);
+			if (fast_class[c] == FC_BRACKET) {
+				/* an opening bracket below the limit, or the
+				 * closing one that matches: else bracket() */
+				char open = lx->depth > 0 ?
+				    lx->brackets[lx->depth - 1] : 0;
+				if ((c == '(' || c == '[' || c == '{') &&
+				    lx->depth < LEX_MAX_NESTING) {
+					lx->brackets[lx->depth] = (char)c;
+					lx->bracket_pos[lx->depth] = pos;
+					lx->depth++;
+				} else if ((c == ')' && open == '(') ||
+				    (c == ']' && open == '[') ||
+				    (c == '}' && open == '{'))
+					lx->depth--;
+				else
+					return bracket(lx, pos, op1(c), c);
+				struct token t = { op1(c), pos, 1, 0, 0, 0,
+				    false };
+				lx->pos = pos + 1;
+				lx->emitted_any = true;
+				lx->at_line_start = false;
+				return t;
+			}
 		} else if (lx->depth == 0) {
 			/* the end: NEWLINE after a line's tokens, then EOF */
 			struct token t = { lx->emitted_any ? TOK_NEWLINE :
