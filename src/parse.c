@@ -917,7 +917,7 @@ strings(struct parser *p)
 			/* 3.11 marks every literal part of a u'' run */
 			if (part->kind == NODE_CONSTANT &&
 			    p->src[first.start] == 'u')
-				part->u.constant.kind = "u";
+				part->is_u_string = true;
 		}
 		n->u.joinedstr.values = vec_list(&parts);
 	} else {
@@ -929,7 +929,7 @@ strings(struct parser *p)
 			n->u.constant.value = value_str(p->a,
 			    lit.data ? lit.data : "", lit.len);
 		if (p->src[first.start] == 'u')	/* as CPython: not for U'' */
-			n->u.constant.kind = "u";
+			n->is_u_string = true;
 	}
 out:
 	sbuf_free(&lit);
