@@ -32,10 +32,15 @@ lex_token_text(enum token_kind kind)
 	return kind < TOK__COUNT ? token_texts[kind] : "?";
 }
 
+static bool have_keyword_lengths;
+static void keyword_lengths_init(void);
+
 void
 lex_init(struct lexer *lx, struct arena *a, const char *src, uint32_t begin,
     uint32_t end)
 {
+	if (!have_keyword_lengths)
+		keyword_lengths_init();
 	/* the bracket stack needs no clearing: depth says what is live */
 	memset(lx, 0, offsetof(struct lexer, brackets));
 	memset(&lx->at_line_start, 0,
@@ -186,55 +191,69 @@ is_text(enum token_kind k, const char *s, uint32_t n)
 	    memcmp(token_texts[k], s, n) == 0;
 }
 
-/* A name's keyword kind, or TOK_NAME: a switch on the first letter
- * keeps this to a comparison or two per name. */
+/* The keywords by first letter. */
+static const enum token_kind keywords_by_letter[][6] = {
+	['F' - 'A'] = { TOK_FALSE },
+	['N' - 'A'] = { TOK_NONE },
+	['T' - 'A'] = { TOK_TRUE },
+	['a' - 'A'] = { TOK_AND, TOK_AS, TOK_ASSERT, TOK_ASYNC, TOK_AWAIT },
+	['b' - 'A'] = { TOK_BREAK },
+	['c' - 'A'] = { TOK_CLASS, TOK_CONTINUE },
+	['d' - 'A'] = { TOK_DEF, TOK_DEL },
+	['e' - 'A'] = { TOK_ELIF, TOK_ELSE, TOK_EXCEPT },
+	['f' - 'A'] = { TOK_FINALLY, TOK_FOR, TOK_FROM },
+	['g' - 'A'] = { TOK_GLOBAL },
+	['i' - 'A'] = { TOK_IF, TOK_IMPORT, TOK_IN, TOK_IS },
+	['l' - 'A'] = { TOK_LAMBDA },
+	['n' - 'A'] = { TOK_NONLOCAL, TOK_NOT },
+	['o' - 'A'] = { TOK_OR },
+	['p' - 'A'] = { TOK_PASS },
+	['r' - 'A'] = { TOK_RAISE, TOK_RETURN },
+	['t' - 'A'] = { TOK_TRY },
+	['w' - 'A'] = { TOK_WHILE, TOK_WITH },
+	['y' - 'A'] = { TOK_YIELD },
+};
+#define NLETTERS (sizeof keywords_by_letter / sizeof keywords_by_letter[0])
+
+/* The lengths of the keywords of each letter (bit n: one of n bytes),
+ * made from the table by lex_init() the first time: most names are
+ * turned away by their length. */
+static uint16_t keyword_lengths[NLETTERS];
+
+static void
+keyword_lengths_init(void)
+{
+	size_t l, i;
+	for (l = 0; l < NLETTERS; l++)
+		for (i = 0; i < 6 && keywords_by_letter[l][i] != TOK_EOF; i++)
+			keyword_lengths[l] |= (uint16_t)(1u <<
+			    token_lengths[keywords_by_letter[l][i]]);
+	have_keyword_lengths = true;
+}
+
 static enum token_kind
+keyword_scan(const char *s, uint32_t n)
+{
+	const enum token_kind *k = keywords_by_letter[s[0] - 'A'];
+	size_t i;
+	/* an empty slot is 0, which is TOK_EOF: the end of the list */
+	for (i = 0; i < 6 && k[i] != TOK_EOF; i++)
+		if (is_text(k[i], s, n))
+			return k[i];
+	return TOK_NAME;
+}
+
+/* A name's keyword kind, or TOK_NAME: its first letter and its length
+ * turn most names away at once; the rest compare with a keyword or two
+ * of their letter. */
+static inline enum token_kind
 keyword(const char *s, uint32_t n)
 {
-	static const enum token_kind by_letter[][6] = {
-		['F' - 'A'] = { TOK_FALSE },
-		['N' - 'A'] = { TOK_NONE },
-		['T' - 'A'] = { TOK_TRUE },
-		['a' - 'A'] = { TOK_AND, TOK_AS, TOK_ASSERT, TOK_ASYNC,
-		    TOK_AWAIT },
-		['b' - 'A'] = { TOK_BREAK },
-		['c' - 'A'] = { TOK_CLASS, TOK_CONTINUE },
-		['d' - 'A'] = { TOK_DEF, TOK_DEL },
-		['e' - 'A'] = { TOK_ELIF, TOK_ELSE, TOK_EXCEPT },
-		['f' - 'A'] = { TOK_FINALLY, TOK_FOR, TOK_FROM },
-		['g' - 'A'] = { TOK_GLOBAL },
-		['i' - 'A'] = { TOK_IF, TOK_IMPORT, TOK_IN, TOK_IS },
-		['l' - 'A'] = { TOK_LAMBDA },
-		['n' - 'A'] = { TOK_NONLOCAL, TOK_NOT },
-		['o' - 'A'] = { TOK_OR },
-		['p' - 'A'] = { TOK_PASS },
-		['r' - 'A'] = { TOK_RAISE, TOK_RETURN },
-		['t' - 'A'] = { TOK_TRY },
-		['w' - 'A'] = { TOK_WHILE, TOK_WITH },
-		['y' - 'A'] = { TOK_YIELD },
-	};
-	/* the lengths of the keywords of each letter, made from the table
-	 * on first use: most names are turned away by their length */
-	static uint16_t lengths[sizeof by_letter / sizeof by_letter[0]];
-	static bool have_lengths;
 	int c = (unsigned char)s[0];
-	size_t i, l;
-
-	if (!have_lengths) {
-		for (l = 0; l < sizeof by_letter / sizeof by_letter[0]; l++)
-			for (i = 0; i < 6 && by_letter[l][i] != TOK_EOF; i++)
-				lengths[l] |= (uint16_t)(1u <<
-				    token_lengths[by_letter[l][i]]);
-		have_lengths = true;
-	}
 	if (n < 2 || n > 8 || c < 'A' || c > 'y' ||
-	    (lengths[c - 'A'] & (1u << n)) == 0)
+	    (keyword_lengths[c - 'A'] & (1u << n)) == 0)
 		return TOK_NAME;
-	/* an empty slot is 0, which is TOK_EOF: the end of the list */
-	for (i = 0; i < 6 && by_letter[c - 'A'][i] != TOK_EOF; i++)
-		if (is_text(by_letter[c - 'A'][i], s, n))
-			return by_letter[c - 'A'][i];
-	return TOK_NAME;
+	return keyword_scan(s, n);
 }
 
 /* The STR_* flags of a string prefix, or -1 when s[0..n) is not one. */
