@@ -2,8 +2,22 @@
  * arena.c -- a bump allocator in chunks, with finalisers.
  *
  * Small requests are carved from the current block; a request larger than a
- * quarter of the block size gets a block of its own so that a big list does
- * not waste the rest of a block.  Everything is zeroed.
+ * quarter of the next block's size gets a block of its own so that a big
+ * list does not waste the rest of a block.  Everything is zeroed.
+ *
+ * A block is zeroed ahead of the requests, a kilobyte at a time (a mapped
+ * block comes zeroed from the kernel), so a request is a bump of a
+ * pointer and rarely a memset, and the part of a block never handed out
+ * is never cleared.
+ *
+ * Block sizes double from 16 KiB to 4 MiB as an arena grows: a one-line
+ * input costs one small block, a megabyte of input a few dozen blocks
+ * instead of thousands.  Blocks of 2 MiB and more are mapped directly,
+ * aligned to 2 MiB and marked MADV_HUGEPAGE: an input that needs tens of
+ * MiB of nodes then takes a few dozen page faults instead of thousands
+ * (where transparent huge pages are enabled for madvise), and unmapping
+ * gives the memory back to the system at once.  Only touched pages count
+ * against RSS, so the unused tail of a big block costs address space only.
  */
 #include "config.h"
 
@@ -12,17 +26,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "arena.h"
 #include "xalloc.h"
 
 #define BLOCK_SIZE	(16 * 1024)
+#define MAX_BLOCK_SIZE	(4u * 1024 * 1024)
+#define HUGE_SIZE	(2u * 1024 * 1024)	/* a transparent huge page */
 #define ALIGN		16
 
 struct block {
 	struct block	*next;
-	size_t		 size;
+	size_t		 size;		/* of data[] */
 	size_t		 used;
+	size_t		 zeroed;	/* data[0, zeroed) is known zero */
+	size_t		 map_size;	/* bytes mapped, or 0: malloc'd */
 	_Alignas(ALIGN) unsigned char data[];
 };
 
@@ -36,26 +56,87 @@ struct arena {
 	struct block	 *head;
 	struct finaliser *finalisers;
 	size_t		  used;
+	size_t		  next_size;	/* of the next shared block */
 };
 
 /*
- * One arena kept for reuse: a session makes and frees an arena per input,
- * and handing the same first block back avoids a malloc and free of a
- * 16 KiB block (and glibc's consolidation of it) on every input.  Only an
- * arena that holds nothing but its first block is kept; the process is
- * single-threaded.
+ * A few arenas kept for reuse: a session makes and frees two or three
+ * arenas per input, and handing the same first blocks back avoids a
+ * malloc and free of a 16 KiB block (and glibc's consolidation of it) on
+ * every input.  Only an arena that holds nothing but its first block is
+ * kept; the process is single-threaded.
  */
-static struct arena *spare;
+#define NSPARES 4
+static struct arena *spares[NSPARES];
+static size_t nspares;
 
 struct arena *
 arena_new(void)
 {
-	struct arena *a = spare;
-	if (a != NULL) {
-		spare = NULL;
-		return a;
+	struct arena *a;
+	if (nspares > 0)
+		return spares[--nspares];
+	a = xcalloc(1, sizeof(struct arena));
+	a->next_size = BLOCK_SIZE;
+	return a;
+}
+
+/*
+ * Mapped blocks kept for the next big input, up to CACHE_BYTES: an input
+ * of a megabyte needs tens of MiB, and mapping them afresh each time has
+ * the kernel clear every huge page before it is handed over (a fifth of
+ * the time of such an input).  A kept block is cleared again as it is
+ * handed out, a kilobyte ahead of the requests, which the requests then
+ * find in cache.
+ */
+#define NCACHED		16
+#define CACHE_BYTES	(64u * 1024 * 1024)
+static struct block *cached[NCACHED];
+static size_t ncached, cached_bytes;
+static pid_t cached_pid;	/* the process whose blocks these are */
+
+static void
+block_free(struct block *b)
+{
+	if (b->map_size == 0)
+		free(b);
+	else if (ncached < NCACHED && cached_bytes + b->map_size <= CACHE_BYTES) {
+		/*
+		 * Not inherited by a fork: a jailed child has no use for
+		 * them, and fork() would copy their page tables.  (So a
+		 * child must not take them: cached_pid.)
+		 */
+		(void)madvise(b, b->map_size, MADV_DONTFORK);
+		if (ncached == 0)
+			cached_pid = getpid();
+		cached[ncached++] = b;
+		cached_bytes += b->map_size;
+	} else
+		munmap(b, b->map_size);
+}
+
+/* A kept block of len bytes or a little more, or NULL. */
+static struct block *
+cached_block(size_t len)
+{
+	size_t i;
+	if (ncached > 0 && cached_pid != getpid()) {
+		/* a forked child: the blocks were not inherited */
+		ncached = 0;
+		cached_bytes = 0;
 	}
-	return xcalloc(1, sizeof(struct arena));
+	for (i = ncached; i > 0; i--) {
+		struct block *b = cached[i - 1];
+		if (b->map_size >= len && b->map_size <= 2 * len) {
+			cached[i - 1] = cached[--ncached];
+			cached_bytes -= b->map_size;
+			(void)madvise(b, b->map_size, MADV_DOFORK);
+			b->size = b->map_size - sizeof *b;
+			b->zeroed = 0;
+			return b;
+		}
+	}
+	return NULL;
 }
 
 void
@@ -71,29 +152,89 @@ arena_free(struct arena *a)
 		f->fn(f->data);
 	}
 	a->finalisers = NULL;
-	if (spare == NULL && a->head != NULL && a->head->next == NULL &&
-	    a->head->size == BLOCK_SIZE) {
-		/* keep it: empty, with its one block ready */
+	if (nspares < NSPARES && a->head != NULL && a->head->next == NULL &&
+	    a->head->map_size == 0 &&
+	    a->head->size == BLOCK_SIZE - sizeof(struct block)) {
+		/* keep it: empty, with its one block ready (to be zeroed
+		 * again as it is handed out) */
 		a->head->used = 0;
+		a->head->zeroed = 0;
 		a->used = 0;
-		spare = a;
+		a->next_size = 2 * BLOCK_SIZE;	/* as after its first block */
+		spares[nspares++] = a;
 		return;
 	}
 	for (b = a->head; b != NULL; b = next) {
 		next = b->next;
-		free(b);
+		block_free(b);
 	}
 	free(a);
 }
 
+/*
+ * A zeroed block with room for size bytes.  From 2 MiB on it is mapped
+ * at a 2 MiB boundary, in whole huge pages, and offered to the kernel for
+ * transparent huge pages; the slack of the alignment is unmapped again.
+ */
 static struct block *
 new_block(size_t size)
 {
-	struct block *b = xmalloc(sizeof *b + size);
+	struct block *b;
+	size_t need = sizeof *b + size;
+
+	if (size > SIZE_MAX - sizeof *b - 2 * HUGE_SIZE)
+		xalloc_die(size);
+	if (need >= HUGE_SIZE &&
+	    (b = cached_block((need + HUGE_SIZE - 1) &
+	    ~(size_t)(HUGE_SIZE - 1))) != NULL) {
+		/* zeroed as it is handed out */
+	} else if (need >= HUGE_SIZE) {
+		size_t len = (need + HUGE_SIZE - 1) & ~(size_t)(HUGE_SIZE - 1);
+		unsigned char *m = mmap(NULL, len + HUGE_SIZE,
+		    PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		uintptr_t at;
+		size_t lead;
+		if (m == MAP_FAILED)
+			xalloc_die(need);
+		at = ((uintptr_t)m + HUGE_SIZE - 1) & ~(uintptr_t)(HUGE_SIZE - 1);
+		lead = at - (uintptr_t)m;
+		if (lead > 0)
+			munmap(m, lead);
+		if (HUGE_SIZE - lead > 0)
+			munmap((unsigned char *)at + len, HUGE_SIZE - lead);
+#ifdef MADV_HUGEPAGE
+		(void)madvise((void *)at, len, MADV_HUGEPAGE);
+#endif
+		b = (struct block *)at;
+		b->map_size = len;
+		b->size = len - sizeof *b;
+		b->zeroed = b->size;
+	} else {
+		b = xmalloc(need);
+		b->map_size = 0;
+		b->size = size;
+		b->zeroed = 0;
+	}
 	b->next = NULL;
-	b->size = size;
 	b->used = 0;
 	return b;
+}
+
+/*
+ * Zero b's data up to at least upto, a kilobyte ahead: few enough calls,
+ * and small enough that memset stores vectors (from 2 KiB on glibc's
+ * memset switches to rep stosb, which starts slowly).
+ */
+#define ZERO_AHEAD	1024
+
+static void
+zero_to(struct block *b, size_t upto)
+{
+	size_t z = (upto + ZERO_AHEAD - 1) & ~(size_t)(ZERO_AHEAD - 1);
+	if (z > b->size)
+		z = b->size;
+	memset(b->data + b->zeroed, 0, z - b->zeroed);
+	b->zeroed = z;
 }
 
 void *
@@ -105,28 +246,42 @@ arena_alloc(struct arena *a, size_t size)
 	size = (size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
 	if (size == 0)
 		size = ALIGN;
-	if (size > BLOCK_SIZE / 4) {
-		/* A block of its own, kept behind the current one. */
+	if (b != NULL && b->size - b->used >= size) {
+		p = b->data + b->used;
+		b->used += size;
+		if (b->used > b->zeroed)
+			zero_to(b, b->used);
+		a->used += size;
+		return p;
+	}
+	if (size > a->next_size / 4) {
+		/* A block of its own, kept behind the current one; the
+		 * arena is growing, so the next shared block grows too. */
 		struct block *big = new_block(size);
+		if (a->next_size < MAX_BLOCK_SIZE)
+			a->next_size *= 2;
 		big->used = size;
+		if (big->zeroed < size)
+			zero_to(big, size);
 		if (b != NULL) {
 			big->next = b->next;
 			b->next = big;
 		} else
 			a->head = big;
 		a->used += size;
-		memset(big->data, 0, size);
 		return big->data;
 	}
-	if (b == NULL || b->size - b->used < size) {
-		b = new_block(BLOCK_SIZE);
-		b->next = a->head;
-		a->head = b;
-	}
-	p = b->data + b->used;
-	b->used += size;
+	/* (the header inside the size: a 2 MiB block is one huge page) */
+	b = new_block(a->next_size - sizeof *b);
+	if (a->next_size < MAX_BLOCK_SIZE)
+		a->next_size *= 2;
+	b->next = a->head;
+	a->head = b;
+	p = b->data;
+	b->used = size;
+	if (b->zeroed < size)
+		zero_to(b, size);
 	a->used += size;
-	memset(p, 0, size);
 	return p;
 }
 

@@ -329,7 +329,7 @@ dump_fields(struct dumper *d, const struct node *n)
 		break;
 	case NODE_CONSTANT:
 		f_value(d, "value", n->u.constant.value);
-		f_str(d, "kind", n->u.constant.kind);
+		f_str(d, "kind", n->is_u_string ? "u" : NULL);
 		break;
 	case NODE_ATTRIBUTE:
 		f_node(d, "value", n->u.attribute.value);

@@ -22,6 +22,7 @@
 #include "typecons.h"
 #include "num.h"
 #include "sbuf.h"
+#include "strlist.h"
 #include "value.h"
 
 /* A parameter: its name, or NULL for positional-only. */
@@ -671,7 +672,7 @@ bi_set(struct rt *rt, value self, const value *args, size_t nargs,
 
 /* ---- the table ---- */
 
-/* sorted by name: builtin_find() bisects */
+/* sorted by name: builtin_find() finds the rows of a first letter */
 const struct builtin builtin_table[] = {
 	{ "abs",	bi_abs },
 	{ "all",	bi_all },
@@ -695,18 +696,32 @@ const struct builtin builtin_table[] = {
 	{ "tuple",	bi_tuple },
 };
 const size_t builtin_count = sizeof builtin_table / sizeof builtin_table[0];
-
-static int
-cmp_name(const void *key, const void *row)
-{
-	return strcmp(key, ((const struct builtin *)row)->name);
-}
+_Static_assert(sizeof builtin_table / sizeof builtin_table[0] < 256,
+    "builtin_find() indexes the table with bytes");
 
 const struct builtin *
 builtin_find(const char *name)
 {
-	const struct builtin *b = bsearch(name, builtin_table, builtin_count,
-	    sizeof builtin_table[0], cmp_name);
+	/* where the rows of each first byte begin and end in the sorted
+	 * table, made on first use: a lookup compares with the two or three
+	 * rows of its letter only */
+	static uint8_t first[256], last[256];
+	static bool have_index;
+	unsigned c = (unsigned char)name[0];
+	size_t i;
+
+	if (!have_index) {
+		for (i = builtin_count; i > 0; i--)
+			first[(unsigned char)builtin_table[i - 1].name[0]] =
+			    (uint8_t)(i - 1);
+		for (i = 0; i < builtin_count; i++)
+			last[(unsigned char)builtin_table[i].name[0]] =
+			    (uint8_t)(i + 1);
+		have_index = true;
+	}
+	for (i = first[c]; i < last[c]; i++)
+		if (strlist_cmp(name, builtin_table[i].name) == 0)
+			return &builtin_table[i];
 	/* the type constructors and iterator builtins live in typecons.c */
-	return b != NULL ? b : typecons_find(name);
+	return typecons_find(name);
 }

@@ -19,23 +19,56 @@
 
 #define BIT(x) (UINT64_C(1) << (x))
 
+/* The walk's stack: on the C stack for the usual small tree, in the
+ * arena beyond that. */
+#define STACK_INLINE 64
+
 struct stack {
 	const struct node	**items;
 	size_t			  len, cap;
 	struct arena		 *arena;
+	/* set for all_allowed(): leaves are checked as they are pushed */
+	const struct policy	 *leaf_policy;
+	bool			  leaf_blocked;
+	const struct node	 *inl[STACK_INLINE];
 };
 
+
 static void
+stack_init(struct stack *s, struct arena *a)
+{
+	s->items = s->inl;
+	s->len = 0;
+	s->cap = STACK_INLINE;
+	s->arena = a;
+	s->leaf_policy = NULL;
+	s->leaf_blocked = false;
+}
+
+static void
+grow(struct stack *s)
+{
+	size_t ncap = s->cap * 2;
+	s->items = arena_grow(s->arena, s->items, s->len, ncap,
+	    sizeof *s->items);
+	s->cap = ncap;
+}
+
+/* (inline: push_children() pushes every child of every node) */
+static inline void
 push(struct stack *s, const struct node *n)
 {
 	if (n == NULL)
 		return;
-	if (s->len == s->cap) {
-		size_t ncap = s->cap ? s->cap * 2 : 64;
-		s->items = arena_grow(s->arena, s->items, s->len, ncap,
-		    sizeof *s->items);
-		s->cap = ncap;
+	if (s->leaf_policy != NULL && (n->kind == NODE_CONSTANT ||
+	    n->kind == NODE_NAME)) {
+		/* all check_node() asks of these two: is the kind listed? */
+		if ((s->leaf_policy->nodes & BIT(n->kind)) == 0)
+			s->leaf_blocked = true;
+		return;
 	}
+	if (s->len == s->cap)
+		grow(s);
 	s->items[s->len++] = n;
 }
 
@@ -226,15 +259,45 @@ check_node(const struct policy *p, const struct node *n, struct arena *a,
 	return true;
 }
 
+/*
+ * Is every node allowed?  The walk of check_tree(), except that a leaf
+ * (a Constant or a Name) is checked as it is pushed instead of being
+ * pushed: a left-deep chain a+b+c+... or a long list then needs no stack
+ * at all (check_tree's walk holds every right operand of a chain).  The
+ * order is not the pre-order, so it only says whether something is
+ * blocked, not what comes first.
+ */
+static bool
+all_allowed(const struct policy *p, const struct node *root, struct arena *a)
+{
+	struct stack s;
+	struct check_result ignored;
+
+	stack_init(&s, a);
+	s.leaf_policy = p;
+	push(&s, root);
+	while (s.len > 0 && !s.leaf_blocked) {
+		const struct node *n = s.items[--s.len];
+		if (!check_node(p, n, a, &ignored))
+			return false;
+		push_children(&s, n);
+	}
+	return !s.leaf_blocked;
+}
+
 bool
 check_tree(const struct policy *p, const struct node *root, struct arena *a,
     struct check_result *out)
 {
-	struct stack s = { NULL, 0, 0, a };
+	struct stack s;
 
 	out->node = NULL;
 	out->rule = NULL;
 	out->reason = NULL;
+	if (all_allowed(p, root, a))
+		return true;
+	/* blocked: walk again in pre-order for the first offender */
+	stack_init(&s, a);
 	push(&s, root);
 	while (s.len > 0) {
 		const struct node *n = s.items[--s.len];
@@ -250,8 +313,9 @@ check_source(const struct policy *p, const struct node *root,
     const char *src, size_t len, struct arena *a, struct check_result *out)
 {
 	const char *const *w;
-	struct stack s = { NULL, 0, 0, a };
+	struct stack s;
 
+	stack_init(&s, a);
 	out->node = NULL;
 	out->rule = NULL;
 	out->reason = NULL;

@@ -28,6 +28,7 @@
 #include "ns.h"
 #include "policy.h"
 #include "sbuf.h"
+#include "strlist.h"
 
 /* A local scope (lambda parameters, comprehension targets). */
 struct scope {
@@ -100,7 +101,7 @@ scope_get(const struct scope *s, const char *name, value *out)
 	size_t i;
 	for (; s != NULL; s = s->parent)
 		for (i = s->n; i > 0; i--)
-			if (strcmp(s->names[i - 1], name) == 0) {
+			if (strlist_cmp(s->names[i - 1], name) == 0) {
 				*out = s->values[i - 1];
 				return true;
 			}
@@ -231,11 +232,6 @@ struct argv {
 static void
 argv_push(struct argv *av, const char *kw, value v)
 {
-	if (av->cap == 0) {
-		av->args = av->inl_args;
-		av->kwnames = av->inl_kw;
-		av->cap = ARGV_INLINE;
-	}
 	if (av->n + av->nkw == av->cap) {
 		size_t ncap = av->cap * 2;
 		av->args = arena_grow(av->arena, av->args, av->n + av->nkw,
@@ -280,9 +276,16 @@ eval_call_value(struct eval *ev, value fn, const value *args, size_t nargs,
 static bool
 eval_call(struct eval *ev, const struct node *n, value *out)
 {
-	struct argv av = { .arena = ev->rt.arena };
+	struct argv av;
 	value fn, v;
 	size_t i;
+
+	/* (field by field: the inline arrays need no clearing) */
+	av.args = av.inl_args;
+	av.kwnames = av.inl_kw;
+	av.n = av.nkw = 0;
+	av.cap = ARGV_INLINE;
+	av.arena = ev->rt.arena;
 
 	if (!eval_expr(ev, n->u.call.func, &fn))
 		return false;
@@ -435,29 +438,44 @@ eval_dict(struct eval *ev, const struct node *n, value *out)
 /*
  * A chain a+b+c+... parses as BinOp(BinOp(BinOp(a,b),c),...).  Walk down
  * the left spine collecting the BinOps, evaluate the leftmost operand, then
- * apply the operators upwards: constant stack, whatever the length.
+ * apply the operators upwards: constant stack, whatever the length.  The
+ * spine is kept in segments, the first on the C stack and the others in
+ * the arena, linked backwards: one walk down the tree, no copies, and a
+ * megabyte of "1+1+..." takes 4 MiB for it, not 8 MiB of doublings.
  */
+#define SPINE_SEGMENT 64
+
+struct spine_segment {
+	struct spine_segment	*prev;
+	size_t			 len;
+	const struct node	*items[SPINE_SEGMENT];
+};
+
 static bool
 eval_binop_chain(struct eval *ev, const struct node *n, value *out)
 {
-	const struct node **spine = NULL;
-	size_t len = 0, cap = 0;
+	struct spine_segment first, *seg = &first;
 	const struct node *p;
 	value acc, right;
 
+	first.prev = NULL;
+	first.len = 0;
 	for (p = n; p->kind == NODE_BINOP; p = p->u.binop.left) {
-		if (len == cap) {
-			size_t ncap = cap ? cap * 2 : 16;
-			spine = arena_grow(ev->rt.arena, spine, len, ncap,
-			    sizeof *spine);
-			cap = ncap;
+		if (seg->len == SPINE_SEGMENT) {
+			struct spine_segment *next = arena_alloc(ev->rt.arena,
+			    sizeof *next);
+			next->prev = seg;
+			seg = next;
 		}
-		spine[len++] = p;
+		seg->items[seg->len++] = p;
 	}
 	if (!eval_expr(ev, p, &acc))
 		return false;
-	while (len > 0) {
-		const struct node *b = spine[--len];
+	while (seg->len > 0 || seg->prev != NULL) {
+		const struct node *b;
+		if (seg->len == 0)
+			seg = seg->prev;
+		b = seg->items[--seg->len];
 		if (!rt_step(&ev->rt))
 			return fail_at(ev, b);
 		if (!eval_expr(ev, b->u.binop.right, &right))

@@ -32,10 +32,15 @@ lex_token_text(enum token_kind kind)
 	return kind < TOK__COUNT ? token_texts[kind] : "?";
 }
 
+static bool have_keyword_lengths;
+static void keyword_lengths_init(void);
+
 void
 lex_init(struct lexer *lx, struct arena *a, const char *src, uint32_t begin,
     uint32_t end)
 {
+	if (!have_keyword_lengths)
+		keyword_lengths_init();
 	/* the bracket stack needs no clearing: depth says what is live */
 	memset(lx, 0, offsetof(struct lexer, brackets));
 	memset(&lx->at_line_start, 0,
@@ -182,45 +187,73 @@ static const uint8_t token_lengths[] = { TOKEN_KINDS(X_LEN) };
 static bool
 is_text(enum token_kind k, const char *s, uint32_t n)
 {
-	return token_lengths[k] == n && memcmp(token_texts[k], s, n) == 0;
+	return token_lengths[k] == n && token_texts[k][1] == s[1] &&
+	    memcmp(token_texts[k], s, n) == 0;
 }
 
-/* A name's keyword kind, or TOK_NAME: a switch on the first letter
- * keeps this to a comparison or two per name. */
+/* The keywords by first letter. */
+static const enum token_kind keywords_by_letter[][6] = {
+	['F' - 'A'] = { TOK_FALSE },
+	['N' - 'A'] = { TOK_NONE },
+	['T' - 'A'] = { TOK_TRUE },
+	['a' - 'A'] = { TOK_AND, TOK_AS, TOK_ASSERT, TOK_ASYNC, TOK_AWAIT },
+	['b' - 'A'] = { TOK_BREAK },
+	['c' - 'A'] = { TOK_CLASS, TOK_CONTINUE },
+	['d' - 'A'] = { TOK_DEF, TOK_DEL },
+	['e' - 'A'] = { TOK_ELIF, TOK_ELSE, TOK_EXCEPT },
+	['f' - 'A'] = { TOK_FINALLY, TOK_FOR, TOK_FROM },
+	['g' - 'A'] = { TOK_GLOBAL },
+	['i' - 'A'] = { TOK_IF, TOK_IMPORT, TOK_IN, TOK_IS },
+	['l' - 'A'] = { TOK_LAMBDA },
+	['n' - 'A'] = { TOK_NONLOCAL, TOK_NOT },
+	['o' - 'A'] = { TOK_OR },
+	['p' - 'A'] = { TOK_PASS },
+	['r' - 'A'] = { TOK_RAISE, TOK_RETURN },
+	['t' - 'A'] = { TOK_TRY },
+	['w' - 'A'] = { TOK_WHILE, TOK_WITH },
+	['y' - 'A'] = { TOK_YIELD },
+};
+#define NLETTERS (sizeof keywords_by_letter / sizeof keywords_by_letter[0])
+
+/* The lengths of the keywords of each letter (bit n: one of n bytes),
+ * made from the table by lex_init() the first time: most names are
+ * turned away by their length. */
+static uint16_t keyword_lengths[NLETTERS];
+
+static void
+keyword_lengths_init(void)
+{
+	size_t l, i;
+	for (l = 0; l < NLETTERS; l++)
+		for (i = 0; i < 6 && keywords_by_letter[l][i] != TOK_EOF; i++)
+			keyword_lengths[l] |= (uint16_t)(1u <<
+			    token_lengths[keywords_by_letter[l][i]]);
+	have_keyword_lengths = true;
+}
+
 static enum token_kind
+keyword_scan(const char *s, uint32_t n)
+{
+	const enum token_kind *k = keywords_by_letter[s[0] - 'A'];
+	size_t i;
+	/* an empty slot is 0, which is TOK_EOF: the end of the list */
+	for (i = 0; i < 6 && k[i] != TOK_EOF; i++)
+		if (is_text(k[i], s, n))
+			return k[i];
+	return TOK_NAME;
+}
+
+/* A name's keyword kind, or TOK_NAME: its first letter and its length
+ * turn most names away at once; the rest compare with a keyword or two
+ * of their letter. */
+static inline enum token_kind
 keyword(const char *s, uint32_t n)
 {
-	static const enum token_kind by_letter[][6] = {
-		['F' - 'A'] = { TOK_FALSE },
-		['N' - 'A'] = { TOK_NONE },
-		['T' - 'A'] = { TOK_TRUE },
-		['a' - 'A'] = { TOK_AND, TOK_AS, TOK_ASSERT, TOK_ASYNC,
-		    TOK_AWAIT },
-		['b' - 'A'] = { TOK_BREAK },
-		['c' - 'A'] = { TOK_CLASS, TOK_CONTINUE },
-		['d' - 'A'] = { TOK_DEF, TOK_DEL },
-		['e' - 'A'] = { TOK_ELIF, TOK_ELSE, TOK_EXCEPT },
-		['f' - 'A'] = { TOK_FINALLY, TOK_FOR, TOK_FROM },
-		['g' - 'A'] = { TOK_GLOBAL },
-		['i' - 'A'] = { TOK_IF, TOK_IMPORT, TOK_IN, TOK_IS },
-		['l' - 'A'] = { TOK_LAMBDA },
-		['n' - 'A'] = { TOK_NONLOCAL, TOK_NOT },
-		['o' - 'A'] = { TOK_OR },
-		['p' - 'A'] = { TOK_PASS },
-		['r' - 'A'] = { TOK_RAISE, TOK_RETURN },
-		['t' - 'A'] = { TOK_TRY },
-		['w' - 'A'] = { TOK_WHILE, TOK_WITH },
-		['y' - 'A'] = { TOK_YIELD },
-	};
 	int c = (unsigned char)s[0];
-	size_t i;
-	if (n < 2 || n > 8 || c < 'A' || c > 'y')
+	if (n < 2 || n > 8 || c < 'A' || c > 'y' ||
+	    (keyword_lengths[c - 'A'] & (1u << n)) == 0)
 		return TOK_NAME;
-	/* an empty slot is 0, which is TOK_EOF: the end of the list */
-	for (i = 0; i < 6 && by_letter[c - 'A'][i] != TOK_EOF; i++)
-		if (is_text(by_letter[c - 'A'][i], s, n))
-			return by_letter[c - 'A'][i];
-	return TOK_NAME;
+	return keyword_scan(s, n);
 }
 
 /* The STR_* flags of a string prefix, or -1 when s[0..n) is not one. */
@@ -705,8 +738,152 @@ scan_operator(struct lexer *lx, uint32_t start)
 
 /* ----------------------------------------------------------------- main */
 
+/*
+ * What the fast path below makes of a byte: blanks are skipped, an
+ * ASCII letter or '_' starts a name, a digit a number, a bracket keeps
+ * the bracket stack, and the other bytes with a kind in fast_ops[] are
+ * operators when the next byte does not lengthen them.
+ */
+enum fast_class { FC_OTHER, FC_BLANK, FC_NAME, FC_DIGIT, FC_OP, FC_BRACKET };
+
+#define LETTERS(v) \
+	['A' ... 'Z'] = v, ['a' ... 'z'] = v, ['_'] = v
+static const uint8_t fast_class[256] = {
+	[' '] = FC_BLANK, ['\t'] = FC_BLANK,
+	LETTERS(FC_NAME), ['0' ... '9'] = FC_DIGIT,
+	['('] = FC_BRACKET, [')'] = FC_BRACKET, ['['] = FC_BRACKET,
+	[']'] = FC_BRACKET, ['{'] = FC_BRACKET, ['}'] = FC_BRACKET,
+	[','] = FC_OP, [';'] = FC_OP, ['~'] = FC_OP, ['+'] = FC_OP,
+	['-'] = FC_OP, ['*'] = FC_OP, ['/'] = FC_OP, ['%'] = FC_OP,
+	['&'] = FC_OP, ['|'] = FC_OP, ['^'] = FC_OP, ['@'] = FC_OP,
+};
+static const uint8_t fast_ops[256] = {
+	[','] = TOK_COMMA, [';'] = TOK_SEMI, ['~'] = TOK_TILDE,
+	['+'] = TOK_PLUS, ['-'] = TOK_MINUS, ['*'] = TOK_STAR,
+	['/'] = TOK_SLASH, ['%'] = TOK_PERCENT, ['&'] = TOK_AMPER,
+	['|'] = TOK_VBAR, ['^'] = TOK_CIRCUMFLEX, ['@'] = TOK_AT,
+};
+/* the bytes of an ASCII name after its first */
+static const bool name_tail[256] = { LETTERS(true), ['0' ... '9'] = true };
+/* after a name: a string (a prefix) or a non-ASCII name goes slow */
+static const bool name_stop_slow[256] = {
+	['\''] = true, ['"'] = true, [128 ... 255] = true
+};
+#undef LETTERS
+
+/*
+ * The tokens most inputs are made of, each decided by a byte or two: an
+ * ASCII name or keyword not followed by a quote or a non-ASCII byte, a
+ * decimal integer that nothing but an operator or space follows, and the
+ * operators that cannot start a longer one here.  Returns the kind and
+ * sets *endp, or TOK_ERROR to leave the byte to the general scanners
+ * below (which give the same tokens for these inputs, and every error).
+ */
+static inline enum token_kind
+fast_token(const unsigned char *s, uint32_t start, uint32_t end,
+    uint32_t *endp)
+{
+	uint32_t p = start + 1;
+	int c = s[start], c1;
+
+	switch (fast_class[c]) {
+	case FC_NAME:
+		while (p < end && name_tail[s[p]])
+			p++;
+		if (p < end && name_stop_slow[s[p]])
+			return TOK_ERROR;
+		*endp = p;
+		return keyword((const char *)s + start, p - start);
+	case FC_DIGIT:
+		if (c != '0')
+			while (p < end && s[p] >= '0' && s[p] <= '9')
+				p++;
+		/* a letter, '_' or '.' next: another kind of number */
+		if (p < end && (name_tail[s[p]] || s[p] == '.'))
+			return TOK_ERROR;
+		*endp = p;
+		return TOK_NUMBER;
+	case FC_OP:
+		/* '+=', '->', '**', '//' and the like are longer */
+		c1 = p < end ? s[p] : -1;
+		if (c != ',' && c != ';' && c != '~' && (c1 == '=' ||
+		    (c == '-' && c1 == '>') || ((c == '*' || c == '/') &&
+		    c1 == c)))
+			return TOK_ERROR;
+		*endp = p;
+		return (enum token_kind)fast_ops[c];
+	default:
+		return TOK_ERROR;
+	}
+}
+
+static struct token lex_general(struct lexer *lx) __attribute__((noinline));
+
+/*
+ * Inside a line, with no error: skip blanks and try fast_token(), then
+ * the brackets; everything else goes to lex_general().
+ */
 struct token
 lex_next(struct lexer *lx)
+{
+	if (lx->error.msg == NULL) {
+		const unsigned char *s = (const unsigned char *)lx->src;
+		uint32_t pos = lx->pos, end = lx->end, tend;
+		enum token_kind k;
+		/* (blanks at the start of a line are the general scanner's:
+		 * they may be an unexpected indent) */
+		if (!lx->at_line_start)
+			while (pos < end && fast_class[s[pos]] == FC_BLANK)
+				pos++;
+		if (pos < end) {
+			int c = s[pos];
+			k = fast_token(s, pos, end, &tend);
+			if (k != TOK_ERROR) {
+				struct token t = { k, pos, tend - pos,
+				    k == TOK_NUMBER ? NUM_INT : 0, 0, 0, false };
+				lx->pos = tend;
+				lx->emitted_any = true;
+				lx->at_line_start = false;
+				return t;
+			}
+			if (fast_class[c] == FC_BRACKET) {
+				/* an opening bracket below the limit, or the
+				 * closing one that matches: else bracket() */
+				char open = lx->depth > 0 ?
+				    lx->brackets[lx->depth - 1] : 0;
+				if ((c == '(' || c == '[' || c == '{') &&
+				    lx->depth < LEX_MAX_NESTING) {
+					lx->brackets[lx->depth] = (char)c;
+					lx->bracket_pos[lx->depth] = pos;
+					lx->depth++;
+				} else if ((c == ')' && open == '(') ||
+				    (c == ']' && open == '[') ||
+				    (c == '}' && open == '{'))
+					lx->depth--;
+				else
+					return bracket(lx, pos, op1(c), c);
+				struct token t = { op1(c), pos, 1, 0, 0, 0,
+				    false };
+				lx->pos = pos + 1;
+				lx->emitted_any = true;
+				lx->at_line_start = false;
+				return t;
+			}
+		} else if (lx->depth == 0) {
+			/* the end: NEWLINE after a line's tokens, then EOF */
+			struct token t = { lx->emitted_any ? TOK_NEWLINE :
+			    TOK_EOF, pos, 0, 0, 0, 0, false };
+			lx->pos = pos;
+			lx->emitted_any = t.kind == TOK_EOF;
+			lx->at_line_start = t.kind == TOK_NEWLINE;
+			return t;
+		}
+	}
+	return lex_general(lx);
+}
+
+static struct token
+lex_general(struct lexer *lx)
 {
 	int c;
 	uint32_t start;

@@ -14,6 +14,7 @@
 
 #include "arena.h"
 #include "ns.h"
+#include "strlist.h"
 #include "xalloc.h"
 
 struct binding {
@@ -63,7 +64,7 @@ find(const struct ns *ns, const char *name)
 {
 	size_t i;
 	for (i = 0; i < ns->n; i++)
-		if (strcmp(ns->items[i].name, name) == 0)
+		if (strlist_cmp(ns->items[i].name, name) == 0)
 			return &ns->items[i];
 	return NULL;
 }

@@ -45,7 +45,6 @@ struct parser {
 	struct arena	*a;
 	const char	*src;
 	uint32_t	 len;
-	struct lexer	 lx;
 	struct token	 tok;		/* current */
 	struct token	 next;		/* lookahead, when has_next */
 	bool		 has_next;
@@ -62,11 +61,17 @@ struct parser {
 	unsigned	 probe_depth;
 	bool		 probe_operand;
 	int32_t		 column_override; /* CPython's column, or -1 */
+	/* an operand expression() parsed ahead (a primary), for the
+	 * operator levels to take as their left operand; its start */
+	struct node	*pending;
+	uint32_t	 pending_start;
 	char		*chunk;		/* nodes are carved from here */
 	size_t		 chunk_left, chunk_size;
 	uint32_t	 str_err_at;	/* where string errors point: the end
 					 * of the last literal of a strings run */
 	struct parse_error err;
+	/* last: parse_input clears the fields above, lex_init its own */
+	struct lexer	 lx;
 };
 
 struct vec {
@@ -89,13 +94,19 @@ static bool fstring_parts(struct parser *p, struct token t, uint32_t body,
 
 /* ============================================================ plumbing */
 
+static void *node_alloc(struct parser *p, size_t size);
+
+/* The items are carved with the nodes; a vector that grows leaves its
+ * old items behind in the chunk. */
 static void
 vec_push(struct parser *p, struct vec *v, struct node *n)
 {
 	if (v->len == v->cap) {
 		size_t ncap = v->cap ? v->cap * 2 : 4;
-		v->items = arena_grow(p->a, v->items, v->cap, ncap,
-		    sizeof *v->items);
+		struct node **items = node_alloc(p, ncap * sizeof *items);
+		if (v->len > 0)
+			memcpy(items, v->items, v->len * sizeof *items);
+		v->items = items;
 		v->cap = ncap;
 	}
 	v->items[v->len++] = n;
@@ -158,25 +169,40 @@ node_size(enum node_kind kind)
 }
 
 /*
- * Nodes are carved 8-byte aligned from arena chunks that double from 512 bytes
- * to 64 KiB: a one-line input costs one small chunk, a megabyte of nodes
- * costs no per-node call into the arena.
+ * Nodes (and names and node lists) are carved 8-byte aligned and zeroed
+ * from arena chunks that double from 512 bytes to 64 KiB: a one-line
+ * input costs one small chunk, a megabyte of nodes costs no per-node
+ * call into the arena.  A request of more than a quarter of a chunk (a
+ * long list's items) goes to the arena itself.
  */
-static void *
+static void *node_alloc_slow(struct parser *p, size_t size)
+    __attribute__((noinline));
+
+static inline void *
 node_alloc(struct parser *p, size_t size)
 {
 	void *r;
 	size = (size + 7) & ~(size_t)7;
-	if (size > p->chunk_left) {
-		p->chunk_size = p->chunk_size == 0 ? 512 :
-		    p->chunk_size < 65536 ? p->chunk_size * 2 : 65536;
-		p->chunk = arena_alloc(p->a, p->chunk_size);
-		p->chunk_left = p->chunk_size;
-	}
+	if (size > p->chunk_left)
+		return node_alloc_slow(p, size);
 	r = p->chunk;
 	p->chunk += size;
 	p->chunk_left -= size;
 	return r;
+}
+
+/* A new chunk (or, for a big request, the arena itself). */
+static void *
+node_alloc_slow(struct parser *p, size_t size)
+{
+	size_t next = p->chunk_size == 0 ? 512 :
+	    p->chunk_size < 65536 ? p->chunk_size * 2 : 65536;
+	if (size > next / 4)
+		return arena_alloc(p->a, size);
+	p->chunk_size = next;
+	p->chunk = arena_alloc(p->a, p->chunk_size);
+	p->chunk_left = p->chunk_size;
+	return node_alloc(p, size);
 }
 
 static struct node *
@@ -508,17 +534,49 @@ check_target(struct parser *p, struct node *t)
 static const char *
 identifier(struct parser *p, const struct token *t)
 {
+	char *id;
 	if (t->is_non_ascii)
 		return unicode_nfkc_identifier(p->a, p->src + t->start,
 		    t->length);
-	return arena_strndup(p->a, p->src + t->start, t->length);
+	/* carved with the nodes, which come zeroed: the NUL is there */
+	id = node_alloc(p, (size_t)t->length + 1);
+	memcpy(id, p->src + t->start, t->length);
+	return id;
 }
 
 /* ============================================================ literals */
 
+static struct node *number_slow(struct parser *p);
+
 /* NUMBER: the value of an int, float or imaginary literal. */
 static struct node *
 number(struct parser *p)
+{
+	struct token t = p->tok;
+
+	/* the usual literal, up to 18 plain decimal digits (which fit an
+	 * int64_t), is read here directly; others take the way below */
+	if (t.flags == NUM_INT && t.length <= 18 &&
+	    (p->src[t.start] != '0' || t.length == 1)) {
+		const char *d = p->src + t.start;
+		int64_t v = 0;
+		uint32_t i;
+		for (i = 0; i < t.length && d[i] >= '0' && d[i] <= '9'; i++)
+			v = v * 10 + (d[i] - '0');
+		if (i == t.length) {
+			struct node *c = mk(p, NODE_CONSTANT, t.start,
+			    tok_end(&t));
+			c->u.constant.value = value_int(v);
+			advance(p);
+			return c;
+		}
+	}
+	return number_slow(p);
+}
+
+/* NUMBER, any of them: underscores, prefixes, floats, big ints. */
+static struct node *
+number_slow(struct parser *p)
 {
 	struct token t = p->tok;
 	const char *s = p->src + t.start;
@@ -859,7 +917,7 @@ strings(struct parser *p)
 			/* 3.11 marks every literal part of a u'' run */
 			if (part->kind == NODE_CONSTANT &&
 			    p->src[first.start] == 'u')
-				part->u.constant.kind = "u";
+				part->is_u_string = true;
 		}
 		n->u.joinedstr.values = vec_list(&parts);
 	} else {
@@ -871,7 +929,7 @@ strings(struct parser *p)
 			n->u.constant.value = value_str(p->a,
 			    lit.data ? lit.data : "", lit.len);
 		if (p->src[first.start] == 'u')	/* as CPython: not for U'' */
-			n->u.constant.kind = "u";
+			n->is_u_string = true;
 	}
 out:
 	sbuf_free(&lit);
@@ -1863,12 +1921,80 @@ static const struct {
 	[TOK_AT]          = { 6, BINOP_MATMULT },
 };
 
+/*
+ * Tokens that can continue an expression after an operand: a trailer of
+ * a primary, '**', a binary or comparison operator, and the words of
+ * comparisons, boolean operators and if-else.  After any other token a
+ * lone NAME or NUMBER is a whole expression.
+ */
+static const bool continues_operand[TOK__COUNT] = {
+	[TOK_LPAR] = true, [TOK_LSQB] = true, [TOK_DOT] = true,
+	[TOK_DOUBLESTAR] = true,
+	[TOK_VBAR] = true, [TOK_CIRCUMFLEX] = true, [TOK_AMPER] = true,
+	[TOK_LEFTSHIFT] = true, [TOK_RIGHTSHIFT] = true, [TOK_PLUS] = true,
+	[TOK_MINUS] = true, [TOK_STAR] = true, [TOK_SLASH] = true,
+	[TOK_DOUBLESLASH] = true, [TOK_PERCENT] = true, [TOK_AT] = true,
+	[TOK_EQEQUAL] = true, [TOK_NOTEQUAL] = true, [TOK_LESS] = true,
+	[TOK_LESSEQUAL] = true, [TOK_GREATER] = true,
+	[TOK_GREATEREQUAL] = true, [TOK_IN] = true, [TOK_NOT] = true,
+	[TOK_IS] = true, [TOK_AND] = true, [TOK_OR] = true, [TOK_IF] = true,
+};
+
+/* Tokens that start a primary (an atom and its trailers). */
+static const bool starts_primary[TOK__COUNT] = {
+	[TOK_NAME] = true, [TOK_NUMBER] = true, [TOK_STRING] = true,
+	[TOK_LPAR] = true, [TOK_LSQB] = true, [TOK_LBRACE] = true,
+	[TOK_TRUE] = true, [TOK_FALSE] = true, [TOK_NONE] = true,
+	[TOK_ELLIPSIS] = true,
+};
+
+/*
+ * Is the current token a NAME or NUMBER that the next token does not
+ * extend into a bigger primary ('.', '(', '[') or a power?  Then the
+ * operand is that one atom, and the descent through every precedence
+ * level (which would find no operator and hand it back unchanged) can
+ * be skipped: lone_operand() parses it as factor() would.
+ */
+static bool
+is_lone_atom(struct parser *p)
+{
+	enum token_kind k;
+	if (p->tok.kind != TOK_NAME && p->tok.kind != TOK_NUMBER)
+		return false;
+	k = peek(p)->kind;
+	return k != TOK_LPAR && k != TOK_LSQB && k != TOK_DOT &&
+	    k != TOK_DOUBLESTAR;
+}
+
+static struct node *
+lone_operand(struct parser *p)
+{
+	struct node *n = atom(p);
+	if (n != NULL && *p->depth == p->probe_depth)
+		p->probe_operand = true;
+	return n;
+}
+
+/* Where the operand about to be parsed starts: the pending one's start
+ * when expression() has parsed it already. */
+static uint32_t
+operand_start(const struct parser *p)
+{
+	return p->pending != NULL ? p->pending_start : p->tok.start;
+}
+
 /* power -> primary '**' factor | primary */
 static struct node *
 power(struct parser *p)
 {
-	uint32_t start = p->tok.start;
-	struct node *base = primary(p), *exp, *n;
+	uint32_t start = operand_start(p);
+	struct node *base, *exp, *n;
+
+	if (p->pending != NULL) {
+		base = p->pending;
+		p->pending = NULL;
+	} else
+		base = primary(p);
 	if (base == NULL || p->tok.kind != TOK_DOUBLESTAR)
 		return base;
 	advance(p);
@@ -1893,7 +2019,7 @@ factor(struct parser *p)
 	uint32_t start = p->tok.start;
 	struct node *operand, *n;
 
-	switch (p->tok.kind) {
+	switch (p->pending != NULL ? TOK_NAME : p->tok.kind) {
 	case TOK_PLUS: op = UNARYOP_UADD; break;
 	case TOK_MINUS: op = UNARYOP_USUB; break;
 	case TOK_TILDE: op = UNARYOP_INVERT; break;
@@ -1926,7 +2052,7 @@ factor(struct parser *p)
 static struct node *
 binary(struct parser *p, unsigned min_prec)
 {
-	uint32_t start = p->tok.start;
+	uint32_t start = operand_start(p);
 	struct node *left = factor(p);
 
 	while (left != NULL) {
@@ -1936,7 +2062,13 @@ binary(struct parser *p, unsigned min_prec)
 		if (prec == 0 || prec < min_prec)
 			break;
 		advance(p);
-		if ((right = binary(p, prec + 1)) == NULL)
+		/* a lone atom before an operator that binds no tighter is
+		 * the whole right operand: binary(prec + 1) would stop */
+		if (is_lone_atom(p) && binary_ops[p->next.kind].prec <= prec)
+			right = lone_operand(p);
+		else
+			right = binary(p, prec + 1);
+		if (right == NULL)
 			return NULL;
 		n = mk(p, NODE_BINOP, start, p->prev_end);
 		n->u.binop.left = left;
@@ -1990,7 +2122,7 @@ compare_op(struct parser *p, enum cmpop *op)
 static struct node *
 comparison(struct parser *p)
 {
-	uint32_t start = p->tok.start;
+	uint32_t start = operand_start(p);
 	struct node *left = bitwise_or(p), *n, *right;
 	struct vec comps = { NULL, 0, 0 };
 	enum cmpop *ops = NULL;
@@ -2027,7 +2159,7 @@ inversion(struct parser *p)
 {
 	uint32_t start = p->tok.start;
 	struct node *operand, *n;
-	if (p->tok.kind != TOK_NOT)
+	if (p->pending != NULL || p->tok.kind != TOK_NOT)
 		return comparison(p);
 	advance(p);
 	if (!enter(p))
@@ -2050,7 +2182,7 @@ boolop(struct parser *p, enum boolop op)
 	enum token_kind k = op == BOOLOP_AND ? TOK_AND : TOK_OR;
 	struct node *first, *e = NULL, *n;
 	struct vec values = { NULL, 0, 0 };
-	uint32_t start = p->tok.start;
+	uint32_t start = operand_start(p);
 
 	first = op == BOOLOP_AND ? inversion(p) : boolop(p, BOOLOP_AND);
 	if (first == NULL || p->tok.kind != k)
@@ -2208,6 +2340,29 @@ expression(struct parser *p)
 		n = lambdef(p);
 		leave(p);
 		return n;
+	}
+	if (is_lone_atom(p) && !continues_operand[p->next.kind]) {
+		n = lone_operand(p);
+		leave(p);
+		return n;
+	}
+	if (starts_primary[p->tok.kind]) {
+		/*
+		 * Parse the primary first, as factor() would: when no
+		 * operator follows it, it is the whole expression and the
+		 * descent through the precedence levels is skipped; else
+		 * those levels take it as their first operand.
+		 */
+		uint32_t pstart = p->tok.start;
+		struct node *e = primary(p);
+		if (e == NULL || !continues_operand[p->tok.kind]) {
+			if (e != NULL && *p->depth == p->probe_depth)
+				p->probe_operand = true;
+			leave(p);
+			return e;
+		}
+		p->pending = e;
+		p->pending_start = pstart;
 	}
 	body = disjunction(p);
 	if (body == NULL || p->tok.kind != TOK_IF) {
@@ -2801,7 +2956,7 @@ parse_input(struct arena *a, const char *src, size_t len,
 	uint32_t stmt_start = 0;
 
 	memset(out, 0, sizeof *out);
-	memset(&p, 0, sizeof p);
+	memset(&p, 0, offsetof(struct parser, lx));
 	p.a = a;
 	p.src = src;
 	p.depth = &p.own_depth;

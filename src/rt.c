@@ -100,12 +100,9 @@ rt_check_str_bytes(struct rt *rt, uint64_t bytes)
 }
 
 bool
-rt_step(struct rt *rt)
+rt_steps_exhausted(struct rt *rt)
 {
-	rt->steps++;
-	if (rt->limits.max_steps != 0 && rt->steps > rt->limits.max_steps)
-		return rt_limit(rt, "evaluation took more than %llu steps",
-		    (unsigned long long)rt->limits.max_steps),
-		    limit_hit(rt, LIMIT_STEPS, rt->steps);
-	return true;
+	return rt_limit(rt, "evaluation took more than %llu steps",
+	    (unsigned long long)rt->limits.max_steps),
+	    limit_hit(rt, LIMIT_STEPS, rt->steps);
 }

@@ -82,7 +82,18 @@ void rt_clear(struct rt *rt);
 bool rt_check_int_bits(struct rt *rt, uint64_t bits);
 bool rt_check_seq_len(struct rt *rt, uint64_t len);
 bool rt_check_str_bytes(struct rt *rt, uint64_t bytes);
-/* Charge one evaluation step; false when the fuel is gone. */
-bool rt_step(struct rt *rt);
+/* The refusal when the steps run out (rt_step's slow path). */
+bool rt_steps_exhausted(struct rt *rt);
+
+/* Charge one evaluation step; false when the fuel is gone.  Inline: the
+ * evaluator charges a step per node. */
+static inline bool
+rt_step(struct rt *rt)
+{
+	rt->steps++;
+	if (rt->limits.max_steps != 0 && rt->steps > rt->limits.max_steps)
+		return rt_steps_exhausted(rt);
+	return true;
+}
 
 #endif

@@ -8,11 +8,23 @@
 #include <stdbool.h>
 #include <string.h>
 
+/* strcmp() for the short names these lists hold, inline: a name is
+ * a few bytes, and a call into libc costs more than comparing them. */
+static inline int
+strlist_cmp(const char *a, const char *b)
+{
+	while (*a != '\0' && *a == *b) {
+		a++;
+		b++;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
 static inline bool
 strlist_has(const char *const *list, const char *name)
 {
 	for (; list != NULL && *list != NULL; list++)
-		if ((*list)[0] == name[0] && strcmp(*list, name) == 0)
+		if (strlist_cmp(*list, name) == 0)
 			return true;
 	return false;
 }

@@ -1909,6 +1909,29 @@ set_binop(struct rt *rt, enum binop op, value a, value b, value *out)
 bool
 value_binop(struct rt *rt, enum binop op, value a, value b, value *out)
 {
+	/* two small ints whose sum, difference or product fits: what
+	 * num_binop() would make, without the way through it */
+	if (a.type == VT_INT && b.type == VT_INT) {
+		int64_t r;
+		bool overflow = true;
+		switch (op) {
+		case BINOP_ADD:
+			overflow = __builtin_add_overflow(a.as.i, b.as.i, &r);
+			break;
+		case BINOP_SUB:
+			overflow = __builtin_sub_overflow(a.as.i, b.as.i, &r);
+			break;
+		case BINOP_MULT:
+			overflow = __builtin_mul_overflow(a.as.i, b.as.i, &r);
+			break;
+		default:
+			break;
+		}
+		if (!overflow) {
+			*out = value_int(r);
+			return true;
+		}
+	}
 	if (NUM_IS_NUMBER(a) && NUM_IS_NUMBER(b))
 		return num_binop(rt, op, a, b, out);
 	switch (op) {
