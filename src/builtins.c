@@ -135,8 +135,14 @@ bi_sum(struct rt *rt, value self, const value *args, size_t nargs,
 	value a[2];
 	bool given[2];
 	struct sum_ctx c;
-	if (!parse_args(rt, "sum", params, 2, args, nargs, kwnames, nkw, a,
-	    given))
+	size_t i;
+	/* the common call sum(iterable) skips the binder: what it would
+	 * bind is the iterable and no start */
+	if (nkw == 0 && nargs == 1) {
+		a[0] = args[0];
+		given[1] = false;
+	} else if (!parse_args(rt, "sum", params, 2, args, nargs, kwnames,
+	    nkw, a, given))
 		return false;
 	c.acc = given[1] ? a[1] : value_int(0);
 	/* CPython asks for the iterator before it looks at start */
@@ -154,7 +160,28 @@ bi_sum(struct rt *rt, value self, const value *args, size_t nargs,
 	if (c.acc.type == VT_BYTES)
 		return rt_raise(rt, "TypeError", "sum() can't sum bytes "
 		    "[use b''.join(seq) instead]");
-	if (!value_iterate(rt, a[0], sum_step, &c))
+	/* A list or tuple is walked here as value_iterate() walks it (the
+	 * length read again after every item), without a call per item
+	 * for the float + float case. */
+	if (a[0].type == VT_LIST) {
+		const struct vlist *l = a[0].as.list;
+		for (i = 0; i < l->len; i++) {
+			value item = l->items[i];
+			if (c.acc.type == VT_FLOAT && item.type == VT_FLOAT)
+				c.acc.as.f += item.as.f;
+			else if (!sum_step(rt, item, &c))
+				return false;
+		}
+	} else if (a[0].type == VT_TUPLE) {
+		const struct vtuple *t = a[0].as.tuple;
+		for (i = 0; i < t->len; i++) {
+			value item = t->items[i];
+			if (c.acc.type == VT_FLOAT && item.type == VT_FLOAT)
+				c.acc.as.f += item.as.f;
+			else if (!sum_step(rt, item, &c))
+				return false;
+		}
+	} else if (!value_iterate(rt, a[0], sum_step, &c))
 		return false;
 	*out = c.acc;
 	return true;

@@ -300,7 +300,14 @@ eval_call(struct eval *ev, const struct node *n, value *out)
 		}
 		if (!eval_expr(ev, a, &v))
 			return false;
-		argv_push(&av, NULL, v);
+		/* no keywords are pushed yet: a positional argument with
+		 * room goes in place */
+		if (av.n < av.cap) {
+			av.args[av.n] = v;
+			av.kwnames[av.n] = NULL;
+			av.n++;
+		} else
+			argv_push(&av, NULL, v);
 	}
 	for (i = 0; i < n->u.call.keywords.len; i++) {
 		const struct node *k = n->u.call.keywords.items[i];

@@ -1325,7 +1325,14 @@ double_round(struct rt *rt, double x, int ndigits, value *out)
 		double y = x * p10[ndigits];
 		if (fabs(y) < 4503599627370496.0) {	/* 2**52 */
 			double fl = floor(y), frac = y - fl;
-			double ulp = nextafter(fabs(y), INFINITY) - fabs(y);
+			double ay = fabs(y), up, ulp;
+			uint64_t bits;
+			/* nextafter(|y|, inf) - |y|: for a finite |y| the
+			 * next double up is the next bit pattern */
+			memcpy(&bits, &ay, sizeof bits);
+			bits++;
+			memcpy(&up, &bits, sizeof up);
+			ulp = up - ay;
 			if (fabs(frac - 0.5) > ulp) {
 				double r = frac < 0.5 ? fl : fl + 1;
 				*out = value_float(copysign(fabs(r) /

@@ -1932,6 +1932,28 @@ value_binop(struct rt *rt, enum binop op, value a, value b, value *out)
 			return true;
 		}
 	}
+	/* a float and a float or small int under + - * /: what
+	 * float_binop() computes ((double) of the int, then the IEEE
+	 * operation); a division by zero goes on for its error */
+	if ((a.type == VT_FLOAT || b.type == VT_FLOAT) &&
+	    (a.type == VT_FLOAT || a.type == VT_INT) &&
+	    (b.type == VT_FLOAT || b.type == VT_INT)) {
+		double x = a.type == VT_FLOAT ? a.as.f : (double)a.as.i;
+		double y = b.type == VT_FLOAT ? b.as.f : (double)b.as.i;
+		switch (op) {
+		case BINOP_ADD: *out = value_float(x + y); return true;
+		case BINOP_SUB: *out = value_float(x - y); return true;
+		case BINOP_MULT: *out = value_float(x * y); return true;
+		case BINOP_DIV:
+			if (y != 0.0) {
+				*out = value_float(x / y);
+				return true;
+			}
+			break;
+		default:
+			break;
+		}
+	}
 	if (NUM_IS_NUMBER(a) && NUM_IS_NUMBER(b))
 		return num_binop(rt, op, a, b, out);
 	switch (op) {
