@@ -183,29 +183,35 @@ builtin_value(struct arena *a, const struct builtin *b)
 bool
 eval_lookup(struct eval *ev, const char *name, value *out)
 {
-	const struct builtin *b;
-	bool exists;
+	const struct builtin *b = NULL;
+	bool resolved = false;
 
-	if (scope_get(ev->scope, name, out))
+	if (ev->scope != NULL && scope_get(ev->scope, name, out))
 		return true;
 	if (ev->ns != NULL && ns_get(ev->ns, name, out))
 		return true;
 	/* Which builtins exist is the policy's to say (the essay's reduced
-	 * namespace); the unsafe and jail paths have them all. */
-	exists = ev->policy == NULL || ev->policy->name_rule == NAMES_ALL ||
-	    policy_allows_call(ev->policy, name);
+	 * namespace); the unsafe and jail paths have them all.  The
+	 * policy's answer comes with the name's builtin. */
+	if (ev->policy != NULL && ev->policy->name_rule != NAMES_ALL) {
+		if (!policy_find_call(ev->policy, name, &b))
+			goto undefined;
+		resolved = true;
+	}
 	/* In the object model a builtin type's name is the type object
 	 * (calling it constructs), as in CPython: str is type('') */
-	if (exists && ev->full_model && strcmp(name, "__builtins__") != 0 &&
+	if (ev->full_model && strcmp(name, "__builtins__") != 0 &&
 	    mock_type_named(ev, "builtins", name, out))
 		return true;
-	if (exists && ev->full_model && mock_builtin(ev, name, out))
+	if (ev->full_model && mock_builtin(ev, name, out))
 		return true;
-	b = builtin_find(name);
-	if (exists && b != NULL) {
+	if (!resolved)
+		b = builtin_find(name);
+	if (b != NULL) {
 		*out = builtin_value(ev->rt.arena, b);
 		return true;
 	}
+undefined:
 	return rt_raise(&ev->rt, "NameError", "name '%s' is not defined",
 	    name);
 }

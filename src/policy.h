@@ -27,6 +27,7 @@
 
 #include "ast.h"
 #include "rt.h"
+#include "strlist.h"
 
 enum call_rule {
 	CALLS_NAMED,	/* the callee must be a Name on the calls list */
@@ -36,6 +37,24 @@ enum call_rule {
 enum name_rule {
 	NAMES_CALLS,	/* the only builtins are those on the calls list */
 	NAMES_ALL,	/* every builtin of the object model */
+};
+
+struct builtin;
+
+/*
+ * A calls list indexed by first byte, each name with its builtin: one
+ * lookup answers both "is it allowed?" (the checker and the evaluator)
+ * and "which builtin?" (the evaluator; builtin_find() of the name, or
+ * NULL for names only the object model has).  An index serves the list
+ * it was made for only: a copy of a policy whose calls were replaced
+ * falls back to the list itself.
+ */
+#define POLICY_CALLS_MAX 255
+struct policy_calls {
+	const char *const	*list;		/* the list indexed; NULL: none */
+	uint8_t			 first[256], last[256];	/* rows by name[0] */
+	const char		*names[POLICY_CALLS_MAX];
+	const struct builtin	*builtins[POLICY_CALLS_MAX];
 };
 
 enum attr_rule {
@@ -57,6 +76,7 @@ struct policy {
 	bool			 object_model;	/* values have their attributes
 						   (the unsafe path's model) */
 	const char *const	*calls;		/* NULL-terminated */
+	struct policy_calls	*calls_index;	/* of calls, or NULL */
 	const char *const	*blocked_words;	/* in the source text */
 	const char *const	*commands;	/* NULL-terminated */
 	const char *const	*hosts;		/* NULL-terminated; empty: none */
@@ -86,7 +106,36 @@ void policy_free(struct policy *p);
  * or ends in ".policy" or names an existing file. */
 const struct policy *policy_resolve(const char *name_or_file, char **err);
 
-bool policy_allows_call(const struct policy *p, const char *name);
+/*
+ * Is name on the policy's calls list?  When it is and b is not NULL, *b
+ * is builtin_find(name).  (Inline: the checker asks for every call and
+ * the evaluator for every builtin name.)
+ */
+bool policy_find_call_slow(const struct policy *p, const char *name,
+    const struct builtin **b);
+
+static inline bool
+policy_find_call(const struct policy *p, const char *name,
+    const struct builtin **b)
+{
+	const struct policy_calls *x = p->calls_index;
+	unsigned c = (unsigned char)name[0], i;
+	if (x == NULL || x->list != p->calls)
+		return policy_find_call_slow(p, name, b);
+	for (i = x->first[c]; i < x->last[c]; i++)
+		if (strlist_cmp(name, x->names[i]) == 0) {
+			if (b != NULL)
+				*b = x->builtins[i];
+			return true;
+		}
+	return false;
+}
+
+static inline bool
+policy_allows_call(const struct policy *p, const char *name)
+{
+	return policy_find_call(p, name, NULL);
+}
 bool policy_allows_command(const struct policy *p, const char *name);
 bool policy_allows_host(const struct policy *p, const char *host);
 
