@@ -278,6 +278,38 @@ all_allowed(const struct policy *p, const struct node *root, struct arena *a)
 	push(&s, root);
 	while (s.len > 0 && !s.leaf_blocked) {
 		const struct node *n = s.items[--s.len];
+		size_t i;
+		/* the essay's kinds in place: check_node()'s questions and
+		 * push_children()'s pushes, without the two calls */
+		switch (n->kind) {
+		case NODE_EXPRESSION:
+			push(&s, n->u.expression.body);
+			continue;
+		case NODE_BINOP:
+			if ((p->nodes & BIT(NODE_BINOP)) == 0 ||
+			    (p->binops & BIT(n->u.binop.op)) == 0)
+				return false;
+			push(&s, n->u.binop.right);
+			push(&s, n->u.binop.left);
+			continue;
+		case NODE_CALL: {
+			const struct node *f = n->u.call.func;
+			if ((p->nodes & BIT(NODE_CALL)) == 0)
+				return false;
+			if (p->call_rule == CALLS_NAMED && (f->kind != NODE_NAME ||
+			    !policy_allows_call(p, f->u.name.id)))
+				return false;
+			for (i = n->u.call.keywords.len; i > 0; i--)
+				push(&s, n->u.call.keywords.items[i - 1]);
+			for (i = n->u.call.args.len; i > 0; i--)
+				push(&s, n->u.call.args.items[i - 1]);
+			if (f->kind != NODE_NAME)
+				push(&s, f);
+			continue;
+		}
+		default:
+			break;
+		}
 		if (!check_node(p, n, a, &ignored))
 			return false;
 		push_children(&s, n);
