@@ -216,6 +216,37 @@ undefined:
 	    name);
 }
 
+/*
+ * eval_expr() of a Constant or a Name without the call: the same step,
+ * the same depth test, the same answer.  The evaluator's hot spots (a
+ * call's function and arguments, a chain's operands) are mostly leaves,
+ * and eval_expr() is a big function to enter and leave.
+ */
+static inline bool
+eval_operand(struct eval *ev, const struct node *n, value *out)
+{
+	struct rt *rt = &ev->rt;
+	bool ok;
+
+	if (n->kind != NODE_CONSTANT && n->kind != NODE_NAME)
+		return eval_expr(ev, n, out);
+	if (!rt_step(rt))
+		return fail_at(ev, n);
+	if (rt->limits.max_depth != 0 && rt->depth >= rt->limits.max_depth) {
+		rt_raise(rt, "RecursionError", "maximum recursion depth "
+		    "exceeded");
+		return fail_at(ev, n);
+	}
+	if (n->kind == NODE_CONSTANT) {
+		*out = n->u.constant.value;
+		return true;
+	}
+	rt->depth++;
+	ok = eval_lookup(ev, n->u.name.id, out) || fail_at(ev, n);
+	rt->depth--;
+	return ok;
+}
+
 /* ---- calls ---- */
 
 static bool call_lambda(struct eval *ev, const struct vfunction *f,
@@ -293,7 +324,7 @@ eval_call(struct eval *ev, const struct node *n, value *out)
 	av.cap = ARGV_INLINE;
 	av.arena = ev->rt.arena;
 
-	if (!eval_expr(ev, n->u.call.func, &fn))
+	if (!eval_operand(ev, n->u.call.func, &fn))
 		return false;
 	for (i = 0; i < n->u.call.args.len; i++) {
 		const struct node *a = n->u.call.args.items[i];
@@ -304,7 +335,7 @@ eval_call(struct eval *ev, const struct node *n, value *out)
 				return fail_at(ev, a);
 			continue;
 		}
-		if (!eval_expr(ev, a, &v))
+		if (!eval_operand(ev, a, &v))
 			return false;
 		/* no keywords are pushed yet: a positional argument with
 		 * room goes in place */
@@ -482,7 +513,7 @@ eval_binop_chain(struct eval *ev, const struct node *n, value *out)
 		}
 		seg->items[seg->len++] = p;
 	}
-	if (!eval_expr(ev, p, &acc))
+	if (!eval_operand(ev, p, &acc))
 		return false;
 	while (seg->len > 0 || seg->prev != NULL) {
 		const struct node *b;
@@ -491,7 +522,7 @@ eval_binop_chain(struct eval *ev, const struct node *n, value *out)
 		b = seg->items[--seg->len];
 		if (!rt_step(&ev->rt))
 			return fail_at(ev, b);
-		if (!eval_expr(ev, b->u.binop.right, &right))
+		if (!eval_operand(ev, b->u.binop.right, &right))
 			return false;
 		if (!value_binop(&ev->rt, b->u.binop.op, acc, right, &acc))
 			return fail_at(ev, b);
