@@ -391,6 +391,13 @@ eval_call(struct eval *ev, const struct node *n, value *out)
 	}
 	if (av.args == NULL)
 		av.args = av.inl_args;	/* never a null array, even empty */
+	/* a builtin is called here, as eval_call_value() would call it */
+	if (fn.type == VT_NATIVE) {
+		if (!fn.as.native->fn(&ev->rt, fn.as.native->self, av.args,
+		    av.n, av.nkw ? av.kwnames : NULL, av.nkw, out))
+			return fail_at(ev, n);
+		return true;
+	}
 	if (!eval_call_value(ev, fn, av.args, av.n,
 	    av.nkw ? av.kwnames : NULL, av.nkw, out))
 		return fail_at(ev, n);
