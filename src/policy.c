@@ -101,16 +101,21 @@ index_calls(struct policy_calls *x, const char *const *calls)
 		n++;
 	if (calls == NULL || n > POLICY_CALLS_MAX)
 		return;
-	/* the rows of each first byte together, in list order */
+	/* the rows of each first byte together, in list order: count
+	 * them, give each byte its range, then fill the ranges */
+	memset(x->last, 0, sizeof x->last);
+	for (i = 0; i < n; i++)
+		x->last[(unsigned char)calls[i][0]]++;
 	for (c = 0; c < 256; c++) {
 		x->first[c] = (uint8_t)row;
-		for (i = 0; i < n; i++)
-			if ((unsigned char)calls[i][0] == c) {
-				x->names[row] = calls[i];
-				x->builtins[row] = builtin_find(calls[i]);
-				row++;
-			}
-		x->last[c] = (uint8_t)row;
+		row += x->last[c];
+		x->last[c] = x->first[c];	/* the next free row */
+	}
+	for (i = 0; i < n; i++) {
+		c = (unsigned char)calls[i][0];
+		x->names[x->last[c]] = calls[i];
+		x->builtins[x->last[c]] = builtin_find(calls[i]);
+		x->last[c]++;
 	}
 	x->list = calls;
 }
