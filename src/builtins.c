@@ -125,6 +125,32 @@ sum_step(struct rt *rt, value item, void *p)
 	return value_binop(rt, BINOP_ADD, c->acc, item, &c->acc);
 }
 
+/* sum_step() for the loops of bi_sum(), with its common cases in place:
+ * float + float (no step, as sum_step), then a step and value_binop()'s
+ * own answers for int + float and for two ints whose sum fits. */
+static inline bool
+sum_add(struct rt *rt, struct sum_ctx *c, value item)
+{
+	int64_t r;
+	if (c->acc.type == VT_FLOAT && item.type == VT_FLOAT) {
+		c->acc.as.f += item.as.f;
+		return true;
+	}
+	if (c->acc.type != VT_INT || (item.type != VT_FLOAT &&
+	    item.type != VT_INT))
+		return sum_step(rt, item, c);
+	if (!rt_step(rt))
+		return false;
+	if (item.type == VT_FLOAT) {
+		c->acc = value_float((double)c->acc.as.i + item.as.f);
+		return true;
+	}
+	if (__builtin_add_overflow(c->acc.as.i, item.as.i, &r))
+		return value_binop(rt, BINOP_ADD, c->acc, item, &c->acc);
+	c->acc = value_int(r);
+	return true;
+}
+
 static bool
 bi_sum(struct rt *rt, value self, const value *args, size_t nargs,
     const char *const *kwnames, size_t nkw, value *out)
@@ -162,25 +188,17 @@ bi_sum(struct rt *rt, value self, const value *args, size_t nargs,
 		    "[use b''.join(seq) instead]");
 	/* A list or tuple is walked here as value_iterate() walks it (the
 	 * length read again after every item), without a call per item
-	 * for the float + float case. */
+	 * for the common cases (sum_add). */
 	if (a[0].type == VT_LIST) {
 		const struct vlist *l = a[0].as.list;
-		for (i = 0; i < l->len; i++) {
-			value item = l->items[i];
-			if (c.acc.type == VT_FLOAT && item.type == VT_FLOAT)
-				c.acc.as.f += item.as.f;
-			else if (!sum_step(rt, item, &c))
+		for (i = 0; i < l->len; i++)
+			if (!sum_add(rt, &c, l->items[i]))
 				return false;
-		}
 	} else if (a[0].type == VT_TUPLE) {
 		const struct vtuple *t = a[0].as.tuple;
-		for (i = 0; i < t->len; i++) {
-			value item = t->items[i];
-			if (c.acc.type == VT_FLOAT && item.type == VT_FLOAT)
-				c.acc.as.f += item.as.f;
-			else if (!sum_step(rt, item, &c))
+		for (i = 0; i < t->len; i++)
+			if (!sum_add(rt, &c, t->items[i]))
 				return false;
-		}
 	} else if (!value_iterate(rt, a[0], sum_step, &c))
 		return false;
 	*out = c.acc;

@@ -219,8 +219,9 @@ undefined:
 /*
  * eval_expr() of a Constant or a Name without the call: the same step,
  * the same depth test, the same answer.  The evaluator's hot spots (a
- * call's function and arguments, a chain's operands) are mostly leaves,
- * and eval_expr() is a big function to enter and leave.
+ * call's function and arguments, a chain's operands, the items of a
+ * list or tuple display) are mostly leaves, and eval_expr() is a big
+ * function to enter and leave.
  */
 static inline bool
 eval_operand(struct eval *ev, const struct node *n, value *out)
@@ -434,7 +435,7 @@ eval_elts(struct eval *ev, const struct nodelist *elts, value *list)
 				return fail_at(ev, e);
 			continue;
 		}
-		if (!eval_expr(ev, e, &v))
+		if (!eval_operand(ev, e, &v))
 			return false;
 		value_list_append(ev->rt.arena, *list, v);
 	}
