@@ -72,6 +72,21 @@ push(struct stack *s, const struct node *n)
 	s->items[s->len++] = n;
 }
 
+/* push() for all_allowed()'s own cases: a leaf is checked against p
+ * instead of being pushed; false when it is not allowed. */
+static inline bool
+push_checked(struct stack *s, const struct policy *p, const struct node *n)
+{
+	if (n == NULL)
+		return true;
+	if (n->kind == NODE_CONSTANT || n->kind == NODE_NAME)
+		return (p->nodes & BIT(n->kind)) != 0;
+	if (s->len == s->cap)
+		grow(s);
+	s->items[s->len++] = n;
+	return true;
+}
+
 /* Push a list so that its first item is popped first. */
 static void
 push_list(struct stack *s, const struct nodelist *l)
@@ -283,14 +298,15 @@ all_allowed(const struct policy *p, const struct node *root, struct arena *a)
 		 * push_children()'s pushes, without the two calls */
 		switch (n->kind) {
 		case NODE_EXPRESSION:
-			push(&s, n->u.expression.body);
+			if (!push_checked(&s, p, n->u.expression.body))
+				return false;
 			continue;
 		case NODE_BINOP:
 			if ((p->nodes & BIT(NODE_BINOP)) == 0 ||
-			    (p->binops & BIT(n->u.binop.op)) == 0)
+			    (p->binops & BIT(n->u.binop.op)) == 0 ||
+			    !push_checked(&s, p, n->u.binop.right) ||
+			    !push_checked(&s, p, n->u.binop.left))
 				return false;
-			push(&s, n->u.binop.right);
-			push(&s, n->u.binop.left);
 			continue;
 		case NODE_CALL: {
 			const struct node *f = n->u.call.func;
@@ -302,9 +318,11 @@ all_allowed(const struct policy *p, const struct node *root, struct arena *a)
 			for (i = n->u.call.keywords.len; i > 0; i--)
 				push(&s, n->u.call.keywords.items[i - 1]);
 			for (i = n->u.call.args.len; i > 0; i--)
-				push(&s, n->u.call.args.items[i - 1]);
-			if (f->kind != NODE_NAME)
-				push(&s, f);
+				if (!push_checked(&s, p,
+				    n->u.call.args.items[i - 1]))
+					return false;
+			if (f->kind != NODE_NAME && !push_checked(&s, p, f))
+				return false;
 			continue;
 		}
 		default:
