@@ -96,20 +96,28 @@ static bool fstring_parts(struct parser *p, struct token t, uint32_t body,
 
 static void *node_alloc(struct parser *p, size_t size);
 
+static void vec_grow(struct parser *p, struct vec *v)
+    __attribute__((noinline));
+
 /* The items are carved with the nodes; a vector that grows leaves its
  * old items behind in the chunk. */
-static void
+static inline void
 vec_push(struct parser *p, struct vec *v, struct node *n)
 {
-	if (v->len == v->cap) {
-		size_t ncap = v->cap ? v->cap * 2 : 4;
-		struct node **items = node_alloc(p, ncap * sizeof *items);
-		if (v->len > 0)
-			memcpy(items, v->items, v->len * sizeof *items);
-		v->items = items;
-		v->cap = ncap;
-	}
+	if (v->len == v->cap)
+		vec_grow(p, v);
 	v->items[v->len++] = n;
+}
+
+static void
+vec_grow(struct parser *p, struct vec *v)
+{
+	size_t ncap = v->cap ? v->cap * 2 : 4;
+	struct node **items = node_alloc(p, ncap * sizeof *items);
+	if (v->len > 0)
+		memcpy(items, v->items, v->len * sizeof *items);
+	v->items = items;
+	v->cap = ncap;
 }
 
 static struct nodelist
@@ -170,7 +178,7 @@ node_size(enum node_kind kind)
 
 /*
  * Nodes (and names and node lists) are carved 8-byte aligned and zeroed
- * from arena chunks that double from 512 bytes to 64 KiB: a one-line
+ * from arena chunks that double from 1 KiB to 64 KiB: a one-line
  * input costs one small chunk, a megabyte of nodes costs no per-node
  * call into the arena.  A request of more than a quarter of a chunk (a
  * long list's items) goes to the arena itself.
@@ -195,7 +203,7 @@ node_alloc(struct parser *p, size_t size)
 static void *
 node_alloc_slow(struct parser *p, size_t size)
 {
-	size_t next = p->chunk_size == 0 ? 512 :
+	size_t next = p->chunk_size == 0 ? 1024 :
 	    p->chunk_size < 65536 ? p->chunk_size * 2 : 65536;
 	if (size > next / 4)
 		return arena_alloc(p->a, size);
@@ -534,13 +542,31 @@ check_target(struct parser *p, struct node *t)
 static const char *
 identifier(struct parser *p, const struct token *t)
 {
+	const char *src = p->src + t->start;
+	uint32_t n = t->length;
 	char *id;
 	if (t->is_non_ascii)
-		return unicode_nfkc_identifier(p->a, p->src + t->start,
-		    t->length);
+		return unicode_nfkc_identifier(p->a, src, n);
 	/* carved with the nodes, which come zeroed: the NUL is there */
-	id = node_alloc(p, (size_t)t->length + 1);
-	memcpy(id, p->src + t->start, t->length);
+	id = node_alloc(p, (size_t)n + 1);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* a short name is one 8-byte load with the bytes after it masked
+	 * off, when the source has 8 bytes from its start */
+	if (n <= 8 && t->start + 8 <= p->len) {
+		uint64_t w;
+		memcpy(&w, src, 8);
+		w &= ~UINT64_C(0) >> (64 - 8 * n);
+		memcpy(id, &w, 8);
+		return id;
+	}
+#endif
+	if (n > 8 && n <= 16) {
+		/* two 8-byte copies that overlap in the middle */
+		memcpy(id, src, 8);
+		memcpy(id + n - 8, src + n - 8, 8);
+		return id;
+	}
+	memcpy(id, src, n);
 	return id;
 }
 
@@ -1608,18 +1634,31 @@ brace_display(struct parser *p)
  * atom -> NAME | 'True' | 'False' | 'None' | strings | NUMBER | '...' |
  *         tuple | group | genexp | list | listcomp | dict | set | ...comp
  */
+static struct node *atom_other(struct parser *p) __attribute__((noinline));
+
 static struct node *
 atom(struct parser *p)
 {
 	struct node *n;
-	struct token t = p->tok;
-	switch (t.kind) {
-	case TOK_NAME:
-		n = mk(p, NODE_NAME, t.start, tok_end(&t));
-		n->u.name.id = identifier(p, &t);
+	/* a name or a number here, the rest out of line */
+	if (p->tok.kind == TOK_NAME) {
+		n = mk(p, NODE_NAME, p->tok.start, tok_end(&p->tok));
+		n->u.name.id = identifier(p, &p->tok);
 		n->u.name.ctx = CTX_LOAD;
 		advance(p);
 		return n;
+	}
+	if (p->tok.kind == TOK_NUMBER)
+		return number(p);
+	return atom_other(p);
+}
+
+static struct node *
+atom_other(struct parser *p)
+{
+	struct node *n;
+	struct token t = p->tok;
+	switch (t.kind) {
 	case TOK_TRUE: case TOK_FALSE: case TOK_NONE: case TOK_ELLIPSIS:
 		n = mk(p, NODE_CONSTANT, t.start, tok_end(&t));
 		n->u.constant.value = t.kind == TOK_TRUE ? value_bool(true) :
@@ -1627,8 +1666,6 @@ atom(struct parser *p)
 		    t.kind == TOK_NONE ? value_none() : value_ellipsis();
 		advance(p);
 		return n;
-	case TOK_NUMBER:
-		return number(p);
 	case TOK_STRING:
 		return strings(p);
 	case TOK_LPAR: {
