@@ -2081,17 +2081,42 @@ factor(struct parser *p)
 	return n;
 }
 
+static struct node *binary(struct parser *p, unsigned min_prec);
+
+/*
+ * The right operand of an operator of precedence prec that starts with
+ * a primary: the primary is parsed first, as factor() would, and is the
+ * whole operand unless '**' or a tighter operator follows it; then
+ * binary() takes it (pending) as its first operand.
+ */
+static struct node *
+right_operand(struct parser *p, unsigned prec)
+{
+	uint32_t start = p->tok.start;
+	struct node *e = primary(p);
+	if (e == NULL)
+		return NULL;
+	if (p->tok.kind != TOK_DOUBLESTAR &&
+	    binary_ops[p->tok.kind].prec <= prec) {
+		if (*p->depth == p->probe_depth)
+			p->probe_operand = true;
+		return e;
+	}
+	p->pending = e;
+	p->pending_start = start;
+	return binary(p, prec + 1);
+}
+
 /*
  * bitwise_or .. term, Pratt style: operators of at least min_prec are
  * folded left in a loop; only a tighter operator on the right recurses,
  * so the recursion is bounded by the number of precedence levels.
+ * binary_fold() is the loop, from a left operand already parsed.
  */
 static struct node *
-binary(struct parser *p, unsigned min_prec)
+binary_fold(struct parser *p, struct node *left, uint32_t start,
+    unsigned min_prec)
 {
-	uint32_t start = operand_start(p);
-	struct node *left = factor(p);
-
 	while (left != NULL) {
 		unsigned prec = binary_ops[p->tok.kind].prec;
 		enum binop op = binary_ops[p->tok.kind].op;
@@ -2103,6 +2128,8 @@ binary(struct parser *p, unsigned min_prec)
 		 * the whole right operand: binary(prec + 1) would stop */
 		if (is_lone_atom(p) && binary_ops[p->next.kind].prec <= prec)
 			right = lone_operand(p);
+		else if (starts_primary[p->tok.kind])
+			right = right_operand(p, prec);
 		else
 			right = binary(p, prec + 1);
 		if (right == NULL)
@@ -2114,6 +2141,13 @@ binary(struct parser *p, unsigned min_prec)
 		left = n;
 	}
 	return left;
+}
+
+static struct node *
+binary(struct parser *p, unsigned min_prec)
+{
+	uint32_t start = operand_start(p);
+	return binary_fold(p, factor(p), start, min_prec);
 }
 
 static struct node *
@@ -2397,6 +2431,22 @@ expression(struct parser *p)
 				p->probe_operand = true;
 			leave(p);
 			return e;
+		}
+		if (binary_ops[p->tok.kind].prec != 0) {
+			/*
+			 * An arithmetic or bitwise operator: fold it here
+			 * as binary(1) would (factor() marks the operand
+			 * first), and go down the levels only when a
+			 * comparison, 'and', 'or' or 'if' follows.
+			 */
+			if (*p->depth == p->probe_depth)
+				p->probe_operand = true;
+			e = binary_fold(p, e, pstart, 1);
+			if (e == NULL || (!continues_operand[p->tok.kind] &&
+			    !p->failed)) {
+				leave(p);
+				return e;
+			}
 		}
 		p->pending = e;
 		p->pending_start = pstart;
