@@ -219,7 +219,7 @@ static const enum token_kind keywords_by_letter[][6] = {
  * and their second letters (bit c - 'A'), made from the table by
  * lex_init() the first time: most names are turned away by these two
  * bits without a compare. */
-static uint16_t keyword_lengths[NLETTERS];
+static uint16_t keyword_lengths_of[256];	/* by the first byte */
 static uint64_t keyword_seconds[NLETTERS];
 
 static void
@@ -229,7 +229,8 @@ keyword_lengths_init(void)
 	for (l = 0; l < NLETTERS; l++)
 		for (i = 0; i < 6 && keywords_by_letter[l][i] != TOK_EOF; i++) {
 			enum token_kind k = keywords_by_letter[l][i];
-			keyword_lengths[l] |= (uint16_t)(1u << token_lengths[k]);
+			keyword_lengths_of['A' + l] |=
+			    (uint16_t)(1u << token_lengths[k]);
 			keyword_seconds[l] |= UINT64_C(1) <<
 			    (token_texts[k][1] - 'A');
 		}
@@ -256,12 +257,13 @@ keyword_scan(const char *s, uint32_t n)
 static inline bool
 may_be_keyword(const char *s, uint32_t n)
 {
-	unsigned first = (unsigned)(unsigned char)s[0] - 'A', second;
-	if (n < 2 || n > 8 || first >= NLETTERS ||
-	    (keyword_lengths[first] & (1u << n)) == 0)
+	unsigned first = (unsigned char)s[0], second;
+	/* (no bit for lengths 0 and 1, nor for bytes other than letters) */
+	if (n > 8 || (keyword_lengths_of[first] & (1u << n)) == 0)
 		return false;
 	second = (unsigned)(unsigned char)s[1] - 'A';
-	return second < 64 && (keyword_seconds[first] >> second & 1) != 0;
+	return second < 64 &&
+	    (keyword_seconds[first - 'A'] >> second & 1) != 0;
 }
 
 /* A name's keyword kind, or TOK_NAME. */
@@ -843,28 +845,21 @@ lex_next(struct lexer *lx)
 
 	if (lx->error.msg != NULL)
 		return lex_general(lx);
-	if (pos < end && fast_class[s[pos]] == FC_BLANK) {
-		if (lx->at_line_start)
-			return lex_general(lx);
-		do
-			pos++;
-		while (pos < end && fast_class[s[pos]] == FC_BLANK);
-	}
-	if (pos >= end) {
-		struct token t = { TOK_EOF, pos, 0, 0, 0, 0, false };
-		if (lx->depth != 0)
-			return lex_general(lx);
-		/* the end: NEWLINE after a line's tokens, then EOF */
-		if (lx->emitted_any)
-			t.kind = TOK_NEWLINE;
-		lx->pos = pos;
-		lx->emitted_any = t.kind == TOK_EOF;
-		lx->at_line_start = t.kind == TOK_NEWLINE;
-		return t;
-	}
+	if (pos >= end)
+		goto at_end;
+again:
 	c = s[pos];
 	p = pos + 1;
 	switch (fast_class[c]) {
+	case FC_BLANK:
+		if (lx->at_line_start)
+			return lex_general(lx);
+		while (p < end && fast_class[s[p]] == FC_BLANK)
+			p++;
+		pos = p;
+		if (pos < end)
+			goto again;
+		goto at_end;
 	case FC_NAME:
 		while (p < end && name_tail[s[p]])
 			p++;
@@ -910,6 +905,16 @@ lex_next(struct lexer *lx)
 	lx->emitted_any = true;
 	lx->at_line_start = false;
 	return (struct token){ k, pos, p - pos, 0, 0, 0, false };
+
+at_end:
+	if (lx->depth != 0)
+		return lex_general(lx);
+	/* the end: NEWLINE after a line's tokens, then EOF */
+	k = lx->emitted_any ? TOK_NEWLINE : TOK_EOF;
+	lx->pos = pos;
+	lx->emitted_any = k == TOK_EOF;
+	lx->at_line_start = k == TOK_NEWLINE;
+	return (struct token){ k, pos, 0, 0, 0, 0, false };
 }
 
 /* The fast path's name that may be a keyword, src[start, end). */

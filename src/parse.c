@@ -2896,6 +2896,15 @@ ends_in_blank_indent(const char *src, uint32_t len)
 	    !(i > 1 && src[i - 2] == '\\');
 }
 
+/* Are the eight bytes of w all ASCII and none of them NUL? */
+static bool
+is_plain_ascii(uint64_t w)
+{
+	return (w & UINT64_C(0x8080808080808080)) == 0 &&
+	    ((w - UINT64_C(0x0101010101010101)) & ~w &
+	    UINT64_C(0x8080808080808080)) == 0;
+}
+
 /* Byte span of the first NUL or invalid UTF-8 sequence, if any. */
 static bool
 check_bytes(struct parser *p)
@@ -2905,17 +2914,21 @@ check_bytes(struct parser *p)
 	while (i < p->len) {
 		unsigned char c;
 		uint64_t w;
-		/* eight bytes at a time while they are ASCII and not NUL */
+		/* eight bytes at a time while they are ASCII and not NUL,
+		 * the last eight of the input too (overlapping) */
 		while (i + 8 <= p->len) {
 			memcpy(&w, p->src + i, 8);
-			if ((w & UINT64_C(0x8080808080808080)) != 0 ||
-			    ((w - UINT64_C(0x0101010101010101)) & ~w &
-			    UINT64_C(0x8080808080808080)) != 0)
+			if (!is_plain_ascii(w))
 				break;
 			i += 8;
 		}
 		if (i >= p->len)
 			break;
+		if (i + 8 > p->len && p->len >= 8) {
+			memcpy(&w, p->src + p->len - 8, 8);
+			if (is_plain_ascii(w))
+				break;
+		}
 		c = (unsigned char)p->src[i];
 		if (c == 0) {
 			error_span(p, i, i + 1, "source code string cannot "
