@@ -539,16 +539,16 @@ check_target(struct parser *p, struct node *t)
 	return true;
 }
 
-static const char *
-identifier(struct parser *p, const struct token *t)
+/*
+ * Copy the plain ASCII name of token t to id, which has room for it,
+ * its NUL and up to 8 bytes in all, and is zeroed (carved with the
+ * nodes): the NUL is there.
+ */
+static inline void
+copy_name(const struct parser *p, const struct token *t, char *id)
 {
 	const char *src = p->src + t->start;
 	uint32_t n = t->length;
-	char *id;
-	if (t->is_non_ascii)
-		return unicode_nfkc_identifier(p->a, src, n);
-	/* carved with the nodes, which come zeroed: the NUL is there */
-	id = node_alloc(p, (size_t)n + 1);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	/* a short name is one 8-byte load with the bytes after it masked
 	 * off, when the source has 8 bytes from its start */
@@ -557,17 +557,55 @@ identifier(struct parser *p, const struct token *t)
 		memcpy(&w, src, 8);
 		w &= ~UINT64_C(0) >> (64 - 8 * n);
 		memcpy(id, &w, 8);
-		return id;
+		return;
 	}
 #endif
 	if (n > 8 && n <= 16) {
 		/* two 8-byte copies that overlap in the middle */
 		memcpy(id, src, 8);
 		memcpy(id + n - 8, src + n - 8, 8);
-		return id;
+		return;
 	}
 	memcpy(id, src, n);
+}
+
+static const char *
+identifier(struct parser *p, const struct token *t)
+{
+	char *id;
+	if (t->is_non_ascii)
+		return unicode_nfkc_identifier(p->a, p->src + t->start,
+		    t->length);
+	id = node_alloc(p, (size_t)t->length + 1);
+	copy_name(p, t, id);
 	return id;
+}
+
+/*
+ * A Name node (Load) for the NAME token t.  A plain ASCII name is carved
+ * with the node, right after it, as mk() and identifier() one after the
+ * other would place it.
+ */
+static struct node *
+name_node(struct parser *p, const struct token *t)
+{
+	size_t size = node_size(NODE_NAME);
+	struct node *n;
+	if (t->is_non_ascii) {
+		n = mk(p, NODE_NAME, t->start, tok_end(t));
+		n->u.name.id = identifier(p, t);
+	} else {
+		char *id;
+		n = node_alloc(p, size + (size_t)t->length + 1);
+		n->kind = NODE_NAME;
+		n->start = t->start;
+		n->end = tok_end(t);
+		id = (char *)n + size;
+		copy_name(p, t, id);
+		n->u.name.id = id;
+	}
+	n->u.name.ctx = CTX_LOAD;
+	return n;
 }
 
 /* ============================================================ literals */
@@ -1642,9 +1680,7 @@ atom(struct parser *p)
 	struct node *n;
 	/* a name or a number here, the rest out of line */
 	if (p->tok.kind == TOK_NAME) {
-		n = mk(p, NODE_NAME, p->tok.start, tok_end(&p->tok));
-		n->u.name.id = identifier(p, &p->tok);
-		n->u.name.ctx = CTX_LOAD;
+		n = name_node(p, &p->tok);
 		advance(p);
 		return n;
 	}
