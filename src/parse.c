@@ -104,18 +104,23 @@ static void vec_grow(struct parser *p, struct vec *v)
 static inline void
 vec_push(struct parser *p, struct vec *v, struct node *n)
 {
-	if (v->len == v->cap)
-		vec_grow(p, v);
+	if (v->len == v->cap) {
+		if (v->cap == 0) {
+			/* the first four items, in place */
+			v->items = node_alloc(p, 4 * sizeof *v->items);
+			v->cap = 4;
+		} else
+			vec_grow(p, v);
+	}
 	v->items[v->len++] = n;
 }
 
 static void
 vec_grow(struct parser *p, struct vec *v)
 {
-	size_t ncap = v->cap ? v->cap * 2 : 4;
+	size_t ncap = v->cap * 2;
 	struct node **items = node_alloc(p, ncap * sizeof *items);
-	if (v->len > 0)
-		memcpy(items, v->items, v->len * sizeof *items);
+	memcpy(items, v->items, v->len * sizeof *items);
 	v->items = items;
 	v->cap = ncap;
 }
