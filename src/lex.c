@@ -215,21 +215,30 @@ static const enum token_kind keywords_by_letter[][6] = {
 };
 #define NLETTERS (sizeof keywords_by_letter / sizeof keywords_by_letter[0])
 
-/* The lengths of the keywords of each letter (bit n: one of n bytes),
- * made from the table by lex_init() the first time: most names are
- * turned away by their length. */
-static uint16_t keyword_lengths[NLETTERS];
+/* The lengths of the keywords of each letter (bit n: one of n bytes)
+ * and their second letters (bit c - 'A'), made from the table by
+ * lex_init() the first time: most names are turned away by these two
+ * bits without a compare. */
+static uint16_t keyword_lengths_of[256];	/* by the first byte */
+static uint64_t keyword_seconds[NLETTERS];
 
 static void
 keyword_lengths_init(void)
 {
 	size_t l, i;
 	for (l = 0; l < NLETTERS; l++)
-		for (i = 0; i < 6 && keywords_by_letter[l][i] != TOK_EOF; i++)
-			keyword_lengths[l] |= (uint16_t)(1u <<
-			    token_lengths[keywords_by_letter[l][i]]);
+		for (i = 0; i < 6 && keywords_by_letter[l][i] != TOK_EOF; i++) {
+			enum token_kind k = keywords_by_letter[l][i];
+			keyword_lengths_of['A' + l] |=
+			    (uint16_t)(1u << token_lengths[k]);
+			keyword_seconds[l] |= UINT64_C(1) <<
+			    (token_texts[k][1] - 'A');
+		}
 	have_keyword_lengths = true;
 }
+
+static enum token_kind keyword_scan(const char *s, uint32_t n)
+    __attribute__((noinline));
 
 static enum token_kind
 keyword_scan(const char *s, uint32_t n)
@@ -243,17 +252,25 @@ keyword_scan(const char *s, uint32_t n)
 	return TOK_NAME;
 }
 
-/* A name's keyword kind, or TOK_NAME: its first letter and its length
- * turn most names away at once; the rest compare with a keyword or two
- * of their letter. */
+/* Could the name s[0, n) be a keyword?  Only if a keyword of its first
+ * letter has its length and its second letter. */
+static inline bool
+may_be_keyword(const char *s, uint32_t n)
+{
+	unsigned first = (unsigned char)s[0], second;
+	/* (no bit for lengths 0 and 1, nor for bytes other than letters) */
+	if (n > 8 || (keyword_lengths_of[first] & (1u << n)) == 0)
+		return false;
+	second = (unsigned)(unsigned char)s[1] - 'A';
+	return second < 64 &&
+	    (keyword_seconds[first - 'A'] >> second & 1) != 0;
+}
+
+/* A name's keyword kind, or TOK_NAME. */
 static inline enum token_kind
 keyword(const char *s, uint32_t n)
 {
-	int c = (unsigned char)s[0];
-	if (n < 2 || n > 8 || c < 'A' || c > 'y' ||
-	    (keyword_lengths[c - 'A'] & (1u << n)) == 0)
-		return TOK_NAME;
-	return keyword_scan(s, n);
+	return may_be_keyword(s, n) ? keyword_scan(s, n) : TOK_NAME;
 }
 
 /* The STR_* flags of a string prefix, or -1 when s[0..n) is not one. */
@@ -739,29 +756,67 @@ scan_operator(struct lexer *lx, uint32_t start)
 /* ----------------------------------------------------------------- main */
 
 /*
- * What the fast path below makes of a byte: blanks are skipped, an
- * ASCII letter or '_' starts a name, a digit a number, a bracket keeps
- * the bracket stack, and the other bytes with a kind in fast_ops[] are
- * operators when the next byte does not lengthen them.
+ * The fast path: one look at fast_class[] decides most tokens.  Blanks
+ * are skipped; an ASCII letter or '_' starts a name, a digit a decimal
+ * integer, a bracket keeps the bracket stack, and an operator byte is the
+ * token fast_ops[] names unless the byte after it lengthens it (a bit of
+ * longer_after[next] is the bit of each operator that next lengthens:
+ * '=' after '+', '>' after '-', '*' after '*', a digit after '.').
+ * Anything else, and every error, goes to lex_general().
  */
-enum fast_class { FC_OTHER, FC_BLANK, FC_NAME, FC_DIGIT, FC_OP, FC_BRACKET };
+enum fast_class {
+	FC_OTHER, FC_BLANK, FC_NAME, FC_DIGIT, FC_OP, FC_OPEN, FC_CLOSE
+};
 
 #define LETTERS(v) \
 	['A' ... 'Z'] = v, ['a' ... 'z'] = v, ['_'] = v
 static const uint8_t fast_class[256] = {
 	[' '] = FC_BLANK, ['\t'] = FC_BLANK,
 	LETTERS(FC_NAME), ['0' ... '9'] = FC_DIGIT,
-	['('] = FC_BRACKET, [')'] = FC_BRACKET, ['['] = FC_BRACKET,
-	[']'] = FC_BRACKET, ['{'] = FC_BRACKET, ['}'] = FC_BRACKET,
+	['('] = FC_OPEN, ['['] = FC_OPEN, ['{'] = FC_OPEN,
+	[')'] = FC_CLOSE, [']'] = FC_CLOSE, ['}'] = FC_CLOSE,
 	[','] = FC_OP, [';'] = FC_OP, ['~'] = FC_OP, ['+'] = FC_OP,
 	['-'] = FC_OP, ['*'] = FC_OP, ['/'] = FC_OP, ['%'] = FC_OP,
 	['&'] = FC_OP, ['|'] = FC_OP, ['^'] = FC_OP, ['@'] = FC_OP,
+	['<'] = FC_OP, ['>'] = FC_OP, ['='] = FC_OP, ['.'] = FC_OP,
+	[':'] = FC_OP, ['!'] = FC_OP,
 };
 static const uint8_t fast_ops[256] = {
+	['('] = TOK_LPAR, [')'] = TOK_RPAR, ['['] = TOK_LSQB,
+	[']'] = TOK_RSQB, ['{'] = TOK_LBRACE, ['}'] = TOK_RBRACE,
 	[','] = TOK_COMMA, [';'] = TOK_SEMI, ['~'] = TOK_TILDE,
 	['+'] = TOK_PLUS, ['-'] = TOK_MINUS, ['*'] = TOK_STAR,
 	['/'] = TOK_SLASH, ['%'] = TOK_PERCENT, ['&'] = TOK_AMPER,
 	['|'] = TOK_VBAR, ['^'] = TOK_CIRCUMFLEX, ['@'] = TOK_AT,
+	['<'] = TOK_LESS, ['>'] = TOK_GREATER, ['='] = TOK_EQUAL,
+	['.'] = TOK_DOT, [':'] = TOK_COLON, ['!'] = TOK_EXCLAMATION,
+};
+/* the opening bracket a closing one matches */
+static const char opener[256] = { [')'] = '(', [']'] = '[', ['}'] = '{' };
+
+/* a bit for each operator byte that a next byte can lengthen */
+enum {
+	OB_PLUS = 1 << 0, OB_MINUS = 1 << 1, OB_STAR = 1 << 2,
+	OB_SLASH = 1 << 3, OB_PERCENT = 1 << 4, OB_AMPER = 1 << 5,
+	OB_VBAR = 1 << 6, OB_CIRCUMFLEX = 1 << 7, OB_AT = 1 << 8,
+	OB_LESS = 1 << 9, OB_GREATER = 1 << 10, OB_EQUAL = 1 << 11,
+	OB_DOT = 1 << 12, OB_COLON = 1 << 13, OB_EXCLAMATION = 1 << 14,
+};
+static const uint16_t op_bit[256] = {
+	['+'] = OB_PLUS, ['-'] = OB_MINUS, ['*'] = OB_STAR,
+	['/'] = OB_SLASH, ['%'] = OB_PERCENT, ['&'] = OB_AMPER,
+	['|'] = OB_VBAR, ['^'] = OB_CIRCUMFLEX, ['@'] = OB_AT,
+	['<'] = OB_LESS, ['>'] = OB_GREATER, ['='] = OB_EQUAL,
+	['.'] = OB_DOT, [':'] = OB_COLON, ['!'] = OB_EXCLAMATION,
+};
+/* the operators each next byte lengthens (longest_op()'s cases):
+ * X=, ->, **, //, <<, >>, ..(.), and '.' before a digit is a number */
+static const uint16_t longer_after[256] = {
+	['='] = OB_PLUS | OB_MINUS | OB_STAR | OB_SLASH | OB_PERCENT |
+	    OB_AMPER | OB_VBAR | OB_CIRCUMFLEX | OB_AT | OB_LESS |
+	    OB_GREATER | OB_EQUAL | OB_COLON | OB_EXCLAMATION,
+	['>'] = OB_MINUS | OB_GREATER, ['<'] = OB_LESS, ['*'] = OB_STAR,
+	['/'] = OB_SLASH, ['.'] = OB_DOT, ['0' ... '9'] = OB_DOT,
 };
 /* the bytes of an ASCII name after its first */
 static const bool name_tail[256] = { LETTERS(true), ['0' ... '9'] = true };
@@ -771,115 +826,103 @@ static const bool name_stop_slow[256] = {
 };
 #undef LETTERS
 
-/*
- * The tokens most inputs are made of, each decided by a byte or two: an
- * ASCII name or keyword not followed by a quote or a non-ASCII byte, a
- * decimal integer that nothing but an operator or space follows, and the
- * operators that cannot start a longer one here.  Returns the kind and
- * sets *endp, or TOK_ERROR to leave the byte to the general scanners
- * below (which give the same tokens for these inputs, and every error).
- */
-static inline enum token_kind
-fast_token(const unsigned char *s, uint32_t start, uint32_t end,
-    uint32_t *endp)
-{
-	uint32_t p = start + 1;
-	int c = s[start], c1;
+static struct token lex_general(struct lexer *lx) __attribute__((noinline));
+static struct token keyword_token(struct lexer *lx, uint32_t start,
+    uint32_t end) __attribute__((noinline));
 
+/*
+ * Inside a line, with no error: skip blanks and take the token the fast
+ * tables decide, else leave it to lex_general().  (Blanks at the start
+ * of a line are the general scanner's: they may be an unexpected indent.)
+ */
+struct token
+lex_next(struct lexer *lx)
+{
+	const unsigned char *s = (const unsigned char *)lx->src;
+	uint32_t pos = lx->pos, end = lx->end, p;
+	enum token_kind k;
+	int c;
+
+	if (lx->error.msg != NULL)
+		return lex_general(lx);
+	if (pos >= end)
+		goto at_end;
+again:
+	c = s[pos];
+	p = pos + 1;
 	switch (fast_class[c]) {
+	case FC_BLANK:
+		if (lx->at_line_start)
+			return lex_general(lx);
+		while (p < end && fast_class[s[p]] == FC_BLANK)
+			p++;
+		pos = p;
+		if (pos < end)
+			goto again;
+		goto at_end;
 	case FC_NAME:
 		while (p < end && name_tail[s[p]])
 			p++;
 		if (p < end && name_stop_slow[s[p]])
-			return TOK_ERROR;
-		*endp = p;
-		return keyword((const char *)s + start, p - start);
+			return lex_general(lx);
+		if (may_be_keyword((const char *)s + pos, p - pos))
+			return keyword_token(lx, pos, p);
+		k = TOK_NAME;
+		break;
 	case FC_DIGIT:
 		if (c != '0')
 			while (p < end && s[p] >= '0' && s[p] <= '9')
 				p++;
 		/* a letter, '_' or '.' next: another kind of number */
 		if (p < end && (name_tail[s[p]] || s[p] == '.'))
-			return TOK_ERROR;
-		*endp = p;
-		return TOK_NUMBER;
+			return lex_general(lx);
+		k = TOK_NUMBER;		/* flags 0: NUM_INT */
+		break;
 	case FC_OP:
-		/* '+=', '->', '**', '//' and the like are longer */
-		c1 = p < end ? s[p] : -1;
-		if (c != ',' && c != ';' && c != '~' && (c1 == '=' ||
-		    (c == '-' && c1 == '>') || ((c == '*' || c == '/') &&
-		    c1 == c)))
-			return TOK_ERROR;
-		*endp = p;
-		return (enum token_kind)fast_ops[c];
+		if (p < end && (longer_after[s[p]] & op_bit[c]) != 0)
+			return lex_general(lx);
+		k = (enum token_kind)fast_ops[c];
+		break;
+	case FC_OPEN:
+		if (lx->depth >= LEX_MAX_NESTING)
+			return lex_general(lx);
+		lx->brackets[lx->depth] = (char)c;
+		lx->bracket_pos[lx->depth] = pos;
+		lx->depth++;
+		k = (enum token_kind)fast_ops[c];
+		break;
+	case FC_CLOSE:
+		/* unmatched or mismatched: bracket() says which */
+		if (lx->depth == 0 || lx->brackets[lx->depth - 1] != opener[c])
+			return lex_general(lx);
+		lx->depth--;
+		k = (enum token_kind)fast_ops[c];
+		break;
 	default:
-		return TOK_ERROR;
+		return lex_general(lx);
 	}
+	lx->pos = p;
+	lx->emitted_any = true;
+	lx->at_line_start = false;
+	return (struct token){ k, pos, p - pos, 0, 0, 0, false };
+
+at_end:
+	if (lx->depth != 0)
+		return lex_general(lx);
+	/* the end: NEWLINE after a line's tokens, then EOF */
+	k = lx->emitted_any ? TOK_NEWLINE : TOK_EOF;
+	lx->pos = pos;
+	lx->emitted_any = k == TOK_EOF;
+	lx->at_line_start = k == TOK_NEWLINE;
+	return (struct token){ k, pos, 0, 0, 0, 0, false };
 }
 
-static struct token lex_general(struct lexer *lx) __attribute__((noinline));
-
-/*
- * Inside a line, with no error: skip blanks and try fast_token(), then
- * the brackets; everything else goes to lex_general().
- */
-struct token
-lex_next(struct lexer *lx)
+/* The fast path's name that may be a keyword, src[start, end). */
+static struct token
+keyword_token(struct lexer *lx, uint32_t start, uint32_t end)
 {
-	if (lx->error.msg == NULL) {
-		const unsigned char *s = (const unsigned char *)lx->src;
-		uint32_t pos = lx->pos, end = lx->end, tend;
-		enum token_kind k;
-		/* (blanks at the start of a line are the general scanner's:
-		 * they may be an unexpected indent) */
-		if (!lx->at_line_start)
-			while (pos < end && fast_class[s[pos]] == FC_BLANK)
-				pos++;
-		if (pos < end) {
-			int c = s[pos];
-			k = fast_token(s, pos, end, &tend);
-			if (k != TOK_ERROR) {
-				struct token t = { k, pos, tend - pos,
-				    k == TOK_NUMBER ? NUM_INT : 0, 0, 0, false };
-				lx->pos = tend;
-				lx->emitted_any = true;
-				lx->at_line_start = false;
-				return t;
-			}
-			if (fast_class[c] == FC_BRACKET) {
-				/* an opening bracket below the limit, or the
-				 * closing one that matches: else bracket() */
-				char open = lx->depth > 0 ?
-				    lx->brackets[lx->depth - 1] : 0;
-				if ((c == '(' || c == '[' || c == '{') &&
-				    lx->depth < LEX_MAX_NESTING) {
-					lx->brackets[lx->depth] = (char)c;
-					lx->bracket_pos[lx->depth] = pos;
-					lx->depth++;
-				} else if ((c == ')' && open == '(') ||
-				    (c == ']' && open == '[') ||
-				    (c == '}' && open == '{'))
-					lx->depth--;
-				else
-					return bracket(lx, pos, op1(c), c);
-				struct token t = { op1(c), pos, 1, 0, 0, 0,
-				    false };
-				lx->pos = pos + 1;
-				lx->emitted_any = true;
-				lx->at_line_start = false;
-				return t;
-			}
-		} else if (lx->depth == 0) {
-			/* the end: NEWLINE after a line's tokens, then EOF */
-			struct token t = { lx->emitted_any ? TOK_NEWLINE :
-			    TOK_EOF, pos, 0, 0, 0, 0, false };
-			lx->pos = pos;
-			lx->emitted_any = t.kind == TOK_EOF;
-			lx->at_line_start = t.kind == TOK_NEWLINE;
-			return t;
-		}
-	}
-	return lex_general(lx);
+	lx->pos = end;
+	return make(lx, keyword_scan(lx->src + start, end - start), start);
 }
 
 static struct token

@@ -96,20 +96,33 @@ static bool fstring_parts(struct parser *p, struct token t, uint32_t body,
 
 static void *node_alloc(struct parser *p, size_t size);
 
+static void vec_grow(struct parser *p, struct vec *v)
+    __attribute__((noinline));
+
 /* The items are carved with the nodes; a vector that grows leaves its
  * old items behind in the chunk. */
-static void
+static inline void
 vec_push(struct parser *p, struct vec *v, struct node *n)
 {
 	if (v->len == v->cap) {
-		size_t ncap = v->cap ? v->cap * 2 : 4;
-		struct node **items = node_alloc(p, ncap * sizeof *items);
-		if (v->len > 0)
-			memcpy(items, v->items, v->len * sizeof *items);
-		v->items = items;
-		v->cap = ncap;
+		if (v->cap == 0) {
+			/* the first four items, in place */
+			v->items = node_alloc(p, 4 * sizeof *v->items);
+			v->cap = 4;
+		} else
+			vec_grow(p, v);
 	}
 	v->items[v->len++] = n;
+}
+
+static void
+vec_grow(struct parser *p, struct vec *v)
+{
+	size_t ncap = v->cap * 2;
+	struct node **items = node_alloc(p, ncap * sizeof *items);
+	memcpy(items, v->items, v->len * sizeof *items);
+	v->items = items;
+	v->cap = ncap;
 }
 
 static struct nodelist
@@ -170,7 +183,7 @@ node_size(enum node_kind kind)
 
 /*
  * Nodes (and names and node lists) are carved 8-byte aligned and zeroed
- * from arena chunks that double from 512 bytes to 64 KiB: a one-line
+ * from arena chunks that double from 1 KiB to 64 KiB: a one-line
  * input costs one small chunk, a megabyte of nodes costs no per-node
  * call into the arena.  A request of more than a quarter of a chunk (a
  * long list's items) goes to the arena itself.
@@ -195,7 +208,7 @@ node_alloc(struct parser *p, size_t size)
 static void *
 node_alloc_slow(struct parser *p, size_t size)
 {
-	size_t next = p->chunk_size == 0 ? 512 :
+	size_t next = p->chunk_size == 0 ? 1024 :
 	    p->chunk_size < 65536 ? p->chunk_size * 2 : 65536;
 	if (size > next / 4)
 		return arena_alloc(p->a, size);
@@ -531,6 +544,36 @@ check_target(struct parser *p, struct node *t)
 	return true;
 }
 
+/*
+ * Copy the plain ASCII name of token t to id, which has room for it,
+ * its NUL and up to 8 bytes in all, and is zeroed (carved with the
+ * nodes): the NUL is there.
+ */
+static inline void
+copy_name(const struct parser *p, const struct token *t, char *id)
+{
+	const char *src = p->src + t->start;
+	uint32_t n = t->length;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* a short name is one 8-byte load with the bytes after it masked
+	 * off, when the source has 8 bytes from its start */
+	if (n <= 8 && t->start + 8 <= p->len) {
+		uint64_t w;
+		memcpy(&w, src, 8);
+		w &= ~UINT64_C(0) >> (64 - 8 * n);
+		memcpy(id, &w, 8);
+		return;
+	}
+#endif
+	if (n > 8 && n <= 16) {
+		/* two 8-byte copies that overlap in the middle */
+		memcpy(id, src, 8);
+		memcpy(id + n - 8, src + n - 8, 8);
+		return;
+	}
+	memcpy(id, src, n);
+}
+
 static const char *
 identifier(struct parser *p, const struct token *t)
 {
@@ -538,10 +581,36 @@ identifier(struct parser *p, const struct token *t)
 	if (t->is_non_ascii)
 		return unicode_nfkc_identifier(p->a, p->src + t->start,
 		    t->length);
-	/* carved with the nodes, which come zeroed: the NUL is there */
 	id = node_alloc(p, (size_t)t->length + 1);
-	memcpy(id, p->src + t->start, t->length);
+	copy_name(p, t, id);
 	return id;
+}
+
+/*
+ * A Name node (Load) for the NAME token t.  A plain ASCII name is carved
+ * with the node, right after it, as mk() and identifier() one after the
+ * other would place it.
+ */
+static struct node *
+name_node(struct parser *p, const struct token *t)
+{
+	size_t size = node_size(NODE_NAME);
+	struct node *n;
+	if (t->is_non_ascii) {
+		n = mk(p, NODE_NAME, t->start, tok_end(t));
+		n->u.name.id = identifier(p, t);
+	} else {
+		char *id;
+		n = node_alloc(p, size + (size_t)t->length + 1);
+		n->kind = NODE_NAME;
+		n->start = t->start;
+		n->end = tok_end(t);
+		id = (char *)n + size;
+		copy_name(p, t, id);
+		n->u.name.id = id;
+	}
+	n->u.name.ctx = CTX_LOAD;
+	return n;
 }
 
 /* ============================================================ literals */
@@ -1608,18 +1677,29 @@ brace_display(struct parser *p)
  * atom -> NAME | 'True' | 'False' | 'None' | strings | NUMBER | '...' |
  *         tuple | group | genexp | list | listcomp | dict | set | ...comp
  */
+static struct node *atom_other(struct parser *p) __attribute__((noinline));
+
 static struct node *
 atom(struct parser *p)
 {
 	struct node *n;
-	struct token t = p->tok;
-	switch (t.kind) {
-	case TOK_NAME:
-		n = mk(p, NODE_NAME, t.start, tok_end(&t));
-		n->u.name.id = identifier(p, &t);
-		n->u.name.ctx = CTX_LOAD;
+	/* a name or a number here, the rest out of line */
+	if (p->tok.kind == TOK_NAME) {
+		n = name_node(p, &p->tok);
 		advance(p);
 		return n;
+	}
+	if (p->tok.kind == TOK_NUMBER)
+		return number(p);
+	return atom_other(p);
+}
+
+static struct node *
+atom_other(struct parser *p)
+{
+	struct node *n;
+	struct token t = p->tok;
+	switch (t.kind) {
 	case TOK_TRUE: case TOK_FALSE: case TOK_NONE: case TOK_ELLIPSIS:
 		n = mk(p, NODE_CONSTANT, t.start, tok_end(&t));
 		n->u.constant.value = t.kind == TOK_TRUE ? value_bool(true) :
@@ -1627,8 +1707,6 @@ atom(struct parser *p)
 		    t.kind == TOK_NONE ? value_none() : value_ellipsis();
 		advance(p);
 		return n;
-	case TOK_NUMBER:
-		return number(p);
 	case TOK_STRING:
 		return strings(p);
 	case TOK_LPAR: {
@@ -2044,17 +2122,42 @@ factor(struct parser *p)
 	return n;
 }
 
+static struct node *binary(struct parser *p, unsigned min_prec);
+
+/*
+ * The right operand of an operator of precedence prec that starts with
+ * a primary: the primary is parsed first, as factor() would, and is the
+ * whole operand unless '**' or a tighter operator follows it; then
+ * binary() takes it (pending) as its first operand.
+ */
+static struct node *
+right_operand(struct parser *p, unsigned prec)
+{
+	uint32_t start = p->tok.start;
+	struct node *e = primary(p);
+	if (e == NULL)
+		return NULL;
+	if (p->tok.kind != TOK_DOUBLESTAR &&
+	    binary_ops[p->tok.kind].prec <= prec) {
+		if (*p->depth == p->probe_depth)
+			p->probe_operand = true;
+		return e;
+	}
+	p->pending = e;
+	p->pending_start = start;
+	return binary(p, prec + 1);
+}
+
 /*
  * bitwise_or .. term, Pratt style: operators of at least min_prec are
  * folded left in a loop; only a tighter operator on the right recurses,
  * so the recursion is bounded by the number of precedence levels.
+ * binary_fold() is the loop, from a left operand already parsed.
  */
 static struct node *
-binary(struct parser *p, unsigned min_prec)
+binary_fold(struct parser *p, struct node *left, uint32_t start,
+    unsigned min_prec)
 {
-	uint32_t start = operand_start(p);
-	struct node *left = factor(p);
-
 	while (left != NULL) {
 		unsigned prec = binary_ops[p->tok.kind].prec;
 		enum binop op = binary_ops[p->tok.kind].op;
@@ -2066,6 +2169,8 @@ binary(struct parser *p, unsigned min_prec)
 		 * the whole right operand: binary(prec + 1) would stop */
 		if (is_lone_atom(p) && binary_ops[p->next.kind].prec <= prec)
 			right = lone_operand(p);
+		else if (starts_primary[p->tok.kind])
+			right = right_operand(p, prec);
 		else
 			right = binary(p, prec + 1);
 		if (right == NULL)
@@ -2077,6 +2182,13 @@ binary(struct parser *p, unsigned min_prec)
 		left = n;
 	}
 	return left;
+}
+
+static struct node *
+binary(struct parser *p, unsigned min_prec)
+{
+	uint32_t start = operand_start(p);
+	return binary_fold(p, factor(p), start, min_prec);
 }
 
 static struct node *
@@ -2360,6 +2472,22 @@ expression(struct parser *p)
 				p->probe_operand = true;
 			leave(p);
 			return e;
+		}
+		if (binary_ops[p->tok.kind].prec != 0) {
+			/*
+			 * An arithmetic or bitwise operator: fold it here
+			 * as binary(1) would (factor() marks the operand
+			 * first), and go down the levels only when a
+			 * comparison, 'and', 'or' or 'if' follows.
+			 */
+			if (*p->depth == p->probe_depth)
+				p->probe_operand = true;
+			e = binary_fold(p, e, pstart, 1);
+			if (e == NULL || (!continues_operand[p->tok.kind] &&
+			    !p->failed)) {
+				leave(p);
+				return e;
+			}
 		}
 		p->pending = e;
 		p->pending_start = pstart;
@@ -2809,6 +2937,15 @@ ends_in_blank_indent(const char *src, uint32_t len)
 	    !(i > 1 && src[i - 2] == '\\');
 }
 
+/* Are the eight bytes of w all ASCII and none of them NUL? */
+static bool
+is_plain_ascii(uint64_t w)
+{
+	return (w & UINT64_C(0x8080808080808080)) == 0 &&
+	    ((w - UINT64_C(0x0101010101010101)) & ~w &
+	    UINT64_C(0x8080808080808080)) == 0;
+}
+
 /* Byte span of the first NUL or invalid UTF-8 sequence, if any. */
 static bool
 check_bytes(struct parser *p)
@@ -2818,17 +2955,21 @@ check_bytes(struct parser *p)
 	while (i < p->len) {
 		unsigned char c;
 		uint64_t w;
-		/* eight bytes at a time while they are ASCII and not NUL */
+		/* eight bytes at a time while they are ASCII and not NUL,
+		 * the last eight of the input too (overlapping) */
 		while (i + 8 <= p->len) {
 			memcpy(&w, p->src + i, 8);
-			if ((w & UINT64_C(0x8080808080808080)) != 0 ||
-			    ((w - UINT64_C(0x0101010101010101)) & ~w &
-			    UINT64_C(0x8080808080808080)) != 0)
+			if (!is_plain_ascii(w))
 				break;
 			i += 8;
 		}
 		if (i >= p->len)
 			break;
+		if (i + 8 > p->len && p->len >= 8) {
+			memcpy(&w, p->src + p->len - 8, 8);
+			if (is_plain_ascii(w))
+				break;
+		}
 		c = (unsigned char)p->src[i];
 		if (c == 0) {
 			error_span(p, i, i + 1, "source code string cannot "
