@@ -216,6 +216,22 @@ undefined:
 	    name);
 }
 
+/* Every node evaluated costs a step and must fit under the depth limit. */
+static inline bool
+eval_enter(struct eval *ev, const struct node *n)
+{
+	struct rt *rt = &ev->rt;
+
+	if (!rt_step(rt))
+		return fail_at(ev, n);
+	if (rt->limits.max_depth != 0 && rt->depth >= rt->limits.max_depth) {
+		rt_raise(rt, "RecursionError", "maximum recursion depth "
+		    "exceeded");
+		return fail_at(ev, n);
+	}
+	return true;
+}
+
 /*
  * eval_expr() of a Constant or a Name without the call: the same step,
  * the same depth test, the same answer.  The evaluator's hot spots (a
@@ -231,13 +247,8 @@ eval_operand(struct eval *ev, const struct node *n, value *out)
 
 	if (n->kind != NODE_CONSTANT && n->kind != NODE_NAME)
 		return eval_expr(ev, n, out);
-	if (!rt_step(rt))
-		return fail_at(ev, n);
-	if (rt->limits.max_depth != 0 && rt->depth >= rt->limits.max_depth) {
-		rt_raise(rt, "RecursionError", "maximum recursion depth "
-		    "exceeded");
-		return fail_at(ev, n);
-	}
+	if (!eval_enter(ev, n))
+		return false;
 	if (n->kind == NODE_CONSTANT) {
 		*out = n->u.constant.value;
 		return true;
@@ -935,13 +946,8 @@ eval_expr(struct eval *ev, const struct node *n, value *out)
 	value v, w;
 	size_t i;
 
-	if (!rt_step(rt))
-		return fail_at(ev, n);
-	if (rt->limits.max_depth != 0 && rt->depth >= rt->limits.max_depth) {
-		rt_raise(rt, "RecursionError", "maximum recursion depth "
-		    "exceeded");
-		return fail_at(ev, n);
-	}
+	if (!eval_enter(ev, n))
+		return false;
 	rt->depth++;
 	switch (n->kind) {
 	case NODE_CONSTANT:
