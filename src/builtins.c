@@ -111,7 +111,7 @@ struct sum_ctx {
 	value	acc;
 };
 
-static bool
+static inline bool
 sum_step(struct rt *rt, value item, void *p)
 {
 	struct sum_ctx *c = p;
@@ -123,32 +123,6 @@ sum_step(struct rt *rt, value item, void *p)
 	if (!rt_step(rt))
 		return false;
 	return value_binop(rt, BINOP_ADD, c->acc, item, &c->acc);
-}
-
-/* sum_step() for the loops of bi_sum(), with its common cases in place:
- * float + float (no step, as sum_step), then a step and value_binop()'s
- * own answers for int + float and for two ints whose sum fits. */
-static inline bool
-sum_add(struct rt *rt, struct sum_ctx *c, value item)
-{
-	int64_t r;
-	if (c->acc.type == VT_FLOAT && item.type == VT_FLOAT) {
-		c->acc.as.f += item.as.f;
-		return true;
-	}
-	if (c->acc.type != VT_INT || (item.type != VT_FLOAT &&
-	    item.type != VT_INT))
-		return sum_step(rt, item, c);
-	if (!rt_step(rt))
-		return false;
-	if (item.type == VT_FLOAT) {
-		c->acc = value_float((double)c->acc.as.i + item.as.f);
-		return true;
-	}
-	if (__builtin_add_overflow(c->acc.as.i, item.as.i, &r))
-		return value_binop(rt, BINOP_ADD, c->acc, item, &c->acc);
-	c->acc = value_int(r);
-	return true;
 }
 
 static bool
@@ -187,17 +161,17 @@ bi_sum(struct rt *rt, value self, const value *args, size_t nargs,
 		return rt_raise(rt, "TypeError", "sum() can't sum bytes "
 		    "[use b''.join(seq) instead]");
 	/* A list or tuple is walked here as value_iterate() walks it (the
-	 * length read again after every item), without a call per item
-	 * for the common cases (sum_add). */
+	 * length read again after every item), without the callback;
+	 * value_binop() has the int and float cases in place. */
 	if (a[0].type == VT_LIST) {
 		const struct vlist *l = a[0].as.list;
 		for (i = 0; i < l->len; i++)
-			if (!sum_add(rt, &c, l->items[i]))
+			if (!sum_step(rt, l->items[i], &c))
 				return false;
 	} else if (a[0].type == VT_TUPLE) {
 		const struct vtuple *t = a[0].as.tuple;
 		for (i = 0; i < t->len; i++)
-			if (!sum_add(rt, &c, t->items[i]))
+			if (!sum_step(rt, t->items[i], &c))
 				return false;
 	} else if (!value_iterate(rt, a[0], sum_step, &c))
 		return false;

@@ -278,17 +278,24 @@ struct argv {
 	const char	*inl_kw[ARGV_INLINE];
 };
 
-static void
+/* Double the room, out of line: most calls fit in the inline arrays. */
+static void __attribute__((noinline))
+argv_grow(struct argv *av)
+{
+	size_t ncap = av->cap * 2;
+
+	av->args = arena_grow(av->arena, av->args, av->n + av->nkw, ncap,
+	    sizeof *av->args);
+	av->kwnames = arena_grow(av->arena, av->kwnames, av->n + av->nkw,
+	    ncap, sizeof *av->kwnames);
+	av->cap = ncap;
+}
+
+static inline void
 argv_push(struct argv *av, const char *kw, value v)
 {
-	if (av->n + av->nkw == av->cap) {
-		size_t ncap = av->cap * 2;
-		av->args = arena_grow(av->arena, av->args, av->n + av->nkw,
-		    ncap, sizeof *av->args);
-		av->kwnames = arena_grow(av->arena, av->kwnames,
-		    av->n + av->nkw, ncap, sizeof *av->kwnames);
-		av->cap = ncap;
-	}
+	if (av->n + av->nkw == av->cap)
+		argv_grow(av);
 	av->args[av->n + av->nkw] = v;
 	av->kwnames[av->n + av->nkw] = kw;
 	if (kw == NULL)
@@ -305,8 +312,9 @@ push_item(struct rt *rt, value item, void *ctx)
 	return true;
 }
 
-bool
-eval_call_value(struct eval *ev, value fn, const value *args, size_t nargs,
+/* eval_call_value(), inline for eval_call(): most calls are builtins. */
+static inline bool
+call_value(struct eval *ev, value fn, const value *args, size_t nargs,
     const char *const *kwnames, size_t nkw, value *out)
 {
 	if (fn.type == VT_NATIVE)
@@ -320,6 +328,13 @@ eval_call_value(struct eval *ev, value fn, const value *args, size_t nargs,
 
 	return rt_raise(&ev->rt, "TypeError", "'%s' object is not callable",
 	    value_type_name(fn));
+}
+
+bool
+eval_call_value(struct eval *ev, value fn, const value *args, size_t nargs,
+    const char *const *kwnames, size_t nkw, value *out)
+{
+	return call_value(ev, fn, args, nargs, kwnames, nkw, out);
 }
 
 static bool
@@ -349,14 +364,7 @@ eval_call(struct eval *ev, const struct node *n, value *out)
 		}
 		if (!eval_operand(ev, a, &v))
 			return false;
-		/* no keywords are pushed yet: a positional argument with
-		 * room goes in place */
-		if (av.n < av.cap) {
-			av.args[av.n] = v;
-			av.kwnames[av.n] = NULL;
-			av.n++;
-		} else
-			argv_push(&av, NULL, v);
+		argv_push(&av, NULL, v);
 	}
 	for (i = 0; i < n->u.call.keywords.len; i++) {
 		const struct node *k = n->u.call.keywords.items[i];
@@ -403,14 +411,7 @@ eval_call(struct eval *ev, const struct node *n, value *out)
 	}
 	if (av.args == NULL)
 		av.args = av.inl_args;	/* never a null array, even empty */
-	/* a builtin is called here, as eval_call_value() would call it */
-	if (fn.type == VT_NATIVE) {
-		if (!fn.as.native->fn(&ev->rt, fn.as.native->self, av.args,
-		    av.n, av.nkw ? av.kwnames : NULL, av.nkw, out))
-			return fail_at(ev, n);
-		return true;
-	}
-	if (!eval_call_value(ev, fn, av.args, av.n,
+	if (!call_value(ev, fn, av.args, av.n,
 	    av.nkw ? av.kwnames : NULL, av.nkw, out))
 		return fail_at(ev, n);
 	return true;
