@@ -19,6 +19,65 @@
 
 #define BIT(x) (UINT64_C(1) << (x))
 
+/* The rule of p that n itself breaks (its children are checked when they
+ * are popped); for V_CMPOP, *which is the comparison's index.  Every
+ * question the checker asks of a node is asked here, for check_node()'s
+ * verdict and all_allowed()'s yes or no alike. */
+enum violation {
+	V_NONE, V_NODE, V_BINOP, V_UNARYOP, V_BOOLOP, V_CMPOP, V_CALL, V_ATTR,
+};
+
+static inline __attribute__((always_inline)) enum violation
+violation(const struct policy *p, const struct node *n, size_t *which)
+{
+	size_t i;
+
+	switch (n->kind) {
+	case NODE_EXPRESSION: case NODE_MODULE: case NODE_EXPR:
+		return V_NONE;
+	default:
+		break;
+	}
+	if ((p->nodes & BIT(n->kind)) == 0)
+		return V_NODE;
+	switch (n->kind) {
+	case NODE_BINOP:
+		if ((p->binops & BIT(n->u.binop.op)) == 0)
+			return V_BINOP;
+		break;
+	case NODE_UNARYOP:
+		if ((p->unaryops & BIT(n->u.unaryop.op)) == 0)
+			return V_UNARYOP;
+		break;
+	case NODE_BOOLOP:
+		if ((p->boolops & BIT(n->u.boolop.op)) == 0)
+			return V_BOOLOP;
+		break;
+	case NODE_COMPARE:
+		for (i = 0; i < n->u.compare.comparators.len; i++)
+			if ((p->cmpops & BIT(n->u.compare.ops[i])) == 0) {
+				*which = i;
+				return V_CMPOP;
+			}
+		break;
+	case NODE_CALL: {
+		const struct node *f = n->u.call.func;
+		if (p->call_rule == CALLS_NAMED && (f->kind != NODE_NAME ||
+		    !policy_allows_call(p, f->u.name.id)))
+			return V_CALL;
+		break;
+	}
+	case NODE_ATTRIBUTE:
+		if (p->attr_rule == ATTRS_PUBLIC &&
+		    n->u.attribute.attr[0] == '_')
+			return V_ATTR;
+		break;
+	default:
+		break;
+	}
+	return V_NONE;
+}
+
 /* The walk's stack: on the C stack for the usual small tree, in the
  * arena beyond that. */
 #define STACK_INLINE 64
@@ -62,8 +121,8 @@ push(struct stack *s, const struct node *n)
 		return;
 	if (s->leaf_policy != NULL && (n->kind == NODE_CONSTANT ||
 	    n->kind == NODE_NAME)) {
-		/* all check_node() asks of these two: is the kind listed? */
-		if ((s->leaf_policy->nodes & BIT(n->kind)) == 0)
+		size_t i;
+		if (violation(s->leaf_policy, n, &i) != V_NONE)
 			s->leaf_blocked = true;
 		return;
 	}
@@ -77,10 +136,12 @@ push(struct stack *s, const struct node *n)
 static inline bool
 push_checked(struct stack *s, const struct policy *p, const struct node *n)
 {
+	size_t i;
+
 	if (n == NULL)
 		return true;
 	if (n->kind == NODE_CONSTANT || n->kind == NODE_NAME)
-		return (p->nodes & BIT(n->kind)) != 0;
+		return violation(p, n, &i) == V_NONE;
 	if (s->len == s->cap)
 		grow(s);
 	s->items[s->len++] = n;
@@ -211,65 +272,41 @@ block(struct check_result *out, const struct node *n, const char *rule,
 	return false;
 }
 
-/* Is n itself allowed?  (Its children are checked when they are popped.) */
+/* Is n itself allowed?  If not, the verdict: the rule and the reason. */
 static bool
 check_node(const struct policy *p, const struct node *n, struct arena *a,
     struct check_result *out)
 {
-	switch (n->kind) {
-	case NODE_EXPRESSION: case NODE_MODULE: case NODE_EXPR:
+	size_t i = 0;
+
+	switch (violation(p, n, &i)) {
+	case V_NONE:
 		return true;
-	default:
-		break;
-	}
-	if ((p->nodes & BIT(n->kind)) == 0)
+	case V_NODE:
 		return block(out, n, "nodes", arena_printf(a,
 		    "disallowed node type '%s'", ast_kind_name(n->kind)));
-	switch (n->kind) {
-	case NODE_BINOP:
-		if ((p->binops & BIT(n->u.binop.op)) == 0)
-			return block(out, n, "operators", arena_printf(a,
-			    "disallowed operator '%s'",
-			    ast_binop_symbol(n->u.binop.op)));
-		break;
-	case NODE_UNARYOP:
-		if ((p->unaryops & BIT(n->u.unaryop.op)) == 0)
-			return block(out, n, "operators", arena_printf(a,
-			    "disallowed operator '%s'",
-			    ast_unaryop_symbol(n->u.unaryop.op)));
-		break;
-	case NODE_BOOLOP:
-		if ((p->boolops & BIT(n->u.boolop.op)) == 0)
-			return block(out, n, "operators", arena_printf(a,
-			    "disallowed operator '%s'",
-			    ast_boolop_name(n->u.boolop.op)));
-		break;
-	case NODE_COMPARE: {
-		size_t i;
-		for (i = 0; i < n->u.compare.comparators.len; i++)
-			if ((p->cmpops & BIT(n->u.compare.ops[i])) == 0)
-				return block(out, n, "operators",
-				    arena_printf(a, "disallowed operator '%s'",
-				    ast_cmpop_symbol(n->u.compare.ops[i])));
-		break;
-	}
-	case NODE_CALL: {
-		const struct node *f = n->u.call.func;
-		if (p->call_rule == CALLS_NAMED && (f->kind != NODE_NAME ||
-		    !policy_allows_call(p, f->u.name.id)))
-			return block(out, n, "calls",
-			    "disallowed function call");
-		break;
-	}
-	case NODE_ATTRIBUTE:
-		if (p->attr_rule == ATTRS_PUBLIC &&
-		    n->u.attribute.attr[0] == '_')
-			return block(out, n, "attributes", arena_printf(a,
-			    "disallowed attribute '%s' (names starting with "
-			    "'_' are private)", n->u.attribute.attr));
-		break;
-	default:
-		break;
+	case V_BINOP:
+		return block(out, n, "operators", arena_printf(a,
+		    "disallowed operator '%s'",
+		    ast_binop_symbol(n->u.binop.op)));
+	case V_UNARYOP:
+		return block(out, n, "operators", arena_printf(a,
+		    "disallowed operator '%s'",
+		    ast_unaryop_symbol(n->u.unaryop.op)));
+	case V_BOOLOP:
+		return block(out, n, "operators", arena_printf(a,
+		    "disallowed operator '%s'",
+		    ast_boolop_name(n->u.boolop.op)));
+	case V_CMPOP:
+		return block(out, n, "operators", arena_printf(a,
+		    "disallowed operator '%s'",
+		    ast_cmpop_symbol(n->u.compare.ops[i])));
+	case V_CALL:
+		return block(out, n, "calls", "disallowed function call");
+	case V_ATTR:
+		return block(out, n, "attributes", arena_printf(a,
+		    "disallowed attribute '%s' (names starting with "
+		    "'_' are private)", n->u.attribute.attr));
 	}
 	return true;
 }
@@ -286,7 +323,6 @@ static bool
 all_allowed(const struct policy *p, const struct node *root, struct arena *a)
 {
 	struct stack s;
-	struct check_result ignored;
 
 	stack_init(&s, a);
 	s.leaf_policy = p;
@@ -294,43 +330,37 @@ all_allowed(const struct policy *p, const struct node *root, struct arena *a)
 	while (s.len > 0 && !s.leaf_blocked) {
 		const struct node *n = s.items[--s.len];
 		size_t i;
-		/* the essay's kinds in place: check_node()'s questions and
-		 * push_children()'s pushes, without the two calls */
+
+		if (violation(p, n, &i) != V_NONE)
+			return false;
+		/* the essay's kinds: push_children()'s pushes, with each
+		 * leaf child checked on the way instead of pushed */
 		switch (n->kind) {
 		case NODE_EXPRESSION:
 			if (!push_checked(&s, p, n->u.expression.body))
 				return false;
-			continue;
+			break;
 		case NODE_BINOP:
-			if ((p->nodes & BIT(NODE_BINOP)) == 0 ||
-			    (p->binops & BIT(n->u.binop.op)) == 0 ||
-			    !push_checked(&s, p, n->u.binop.right) ||
+			if (!push_checked(&s, p, n->u.binop.right) ||
 			    !push_checked(&s, p, n->u.binop.left))
 				return false;
-			continue;
-		case NODE_CALL: {
-			const struct node *f = n->u.call.func;
-			if ((p->nodes & BIT(NODE_CALL)) == 0)
-				return false;
-			if (p->call_rule == CALLS_NAMED && (f->kind != NODE_NAME ||
-			    !policy_allows_call(p, f->u.name.id)))
-				return false;
+			break;
+		case NODE_CALL:
 			for (i = n->u.call.keywords.len; i > 0; i--)
 				push(&s, n->u.call.keywords.items[i - 1]);
 			for (i = n->u.call.args.len; i > 0; i--)
 				if (!push_checked(&s, p,
 				    n->u.call.args.items[i - 1]))
 					return false;
-			if (f->kind != NODE_NAME && !push_checked(&s, p, f))
+			/* (a named callee is the call's own: push_children) */
+			if (n->u.call.func->kind != NODE_NAME &&
+			    !push_checked(&s, p, n->u.call.func))
 				return false;
-			continue;
-		}
+			break;
 		default:
+			push_children(&s, n);
 			break;
 		}
-		if (!check_node(p, n, a, &ignored))
-			return false;
-		push_children(&s, n);
 	}
 	return !s.leaf_blocked;
 }
