@@ -219,13 +219,20 @@ node_alloc_slow(struct parser *p, size_t size)
 }
 
 static struct node *
-mk(struct parser *p, enum node_kind kind, uint32_t start, uint32_t end)
+mk_extra(struct parser *p, enum node_kind kind, uint32_t start, uint32_t end,
+    size_t extra)
 {
-	struct node *n = node_alloc(p, node_size(kind));
+	struct node *n = node_alloc(p, node_size(kind) + extra);
 	n->kind = kind;
 	n->start = start;
 	n->end = end;
 	return n;
+}
+
+static struct node *
+mk(struct parser *p, enum node_kind kind, uint32_t start, uint32_t end)
+{
+	return mk_extra(p, kind, start, end, 0);
 }
 
 /* Record the first error; always returns NULL. */
@@ -594,18 +601,15 @@ identifier(struct parser *p, const struct token *t)
 static struct node *
 name_node(struct parser *p, const struct token *t)
 {
-	size_t size = node_size(NODE_NAME);
 	struct node *n;
 	if (t->is_non_ascii) {
 		n = mk(p, NODE_NAME, t->start, tok_end(t));
 		n->u.name.id = identifier(p, t);
 	} else {
 		char *id;
-		n = node_alloc(p, size + (size_t)t->length + 1);
-		n->kind = NODE_NAME;
-		n->start = t->start;
-		n->end = tok_end(t);
-		id = (char *)n + size;
+		n = mk_extra(p, NODE_NAME, t->start, tok_end(t),
+		    (size_t)t->length + 1);
+		id = (char *)n + node_size(NODE_NAME);
 		copy_name(p, t, id);
 		n->u.name.id = id;
 	}
