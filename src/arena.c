@@ -171,6 +171,34 @@ arena_free(struct arena *a)
 	free(a);
 }
 
+/* len fresh bytes (a multiple of HUGE_SIZE) at a HUGE_SIZE boundary. */
+static struct block *
+map_huge(size_t len, size_t need)
+{
+	struct block *b;
+	unsigned char *m = mmap(NULL, len + HUGE_SIZE, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uintptr_t at;
+	size_t lead;
+
+	if (m == MAP_FAILED)
+		xalloc_die(need);
+	at = ((uintptr_t)m + HUGE_SIZE - 1) & ~(uintptr_t)(HUGE_SIZE - 1);
+	lead = at - (uintptr_t)m;
+	if (lead > 0)
+		munmap(m, lead);
+	if (HUGE_SIZE - lead > 0)
+		munmap((unsigned char *)at + len, HUGE_SIZE - lead);
+#ifdef MADV_HUGEPAGE
+	(void)madvise((void *)at, len, MADV_HUGEPAGE);
+#endif
+	b = (struct block *)at;
+	b->map_size = len;
+	b->size = len - sizeof *b;
+	b->zeroed = b->size;
+	return b;
+}
+
 /*
  * A zeroed block with room for size bytes.  From 2 MiB on it is mapped
  * at a 2 MiB boundary, in whole huge pages, and offered to the kernel for
@@ -184,31 +212,12 @@ new_block(size_t size)
 
 	if (size > SIZE_MAX - sizeof *b - 2 * HUGE_SIZE)
 		xalloc_die(size);
-	if (need >= HUGE_SIZE &&
-	    (b = cached_block((need + HUGE_SIZE - 1) &
-	    ~(size_t)(HUGE_SIZE - 1))) != NULL) {
-		/* zeroed as it is handed out */
-	} else if (need >= HUGE_SIZE) {
+	if (need >= HUGE_SIZE) {
 		size_t len = (need + HUGE_SIZE - 1) & ~(size_t)(HUGE_SIZE - 1);
-		unsigned char *m = mmap(NULL, len + HUGE_SIZE,
-		    PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		uintptr_t at;
-		size_t lead;
-		if (m == MAP_FAILED)
-			xalloc_die(need);
-		at = ((uintptr_t)m + HUGE_SIZE - 1) & ~(uintptr_t)(HUGE_SIZE - 1);
-		lead = at - (uintptr_t)m;
-		if (lead > 0)
-			munmap(m, lead);
-		if (HUGE_SIZE - lead > 0)
-			munmap((unsigned char *)at + len, HUGE_SIZE - lead);
-#ifdef MADV_HUGEPAGE
-		(void)madvise((void *)at, len, MADV_HUGEPAGE);
-#endif
-		b = (struct block *)at;
-		b->map_size = len;
-		b->size = len - sizeof *b;
-		b->zeroed = b->size;
+		/* a kept block is zeroed as it is handed out */
+		b = cached_block(len);
+		if (b == NULL)
+			b = map_huge(len, need);
 	} else {
 		b = xmalloc(need);
 		b->map_size = 0;
