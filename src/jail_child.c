@@ -274,7 +274,7 @@ step_rlimits(struct stage *st)
 	const struct jail_plan *p = st->plan;
 
 	if (st->as_base == 0) {
-		errno = ENODATA;	/* the warden could not measure it */
+		errno = ENODATA;	/* /proc/self/statm could not be read */
 		return -1;
 	}
 	if (set_limit(RLIMIT_CPU, p->cpu_seconds, p->cpu_seconds + 1) == -1 ||
