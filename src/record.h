@@ -106,6 +106,8 @@ struct record {
 	const char	*outcome;	/* what follows "->" */
 	const char	*line;		/* LABEL: SHOWN -> OUTCOME */
 	const char	*source;	/* "user", "scenario", "agent" */
+	const char	*engine;	/* what ran the code: "cpython" or
+					   "model" (world.h) */
 };
 
 /* Append the record as one JSON object (no newline). */

@@ -33,6 +33,13 @@ struct session_opts {
 						   policy first (defense in depth) */
 	int			 jail_fail_at;	/* test hook: a jail set-up step
 						   to fail (jail.h); 0 = none */
+	int			 engine;	/* the unsafe path's world: enum
+						   world_engine (world.h); 0 =
+						   the model */
+	bool			 fresh_world;	/* a new world per input */
+	unsigned		 world_wall_ms;	/* per input; 0: the default */
+	int			 world_fail_at;	/* test hook: a world set-up
+						   step to fail; 0 = none */
 };
 
 struct session;
@@ -86,6 +93,10 @@ unsigned session_budget_used(const struct session *s, enum path_id p);
 unsigned session_budget_limit(const struct session *s, enum path_id p);
 /* The step counter: the number of inputs run so far. */
 unsigned session_steps(const struct session *s);
+
+/* Why the unsafe path runs the model although another engine was asked
+ * for (worlds could not be built), or NULL. */
+const char *session_engine_note(const struct session *s);
 
 /* "unsafe", "sandboxed", "jailed": the word the essay's labels use. */
 const char *session_path_adjective(enum path_id p);

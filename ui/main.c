@@ -30,6 +30,7 @@
 #include "serve.h"
 #include "session.h"
 #include "ui.h"
+#include "world.h"
 #include "xalloc.h"
 
 #ifdef __SANITIZE_ADDRESS__
@@ -45,7 +46,8 @@ __asan_default_options(void)
 #endif
 
 /* Long options without a short form. */
-enum { OPT_AGENT = 256, OPT_AGENT_TIMEOUT, OPT_SERVE };
+enum { OPT_AGENT = 256, OPT_AGENT_TIMEOUT, OPT_SERVE, OPT_ENGINE,
+	OPT_FRESH_WORLD };
 
 /*
  * How far batch mode follows continuation lines.  Each new line re-parses
@@ -118,6 +120,11 @@ static const char help_text[] =
 "                       block to its stdin, run the lines it answers with\n"
 "      --agent-timeout=SECONDS\n"
 "                       kill the agent after SECONDS (default 60)\n"
+"      --engine=ENGINE  what runs the unsafe path's code: cpython (a\n"
+"                       disposable Linux world; the default where worlds\n"
+"                       can be built) or model (sandboxrepl's own model)\n"
+"      --fresh-world    a new world for every input (names are forgotten;\n"
+"                       the path's files are kept)\n"
 "      --serve          JSON Lines tool mode: one request per stdin line,\n"
 "                       {\"id\":..,\"input\":\"..\",\"paths\":[..]}, one reply\n"
 "                       per stdout line, {\"id\":..,\"records\":[..]}\n"
@@ -350,6 +357,8 @@ main(int argc, char **argv)
 		{ "agent", required_argument, NULL, OPT_AGENT },
 		{ "agent-timeout", required_argument, NULL, OPT_AGENT_TIMEOUT },
 		{ "serve", no_argument, NULL, OPT_SERVE },
+		{ "engine", required_argument, NULL, OPT_ENGINE },
+		{ "fresh-world", no_argument, NULL, OPT_FRESH_WORLD },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -359,7 +368,12 @@ main(int argc, char **argv)
 	struct session *s;
 	struct policy *owned_policy = NULL;
 	const char *state_dir = NULL;
+	bool engine_set = false;
 	int c, status = 0, i;
+
+	/* Worlds are forked from a small process started before the heap
+	 * grows (curses, readline, history): see src/world/zygote.c. */
+	world_zygote_start();
 
 	/* getopt's own messages name the program as the others do */
 	argv[0] = (char *)"sandboxrepl";
@@ -444,9 +458,29 @@ main(int argc, char **argv)
 		case OPT_SERVE:
 			o.serve = true;
 			break;
-		case 'h':
+		case OPT_ENGINE: {
+			enum world_engine e;
+			if (!world_engine_parse(optarg, &e))
+				return usage_error("invalid engine '%s' "
+				    "(expected cpython or model)", optarg);
+			so.engine = (int)e;
+			engine_set = true;
+			break;
+		}
+		case OPT_FRESH_WORLD:
+			so.fresh_world = true;
+			break;
+		case 'h': {
+			const char *why = NULL;
 			fputs(help_text, stdout);
+			if (world_best_engine(&why) == WORLD_ENGINE_CPYTHON)
+				printf("\nEngine: the unsafe path runs CPython "
+				    "in disposable Linux worlds here.\n");
+			else
+				printf("\nEngine: the unsafe path runs "
+				    "sandboxrepl's model here: %s.\n", why);
 			return close_stdout(0);
+		}
 		case 'V':
 			printf("sandboxrepl %s\n", PACKAGE_VERSION);
 			return close_stdout(0);
@@ -468,6 +502,9 @@ main(int argc, char **argv)
 		    "takes no -e, --batch or files");
 	}
 
+	if (!engine_set)
+		so.engine = WORLD_ENGINE_CPYTHON;	/* the model where it
+							   cannot be built */
 	so.paths = o.paths;
 	so.policy = o.policy;
 	so.budget = o.budget;
@@ -513,6 +550,8 @@ main(int argc, char **argv)
 		}
 		status = ui_status >= 0 ? ui_status : run_stdin(s, &o);
 	}
+	if (session_engine_note(s) != NULL)
+		fprintf(stderr, "sandboxrepl: %s\n", session_engine_note(s));
 	session_free(s);
 	policy_free(owned_policy);
 	free(o.exprs);
