@@ -730,6 +730,9 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 	Py_CLEAR(shown_value);
 	if (code != NULL && PySys_SetObject("displayhook", hook) == 0) {
 		v = PyEval_EvalCode(code, main_dict, main_dict);
+		if (getpid() != 1)
+			_exit(0);	/* a child the code forked: it must
+					   not answer for PID 1 */
 		if (v != NULL) {
 			Py_DECREF(v);
 			v = shown_value ? shown_value : Py_NewRef(Py_None);
