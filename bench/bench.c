@@ -1020,6 +1020,7 @@ main(int argc, char **argv)
 		    fmt_time(b1, sizeof b1, samples_min(&jail)));
 	}
 
+	bench_worlds(o.bwrap, o.proc_reps);
 	fflush(stdout);
 	inproc_free(ip);
 	for (k = 0; k < NITEMS; k++) {
