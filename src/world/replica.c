@@ -45,6 +45,8 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/capability.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <net/if.h>
 #include <sched.h>
 #include <seccomp.h>
@@ -53,6 +55,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -611,21 +614,23 @@ static const char *const denied_calls[] = {
 	"open_by_handle_at", "lookup_dcookie", "iopl", "ioperm",
 };
 
+/*
+ * The filter is the same for every world: compiled once, in the zygote
+ * (replica_compile), and only loaded by each PID 1.
+ */
+static struct sock_filter *filter_insns;
+static unsigned short filter_len;
+
 static int
-step_seccomp(struct stage *st)
+build_filter(scmp_filter_ctx ctx, char *why, size_t n)
 {
 	static const unsigned long ns_flags[] = {
 		CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET,
 		CLONE_NEWIPC, CLONE_NEWUTS, CLONE_NEWCGROUP,
 	};
-	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	size_t i;
 	int rc = 0, nr;
 
-	if (ctx == NULL) {
-		errno = ENOMEM;
-		return -1;
-	}
 	for (i = 0; rc == 0 && i < sizeof denied_calls / sizeof
 	    denied_calls[0]; i++) {
 		nr = seccomp_syscall_resolve_name(denied_calls[i]);
@@ -633,7 +638,7 @@ step_seccomp(struct stage *st)
 			continue;	/* not on this architecture */
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
 		if (rc != 0)
-			snprintf(st->detail, sizeof st->detail, "%s",
+			snprintf(why, n, "seccomp rule for %s",
 			    denied_calls[i]);
 	}
 	for (i = 0; rc == 0 && i < sizeof ns_flags / sizeof ns_flags[0]; i++)
@@ -649,14 +654,59 @@ step_seccomp(struct stage *st)
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
 		    SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_EQ, TIOCLINUX));
+	return rc;
+}
+
+int
+replica_compile(char *why, size_t n)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	struct stat sb;
+	int rc, fd = -1;
+
+	if (ctx == NULL) {
+		snprintf(why, n, "seccomp_init");
+		return -1;
+	}
+	rc = build_filter(ctx, why, n);
+	if (rc == 0 && (fd = memfd_create("world-seccomp", MFD_CLOEXEC)) < 0)
+		rc = -errno;
 	if (rc == 0)
-		rc = seccomp_load(ctx);
+		rc = seccomp_export_bpf(ctx, fd);
 	seccomp_release(ctx);
+	if (rc == 0 && (fstat(fd, &sb) == -1 || sb.st_size <= 0 ||
+	    sb.st_size % sizeof(struct sock_filter) != 0 ||
+	    sb.st_size / sizeof(struct sock_filter) > BPF_MAXINSNS))
+		rc = -E2BIG;
+	if (rc == 0) {
+		filter_insns = malloc((size_t)sb.st_size);
+		if (filter_insns == NULL || pread(fd, filter_insns,
+		    (size_t)sb.st_size, 0) != sb.st_size)
+			rc = -EIO;
+		filter_len = (unsigned short)(sb.st_size /
+		    sizeof(struct sock_filter));
+	}
+	if (fd >= 0)
+		close(fd);
 	if (rc != 0) {
-		errno = -rc;
+		if (why[0] == '\0')
+			snprintf(why, n, "seccomp filter: %s", strerror(-rc));
 		return -1;
 	}
 	return 0;
+}
+
+static int
+step_seccomp(void)
+{
+	struct sock_fprog prog = { filter_len, filter_insns };
+
+	if (filter_insns == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	/* no_new_privs is already set (the step before) */
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
 }
 
 /* ---------------------------------------------------------------- */
@@ -694,7 +744,7 @@ pid1_main(struct stage *st)
 		refuse(st, WORLD_STEP_CAPS, errno);
 	if (injected(st, WORLD_STEP_NO_NEW_PRIVS) || step_no_new_privs() == -1)
 		refuse(st, WORLD_STEP_NO_NEW_PRIVS, errno);
-	if (injected(st, WORLD_STEP_SECCOMP) || step_seccomp(st) == -1)
+	if (injected(st, WORLD_STEP_SECCOMP) || step_seccomp() == -1)
 		refuse(st, WORLD_STEP_SECCOMP, errno);
 	if (injected(st, WORLD_STEP_PYTHON))
 		refuse(st, WORLD_STEP_PYTHON, errno);

@@ -69,6 +69,9 @@ const char *zygote_failure(void);
 /* replica.c, in the zygote's child: build the world and run it; never
  * returns.  fail_at is a test hook (enum world_step, 0 = none). */
 void replica_main(int sock, int fail_at) __attribute__((noreturn));
+/* replica.c, in the zygote: compile the worlds' seccomp filter once.
+ * 0, or -1 with why. */
+int replica_compile(char *why, size_t n);
 
 /* pyrun.c, in the zygote: install the audit hook and initialise CPython
  * once.  0, or -1 with why. */

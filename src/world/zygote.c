@@ -149,7 +149,8 @@ zygote_main(int ctl, pid_t parent)
 		if (i != SIGKILL && i != SIGSTOP)
 			(void)sigaction(i, &sa, NULL);
 	memset(&rep, 0, sizeof rep);
-	if (pyrun_init(rep.why, sizeof rep.why) == -1) {
+	if (replica_compile(rep.why, sizeof rep.why) == -1 ||
+	    pyrun_init(rep.why, sizeof rep.why) == -1) {
 		rep.pid = -1;
 		rep.err = ENOEXEC;
 	}
