@@ -75,6 +75,7 @@ eval_effect(struct eval *ev, const char *op, const char *target,
 	e->text = text ? arena_strdup(ev->rt.arena, text) : NULL;
 	e->simulated = ev->path != PATH_JAIL;
 	e->denied = denied;
+	e->source = NULL;
 	if (ev->effect_sink != NULL)
 		ev->effect_sink(e);
 }

@@ -136,6 +136,8 @@ record_to_json(const struct record *r)
 			json_object_set_new(je, "category", jstr(e->category));
 		if (e->text != NULL)
 			json_object_set_new(je, "text", jstr(e->text));
+		if (e->source != NULL)
+			json_object_set_new(je, "source", jstr(e->source));
 		json_array_append_new(effects, je);
 	}
 	json_object_set_new(o, "effects", effects);

@@ -79,6 +79,10 @@ struct effect {
 					   "resource exhaustion", or NULL
 					   when the effect is harmless */
 	const char	*text;		/* how the trace tells it */
+	const char	*source;	/* where a world's effect was seen:
+					   "audit" (CPython's audit hook),
+					   "workspace" (its difference),
+					   "output", "world"; NULL: the model */
 };
 
 struct record {

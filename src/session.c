@@ -927,9 +927,12 @@ run_world(struct step *st, const struct node *root, const struct cmd_entry *e,
 	if (rep.restarted)
 		eval_effect(&st->ev, "restart", "world", NULL,
 		    "world restarted: the previous one had died", false);
-	for (i = 0; i < rep.neffects; i++)
+	for (i = 0; i < rep.neffects; i++) {
 		eval_effect(&st->ev, rep.effects[i].op, rep.effects[i].target,
 		    rep.effects[i].category, rep.effects[i].text, false);
+		st->ev.effects[st->ev.neffects - 1].source =
+		    rep.effects[i].source;
+	}
 	switch (rep.status) {
 	case WORLD_OK:
 		decide(st, VERDICT_OK, LAYER_EVAL, NULL, NULL);

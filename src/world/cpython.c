@@ -452,11 +452,12 @@ struct effects {
 	struct arena		*a;
 	struct world_effect	*v;
 	size_t			 n, cap;
+	const char		*source;	/* of the effects added now */
 };
 
 static void
-effect(struct effects *e, const char *op, const char *target,
-    const char *category, const char *text)
+add_effect(struct effects *e, const char *op, const char *target,
+    const char *category, const char *text, const char *source)
 {
 	size_t i;
 
@@ -474,7 +475,15 @@ effect(struct effects *e, const char *op, const char *target,
 	e->v[e->n].target = target;
 	e->v[e->n].category = category;
 	e->v[e->n].text = text;
+	e->v[e->n].source = source;
 	e->n++;
+}
+
+static void
+effect(struct effects *e, const char *op, const char *target,
+    const char *category, const char *text)
+{
+	add_effect(e, op, target, category, text, e->source);
 }
 
 static bool
@@ -670,7 +679,7 @@ cpy_run(struct world *w, const struct world_input *in,
 {
 	struct cpy *c = w->impl;
 	struct arena *a = in->a;
-	struct effects e = { .a = a };
+	struct effects e = { .a = a, .source = "world" };
 	struct raw r;
 	char flags = in->setup ? WW_SETUP : 0;
 	enum read_end end;
@@ -729,10 +738,13 @@ cpy_run(struct world *w, const struct world_input *in,
 		raw_free(&r);
 		goto effects;
 	}
+	e.source = "audit";
 	event_effects(&e, &r);
 	if (r.truncated)
 		merge_truncated(r.files, c->files);
+	e.source = "workspace";
 	diff_effects(&e, c->files, r.files, in->command != NULL);
+	e.source = "output";
 	mfs_free(c->files);
 	c->files = r.files;
 	r.files = NULL;
@@ -743,6 +755,7 @@ cpy_run(struct world *w, const struct world_input *in,
 		out->output = arena_strndup(a, r.output, n);
 		effect(&e, "print", "stdout", NULL, out->output);
 	}
+	e.source = "world";
 	out->result = r.result;
 	out->message = r.message;
 	switch (r.status) {

@@ -70,6 +70,8 @@ struct world_effect {
 	const char	*target;
 	const char	*category;	/* NULL: harmless, listed only */
 	const char	*text;
+	const char	*source;	/* "audit", "workspace", "output",
+					   "world" (static) */
 };
 
 struct world_input {
