@@ -315,6 +315,13 @@ struct ns *session_ns(const struct session *s, enum path_id p) { return s->paths
 unsigned session_budget_used(const struct session *s, enum path_id p) { return s->paths[p].used; }
 unsigned session_steps(const struct session *s) { return s->steps; }
 const char *session_engine_note(const struct session *s) { return s->engine_note; }
+
+const char *
+session_engine(const struct session *s, enum path_id p)
+{
+	const struct world *w = s->paths[p].world;
+	return w != NULL ? world_engine_name(w->ops->engine) : NULL;
+}
 struct mfs *session_fs_mut(struct session *s, enum path_id p) { return s->paths[p].fs; }
 struct ledger *session_ledger(struct session *s, enum path_id p) { return s->paths[p].ledger; }
 void session_set_budget_used(struct session *s, enum path_id p, unsigned used) { s->paths[p].used = used; }

@@ -94,6 +94,9 @@ unsigned session_budget_limit(const struct session *s, enum path_id p);
 /* The step counter: the number of inputs run so far. */
 unsigned session_steps(const struct session *s);
 
+/* The engine of path p's world ("cpython", "model"), or NULL when the
+ * path has no world (its own layers run the code). */
+const char *session_engine(const struct session *s, enum path_id p);
 /* Why the unsafe path runs the model although another engine was asked
  * for (worlds could not be built), or NULL. */
 const char *session_engine_note(const struct session *s);
