@@ -371,10 +371,6 @@ main(int argc, char **argv)
 	bool engine_set = false;
 	int c, status = 0, i;
 
-	/* Worlds are forked from a small process started before the heap
-	 * grows (curses, readline, history): see src/world/zygote.c. */
-	world_zygote_start();
-
 	/* getopt's own messages name the program as the others do */
 	argv[0] = (char *)"sandboxrepl";
 	while ((c = getopt_long(argc, argv, "be:p:jP:B:FS:hV", longopts,
@@ -505,6 +501,11 @@ main(int argc, char **argv)
 	if (!engine_set)
 		so.engine = WORLD_ENGINE_CPYTHON;	/* the model where it
 							   cannot be built */
+	/* Worlds are forked from a small process started before the heap
+	 * grows (the session, curses, readline, history): see
+	 * src/world/zygote.c.  CPython initialises there meanwhile. */
+	if (so.engine == WORLD_ENGINE_CPYTHON)
+		world_zygote_start();
 	so.paths = o.paths;
 	so.policy = o.policy;
 	so.budget = o.budget;
