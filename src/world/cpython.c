@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -57,6 +58,7 @@ struct cpy {
 	size_t		 nenv;
 	char		*setup;
 	bool		 died;		/* the last world died: restart */
+	uint64_t	 nonce;		/* of the input in flight */
 };
 
 /* A reply as read, before it becomes effects. */
@@ -83,7 +85,8 @@ struct raw {
 	bool		 ready;
 };
 
-enum read_end { READ_OK, READ_TIMEOUT, READ_LOST };
+/* LOST: the stream ended; BAD: it broke the protocol. */
+enum read_end { READ_OK, READ_TIMEOUT, READ_LOST, READ_BAD };
 
 static double
 now_ms(void)
@@ -143,7 +146,7 @@ frame_cap(char type)
 	case WW_READY: case WW_TRUNCATED: case WW_END:
 		return 0;
 	case WW_REFUSE:		return 8 + WW_MAX_DETAIL;
-	case WW_STATUS:		return 4;
+	case WW_STATUS:		return 12;
 	case WW_DROPPED:	return 4;
 	case WW_RESULT:		return WW_MAX_RESULT;
 	case WW_MESSAGE:	return WW_MAX_RESULT;
@@ -206,8 +209,8 @@ read_reply(struct cpy *c, double deadline, struct arena *a, struct raw *r)
 		memcpy(&len, head + 1, 4);
 		if (frame_cap(head[0]) == (size_t)-1 ||
 		    len > frame_cap(head[0]) ||
-		    (head[0] == WW_STATUS && len != 4))
-			return READ_LOST;
+		    (head[0] == WW_STATUS && len != 12))
+			return READ_BAD;
 		pay = arena_alloc(a, (size_t)len + 1);
 		if ((end = read_n(c->sock, pay, len, deadline)) != READ_OK)
 			return end;
@@ -220,24 +223,28 @@ read_reply(struct cpy *c, double deadline, struct arena *a, struct raw *r)
 			uint32_t step;
 			int32_t err;
 			if (len < 8)
-				return READ_LOST;
+				return READ_BAD;
 			memcpy(&step, pay, 4);
 			memcpy(&err, pay + 4, 4);
 			if (step == WORLD_STEP_NONE ||
 			    step >= WORLD_STEP__COUNT || err <= 0 ||
 			    err > 4095 || memchr(pay + 8, '\0', len - 8))
-				return READ_LOST;
+				return READ_BAD;
 			r->refused_step = (enum world_step)step;
 			r->refused_err = err;
 			r->refused_detail = pay + 8;
 			return READ_OK;
 		}
-		case WW_STATUS:
+		case WW_STATUS: {
+			uint64_t nonce;
 			memcpy(&r->status, pay, 4);
-			if (r->status > WW_NOMEM || r->has_status)
-				return READ_LOST;
+			memcpy(&nonce, pay + 4, 8);
+			if (r->status > WW_NOMEM || r->has_status ||
+			    nonce != c->nonce)
+				return READ_BAD;	/* forged, or stale */
 			r->has_status = true;
 			break;
+		}
 		case WW_RESULT:
 			r->result = pay;
 			break;
@@ -254,7 +261,7 @@ read_reply(struct cpy *c, double deadline, struct arena *a, struct raw *r)
 		case WW_EVENT:
 			if (r->nevents == WW_MAX_EVENTS ||
 			    !parse_event(a, pay, len, &r->events[r->nevents]))
-				return READ_LOST;
+				return READ_BAD;
 			r->nevents++;
 			break;
 		case WW_DROPPED:
@@ -264,16 +271,16 @@ read_reply(struct cpy *c, double deadline, struct arena *a, struct raw *r)
 			uint32_t namelen;
 			char *name;
 			if (len < 4)
-				return READ_LOST;
+				return READ_BAD;
 			memcpy(&namelen, pay, 4);
 			if (namelen > len - 4 ||
 			    !jail_is_flat_name(pay + 4, namelen) ||
 			    nfiles == WW_MAX_FILES ||
 			    len - 4 - namelen > WW_MAX_FILE_BYTES - file_bytes)
-				return READ_LOST;
+				return READ_BAD;
 			name = arena_strndup(a, pay + 4, namelen);
 			if (mfs_exists(r->files, name))
-				return READ_LOST;
+				return READ_BAD;
 			mfs_put(r->files, name, pay + 4 + namelen,
 			    len - 4 - namelen);
 			file_bytes += len - 4 - namelen;
@@ -285,7 +292,7 @@ read_reply(struct cpy *c, double deadline, struct arena *a, struct raw *r)
 			break;
 		case WW_END:
 			if (!r->has_status)
-				return READ_LOST;
+				return READ_BAD;
 			r->has_end = true;
 			return READ_OK;
 		}
@@ -330,6 +337,19 @@ send_frame(struct cpy *c, enum ww_type type, const void *a, size_t alen,
 	return send_all(c->sock, head, sizeof head) &&
 	    (alen == 0 || send_all(c->sock, a, alen)) &&
 	    (blen == 0 || send_all(c->sock, b, blen));
+}
+
+/* An input frame: flags, a fresh nonce its reply must carry, source. */
+static bool
+send_input(struct cpy *c, char flags, const char *src, size_t len)
+{
+	char head[9];
+
+	if (getrandom(&c->nonce, sizeof c->nonce, 0) != sizeof c->nonce)
+		c->nonce = (uint64_t)now_ms() * 2654435761u ^ c->nonce;
+	head[0] = flags;
+	memcpy(head + 1, &c->nonce, 8);
+	return send_frame(c, WW_INPUT, head, sizeof head, src, len);
 }
 
 /* Ask the zygote for a world and wait until it is ready. */
@@ -418,7 +438,7 @@ start(struct cpy *c, char **err)
 		if (!send_frame(c, WW_ENV, c->env[i], strlen(c->env[i]), NULL,
 		    0))
 			goto lost;
-	if (!send_frame(c, WW_INPUT, &flags, 1, c->setup ? c->setup : "",
+	if (!send_input(c, flags, c->setup ? c->setup : "",
 	    c->setup ? strlen(c->setup) : 0))
 		goto lost;
 	end = read_reply(c, now_ms() + SETUP_MS, a, &r);
@@ -707,7 +727,7 @@ cpy_run(struct world *w, const struct world_input *in,
 	}
 	if ((in->command != NULL && !send_frame(c, WW_COMMAND, in->command,
 	    strlen(in->command), NULL, 0)) ||
-	    !send_frame(c, WW_INPUT, &flags, 1, in->src, in->len)) {
+	    !send_input(c, flags, in->src, in->len)) {
 		kill_world(c);
 		c->died = true;
 		out->status = WORLD_LOST;
@@ -728,12 +748,15 @@ cpy_run(struct world *w, const struct world_input *in,
 		raw_free(&r);
 		goto effects;
 	}
-	if (end == READ_LOST || !r.has_end) {
+	if (end != READ_OK || !r.has_end) {
 		kill_world(c);
 		c->died = true;
 		out->status = WORLD_LOST;
-		out->error = "the world died during the input (it restarts "
-		    "on the next input)";
+		out->error = end == READ_BAD ? "the world's reply broke the "
+		    "protocol (did the code write to its socket?): the world "
+		    "was killed (a fresh one starts on the next input)" :
+		    "the world died during the input (it restarts on the "
+		    "next input)";
 		effect(&e, "exit", "world", "process", out->error);
 		raw_free(&r);
 		goto effects;

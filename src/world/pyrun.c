@@ -405,6 +405,7 @@ pyrun_after_fork(void)
 /* ---------------------------------------------------------------- */
 
 static int sock_fd = -1;
+static uint64_t nonce;		/* of the input being answered */
 
 static void
 send_frame(enum ww_type type, const void *a, size_t alen, const void *b,
@@ -779,7 +780,7 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 		PyErr_Clear();
 	}
 	st = status;
-	send_frame(WW_STATUS, &st, 4, NULL, 0);
+	send_frame(WW_STATUS, &st, 4, &nonce, 8);
 	if (!setup) {
 		uint32_t i;
 		send_output(capfd);
@@ -855,9 +856,10 @@ pyrun_serve(int sock, int capfd, int wsdir)
 			command = true;
 			break;
 		case WW_INPUT:
-			if (len < 1)
+			if (len < 9)
 				_exit(0);
-			run_input(main_dict, buf + 1, len - 1,
+			memcpy(&nonce, buf + 1, 8);
+			run_input(main_dict, buf + 9, len - 9,
 			    (buf[0] & WW_SETUP) != 0, command, capfd, wsdir);
 			command = false;
 			break;

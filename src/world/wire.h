@@ -9,6 +9,9 @@
  * A request is  [P file]* [V env]* [C command]? I input  -- one frame I
  *   ends it; P (u32 name length, name, data) puts a workspace file and V
  *   ("KEY=VALUE") sets the environment, both for set-up.
+ * The nonce of an input comes back in its reply's S: the code in a world
+ * can write to the socket too, and a reply it forged must not stand for
+ * the real one (nor leave the real one to answer the next input).
  * A reply is    Y (set-up done) | R refusal (u32 step, i32 errno, text)
  *   after a build, or
  *               S status [r result] [M message] [X error] [O output]
@@ -24,11 +27,11 @@ enum ww_type {
 	WW_PUT		= 'P',
 	WW_ENV		= 'V',
 	WW_COMMAND	= 'C',
-	WW_INPUT	= 'I',	/* u8 flags (WW_SETUP), then the source */
+	WW_INPUT	= 'I',	/* u8 flags (WW_SETUP), u64 nonce, source */
 
 	WW_READY	= 'Y',
 	WW_REFUSE	= 'R',
-	WW_STATUS	= 'S',	/* u32 enum ww_status */
+	WW_STATUS	= 'S',	/* u32 enum ww_status, u64 the input's nonce */
 	WW_RESULT	= 'r',
 	WW_MESSAGE	= 'M',
 	WW_ERROR	= 'X',
