@@ -358,6 +358,11 @@ pyrun_init(char *why, size_t n)
 	if (!PyStatus_Exception(st))
 		st = PyConfig_SetString(&cfg, &cfg.program_name,
 		    L"/usr/bin/python3");
+	if (!PyStatus_Exception(st)) {
+		/* sys.argv as `python3 -c` has it */
+		wchar_t *argv[] = { (wchar_t *)L"-c" };
+		st = PyConfig_SetArgv(&cfg, 1, argv);
+	}
 	if (!PyStatus_Exception(st))
 		st = Py_InitializeFromConfig(&cfg);
 	PyConfig_Clear(&cfg);
