@@ -316,6 +316,14 @@ unsigned session_budget_used(const struct session *s, enum path_id p) { return s
 unsigned session_steps(const struct session *s) { return s->steps; }
 const char *session_engine_note(const struct session *s) { return s->engine_note; }
 
+const char *const *
+session_world_names(const struct session *s, enum path_id p, size_t *n)
+{
+	const struct world *w = s->paths[p].world;
+	*n = 0;
+	return w != NULL && w->built ? world_names(w, n) : NULL;
+}
+
 const char *
 session_engine(const struct session *s, enum path_id p)
 {

@@ -97,6 +97,10 @@ unsigned session_steps(const struct session *s);
 /* The engine of path p's world ("cpython", "model"), or NULL when the
  * path has no world (its own layers run the code). */
 const char *session_engine(const struct session *s, enum path_id p);
+/* The names path p's world binds (sorted; valid until the next input),
+ * or NULL when its namespace (session_ns) holds them. */
+const char *const *session_world_names(const struct session *s,
+    enum path_id p, size_t *n);
 /* Why the unsafe path runs the model although another engine was asked
  * for (worlds could not be built), or NULL. */
 const char *session_engine_note(const struct session *s);

@@ -102,6 +102,17 @@ test_session_falls_back_to_the_model(void **state)
 	(void)run_unsafe(s, a, "import json; x = json.dumps([1])");
 	r = run_unsafe(s, a, "x");
 	assert_string_equal(r->result, "'[1]'");
+	/* the names the files pane lists are the world's own */
+	{
+		size_t n;
+		const char *const *names = session_world_names(s, PATH_UNSAFE,
+		    &n);
+		assert_non_null(names);
+		assert_int_equal(n, 3);
+		assert_string_equal(names[0], "json");
+		assert_string_equal(names[1], "orders");
+		assert_string_equal(names[2], "x");
+	}
 	session_reset(s, true);
 	r = run_unsafe(s, a, "x");
 	assert_string_equal(r->verdict == VERDICT_ERROR ? r->reason : "",

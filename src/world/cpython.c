@@ -58,6 +58,8 @@ struct cpy {
 	size_t		 nenv;
 	char		*setup;
 	bool		 died;		/* the last world died: restart */
+	char		**names;	/* __main__'s names after the last input */
+	size_t		 nnames;
 	uint64_t	 nonce;		/* of the input in flight */
 };
 
@@ -73,6 +75,9 @@ struct raw {
 	bool		 has_status, has_end;
 	uint32_t	 status;
 	const char	*result, *message, *error, *output;
+	const char	*names;		/* NUL-separated, names_len bytes */
+	size_t		 names_len;
+	bool		 has_names;
 	size_t		 output_len;
 	struct raw_event events[WW_MAX_EVENTS];
 	size_t		 nevents;
@@ -153,6 +158,7 @@ frame_cap(char type)
 	case WW_ERROR:		return WW_MAX_ERROR;
 	case WW_OUTPUT:		return WW_MAX_OUTPUT;
 	case WW_EVENT:		return WW_MAX_EVENT;
+	case WW_NAMES:		return WW_MAX_NAMES;
 	case WW_FILE:		return 4 + WIRE_NAME_MAX + WW_MAX_FILE_BYTES;
 	default:		return (size_t)-1;
 	}
@@ -263,6 +269,13 @@ read_reply(struct cpy *c, double deadline, struct arena *a, struct raw *r)
 			    !parse_event(a, pay, len, &r->events[r->nevents]))
 				return READ_BAD;
 			r->nevents++;
+			break;
+		case WW_NAMES:
+			if (len > 0 && pay[len - 1] != '\0')
+				return READ_BAD;
+			r->names = pay;
+			r->names_len = len;
+			r->has_names = true;
 			break;
 		case WW_DROPPED:
 			memcpy(&r->dropped, pay, 4);
@@ -644,6 +657,43 @@ diff_effects(struct effects *e, const struct mfs *before,
 	}
 }
 
+static void
+free_names(struct cpy *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nnames; i++)
+		free(c->names[i]);
+	free(c->names);
+	c->names = NULL;
+	c->nnames = 0;
+}
+
+/* Keep the names the world reported, sorted. */
+static void
+keep_names(struct cpy *c, const struct raw *r)
+{
+	size_t off = 0, j;
+
+	if (!r->has_names)
+		return;
+	free_names(c);
+	while (off < r->names_len) {
+		const char *s = r->names + off;
+		size_t n = strlen(s);
+		off += n + 1;
+		if (n == 0)
+			continue;
+		c->names = xreallocarray(c->names, c->nnames + 1,
+		    sizeof *c->names);
+		for (j = c->nnames; j > 0 && strcmp(c->names[j - 1], s) > 0;
+		    j--)
+			c->names[j] = c->names[j - 1];
+		c->names[j] = xstrdup(s);
+		c->nnames++;
+	}
+}
+
 /* Files not sent (the caps) are kept as they were. */
 static void
 merge_truncated(struct mfs *after, const struct mfs *before)
@@ -763,6 +813,7 @@ cpy_run(struct world *w, const struct world_input *in,
 	}
 	e.source = "audit";
 	event_effects(&e, &r);
+	keep_names(c, &r);
 	if (r.truncated)
 		merge_truncated(r.files, c->files);
 	e.source = "workspace";
@@ -844,7 +895,17 @@ cpy_destroy(struct world *w)
 		free(c->env[i]);
 	free(c->env);
 	free(c->setup);
+	free_names(c);
 	free(c);
+}
+
+static const char *const *
+cpy_names(const struct world *w, size_t *n)
+{
+	const struct cpy *c = w->impl;
+
+	*n = c->nnames;
+	return (const char *const *)c->names;
 }
 
 const struct world_ops world_cpython_ops = {
@@ -854,6 +915,7 @@ const struct world_ops world_cpython_ops = {
 	.run_input = cpy_run,
 	.read_back = cpy_read_back,
 	.destroy = cpy_destroy,
+	.names = cpy_names,
 };
 
 void *

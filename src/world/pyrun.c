@@ -605,6 +605,41 @@ send_workspace(int wsdir)
 		send_frame(WW_TRUNCATED, NULL, 0, NULL, 0);
 }
 
+/* The names __main__ binds, as a user would list them: no dunders, not
+ * the five commands; NUL-separated, cut at the cap. */
+static void
+send_names(PyObject *main_dict)
+{
+	static char buf[WW_MAX_NAMES];
+	PyObject *key, *val;
+	Py_ssize_t pos = 0;
+	size_t len = 0, i;
+
+	while (PyDict_Next(main_dict, &pos, &key, &val)) {
+		const char *s;
+		size_t n;
+		bool command = false;
+
+		if (!PyUnicode_CheckExact(key) ||
+		    (s = PyUnicode_AsUTF8(key)) == NULL) {
+			PyErr_Clear();
+			continue;
+		}
+		if (strncmp(s, "__", 2) == 0)
+			continue;
+		for (i = 0; command_names[i] != NULL; i++)
+			if (strcmp(s, command_names[i]) == 0 &&
+			    PyDict_GetItemString(commands, s) == val)
+				command = true;
+		n = strlen(s) + 1;
+		if (command || n > sizeof buf - len)
+			continue;
+		memcpy(buf + len, s, n);
+		len += n;
+	}
+	send_frame(WW_NAMES, buf, len, NULL, 0);
+}
+
 /* Set the environment, through os.environ so the two agree. */
 static void
 set_env(const char *kv, size_t len)
@@ -794,6 +829,7 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 		if (dropped > 0)
 			send_frame(WW_DROPPED, &dropped, 4, NULL, 0);
 	}
+	send_names(main_dict);
 	send_workspace(wsdir);
 	send_frame(WW_END, NULL, 0, NULL, 0);
 	if (status == WW_EXITED)

@@ -15,7 +15,7 @@
  * A reply is    Y (set-up done) | R refusal (u32 step, i32 errno, text)
  *   after a build, or
  *               S status [r result] [M message] [X error] [O output]
- *               [A event]* [D dropped] [F file]* [T]? E
+ *               [A event]* [D dropped] [N names] [F file]* [T]? E
  *   after an input.
  */
 #ifndef SANDBOXREPL_WORLD_WIRE_H
@@ -39,6 +39,7 @@ enum ww_type {
 	WW_EVENT	= 'A',	/* event name, NUL, its arguments as text */
 	WW_DROPPED	= 'D',	/* u32 events left out */
 	WW_FILE		= 'F',	/* u32 name length, name, data */
+	WW_NAMES	= 'N',	/* the names __main__ binds, NUL-separated */
 	WW_TRUNCATED	= 'T',
 	WW_END		= 'E',
 };
@@ -62,6 +63,7 @@ enum ww_status {
 #define WW_MAX_FILES	64		/* workspace files read back */
 #define WW_MAX_FILE_BYTES (8u << 20)	/* workspace bytes, in all */
 #define WW_MAX_ENV	64
+#define WW_MAX_NAMES	4096		/* bytes of the names frame */
 #define WW_MAX_DETAIL	200
 
 #endif

@@ -84,6 +84,13 @@ world_read_back(struct world *w, struct mfs *fs)
 	w->ops->read_back(w, fs);
 }
 
+const char *const *
+world_names(const struct world *w, size_t *n)
+{
+	*n = 0;
+	return w->ops->names != NULL ? w->ops->names(w, n) : NULL;
+}
+
 void
 world_zygote_start(void)
 {

@@ -111,6 +111,10 @@ struct world_ops {
 	/* Make fs the world's workspace as it is now. */
 	void	(*read_back)(struct world *w, struct mfs *fs);
 	void	(*destroy)(struct world *w);
+	/* The names its code binds now, sorted (owned by the world, valid
+	 * until its next run), or NULL: the path's namespace (ns.h) has
+	 * them. */
+	const char *const *(*names)(const struct world *w, size_t *n);
 };
 
 struct world {
@@ -149,6 +153,8 @@ bool world_build(struct world *w, const struct world_seed *seed, char **err);
 void world_run(struct world *w, const struct world_input *in,
     struct world_reply *out);
 void world_read_back(struct world *w, struct mfs *fs);
+/* See world_ops.names; NULL when the world keeps no names of its own. */
+const char *const *world_names(const struct world *w, size_t *n);
 
 /*
  * Start the zygote now, before the caller's heap grows (ui/main.c calls
