@@ -391,6 +391,8 @@ struct step {
 	struct arena		*a;	/* the records' arena (the caller's) */
 	struct eval		 ev;	/* allocates in the input's own arena */
 	bool			 restarted; /* its world had died */
+	const char		*raised_after; /* the exception that ended
+					   code which had done harm first */
 };
 
 static void
@@ -958,6 +960,19 @@ run_world(struct step *st, const struct node *root, const struct cmd_entry *e,
 			st->r->result = "None";
 		break;
 	case WORLD_RAISED:
+		/* Harm done before the exception still happened: say both
+		 * (rmtree('.') deletes every file, then raises). */
+		for (i = 0; i < rep.neffects; i++)
+			if (rep.effects[i].category != NULL)
+				break;
+		if (i < rep.neffects) {
+			decide(st, VERDICT_SIMULATED, LAYER_EVAL, NULL,
+			    rep.error);
+			st->raised_after = rep.error;
+			break;
+		}
+		decide(st, VERDICT_ERROR, LAYER_EVAL, NULL, rep.error);
+		break;
 	case WORLD_LOST:
 		decide(st, VERDICT_ERROR, LAYER_EVAL, NULL, rep.error);
 		break;
@@ -1043,8 +1058,12 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 			r->verdict = VERDICT_SIMULATED;
 			outcome = sim;
 		}
-	} else if (r->verdict == VERDICT_SIMULATED)
+	} else if (r->verdict == VERDICT_SIMULATED) {
 		outcome = simulated_outcome(st);
+		if (st->raised_after != NULL && outcome != NULL)
+			outcome = arena_printf(st->a, "%s; then %s", outcome,
+			    st->raised_after);
+	}
 	n = mfs_count(st->ps->fs);
 	r->fs = arena_array(st->a, n + 1, sizeof *r->fs);
 	for (i = 0; i < n; i++)
