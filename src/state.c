@@ -649,6 +649,7 @@ write_snapshot(struct state *st, struct session *s,
 {
 	struct enc e = { true };
 	json_t *root = json_object(), *paths = json_object();
+	struct stat sb;
 	char *text = NULL;
 	size_t len = 0, bytes, i;
 	int p;
@@ -685,9 +686,12 @@ write_snapshot(struct state *st, struct session *s,
 	}
 	free(text);
 	st->snapshot_bytes = len;
-	if (ftruncate(st->journalfd, 0) != 0 || fsync(st->journalfd) != 0)
-		return fail_errno(err, "emptying", st->dir, "journal.jsonl");
-	st->journal_bytes = 0;
+	/* The rename was the commit: a journal that cannot be emptied now
+	 * only holds lines loading skips, and the next compaction tries
+	 * again. */
+	(void)(ftruncate(st->journalfd, 0) == 0 && fsync(st->journalfd) == 0);
+	st->journal_bytes = fstat(st->journalfd, &sb) == 0 ?
+	    (size_t)sb.st_size : 0;
 	return true;
 }
 
