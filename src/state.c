@@ -1523,9 +1523,15 @@ state_open(struct session *s, const char *dir, char **err)
 		*err = xasprintf("creating %s: %s", dir, strerror(errno));
 		goto fail;
 	}
-	st->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* DIR itself is not followed either: a link planted where a new
+	 * DIR would be made could send the state into a directory of root's */
+	st->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (st->dirfd < 0) {
-		*err = xasprintf("%s: %s", dir, strerror(errno));
+		struct stat sb;
+		int saved = errno;
+		*err = lstat(dir, &sb) == 0 && S_ISLNK(sb.st_mode) ?
+		    xasprintf("%s: a symbolic link; give the state directory "
+		    "itself", dir) : xasprintf("%s: %s", dir, strerror(saved));
 		goto fail;
 	}
 	if (!check_owner(st->dirfd, dir, err))
