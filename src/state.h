@@ -20,7 +20,9 @@
  * the state.  When the journal outgrows the snapshot, a new snapshot is
  * written (temporary file, fsync, rename, fsync of DIR) and the journal
  * emptied; loading skips journal lines the snapshot already holds.  Saving
- * costs what the input changed, not what the state holds.
+ * costs what the input changed, not what the state holds: a file is
+ * hashed and written only when the input wrote it, and a path's names
+ * (saved whole when one of them changed) are left alone otherwise.
  *
  * The state may hold at most STATE_MAX_BYTES (files of every path, names,
  * ledgers); an input that would pass it is refused: nothing of it is saved
