@@ -326,10 +326,12 @@ typed(const char *t, json_t *v)
 	if (v == NULL)
 		return NULL;
 	o = json_object();
-	if (o == NULL || json_object_set_new(o, "t", json_string(t)) != 0 ||
-	    json_object_set_new(o, "v", v) != 0) {
-		if (o == NULL)
-			json_decref(v);
+	if (o == NULL || json_object_set_new(o, "t", json_string(t)) != 0) {
+		json_decref(v);
+		json_decref(o);
+		return NULL;
+	}
+	if (json_object_set_new(o, "v", v) != 0) {	/* it took v */
 		json_decref(o);
 		return NULL;
 	}
