@@ -59,7 +59,7 @@ struct session {
 	 * (value_copy shares those; see ns.h). Freed on reset. */
 	struct arena		**pinned;
 	size_t			 npinned, cappinned;
-	char			*state_dir;	/* --state, or NULL */
+	struct state		*state;		/* --state, or NULL */
 };
 
 /* Caps on the unsafe path: there is no boundary, but the demo machine
@@ -144,7 +144,7 @@ session_free(struct session *s)
 		return;
 	free_paths(s);
 	free(s->pinned);
-	free(s->state_dir);
+	state_close(s->state);
 	free(s);
 }
 
@@ -267,10 +267,11 @@ void session_set_steps(struct session *s, unsigned steps) { s->steps = steps; }
 bool
 session_use_state(struct session *s, const char *dir, char **err)
 {
-	if (!state_load(s, dir, err))
+	struct state *st = state_open(s, dir, err);
+	if (st == NULL)
 		return false;
-	free(s->state_dir);
-	s->state_dir = xstrdup(dir);
+	state_close(s->state);
+	s->state = st;
 	return true;
 }
 
@@ -712,13 +713,15 @@ run_command(struct step *st, const struct cmd_entry *e,
 			}
 		}
 		if (e->writes) {
-			const char *prev_args, *done;
+			const char *done;
+			bool same_args = true;
 			args_canon = canonical_args(st, args);
 			key = cmd_arg(&run, "idempotency_key");
 			key = key ? arena_printf(st->a, "key:%s", key) :
 			    arena_printf(st->a, "%s:%s", e->name, args_canon);
-			done = ledger_find(st->ps->ledger, key, &prev_args);
-			if (done != NULL && strcmp(prev_args, args_canon) != 0) {
+			done = ledger_find(st->ps->ledger, key, args_canon,
+			    &same_args);
+			if (done != NULL && !same_args) {
 				mark_node(st->r, arg);
 				decide(st, VERDICT_BLOCKED, LAYER_IDEMPOTENCY,
 				    "idempotency", arena_printf(st->a,
@@ -1004,10 +1007,10 @@ session_run(struct session *s, const char *input, size_t len,
 	keep_or_free(s, ea, gens);
 	if (big)
 		malloc_trim(0);	/* give a big input's memory back at once */
-	if (s->state_dir != NULL) {
+	if (s->state != NULL) {
 		/* Durable before anyone sees the records. */
 		char *err = NULL;
-		if (!state_save(s, s->state_dir, recs, n, &err)) {
+		if (!state_save(s->state, s, recs, n, &err)) {
 			size_t i;
 			for (i = 0; i < n; i++) {
 				recs[i].verdict = VERDICT_ERROR;
