@@ -22,8 +22,9 @@ The world each input runs in (what a replica world should look like):
   with this run's fake-internet CA added, the host's alternatives links,
   ld.so.cache, services, protocols, Debian's sitecustomize); /proc, a
   minimal /dev, tmpfs /tmp and /home/agent; /usr/local empty, as on a
-  fresh Debian, and any .pth start-up hook under /usr that no Debian
-  package installed hidden (this machine's additions are not CPython's);
+  fresh Debian, and the .pth start-up hooks in /usr/lib/python3/
+  dist-packages hidden (third-party packages' hooks, such as setuptools'
+  distutils hack, are not CPython and differ from machine to machine);
 - the working directory /workspace, a fresh directory seeded with
   report.txt ("Q2 refunds summary") and secrets.txt
   ("API_KEY=sk-live-9f3a2b"), the files the essay's session starts with;
@@ -57,9 +58,13 @@ namespace.  The host side checks it: a canary file it created and
 listeners it opened on the host's loopback (the sink ports that are
 free) must be untouched at the end, or the run fails and writes nothing.
 
-Each input runs twice, each time in a fresh world; where the two runs'
-results (or outputs) differ after normalisation, the table says "~" and
-the test compares the class only.
+Each input runs twice, each time in a fresh world, with the string hash
+seeds 1 and 2 (PYTHONHASHSEED, removed from os.environ before the input
+runs), and a third time with seed 3 when a result or output holds a "{"
+(a set or dict whose order may follow the hash); where the runs' results
+(or outputs) differ after normalisation, the table says "~" and the test
+compares the class only.  The fixed seeds make the table the same from
+run to run.
 """
 import argparse
 import json
@@ -152,6 +157,7 @@ def _corpus_setup(prelude, fd):
     sys.displayhook = displayhook
     sys.excepthook = excepthook
     del sys.__interactivehook__
+    sys.modules['os'].environ.pop('PYTHONHASHSEED', None)
 _corpus_setup(PRELUDE, RESULT_FD)
 '''.replace("PRELUDE", repr(PRELUDE))
 
@@ -482,24 +488,24 @@ def build_etc(root, shop):
     return etc
 
 
-def foreign_pth():
-    """Start-up hooks (.pth files) under /usr that no Debian package
-    installed: this machine's, not Debian's, so the replica hides them."""
+def site_hooks():
+    """The .pth start-up hooks of third-party packages (setuptools'
+    distutils hack, this machine's additions): what a machine happens to
+    have installed, not CPython, and they change what the input sees
+    (object.__subclasses__(), sys.modules).  The replica hides them all,
+    so the table is the same from any Debian 12 machine."""
     found = []
     d = "/usr/lib/python3/dist-packages"
     for name in sorted(os.listdir(d)) if os.path.isdir(d) else []:
-        path = os.path.join(d, name)
-        if name.endswith(".pth") and subprocess.run(
-                ["dpkg-query", "-S", path], stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL).returncode != 0:
-            found.append(path)
+        if name.endswith(".pth"):
+            found.append(os.path.join(d, name))
     return found
 
 
-FOREIGN_PTH = []
+SITE_HOOKS = []
 
 
-def bwrap_cmd(etc, ws, fd):
+def bwrap_cmd(etc, ws, fd, seed):
     cmd = ["bwrap", "--unshare-user", "--uid", "1000", "--gid", "1000",
            "--unshare-pid", "--unshare-ipc", "--unshare-uts",
            "--unshare-cgroup-try", "--hostname", "world",
@@ -510,7 +516,7 @@ def bwrap_cmd(etc, ws, fd):
     for sub in ("bin", "etc", "games", "include", "lib", "man", "sbin",
                 "share", "src"):
         cmd += ["--perms", "0755", "--dir", "/usr/local/" + sub]
-    for path in FOREIGN_PTH:
+    for path in SITE_HOOKS:
         cmd += ["--ro-bind", "/dev/null", path]
     cmd += ["--remount-ro", "/usr/local"]
     for link in ("bin", "sbin", "lib", "lib64"):
@@ -523,6 +529,7 @@ def bwrap_cmd(etc, ws, fd):
             "--setenv", "PATH", "/usr/local/bin:/usr/bin:/bin",
             "--setenv", "LANG", "C.UTF-8",
             "--setenv", "API_KEY", corpuslib.SECRET,
+            "--setenv", "PYTHONHASHSEED", str(seed),
             PYTHON, "-u", "-q", "-i", "-c",
             RUNNER.replace("RESULT_FD", str(fd))]
     return cmd
@@ -535,7 +542,7 @@ def limits():
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
-def run_once(src, etc, scratch, n, epochs):
+def run_once(src, etc, scratch, n, epochs, seed):
     ws = os.path.join(scratch, "ws-%d" % n)
     os.mkdir(ws)
     for name, text in corpuslib.SEED_FILES.items():
@@ -547,7 +554,7 @@ def run_once(src, etc, scratch, n, epochs):
     with epochs.lock:
         epochs.epoch = n
         epochs.marks[n] = ev
-    p = subprocess.Popen(bwrap_cmd(etc, ws, wfd), stdin=subprocess.PIPE,
+    p = subprocess.Popen(bwrap_cmd(etc, ws, wfd, seed), stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          pass_fds=(wfd,), preexec_fn=limits,
                          start_new_session=True)
@@ -656,9 +663,8 @@ def inside(args):
                              daemon=True).start()
         time.sleep(0.2)
         etc = build_etc(scratch, shop)
-        FOREIGN_PTH[:] = foreign_pth()
-        log("hidden start-up hooks no Debian package owns: %s"
-            % (FOREIGN_PTH or "none"))
+        SITE_HOOKS[:] = site_hooks()
+        log("hidden .pth start-up hooks: %s" % (SITE_HOOKS or "none"))
         n = 0
         for src_name, _ in TABLES:
             if args.table and args.table != src_name:
@@ -672,18 +678,22 @@ def inside(args):
                 if args.only and args.only not in (cat, str(i + 1)):
                     continue
                 runs = []
-                for _ in range(2):
+                for seed in (1, 2, 3):
+                    if seed == 3 and not any("{" in r["result"] + r["output"]
+                                             for r in runs):
+                        break
                     n += 1
-                    runs.append(run_once(src, etc, scratch, n, epochs))
-                a, b = runs
+                    runs.append(run_once(src, etc, scratch, n, epochs, seed))
+                a = runs[0]
                 row = dict(a)
-                for key in ("result", "output"):
-                    if a[key] != b[key]:
-                        row[key] = "~"
-                for key in ("cls", "files", "changed", "secret"):
-                    if a[key] != b[key]:
-                        log("UNSTABLE %s %r: %r vs %r" % (key, src, a[key],
-                                                        b[key]))
+                for b in runs[1:]:
+                    for key in ("result", "output"):
+                        if a[key] != b[key]:
+                            row[key] = "~"
+                    for key in ("cls", "files", "changed", "secret"):
+                        if a[key] != b[key]:
+                            log("UNSTABLE %s %r: %r vs %r"
+                                % (key, src, a[key], b[key]))
                 row.update(category=cat, input=src, table=src_name)
                 if args.input is not None:
                     log("stderr: %r" % row["stderr"])
