@@ -1,8 +1,13 @@
 /*
  * jail.h -- run a function inside a real Linux kernel jail.
  *
- * jail_run() forks a warden.  The warden leaves uid 0 (when root),
- * unshares the user, mount, network, pid, ipc and uts namespaces, and
+ * jail_run() forks a warden.  The warden first drops every descriptor
+ * but its report pipe (0-2 go to /dev/null) and starts a session of its
+ * own, so no terminal of the caller reaches the jail; it leaves uid 0
+ * (when root) for a host id nothing else uses (jail_ids.h), unshares the
+ * user, mount, network, pid, ipc and uts namespaces, maps its id, makes
+ * itself undumpable again (no host process but root may ptrace it or
+ * read its /proc files), and
  * forks PID 1 of the new pid namespace, the process that evaluates: it
  * builds a private tmpfs workspace, seeds it with cfg->files and
  * pivot_roots into it, sets rlimits, closes every descriptor it does not
@@ -18,8 +23,11 @@
  * called and the outcome is JAIL_REFUSED naming the step and errno.
  *
  * Nothing here prints or exits the caller.  The calling process keeps
- * one piece of state: the compiled seccomp program, built on the first
- * jail_run() and immutable after.  The jailed process keeps the
+ * two pieces of state: the compiled seccomp program, built on the first
+ * jail_run() and immutable after, and, when run as root with no
+ * cfg->ids, a pool of the jail ids it acquired (each held by one
+ * jail_run at a time, kept until the process exits: acquiring one costs
+ * about as much as a whole jail).  The jailed process keeps the
  * descriptor jail_write_result() writes to.
  */
 #ifndef SANDBOXREPL_JAIL_H
@@ -29,6 +37,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct jail_ids;
+
 /*
  * The set-up steps, in the order they run, with the process that runs
  * each ("host" = the caller of jail_run, "warden" = the process that
@@ -37,12 +47,15 @@
  */
 #define JAIL_STEPS(X)							\
 	X(NONE,		"none",			NULL)			\
+	X(IDS,		"ids",			"namespace") /* host */	\
 	X(PIPE,		"pipe",			"namespace") /* host */	\
 	X(FORK,		"fork",			"namespace") /* host */	\
+	X(WARDEN_FDS,	"warden-fds",		"namespace") /* warden */ \
 	X(DROP_UID,	"drop-uid",		"namespace") /* warden */ \
 	X(PDEATHSIG,	"pdeathsig",		"namespace") /* warden */ \
 	X(UNSHARE,	"unshare",		"namespace") /* warden */ \
 	X(ID_MAPS,	"id-maps",		"namespace") /* warden */ \
+	X(UNDUMPABLE,	"undumpable",		"namespace") /* warden */ \
 	X(PID1,		"pid1-fork",		"namespace") /* warden */ \
 	X(MOUNT_PRIVATE, "mount-private",	"namespace") /* pid1 */	\
 	X(WORKSPACE,	"workspace",		"namespace") /* pid1 */	\
@@ -115,6 +128,10 @@ struct jail_config {
 	uint64_t	 max_result;	/* bytes fn may write as its result */
 	uint64_t	 max_files;	/* workspace files read back */
 	uint64_t	 max_read_bytes; /* workspace bytes read back, in all */
+	const struct jail_ids *ids;	/* the host uid/gid to run as, held by
+					 * the caller (jail_ids_acquire), or
+					 * NULL: jail_run takes them from its
+					 * pool (see above) */
 	int		 fail_at;	/* test hook: enum jail_step to fail with
 					 * ECANCELED (0 = none) */
 };

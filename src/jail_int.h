@@ -53,6 +53,8 @@ struct jail_plan {
 	uint64_t	 cpu_seconds, as_bytes, nproc, fsize_bytes, nofile;
 	uint64_t	 wall_ms, max_result, max_files, max_read_bytes;
 	int		 fail_at;
+	uid_t		 uid;		/* the host ids the warden runs as */
+	gid_t		 gid;		/*   (jail_ids.h) */
 	const struct jail_bpf *seccomp;	/* the compiled filter */
 	jail_fn		 fn;
 	void		*arg;
