@@ -40,6 +40,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -428,6 +429,34 @@ probe_mark_host(void *arg)
 	return 0;
 }
 
+/*
+ * Pin memory the address-space cap does not see: System V segments,
+ * each attached, filled and detached again, 320 MiB in all against the
+ * default 256 MiB cap.
+ */
+static int
+probe_sysv_pin(void *arg)
+{
+	size_t seg = (size_t)64 << 20;
+	int i, id;
+
+	(void)arg;
+	for (i = 0; i < 5; i++) {
+		char *p;
+
+		id = shmget(IPC_PRIVATE, seg, IPC_CREAT | 0600);
+		if (id == -1)
+			break;
+		p = shmat(id, NULL, 0);
+		if (p == (void *)-1)
+			break;
+		memset(p, 0x5A, seg);
+		shmdt(p);
+	}
+	say("pinned %d MiB: %s", i * 64, strerrorname_np(errno));
+	return 0;
+}
+
 /* Call one syscall number with zero arguments. */
 static int
 probe_syscall(void *arg)
@@ -523,6 +552,8 @@ static const struct escape_case escapes[] = {
 	  "ptrace denied by seccomp", NULL },
 	{ "ioctl(TIOCSTI)", probe_tiocsti, JAIL_CONTAINED, "seccomp",
 	  "ioctl denied by seccomp", NULL },
+	{ "pin 320 MiB in System V segments", probe_sysv_pin, JAIL_CONTAINED,
+	  "seccomp", "shmget denied by seccomp", NULL },
 	{ "mkfifo, symlink, mknod in the workspace", probe_landlock, JAIL_OK,
 	  NULL, NULL, "mkfifo=EACCES;symlink=EACCES;mknod=EACCES;" },
 	{ "forged refusal after ready", probe_forge, JAIL_OK, NULL, NULL,
@@ -582,6 +613,17 @@ static const struct {
 	{ SYS_execveat, "execveat denied by seccomp" },
 	{ SYS_pivot_root, "pivot_root denied by seccomp" },
 	{ SYS_open_tree, "open_tree denied by seccomp" },
+	/* memory held outside the address space, and the LDT */
+	{ SYS_shmget, "shmget denied by seccomp" },
+	{ SYS_shmat, "shmat denied by seccomp" },
+	{ SYS_shmctl, "shmctl denied by seccomp" },
+	{ SYS_msgget, "msgget denied by seccomp" },
+	{ SYS_msgsnd, "msgsnd denied by seccomp" },
+	{ SYS_msgctl, "msgctl denied by seccomp" },
+	{ SYS_semget, "semget denied by seccomp" },
+	{ SYS_semop, "semop denied by seccomp" },
+	{ SYS_mq_open, "mq_open denied by seccomp" },
+	{ SYS_modify_ldt, "modify_ldt denied by seccomp" },
 };
 
 static void
