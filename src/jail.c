@@ -22,6 +22,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <seccomp.h>
@@ -149,6 +150,24 @@ ids_give_back(struct jail_ids *ids)
 	pool[pool_len++] = *ids;
 	pthread_mutex_unlock(&pool_lock);
 	ids->lock_fd = -1;
+}
+
+/*
+ * And the memory cgroup the jails go under, found (or found missing)
+ * once per process: see jail_cgroup.c.
+ */
+static pthread_once_t cgroup_once = PTHREAD_ONCE_INIT;
+static char cgroup_dir[PATH_MAX];
+static char cgroup_why[160];
+static int cgroup_state, cgroup_err;
+
+static void
+prepare_cgroup(void)
+{
+	cgroup_state = jail_cgroup_prepare(cgroup_dir, sizeof cgroup_dir,
+	    cgroup_why, sizeof cgroup_why);
+	if (cgroup_state == -1)
+		cgroup_err = errno != 0 ? errno : EIO;
 }
 
 static double
@@ -543,6 +562,14 @@ run_with(const struct jail_config *cfg, const struct jail_ids *ids,
 	}
 	plan.seccomp = &seccomp_prog;
 
+	pthread_once(&cgroup_once, prepare_cgroup);
+	if (cgroup_state == -1) {
+		refused(out, JAIL_STEP_CGROUP, cgroup_err, cgroup_why,
+		    strlen(cgroup_why));
+		return -1;
+	}
+	plan.cgroup_dir = cgroup_state == 1 ? cgroup_dir : NULL;
+
 	if (plan.fail_at == JAIL_STEP_PIPE) {
 		refused(out, JAIL_STEP_PIPE, ECANCELED, NULL, 0);
 		return -1;
@@ -578,6 +605,8 @@ run_with(const struct jail_config *cfg, const struct jail_ids *ids,
 	while (waitpid(pid, &wstatus, 0) == -1 && errno == EINTR)
 		;
 	out->elapsed_ms = now_ms() - start;
+	if (plan.cgroup_dir != NULL)
+		jail_cgroup_remove(plan.cgroup_dir, (unsigned)plan.uid);
 
 	if (r.timed_out) {
 		out->status = JAIL_CONTAINED;
@@ -595,6 +624,8 @@ run_with(const struct jail_config *cfg, const struct jail_ids *ids,
 		out->elapsed_ms = elapsed;
 	}
 	free(r.buf);
+	out->memory_cgroup = plan.cgroup_dir != NULL &&
+	    out->status != JAIL_REFUSED;
 	return out->status == JAIL_OK ? 0 : -1;
 }
 

@@ -7,7 +7,9 @@
  *           report pipe closed (the caller's terminal, which TIOCSTI
  *           would turn into keystrokes for root's shell, and the caller's
  *           jail id lock), and a session of its own, so neither it nor
- *           the jail has a controlling terminal.  Leaves uid 0 (when
+ *           the jail has a controlling terminal.  Where the machine
+ *           gives the jail a memory cgroup, moves into it (jail_cgroup.c)
+ *           while still root.  Leaves uid 0 (when
  *           root: the jail must not hold host root even for a moment
  *           after unshare) for the jail's own host id (jail_ids.h), which
  *           no account and no other process has, asks to be killed with
@@ -779,6 +781,28 @@ step_warden_fds(struct stage *st)
 	return setsid() == -1 ? -1 : 0;
 }
 
+/* Kernel memory the jail may hold beyond what RLIMIT_AS lets it map:
+ * page tables, pipe and socket buffers, the warden's own. */
+#define CGROUP_SLACK	((uint64_t)64 << 20)
+
+/*
+ * While still root, move into the jail's own memory cgroup (when the
+ * machine gives one: jail_cgroup.c).  Its memory.max is everything the
+ * jail may legitimately hold -- what RLIMIT_AS will allow, the tmpfs --
+ * plus slack; what it bounds is what RLIMIT_AS does not see.
+ */
+static int
+step_cgroup(struct stage *st, char *detail, size_t n)
+{
+	const struct jail_plan *p = st->plan;
+
+	if (p->cgroup_dir == NULL)
+		return 0;
+	return jail_cgroup_enter(p->cgroup_dir, (unsigned)p->uid,
+	    mapped_bytes() + p->as_bytes + p->tmpfs_bytes + CGROUP_SLACK,
+	    detail, n);
+}
+
 static int
 step_drop_uid(const struct jail_plan *p)
 {
@@ -863,6 +887,9 @@ jail_child_main(const struct jail_plan *plan)
 
 	if (injected(&st, JAIL_STEP_WARDEN_FDS) || step_warden_fds(&st) == -1)
 		refuse(&st, JAIL_STEP_WARDEN_FDS, errno, NULL);
+	if (injected(&st, JAIL_STEP_CGROUP) ||
+	    step_cgroup(&st, detail, sizeof detail) == -1)
+		refuse(&st, JAIL_STEP_CGROUP, errno, detail);
 	if (injected(&st, JAIL_STEP_DROP_UID) || step_drop_uid(plan) == -1)
 		refuse(&st, JAIL_STEP_DROP_UID, errno, NULL);
 	if (injected(&st, JAIL_STEP_PDEATHSIG) ||

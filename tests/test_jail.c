@@ -36,6 +36,7 @@
 #include <string.h>
 #include <termios.h>
 #include <linux/capability.h>
+#include <linux/magic.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -43,6 +44,7 @@
 #include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -1335,9 +1337,85 @@ attack_as(unsigned uid, unsigned gid, int target, char *buf, size_t n)
 		waitpid(a, &st, 0);
 }
 
+/* The "0::/path" line of /proc/pid/cgroup, or "". */
+static void
+v2_cgroup_of(int pid, char *out, size_t n)
+{
+	char path[64], buf[4096], *p, *end;
+	ssize_t got;
+	int fd;
+
+	out[0] = '\0';
+	snprintf(path, sizeof path, "/proc/%d/cgroup", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return;
+	got = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (got <= 0)
+		return;
+	buf[got] = '\0';
+	p = strstr(buf, "0::/");
+	if (p == NULL || (p != buf && p[-1] != '\n'))
+		return;
+	end = strchr(p, '\n');
+	if (end != NULL)
+		*end = '\0';
+	snprintf(out, n, "%s", p + 3);
+}
+
+/*
+ * Could this process have given a jail a memory cgroup?  Root, a cgroup
+ * v2 hierarchy, the memory controller offered to its own cgroup, and no
+ * other process in that cgroup.  Read here independently of the jail.
+ */
+static bool
+memory_cgroup_offered(void)
+{
+	static const char *const mounts[] = {
+		"/sys/fs/cgroup", "/sys/fs/cgroup/unified",
+	};
+	char own[256], path[600], buf[4096];
+	const char *mnt = NULL;
+	struct statfs fs;
+	ssize_t got;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < 2 && mnt == NULL; i++)
+		if (statfs(mounts[i], &fs) == 0 &&
+		    fs.f_type == CGROUP2_SUPER_MAGIC)
+			mnt = mounts[i];
+	v2_cgroup_of(getpid(), own, sizeof own);
+	if (geteuid() != 0 || mnt == NULL || own[0] == '\0')
+		return false;
+	snprintf(path, sizeof path, "%s%s/cgroup.controllers", mnt, own);
+	fd = open(path, O_RDONLY);
+	got = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (got <= 0)
+		return false;
+	buf[got] = '\0';
+	if (strstr(buf, "memory") == NULL)
+		return false;
+	snprintf(path, sizeof path, "%s%s/cgroup.procs", mnt, own);
+	fd = open(path, O_RDONLY);
+	got = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (got < 0)
+		return false;
+	buf[got] = '\0';
+	/* Only this process in it (as jail_cgroup.c requires). */
+	return atoi(buf) == getpid() && strchr(buf, '\n') == buf + got - 1;
+}
+
 /* What the test saw of one jail, gathered before any assertion. */
 struct jail_view {
 	int		caller, warden, pid1;
+	char		w_cgroup[256], p_cgroup[256];	/* "0::" lines */
+	bool		memory_cgroup;	/* the caller's outcome said so */
 	struct proc_facts w, p;
 	int		w_foreign, w_ttys, p_foreign, p_ttys;
 	bool		uid_elsewhere, gid_elsewhere;
@@ -1387,7 +1465,8 @@ view_jail(struct jail_view *v)
 			_exit(3);
 		cfg.wall_ms = 20000;
 		(void)jail_run(&cfg, probe_held, NULL, &out);
-		snprintf(msg, sizeof msg, "%s %s", jail_status_name(out.status),
+		snprintf(msg, sizeof msg, "%d%s %s", out.memory_cgroup,
+		    jail_status_name(out.status),
 		    out.status == JAIL_OK ? out.result : out.reason);
 		(void)!write(res[1], msg, strlen(msg));
 		_exit(0);
@@ -1414,10 +1493,17 @@ view_jail(struct jail_view *v)
 		attack_as(v->w.uid[0], v->w.gid[0], v->pid1, v->attack_p,
 		    sizeof v->attack_p);
 	}
+	if (v->pid1 > 0) {
+		v2_cgroup_of(v->warden, v->w_cgroup, sizeof v->w_cgroup);
+		v2_cgroup_of(v->pid1, v->p_cgroup, sizeof v->p_cgroup);
+	}
 	rv->host_done = 1;
 	got = read(res[0], v->result, sizeof v->result - 1);
-	if (got > 0)
+	if (got > 0) {
 		v->result[got] = '\0';
+		v->memory_cgroup = v->result[0] == '1';
+		memmove(v->result, v->result + 1, (size_t)got);
+	}
 	close(res[0]);
 	close(master);
 	waitpid(v->caller, &st, 0);
@@ -1476,6 +1562,21 @@ test_jail_from_host(void **state)
 	assert_int_equal(v.p_ttys, 0);
 	assert_int_equal(v.w_foreign, 0);
 	assert_int_equal(v.p_foreign, 0);
+
+	/* The memory cgroup: where the machine offers one, both are in
+	 * their own; where it does not, the outcome does not claim one. */
+	print_message("  memory cgroup: %s (warden in %s)\n",
+	    v.memory_cgroup ? "yes" : "no, RLIMIT_AS alone", v.w_cgroup);
+	if (v.memory_cgroup) {
+		char want[64];
+
+		snprintf(want, sizeof want, "/sandboxrepl-jails/jail-%u",
+		    v.w.uid[0]);
+		assert_non_null(strstr(v.w_cgroup, want));
+		assert_string_equal(v.p_cgroup, v.w_cgroup);
+	} else {
+		assert_false(memory_cgroup_offered());
+	}
 }
 
 /* Two jails alive at once never share an id: two holders in this
