@@ -244,9 +244,12 @@ mark_processes(struct used *u)
 	return 0;
 }
 
-/* Open (creating it) a directory root owns and nobody else may enter. */
+/*
+ * Open (creating it, mode 0700) a directory root owns and in which none
+ * of the mode bits in deny is set.
+ */
 static int
-private_dir(int at, const char *name)
+root_dir(int at, const char *name, mode_t deny)
 {
 	struct stat sb;
 	int fd;
@@ -257,7 +260,7 @@ private_dir(int at, const char *name)
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &sb) == -1 || sb.st_uid != 0 ||
-	    (sb.st_mode & 077) != 0) {
+	    (sb.st_mode & deny) != 0) {
 		close(fd);
 		errno = EPERM;
 		return -1;
@@ -268,7 +271,13 @@ private_dir(int at, const char *name)
 static int
 lock_dir(char *why, size_t n)
 {
-	static const char *const parts[] = { "run", "sandboxrepl", "ids" };
+	/* /run is the system's; /run/sandboxrepl may hold other things of
+	 * sandboxrepl's and need only be closed to writers; the locks'
+	 * own directory is closed to everyone but root. */
+	static const struct {
+		const char	*name;
+		mode_t		 deny;
+	} parts[] = { { "run", 0 }, { "sandboxrepl", 022 }, { "ids", 077 } };
 	size_t i;
 	int at, fd, saved;
 
@@ -276,9 +285,9 @@ lock_dir(char *why, size_t n)
 	if (at < 0)
 		goto fail;
 	for (i = 0; i < sizeof parts / sizeof parts[0]; i++) {
-		/* /run is the system's: open it, do not demand 0700. */
-		fd = i == 0 ? openat(at, parts[i], O_RDONLY | O_DIRECTORY |
-		    O_NOFOLLOW | O_CLOEXEC) : private_dir(at, parts[i]);
+		fd = i == 0 ? openat(at, parts[i].name, O_RDONLY |
+		    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) :
+		    root_dir(at, parts[i].name, parts[i].deny);
 		saved = errno;
 		close(at);
 		if (fd < 0) {
@@ -290,7 +299,8 @@ lock_dir(char *why, size_t n)
 	return at;
 fail:
 	why_set(why, n, "%s%s", JAIL_IDS_LOCK_DIR, errno == EPERM ?
-	    " must be a directory owned by root, mode 0700" : "");
+	    " must be a directory owned by root, mode 0700, in one no one"
+	    " else may write" : "");
 	return -1;
 }
 

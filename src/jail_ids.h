@@ -9,7 +9,8 @@
  * /etc/subuid or /etc/subgid delegation and no running process (any of
  * the four uids, four gids or the supplementary groups in
  * /proc/N/status) uses, and holds it: an exclusive flock(2) on
- * JAIL_IDS_LOCK_DIR/<id>, a root-owned 0700 directory, for as long as
+ * JAIL_IDS_LOCK_DIR/<id>, a root-owned 0700 directory (its parent
+ * root-owned and writable by no one else), for as long as
  * the lock descriptor is open.  Two jails alive at once -- two
  * sessions, two paths of one session, two processes -- never share an
  * id, since each holds a different lock.

@@ -39,6 +39,7 @@
 #include <linux/magic.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/shm.h>
@@ -1667,6 +1668,123 @@ test_ids_distinct(void **state)
 	close(p[1]);
 }
 
+/* What test_ids_lock_dir saw in its private mount namespace. */
+struct lock_dir_cases {
+	int	open_ids_err;	/* ids dir writable by all */
+	int	foreign_err;	/* ids dir owned by another user */
+	int	parent_err;	/* /run/sandboxrepl writable by all */
+	int	symlink_err;	/* /run/sandboxrepl a symlink */
+	int	fresh_rc;	/* a clean /run */
+	unsigned fresh_mode, lock_mode;
+	int	jail_status, jail_step, fn_ran;
+};
+
+static int
+acquire_err(void)
+{
+	struct jail_ids ids;
+	char why[256];
+
+	if (jail_ids_acquire(&ids, why, sizeof why) == 0) {
+		jail_ids_release(&ids);
+		return 0;
+	}
+	return errno;
+}
+
+static void
+fresh_run(void)
+{
+	(void)!system("rm -rf /run/sandboxrepl /run/elsewhere");
+}
+
+/*
+ * The lock directory is trusted only when root owns it and no one else
+ * may write it (nor, for ids/, enter it); a planted symlink is not
+ * followed; and a jail whose ids cannot be had refuses and runs nothing.
+ * In a child with its own mount namespace and a tmpfs on /run, so the
+ * host's /run/sandboxrepl is never touched.
+ */
+static void
+test_ids_lock_dir(void **state)
+{
+	struct lock_dir_cases c;
+	int p[2], st;
+	pid_t pid;
+
+	(void)state;
+	if (geteuid() != 0) {
+		print_message("  not root: no lock directory\n");
+		skip();
+	}
+	*fn_ran = 0;
+	memset(&c, 0, sizeof c);
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	if (pid == 0) {
+		struct jail_config cfg = { 0 };
+		struct jail_outcome out;
+		struct jail_ids ids;
+		char why[256], path[128];
+		struct stat sb;
+
+		if (unshare(CLONE_NEWNS) == -1 ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1 ||
+		    mount("tmpfs", "/run", "tmpfs", 0, "mode=0755") == -1)
+			_exit(2);
+		mkdir("/run/sandboxrepl", 0755);
+		mkdir("/run/sandboxrepl/ids", 0700);
+		chmod("/run/sandboxrepl/ids", 0777);
+		c.open_ids_err = acquire_err();
+		chmod("/run/sandboxrepl/ids", 0700);
+		(void)!chown("/run/sandboxrepl/ids", 4242, 4242);
+		c.foreign_err = acquire_err();
+		fresh_run();
+		mkdir("/run/sandboxrepl", 0755);
+		chmod("/run/sandboxrepl", 0777);
+		c.parent_err = acquire_err();
+		fresh_run();
+		mkdir("/run/elsewhere", 0700);
+		(void)!symlink("/run/elsewhere", "/run/sandboxrepl");
+		c.symlink_err = acquire_err();
+		/* The jail refuses at "ids" while the directory is wrong. */
+		(void)jail_run(&cfg, probe_mark_host, NULL, &out);
+		c.jail_status = out.status;
+		c.jail_step = out.step;
+		c.fn_ran = *fn_ran;
+		jail_outcome_free(&out);
+		fresh_run();
+		c.fresh_rc = jail_ids_acquire(&ids, why, sizeof why);
+		if (stat("/run/sandboxrepl/ids", &sb) == 0)
+			c.fresh_mode = sb.st_mode & 07777;
+		snprintf(path, sizeof path, "/run/sandboxrepl/ids/%u",
+		    (unsigned)ids.uid);
+		if (c.fresh_rc == 0 && stat(path, &sb) == 0)
+			c.lock_mode = sb.st_mode & 07777;
+		(void)!write(p[1], &c, sizeof c);
+		_exit(0);
+	}
+	close(p[1]);
+	assert_int_equal(read(p[0], &c, sizeof c), sizeof c);
+	close(p[0]);
+	waitpid(pid, &st, 0);
+	print_message("  0777 ids: %s; foreign ids: %s; 0777 parent: %s; "
+	    "symlink: %s; jail: %s at %s\n", strerrorname_np(c.open_ids_err),
+	    strerrorname_np(c.foreign_err), strerrorname_np(c.parent_err),
+	    strerrorname_np(c.symlink_err), jail_status_name(c.jail_status),
+	    jail_step_name(c.jail_step));
+	assert_int_equal(c.open_ids_err, EPERM);
+	assert_int_equal(c.foreign_err, EPERM);
+	assert_int_equal(c.parent_err, EPERM);
+	assert_int_not_equal(c.symlink_err, 0);
+	assert_int_equal(c.jail_status, JAIL_REFUSED);
+	assert_int_equal(c.jail_step, JAIL_STEP_IDS);
+	assert_int_equal(c.fn_ran, 0);
+	assert_int_equal(c.fresh_rc, 0);
+	assert_int_equal(c.fresh_mode, 0700);
+	assert_int_equal(c.lock_mode, 0600);
+}
+
 /* ---------------------------------------------------------------- */
 /* the host's parser, fed hostile replies                            */
 /* ---------------------------------------------------------------- */
@@ -1989,6 +2107,7 @@ main(void)
 		cmocka_unit_test(test_no_user_namespaces),
 		cmocka_unit_test(test_jail_from_host),
 		cmocka_unit_test(test_ids_distinct),
+		cmocka_unit_test(test_ids_lock_dir),
 		cmocka_unit_test(test_wire_parse),
 		cmocka_unit_test(test_timing),
 	};
