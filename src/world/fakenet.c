@@ -1,0 +1,1917 @@
+/*
+ * fakenet.c -- the fake internet of a replica world (see fakenet.h).
+ *
+ * fakenet_up() runs in the world's process, in its fresh network
+ * namespace, and does four things in order:
+ *
+ *   1. netlink by hand: RTM_NEWLINK sets lo up, RTM_NEWROUTE adds the
+ *      AnyIP routes (type local, table local, dst 0.0.0.0/0 and ::/0,
+ *      dev lo), so every address is this namespace's own;
+ *   2. forks dnsmasq with no host configuration (-C /dev/null,
+ *      --no-resolv, --no-hosts), in the foreground (-d, which also keeps
+ *      it from changing user: in a user namespace it could not), logging
+ *      nowhere (not even to the host's /dev/log), holding only
+ *      CAP_NET_BIND_SERVICE (ambient, so it survives execve whatever uid
+ *      the world maps) and no_new_privs;
+ *   3. forks the sink: it binds its listeners and an AF_PACKET socket on
+ *      lo, drops every capability, sets no_new_privs and a seccomp
+ *      allowlist under which the only descriptor it can write() is the
+ *      capture pipe (and it can open nothing), says ready, and loops;
+ *   4. waits for the sink's ready frame and for dnsmasq to answer a
+ *      query, both within cfg->start_ms, then throws away the captures
+ *      of its own probe.
+ *
+ * The sink is one poll loop.  Connections: accept, remember the
+ * destination (getsockname: with AnyIP that is the address the client
+ * dialled), read at most keep_bytes into the slot's buffer and count the
+ * rest up to READ_LIMIT, decide the protocol from the first bytes (TLS
+ * record, HTTP method, or SMTP by port), answer as little as lets the
+ * client finish, and end the connection on completion, EOF, idle_ms
+ * silence or life_ms age, emitting one frame.  The packet socket (with a
+ * classic BPF filter: TCP SYN without ACK, UDP) gives SYN frames for
+ * ports without a listener, UDP frames, and DNS frames whose name is
+ * remembered for the connections that follow.  Frames go to an output
+ * buffer of OUT_CAP bytes flushed when the pipe is writable; when the
+ * caller does not read, frames are dropped and counted, never blocking.
+ *
+ * A sync is a sequence number written to the ctl pipe: the sink drains
+ * what the kernel holds (poll with no wait until nothing is ready),
+ * snapshots open connections, and answers with a SYNC frame carrying the
+ * number.  Anything the world's input sent before it returned is queued
+ * in the kernel by then, so the batch is complete.
+ *
+ * Frame (little-endian): u32 len (whole frame), u8 version 1, u8 kind,
+ * u16 flags, u16 port, u16 aux, u32 conn, u64 bytes, u8 family (0, 4,
+ * 6), u8 addr[16], u8 nfields = 7, then name, sni, method, host, path,
+ * body, data, each a u16 length and its bytes.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/capability.h>
+#include <linux/filter.h>
+#include <linux/if_packet.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <net/ethernet.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "world/fakenet.h"
+#include "xalloc.h"
+
+#ifndef __NR_close_range
+#define __NR_close_range	436
+#endif
+#ifndef PR_CAP_AMBIENT
+#define PR_CAP_AMBIENT		47
+#define PR_CAP_AMBIENT_RAISE	2
+#define PR_CAP_AMBIENT_CLEAR_ALL 4
+#endif
+#ifndef PACKET_IGNORE_OUTGOING
+#define PACKET_IGNORE_OUTGOING	23
+#endif
+#ifndef F_SETPIPE_SZ
+#define F_SETPIPE_SZ		1031
+#endif
+
+#define DNSMASQ_PATH	"/usr/sbin/dnsmasq"
+#define FRAME_VERSION	1
+#define NFIELDS		7
+#define MAX_CONNS	256		/* open connections at once */
+#define READ_LIMIT	(4u << 20)	/* bytes read from one connection */
+#define OUT_CAP		(1u << 20)	/* frames waiting for the caller */
+#define PKT_BUF		65600		/* one packet from lo (MTU 65536) */
+#define DRAIN_ROUNDS	64		/* poll passes a sync may take */
+/* The name fakenet_up() asks dnsmasq for until it answers: the sink
+ * neither reports it nor remembers it for the connections that follow. */
+#define PROBE_NAME	"fakenet.invalid"
+
+/* ------------------------------------------------------------------ */
+/* names and ports                                                     */
+/* ------------------------------------------------------------------ */
+
+/* 25 and 587 are SMTP (the server speaks first); the rest are told
+ * apart by what the client sends. */
+const uint16_t fakenet_ports[] = {
+	25, 80, 443, 587, 1337, 4444, 8000, 8080, 8443,
+};
+const size_t fakenet_nports = sizeof fakenet_ports / sizeof fakenet_ports[0];
+
+static const char *const kind_names[] = {
+#define X(e, s) s,
+	FAKENET_KINDS(X)
+#undef X
+};
+
+const char *
+fakenet_kind_name(enum fakenet_kind k)
+{
+	return (unsigned)k < FAKENET_KIND_COUNT ? kind_names[k] : "?";
+}
+
+static bool
+is_smtp_port(uint16_t port)
+{
+	return port == 25 || port == 587;
+}
+
+static bool
+is_sink_port(uint16_t port)
+{
+	size_t i;
+
+	for (i = 0; i < fakenet_nports; i++)
+		if (fakenet_ports[i] == port)
+			return true;
+	return false;
+}
+
+static int64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ------------------------------------------------------------------ */
+/* frames                                                              */
+/* ------------------------------------------------------------------ */
+
+/* The field caps, in wire order. */
+static const size_t field_max[NFIELDS] = {
+	FAKENET_NAME_MAX, FAKENET_NAME_MAX, FAKENET_METHOD_MAX,
+	FAKENET_NAME_MAX, FAKENET_PATH_MAX, FAKENET_KEEP_MAX,
+	FAKENET_KEEP_MAX,
+};
+
+struct frame {
+	enum fakenet_kind kind;
+	unsigned	 flags;
+	uint16_t	 port, aux;
+	uint32_t	 conn;
+	uint64_t	 bytes;
+	uint8_t		 family;	/* 0, 4, 6 */
+	uint8_t		 addr[16];
+	struct fakenet_str f[NFIELDS];	/* name sni method host path body data */
+};
+enum { F_NAME, F_SNI, F_METHOD, F_HOST, F_PATH, F_BODY, F_DATA };
+
+static void
+put16(unsigned char *p, uint16_t v)
+{
+	p[0] = v & 0xff;
+	p[1] = v >> 8;
+}
+
+static void
+put32(unsigned char *p, uint32_t v)
+{
+	put16(p, v & 0xffff);
+	put16(p + 2, v >> 16);
+}
+
+static uint16_t
+get16(const unsigned char *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static uint32_t
+get32(const unsigned char *p)
+{
+	return get16(p) | (uint32_t)get16(p + 2) << 16;
+}
+
+/* Encode fr into dst (at least FAKENET_FRAME_MAX bytes), each field cut
+ * to its cap.  Returns the frame's length. */
+static size_t
+frame_encode(unsigned char *dst, const struct frame *fr)
+{
+	size_t off = FAKENET_HEADER, i;
+
+	dst[4] = FRAME_VERSION;
+	dst[5] = (unsigned char)fr->kind;
+	put16(dst + 6, (uint16_t)fr->flags);
+	put16(dst + 8, fr->port);
+	put16(dst + 10, fr->aux);
+	put32(dst + 12, fr->conn);
+	put32(dst + 16, (uint32_t)fr->bytes);
+	put32(dst + 20, (uint32_t)(fr->bytes >> 32));
+	dst[24] = fr->family;
+	memcpy(dst + 25, fr->addr, 16);
+	dst[41] = NFIELDS;
+	for (i = 0; i < NFIELDS; i++) {
+		size_t len = fr->f[i].n < field_max[i] ? fr->f[i].n : field_max[i];
+
+		put16(dst + off, (uint16_t)len);
+		if (len)
+			memcpy(dst + off + 2, fr->f[i].p, len);
+		off += 2 + len;
+	}
+	put32(dst, (uint32_t)off);
+	return off;
+}
+
+size_t
+fakenet_frame_len(const void *p, size_t have)
+{
+	return have < 4 ? 0 : get32(p);
+}
+
+int
+fakenet_decode(const void *frame, size_t len, struct fakenet_capture *c)
+{
+	const unsigned char *b = frame;
+	struct fakenet_str *dst[NFIELDS];
+	size_t off = FAKENET_HEADER, i;
+	unsigned flags;
+
+	memset(c, 0, sizeof *c);
+	if (len < FAKENET_HEADER || len > FAKENET_FRAME_MAX ||
+	    get32(b) != len || b[4] != FRAME_VERSION ||
+	    b[5] >= FAKENET_KIND_COUNT || b[41] != NFIELDS)
+		return -1;
+	flags = get16(b + 6);
+	if (flags & ~0xffu)
+		return -1;
+	c->kind = b[5];
+	c->flags = flags;
+	c->port = get16(b + 8);
+	c->aux = get16(b + 10);
+	c->conn = get32(b + 12);
+	c->bytes = get32(b + 16) | (uint64_t)get32(b + 20) << 32;
+	switch (b[24]) {
+	case 0:
+		break;
+	case 4:
+		if (!inet_ntop(AF_INET, b + 25, c->addr, sizeof c->addr))
+			return -1;
+		break;
+	case 6:
+		if (!inet_ntop(AF_INET6, b + 25, c->addr, sizeof c->addr))
+			return -1;
+		break;
+	default:
+		return -1;
+	}
+	dst[F_NAME] = &c->name;
+	dst[F_SNI] = &c->sni;
+	dst[F_METHOD] = &c->method;
+	dst[F_HOST] = &c->host;
+	dst[F_PATH] = &c->path;
+	dst[F_BODY] = &c->body;
+	dst[F_DATA] = &c->data;
+	for (i = 0; i < NFIELDS; i++) {
+		size_t n;
+
+		if (len - off < 2)
+			return -1;
+		n = get16(b + off);
+		off += 2;
+		if (n > field_max[i] || n > len - off)
+			return -1;
+		dst[i]->p = (const char *)b + off;
+		dst[i]->n = n;
+		off += n;
+	}
+	return off == len ? 0 : -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* netlink: lo up, the AnyIP routes                                    */
+/* ------------------------------------------------------------------ */
+
+struct nlreq {
+	struct nlmsghdr	 h;
+	union {
+		struct ifinfomsg ifi;
+		struct rtmsg	 rt;
+	} u;
+	char		 attrs[32];
+};
+
+static void
+nl_attr32(struct nlreq *r, unsigned short type, uint32_t v)
+{
+	struct rtattr *a = (struct rtattr *)((char *)r + NLMSG_ALIGN(r->h.nlmsg_len));
+
+	a->rta_type = type;
+	a->rta_len = RTA_LENGTH(sizeof v);
+	memcpy(RTA_DATA(a), &v, sizeof v);
+	r->h.nlmsg_len = NLMSG_ALIGN(r->h.nlmsg_len) + RTA_ALIGN(a->rta_len);
+}
+
+/* Send one request and read its ack: 0, or -1 with errno. */
+static int
+nl_talk(int fd, struct nlreq *r, uint32_t seq)
+{
+	union {
+		struct nlmsghdr	h;
+		char		b[512];
+	} ack;
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	ssize_t got;
+
+	r->h.nlmsg_seq = seq;
+	if (sendto(fd, r, r->h.nlmsg_len, 0, (struct sockaddr *)&kernel,
+	    sizeof kernel) == -1)
+		return -1;
+	for (;;) {
+		got = recv(fd, &ack, sizeof ack, 0);
+		if (got == -1 && errno == EINTR)
+			continue;
+		if (got == -1)
+			return -1;
+		if ((size_t)got < sizeof ack.h || !NLMSG_OK(&ack.h, (size_t)got)) {
+			errno = EPROTO;
+			return -1;
+		}
+		if (ack.h.nlmsg_seq != seq)
+			continue;
+		if (ack.h.nlmsg_type == NLMSG_ERROR) {
+			struct nlmsgerr *e = NLMSG_DATA(&ack.h);
+
+			if (ack.h.nlmsg_len < NLMSG_LENGTH(sizeof *e)) {
+				errno = EPROTO;
+				return -1;
+			}
+			if (e->error == 0)
+				return 0;
+			errno = -e->error;
+			return -1;
+		}
+	}
+}
+
+static int
+route_local_all(int fd, int family, int ifindex, uint32_t seq)
+{
+	struct nlreq r;
+
+	memset(&r, 0, sizeof r);
+	r.h.nlmsg_len = NLMSG_LENGTH(sizeof r.u.rt);
+	r.h.nlmsg_type = RTM_NEWROUTE;
+	r.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE |
+	    NLM_F_EXCL;
+	r.u.rt.rtm_family = (unsigned char)family;
+	r.u.rt.rtm_dst_len = 0;
+	r.u.rt.rtm_table = RT_TABLE_LOCAL;
+	r.u.rt.rtm_protocol = RTPROT_BOOT;
+	r.u.rt.rtm_scope = RT_SCOPE_HOST;
+	r.u.rt.rtm_type = RTN_LOCAL;
+	nl_attr32(&r, RTA_OIF, (uint32_t)ifindex);
+	return nl_talk(fd, &r, seq);
+}
+
+static int
+net_setup(int *has_ipv6, char *why, size_t n)
+{
+	struct nlreq r;
+	int fd, ifindex;
+
+	*has_ipv6 = 0;
+	ifindex = (int)if_nametoindex("lo");
+	if (ifindex == 0) {
+		snprintf(why, n, "fakenet: no lo: %s", strerror(errno));
+		return -1;
+	}
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (fd == -1) {
+		snprintf(why, n, "fakenet: netlink socket: %s", strerror(errno));
+		return -1;
+	}
+	memset(&r, 0, sizeof r);
+	r.h.nlmsg_len = NLMSG_LENGTH(sizeof r.u.ifi);
+	r.h.nlmsg_type = RTM_NEWLINK;
+	r.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	r.u.ifi.ifi_family = AF_UNSPEC;
+	r.u.ifi.ifi_index = ifindex;
+	r.u.ifi.ifi_flags = IFF_UP;
+	r.u.ifi.ifi_change = IFF_UP;
+	if (nl_talk(fd, &r, 1) == -1) {
+		snprintf(why, n, "fakenet: set lo up: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	/* EEXIST: a fake internet was up in this namespace before. */
+	if (route_local_all(fd, AF_INET, ifindex, 2) == -1 && errno != EEXIST) {
+		snprintf(why, n, "fakenet: route local 0.0.0.0/0: %s",
+		    strerror(errno));
+		close(fd);
+		return -1;
+	}
+	/* IPv6 is a bonus: a kernel without it still has a fake internet. */
+	if (route_local_all(fd, AF_INET6, ifindex, 3) == 0 || errno == EEXIST)
+		*has_ipv6 = 1;
+	close(fd);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* children: what both do first                                        */
+/* ------------------------------------------------------------------ */
+
+/* Die with the caller; descriptors: 0 and 1 on /dev/null, 2 on err (or
+ * /dev/null), keep[] moved to 3, 4, ..., everything else closed; default
+ * signals.  Returns -1 on failure (the child then _exits). */
+static int
+child_common(pid_t parent, int devnull, int err, int *keep, int nkeep)
+{
+	sigset_t all;
+	int i, sig;
+
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1 ||
+	    getppid() != parent)
+		return -1;
+	/* Out of the way of 0..2+nkeep first, then into place. */
+	for (i = 0; i < nkeep; i++) {
+		keep[i] = fcntl(keep[i], F_DUPFD_CLOEXEC, 16);
+		if (keep[i] == -1)
+			return -1;
+	}
+	if (dup2(devnull, 0) == -1 || dup2(devnull, 1) == -1 ||
+	    dup2(err, 2) == -1)
+		return -1;
+	for (i = 0; i < nkeep; i++) {
+		if (dup2(keep[i], 3 + i) == -1)
+			return -1;
+		keep[i] = 3 + i;
+	}
+	if (syscall(__NR_close_range, (unsigned)(3 + nkeep), ~0U, 0U) == -1)
+		return -1;
+	for (sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			signal(sig, SIG_DFL);
+	sigemptyset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+	return 0;
+}
+
+/* Keep only the capabilities in mask (bits < 32), in the bounding set
+ * and as inheritable + ambient ones that survive execve. */
+static int
+caps_keep(uint32_t mask)
+{
+	struct __user_cap_header_struct head;
+	struct __user_cap_data_struct data[2];
+	unsigned long cap;
+
+	for (cap = 0; cap < 64; cap++) {
+		if (cap < 32 && (mask & (1u << cap)))
+			continue;
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == -1) {
+			if (errno == EINVAL)
+				break;
+			return -1;
+		}
+	}
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) == -1)
+		return -1;
+	memset(&head, 0, sizeof head);
+	memset(data, 0, sizeof data);
+	head.version = _LINUX_CAPABILITY_VERSION_3;
+	data[0].effective = data[0].permitted = data[0].inheritable = mask;
+	if (syscall(SYS_capset, &head, data) == -1)
+		return -1;
+	for (cap = 0; cap < 32; cap++)
+		if ((mask & (1u << cap)) &&
+		    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) == -1)
+			return -1;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
+		return -1;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* dnsmasq                                                             */
+/* ------------------------------------------------------------------ */
+
+static void __attribute__((noreturn))
+dnsmasq_child(pid_t parent, const char *path, const char *answer,
+    int devnull, int err)
+{
+	char address[64];
+	char *const envp[] = { NULL };
+
+	if (child_common(parent, devnull, err, NULL, 0) == -1) {
+		dprintf(2, "set-up: %s", strerror(errno));
+		_exit(127);
+	}
+	snprintf(address, sizeof address, "--address=/#/%s", answer);
+	{
+		char *const argv[] = {
+			(char *)"dnsmasq",
+			(char *)"--conf-file=/dev/null",
+			(char *)"--no-daemon",		/* no fork, no setuid */
+			(char *)"--no-resolv",
+			(char *)"--no-hosts",
+			(char *)"--no-poll",
+			(char *)"--log-facility=/dev/null",
+			(char *)"--pid-file=",
+			(char *)"--interface=lo",	/* every address on lo */
+			(char *)"--port=53",
+			(char *)"--local=/#/",		/* never forward: AAAA empty */
+			address,
+			NULL,
+		};
+
+		if (caps_keep(1u << CAP_NET_BIND_SERVICE) == -1) {
+			dprintf(2, "capabilities: %s", strerror(errno));
+			_exit(127);
+		}
+		execve(path, argv, envp);
+		dprintf(2, "execve %s: %s", path, strerror(errno));
+	}
+	_exit(127);
+}
+
+/* ------------------------------------------------------------------ */
+/* the sink                                                            */
+/* ------------------------------------------------------------------ */
+
+enum proto { P_UNKNOWN, P_HTTP, P_TLS, P_SMTP, P_RAW };
+
+struct conn {
+	int		 fd;		/* -1: free slot */
+	uint32_t	 id;
+	uint8_t		 family, addr[16];
+	uint16_t	 port, sport;
+	char		 name[FAKENET_NAME_MAX];
+	size_t		 namelen;
+	int64_t		 start, last;
+	unsigned char	*buf;		/* keep bytes, owned by the sink */
+	size_t		 have;
+	uint64_t	 total;
+	unsigned char	 tail[5];	/* the stream's last bytes */
+	unsigned	 flags;
+	enum proto	 proto;
+	/* HTTP */
+	size_t		 hdr_end;	/* 0: headers not complete */
+	uint64_t	 clen;
+	bool		 chunked, expect, sent100;
+	/* SMTP */
+	size_t		 line_off, body_off, body_end;
+	bool		 in_data;
+};
+
+struct sink {
+	int		 cap, ctl, pkt;
+	int		 lfd[16];
+	uint16_t	 lport[16];
+	size_t		 nl;
+	uint8_t		 answer[4];
+	size_t		 keep, body_cap;
+	int64_t		 idle, life;
+	struct conn	 conns[MAX_CONNS];
+	uint32_t	 next_id;
+	char		 last_name[FAKENET_NAME_MAX];
+	size_t		 last_namelen;
+	unsigned char	*out;
+	size_t		 out_len;
+	uint64_t	 dropped;
+	unsigned char	*frame;		/* FAKENET_FRAME_MAX scratch */
+	unsigned char	*pktbuf;
+	unsigned char	 scratch[16384];
+};
+
+static void
+out_flush(struct sink *s)
+{
+	ssize_t w;
+
+	while (s->out_len > 0) {
+		w = write(s->cap, s->out, s->out_len);
+		if (w <= 0)
+			return;		/* EAGAIN: later; EPIPE: caller gone */
+		memmove(s->out, s->out + w, s->out_len - (size_t)w);
+		s->out_len -= (size_t)w;
+	}
+}
+
+static void
+emit(struct sink *s, const struct frame *fr)
+{
+	size_t len = frame_encode(s->frame, fr);
+
+	/* A SYNC fits in OUT_CAP's headroom (unless someone else writes
+	 * syncs to ctl and never reads: then they are lost too). */
+	if (s->out_len + len > OUT_CAP + (fr->kind == FAKENET_SYNC ? 256 : 0)) {
+		s->dropped++;
+		return;
+	}
+	memcpy(s->out + s->out_len, s->frame, len);
+	s->out_len += len;
+}
+
+static void
+set_name(const struct sink *s, struct frame *fr)
+{
+	if (fr->family == 4 && memcmp(fr->addr, s->answer, 4) == 0) {
+		fr->f[F_NAME].p = s->last_name;
+		fr->f[F_NAME].n = s->last_namelen;
+	}
+}
+
+/* An address from the kernel into family + 16 bytes (v4-mapped -> 4). */
+static void
+sockaddr_take(const struct sockaddr_storage *ss, uint8_t *family,
+    uint8_t addr[16], uint16_t *port)
+{
+	memset(addr, 0, 16);
+	*family = 0;
+	*port = 0;
+	if (ss->ss_family == AF_INET) {
+		const struct sockaddr_in *a = (const struct sockaddr_in *)ss;
+
+		*family = 4;
+		memcpy(addr, &a->sin_addr, 4);
+		*port = ntohs(a->sin_port);
+	} else if (ss->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)ss;
+
+		*port = ntohs(a->sin6_port);
+		if (IN6_IS_ADDR_V4MAPPED(&a->sin6_addr)) {
+			*family = 4;
+			memcpy(addr, a->sin6_addr.s6_addr + 12, 4);
+		} else {
+			*family = 6;
+			memcpy(addr, a->sin6_addr.s6_addr, 16);
+		}
+	}
+}
+
+/* ---- packets seen on lo ---- */
+
+/* A DNS question's name, dotted, into out (cap FAKENET_NAME_MAX), and
+ * its qtype.  Returns the name's length, or -1 if it is no question. */
+static int
+dns_question(const unsigned char *p, size_t n, char *out, uint16_t *qtype)
+{
+	size_t off = 12, len = 0;
+
+	if (n < 12 || (p[2] & 0x80) || (p[4] == 0 && p[5] == 0))
+		return -1;
+	for (;;) {
+		size_t l;
+
+		if (off >= n)
+			return -1;
+		l = p[off++];
+		if (l == 0)
+			break;
+		if (l > 63 || off + l > n)
+			return -1;	/* compression pointers have no place here */
+		if (len + (len > 0) + l > FAKENET_NAME_MAX)
+			return -1;
+		if (len > 0)
+			out[len++] = '.';
+		memcpy(out + len, p + off, l);
+		len += l;
+		off += l;
+	}
+	if (off + 2 > n)
+		return -1;
+	*qtype = (uint16_t)(p[off] << 8 | p[off + 1]);
+	return (int)len;
+}
+
+static void
+on_packet(struct sink *s, const unsigned char *p, size_t n, uint16_t ethertype)
+{
+	struct frame fr;
+	size_t l4;
+	unsigned proto;
+
+	memset(&fr, 0, sizeof fr);
+	if (ethertype == ETH_P_IP) {
+		size_t ihl, tot;
+
+		if (n < 20 || (p[0] >> 4) != 4)
+			return;
+		ihl = (size_t)(p[0] & 0xf) * 4;
+		tot = (size_t)(p[2] << 8 | p[3]);
+		if (ihl < 20 || tot < ihl || tot > n || ((p[6] << 8 | p[7]) & 0x1fff))
+			return;
+		n = tot;
+		proto = p[9];
+		fr.family = 4;
+		memcpy(fr.addr, p + 16, 4);
+		l4 = ihl;
+	} else if (ethertype == ETH_P_IPV6) {
+		size_t plen;
+
+		if (n < 40 || (p[0] >> 4) != 6)
+			return;
+		plen = (size_t)(p[4] << 8 | p[5]);
+		if (40 + plen > n)
+			return;
+		n = 40 + plen;
+		proto = p[6];
+		fr.family = 6;
+		memcpy(fr.addr, p + 24, 16);
+		l4 = 40;
+	} else {
+		return;
+	}
+	if (proto == IPPROTO_TCP) {
+		if (n < l4 + 14 || (p[l4 + 13] & 0x12) != 0x02)
+			return;
+		fr.aux = (uint16_t)(p[l4] << 8 | p[l4 + 1]);
+		fr.port = (uint16_t)(p[l4 + 2] << 8 | p[l4 + 3]);
+		if (fr.port == 53 || is_sink_port(fr.port))
+			return;		/* a listener there sees it whole */
+		fr.kind = FAKENET_SYN;
+		set_name(s, &fr);
+		emit(s, &fr);
+	} else if (proto == IPPROTO_UDP) {
+		size_t ulen;
+		const unsigned char *data;
+		char name[FAKENET_NAME_MAX];
+		int namelen;
+
+		if (n < l4 + 8)
+			return;
+		fr.aux = (uint16_t)(p[l4] << 8 | p[l4 + 1]);
+		fr.port = (uint16_t)(p[l4 + 2] << 8 | p[l4 + 3]);
+		ulen = (size_t)(p[l4 + 4] << 8 | p[l4 + 5]);
+		if (ulen < 8 || l4 + ulen > n)
+			return;
+		if (fr.aux == 53)
+			return;		/* dnsmasq's answers */
+		data = p + l4 + 8;
+		ulen -= 8;
+		fr.bytes = ulen;
+		if (fr.port == 53 &&
+		    (namelen = dns_question(data, ulen, name, &fr.aux)) >= 0) {
+			if ((size_t)namelen == strlen(PROBE_NAME) &&
+			    memcmp(name, PROBE_NAME, (size_t)namelen) == 0)
+				return;		/* fakenet_up's own */
+			memcpy(s->last_name, name, (size_t)namelen);
+			s->last_namelen = (size_t)namelen;
+			fr.kind = FAKENET_DNS;
+			fr.f[F_NAME].p = name;
+			fr.f[F_NAME].n = (size_t)namelen;
+			emit(s, &fr);
+			return;
+		}
+		fr.kind = FAKENET_UDP;	/* port 53 too, when no question */
+		fr.aux = (uint16_t)(p[l4] << 8 | p[l4 + 1]);
+		fr.f[F_DATA].p = (const char *)data;
+		fr.f[F_DATA].n = ulen < s->keep ? ulen : s->keep;
+		if (ulen > s->keep)
+			fr.flags |= FAKENET_TRUNCATED;
+		set_name(s, &fr);
+		emit(s, &fr);
+	}
+}
+
+static void
+read_packets(struct sink *s)
+{
+	struct sockaddr_ll sll;
+	socklen_t sl;
+	ssize_t got;
+	int i;
+
+	for (i = 0; i < 256; i++) {
+		sl = sizeof sll;
+		got = recvfrom(s->pkt, s->pktbuf, PKT_BUF, MSG_DONTWAIT,
+		    (struct sockaddr *)&sll, &sl);
+		if (got < 0)
+			return;
+		if (sll.sll_pkttype == PACKET_OUTGOING)
+			continue;
+		on_packet(s, s->pktbuf, (size_t)got, ntohs(sll.sll_protocol));
+	}
+}
+
+/* ---- protocols ---- */
+
+static void
+say(struct conn *c, const char *text)
+{
+	(void)send(c->fd, text, strlen(text), MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
+static const unsigned char *
+find(const unsigned char *b, size_t n, const char *needle, size_t from)
+{
+	size_t k = strlen(needle);
+
+	for (; from + k <= n; from++)
+		if (memcmp(b + from, needle, k) == 0)
+			return b + from;
+	return NULL;
+}
+
+static int
+lower(int ch)
+{
+	return ch >= 'A' && ch <= 'Z' ? ch + 32 : ch;
+}
+
+/* Does the line [p, p+n) start with header name h (lower case) and ':'? */
+static const unsigned char *
+header_value(const unsigned char *p, size_t n, const char *h, size_t *vlen)
+{
+	size_t k = strlen(h), i;
+
+	if (n <= k || p[k] != ':')
+		return NULL;
+	for (i = 0; i < k; i++)
+		if (lower(p[i]) != h[i])
+			return NULL;
+	for (i = k + 1; i < n && (p[i] == ' ' || p[i] == '\t'); i++)
+		;
+	while (n > i && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\r'))
+		n--;
+	*vlen = n - i;
+	return p + i;
+}
+
+/* Is the start of b an HTTP request line?  1 yes, 0 not yet known,
+ * -1 no. */
+static int
+http_start(const unsigned char *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && i <= FAKENET_METHOD_MAX; i++) {
+		if (b[i] == ' ')
+			return i > 0 ? 1 : -1;
+		if (b[i] < 'A' || b[i] > 'Z')
+			return -1;
+	}
+	return i > FAKENET_METHOD_MAX ? -1 : 0;
+}
+
+struct http_req {
+	struct fakenet_str method, path, host;
+};
+
+/* Split the kept request line and headers; what is not there stays empty. */
+static void
+http_split(const struct conn *c, struct http_req *r, bool headers)
+{
+	const unsigned char *b = c->buf, *eol, *sp;
+	size_t end = c->hdr_end ? c->hdr_end : c->have, off;
+
+	memset(r, 0, sizeof *r);
+	eol = memchr(b, '\n', end);
+	if (!eol)
+		eol = b + end;
+	sp = memchr(b, ' ', (size_t)(eol - b));
+	if (!sp)
+		return;
+	r->method.p = (const char *)b;
+	r->method.n = (size_t)(sp - b);
+	r->path.p = (const char *)sp + 1;
+	r->path.n = (size_t)(eol - sp - 1);
+	sp = memchr(sp + 1, ' ', (size_t)(eol - sp - 1));
+	if (sp)
+		r->path.n = (size_t)((const char *)sp - r->path.p);
+	if (!headers)
+		return;
+	for (off = (size_t)(eol - b) + 1; off < end;) {
+		const unsigned char *line = b + off, *v;
+		size_t len, vlen;
+
+		eol = memchr(line, '\n', end - off);
+		len = eol ? (size_t)(eol - line) : end - off;
+		if ((v = header_value(line, len, "host", &vlen)) != NULL) {
+			r->host.p = (const char *)v;
+			r->host.n = vlen;
+		}
+		off += len + 1;
+	}
+}
+
+/* The headers just completed: read what decides the body's end. */
+static void
+http_headers(struct conn *c)
+{
+	const unsigned char *b = c->buf, *eol, *v;
+	size_t off, len, vlen, i;
+
+	eol = memchr(b, '\n', c->hdr_end);
+	for (off = eol ? (size_t)(eol - b) + 1 : c->hdr_end; off < c->hdr_end;) {
+		const unsigned char *line = b + off;
+
+		eol = memchr(line, '\n', c->hdr_end - off);
+		len = eol ? (size_t)(eol - line) : c->hdr_end - off;
+		if ((v = header_value(line, len, "content-length", &vlen))) {
+			c->clen = 0;
+			for (i = 0; i < vlen && v[i] >= '0' && v[i] <= '9'; i++)
+				if (c->clen < READ_LIMIT)
+					c->clen = c->clen * 10 + (uint64_t)(v[i] - '0');
+		} else if ((v = header_value(line, len, "transfer-encoding", &vlen))) {
+			c->chunked = vlen >= 7 &&
+			    find(v, vlen, "chunked", 0) != NULL;
+		} else if ((v = header_value(line, len, "expect", &vlen))) {
+			c->expect = vlen >= 3 && memcmp(v, "100", 3) == 0;
+		}
+		off += len + 1;
+	}
+}
+
+static const char http_ok[] =
+	"HTTP/1.1 200 OK\r\n"
+	"Content-Type: text/plain\r\n"
+	"Content-Length: 3\r\n"
+	"Connection: close\r\n"
+	"\r\n"
+	"ok\n";
+static const char http_too_big[] =
+	"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+	"Content-Length: 0\r\n"
+	"Connection: close\r\n"
+	"\r\n";
+/* A fatal handshake_failure alert: the client stops at once. */
+static const unsigned char tls_alert[] = { 0x15, 0x03, 0x01, 0x00, 0x02,
+	0x02, 0x28 };
+
+/* The server name in a ClientHello record at b (bounded by n). */
+static struct fakenet_str
+tls_sni(const unsigned char *b, size_t n)
+{
+	struct fakenet_str none = { NULL, 0 };
+	size_t end, p, ext_end;
+
+	if (n < 9 || b[0] != 0x16 || b[5] != 1)
+		return none;
+	end = 5 + (size_t)(b[3] << 8 | b[4]);
+	if (end > n)
+		end = n;
+	p = 9 + 2 + 32;				/* version, random */
+	if (p + 1 > end)
+		return none;
+	p += 1 + b[p];				/* session id */
+	if (p + 2 > end)
+		return none;
+	p += 2 + (size_t)(b[p] << 8 | b[p + 1]);	/* cipher suites */
+	if (p + 1 > end)
+		return none;
+	p += 1 + b[p];				/* compression */
+	if (p + 2 > end)
+		return none;
+	ext_end = p + 2 + (size_t)(b[p] << 8 | b[p + 1]);
+	if (ext_end > end)
+		ext_end = end;
+	for (p += 2; p + 4 <= ext_end;) {
+		size_t type = (size_t)(b[p] << 8 | b[p + 1]);
+		size_t len = (size_t)(b[p + 2] << 8 | b[p + 3]), q;
+
+		p += 4;
+		if (p + len > ext_end)
+			return none;
+		if (type == 0) {		/* server_name */
+			for (q = p + 2; q + 3 <= p + len;) {
+				size_t nl = (size_t)(b[q + 1] << 8 | b[q + 2]);
+
+				if (q + 3 + nl > p + len)
+					return none;
+				if (b[q] == 0) {
+					struct fakenet_str s = {
+						(const char *)b + q + 3, nl };
+					return s;
+				}
+				q += 3 + nl;
+			}
+		}
+		p += len;
+	}
+	return none;
+}
+
+static void
+conn_end(struct sink *s, struct conn *c, unsigned flags)
+{
+	struct frame fr;
+	struct http_req req;
+
+	memset(&fr, 0, sizeof fr);
+	fr.kind = FAKENET_TCP;
+	fr.flags = c->flags | flags;
+	if (c->total > c->have)
+		fr.flags |= FAKENET_TRUNCATED;
+	fr.port = c->port;
+	fr.aux = c->sport;
+	fr.conn = c->id;
+	fr.bytes = c->total;
+	fr.family = c->family;
+	memcpy(fr.addr, c->addr, 16);
+	fr.f[F_NAME].p = c->name;
+	fr.f[F_NAME].n = c->namelen;
+	fr.f[F_DATA].p = (const char *)c->buf;
+	fr.f[F_DATA].n = c->have;
+	if (c->proto == P_HTTP) {
+		fr.flags |= FAKENET_HTTP;
+		http_split(c, &req, c->hdr_end > 0);
+		fr.f[F_METHOD] = req.method;
+		fr.f[F_PATH] = req.path;
+		fr.f[F_HOST] = req.host;
+		if (c->hdr_end) {
+			fr.f[F_BODY].p = (const char *)c->buf + c->hdr_end;
+			fr.f[F_BODY].n = c->have - c->hdr_end;
+			if (!c->chunked && fr.f[F_BODY].n > c->clen)
+				fr.f[F_BODY].n = (size_t)c->clen;
+		}
+	} else if (c->proto == P_TLS) {
+		fr.flags |= FAKENET_TLS;
+		fr.f[F_SNI] = tls_sni(c->buf, c->have);
+	} else if (c->proto == P_SMTP) {
+		fr.flags |= FAKENET_SMTP;
+		if (c->body_end > c->body_off) {
+			fr.f[F_BODY].p = (const char *)c->buf + c->body_off;
+			fr.f[F_BODY].n = c->body_end - c->body_off;
+		}
+	}
+	if (fr.f[F_BODY].n > s->body_cap) {
+		fr.f[F_BODY].n = s->body_cap;
+		fr.flags |= FAKENET_TRUNCATED;
+	}
+	emit(s, &fr);
+	if (flags & FAKENET_OPEN)
+		return;
+	close(c->fd);
+	c->fd = -1;
+}
+
+/* SMTP: answer every complete line; true when the session is over. */
+static bool
+smtp_step(struct conn *c)
+{
+	const unsigned char *eol;
+
+	while ((eol = memchr(c->buf + c->line_off, '\n',
+	    c->have - c->line_off)) != NULL) {
+		const unsigned char *line = c->buf + c->line_off;
+		size_t len = (size_t)(eol - line);
+		char verb[5];
+		size_t i;
+
+		c->line_off += len + 1;
+		if (c->in_data) {
+			if (len >= 1 && line[0] == '.' &&
+			    (len == 1 || (len == 2 && line[1] == '\r'))) {
+				c->body_end = (size_t)(line - c->buf);
+				c->in_data = false;
+				say(c, "250 OK queued\r\n");
+			}
+			continue;
+		}
+		for (i = 0; i < 4; i++)
+			verb[i] = (char)(i < len ? lower(line[i]) : 0);
+		verb[4] = 0;
+		if (strcmp(verb, "data") == 0) {
+			c->in_data = true;
+			c->body_off = c->line_off;
+			say(c, "354 End data with <CR><LF>.<CR><LF>\r\n");
+		} else if (strcmp(verb, "quit") == 0) {
+			say(c, "221 Bye\r\n");
+			return true;
+		} else if (strcmp(verb, "ehlo") == 0 || strcmp(verb, "helo") == 0) {
+			say(c, "250 fakenet\r\n");
+		} else {
+			say(c, "250 OK\r\n");
+		}
+	}
+	return false;
+}
+
+/* After new bytes: decide, answer, or end.  old is the previous have. */
+static void
+conn_step(struct sink *s, struct conn *c, size_t old)
+{
+	if (c->proto == P_UNKNOWN && c->have > 0) {
+		int h;
+
+		if (c->buf[0] == 0x16)
+			c->proto = P_TLS;
+		else if ((h = http_start(c->buf, c->have)) == 1)
+			c->proto = P_HTTP;
+		else if (h == -1)
+			c->proto = P_RAW;
+	}
+	switch (c->proto) {
+	case P_TLS: {
+		size_t need = c->have >= 5 ?
+		    5 + (size_t)(c->buf[3] << 8 | c->buf[4]) : SIZE_MAX;
+
+		if (c->total >= need || c->have == s->keep) {
+			(void)send(c->fd, tls_alert, sizeof tls_alert,
+			    MSG_DONTWAIT | MSG_NOSIGNAL);
+			conn_end(s, c, 0);
+		}
+		return;
+	}
+	case P_HTTP: {
+		const unsigned char *e;
+
+		if (!c->hdr_end) {
+			size_t from = old > 3 ? old - 3 : 0;
+
+			if ((e = find(c->buf, c->have, "\r\n\r\n", from)))
+				c->hdr_end = (size_t)(e - c->buf) + 4;
+			else if ((e = find(c->buf, c->have, "\n\n", old ? old - 1 : 0)))
+				c->hdr_end = (size_t)(e - c->buf) + 2;
+			if (!c->hdr_end) {
+				if (c->have == s->keep) {
+					say(c, http_too_big);
+					conn_end(s, c, FAKENET_TRUNCATED);
+				}
+				return;
+			}
+			http_headers(c);
+		}
+		if (c->chunked ? memcmp(c->tail, "0\r\n\r\n", 5) == 0 :
+		    c->total - c->hdr_end >= c->clen) {
+			say(c, http_ok);
+			conn_end(s, c, 0);
+		} else if (c->expect && !c->sent100) {
+			c->sent100 = true;
+			say(c, "HTTP/1.1 100 Continue\r\n\r\n");
+		}
+		return;
+	}
+	case P_SMTP:
+		if (smtp_step(c))
+			conn_end(s, c, 0);
+		else if (c->have == s->keep) {
+			say(c, "552 Too much\r\n");
+			conn_end(s, c, FAKENET_TRUNCATED);
+		}
+		return;
+	default:
+		return;
+	}
+}
+
+static void
+conn_read(struct sink *s, struct conn *c, int64_t now)
+{
+	int round;
+
+	for (round = 0; round < 8 && c->fd >= 0; round++) {
+		unsigned char *dst;
+		size_t room, old = c->have, i;
+		ssize_t got;
+
+		if (c->have < s->keep) {
+			dst = c->buf + c->have;
+			room = s->keep - c->have;
+		} else {
+			dst = s->scratch;
+			room = sizeof s->scratch;
+		}
+		got = recv(c->fd, dst, room, MSG_DONTWAIT);
+		if (got < 0 && (errno == EAGAIN || errno == EINTR))
+			return;
+		if (got <= 0) {
+			conn_end(s, c, 0);	/* EOF or reset */
+			return;
+		}
+		c->last = now;
+		c->total += (uint64_t)got;
+		if (dst != s->scratch)
+			c->have += (size_t)got;
+		for (i = (size_t)got > 5 ? (size_t)got - 5 : 0; i < (size_t)got; i++) {
+			memmove(c->tail, c->tail + 1, 4);
+			c->tail[4] = dst[i];
+		}
+		if (c->total >= READ_LIMIT) {
+			if (c->proto == P_HTTP)
+				say(c, http_ok);
+			conn_end(s, c, FAKENET_TRUNCATED);
+			return;
+		}
+		conn_step(s, c, old);
+	}
+}
+
+static void
+accept_on(struct sink *s, int lfd, uint16_t lport, int64_t now)
+{
+	int round;
+
+	for (round = 0; round < 64; round++) {
+		struct sockaddr_storage local, peer;
+		socklen_t ll = sizeof local, pl = sizeof peer;
+		struct conn *c = NULL;
+		size_t i;
+		int fd;
+
+		fd = accept4(lfd, (struct sockaddr *)&peer, &pl,
+		    SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd == -1)
+			return;
+		for (i = 0; i < MAX_CONNS; i++)
+			if (s->conns[i].fd < 0) {
+				c = &s->conns[i];
+				break;
+			}
+		if (c == NULL) {
+			struct conn busy;
+
+			memset(&busy, 0, sizeof busy);
+			c = &busy;
+			c->buf = s->scratch;
+			c->flags = FAKENET_BUSY;
+		} else {
+			unsigned char *buf = c->buf;
+
+			memset(c, 0, sizeof *c);
+			c->buf = buf;
+		}
+		c->fd = fd;
+		c->id = ++s->next_id;
+		c->start = c->last = now;
+		if (getsockname(fd, (struct sockaddr *)&local, &ll) == 0)
+			sockaddr_take(&local, &c->family, c->addr, &c->port);
+		else
+			c->port = lport;
+		if (pl <= sizeof peer) {
+			uint8_t fam, a[16];
+
+			sockaddr_take(&peer, &fam, a, &c->sport);
+		}
+		if (c->family == 4 && memcmp(c->addr, s->answer, 4) == 0) {
+			memcpy(c->name, s->last_name, s->last_namelen);
+			c->namelen = s->last_namelen;
+		}
+		if (c->flags & FAKENET_BUSY) {
+			conn_end(s, c, 0);
+			continue;
+		}
+		if (is_smtp_port(c->port)) {
+			c->proto = P_SMTP;
+			say(c, "220 fakenet ESMTP\r\n");
+		}
+	}
+}
+
+/* Emit an OPEN snapshot of every live connection. */
+static void
+snapshot(struct sink *s)
+{
+	size_t i;
+
+	for (i = 0; i < MAX_CONNS; i++)
+		if (s->conns[i].fd >= 0)
+			conn_end(s, &s->conns[i], FAKENET_OPEN);
+}
+
+static void
+expire(struct sink *s, int64_t now)
+{
+	size_t i;
+
+	for (i = 0; i < MAX_CONNS; i++) {
+		struct conn *c = &s->conns[i];
+
+		if (c->fd >= 0 && (now - c->last >= s->idle ||
+		    now - c->start >= s->life))
+			conn_end(s, c, FAKENET_TIMEOUT);
+	}
+}
+
+static int
+next_timeout(const struct sink *s, int64_t now)
+{
+	int64_t best = -1;
+	size_t i;
+
+	for (i = 0; i < MAX_CONNS; i++) {
+		const struct conn *c = &s->conns[i];
+		int64_t d;
+
+		if (c->fd < 0)
+			continue;
+		d = c->last + s->idle < c->start + s->life ?
+		    c->last + s->idle : c->start + s->life;
+		d -= now;
+		if (d < 0)
+			d = 0;
+		if (best < 0 || d < best)
+			best = d;
+	}
+	return best > INT_MAX ? INT_MAX : (int)best;
+}
+
+/* One pass: poll (timeout ms), handle what is ready.  Returns the number
+ * of ready descriptors, or -1 when the caller is gone. */
+static int
+sink_pass(struct sink *s, int timeout, uint32_t *sync_seq, bool *sync)
+{
+	struct pollfd pfd[3 + 16 + MAX_CONNS];
+	size_t who[MAX_CONNS];
+	size_t np = 0, nc = 0, i;
+	int ready;
+	int64_t now;
+
+	pfd[np++] = (struct pollfd){ .fd = s->ctl, .events = POLLIN };
+	pfd[np++] = (struct pollfd){ .fd = s->out_len ? s->cap : -1,
+	    .events = POLLOUT };
+	pfd[np++] = (struct pollfd){ .fd = s->pkt, .events = POLLIN };
+	for (i = 0; i < s->nl; i++)
+		pfd[np++] = (struct pollfd){ .fd = s->lfd[i], .events = POLLIN };
+	for (i = 0; i < MAX_CONNS; i++)
+		if (s->conns[i].fd >= 0) {
+			who[nc++] = i;
+			pfd[np++] = (struct pollfd){ .fd = s->conns[i].fd,
+			    .events = POLLIN };
+		}
+	ready = poll(pfd, np, timeout);
+	if (ready < 0)
+		return errno == EINTR ? 0 : -1;
+	now = now_ms();
+	/* Packets first: a DNS question comes before the connection it
+	 * named, and the connection takes the name at accept. */
+	if (pfd[2].revents)
+		read_packets(s);
+	if (pfd[1].revents & POLLOUT)
+		out_flush(s);
+	if (pfd[1].revents & (POLLERR | POLLHUP))
+		return -1;
+	for (i = 0; i < s->nl; i++)
+		if (pfd[3 + i].revents)
+			accept_on(s, s->lfd[i], s->lport[i], now);
+	for (i = 0; i < nc; i++) {
+		struct conn *c = &s->conns[who[i]];
+
+		if (pfd[3 + s->nl + i].revents && c->fd == pfd[3 + s->nl + i].fd)
+			conn_read(s, c, now);
+	}
+	if (pfd[0].revents) {
+		unsigned char b[64];
+		ssize_t got = read(s->ctl, b, sizeof b);
+
+		if (got <= 0)
+			return -1;		/* fakenet_down or the caller died */
+		if (got >= 4) {
+			*sync_seq = get32(b + ((size_t)got / 4 - 1) * 4);
+			*sync = true;
+		}
+	}
+	return ready;
+}
+
+static void
+say_sync(struct sink *s, uint32_t seq)
+{
+	struct frame fr;
+
+	memset(&fr, 0, sizeof fr);
+	fr.kind = FAKENET_SYNC;
+	fr.conn = seq;
+	fr.bytes = s->dropped;
+	if (s->dropped)
+		fr.flags = FAKENET_DROPPED;
+	s->dropped = 0;
+	emit(s, &fr);
+	out_flush(s);
+}
+
+static void __attribute__((noreturn))
+sink_loop(struct sink *s)
+{
+	for (;;) {
+		uint32_t seq = 0;
+		bool sync = false;
+		int round;
+
+		expire(s, now_ms());
+		if (sink_pass(s, next_timeout(s, now_ms()), &seq, &sync) < 0)
+			_exit(0);
+		if (!sync)
+			continue;
+		for (round = 0; round < DRAIN_ROUNDS; round++) {
+			bool again = false;
+			uint32_t seq2;
+			int r = sink_pass(s, 0, &seq2, &again);
+
+			if (r < 0)
+				_exit(0);
+			if (again)
+				seq = seq2;
+			if (r == 0 || (r == 1 && s->out_len))
+				break;
+		}
+		snapshot(s);
+		say_sync(s, seq);
+	}
+}
+
+/* ---- the sink's set-up ---- */
+
+static void __attribute__((noreturn))
+sink_fail(int cap, const char *what, int err)
+{
+	struct frame fr;
+	static unsigned char buf[FAKENET_FRAME_MAX];
+	char text[160];
+	size_t len;
+
+	memset(&fr, 0, sizeof fr);
+	fr.kind = FAKENET_FAIL;
+	snprintf(text, sizeof text, "%s: %s", what, strerror(err));
+	fr.f[F_DATA].p = text;
+	fr.f[F_DATA].n = strlen(text);
+	len = frame_encode(buf, &fr);
+	(void)write(cap, buf, len);
+	_exit(1);
+}
+
+static int
+listen_on(uint16_t port)
+{
+	struct sockaddr_in6 a6;
+	struct sockaddr_in a4;
+	int one = 1, zero = 0, fd;
+
+	fd = socket(AF_INET6, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd >= 0) {
+		memset(&a6, 0, sizeof a6);
+		a6.sin6_family = AF_INET6;
+		a6.sin6_port = htons(port);
+		a6.sin6_addr = in6addr_any;
+		if (setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof zero) == 0 &&
+		    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) == 0 &&
+		    bind(fd, (struct sockaddr *)&a6, sizeof a6) == 0 &&
+		    listen(fd, 512) == 0)
+			return fd;
+		close(fd);
+	}
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	memset(&a4, 0, sizeof a4);
+	a4.sin_family = AF_INET;
+	a4.sin_port = htons(port);
+	a4.sin_addr.s_addr = htonl(INADDR_ANY);
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) == -1 ||
+	    bind(fd, (struct sockaddr *)&a4, sizeof a4) == -1 ||
+	    listen(fd, 512) == -1) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+/* TCP SYN without ACK, or UDP; IPv4 (not a later fragment) or IPv6
+ * (no extension headers).  Offsets are from the network header
+ * (SOCK_DGRAM); see the jump table in the file's notes above. */
+static int
+packet_socket(void)
+{
+	static struct sock_filter code[] = {
+		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, SKF_AD_OFF + SKF_AD_PROTOCOL),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ETH_P_IPV6, 10, 0),	/* 1 */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ETH_P_IP, 0, 16),	/* 2 */
+		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 9),			/* 3 */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_UDP, 13, 0),	/* 4 */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_TCP, 0, 13),	/* 5 */
+		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 6),			/* 6 */
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x1fff, 11, 0),	/* 7 */
+		BPF_STMT(BPF_LDX | BPF_B | BPF_MSH, 0),			/* 8 */
+		BPF_STMT(BPF_LD | BPF_B | BPF_IND, 13),			/* 9 */
+		BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0x12),		/* 10 */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x02, 6, 7),		/* 11 */
+		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 6),			/* 12: v6 */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_UDP, 4, 0),	/* 13 */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_TCP, 0, 4),	/* 14 */
+		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 53),			/* 15 */
+		BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0x12),		/* 16 */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x02, 0, 1),		/* 17 */
+		BPF_STMT(BPF_RET | BPF_K, 0x40000),			/* 18 */
+		BPF_STMT(BPF_RET | BPF_K, 0),				/* 19 */
+	};
+	struct sock_fprog prog = { sizeof code / sizeof code[0], code };
+	struct sockaddr_ll sll;
+	int fd, one = 1, e;
+
+	fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+	    htons(ETH_P_ALL));
+	if (fd < 0)
+		return -1;
+	memset(&sll, 0, sizeof sll);
+	sll.sll_family = AF_PACKET;
+	sll.sll_protocol = htons(ETH_P_ALL);
+	sll.sll_ifindex = (int)if_nametoindex("lo");
+	(void)setsockopt(fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof one);
+	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof prog) == -1 ||
+	    bind(fd, (struct sockaddr *)&sll, sizeof sll) == -1) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+/* Nothing but the loop's own calls; write() only to the capture pipe,
+ * send() never on the packet socket, no mapping made executable. */
+static int
+sink_seccomp(const struct sink *s)
+{
+	static const int plain[] = {
+		SCMP_SYS(read), SCMP_SYS(recvfrom), SCMP_SYS(poll),
+		SCMP_SYS(ppoll), SCMP_SYS(accept4), SCMP_SYS(accept),
+		SCMP_SYS(close), SCMP_SYS(shutdown), SCMP_SYS(getsockname),
+		SCMP_SYS(getpeername), SCMP_SYS(clock_gettime),
+		SCMP_SYS(gettimeofday), SCMP_SYS(exit), SCMP_SYS(exit_group),
+		SCMP_SYS(rt_sigreturn), SCMP_SYS(rt_sigprocmask),
+		SCMP_SYS(restart_syscall), SCMP_SYS(brk), SCMP_SYS(munmap),
+		SCMP_SYS(mremap), SCMP_SYS(madvise), SCMP_SYS(futex),
+		SCMP_SYS(getpid), SCMP_SYS(gettid), SCMP_SYS(sched_yield),
+		SCMP_SYS(nanosleep), SCMP_SYS(clock_nanosleep),
+		SCMP_SYS(getrandom),
+	};
+	scmp_filter_ctx ctx;
+	size_t i;
+	int rc = 0;
+
+	ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
+	if (!ctx)
+		return -ENOMEM;
+	for (i = 0; i < sizeof plain / sizeof plain[0] && rc == 0; i++)
+		if (plain[i] >= 0)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, plain[i], 0);
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(write), 1,
+		    SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)s->cap));
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(sendto), 2,
+		    SCMP_A0(SCMP_CMP_NE, (scmp_datum_t)s->pkt),
+		    SCMP_A4(SCMP_CMP_EQ, 0));
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 1,
+		    SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mprotect), 1,
+		    SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
+	if (rc == 0)
+		rc = seccomp_load(ctx);
+	seccomp_release(ctx);
+	return rc;
+}
+
+static void __attribute__((noreturn))
+sink_child(pid_t parent, const struct fakenet_config *cfg,
+    const uint8_t answer[4], int devnull, int cap, int ctl)
+{
+	int keep[2] = { cap, ctl };
+	struct sink *s;
+	size_t i;
+	int rc;
+
+	if (child_common(parent, devnull, devnull, keep, 2) == -1)
+		_exit(1);
+	cap = keep[0];
+	ctl = keep[1];
+	signal(SIGPIPE, SIG_IGN);
+	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);	/* no ptrace by the world */
+	s = calloc(1, sizeof *s);
+	if (!s)
+		sink_fail(cap, "sink memory", ENOMEM);
+	s->cap = cap;
+	s->ctl = ctl;
+	memcpy(s->answer, answer, 4);
+	s->keep = cfg->keep_bytes;
+	s->body_cap = cfg->body_bytes;
+	s->idle = cfg->idle_ms;
+	s->life = cfg->life_ms;
+	s->out = malloc(OUT_CAP + 256);
+	s->frame = malloc(FAKENET_FRAME_MAX);
+	s->pktbuf = malloc(PKT_BUF);
+	if (!s->out || !s->frame || !s->pktbuf)
+		sink_fail(cap, "sink memory", ENOMEM);
+	for (i = 0; i < MAX_CONNS; i++) {
+		s->conns[i].fd = -1;
+		s->conns[i].buf = malloc(s->keep);
+		if (!s->conns[i].buf)
+			sink_fail(cap, "sink memory", ENOMEM);
+	}
+	for (i = 0; i < fakenet_nports; i++) {
+		char what[32];
+
+		s->lport[s->nl] = fakenet_ports[i];
+		s->lfd[s->nl] = listen_on(fakenet_ports[i]);
+		if (s->lfd[s->nl] < 0) {
+			snprintf(what, sizeof what, "listen on port %u",
+			    fakenet_ports[i]);
+			sink_fail(cap, what, errno);
+		}
+		s->nl++;
+	}
+	s->pkt = packet_socket();
+	if (s->pkt < 0)
+		sink_fail(cap, "packet socket on lo", errno);
+	if (fcntl(cap, F_SETFL, O_NONBLOCK) == -1)
+		sink_fail(cap, "capture pipe", errno);
+	if (caps_keep(0) == -1)
+		sink_fail(cap, "drop capabilities", errno);
+	rc = sink_seccomp(s);
+	if (rc != 0)
+		sink_fail(cap, "seccomp", -rc);
+	say_sync(s, 0);			/* ready */
+	sink_loop(s);
+}
+
+/* ------------------------------------------------------------------ */
+/* the caller's side                                                   */
+/* ------------------------------------------------------------------ */
+
+#define RBUF_CAP	(2 * FAKENET_FRAME_MAX)
+
+/* Read frames until the SYNC numbered want (or a FAIL), by deadline. */
+static int
+read_until(struct fakenet *fn, uint32_t want, int64_t deadline,
+    fakenet_cb cb, void *ctx, char *why, size_t n)
+{
+	int count = 0;
+
+	for (;;) {
+		struct fakenet_capture c;
+		size_t flen = fakenet_frame_len(fn->buf, fn->have);
+
+		if (fn->have >= 4 && (flen < FAKENET_HEADER ||
+		    flen > FAKENET_FRAME_MAX)) {
+			snprintf(why, n, "fakenet: a frame of %zu bytes", flen);
+			return -1;
+		}
+		if (fn->have >= 4 && fn->have >= flen) {
+			if (fakenet_decode(fn->buf, flen, &c) == -1) {
+				snprintf(why, n, "fakenet: a malformed frame");
+				return -1;
+			}
+			if (c.kind == FAKENET_FAIL) {
+				snprintf(why, n, "fakenet: sink: %.*s",
+				    (int)c.data.n, c.data.p);
+				return -1;
+			}
+			if (c.kind == FAKENET_SYNC) {
+				if (c.flags & FAKENET_DROPPED && cb)
+					cb(ctx, &c, fn->buf, flen);
+			} else if (cb) {
+				cb(ctx, &c, fn->buf, flen);
+				count++;
+			} else {
+				count++;
+			}
+			memmove(fn->buf, fn->buf + flen, fn->have - flen);
+			fn->have -= flen;
+			if (c.kind == FAKENET_SYNC && c.conn == want)
+				return count;
+			continue;
+		}
+		{
+			struct pollfd p = { .fd = fn->fd, .events = POLLIN };
+			int64_t left = deadline - now_ms();
+			ssize_t got;
+
+			if (left <= 0) {
+				snprintf(why, n, "fakenet: the sink did not answer");
+				return -1;
+			}
+			if (poll(&p, 1, (int)left) < 0 && errno != EINTR) {
+				snprintf(why, n, "fakenet: poll: %s", strerror(errno));
+				return -1;
+			}
+			if (!p.revents)
+				continue;
+			got = read(fn->fd, fn->buf + fn->have, RBUF_CAP - fn->have);
+			if (got < 0 && (errno == EAGAIN || errno == EINTR))
+				continue;
+			if (got <= 0) {
+				snprintf(why, n, "fakenet: the sink is gone");
+				return -1;
+			}
+			fn->have += (size_t)got;
+		}
+	}
+}
+
+int
+fakenet_read_captures(struct fakenet *fn, int timeout_ms, fakenet_cb cb,
+    void *ctx, char *why, size_t n)
+{
+	unsigned char seq[4];
+
+	if (fn->fd < 0 || fn->ctl < 0) {
+		snprintf(why, n, "fakenet: not running");
+		return -1;
+	}
+	fn->seq++;
+	put32(seq, fn->seq);
+	if (write(fn->ctl, seq, sizeof seq) != (ssize_t)sizeof seq) {
+		snprintf(why, n, "fakenet: sync: %s", strerror(errno));
+		return -1;
+	}
+	return read_until(fn, fn->seq, now_ms() + timeout_ms, cb, ctx, why, n);
+}
+
+/* Ask dnsmasq for a name until it answers with the address. */
+static int
+probe_dns(struct fakenet *fn, const uint8_t answer[4], int errfd,
+    int64_t deadline, char *why, size_t n)
+{
+	static const unsigned char q[] = {
+		0xfa, 0x4e, 0x01, 0x00, 0, 1, 0, 0, 0, 0, 0, 0,
+		7, 'f', 'a', 'k', 'e', 'n', 'e', 't', 7, 'i', 'n', 'v', 'a',
+		'l', 'i', 'd', 0, 0, 1, 0, 1,
+	};
+	struct sockaddr_in to = { .sin_family = AF_INET,
+	    .sin_port = htons(53), .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	unsigned char r[512];
+	int fd, status;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&to, sizeof to) == -1) {
+		snprintf(why, n, "fakenet: dns probe: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t got;
+
+		(void)send(fd, q, sizeof q, MSG_NOSIGNAL);
+		if (poll(&p, 1, 2) > 0) {
+			got = recv(fd, r, sizeof r, MSG_DONTWAIT);
+			if (got >= (ssize_t)sizeof q + 16 &&
+			    r[0] == q[0] && r[1] == q[1] && (r[2] & 0x80) &&
+			    (r[3] & 0xf) == 0 && memcmp(r + got - 4, answer, 4) == 0) {
+				close(fd);
+				return 0;
+			}
+		}
+		if (waitpid(fn->dnsmasq, &status, WNOHANG) == fn->dnsmasq) {
+			char text[200];
+			ssize_t k;
+
+			fn->dnsmasq = 0;
+			k = read(errfd, text, sizeof text - 1);
+			text[k > 0 ? k : 0] = 0;
+			text[strcspn(text, "\n")] = 0;
+			snprintf(why, n, "fakenet: dnsmasq exited (%d): %s",
+			    WIFEXITED(status) ? WEXITSTATUS(status) : -1, text);
+			close(fd);
+			return -1;
+		}
+		if (now_ms() >= deadline) {
+			snprintf(why, n, "fakenet: dnsmasq did not answer");
+			close(fd);
+			return -1;
+		}
+	}
+}
+
+int
+fakenet_up(const struct fakenet_config *cfg_in, struct fakenet *out,
+    char *why, size_t n)
+{
+	struct fakenet_config cfg = { 0 };
+	int cap[2] = { -1, -1 }, ctl[2] = { -1, -1 }, err[2] = { -1, -1 };
+	int devnull = -1, rc = -1;
+	struct in_addr answer;
+	int64_t deadline;
+	pid_t self = getpid();
+
+	memset(out, 0, sizeof *out);
+	out->fd = out->ctl = -1;
+	if (cfg_in)
+		cfg = *cfg_in;
+	if (!cfg.dnsmasq)
+		cfg.dnsmasq = DNSMASQ_PATH;
+	if (!cfg.answer)
+		cfg.answer = FAKENET_ANSWER;
+	if (!cfg.keep_bytes)
+		cfg.keep_bytes = 16384;
+	if (cfg.keep_bytes > FAKENET_KEEP_MAX)
+		cfg.keep_bytes = FAKENET_KEEP_MAX;
+	if (!cfg.body_bytes)
+		cfg.body_bytes = 4096;
+	if (cfg.body_bytes > cfg.keep_bytes)
+		cfg.body_bytes = cfg.keep_bytes;
+	if (!cfg.idle_ms)
+		cfg.idle_ms = 2000;
+	if (!cfg.life_ms)
+		cfg.life_ms = 10000;
+	if (!cfg.start_ms)
+		cfg.start_ms = 3000;
+	if (inet_pton(AF_INET, cfg.answer, &answer) != 1) {
+		snprintf(why, n, "fakenet: answer %s is no IPv4 address",
+		    cfg.answer);
+		return -1;
+	}
+	deadline = now_ms() + cfg.start_ms;
+	if (access(cfg.dnsmasq, X_OK) == -1) {
+		snprintf(why, n, "fakenet: %s: %s", cfg.dnsmasq, strerror(errno));
+		return -1;
+	}
+	if (net_setup(&out->has_ipv6, why, n) == -1)
+		return -1;
+	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (devnull < 0 || pipe2(cap, O_CLOEXEC) == -1 ||
+	    pipe2(ctl, O_CLOEXEC) == -1 || pipe2(err, O_CLOEXEC) == -1) {
+		snprintf(why, n, "fakenet: pipes: %s", strerror(errno));
+		goto done;
+	}
+	(void)fcntl(cap[0], F_SETPIPE_SZ, 1 << 20);
+	out->buf = xmalloc(RBUF_CAP);
+	out->dnsmasq = fork();
+	if (out->dnsmasq == -1) {
+		out->dnsmasq = 0;
+		snprintf(why, n, "fakenet: fork: %s", strerror(errno));
+		goto done;
+	}
+	if (out->dnsmasq == 0)
+		dnsmasq_child(self, cfg.dnsmasq, cfg.answer, devnull, err[1]);
+	close(err[1]);
+	err[1] = -1;
+	out->sink = fork();
+	if (out->sink == -1) {
+		out->sink = 0;
+		snprintf(why, n, "fakenet: fork: %s", strerror(errno));
+		goto done;
+	}
+	if (out->sink == 0)
+		sink_child(self, &cfg, (const uint8_t *)&answer, devnull,
+		    cap[1], ctl[0]);
+	out->fd = cap[0];
+	out->ctl = ctl[1];
+	cap[0] = ctl[1] = -1;
+	(void)fcntl(out->fd, F_SETFL, O_NONBLOCK);
+	if (read_until(out, 0, deadline, NULL, NULL, why, n) < 0)
+		goto done;
+	if (probe_dns(out, (const uint8_t *)&answer, err[0], deadline, why, n) == -1)
+		goto done;
+	/* The probe's own question is no capture. */
+	if (fakenet_read_captures(out, (int)(deadline - now_ms() + 100), NULL,
+	    NULL, why, n) < 0)
+		goto done;
+	rc = 0;
+done:
+	if (devnull >= 0)
+		close(devnull);
+	for (int i = 0; i < 2; i++) {
+		if (cap[i] >= 0)
+			close(cap[i]);
+		if (ctl[i] >= 0)
+			close(ctl[i]);
+		if (err[i] >= 0)
+			close(err[i]);
+	}
+	if (rc == -1)
+		fakenet_down(out);
+	return rc;
+}
+
+void
+fakenet_down(struct fakenet *fn)
+{
+	pid_t *pids[2] = { &fn->sink, &fn->dnsmasq };
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (*pids[i] > 0) {
+			kill(*pids[i], SIGKILL);
+			while (waitpid(*pids[i], NULL, 0) == -1 && errno == EINTR)
+				;
+			*pids[i] = 0;
+		}
+	/* buf is set before any descriptor: a zeroed struct has none. */
+	if (fn->buf && fn->fd >= 0)
+		close(fn->fd);
+	if (fn->buf && fn->ctl >= 0)
+		close(fn->ctl);
+	fn->fd = fn->ctl = -1;
+	free(fn->buf);
+	fn->buf = NULL;
+	fn->have = 0;
+}

@@ -1,0 +1,204 @@
+/*
+ * fakenet.h -- the fake internet of a replica world.
+ *
+ * A replica world runs hostile code with a network namespace of its own.
+ * fakenet_up() turns that empty namespace into an internet that answers
+ * everything and keeps everything:
+ *
+ *   - lo is up, and the "AnyIP" routes `local 0.0.0.0/0 dev lo table
+ *     local` (and `local ::/0` when the kernel has IPv6) deliver every
+ *     address locally: a connection to 203.0.113.9:80 or 9.9.9.9:9999
+ *     never leaves the namespace, because there is nowhere else to go;
+ *   - dnsmasq (Debian's dnsmasq-base) answers every name with one IPv4
+ *     address (A only; AAAA and the rest get an empty answer, so clients
+ *     fall back to IPv4), on port 53 of every address, so code that asks
+ *     8.8.8.8 directly is answered too.  It reads no host configuration;
+ *   - a sink process listens on the common ports (fakenet_ports) and
+ *     speaks just enough HTTP (200 OK, Connection: close), TLS (reads the
+ *     ClientHello, keeps the server name, answers a handshake_failure
+ *     alert: HTTPS is NOT decrypted) and SMTP for clients to finish
+ *     normally, and watches lo through an AF_PACKET socket to see every
+ *     TCP SYN to a port nobody listens on, every UDP datagram and every
+ *     DNS question.
+ *
+ * The sink sends what it saw to the caller as frames over a pipe.  Those
+ * frames cross from the world, where hostile code runs as the same user
+ * as the sink and may hold the pipe, so they are hostile data:
+ * fakenet_decode() validates every length and is the only reader.
+ *
+ * Error contract: every function that can fail returns -1 and writes a
+ * one-line reason into why[n]; nothing here prints or exits.  A world
+ * whose fakenet_up() failed must refuse to run: it never runs without
+ * its fake internet.
+ *
+ * Replica /etc for name resolution.  glibc's getaddrinfo (Python's
+ * socket, urllib, curl, wget) resolves through dnsmasq when the world's
+ * /etc holds:
+ *   resolv.conf    "nameserver 127.0.0.1\n" (any address works: dnsmasq
+ *                  answers on every address, but 127.0.0.1 is honest);
+ *                  add "options attempts:1 timeout:1" so a hung lookup
+ *                  cannot stall an input for glibc's default 5 s x 2;
+ *   hosts          "127.0.0.1 localhost\n::1 localhost\n" (and the
+ *                  world's own hostname), so localhost never asks DNS;
+ *   nsswitch.conf  "hosts: files dns\n" -- without it glibc's built-in
+ *                  default is "dns [!UNAVAIL=return] files", which works
+ *                  but reads hosts after DNS;
+ *   host.conf      optional ("multi on");
+ *   gai.conf       not needed.
+ * No /etc/resolv.conf at all makes glibc ask 127.0.0.1 anyway, but a
+ * file that says so is clearer.  curl and wget need nothing else;
+ * Python's ssl needs the CA bundle only when HTTPS is decrypted, which
+ * this module does not do.
+ */
+#ifndef SANDBOXREPL_FAKENET_H
+#define SANDBOXREPL_FAKENET_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* The address dnsmasq gives every name (TEST-NET-3, never routed). */
+#define FAKENET_ANSWER		"203.0.113.9"
+
+/* Caps on what one frame can carry (the decoder refuses more). */
+#define FAKENET_NAME_MAX	255	/* DNS name, SNI, Host */
+#define FAKENET_METHOD_MAX	16
+#define FAKENET_PATH_MAX	2048
+#define FAKENET_KEEP_MAX	65536	/* bytes received kept per capture */
+#define FAKENET_FRAME_MAX	(64 + 4 * 260 + FAKENET_PATH_MAX + \
+				 2 * FAKENET_KEEP_MAX)
+
+/* The TCP ports the sink listens on (sorted); every other port is seen
+ * through its SYNs only (kind SYN: the connection was refused). */
+extern const uint16_t fakenet_ports[];
+extern const size_t fakenet_nports;
+
+struct fakenet_config {
+	const char	*dnsmasq;	/* NULL: /usr/sbin/dnsmasq */
+	const char	*answer;	/* IPv4 literal; NULL: FAKENET_ANSWER */
+	unsigned	 keep_bytes;	/* kept per capture; 0: 16384 */
+	unsigned	 body_bytes;	/* HTTP body kept; 0: 4096 */
+	unsigned	 idle_ms;	/* a silent connection ends; 0: 2000 */
+	unsigned	 life_ms;	/* any connection ends; 0: 10000 */
+	unsigned	 start_ms;	/* bound on start-up; 0: 3000 */
+};
+
+/*
+ * A running fake internet.  Owned by the caller between fakenet_up()
+ * and fakenet_down(); fd and ctl are O_CLOEXEC.  Whoever forwards frames
+ * raw may read fd itself, but must then leave fakenet_read_captures()
+ * alone (both consume the same pipe).
+ */
+struct fakenet {
+	int		 fd;		/* frames from the sink */
+	int		 ctl;		/* sync requests to the sink */
+	pid_t		 sink, dnsmasq;
+	uint32_t	 seq;		/* last sync asked for */
+	int		 has_ipv6;	/* the ::/0 route is in */
+	unsigned char	*buf;		/* a partial frame (heap) */
+	size_t		 have;
+};
+
+/* What one frame is about, with its name in captures and records. */
+#define FAKENET_KINDS(X) \
+	X(FAKENET_TCP,  "tcp")	/* a connection to a sink port */ \
+	X(FAKENET_SYN,  "syn")	/* a TCP SYN to a port without a sink */ \
+	X(FAKENET_UDP,  "udp")	/* a datagram (not DNS) */ \
+	X(FAKENET_DNS,  "dns")	/* a DNS question; aux is its qtype */ \
+	X(FAKENET_SYNC, "sync")	/* end of a fakenet_read_captures() batch */ \
+	X(FAKENET_FAIL, "fail")	/* the sink could not start; data: why */
+
+enum fakenet_kind {
+#define X(e, s) e,
+	FAKENET_KINDS(X)
+#undef X
+	FAKENET_KIND_COUNT
+};
+
+#define FAKENET_FLAGS(X) \
+	X(FAKENET_TRUNCATED, 0x01, "truncated")	/* more came than was kept */ \
+	X(FAKENET_OPEN,      0x02, "open")	/* still open: a snapshot */ \
+	X(FAKENET_TIMEOUT,   0x04, "timeout")	/* the sink ended it */ \
+	X(FAKENET_HTTP,      0x08, "http")	/* method, host, path, body */ \
+	X(FAKENET_TLS,       0x10, "tls")	/* a ClientHello; sni if sent */ \
+	X(FAKENET_SMTP,      0x20, "smtp")	/* body: the DATA */ \
+	X(FAKENET_BUSY,      0x40, "busy")	/* no slot left: closed at once */ \
+	X(FAKENET_DROPPED,   0x80, "dropped")	/* SYNC: bytes counts lost frames */
+
+enum {
+#define X(e, v, s) e = v,
+	FAKENET_FLAGS(X)
+#undef X
+};
+
+/* A byte string inside a frame: not NUL-terminated, may hold any byte. */
+struct fakenet_str {
+	const char	*p;
+	size_t		 n;
+};
+
+/*
+ * One decoded frame.  The strings point into the frame given to
+ * fakenet_decode() and live as long as it does.  name is the DNS name
+ * the destination was looked up by: dnsmasq gives every name the same
+ * address, so this is the most recent name asked before the connection
+ * (empty when the address was not the answer, or nothing was asked).
+ */
+struct fakenet_capture {
+	enum fakenet_kind kind;
+	unsigned	 flags;
+	char		 addr[46];	/* destination, printable */
+	uint16_t	 port;		/* destination port */
+	uint16_t	 aux;		/* DNS: qtype; else source port */
+	uint32_t	 conn;		/* connection id; OPEN then again at end */
+	uint64_t	 bytes;		/* bytes received (SYNC: frames dropped) */
+	struct fakenet_str name, sni, method, host, path, body, data;
+};
+
+const char *fakenet_kind_name(enum fakenet_kind k);
+
+/*
+ * Build the fake internet.  Call in a single-threaded process that has
+ * just unshare()d CLONE_NEWNET inside a user namespace it owns (with that
+ * namespace's capabilities), before pivot_root, with the host's /usr
+ * still visible.  Forks dnsmasq and the sink (both die with the caller:
+ * PDEATHSIG) and returns when both answer, within cfg->start_ms.
+ * cfg may be NULL for the defaults.  On failure nothing is left running
+ * and *out is closed.
+ */
+int fakenet_up(const struct fakenet_config *cfg, struct fakenet *out,
+    char *why, size_t n);
+
+typedef void (*fakenet_cb)(void *ctx, const struct fakenet_capture *c,
+    const void *frame, size_t len);
+
+/*
+ * Ask the sink to finish reading what the kernel already holds (the
+ * world's input has returned, so everything it sent is queued), then
+ * call cb for every capture since the last call, in order, with the
+ * decoded capture and its raw frame (to forward as is).  Connections
+ * still open come as OPEN snapshots.  Waits at most timeout_ms for the
+ * sink's answer.  Returns the number of captures, or -1 (sink dead or
+ * silent, a malformed frame) with why set.
+ */
+int fakenet_read_captures(struct fakenet *fn, int timeout_ms, fakenet_cb cb,
+    void *ctx, char *why, size_t n);
+
+/* Kill dnsmasq and the sink, reap them, close and free.  Idempotent;
+ * safe on a zeroed or half-built struct fakenet. */
+void fakenet_down(struct fakenet *fn);
+
+/*
+ * Decode one whole frame (its 4-byte length prefix included) of len
+ * bytes.  Returns 0, or -1 when anything is out of bounds, unknown or
+ * left over.  Never reads outside frame[0..len).
+ */
+int fakenet_decode(const void *frame, size_t len, struct fakenet_capture *c);
+
+/* The length a frame announces in its first 4 bytes (0 when have < 4):
+ * a reader takes this many bytes, after checking it is within
+ * [FAKENET_HEADER, FAKENET_FRAME_MAX]. */
+size_t fakenet_frame_len(const void *p, size_t have);
+#define FAKENET_HEADER		42
+
+#endif
