@@ -13,8 +13,8 @@
  *      nowhere (not even to the host's /dev/log), holding only
  *      CAP_NET_BIND_SERVICE (ambient, so it survives execve whatever uid
  *      the world maps) and no_new_privs;
- *   3. forks the sink: it binds its listeners and an AF_PACKET socket on
- *      lo, drops every capability, sets no_new_privs and a seccomp
+ *   3. forks the sink: it binds its listeners and four raw sockets (TCP
+ *      and UDP, IPv4 and IPv6), drops every capability, sets no_new_privs and a seccomp
  *      allowlist under which the only descriptor it can write() is the
  *      capture pipe (and it can open nothing), says ready, and loops;
  *   4. waits for the sink's ready frame and for dnsmasq to answer a
@@ -27,8 +27,8 @@
  * rest up to READ_LIMIT, decide the protocol from the first bytes (TLS
  * record, HTTP method, or SMTP by port), answer as little as lets the
  * client finish, and end the connection on completion, EOF, idle_ms
- * silence or life_ms age, emitting one frame.  The packet socket (with a
- * classic BPF filter: TCP SYN without ACK, UDP) gives SYN frames for
+ * silence or life_ms age, emitting one frame.  The raw sockets (with
+ * classic BPF filters: TCP SYN without ACK, UDP) give SYN frames for
  * ports without a listener, UDP frames, and DNS frames whose name is
  * remembered for the connections that follow.  Frames go to an output
  * buffer of OUT_CAP bytes flushed when the pipe is writable; when the
@@ -53,10 +53,8 @@
 #include <limits.h>
 #include <linux/capability.h>
 #include <linux/filter.h>
-#include <linux/if_packet.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
-#include <net/ethernet.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -85,9 +83,6 @@
 #define PR_CAP_AMBIENT_RAISE	2
 #define PR_CAP_AMBIENT_CLEAR_ALL 4
 #endif
-#ifndef PACKET_IGNORE_OUTGOING
-#define PACKET_IGNORE_OUTGOING	23
-#endif
 #ifndef F_SETPIPE_SZ
 #define F_SETPIPE_SZ		1031
 #endif
@@ -99,6 +94,7 @@
 #define READ_LIMIT	(4u << 20)	/* bytes read from one connection */
 #define OUT_CAP		(1u << 20)	/* frames waiting for the caller */
 #define PKT_BUF		65600		/* one packet from lo (MTU 65536) */
+#define NRAW		4		/* raw sockets: TCP, UDP x v4, v6 */
 #define DRAIN_ROUNDS	64		/* poll passes a sync may take */
 /* The name fakenet_up() asks dnsmasq for until it answers: the sink
  * neither reports it nor remembers it for the connections that follow. */
@@ -575,7 +571,9 @@ struct conn {
 };
 
 struct sink {
-	int		 cap, ctl, pkt;
+	int		 cap, ctl;
+	int		 raw[NRAW];	/* see raw_kinds; -1: no IPv6 */
+	int		 last_fd;	/* the highest set-up descriptor */
 	int		 lfd[16];
 	uint16_t	 lport[16];
 	size_t		 nl;
@@ -695,49 +693,22 @@ dns_question(const unsigned char *p, size_t n, char *out, uint16_t *qtype)
 	return (int)len;
 }
 
+/* A transport header and what follows, n bytes, from family (4, 6) to
+ * addr: a SYN frame, a DNS frame or a UDP frame. */
 static void
-on_packet(struct sink *s, const unsigned char *p, size_t n, uint16_t ethertype)
+on_l4(struct sink *s, unsigned proto, uint8_t family, const uint8_t *addr,
+    const unsigned char *p, size_t n)
 {
 	struct frame fr;
-	size_t l4;
-	unsigned proto;
 
 	memset(&fr, 0, sizeof fr);
-	if (ethertype == ETH_P_IP) {
-		size_t ihl, tot;
-
-		if (n < 20 || (p[0] >> 4) != 4)
-			return;
-		ihl = (size_t)(p[0] & 0xf) * 4;
-		tot = (size_t)(p[2] << 8 | p[3]);
-		if (ihl < 20 || tot < ihl || tot > n || ((p[6] << 8 | p[7]) & 0x1fff))
-			return;
-		n = tot;
-		proto = p[9];
-		fr.family = 4;
-		memcpy(fr.addr, p + 16, 4);
-		l4 = ihl;
-	} else if (ethertype == ETH_P_IPV6) {
-		size_t plen;
-
-		if (n < 40 || (p[0] >> 4) != 6)
-			return;
-		plen = (size_t)(p[4] << 8 | p[5]);
-		if (40 + plen > n)
-			return;
-		n = 40 + plen;
-		proto = p[6];
-		fr.family = 6;
-		memcpy(fr.addr, p + 24, 16);
-		l4 = 40;
-	} else {
-		return;
-	}
+	fr.family = family;
+	memcpy(fr.addr, addr, family == 4 ? 4 : 16);
 	if (proto == IPPROTO_TCP) {
-		if (n < l4 + 14 || (p[l4 + 13] & 0x12) != 0x02)
+		if (n < 14 || (p[13] & 0x12) != 0x02)
 			return;
-		fr.aux = (uint16_t)(p[l4] << 8 | p[l4 + 1]);
-		fr.port = (uint16_t)(p[l4 + 2] << 8 | p[l4 + 3]);
+		fr.aux = (uint16_t)(p[0] << 8 | p[1]);
+		fr.port = (uint16_t)(p[2] << 8 | p[3]);
 		if (fr.port == 53 || is_sink_port(fr.port))
 			return;		/* a listener there sees it whole */
 		fr.kind = FAKENET_SYN;
@@ -749,16 +720,16 @@ on_packet(struct sink *s, const unsigned char *p, size_t n, uint16_t ethertype)
 		char name[FAKENET_NAME_MAX];
 		int namelen;
 
-		if (n < l4 + 8)
+		if (n < 8)
 			return;
-		fr.aux = (uint16_t)(p[l4] << 8 | p[l4 + 1]);
-		fr.port = (uint16_t)(p[l4 + 2] << 8 | p[l4 + 3]);
-		ulen = (size_t)(p[l4 + 4] << 8 | p[l4 + 5]);
-		if (ulen < 8 || l4 + ulen > n)
+		fr.aux = (uint16_t)(p[0] << 8 | p[1]);
+		fr.port = (uint16_t)(p[2] << 8 | p[3]);
+		ulen = (size_t)(p[4] << 8 | p[5]);
+		if (ulen < 8 || ulen > n)
 			return;
 		if (fr.aux == 53)
 			return;		/* dnsmasq's answers */
-		data = p + l4 + 8;
+		data = p + 8;
 		ulen -= 8;
 		fr.bytes = ulen;
 		if (fr.port == 53 &&
@@ -775,7 +746,7 @@ on_packet(struct sink *s, const unsigned char *p, size_t n, uint16_t ethertype)
 			return;
 		}
 		fr.kind = FAKENET_UDP;	/* port 53 too, when no question */
-		fr.aux = (uint16_t)(p[l4] << 8 | p[l4 + 1]);
+		fr.aux = (uint16_t)(p[0] << 8 | p[1]);
 		fr.f[F_DATA].p = (const char *)data;
 		fr.f[F_DATA].n = ulen < s->keep ? ulen : s->keep;
 		if (ulen > s->keep)
@@ -785,24 +756,136 @@ on_packet(struct sink *s, const unsigned char *p, size_t n, uint16_t ethertype)
 	}
 }
 
+/* An IPv4 raw socket hands over the IP header too. */
 static void
-read_packets(struct sink *s)
+read_raw4(struct sink *s, int fd, unsigned proto)
 {
-	struct sockaddr_ll sll;
-	socklen_t sl;
-	ssize_t got;
 	int i;
 
 	for (i = 0; i < 256; i++) {
-		sl = sizeof sll;
-		got = recvfrom(s->pkt, s->pktbuf, PKT_BUF, MSG_DONTWAIT,
-		    (struct sockaddr *)&sll, &sl);
+		const unsigned char *p = s->pktbuf;
+		ssize_t got = recv(fd, s->pktbuf, PKT_BUF, MSG_DONTWAIT);
+		size_t n = got > 0 ? (size_t)got : 0, ihl, tot;
+
 		if (got < 0)
 			return;
-		if (sll.sll_pkttype == PACKET_OUTGOING)
+		if (n < 20 || (p[0] >> 4) != 4)
 			continue;
-		on_packet(s, s->pktbuf, (size_t)got, ntohs(sll.sll_protocol));
+		ihl = (size_t)(p[0] & 0xf) * 4;
+		tot = (size_t)(p[2] << 8 | p[3]);
+		if (ihl < 20 || tot < ihl || tot > n ||
+		    ((p[6] << 8 | p[7]) & 0x1fff) || p[9] != proto)
+			continue;
+		on_l4(s, proto, 4, p + 16, p + ihl, tot - ihl);
 	}
+}
+
+/* An IPv6 raw socket starts at the transport header; the destination
+ * comes as IPV6_PKTINFO. */
+static void
+read_raw6(struct sink *s, int fd, unsigned proto)
+{
+	int i;
+
+	for (i = 0; i < 256; i++) {
+		union {
+			struct cmsghdr	 h;
+			char		 b[CMSG_SPACE(sizeof(struct in6_pktinfo))];
+		} ctl;
+		struct iovec iov = { s->pktbuf, PKT_BUF };
+		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+		    .msg_control = &ctl, .msg_controllen = sizeof ctl };
+		struct cmsghdr *c;
+		ssize_t got = recvmsg(fd, &m, MSG_DONTWAIT);
+
+		if (got < 0)
+			return;
+		for (c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
+			if (c->cmsg_level == IPPROTO_IPV6 &&
+			    c->cmsg_type == IPV6_PKTINFO &&
+			    c->cmsg_len >= CMSG_LEN(sizeof(struct in6_pktinfo))) {
+				struct in6_pktinfo pi;
+
+				memcpy(&pi, CMSG_DATA(c), sizeof pi);
+				on_l4(s, proto, 6, pi.ipi6_addr.s6_addr,
+				    s->pktbuf, (size_t)got);
+				break;
+			}
+	}
+}
+
+/*
+ * The raw sockets that see what no listener does: a raw socket gets a
+ * copy of every packet delivered locally with its protocol, whatever
+ * the port, and (unlike AF_PACKET, whose bind and close each wait for an
+ * RCU grace period, 5-15 ms here) costs microseconds.  Classic BPF keeps
+ * TCP down to SYNs without ACK, and drops later IPv4 fragments.
+ */
+static struct sock_filter syn4_code[] = {
+	BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 6),			/* frag */
+	BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x1fff, 4, 0),
+	BPF_STMT(BPF_LDX | BPF_B | BPF_MSH, 0),			/* X = ihl */
+	BPF_STMT(BPF_LD | BPF_B | BPF_IND, 13),			/* flags */
+	BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0x12),		/* SYN|ACK */
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x02, 0, 1),
+	BPF_STMT(BPF_RET | BPF_K, 0x40000),
+	BPF_STMT(BPF_RET | BPF_K, 0),
+};
+static struct sock_filter udp4_code[] = {
+	BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 6),
+	BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x1fff, 1, 0),
+	BPF_STMT(BPF_RET | BPF_K, 0x40000),
+	BPF_STMT(BPF_RET | BPF_K, 0),
+};
+static struct sock_filter syn6_code[] = {
+	BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 13),
+	BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0x12),
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x02, 0, 1),
+	BPF_STMT(BPF_RET | BPF_K, 0x40000),
+	BPF_STMT(BPF_RET | BPF_K, 0),
+};
+
+static const struct raw_kind {
+	int		 family;
+	unsigned	 proto;
+	struct sock_filter *code;
+	unsigned short	 len;
+} raw_kinds[NRAW] = {
+	{ AF_INET, IPPROTO_TCP, syn4_code, sizeof syn4_code / sizeof syn4_code[0] },
+	{ AF_INET, IPPROTO_UDP, udp4_code, sizeof udp4_code / sizeof udp4_code[0] },
+	{ AF_INET6, IPPROTO_TCP, syn6_code, sizeof syn6_code / sizeof syn6_code[0] },
+	{ AF_INET6, IPPROTO_UDP, NULL, 0 },
+};
+
+static int
+raw_socket(const struct raw_kind *k)
+{
+	struct sock_fprog prog = { k->len, k->code };
+	int fd, one = 1, e;
+
+	fd = socket(k->family, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
+	    (int)k->proto);
+	if (fd < 0)
+		return -1;
+	if ((k->code && setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog,
+	    sizeof prog) == -1) ||
+	    (k->family == AF_INET6 && setsockopt(fd, IPPROTO_IPV6,
+	    IPV6_RECVPKTINFO, &one, sizeof one) == -1)) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+static void
+read_raw(struct sink *s, size_t i)
+{
+	if (raw_kinds[i].family == AF_INET)
+		read_raw4(s, s->raw[i], raw_kinds[i].proto);
+	else
+		read_raw6(s, s->raw[i], raw_kinds[i].proto);
 }
 
 /* ---- protocols ---- */
@@ -1323,7 +1406,7 @@ next_timeout(const struct sink *s, int64_t now)
 static int
 sink_pass(struct sink *s, int timeout, uint32_t *sync_seq, bool *sync)
 {
-	struct pollfd pfd[3 + 16 + MAX_CONNS];
+	struct pollfd pfd[2 + NRAW + 16 + MAX_CONNS];
 	size_t who[MAX_CONNS];
 	size_t np = 0, nc = 0, i;
 	int ready;
@@ -1332,7 +1415,8 @@ sink_pass(struct sink *s, int timeout, uint32_t *sync_seq, bool *sync)
 	pfd[np++] = (struct pollfd){ .fd = s->ctl, .events = POLLIN };
 	pfd[np++] = (struct pollfd){ .fd = s->out_len ? s->cap : -1,
 	    .events = POLLOUT };
-	pfd[np++] = (struct pollfd){ .fd = s->pkt, .events = POLLIN };
+	for (i = 0; i < NRAW; i++)
+		pfd[np++] = (struct pollfd){ .fd = s->raw[i], .events = POLLIN };
 	for (i = 0; i < s->nl; i++)
 		pfd[np++] = (struct pollfd){ .fd = s->lfd[i], .events = POLLIN };
 	for (i = 0; i < MAX_CONNS; i++)
@@ -1347,19 +1431,22 @@ sink_pass(struct sink *s, int timeout, uint32_t *sync_seq, bool *sync)
 	now = now_ms();
 	/* Packets first: a DNS question comes before the connection it
 	 * named, and the connection takes the name at accept. */
-	if (pfd[2].revents)
-		read_packets(s);
+	for (i = 0; i < NRAW; i++)
+		if (pfd[2 + i].revents)
+			read_raw(s, i);
 	if (pfd[1].revents & POLLOUT)
 		out_flush(s);
 	if (pfd[1].revents & (POLLERR | POLLHUP))
 		return -1;
 	for (i = 0; i < s->nl; i++)
-		if (pfd[3 + i].revents)
+		if (pfd[2 + NRAW + i].revents)
 			accept_on(s, s->lfd[i], s->lport[i], now);
 	for (i = 0; i < nc; i++) {
 		struct conn *c = &s->conns[who[i]];
 
-		if (pfd[3 + s->nl + i].revents && c->fd == pfd[3 + s->nl + i].fd)
+		struct pollfd *p = &pfd[2 + NRAW + s->nl + i];
+
+		if (p->revents && c->fd == p->fd)
 			conn_read(s, c, now);
 	}
 	if (pfd[0].revents) {
@@ -1481,64 +1568,16 @@ listen_on(uint16_t port)
 	return fd;
 }
 
-/* TCP SYN without ACK, or UDP; IPv4 (not a later fragment) or IPv6
- * (no extension headers).  Offsets are from the network header
- * (SOCK_DGRAM); see the jump table in the file's notes above. */
-static int
-packet_socket(void)
-{
-	static struct sock_filter code[] = {
-		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, SKF_AD_OFF + SKF_AD_PROTOCOL),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ETH_P_IPV6, 10, 0),	/* 1 */
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ETH_P_IP, 0, 16),	/* 2 */
-		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 9),			/* 3 */
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_UDP, 13, 0),	/* 4 */
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_TCP, 0, 13),	/* 5 */
-		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 6),			/* 6 */
-		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x1fff, 11, 0),	/* 7 */
-		BPF_STMT(BPF_LDX | BPF_B | BPF_MSH, 0),			/* 8 */
-		BPF_STMT(BPF_LD | BPF_B | BPF_IND, 13),			/* 9 */
-		BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0x12),		/* 10 */
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x02, 6, 7),		/* 11 */
-		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 6),			/* 12: v6 */
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_UDP, 4, 0),	/* 13 */
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_TCP, 0, 4),	/* 14 */
-		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 53),			/* 15 */
-		BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0x12),		/* 16 */
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x02, 0, 1),		/* 17 */
-		BPF_STMT(BPF_RET | BPF_K, 0x40000),			/* 18 */
-		BPF_STMT(BPF_RET | BPF_K, 0),				/* 19 */
-	};
-	struct sock_fprog prog = { sizeof code / sizeof code[0], code };
-	struct sockaddr_ll sll;
-	int fd, one = 1, e;
-
-	fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
-	    htons(ETH_P_ALL));
-	if (fd < 0)
-		return -1;
-	memset(&sll, 0, sizeof sll);
-	sll.sll_family = AF_PACKET;
-	sll.sll_protocol = htons(ETH_P_ALL);
-	sll.sll_ifindex = (int)if_nametoindex("lo");
-	(void)setsockopt(fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof one);
-	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof prog) == -1 ||
-	    bind(fd, (struct sockaddr *)&sll, sizeof sll) == -1) {
-		e = errno;
-		close(fd);
-		errno = e;
-		return -1;
-	}
-	return fd;
-}
-
 /* Nothing but the loop's own calls; write() only to the capture pipe,
- * send() never on the packet socket, no mapping made executable. */
+ * send() only on accepted connections (their descriptors are above every
+ * set-up one: nothing set up is ever closed), without an address, so
+ * never on a raw socket; no mapping made executable. */
 static int
 sink_seccomp(const struct sink *s)
 {
 	static const int plain[] = {
-		SCMP_SYS(read), SCMP_SYS(recvfrom), SCMP_SYS(poll),
+		SCMP_SYS(read), SCMP_SYS(recvfrom), SCMP_SYS(recvmsg),
+		SCMP_SYS(poll),
 		SCMP_SYS(ppoll), SCMP_SYS(accept4), SCMP_SYS(accept),
 		SCMP_SYS(close), SCMP_SYS(shutdown), SCMP_SYS(getsockname),
 		SCMP_SYS(getpeername), SCMP_SYS(clock_gettime),
@@ -1565,7 +1604,7 @@ sink_seccomp(const struct sink *s)
 		    SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)s->cap));
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(sendto), 2,
-		    SCMP_A0(SCMP_CMP_NE, (scmp_datum_t)s->pkt),
+		    SCMP_A0(SCMP_CMP_GT, (scmp_datum_t)s->last_fd),
 		    SCMP_A4(SCMP_CMP_EQ, 0));
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 1,
@@ -1627,9 +1666,17 @@ sink_child(pid_t parent, const struct fakenet_config *cfg,
 		}
 		s->nl++;
 	}
-	s->pkt = packet_socket();
-	if (s->pkt < 0)
-		sink_fail(cap, "packet socket on lo", errno);
+	for (i = 0; i < NRAW; i++) {
+		s->raw[i] = raw_socket(&raw_kinds[i]);
+		if (s->raw[i] < 0 && (raw_kinds[i].family == AF_INET ||
+		    errno != EAFNOSUPPORT))
+			sink_fail(cap, "raw socket", errno);
+		if (s->raw[i] > s->last_fd)
+			s->last_fd = s->raw[i];
+	}
+	for (i = 0; i < s->nl; i++)
+		if (s->lfd[i] > s->last_fd)
+			s->last_fd = s->lfd[i];
 	if (fcntl(cap, F_SETFL, O_NONBLOCK) == -1)
 		sink_fail(cap, "capture pipe", errno);
 	if (caps_keep(0) == -1)
