@@ -564,25 +564,53 @@ struct run {
 typedef void (*play_fn)(struct fakenet *fn);
 
 static void
-run_world(play_fn play, const struct fakenet_config *cfg, int extra_flags,
-    struct run *r)
+collect(void *ctx, const struct fakenet_capture *c, const void *frame,
+    size_t len)
 {
-	int fr[2], er[2];
-	size_t cap = 1 << 20, off;
+	struct run *r = ctx;
+
+	(void)c;
+	r->frames = realloc(r->frames, r->len + len);
+	assert_non_null(r->frames);
+	memcpy(r->frames + r->len, frame, len);
+	r->len += len;
+}
+
+/*
+ * Play in a fresh world and collect the frames.  outside: as a world
+ * should run it, the capture pipes' far ends are held here, in the host
+ * process, and the world holds none (fakenet_attach() reads them once
+ * the child says it has played); otherwise the child reads its own
+ * captures and forwards the raw frames.
+ */
+static void
+run_world(play_fn play, const struct fakenet_config *cfg, int extra_flags,
+    bool outside, struct run *r)
+{
+	int fr[2], er[2], cp[2], kp[2], go[2];
+	size_t off;
 	pid_t pid;
 	double t0;
+	char c;
 
 	memset(r, 0, sizeof *r);
 	assert_int_equal(pipe(fr), 0);
 	assert_int_equal(pipe(er), 0);
+	assert_int_equal(pipe(cp), 0);
+	assert_int_equal(pipe(kp), 0);
+	assert_int_equal(pipe(go), 0);
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
+		struct fakenet_config mine = { 0 };
 		struct fakenet fn;
 		char why[256];
 
 		close(fr[0]);
 		close(er[0]);
+		close(cp[0]);
+		close(kp[1]);
+		close(go[1]);
 		frame_fd = fr[1];
 		err_fd = er[1];
 		alarm(CHILD_LIMIT_S);
@@ -590,45 +618,83 @@ run_world(play_fn play, const struct fakenet_config *cfg, int extra_flags,
 			close(host_tcp);
 		if (host_udp >= 0)
 			close(host_udp);
+		if (cfg)
+			mine = *cfg;
+		if (outside) {
+			mine.outside = 1;
+			mine.capture_wr = cp[1];
+			mine.ctl_rd = kp[0];
+		} else {
+			close(cp[1]);
+			close(kp[0]);
+		}
 		if (enter_world(extra_flags) == -1) {
 			fail_child("enter world: %s", strerror(errno));
 			_exit(1);
 		}
-		if (fakenet_up(cfg, &fn, why, sizeof why) == -1) {
+		if (fakenet_up(&mine, &fn, why, sizeof why) == -1) {
 			fail_child("fakenet_up: %s", why);
 			_exit(1);
 		}
+		if (outside && (fn.fd != -1 || fn.ctl != -1 ||
+		    fcntl(cp[1], F_GETFD) != -1 || fcntl(kp[0], F_GETFD) != -1))
+			fail_child("the world holds a capture pipe");
 		play(&fn);
-		if (fakenet_read_captures(&fn, 5000, forward, NULL, why,
-		    sizeof why) < 0)
+		if (outside) {
+			if (write(frame_fd, "P", 1) != 1 ||
+			    read(go[0], &c, 1) != 1)
+				fail_child("the host went away");
+		} else if (fakenet_read_captures(&fn, 5000, forward, NULL, why,
+		    sizeof why) < 0) {
 			fail_child("read_captures: %s", why);
+		}
 		fakenet_down(&fn);
 		_exit(0);
 	}
 	close(fr[1]);
 	close(er[1]);
-	r->frames = malloc(cap);
-	assert_non_null(r->frames);
+	close(cp[1]);
+	close(kp[0]);
+	close(go[0]);
+	if (outside) {
+		struct pollfd p = { .fd = fr[0], .events = POLLIN };
+		struct fakenet rd;
+		char why[256];
+
+		if (poll(&p, 1, CHILD_LIMIT_S * 1000) == 1 &&
+		    read(fr[0], &c, 1) == 1 && c == 'P') {
+			fakenet_attach(&rd, cp[0], kp[1]);
+			if (fakenet_read_captures(&rd, 5000, collect, r, why,
+			    sizeof why) < 0)
+				snprintf(r->errors, sizeof r->errors,
+				    "host: read_captures: %s\n", why);
+			fakenet_down(&rd);
+		} else {
+			close(cp[0]);
+			close(kp[1]);
+		}
+		(void)write(go[1], "G", 1);
+	} else {
+		close(cp[0]);
+		close(kp[1]);
+	}
+	close(go[1]);
 	t0 = now_s();
 	for (;;) {
 		struct pollfd p[2] = { { .fd = fr[0], .events = POLLIN },
 		    { .fd = er[0], .events = POLLIN } };
 		size_t elen = strlen(r->errors);
+		unsigned char buf[65536];
 		ssize_t got;
 
 		if (poll(p, 2, 1000) < 0 && errno != EINTR)
 			break;
 		if (p[0].revents) {
-			if (r->len == cap) {
-				cap *= 2;
-				r->frames = realloc(r->frames, cap);
-				assert_non_null(r->frames);
-			}
-			got = read(fr[0], r->frames + r->len, cap - r->len);
+			got = read(fr[0], buf, sizeof buf);
 			if (got > 0)
-				r->len += (size_t)got;
+				collect(r, NULL, buf, (size_t)got);
 			else
-				p[0].fd = -1, fr[0] = (close(fr[0]), -1);
+				fr[0] = (close(fr[0]), -1);
 		}
 		if (p[1].revents && er[0] >= 0) {
 			got = read(er[0], r->errors + elen,
@@ -727,7 +793,7 @@ test_captures(void **state)
 	size_t i;
 
 	(void)state;
-	run_world(play_basics, NULL, 0, &r);
+	run_world(play_basics, NULL, 0, false, &r);
 	dump(&r);
 
 	c = find_cap(&r, FAKENET_TCP, FAKENET_ANSWER, 80);
@@ -779,7 +845,7 @@ test_resolver(void **state)
 	struct run r;
 
 	(void)state;
-	run_world(play_resolver, NULL, CLONE_NEWNS, &r);
+	run_world(play_resolver, NULL, CLONE_NEWNS, true, &r);
 	dump(&r);
 	c = find_cap(&r, FAKENET_DNS, "127.0.0.1", 53);
 	assert_non_null(c);
@@ -799,7 +865,7 @@ test_smtp(void **state)
 	struct run r;
 
 	(void)state;
-	run_world(play_smtp, NULL, 0, &r);
+	run_world(play_smtp, NULL, 0, true, &r);
 	dump(&r);
 	c = find_cap(&r, FAKENET_TCP, FAKENET_ANSWER, 25);
 	assert_non_null(c);
@@ -823,7 +889,7 @@ test_hostile(void **state)
 	size_t i, nseen = 0;
 
 	(void)state;
-	run_world(play_hostile, &cfg, 0, &r);
+	run_world(play_hostile, &cfg, 0, true, &r);
 	c = find_cap(&r, FAKENET_TCP, FAKENET_ANSWER, 80);
 	assert_non_null(c);
 	assert_true(c->flags & FAKENET_TRUNCATED);
@@ -897,7 +963,7 @@ test_nothing_leaves(void **state)
 	struct run r;
 
 	(void)state;
-	run_world(play_leak, NULL, 0, &r);
+	run_world(play_leak, NULL, 0, true, &r);
 	dump(&r);
 	c = find_cap(&r, FAKENET_SYN, "127.0.0.1", host_tcp_port);
 	assert_non_null(c);
@@ -979,6 +1045,54 @@ test_refuses(void **state)
 	}
 }
 
+/* Hostile code in the world can kill the sink (same user); the next
+ * read says so instead of reporting an empty, quiet internet. */
+static void
+test_sink_killed(void **state)
+{
+	int er[2], st;
+	char text[512] = "";
+	ssize_t got;
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(pipe(er), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct fakenet fn;
+		char why[256];
+
+		close(er[0]);
+		alarm(CHILD_LIMIT_S);
+		signal(SIGPIPE, SIG_DFL);	/* as in an interpreter */
+		if (enter_world(0) == -1 ||
+		    fakenet_up(NULL, &fn, why, sizeof why) == -1)
+			_exit(2);
+		/* Let it die before we sync, so the sync meets a dead
+		 * reader: a SIGPIPE would end this process. */
+		expect_http_ok("before", FAKENET_ANSWER, 80, "GET / HTTP/1.0\r\n\r\n");
+		if (kill(fn.sink, SIGKILL) == -1)
+			_exit(3);
+		usleep(100 * 1000);
+		if (fakenet_read_captures(&fn, 5000, NULL, NULL, why,
+		    sizeof why) != -1)
+			_exit(4);
+		(void)write(er[1], why, strlen(why));
+		fakenet_down(&fn);
+		_exit(0);
+	}
+	close(er[1]);
+	got = read(er[0], text, sizeof text - 1);
+	text[got > 0 ? got : 0] = 0;
+	close(er[0]);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	print_message("  %s\n", text);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	assert_string_equal(text, "fakenet: the sink is gone");
+}
+
 /* Frames are hostile: every cut, every bit flip of a real frame either
  * decodes within bounds or is refused. */
 static void
@@ -990,7 +1104,7 @@ test_decode_hostile(void **state)
 	struct fakenet_capture c;
 
 	(void)state;
-	run_world(play_leak, NULL, 0, &r);
+	run_world(play_leak, NULL, 0, false, &r);
 	assert_true(r.ncaps > 0);
 	flen = fakenet_frame_len(r.frames, r.len);
 	copy = malloc(flen);
@@ -1026,6 +1140,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_nothing_leaves,
 		    setup_host_listeners, teardown_host_listeners),
 		cmocka_unit_test(test_refuses),
+		cmocka_unit_test(test_sink_killed),
 		cmocka_unit_test(test_decode_hostile),
 	};
 

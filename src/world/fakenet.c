@@ -571,7 +571,7 @@ struct conn {
 };
 
 struct sink {
-	int		 cap, ctl;
+	int		 cap, ctl, rdy;
 	int		 raw[NRAW];	/* see raw_kinds; -1: no IPv6 */
 	int		 last_fd;	/* the highest set-up descriptor */
 	int		 lfd[16];
@@ -1511,21 +1511,11 @@ sink_loop(struct sink *s)
 
 /* ---- the sink's set-up ---- */
 
+/* Set-up failed: the reason goes to fakenet_up() on the ready pipe. */
 static void __attribute__((noreturn))
-sink_fail(int cap, const char *what, int err)
+sink_fail(int rdy, const char *what, int err)
 {
-	struct frame fr;
-	static unsigned char buf[FAKENET_FRAME_MAX];
-	char text[160];
-	size_t len;
-
-	memset(&fr, 0, sizeof fr);
-	fr.kind = FAKENET_FAIL;
-	snprintf(text, sizeof text, "%s: %s", what, strerror(err));
-	fr.f[F_DATA].p = text;
-	fr.f[F_DATA].n = strlen(text);
-	len = frame_encode(buf, &fr);
-	(void)write(cap, buf, len);
+	dprintf(rdy, "%s: %s", what, strerror(err));
 	_exit(1);
 }
 
@@ -1568,7 +1558,8 @@ listen_on(uint16_t port)
 	return fd;
 }
 
-/* Nothing but the loop's own calls; write() only to the capture pipe,
+/* Nothing but the loop's own calls; write() only to the capture pipe
+ * (and the ready pipe, whose reader has gone by then),
  * send() only on accepted connections (their descriptors are above every
  * set-up one: nothing set up is ever closed), without an address, so
  * never on a raw socket; no mapping made executable. */
@@ -1603,6 +1594,9 @@ sink_seccomp(const struct sink *s)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(write), 1,
 		    SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)s->cap));
 	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(write), 1,
+		    SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)s->rdy));
+	if (rc == 0)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(sendto), 2,
 		    SCMP_A0(SCMP_CMP_GT, (scmp_datum_t)s->last_fd),
 		    SCMP_A4(SCMP_CMP_EQ, 0));
@@ -1620,24 +1614,27 @@ sink_seccomp(const struct sink *s)
 
 static void __attribute__((noreturn))
 sink_child(pid_t parent, const struct fakenet_config *cfg,
-    const uint8_t answer[4], int devnull, int cap, int ctl)
+    const uint8_t answer[4], int devnull, int cap, int ctl, int rdy)
 {
-	int keep[2] = { cap, ctl };
+	int keep[3] = { cap, ctl, rdy };
 	struct sink *s;
 	size_t i;
 	int rc;
 
-	if (child_common(parent, devnull, devnull, keep, 2) == -1)
+	if (child_common(parent, devnull, devnull, keep, 3) == -1)
 		_exit(1);
 	cap = keep[0];
 	ctl = keep[1];
+	rdy = keep[2];
 	signal(SIGPIPE, SIG_IGN);
 	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);	/* no ptrace by the world */
 	s = calloc(1, sizeof *s);
 	if (!s)
-		sink_fail(cap, "sink memory", ENOMEM);
+		sink_fail(rdy, "sink memory", ENOMEM);
 	s->cap = cap;
 	s->ctl = ctl;
+	s->rdy = rdy;
+	s->last_fd = rdy;
 	memcpy(s->answer, answer, 4);
 	s->keep = cfg->keep_bytes;
 	s->body_cap = cfg->body_bytes;
@@ -1647,12 +1644,12 @@ sink_child(pid_t parent, const struct fakenet_config *cfg,
 	s->frame = malloc(FAKENET_FRAME_MAX);
 	s->pktbuf = malloc(PKT_BUF);
 	if (!s->out || !s->frame || !s->pktbuf)
-		sink_fail(cap, "sink memory", ENOMEM);
+		sink_fail(rdy, "sink memory", ENOMEM);
 	for (i = 0; i < MAX_CONNS; i++) {
 		s->conns[i].fd = -1;
 		s->conns[i].buf = malloc(s->keep);
 		if (!s->conns[i].buf)
-			sink_fail(cap, "sink memory", ENOMEM);
+			sink_fail(rdy, "sink memory", ENOMEM);
 	}
 	for (i = 0; i < fakenet_nports; i++) {
 		char what[32];
@@ -1662,7 +1659,7 @@ sink_child(pid_t parent, const struct fakenet_config *cfg,
 		if (s->lfd[s->nl] < 0) {
 			snprintf(what, sizeof what, "listen on port %u",
 			    fakenet_ports[i]);
-			sink_fail(cap, what, errno);
+			sink_fail(rdy, what, errno);
 		}
 		s->nl++;
 	}
@@ -1670,7 +1667,7 @@ sink_child(pid_t parent, const struct fakenet_config *cfg,
 		s->raw[i] = raw_socket(&raw_kinds[i]);
 		if (s->raw[i] < 0 && (raw_kinds[i].family == AF_INET ||
 		    errno != EAFNOSUPPORT))
-			sink_fail(cap, "raw socket", errno);
+			sink_fail(rdy, "raw socket", errno);
 		if (s->raw[i] > s->last_fd)
 			s->last_fd = s->raw[i];
 	}
@@ -1678,13 +1675,15 @@ sink_child(pid_t parent, const struct fakenet_config *cfg,
 		if (s->lfd[i] > s->last_fd)
 			s->last_fd = s->lfd[i];
 	if (fcntl(cap, F_SETFL, O_NONBLOCK) == -1)
-		sink_fail(cap, "capture pipe", errno);
+		sink_fail(rdy, "capture pipe", errno);
 	if (caps_keep(0) == -1)
-		sink_fail(cap, "drop capabilities", errno);
+		sink_fail(rdy, "drop capabilities", errno);
 	rc = sink_seccomp(s);
 	if (rc != 0)
-		sink_fail(cap, "seccomp", -rc);
-	say_sync(s, 0);			/* ready */
+		sink_fail(rdy, "seccomp", -rc);
+	/* Ready, and confined: one byte (kept open, never written again). */
+	if (write(rdy, "R", 1) != 1)
+		_exit(1);
 	sink_loop(s);
 }
 
@@ -1694,7 +1693,7 @@ sink_child(pid_t parent, const struct fakenet_config *cfg,
 
 #define RBUF_CAP	(2 * FAKENET_FRAME_MAX)
 
-/* Read frames until the SYNC numbered want (or a FAIL), by deadline. */
+/* Read frames until the SYNC numbered want, by deadline. */
 static int
 read_until(struct fakenet *fn, uint32_t want, int64_t deadline,
     fakenet_cb cb, void *ctx, char *why, size_t n)
@@ -1713,11 +1712,6 @@ read_until(struct fakenet *fn, uint32_t want, int64_t deadline,
 		if (fn->have >= 4 && fn->have >= flen) {
 			if (fakenet_decode(fn->buf, flen, &c) == -1) {
 				snprintf(why, n, "fakenet: a malformed frame");
-				return -1;
-			}
-			if (c.kind == FAKENET_FAIL) {
-				snprintf(why, n, "fakenet: sink: %.*s",
-				    (int)c.data.n, c.data.p);
 				return -1;
 			}
 			if (c.kind == FAKENET_SYNC) {
@@ -1762,6 +1756,30 @@ read_until(struct fakenet *fn, uint32_t want, int64_t deadline,
 	}
 }
 
+/* write() to a pipe whose reader may be dead, without a SIGPIPE that
+ * would end the caller (a world's interpreter): blocked for the call, and
+ * a pending one taken back. */
+static ssize_t
+write_nosigpipe(int fd, const void *p, size_t len)
+{
+	static const struct timespec zero = { 0, 0 };
+	sigset_t pipe_only, old;
+	ssize_t w;
+	int e;
+
+	sigemptyset(&pipe_only);
+	sigaddset(&pipe_only, SIGPIPE);
+	if (sigprocmask(SIG_BLOCK, &pipe_only, &old) == -1)
+		return -1;
+	w = write(fd, p, len);
+	e = errno;
+	if (w == -1 && e == EPIPE && !sigismember(&old, SIGPIPE))
+		(void)sigtimedwait(&pipe_only, NULL, &zero);
+	(void)sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = e;
+	return w;
+}
+
 int
 fakenet_read_captures(struct fakenet *fn, int timeout_ms, fakenet_cb cb,
     void *ctx, char *why, size_t n)
@@ -1774,8 +1792,11 @@ fakenet_read_captures(struct fakenet *fn, int timeout_ms, fakenet_cb cb,
 	}
 	fn->seq++;
 	put32(seq, fn->seq);
-	if (write(fn->ctl, seq, sizeof seq) != (ssize_t)sizeof seq) {
-		snprintf(why, n, "fakenet: sync: %s", strerror(errno));
+	if (write_nosigpipe(fn->ctl, seq, sizeof seq) != (ssize_t)sizeof seq) {
+		if (errno == EPIPE)
+			snprintf(why, n, "fakenet: the sink is gone");
+		else
+			snprintf(why, n, "fakenet: sync: %s", strerror(errno));
 		return -1;
 	}
 	return read_until(fn, fn->seq, now_ms() + timeout_ms, cb, ctx, why, n);
@@ -1838,12 +1859,48 @@ probe_dns(struct fakenet *fn, const uint8_t answer[4], int errfd,
 	}
 }
 
+/* The sink's word on its set-up: "R", or a reason and EOF. */
+static int
+wait_sink(struct fakenet *fn, int rdy, int64_t deadline, char *why, size_t n)
+{
+	char text[200];
+	size_t have = 0;
+
+	for (;;) {
+		struct pollfd p = { .fd = rdy, .events = POLLIN };
+		int64_t left = deadline - now_ms();
+		ssize_t got;
+
+		if (left <= 0) {
+			snprintf(why, n, "fakenet: the sink did not start");
+			return -1;
+		}
+		if (poll(&p, 1, (int)left) <= 0)
+			continue;
+		got = read(rdy, text + have, sizeof text - 1 - have);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got > 0)
+			have += (size_t)got;
+		if (have == 1 && text[0] == 'R')
+			return 0;
+		if (got <= 0 || have == sizeof text - 1) {
+			text[have] = 0;
+			snprintf(why, n, "fakenet: sink: %s", have ? text :
+			    "died during set-up");
+			(void)fn;
+			return -1;
+		}
+	}
+}
+
 int
 fakenet_up(const struct fakenet_config *cfg_in, struct fakenet *out,
     char *why, size_t n)
 {
 	struct fakenet_config cfg = { 0 };
 	int cap[2] = { -1, -1 }, ctl[2] = { -1, -1 }, err[2] = { -1, -1 };
+	int rdy[2] = { -1, -1 };
 	int devnull = -1, rc = -1;
 	struct in_addr answer;
 	int64_t deadline;
@@ -1853,6 +1910,10 @@ fakenet_up(const struct fakenet_config *cfg_in, struct fakenet *out,
 	out->fd = out->ctl = -1;
 	if (cfg_in)
 		cfg = *cfg_in;
+	if (cfg.outside) {		/* consumed whatever happens */
+		cap[1] = cfg.capture_wr;
+		ctl[0] = cfg.ctl_rd;
+	}
 	if (!cfg.dnsmasq)
 		cfg.dnsmasq = DNSMASQ_PATH;
 	if (!cfg.answer)
@@ -1871,26 +1932,28 @@ fakenet_up(const struct fakenet_config *cfg_in, struct fakenet *out,
 		cfg.life_ms = 10000;
 	if (!cfg.start_ms)
 		cfg.start_ms = 3000;
+	deadline = now_ms() + cfg.start_ms;
+	out->buf = xmalloc(RBUF_CAP);
 	if (inet_pton(AF_INET, cfg.answer, &answer) != 1) {
 		snprintf(why, n, "fakenet: answer %s is no IPv4 address",
 		    cfg.answer);
-		return -1;
+		goto done;
 	}
-	deadline = now_ms() + cfg.start_ms;
 	if (access(cfg.dnsmasq, X_OK) == -1) {
 		snprintf(why, n, "fakenet: %s: %s", cfg.dnsmasq, strerror(errno));
-		return -1;
+		goto done;
 	}
 	if (net_setup(&out->has_ipv6, why, n) == -1)
-		return -1;
+		goto done;
 	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (devnull < 0 || pipe2(cap, O_CLOEXEC) == -1 ||
-	    pipe2(ctl, O_CLOEXEC) == -1 || pipe2(err, O_CLOEXEC) == -1) {
+	if (devnull < 0 || (!cfg.outside && (pipe2(cap, O_CLOEXEC) == -1 ||
+	    pipe2(ctl, O_CLOEXEC) == -1)) || pipe2(err, O_CLOEXEC) == -1 ||
+	    pipe2(rdy, O_CLOEXEC) == -1) {
 		snprintf(why, n, "fakenet: pipes: %s", strerror(errno));
 		goto done;
 	}
-	(void)fcntl(cap[0], F_SETPIPE_SZ, 1 << 20);
-	out->buf = xmalloc(RBUF_CAP);
+	if (!cfg.outside)
+		(void)fcntl(cap[0], F_SETPIPE_SZ, 1 << 20);
 	out->dnsmasq = fork();
 	if (out->dnsmasq == -1) {
 		out->dnsmasq = 0;
@@ -1909,18 +1972,18 @@ fakenet_up(const struct fakenet_config *cfg_in, struct fakenet *out,
 	}
 	if (out->sink == 0)
 		sink_child(self, &cfg, (const uint8_t *)&answer, devnull,
-		    cap[1], ctl[0]);
+		    cap[1], ctl[0], rdy[1]);
+	close(rdy[1]);
+	rdy[1] = -1;
 	out->fd = cap[0];
 	out->ctl = ctl[1];
 	cap[0] = ctl[1] = -1;
-	(void)fcntl(out->fd, F_SETFL, O_NONBLOCK);
-	if (read_until(out, 0, deadline, NULL, NULL, why, n) < 0)
+	if (out->fd >= 0)
+		(void)fcntl(out->fd, F_SETFL, O_NONBLOCK);
+	if (wait_sink(out, rdy[0], deadline, why, n) == -1)
 		goto done;
+	/* Its question is no capture: the sink knows PROBE_NAME. */
 	if (probe_dns(out, (const uint8_t *)&answer, err[0], deadline, why, n) == -1)
-		goto done;
-	/* The probe's own question is no capture. */
-	if (fakenet_read_captures(out, (int)(deadline - now_ms() + 100), NULL,
-	    NULL, why, n) < 0)
 		goto done;
 	rc = 0;
 done:
@@ -1933,10 +1996,21 @@ done:
 			close(ctl[i]);
 		if (err[i] >= 0)
 			close(err[i]);
+		if (rdy[i] >= 0)
+			close(rdy[i]);
 	}
 	if (rc == -1)
 		fakenet_down(out);
 	return rc;
+}
+
+void
+fakenet_attach(struct fakenet *fn, int fd, int ctl)
+{
+	memset(fn, 0, sizeof *fn);
+	fn->buf = xmalloc(RBUF_CAP);
+	fn->fd = fd;
+	fn->ctl = ctl;
 }
 
 void

@@ -81,13 +81,27 @@ struct fakenet_config {
 	unsigned	 idle_ms;	/* a silent connection ends; 0: 2000 */
 	unsigned	 life_ms;	/* any connection ends; 0: 10000 */
 	unsigned	 start_ms;	/* bound on start-up; 0: 3000 */
+	/*
+	 * Where captures go.  outside == 0: fakenet_up() makes the pipes and
+	 * out->fd / out->ctl are the caller's.  outside == 1: capture_wr
+	 * (the write end of a pipe) and ctl_rd (the read end of another) are
+	 * pipes whose other ends are held OUTSIDE the world, by its parent,
+	 * which reads them through fakenet_attach(); the sink gets them and
+	 * fakenet_up() closes them in the caller (always, even on failure),
+	 * so code running in the world can neither read, drain nor forge
+	 * captures.  A world should use this: its input runs in the process
+	 * that called fakenet_up() and may use any descriptor it holds.
+	 */
+	int		 outside;
+	int		 capture_wr, ctl_rd;
 };
 
 /*
- * A running fake internet.  Owned by the caller between fakenet_up()
- * and fakenet_down(); fd and ctl are O_CLOEXEC.  Whoever forwards frames
- * raw may read fd itself, but must then leave fakenet_read_captures()
- * alone (both consume the same pipe).
+ * A running fake internet (from fakenet_up()), or a reader of one
+ * (from fakenet_attach()).  Owned by the caller until fakenet_down();
+ * fd and ctl are O_CLOEXEC, and -1 in the world when cfg->outside.
+ * Whoever forwards frames raw may read fd itself, but must then leave
+ * fakenet_read_captures() alone (both consume the same pipe).
  */
 struct fakenet {
 	int		 fd;		/* frames from the sink */
@@ -105,8 +119,7 @@ struct fakenet {
 	X(FAKENET_SYN,  "syn")	/* a TCP SYN to a port without a sink */ \
 	X(FAKENET_UDP,  "udp")	/* a datagram (not DNS) */ \
 	X(FAKENET_DNS,  "dns")	/* a DNS question; aux is its qtype */ \
-	X(FAKENET_SYNC, "sync")	/* end of a fakenet_read_captures() batch */ \
-	X(FAKENET_FAIL, "fail")	/* the sink could not start; data: why */
+	X(FAKENET_SYNC, "sync")	/* end of a fakenet_read_captures() batch */
 
 enum fakenet_kind {
 #define X(e, s) e,
@@ -168,6 +181,14 @@ const char *fakenet_kind_name(enum fakenet_kind k);
  */
 int fakenet_up(const struct fakenet_config *cfg, struct fakenet *out,
     char *why, size_t n);
+
+/*
+ * The parent's side of cfg->outside: a reader over the other ends of
+ * the two pipes (fd: captures, ctl: sync requests), for
+ * fakenet_read_captures().  Takes ownership of both; fakenet_down()
+ * closes them (there is nothing to kill: the sink dies with the world).
+ */
+void fakenet_attach(struct fakenet *fn, int fd, int ctl);
 
 typedef void (*fakenet_cb)(void *ctx, const struct fakenet_capture *c,
     const void *frame, size_t len);
