@@ -314,6 +314,7 @@ play_basics(struct fakenet *fn)
 	expect_status(fn->sink, "sink", "CapEff:\t0000000000000000");
 	expect_status(fn->sink, "sink", "NoNewPrivs:\t1");
 	expect_status(fn->dnsmasq, "dnsmasq", "CapEff:\t0000000000000400");
+	expect_status(fn->dnsmasq, "dnsmasq", "NoNewPrivs:\t1");
 	ask_dns("127.0.0.1", "evil.com", addr, sizeof addr);
 	if (strcmp(addr, FAKENET_ANSWER) != 0)
 		fail_child("dns evil.com via 127.0.0.1: '%s'", addr);
@@ -328,6 +329,27 @@ play_basics(struct fakenet *fn)
 	if (fd >= 0)
 		close(fd);
 	udp_to("9.9.9.9", 9999, "ping-9999");
+	if (fn->has_ipv6) {
+		static const char get6[] = "GET /six HTTP/1.1\r\nHost: v6\r\n\r\n";
+		struct sockaddr_in6 a = { .sin6_family = AF_INET6,
+		    .sin6_port = htons(80) };
+		char reply6[256];
+		int s6 = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+		inet_pton(AF_INET6, "2001:db8::9", &a.sin6_addr);
+		if (connect(s6, (struct sockaddr *)&a, sizeof a) == -1 ||
+		    send(s6, get6, strlen(get6), MSG_NOSIGNAL) < 0 ||
+		    recv(s6, reply6, sizeof reply6, 0) < 12 ||
+		    memcmp(reply6, "HTTP/1.1 200", 12) != 0)
+			fail_child("ipv6 :80: %s", strerror(errno));
+		close(s6);
+		s6 = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		inet_pton(AF_INET6, "2001:db8::7", &a.sin6_addr);
+		a.sin6_port = htons(7777);
+		if (sendto(s6, "six", 3, 0, (struct sockaddr *)&a, sizeof a) != 3)
+			fail_child("udp6: %s", strerror(errno));
+		close(s6);
+	}
 	len = client_hello(hello, "evil.com");
 	got = exchange(FAKENET_ANSWER, 443, hello, len, (char *)reply,
 	    sizeof reply);
@@ -824,6 +846,14 @@ test_captures(void **state)
 	assert_non_null(c);
 	assert_true(str_is(&c->data, "ping-9999"));
 	assert_int_equal(c->name.n, 0);		/* not the answer address */
+
+	/* IPv6 literals (this kernel has IPv6: the route went in). */
+	c = find_cap(&r, FAKENET_TCP, "2001:db8::9", 80);
+	assert_non_null(c);
+	assert_true(str_is(&c->path, "/six"));
+	c = find_cap(&r, FAKENET_UDP, "2001:db8::7", 7777);
+	assert_non_null(c);
+	assert_true(str_is(&c->data, "six"));
 
 	c = find_cap(&r, FAKENET_TCP, FAKENET_ANSWER, 443);
 	assert_non_null(c);

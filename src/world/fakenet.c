@@ -10,7 +10,7 @@
  *   2. forks dnsmasq with no host configuration (-C /dev/null,
  *      --no-resolv, --no-hosts), in the foreground (-d, which also keeps
  *      it from changing user: in a user namespace it could not), logging
- *      nowhere (not even to the host's /dev/log), holding only
+ *      to its stderr only (never to the host's /dev/log), holding only
  *      CAP_NET_BIND_SERVICE (ambient, so it survives execve whatever uid
  *      the world maps) and no_new_privs;
  *   3. forks the sink: it binds its listeners and four raw sockets (TCP
@@ -522,7 +522,12 @@ dnsmasq_child(pid_t parent, const char *path, const char *answer,
 			(char *)"--no-resolv",
 			(char *)"--no-hosts",
 			(char *)"--no-poll",
-			(char *)"--log-facility=/dev/null",
+			/* stderr: a log file would be fchown()ed to
+			 * --user, the host's own /dev/null under a
+			 * full-range id map; the reader of stderr goes
+			 * away after start-up, and dnsmasq ignores
+			 * SIGPIPE. */
+			(char *)"--log-facility=-",
 			(char *)"--pid-file=",
 			(char *)"--interface=lo",	/* every address on lo */
 			(char *)"--port=53",
