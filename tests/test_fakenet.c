@@ -451,6 +451,7 @@ now_s(void)
 }
 
 #define PARALLEL	200
+#define FLOOD		1000
 
 static void
 play_hostile(struct fakenet *fn)
@@ -544,6 +545,23 @@ play_hostile(struct fakenet *fn)
 	/* Still serving. */
 	expect_http_ok("after the storm", FAKENET_ANSWER, 80,
 	    "GET /alive HTTP/1.1\r\nHost: a\r\n\r\n");
+
+	/* A flood nobody reads yet (the host reads after the play): more
+	 * frames than the sink may hold. */
+	{
+		struct sockaddr_in a = { .sin_family = AF_INET,
+		    .sin_port = htons(5555) };
+		static char dgram[60000];
+		int u = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+		memset(dgram, 'f', sizeof dgram);
+		inet_pton(AF_INET, "9.9.9.9", &a.sin_addr);
+		for (i = 0; i < FLOOD; i++)
+			if (sendto(u, dgram, sizeof dgram, 0,
+			    (struct sockaddr *)&a, sizeof a) != sizeof dgram)
+				fail_child("flood %d: %s", i, strerror(errno));
+		close(u);
+	}
 }
 
 static int host_tcp = -1, host_udp = -1;	/* in the host's netns */
@@ -916,7 +934,8 @@ test_hostile(void **state)
 	const struct fakenet_capture *c;
 	bool seen[PARALLEL] = { false };
 	struct run r;
-	size_t i, nseen = 0;
+	size_t i, nseen = 0, flooded = 0;
+	uint64_t dropped = 0;
 
 	(void)state;
 	run_world(play_hostile, &cfg, 0, true, &r);
@@ -945,6 +964,19 @@ test_hostile(void **state)
 		seen[k] = true;
 	}
 	assert_int_equal(nseen, PARALLEL);
+
+	/* The flood: every datagram is a capture or a counted drop. */
+	for (i = 0; i < r.ncaps; i++) {
+		c = &r.caps[i];
+		if (c->kind == FAKENET_UDP && c->port == 5555)
+			flooded++;
+		if (c->kind == FAKENET_SYNC && (c->flags & FAKENET_DROPPED))
+			dropped += c->bytes;
+	}
+	print_message("  flood of %d: %zu captured, %llu dropped\n", FLOOD,
+	    flooded, (unsigned long long)dropped);
+	assert_true(dropped > 0);
+	assert_int_equal(flooded + dropped, FLOOD);
 	run_free(&r);
 }
 

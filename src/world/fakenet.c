@@ -61,6 +61,7 @@
 #include <seccomp.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,7 @@
 #define OUT_CAP		(1u << 20)	/* frames waiting for the caller */
 #define PKT_BUF		65600		/* one packet from lo (MTU 65536) */
 #define NRAW		4		/* raw sockets: TCP, UDP x v4, v6 */
+#define RAW_RCVBUF	(4 << 20)	/* each raw socket's queue */
 #define DRAIN_ROUNDS	64		/* poll passes a sync may take */
 /* The name fakenet_up() asks dnsmasq for until it answers: the sink
  * neither reports it nor remembers it for the connections that follow. */
@@ -578,6 +580,7 @@ struct conn {
 struct sink {
 	int		 cap, ctl, rdy;
 	int		 raw[NRAW];	/* see raw_kinds; -1: no IPv6 */
+	uint32_t	 raw_drops[NRAW];	/* SO_RXQ_OVFL so far */
 	int		 last_fd;	/* the highest set-up descriptor */
 	int		 lfd[16];
 	uint16_t	 lport[16];
@@ -761,64 +764,6 @@ on_l4(struct sink *s, unsigned proto, uint8_t family, const uint8_t *addr,
 	}
 }
 
-/* An IPv4 raw socket hands over the IP header too. */
-static void
-read_raw4(struct sink *s, int fd, unsigned proto)
-{
-	int i;
-
-	for (i = 0; i < 256; i++) {
-		const unsigned char *p = s->pktbuf;
-		ssize_t got = recv(fd, s->pktbuf, PKT_BUF, MSG_DONTWAIT);
-		size_t n = got > 0 ? (size_t)got : 0, ihl, tot;
-
-		if (got < 0)
-			return;
-		if (n < 20 || (p[0] >> 4) != 4)
-			continue;
-		ihl = (size_t)(p[0] & 0xf) * 4;
-		tot = (size_t)(p[2] << 8 | p[3]);
-		if (ihl < 20 || tot < ihl || tot > n ||
-		    ((p[6] << 8 | p[7]) & 0x1fff) || p[9] != proto)
-			continue;
-		on_l4(s, proto, 4, p + 16, p + ihl, tot - ihl);
-	}
-}
-
-/* An IPv6 raw socket starts at the transport header; the destination
- * comes as IPV6_PKTINFO. */
-static void
-read_raw6(struct sink *s, int fd, unsigned proto)
-{
-	int i;
-
-	for (i = 0; i < 256; i++) {
-		union {
-			struct cmsghdr	 h;
-			char		 b[CMSG_SPACE(sizeof(struct in6_pktinfo))];
-		} ctl;
-		struct iovec iov = { s->pktbuf, PKT_BUF };
-		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
-		    .msg_control = &ctl, .msg_controllen = sizeof ctl };
-		struct cmsghdr *c;
-		ssize_t got = recvmsg(fd, &m, MSG_DONTWAIT);
-
-		if (got < 0)
-			return;
-		for (c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
-			if (c->cmsg_level == IPPROTO_IPV6 &&
-			    c->cmsg_type == IPV6_PKTINFO &&
-			    c->cmsg_len >= CMSG_LEN(sizeof(struct in6_pktinfo))) {
-				struct in6_pktinfo pi;
-
-				memcpy(&pi, CMSG_DATA(c), sizeof pi);
-				on_l4(s, proto, 6, pi.ipi6_addr.s6_addr,
-				    s->pktbuf, (size_t)got);
-				break;
-			}
-	}
-}
-
 /*
  * The raw sockets that see what no listener does: a raw socket gets a
  * copy of every packet delivered locally with its protocol, whatever
@@ -866,13 +811,20 @@ static int
 raw_socket(const struct raw_kind *k)
 {
 	struct sock_fprog prog = { k->len, k->code };
-	int fd, one = 1, e;
+	int fd, one = 1, e, rcvbuf = RAW_RCVBUF;
 
 	fd = socket(k->family, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
 	    (int)k->proto);
 	if (fd < 0)
 		return -1;
-	if ((k->code && setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog,
+	/* A deep queue (FORCE: past rmem_max, allowed to the namespace's
+	 * own CAP_NET_ADMIN), and a count of what still overflows it. */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf,
+	    sizeof rcvbuf) == -1)
+		(void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
+		    sizeof rcvbuf);
+	if (setsockopt(fd, SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof one) == -1 ||
+	    (k->code && setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog,
 	    sizeof prog) == -1) ||
 	    (k->family == AF_INET6 && setsockopt(fd, IPPROTO_IPV6,
 	    IPV6_RECVPKTINFO, &one, sizeof one) == -1)) {
@@ -884,13 +836,70 @@ raw_socket(const struct raw_kind *k)
 	return fd;
 }
 
+/*
+ * Up to 256 packets from raw socket i.  IPv4 hands over the IP header
+ * too; IPv6 starts at the transport header, with the destination as
+ * IPV6_PKTINFO.  SO_RXQ_OVFL counts what the kernel dropped from a full
+ * queue: those join the drops the next SYNC reports.
+ */
 static void
 read_raw(struct sink *s, size_t i)
 {
-	if (raw_kinds[i].family == AF_INET)
-		read_raw4(s, s->raw[i], raw_kinds[i].proto);
-	else
-		read_raw6(s, s->raw[i], raw_kinds[i].proto);
+	const struct raw_kind *k = &raw_kinds[i];
+	int round;
+
+	for (round = 0; round < 256; round++) {
+		union {
+			struct cmsghdr	 h;
+			char		 b[CMSG_SPACE(sizeof(struct in6_pktinfo)) +
+					   CMSG_SPACE(sizeof(uint32_t))];
+		} ctl;
+		struct iovec iov = { s->pktbuf, PKT_BUF };
+		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+		    .msg_control = &ctl, .msg_controllen = sizeof ctl };
+		const unsigned char *p = s->pktbuf;
+		const uint8_t *dst6 = NULL;
+		struct cmsghdr *c;
+		ssize_t got = recvmsg(s->raw[i], &m, MSG_DONTWAIT);
+		size_t n, ihl, tot;
+
+		if (got < 0)
+			return;
+		n = (size_t)got;
+		for (c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
+			if (c->cmsg_level == SOL_SOCKET &&
+			    c->cmsg_type == SO_RXQ_OVFL &&
+			    c->cmsg_len >= CMSG_LEN(sizeof(uint32_t))) {
+				uint32_t total;
+
+				memcpy(&total, CMSG_DATA(c), sizeof total);
+				s->dropped += (uint32_t)(total - s->raw_drops[i]);
+				s->raw_drops[i] = total;
+			} else if (c->cmsg_level == IPPROTO_IPV6 &&
+			    c->cmsg_type == IPV6_PKTINFO &&
+			    c->cmsg_len >= CMSG_LEN(sizeof(struct in6_pktinfo))) {
+				dst6 = CMSG_DATA(c) +
+				    offsetof(struct in6_pktinfo, ipi6_addr);
+			}
+		}
+		if (k->family == AF_INET6) {
+			uint8_t addr[16];
+
+			if (!dst6)
+				continue;
+			memcpy(addr, dst6, 16);
+			on_l4(s, k->proto, 6, addr, p, n);
+			continue;
+		}
+		if (n < 20 || (p[0] >> 4) != 4)
+			continue;
+		ihl = (size_t)(p[0] & 0xf) * 4;
+		tot = (size_t)(p[2] << 8 | p[3]);
+		if (ihl < 20 || tot < ihl || tot > n ||
+		    ((p[6] << 8 | p[7]) & 0x1fff) || p[9] != k->proto)
+			continue;
+		on_l4(s, k->proto, 4, p + 16, p + ihl, tot - ihl);
+	}
 }
 
 /* ---- protocols ---- */
