@@ -55,6 +55,7 @@
 #include <linux/filter.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -72,6 +73,13 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <openssl/bio.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
 
 #include "world/fakenet.h"
 #include "xalloc.h"
@@ -97,6 +105,7 @@
 #define PKT_BUF		65600		/* one packet from lo (MTU 65536) */
 #define NRAW		4		/* raw sockets: TCP, UDP x v4, v6 */
 #define RAW_RCVBUF	(4 << 20)	/* each raw socket's queue */
+#define PEM_MAX		8192		/* the CA certificate, PEM */
 #define DRAIN_ROUNDS	64		/* poll passes a sync may take */
 /* The name fakenet_up() asks dnsmasq for until it answers: the sink
  * neither reports it nor remembers it for the connections that follow. */
@@ -250,7 +259,7 @@ fakenet_decode(const void *frame, size_t len, struct fakenet_capture *c)
 	    b[5] >= FAKENET_KIND_COUNT || b[41] != NFIELDS)
 		return -1;
 	flags = get16(b + 6);
-	if (flags & ~0xffu)
+	if (flags & ~(unsigned)FAKENET_FLAG_MASK)
 		return -1;
 	c->kind = b[5];
 	c->flags = flags;
@@ -575,12 +584,20 @@ struct conn {
 	/* SMTP */
 	size_t		 line_off, body_off, body_end;
 	bool		 in_data;
+	/* TLS: the ClientHello's server name; once the handshake is done
+	 * buf holds the plaintext, and ptotal counts it */
+	SSL		*ssl;		/* NULL: not (or no longer) decrypting */
+	bool		 tls, tls_done;
+	char		 sni[FAKENET_NAME_MAX];
+	size_t		 snilen;
+	uint64_t	 ptotal;	/* bytes for the protocol (== total
+					   without TLS) */
 };
 
 struct sink {
 	int		 cap, ctl, rdy;
 	int		 raw[NRAW];	/* see raw_kinds; -1: no IPv6 */
-	uint32_t	 raw_drops[NRAW];	/* SO_RXQ_OVFL so far */
+	uint32_t	 raw_drops[NRAW];	/* SK_MEMINFO_DROPS so far */
 	int		 last_fd;	/* the highest set-up descriptor */
 	int		 lfd[16];
 	uint16_t	 lport[16];
@@ -598,7 +615,16 @@ struct sink {
 	unsigned char	*frame;		/* FAKENET_FRAME_MAX scratch */
 	unsigned char	*pktbuf;
 	unsigned char	 scratch[16384];
+	/* the world's CA and the one key every leaf certificate shares */
+	SSL_CTX		*tls;
+	EVP_PKEY	*ca_key, *leaf_key;
+	X509		*ca;
+	uint64_t	 serial;
+	unsigned char	 plain[16384];
 };
+
+static int tls_start(struct sink *s, struct conn *c);
+static void tls_pump(struct sink *s, struct conn *c);
 
 static void
 out_flush(struct sink *s)
@@ -818,13 +844,13 @@ raw_socket(const struct raw_kind *k)
 	if (fd < 0)
 		return -1;
 	/* A deep queue (FORCE: past rmem_max, allowed to the namespace's
-	 * own CAP_NET_ADMIN), and a count of what still overflows it. */
+	 * own CAP_NET_ADMIN); what still overflows it, raw_dropped()
+	 * counts. */
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf,
 	    sizeof rcvbuf) == -1)
 		(void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
 		    sizeof rcvbuf);
-	if (setsockopt(fd, SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof one) == -1 ||
-	    (k->code && setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog,
+	if ((k->code && setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog,
 	    sizeof prog) == -1) ||
 	    (k->family == AF_INET6 && setsockopt(fd, IPPROTO_IPV6,
 	    IPV6_RECVPKTINFO, &one, sizeof one) == -1)) {
@@ -839,8 +865,7 @@ raw_socket(const struct raw_kind *k)
 /*
  * Up to 256 packets from raw socket i.  IPv4 hands over the IP header
  * too; IPv6 starts at the transport header, with the destination as
- * IPV6_PKTINFO.  SO_RXQ_OVFL counts what the kernel dropped from a full
- * queue: those join the drops the next SYNC reports.
+ * IPV6_PKTINFO.
  */
 static void
 read_raw(struct sink *s, size_t i)
@@ -851,8 +876,7 @@ read_raw(struct sink *s, size_t i)
 	for (round = 0; round < 256; round++) {
 		union {
 			struct cmsghdr	 h;
-			char		 b[CMSG_SPACE(sizeof(struct in6_pktinfo)) +
-					   CMSG_SPACE(sizeof(uint32_t))];
+			char		 b[CMSG_SPACE(sizeof(struct in6_pktinfo))];
 		} ctl;
 		struct iovec iov = { s->pktbuf, PKT_BUF };
 		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
@@ -867,15 +891,7 @@ read_raw(struct sink *s, size_t i)
 			return;
 		n = (size_t)got;
 		for (c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
-			if (c->cmsg_level == SOL_SOCKET &&
-			    c->cmsg_type == SO_RXQ_OVFL &&
-			    c->cmsg_len >= CMSG_LEN(sizeof(uint32_t))) {
-				uint32_t total;
-
-				memcpy(&total, CMSG_DATA(c), sizeof total);
-				s->dropped += (uint32_t)(total - s->raw_drops[i]);
-				s->raw_drops[i] = total;
-			} else if (c->cmsg_level == IPPROTO_IPV6 &&
+			if (c->cmsg_level == IPPROTO_IPV6 &&
 			    c->cmsg_type == IPV6_PKTINFO &&
 			    c->cmsg_len >= CMSG_LEN(sizeof(struct in6_pktinfo))) {
 				dst6 = CMSG_DATA(c) +
@@ -904,9 +920,25 @@ read_raw(struct sink *s, size_t i)
 
 /* ---- protocols ---- */
 
+/* What OpenSSL wrote for the client, onto the socket. */
+static void
+tls_flush(struct conn *c)
+{
+	unsigned char tmp[4096];
+	int n;
+
+	while ((n = BIO_read(SSL_get_wbio(c->ssl), tmp, sizeof tmp)) > 0)
+		(void)send(c->fd, tmp, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
 static void
 say(struct conn *c, const char *text)
 {
+	if (c->ssl && c->tls_done) {
+		(void)SSL_write(c->ssl, text, (int)strlen(text));
+		tls_flush(c);
+		return;
+	}
 	(void)send(c->fd, text, strlen(text), MSG_DONTWAIT | MSG_NOSIGNAL);
 }
 
@@ -1109,7 +1141,7 @@ conn_end(struct sink *s, struct conn *c, unsigned flags)
 	memset(&fr, 0, sizeof fr);
 	fr.kind = FAKENET_TCP;
 	fr.flags = c->flags | flags;
-	if (c->total > c->have)
+	if (c->ptotal > c->have)
 		fr.flags |= FAKENET_TRUNCATED;
 	fr.port = c->port;
 	fr.aux = c->sport;
@@ -1133,14 +1165,22 @@ conn_end(struct sink *s, struct conn *c, unsigned flags)
 			if (!c->chunked && fr.f[F_BODY].n > c->clen)
 				fr.f[F_BODY].n = (size_t)c->clen;
 		}
-	} else if (c->proto == P_TLS) {
+	} else if (c->proto == P_TLS) {		/* not decrypted */
 		fr.flags |= FAKENET_TLS;
-		fr.f[F_SNI] = tls_sni(c->buf, c->have);
+		if (!c->snilen)
+			fr.f[F_SNI] = tls_sni(c->buf, c->have);
 	} else if (c->proto == P_SMTP) {
 		fr.flags |= FAKENET_SMTP;
 		if (c->body_end > c->body_off) {
 			fr.f[F_BODY].p = (const char *)c->buf + c->body_off;
 			fr.f[F_BODY].n = c->body_end - c->body_off;
+		}
+	}
+	if (c->tls) {
+		fr.flags |= FAKENET_TLS;
+		if (c->snilen) {
+			fr.f[F_SNI].p = c->sni;
+			fr.f[F_SNI].n = c->snilen;
 		}
 	}
 	if (fr.f[F_BODY].n > s->body_cap) {
@@ -1150,6 +1190,14 @@ conn_end(struct sink *s, struct conn *c, unsigned flags)
 	emit(s, &fr);
 	if (flags & FAKENET_OPEN)
 		return;
+	if (c->ssl) {
+		if (c->tls_done) {
+			(void)SSL_shutdown(c->ssl);
+			tls_flush(c);
+		}
+		SSL_free(c->ssl);
+		c->ssl = NULL;
+	}
 	close(c->fd);
 	c->fd = -1;
 }
@@ -1215,7 +1263,9 @@ conn_step(struct sink *s, struct conn *c, size_t old)
 		size_t need = c->have >= 5 ?
 		    5 + (size_t)(c->buf[3] << 8 | c->buf[4]) : SIZE_MAX;
 
-		if (c->total >= need || c->have == s->keep) {
+		if (c->total < need && c->have < s->keep)
+			return;
+		if (tls_start(s, c) == -1) {
 			(void)send(c->fd, tls_alert, sizeof tls_alert,
 			    MSG_DONTWAIT | MSG_NOSIGNAL);
 			conn_end(s, c, 0);
@@ -1242,7 +1292,7 @@ conn_step(struct sink *s, struct conn *c, size_t old)
 			http_headers(c);
 		}
 		if (c->chunked ? memcmp(c->tail, "0\r\n\r\n", 5) == 0 :
-		    c->total - c->hdr_end >= c->clen) {
+		    c->ptotal - c->hdr_end >= c->clen) {
 			say(c, http_ok);
 			conn_end(s, c, 0);
 		} else if (c->expect && !c->sent100) {
@@ -1264,24 +1314,296 @@ conn_step(struct sink *s, struct conn *c, size_t old)
 	}
 }
 
+/* Bytes for the protocol (plaintext, when decrypting): keep what fits,
+ * count the rest, and let the protocol act. */
+static void
+plain_bytes(struct sink *s, struct conn *c, const unsigned char *p, size_t n)
+{
+	size_t old = c->have, room = s->keep - c->have, i;
+
+	memcpy(c->buf + c->have, p, n < room ? n : room);
+	c->have += n < room ? n : room;
+	c->ptotal += n;
+	for (i = n > 5 ? n - 5 : 0; i < n; i++) {
+		memmove(c->tail, c->tail + 1, 4);
+		c->tail[4] = p[i];
+	}
+	conn_step(s, c, old);
+}
+
+/* ---- TLS, decrypted with the world's own CA ---- */
+
+/*
+ * The sink holds a CA made at its start (ECDSA P-256, 30 days) whose
+ * certificate fakenet_up() hands to the world to trust, and signs a leaf
+ * for each ClientHello: the server name asked for (when it is a plain
+ * host name) and the address dialled, both as subjectAltNames.  OpenSSL
+ * works on memory BIOs: the sink still does every read and send itself,
+ * so the seccomp filter needs nothing more.  A client that does not
+ * trust the CA (pinning, its own bundle) ends the handshake: the capture
+ * then has the server name and byte count only, flagged tls_failed.
+ */
+
+static bool
+is_host_name(const char *name, size_t len)
+{
+	size_t i;
+
+	if (len == 0 || len > 253)
+		return false;
+	for (i = 0; i < len; i++) {
+		char ch = name[i];
+
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		    (ch >= '0' && ch <= '9') || ch == '-' || ch == '.' ||
+		    ch == '_' || ch == '*'))
+			return false;
+	}
+	return true;
+}
+
+static int
+add_ext(X509 *x, X509 *issuer, int nid, const char *value)
+{
+	X509V3_CTX v3;
+	X509_EXTENSION *ext;
+	int ok;
+
+	X509V3_set_ctx(&v3, issuer, x, NULL, NULL, 0);
+	ext = X509V3_EXT_conf_nid(NULL, &v3, nid, value);	/* constants only */
+	if (!ext)
+		return -1;
+	ok = X509_add_ext(x, ext, -1);
+	X509_EXTENSION_free(ext);
+	return ok ? 0 : -1;
+}
+
+/* A certificate for key, named cn, valid a day back and 30 ahead,
+ * serial from the sink's counter; issuer NULL: self-signed. */
+static X509 *
+cert_new(struct sink *s, EVP_PKEY *key, const char *cn)
+{
+	X509 *x = X509_new();
+
+	if (!x || !X509_set_version(x, 2) ||
+	    !ASN1_INTEGER_set_int64(X509_get_serialNumber(x),
+	    (int64_t)(((uint64_t)time(NULL) << 20) + ++s->serial)) ||
+	    !X509_gmtime_adj(X509_getm_notBefore(x), -86400) ||
+	    !X509_gmtime_adj(X509_getm_notAfter(x), 30L * 86400) ||
+	    !X509_set_pubkey(x, key) ||
+	    !X509_NAME_add_entry_by_txt(X509_get_subject_name(x), "CN",
+	    MBSTRING_ASC, (const unsigned char *)cn, -1, -1, 0)) {
+		X509_free(x);
+		return NULL;
+	}
+	return x;
+}
+
+static X509 *
+leaf_new(struct sink *s, const char *name, const struct conn *c)
+{
+	size_t len = name ? strlen(name) : 0;
+	GENERAL_NAMES *sans = sk_GENERAL_NAME_new_null();
+	GENERAL_NAME *g;
+	ASN1_OCTET_STRING *ip;
+	X509 *x;
+	bool ok;
+
+	x = cert_new(s, s->leaf_key, is_host_name(name, len) && len <= 64 ?
+	    name : "fakenet");
+	ok = x && sans &&
+	    X509_set_issuer_name(x, X509_get_subject_name(s->ca));
+	if (ok && is_host_name(name, len)) {
+		ASN1_IA5STRING *dns = ASN1_IA5STRING_new();
+
+		g = GENERAL_NAME_new();
+		ok = dns && g && ASN1_STRING_set(dns, name, (int)len);
+		if (ok) {
+			GENERAL_NAME_set0_value(g, GEN_DNS, dns);
+			ok = sk_GENERAL_NAME_push(sans, g) > 0;
+			if (!ok)
+				GENERAL_NAME_free(g);
+		} else {
+			ASN1_IA5STRING_free(dns);
+			GENERAL_NAME_free(g);
+		}
+	}
+	if (ok && c->family) {
+		ip = ASN1_OCTET_STRING_new();
+		g = GENERAL_NAME_new();
+		ok = ip && g && ASN1_OCTET_STRING_set(ip, c->addr,
+		    c->family == 4 ? 4 : 16);
+		if (ok) {
+			GENERAL_NAME_set0_value(g, GEN_IPADD, ip);
+			ok = sk_GENERAL_NAME_push(sans, g) > 0;
+			if (!ok)
+				GENERAL_NAME_free(g);
+		} else {
+			ASN1_OCTET_STRING_free(ip);
+			GENERAL_NAME_free(g);
+		}
+	}
+	ok = ok && X509_add1_ext_i2d(x, NID_subject_alt_name, sans, 0,
+	    X509V3_ADD_DEFAULT) == 1 &&
+	    add_ext(x, s->ca, NID_basic_constraints, "critical,CA:FALSE") == 0 &&
+	    add_ext(x, s->ca, NID_ext_key_usage, "serverAuth") == 0 &&
+	    add_ext(x, s->ca, NID_authority_key_identifier, "keyid") == 0 &&
+	    X509_sign(x, s->ca_key, EVP_sha256()) > 0;
+	GENERAL_NAMES_free(sans);
+	if (!ok) {
+		X509_free(x);
+		return NULL;
+	}
+	return x;
+}
+
+/* OpenSSL calls this with the ClientHello read, SNI or not. */
+static int
+on_server_name(SSL *ssl, int *alert, void *arg)
+{
+	struct sink *s = arg;
+	struct conn *c = SSL_get_app_data(ssl);
+	const char *name = SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name);
+	X509 *leaf;
+
+	(void)alert;
+	if (name && !c->snilen) {
+		c->snilen = strnlen(name, sizeof c->sni);
+		memcpy(c->sni, name, c->snilen);
+	}
+	leaf = leaf_new(s, name, c);
+	if (!leaf)
+		return SSL_TLSEXT_ERR_ALERT_FATAL;
+	if (SSL_use_certificate(ssl, leaf) != 1 ||
+	    SSL_use_PrivateKey(ssl, s->leaf_key) != 1) {
+		X509_free(leaf);
+		return SSL_TLSEXT_ERR_ALERT_FATAL;
+	}
+	X509_free(leaf);
+	return SSL_TLSEXT_ERR_OK;
+}
+
+/* The CA, the leaf key and the server context; *pem gets the CA's
+ * certificate (heap).  0, or -1. */
+static int
+tls_setup(struct sink *s, char **pem)
+{
+	BIO *m = NULL;
+	char *p;
+	long len;
+	int rc = -1;
+
+	if (!OPENSSL_init_ssl(OPENSSL_INIT_NO_LOAD_CONFIG, NULL))
+		return -1;
+	s->ca_key = EVP_EC_gen("P-256");
+	s->leaf_key = EVP_EC_gen("P-256");
+	if (!s->ca_key || !s->leaf_key)
+		return -1;
+	s->ca = cert_new(s, s->ca_key, "sandboxrepl world CA (fake internet)");
+	if (!s->ca || !X509_set_issuer_name(s->ca, X509_get_subject_name(s->ca)) ||
+	    add_ext(s->ca, s->ca, NID_basic_constraints, "critical,CA:TRUE") ||
+	    add_ext(s->ca, s->ca, NID_key_usage, "critical,keyCertSign,cRLSign") ||
+	    add_ext(s->ca, s->ca, NID_subject_key_identifier, "hash") ||
+	    X509_sign(s->ca, s->ca_key, EVP_sha256()) <= 0)
+		return -1;
+	s->tls = SSL_CTX_new(TLS_server_method());
+	if (!s->tls)
+		return -1;
+	SSL_CTX_set_num_tickets(s->tls, 0);
+	SSL_CTX_set_tlsext_servername_callback(s->tls, on_server_name);
+	SSL_CTX_set_tlsext_servername_arg(s->tls, s);
+	m = BIO_new(BIO_s_mem());
+	if (m && PEM_write_bio_X509(m, s->ca) &&
+	    (len = BIO_get_mem_data(m, &p)) > 0 && len < 8192) {
+		*pem = malloc((size_t)len + 1);
+		if (*pem) {
+			memcpy(*pem, p, (size_t)len);
+			(*pem)[len] = 0;
+			rc = 0;
+		}
+	}
+	BIO_free(m);
+	return rc;
+}
+
+/* The ClientHello is in buf: keep its server name, then hand every byte
+ * so far to OpenSSL; buf starts over as plaintext.  -1: cannot decrypt. */
+static int
+tls_start(struct sink *s, struct conn *c)
+{
+	struct fakenet_str sni = tls_sni(c->buf, c->have);
+	BIO *rb, *wb;
+
+	c->tls = true;
+	if (sni.n && sni.n <= sizeof c->sni) {
+		memcpy(c->sni, sni.p, sni.n);
+		c->snilen = sni.n;
+	}
+	if (!s->tls)
+		return -1;
+	c->ssl = SSL_new(s->tls);
+	rb = BIO_new(BIO_s_mem());
+	wb = BIO_new(BIO_s_mem());
+	if (!c->ssl || !rb || !wb) {
+		SSL_free(c->ssl);
+		c->ssl = NULL;
+		BIO_free(rb);
+		BIO_free(wb);
+		return -1;
+	}
+	SSL_set_bio(c->ssl, rb, wb);
+	SSL_set_accept_state(c->ssl);
+	SSL_set_app_data(c->ssl, c);
+	(void)BIO_write(rb, c->buf, (int)c->have);
+	c->have = 0;
+	c->ptotal = 0;
+	c->proto = P_UNKNOWN;
+	memset(c->tail, 0, sizeof c->tail);
+	tls_pump(s, c);
+	return 0;
+}
+
+/* Move the handshake on, then decrypt what there is.  May end c. */
+static void
+tls_pump(struct sink *s, struct conn *c)
+{
+	int r, e;
+
+	if (!c->tls_done) {
+		r = SSL_do_handshake(c->ssl);
+		tls_flush(c);
+		if (r != 1) {
+			e = SSL_get_error(c->ssl, r);
+			ERR_clear_error();
+			if (e != SSL_ERROR_WANT_READ && e != SSL_ERROR_WANT_WRITE)
+				conn_end(s, c, FAKENET_TLS_FAILED);
+			return;
+		}
+		c->tls_done = true;
+	}
+	while (c->fd >= 0 && c->ssl) {
+		r = SSL_read(c->ssl, s->plain, sizeof s->plain);
+		if (r <= 0) {
+			e = SSL_get_error(c->ssl, r);
+			ERR_clear_error();
+			tls_flush(c);
+			if (e != SSL_ERROR_WANT_READ)
+				conn_end(s, c, 0);	/* close_notify or broken */
+			return;
+		}
+		plain_bytes(s, c, s->plain, (size_t)r);
+	}
+}
+
 static void
 conn_read(struct sink *s, struct conn *c, int64_t now)
 {
 	int round;
 
 	for (round = 0; round < 8 && c->fd >= 0; round++) {
-		unsigned char *dst;
-		size_t room, old = c->have, i;
-		ssize_t got;
+		ssize_t got = recv(c->fd, s->scratch, sizeof s->scratch,
+		    MSG_DONTWAIT);
 
-		if (c->have < s->keep) {
-			dst = c->buf + c->have;
-			room = s->keep - c->have;
-		} else {
-			dst = s->scratch;
-			room = sizeof s->scratch;
-		}
-		got = recv(c->fd, dst, room, MSG_DONTWAIT);
 		if (got < 0 && (errno == EAGAIN || errno == EINTR))
 			return;
 		if (got <= 0) {
@@ -1290,19 +1612,18 @@ conn_read(struct sink *s, struct conn *c, int64_t now)
 		}
 		c->last = now;
 		c->total += (uint64_t)got;
-		if (dst != s->scratch)
-			c->have += (size_t)got;
-		for (i = (size_t)got > 5 ? (size_t)got - 5 : 0; i < (size_t)got; i++) {
-			memmove(c->tail, c->tail + 1, 4);
-			c->tail[4] = dst[i];
+		if (c->ssl) {
+			(void)BIO_write(SSL_get_rbio(c->ssl), s->scratch, (int)got);
+			tls_pump(s, c);
+		} else {
+			plain_bytes(s, c, s->scratch, (size_t)got);
 		}
-		if (c->total >= READ_LIMIT) {
+		if (c->fd >= 0 && c->total >= READ_LIMIT) {
 			if (c->proto == P_HTTP)
 				say(c, http_ok);
 			conn_end(s, c, FAKENET_TRUNCATED);
 			return;
 		}
-		conn_step(s, c, old);
 	}
 }
 
@@ -1444,9 +1765,12 @@ sink_pass(struct sink *s, int timeout, uint32_t *sync_seq, bool *sync)
 		return errno == EINTR ? 0 : -1;
 	now = now_ms();
 	/* Packets first: a DNS question comes before the connection it
-	 * named, and the connection takes the name at accept. */
+	 * named, and the connection takes the name at accept.  Read them
+	 * whatever poll said: it looks at descriptors one after another,
+	 * so a question that arrived after it looked at the raw socket
+	 * but before it looked at the listener would come too late. */
 	for (i = 0; i < NRAW; i++)
-		if (pfd[2 + i].revents)
+		if (s->raw[i] >= 0)
 			read_raw(s, i);
 	if (pfd[1].revents & POLLOUT)
 		out_flush(s);
@@ -1477,11 +1801,32 @@ sink_pass(struct sink *s, int timeout, uint32_t *sync_seq, bool *sync)
 	return ready;
 }
 
+/* What the kernel dropped from the raw sockets' full queues since the
+ * last look (SO_MEMINFO's drop counter): a flood is counted, not lost. */
+static void
+raw_dropped(struct sink *s)
+{
+	size_t i;
+
+	for (i = 0; i < NRAW; i++) {
+		uint32_t mi[SK_MEMINFO_VARS];
+		socklen_t len = sizeof mi;
+
+		if (s->raw[i] < 0 || getsockopt(s->raw[i], SOL_SOCKET,
+		    SO_MEMINFO, mi, &len) == -1 ||
+		    len <= SK_MEMINFO_DROPS * sizeof mi[0])
+			continue;
+		s->dropped += (uint32_t)(mi[SK_MEMINFO_DROPS] - s->raw_drops[i]);
+		s->raw_drops[i] = mi[SK_MEMINFO_DROPS];
+	}
+}
+
 static void
 say_sync(struct sink *s, uint32_t seq)
 {
 	struct frame fr;
 
+	raw_dropped(s);
 	memset(&fr, 0, sizeof fr);
 	fr.kind = FAKENET_SYNC;
 	fr.conn = seq;
@@ -1585,7 +1930,8 @@ sink_seccomp(const struct sink *s)
 		SCMP_SYS(poll),
 		SCMP_SYS(ppoll), SCMP_SYS(accept4), SCMP_SYS(accept),
 		SCMP_SYS(close), SCMP_SYS(shutdown), SCMP_SYS(getsockname),
-		SCMP_SYS(getpeername), SCMP_SYS(clock_gettime),
+		SCMP_SYS(getpeername), SCMP_SYS(getsockopt),
+		SCMP_SYS(clock_gettime),
 		SCMP_SYS(gettimeofday), SCMP_SYS(exit), SCMP_SYS(exit_group),
 		SCMP_SYS(rt_sigreturn), SCMP_SYS(rt_sigprocmask),
 		SCMP_SYS(restart_syscall), SCMP_SYS(brk), SCMP_SYS(munmap),
@@ -1631,6 +1977,7 @@ sink_child(pid_t parent, const struct fakenet_config *cfg,
     const uint8_t answer[4], int devnull, int cap, int ctl, int rdy)
 {
 	int keep[3] = { cap, ctl, rdy };
+	char *pem = NULL;
 	struct sink *s;
 	size_t i;
 	int rc;
@@ -1690,14 +2037,29 @@ sink_child(pid_t parent, const struct fakenet_config *cfg,
 			s->last_fd = s->lfd[i];
 	if (fcntl(cap, F_SETFL, O_NONBLOCK) == -1)
 		sink_fail(rdy, "capture pipe", errno);
+	if (tls_setup(s, &pem) == -1)
+		sink_fail(rdy, "the world's CA", EPROTO);
 	if (caps_keep(0) == -1)
 		sink_fail(rdy, "drop capabilities", errno);
 	rc = sink_seccomp(s);
 	if (rc != 0)
 		sink_fail(rdy, "seccomp", -rc);
-	/* Ready, and confined: one byte (kept open, never written again). */
-	if (write(rdy, "R", 1) != 1)
-		_exit(1);
+	/* Ready, and confined: a NUL, the CA's PEM length and the PEM, in
+	 * one write (the pipe is kept open and never written again). */
+	{
+		size_t len = strlen(pem);
+		unsigned char *msg = malloc(5 + len);
+
+		if (!msg)
+			_exit(1);
+		msg[0] = 0;
+		put32(msg + 1, (uint32_t)len);
+		memcpy(msg + 5, pem, len);
+		if (write(rdy, msg, 5 + len) != (ssize_t)(5 + len))
+			_exit(1);
+		free(msg);
+		free(pem);
+	}
 	sink_loop(s);
 }
 
@@ -1873,11 +2235,12 @@ probe_dns(struct fakenet *fn, const uint8_t answer[4], int errfd,
 	}
 }
 
-/* The sink's word on its set-up: "R", or a reason and EOF. */
+/* The sink's word on its set-up: a NUL, a length and the CA's PEM
+ * (into fn->ca_pem), or a reason and EOF. */
 static int
 wait_sink(struct fakenet *fn, int rdy, int64_t deadline, char *why, size_t n)
 {
-	char text[200];
+	char text[PEM_MAX + 8];
 	size_t have = 0;
 
 	for (;;) {
@@ -1885,6 +2248,19 @@ wait_sink(struct fakenet *fn, int rdy, int64_t deadline, char *why, size_t n)
 		int64_t left = deadline - now_ms();
 		ssize_t got;
 
+		if (have >= 5 && text[0] == 0) {
+			uint32_t len = get32((unsigned char *)text + 1);
+
+			if (len == 0 || len > PEM_MAX) {
+				snprintf(why, n, "fakenet: sink: a CA of %u bytes",
+				    len);
+				return -1;
+			}
+			if (have >= 5 + (size_t)len) {
+				fn->ca_pem = xstrndup(text + 5, len);
+				return 0;
+			}
+		}
 		if (left <= 0) {
 			snprintf(why, n, "fakenet: the sink did not start");
 			return -1;
@@ -1896,13 +2272,10 @@ wait_sink(struct fakenet *fn, int rdy, int64_t deadline, char *why, size_t n)
 			continue;
 		if (got > 0)
 			have += (size_t)got;
-		if (have == 1 && text[0] == 'R')
-			return 0;
 		if (got <= 0 || have == sizeof text - 1) {
 			text[have] = 0;
-			snprintf(why, n, "fakenet: sink: %s", have ? text :
-			    "died during set-up");
-			(void)fn;
+			snprintf(why, n, "fakenet: sink: %s",
+			    have && text[0] ? text : "died during set-up");
 			return -1;
 		}
 	}
@@ -2048,5 +2421,7 @@ fakenet_down(struct fakenet *fn)
 	fn->fd = fn->ctl = -1;
 	free(fn->buf);
 	fn->buf = NULL;
+	free(fn->ca_pem);
+	fn->ca_pem = NULL;
 	fn->have = 0;
 }

@@ -14,12 +14,17 @@
  *     fall back to IPv4), on port 53 of every address, so code that asks
  *     8.8.8.8 directly is answered too.  It reads no host configuration;
  *   - a sink process listens on the common ports (fakenet_ports) and
- *     speaks just enough HTTP (200 OK, Connection: close), TLS (reads the
- *     ClientHello, keeps the server name, answers a handshake_failure
- *     alert: HTTPS is NOT decrypted) and SMTP for clients to finish
- *     normally, and watches lo through an AF_PACKET socket to see every
- *     TCP SYN to a port nobody listens on, every UDP datagram and every
- *     DNS question.
+ *     speaks just enough HTTP (200 OK, Connection: close), TLS and SMTP
+ *     for clients to finish normally, and watches every TCP SYN to a
+ *     port nobody listens on, every UDP datagram and every DNS question
+ *     through raw sockets;
+ *   - HTTPS is decrypted: the sink makes a CA per world (ECDSA P-256,
+ *     ca_pem below) and signs, for each ClientHello, a certificate for
+ *     the name asked (and the address dialled).  A client that trusts
+ *     the CA completes the handshake, and the capture holds the
+ *     plaintext request (method, Host, path, body); one that does not
+ *     (its own bundle, pinning) gets a failed handshake, and the capture
+ *     holds the server name and the byte count only (flag tls_failed).
  *
  * The sink sends what it saw to the caller as frames over a pipe.  Those
  * frames cross from the world, where hostile code runs as the same user
@@ -46,9 +51,23 @@
  *   host.conf      optional ("multi on");
  *   gai.conf       not needed.
  * No /etc/resolv.conf at all makes glibc ask 127.0.0.1 anyway, but a
- * file that says so is clearer.  curl and wget need nothing else;
- * Python's ssl needs the CA bundle only when HTTPS is decrypted, which
- * this module does not do.
+ * file that says so is clearer.  curl and wget need nothing else.
+ *
+ * Replica trust store for HTTPS.  Write out->ca_pem as the replica's
+ *   ssl/certs/ca-certificates.crt   (Debian's bundle: curl, wget and
+ *                  OpenSSL's default file, which /usr/lib/ssl/cert.pem
+ *                  links to, and so Python's ssl and urllib)
+ * with /etc/ssl/certs holding that file (the host's /usr/lib/ssl links
+ * into /etc/ssl).  Only the world's CA: nothing real is reachable, and a
+ * bundle with the real CAs in it would change nothing but its size.
+ * test_https binds it over the host's path and verifies evil.com through
+ * OpenSSL's default verify paths.
+ *
+ * Loss.  Every datagram and SYN that reaches the world's network stack
+ * is a capture or counted in the next SYNC's drop count (the sink's
+ * output buffer, or the raw sockets' queues, full).  What lo's own
+ * backlog drops under load never reached any socket, as on a real
+ * network.
  */
 #ifndef SANDBOXREPL_FAKENET_H
 #define SANDBOXREPL_FAKENET_H
@@ -109,6 +128,8 @@ struct fakenet {
 	pid_t		 sink, dnsmasq;
 	uint32_t	 seq;		/* last sync asked for */
 	int		 has_ipv6;	/* the ::/0 route is in */
+	char		*ca_pem;	/* the world's CA certificate, PEM
+					   (heap; NULL from fakenet_attach) */
 	unsigned char	*buf;		/* a partial frame (heap) */
 	size_t		 have;
 };
@@ -133,14 +154,18 @@ enum fakenet_kind {
 	X(FAKENET_OPEN,      0x02, "open")	/* still open: a snapshot */ \
 	X(FAKENET_TIMEOUT,   0x04, "timeout")	/* the sink ended it */ \
 	X(FAKENET_HTTP,      0x08, "http")	/* method, host, path, body */ \
-	X(FAKENET_TLS,       0x10, "tls")	/* a ClientHello; sni if sent */ \
+	X(FAKENET_TLS,       0x10, "tls")	/* decrypted unless tls_failed */ \
 	X(FAKENET_SMTP,      0x20, "smtp")	/* body: the DATA */ \
 	X(FAKENET_BUSY,      0x40, "busy")	/* no slot left: closed at once */ \
-	X(FAKENET_DROPPED,   0x80, "dropped")	/* SYNC: bytes counts lost frames */
+	X(FAKENET_DROPPED,   0x80, "dropped")	/* SYNC: bytes counts lost frames */ \
+	X(FAKENET_TLS_FAILED, 0x100, "tls_failed") /* no handshake: not decrypted */
 
 enum {
 #define X(e, v, s) e = v,
 	FAKENET_FLAGS(X)
+#undef X
+#define X(e, v, s) | v
+	FAKENET_FLAG_MASK = 0 FAKENET_FLAGS(X)
 #undef X
 };
 
@@ -198,7 +223,9 @@ typedef void (*fakenet_cb)(void *ctx, const struct fakenet_capture *c,
  * world's input has returned, so everything it sent is queued), then
  * call cb for every capture since the last call, in order, with the
  * decoded capture and its raw frame (to forward as is).  Connections
- * still open come as OPEN snapshots.  Waits at most timeout_ms for the
+ * still open come as OPEN snapshots.  When frames were lost since the
+ * last call, cb gets the closing SYNC too (flag dropped, bytes = how
+ * many); it is not counted.  Waits at most timeout_ms for the
  * sink's answer.  Returns the number of captures, or -1 (sink dead or
  * silent, a malformed frame) with why set.
  */
