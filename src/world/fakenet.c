@@ -106,6 +106,7 @@
 #define NRAW		4		/* raw sockets: TCP, UDP x v4, v6 */
 #define RAW_RCVBUF	(4 << 20)	/* each raw socket's queue */
 #define PEM_MAX		8192		/* the CA certificate, PEM */
+#define TLS_PENDING_MAX	(256u << 10)	/* ciphertext OpenSSL has not read */
 #define DRAIN_ROUNDS	64		/* poll passes a sync may take */
 /* The name fakenet_up() asks dnsmasq for until it answers: the sink
  * neither reports it nor remembers it for the connections that follow. */
@@ -771,8 +772,12 @@ on_l4(struct sink *s, unsigned proto, uint8_t family, const uint8_t *addr,
 			if ((size_t)namelen == strlen(PROBE_NAME) &&
 			    memcmp(name, PROBE_NAME, (size_t)namelen) == 0)
 				return;		/* fakenet_up's own */
-			memcpy(s->last_name, name, (size_t)namelen);
-			s->last_namelen = (size_t)namelen;
+			/* Only a name asked for an address names the
+			 * connections after it (not a PTR, MX, ...). */
+			if (fr.aux == 1 || fr.aux == 28) {
+				memcpy(s->last_name, name, (size_t)namelen);
+				s->last_namelen = (size_t)namelen;
+			}
 			fr.kind = FAKENET_DNS;
 			fr.f[F_NAME].p = name;
 			fr.f[F_NAME].n = (size_t)namelen;
@@ -1613,6 +1618,11 @@ conn_read(struct sink *s, struct conn *c, int64_t now)
 		c->last = now;
 		c->total += (uint64_t)got;
 		if (c->ssl) {
+			/* What OpenSSL has not taken yet is bounded too. */
+			if (BIO_ctrl_pending(SSL_get_rbio(c->ssl)) > TLS_PENDING_MAX) {
+				conn_end(s, c, FAKENET_TRUNCATED);
+				return;
+			}
 			(void)BIO_write(SSL_get_rbio(c->ssl), s->scratch, (int)got);
 			tls_pump(s, c);
 		} else {
