@@ -902,10 +902,17 @@ dump(const struct run *r)
 
 	for (i = 0; i < r->ncaps && i < 40; i++) {
 		const struct fakenet_capture *c = &r->caps[i];
+		char flags[128] = "";
+		unsigned bit;
 
-		print_message("    %-4s %s:%u flags %#x bytes %llu name '%.*s' "
+		for (bit = 1; bit <= FAKENET_FLAG_MASK; bit <<= 1)
+			if (c->flags & bit)
+				snprintf(flags + strlen(flags),
+				    sizeof flags - strlen(flags), " %s",
+				    fakenet_flag_name(bit));
+		print_message("    %-4s %s:%u [%s ] bytes %llu name '%.*s' "
 		    "sni '%.*s' %.*s %.*s body '%.*s'\n",
-		    fakenet_kind_name(c->kind), c->addr, c->port, c->flags,
+		    fakenet_kind_name(c->kind), c->addr, c->port, flags,
 		    (unsigned long long)c->bytes, (int)c->name.n, c->name.p,
 		    (int)c->sni.n, c->sni.p, (int)c->method.n, c->method.p,
 		    (int)c->path.n, c->path.p, (int)c->body.n, c->body.p);

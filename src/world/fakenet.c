@@ -135,6 +135,15 @@ fakenet_kind_name(enum fakenet_kind k)
 	return (unsigned)k < FAKENET_KIND_COUNT ? kind_names[k] : "?";
 }
 
+const char *
+fakenet_flag_name(unsigned bit)
+{
+#define X(e, v, s) if (bit == (v)) return s;
+	FAKENET_FLAGS(X)
+#undef X
+	return "?";
+}
+
 static bool
 is_smtp_port(uint16_t port)
 {

@@ -84,6 +84,7 @@
 #define FAKENET_METHOD_MAX	16
 #define FAKENET_PATH_MAX	2048
 #define FAKENET_KEEP_MAX	65536	/* bytes received kept per capture */
+#define FAKENET_HEADER		42	/* a frame without its fields */
 #define FAKENET_FRAME_MAX	(64 + 4 * 260 + FAKENET_PATH_MAX + \
 				 2 * FAKENET_KEEP_MAX)
 
@@ -194,15 +195,22 @@ struct fakenet_capture {
 };
 
 const char *fakenet_kind_name(enum fakenet_kind k);
+/* The name of one flag bit ("truncated"), or "?". */
+const char *fakenet_flag_name(unsigned bit);
 
 /*
  * Build the fake internet.  Call in a single-threaded process that has
  * just unshare()d CLONE_NEWNET inside a user namespace it owns (with that
  * namespace's capabilities), before pivot_root, with the host's /usr
- * still visible.  Forks dnsmasq and the sink (both die with the caller:
+ * still visible, and after the world's own unshare(CLONE_NEWNS): then
+ * pivot_root moves dnsmasq and the sink into the new root with the
+ * caller (it moves every process of the mount namespace rooted at the
+ * old root), and they keep nothing of the host's tree but dnsmasq's
+ * mapped binary.  Forks dnsmasq and the sink (both die with the caller:
  * PDEATHSIG) and returns when both answer, within cfg->start_ms.
  * cfg may be NULL for the defaults.  On failure nothing is left running
- * and *out is closed.
+ * and *out is closed.  Costs one fork + exec of dnsmasq and one fork;
+ * see `make bench`.
  */
 int fakenet_up(const struct fakenet_config *cfg, struct fakenet *out,
     char *why, size_t n);
@@ -247,6 +255,5 @@ int fakenet_decode(const void *frame, size_t len, struct fakenet_capture *c);
  * a reader takes this many bytes, after checking it is within
  * [FAKENET_HEADER, FAKENET_FRAME_MAX]. */
 size_t fakenet_frame_len(const void *p, size_t have);
-#define FAKENET_HEADER		42
 
 #endif
