@@ -399,6 +399,7 @@ inproc_fakenet(int reps, struct samples *netns, struct samples *up,
 	}
 	pid = fork();
 	if (pid == 0) {
+		struct fakenet_config cfg = { 0 };
 		char map[64], err[256];
 		unsigned uid, gid;
 		int fd;
@@ -424,6 +425,12 @@ inproc_fakenet(int reps, struct samples *netns, struct samples *up,
 		fd = open("/proc/self/gid_map", O_WRONLY);
 		if (fd < 0 || write(fd, map, strlen(map)) < 0 || close(fd) == -1)
 			_exit(6);
+		/* One CA for every world, as the zygote makes it. */
+		cfg.ca = fakenet_ca_new(err, sizeof err);
+		if (!cfg.ca) {
+			(void)write(pfd[1], err, strlen(err));
+			_exit(8);
+		}
 		for (r = 0; r < reps; r++) {
 			struct fakenet fn;
 			double t0 = bench_now();
@@ -432,7 +439,7 @@ inproc_fakenet(int reps, struct samples *netns, struct samples *up,
 				_exit(7);
 			t[0] = bench_now() - t0;
 			t0 = bench_now();
-			if (fakenet_up(NULL, &fn, err, sizeof err) == -1) {
+			if (fakenet_up(&cfg, &fn, err, sizeof err) == -1) {
 				(void)write(pfd[1], err, strlen(err));
 				_exit(8);
 			}

@@ -420,6 +420,8 @@ play_resolver(struct fakenet *fn)
  * checked.  Then a connection to the bare address (no SNI: the leaf names
  * the IP), and a client that trusts nothing, which must fail.
  */
+static struct fakenet_ca *shared_ca;	/* test_https's, made by the host */
+
 static int
 tls_client(const char *host, const char *ip, bool trust, const char *req,
     char *reply, size_t cap)
@@ -468,8 +470,9 @@ play_https(struct fakenet *fn)
 	char tmpl[] = "/tmp/fakenet-ca.XXXXXX", reply[1024];
 	int fd;
 
-	if (!fn->ca_pem || !strstr(fn->ca_pem, "BEGIN CERTIFICATE")) {
-		fail_child("no CA from fakenet_up");
+	if (!fn->ca_pem || !strstr(fn->ca_pem, "BEGIN CERTIFICATE") ||
+	    !shared_ca || strcmp(fn->ca_pem, fakenet_ca_pem(shared_ca)) != 0) {
+		fail_child("not the CA given to fakenet_up");
 		return;
 	}
 	fd = mkstemp(tmpl);
@@ -1018,8 +1021,17 @@ test_https(void **state)
 	size_t i;
 	bool ip_seen = false, pinned_seen = false;
 
+	struct fakenet_config cfg = { 0 };
+	char why[256];
+
 	(void)state;
-	run_world(play_https, NULL, CLONE_NEWNS, true, &r);
+	/* One CA made here, before the fork, as a zygote would. */
+	shared_ca = fakenet_ca_new(why, sizeof why);
+	assert_non_null(shared_ca);
+	cfg.ca = shared_ca;
+	run_world(play_https, &cfg, CLONE_NEWNS, true, &r);
+	fakenet_ca_free(shared_ca);
+	shared_ca = NULL;
 	dump(&r);
 	c = find_cap(&r, FAKENET_TCP, FAKENET_ANSWER, 443);
 	assert_non_null(c);

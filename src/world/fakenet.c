@@ -105,7 +105,6 @@
 #define PKT_BUF		65600		/* one packet from lo (MTU 65536) */
 #define NRAW		4		/* raw sockets: TCP, UDP x v4, v6 */
 #define RAW_RCVBUF	(4 << 20)	/* each raw socket's queue */
-#define PEM_MAX		8192		/* the CA certificate, PEM */
 #define TLS_PENDING_MAX	(256u << 10)	/* ciphertext OpenSSL has not read */
 #define DRAIN_ROUNDS	64		/* poll passes a sync may take */
 /* The name fakenet_up() asks dnsmasq for until it answers: the sink
@@ -625,10 +624,10 @@ struct sink {
 	unsigned char	*frame;		/* FAKENET_FRAME_MAX scratch */
 	unsigned char	*pktbuf;
 	unsigned char	 scratch[16384];
-	/* the world's CA and the one key every leaf certificate shares */
+	/* the CA (a copy of the caller's, from fork) and the server
+	 * context, made at the first ClientHello */
+	const struct fakenet_ca *ca;
 	SSL_CTX		*tls;
-	EVP_PKEY	*ca_key, *leaf_key;
-	X509		*ca;
 	uint64_t	 serial;
 	unsigned char	 plain[16384];
 };
@@ -1358,6 +1357,12 @@ plain_bytes(struct sink *s, struct conn *c, const unsigned char *p, size_t n)
  * then has the server name and byte count only, flagged tls_failed.
  */
 
+struct fakenet_ca {
+	EVP_PKEY	*key, *leaf_key;
+	X509		*cert;
+	char		*pem;
+};
+
 static bool
 is_host_name(const char *name, size_t len)
 {
@@ -1392,16 +1397,16 @@ add_ext(X509 *x, X509 *issuer, int nid, const char *value)
 	return ok ? 0 : -1;
 }
 
-/* A certificate for key, named cn, valid a day back and 30 ahead,
- * serial from the sink's counter; issuer NULL: self-signed. */
+/* A certificate for key, named cn, valid a day back and 30 ahead; the
+ * caller sets the issuer and signs. */
 static X509 *
-cert_new(struct sink *s, EVP_PKEY *key, const char *cn)
+cert_new(uint64_t serial, EVP_PKEY *key, const char *cn)
 {
 	X509 *x = X509_new();
 
 	if (!x || !X509_set_version(x, 2) ||
 	    !ASN1_INTEGER_set_int64(X509_get_serialNumber(x),
-	    (int64_t)(((uint64_t)time(NULL) << 20) + ++s->serial)) ||
+	    (int64_t)(((uint64_t)time(NULL) << 20) + serial)) ||
 	    !X509_gmtime_adj(X509_getm_notBefore(x), -86400) ||
 	    !X509_gmtime_adj(X509_getm_notAfter(x), 30L * 86400) ||
 	    !X509_set_pubkey(x, key) ||
@@ -1423,10 +1428,10 @@ leaf_new(struct sink *s, const char *name, const struct conn *c)
 	X509 *x;
 	bool ok;
 
-	x = cert_new(s, s->leaf_key, is_host_name(name, len) && len <= 64 ?
-	    name : "fakenet");
+	x = cert_new(++s->serial, s->ca->leaf_key,
+	    is_host_name(name, len) && len <= 64 ? name : "fakenet");
 	ok = x && sans &&
-	    X509_set_issuer_name(x, X509_get_subject_name(s->ca));
+	    X509_set_issuer_name(x, X509_get_subject_name(s->ca->cert));
 	if (ok && is_host_name(name, len)) {
 		ASN1_IA5STRING *dns = ASN1_IA5STRING_new();
 
@@ -1459,10 +1464,11 @@ leaf_new(struct sink *s, const char *name, const struct conn *c)
 	}
 	ok = ok && X509_add1_ext_i2d(x, NID_subject_alt_name, sans, 0,
 	    X509V3_ADD_DEFAULT) == 1 &&
-	    add_ext(x, s->ca, NID_basic_constraints, "critical,CA:FALSE") == 0 &&
-	    add_ext(x, s->ca, NID_ext_key_usage, "serverAuth") == 0 &&
-	    add_ext(x, s->ca, NID_authority_key_identifier, "keyid") == 0 &&
-	    X509_sign(x, s->ca_key, EVP_sha256()) > 0;
+	    add_ext(x, s->ca->cert, NID_basic_constraints,
+	    "critical,CA:FALSE") == 0 &&
+	    add_ext(x, s->ca->cert, NID_ext_key_usage, "serverAuth") == 0 &&
+	    add_ext(x, s->ca->cert, NID_authority_key_identifier, "keyid") == 0 &&
+	    X509_sign(x, s->ca->key, EVP_sha256()) > 0;
 	GENERAL_NAMES_free(sans);
 	if (!ok) {
 		X509_free(x);
@@ -1489,7 +1495,7 @@ on_server_name(SSL *ssl, int *alert, void *arg)
 	if (!leaf)
 		return SSL_TLSEXT_ERR_ALERT_FATAL;
 	if (SSL_use_certificate(ssl, leaf) != 1 ||
-	    SSL_use_PrivateKey(ssl, s->leaf_key) != 1) {
+	    SSL_use_PrivateKey(ssl, s->ca->leaf_key) != 1) {
 		X509_free(leaf);
 		return SSL_TLSEXT_ERR_ALERT_FATAL;
 	}
@@ -1497,47 +1503,79 @@ on_server_name(SSL *ssl, int *alert, void *arg)
 	return SSL_TLSEXT_ERR_OK;
 }
 
-/* The CA, the leaf key and the server context; *pem gets the CA's
- * certificate (heap).  0, or -1. */
-static int
-tls_setup(struct sink *s, char **pem)
+struct fakenet_ca *
+fakenet_ca_new(char *why, size_t n)
 {
+	struct fakenet_ca *ca = xcalloc(1, sizeof *ca);
 	BIO *m = NULL;
 	char *p;
 	long len;
-	int rc = -1;
 
 	if (!OPENSSL_init_ssl(OPENSSL_INIT_NO_LOAD_CONFIG, NULL))
-		return -1;
-	s->ca_key = EVP_EC_gen("P-256");
-	s->leaf_key = EVP_EC_gen("P-256");
-	if (!s->ca_key || !s->leaf_key)
-		return -1;
-	s->ca = cert_new(s, s->ca_key, "sandboxrepl world CA (fake internet)");
-	if (!s->ca || !X509_set_issuer_name(s->ca, X509_get_subject_name(s->ca)) ||
-	    add_ext(s->ca, s->ca, NID_basic_constraints, "critical,CA:TRUE") ||
-	    add_ext(s->ca, s->ca, NID_key_usage, "critical,keyCertSign,cRLSign") ||
-	    add_ext(s->ca, s->ca, NID_subject_key_identifier, "hash") ||
-	    X509_sign(s->ca, s->ca_key, EVP_sha256()) <= 0)
-		return -1;
+		goto fail;
+	ca->key = EVP_EC_gen("P-256");
+	ca->leaf_key = EVP_EC_gen("P-256");
+	if (!ca->key || !ca->leaf_key)
+		goto fail;
+	ca->cert = cert_new(0, ca->key, "sandboxrepl world CA (fake internet)");
+	if (!ca->cert ||
+	    !X509_set_issuer_name(ca->cert, X509_get_subject_name(ca->cert)) ||
+	    add_ext(ca->cert, ca->cert, NID_basic_constraints, "critical,CA:TRUE") ||
+	    add_ext(ca->cert, ca->cert, NID_key_usage,
+	    "critical,keyCertSign,cRLSign") ||
+	    add_ext(ca->cert, ca->cert, NID_subject_key_identifier, "hash") ||
+	    X509_sign(ca->cert, ca->key, EVP_sha256()) <= 0)
+		goto fail;
+	m = BIO_new(BIO_s_mem());
+	if (!m || !PEM_write_bio_X509(m, ca->cert) ||
+	    (len = BIO_get_mem_data(m, &p)) <= 0)
+		goto fail;
+	ca->pem = xstrndup(p, (size_t)len);
+	BIO_free(m);
+	return ca;
+fail: {
+		const char *e = ERR_reason_error_string(ERR_get_error());
+
+		snprintf(why, n, "fakenet: the CA: %s", e ? e : "OpenSSL failed");
+	}
+	ERR_clear_error();
+	BIO_free(m);
+	fakenet_ca_free(ca);
+	return NULL;
+}
+
+const char *
+fakenet_ca_pem(const struct fakenet_ca *ca)
+{
+	return ca->pem;
+}
+
+void
+fakenet_ca_free(struct fakenet_ca *ca)
+{
+	if (!ca)
+		return;
+	EVP_PKEY_free(ca->key);
+	EVP_PKEY_free(ca->leaf_key);
+	X509_free(ca->cert);
+	free(ca->pem);
+	free(ca);
+}
+
+/* The server context, at the first ClientHello (OpenSSL's first use of
+ * its algorithms costs milliseconds: only worlds that speak TLS pay). */
+static SSL_CTX *
+tls_ctx(struct sink *s)
+{
+	if (s->tls)
+		return s->tls;
 	s->tls = SSL_CTX_new(TLS_server_method());
 	if (!s->tls)
-		return -1;
+		return NULL;
 	SSL_CTX_set_num_tickets(s->tls, 0);
 	SSL_CTX_set_tlsext_servername_callback(s->tls, on_server_name);
 	SSL_CTX_set_tlsext_servername_arg(s->tls, s);
-	m = BIO_new(BIO_s_mem());
-	if (m && PEM_write_bio_X509(m, s->ca) &&
-	    (len = BIO_get_mem_data(m, &p)) > 0 && len < 8192) {
-		*pem = malloc((size_t)len + 1);
-		if (*pem) {
-			memcpy(*pem, p, (size_t)len);
-			(*pem)[len] = 0;
-			rc = 0;
-		}
-	}
-	BIO_free(m);
-	return rc;
+	return s->tls;
 }
 
 /* The ClientHello is in buf: keep its server name, then hand every byte
@@ -1553,7 +1591,7 @@ tls_start(struct sink *s, struct conn *c)
 		memcpy(c->sni, sni.p, sni.n);
 		c->snilen = sni.n;
 	}
-	if (!s->tls)
+	if (!tls_ctx(s))
 		return -1;
 	c->ssl = SSL_new(s->tls);
 	rb = BIO_new(BIO_s_mem());
@@ -1993,10 +2031,10 @@ sink_seccomp(const struct sink *s)
 
 static void __attribute__((noreturn))
 sink_child(pid_t parent, const struct fakenet_config *cfg,
-    const uint8_t answer[4], int devnull, int cap, int ctl, int rdy)
+    const struct fakenet_ca *ca, const uint8_t answer[4], int devnull,
+    int cap, int ctl, int rdy)
 {
 	int keep[3] = { cap, ctl, rdy };
-	char *pem = NULL;
 	struct sink *s;
 	size_t i;
 	int rc;
@@ -2016,6 +2054,7 @@ sink_child(pid_t parent, const struct fakenet_config *cfg,
 	s->rdy = rdy;
 	s->last_fd = rdy;
 	memcpy(s->answer, answer, 4);
+	s->ca = ca;
 	s->keep = cfg->keep_bytes;
 	s->body_cap = cfg->body_bytes;
 	s->idle = cfg->idle_ms;
@@ -2056,29 +2095,15 @@ sink_child(pid_t parent, const struct fakenet_config *cfg,
 			s->last_fd = s->lfd[i];
 	if (fcntl(cap, F_SETFL, O_NONBLOCK) == -1)
 		sink_fail(rdy, "capture pipe", errno);
-	if (tls_setup(s, &pem) == -1)
-		sink_fail(rdy, "the world's CA", EPROTO);
 	if (caps_keep(0) == -1)
 		sink_fail(rdy, "drop capabilities", errno);
 	rc = sink_seccomp(s);
 	if (rc != 0)
 		sink_fail(rdy, "seccomp", -rc);
-	/* Ready, and confined: a NUL, the CA's PEM length and the PEM, in
-	 * one write (the pipe is kept open and never written again). */
-	{
-		size_t len = strlen(pem);
-		unsigned char *msg = malloc(5 + len);
-
-		if (!msg)
-			_exit(1);
-		msg[0] = 0;
-		put32(msg + 1, (uint32_t)len);
-		memcpy(msg + 5, pem, len);
-		if (write(rdy, msg, 5 + len) != (ssize_t)(5 + len))
-			_exit(1);
-		free(msg);
-		free(pem);
-	}
+	/* Ready, and confined: one NUL byte (the pipe is kept open and
+	 * never written again). */
+	if (write(rdy, "", 1) != 1)
+		_exit(1);
 	sink_loop(s);
 }
 
@@ -2254,12 +2279,11 @@ probe_dns(struct fakenet *fn, const uint8_t answer[4], int errfd,
 	}
 }
 
-/* The sink's word on its set-up: a NUL, a length and the CA's PEM
- * (into fn->ca_pem), or a reason and EOF. */
+/* The sink's word on its set-up: a NUL byte, or a reason and EOF. */
 static int
-wait_sink(struct fakenet *fn, int rdy, int64_t deadline, char *why, size_t n)
+wait_sink(int rdy, int64_t deadline, char *why, size_t n)
 {
-	char text[PEM_MAX + 8];
+	char text[200];
 	size_t have = 0;
 
 	for (;;) {
@@ -2267,19 +2291,6 @@ wait_sink(struct fakenet *fn, int rdy, int64_t deadline, char *why, size_t n)
 		int64_t left = deadline - now_ms();
 		ssize_t got;
 
-		if (have >= 5 && text[0] == 0) {
-			uint32_t len = get32((unsigned char *)text + 1);
-
-			if (len == 0 || len > PEM_MAX) {
-				snprintf(why, n, "fakenet: sink: a CA of %u bytes",
-				    len);
-				return -1;
-			}
-			if (have >= 5 + (size_t)len) {
-				fn->ca_pem = xstrndup(text + 5, len);
-				return 0;
-			}
-		}
 		if (left <= 0) {
 			snprintf(why, n, "fakenet: the sink did not start");
 			return -1;
@@ -2291,6 +2302,8 @@ wait_sink(struct fakenet *fn, int rdy, int64_t deadline, char *why, size_t n)
 			continue;
 		if (got > 0)
 			have += (size_t)got;
+		if (have == 1 && text[0] == 0)
+			return 0;
 		if (got <= 0 || have == sizeof text - 1) {
 			text[have] = 0;
 			snprintf(why, n, "fakenet: sink: %s",
@@ -2349,6 +2362,9 @@ fakenet_up(const struct fakenet_config *cfg_in, struct fakenet *out,
 		snprintf(why, n, "fakenet: %s: %s", cfg.dnsmasq, strerror(errno));
 		goto done;
 	}
+	if (!cfg.ca && !(out->own_ca = fakenet_ca_new(why, n)))
+		goto done;
+	out->ca_pem = fakenet_ca_pem(cfg.ca ? cfg.ca : out->own_ca);
 	if (net_setup(&out->has_ipv6, why, n) == -1)
 		goto done;
 	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -2377,8 +2393,8 @@ fakenet_up(const struct fakenet_config *cfg_in, struct fakenet *out,
 		goto done;
 	}
 	if (out->sink == 0)
-		sink_child(self, &cfg, (const uint8_t *)&answer, devnull,
-		    cap[1], ctl[0], rdy[1]);
+		sink_child(self, &cfg, cfg.ca ? cfg.ca : out->own_ca,
+		    (const uint8_t *)&answer, devnull, cap[1], ctl[0], rdy[1]);
 	close(rdy[1]);
 	rdy[1] = -1;
 	out->fd = cap[0];
@@ -2386,7 +2402,7 @@ fakenet_up(const struct fakenet_config *cfg_in, struct fakenet *out,
 	cap[0] = ctl[1] = -1;
 	if (out->fd >= 0)
 		(void)fcntl(out->fd, F_SETFL, O_NONBLOCK);
-	if (wait_sink(out, rdy[0], deadline, why, n) == -1)
+	if (wait_sink(rdy[0], deadline, why, n) == -1)
 		goto done;
 	/* Its question is no capture: the sink knows PROBE_NAME. */
 	if (probe_dns(out, (const uint8_t *)&answer, err[0], deadline, why, n) == -1)
@@ -2440,7 +2456,8 @@ fakenet_down(struct fakenet *fn)
 	fn->fd = fn->ctl = -1;
 	free(fn->buf);
 	fn->buf = NULL;
-	free(fn->ca_pem);
+	fakenet_ca_free(fn->own_ca);
+	fn->own_ca = NULL;
 	fn->ca_pem = NULL;
 	fn->have = 0;
 }

@@ -18,9 +18,9 @@
  *     for clients to finish normally, and watches every TCP SYN to a
  *     port nobody listens on, every UDP datagram and every DNS question
  *     through raw sockets;
- *   - HTTPS is decrypted: the sink makes a CA per world (ECDSA P-256,
- *     ca_pem below) and signs, for each ClientHello, a certificate for
- *     the name asked (and the address dialled).  A client that trusts
+ *   - HTTPS is decrypted: the sink holds a CA (fakenet_ca_new(), one per
+ *     process that builds worlds) and signs, for each ClientHello, a
+ *     certificate for the name asked (and the address dialled).  A client that trusts
  *     the CA completes the handshake, and the capture holds the
  *     plaintext request (method, Host, path, body); one that does not
  *     (its own bundle, pinning) gets a failed handshake, and the capture
@@ -53,7 +53,8 @@
  * No /etc/resolv.conf at all makes glibc ask 127.0.0.1 anyway, but a
  * file that says so is clearer.  curl and wget need nothing else.
  *
- * Replica trust store for HTTPS.  Write out->ca_pem as the replica's
+ * Replica trust store for HTTPS.  Write out->ca_pem (the CA's PEM) as
+ * the replica's
  *   ssl/certs/ca-certificates.crt   (Debian's bundle: curl, wget and
  *                  OpenSSL's default file, which /usr/lib/ssl/cert.pem
  *                  links to, and so Python's ssl and urllib)
@@ -93,6 +94,22 @@
 extern const uint16_t fakenet_ports[];
 extern const size_t fakenet_nports;
 
+/*
+ * A CA for the fake internet's HTTPS: an ECDSA P-256 key, its
+ * self-signed certificate (30 days) and the key every leaf certificate
+ * shares.  Make one per process that builds worlds (the zygote, before it
+ * forks them): OpenSSL's first use of its algorithms costs 5-15 ms here,
+ * which a world should not pay again.  The worlds' sinks get a copy by
+ * fork.  Every world of the process trusts the same CA; nothing real is
+ * reachable from any of them, so that lends them nothing.  The key is in
+ * the memory of every world, where code could read it: it is worth as
+ * little.  NULL with why set on failure; free with fakenet_ca_free().
+ */
+struct fakenet_ca;
+struct fakenet_ca *fakenet_ca_new(char *why, size_t n);
+const char *fakenet_ca_pem(const struct fakenet_ca *ca);	/* owned by ca */
+void fakenet_ca_free(struct fakenet_ca *ca);			/* NULL: no-op */
+
 struct fakenet_config {
 	const char	*dnsmasq;	/* NULL: /usr/sbin/dnsmasq */
 	const char	*answer;	/* IPv4 literal; NULL: FAKENET_ANSWER */
@@ -114,6 +131,9 @@ struct fakenet_config {
 	 */
 	int		 outside;
 	int		 capture_wr, ctl_rd;
+	/* The CA HTTPS is decrypted with (fakenet_ca_new()); NULL: make one,
+	 * which costs milliseconds of OpenSSL start-up on every call. */
+	const struct fakenet_ca *ca;
 };
 
 /*
@@ -129,8 +149,9 @@ struct fakenet {
 	pid_t		 sink, dnsmasq;
 	uint32_t	 seq;		/* last sync asked for */
 	int		 has_ipv6;	/* the ::/0 route is in */
-	char		*ca_pem;	/* the world's CA certificate, PEM
-					   (heap; NULL from fakenet_attach) */
+	const char	*ca_pem;	/* the CA's certificate, PEM (the
+					   CA's; NULL from fakenet_attach) */
+	struct fakenet_ca *own_ca;	/* made by fakenet_up: cfg->ca NULL */
 	unsigned char	*buf;		/* a partial frame (heap) */
 	size_t		 have;
 };
