@@ -14,12 +14,14 @@
  *      CAP_NET_BIND_SERVICE (ambient, so it survives execve whatever uid
  *      the world maps) and no_new_privs;
  *   3. forks the sink: it binds its listeners and four raw sockets (TCP
- *      and UDP, IPv4 and IPv6), drops every capability, sets no_new_privs and a seccomp
- *      allowlist under which the only descriptor it can write() is the
- *      capture pipe (and it can open nothing), says ready, and loops;
- *   4. waits for the sink's ready frame and for dnsmasq to answer a
- *      query, both within cfg->start_ms, then throws away the captures
- *      of its own probe.
+ *      and UDP, IPv4 and IPv6), drops every capability, sets
+ *      no_new_privs and a seccomp allowlist under which the only
+ *      descriptors it can write() are the capture pipe and its ready
+ *      pipe (and it can open nothing), says ready on the ready pipe
+ *      (or why not), and loops;
+ *   4. waits for the sink's word and for dnsmasq to answer a query
+ *      (PROBE_NAME, which the sink neither reports nor remembers), both
+ *      within cfg->start_ms.
  *
  * The sink is one poll loop.  Connections: accept, remember the
  * destination (getsockname: with AnyIP that is the address the client
@@ -30,9 +32,13 @@
  * silence or life_ms age, emitting one frame.  The raw sockets (with
  * classic BPF filters: TCP SYN without ACK, UDP) give SYN frames for
  * ports without a listener, UDP frames, and DNS frames whose name is
- * remembered for the connections that follow.  Frames go to an output
- * buffer of OUT_CAP bytes flushed when the pipe is writable; when the
- * caller does not read, frames are dropped and counted, never blocking.
+ * remembered for the connections that follow.  A TLS connection is
+ * decrypted with the CA the caller gave (see the TLS section): OpenSSL on
+ * memory BIOs between the sink's own recv() and send(), and the HTTP code
+ * reads the plaintext.  Frames go to an output buffer of OUT_CAP bytes
+ * flushed when the pipe is writable; when the caller does not read,
+ * frames are dropped and counted (with what the raw sockets' full queues
+ * dropped), never blocking.
  *
  * A sync is a sequence number written to the ctl pipe: the sink drains
  * what the kernel holds (poll with no wait until nothing is ready),
@@ -1344,13 +1350,15 @@ plain_bytes(struct sink *s, struct conn *c, const unsigned char *p, size_t n)
 	conn_step(s, c, old);
 }
 
-/* ---- TLS, decrypted with the world's own CA ---- */
+/* ---- TLS, decrypted with the worlds' CA ---- */
 
 /*
- * The sink holds a CA made at its start (ECDSA P-256, 30 days) whose
- * certificate fakenet_up() hands to the world to trust, and signs a leaf
- * for each ClientHello: the server name asked for (when it is a plain
- * host name) and the address dialled, both as subjectAltNames.  OpenSSL
+ * The sink holds a copy (by fork) of the CA fakenet_ca_new() made in the
+ * process that builds worlds (ECDSA P-256, 30 days), whose certificate
+ * the world trusts, and signs a leaf for each ClientHello: the server
+ * name asked for (when it is a plain host name) and the address dialled,
+ * both as subjectAltNames, built with OpenSSL's object API (no hostile
+ * name reaches a config-string parser).  OpenSSL
  * works on memory BIOs: the sink still does every read and send itself,
  * so the seccomp filter needs nothing more.  A client that does not
  * trust the CA (pinning, its own bundle) ends the handshake: the capture
