@@ -540,6 +540,7 @@ now_s(void)
 
 #define PARALLEL	200
 #define FLOOD		1000
+#define JUNK		120
 
 static void
 play_hostile(struct fakenet *fn)
@@ -612,6 +613,39 @@ play_hostile(struct fakenet *fn)
 		(void)sendto(u, bad_dns, sizeof bad_dns, 0,
 		    (struct sockaddr *)&a, sizeof a);
 		close(u);
+	}
+
+	/* Junk of every length to every protocol's port, from a fixed
+	 * seed, some of it shaped like what each port expects. */
+	{
+		static const uint16_t ports[] = { 25, 80, 443, 8080 };
+		static const char *const starts[] = { "", "GET ", "POST / HTTP/1.1\r\nContent-Length: 9999999999999\r\n\r\n",
+			"\x16\x03\x01\x40\x00\x01\x00\x3f\xfc\x03\x03", "DATA\r\n", "\x16\x03" };
+		unsigned seed = 12345;
+		int k;
+
+		for (k = 0; k < JUNK; k++) {
+			char junk[4096];
+			size_t len = (size_t)(seed % sizeof junk), j;
+			const char *st = starts[k % 6];
+
+			for (j = 0; j < len; j++) {
+				seed = seed * 1103515245u + 12345u;
+				junk[j] = (char)(seed >> 16);
+			}
+			memcpy(junk, st, strlen(st) < len ? strlen(st) : len);
+			/* Then EOF, so that nobody waits for the rest. */
+			fd = tcp_to(FAKENET_ANSWER, ports[k % 4]);
+			if (fd < 0) {
+				fail_child("junk %d: %s", k, strerror(errno));
+				continue;
+			}
+			(void)send(fd, junk, len, MSG_NOSIGNAL);
+			shutdown(fd, SHUT_WR);
+			while (recv(fd, reply, sizeof reply, 0) > 0)
+				;
+			close(fd);
+		}
 	}
 
 	/* 200 at once, each saying who it is. */
@@ -1116,6 +1150,16 @@ test_hostile(void **state)
 		seen[k] = true;
 	}
 	assert_int_equal(nseen, PARALLEL);
+	/* Every junk connection is one capture (and the sink lived on:
+	 * run_world checked the requests after them were answered). */
+	nseen = 0;
+	for (i = 0; i < r.ncaps; i++) {
+		c = &r.caps[i];
+		if (c->kind == FAKENET_TCP && c->port != 4444 &&
+		    !(c->flags & FAKENET_OPEN))
+			nseen++;
+	}
+	assert_true(nseen >= JUNK);
 
 	/* The flood: every datagram is a capture or a counted drop. */
 	for (i = 0; i < r.ncaps; i++) {

@@ -1802,7 +1802,7 @@ next_timeout(const struct sink *s, int64_t now)
 }
 
 /* One pass: poll (timeout ms), handle what is ready.  Returns the number
- * of ready descriptors, or -1 when the caller is gone. */
+ * of descriptors that had input, or -1 when the caller is gone. */
 static int
 sink_pass(struct sink *s, int timeout, uint32_t *sync_seq, bool *sync)
 {
@@ -1863,7 +1863,8 @@ sink_pass(struct sink *s, int timeout, uint32_t *sync_seq, bool *sync)
 			*sync = true;
 		}
 	}
-	return ready;
+	/* What the caller's draining counts is input, not the pipe. */
+	return ready - (pfd[1].revents != 0);
 }
 
 /* What the kernel dropped from the raw sockets' full queues since the
@@ -1925,7 +1926,7 @@ sink_loop(struct sink *s)
 				_exit(0);
 			if (again)
 				seq = seq2;
-			if (r == 0 || (r == 1 && s->out_len))
+			if (r == 0)
 				break;
 		}
 		snapshot(s);
