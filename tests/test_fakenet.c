@@ -915,6 +915,18 @@ str_is(const struct fakenet_str *s, const char *text)
 	return s->n == strlen(text) && memcmp(s->p, text, s->n) == 0;
 }
 
+static bool
+url_is(const struct fakenet_capture *c, const char *want)
+{
+	char url[256];
+
+	fakenet_url(c, url, sizeof url);
+	if (strcmp(url, want) == 0)
+		return true;
+	print_message("  url '%s', wanted '%s'\n", url, want);
+	return false;
+}
+
 /* The first capture of kind at port (0: any) whose addr is addr (NULL: any). */
 static const struct fakenet_capture *
 find_cap(const struct run *r, enum fakenet_kind kind, const char *addr,
@@ -984,11 +996,13 @@ test_captures(void **state)
 	assert_true(str_is(&c->name, "evil.com"));
 	assert_int_equal(c->bytes, c->data.n);
 	assert_true(c->data.n > strlen(SECRET));
+	assert_true(url_is(c, "http://evil.com/x"));
 
 	c = find_cap(&r, FAKENET_DNS, "127.0.0.1", 53);
 	assert_non_null(c);
 	assert_true(str_is(&c->name, "evil.com"));
 	assert_int_equal(c->aux, 1);			/* A */
+	assert_true(url_is(c, "dns://evil.com"));
 	c = find_cap(&r, FAKENET_DNS, "8.8.8.8", 53);
 	assert_non_null(c);
 	assert_true(str_is(&c->name, "other.example"));
@@ -996,11 +1010,13 @@ test_captures(void **state)
 	c = find_cap(&r, FAKENET_SYN, FAKENET_ANSWER, 31337);
 	assert_non_null(c);
 	assert_true(str_is(&c->name, "evil.com"));
+	assert_true(url_is(c, "tcp://evil.com:31337"));
 
 	c = find_cap(&r, FAKENET_UDP, "9.9.9.9", 9999);
 	assert_non_null(c);
 	assert_true(str_is(&c->data, "ping-9999"));
 	assert_int_equal(c->name.n, 0);		/* not the answer address */
+	assert_true(url_is(c, "udp://9.9.9.9:9999"));
 
 	/* IPv6 literals (this kernel has IPv6: the route went in). */
 	c = find_cap(&r, FAKENET_TCP, "2001:db8::9", 80);
@@ -1009,6 +1025,7 @@ test_captures(void **state)
 	c = find_cap(&r, FAKENET_UDP, "2001:db8::7", 7777);
 	assert_non_null(c);
 	assert_true(str_is(&c->data, "six"));
+	assert_true(url_is(c, "udp://[2001:db8::7]:7777"));
 
 	/* The hand-made ClientHello offers nothing OpenSSL accepts: the
 	 * server name and the byte count, no plaintext. */
@@ -1019,6 +1036,7 @@ test_captures(void **state)
 	assert_true(str_is(&c->sni, "evil.com"));
 	assert_true(c->bytes > 60);
 	assert_int_equal(c->data.n, 0);
+	assert_true(url_is(c, "https://evil.com"));
 
 	/* fakenet_up's own probe is no capture. */
 	for (i = 0; i < r.ncaps; i++)
@@ -1044,6 +1062,7 @@ test_resolver(void **state)
 	assert_true(str_is(&c->method, "GET"));
 	assert_true(str_is(&c->path, "/steal?" SECRET));
 	assert_true(str_is(&c->name, "evil.com"));
+	assert_true(url_is(c, "http://evil.com:8080/steal?" SECRET));
 	run_free(&r);
 }
 
@@ -1077,6 +1096,7 @@ test_https(void **state)
 	assert_true(str_is(&c->path, "/collect"));
 	assert_true(str_is(&c->body, SECRET));
 	assert_true(c->bytes > c->data.n);	/* raw bytes: more than plain */
+	assert_true(url_is(c, "https://evil.com/collect"));
 	for (i = 0; i < r.ncaps; i++) {
 		c = &r.caps[i];
 		if (c->kind != FAKENET_TCP || c->port != 443)
@@ -1105,6 +1125,7 @@ test_smtp(void **state)
 	assert_non_null(c);
 	assert_true(c->flags & FAKENET_SMTP);
 	assert_int_equal(c->name.n, 0);		/* nothing was looked up */
+	assert_true(url_is(c, "smtp://203.0.113.9"));
 	assert_non_null(memmem(c->body.p, c->body.n, SECRET, strlen(SECRET)));
 	assert_non_null(memmem(c->data.p, c->data.n, "RCPT TO:<x@evil.com>",
 	    20));
@@ -1378,6 +1399,23 @@ test_decode_hostile(void **state)
 			    c.data.p + c.data.n <= (char *)copy + flen);
 		}
 	}
+	/* A hostile name cannot hide or break the line in a URL. */
+	memset(&c, 0, sizeof c);
+	c.kind = FAKENET_TCP;
+	c.flags = FAKENET_HTTP;
+	c.port = 80;
+	c.host.p = "evil.com\nX: y \\";
+	c.host.n = strlen(c.host.p);
+	c.path.p = "/a b";
+	c.path.n = 4;
+	assert_true(url_is(&c, "http://evil.com\\x0aX:\\x20y\\x20\\x5c/a\\x20b"));
+	{
+		char tiny[8];
+
+		assert_int_equal(fakenet_url(&c, tiny, sizeof tiny), 41);
+		assert_string_equal(tiny, "http://");
+	}
+
 	/* A length field that points past the end. */
 	memcpy(copy, r.frames, flen);
 	copy[FAKENET_HEADER] = 0xff;

@@ -319,6 +319,117 @@ fakenet_decode(const void *frame, size_t len, struct fakenet_capture *c)
 	return off == len ? 0 : -1;
 }
 
+/* ---- where a capture went, as a URL ---- */
+
+struct out {
+	char	*p;
+	size_t	 n, len;		/* len: what it would take */
+};
+
+static void
+put_raw(struct out *o, const char *text, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++, o->len++)
+		if (o->len + 1 < o->n)
+			o->p[o->len] = text[i];
+}
+
+/* Hostile bytes: printable ASCII but the backslash as is, the rest
+ * \xNN, so a name can neither hide nor break a line. */
+static void
+put_safe(struct out *o, const struct fakenet_str *str)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < str->n; i++) {
+		unsigned char ch = (unsigned char)str->p[i];
+		char esc[4] = { '\\', 'x', hex[ch >> 4], hex[ch & 15] };
+
+		if (ch > 0x20 && ch < 0x7f && ch != '\\')
+			put_raw(o, (const char *)&ch, 1);
+		else
+			put_raw(o, esc, 4);
+	}
+}
+
+static void
+put_text(struct out *o, const char *text)
+{
+	put_raw(o, text, strlen(text));
+}
+
+size_t
+fakenet_url(const struct fakenet_capture *c, char *buf, size_t n)
+{
+	struct out o = { buf, n, 0 };
+	const struct fakenet_str *host = NULL;
+	struct fakenet_str addr = { c->addr, strlen(c->addr) };
+	const char *scheme;
+	unsigned dflt = 0;
+	char port[8];
+	bool has_port = false;
+
+	if (c->kind == FAKENET_DNS) {
+		put_text(&o, "dns://");
+		put_safe(&o, &c->name);
+		goto done;
+	}
+	if (c->kind == FAKENET_UDP) {
+		scheme = "udp://";
+	} else if (c->kind != FAKENET_TCP && c->kind != FAKENET_SYN) {
+		put_text(&o, fakenet_kind_name(c->kind));
+		goto done;
+	} else if (c->flags & FAKENET_HTTP) {
+		scheme = c->flags & FAKENET_TLS ? "https://" : "http://";
+		dflt = c->flags & FAKENET_TLS ? 443 : 80;
+		/* An absolute-form target (a proxy request) says it all. */
+		if (c->path.n > 7 && (memcmp(c->path.p, "http://", 7) == 0 ||
+		    memcmp(c->path.p, "https://", 8) == 0)) {
+			put_safe(&o, &c->path);
+			goto done;
+		}
+		if (c->host.n) {
+			host = &c->host;
+			has_port = memchr(c->host.p, ':', c->host.n) != NULL;
+		}
+	} else if (c->flags & FAKENET_TLS) {
+		scheme = "https://";
+		dflt = 443;
+	} else if (c->flags & FAKENET_SMTP) {
+		scheme = "smtp://";
+		dflt = 25;
+	} else {
+		scheme = "tcp://";
+	}
+	put_text(&o, scheme);
+	if (!host && c->sni.n)
+		host = &c->sni;
+	if (!host && c->name.n)
+		host = &c->name;
+	if (host) {
+		put_safe(&o, host);
+	} else if (strchr(c->addr, ':')) {
+		put_text(&o, "[");
+		put_safe(&o, &addr);
+		put_text(&o, "]");
+	} else {
+		put_safe(&o, &addr);
+	}
+	if (!has_port && c->port != dflt) {
+		snprintf(port, sizeof port, ":%u", c->port);
+		put_text(&o, port);
+	}
+	if (c->flags & FAKENET_HTTP)
+		put_safe(&o, &c->path);
+done:
+	if (n)
+		buf[o.len < n ? o.len : n - 1] = 0;
+	return o.len;
+}
+
 /* ------------------------------------------------------------------ */
 /* netlink: lo up, the AnyIP routes                                    */
 /* ------------------------------------------------------------------ */

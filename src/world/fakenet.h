@@ -266,6 +266,18 @@ int fakenet_read_captures(struct fakenet *fn, int timeout_ms, fakenet_cb cb,
 void fakenet_down(struct fakenet *fn);
 
 /*
+ * Where a capture went, as a URL for a record: "https://evil.com/x",
+ * "http://evil.com:8080/a", "smtp://mail.evil.com", "tcp://evil.com:4444",
+ * "udp://9.9.9.9:9999", "dns://evil.com".  The host is the request's
+ * Host header, else the TLS server name, else the name it was looked up
+ * by, else the address; the port shows when it is not the scheme's own.
+ * Hostile bytes come out as \xNN (so do spaces and backslashes).
+ * Writes at most n bytes, NUL-terminated; returns the length the whole
+ * URL needs, as snprintf does.
+ */
+size_t fakenet_url(const struct fakenet_capture *c, char *buf, size_t n);
+
+/*
  * Decode one whole frame (its 4-byte length prefix included) of len
  * bytes.  Returns 0, or -1 when anything is out of bounds, unknown or
  * left over.  Never reads outside frame[0..len).
