@@ -2332,11 +2332,11 @@ fakenet_read_captures(struct fakenet *fn, int timeout_ms, fakenet_cb cb,
 	}
 	fn->seq++;
 	put32(seq, fn->seq);
-	if (write_nosigpipe(fn->ctl, seq, sizeof seq) != (ssize_t)sizeof seq) {
-		if (errno == EPIPE)
-			snprintf(why, n, "fakenet: the sink is gone");
-		else
-			snprintf(why, n, "fakenet: sync: %s", strerror(errno));
+	/* A dead sink (EPIPE) may have left frames in the pipe: read them
+	 * up to its EOF, which read_until reports as the sink gone. */
+	if (write_nosigpipe(fn->ctl, seq, sizeof seq) != (ssize_t)sizeof seq &&
+	    errno != EPIPE) {
+		snprintf(why, n, "fakenet: sync: %s", strerror(errno));
 		return -1;
 	}
 	return read_until(fn, fn->seq, now_ms() + timeout_ms, cb, ctx, why, n);

@@ -256,7 +256,9 @@ typedef void (*fakenet_cb)(void *ctx, const struct fakenet_capture *c,
  * last call, cb gets the closing SYNC too (flag dropped, bytes = how
  * many); it is not counted.  Waits at most timeout_ms for the
  * sink's answer.  Returns the number of captures, or -1 (sink dead or
- * silent, a malformed frame) with why set.
+ * silent, a malformed frame) with why set; cb has then already had
+ * every capture read before the failure (a sink that hostile code
+ * killed leaves what it had written).
  */
 int fakenet_read_captures(struct fakenet *fn, int timeout_ms, fakenet_cb cb,
     void *ctx, char *why, size_t n);
