@@ -326,6 +326,11 @@ play_basics(struct fakenet *fn)
 		fail_child("dns other.example via 8.8.8.8: '%s'", addr);
 	ask_dns("127.0.0.1", "evil.com", addr, sizeof addr);
 	expect_http_ok("post :80", FAKENET_ANSWER, 80, post);
+	fd = tcp_to("127.0.0.1", 53);		/* dnsmasq takes it */
+	if (fd < 0)
+		fail_child("tcp :53: %s", strerror(errno));
+	else
+		close(fd);
 	fd = tcp_to(FAKENET_ANSWER, 31337);
 	if (fd >= 0 || errno != ECONNREFUSED)
 		fail_child("port 31337: %s", fd >= 0 ? "accepted" : strerror(errno));
@@ -1011,6 +1016,9 @@ test_captures(void **state)
 	assert_non_null(c);
 	assert_true(str_is(&c->name, "evil.com"));
 	assert_true(url_is(c, "tcp://evil.com:31337"));
+
+	c = find_cap(&r, FAKENET_SYN, "127.0.0.1", 53);	/* DNS over TCP */
+	assert_non_null(c);
 
 	c = find_cap(&r, FAKENET_UDP, "9.9.9.9", 9999);
 	assert_non_null(c);

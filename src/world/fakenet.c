@@ -703,6 +703,8 @@ struct conn {
 	unsigned char	 tail[5];	/* the stream's last bytes */
 	unsigned	 flags;
 	enum proto	 proto;
+	const char	*reply;		/* said after the capture is out */
+	bool		 alert;		/* the same: a TLS alert */
 	/* HTTP */
 	size_t		 hdr_end;	/* 0: headers not complete */
 	uint64_t	 clen;
@@ -869,8 +871,11 @@ on_l4(struct sink *s, unsigned proto, uint8_t family, const uint8_t *addr,
 			return;
 		fr.aux = (uint16_t)(p[0] << 8 | p[1]);
 		fr.port = (uint16_t)(p[2] << 8 | p[3]);
-		if (fr.port == 53 || is_sink_port(fr.port))
-			return;		/* a listener there sees it whole */
+		/* A listener there sees it whole.  Port 53 is dnsmasq's and
+		 * still reported: a question over TCP is not parsed, so the
+		 * SYN is all a record has of it. */
+		if (is_sink_port(fr.port))
+			return;
 		fr.kind = FAKENET_SYN;
 		set_name(s, &fr);
 		emit(s, &fr);
@@ -1320,6 +1325,14 @@ conn_end(struct sink *s, struct conn *c, unsigned flags)
 	emit(s, &fr);
 	if (flags & FAKENET_OPEN)
 		return;
+	/* The capture reaches the pipe before the client has the last
+	 * word: a client that saw its answer has its capture written. */
+	out_flush(s);
+	if (c->reply)
+		say(c, c->reply);
+	if (c->alert)
+		(void)send(c->fd, tls_alert, sizeof tls_alert,
+		    MSG_DONTWAIT | MSG_NOSIGNAL);
 	if (c->ssl) {
 		if (c->tls_done) {
 			(void)SSL_shutdown(c->ssl);
@@ -1363,7 +1376,7 @@ smtp_step(struct conn *c)
 			c->body_off = c->line_off;
 			say(c, "354 End data with <CR><LF>.<CR><LF>\r\n");
 		} else if (strcmp(verb, "quit") == 0) {
-			say(c, "221 Bye\r\n");
+			c->reply = "221 Bye\r\n";
 			return true;
 		} else if (strcmp(verb, "ehlo") == 0 || strcmp(verb, "helo") == 0) {
 			say(c, "250 fakenet\r\n");
@@ -1396,8 +1409,7 @@ conn_step(struct sink *s, struct conn *c, size_t old)
 		if (c->total < need && c->have < s->keep)
 			return;
 		if (tls_start(s, c) == -1) {
-			(void)send(c->fd, tls_alert, sizeof tls_alert,
-			    MSG_DONTWAIT | MSG_NOSIGNAL);
+			c->alert = true;
 			conn_end(s, c, 0);
 		}
 		return;
@@ -1414,7 +1426,7 @@ conn_step(struct sink *s, struct conn *c, size_t old)
 				c->hdr_end = (size_t)(e - c->buf) + 2;
 			if (!c->hdr_end) {
 				if (c->have == s->keep) {
-					say(c, http_too_big);
+					c->reply = http_too_big;
 					conn_end(s, c, FAKENET_TRUNCATED);
 				}
 				return;
@@ -1423,7 +1435,7 @@ conn_step(struct sink *s, struct conn *c, size_t old)
 		}
 		if (c->chunked ? memcmp(c->tail, "0\r\n\r\n", 5) == 0 :
 		    c->ptotal - c->hdr_end >= c->clen) {
-			say(c, http_ok);
+			c->reply = http_ok;
 			conn_end(s, c, 0);
 		} else if (c->expect && !c->sent100) {
 			c->sent100 = true;
@@ -1435,7 +1447,7 @@ conn_step(struct sink *s, struct conn *c, size_t old)
 		if (smtp_step(c))
 			conn_end(s, c, 0);
 		else if (c->have == s->keep) {
-			say(c, "552 Too much\r\n");
+			c->reply = "552 Too much\r\n";
 			conn_end(s, c, FAKENET_TRUNCATED);
 		}
 		return;
@@ -1796,7 +1808,7 @@ conn_read(struct sink *s, struct conn *c, int64_t now)
 		}
 		if (c->fd >= 0 && c->total >= READ_LIMIT) {
 			if (c->proto == P_HTTP)
-				say(c, http_ok);
+				c->reply = http_ok;
 			conn_end(s, c, FAKENET_TRUNCATED);
 			return;
 		}
