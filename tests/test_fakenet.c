@@ -699,6 +699,23 @@ play_hostile(struct fakenet *fn)
 	}
 }
 
+/* A body bigger than the most a capture keeps. */
+static void
+play_big(struct fakenet *fn)
+{
+	static char req[100 * 1024];
+	char reply[256];
+	int len;
+
+	(void)fn;
+	len = snprintf(req, sizeof req, "POST /big HTTP/1.1\r\nHost: b\r\n"
+	    "Content-Length: %zu\r\n\r\n", sizeof req - 64);
+	memset(req + len, 'b', sizeof req - (size_t)len);
+	if (exchange(FAKENET_ANSWER, 80, req, (size_t)len + sizeof req - 64,
+	    reply, sizeof reply) < 0 || strncmp(reply, "HTTP/1.1 200 OK", 15))
+		fail_child("big post: '%.40s'", reply);
+}
+
 static int host_tcp = -1, host_udp = -1;	/* in the host's netns */
 static uint16_t host_tcp_port, host_udp_port;
 
@@ -1205,6 +1222,27 @@ test_hostile(void **state)
 	run_free(&r);
 }
 
+/* keep_bytes past the cap: the capture keeps FAKENET_KEEP_MAX, and its
+ * frame still decodes (its length fields are 16 bits). */
+static void
+test_keep_cap(void **state)
+{
+	struct fakenet_config cfg = { .keep_bytes = 1 << 20,
+	    .body_bytes = 1 << 20 };
+	const struct fakenet_capture *c;
+	struct run r;
+
+	(void)state;
+	run_world(play_big, &cfg, 0, true, &r);
+	c = find_cap(&r, FAKENET_TCP, FAKENET_ANSWER, 80);
+	assert_non_null(c);
+	assert_true(c->flags & FAKENET_TRUNCATED);
+	assert_int_equal(c->data.n, FAKENET_KEEP_MAX);
+	assert_true(c->body.n > 60000);
+	assert_true(c->bytes > 100000);	/* all of it, counted */
+	run_free(&r);
+}
+
 static int
 setup_host_listeners(void **state)
 {
@@ -1455,6 +1493,7 @@ main(void)
 		cmocka_unit_test(test_https),
 		cmocka_unit_test(test_smtp),
 		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_keep_cap),
 		cmocka_unit_test_setup_teardown(test_nothing_leaves,
 		    setup_host_listeners, teardown_host_listeners),
 		cmocka_unit_test(test_refuses),

@@ -127,6 +127,8 @@ const uint16_t fakenet_ports[] = {
 	25, 80, 443, 587, 1337, 4444, 8000, 8080, 8443,
 };
 const size_t fakenet_nports = sizeof fakenet_ports / sizeof fakenet_ports[0];
+_Static_assert(sizeof fakenet_ports / sizeof fakenet_ports[0] <= 16,
+    "struct sink holds 16 listeners");
 
 static const char *const kind_names[] = {
 #define X(e, s) s,

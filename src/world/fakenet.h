@@ -84,7 +84,8 @@
 #define FAKENET_NAME_MAX	255	/* DNS name, SNI, Host */
 #define FAKENET_METHOD_MAX	16
 #define FAKENET_PATH_MAX	2048
-#define FAKENET_KEEP_MAX	65536	/* bytes received kept per capture */
+#define FAKENET_KEEP_MAX	65535	/* bytes received kept per capture
+					   (a field's length is 16 bits) */
 #define FAKENET_HEADER		42	/* a frame without its fields */
 #define FAKENET_FRAME_MAX	(64 + 4 * 260 + FAKENET_PATH_MAX + \
 				 2 * FAKENET_KEEP_MAX)
