@@ -31,6 +31,24 @@
  * as the sink and may hold the pipe, so they are hostile data:
  * fakenet_decode() validates every length and is the only reader.
  *
+ * How a world uses it:
+ *
+ *   zygote   ca = fakenet_ca_new(why, n);            once, before forking
+ *            pipe(cap); pipe(ctl);                    per world
+ *   world    unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | ...),
+ *            id maps, private mounts;
+ *            cfg.ca = ca; cfg.outside = 1;
+ *            cfg.capture_wr = cap[1]; cfg.ctl_rd = ctl[0];
+ *            if (fakenet_up(&cfg, &fn, why, n) == -1) refuse(why);
+ *            replica etc/: resolv.conf, hosts, nsswitch.conf (below) and
+ *            ssl/certs/ca-certificates.crt = fn.ca_pem;
+ *            pivot_root, caps, seccomp, ...; run inputs;
+ *            fakenet_down(&fn) when the world ends (or let it die: the
+ *            sink and dnsmasq die with the caller)
+ *   parent   fakenet_attach(&rd, cap[0], ctl[1]);     closing its cap[1], ctl[0]
+ *            after each input: fakenet_read_captures(&rd, ms, cb, ctx, ...)
+ *            and, per capture, fakenet_url() for the record.
+ *
  * Error contract: every function that can fail returns -1 and writes a
  * one-line reason into why[n]; nothing here prints or exits.  A world
  * whose fakenet_up() failed must refuse to run: it never runs without
