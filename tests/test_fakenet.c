@@ -6,15 +6,20 @@
  * maps its id (1000 inside, so dnsmasq gets its port through the ambient
  * capability, not through being root), calls fakenet_up(), and then
  * plays the hostile input with plain sockets: an HTTP POST carrying the
- * essay's secret, a DNS question, a connection to a port nobody serves,
- * a UDP datagram, a TLS ClientHello.  The child forwards the raw frames
- * it reads to the parent (as the world will), and reports what it saw as
- * a client on an error pipe; the parent decodes the frames with
- * fakenet_decode() and asserts on them.
+ * essay's secret, DNS questions, a connection to a port nobody serves,
+ * UDP datagrams, TLS ClientHellos, HTTPS through the world's CA, SMTP,
+ * junk, floods.  The captures come back the way a world's parent gets
+ * them: with cfg.outside, the pipes' far ends are held by this process
+ * and read through fakenet_attach() (the world holds neither); or, in
+ * test_captures, the child reads its own and forwards the raw frames.
+ * Either way this process decodes every frame with fakenet_decode() and
+ * asserts on what a record would say.  What the child saw as a client
+ * comes back as text on an error pipe, which must stay empty.
  *
- * The name-resolution test also unshares a mount namespace and binds
+ * test_resolver and test_https also unshare a mount namespace and bind
  * the replica /etc files fakenet.h recommends over the host's, then
- * resolves with getaddrinfo(): the recipe the world helper follows.
+ * resolve with getaddrinfo() and verify with OpenSSL's default paths:
+ * the recipe the world helper follows.
  *
  * Skips (exit 77) only when the kernel has no user namespaces.
  */
