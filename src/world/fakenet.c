@@ -1971,7 +1971,6 @@ sink_pass(struct sink *s, int timeout, uint32_t *sync_seq, bool *sync)
 			accept_on(s, s->lfd[i], s->lport[i], now);
 	for (i = 0; i < nc; i++) {
 		struct conn *c = &s->conns[who[i]];
-
 		struct pollfd *p = &pfd[2 + NRAW + s->nl + i];
 
 		if (p->revents && c->fd == p->fd)
