@@ -331,11 +331,6 @@ play_basics(struct fakenet *fn)
 		fail_child("dns other.example via 8.8.8.8: '%s'", addr);
 	ask_dns("127.0.0.1", "evil.com", addr, sizeof addr);
 	expect_http_ok("post :80", FAKENET_ANSWER, 80, post);
-	fd = tcp_to("127.0.0.1", 53);		/* dnsmasq takes it */
-	if (fd < 0)
-		fail_child("tcp :53: %s", strerror(errno));
-	else
-		close(fd);
 	fd = tcp_to(FAKENET_ANSWER, 31337);
 	if (fd >= 0 || errno != ECONNREFUSED)
 		fail_child("port 31337: %s", fd >= 0 ? "accepted" : strerror(errno));
@@ -369,6 +364,21 @@ play_basics(struct fakenet *fn)
 	if (got < 7 || reply[0] != 0x15)
 		fail_child("tls :443: %zd bytes, first %02x", got,
 		    got > 0 ? reply[0] : 0);
+	/* A question over TCP (dnsmasq answers it). */
+	fd = tcp_to("127.0.0.1", 53);
+	if (fd < 0) {
+		fail_child("tcp :53: %s", strerror(errno));
+	} else {
+		static const unsigned char q[] = { 0, 30, 0x22, 0x11, 1, 0,
+		    0, 1, 0, 0, 0, 0, 0, 0, 3, 't', 'c', 'p', 4, 'e', 'v',
+		    'i', 'l', 3, 'c', 'o', 'm', 0, 0, 1, 0, 1 };
+		unsigned char a[128];
+
+		if (send(fd, q, sizeof q, MSG_NOSIGNAL) != sizeof q ||
+		    recv(fd, a, sizeof a, 0) < 2 + 12 + 16)
+			fail_child("dns over tcp: no answer");
+		close(fd);
+	}
 }
 
 static void
@@ -1041,6 +1051,13 @@ test_captures(void **state)
 
 	c = find_cap(&r, FAKENET_SYN, "127.0.0.1", 53);	/* DNS over TCP */
 	assert_non_null(c);
+	for (i = 0, c = NULL; i < r.ncaps && !c; i++)
+		if (r.caps[i].kind == FAKENET_DNS &&
+		    str_is(&r.caps[i].name, "tcp.evil.com"))
+			c = &r.caps[i];
+	assert_non_null(c);
+	assert_int_equal(c->port, 53);
+	assert_int_equal(c->aux, 1);
 
 	c = find_cap(&r, FAKENET_UDP, "9.9.9.9", 9999);
 	assert_non_null(c);

@@ -857,6 +857,35 @@ dns_question(const unsigned char *p, size_t n, char *out, uint16_t *qtype)
 	return (int)len;
 }
 
+/* A DNS question in data: a DNS frame (fr has the addresses and ports;
+ * aux becomes the qtype), and its name remembered for the connections
+ * after it.  false when data is no question. */
+static bool
+on_question(struct sink *s, struct frame *fr, const unsigned char *data,
+    size_t len)
+{
+	char name[FAKENET_NAME_MAX];
+	int namelen = dns_question(data, len, name, &fr->aux);
+
+	if (namelen < 0)
+		return false;
+	if ((size_t)namelen == strlen(PROBE_NAME) &&
+	    memcmp(name, PROBE_NAME, (size_t)namelen) == 0)
+		return true;		/* fakenet_up's own */
+	/* Only a name asked for an address names the connections after
+	 * it (not a PTR, MX, ...). */
+	if (fr->aux == 1 || fr->aux == 28) {
+		memcpy(s->last_name, name, (size_t)namelen);
+		s->last_namelen = (size_t)namelen;
+	}
+	fr->kind = FAKENET_DNS;
+	fr->bytes = len;
+	fr->f[F_NAME].p = name;
+	fr->f[F_NAME].n = (size_t)namelen;
+	emit(s, fr);
+	return true;
+}
+
 /* A transport header and what follows, n bytes, from family (4, 6) to
  * addr: a SYN frame, a DNS frame or a UDP frame. */
 static void
@@ -869,13 +898,23 @@ on_l4(struct sink *s, unsigned proto, uint8_t family, const uint8_t *addr,
 	fr.family = family;
 	memcpy(fr.addr, addr, family == 4 ? 4 : 16);
 	if (proto == IPPROTO_TCP) {
-		if (n < 14 || (p[13] & 0x12) != 0x02)
+		if (n < 20)
 			return;
 		fr.aux = (uint16_t)(p[0] << 8 | p[1]);
 		fr.port = (uint16_t)(p[2] << 8 | p[3]);
+		if ((p[13] & 0x12) != 0x02) {
+			/* The filter lets through port 53's segments: a
+			 * question over TCP, its 2-byte length first (one
+			 * segment: a question is small). */
+			size_t doff = (size_t)(p[12] >> 4) * 4;
+
+			if (fr.port == 53 && doff >= 20 && n > doff + 2)
+				(void)on_question(s, &fr, p + doff + 2,
+				    n - doff - 2);
+			return;
+		}
 		/* A listener there sees it whole.  Port 53 is dnsmasq's and
-		 * still reported: a question over TCP is not parsed, so the
-		 * SYN is all a record has of it. */
+		 * still reported: the attempt itself. */
 		if (is_sink_port(fr.port))
 			return;
 		fr.kind = FAKENET_SYN;
@@ -884,8 +923,6 @@ on_l4(struct sink *s, unsigned proto, uint8_t family, const uint8_t *addr,
 	} else if (proto == IPPROTO_UDP) {
 		size_t ulen;
 		const unsigned char *data;
-		char name[FAKENET_NAME_MAX];
-		int namelen;
 
 		if (n < 8)
 			return;
@@ -899,23 +936,8 @@ on_l4(struct sink *s, unsigned proto, uint8_t family, const uint8_t *addr,
 		data = p + 8;
 		ulen -= 8;
 		fr.bytes = ulen;
-		if (fr.port == 53 &&
-		    (namelen = dns_question(data, ulen, name, &fr.aux)) >= 0) {
-			if ((size_t)namelen == strlen(PROBE_NAME) &&
-			    memcmp(name, PROBE_NAME, (size_t)namelen) == 0)
-				return;		/* fakenet_up's own */
-			/* Only a name asked for an address names the
-			 * connections after it (not a PTR, MX, ...). */
-			if (fr.aux == 1 || fr.aux == 28) {
-				memcpy(s->last_name, name, (size_t)namelen);
-				s->last_namelen = (size_t)namelen;
-			}
-			fr.kind = FAKENET_DNS;
-			fr.f[F_NAME].p = name;
-			fr.f[F_NAME].n = (size_t)namelen;
-			emit(s, &fr);
+		if (fr.port == 53 && on_question(s, &fr, data, ulen))
 			return;
-		}
 		fr.kind = FAKENET_UDP;	/* port 53 too, when no question */
 		fr.aux = (uint16_t)(p[0] << 8 | p[1]);
 		fr.f[F_DATA].p = (const char *)data;
@@ -932,17 +954,20 @@ on_l4(struct sink *s, unsigned proto, uint8_t family, const uint8_t *addr,
  * copy of every packet delivered locally with its protocol, whatever
  * the port, and (unlike AF_PACKET, whose bind and close each wait for an
  * RCU grace period, 5-15 ms here) costs microseconds.  Classic BPF keeps
- * TCP down to SYNs without ACK, and drops later IPv4 fragments.
+ * TCP down to SYNs without ACK and what goes to port 53 (DNS questions
+ * over TCP), and drops later IPv4 fragments.
  */
 static struct sock_filter syn4_code[] = {
-	BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 6),			/* frag */
-	BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x1fff, 4, 0),
+	BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 6),			/* 0: frag */
+	BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x1fff, 7, 0),	/* -> 9 */
 	BPF_STMT(BPF_LDX | BPF_B | BPF_MSH, 0),			/* X = ihl */
+	BPF_STMT(BPF_LD | BPF_H | BPF_IND, 2),			/* dport */
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 53, 3, 0),		/* -> 8 */
 	BPF_STMT(BPF_LD | BPF_B | BPF_IND, 13),			/* flags */
 	BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0x12),		/* SYN|ACK */
 	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x02, 0, 1),
-	BPF_STMT(BPF_RET | BPF_K, 0x40000),
-	BPF_STMT(BPF_RET | BPF_K, 0),
+	BPF_STMT(BPF_RET | BPF_K, 0x40000),			/* 8 */
+	BPF_STMT(BPF_RET | BPF_K, 0),				/* 9 */
 };
 static struct sock_filter udp4_code[] = {
 	BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 6),
@@ -951,10 +976,12 @@ static struct sock_filter udp4_code[] = {
 	BPF_STMT(BPF_RET | BPF_K, 0),
 };
 static struct sock_filter syn6_code[] = {
+	BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 2),			/* 0: dport */
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 53, 3, 0),		/* -> 5 */
 	BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 13),
 	BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0x12),
 	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x02, 0, 1),
-	BPF_STMT(BPF_RET | BPF_K, 0x40000),
+	BPF_STMT(BPF_RET | BPF_K, 0x40000),			/* 5 */
 	BPF_STMT(BPF_RET | BPF_K, 0),
 };
 
