@@ -654,6 +654,9 @@ main(int argc, char **argv)
 	struct statecost state = { 0 };
 	struct procstat jail_e = { 0 }, sandbox_e1 = { 0 }, bwrap = { 0 };
 	struct samples jail = { 0 }, jail_big = { 0 };
+	struct samples fn_netns = { 0 }, fn_up = { 0 }, fn_down = { 0 };
+	char fakenet_why[300] = "";
+	bool fakenet_ok;
 	int essay_python_runs = 1;
 	double jail_steps[JAIL_STEP_COUNT];
 	char jail_why[300] = "", cg_why[128] = "";
@@ -843,6 +846,9 @@ main(int argc, char **argv)
 	if (jail_ok)
 		(void)inproc_jail_heavy(o.slow_reps * 2, HEAVY_MIB, &jail_big,
 		    jail_why, sizeof jail_why);
+	/* A replica world's fake internet, up and down. */
+	fakenet_ok = inproc_fakenet(o.proc_reps / 2, &fn_netns, &fn_up,
+	    &fn_down, fakenet_why, sizeof fakenet_why);
 
 	/* 5. callgrind */
 	fprintf(stderr, "bench: callgrind...\n");
@@ -1021,6 +1027,16 @@ main(int argc, char **argv)
 	else
 		printf("| `sandboxrepl -e 1 --path=jail` | skipped: %s | | |\n",
 		    jail_e.why);
+	if (fakenet_ok)
+		printf("| `fakenet_up()` + `fakenet_down()`: lo, AnyIP routes, "
+		    "dnsmasq answering, sink ready, then both killed (%zu runs) "
+		    "| %s + %s | `unshare(CLONE_NEWNET)` before it %s | |\n",
+		    fn_up.n, fmt_time(b1, sizeof b1, samples_median(&fn_up)),
+		    fmt_time(b2, sizeof b2, samples_median(&fn_down)),
+		    fmt_time(b3, sizeof b3, samples_median(&fn_netns)));
+	else
+		printf("| `fakenet_up()` + `fakenet_down()` | skipped: %s | | "
+		    "|\n", fakenet_why);
 	if (cg >= 0)
 		printf("| callgrind, instructions for one essay parse + check + "
 		    "evaluate | %lld Ir | whole session step (record, trace "
