@@ -39,6 +39,7 @@
 #include "arena.h"
 #include "ast.h"
 #include "cmd.h"
+#include "escape.h"
 #include "mockfs.h"
 #include "ns.h"
 #include "parse.h"
@@ -233,7 +234,10 @@ agent_context(struct session *s, const char *task, size_t tasklen,
 		size_t len = 0;
 		const char *name = mfs_name(fs, i);
 		(void)mfs_get(fs, name, &len);
-		sbuf_addf(out, "  %s: %zu\n", name, len);
+		/* a name is data: one line, whatever it holds */
+		sbuf_adds(out, "  ");
+		escape_add(out, name, strlen(name), 0);
+		sbuf_addf(out, ": %zu\n", len);
 	}
 	if (n == 0)
 		sbuf_adds(out, "  (none)\n");
@@ -534,8 +538,8 @@ add_stderr_line(struct sbuf *msg, struct sbuf *eb)
 	while (e > s && is_blank(e[-1]))
 		e--;
 	if (e > s) {
-		int n = (int)(e - s > 200 ? 200 : e - s);
-		sbuf_addf(msg, ": %.*s", n, s);
+		sbuf_adds(msg, ": ");
+		escape_add(msg, s, (size_t)(e - s > 200 ? 200 : e - s), 0);
 	}
 }
 
@@ -839,7 +843,8 @@ agent_proposal_show(const struct agent_proposal *p, bool json,
 		json_decref(o);
 		return;
 	}
-	for (i = 0; i < p->nlines; i++)
-		sbuf_addf(out, "%sagent proposes: %s", i ? "\n" : "",
-		    p->lines[i]);
+	for (i = 0; i < p->nlines; i++) {
+		sbuf_addf(out, "%sagent proposes: ", i ? "\n" : "");
+		escape_add(out, p->lines[i], strlen(p->lines[i]), 0);
+	}
 }

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct arena;
 struct sbuf;
 
 /* X(enum suffix, name in records) */
@@ -107,6 +108,14 @@ struct record {
 	const char	*line;		/* LABEL: SHOWN -> OUTCOME */
 	const char	*source;	/* "user", "scenario", "agent" */
 };
+
+/*
+ * The trace line, "LABEL: SHOWN -> OUTCOME": label, shown and outcome are
+ * replaced by their escaped forms (escape.h: no control character, no
+ * newline, whoever wrote the text), then joined into r->line.  Every
+ * trace line is made here.  Strings in a.
+ */
+void record_set_line(struct record *r, struct arena *a);
 
 /* Append the record as one JSON object (no newline). */
 void record_json(const struct record *r, struct sbuf *out);

@@ -828,7 +828,6 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 {
 	bool is_command = cmdname != NULL;
 	struct record *r = st->r;
-	struct sbuf b = SBUF_INIT;
 	size_t i, n;
 	const char *outcome = r->outcome;
 
@@ -912,9 +911,7 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 		}
 	}
 	r->outcome = outcome;
-	sbuf_addf(&b, "%s: %s -> %s", r->label, r->shown, r->outcome);
-	r->line = arena_strdup(st->a, sbuf_cstr(&b));
-	sbuf_free(&b);
+	record_set_line(r, st->a);
 }
 
 static void
@@ -1015,9 +1012,9 @@ session_run(struct session *s, const char *input, size_t len,
 				recs[i].reason = arena_printf(a, "the state could "
 				    "not be saved, so this step is not kept: %s",
 				    err);
-				recs[i].line = arena_printf(a, "%s: %s -> "
-				    "OSError: %s", recs[i].label, recs[i].shown,
+				recs[i].outcome = arena_printf(a, "OSError: %s",
 				    recs[i].reason);
+				record_set_line(&recs[i], a);
 			}
 			free(err);
 		}
