@@ -13,7 +13,9 @@
  * with pipes to its stdin and from its stdout and stderr, read in a poll()
  * loop against a wall-clock deadline with a byte cap; on timeout or an
  * overlong answer the whole group gets SIGKILL, and the child is always
- * reaped.  Nothing here prints or exits: failures come back as messages.
+ * reaped.  The caller is the child subreaper while the agent runs, and
+ * every process descended from the agent (in its group or not: setsid)
+ * is killed and reaped before agent_exec() returns.  Nothing here prints or exits: failures come back as messages.
  * The caller must not reap children it did not start (waitpid(-1) in a
  * SIGCHLD handler would take the agent's exit status away).
  */
