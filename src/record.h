@@ -100,6 +100,10 @@ struct record {
 	size_t		 neffects;
 	const char	**fs;		/* sorted file names after the step */
 	size_t		 nfs;
+	const char	*truncated;	/* what the record leaves out (files
+					   the jail's read-back did not bring,
+					   effects past a cap), or NULL */
+	bool		 fs_partial;	/* fs is not all the path holds */
 	unsigned	 budget_used;
 	unsigned	 budget_limit;	/* 0 on paths without a budget */
 	const char	*label;		/* "sandboxed code" */

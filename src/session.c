@@ -921,6 +921,8 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 			break;
 		}
 	}
+	if (r->truncated != NULL)	/* never silently */
+		outcome = arena_printf(st->a, "%s [%s]", outcome, r->truncated);
 	r->outcome = outcome;
 	record_set_line(r, st->a);
 }

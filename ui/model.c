@@ -251,6 +251,7 @@ model_apply(struct model *m, const char *input, size_t len,
 		mp->last.verdict = r[i].verdict;
 		mp->last.layer = r[i].layer;
 		mp->last.kind = r[i].kind;
+		mp->last.fs_partial = r[i].fs_partial;
 		log_line(m, r[i].line ? r[i].line : "");
 	}
 	for (k = 0; hl == NULL && k < sizeof prefer / sizeof prefer[0]; k++)

@@ -35,6 +35,7 @@ struct model_last {
 	enum verdict	 verdict;
 	enum layer	 layer;
 	enum input_kind	 kind;
+	bool		 fs_partial;	/* its files are not all there are */
 };
 
 struct model_file {
