@@ -20,6 +20,7 @@
 
 #include "arena.h"
 #include "ast.h"
+#include "escape.h"
 #include "mockfs.h"
 #include "model.h"
 #include "parse.h"
@@ -169,18 +170,22 @@ new_entry(struct model_path *mp)
 void
 model_note(struct model *m, unsigned mask, const char *text)
 {
+	struct sbuf b = SBUF_INIT;
 	size_t p;
 	if (mask == 0)
 		mask = session_paths(m->s);
+	/* one line of text, like a trace line, whatever the note quotes */
+	escape_add(&b, text, strlen(text), 0);
 	for (p = 0; p < PATH__COUNT; p++) {
 		struct model_entry *e;
 		if (!(mask & PATH_BIT(p)))
 			continue;
 		e = new_entry(&m->paths[p]);
 		e->is_note = true;
-		e->outcome = xstrdup(text);
+		e->outcome = xstrdup(sbuf_cstr(&b));
 	}
-	log_line(m, text);
+	log_line(m, sbuf_cstr(&b));
+	sbuf_free(&b);
 }
 
 /* Split "[start,end) text" dump lines into the model's tree. */
