@@ -46,13 +46,13 @@
 #include "arena.h"
 #include "ast.h"
 #include "cmd.h"
-#include "escape.h"
 #include "mockfs.h"
 #include "ns.h"
 #include "parse.h"
 #include "policy.h"
 #include "sbuf.h"
 #include "session.h"
+#include "textesc.h"
 #include "value.h"
 #include "xalloc.h"
 
@@ -243,7 +243,7 @@ agent_context(struct session *s, const char *task, size_t tasklen,
 		(void)mfs_get(fs, name, &len);
 		/* a name is data: one line, whatever it holds */
 		sbuf_adds(out, "  ");
-		escape_add(out, name, strlen(name), 0);
+		textesc_add(out, name, strlen(name), 0);
 		sbuf_addf(out, ": %zu\n", len);
 	}
 	if (n == 0)
@@ -672,7 +672,7 @@ add_stderr_line(struct sbuf *msg, struct sbuf *eb)
 		e--;
 	if (e > s) {
 		sbuf_adds(msg, ": ");
-		escape_add(msg, s, (size_t)(e - s > 200 ? 200 : e - s), 0);
+		textesc_add(msg, s, (size_t)(e - s > 200 ? 200 : e - s), 0);
 	}
 }
 
@@ -989,6 +989,6 @@ agent_proposal_show(const struct agent_proposal *p, bool json,
 	}
 	for (i = 0; i < p->nlines; i++) {
 		sbuf_addf(out, "%sagent proposes: ", i ? "\n" : "");
-		escape_add(out, p->lines[i], strlen(p->lines[i]), 0);
+		textesc_add(out, p->lines[i], strlen(p->lines[i]), 0);
 	}
 }

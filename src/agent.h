@@ -125,7 +125,7 @@ size_t agent_run_line(struct session *s, const char *line, unsigned mask,
     struct arena *a, struct record **out);
 
 /* The proposal as shown before it runs: "agent proposes: LINE" per line
- * (trace; LINE escaped by escape.h, so an input of several lines shows
+ * (trace; LINE escaped by textesc.h, so an input of several lines shows
  * "\n"), or one JSON object {"agent":{"task","proposal":[...]}} (json).
  * No trailing newline. */
 void agent_proposal_show(const struct agent_proposal *p, bool json,

@@ -19,11 +19,11 @@
 #include <unistd.h>
 
 #include "arena.h"
-#include "escape.h"
 #include "eval.h"
 #include "fsops.h"
 #include "mockfs.h"
 #include "sbuf.h"
+#include "textesc.h"
 
 #define MAX_REAL_READ (16u << 20)
 
@@ -49,7 +49,7 @@ raise_os(struct eval *ev, int err, const char *path)
 	struct sbuf name = SBUF_INIT;
 	bool r;
 
-	escape_repr(&name, path, strlen(path));	/* Python shows the repr */
+	textesc_repr(&name, path, strlen(path));	/* Python shows the repr */
 	r = rt_raise(&ev->rt, cls, "[Errno %d] %s: %s", err, strerror(err),
 	    sbuf_cstr(&name));
 	sbuf_free(&name);

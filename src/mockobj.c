@@ -20,7 +20,6 @@
 
 #include "arena.h"
 #include "builtins.h"
-#include "escape.h"
 #include "eval.h"
 #include "methods.h"
 #include "mock.h"
@@ -28,6 +27,7 @@
 #include "ns.h"
 #include "policy.h"
 #include "sbuf.h"
+#include "textesc.h"
 
 #define EV(rt) ((struct eval *)(rt)->owner)
 
@@ -885,7 +885,7 @@ mock_repr(value v, struct sbuf *out)
 		return;
 	case MK_FILE:
 		sbuf_adds(out, "<_io.TextIOWrapper name=");
-		escape_repr(out, o->name, strlen(o->name));
+		textesc_repr(out, o->name, strlen(o->name));
 		sbuf_addf(out, " mode='%s' encoding='UTF-8'>",
 		    o->writable ? "w" : "r");
 		return;

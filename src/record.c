@@ -1,7 +1,7 @@
 /*
  * record.c -- names of the record's enums, and the JSON form of a record.
  *
- * The trace line is joined here too, from escaped parts (escape.h).
+ * The trace line is joined here too, from escaped parts (textesc.h).
  * JSON is written with jansson, a well-kept library, rather than by hand:
  * inputs are hostile and every string must come out escaped correctly.
  * Strings that are not valid UTF-8 (a hostile input may be anything) are
@@ -16,9 +16,9 @@
 #include <jansson.h>
 
 #include "arena.h"
-#include "escape.h"
 #include "record.h"
 #include "sbuf.h"
+#include "textesc.h"
 
 #define X_NAME(e, name) name,
 static const char *const path_names[] = { PATHS(X_NAME) };
@@ -48,9 +48,9 @@ record_path_parse(const char *name, size_t len, enum path_id *out)
 void
 record_set_line(struct record *r, struct arena *a)
 {
-	r->label = escape_text(a, r->label ? r->label : "");
-	r->shown = escape_text(a, r->shown ? r->shown : "");
-	r->outcome = escape_text(a, r->outcome ? r->outcome : "");
+	r->label = textesc_text(a, r->label ? r->label : "");
+	r->shown = textesc_text(a, r->shown ? r->shown : "");
+	r->outcome = textesc_text(a, r->outcome ? r->outcome : "");
 	r->line = arena_printf(a, "%s: %s -> %s", r->label, r->shown,
 	    r->outcome);
 }

@@ -115,7 +115,7 @@ struct record {
 
 /*
  * The trace line, "LABEL: SHOWN -> OUTCOME": label, shown and outcome are
- * replaced by their escaped forms (escape.h: no control character, no
+ * replaced by their escaped forms (textesc.h: no control character, no
  * newline, whoever wrote the text), then joined into r->line.  Every
  * trace line is made here.  Strings in a.
  */

@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "arena.h"
-#include "escape.h"
 #include "mockfs.h"
 #include "lex.h"
 #include "policy.h"
@@ -21,6 +20,7 @@
 #include "sbuf.h"
 #include "scenario.h"
 #include "session.h"
+#include "textesc.h"
 #include "xalloc.h"
 
 #define MAX_SCENARIO_BYTES (16u << 20)
@@ -362,7 +362,7 @@ scenario_exec(struct session *s, const struct scn_step *st, struct arena *a,
 		session_set_budget(s, (unsigned)strtoul(st->arg, NULL, 10));
 		break;
 	case SCN_ECHO:
-		out->text = escape_text(a, arena_strdup(a, st->arg));
+		out->text = textesc_text(a, arena_strdup(a, st->arg));
 		break;
 	case SCN_LS: {
 		enum path_id p = PATH_UNSAFE;
@@ -385,7 +385,7 @@ scenario_exec(struct session *s, const struct scn_step *st, struct arena *a,
 		sbuf_addc(&b, ']');
 		if (st->note != NULL)
 			sbuf_addf(&b, "  %s", st->note);
-		out->text = escape_text(a, arena_strdup(a, sbuf_cstr(&b)));
+		out->text = textesc_text(a, arena_strdup(a, sbuf_cstr(&b)));
 		sbuf_free(&b);
 		break;
 	}

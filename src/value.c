@@ -19,10 +19,10 @@
 #include <string.h>
 
 #include "arena.h"
-#include "escape.h"
 #include "num.h"
 #include "sbuf.h"
 #include "strfmt.h"
+#include "textesc.h"
 #include "value.h"
 #include "xalloc.h"
 
@@ -607,7 +607,7 @@ value_str_repr(const struct vstr *s, bool is_bytes, struct sbuf *out)
 	size_t i;
 	if (!is_bytes) {
 		/* the escapes every text sandboxrepl shows uses */
-		escape_repr(out, s->data, s->len);
+		textesc_repr(out, s->data, s->len);
 		return;
 	}
 	sbuf_addc(out, 'b');

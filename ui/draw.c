@@ -1,6 +1,6 @@
 /*
  * draw.c -- text in rectangles: clipped by display width (UTF-8 aware),
- * what is not printable shown escaped (escape.h), colour or a plain
+ * what is not printable shown escaped (textesc.h), colour or a plain
  * attribute.
  */
 #include "config.h"
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "escape.h"
+#include "textesc.h"
 #include "uipriv.h"
 
 int
@@ -60,18 +60,18 @@ draw_verdict_attr(const struct ui *u, enum verdict v)
 
 /*
  * Width of one character at s (n bytes there); sets *used.  A character
- * escape.h escapes is shown as its escape (into esc, else esc is ""), so
+ * textesc.h escapes is shown as its escape (into esc, else esc is ""), so
  * that nothing a name or an outcome holds reaches the terminal raw.
  */
 static int
-char_width(const char *s, size_t n, size_t *used, char esc[ESCAPE_MAX])
+char_width(const char *s, size_t n, size_t *used, char esc[TEXTESC_MAX])
 {
 	mbstate_t st;
 	wchar_t wc;
 	size_t k;
 	int w;
 
-	*used = escape_next(s, n, 0, esc);
+	*used = textesc_next(s, n, 0, esc);
 	if (esc[0] != '\0')
 		return (int)strlen(esc);
 	if ((unsigned char)*s < 0x80)
@@ -92,7 +92,7 @@ draw_width(const char *s, size_t len)
 {
 	int w = 0;
 	size_t i = 0, used;
-	char esc[ESCAPE_MAX];
+	char esc[TEXTESC_MAX];
 	while (i < len) {
 		w += char_width(s + i, len - i, &used, esc);
 		i += used;
@@ -105,7 +105,7 @@ draw_fit(const char *s, size_t len, int cols)
 {
 	int w = 0;
 	size_t i = 0, used;
-	char esc[ESCAPE_MAX];
+	char esc[TEXTESC_MAX];
 	while (i < len) {
 		int cw = char_width(s + i, len - i, &used, esc);
 		if (w + cw > cols)
@@ -122,7 +122,7 @@ draw_textn(struct rect r, int row, int col, int attr, const char *s,
 {
 	int x = col;
 	size_t i = 0, used;
-	char esc[ESCAPE_MAX];
+	char esc[TEXTESC_MAX];
 
 	if (row < 0 || row >= r.h || col >= r.w)
 		return 0;

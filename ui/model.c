@@ -20,12 +20,12 @@
 
 #include "arena.h"
 #include "ast.h"
-#include "escape.h"
 #include "mockfs.h"
 #include "model.h"
 #include "parse.h"
 #include "sbuf.h"
 #include "session.h"
+#include "textesc.h"
 #include "xalloc.h"
 
 /* Transcripts keep this many entries per path; older ones scroll away. */
@@ -175,7 +175,7 @@ model_note(struct model *m, unsigned mask, const char *text)
 	if (mask == 0)
 		mask = session_paths(m->s);
 	/* one line of text, like a trace line, whatever the note quotes */
-	escape_add(&b, text, strlen(text), 0);
+	textesc_add(&b, text, strlen(text), 0);
 	for (p = 0; p < PATH__COUNT; p++) {
 		struct model_entry *e;
 		if (!(mask & PATH_BIT(p)))

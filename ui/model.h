@@ -110,7 +110,7 @@ void model_rebase(struct model *m);
 void model_apply(struct model *m, const char *input, size_t len,
     const struct record *r, size_t n);
 /* A note in the transcripts of the paths in mask (0: all) and the log,
- * escaped (escape.h) as a trace line is. */
+ * escaped (textesc.h) as a trace line is. */
 void model_note(struct model *m, unsigned mask, const char *text);
 /* The path's files now, merged with deleted baseline files, sorted. */
 size_t model_fs_rows(struct model *m, enum path_id p,

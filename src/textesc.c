@@ -1,5 +1,5 @@
 /*
- * escape.c -- text made safe for a terminal, by Python's repr() rules.
+ * textesc.c -- text made safe for a terminal, by Python's repr() rules.
  *
  * Runs of printable ASCII are copied as they are; anything else is decoded
  * one character at a time: strict UTF-8 (a lone surrogate, which a Python
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "arena.h"
-#include "escape.h"
+#include "textesc.h"
 #include "sbuf.h"
 #include "unicode.h"
 #include "unicode_print.h"
@@ -39,7 +39,7 @@ decode_surrogate(const unsigned char *p, size_t n, uint32_t *cp)
 }
 
 size_t
-escape_next(const char *s, size_t n, char quote, char buf[ESCAPE_MAX])
+textesc_next(const char *s, size_t n, char quote, char buf[TEXTESC_MAX])
 {
 	const unsigned char *p = (const unsigned char *)s;
 	uint32_t cp;
@@ -56,37 +56,38 @@ escape_next(const char *s, size_t n, char quote, char buf[ESCAPE_MAX])
 			strcpy(buf, "\\r");
 		else if (cp == '\t')
 			strcpy(buf, "\\t");
-		else if (cp == '\\' || cp == (unsigned char)quote)
-			snprintf(buf, ESCAPE_MAX, "\\%c", (char)cp);
+		else if (quote != 0 && (cp == '\\' ||
+		    cp == (unsigned char)quote))
+			snprintf(buf, TEXTESC_MAX, "\\%c", (char)cp);
 		else
-			snprintf(buf, ESCAPE_MAX, "\\x%02x", (unsigned)cp);
+			snprintf(buf, TEXTESC_MAX, "\\x%02x", (unsigned)cp);
 		return 1;
 	}
 	used = unicode_decode(s, n, &cp);
 	if (used == 0)
 		used = decode_surrogate(p, n, &cp);
 	if (used == 0) {
-		snprintf(buf, ESCAPE_MAX, "\\x%02x", (unsigned)p[0]);
+		snprintf(buf, TEXTESC_MAX, "\\x%02x", (unsigned)p[0]);
 		return 1;
 	}
 	if (unicode_print_isprintable(cp))
 		return used;
 	if (cp <= 0xff)
-		snprintf(buf, ESCAPE_MAX, "\\x%02x", (unsigned)cp);
+		snprintf(buf, TEXTESC_MAX, "\\x%02x", (unsigned)cp);
 	else if (cp <= 0xffff)
-		snprintf(buf, ESCAPE_MAX, "\\u%04x", (unsigned)cp);
+		snprintf(buf, TEXTESC_MAX, "\\u%04x", (unsigned)cp);
 	else
-		snprintf(buf, ESCAPE_MAX, "\\U%08x", (unsigned)cp);
+		snprintf(buf, TEXTESC_MAX, "\\U%08x", (unsigned)cp);
 	return used;
 }
 
 void
-escape_add(struct sbuf *out, const char *s, size_t len, char quote)
+textesc_add(struct sbuf *out, const char *s, size_t len, char quote)
 {
 	size_t i = 0;
 
 	while (i < len) {
-		char buf[ESCAPE_MAX];
+		char buf[TEXTESC_MAX];
 		size_t run = i, used;
 		while (run < len && is_plain((unsigned char)s[run], quote))
 			run++;
@@ -95,7 +96,7 @@ escape_add(struct sbuf *out, const char *s, size_t len, char quote)
 			i = run;
 			continue;
 		}
-		used = escape_next(s + i, len - i, quote, buf);
+		used = textesc_next(s + i, len - i, quote, buf);
 		if (buf[0] != '\0')
 			sbuf_adds(out, buf);
 		else
@@ -105,27 +106,27 @@ escape_add(struct sbuf *out, const char *s, size_t len, char quote)
 }
 
 void
-escape_repr(struct sbuf *out, const char *s, size_t len)
+textesc_repr(struct sbuf *out, const char *s, size_t len)
 {
 	/* Python's choice: single quotes unless only ' occurs */
 	char q = memchr(s, '\'', len) && !memchr(s, '"', len) ? '"' : '\'';
 	sbuf_addc(out, q);
-	escape_add(out, s, len, q);
+	textesc_add(out, s, len, q);
 	sbuf_addc(out, q);
 }
 
 bool
-escape_needed(const char *s, size_t len)
+textesc_needed(const char *s, size_t len)
 {
 	size_t i = 0;
 
 	while (i < len) {
-		char buf[ESCAPE_MAX];
+		char buf[TEXTESC_MAX];
 		if (is_plain((unsigned char)s[i], 0)) {
 			i++;
 			continue;
 		}
-		i += escape_next(s + i, len - i, 0, buf);
+		i += textesc_next(s + i, len - i, 0, buf);
 		if (buf[0] != '\0')
 			return true;
 	}
@@ -133,14 +134,14 @@ escape_needed(const char *s, size_t len)
 }
 
 const char *
-escape_text(struct arena *a, const char *s)
+textesc_text(struct arena *a, const char *s)
 {
 	struct sbuf b = SBUF_INIT;
 	const char *r;
 
-	if (s == NULL || !escape_needed(s, strlen(s)))
+	if (s == NULL || !textesc_needed(s, strlen(s)))
 		return s;
-	escape_add(&b, s, strlen(s), 0);
+	textesc_add(&b, s, strlen(s), 0);
 	r = arena_strdup(a, sbuf_cstr(&b));
 	sbuf_free(&b);
 	return r;

@@ -1,5 +1,5 @@
 /*
- * escape.h -- the one escaping function for text that reaches a terminal
+ * textesc.h -- the one escaping function for text that reaches a terminal
  * or a text file.
  *
  * Every string sandboxrepl did not write itself (a file name from the
@@ -13,8 +13,8 @@
  * and the backslash are escaped too; in text that is not Python they are
  * left alone, so that escaping twice changes nothing.
  */
-#ifndef SANDBOXREPL_ESCAPE_H
-#define SANDBOXREPL_ESCAPE_H
+#ifndef SANDBOXREPL_TEXTESC_H
+#define SANDBOXREPL_TEXTESC_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -23,7 +23,7 @@ struct arena;
 struct sbuf;
 
 /* Longest escape of one character ("\U0010ffff") and its NUL. */
-#define ESCAPE_MAX 11
+#define TEXTESC_MAX 11
 
 /*
  * The character at s (n > 0 bytes available): returns the bytes it takes
@@ -31,21 +31,21 @@ struct sbuf;
  * printable as it is.  quote is 0 outside Python, else the literal's quote
  * character (then it and the backslash are escaped as well).
  */
-size_t escape_next(const char *s, size_t n, char quote,
-    char buf[ESCAPE_MAX]);
+size_t textesc_next(const char *s, size_t n, char quote,
+    char buf[TEXTESC_MAX]);
 
-/* Append s[0, len) escaped to out (see escape_next for quote). */
-void escape_add(struct sbuf *out, const char *s, size_t len, char quote);
+/* Append s[0, len) escaped to out (see textesc_next for quote). */
+void textesc_add(struct sbuf *out, const char *s, size_t len, char quote);
 
 /* Python's repr() of the str s[0, len): quotes chosen as Python chooses
- * them, the inside escaped by escape_add(). */
-void escape_repr(struct sbuf *out, const char *s, size_t len);
+ * them, the inside escaped by textesc_add(). */
+void textesc_repr(struct sbuf *out, const char *s, size_t len);
 
-/* Would escape_add(quote 0) change s[0, len)? */
-bool escape_needed(const char *s, size_t len);
+/* Would textesc_add(quote 0) change s[0, len)? */
+bool textesc_needed(const char *s, size_t len);
 
 /* s escaped as text (quote 0), NUL-terminated in a; s itself when nothing
  * needs escaping; NULL for NULL. */
-const char *escape_text(struct arena *a, const char *s);
+const char *textesc_text(struct arena *a, const char *s);
 
 #endif
