@@ -53,7 +53,7 @@
 #include "xalloc.h"
 
 #define MAX_EFFECTS	256
-#define MAX_FIELD	4096
+#define MAX_FIELD	4096		/* bytes of an effect's field */
 #define MAX_LISTED	1024		/* workspace names listed back */
 #define MAX_BINDINGS	64		/* names one input may bring back */
 #define MAX_BIND_REPR	(1u << 20)	/* and the repr of each */
@@ -276,6 +276,22 @@ field(struct arena *a, json_t *o, const char *key)
 	return field_max(a, o, key, MAX_FIELD);
 }
 
+/* What the reply said in full (result, message, reason): the whole reply
+ * is already within the jail's result cap, so nothing is cut. */
+static const char *
+whole_field(struct arena *a, json_t *o, const char *key)
+{
+	return field_max(a, o, key, JAIL_DEFAULT_MAX_RESULT);
+}
+
+/* Is the string field longer than MAX_FIELD (and so cut by field())? */
+static bool
+is_long(json_t *o, const char *key)
+{
+	json_t *j = json_object_get(o, key);
+	return json_is_string(j) && json_string_length(j) > MAX_FIELD;
+}
+
 /* The names the record uses for layers come from a fixed set. */
 static bool
 layer_of(const char *name, enum layer *out)
@@ -300,7 +316,8 @@ struct reply {
 	json_t	*final;
 	json_t	*binds;
 	json_t	*listing;	/* the "ls" array, or NULL */
-	size_t	 dropped;
+	size_t	 dropped;	/* effects past MAX_EFFECTS */
+	size_t	 cut;		/* effects whose text was cut */
 };
 
 static void
@@ -337,6 +354,8 @@ decode(const char *buf, size_t len, struct arena *a, struct record *r,
 			ef->target = field(a, e, "target");
 			ef->text = field(a, e, "text");
 			ef->category = field(a, e, "category");
+			if (is_long(e, "target") || is_long(e, "text"))
+				rp->cut++;
 			ef->denied = json_is_true(json_object_get(e, "denied"));
 			ef->simulated = false;
 			if (ef->op == NULL)
@@ -578,6 +597,10 @@ jailpath_run(const struct jailpath_job *job, struct arena *a,
 		add_truncated(r, a, arena_printf(a, "%zu effect%s past the "
 		    "first %u not kept", rp.dropped, rp.dropped == 1 ? "" : "s",
 		    MAX_EFFECTS));
+	if (rp.cut > 0)
+		add_truncated(r, a, arena_printf(a, "the text of %zu effect%s "
+		    "cut at %u bytes", rp.cut, rp.cut == 1 ? "" : "s",
+		    MAX_FIELD));
 
 	switch (o.status) {
 	case JAIL_REFUSED:
@@ -627,15 +650,15 @@ jailpath_run(const struct jailpath_job *job, struct arena *a,
 			r->verdict = VERDICT_CONTAINED;
 			r->layer = l;
 			r->rule = "kernel";
-			r->reason = field(a, fin, "denied");
+			r->reason = whole_field(a, fin, "denied");
 			break;
 		}
 		if (strcmp(v, "ok") == 0) {
 			const char *lost;
 			r->verdict = VERDICT_OK;
 			r->layer = LAYER_EVAL;
-			r->result = field(a, fin, "result");
-			r->outcome = field(a, fin, "message");
+			r->result = whole_field(a, fin, "result");
+			r->outcome = whole_field(a, fin, "message");
 			lost = keep_bindings(job, rp.binds, a);
 			if (lost != NULL && r->outcome == NULL)
 				r->outcome = arena_printf(a, "%s (%s stayed in the "
@@ -645,7 +668,7 @@ jailpath_run(const struct jailpath_job *job, struct arena *a,
 			json_t *nd = json_object_get(fin, "node");
 			r->verdict = VERDICT_ERROR;
 			r->layer = LAYER_EVAL;
-			r->reason = field(a, fin, "reason");
+			r->reason = whole_field(a, fin, "reason");
 			if (r->reason == NULL)
 				r->reason = "error";
 			if (json_is_object(nd) && field(a, nd, "type") != NULL &&
