@@ -14,6 +14,8 @@
  *   {"e": {"op":..,"target":..,"text":..,"category":..,"denied":..}}
  *       for every effect, written the moment it happens, so that what was
  *       done before the kernel killed the process is still known;
+ *   {"unsent": N}
+ *       how many more names it bound than MAX_BINDINGS let it send;
  *   {"ls": [name, ...]}
  *       the workspace's names once the input is done, so that the parent
  *       knows which files the warden's read-back (capped at 64 files and
@@ -125,8 +127,8 @@ gmp_free(void *p, size_t n)
 static void
 emit_bindings(struct eval *ev, struct ns *ns)
 {
-	size_t i, sent = 0;
-	for (i = 0; i < ns_count(ns) && sent < MAX_BINDINGS; i++) {
+	size_t i, sent = 0, unsent = 0;
+	for (i = 0; i < ns_count(ns); i++) {
 		struct sbuf b = SBUF_INIT;
 		const char *name;
 		json_t *bind;
@@ -135,6 +137,10 @@ emit_bindings(struct eval *ev, struct ns *ns)
 		 * (c.append(1) changes what c holds) */
 		if (!ns_is_pending(ns, i) && !ev->mutated)
 			continue;
+		if (sent == MAX_BINDINGS) {
+			unsent++;
+			continue;
+		}
 		name = ns_name(ns, i, &v);
 		bind = json_pack("{s:s}", "name", name);
 		if (bind == NULL)
@@ -152,6 +158,8 @@ emit_bindings(struct eval *ev, struct ns *ns)
 		emit(json_pack("{s:o}", "bind", bind));
 		sent++;
 	}
+	if (unsent > 0)		/* {"unsent": N}: names past the cap */
+		emit(json_pack("{s:I}", "unsent", (json_int_t)unsent));
 }
 
 /* The workspace's names (the cwd is its root): {"ls": [...]}. */
@@ -318,6 +326,7 @@ struct reply {
 	json_t	*listing;	/* the "ls" array, or NULL */
 	size_t	 dropped;	/* effects past MAX_EFFECTS */
 	size_t	 cut;		/* effects whose text was cut */
+	size_t	 unsent;	/* names bound past MAX_BINDINGS */
 };
 
 static void
@@ -369,6 +378,10 @@ decode(const char *buf, size_t len, struct arena *a, struct record *r,
 		    json_is_object(e) && *final == NULL &&
 		    json_array_size(binds) < MAX_BINDINGS)
 			json_array_append(binds, e);
+		else if ((e = json_object_get(o, "unsent")) != NULL &&
+		    json_is_integer(e) && *final == NULL &&
+		    json_integer_value(e) > 0)
+			rp->unsent = (size_t)json_integer_value(e);
 		else if ((e = json_object_get(o, "ls")) != NULL &&
 		    json_is_array(e) && *final == NULL &&
 		    rp->listing == NULL && json_array_size(e) <= MAX_LISTED)
@@ -660,6 +673,11 @@ jailpath_run(const struct jailpath_job *job, struct arena *a,
 			r->result = whole_field(a, fin, "result");
 			r->outcome = whole_field(a, fin, "message");
 			lost = keep_bindings(job, rp.binds, a);
+			if (rp.unsent > 0)
+				add_truncated(r, a, arena_printf(a, "%zu name%s "
+				    "past the first %u stayed in the jail",
+				    rp.unsent, rp.unsent == 1 ? "" : "s",
+				    MAX_BINDINGS));
 			if (lost != NULL && r->outcome == NULL)
 				r->outcome = arena_printf(a, "%s (%s stayed in the "
 				    "jail: only literals and modules come back)",
