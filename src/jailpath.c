@@ -319,7 +319,7 @@ layer_of(const char *name, enum layer *out)
 }
 
 /* What came back besides the effects: the final object, the bindings, the
- * listing, and how many effects were past MAX_EFFECTS. */
+ * listing, and the counts of what was past the caps. */
 struct reply {
 	json_t	*final;
 	json_t	*binds;
