@@ -22,10 +22,12 @@
  */
 #include "config.h"
 
+#include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "jail.h"
@@ -41,6 +43,8 @@
 /* sandboxrepl --batch stays at 56 MiB resident after one 1 MiB input:
  * the freed arena blocks stay in the process. */
 #define HEAVY_MIB 64
+#define STATE_WRITES 6		/* issue 14: six 16 MB writes with --state */
+#define STATE_WRITE_BYTES 16000000
 
 struct options {
 	const char	*sandboxrepl;
@@ -400,6 +404,102 @@ lines_file(const char *tag, const char *line, size_t n)
 	return path;
 }
 
+/* ---- --state: six 16 MB writes ---- */
+
+struct statecost {
+	bool		 ran;
+	char		 why[128];
+	struct samples	 wall;
+	long		 maxrss_kb;
+	double		 disk_mib;	/* DIR after a run */
+	size_t		 written;	/* "wrote" records of the last run */
+};
+
+static double du_bytes;
+
+static int
+du_one(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	(void)path; (void)type; (void)ftw;
+	du_bytes += (double)sb->st_blocks * 512;
+	return 0;
+}
+
+static int
+rm_one(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	(void)sb; (void)type; (void)ftw;
+	return remove(path);
+}
+
+/*
+ * Six writes of 16 MB, each with other contents, through one --batch
+ * --path=sandbox --state=DIR process, into a fresh DIR each run: the
+ * wall time, the child's peak RSS and what DIR holds on disk after.
+ */
+static void
+state_measure(const char *sandboxrepl, int reps, struct statecost *c)
+{
+	char *in = temp_file("state-in"), *out = temp_file("state-out");
+	FILE *f = in ? fopen(in, "w") : NULL;
+	int i;
+
+	if (f == NULL || out == NULL) {
+		snprintf(c->why, sizeof c->why, "cannot make a temporary file");
+		goto out;
+	}
+	for (i = 0; i < STATE_WRITES; i++)
+		fprintf(f, "write_file({'path': 'big%d.txt', 'text': '%c'*%d})\n",
+		    i, 'a' + i, STATE_WRITE_BYTES);
+	fclose(f);
+	for (i = 0; i < reps; i++) {
+		const char *tmp = getenv("TMPDIR");
+		char *dir = xasprintf("%s/sandboxrepl-bench-state-XXXXXX",
+		    tmp != NULL && *tmp != '\0' ? tmp : "/tmp"), *arg;
+		struct run r;
+		size_t len, k;
+		char *text;
+		if (mkdtemp(dir) == NULL) {
+			snprintf(c->why, sizeof c->why, "cannot make a directory");
+			free(dir);
+			goto out;
+		}
+		arg = xasprintf("--state=%s/s", dir);
+		{
+			char *argv[] = { (char *)sandboxrepl, "--batch",
+			    "--path=sandbox", arg, NULL };
+			c->ran = spawn_run(argv, in, out, NULL, &r) && r.ok;
+		}
+		free(arg);
+		du_bytes = 0;
+		(void)nftw(dir, du_one, 16, FTW_PHYS);
+		(void)nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+		free(dir);
+		if (!c->ran) {
+			snprintf(c->why, sizeof c->why, "%s failed (status %d)",
+			    sandboxrepl, r.status);
+			goto out;
+		}
+		samples_add(&c->wall, r.wall);
+		if (r.maxrss_kb > c->maxrss_kb)
+			c->maxrss_kb = r.maxrss_kb;
+		c->disk_mib = du_bytes / (1 << 20);
+		text = slurp(out, &len);
+		c->written = 0;
+		for (k = 0; text != NULL && k + 8 < len; k++)
+			if (memcmp(text + k, "-> wrote", 8) == 0)
+				c->written++;
+		free(text);
+	}
+out:
+	if (in)
+		unlink(in);
+	if (out)
+		unlink(out);
+	free(in);
+	free(out);
+}
+
 /* ---- callgrind ---- */
 
 static long long
@@ -552,8 +652,12 @@ main(int argc, char **argv)
 	struct procstat one_e = { 0 }, one_true = { 0 }, one_py[NANCHORS];
 	struct procstat one_world = { 0 };
 	struct procstat batch = { 0 }, big[2];
+	struct statecost state = { 0 };
 	struct procstat jail_e = { 0 }, sandbox_e1 = { 0 }, bwrap = { 0 };
 	struct samples jail = { 0 }, jail_big = { 0 };
+	struct samples fn_netns = { 0 }, fn_up = { 0 }, fn_down = { 0 };
+	char fakenet_why[300] = "";
+	bool fakenet_ok;
 	int essay_python_runs = 1;
 	double jail_steps[JAIL_STEP_COUNT];
 	char jail_why[300] = "", cg_why[128] = "";
@@ -639,6 +743,8 @@ main(int argc, char **argv)
 	if (batch_in)
 		unlink(batch_in);
 	free(batch_in);
+	fprintf(stderr, "bench: six 16 MB writes with --state...\n");
+	state_measure(o.sandboxrepl, o.slow_reps, &state);
 
 	fprintf(stderr, "bench: the jail...\n");
 	{
@@ -747,6 +853,9 @@ main(int argc, char **argv)
 	if (jail_ok)
 		(void)inproc_jail_heavy(o.slow_reps * 2, HEAVY_MIB, &jail_big,
 		    jail_why, sizeof jail_why);
+	/* A replica world's fake internet, up and down. */
+	fakenet_ok = inproc_fakenet(o.proc_reps / 2, &fn_netns, &fn_up,
+	    &fn_down, fakenet_why, sizeof fakenet_why);
 
 	/* 5. callgrind */
 	fprintf(stderr, "bench: callgrind...\n");
@@ -881,6 +990,18 @@ main(int argc, char **argv)
 		printf("| %s through `--batch`, peak RSS | %.1f MiB | | |\n",
 		    items[6 + k].label, peak_mib(&big[k]));
 	}
+	if (state.ran) {
+		printf("| `--state`: %d writes of 16 MB (`--batch --path=sandbox`"
+		    ", %zu runs), wall | %s | issue 14 measured 33 s | |\n",
+		    STATE_WRITES, state.wall.n,
+		    fmt_time(b1, sizeof b1, samples_median(&state.wall)));
+		printf("| `--state`: the same, DIR on disk after / peak RSS | "
+		    "%.0f MiB / %.0f MiB (%zu written) | issue 14: 366 MiB / "
+		    "1.5 GiB; target under 120 MB on disk | |\n",
+		    state.disk_mib, state.maxrss_kb / 1024.0, state.written);
+	} else
+		printf("| `--state`, six 16 MB writes | skipped: %s | | |\n",
+		    state.why);
 	if (jail_ok) {
 		printf("| `jail_run()` of a trivial function, per evaluation | "
 		    "%s | `bwrap --unshare-all --die-with-parent --ro-bind / / "
@@ -919,6 +1040,16 @@ main(int argc, char **argv)
 	else
 		printf("| `sandboxrepl -e 1 --path=jail` | skipped: %s | | |\n",
 		    jail_e.why);
+	if (fakenet_ok)
+		printf("| `fakenet_up()` + `fakenet_down()`: lo, AnyIP routes, "
+		    "dnsmasq answering, sink ready, then both killed (%zu runs) "
+		    "| %s + %s | `unshare(CLONE_NEWNET)` before it %s | |\n",
+		    fn_up.n, fmt_time(b1, sizeof b1, samples_median(&fn_up)),
+		    fmt_time(b2, sizeof b2, samples_median(&fn_down)),
+		    fmt_time(b3, sizeof b3, samples_median(&fn_netns)));
+	else
+		printf("| `fakenet_up()` + `fakenet_down()` | skipped: %s | | "
+		    "|\n", fakenet_why);
 	if (cg >= 0)
 		printf("| callgrind, instructions for one essay parse + check + "
 		    "evaluate | %lld Ir | whole session step (record, trace "

@@ -73,6 +73,12 @@ bool inproc_jail_heavy(int reps, unsigned mib, struct samples *out,
  * gets the fastest time to the refusal (NaN for the host's own steps). */
 void inproc_jail_steps(int reps, double *out);
 
+/* fakenet_up() and fakenet_down() (src/world/fakenet.c), and the
+ * unshare(CLONE_NEWNET) before each, in a child's user namespace: reps
+ * samples of each.  false with *why set when it could not run. */
+bool inproc_fakenet(int reps, struct samples *netns, struct samples *up,
+    struct samples *down, char *why, size_t whylen);
+
 /* ---- child processes (spawn.c) ---- */
 
 struct run {

@@ -19,9 +19,13 @@
  */
 #include "config.h"
 
+#include <fcntl.h>
+#include <grp.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,6 +41,7 @@
 #include "sbuf.h"
 #include "session.h"
 #include "value.h"
+#include "world/fakenet.h"
 #include "xalloc.h"
 
 #include "bench.h"
@@ -371,4 +376,107 @@ inproc_jail_steps(int reps, double *out)
 		out[step] = samples_min(&s[step]);
 		samples_free(&s[step]);
 	}
+}
+
+/*
+ * The fake internet of a replica world (src/world/fakenet.c): a child
+ * enters a user namespace (as nobody, when root, like a world), then per
+ * sample unshares a network namespace, brings the fake internet up (lo,
+ * AnyIP routes, dnsmasq answering, the sink ready) and takes it down
+ * again.  up, down and netns get one sample per round each, in seconds.
+ */
+bool
+inproc_fakenet(int reps, struct samples *netns, struct samples *up,
+    struct samples *down, char *why, size_t whylen)
+{
+	int pfd[2], st, r;
+	double t[3];
+	pid_t pid;
+
+	if (pipe(pfd) == -1) {
+		snprintf(why, whylen, "pipe failed");
+		return false;
+	}
+	pid = fork();
+	if (pid == 0) {
+		struct fakenet_config cfg = { 0 };
+		char map[64], err[256];
+		unsigned uid, gid;
+		int fd;
+
+		close(pfd[0]);
+		if (geteuid() == 0 && (setgroups(0, NULL) == -1 ||
+		    setresgid(65534, 65534, 65534) == -1 ||
+		    setresuid(65534, 65534, 65534) == -1))
+			_exit(2);
+		(void)prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+		uid = (unsigned)geteuid();
+		gid = (unsigned)getegid();
+		if (unshare(CLONE_NEWUSER) == -1)
+			_exit(3);
+		fd = open("/proc/self/setgroups", O_WRONLY);
+		if (fd < 0 || write(fd, "deny", 4) != 4 || close(fd) == -1)
+			_exit(4);
+		snprintf(map, sizeof map, "1000 %u 1", uid);
+		fd = open("/proc/self/uid_map", O_WRONLY);
+		if (fd < 0 || write(fd, map, strlen(map)) < 0 || close(fd) == -1)
+			_exit(5);
+		snprintf(map, sizeof map, "1000 %u 1", gid);
+		fd = open("/proc/self/gid_map", O_WRONLY);
+		if (fd < 0 || write(fd, map, strlen(map)) < 0 || close(fd) == -1)
+			_exit(6);
+		/* One CA for every world, as the zygote makes it. */
+		cfg.ca = fakenet_ca_new(err, sizeof err);
+		if (!cfg.ca) {
+			(void)write(pfd[1], err, strlen(err));
+			_exit(8);
+		}
+		for (r = 0; r < reps; r++) {
+			struct fakenet fn;
+			double t0 = bench_now();
+
+			if (unshare(CLONE_NEWNET) == -1)
+				_exit(7);
+			t[0] = bench_now() - t0;
+			t0 = bench_now();
+			if (fakenet_up(&cfg, &fn, err, sizeof err) == -1) {
+				(void)write(pfd[1], err, strlen(err));
+				_exit(8);
+			}
+			t[1] = bench_now() - t0;
+			t0 = bench_now();
+			fakenet_down(&fn);
+			t[2] = bench_now() - t0;
+			if (write(pfd[1], t, sizeof t) != (ssize_t)sizeof t)
+				_exit(9);
+		}
+		_exit(0);
+	}
+	close(pfd[1]);
+	if (pid < 0) {
+		close(pfd[0]);
+		snprintf(why, whylen, "fork failed");
+		return false;
+	}
+	for (r = 0; r < reps; r++) {
+		ssize_t got = read(pfd[0], t, sizeof t);
+
+		if (got != (ssize_t)sizeof t) {
+			char *text = (char *)t;
+
+			if (got > 0 && (size_t)got < sizeof t)
+				snprintf(why, whylen, "%.*s", (int)got, text);
+			else
+				snprintf(why, whylen, "the child stopped");
+			break;
+		}
+		samples_add(netns, t[0]);
+		samples_add(up, t[1]);
+		samples_add(down, t[2]);
+	}
+	close(pfd[0]);
+	waitpid(pid, &st, 0);
+	if (r < reps && !why[0])
+		snprintf(why, whylen, "the child stopped (status %d)", st);
+	return r == reps;
 }

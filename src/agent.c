@@ -16,7 +16,11 @@
  * pipes (stdin out, stdout and stderr in) against one wall-clock deadline,
  * caps what it keeps, and ends every run the same way: SIGKILL to the
  * agent's process group while the leader is still unreaped (so the group id
- * cannot have been reused), then waitpid().  SIGPIPE is blocked while it
+ * cannot have been reused), then waitpid(), then the sweep: sandboxrepl is
+ * the child subreaper while the agent runs (PR_SET_CHILD_SUBREAPER), so a
+ * descendant that left the group (setsid) and lost its parent becomes our
+ * child instead of init's, and every process descended from the agent is
+ * killed and reaped before agent_exec() returns.  SIGPIPE is blocked while it
  * writes, and a SIGPIPE the agent caused by not reading is consumed, so an
  * agent that ignores its stdin costs nothing.
  */
@@ -24,10 +28,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -45,6 +52,7 @@
 #include "policy.h"
 #include "sbuf.h"
 #include "session.h"
+#include "textesc.h"
 #include "value.h"
 #include "xalloc.h"
 
@@ -233,7 +241,10 @@ agent_context(struct session *s, const char *task, size_t tasklen,
 		size_t len = 0;
 		const char *name = mfs_name(fs, i);
 		(void)mfs_get(fs, name, &len);
-		sbuf_addf(out, "  %s: %zu\n", name, len);
+		/* a name is data: one line, whatever it holds */
+		sbuf_adds(out, "  ");
+		textesc_add(out, name, strlen(name), 0);
+		sbuf_addf(out, ": %zu\n", len);
 	}
 	if (n == 0)
 		sbuf_adds(out, "  (none)\n");
@@ -523,6 +534,132 @@ exec_child(const char *command, int in, int out, int err, char **env)
 	_exit(127);
 }
 
+/* ---- the sweep: every descendant of the agent ---- */
+
+/* Rounds of the sweep: each kills every descendant it sees at once, so
+ * only a process forked between two looks needs another round. */
+#define SWEEP_ROUNDS	100
+
+struct proc {
+	pid_t	pid, ppid;
+};
+
+/* Every process and its parent, from /proc (heap; *n of them). */
+static struct proc *
+proc_table(size_t *n)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	struct proc *t = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	if (d == NULL)
+		return NULL;
+	while ((de = readdir(d)) != NULL) {
+		char path[64], buf[512], *rp;
+		long pid = strtol(de->d_name, &rp, 10), ppid;
+		FILE *f;
+		size_t len;
+		if (*rp != '\0' || pid <= 0)
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+		if ((f = fopen(path, "re")) == NULL)
+			continue;
+		len = fread(buf, 1, sizeof buf - 1, f);
+		fclose(f);
+		buf[len] = '\0';
+		/* "pid (comm) state ppid ...": comm may hold ')' */
+		if ((rp = strrchr(buf, ')')) == NULL ||
+		    sscanf(rp + 1, " %*c %ld", &ppid) != 1)
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 256;
+			t = xreallocarray(t, cap, sizeof *t);
+		}
+		t[*n].pid = (pid_t)pid;
+		t[(*n)++].ppid = (pid_t)ppid;
+	}
+	closedir(d);
+	return t;
+}
+
+static bool
+has_pid(const pid_t *set, size_t n, pid_t pid)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (set[i] == pid)
+			return true;
+	return false;
+}
+
+/* Our children now (heap; *n of them): the ones the sweep leaves alone. */
+static pid_t *
+children_now(size_t *n)
+{
+	size_t np, i;
+	struct proc *t = proc_table(&np);
+	pid_t *c = xcalloc(np + 1, sizeof *c), self = getpid();
+
+	*n = 0;
+	for (i = 0; i < np; i++)
+		if (t[i].ppid == self)
+			c[(*n)++] = t[i].pid;
+	free(t);
+	return c;
+}
+
+/*
+ * Kill and reap every process descended from the agent: our children that
+ * were not ours before it started (orphans the subreaper took in), and
+ * everything below them, until none is left.
+ */
+static void
+sweep(const pid_t *before, size_t nbefore)
+{
+	pid_t self = getpid();
+	unsigned round;
+
+	for (round = 0; round < SWEEP_ROUNDS; round++) {
+		size_t n, i, found = 0;
+		struct proc *t = proc_table(&n);
+		bool *mark = xcalloc(n + 1, sizeof *mark), grew = true;
+
+		for (i = 0; i < n; i++)
+			if (t[i].ppid == self && !has_pid(before, nbefore,
+			    t[i].pid))
+				mark[i] = true;
+		while (grew) {		/* and their descendants */
+			grew = false;
+			for (i = 0; i < n; i++) {
+				size_t j;
+				if (mark[i])
+					continue;
+				for (j = 0; j < n; j++)
+					if (mark[j] && t[j].pid == t[i].ppid) {
+						mark[i] = grew = true;
+						break;
+					}
+			}
+		}
+		for (i = 0; i < n; i++)
+			if (mark[i]) {
+				kill(t[i].pid, SIGKILL);
+				found++;
+			}
+		for (i = 0; i < n; i++)
+			if (mark[i] && t[i].ppid == self)
+				while (waitpid(t[i].pid, NULL, 0) < 0 &&
+				    errno == EINTR)
+					;
+		free(mark);
+		free(t);
+		if (found == 0)
+			break;
+	}
+}
+
 /* The first line of the agent's stderr, for an error message. */
 static void
 add_stderr_line(struct sbuf *msg, struct sbuf *eb)
@@ -534,8 +671,8 @@ add_stderr_line(struct sbuf *msg, struct sbuf *eb)
 	while (e > s && is_blank(e[-1]))
 		e--;
 	if (e > s) {
-		int n = (int)(e - s > 200 ? 200 : e - s);
-		sbuf_addf(msg, ": %.*s", n, s);
+		sbuf_adds(msg, ": ");
+		textesc_add(msg, s, (size_t)(e - s > 200 ? 200 : e - s), 0);
 	}
 }
 
@@ -567,8 +704,9 @@ agent_exec(const struct agent_opts *o, const char *task, const char *in,
 	enum outcome oc = RAN;
 	size_t inoff = 0;
 	char **env, *env_task;
-	int status = 0, io_errno = 0;
-	pid_t pid;
+	int status = 0, io_errno = 0, was_subreaper = 0;
+	pid_t pid, *before;
+	size_t nbefore;
 
 	*out = NULL;
 	*outlen = 0;
@@ -587,6 +725,10 @@ agent_exec(const struct agent_opts *o, const char *task, const char *in,
 		return false;
 	}
 	env = make_env(task, &env_task);
+	before = children_now(&nbefore);
+	if (prctl(PR_GET_CHILD_SUBREAPER, &was_subreaper) != 0)
+		was_subreaper = 0;
+	(void)prctl(PR_SET_CHILD_SUBREAPER, 1);
 	sigemptyset(&pipe_set);
 	sigaddset(&pipe_set, SIGPIPE);
 	sigprocmask(SIG_BLOCK, &pipe_set, &old_mask);
@@ -606,6 +748,8 @@ agent_exec(const struct agent_opts *o, const char *task, const char *in,
 		    strerror(errno));
 		close_fd(&inp[1]); close_fd(&outp[0]); close_fd(&errp[0]);
 		sigprocmask(SIG_SETMASK, &old_mask, NULL);
+		(void)prctl(PR_SET_CHILD_SUBREAPER, was_subreaper);
+		free(before);
 		return false;
 	}
 	setpgid(pid, pid);	/* also done by the child: whoever is first */
@@ -713,6 +857,10 @@ agent_exec(const struct agent_opts *o, const char *task, const char *in,
 	kill(-pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	/* What it left behind outside its group (setsid), and below. */
+	sweep(before, nbefore);
+	(void)prctl(PR_SET_CHILD_SUBREAPER, was_subreaper);
+	free(before);
 	/* Consume a SIGPIPE the agent caused, then restore the mask. */
 	sigpending(&pending);
 	if (!had_sigpipe && sigismember(&pending, SIGPIPE) == 1) {
@@ -839,7 +987,8 @@ agent_proposal_show(const struct agent_proposal *p, bool json,
 		json_decref(o);
 		return;
 	}
-	for (i = 0; i < p->nlines; i++)
-		sbuf_addf(out, "%sagent proposes: %s", i ? "\n" : "",
-		    p->lines[i]);
+	for (i = 0; i < p->nlines; i++) {
+		sbuf_addf(out, "%sagent proposes: ", i ? "\n" : "");
+		textesc_add(out, p->lines[i], strlen(p->lines[i]), 0);
+	}
 }

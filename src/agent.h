@@ -13,7 +13,9 @@
  * with pipes to its stdin and from its stdout and stderr, read in a poll()
  * loop against a wall-clock deadline with a byte cap; on timeout or an
  * overlong answer the whole group gets SIGKILL, and the child is always
- * reaped.  Nothing here prints or exits: failures come back as messages.
+ * reaped.  The caller is the child subreaper while the agent runs, and
+ * every process descended from the agent (in its group or not: setsid)
+ * is killed and reaped before agent_exec() returns.  Nothing here prints or exits: failures come back as messages.
  * The caller must not reap children it did not start (waitpid(-1) in a
  * SIGCHLD handler would take the agent's exit status away).
  */
@@ -123,7 +125,8 @@ size_t agent_run_line(struct session *s, const char *line, unsigned mask,
     struct arena *a, struct record **out);
 
 /* The proposal as shown before it runs: "agent proposes: LINE" per line
- * (trace), or one JSON object {"agent":{"task","proposal":[...]}} (json).
+ * (trace; LINE escaped by textesc.h, so an input of several lines shows
+ * "\n"), or one JSON object {"agent":{"task","proposal":[...]}} (json).
  * No trailing newline. */
 void agent_proposal_show(const struct agent_proposal *p, bool json,
     struct sbuf *out);

@@ -23,6 +23,7 @@
 #include "fsops.h"
 #include "mockfs.h"
 #include "sbuf.h"
+#include "textesc.h"
 
 #define MAX_REAL_READ (16u << 20)
 
@@ -45,8 +46,14 @@ raise_os(struct eval *ev, int err, const char *path)
 	case ENOTDIR: cls = "NotADirectoryError"; break;
 	default: break;
 	}
-	return rt_raise(&ev->rt, cls, "[Errno %d] %s: '%s'", err,
-	    strerror(err), path);
+	struct sbuf name = SBUF_INIT;
+	bool r;
+
+	textesc_repr(&name, path, strlen(path));	/* Python shows the repr */
+	r = rt_raise(&ev->rt, cls, "[Errno %d] %s: %s", err, strerror(err),
+	    sbuf_cstr(&name));
+	sbuf_free(&name);
+	return r;
 }
 
 /* The kernel refused a real operation: say so, and which layer did. */

@@ -22,6 +22,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <seccomp.h>
@@ -34,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "jail_ids.h"
 #include "jail_int.h"
 #include "xalloc.h"
 
@@ -90,6 +92,82 @@ compile_seccomp(void)
 {
 	if (jail_seccomp_compile(&seccomp_prog) == -1)
 		seccomp_err = errno;
+}
+
+/*
+ * The other piece: the jail ids this process acquired for callers that
+ * hold none (cfg->ids == NULL), free ones on a stack.  jail_run() takes
+ * one for the run and puts it back, so runs at the same time (threads)
+ * never share an id, and the scan of /proc is paid once per id, not per
+ * run.  A forked child must not reuse its parent's ids (the flock is
+ * shared with the parent across fork): it closes its copies and starts
+ * afresh.
+ */
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct jail_ids *pool;
+static size_t pool_len, pool_cap;
+static pid_t pool_pid;
+
+/* Under pool_lock: forget the pool inherited from a parent process. */
+static void
+pool_check_owner(void)
+{
+	size_t i;
+
+	if (pool_pid == getpid())
+		return;
+	for (i = 0; i < pool_len; i++)
+		jail_ids_release(&pool[i]);
+	pool_len = 0;
+	pool_pid = getpid();
+}
+
+static int
+ids_take(struct jail_ids *out, char *why, size_t n)
+{
+	pthread_mutex_lock(&pool_lock);
+	pool_check_owner();
+	if (pool_len > 0) {
+		*out = pool[--pool_len];
+		pthread_mutex_unlock(&pool_lock);
+		return 0;
+	}
+	pthread_mutex_unlock(&pool_lock);
+	return jail_ids_acquire(out, why, n);
+}
+
+static void
+ids_give_back(struct jail_ids *ids)
+{
+	if (ids->lock_fd < 0)
+		return;		/* not root: nothing is held */
+	pthread_mutex_lock(&pool_lock);
+	pool_check_owner();
+	if (pool_len == pool_cap) {
+		pool_cap = pool_cap ? pool_cap * 2 : 4;
+		pool = xreallocarray(pool, pool_cap, sizeof *pool);
+	}
+	pool[pool_len++] = *ids;
+	pthread_mutex_unlock(&pool_lock);
+	ids->lock_fd = -1;
+}
+
+/*
+ * And the memory cgroup the jails go under, found (or found missing)
+ * once per process: see jail_cgroup.c.
+ */
+static pthread_once_t cgroup_once = PTHREAD_ONCE_INIT;
+static char cgroup_dir[PATH_MAX];
+static char cgroup_why[160];
+static int cgroup_state, cgroup_err;
+
+static void
+prepare_cgroup(void)
+{
+	cgroup_state = jail_cgroup_prepare(cgroup_dir, sizeof cgroup_dir,
+	    cgroup_why, sizeof cgroup_why);
+	if (cgroup_state == -1)
+		cgroup_err = errno != 0 ? errno : EIO;
 }
 
 static double
@@ -426,9 +504,44 @@ bad:
 /* jail_run                                                           */
 /* ---------------------------------------------------------------- */
 
+static int run_with(const struct jail_config *cfg,
+    const struct jail_ids *ids, jail_fn fn, void *arg,
+    struct jail_outcome *out);
+
 int
 jail_run(const struct jail_config *cfg, jail_fn fn, void *arg,
     struct jail_outcome *out)
+{
+	struct jail_ids own = { 0, 0, -1 };
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	out->exit_code = -1;
+	out->seccomp_syscall = -1;
+	out->step = JAIL_STEP_NONE;
+	if (cfg->fail_at == JAIL_STEP_IDS) {
+		refused(out, JAIL_STEP_IDS, ECANCELED, NULL, 0);
+		return -1;
+	}
+	if (cfg->ids == NULL) {
+		char why[WIRE_DETAIL_MAX];
+
+		why[0] = '\0';
+		if (ids_take(&own, why, sizeof why) == -1) {
+			refused(out, JAIL_STEP_IDS, errno, why, strlen(why));
+			return -1;
+		}
+	}
+	rc = run_with(cfg, cfg->ids != NULL ? cfg->ids : &own, fn, arg, out);
+	if (cfg->ids == NULL)
+		ids_give_back(&own);
+	return rc;
+}
+
+/* jail_run() once the ids are settled. */
+static int
+run_with(const struct jail_config *cfg, const struct jail_ids *ids,
+    jail_fn fn, void *arg, struct jail_outcome *out)
 {
 	struct jail_plan plan;
 	struct reply r;
@@ -436,11 +549,9 @@ jail_run(const struct jail_config *cfg, jail_fn fn, void *arg,
 	int fds[2], wstatus;
 	pid_t pid;
 
-	memset(out, 0, sizeof *out);
-	out->exit_code = -1;
-	out->seccomp_syscall = -1;
-	out->step = JAIL_STEP_NONE;
 	make_plan(cfg, fn, arg, &plan);
+	plan.uid = ids->uid;
+	plan.gid = ids->gid;
 	start = now_ms();
 
 	/* The filter is the same for every run: compile it once. */
@@ -450,6 +561,14 @@ jail_run(const struct jail_config *cfg, jail_fn fn, void *arg,
 		return -1;
 	}
 	plan.seccomp = &seccomp_prog;
+
+	pthread_once(&cgroup_once, prepare_cgroup);
+	if (cgroup_state == -1) {
+		refused(out, JAIL_STEP_CGROUP, cgroup_err, cgroup_why,
+		    strlen(cgroup_why));
+		return -1;
+	}
+	plan.cgroup_dir = cgroup_state == 1 ? cgroup_dir : NULL;
 
 	if (plan.fail_at == JAIL_STEP_PIPE) {
 		refused(out, JAIL_STEP_PIPE, ECANCELED, NULL, 0);
@@ -486,6 +605,8 @@ jail_run(const struct jail_config *cfg, jail_fn fn, void *arg,
 	while (waitpid(pid, &wstatus, 0) == -1 && errno == EINTR)
 		;
 	out->elapsed_ms = now_ms() - start;
+	if (plan.cgroup_dir != NULL)
+		jail_cgroup_remove(plan.cgroup_dir, (unsigned)plan.uid);
 
 	if (r.timed_out) {
 		out->status = JAIL_CONTAINED;
@@ -503,6 +624,8 @@ jail_run(const struct jail_config *cfg, jail_fn fn, void *arg,
 		out->elapsed_ms = elapsed;
 	}
 	free(r.buf);
+	out->memory_cgroup = plan.cgroup_dir != NULL &&
+	    out->status != JAIL_REFUSED;
 	return out->status == JAIL_OK ? 0 : -1;
 }
 

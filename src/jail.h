@@ -1,8 +1,15 @@
 /*
  * jail.h -- run a function inside a real Linux kernel jail.
  *
- * jail_run() forks a warden.  The warden leaves uid 0 (when root),
- * unshares the user, mount, network, pid, ipc and uts namespaces, and
+ * jail_run() forks a warden.  The warden first drops every descriptor
+ * but its report pipe (0-2 go to /dev/null) and starts a session of its
+ * own, so no terminal of the caller reaches the jail; enters its cgroup
+ * v2 memory cap where the machine gives one (else RLIMIT_AS is the
+ * memory cap: see jail_cgroup.c); leaves uid 0 (when root) for a host
+ * id nothing else uses (jail_ids.h); unshares the user, mount, network,
+ * pid, ipc and uts namespaces, maps its id, makes itself undumpable
+ * again (no host process but root may ptrace it or read its /proc
+ * files), and
  * forks PID 1 of the new pid namespace, the process that evaluates: it
  * builds a private tmpfs workspace, seeds it with cfg->files and
  * pivot_roots into it, sets rlimits, closes every descriptor it does not
@@ -18,8 +25,13 @@
  * called and the outcome is JAIL_REFUSED naming the step and errno.
  *
  * Nothing here prints or exits the caller.  The calling process keeps
- * one piece of state: the compiled seccomp program, built on the first
- * jail_run() and immutable after.  The jailed process keeps the
+ * three pieces of state: the compiled seccomp program, built on the
+ * first jail_run() and immutable after; where the jails' memory cgroup
+ * is (found once; as root this may move the caller into a leaf cgroup
+ * of its own: see jail_cgroup.c); and, when run as root with no
+ * cfg->ids, a pool of the jail ids it acquired (each held by one
+ * jail_run at a time, kept until the process exits: acquiring one costs
+ * about as much as a whole jail).  The jailed process keeps the
  * descriptor jail_write_result() writes to.
  */
 #ifndef SANDBOXREPL_JAIL_H
@@ -29,6 +41,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct jail_ids;
+
 /*
  * The set-up steps, in the order they run, with the process that runs
  * each ("host" = the caller of jail_run, "warden" = the process that
@@ -37,12 +51,16 @@
  */
 #define JAIL_STEPS(X)							\
 	X(NONE,		"none",			NULL)			\
+	X(IDS,		"ids",			"namespace") /* host */	\
 	X(PIPE,		"pipe",			"namespace") /* host */	\
 	X(FORK,		"fork",			"namespace") /* host */	\
+	X(WARDEN_FDS,	"warden-fds",		"namespace") /* warden */ \
+	X(CGROUP,	"cgroup",		"rlimit")    /* warden */ \
 	X(DROP_UID,	"drop-uid",		"namespace") /* warden */ \
 	X(PDEATHSIG,	"pdeathsig",		"namespace") /* warden */ \
 	X(UNSHARE,	"unshare",		"namespace") /* warden */ \
 	X(ID_MAPS,	"id-maps",		"namespace") /* warden */ \
+	X(UNDUMPABLE,	"undumpable",		"namespace") /* warden */ \
 	X(PID1,		"pid1-fork",		"namespace") /* warden */ \
 	X(MOUNT_PRIVATE, "mount-private",	"namespace") /* pid1 */	\
 	X(WORKSPACE,	"workspace",		"namespace") /* pid1 */	\
@@ -115,6 +133,11 @@ struct jail_config {
 	uint64_t	 max_result;	/* bytes fn may write as its result */
 	uint64_t	 max_files;	/* workspace files read back */
 	uint64_t	 max_read_bytes; /* workspace bytes read back, in all */
+	const struct jail_ids *ids;	/* the host uid/gid to run as, held by
+					 * the caller (jail_ids_acquire) for
+					 * one jail at a time, or NULL:
+					 * jail_run takes them from its pool
+					 * (see above) */
 	int		 fail_at;	/* test hook: enum jail_step to fail with
 					 * ECANCELED (0 = none) */
 };
@@ -154,6 +177,9 @@ struct jail_outcome {
 					 * by name (heap) */
 	size_t		 nfiles;
 	bool		 files_truncated; /* some files or bytes were left out */
+	bool		 memory_cgroup;	/* fn ran under a cgroup v2 memory.max
+					 * (see jail_cgroup.c); false: its
+					 * memory cap was RLIMIT_AS alone */
 	double		 elapsed_ms;	/* fork to reaped, as jail_run saw it */
 };
 

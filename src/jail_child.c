@@ -2,11 +2,25 @@
  * jail_child.c -- the jailed side: two processes, each a stage of
  * set-up, neither of which ever returns to the caller's code.
  *
- *   warden  forked by jail_run().  Leaves uid 0 for nobody (when root:
- *           the jail must not hold host root even for a moment after
- *           unshare), asks to be killed with its parent, unshares the
- *           user, mount, network, pid, ipc and uts namespaces in one call,
- *           maps its own id (setgroups "deny" first), and forks PID 1.
+ *   warden  forked by jail_run().  First lets go of everything the
+ *           caller held: 0-2 on /dev/null, every other descriptor but its
+ *           report pipe closed (the caller's terminal, which TIOCSTI
+ *           would turn into keystrokes for root's shell, and the caller's
+ *           jail id lock), and a session of its own, so neither it nor
+ *           the jail has a controlling terminal.  Where the machine
+ *           gives the jail a memory cgroup, moves into it (jail_cgroup.c)
+ *           while still root.  Leaves uid 0 (when
+ *           root: the jail must not hold host root even for a moment
+ *           after unshare) for the jail's own host id (jail_ids.h), which
+ *           no account and no other process has, asks to be killed with
+ *           its parent, unshares the user, mount, network, pid, ipc and
+ *           uts namespaces in one call, maps its own id (setgroups "deny"
+ *           first) and makes itself undumpable again: the uid change
+ *           needed dumpable set to write its maps, and a dumpable process
+ *           can be ptraced and its /proc files read by its uid.  Undumpable,
+ *           it and PID 1 (which inherits the flag through fork and never
+ *           execs) can be ptraced only with CAP_SYS_PTRACE in the host's
+ *           user namespace, by root.  Then it forks PID 1.
  *           It stays outside the new pid namespace, where nothing fn
  *           runs can see or signal it, and is never under Landlock or
  *           seccomp.  It enforces the wall clock, bounds what fn writes,
@@ -75,8 +89,6 @@
 #define PR_CAP_AMBIENT_CLEAR_ALL 4
 #endif
 
-/* The unprivileged host id a root caller's jail runs as (nobody). */
-#define JAIL_HOST_ID		65534
 /* The id the jail sees itself as: not 0, so nothing mistakes it for root. */
 #define JAIL_INNER_ID		1000
 /* Any directory that exists on every Linux system: the tmpfs is mounted
@@ -92,6 +104,7 @@ static int result_fd = -1;
  */
 struct stage {
 	const struct jail_plan *plan;
+	int	host_fd;	/* warden: the pipe to jail_run */
 	int	report_fd;	/* refusals go here */
 	int	devnull;	/* /dev/null, opened before pivot_root */
 	int	result_wr;	/* pid1: fn's result pipe */
@@ -144,7 +157,9 @@ write_file(const char *path, const char *text)
 /* pid1: the workspace                                               */
 /* ---------------------------------------------------------------- */
 
-/* Bytes mapped now, before anything is mounted or limited. */
+/* Bytes mapped now, before anything is mounted or limited.  PID 1 is
+ * undumpable by now, so its /proc/self files belong to host root; statm
+ * is mode 0444 and asks for no ptrace access, so it still reads. */
 static uint64_t
 mapped_bytes(void)
 {
@@ -734,21 +749,89 @@ warden_supervise(struct stage *st, const struct stat *host_root, pid_t pid,
 /* warden: namespaces, then PID 1                                    */
 /* ---------------------------------------------------------------- */
 
+/*
+ * Before anything else: keep only the report pipe (moved to 3), put 0-2
+ * on /dev/null and leave the caller's session and its controlling
+ * terminal.  The caller may hold anything, a terminal above all.
+ */
 static int
-step_drop_uid(void)
+step_warden_fds(struct stage *st)
+{
+	int null, i;
+
+	if (st->host_fd < 3) {
+		st->host_fd = fcntl(st->host_fd, F_DUPFD_CLOEXEC, 3);
+		if (st->host_fd < 0)
+			return -1;
+		st->report_fd = st->host_fd;
+	}
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null < 0)
+		return -1;
+	for (i = 0; i < 3; i++)
+		if (dup2(null, i) == -1)
+			return -1;
+	if (st->host_fd != 3) {
+		if (dup3(st->host_fd, 3, O_CLOEXEC) == -1)
+			return -1;
+		st->host_fd = st->report_fd = 3;
+	}
+	if (syscall(__NR_close_range, 4U, ~0U, 0U) == -1)
+		return -1;
+	return setsid() == -1 ? -1 : 0;
+}
+
+/* Kernel memory the jail may hold beyond what RLIMIT_AS lets it map:
+ * page tables, pipe and socket buffers, the warden's own. */
+#define CGROUP_SLACK	((uint64_t)64 << 20)
+
+/*
+ * While still root, move into the jail's own memory cgroup (when the
+ * machine gives one: jail_cgroup.c).  Its memory.max is everything the
+ * jail may legitimately hold -- what RLIMIT_AS will allow, the tmpfs --
+ * plus slack; what it bounds is what RLIMIT_AS does not see.
+ */
+static int
+step_cgroup(struct stage *st, char *detail, size_t n)
+{
+	const struct jail_plan *p = st->plan;
+
+	if (p->cgroup_dir == NULL)
+		return 0;
+	return jail_cgroup_enter(p->cgroup_dir, (unsigned)p->uid,
+	    mapped_bytes() + p->as_bytes + p->tmpfs_bytes + CGROUP_SLACK,
+	    detail, n);
+}
+
+static int
+step_drop_uid(const struct jail_plan *p)
 {
 	if (geteuid() == 0) {
 		if (setgroups(0, NULL) == -1 ||
-		    setresgid(JAIL_HOST_ID, JAIL_HOST_ID, JAIL_HOST_ID) == -1 ||
-		    setresuid(JAIL_HOST_ID, JAIL_HOST_ID, JAIL_HOST_ID) == -1)
+		    setresgid(p->gid, p->gid, p->gid) == -1 ||
+		    setresuid(p->uid, p->uid, p->uid) == -1)
 			return -1;
-		if (geteuid() == 0 || getegid() == 0) {
+		if (geteuid() == 0 || getegid() == 0 || geteuid() != p->uid ||
+		    getegid() != p->gid) {
 			errno = EPERM;
 			return -1;
 		}
 	}
-	/* A uid change clears dumpable; /proc/self/setgroups needs it. */
+	/* A uid change clears dumpable; /proc/self/setgroups needs it.
+	 * step_undumpable clears it again once the maps are written. */
 	return prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+}
+
+static int
+step_undumpable(void)
+{
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == -1)
+		return -1;
+	if (prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) != 0) {
+		errno = EPERM;
+		return -1;
+	}
+	return 0;
 }
 
 static int
@@ -792,27 +875,40 @@ jail_child_main(const struct jail_plan *plan)
 	struct stat host_root;
 	char detail[WIRE_DETAIL_MAX];
 	int result_pipe[2], status_pipe[2], pidfd;
+	uid_t uid;
+	gid_t gid;
 	pid_t pid;
 
 	memset(&st, 0, sizeof st);
 	st.plan = plan;
-	st.report_fd = plan->host_fd;
+	st.host_fd = st.report_fd = plan->host_fd;
 	st.devnull = st.result_wr = st.status_wr = -1;
 	detail[0] = '\0';
 
-	if (injected(&st, JAIL_STEP_DROP_UID) || step_drop_uid() == -1)
+	if (injected(&st, JAIL_STEP_WARDEN_FDS) || step_warden_fds(&st) == -1)
+		refuse(&st, JAIL_STEP_WARDEN_FDS, errno, NULL);
+	if (injected(&st, JAIL_STEP_CGROUP) ||
+	    step_cgroup(&st, detail, sizeof detail) == -1)
+		refuse(&st, JAIL_STEP_CGROUP, errno, detail);
+	if (injected(&st, JAIL_STEP_DROP_UID) || step_drop_uid(plan) == -1)
 		refuse(&st, JAIL_STEP_DROP_UID, errno, NULL);
 	if (injected(&st, JAIL_STEP_PDEATHSIG) ||
 	    step_pdeathsig(plan->host_pid) == -1)
 		refuse(&st, JAIL_STEP_PDEATHSIG, errno, NULL);
+	/* Read the host ids now: after unshare, and until the maps are
+	 * written, getuid() answers the overflow id 65534. */
+	uid = geteuid();
+	gid = getegid();
 	if (injected(&st, JAIL_STEP_UNSHARE) ||
 	    unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID |
 	    CLONE_NEWIPC | CLONE_NEWUTS) == -1)
 		refuse(&st, JAIL_STEP_UNSHARE, errno,
 		    "namespaces unavailable");
 	if (injected(&st, JAIL_STEP_ID_MAPS) ||
-	    step_id_maps(geteuid(), getegid(), detail, sizeof detail) == -1)
+	    step_id_maps(uid, gid, detail, sizeof detail) == -1)
 		refuse(&st, JAIL_STEP_ID_MAPS, errno, detail);
+	if (injected(&st, JAIL_STEP_UNDUMPABLE) || step_undumpable() == -1)
+		refuse(&st, JAIL_STEP_UNDUMPABLE, errno, NULL);
 
 	/* The warden shares PID 1's mount namespace.  Standing at its root
 	 * now, it is carried into the workspace by PID 1's pivot_root, which
@@ -829,7 +925,7 @@ jail_child_main(const struct jail_plan *plan)
 	if (pid == -1)
 		refuse(&st, JAIL_STEP_PID1, errno, NULL);
 	if (pid == 0) {
-		close(plan->host_fd);	/* fn never holds the host pipe */
+		close(st.host_fd);	/* fn never holds the host pipe */
 		close(result_pipe[0]);
 		close(status_pipe[0]);
 		st.result_wr = result_pipe[1];

@@ -53,6 +53,9 @@ struct jail_plan {
 	uint64_t	 cpu_seconds, as_bytes, nproc, fsize_bytes, nofile;
 	uint64_t	 wall_ms, max_result, max_files, max_read_bytes;
 	int		 fail_at;
+	const char	*cgroup_dir;	/* the jails' cgroup, or NULL: none */
+	uid_t		 uid;		/* the host ids the warden runs as */
+	gid_t		 gid;		/*   (jail_ids.h) */
 	const struct jail_bpf *seccomp;	/* the compiled filter */
 	jail_fn		 fn;
 	void		*arg;
@@ -98,6 +101,21 @@ void jail_child_main(const struct jail_plan *plan)
  * 0 and *abi set, or -1 with errno (EOPNOTSUPP below ABI 1).
  */
 int jail_landlock_enforce(int *abi);
+
+/*
+ * The memory cgroup (jail_cgroup.c).  prepare, in the caller once per
+ * process: 1 and the jails' parent cgroup in dir when jails get a memory
+ * cgroup, 0 and the reason in why when this machine or caller has none
+ * to give, -1 with errno when it has one but setting it up failed (then
+ * every jail must refuse).  enter, in the warden while still root: make
+ * dir/jail-<id> with memory.max = bytes and no swap, and move the
+ * calling process into it; 0, or -1 with errno and the file in detail.
+ * remove, in the caller once the warden is reaped: rmdir, errors ignored.
+ */
+int jail_cgroup_prepare(char *dir, size_t dirlen, char *why, size_t n);
+int jail_cgroup_enter(const char *dir, unsigned id, uint64_t bytes,
+    char *detail, size_t n);
+void jail_cgroup_remove(const char *dir, unsigned id);
 
 /* A compiled seccomp program (classic BPF), owned by whoever compiled it. */
 struct jail_bpf {

@@ -71,7 +71,18 @@ static const char *const trapped[] = {
 	"perf_event_open", "kexec_load", "kexec_file_load", "init_module",
 	"finit_module", "delete_module", "reboot", "swapon", "swapoff",
 	"acct", "quotactl", "syslog", "uselib", "vhangup", "iopl", "ioperm",
-	"lookup_dcookie", "personality",
+	"lookup_dcookie", "personality", "modify_ldt",
+	/* memory pinned outside the address space: System V shared memory,
+	 * message queues and semaphores live in the kernel, not under
+	 * RLIMIT_AS (a segment's pages stay after shmdt, 1 GiB was pinned
+	 * this way past a 256 MiB cap, and a message queue is never
+	 * mapped at all); POSIX queues are capped by RLIMIT_MSGQUEUE 0
+	 * already, and denied all the same.  "ipc" is the 32-bit
+	 * multiplexer (no such call on x86-64). */
+	"shmget", "shmat", "shmdt", "shmctl", "msgget", "msgsnd", "msgrcv",
+	"msgctl", "semget", "semop", "semtimedop", "semctl", "ipc",
+	"mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive",
+	"mq_notify", "mq_getsetattr",
 };
 
 /* First syscall number this table was not written for (x86-64: 451 is

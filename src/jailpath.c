@@ -14,15 +14,26 @@
  *   {"e": {"op":..,"target":..,"text":..,"category":..,"denied":..}}
  *       for every effect, written the moment it happens, so that what was
  *       done before the kernel killed the process is still known;
+ *   {"unsent": N}
+ *       how many more names it bound than MAX_BINDINGS let it send;
+ *   {"ls": [name, ...]}
+ *       the workspace's names once the input is done, so that the parent
+ *       knows which files the warden's read-back (capped at 64 files and
+ *       8 MiB, jail.h) left out;
  *   {"v": "ok"|"error", "result":.., "message":.., "reason":..,
  *    "layer":.., "denied":.., "node": {"type","start","end"}}
  *       once, at the end, if the process lives that long.
+ * Nothing is dropped without a word: past the caps (files read back,
+ * effects kept) the record's "truncated" says what is missing, and a file
+ * of this path that exists in the jail but was not read back keeps its
+ * old contents rather than vanishing.
  * The parent reads these as hostile input: every line is parsed by
  * jansson, every field type-checked, counts and lengths bounded; anything
  * else is ignored.
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <gmp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +55,8 @@
 #include "xalloc.h"
 
 #define MAX_EFFECTS	256
-#define MAX_FIELD	4096
+#define MAX_FIELD	4096		/* bytes of an effect's field */
+#define MAX_LISTED	1024		/* workspace names listed back */
 #define MAX_BINDINGS	64		/* names one input may bring back */
 #define MAX_BIND_REPR	(1u << 20)	/* and the repr of each */
 
@@ -115,8 +127,8 @@ gmp_free(void *p, size_t n)
 static void
 emit_bindings(struct eval *ev, struct ns *ns)
 {
-	size_t i, sent = 0;
-	for (i = 0; i < ns_count(ns) && sent < MAX_BINDINGS; i++) {
+	size_t i, sent = 0, unsent = 0;
+	for (i = 0; i < ns_count(ns); i++) {
 		struct sbuf b = SBUF_INIT;
 		const char *name;
 		json_t *bind;
@@ -125,6 +137,10 @@ emit_bindings(struct eval *ev, struct ns *ns)
 		 * (c.append(1) changes what c holds) */
 		if (!ns_is_pending(ns, i) && !ev->mutated)
 			continue;
+		if (sent == MAX_BINDINGS) {
+			unsent++;
+			continue;
+		}
 		name = ns_name(ns, i, &v);
 		bind = json_pack("{s:s}", "name", name);
 		if (bind == NULL)
@@ -142,6 +158,34 @@ emit_bindings(struct eval *ev, struct ns *ns)
 		emit(json_pack("{s:o}", "bind", bind));
 		sent++;
 	}
+	if (unsent > 0)		/* {"unsent": N}: names past the cap */
+		emit(json_pack("{s:I}", "unsent", (json_int_t)unsent));
+}
+
+/* The workspace's names (the cwd is its root): {"ls": [...]}. */
+static void
+emit_listing(void)
+{
+	DIR *d = opendir(".");
+	struct dirent *de;
+	json_t *names = json_array();
+	size_t n = 0;
+
+	if (d == NULL) {
+		json_decref(names);
+		return;
+	}
+	while ((de = readdir(d)) != NULL && n < MAX_LISTED) {
+		json_t *j;
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if ((j = json_string(de->d_name)) != NULL) {
+			json_array_append_new(names, j);
+			n++;
+		}
+	}
+	closedir(d);
+	emit(json_pack("{s:o}", "ls", names));
 }
 
 static int
@@ -204,6 +248,7 @@ child_main(void *arg)
 	}
 	if (ok)
 		emit_bindings(&ev, job->ns);
+	emit_listing();
 	if (ev.denied_layer != NULL) {
 		json_object_set_new(fin, "layer", json_string(ev.denied_layer));
 		json_object_set_new(fin, "denied",
@@ -239,6 +284,22 @@ field(struct arena *a, json_t *o, const char *key)
 	return field_max(a, o, key, MAX_FIELD);
 }
 
+/* What the reply said in full (result, message, reason): the whole reply
+ * is already within the jail's result cap, so nothing is cut. */
+static const char *
+whole_field(struct arena *a, json_t *o, const char *key)
+{
+	return field_max(a, o, key, JAIL_DEFAULT_MAX_RESULT);
+}
+
+/* Is the string field longer than MAX_FIELD (and so cut by field())? */
+static bool
+is_long(json_t *o, const char *key)
+{
+	json_t *j = json_object_get(o, key);
+	return json_is_string(j) && json_string_length(j) > MAX_FIELD;
+}
+
 /* The names the record uses for layers come from a fixed set. */
 static bool
 layer_of(const char *name, enum layer *out)
@@ -257,11 +318,23 @@ layer_of(const char *name, enum layer *out)
 	return false;
 }
 
+/* What came back besides the effects: the final object, the bindings, the
+ * listing, and the counts of what was past the caps. */
+struct reply {
+	json_t	*final;
+	json_t	*binds;
+	json_t	*listing;	/* the "ls" array, or NULL */
+	size_t	 dropped;	/* effects past MAX_EFFECTS */
+	size_t	 cut;		/* effects whose text was cut */
+	size_t	 unsent;	/* names bound past MAX_BINDINGS */
+};
+
 static void
 decode(const char *buf, size_t len, struct arena *a, struct record *r,
-    json_t **final, json_t *binds)
+    struct reply *rp)
 {
 	size_t pos = 0, cap = 0;
+	json_t **final = &rp->final, *binds = rp->binds;
 
 	*final = NULL;
 	while (pos < len) {
@@ -276,7 +349,9 @@ decode(const char *buf, size_t len, struct arena *a, struct record *r,
 			continue;
 		}
 		if ((e = json_object_get(o, "e")) != NULL && json_is_object(e) &&
-		    r->neffects < MAX_EFFECTS) {
+		    r->neffects >= MAX_EFFECTS)
+			rp->dropped++;
+		else if (e != NULL && json_is_object(e)) {
 			struct effect *ef;
 			if (r->neffects == cap) {
 				cap = cap ? cap * 2 : 8;
@@ -288,6 +363,8 @@ decode(const char *buf, size_t len, struct arena *a, struct record *r,
 			ef->target = field(a, e, "target");
 			ef->text = field(a, e, "text");
 			ef->category = field(a, e, "category");
+			if (is_long(e, "target") || is_long(e, "text"))
+				rp->cut++;
 			ef->denied = json_is_true(json_object_get(e, "denied"));
 			ef->simulated = false;
 			if (ef->op == NULL)
@@ -301,6 +378,14 @@ decode(const char *buf, size_t len, struct arena *a, struct record *r,
 		    json_is_object(e) && *final == NULL &&
 		    json_array_size(binds) < MAX_BINDINGS)
 			json_array_append(binds, e);
+		else if ((e = json_object_get(o, "unsent")) != NULL &&
+		    json_is_integer(e) && *final == NULL &&
+		    json_integer_value(e) > 0)
+			rp->unsent = (size_t)json_integer_value(e);
+		else if ((e = json_object_get(o, "ls")) != NULL &&
+		    json_is_array(e) && *final == NULL &&
+		    rp->listing == NULL && json_array_size(e) <= MAX_LISTED)
+			rp->listing = json_incref(e);
 		json_decref(o);
 	}
 }
@@ -405,15 +490,93 @@ keep_bindings(const struct jailpath_job *job, json_t *binds,
 	return ret;
 }
 
-static void
-load_files(struct mfs *fs, const struct jail_outcome *o)
+static bool
+listed(json_t *listing, const char *name)
 {
 	size_t i;
-	while (mfs_count(fs) > 0)
-		mfs_delete(fs, mfs_name(fs, 0));
+	for (i = 0; i < json_array_size(listing); i++) {
+		json_t *j = json_array_get(listing, i);
+		if (json_is_string(j) && strcmp(json_string_value(j), name) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The path's files become the workspace as the jail left it.  When the
+ * warden's read-back stopped at its caps, a file of the path that is still
+ * in the jail (by its listing; without one, any) keeps its old contents,
+ * and the returned note (in a) says what was left out; else NULL.
+ */
+static const char *
+load_files(struct mfs *fs, const struct jail_outcome *o, json_t *listing,
+    struct arena *a)
+{
+	struct mfs *old = mfs_new();
+	struct sbuf kept = SBUF_INIT;
+	const char *note = NULL;
+	size_t i, nkept = 0, lost = 0;
+
+	while (mfs_count(fs) > 0) {
+		const char *name = mfs_name(fs, 0);
+		size_t len;
+		const char *data = mfs_get(fs, name, &len);
+		if (o->files_truncated)
+			mfs_put(old, name, data, len);
+		mfs_delete(fs, name);
+	}
 	for (i = 0; i < o->nfiles; i++)
 		mfs_put(fs, o->files[i].name, o->files[i].data,
 		    o->files[i].len);
+	if (!o->files_truncated) {
+		mfs_free(old);
+		return NULL;
+	}
+	for (i = 0; i < mfs_count(old); i++) {
+		const char *name = mfs_name(old, i);
+		size_t len;
+		const char *data;
+		if (mfs_get(fs, name, &len) != NULL ||
+		    (listing != NULL && !listed(listing, name)))
+			continue;
+		data = mfs_get(old, name, &len);
+		mfs_put(fs, name, data, len);
+		if (nkept++ < 8)
+			sbuf_addf(&kept, "%s%s", nkept > 1 ? ", " : "", name);
+	}
+	for (i = 0; i < json_array_size(listing); i++) {
+		json_t *j = json_array_get(listing, i);
+		size_t len;
+		if (json_is_string(j) &&
+		    mfs_get(fs, json_string_value(j), &len) == NULL)
+			lost++;
+	}
+	note = arena_printf(a, "the jail's workspace was read back in part "
+	    "(at most %u files and %u MiB)", JAIL_DEFAULT_MAX_FILES,
+	    JAIL_DEFAULT_MAX_READ_BYTES >> 20);
+	if (nkept > 0)
+		note = arena_printf(a, "%s; %zu file%s not read back kept as "
+		    "before this step: %s%s", note, nkept, nkept == 1 ? "" : "s",
+		    sbuf_cstr(&kept), nkept > 8 ? ", ..." : "");
+	if (lost > 0)
+		note = arena_printf(a, "%s; %zu file%s left in the jail", note,
+		    lost, lost == 1 ? "" : "s");
+	else if (listing == NULL)
+		note = arena_printf(a, "%s; files it made may be left in the "
+		    "jail", note);
+	sbuf_free(&kept);
+	mfs_free(old);
+	return note;
+}
+
+/* One more thing the record leaves out, in r->truncated. */
+static void
+add_truncated(struct record *r, struct arena *a, const char *what)
+{
+	if (what == NULL)
+		return;
+	r->truncated = r->truncated == NULL ? what :
+	    arena_printf(a, "%s; %s", r->truncated, what);
 }
 
 void
@@ -424,7 +587,8 @@ jailpath_run(const struct jailpath_job *job, struct arena *a,
 	struct jail_outcome o;
 	struct jail_file *files;
 	size_t i, n = mfs_count(job->fs);
-	json_t *fin = NULL, *binds;
+	struct reply rp = { 0 };
+	json_t *fin;
 
 	memset(&cfg, 0, sizeof cfg);
 	files = arena_array(a, n + 1, sizeof *files);
@@ -439,8 +603,17 @@ jailpath_run(const struct jailpath_job *job, struct arena *a,
 	cfg.fail_at = job->fail_at;
 
 	jail_run(&cfg, child_main, (void *)job, &o);
-	binds = json_array();
-	decode(o.result ? o.result : "", o.result_len, a, r, &fin, binds);
+	rp.binds = json_array();
+	decode(o.result ? o.result : "", o.result_len, a, r, &rp);
+	fin = rp.final;
+	if (rp.dropped > 0)
+		add_truncated(r, a, arena_printf(a, "%zu effect%s past the "
+		    "first %u not kept", rp.dropped, rp.dropped == 1 ? "" : "s",
+		    MAX_EFFECTS));
+	if (rp.cut > 0)
+		add_truncated(r, a, arena_printf(a, "the text of %zu effect%s "
+		    "cut at %u bytes", rp.cut, rp.cut == 1 ? "" : "s",
+		    MAX_FIELD));
 
 	switch (o.status) {
 	case JAIL_REFUSED:
@@ -457,6 +630,9 @@ jailpath_run(const struct jailpath_job *job, struct arena *a,
 		r->layer = LAYER_NAMESPACE;
 		r->rule = "jail";
 		r->reason = arena_printf(a, "jail error: %s", o.reason);
+		add_truncated(r, a, "nothing was read back from the jail's "
+		    "workspace: this path's files are as before this step");
+		r->fs_partial = true;
 		break;
 	case JAIL_CONTAINED:
 		r->verdict = VERDICT_CONTAINED;
@@ -466,12 +642,14 @@ jailpath_run(const struct jailpath_job *job, struct arena *a,
 		r->reason = arena_strdup(a, o.reason);
 		if (r->layer == LAYER_SECCOMP && r->neffects > 0)
 			r->effects[r->neffects - 1].denied = true;
-		load_files(job->fs, &o);
+		add_truncated(r, a, load_files(job->fs, &o, rp.listing, a));
+		r->fs_partial = o.files_truncated;
 		break;
 	case JAIL_OK: {
 		const char *v = fin ? field(a, fin, "v") : NULL;
 		enum layer l;
-		load_files(job->fs, &o);
+		add_truncated(r, a, load_files(job->fs, &o, rp.listing, a));
+		r->fs_partial = o.files_truncated;
 		if (v == NULL) {
 			r->verdict = VERDICT_ERROR;
 			r->layer = LAYER_NAMESPACE;
@@ -485,16 +663,21 @@ jailpath_run(const struct jailpath_job *job, struct arena *a,
 			r->verdict = VERDICT_CONTAINED;
 			r->layer = l;
 			r->rule = "kernel";
-			r->reason = field(a, fin, "denied");
+			r->reason = whole_field(a, fin, "denied");
 			break;
 		}
 		if (strcmp(v, "ok") == 0) {
 			const char *lost;
 			r->verdict = VERDICT_OK;
 			r->layer = LAYER_EVAL;
-			r->result = field(a, fin, "result");
-			r->outcome = field(a, fin, "message");
-			lost = keep_bindings(job, binds, a);
+			r->result = whole_field(a, fin, "result");
+			r->outcome = whole_field(a, fin, "message");
+			lost = keep_bindings(job, rp.binds, a);
+			if (rp.unsent > 0)
+				add_truncated(r, a, arena_printf(a, "%zu name%s "
+				    "past the first %u stayed in the jail",
+				    rp.unsent, rp.unsent == 1 ? "" : "s",
+				    MAX_BINDINGS));
 			if (lost != NULL && r->outcome == NULL)
 				r->outcome = arena_printf(a, "%s (%s stayed in the "
 				    "jail: only literals and modules come back)",
@@ -503,7 +686,7 @@ jailpath_run(const struct jailpath_job *job, struct arena *a,
 			json_t *nd = json_object_get(fin, "node");
 			r->verdict = VERDICT_ERROR;
 			r->layer = LAYER_EVAL;
-			r->reason = field(a, fin, "reason");
+			r->reason = whole_field(a, fin, "reason");
 			if (r->reason == NULL)
 				r->reason = "error";
 			if (json_is_object(nd) && field(a, nd, "type") != NULL &&
@@ -526,6 +709,7 @@ jailpath_run(const struct jailpath_job *job, struct arena *a,
 	}
 	}
 	json_decref(fin);
-	json_decref(binds);
+	json_decref(rp.binds);
+	json_decref(rp.listing);
 	jail_outcome_free(&o);
 }

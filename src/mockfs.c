@@ -17,12 +17,14 @@ struct mfile {
 	char	*name;
 	char	*data;
 	size_t	 len;
+	unsigned long stamp;	/* the generation that last wrote it */
 };
 
 struct mfs {
 	struct mfile	*files;
 	size_t		 n, cap;
 	size_t		 bytes;
+	unsigned long	 gen;		/* grows with every change */
 };
 
 struct mfs *
@@ -140,6 +142,7 @@ mfs_put(struct mfs *fs, const char *name, const char *data, size_t len)
 	}
 	fs->files[i].data = copy_data(data, len);
 	fs->files[i].len = len;
+	fs->files[i].stamp = ++fs->gen;
 	fs->bytes += len;
 	return found;
 }
@@ -174,6 +177,7 @@ mfs_delete(struct mfs *fs, const char *name)
 	memmove(&fs->files[i], &fs->files[i + 1],
 	    (fs->n - i - 1) * sizeof *fs->files);
 	fs->n--;
+	fs->gen++;
 	return true;
 }
 
@@ -181,4 +185,16 @@ size_t
 mfs_bytes(const struct mfs *fs)
 {
 	return fs->bytes;
+}
+
+unsigned long
+mfs_generation(const struct mfs *fs)
+{
+	return fs->gen;
+}
+
+unsigned long
+mfs_stamp(const struct mfs *fs, size_t i)
+{
+	return fs->files[i].stamp;
 }

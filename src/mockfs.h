@@ -34,5 +34,10 @@ void mfs_append(struct mfs *fs, const char *name, const char *data,
 bool mfs_delete(struct mfs *fs, const char *name);
 /* Total bytes held (for caps). */
 size_t mfs_bytes(const struct mfs *fs);
+/* Grows with every put, append and delete: a cheap "did it change". */
+unsigned long mfs_generation(const struct mfs *fs);
+/* The generation that last wrote the i-th file (in sorted order): the
+ * files written since generation g are those whose stamp exceeds g. */
+unsigned long mfs_stamp(const struct mfs *fs, size_t i);
 
 #endif

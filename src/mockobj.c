@@ -27,6 +27,7 @@
 #include "ns.h"
 #include "policy.h"
 #include "sbuf.h"
+#include "textesc.h"
 
 #define EV(rt) ((struct eval *)(rt)->owner)
 
@@ -883,8 +884,10 @@ mock_repr(value v, struct sbuf *out)
 		sbuf_addf(out, "<module '%s' (built-in)>", o->name);
 		return;
 	case MK_FILE:
-		sbuf_addf(out, "<_io.TextIOWrapper name='%s' mode='%s' "
-		    "encoding='UTF-8'>", o->name, o->writable ? "w" : "r");
+		sbuf_adds(out, "<_io.TextIOWrapper name=");
+		textesc_repr(out, o->name, strlen(o->name));
+		sbuf_addf(out, " mode='%s' encoding='UTF-8'>",
+		    o->writable ? "w" : "r");
 		return;
 	case MK_TYPE:
 		if (strcmp(types[o->type].module, "builtins") == 0)

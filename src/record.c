@@ -1,6 +1,7 @@
 /*
  * record.c -- names of the record's enums, and the JSON form of a record.
  *
+ * The trace line is joined here too, from escaped parts (textesc.h).
  * JSON is written with jansson, a well-kept library, rather than by hand:
  * inputs are hostile and every string must come out escaped correctly.
  * Strings that are not valid UTF-8 (a hostile input may be anything) are
@@ -14,8 +15,10 @@
 
 #include <jansson.h>
 
+#include "arena.h"
 #include "record.h"
 #include "sbuf.h"
+#include "textesc.h"
 
 #define X_NAME(e, name) name,
 static const char *const path_names[] = { PATHS(X_NAME) };
@@ -40,6 +43,16 @@ record_path_parse(const char *name, size_t len, enum path_id *out)
 			return true;
 		}
 	return false;
+}
+
+void
+record_set_line(struct record *r, struct arena *a)
+{
+	r->label = textesc_text(a, r->label ? r->label : "");
+	r->shown = textesc_text(a, r->shown ? r->shown : "");
+	r->outcome = textesc_text(a, r->outcome ? r->outcome : "");
+	r->line = arena_printf(a, "%s: %s -> %s", r->label, r->shown,
+	    r->outcome);
 }
 
 /* Length of the valid UTF-8 sequence at s, or 0. */
@@ -144,6 +157,7 @@ record_to_json(const struct record *r)
 	for (i = 0; i < r->nfs; i++)
 		json_array_append_new(fs, jstr(r->fs[i]));
 	json_object_set_new(o, "fs", fs);
+	json_object_set_new(o, "truncated", jstr(r->truncated));
 	json_object_set_new(o, "budget", json_pack("{s:I,s:I}",
 	    "used", (json_int_t)r->budget_used,
 	    "limit", (json_int_t)r->budget_limit));

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct arena;
 struct sbuf;
 
 /* X(enum suffix, name in records) */
@@ -103,6 +104,10 @@ struct record {
 	size_t		 neffects;
 	const char	**fs;		/* sorted file names after the step */
 	size_t		 nfs;
+	const char	*truncated;	/* what the record leaves out (files
+					   the jail's read-back did not bring,
+					   effects past a cap), or NULL */
+	bool		 fs_partial;	/* fs is not all the path holds */
 	unsigned	 budget_used;
 	unsigned	 budget_limit;	/* 0 on paths without a budget */
 	const char	*label;		/* "sandboxed code" */
@@ -113,6 +118,14 @@ struct record {
 	const char	*engine;	/* what ran the code: "cpython" or
 					   "model" (world.h) */
 };
+
+/*
+ * The trace line, "LABEL: SHOWN -> OUTCOME": label, shown and outcome are
+ * replaced by their escaped forms (textesc.h: no control character, no
+ * newline, whoever wrote the text), then joined into r->line.  Every
+ * trace line is made here.  Strings in a.
+ */
+void record_set_line(struct record *r, struct arena *a);
 
 /* Append the record as one JSON object (no newline). */
 void record_json(const struct record *r, struct sbuf *out);

@@ -20,6 +20,7 @@
 #include "sbuf.h"
 #include "scenario.h"
 #include "session.h"
+#include "textesc.h"
 #include "xalloc.h"
 
 #define MAX_SCENARIO_BYTES (16u << 20)
@@ -361,7 +362,7 @@ scenario_exec(struct session *s, const struct scn_step *st, struct arena *a,
 		session_set_budget(s, (unsigned)strtoul(st->arg, NULL, 10));
 		break;
 	case SCN_ECHO:
-		out->text = arena_strdup(a, st->arg);
+		out->text = textesc_text(a, arena_strdup(a, st->arg));
 		break;
 	case SCN_LS: {
 		enum path_id p = PATH_UNSAFE;
@@ -384,7 +385,7 @@ scenario_exec(struct session *s, const struct scn_step *st, struct arena *a,
 		sbuf_addc(&b, ']');
 		if (st->note != NULL)
 			sbuf_addf(&b, "  %s", st->note);
-		out->text = arena_strdup(a, sbuf_cstr(&b));
+		out->text = textesc_text(a, arena_strdup(a, sbuf_cstr(&b)));
 		sbuf_free(&b);
 		break;
 	}
@@ -398,13 +399,10 @@ scenario_exec(struct session *s, const struct scn_step *st, struct arena *a,
 			if (st->label != NULL && out->nrecords > 1)
 				for (i = 0; i < out->nrecords; i++) {
 					struct record *r = &out->records[i];
-					const char *arrow = strstr(r->line,
-					    ": ");
 					r->label = arena_printf(a, "%s %s",
 					    session_path_adjective(r->path),
 					    st->label);
-					r->line = arena_printf(a, "%s%s",
-					    r->label, arrow ? arrow : "");
+					record_set_line(r, a);
 				}
 		} else {
 			/* the other paths once, then the sandbox per policy */

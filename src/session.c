@@ -64,7 +64,7 @@ struct session {
 	 * (value_copy shares those; see ns.h). Freed on reset. */
 	struct arena		**pinned;
 	size_t			 npinned, cappinned;
-	char			*state_dir;	/* --state, or NULL */
+	struct state		*state;		/* --state, or NULL */
 	enum world_engine	 engine;	/* the unsafe path's world */
 	bool			 fresh_world;
 	unsigned		 world_wall_ms;
@@ -173,7 +173,7 @@ session_free(struct session *s)
 		return;
 	free_paths(s);
 	free(s->pinned);
-	free(s->state_dir);
+	state_close(s->state);
 	sbuf_free(&s->setup);
 	free(s->engine_note);
 	free(s);
@@ -338,10 +338,11 @@ void session_set_steps(struct session *s, unsigned steps) { s->steps = steps; }
 bool
 session_use_state(struct session *s, const char *dir, char **err)
 {
-	if (!state_load(s, dir, err))
+	struct state *st = state_open(s, dir, err);
+	if (st == NULL)
 		return false;
-	free(s->state_dir);
-	s->state_dir = xstrdup(dir);
+	state_close(s->state);
+	s->state = st;
 	return true;
 }
 
@@ -550,23 +551,32 @@ mark_bypass(struct step *st)
 	    "through: the boundary was bypassed", st->s->policy->name);
 }
 
+/* The policy's checks of code, before anything is evaluated: the sandbox
+ * path's, and the jail path's under --jail-filter.  False when they said
+ * no (the record is decided). */
+static bool
+filter_code(struct step *st, const struct node *root)
+{
+	struct check_result cr;
+
+	if (!check_source(st->s->policy, root, st->r->input,
+	    strlen(st->r->input), st->a, &cr) ||
+	    !check_tree(st->s->policy, root, st->a, &cr)) {
+		decide_blocked(st, &cr);
+		return false;
+	}
+	return true;
+}
+
 static void
 run_code(struct step *st, const struct node *root)
 {
-	struct check_result cr;
 	value v;
 	bool has_value;
 
-	if (st->path == PATH_SANDBOX) {
-		if (!check_source(st->s->policy, root, st->r->input,
-		    strlen(st->r->input), st->a, &cr) ||
-		    !check_tree(st->s->policy, root, st->a, &cr)) {
-			decide_blocked(st, &cr);
-			return;
-		}
-		if (!charge_budget(st))
-			return;
-	}
+	if (st->path == PATH_SANDBOX &&
+	    (!filter_code(st, root) || !charge_budget(st)))
+		return;
 	if (!eval_root(&st->ev, root, &v, &has_value)) {
 		decide_exception(st);
 		mark_bypass(st);
@@ -694,6 +704,57 @@ literal_target(const struct cmd_entry *e, const struct node *call)
 	return e->name;
 }
 
+/*
+ * The policy's checks of a command, before anything is evaluated: the
+ * command allowlist, the call's shape, and the code policy on the
+ * argument's expressions (the dict display around them is the command's
+ * own syntax).  The sandbox path's, and the jail path's under
+ * --jail-filter.  False when they said no (the record is decided).
+ */
+static bool
+filter_command(struct step *st, const struct cmd_entry *e,
+    const struct node *call)
+{
+	struct check_result cr;
+	const struct node *arg;
+	bool ok;
+	size_t i;
+
+	if (!policy_allows_command(st->s->policy, e->name)) {
+		mark_node(st->r, call);
+		eval_effect(&st->ev, command_op(e), literal_target(e, call),
+		    NULL, NULL, true);
+		decide(st, VERDICT_BLOCKED, LAYER_COMMANDS, "commands",
+		    arena_printf(st->a, "command '%s' not on the allowlist",
+		    e->name));
+		return false;
+	}
+	if (!command_shape(st, e, call))
+		return false;
+	arg = call->u.call.args.items[0];
+	ok = check_source(st->s->policy, call, st->r->input,
+	    strlen(st->r->input), st->a, &cr);
+	if (ok && arg->kind == NODE_DICT) {
+		for (i = 0; ok && i < arg->u.dict.keys.len; i++) {
+			const struct node *k = arg->u.dict.keys.items[i];
+			if (k == NULL) {
+				cr.node = arg->u.dict.values.items[i];
+				cr.rule = "nodes";
+				cr.reason = "disallowed ** unpacking";
+				ok = false;
+				break;
+			}
+			ok = check_tree(st->s->policy, k, st->a, &cr) &&
+			    check_tree(st->s->policy,
+			    arg->u.dict.values.items[i], st->a, &cr);
+		}
+	} else if (ok)
+		ok = check_tree(st->s->policy, arg, st->a, &cr);
+	if (!ok)
+		decide_blocked(st, &cr);
+	return ok;
+}
+
 static void
 run_command(struct step *st, const struct cmd_entry *e,
     const struct node *call)
@@ -703,51 +764,14 @@ run_command(struct step *st, const struct cmd_entry *e,
 	const struct node *arg;
 	const char *why, *key = NULL, *args_canon = NULL;
 	value args;
-	size_t i;
 
 	st->r->kind = KIND_COMMAND;
-	if (st->path == PATH_SANDBOX &&
-	    !policy_allows_command(st->s->policy, e->name)) {
-		mark_node(st->r, call);
-		eval_effect(ev, command_op(e), literal_target(e, call), NULL,
-		    NULL, true);
-		decide(st, VERDICT_BLOCKED, LAYER_COMMANDS, "commands",
-		    arena_printf(st->a, "command '%s' not on the allowlist",
-		    e->name));
-		return;
-	}
-	if (!command_shape(st, e, call))
+	if (st->path == PATH_SANDBOX) {
+		if (!filter_command(st, e, call) || !charge_budget(st))
+			return;
+	} else if (!command_shape(st, e, call))
 		return;
 	arg = call->u.call.args.items[0];
-	if (st->path == PATH_SANDBOX) {
-		/* The argument's expressions go through the code policy; the
-		 * dict display around them is the command's own syntax. */
-		struct check_result cr;
-		bool ok = check_source(st->s->policy, call, st->r->input,
-		    strlen(st->r->input), st->a, &cr);
-		if (ok && arg->kind == NODE_DICT) {
-			for (i = 0; ok && i < arg->u.dict.keys.len; i++) {
-				const struct node *k = arg->u.dict.keys.items[i];
-				if (k == NULL) {
-					cr.node = arg->u.dict.values.items[i];
-					cr.rule = "nodes";
-					cr.reason = "disallowed ** unpacking";
-					ok = false;
-					break;
-				}
-				ok = check_tree(st->s->policy, k, st->a, &cr) &&
-				    check_tree(st->s->policy,
-				    arg->u.dict.values.items[i], st->a, &cr);
-			}
-		} else if (ok)
-			ok = check_tree(st->s->policy, arg, st->a, &cr);
-		if (!ok) {
-			decide_blocked(st, &cr);
-			return;
-		}
-		if (!charge_budget(st))
-			return;
-	}
 	if (!eval_expr(ev, arg, &args)) {
 		decide_exception(st);
 		return;
@@ -786,13 +810,15 @@ run_command(struct step *st, const struct cmd_entry *e,
 			}
 		}
 		if (e->writes) {
-			const char *prev_args, *done;
+			const char *done;
+			bool same_args = true;
 			args_canon = canonical_args(st, args);
 			key = cmd_arg(&run, "idempotency_key");
 			key = key ? arena_printf(st->a, "key:%s", key) :
 			    arena_printf(st->a, "%s:%s", e->name, args_canon);
-			done = ledger_find(st->ps->ledger, key, &prev_args);
-			if (done != NULL && strcmp(prev_args, args_canon) != 0) {
+			done = ledger_find(st->ps->ledger, key, args_canon,
+			    &same_args);
+			if (done != NULL && !same_args) {
 				mark_node(st->r, arg);
 				decide(st, VERDICT_BLOCKED, LAYER_IDEMPOTENCY,
 				    "idempotency", arena_printf(st->a,
@@ -837,24 +863,11 @@ run_jail(struct step *st, const struct node *root, const struct cmd_entry *e,
 		.root = root, .cmd = e, .call = call, .fs = st->ps->fs,
 		.ns = st->ps->ns, .fail_at = st->s->jail_fail_at,
 	};
-	struct check_result cr;
 
 	st->r->kind = e ? KIND_COMMAND : KIND_CODE;
-	if (st->s->jail_filter) {
-		if (e != NULL && !policy_allows_command(st->s->policy, e->name)) {
-			mark_node(st->r, call);
-			decide(st, VERDICT_BLOCKED, LAYER_COMMANDS, "commands",
-			    arena_printf(st->a, "command '%s' not on the "
-			    "allowlist", e->name));
-			return;
-		}
-		if (e == NULL && (!check_source(st->s->policy, root,
-		    st->r->input, strlen(st->r->input), st->a, &cr) ||
-		    !check_tree(st->s->policy, root, st->a, &cr))) {
-			decide_blocked(st, &cr);
-			return;
-		}
-	}
+	if (st->s->jail_filter && !(e != NULL ? filter_command(st, e, call) :
+	    filter_code(st, root)))
+		return;
 	if (e != NULL && !command_shape(st, e, call))
 		return;
 	jailpath_run(&job, st->a, st->r);
@@ -1027,12 +1040,12 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 {
 	bool is_command = cmdname != NULL;
 	struct record *r = st->r;
-	struct sbuf b = SBUF_INIT;
 	size_t i, n;
 	const char *outcome = r->outcome;
 
-	if (st->path != PATH_JAIL) {
-		/* (the jail path's effects came back from the jail) */
+	if (st->path != PATH_JAIL || st->ev.neffects > 0) {
+		/* (the jail path's effects came back from the jail, unless
+		 * its filter refused the input in here) */
 		r->effects = arena_array(st->a, st->ev.neffects + 1,
 		    sizeof *r->effects);
 		r->neffects = st->ev.neffects;
@@ -1114,12 +1127,12 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 			break;
 		}
 	}
+	if (r->truncated != NULL)	/* never silently */
+		outcome = arena_printf(st->a, "%s [%s]", outcome, r->truncated);
 	if (st->restarted)	/* as a notebook says "kernel restarted" */
 		outcome = arena_printf(st->a, "(world restarted) %s", outcome);
 	r->outcome = outcome;
-	sbuf_addf(&b, "%s: %s -> %s", r->label, r->shown, r->outcome);
-	r->line = arena_strdup(st->a, sbuf_cstr(&b));
-	sbuf_free(&b);
+	record_set_line(r, st->a);
 }
 
 static void
@@ -1218,10 +1231,10 @@ session_run(struct session *s, const char *input, size_t len,
 	keep_or_free(s, ea, gens);
 	if (big)
 		malloc_trim(0);	/* give a big input's memory back at once */
-	if (s->state_dir != NULL) {
+	if (s->state != NULL) {
 		/* Durable before anyone sees the records. */
 		char *err = NULL;
-		if (!state_save(s, s->state_dir, recs, n, &err)) {
+		if (!state_save(s->state, s, recs, n, &err)) {
 			size_t i;
 			for (i = 0; i < n; i++) {
 				recs[i].verdict = VERDICT_ERROR;
@@ -1229,9 +1242,9 @@ session_run(struct session *s, const char *input, size_t len,
 				recs[i].reason = arena_printf(a, "the state could "
 				    "not be saved, so this step is not kept: %s",
 				    err);
-				recs[i].line = arena_printf(a, "%s: %s -> "
-				    "OSError: %s", recs[i].label, recs[i].shown,
+				recs[i].outcome = arena_printf(a, "OSError: %s",
 				    recs[i].reason);
+				record_set_line(&recs[i], a);
 			}
 			free(err);
 		}

@@ -1,21 +1,42 @@
 /*
- * state.c -- saving and loading a session (see state.h).
+ * state.c -- saving and loading a session (see state.h for the files and
+ * the order they are written in).
  *
- * The file is JSON written with jansson.  File names and contents, strings
- * and bytes are stored as hex, so any byte survives (a str may hold lone
- * surrogates, a file any bytes).  Values are typed:
+ * The snapshot and the journal are JSON written with jansson.  File names,
+ * name bindings' names, strings, bytes and ledger messages are stored as
+ * hex, so any byte survives (a str may hold lone surrogates, a file any
+ * bytes) and every encode is ASCII; contents live in blobs/, raw.  Values
+ * are typed:
  *   {"t":"int","v":"123"} {"t":"float","v":"0.1"} {"t":"str","v":HEX}
  *   {"t":"list","v":[...]} {"t":"dict","v":[[k,v],...]} ...
  * Loading rebuilds them with the value constructors; nothing is evaluated.
+ *
+ * In memory, struct state keeps an index of what is on disk: per path the
+ * files (name, digest, length) in the mfs's sorted order and the stores'
+ * generations when they were saved, and the blobs with their reference
+ * counts.  A save compares the session with the index: only files whose
+ * mfs stamp is newer than the saved generation are hashed, and a blob is
+ * written only for a digest no file holds yet.  A blob no file refers to
+ * any more is unlinked once the line that dropped it is durable; loading
+ * removes any other file in blobs/ (the remains of a killed save).
+ *
+ * Loading replays the snapshot and the journal into the index first and
+ * reads the blobs of the final files only: a blob an old journal line
+ * named may already be gone.  A session_reset() between inputs (the step
+ * counter goes back) is saved as a whole new snapshot.  Version 1 states
+ * (one state.json with contents in hex) are read and rewritten.
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -27,13 +48,166 @@
 #include "record.h"
 #include "sbuf.h"
 #include "session.h"
+#include "sha256.h"
 #include "state.h"
 #include "value.h"
 #include "xalloc.h"
 
-#define STATE_VERSION	1
-#define MAX_STATE_BYTES	(256u << 20)
+#define STATE_VERSION	2
 #define MAX_DEPTH	200
+/* A snapshot or journal larger than this is not read: a state within its
+ * cap never needs one (names are hex: twice their bytes). */
+#define MAX_META_BYTES	(3 * (size_t)STATE_MAX_BYTES)
+/* The journal is folded into a new snapshot once it outgrows the snapshot
+ * by this much: each snapshot is paid for by as many journal bytes. */
+#define COMPACT_SLACK	(8u << 10)
+/* How long a held lock is waited for: 100 tries 20 ms apart. */
+#define LOCK_TRIES	100
+
+/* ---- the index of what is on disk ---- */
+
+struct sfile {
+	char	*name;
+	char	 digest[SHA256_HEX];
+	size_t	 len;
+};
+
+struct spath {
+	struct sfile	*files;		/* sorted by name, as the mfs is */
+	size_t		 n, cap;
+	const void	*fs, *ns, *ledger;	/* the stores it was taken from */
+	unsigned long	 fs_gen, ns_gen;
+	size_t		 ledger_n;	/* entries saved */
+	size_t		 names_bytes;	/* their encoded size, for the cap */
+	unsigned	 budget_used;
+};
+
+struct blob {
+	char		 digest[SHA256_HEX];
+	unsigned	 refs;
+};
+
+struct state {
+	char		*dir;
+	int		 dirfd, blobfd, journalfd;
+	struct spath	 paths[PATH__COUNT];
+	struct blob	*blobs;
+	size_t		 nblobs, capblobs;
+	unsigned long	 seq;		/* of the last committed step */
+	unsigned	 steps;		/* the session's step counter then */
+	size_t		 snapshot_bytes, journal_bytes;
+};
+
+static void
+files_free(struct sfile *f, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		free(f[i].name);
+	free(f);
+}
+
+static size_t
+spath_find(const struct spath *sp, const char *name, bool *found)
+{
+	size_t lo = 0, hi = sp->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(sp->files[mid].name, name);
+		if (c == 0) {
+			*found = true;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = false;
+	return lo;
+}
+
+static void
+spath_put(struct spath *sp, const char *name, const char *digest, size_t len)
+{
+	bool found;
+	size_t i = spath_find(sp, name, &found);
+	if (!found) {
+		if (sp->n == sp->cap) {
+			sp->cap = sp->cap ? sp->cap * 2 : 8;
+			sp->files = xreallocarray(sp->files, sp->cap,
+			    sizeof *sp->files);
+		}
+		memmove(&sp->files[i + 1], &sp->files[i],
+		    (sp->n - i) * sizeof *sp->files);
+		sp->n++;
+		sp->files[i].name = xstrdup(name);
+	}
+	memcpy(sp->files[i].digest, digest, SHA256_HEX);
+	sp->files[i].len = len;
+}
+
+static void
+spath_delete(struct spath *sp, const char *name)
+{
+	bool found;
+	size_t i = spath_find(sp, name, &found);
+	if (!found)
+		return;
+	free(sp->files[i].name);
+	memmove(&sp->files[i], &sp->files[i + 1],
+	    (sp->n - i - 1) * sizeof *sp->files);
+	sp->n--;
+}
+
+static struct blob *
+blob_find(const struct state *st, const char *digest)
+{
+	size_t i;
+	for (i = 0; i < st->nblobs; i++)
+		if (strcmp(st->blobs[i].digest, digest) == 0)
+			return &st->blobs[i];
+	return NULL;
+}
+
+static void
+blob_ref(struct state *st, const char *digest)
+{
+	struct blob *b = blob_find(st, digest);
+	if (b == NULL) {
+		if (st->nblobs == st->capblobs) {
+			st->capblobs = st->capblobs ? st->capblobs * 2 : 16;
+			st->blobs = xreallocarray(st->blobs, st->capblobs,
+			    sizeof *st->blobs);
+		}
+		b = &st->blobs[st->nblobs++];
+		memcpy(b->digest, digest, SHA256_HEX);
+		b->refs = 0;
+	}
+	b->refs++;
+}
+
+/* Drop a reference; the last one unlinks the blob (its line is durable). */
+static void
+blob_unref(struct state *st, const char *digest)
+{
+	struct blob *b = blob_find(st, digest);
+	if (b == NULL || --b->refs > 0)
+		return;
+	(void)unlinkat(st->blobfd, b->digest, 0);
+	*b = st->blobs[--st->nblobs];
+}
+
+static void
+index_clear(struct state *st)
+{
+	int p;
+	for (p = 0; p < PATH__COUNT; p++) {
+		files_free(st->paths[p].files, st->paths[p].n);
+		memset(&st->paths[p], 0, sizeof st->paths[p]);
+	}
+	st->nblobs = 0;
+}
 
 /* ---- hex ---- */
 
@@ -85,20 +259,92 @@ unhex(json_t *j, size_t *len)
 	return out;
 }
 
+/* A hex string that must decode to a C string (no NUL inside). */
+static char *
+unhex_name(json_t *j)
+{
+	size_t len;
+	char *s = unhex(j, &len);
+	if (s != NULL && strlen(s) != len) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* ---- checked encoding: every set and append is checked ---- */
+
+struct enc {
+	bool	ok;
+};
+
+static void
+set(struct enc *e, json_t *obj, const char *key, json_t *v)
+{
+	/* jansson's *_new calls take v even when they fail */
+	if (obj == NULL || v == NULL || json_object_set_new(obj, key, v) != 0) {
+		if (obj == NULL)
+			json_decref(v);
+		e->ok = false;
+	}
+}
+
+static void
+push(struct enc *e, json_t *arr, json_t *v)
+{
+	if (arr == NULL || v == NULL || json_array_append_new(arr, v) != 0) {
+		if (arr == NULL)
+			json_decref(v);
+		e->ok = false;
+	}
+}
+
+static json_t *
+pair(struct enc *e, json_t *a, json_t *b)
+{
+	json_t *arr = json_array();
+	push(e, arr, a);
+	push(e, arr, b);
+	return arr;
+}
+
+static json_t *
+file_entry(struct enc *e, const struct sfile *f)
+{
+	json_t *arr = pair(e, hex(f->name, strlen(f->name)),
+	    json_string(f->digest));
+	push(e, arr, json_integer((json_int_t)f->len));
+	return arr;
+}
+
 /* ---- values ---- */
 
 static json_t *
 typed(const char *t, json_t *v)
 {
-	return json_pack("{s:s,s:o}", "t", t, "v", v);
+	json_t *o;
+	if (v == NULL)
+		return NULL;
+	o = json_object();
+	if (o == NULL || json_object_set_new(o, "t", json_string(t)) != 0) {
+		json_decref(v);
+		json_decref(o);
+		return NULL;
+	}
+	if (json_object_set_new(o, "v", v) != 0) {	/* it took v */
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 }
 
 /* NULL when v is not plain data (or too deep): the name is skipped. */
 static json_t *
-value_json(struct rt *rt, value v, int depth)
+value_json(value v, int depth)
 {
+	struct enc e = { true };
 	json_t *a;
-	struct sbuf b = SBUF_INIT;
+	char buf[40];
 	size_t i;
 
 	if (depth > MAX_DEPTH)
@@ -106,29 +352,25 @@ value_json(struct rt *rt, value v, int depth)
 	switch (v.type) {
 	case VT_NONE: return typed("none", json_null());
 	case VT_BOOL: return typed("bool", json_boolean(v.as.b));
-	case VT_INT: case VT_BIGINT: case VT_FLOAT: case VT_COMPLEX: {
+	case VT_INT:
 		/* repr of a number reads back exactly (floats round-trip) */
-		json_t *j;
-		if (v.type == VT_COMPLEX) {
-			char re[40], im[40];
-			snprintf(re, sizeof re, "%.17g", v.as.c->re);
-			snprintf(im, sizeof im, "%.17g", v.as.c->im);
-			return typed("complex", json_pack("[s,s]", re, im));
-		}
-		if (v.type == VT_BIGINT) {
-			char *d = mpz_get_str(NULL, 10, v.as.big->z);
-			j = typed("int", json_string(d));
-			free(d);
-			return j;
-		}
-		if (v.type == VT_INT)
-			sbuf_addf(&b, "%lld", (long long)v.as.i);
-		else
-			sbuf_addf(&b, "%.17g", v.as.f);
-		j = typed(v.type == VT_INT ? "int" : "float",
-		    json_string(sbuf_cstr(&b)));
-		sbuf_free(&b);
+		snprintf(buf, sizeof buf, "%lld", (long long)v.as.i);
+		return typed("int", json_string(buf));
+	case VT_BIGINT: {
+		char *d = mpz_get_str(NULL, 10, v.as.big->z);
+		json_t *j = typed("int", json_string(d));
+		free(d);
 		return j;
+	}
+	case VT_FLOAT:
+		snprintf(buf, sizeof buf, "%.17g", v.as.f);
+		return typed("float", json_string(buf));
+	case VT_COMPLEX: {
+		char im[40];
+		snprintf(buf, sizeof buf, "%.17g", v.as.c->re);
+		snprintf(im, sizeof im, "%.17g", v.as.c->im);
+		a = pair(&e, json_string(buf), json_string(im));
+		return e.ok ? typed("complex", a) : (json_decref(a), NULL);
 	}
 	case VT_STR: return typed("str", hex(v.as.s->data, v.as.s->len));
 	case VT_BYTES: return typed("bytes", hex(v.as.s->data, v.as.s->len));
@@ -137,36 +379,28 @@ value_json(struct rt *rt, value v, int depth)
 		const value *items = v.type == VT_LIST ? v.as.list->items :
 		    v.as.tuple->items;
 		a = json_array();
-		for (i = 0; i < n; i++) {
-			json_t *e = value_json(rt, items[i], depth + 1);
-			if (e == NULL) {
-				json_decref(a);
-				return NULL;
-			}
-			json_array_append_new(a, e);
+		for (i = 0; i < n && e.ok; i++)
+			push(&e, a, value_json(items[i], depth + 1));
+		if (!e.ok) {
+			json_decref(a);
+			return NULL;
 		}
 		return typed(v.type == VT_LIST ? "list" : "tuple", a);
 	}
 	case VT_DICT: case VT_SET: case VT_FROZENSET:
 		a = json_array();
-		for (i = 0; i < v.as.dict->used; i++) {
-			const struct ventry *e = &v.as.dict->entries[i];
-			json_t *k, *val;
-			if (!e->live)
+		for (i = 0; i < v.as.dict->used && e.ok; i++) {
+			const struct ventry *en = &v.as.dict->entries[i];
+			json_t *k;
+			if (!en->live)
 				continue;
-			k = value_json(rt, e->key, depth + 1);
-			val = v.type == VT_DICT ? value_json(rt, e->val,
-			    depth + 1) : json_null();
-			if (k == NULL || val == NULL) {
-				json_decref(k);
-				json_decref(val);
-				json_decref(a);
-				return NULL;
-			}
-			json_array_append_new(a, v.type == VT_DICT ?
-			    json_pack("[o,o]", k, val) : k);
-			if (v.type != VT_DICT)
-				json_decref(val);
+			k = value_json(en->key, depth + 1);
+			push(&e, a, v.type == VT_DICT ? pair(&e, k,
+			    value_json(en->val, depth + 1)) : k);
+		}
+		if (!e.ok) {
+			json_decref(a);
+			return NULL;
 		}
 		return typed(v.type == VT_DICT ? "dict" : v.type == VT_SET ?
 		    "set" : "frozenset", a);
@@ -266,65 +500,52 @@ json_value(struct rt *rt, json_t *j, int depth, value *out)
 	return false;
 }
 
-/* ---- the whole state ---- */
+/* ---- what a path holds, as JSON ---- */
 
+/* The names as [[name hex, value], ...] in order of first assignment;
+ * *bytes gets the encoded size (for the cap). */
 static json_t *
-dump(struct session *s)
+names_json(struct enc *e, struct ns *ns, size_t *bytes)
 {
-	json_t *root = json_object(), *paths = json_object();
-	struct arena *a = arena_new();
-	struct rt rt = { .arena = a };
-	int p;
+	json_t *names = json_array();
+	size_t i;
 
-	json_object_set_new(root, "version", json_integer(STATE_VERSION));
-	json_object_set_new(root, "steps", json_integer(session_steps(s)));
-	for (p = 0; p < PATH__COUNT; p++) {
-		json_t *path = json_object(), *files = json_array(),
-		    *names = json_object(), *ledger = json_array();
-		const struct mfs *fs = session_fs(s, (enum path_id)p);
-		struct ns *ns = session_ns(s, (enum path_id)p);
-		struct ledger *l = session_ledger(s, (enum path_id)p);
-		const char *key, *args, *msg;
-		size_t i;
-
-		for (i = 0; i < mfs_count(fs); i++) {
-			size_t len;
-			const char *name = mfs_name(fs, i);
-			const char *data = mfs_get(fs, name, &len);
-			json_array_append_new(files, json_pack("[o,o]",
-			    hex(name, strlen(name)), hex(data, len)));
-		}
-		for (i = 0; i < ns_count(ns); i++) {
-			value v;
-			const char *name = ns_name(ns, i, &v);
-			json_t *j = value_json(&rt, v, 0);
-			if (j != NULL)
-				json_object_set_new(names, name, j);
-		}
-		for (i = 0; ledger_at(l, i, &key, &args, &msg); i++)
-			json_array_append_new(ledger, json_pack("[s,s,s]", key,
-			    args, msg));
-		json_object_set_new(path, "files", files);
-		json_object_set_new(path, "names", names);
-		json_object_set_new(path, "ledger", ledger);
-		json_object_set_new(path, "budget_used", json_integer(
-		    session_budget_used(s, (enum path_id)p)));
-		json_object_set_new(paths, record_path_name((enum path_id)p),
-		    path);
+	for (i = 0; i < ns_count(ns); i++) {
+		value v;
+		const char *name = ns_name(ns, i, &v);
+		json_t *j = value_json(v, 0);
+		if (j != NULL)
+			push(e, names, pair(e, hex(name, strlen(name)), j));
 	}
-	json_object_set_new(root, "paths", paths);
-	arena_free(a);
-	return root;
+	*bytes = names != NULL ? json_dumpb(names, NULL, 0, JSON_COMPACT) : 0;
+	return names;
 }
 
-static bool
-fail_errno(char **err, const char *what, const char *path)
+/* Ledger entries [from, count) as [[key digest, args digest, msg hex]]. */
+static json_t *
+ledger_json(struct enc *e, const struct ledger *l, size_t from)
 {
-	*err = xasprintf("%s %s: %s", what, path, strerror(errno));
+	json_t *arr = json_array();
+	const char *k, *a, *m;
+	size_t i;
+
+	for (i = from; ledger_at(l, i, &k, &a, &m); i++) {
+		json_t *entry = pair(e, json_string(k), json_string(a));
+		push(e, entry, hex(m, strlen(m)));
+		push(e, arr, entry);
+	}
+	return arr;
+}
+
+/* ---- files in DIR ---- */
+
+static bool
+fail_errno(char **err, const char *what, const char *dir, const char *name)
+{
+	*err = xasprintf("%s %s/%s: %s", what, dir, name, strerror(errno));
 	return false;
 }
 
-/* Write whole buffer to fd, fsync it. */
 static bool
 write_all(int fd, const char *p, size_t n)
 {
@@ -338,178 +559,1040 @@ write_all(int fd, const char *p, size_t n)
 		p += w;
 		n -= (size_t)w;
 	}
-	return fsync(fd) == 0;
+	return true;
+}
+
+/*
+ * Write name in dirfd atomically: unlink whatever name.tmp is (a planted
+ * symlink included: it is never followed), create it exclusively, write,
+ * fsync, rename over name.  The caller fsyncs the directory.
+ */
+static bool
+write_file_at(int dirfd, const char *name, const char *p, size_t n)
+{
+	char tmp[SHA256_HEX + 16];
+	int fd, saved;
+
+	snprintf(tmp, sizeof tmp, "%s.tmp", name);
+	if (unlinkat(dirfd, tmp, 0) != 0 && errno != ENOENT)
+		return false;
+	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0600);
+	if (fd < 0)
+		return false;
+	if (!write_all(fd, p, n) || fsync(fd) != 0) {
+		saved = errno;
+		close(fd);
+		(void)unlinkat(dirfd, tmp, 0);
+		errno = saved;
+		return false;
+	}
+	close(fd);
+	return renameat(dirfd, tmp, dirfd, name) == 0;
+}
+
+/* Open an existing regular file of dirfd for reading, never following a
+ * symlink nor blocking on a fifo; -1 with errno (ENOENT when absent). */
+static int
+open_regular(int dirfd, const char *name, struct stat *sb)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, sb) != 0 || !S_ISREG(sb->st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
+/* The whole of fd (at most max bytes) into a heap buffer. */
+static char *
+read_fd(int fd, size_t size, size_t max, size_t *len)
+{
+	char *buf;
+	size_t got = 0;
+
+	if (size > max) {
+		errno = EFBIG;
+		return NULL;
+	}
+	buf = xmalloc(size + 1);
+	while (got < size) {
+		ssize_t r = pread(fd, buf + got, size - got, (off_t)got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			if (r == 0)
+				errno = EIO;	/* shorter than it said */
+			free(buf);
+			return NULL;
+		}
+		got += (size_t)r;
+	}
+	buf[size] = '\0';
+	*len = size;
+	return buf;
+}
+
+/* ---- the snapshot ---- */
+
+/*
+ * Write state.json from the files files[p] and the rest of s, as step seq;
+ * then empty the journal (the lines it held are in the snapshot now, and
+ * loading would skip them anyway: their seq is not above the snapshot's).
+ */
+static bool
+write_snapshot(struct state *st, struct session *s,
+    struct sfile *const files[], const size_t nfiles[], unsigned long seq,
+    char **err)
+{
+	struct enc e = { true };
+	json_t *root = json_object(), *paths = json_object();
+	struct stat sb;
+	char *text = NULL;
+	size_t len = 0, bytes, i;
+	int p;
+
+	set(&e, root, "version", json_integer(STATE_VERSION));
+	set(&e, root, "seq", json_integer((json_int_t)seq));
+	set(&e, root, "steps", json_integer(session_steps(s)));
+	for (p = 0; p < PATH__COUNT; p++) {
+		json_t *path = json_object(), *fl = json_array();
+		for (i = 0; i < nfiles[p]; i++)
+			push(&e, fl, file_entry(&e, &files[p][i]));
+		set(&e, path, "files", fl);
+		set(&e, path, "names", names_json(&e,
+		    session_ns(s, (enum path_id)p), &bytes));
+		set(&e, path, "ledger", ledger_json(&e,
+		    session_ledger(s, (enum path_id)p), 0));
+		set(&e, path, "budget_used", json_integer(
+		    session_budget_used(s, (enum path_id)p)));
+		set(&e, paths, record_path_name((enum path_id)p), path);
+	}
+	set(&e, root, "paths", paths);
+	if (e.ok)
+		text = json_dumps(root, JSON_COMPACT);
+	json_decref(root);
+	if (text == NULL) {
+		*err = xstrdup("cannot encode the state");
+		return false;
+	}
+	len = strlen(text);
+	if (!write_file_at(st->dirfd, "state.json", text, len) ||
+	    fsync(st->dirfd) != 0) {
+		free(text);
+		return fail_errno(err, "writing", st->dir, "state.json");
+	}
+	free(text);
+	st->snapshot_bytes = len;
+	/* The rename was the commit: a journal that cannot be emptied now
+	 * only holds lines loading skips, and the next compaction tries
+	 * again. */
+	(void)(ftruncate(st->journalfd, 0) == 0 && fsync(st->journalfd) == 0);
+	st->journal_bytes = fstat(st->journalfd, &sb) == 0 ?
+	    (size_t)sb.st_size : 0;
+	return true;
 }
 
 static bool
-fsync_dir(const char *dir)
+compact(struct state *st, struct session *s, char **err)
 {
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct sfile *files[PATH__COUNT];
+	size_t nfiles[PATH__COUNT];
+	int p;
+	for (p = 0; p < PATH__COUNT; p++) {
+		files[p] = st->paths[p].files;
+		nfiles[p] = st->paths[p].n;
+	}
+	return write_snapshot(st, s, files, nfiles, st->seq, err);
+}
+
+/* ---- saving a step ---- */
+
+/* What one path looks like after the step, before it is committed. */
+struct pending {
+	bool		 files_changed;
+	struct sfile	*files;
+	size_t		 n;
+	json_t		*names;		/* NULL: unchanged */
+	size_t		 names_bytes;
+};
+
+/*
+ * The path's files now, with their digests: a file the mfs has not
+ * written since the saved generation keeps its saved digest; the others
+ * are hashed.
+ */
+static void
+pending_files(const struct spath *sp, const struct mfs *fs, bool full,
+    struct pending *pd)
+{
+	size_t i, j = 0;
+
+	pd->n = mfs_count(fs);
+	pd->files = xcalloc(pd->n ? pd->n : 1, sizeof *pd->files);
+	for (i = 0; i < pd->n; i++) {
+		const char *name = mfs_name(fs, i);
+		struct sfile *f = &pd->files[i];
+		size_t len;
+		const char *data = mfs_get(fs, name, &len);
+
+		/* both lists are sorted: walk the saved one alongside */
+		while (j < sp->n && strcmp(sp->files[j].name, name) < 0)
+			j++;
+		f->name = xstrdup(name);
+		f->len = len;
+		if (!full && j < sp->n && strcmp(sp->files[j].name, name) == 0 &&
+		    mfs_stamp(fs, i) <= sp->fs_gen && sp->files[j].len == len)
+			memcpy(f->digest, sp->files[j].digest, SHA256_HEX);
+		else
+			sha256_hex(data, len, f->digest);
+	}
+}
+
+static void
+pending_free(struct pending *pd)
+{
+	int p;
+	for (p = 0; p < PATH__COUNT; p++) {
+		files_free(pd[p].files, pd[p].n);
+		json_decref(pd[p].names);
+	}
+}
+
+static bool
+blob_written(const struct pending *pd, int upto_p, size_t upto_i,
+    const char *digest)
+{
+	int p;
+	size_t i;
+	for (p = 0; p <= upto_p; p++)
+		for (i = 0; i < (p == upto_p ? upto_i : pd[p].n); i++)
+			if (strcmp(pd[p].files[i].digest, digest) == 0)
+				return true;
+	return false;
+}
+
+/* Write a blob for every digest no saved file holds yet, then make the
+ * new names durable with one fsync of blobs/. */
+static bool
+write_blobs(struct state *st, struct session *s, const struct pending *pd,
+    char **err)
+{
+	bool any = false;
+	size_t i;
+	int p;
+
+	for (p = 0; p < PATH__COUNT; p++) {
+		const struct mfs *fs = session_fs(s, (enum path_id)p);
+		if (!pd[p].files_changed)
+			continue;
+		for (i = 0; i < pd[p].n; i++) {
+			const struct sfile *f = &pd[p].files[i];
+			size_t len;
+			const char *data;
+			if (blob_find(st, f->digest) != NULL ||
+			    blob_written(pd, p, i, f->digest))
+				continue;
+			data = mfs_get(fs, f->name, &len);
+			if (!write_file_at(st->blobfd, f->digest, data, len))
+				return fail_errno(err, "writing", st->dir,
+				    "blobs");
+			any = true;
+		}
+	}
+	if (any && fsync(st->blobfd) != 0)
+		return fail_errno(err, "syncing", st->dir, "blobs");
+	return true;
+}
+
+/* The step's line: its verdicts and, per path, what changed. */
+static char *
+journal_line(struct state *st, struct session *s, const struct pending *pd,
+    const struct record *r, size_t n)
+{
+	struct enc e = { true };
+	json_t *line = json_object(), *verdicts = json_array(),
+	    *paths = json_object();
+	char *text = NULL;
+	size_t i, j;
+	int p;
+
+	set(&e, line, "seq", json_integer((json_int_t)st->seq + 1));
+	set(&e, line, "step", json_integer(session_steps(s)));
+	for (i = 0; i < n; i++) {
+		json_t *v = json_object();
+		set(&e, v, "path", json_string(record_path_name(r[i].path)));
+		set(&e, v, "verdict", json_string(
+		    record_verdict_name(r[i].verdict)));
+		push(&e, verdicts, v);
+	}
+	set(&e, line, "verdicts", verdicts);
+	for (p = 0; p < PATH__COUNT; p++) {
+		const struct spath *sp = &st->paths[p];
+		const struct ledger *l = session_ledger(s, (enum path_id)p);
+		unsigned used = session_budget_used(s, (enum path_id)p);
+		json_t *path = json_object();
+
+		if (pd[p].files_changed) {
+			json_t *put = json_array(), *del = json_array();
+			bool found;
+			for (i = 0; i < pd[p].n; i++) {
+				const struct sfile *f = &pd[p].files[i];
+				j = spath_find(sp, f->name, &found);
+				if (!found || strcmp(sp->files[j].digest,
+				    f->digest) != 0)
+					push(&e, put, file_entry(&e, f));
+			}
+			for (j = 0; j < sp->n; j++) {
+				const char *name = sp->files[j].name;
+				bool still = false;
+				size_t lo = 0, hi = pd[p].n;
+				while (lo < hi && !still) {
+					size_t mid = lo + (hi - lo) / 2;
+					int c = strcmp(pd[p].files[mid].name,
+					    name);
+					if (c == 0)
+						still = true;
+					else if (c < 0)
+						lo = mid + 1;
+					else
+						hi = mid;
+				}
+				if (!still)
+					push(&e, del, hex(name, strlen(name)));
+			}
+			if (json_array_size(put) > 0)
+				set(&e, path, "put", put);
+			else
+				json_decref(put);
+			if (json_array_size(del) > 0)
+				set(&e, path, "delete", del);
+			else
+				json_decref(del);
+		}
+		if (pd[p].names != NULL)
+			set(&e, path, "names", json_incref(pd[p].names));
+		if (ledger_count(l) > sp->ledger_n)
+			set(&e, path, "ledger", ledger_json(&e, l,
+			    sp->ledger_n));
+		if (used != sp->budget_used)
+			set(&e, path, "budget_used", json_integer(used));
+		if (json_object_size(path) > 0)
+			set(&e, paths, record_path_name((enum path_id)p), path);
+		else
+			json_decref(path);
+	}
+	set(&e, line, "paths", paths);
+	if (e.ok)
+		text = json_dumps(line, JSON_COMPACT);
+	json_decref(line);
+	return text;
+}
+
+/* Append the line and fsync: the commit.  A failed append is cut off
+ * again, so that the next line does not follow a torn one. */
+static bool
+append_line(struct state *st, const char *text, char **err)
+{
+	size_t len = strlen(text);
+	char *line = xmalloc(len + 2);
 	bool ok;
-	if (fd < 0)
+
+	memcpy(line, text, len);
+	line[len] = '\n';
+	line[len + 1] = '\0';
+	ok = write_all(st->journalfd, line, len + 1) &&
+	    fsync(st->journalfd) == 0;
+	free(line);
+	if (!ok) {
+		fail_errno(err, "appending to", st->dir, "journal.jsonl");
+		(void)ftruncate(st->journalfd, (off_t)st->journal_bytes);
 		return false;
-	ok = fsync(fd) == 0;
-	close(fd);
+	}
+	st->journal_bytes += len + 1;
+	return true;
+}
+
+/* The step is durable: the index becomes what the disk now holds. */
+static void
+commit(struct state *st, struct session *s, struct pending *pd)
+{
+	size_t i;
+	int p;
+
+	for (p = 0; p < PATH__COUNT; p++) {
+		struct spath *sp = &st->paths[p];
+		if (pd[p].files_changed) {
+			for (i = 0; i < pd[p].n; i++)
+				blob_ref(st, pd[p].files[i].digest);
+			for (i = 0; i < sp->n; i++)
+				blob_unref(st, sp->files[i].digest);
+			files_free(sp->files, sp->n);
+			sp->files = pd[p].files;
+			sp->n = sp->cap = pd[p].n;
+			pd[p].files = NULL;
+			pd[p].n = 0;
+		}
+		if (pd[p].names != NULL)
+			sp->names_bytes = pd[p].names_bytes;
+		sp->fs = session_fs(s, (enum path_id)p);
+		sp->ns = session_ns(s, (enum path_id)p);
+		sp->ledger = session_ledger(s, (enum path_id)p);
+		sp->fs_gen = mfs_generation(sp->fs);
+		sp->ns_gen = ns_generation(session_ns(s, (enum path_id)p));
+		sp->ledger_n = ledger_count(sp->ledger);
+		sp->budget_used = session_budget_used(s, (enum path_id)p);
+	}
+	st->seq++;
+	st->steps = session_steps(s);
+}
+
+static bool load(struct state *st, struct session *s, char **err);
+
+/*
+ * Save the step: as a journal line, or as a whole snapshot when full (the
+ * first save, a state converted from version 1, a session reset since).
+ */
+static bool
+save(struct state *st, struct session *s, const struct record *r, size_t n,
+    bool full, char **err)
+{
+	struct pending pd[PATH__COUNT];
+	struct enc e = { true };
+	size_t held = 0;
+	char *text;
+	bool ok = false;
+	int p;
+
+	memset(pd, 0, sizeof pd);
+	if (session_steps(s) <= st->steps)
+		full = true;		/* the step counter went back: reset */
+	for (p = 0; p < PATH__COUNT; p++) {
+		const struct spath *sp = &st->paths[p];
+		const struct mfs *fs = session_fs(s, (enum path_id)p);
+		struct ns *ns = session_ns(s, (enum path_id)p);
+		if (sp->fs != fs || sp->ns != ns ||
+		    sp->ledger != session_ledger(s, (enum path_id)p) ||
+		    ledger_count(session_ledger(s, (enum path_id)p)) <
+		    sp->ledger_n)
+			full = true;
+	}
+	for (p = 0; p < PATH__COUNT; p++) {
+		const struct spath *sp = &st->paths[p];
+		const struct mfs *fs = session_fs(s, (enum path_id)p);
+		struct ns *ns = session_ns(s, (enum path_id)p);
+		pd[p].files_changed = full || mfs_generation(fs) != sp->fs_gen;
+		if (pd[p].files_changed)
+			pending_files(sp, fs, full, &pd[p]);
+		if (full || ns_generation(ns) != sp->ns_gen) {
+			pd[p].names = names_json(&e, ns, &pd[p].names_bytes);
+			held += pd[p].names_bytes;
+		} else
+			held += sp->names_bytes;
+		held += mfs_bytes(fs) + ledger_bytes(session_ledger(s,
+		    (enum path_id)p));
+	}
+	if (!e.ok) {
+		*err = xstrdup("cannot encode the names");
+		goto out;
+	}
+	if (held > STATE_MAX_BYTES) {
+		*err = xasprintf("with it the state would hold %zu MiB, more "
+		    "than the %u MiB a state may hold", (held + (1u << 20) - 1) >> 20,
+		    STATE_MAX_BYTES >> 20);
+		goto out;
+	}
+	if (!write_blobs(st, s, pd, err))
+		goto out;
+	if (full) {
+		struct sfile *files[PATH__COUNT];
+		size_t nfiles[PATH__COUNT];
+		for (p = 0; p < PATH__COUNT; p++) {
+			files[p] = pd[p].files_changed ? pd[p].files :
+			    st->paths[p].files;
+			nfiles[p] = pd[p].files_changed ? pd[p].n :
+			    st->paths[p].n;
+		}
+		if (!write_snapshot(st, s, files, nfiles, st->seq + 1, err))
+			goto out;
+	} else {
+		if ((text = journal_line(st, s, pd, r, n)) == NULL) {
+			*err = xstrdup("cannot encode the step");
+			goto out;
+		}
+		ok = append_line(st, text, err);
+		free(text);
+		if (!ok)
+			goto out;
+	}
+	ok = true;
+	commit(st, s, pd);
+	if (!full && st->journal_bytes > st->snapshot_bytes + COMPACT_SLACK) {
+		/* the step is kept already; a failed compaction is retried
+		 * after the next one */
+		char *cerr = NULL;
+		(void)compact(st, s, &cerr);
+		free(cerr);
+	}
+out:
+	pending_free(pd);
 	return ok;
 }
 
 bool
-state_save(struct session *s, const char *dir, const struct record *r,
+state_save(struct state *st, struct session *s, const struct record *r,
     size_t n, char **err)
 {
-	json_t *root = dump(s), *line;
-	char *text = json_dumps(root, JSON_COMPACT | JSON_ENSURE_ASCII);
-	char *tmp = xasprintf("%s/state.json.tmp", dir);
-	char *final = xasprintf("%s/state.json", dir);
-	char *journal = xasprintf("%s/journal.jsonl", dir);
-	bool ok = false;
-	int fd = -1;
+	char *lerr = NULL;
+
+	*err = NULL;
+	if (save(st, s, r, n, false, err))
+		return true;
+	/* Not kept: the session goes back to what the disk holds. */
+	if (!load(st, s, &lerr)) {
+		char *both = xasprintf("%s (and reloading the saved state "
+		    "failed: %s)", *err, lerr);
+		free(*err);
+		free(lerr);
+		*err = both;
+	}
+	return false;
+}
+
+/* ---- loading ---- */
+
+static bool
+corrupt(char **err, const char *dir, const char *file, const char *what)
+{
+	*err = xasprintf("%s/%s: not a sandboxrepl state (%s)", dir, file,
+	    what);
+	return false;
+}
+
+/* What loading gathers per path before the session is rebuilt. */
+struct gathered {
+	json_t		*names;		/* the last names seen */
+	json_t		*ledger;	/* every entry, in order */
+	unsigned	 budget_used;
+};
+
+static bool
+gather_files(struct spath *sp, json_t *files, bool is_delete)
+{
+	json_t *e;
 	size_t i;
 
-	json_decref(root);
-	if (text == NULL) {
-		*err = xstrdup("cannot encode the state");
-		goto out;
+	json_array_foreach(files, i, e) {
+		char *name = unhex_name(is_delete ? e : json_array_get(e, 0));
+		const char *digest = json_string_value(json_array_get(e, 1));
+		json_t *len = json_array_get(e, 2);
+		if (name == NULL || (!is_delete && (digest == NULL ||
+		    strlen(digest) != SHA256_HEX - 1 ||
+		    strspn(digest, "0123456789abcdef") != SHA256_HEX - 1 ||
+		    !json_is_integer(len) || json_integer_value(len) < 0 ||
+		    json_integer_value(len) > STATE_MAX_BYTES))) {
+			free(name);
+			return false;
+		}
+		if (is_delete)
+			spath_delete(sp, name);
+		else
+			spath_put(sp, name, digest,
+			    (size_t)json_integer_value(len));
+		free(name);
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0 || !write_all(fd, text, strlen(text))) {
-		fail_errno(err, "writing", tmp);
-		goto out;
+	return true;
+}
+
+/* Fold one path's object (snapshot or journal line) into the gathering. */
+static bool
+gather_path(struct spath *sp, struct gathered *g, json_t *path, bool snapshot)
+{
+	json_t *v;
+
+	if (!json_is_object(path))
+		return false;
+	if (snapshot || (v = json_object_get(path, "put")) != NULL)
+		if (!gather_files(sp, json_object_get(path, snapshot ?
+		    "files" : "put"), false))
+			return false;
+	if ((v = json_object_get(path, "delete")) != NULL &&
+	    !gather_files(sp, v, true))
+		return false;
+	if ((v = json_object_get(path, "names")) != NULL) {
+		if (!json_is_array(v))
+			return false;
+		json_decref(g->names);
+		g->names = json_incref(v);
 	}
-	close(fd);
-	fd = -1;
-	if (rename(tmp, final) != 0) {
-		fail_errno(err, "renaming", tmp);
-		goto out;
+	if ((v = json_object_get(path, "ledger")) != NULL &&
+	    json_array_extend(g->ledger, v) != 0)
+		return false;
+	if ((v = json_object_get(path, "budget_used")) != NULL)
+		g->budget_used = (unsigned)json_integer_value(v);
+	return true;
+}
+
+static int
+path_lookup(const char *name)
+{
+	int p;
+	for (p = 0; p < PATH__COUNT; p++)
+		if (strcmp(record_path_name((enum path_id)p), name) == 0)
+			return p;
+	return -1;
+}
+
+/* Replay the journal's lines past the snapshot; a torn last line (a kill
+ * during its append: never acknowledged) is cut off. */
+static bool
+replay(struct state *st, struct gathered *g, char **err)
+{
+	struct stat sb;
+	char *buf, *p, *nl;
+	size_t len;
+	bool ok = false;
+
+	if (fstat(st->journalfd, &sb) != 0 ||
+	    (buf = read_fd(st->journalfd, (size_t)sb.st_size, MAX_META_BYTES,
+	    &len)) == NULL)
+		return fail_errno(err, "reading", st->dir, "journal.jsonl");
+	for (p = buf; (nl = memchr(p, '\n', len - (size_t)(p - buf))) != NULL;
+	    p = nl + 1) {
+		json_error_t je;
+		json_t *line = json_loadb(p, (size_t)(nl - p),
+		    JSON_REJECT_DUPLICATES, &je), *paths, *path;
+		json_int_t seq = json_integer_value(json_object_get(line,
+		    "seq"));
+		const char *name;
+		if (line == NULL || !json_is_object(paths = json_object_get(line,
+		    "paths"))) {
+			json_decref(line);
+			corrupt(err, st->dir, "journal.jsonl", "a bad line");
+			goto out;
+		}
+		if (seq <= (json_int_t)st->seq) {	/* in the snapshot */
+			json_decref(line);
+			continue;
+		}
+		if (seq != (json_int_t)st->seq + 1) {
+			json_decref(line);
+			corrupt(err, st->dir, "journal.jsonl", "a line missing");
+			goto out;
+		}
+		json_object_foreach(paths, name, path) {
+			int id = path_lookup(name);
+			if (id < 0 ||
+			    !gather_path(&st->paths[id], &g[id], path, false)) {
+				json_decref(line);
+				corrupt(err, st->dir, "journal.jsonl",
+				    "a bad change");
+				goto out;
+			}
+		}
+		st->seq = (unsigned long)seq;
+		st->steps = (unsigned)json_integer_value(json_object_get(line,
+		    "step"));
+		json_decref(line);
 	}
-	if (!fsync_dir(dir)) {
-		fail_errno(err, "syncing", dir);
-		goto out;
-	}
-	/* the journal: what was acknowledged, in order */
-	free(text);
-	line = json_pack("{s:i,s:[]}", "step", session_steps(s), "verdicts");
-	for (i = 0; i < n; i++)
-		json_array_append_new(json_object_get(line, "verdicts"),
-		    json_pack("{s:s,s:s}", "path", record_path_name(r[i].path),
-		    "verdict", record_verdict_name(r[i].verdict)));
-	text = json_dumps(line, JSON_COMPACT | JSON_ENSURE_ASCII);
-	json_decref(line);
-	fd = open(journal, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-	if (fd < 0 || text == NULL || !write_all(fd, text, strlen(text)) ||
-	    !write_all(fd, "\n", 1)) {
-		fail_errno(err, "appending to", journal);
+	st->journal_bytes = (size_t)(p - buf);
+	if (st->journal_bytes != len &&
+	    (ftruncate(st->journalfd, (off_t)st->journal_bytes) != 0 ||
+	    fsync(st->journalfd) != 0)) {
+		fail_errno(err, "truncating", st->dir, "journal.jsonl");
 		goto out;
 	}
 	ok = true;
 out:
-	if (fd >= 0)
-		close(fd);
-	free(text);
-	free(tmp);
-	free(final);
-	free(journal);
+	free(buf);
 	return ok;
 }
 
-static bool
-corrupt(char **err, const char *path, const char *what)
+/* Read the blob of f (it must hold f->len bytes). */
+static char *
+read_blob(struct state *st, const struct sfile *f, char **err)
 {
-	*err = xasprintf("%s: not a sandboxrepl state (%s)", path, what);
-	return false;
+	struct stat sb;
+	size_t len;
+	char *data;
+	int fd = open_regular(st->blobfd, f->digest, &sb);
+
+	if (fd < 0) {
+		fail_errno(err, "reading", st->dir, "blobs");
+		return NULL;
+	}
+	if ((size_t)sb.st_size != f->len) {
+		close(fd);
+		corrupt(err, st->dir, "blobs", "a blob of the wrong size");
+		return NULL;
+	}
+	data = read_fd(fd, f->len, STATE_MAX_BYTES, &len);
+	if (data == NULL)
+		fail_errno(err, "reading", st->dir, "blobs");
+	close(fd);
+	return data;
 }
 
-bool
-state_load(struct session *s, const char *dir, char **err)
+/* Rebuild s from the index and what was gathered. */
+static bool
+materialize(struct state *st, struct session *s, struct gathered *g,
+    struct rt *rt, char **err)
 {
-	char *path = xasprintf("%s/state.json", dir);
-	json_error_t je;
-	json_t *root, *paths;
-	struct arena *a;
-	struct rt rt;
-	bool ok = false;
+	size_t i;
 	int p;
 
-	*err = NULL;
-	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
-		fail_errno(err, "creating", dir);
-		free(path);
-		return false;
-	}
-	if (access(path, F_OK) != 0) {
-		free(path);
-		if (errno != ENOENT) {
-			*err = xasprintf("%s/state.json: %s", dir,
-			    strerror(errno));
-			return false;
-		}
-		return true;		/* a fresh start */
-	}
-	root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-	if (root == NULL) {
-		*err = xasprintf("%s: %s", path, je.text);
-		free(path);
-		return false;
-	}
-	a = arena_new();
-	memset(&rt, 0, sizeof rt);
-	rt.arena = a;
-	if (json_integer_value(json_object_get(root, "version")) !=
-	    STATE_VERSION || !json_is_object(paths = json_object_get(root,
-	    "paths"))) {
-		corrupt(err, path, "version or paths");
-		goto out;
-	}
-	/* Start from nothing: the saved state is the whole truth. */
 	session_reset(s, false);
-	session_set_steps(s, (unsigned)json_integer_value(
-	    json_object_get(root, "steps")));
+	session_set_steps(s, st->steps);
 	for (p = 0; p < PATH__COUNT; p++) {
-		json_t *path_j = json_object_get(paths,
+		struct spath *sp = &st->paths[p];
+		json_t *e;
+		for (i = 0; i < sp->n; i++) {
+			char *data = read_blob(st, &sp->files[i], err);
+			if (data == NULL)
+				return false;
+			mfs_put(session_fs_mut(s, (enum path_id)p),
+			    sp->files[i].name, data, sp->files[i].len);
+			free(data);
+			blob_ref(st, sp->files[i].digest);
+		}
+		json_array_foreach(g[p].names, i, e) {
+			char *name = unhex_name(json_array_get(e, 0));
+			value v;
+			if (name == NULL || !json_value(rt, json_array_get(e, 1),
+			    0, &v)) {
+				free(name);
+				return corrupt(err, st->dir, "state.json",
+				    "a name");
+			}
+			ns_set(session_ns(s, (enum path_id)p), name, v);
+			free(name);
+		}
+		json_array_foreach(g[p].ledger, i, e) {
+			const char *k = json_string_value(json_array_get(e, 0));
+			const char *a = json_string_value(json_array_get(e, 1));
+			char *m = unhex_name(json_array_get(e, 2));
+			bool ok = k != NULL && a != NULL && m != NULL &&
+			    ledger_add_digests(session_ledger(s,
+			    (enum path_id)p), k, a, m);
+			free(m);
+			if (!ok)
+				return corrupt(err, st->dir, "state.json",
+				    "a ledger entry");
+		}
+		session_set_budget_used(s, (enum path_id)p, g[p].budget_used);
+		sp->budget_used = g[p].budget_used;
+		sp->names_bytes = g[p].names != NULL ? json_dumpb(g[p].names,
+		    NULL, 0, JSON_COMPACT) : 0;
+		sp->fs = session_fs(s, (enum path_id)p);
+		sp->ns = session_ns(s, (enum path_id)p);
+		sp->ledger = session_ledger(s, (enum path_id)p);
+		sp->fs_gen = mfs_generation(sp->fs);
+		sp->ns_gen = ns_generation(session_ns(s, (enum path_id)p));
+		sp->ledger_n = ledger_count(sp->ledger);
+	}
+	return true;
+}
+
+/*
+ * A version 1 state: contents in hex, ledger entries as text.  Rebuilt in
+ * s directly; the caller saves it as a version 2 snapshot.
+ */
+static bool
+load_v1(struct state *st, struct session *s, json_t *paths, struct rt *rt,
+    char **err)
+{
+	int p;
+
+	session_reset(s, false);
+	for (p = 0; p < PATH__COUNT; p++) {
+		json_t *path = json_object_get(paths,
 		    record_path_name((enum path_id)p)), *e, *v;
 		const char *name;
 		size_t i;
-		if (!json_is_object(path_j))
+		if (!json_is_object(path))
 			continue;
-		json_array_foreach(json_object_get(path_j, "files"), i, e) {
-			size_t nl, dl;
-			char *n = unhex(json_array_get(e, 0), &nl);
+		json_array_foreach(json_object_get(path, "files"), i, e) {
+			size_t dl;
+			char *n = unhex_name(json_array_get(e, 0));
 			char *d = unhex(json_array_get(e, 1), &dl);
-			if (n == NULL || d == NULL || strlen(n) != nl) {
+			if (n == NULL || d == NULL) {
 				free(n);
 				free(d);
-				corrupt(err, path, "a file entry");
-				goto out;
+				return corrupt(err, st->dir, "state.json",
+				    "a file entry");
 			}
 			mfs_put(session_fs_mut(s, (enum path_id)p), n, d, dl);
 			free(n);
 			free(d);
 		}
-		json_object_foreach(json_object_get(path_j, "names"), name, v) {
+		json_object_foreach(json_object_get(path, "names"), name, v) {
 			value val;
-			if (!json_value(&rt, v, 0, &val)) {
-				corrupt(err, path, "a name");
-				goto out;
-			}
+			if (!json_value(rt, v, 0, &val))
+				return corrupt(err, st->dir, "state.json",
+				    "a name");
 			ns_set(session_ns(s, (enum path_id)p), name, val);
 		}
-		json_array_foreach(json_object_get(path_j, "ledger"), i, e) {
+		json_array_foreach(json_object_get(path, "ledger"), i, e) {
 			const char *k = json_string_value(json_array_get(e, 0));
-			const char *ar = json_string_value(json_array_get(e, 1));
+			const char *a = json_string_value(json_array_get(e, 1));
 			const char *m = json_string_value(json_array_get(e, 2));
-			if (k == NULL || ar == NULL || m == NULL) {
-				corrupt(err, path, "a ledger entry");
-				goto out;
-			}
-			ledger_add(session_ledger(s, (enum path_id)p), k, ar, m);
+			if (k == NULL || a == NULL || m == NULL)
+				return corrupt(err, st->dir, "state.json",
+				    "a ledger entry");
+			ledger_add(session_ledger(s, (enum path_id)p), k, a, m);
 		}
 		session_set_budget_used(s, (enum path_id)p, (unsigned)
-		    json_integer_value(json_object_get(path_j, "budget_used")));
+		    json_integer_value(json_object_get(path, "budget_used")));
 	}
+	return true;
+}
+
+/* Remove from blobs/ everything no saved file refers to. */
+static void
+sweep_blobs(struct state *st)
+{
+	int fd = dup(st->blobfd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *de;
+
+	if (d == NULL) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((de = readdir(d)) != NULL)
+		if (de->d_name[0] != '.' && blob_find(st, de->d_name) == NULL)
+			(void)unlinkat(st->blobfd, de->d_name, 0);
+	closedir(d);
+}
+
+/* Load DIR into s: the snapshot, then the journal past it. */
+static bool
+load(struct state *st, struct session *s, char **err)
+{
+	struct gathered g[PATH__COUNT];
+	struct stat sb;
+	json_error_t je;
+	json_t *root = NULL, *paths;
+	struct arena *a = arena_new();
+	struct rt rt;
+	char *text;
+	size_t len;
+	bool ok = false, v1 = false;
+	int fd, p;
+
+	memset(g, 0, sizeof g);
+	memset(&rt, 0, sizeof rt);
+	rt.arena = a;
+	index_clear(st);
+	st->seq = 0;
+	st->steps = 0;
+	if ((fd = open_regular(st->dirfd, "state.json", &sb)) < 0) {
+		if (errno != ENOENT) {
+			fail_errno(err, "opening", st->dir, "state.json");
+			goto out;
+		}
+		if (fstat(st->journalfd, &sb) != 0 || sb.st_size != 0) {
+			corrupt(err, st->dir, "journal.jsonl",
+			    "a journal without its state.json");
+			goto out;
+		}
+		/* a fresh start: s as it is becomes the first snapshot */
+		ok = save(st, s, NULL, 0, true, err);
+		goto out;
+	}
+	text = read_fd(fd, (size_t)sb.st_size, MAX_META_BYTES, &len);
+	close(fd);
+	if (text == NULL) {
+		fail_errno(err, "reading", st->dir, "state.json");
+		goto out;
+	}
+	st->snapshot_bytes = len;
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	free(text);
+	if (root == NULL) {
+		*err = xasprintf("%s/state.json: %s", st->dir, je.text);
+		goto out;
+	}
+	paths = json_object_get(root, "paths");
+	v1 = json_integer_value(json_object_get(root, "version")) == 1;
+	if ((!v1 && json_integer_value(json_object_get(root, "version")) !=
+	    STATE_VERSION) || !json_is_object(paths)) {
+		corrupt(err, st->dir, "state.json", "version or paths");
+		goto out;
+	}
+	if (v1) {
+		if (!load_v1(st, s, paths, &rt, err))
+			goto out;
+		session_set_steps(s, (unsigned)json_integer_value(
+		    json_object_get(root, "steps")));
+		st->steps = 0;
+		ok = save(st, s, NULL, 0, true, err);
+		goto out;
+	}
+	st->seq = (unsigned long)json_integer_value(json_object_get(root,
+	    "seq"));
+	st->steps = (unsigned)json_integer_value(json_object_get(root,
+	    "steps"));
+	for (p = 0; p < PATH__COUNT; p++) {
+		json_t *path = json_object_get(paths,
+		    record_path_name((enum path_id)p));
+		g[p].ledger = json_array();
+		if (path != NULL && !gather_path(&st->paths[p], &g[p], path,
+		    true)) {
+			corrupt(err, st->dir, "state.json", "a path");
+			goto out;
+		}
+	}
+	if (!replay(st, g, err) || !materialize(st, s, g, &rt, err))
+		goto out;
+	sweep_blobs(st);
 	ok = true;
 out:
+	for (p = 0; p < PATH__COUNT; p++) {
+		json_decref(g[p].names);
+		json_decref(g[p].ledger);
+	}
 	json_decref(root);
 	arena_free(a);
-	free(path);
 	return ok;
+}
+
+/* ---- opening DIR ---- */
+
+/* DIR (or blobs/ in it) must be the caller's and not writable by group or
+ * others: anyone else could plant files in it, or replace them. */
+static bool
+check_owner(int fd, const char *path, char **err)
+{
+	struct stat sb;
+	if (fstat(fd, &sb) != 0) {
+		*err = xasprintf("%s: %s", path, strerror(errno));
+		return false;
+	}
+	if (sb.st_uid != geteuid()) {
+		*err = xasprintf("%s: owned by uid %u, not by you (uid %u); a "
+		    "state directory must be yours", path,
+		    (unsigned)sb.st_uid, (unsigned)geteuid());
+		return false;
+	}
+	if (sb.st_mode & (S_IWGRP | S_IWOTH)) {
+		*err = xasprintf("%s: writable by %s (mode %04o); a state "
+		    "directory must be writable by you alone (chmod go-w)",
+		    path, sb.st_mode & S_IWOTH ? "others" : "its group",
+		    (unsigned)(sb.st_mode & 07777));
+		return false;
+	}
+	return true;
+}
+
+/*
+ * The session's exclusive lock on DIR.  A holder that was just killed may
+ * still be finishing an fsync (a killed process lets go of its files only
+ * when it is gone), so a held lock is tried again for a little while
+ * before the session is refused.
+ */
+static bool
+lock(int fd)
+{
+	const struct timespec pause = { 0, 20 * 1000 * 1000 };
+	int tries;
+	for (tries = 0; tries < LOCK_TRIES; tries++) {
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+			return true;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return false;
+		nanosleep(&pause, NULL);
+	}
+	errno = EWOULDBLOCK;
+	return false;
+}
+
+struct state *
+state_open(struct session *s, const char *dir, char **err)
+{
+	struct state *st = xcalloc(1, sizeof *st);
+	char *blobs = xasprintf("%s/blobs", dir);
+
+	*err = NULL;
+	st->dir = xstrdup(dir);
+	st->dirfd = st->blobfd = st->journalfd = -1;
+	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+		*err = xasprintf("creating %s: %s", dir, strerror(errno));
+		goto fail;
+	}
+	/* DIR itself is not followed either: a link planted where a new
+	 * DIR would be made could send the state into a directory of root's */
+	st->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (st->dirfd < 0) {
+		struct stat sb;
+		int saved = errno;
+		*err = lstat(dir, &sb) == 0 && S_ISLNK(sb.st_mode) ?
+		    xasprintf("%s: a symbolic link; give the state directory "
+		    "itself", dir) : xasprintf("%s: %s", dir, strerror(saved));
+		goto fail;
+	}
+	if (!check_owner(st->dirfd, dir, err))
+		goto fail;
+	if (!lock(st->dirfd)) {
+		*err = errno == EWOULDBLOCK ? xasprintf("%s: in use by another "
+		    "sandboxrepl (it holds the directory's lock)", dir) :
+		    xasprintf("locking %s: %s", dir, strerror(errno));
+		goto fail;
+	}
+	if (mkdirat(st->dirfd, "blobs", 0700) != 0 && errno != EEXIST) {
+		*err = xasprintf("creating %s: %s", blobs, strerror(errno));
+		goto fail;
+	}
+	st->blobfd = openat(st->dirfd, "blobs", O_RDONLY | O_DIRECTORY |
+	    O_NOFOLLOW | O_CLOEXEC);
+	if (st->blobfd < 0) {
+		*err = xasprintf("%s: %s", blobs, strerror(errno));
+		goto fail;
+	}
+	if (!check_owner(st->blobfd, blobs, err))
+		goto fail;
+	st->journalfd = openat(st->dirfd, "journal.jsonl", O_RDWR | O_CREAT |
+	    O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+	if (st->journalfd < 0) {
+		fail_errno(err, "opening", dir, "journal.jsonl");
+		goto fail;
+	}
+	{
+		struct stat sb;
+		if (fstat(st->journalfd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+			*err = xasprintf("%s/journal.jsonl: not a regular file",
+			    dir);
+			goto fail;
+		}
+	}
+	if (!load(st, s, err))
+		goto fail;
+	free(blobs);
+	return st;
+fail:
+	free(blobs);
+	state_close(st);
+	return NULL;
+}
+
+void
+state_close(struct state *st)
+{
+	if (st == NULL)
+		return;
+	index_clear(st);
+	free(st->blobs);
+	if (st->journalfd >= 0)
+		close(st->journalfd);
+	if (st->blobfd >= 0)
+		close(st->blobfd);
+	if (st->dirfd >= 0)
+		close(st->dirfd);	/* and the lock with it */
+	free(st->dir);
+	free(st);
 }

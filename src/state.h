@@ -1,16 +1,37 @@
 /*
  * state.h -- a session's state on disk (--state=DIR).
  *
- * DIR/state.json holds every path's files, names, budget and idempotency
- * ledger; it is replaced atomically after every input (write a temporary
- * file, fsync it, rename it over the old one, fsync the directory), so a
- * kill -9 at any moment leaves either the old state or the new one, never
- * a torn one.  DIR/journal.jsonl gets one line per input (its verdicts),
- * appended and fsynced after the state: the log of what was acknowledged.
- * Because the idempotency ledger is part of the state, a write retried
- * after a crash is done exactly once.
+ * DIR holds three things, each file opened with O_NOFOLLOW:
  *
- * Names whose values are not plain data (lambdas, modules) are not saved.
+ *   blobs/SHA256      a file's contents, once, named by their digest (two
+ *                     files or two paths with the same contents share it);
+ *   state.json        the snapshot: every path's files (name, digest,
+ *                     length), names, budget and idempotency ledger;
+ *   journal.jsonl     one line per input since the snapshot: its verdicts
+ *                     and what it changed (files put or deleted, names,
+ *                     ledger entries, budget), numbered by "seq".
+ *
+ * After every input, before its records are shown, the new contents are
+ * written to blobs (a temporary file, fsync, rename, fsync of blobs/) and
+ * then the input's line is appended to the journal and fsynced: that line
+ * is the commit.  A kill -9 at any moment leaves the line whole (kept) or
+ * torn (not kept: loading cuts it off); nothing acknowledged is lost and a
+ * write retried after a crash is done once, because the ledger is part of
+ * the state.  When the journal outgrows the snapshot, a new snapshot is
+ * written (temporary file, fsync, rename, fsync of DIR) and the journal
+ * emptied; loading skips journal lines the snapshot already holds.  Saving
+ * costs what the input changed, not what the state holds: a file is
+ * hashed and written only when the input wrote it, and a path's names
+ * (saved whole when one of them changed) are left alone otherwise.
+ *
+ * The state may hold at most STATE_MAX_BYTES (files of every path, names,
+ * ledgers); an input that would pass it is refused: nothing of it is saved
+ * and the session goes back to the saved state.
+ *
+ * DIR must belong to the caller and not be writable by group or others,
+ * as ssh wants of its files; a session holds an exclusive flock(2) on it,
+ * so a second process on the same DIR is refused.  Names whose values are
+ * not plain data (lambdas, modules) are not saved.
  */
 #ifndef SANDBOXREPL_STATE_H
 #define SANDBOXREPL_STATE_H
@@ -18,14 +39,27 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#define STATE_MAX_BYTES	(256u << 20)
+
 struct record;
 struct session;
+struct state;
 
-/* Load DIR/state.json into s (a missing file is an empty start; DIR is
- * created).  false with *err (heap) on an unreadable or corrupt state. */
-bool state_load(struct session *s, const char *dir, char **err);
-/* Save s durably, then journal the step's records. */
-bool state_save(struct session *s, const char *dir, const struct record *r,
+/*
+ * Open DIR (created 0700 when missing), check who owns it, lock it and
+ * load it into s (a new DIR keeps s as it is and saves it as the first
+ * snapshot).  NULL with *err (heap) when DIR is not safe to use, is locked
+ * by another process, or holds an unreadable or corrupt state.  The caller
+ * frees the result with state_close(), which releases the lock.
+ */
+struct state *state_open(struct session *s, const char *dir, char **err);
+/*
+ * Save what the step changed in s, durably, with the verdicts of its
+ * records.  false with *err (heap) when the step could not be kept (the
+ * size cap, a write error): s is then put back as it was saved.
+ */
+bool state_save(struct state *st, struct session *s, const struct record *r,
     size_t n, char **err);
+void state_close(struct state *st);
 
 #endif

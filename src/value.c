@@ -22,37 +22,9 @@
 #include "num.h"
 #include "sbuf.h"
 #include "strfmt.h"
-#include "unicode_print.h"
+#include "textesc.h"
 #include "value.h"
 #include "xalloc.h"
-
-/* Append code point c as (generalised) UTF-8. */
-static void
-utf8_put(struct sbuf *out, uint32_t c)
-{
-	char b[4];
-	size_t n;
-	if (c < 0x80) {
-		b[0] = (char)c;
-		n = 1;
-	} else if (c < 0x800) {
-		b[0] = (char)(0xC0 | (c >> 6));
-		b[1] = (char)(0x80 | (c & 0x3F));
-		n = 2;
-	} else if (c < 0x10000) {
-		b[0] = (char)(0xE0 | (c >> 12));
-		b[1] = (char)(0x80 | ((c >> 6) & 0x3F));
-		b[2] = (char)(0x80 | (c & 0x3F));
-		n = 3;
-	} else {
-		b[0] = (char)(0xF0 | (c >> 18));
-		b[1] = (char)(0x80 | ((c >> 12) & 0x3F));
-		b[2] = (char)(0x80 | ((c >> 6) & 0x3F));
-		b[3] = (char)(0x80 | (c & 0x3F));
-		n = 4;
-	}
-	sbuf_add(out, b, n);
-}
 
 value
 value_none(void)
@@ -632,13 +604,17 @@ value_str_repr(const struct vstr *s, bool is_bytes, struct sbuf *out)
 	/* Python's choice: single quotes unless only ' occurs */
 	char q = memchr(s->data, '\'', s->len) && !memchr(s->data, '"', s->len)
 	    ? '"' : '\'';
-	size_t i = 0;
-	if (is_bytes)
-		sbuf_addc(out, 'b');
+	size_t i;
+	if (!is_bytes) {
+		/* the escapes every text sandboxrepl shows uses */
+		textesc_repr(out, s->data, s->len);
+		return;
+	}
+	sbuf_addc(out, 'b');
 	sbuf_addc(out, q);
-	while (i < s->len) {
-		uint32_t c = is_bytes ? d[i++] : utf8_next(d, s->len, &i);
-		if (c == (uint32_t)q || c == '\\')
+	for (i = 0; i < s->len; i++) {
+		unsigned c = d[i];
+		if (c == (unsigned char)q || c == '\\')
 			sbuf_addf(out, "\\%c", (char)c);
 		else if (c == '\n')
 			sbuf_adds(out, "\\n");
@@ -646,18 +622,10 @@ value_str_repr(const struct vstr *s, bool is_bytes, struct sbuf *out)
 			sbuf_adds(out, "\\t");
 		else if (c == '\r')
 			sbuf_adds(out, "\\r");
-		else if (c < 0x20 || c == 0x7f || (is_bytes && c >= 0x80))
-			sbuf_addf(out, "\\x%02x", (unsigned)c);
-		else if (c < 0x7f)
-			sbuf_addc(out, (char)c);
-		else if (unicode_print_isprintable(c))
-			utf8_put(out, c);
-		else if (c <= 0xff)
-			sbuf_addf(out, "\\x%02x", (unsigned)c);
-		else if (c <= 0xffff)
-			sbuf_addf(out, "\\u%04x", (unsigned)c);
+		else if (c < 0x20 || c >= 0x7f)
+			sbuf_addf(out, "\\x%02x", c);
 		else
-			sbuf_addf(out, "\\U%08x", (unsigned)c);
+			sbuf_addc(out, (char)c);
 	}
 	sbuf_addc(out, q);
 }

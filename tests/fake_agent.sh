@@ -14,6 +14,10 @@
 #   deaf        answers without reading its stdin
 #   linger      answers, then leaves a child holding stdout open
 #   task        echoes $SANDBOXREPL_TASK as a Python string
+#   orphan      answers after leaving a grandchild in a session of its own
+#               (setsid), its pid in $FAKE_AGENT_PIDFILE
+#   hostile     a proposal whose string holds raw terminal escapes
+#   hostile-fail  a stderr line that holds raw terminal escapes, status 1
 mode=${1:-average}
 if [ "$mode" != deaf ]; then
 	if [ -n "${FAKE_AGENT_LOG:-}" ]; then cat >"$FAKE_AGENT_LOG"; else cat >/dev/null; fi
@@ -41,5 +45,15 @@ flood) while :; do echo 'sum(orders) + sum(orders) + sum(orders) + sum(orders)';
 deaf) echo '1 + 1' ;;
 linger) echo '2 + 2'; sleep 30 & ;;
 task) printf "'%s'\n" "$SANDBOXREPL_TASK" ;;
+orphan)
+	# double fork: the subshell exits, its child calls setsid(); answer
+	# only once the grandchild has written its pid
+	( setsid sh -c 'echo $$ >"$FAKE_AGENT_PIDFILE.tmp" &&
+	    mv "$FAKE_AGENT_PIDFILE.tmp" "$FAKE_AGENT_PIDFILE"; exec sleep 30' \
+	    </dev/null >/dev/null 2>&1 & )
+	while [ ! -s "$FAKE_AGENT_PIDFILE" ]; do sleep 0.01; done
+	echo '1 + 1' ;;
+hostile) printf "'\033]52;c;SGVsbG8=\007\033[2J\rsandboxed code: forged'\n" ;;
+hostile-fail) printf 'no key\033]52;c;SGVsbG8=\007\rsandboxrepl: forged\n' >&2; exit 1 ;;
 *) echo "fake_agent.sh: unknown mode '$mode'" >&2; exit 2 ;;
 esac

@@ -383,7 +383,7 @@ test_fenced_and_env(void **state)
 	assert_string_equal(p.lines[1], "max(orders,\n    [1])");
 	agent_proposal_show(&p, false, &b);
 	assert_string_equal(sbuf_cstr(&b), "agent proposes: sum(orders)\n"
-	    "agent proposes: max(orders,\n    [1])\n"
+	    "agent proposes: max(orders,\\n    [1])\n"
 	    "agent proposes: read_file({'path': 'report.txt'})");
 	sbuf_truncate(&b, 0);
 	agent_proposal_show(&p, true, &b);

@@ -26,6 +26,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
 #include <sched.h>
 #include <netinet/in.h>
@@ -33,13 +34,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <linux/capability.h>
+#include <linux/magic.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -47,6 +53,7 @@
 #include <unistd.h>
 
 #include "jail.h"
+#include "jail_ids.h"
 #include "jail_int.h"
 
 /* Under AddressSanitizer, let malloc fail under RLIMIT_AS the way it
@@ -425,6 +432,34 @@ probe_mark_host(void *arg)
 	return 0;
 }
 
+/*
+ * Pin memory the address-space cap does not see: System V segments,
+ * each attached, filled and detached again, 320 MiB in all against the
+ * default 256 MiB cap.
+ */
+static int
+probe_sysv_pin(void *arg)
+{
+	size_t seg = (size_t)64 << 20;
+	int i, id;
+
+	(void)arg;
+	for (i = 0; i < 5; i++) {
+		char *p;
+
+		id = shmget(IPC_PRIVATE, seg, IPC_CREAT | 0600);
+		if (id == -1)
+			break;
+		p = shmat(id, NULL, 0);
+		if (p == (void *)-1)
+			break;
+		memset(p, 0x5A, seg);
+		shmdt(p);
+	}
+	say("pinned %d MiB: %s", i * 64, strerrorname_np(errno));
+	return 0;
+}
+
 /* Call one syscall number with zero arguments. */
 static int
 probe_syscall(void *arg)
@@ -520,6 +555,8 @@ static const struct escape_case escapes[] = {
 	  "ptrace denied by seccomp", NULL },
 	{ "ioctl(TIOCSTI)", probe_tiocsti, JAIL_CONTAINED, "seccomp",
 	  "ioctl denied by seccomp", NULL },
+	{ "pin 320 MiB in System V segments", probe_sysv_pin, JAIL_CONTAINED,
+	  "seccomp", "shmget denied by seccomp", NULL },
 	{ "mkfifo, symlink, mknod in the workspace", probe_landlock, JAIL_OK,
 	  NULL, NULL, "mkfifo=EACCES;symlink=EACCES;mknod=EACCES;" },
 	{ "forged refusal after ready", probe_forge, JAIL_OK, NULL, NULL,
@@ -579,6 +616,17 @@ static const struct {
 	{ SYS_execveat, "execveat denied by seccomp" },
 	{ SYS_pivot_root, "pivot_root denied by seccomp" },
 	{ SYS_open_tree, "open_tree denied by seccomp" },
+	/* memory held outside the address space, and the LDT */
+	{ SYS_shmget, "shmget denied by seccomp" },
+	{ SYS_shmat, "shmat denied by seccomp" },
+	{ SYS_shmctl, "shmctl denied by seccomp" },
+	{ SYS_msgget, "msgget denied by seccomp" },
+	{ SYS_msgsnd, "msgsnd denied by seccomp" },
+	{ SYS_msgctl, "msgctl denied by seccomp" },
+	{ SYS_semget, "semget denied by seccomp" },
+	{ SYS_semop, "semop denied by seccomp" },
+	{ SYS_mq_open, "mq_open denied by seccomp" },
+	{ SYS_modify_ldt, "modify_ldt denied by seccomp" },
 };
 
 static void
@@ -1043,6 +1091,701 @@ cmp_double(const void *a, const void *b)
 }
 
 /* ---------------------------------------------------------------- */
+/* the jail seen from the host                                       */
+/* ---------------------------------------------------------------- */
+
+/* Shared by the test, the caller it forks and fn inside the jail. */
+struct rendezvous {
+	volatile int	jail_running;	/* fn sets it, then holds still */
+	volatile int	host_done;	/* the test has looked */
+};
+static struct rendezvous *rv;
+
+/* fn: hold still while the host looks at the jail's processes (15 s at
+ * most), then say what PID 1 sees of itself. */
+static int
+probe_held(void *arg)
+{
+	struct timespec ms = { 0, 1000000 };
+	int fd, ttys = 0, i;
+
+	(void)arg;
+	rv->jail_running = 1;
+	for (i = 0; i < 15000 && !rv->host_done; i++)
+		nanosleep(&ms, NULL);
+	for (fd = 0; fd < 1024; fd++)
+		if (isatty(fd))
+			ttys++;
+	say("dumpable=%d ttys=%d", prctl(PR_GET_DUMPABLE, 0, 0, 0, 0), ttys);
+	return 0;
+}
+
+/* What /proc says about one process. */
+struct proc_facts {
+	unsigned	uid[4], gid[4];	/* real, effective, saved, fs */
+	int		ppid, sid, tty_nr;
+};
+
+static bool
+proc_facts(int pid, struct proc_facts *pf)
+{
+	char path[64], buf[8192];
+	const char *p;
+	ssize_t n;
+	int fd;
+
+	memset(pf, 0, sizeof *pf);
+	snprintf(path, sizeof path, "/proc/%d/status", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	p = strstr(buf, "\nPPid:");
+	if (p == NULL || sscanf(p + 6, "%d", &pf->ppid) != 1)
+		return false;
+	p = strstr(buf, "\nUid:");
+	if (p == NULL || sscanf(p + 5, "%u %u %u %u", &pf->uid[0],
+	    &pf->uid[1], &pf->uid[2], &pf->uid[3]) != 4)
+		return false;
+	p = strstr(buf, "\nGid:");
+	if (p == NULL || sscanf(p + 5, "%u %u %u %u", &pf->gid[0],
+	    &pf->gid[1], &pf->gid[2], &pf->gid[3]) != 4)
+		return false;
+	snprintf(path, sizeof path, "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	/* pid (comm) state ppid pgrp session tty_nr */
+	p = strrchr(buf, ')');
+	return p != NULL && sscanf(p + 1, " %*c %*d %*d %d %d", &pf->sid,
+	    &pf->tty_nr) == 2;
+}
+
+/* The first process whose parent is ppid, or -1. */
+static int
+child_of(int ppid)
+{
+	struct dirent *de;
+	int found = -1;
+	DIR *d = opendir("/proc");
+
+	while (d != NULL && found < 0 && (de = readdir(d)) != NULL) {
+		struct proc_facts pf;
+		int pid = atoi(de->d_name);
+
+		if (pid > 0 && proc_facts(pid, &pf) && pf.ppid == ppid)
+			found = pid;
+	}
+	if (d != NULL)
+		closedir(d);
+	return found;
+}
+
+/* Does any process but skip1 and skip2 have id among its uids or gids? */
+static bool
+id_used_elsewhere(unsigned id, int skip1, int skip2)
+{
+	struct dirent *de;
+	bool used = false;
+	DIR *d = opendir("/proc");
+	int i;
+
+	while (d != NULL && !used && (de = readdir(d)) != NULL) {
+		struct proc_facts pf;
+		int pid = atoi(de->d_name);
+
+		if (pid <= 0 || pid == skip1 || pid == skip2 ||
+		    !proc_facts(pid, &pf))
+			continue;
+		for (i = 0; i < 4; i++)
+			if (pf.uid[i] == id || pf.gid[i] == id)
+				used = true;
+	}
+	if (d != NULL)
+		closedir(d);
+	return used;
+}
+
+/* Is id in one of the ':'-separated numeric fields of a database? */
+static bool
+id_in_db(const char *path, unsigned id, int field1, int field2)
+{
+	char line[1024];
+	bool found = false;
+	FILE *f = fopen(path, "r");
+
+	while (f != NULL && !found && fgets(line, sizeof line, f) != NULL) {
+		char *fields[8], *save = NULL, *tok;
+		int nf = 0;
+
+		for (tok = strtok_r(line, ":", &save); tok != NULL && nf < 8;
+		    tok = strtok_r(NULL, ":", &save))
+			fields[nf++] = tok;
+		if ((field1 < nf && strtoul(fields[field1], NULL, 10) == id) ||
+		    (field2 >= 0 && field2 < nf &&
+		    strtoul(fields[field2], NULL, 10) == id))
+			found = true;
+	}
+	if (f != NULL)
+		fclose(f);
+	return found;
+}
+
+/* Descriptors of pid that are not /dev/null, a pipe or a pidfd (each
+ * printed), and of those how many are a terminal (tty_rdev or any
+ * /dev/pts, /dev/tty). */
+static void
+foreign_fds(int pid, dev_t tty_rdev, int *foreign, int *ttys)
+{
+	char dir[64];
+	struct dirent *de;
+	DIR *d;
+
+	*foreign = *ttys = 0;
+	snprintf(dir, sizeof dir, "/proc/%d/fd", pid);
+	d = opendir(dir);
+	if (d == NULL) {
+		*foreign = *ttys = -1;
+		return;
+	}
+	while ((de = readdir(d)) != NULL) {
+		char path[64 + 256], target[256];
+		struct stat sb;
+		ssize_t n;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+		n = readlink(path, target, sizeof target - 1);
+		if (n < 0)
+			continue;
+		target[n] = '\0';
+		/* /dev/null by its device: opened before pivot_root, PID 1's
+		 * reads "/null" from here. */
+		if ((stat(path, &sb) == 0 && S_ISCHR(sb.st_mode) &&
+		    sb.st_rdev == makedev(1, 3)) ||
+		    strncmp(target, "pipe:", 5) == 0 ||
+		    strcmp(target, "anon_inode:[pidfd]") == 0)
+			continue;
+		(*foreign)++;
+		print_message("    fd %s -> %s\n", path, target);
+		if (strncmp(target, "/dev/pts", 8) == 0 ||
+		    strncmp(target, "/dev/tty", 8) == 0 ||
+		    (stat(path, &sb) == 0 && S_ISCHR(sb.st_mode) &&
+		    sb.st_rdev == tty_rdev))
+			(*ttys)++;
+	}
+	closedir(d);
+}
+
+/*
+ * From a forked process with the jail's own host ids -- no host process
+ * has them, so this is the most an unprivileged attacker could be --
+ * ptrace target and read its environment.  "attach=E environ=E".
+ */
+static void
+attack_as(unsigned uid, unsigned gid, int target, char *buf, size_t n)
+{
+	int p[2], st;
+	ssize_t got;
+	pid_t a;
+
+	snprintf(buf, n, "no attacker");
+	if (pipe(p) == -1)
+		return;
+	a = fork();
+	if (a == 0) {
+		char msg[128], path[64];
+		int e1 = 0, e2 = 0, fd;
+
+		close(p[0]);
+		if (setgroups(0, NULL) == -1 || setresgid(gid, gid, gid) == -1 ||
+		    setresuid(uid, uid, uid) == -1)
+			_exit(2);
+		if (ptrace(PTRACE_ATTACH, target, NULL, NULL) == -1) {
+			e1 = errno;
+		} else {
+			/* Let go again, so a failing run does not leave the
+			 * jail stopped. */
+			waitpid(target, &st, __WALL);
+			ptrace(PTRACE_DETACH, target, NULL, NULL);
+		}
+		snprintf(path, sizeof path, "/proc/%d/environ", target);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			e2 = errno;
+		snprintf(msg, sizeof msg, "attach=%s environ=%s",
+		    e1 ? strerrorname_np(e1) : "OK",
+		    e2 ? strerrorname_np(e2) : "OK");
+		(void)!write(p[1], msg, strlen(msg));
+		_exit(0);
+	}
+	close(p[1]);
+	got = a > 0 ? read(p[0], buf, n - 1) : -1;
+	if (got > 0)
+		buf[got] = '\0';
+	close(p[0]);
+	if (a > 0)
+		waitpid(a, &st, 0);
+}
+
+/* The "0::/path" line of /proc/pid/cgroup, or "". */
+static void
+v2_cgroup_of(int pid, char *out, size_t n)
+{
+	char path[64], buf[4096], *p, *end;
+	ssize_t got;
+	int fd;
+
+	out[0] = '\0';
+	snprintf(path, sizeof path, "/proc/%d/cgroup", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return;
+	got = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (got <= 0)
+		return;
+	buf[got] = '\0';
+	p = strstr(buf, "0::/");
+	if (p == NULL || (p != buf && p[-1] != '\n'))
+		return;
+	end = strchr(p, '\n');
+	if (end != NULL)
+		*end = '\0';
+	snprintf(out, n, "%s", p + 3);
+}
+
+/*
+ * Could this process have given a jail a memory cgroup?  Root, a cgroup
+ * v2 hierarchy, the memory controller offered to its own cgroup, and no
+ * other process in that cgroup.  Read here independently of the jail.
+ */
+static bool
+memory_cgroup_offered(void)
+{
+	static const char *const mounts[] = {
+		"/sys/fs/cgroup", "/sys/fs/cgroup/unified",
+	};
+	char own[256], path[600], buf[4096];
+	const char *mnt = NULL;
+	struct statfs fs;
+	ssize_t got;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < 2 && mnt == NULL; i++)
+		if (statfs(mounts[i], &fs) == 0 &&
+		    fs.f_type == CGROUP2_SUPER_MAGIC)
+			mnt = mounts[i];
+	v2_cgroup_of(getpid(), own, sizeof own);
+	if (geteuid() != 0 || mnt == NULL || own[0] == '\0')
+		return false;
+	snprintf(path, sizeof path, "%s%s/cgroup.controllers", mnt, own);
+	fd = open(path, O_RDONLY);
+	got = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (got <= 0)
+		return false;
+	buf[got] = '\0';
+	if (strstr(buf, "memory") == NULL)
+		return false;
+	snprintf(path, sizeof path, "%s%s/cgroup.procs", mnt, own);
+	fd = open(path, O_RDONLY);
+	got = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (got < 0)
+		return false;
+	buf[got] = '\0';
+	/* Only this process in it (as jail_cgroup.c requires). */
+	return atoi(buf) == getpid() && strchr(buf, '\n') == buf + got - 1;
+}
+
+/* What the test saw of one jail, gathered before any assertion. */
+struct jail_view {
+	int		caller, warden, pid1;
+	char		w_cgroup[256], p_cgroup[256];	/* "0::" lines */
+	bool		memory_cgroup;	/* the caller's outcome said so */
+	struct proc_facts w, p;
+	int		w_foreign, w_ttys, p_foreign, p_ttys;
+	bool		uid_elsewhere, gid_elsewhere;
+	char		attack_w[128], attack_p[128];
+	char		result[512];	/* "<status> <result or reason>" */
+};
+
+/*
+ * Run probe_held through jail_run from a forked caller that, like root
+ * at a terminal, leads a session whose controlling terminal is a pty on
+ * its stdin; look at the warden and PID 1 from here while fn holds
+ * still.  Then let fn finish and collect the caller's outcome.
+ */
+static void
+view_jail(struct jail_view *v)
+{
+	struct timespec ms = { 0, 1000000 };
+	struct stat slave_sb;
+	char slave[64];
+	int master, res[2], st, i;
+	ssize_t got;
+
+	memset(v, 0, sizeof *v);
+	v->warden = v->pid1 = -1;
+	rv->jail_running = rv->host_done = 0;
+	master = posix_openpt(O_RDWR | O_NOCTTY);
+	assert_true(master >= 0);
+	assert_int_equal(grantpt(master), 0);
+	assert_int_equal(unlockpt(master), 0);
+	assert_int_equal(ptsname_r(master, slave, sizeof slave), 0);
+	assert_int_equal(stat(slave, &slave_sb), 0);
+	assert_int_equal(pipe(res), 0);
+	v->caller = fork();
+	assert_true(v->caller >= 0);
+	if (v->caller == 0) {
+		struct jail_config cfg = { 0 };
+		struct jail_outcome out;
+		char msg[512];
+		int tty;
+
+		close(res[0]);
+		close(master);
+		if (setsid() == -1)
+			_exit(2);
+		tty = open(slave, O_RDWR);	/* becomes the ctty */
+		if (tty < 0 || dup2(tty, 0) == -1 || tcgetsid(0) != getpid())
+			_exit(3);
+		cfg.wall_ms = 20000;
+		(void)jail_run(&cfg, probe_held, NULL, &out);
+		snprintf(msg, sizeof msg, "%d%s %s", out.memory_cgroup,
+		    jail_status_name(out.status),
+		    out.status == JAIL_OK ? out.result : out.reason);
+		(void)!write(res[1], msg, strlen(msg));
+		_exit(0);
+	}
+	close(res[1]);
+	for (i = 0; i < 15000 && !rv->jail_running; i++)
+		nanosleep(&ms, NULL);
+	if (rv->jail_running) {
+		v->warden = child_of(v->caller);
+		v->pid1 = v->warden > 0 ? child_of(v->warden) : -1;
+	}
+	if (v->pid1 > 0 && proc_facts(v->warden, &v->w) &&
+	    proc_facts(v->pid1, &v->p)) {
+		foreign_fds(v->warden, slave_sb.st_rdev, &v->w_foreign,
+		    &v->w_ttys);
+		foreign_fds(v->pid1, slave_sb.st_rdev, &v->p_foreign,
+		    &v->p_ttys);
+		v->uid_elsewhere = id_used_elsewhere(v->w.uid[0], v->warden,
+		    v->pid1);
+		v->gid_elsewhere = id_used_elsewhere(v->w.gid[0], v->warden,
+		    v->pid1);
+		attack_as(v->w.uid[0], v->w.gid[0], v->warden, v->attack_w,
+		    sizeof v->attack_w);
+		attack_as(v->w.uid[0], v->w.gid[0], v->pid1, v->attack_p,
+		    sizeof v->attack_p);
+	}
+	if (v->pid1 > 0) {
+		v2_cgroup_of(v->warden, v->w_cgroup, sizeof v->w_cgroup);
+		v2_cgroup_of(v->pid1, v->p_cgroup, sizeof v->p_cgroup);
+	}
+	rv->host_done = 1;
+	got = read(res[0], v->result, sizeof v->result - 1);
+	if (got > 0) {
+		v->result[got] = '\0';
+		v->memory_cgroup = v->result[0] == '1';
+		memmove(v->result, v->result + 1, (size_t)got);
+	}
+	close(res[0]);
+	close(master);
+	waitpid(v->caller, &st, 0);
+}
+
+/*
+ * Run as root, the jail's processes have a uid and gid of their own: not
+ * root, not nobody, in no account or group, held by no other process;
+ * neither can be ptraced or have its environment read by an attacker
+ * with those very ids; both hold nothing of the caller (no terminal, no
+ * descriptor but /dev/null, pipes and a pidfd) and have no controlling
+ * terminal, although the caller runs at one.
+ */
+static void
+test_jail_from_host(void **state)
+{
+	struct jail_view v;
+	int i;
+
+	(void)state;
+	if (geteuid() != 0) {
+		print_message("  not root: the jail runs as the caller\n");
+		skip();
+	}
+	view_jail(&v);
+	print_message("  caller %d, warden %d, PID 1 %d: uid %u gid %u, "
+	    "tty_nr %d/%d, foreign fds %d/%d; %s / %s; %s\n", v.caller,
+	    v.warden, v.pid1, v.w.uid[0], v.w.gid[0], v.w.tty_nr, v.p.tty_nr,
+	    v.w_foreign, v.p_foreign, v.attack_w, v.attack_p, v.result);
+	assert_true(v.warden > 0);
+	assert_true(v.pid1 > 0);
+	assert_string_equal(v.result, "ok dumpable=0 ttys=0");
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(v.w.uid[i], v.w.uid[0]);
+		assert_int_equal(v.w.gid[i], v.w.gid[0]);
+		assert_int_equal(v.p.uid[i], v.w.uid[0]);
+		assert_int_equal(v.p.gid[i], v.w.gid[0]);
+	}
+	assert_int_not_equal(v.w.uid[0], 0);
+	assert_int_not_equal(v.w.gid[0], 0);
+	assert_int_not_equal(v.w.uid[0], 65534);
+	assert_int_not_equal(v.w.gid[0], 65534);
+	assert_false(id_in_db("/etc/passwd", v.w.uid[0], 2, 3));
+	assert_false(id_in_db("/etc/passwd", v.w.gid[0], 2, 3));
+	assert_false(id_in_db("/etc/group", v.w.uid[0], 2, -1));
+	assert_false(id_in_db("/etc/group", v.w.gid[0], 2, -1));
+	assert_false(v.uid_elsewhere);
+	assert_false(v.gid_elsewhere);
+	assert_string_equal(v.attack_w, "attach=EPERM environ=EACCES");
+	assert_string_equal(v.attack_p, "attach=EPERM environ=EACCES");
+	assert_int_equal(v.w.tty_nr, 0);
+	assert_int_equal(v.p.tty_nr, 0);
+	assert_int_not_equal(v.w.sid, v.caller);
+	assert_int_not_equal(v.p.sid, v.caller);
+	assert_int_equal(v.w_ttys, 0);
+	assert_int_equal(v.p_ttys, 0);
+	assert_int_equal(v.w_foreign, 0);
+	assert_int_equal(v.p_foreign, 0);
+
+	/* The memory cgroup: where the machine offers one, both are in
+	 * their own; where it does not, the outcome does not claim one. */
+	print_message("  memory cgroup: %s (warden in %s)\n",
+	    v.memory_cgroup ? "yes" : "no, RLIMIT_AS alone", v.w_cgroup);
+	if (v.memory_cgroup) {
+		char want[64];
+
+		snprintf(want, sizeof want, "/sandboxrepl-jails/jail-%u",
+		    v.w.uid[0]);
+		assert_non_null(strstr(v.w_cgroup, want));
+		assert_string_equal(v.p_cgroup, v.w_cgroup);
+	} else {
+		assert_false(memory_cgroup_offered());
+	}
+}
+
+/* Two jails alive at once never share an id: two holders in this
+ * process, a third in another; an ordinary user gets its own ids. */
+static void
+test_ids_distinct(void **state)
+{
+	struct jail_ids a, b, zero;
+	char why[256];
+	unsigned other[2] = { 0, 0 };
+	int p[2], st, before, after;
+	pid_t pid;
+
+	(void)state;
+	if (geteuid() != 0) {
+		print_message("  not root: the jail runs as the caller\n");
+		skip();
+	}
+	assert_int_equal(jail_ids_acquire(&a, why, sizeof why), 0);
+	assert_int_equal(jail_ids_acquire(&b, why, sizeof why), 0);
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	if (pid == 0) {
+		struct jail_ids c;
+		unsigned msg[2] = { 0, 0 };
+
+		if (jail_ids_acquire(&c, why, sizeof why) == 0) {
+			msg[0] = c.uid;
+			msg[1] = c.gid;
+		}
+		(void)!write(p[1], msg, sizeof msg);
+		_exit(0);
+	}
+	assert_int_equal(read(p[0], other, sizeof other), sizeof other);
+	waitpid(pid, &st, 0);
+	close(p[0]);
+	close(p[1]);
+	print_message("  ids %u/%u, %u/%u, other process %u/%u\n", a.uid, a.gid,
+	    b.uid, b.gid, other[0], other[1]);
+	assert_int_not_equal(a.uid, b.uid);
+	assert_int_not_equal(a.gid, b.gid);
+	assert_int_not_equal(other[0], 0);
+	assert_int_not_equal(other[0], a.uid);
+	assert_int_not_equal(other[0], b.uid);
+	assert_int_not_equal(other[1], a.gid);
+	assert_int_not_equal(other[1], b.gid);
+	assert_false(id_in_db("/etc/passwd", a.uid, 2, 3));
+	assert_false(id_in_db("/etc/group", a.gid, 2, -1));
+	assert_true(a.lock_fd > 2);
+	jail_ids_release(&a);
+	jail_ids_release(&b);
+	assert_int_equal(a.lock_fd, -1);
+	jail_ids_release(&a);	/* twice is harmless */
+	/* A zeroed struct must not close descriptor 0. */
+	before = fcntl(0, F_GETFD);
+	memset(&zero, 0, sizeof zero);
+	jail_ids_release(&zero);
+	after = fcntl(0, F_GETFD);
+	assert_int_equal(before, after);
+
+	/* An ordinary user: its own ids, no lock. */
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	if (pid == 0) {
+		struct jail_ids c;
+		int msg[3] = { -1, -1, -2 };
+
+		if (setgroups(0, NULL) == 0 && setresgid(4242, 4242, 4242) == 0 &&
+		    setresuid(4243, 4243, 4243) == 0 &&
+		    jail_ids_acquire(&c, why, sizeof why) == 0) {
+			msg[0] = (int)c.uid;
+			msg[1] = (int)c.gid;
+			msg[2] = c.lock_fd;
+		}
+		(void)!write(p[1], msg, sizeof msg);
+		_exit(0);
+	}
+	{
+		int msg[3];
+
+		assert_int_equal(read(p[0], msg, sizeof msg), sizeof msg);
+		assert_int_equal(msg[0], 4243);
+		assert_int_equal(msg[1], 4242);
+		assert_int_equal(msg[2], -1);
+	}
+	waitpid(pid, &st, 0);
+	close(p[0]);
+	close(p[1]);
+}
+
+/* What test_ids_lock_dir saw in its private mount namespace. */
+struct lock_dir_cases {
+	int	open_ids_err;	/* ids dir writable by all */
+	int	foreign_err;	/* ids dir owned by another user */
+	int	parent_err;	/* /run/sandboxrepl writable by all */
+	int	symlink_err;	/* /run/sandboxrepl a symlink */
+	int	fresh_rc;	/* a clean /run */
+	unsigned fresh_mode, lock_mode;
+	int	jail_status, jail_step, fn_ran;
+};
+
+static int
+acquire_err(void)
+{
+	struct jail_ids ids;
+	char why[256];
+
+	if (jail_ids_acquire(&ids, why, sizeof why) == 0) {
+		jail_ids_release(&ids);
+		return 0;
+	}
+	return errno;
+}
+
+static void
+fresh_run(void)
+{
+	(void)!system("rm -rf /run/sandboxrepl /run/elsewhere");
+}
+
+/*
+ * The lock directory is trusted only when root owns it and no one else
+ * may write it (nor, for ids/, enter it); a planted symlink is not
+ * followed; and a jail whose ids cannot be had refuses and runs nothing.
+ * In a child with its own mount namespace and a tmpfs on /run, so the
+ * host's /run/sandboxrepl is never touched.
+ */
+static void
+test_ids_lock_dir(void **state)
+{
+	struct lock_dir_cases c;
+	int p[2], st;
+	pid_t pid;
+
+	(void)state;
+	if (geteuid() != 0) {
+		print_message("  not root: no lock directory\n");
+		skip();
+	}
+	*fn_ran = 0;
+	memset(&c, 0, sizeof c);
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	if (pid == 0) {
+		struct jail_config cfg = { 0 };
+		struct jail_outcome out;
+		struct jail_ids ids;
+		char why[256], path[128];
+		struct stat sb;
+
+		if (unshare(CLONE_NEWNS) == -1 ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1 ||
+		    mount("tmpfs", "/run", "tmpfs", 0, "mode=0755") == -1)
+			_exit(2);
+		mkdir("/run/sandboxrepl", 0755);
+		mkdir("/run/sandboxrepl/ids", 0700);
+		chmod("/run/sandboxrepl/ids", 0777);
+		c.open_ids_err = acquire_err();
+		chmod("/run/sandboxrepl/ids", 0700);
+		(void)!chown("/run/sandboxrepl/ids", 4242, 4242);
+		c.foreign_err = acquire_err();
+		fresh_run();
+		mkdir("/run/sandboxrepl", 0755);
+		chmod("/run/sandboxrepl", 0777);
+		c.parent_err = acquire_err();
+		fresh_run();
+		mkdir("/run/elsewhere", 0700);
+		(void)!symlink("/run/elsewhere", "/run/sandboxrepl");
+		c.symlink_err = acquire_err();
+		/* The jail refuses at "ids" while the directory is wrong. */
+		(void)jail_run(&cfg, probe_mark_host, NULL, &out);
+		c.jail_status = out.status;
+		c.jail_step = out.step;
+		c.fn_ran = *fn_ran;
+		jail_outcome_free(&out);
+		fresh_run();
+		c.fresh_rc = jail_ids_acquire(&ids, why, sizeof why);
+		if (stat("/run/sandboxrepl/ids", &sb) == 0)
+			c.fresh_mode = sb.st_mode & 07777;
+		snprintf(path, sizeof path, "/run/sandboxrepl/ids/%u",
+		    (unsigned)ids.uid);
+		if (c.fresh_rc == 0 && stat(path, &sb) == 0)
+			c.lock_mode = sb.st_mode & 07777;
+		(void)!write(p[1], &c, sizeof c);
+		_exit(0);
+	}
+	close(p[1]);
+	assert_int_equal(read(p[0], &c, sizeof c), sizeof c);
+	close(p[0]);
+	waitpid(pid, &st, 0);
+	print_message("  0777 ids: %s; foreign ids: %s; 0777 parent: %s; "
+	    "symlink: %s; jail: %s at %s\n", strerrorname_np(c.open_ids_err),
+	    strerrorname_np(c.foreign_err), strerrorname_np(c.parent_err),
+	    strerrorname_np(c.symlink_err), jail_status_name(c.jail_status),
+	    jail_step_name(c.jail_step));
+	assert_int_equal(c.open_ids_err, EPERM);
+	assert_int_equal(c.foreign_err, EPERM);
+	assert_int_equal(c.parent_err, EPERM);
+	assert_int_not_equal(c.symlink_err, 0);
+	assert_int_equal(c.jail_status, JAIL_REFUSED);
+	assert_int_equal(c.jail_step, JAIL_STEP_IDS);
+	assert_int_equal(c.fn_ran, 0);
+	assert_int_equal(c.fresh_rc, 0);
+	assert_int_equal(c.fresh_mode, 0700);
+	assert_int_equal(c.lock_mode, 0600);
+}
+
+/* ---------------------------------------------------------------- */
 /* the host's parser, fed hostile replies                            */
 /* ---------------------------------------------------------------- */
 
@@ -1362,6 +2105,9 @@ main(void)
 		cmocka_unit_test(test_fn_ran_control),
 		cmocka_unit_test(test_fail_at_every_step),
 		cmocka_unit_test(test_no_user_namespaces),
+		cmocka_unit_test(test_jail_from_host),
+		cmocka_unit_test(test_ids_distinct),
+		cmocka_unit_test(test_ids_lock_dir),
 		cmocka_unit_test(test_wire_parse),
 		cmocka_unit_test(test_timing),
 	};
@@ -1375,7 +2121,9 @@ main(void)
 	}
 	fn_ran = mmap(NULL, sizeof *fn_ran, PROT_READ | PROT_WRITE,
 	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (fn_ran == MAP_FAILED) {
+	rv = mmap(NULL, sizeof *rv, PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (fn_ran == MAP_FAILED || rv == MAP_FAILED) {
 		perror("test_jail: mmap");
 		return 1;
 	}

@@ -103,15 +103,19 @@ static void
 test_ledger(void **state)
 {
 	struct ledger *l = ledger_new();
-	const char *args;
+	bool same = false;
 	(void)state;
-	assert_null(ledger_find(l, "k", &args));
+	assert_null(ledger_find(l, "k", "{'path': 'o'}", &same));
 	ledger_add(l, "k", "{'path': 'o'}", "wrote o");
-	assert_string_equal(ledger_find(l, "k", &args), "wrote o");
-	assert_string_equal(args, "{'path': 'o'}");
+	assert_string_equal(ledger_find(l, "k", "{'path': 'o'}", &same),
+	    "wrote o");
+	assert_true(same);
+	assert_string_equal(ledger_find(l, "k", "{'path': 'p'}", &same),
+	    "wrote o");
+	assert_false(same);
 	assert_int_equal(ledger_count(l), 1);
 	ledger_clear(l);
-	assert_null(ledger_find(l, "k", &args));
+	assert_null(ledger_find(l, "k", "{'path': 'o'}", &same));
 	ledger_free(l);
 }
 

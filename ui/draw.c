@@ -1,12 +1,14 @@
 /*
  * draw.c -- text in rectangles: clipped by display width (UTF-8 aware),
- * control characters shown as ^X, colour or a plain attribute.
+ * what is not printable shown escaped (textesc.h), colour or a plain
+ * attribute.
  */
 #include "config.h"
 
 #include <string.h>
 #include <wchar.h>
 
+#include "textesc.h"
 #include "uipriv.h"
 
 int
@@ -56,26 +58,31 @@ draw_verdict_attr(const struct ui *u, enum verdict v)
 	}
 }
 
-/* Width of one character at s (n bytes there); sets *used. */
+/*
+ * Width of one character at s (n bytes there); sets *used.  A character
+ * textesc.h escapes is shown as its escape (into esc, else esc is ""), so
+ * that nothing a name or an outcome holds reaches the terminal raw.
+ */
 static int
-char_width(const char *s, size_t n, size_t *used)
+char_width(const char *s, size_t n, size_t *used, char esc[TEXTESC_MAX])
 {
 	mbstate_t st;
 	wchar_t wc;
 	size_t k;
 	int w;
 
-	if ((unsigned char)*s < 0x20 || *s == 0x7f) {
-		*used = 1;
-		return 2;	/* ^X */
-	}
+	*used = textesc_next(s, n, 0, esc);
+	if (esc[0] != '\0')
+		return (int)strlen(esc);
+	if ((unsigned char)*s < 0x80)
+		return 1;
 	memset(&st, 0, sizeof st);
-	k = mbrtowc(&wc, s, n, &st);
-	if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
-		*used = 1;
-		return 1;	/* shown as '?' */
+	k = mbrtowc(&wc, s, *used, &st);
+	if (k != *used) {
+		/* valid UTF-8 the locale cannot show */
+		strcpy(esc, "?");
+		return 1;
 	}
-	*used = k;
 	w = wcwidth(wc);
 	return w < 0 ? 1 : w;
 }
@@ -85,8 +92,9 @@ draw_width(const char *s, size_t len)
 {
 	int w = 0;
 	size_t i = 0, used;
+	char esc[TEXTESC_MAX];
 	while (i < len) {
-		w += char_width(s + i, len - i, &used);
+		w += char_width(s + i, len - i, &used, esc);
 		i += used;
 	}
 	return w;
@@ -97,8 +105,9 @@ draw_fit(const char *s, size_t len, int cols)
 {
 	int w = 0;
 	size_t i = 0, used;
+	char esc[TEXTESC_MAX];
 	while (i < len) {
-		int cw = char_width(s + i, len - i, &used);
+		int cw = char_width(s + i, len - i, &used, esc);
 		if (w + cw > cols)
 			break;
 		w += cw;
@@ -113,23 +122,18 @@ draw_textn(struct rect r, int row, int col, int attr, const char *s,
 {
 	int x = col;
 	size_t i = 0, used;
+	char esc[TEXTESC_MAX];
 
 	if (row < 0 || row >= r.h || col >= r.w)
 		return 0;
 	attrset(attr);
 	move(r.y + row, r.x + col);
 	while (i < len && x < r.w) {
-		unsigned char c = (unsigned char)s[i];
-		int cw = char_width(s + i, len - i, &used);
+		int cw = char_width(s + i, len - i, &used, esc);
 		if (x + cw > r.w)
 			break;
-		if (c < 0x20 || c == 0x7f) {
-			addch('^');
-			addch(c == 0x7f ? '?' : c + '@');
-		} else if (used == 1 && c >= 0x80)
-			addch('?');
-		else
-			addnstr(s + i, (int)used);
+		addnstr(esc[0] != '\0' ? esc : s + i,
+		    esc[0] != '\0' ? cw : (int)used);
 		x += cw;
 		i += used;
 	}

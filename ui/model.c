@@ -25,6 +25,7 @@
 #include "parse.h"
 #include "sbuf.h"
 #include "session.h"
+#include "textesc.h"
 #include "xalloc.h"
 
 /* Transcripts keep this many entries per path; older ones scroll away. */
@@ -169,18 +170,22 @@ new_entry(struct model_path *mp)
 void
 model_note(struct model *m, unsigned mask, const char *text)
 {
+	struct sbuf b = SBUF_INIT;
 	size_t p;
 	if (mask == 0)
 		mask = session_paths(m->s);
+	/* one line of text, like a trace line, whatever the note quotes */
+	textesc_add(&b, text, strlen(text), 0);
 	for (p = 0; p < PATH__COUNT; p++) {
 		struct model_entry *e;
 		if (!(mask & PATH_BIT(p)))
 			continue;
 		e = new_entry(&m->paths[p]);
 		e->is_note = true;
-		e->outcome = xstrdup(text);
+		e->outcome = xstrdup(sbuf_cstr(&b));
 	}
-	log_line(m, text);
+	log_line(m, sbuf_cstr(&b));
+	sbuf_free(&b);
 }
 
 /* Split "[start,end) text" dump lines into the model's tree. */
@@ -251,6 +256,7 @@ model_apply(struct model *m, const char *input, size_t len,
 		mp->last.verdict = r[i].verdict;
 		mp->last.layer = r[i].layer;
 		mp->last.kind = r[i].kind;
+		mp->last.fs_partial = r[i].fs_partial;
 		log_line(m, r[i].line ? r[i].line : "");
 	}
 	for (k = 0; hl == NULL && k < sizeof prefer / sizeof prefer[0]; k++)

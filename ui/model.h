@@ -35,6 +35,7 @@ struct model_last {
 	enum verdict	 verdict;
 	enum layer	 layer;
 	enum input_kind	 kind;
+	bool		 fs_partial;	/* its files are not all there are */
 };
 
 struct model_file {
@@ -108,7 +109,8 @@ void model_rebase(struct model *m);
 /* Take in one input's records (copies what it keeps). */
 void model_apply(struct model *m, const char *input, size_t len,
     const struct record *r, size_t n);
-/* A note in the transcripts of the paths in mask (0: all) and the log. */
+/* A note in the transcripts of the paths in mask (0: all) and the log,
+ * escaped (textesc.h) as a trace line is. */
 void model_note(struct model *m, unsigned mask, const char *text);
 /* The path's files now, merged with deleted baseline files, sorted. */
 size_t model_fs_rows(struct model *m, enum path_id p,

@@ -1,7 +1,9 @@
 /*
  * pane_fs.c -- a path's live filesystem and names.  Files are compared
  * with the baseline: '+' created, '~' changed, '-' deleted (kept on screen
- * so a loss stays visible), then the names the path holds.
+ * so a loss stays visible), then the names the path holds.  The title
+ * says when the last step could not read back all the files (the jail's
+ * caps).
  */
 #include "config.h"
 
@@ -28,7 +30,9 @@ draw(struct ui *u, struct rect r, enum path_id p)
 		return;
 	for (i = 0, live = 0; i < n; i++)
 		live += rows[i].mark != FS_DELETED;
-	snprintf(title, sizeof title, " files (%zu) ", live);
+	/* never silently: a read-back that stopped at its caps says so */
+	snprintf(title, sizeof title, u->m.paths[p].last.fs_partial ?
+	    " files (%zu, read back in part) " : " files (%zu) ", live);
 	draw_box(r, draw_attr(u, UC_DIM), title);
 	in = (struct rect){ r.y + 1, r.x + 1, r.h - 2, r.w - 2 };
 	if (n == 0)

@@ -722,10 +722,11 @@ static PyObject *
 keep_shown(PyObject *self, PyObject *o)
 {
 	(void)self;
-	if (o != Py_None) {
-		Py_XDECREF(shown_value);
-		shown_value = Py_NewRef(o);
-	}
+	/* None too: the record's result is 'None' for an expression whose
+	 * value it is (the prompt prints nothing for it; the trace tells
+	 * "ok" or what was printed), and null for a statement. */
+	Py_XDECREF(shown_value);
+	shown_value = Py_NewRef(o);
 	Py_RETURN_NONE;
 }
 
@@ -739,6 +740,7 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 {
 	enum ww_status status = WW_OK;
 	PyObject *code = NULL, *v = NULL, *said;
+	bool has_value = false;	/* the displayhook saw a value */
 	uint32_t st;
 	char *text;
 
@@ -776,7 +778,8 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 					   not answer for PID 1 */
 		if (v != NULL) {
 			Py_DECREF(v);
-			v = shown_value ? shown_value : Py_NewRef(Py_None);
+			has_value = shown_value != NULL;
+			v = has_value ? shown_value : Py_NewRef(Py_None);
 			shown_value = NULL;
 		}
 	}
@@ -789,7 +792,7 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 		send_exception(&status);	/* sends WW_ERROR first */
 		if (code == NULL && status == WW_NOMEM)
 			status = WW_RAISED;	/* the parser's own limit */
-	} else if (v != Py_None) {
+	} else if (has_value) {
 		PyObject *r = PyObject_Repr(v);
 		recording = false;
 		if (r == NULL) {

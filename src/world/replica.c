@@ -785,7 +785,9 @@ replica_main(int sock, int fail_at)
 		refuse(&st, WORLD_STEP_UNSHARE, errno);
 	}
 	if (injected(&st, WORLD_STEP_ID_MAPS) ||
-	    step_id_maps(&st, geteuid(), getegid()) == -1)
+	    step_id_maps(&st, ids.uid, ids.gid) == -1)	/* (inside the new
+							   namespace, geteuid()
+							   says the overflow id) */
 		refuse(&st, WORLD_STEP_ID_MAPS, errno);
 	if (injected(&st, WORLD_STEP_DUMPABLE) ||
 	    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == -1)

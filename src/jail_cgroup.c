@@ -1,0 +1,270 @@
+/*
+ * jail_cgroup.c -- the jail's memory cap beyond RLIMIT_AS: a cgroup v2
+ * memory.max, where the machine lets this process have one.
+ *
+ * RLIMIT_AS caps what the jail maps.  What the kernel holds for it
+ * outside its address space -- tmpfs pages, pipe buffers, socket
+ * buffers, page tables, a memfd never mapped -- is capped only by a
+ * memory cgroup, and only cgroup v2 charges all of it.  (System V
+ * segments, the worst of these, are denied by seccomp.)
+ *
+ * Where: under the caller's own cgroup P (read from /proc/self/cgroup),
+ * never beside it, so every limit an administrator put on P or above
+ * still holds for the jail.  A v2 cgroup hands the memory controller to
+ * its children only when it holds no process itself, so, as nsjail
+ * does, the caller first moves itself into a leaf P/sandboxrepl,
+ * then enables "+memory" in P and makes P/sandboxrepl-jails for the
+ * jails, with the memory controller enabled for its children too.  Each
+ * jail's warden, still root, makes P/sandboxrepl-jails/jail-<uid> (its
+ * uid is its own, jail_ids.h), writes memory.max and memory.swap.max = 0
+ * and moves itself in before it unshares; jail_run removes the cgroup
+ * once the warden is reaped.
+ *
+ * Delegated or not: the memory cap is part of a jail's set-up exactly
+ * when P is offered the memory controller (it is in P/cgroup.controllers)
+ * and this process may write P (root), and when no other process shares
+ * P (as root's shell shares a login session's scope: the controller then
+ * cannot be handed down, and the caller is moved back).  Then every
+ * later failure refuses the jail.  Otherwise -- cgroup v1, no memory
+ * controller on v2 (a hybrid machine that keeps it on v1), not root, a
+ * shared P -- there is no cgroup and the memory cap is RLIMIT_AS alone,
+ * with RLIMIT_MEMLOCK and RLIMIT_MSGQUEUE at 0; the outcome says which
+ * (jail_outcome.memory_cgroup).
+ *
+ * Nothing here prints or exits.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <linux/magic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include "jail_int.h"
+
+#define SELF_DIR	"sandboxrepl"		/* the callers' leaf */
+#define JAILS_DIR	"sandboxrepl-jails"	/* the jails' parent */
+
+static void
+say(char *why, size_t n, const char *what)
+{
+	if (n > 0)
+		snprintf(why, n, "%s", what);
+}
+
+/* Read a small cgroup file into buf (NUL-terminated).  0, or -1. */
+static int
+read_small(const char *path, char *buf, size_t n)
+{
+	ssize_t got;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	got = read(fd, buf, n - 1);
+	close(fd);
+	if (got < 0)
+		return -1;
+	buf[got] = '\0';
+	return 0;
+}
+
+static int
+write_small(const char *path, const char *text)
+{
+	size_t len = strlen(text);
+	ssize_t w;
+	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW), saved;
+
+	if (fd < 0)
+		return -1;
+	w = write(fd, text, len);
+	saved = errno;
+	close(fd);
+	if (w != (ssize_t)len) {
+		errno = w < 0 ? saved : EIO;
+		return -1;
+	}
+	return 0;
+}
+
+/* Is word one of the space-separated words of list? */
+static bool
+has_word(const char *list, const char *word)
+{
+	size_t len = strlen(word);
+	const char *p = list;
+
+	while ((p = strstr(p, word)) != NULL) {
+		if ((p == list || p[-1] == ' ') &&
+		    (p[len] == '\0' || p[len] == ' ' || p[len] == '\n'))
+			return true;
+		p += len;
+	}
+	return false;
+}
+
+/* The cgroup v2 mount point, or NULL. */
+static const char *
+v2_mount(void)
+{
+	static const char *const where[] = {
+		"/sys/fs/cgroup", "/sys/fs/cgroup/unified",
+	};
+	struct statfs fs;
+	size_t i;
+
+	for (i = 0; i < sizeof where / sizeof where[0]; i++)
+		if (statfs(where[i], &fs) == 0 &&
+		    fs.f_type == CGROUP2_SUPER_MAGIC)
+			return where[i];
+	return NULL;
+}
+
+/* This process's v2 cgroup path ("0::/a/b" in /proc/self/cgroup). */
+static int
+own_cgroup(char *out, size_t n)
+{
+	char buf[4096], *p, *end;
+
+	if (read_small("/proc/self/cgroup", buf, sizeof buf) == -1)
+		return -1;
+	p = strstr(buf, "0::/");
+	if (p == NULL || (p != buf && p[-1] != '\n')) {
+		errno = ENOENT;
+		return -1;
+	}
+	p += 3;
+	end = strchr(p, '\n');
+	if (end != NULL)
+		*end = '\0';
+	/* A path of a cgroup namespace's ancestor reads "/..": not ours. */
+	if (strstr(p, "/..") != NULL ||
+	    (size_t)snprintf(out, n, "%s", p) >= n) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}
+
+int
+jail_cgroup_prepare(char *dir, size_t dirlen, char *why, size_t n)
+{
+	char own[PATH_MAX], p[PATH_MAX + 64], path[PATH_MAX + 128];
+	char list[512], pid[32];
+	const char *mnt;
+
+	dir[0] = '\0';
+	if (geteuid() != 0) {
+		say(why, n, "not root: no cgroup of its own");
+		return 0;
+	}
+	mnt = v2_mount();
+	if (mnt == NULL) {
+		say(why, n, "no cgroup v2 hierarchy");
+		return 0;
+	}
+	if (own_cgroup(own, sizeof own) == -1) {
+		say(why, n, "no cgroup v2 path in /proc/self/cgroup");
+		return 0;
+	}
+	snprintf(p, sizeof p, "%s%s", mnt, strcmp(own, "/") == 0 ? "" : own);
+	snprintf(path, sizeof path, "%s/cgroup.controllers", p);
+	if (read_small(path, list, sizeof list) == -1 ||
+	    !has_word(list, "memory")) {
+		say(why, n, "cgroup v2 offers no memory controller here");
+		return 0;
+	}
+	snprintf(path, sizeof path, "%s/cgroup.subtree_control", p);
+	if (read_small(path, list, sizeof list) == -1)
+		goto broken;
+	if (!has_word(list, "memory")) {
+		/* Leave P for a leaf of our own, then hand memory down. */
+		snprintf(path, sizeof path, "%s/%s", p, SELF_DIR);
+		if (mkdir(path, 0755) == -1 && errno != EEXIST)
+			goto broken;
+		snprintf(path, sizeof path, "%s/%s/cgroup.procs", p, SELF_DIR);
+		if (write_small(path, "0") == -1)
+			goto broken;
+		snprintf(path, sizeof path, "%s/cgroup.subtree_control", p);
+		if (write_small(path, "+memory") == -1) {
+			int saved = errno;
+
+			/* Other processes share P: go back, no cgroup. */
+			snprintf(path, sizeof path, "%s/cgroup.procs", p);
+			snprintf(pid, sizeof pid, "%ld", (long)getpid());
+			if (saved != EBUSY || write_small(path, pid) == -1) {
+				errno = saved;
+				goto broken;
+			}
+			snprintf(path, sizeof path, "%s/%s", p, SELF_DIR);
+			(void)rmdir(path);	/* unless another one is in it */
+			say(why, n, "other processes share this cgroup: "
+			    "the memory controller cannot be handed down");
+			return 0;
+		}
+	}
+	/* From here on the cgroup is part of every jail's set-up. */
+	if ((size_t)snprintf(dir, dirlen, "%s/%s", p, JAILS_DIR) >= dirlen) {
+		errno = ENAMETOOLONG;
+		goto broken;
+	}
+	if (mkdir(dir, 0755) == -1 && errno != EEXIST)
+		goto broken;
+	snprintf(path, sizeof path, "%s/cgroup.subtree_control", dir);
+	if (write_small(path, "+memory") == -1)
+		goto broken;
+	say(why, n, "");
+	return 1;
+broken:
+	snprintf(why, n, "cgroup v2 under %s", own);
+	dir[0] = '\0';
+	return -1;
+}
+
+int
+jail_cgroup_enter(const char *dir, unsigned id, uint64_t bytes,
+    char *detail, size_t n)
+{
+	char path[PATH_MAX + 64], num[32];
+
+	snprintf(path, sizeof path, "%s/jail-%u", dir, id);
+	if (mkdir(path, 0755) == -1 && errno != EEXIST) {
+		snprintf(detail, n, "mkdir");
+		return -1;
+	}
+	snprintf(num, sizeof num, "%" PRIu64, bytes);
+	snprintf(path, sizeof path, "%s/jail-%u/memory.max", dir, id);
+	if (write_small(path, num) == -1) {
+		snprintf(detail, n, "memory.max");
+		return -1;
+	}
+	/* No swap to spill into; the file is absent without swap accounting. */
+	snprintf(path, sizeof path, "%s/jail-%u/memory.swap.max", dir, id);
+	if (write_small(path, "0") == -1 && errno != ENOENT) {
+		snprintf(detail, n, "memory.swap.max");
+		return -1;
+	}
+	snprintf(path, sizeof path, "%s/jail-%u/cgroup.procs", dir, id);
+	if (write_small(path, "0") == -1) {
+		snprintf(detail, n, "cgroup.procs");
+		return -1;
+	}
+	return 0;
+}
+
+void
+jail_cgroup_remove(const char *dir, unsigned id)
+{
+	char path[PATH_MAX + 64];
+
+	snprintf(path, sizeof path, "%s/jail-%u", dir, id);
+	(void)rmdir(path);	/* a busy one is reused by the next jail */
+}

@@ -1,0 +1,148 @@
+/*
+ * textesc.c -- text made safe for a terminal, by Python's repr() rules.
+ *
+ * Runs of printable ASCII are copied as they are; anything else is decoded
+ * one character at a time: strict UTF-8 (a lone surrogate, which a Python
+ * str may hold, decodes too), then unicode_print_isprintable() -- the
+ * table repr() itself uses -- decides.  A byte that starts no valid
+ * character is one \xNN.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "arena.h"
+#include "textesc.h"
+#include "sbuf.h"
+#include "unicode.h"
+#include "unicode_print.h"
+
+/* Plain printable ASCII that no context escapes. */
+static bool
+is_plain(unsigned char c, char quote)
+{
+	return c >= 0x20 && c < 0x7f &&
+	    !(quote != 0 && (c == '\\' || c == (unsigned char)quote));
+}
+
+/* A surrogate in generalised UTF-8 (ED A0..BF 80..BF), as CPython strs
+ * built with surrogateescape hold them. */
+static size_t
+decode_surrogate(const unsigned char *p, size_t n, uint32_t *cp)
+{
+	if (n < 3 || p[0] != 0xED || p[1] < 0xA0 || p[1] > 0xBF ||
+	    (p[2] & 0xC0) != 0x80)
+		return 0;
+	*cp = 0xD000u | ((uint32_t)(p[1] & 0x3F) << 6) | (p[2] & 0x3F);
+	return 3;
+}
+
+size_t
+textesc_next(const char *s, size_t n, char quote, char buf[TEXTESC_MAX])
+{
+	const unsigned char *p = (const unsigned char *)s;
+	uint32_t cp;
+	size_t used;
+
+	buf[0] = '\0';
+	if (p[0] < 0x80) {
+		cp = p[0];
+		if (is_plain(p[0], quote))
+			return 1;
+		if (cp == '\n')
+			strcpy(buf, "\\n");
+		else if (cp == '\r')
+			strcpy(buf, "\\r");
+		else if (cp == '\t')
+			strcpy(buf, "\\t");
+		else if (quote != 0 && (cp == '\\' ||
+		    cp == (unsigned char)quote))
+			snprintf(buf, TEXTESC_MAX, "\\%c", (char)cp);
+		else
+			snprintf(buf, TEXTESC_MAX, "\\x%02x", (unsigned)cp);
+		return 1;
+	}
+	used = unicode_decode(s, n, &cp);
+	if (used == 0)
+		used = decode_surrogate(p, n, &cp);
+	if (used == 0) {
+		snprintf(buf, TEXTESC_MAX, "\\x%02x", (unsigned)p[0]);
+		return 1;
+	}
+	if (unicode_print_isprintable(cp))
+		return used;
+	if (cp <= 0xff)
+		snprintf(buf, TEXTESC_MAX, "\\x%02x", (unsigned)cp);
+	else if (cp <= 0xffff)
+		snprintf(buf, TEXTESC_MAX, "\\u%04x", (unsigned)cp);
+	else
+		snprintf(buf, TEXTESC_MAX, "\\U%08x", (unsigned)cp);
+	return used;
+}
+
+void
+textesc_add(struct sbuf *out, const char *s, size_t len, char quote)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		char buf[TEXTESC_MAX];
+		size_t run = i, used;
+		while (run < len && is_plain((unsigned char)s[run], quote))
+			run++;
+		if (run > i) {
+			sbuf_add(out, s + i, run - i);
+			i = run;
+			continue;
+		}
+		used = textesc_next(s + i, len - i, quote, buf);
+		if (buf[0] != '\0')
+			sbuf_adds(out, buf);
+		else
+			sbuf_add(out, s + i, used);
+		i += used;
+	}
+}
+
+void
+textesc_repr(struct sbuf *out, const char *s, size_t len)
+{
+	/* Python's choice: single quotes unless only ' occurs */
+	char q = memchr(s, '\'', len) && !memchr(s, '"', len) ? '"' : '\'';
+	sbuf_addc(out, q);
+	textesc_add(out, s, len, q);
+	sbuf_addc(out, q);
+}
+
+bool
+textesc_needed(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		char buf[TEXTESC_MAX];
+		if (is_plain((unsigned char)s[i], 0)) {
+			i++;
+			continue;
+		}
+		i += textesc_next(s + i, len - i, 0, buf);
+		if (buf[0] != '\0')
+			return true;
+	}
+	return false;
+}
+
+const char *
+textesc_text(struct arena *a, const char *s)
+{
+	struct sbuf b = SBUF_INIT;
+	const char *r;
+
+	if (s == NULL || !textesc_needed(s, strlen(s)))
+		return s;
+	textesc_add(&b, s, strlen(s), 0);
+	r = arena_strdup(a, sbuf_cstr(&b));
+	sbuf_free(&b);
+	return r;
+}
