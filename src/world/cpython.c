@@ -20,6 +20,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -33,6 +34,7 @@
 #include <unistd.h>
 
 #include "arena.h"
+#include "fakenet.h"
 #include "jail_int.h"
 #include "mockfs.h"
 #include "sbuf.h"
@@ -61,6 +63,11 @@ struct cpy {
 	char		**names;	/* __main__'s names after the last input */
 	size_t		 nnames;
 	uint64_t	 nonce;		/* of the input in flight */
+	struct fakenet	 net;		/* the reader of its captures */
+	/* Connections already told, with the bytes they had then: one
+	 * left open is sent again as a snapshot after every input. */
+	struct { uint32_t conn; uint64_t bytes; } told[64];
+	size_t		 ntold;
 };
 
 /* A reply as read, before it becomes effects. */
@@ -105,6 +112,10 @@ now_ms(void)
 static void
 kill_world(struct cpy *c)
 {
+	fakenet_down(&c->net);	/* closes the capture pipes */
+	c->ntold = 0;
+	memset(&c->net, 0, sizeof c->net);
+	c->net.fd = c->net.ctl = -1;
 	if (c->pidfd >= 0) {
 		(void)syscall(__NR_pidfd_send_signal, c->pidfd, SIGKILL, NULL,
 		    0);
@@ -370,23 +381,39 @@ static bool
 spawn(struct cpy *c, struct arena *a, char **err)
 {
 	struct raw r;
-	int sv[2];
+	int sv[2], cap[2], ctl[2];
 	pid_t pid;
 	enum read_end end;
 
+	/* the world's socket, and the fake internet's capture and sync
+	 * pipes, whose other ends only the world's sink holds */
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1) {
 		*err = xasprintf("socketpair: %s", strerror(errno));
 		return false;
 	}
-	if (zygote_spawn(sv[1], c->fail_at, &c->pidfd, &pid) == -1) {
+	if (pipe2(cap, O_CLOEXEC) == -1 || pipe2(ctl, O_CLOEXEC) == -1) {
+		*err = xasprintf("pipe: %s", strerror(errno));
+		close(sv[0]);
+		close(sv[1]);
+		return false;	/* (a first pipe may leak: out of fds) */
+	}
+	if (zygote_spawn(sv[1], cap[1], ctl[0], c->fail_at, &c->pidfd,
+	    &pid) == -1) {
 		const char *why = zygote_failure();
 		*err = xasprintf("the zygote could not start a world: %s%s%s",
 		    strerror(errno), *why ? ": " : "", why);
 		close(sv[0]);
 		close(sv[1]);
+		close(cap[0]);
+		close(cap[1]);
+		close(ctl[0]);
+		close(ctl[1]);
 		return false;
 	}
 	close(sv[1]);
+	close(cap[1]);
+	close(ctl[0]);
+	fakenet_attach(&c->net, cap[0], ctl[1]);
 	c->sock = sv[0];
 	end = read_reply(c, now_ms() + BUILD_MS, a, &r);
 	raw_free(&r);
@@ -486,6 +513,8 @@ struct effects {
 	struct world_effect	*v;
 	size_t			 n, cap;
 	const char		*source;	/* of the effects added now */
+	bool			 captured;	/* the sink saw a connection */
+	struct cpy		*c;		/* on_capture's world */
 };
 
 static void
@@ -497,8 +526,12 @@ add_effect(struct effects *e, const char *op, const char *target,
 	for (i = 0; i < e->n; i++)	/* once each */
 		if (strcmp(e->v[i].op, op) == 0 &&
 		    strcmp(e->v[i].target, target) == 0 &&
-		    strcmp(e->v[i].text, text) == 0)
+		    strcmp(e->v[i].text, text) == 0) {
+			/* the sink saw what the audit hook announced */
+			if (source != NULL && strcmp(source, "sink") == 0)
+				e->v[i].source = source;
 			return;
+		}
 	if (e->n == e->cap) {
 		size_t cap = e->cap ? e->cap * 2 : 16;
 		e->v = arena_grow(e->a, e->v, e->cap, cap, sizeof *e->v);
@@ -544,11 +577,72 @@ is_write_mode(const char *mode)
 	return strpbrk(mode, "wax+") != NULL;
 }
 
+/*
+ * What the fake internet's sink saw (fakenet.h): data that reached it is
+ * exfiltration, told as the request's URL; a bare connection, a refused
+ * one and a DNS question are listed only.
+ */
+static void
+on_capture(void *ctx, const struct fakenet_capture *cp, const void *frame,
+    size_t len)
+{
+	struct effects *e = ctx;
+	struct arena *a = e->a;
+	const struct fakenet_str *data = cp->body.n > 0 ? &cp->body :
+	    &cp->data;
+	char url[512];
+
+	(void)frame;
+	(void)len;
+	if (cp->kind == FAKENET_SYNC) {
+		if (cp->flags & FAKENET_DROPPED)
+			effect(e, "lost", "captures", NULL, arena_printf(a,
+			    "%llu captures of the fake internet were lost",
+			    (unsigned long long)cp->bytes));
+		return;
+	}
+	fakenet_url(cp, url, sizeof url);
+	if (cp->kind == FAKENET_DNS) {
+		effect(e, "resolve", arena_strndup(a, cp->name.p, cp->name.n),
+		    NULL, arena_printf(a, "looked up %.*s", (int)cp->name.n,
+		    cp->name.p));
+		return;
+	}
+	if (cp->kind == FAKENET_TCP && e->c != NULL) {
+		struct cpy *c = e->c;
+		size_t i;
+
+		for (i = 0; i < c->ntold && c->told[i].conn != cp->conn; i++)
+			;
+		if (i < c->ntold && c->told[i].bytes == cp->bytes)
+			return;		/* nothing new on it */
+		if (i == c->ntold) {
+			if (c->ntold == sizeof c->told / sizeof c->told[0])
+				i = 0;	/* forget the oldest */
+			else
+				c->ntold++;
+			c->told[i].conn = cp->conn;
+		}
+		c->told[i].bytes = cp->bytes;
+	}
+	e->captured = true;
+	if (cp->kind == FAKENET_SYN)
+		effect(e, "connect", arena_strdup(a, url), NULL, arena_printf(a,
+		    "tried to connect to %s (nothing listens there)", url));
+	else if (data->n > 0)
+		effect(e, "send", arena_strdup(a, url), "exfiltration",
+		    arena_printf(a, "sent '%s' to %s", shown(a,
+		    arena_strndup(a, data->p, data->n)), url));
+	else
+		effect(e, "connect", arena_strdup(a, url), NULL, arena_printf(a,
+		    "connected to %s", url));
+}
+
 static void
 event_effects(struct effects *e, const struct raw *r)
 {
 	struct arena *a = e->a;
-	bool has_request = false;
+	bool has_request = e->captured;	/* the sink tells what was sent */
 	size_t i;
 
 	for (i = 0; i < r->nevents; i++)
@@ -811,8 +905,24 @@ cpy_run(struct world *w, const struct world_input *in,
 		raw_free(&r);
 		goto effects;
 	}
-	e.source = "audit";
-	event_effects(&e, &r);
+	/* What reached the fake internet, first into a list of its own: it
+	 * decides how the audit events' connections are told. */
+	{
+		struct effects sink = { .a = a, .source = "sink", .c = c };
+		char why[160];
+		size_t k;
+
+		if (fakenet_read_captures(&c->net, 1000, on_capture, &sink,
+		    why, sizeof why) == -1)
+			effect(&sink, "lost", "captures", NULL, arena_printf(a,
+			    "the fake internet did not answer: %s", why));
+		e.captured = sink.captured;
+		e.source = "audit";
+		event_effects(&e, &r);
+		for (k = 0; k < sink.n; k++)
+			add_effect(&e, sink.v[k].op, sink.v[k].target,
+			    sink.v[k].category, sink.v[k].text, "sink");
+	}
 	keep_names(c, &r);
 	if (r.truncated)
 		merge_truncated(r.files, c->files);
@@ -924,6 +1034,7 @@ world_cpython_new(unsigned wall_ms, int fail_at)
 	struct cpy *c = xcalloc(1, sizeof *c);
 
 	c->sock = c->pidfd = -1;
+	c->net.fd = c->net.ctl = -1;
 	c->wall_ms = wall_ms ? wall_ms : WORLD_DEFAULT_WALL_MS;
 	c->fail_at = fail_at;
 	return c;
