@@ -12,12 +12,15 @@
  *           (PID 1 dies with it, and everything in the pid namespace with
  *           PID 1).
  *   pid1    the interpreter.  Private mounts; the network namespace's
- *           fake internet (loopback up; see fakenet below); a new root on
+ *           fake internet (fakenet.h: every address and name answered,
+ *           a sink capturing what was sent, HTTPS decrypted with the
+ *           zygote's CA, which is the replica's whole trust store); a
+ *           new root on
  *           a small tmpfs: the host's /usr read-only (nosuid, nodev; /bin,
  *           /lib, /lib64 and /sbin as usrmerge's links), a replica /etc
  *           (an agent user, hosts, resolv.conf naming 127.0.0.1,
- *           nsswitch.conf; the host's CA certificates, alternatives and
- *           python3.11 read-only), /dev with null, zero, full, random and
+ *           nsswitch.conf, the fake internet's CA; the host's
+ *           alternatives, openssl.cnf and python3.11 read-only), /dev with null, zero, full, random and
  *           urandom bound from the host, /proc of the new pid namespace,
  *           /tmp and the workspace /home/agent as capped tmpfs; then
  *           pivot_root, the root remounted read-only, the workspace as
