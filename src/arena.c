@@ -57,7 +57,28 @@ struct arena {
 	struct finaliser *finalisers;
 	size_t		  used;
 	size_t		  next_size;	/* of the next shared block */
+	size_t		  held;		/* blocks and charges, in bytes */
+	struct meter	 *meter;	/* or NULL */
 };
+
+/* a holds bytes more: its meter learns of it. */
+static void
+hold(struct arena *a, size_t bytes)
+{
+	struct meter *m = a->meter;
+	a->held += bytes;
+	if (m != NULL) {
+		m->held += bytes;
+		if (m->limit != 0 && m->held > m->limit)
+			m->over = true;
+	}
+}
+
+static size_t
+block_bytes(const struct block *b)
+{
+	return b->map_size ? b->map_size : sizeof *b + b->size;
+}
 
 /*
  * A few arenas kept for reuse: a session makes and frees two or three
@@ -152,6 +173,7 @@ arena_free(struct arena *a)
 		f->fn(f->data);
 	}
 	a->finalisers = NULL;
+	arena_set_meter(a, NULL);
 	if (nspares < NSPARES && a->head != NULL && a->head->next == NULL &&
 	    a->head->map_size == 0 &&
 	    a->head->size == BLOCK_SIZE - sizeof(struct block)) {
@@ -160,6 +182,7 @@ arena_free(struct arena *a)
 		a->head->used = 0;
 		a->head->zeroed = 0;
 		a->used = 0;
+		a->held = block_bytes(a->head);
 		a->next_size = 2 * BLOCK_SIZE;	/* as after its first block */
 		spares[nspares++] = a;
 		return;
@@ -267,6 +290,7 @@ arena_alloc(struct arena *a, size_t size)
 		/* A block of its own, kept behind the current one; the
 		 * arena is growing, so the next shared block grows too. */
 		struct block *big = new_block(size);
+		hold(a, block_bytes(big));
 		if (a->next_size < MAX_BLOCK_SIZE)
 			a->next_size *= 2;
 		big->used = size;
@@ -282,6 +306,7 @@ arena_alloc(struct arena *a, size_t size)
 	}
 	/* (the header inside the size: a 2 MiB block is one huge page) */
 	b = new_block(a->next_size - sizeof *b);
+	hold(a, block_bytes(b));
 	if (a->next_size < MAX_BLOCK_SIZE)
 		a->next_size *= 2;
 	b->next = a->head;
@@ -354,4 +379,33 @@ size_t
 arena_used(const struct arena *a)
 {
 	return a->used;
+}
+
+size_t
+arena_held(const struct arena *a)
+{
+	return a->held;
+}
+
+void
+arena_set_meter(struct arena *a, struct meter *m)
+{
+	if (a->meter != NULL) {
+		a->meter->held -= a->held;
+		if (a->meter->limit == 0 || a->meter->held <= a->meter->limit)
+			a->meter->over = false;
+	}
+	a->meter = NULL;
+	if (m != NULL) {
+		size_t held = a->held;
+		a->held = 0;
+		a->meter = m;
+		hold(a, held);
+	}
+}
+
+void
+arena_charge(struct arena *a, size_t bytes)
+{
+	hold(a, bytes);
 }

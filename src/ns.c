@@ -6,6 +6,9 @@
  * arena; when the arena has grown to several times what the live values
  * need, the live values are copied into a fresh arena and the old one is
  * freed, so rebinding a name in a loop does not grow memory without bound.
+ * A namespace past a megabyte is copied into a fresh arena at every
+ * commit (the copy it makes anyway): what it holds is then what its
+ * names need, which the session's memory cap counts (ns_held).
  */
 #include "config.h"
 
@@ -144,6 +147,18 @@ bind(struct ns *ns, const char *name)
 	return b;
 }
 
+/* Where a commit copies every binding: past BIG_NS, a fresh arena. */
+#define BIG_NS (1u << 20)
+
+static void
+copy_for_commit(struct ns *ns)
+{
+	if (arena_used(ns->arena) > BIG_NS)
+		compact(ns);
+	else
+		copy_all(ns, ns->arena);
+}
+
 static void
 maybe_compact(struct ns *ns)
 {
@@ -182,7 +197,7 @@ ns_commit(struct ns *ns)
 	size_t i;
 	for (i = 0; i < ns->n; i++)
 		if (ns->items[i].pending) {
-			copy_all(ns, ns->arena);
+			copy_for_commit(ns);
 			maybe_compact(ns);
 			return;
 		}
@@ -191,7 +206,7 @@ ns_commit(struct ns *ns)
 void
 ns_recopy(struct ns *ns)
 {
-	copy_all(ns, ns->arena);
+	copy_for_commit(ns);
 	ns->gen++;
 	maybe_compact(ns);
 }
@@ -216,6 +231,15 @@ size_t
 ns_count(const struct ns *ns)
 {
 	return ns->n;
+}
+
+size_t
+ns_held(const struct ns *ns)
+{
+	size_t i, n = arena_held(ns->arena);
+	for (i = 0; i < ns->nretired; i++)
+		n += arena_held(ns->retired[i]);
+	return n;
 }
 
 const char *

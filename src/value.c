@@ -91,6 +91,8 @@ value_int_mpz(struct arena *a, const mpz_t z)
 	v.as.big = arena_alloc(a, sizeof *v.as.big);
 	mpz_init_set(v.as.big->z, z);
 	arena_on_free(a, big_clear, v.as.big);
+	/* its limbs are GMP's heap memory, held as long as the arena */
+	arena_charge(a, mpz_size(z) * sizeof(mp_limb_t));
 	return v;
 }
 
@@ -124,17 +126,15 @@ value_complex(struct arena *a, double re, double im)
 	return v;
 }
 
+/* Count vs's code points, once its data is written. */
 static struct vstr *
-new_vstr(struct arena *a, const char *s, size_t len)
+vstr_finish(struct vstr *vs)
 {
-	struct vstr *vs = arena_alloc(a, sizeof *vs + len + 1);
 	size_t i, n = 0;
 	bool ascii = true;
 
-	memcpy(vs->data, s, len);
-	vs->len = len;
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
+	for (i = 0; i < vs->len; i++) {
+		unsigned char c = (unsigned char)vs->data[i];
 		if (c >= 0x80)
 			ascii = false;
 		if ((c & 0xC0) != 0x80)
@@ -143,6 +143,23 @@ new_vstr(struct arena *a, const char *s, size_t len)
 	vs->nchars = n;
 	vs->is_ascii = ascii;
 	return vs;
+}
+
+/* A vstr of len bytes for the caller to write (zeroed, so terminated). */
+static struct vstr *
+vstr_alloc(struct arena *a, size_t len)
+{
+	struct vstr *vs = arena_alloc(a, sizeof *vs + len + 1);
+	vs->len = len;
+	return vs;
+}
+
+static struct vstr *
+new_vstr(struct arena *a, const char *s, size_t len)
+{
+	struct vstr *vs = vstr_alloc(a, len);
+	memcpy(vs->data, s, len);
+	return vstr_finish(vs);
 }
 
 value
@@ -166,6 +183,23 @@ value_bytes(struct arena *a, const char *s, size_t len)
 	v.as.s = new_vstr(a, s, len);
 	v.as.s->nchars = len;
 	return v;
+}
+
+value
+value_str_alloc(struct arena *a, enum vtype type, size_t len, char **data)
+{
+	value v = { .type = type };
+	v.as.s = vstr_alloc(a, len);
+	*data = v.as.s->data;
+	return v;
+}
+
+void
+value_str_finish(value v)
+{
+	vstr_finish(v.as.s);
+	if (v.type == VT_BYTES)
+		v.as.s->nchars = v.as.s->len;
 }
 
 value
@@ -842,6 +876,25 @@ repr_container(struct rt *rt, value v, struct sbuf *out,
 	}
 }
 
+/*
+ * At most how many bytes value_str_repr() writes for s: a byte of
+ * printable ASCII is one (two with its backslash), a control byte four
+ * (\x00), a byte of a non-ASCII character at most three (\ud800 for
+ * three bytes, \U0001f600 for four), every byte of a bytes four.
+ */
+static uint64_t
+str_repr_bound(const struct vstr *s, bool is_bytes)
+{
+	const unsigned char *p = (const unsigned char *)s->data;
+	uint64_t n = 3;		/* quotes, and the b of bytes */
+	size_t i;
+	for (i = 0; i < s->len; i++)
+		n += p[i] >= 0x20 && p[i] < 0x7f ? 2 - (p[i] != '\\' &&
+		    p[i] != '\'' && p[i] != '"') : p[i] >= 0x80 && !is_bytes ?
+		    3 : 4;
+	return n;
+}
+
 static bool
 repr_rec(struct rt *rt, value v, struct sbuf *out,
     const struct repr_seen *seen)
@@ -875,8 +928,15 @@ repr_rec(struct rt *rt, value v, struct sbuf *out,
 		sbuf_adds(out, buf);
 		sbuf_adds(out, "j)");
 		return true;
-	case VT_STR: value_str_repr(v.as.s, false, out); return true;
-	case VT_BYTES: value_str_repr(v.as.s, true, out); return true;
+	case VT_STR:
+	case VT_BYTES:
+		/* the repr of a big string is held too, as long as it is
+		 * being written: asked for before */
+		if (v.as.s->len > 4096 && !rt_check_bytes(rt, out->len +
+		    str_repr_bound(v.as.s, v.type == VT_BYTES)))
+			return false;
+		value_str_repr(v.as.s, v.type == VT_BYTES, out);
+		return true;
 	case VT_ELLIPSIS: sbuf_adds(out, "Ellipsis"); return true;
 	case VT_LIST:
 	case VT_TUPLE:
@@ -1776,11 +1836,15 @@ concat(struct rt *rt, value a, value b, value *out)
 		size_t n = a.as.s->len + b.as.s->len;
 		if (!rt_check_str_bytes(rt, n))
 			return false;
-		char *buf = arena_alloc(rt->arena, n + 1);
-		memcpy(buf, a.as.s->data, a.as.s->len);
-		memcpy(buf + a.as.s->len, b.as.s->data, b.as.s->len);
-		*out = a.type == VT_STR ? value_str(rt->arena, buf, n) :
-		    value_bytes(rt->arena, buf, n);
+		/* written in place: a copy through a buffer would hold the
+		 * result twice */
+		struct vstr *vs = vstr_alloc(rt->arena, n);
+		memcpy(vs->data, a.as.s->data, a.as.s->len);
+		memcpy(vs->data + a.as.s->len, b.as.s->data, b.as.s->len);
+		out->type = a.type;
+		out->as.s = vstr_finish(vs);
+		if (a.type == VT_BYTES)
+			vs->nchars = n;
 		return true;
 	}
 	size_t na = seq_len(a), nb = seq_len(b);
@@ -1830,12 +1894,14 @@ repeat(struct rt *rt, value seq, value n, value *out)
 			return false;
 		if (total > HARD_SEQ_BYTES)
 			return rt_raise(rt, "MemoryError", "%s", "");
-		char *buf = arena_alloc(rt->arena, (size_t)total + 1);
+		struct vstr *vs = vstr_alloc(rt->arena, (size_t)total);
 		for (i = 0; i < (size_t)count; i++)
-			memcpy(buf + i * unit, seq.as.s->data, unit);
-		*out = seq.type == VT_STR ?
-		    value_str(rt->arena, buf, (size_t)total) :
-		    value_bytes(rt->arena, buf, (size_t)total);
+			memcpy(vs->data + i * unit, seq.as.s->data, unit);
+		/* the counts are the unit's, times count */
+		vs->nchars = seq.as.s->nchars * (size_t)count;
+		vs->is_ascii = seq.as.s->is_ascii;
+		out->type = seq.type;
+		out->as.s = vs;
 		return true;
 	}
 	unit = seq_len(seq);

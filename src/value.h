@@ -156,6 +156,13 @@ value value_complex(struct arena *a, double re, double im);
 value value_str(struct arena *a, const char *s, size_t len);
 value value_cstr(struct arena *a, const char *s);
 value value_bytes(struct arena *a, const char *s, size_t len);
+/* A str or bytes (type VT_STR or VT_BYTES) of len bytes that the caller
+ * writes at *data (zeroed, terminated) and then hands to
+ * value_str_finish(), which counts its characters: a big result built
+ * in place instead of copied. */
+value value_str_alloc(struct arena *a, enum vtype type, size_t len,
+    char **data);
+void value_str_finish(value v);
 value value_list(struct arena *a, size_t cap);
 value value_tuple(struct arena *a, size_t len);	/* items zeroed = None */
 value value_dict(struct arena *a);
