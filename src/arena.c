@@ -381,6 +381,17 @@ arena_used(const struct arena *a)
 	return a->used;
 }
 
+bool
+arena_owns(const struct arena *a, const void *p)
+{
+	const struct block *b;
+	for (b = a->head; b != NULL; b = b->next)
+		if ((const unsigned char *)p >= b->data &&
+		    (const unsigned char *)p < b->data + b->used)
+			return true;
+	return false;
+}
+
 size_t
 arena_held(const struct arena *a)
 {

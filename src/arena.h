@@ -52,6 +52,8 @@ char *arena_printf(struct arena *a, const char *fmt, ...)
 void arena_on_free(struct arena *a, void (*fn)(void *), void *data);
 /* Bytes handed out so far (for caps and benchmarks). */
 size_t arena_used(const struct arena *a);
+/* Does p point into one of a's blocks?  (A walk over the blocks.) */
+bool arena_owns(const struct arena *a, const void *p);
 /* Bytes the arena holds: its blocks and its charges. */
 size_t arena_held(const struct arena *a);
 /*

@@ -1958,7 +1958,7 @@ do_expandtabs(struct rt *rt, value self, const value *args, size_t nargs,
 			total += unit_bytes(self.type == VT_BYTES, s.u[i]);
 			col = s.u[i] == '\n' || s.u[i] == '\r' ? 0 : col + 1;
 		}
-		if (!rt_check_str_bytes(rt, total))
+		if (!check_bytes(rt, total, 0, 0))
 			return false;
 	}
 	col = 0;

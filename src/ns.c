@@ -90,20 +90,43 @@ ns_get(const struct ns *ns, const char *name, value *out)
 }
 
 /* Copy every binding into arena a as one graph, so that names bound to
- * the same object still share it. */
+ * the same object still share it; with only_new, what is in a already
+ * stays where it is. */
 static void
-copy_all(struct ns *ns, struct arena *a)
+copy_graph_of(struct ns *ns, struct arena *a, bool only_new)
 {
 	value *vs = xreallocarray(NULL, ns->n ? ns->n : 1, sizeof *vs);
 	size_t i;
 	for (i = 0; i < ns->n; i++)
 		vs[i] = ns->items[i].v;
-	value_copy_many(a, vs, ns->n);
+	if (only_new)
+		value_copy_new(a, vs, ns->n);
+	else
+		value_copy_many(a, vs, ns->n);
 	for (i = 0; i < ns->n; i++) {
 		ns->items[i].v = vs[i];
 		ns->items[i].pending = false;
 	}
 	free(vs);
+}
+
+static void
+copy_all(struct ns *ns, struct arena *a)
+{
+	copy_graph_of(ns, a, false);
+}
+
+/* What the bindings need, in bytes of arena. */
+static size_t
+live_bytes(const struct ns *ns)
+{
+	value *vs = xreallocarray(NULL, ns->n ? ns->n : 1, sizeof *vs);
+	size_t i, n;
+	for (i = 0; i < ns->n; i++)
+		vs[i] = ns->items[i].v;
+	n = value_size_many(vs, ns->n);
+	free(vs);
+	return n;
 }
 
 /* Into a fresh arena.  The old one is freed unless a binding holds a
@@ -187,18 +210,27 @@ ns_set_pending(struct ns *ns, const char *name, value v)
 
 /*
  * A pending binding may share objects with other names (y = x, or a list
- * holding another name's dict), so all bindings are copied again as one
- * graph, into the namespace's own arena: what was there stays valid for
- * anything still pointing at it, until a compaction.
+ * holding another name's dict), so all bindings are copied as one graph,
+ * into the namespace's own arena; what lives there already is not copied
+ * again (the input did not change it in place: else ns_recopy()), so a
+ * commit costs what the input added.  What rebinding left behind is
+ * dropped by a compaction once the arena holds twice what the names
+ * need (measured, past a megabyte) or four times (the hint, below it).
  */
 void
 ns_commit(struct ns *ns)
 {
-	size_t i;
+	size_t i, used;
 	for (i = 0; i < ns->n; i++)
 		if (ns->items[i].pending) {
-			copy_for_commit(ns);
-			maybe_compact(ns);
+			copy_graph_of(ns, ns->arena, true);
+			used = arena_used(ns->arena);
+			if (used > BIG_NS && used > 2 * ns->live_hint + BIG_NS) {
+				ns->live_hint = live_bytes(ns);
+				if (used > 2 * ns->live_hint + BIG_NS)
+					compact(ns);
+			} else
+				maybe_compact(ns);
 			return;
 		}
 }

@@ -1591,6 +1591,7 @@ struct copy_map {
 	const void	**keys;
 	value		 *vals;
 	size_t		  n, cap;
+	bool		  keep_own;	/* what is in dst stays (value_copy_new) */
 };
 
 static value *
@@ -1598,7 +1599,8 @@ map_find(struct copy_map *m, const void *p, bool *fresh)
 {
 	size_t i;
 	if ((m->n + 1) * 2 > m->cap) {
-		struct copy_map big = { NULL, NULL, 0, m->cap ? m->cap * 2 : 64 };
+		struct copy_map big = { NULL, NULL, 0, m->cap ? m->cap * 2 : 64,
+		    m->keep_own };
 		big.keys = xcalloc(big.cap, sizeof *big.keys);
 		big.vals = xcalloc(big.cap, sizeof *big.vals);
 		for (i = 0; i < m->cap; i++) {
@@ -1667,6 +1669,8 @@ copy_one(struct arena *dst, value v, struct copy_map *m, struct copy_work *w)
 		/* immediates; functions and objects belong to their owner */
 		return v;
 	}
+	if (m->keep_own && arena_owns(dst, v.as.obj))
+		return v;	/* already there, with all it reaches */
 	slot = map_find(m, v.as.obj, &fresh);
 	if (!fresh)
 		return *slot;
@@ -1737,10 +1741,10 @@ copy_one(struct arena *dst, value v, struct copy_map *m, struct copy_work *w)
  * (x and y bound to the same list) is copied once, so they still share
  * it afterwards, as they would in Python.
  */
-void
-value_copy_many(struct arena *dst, value *vs, size_t n)
+static void
+copy_graph(struct arena *dst, value *vs, size_t n, bool keep_own)
 {
-	struct copy_map m = { NULL, NULL, 0, 0 };
+	struct copy_map m = { NULL, NULL, 0, 0, keep_own };
 	struct copy_work w = { NULL, 0, 0 };
 	size_t i, k;
 
@@ -1787,6 +1791,104 @@ value_copy_many(struct arena *dst, value *vs, size_t n)
 	free(w.t);
 	free(m.keys);
 	free(m.vals);
+}
+
+void
+value_copy_many(struct arena *dst, value *vs, size_t n)
+{
+	copy_graph(dst, vs, n, false);
+}
+
+void
+value_copy_new(struct arena *dst, value *vs, size_t n)
+{
+	copy_graph(dst, vs, n, true);
+}
+
+/* An arena allocation of n bytes, as arena_alloc() rounds it. */
+static size_t
+rounded(size_t n)
+{
+	return (n + 15) & ~(size_t)15;
+}
+
+size_t
+value_size_many(const value *vs, size_t n)
+{
+	struct copy_map m = { NULL, NULL, 0, 0, false };
+	struct copy_work w = { NULL, 0, 0 };
+	size_t i, k, size = 0;
+	bool fresh;
+
+	for (k = 0; k < n; k++)
+		push_task(&w, vs[k], vs[k]);
+	while (w.n > 0) {
+		value v = w.t[--w.n].src;
+		switch (v.type) {
+		case VT_BIGINT: case VT_COMPLEX: case VT_STR: case VT_BYTES:
+		case VT_LIST: case VT_TUPLE: case VT_DICT: case VT_SET:
+		case VT_FROZENSET: case VT_SLICE: case VT_NATIVE:
+			break;
+		default:
+			continue;
+		}
+		(void)map_find(&m, v.as.obj, &fresh);
+		if (!fresh)
+			continue;
+		switch (v.type) {
+		case VT_BIGINT:
+			size += rounded(sizeof *v.as.big) +
+			    mpz_size(v.as.big->z) * sizeof(mp_limb_t);
+			break;
+		case VT_COMPLEX:
+			size += rounded(sizeof *v.as.c);
+			break;
+		case VT_STR: case VT_BYTES:
+			size += rounded(sizeof *v.as.s + v.as.s->len + 1);
+			break;
+		case VT_LIST:
+			size += rounded(sizeof *v.as.list) +
+			    rounded(v.as.list->len * sizeof(value));
+			for (i = 0; i < v.as.list->len; i++)
+				push_task(&w, v.as.list->items[i], v);
+			break;
+		case VT_TUPLE:
+			size += rounded(sizeof *v.as.tuple) +
+			    rounded(v.as.tuple->len * sizeof(value));
+			for (i = 0; i < v.as.tuple->len; i++)
+				push_task(&w, v.as.tuple->items[i], v);
+			break;
+		case VT_SLICE:
+			size += rounded(sizeof *v.as.slice);
+			push_task(&w, v.as.slice->start, v);
+			push_task(&w, v.as.slice->stop, v);
+			push_task(&w, v.as.slice->step, v);
+			break;
+		case VT_NATIVE:
+			size += rounded(sizeof *v.as.native);
+			push_task(&w, v.as.native->self, v);
+			break;
+		default: {	/* DICT, SET, FROZENSET */
+			const struct vdict *d = v.as.dict;
+			size_t nindex = 8;
+			while (nindex * 2 <= d->len * 3)
+				nindex *= 2;
+			size += rounded(sizeof *d) +
+			    rounded(d->len * sizeof *d->entries) +
+			    (d->len ? rounded(nindex * sizeof *d->index) : 0);
+			for (i = 0; i < d->used; i++)
+				if (d->entries[i].live) {
+					push_task(&w, d->entries[i].key, v);
+					push_task(&w, d->entries[i].val, v);
+				}
+			break;
+		}
+		}
+	}
+	free(w.t);
+	free(m.keys);
+	free(m.vals);
+	return size;
 }
 
 value

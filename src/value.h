@@ -239,5 +239,12 @@ bool mock_iterate(struct rt *rt, value obj,
 /* Deep copy into dst (shared substructure and cycles preserved). */
 value value_copy(struct arena *dst, value v);
 void value_copy_many(struct arena *dst, value *vs, size_t n);
+/* The same, but what already lives in dst is kept, not copied: for a
+ * store that copies in what an input added to values it holds (which
+ * the input must not have changed in place). */
+void value_copy_new(struct arena *dst, value *vs, size_t n);
+/* About the bytes value_copy_many() would allocate for vs (each object
+ * once), without copying. */
+size_t value_size_many(const value *vs, size_t n);
 
 #endif
