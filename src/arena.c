@@ -136,7 +136,8 @@ block_free(struct block *b)
 		munmap(b, b->map_size);
 }
 
-/* A kept block of len bytes or a little more, or NULL. */
+/* A kept block of len bytes or a little more (an eighth: a meter counts
+ * the whole block, and a namespace keeps it), or NULL. */
 static struct block *
 cached_block(size_t len)
 {
@@ -148,7 +149,7 @@ cached_block(size_t len)
 	}
 	for (i = ncached; i > 0; i--) {
 		struct block *b = cached[i - 1];
-		if (b->map_size >= len && b->map_size <= 2 * len) {
+		if (b->map_size >= len && b->map_size <= len + len / 8) {
 			cached[i - 1] = cached[--ncached];
 			cached_bytes -= b->map_size;
 			(void)madvise(b, b->map_size, MADV_DOFORK);
