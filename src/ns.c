@@ -36,6 +36,8 @@ struct ns {
 	 * answers most lookups of builtins at once */
 	uint64_t	 first_bytes[4];
 	unsigned long	 gen;
+	bool		 dropped;	/* a committed value was rebound or
+					   deleted since the last commit */
 	/* arenas left by compactions while a binding held a shared value
 	 * (a lambda's default, a dict view), which may point into them */
 	struct arena	**retired;
@@ -202,7 +204,10 @@ ns_set(struct ns *ns, const char *name, value v)
 void
 ns_set_pending(struct ns *ns, const char *name, value v)
 {
-	struct binding *b = bind(ns, name);
+	struct binding *b = find(ns, name);
+	if (b != NULL && !b->pending)
+		ns->dropped = true;
+	b = bind(ns, name);
 	b->v = v;
 	b->pending = true;
 	ns->gen++;
@@ -213,9 +218,10 @@ ns_set_pending(struct ns *ns, const char *name, value v)
  * holding another name's dict), so all bindings are copied as one graph,
  * into the namespace's own arena; what lives there already is not copied
  * again (the input did not change it in place: else ns_recopy()), so a
- * commit costs what the input added.  What rebinding left behind is
- * dropped by a compaction once the arena holds twice what the names
- * need (measured, past a megabyte) or four times (the hint, below it).
+ * commit costs what the input added.  What a rebinding or a delete left
+ * behind is dropped by a compaction: past a megabyte, once the arena
+ * holds half again what the names need (measured then), and below it at
+ * four times the hint.
  */
 void
 ns_commit(struct ns *ns)
@@ -225,12 +231,15 @@ ns_commit(struct ns *ns)
 		if (ns->items[i].pending) {
 			copy_graph_of(ns, ns->arena, true);
 			used = arena_used(ns->arena);
-			if (used > BIG_NS && used > 2 * ns->live_hint + BIG_NS) {
+			if (used > BIG_NS && (ns->dropped ||
+			    used > 2 * ns->live_hint + BIG_NS)) {
 				ns->live_hint = live_bytes(ns);
-				if (used > 2 * ns->live_hint + BIG_NS)
+				if (used > ns->live_hint + BIG_NS &&
+				    used - ns->live_hint > ns->live_hint / 2)
 					compact(ns);
 			} else
 				maybe_compact(ns);
+			ns->dropped = false;
 			return;
 		}
 }
@@ -252,6 +261,7 @@ ns_delete(struct ns *ns, const char *name)
 		return false;
 	i = (size_t)(b - ns->items);
 	ns->gen++;
+	ns->dropped = true;
 	free(b->name);
 	memmove(&ns->items[i], &ns->items[i + 1],
 	    (ns->n - i - 1) * sizeof *ns->items);

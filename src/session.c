@@ -971,6 +971,12 @@ finish(struct step *st, const char *input, size_t len, const char *label,
  * binds and writes is copied into the session's stores when it ends, so
  * that no more than what it held can be added to them.
  */
+/* What an input may always hold, beside its tree, even when the session
+ * is full: enough to rebind a big name to something small, which is how
+ * a user frees what the session keeps.  (It can add no more than this to
+ * what is kept.) */
+#define ROOM_MIN ((size_t)64 << 10)
+
 static void
 meter_path(struct session *s, struct arena *ea, struct arena *pa,
     struct meter *m)
@@ -986,11 +992,11 @@ meter_path(struct session *s, struct arena *ea, struct arena *pa,
 		char k[32], c[32];
 		rt_format_bytes(kept, k, sizeof k);
 		rt_format_bytes(s->mem_session, c, sizeof c);
-		m->limit = room > 0 ? room : 1;
+		m->limit = room > m->held + ROOM_MIN ? room :
+		    m->held + ROOM_MIN;
 		m->note = arena_printf(pa, ": the session keeps %s of names "
 		    "and files, of %s in all", k, c);
 	}
-	m->over = m->held > m->limit;
 	arena_set_meter(pa, m);
 }
 

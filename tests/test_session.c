@@ -541,6 +541,10 @@ test_memory_cap_per_session(void **state)
 	assert_true(refused >= 1);
 	assert_string_equal(run1(f, PATH_UNSAFE, "len(a0) + len(a1)")->result,
 	    "12000000");
+	/* rebinding a big name frees what it kept, even when full */
+	run1(f, PATH_UNSAFE, "a0 = a1 = a2 = 0");
+	assert_int_equal(run1(f, PATH_UNSAFE, "a7 = 'x' * 6000000")->verdict,
+	    VERDICT_OK);
 }
 
 /* A commit copies what an input added and keeps what the names held:
