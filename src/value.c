@@ -1519,8 +1519,18 @@ value_getitem(struct rt *rt, value c, value key, value *out)
 			return false;
 		if (c.type == VT_STR || c.type == VT_BYTES) {
 			struct sbuf b = SBUF_INIT;
-			const size_t *off = c.type == VT_STR && !c.as.s->is_ascii ?
-			    char_offsets(rt, c.as.s) : NULL;
+			bool wide = c.type == VT_STR && !c.as.s->is_ascii;
+			uint64_t most = wide ? 4 * (uint64_t)count :
+			    (uint64_t)count;
+			const size_t *off;
+			/* held: the buffer, the value, a non-ASCII string's
+			 * offsets */
+			if (most > c.as.s->len)
+				most = c.as.s->len;
+			if (!rt_check_bytes(rt, 2 * most + (wide ? 8 *
+			    ((uint64_t)c.as.s->nchars + 1) : 0)))
+				return false;
+			off = wide ? char_offsets(rt, c.as.s) : NULL;
 			/* (start + k * step: stepping past the last item could
 			 * overflow when the step is huge) */
 			for (k = 0; k < count; k++) {
@@ -1535,6 +1545,8 @@ value_getitem(struct rt *rt, value c, value key, value *out)
 			sbuf_free(&b);
 			return true;
 		}
+		if (!rt_check_seq_len(rt, (uint64_t)count))
+			return false;
 		value r = c.type == VT_LIST ? value_list(rt->arena, (size_t)count) :
 		    value_tuple(rt->arena, (size_t)count);
 		for (k = 0; k < count; k++)
