@@ -103,8 +103,8 @@ bool
 rt_check_bytes(struct rt *rt, uint64_t bytes)
 {
 	const struct meter *m = rt->mem;
-	if (m != NULL && m->limit != 0 &&
-	    (m->over || bytes > m->limit - m->held))
+	if (m != NULL && m->limit != 0 && (m->over || m->held > m->limit ||
+	    bytes > m->limit - m->held))
 		return memory_refused(rt, m->held + bytes);
 	return true;
 }

@@ -985,7 +985,6 @@ meter_path(struct session *s, struct arena *ea, struct arena *pa,
 	size_t room = kept < s->mem_session ? s->mem_session - kept : 0;
 
 	m->held = arena_held(ea);
-	m->over = false;
 	m->note = NULL;
 	m->limit = s->mem_input;
 	if (room < m->limit) {
@@ -997,6 +996,8 @@ meter_path(struct session *s, struct arena *ea, struct arena *pa,
 		m->note = arena_printf(pa, ": the session keeps %s of names "
 		    "and files, of %s in all", k, c);
 	}
+	/* (a tree bigger than the cap: refused at the first step) */
+	m->over = m->held > m->limit;
 	arena_set_meter(pa, m);
 }
 
