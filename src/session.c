@@ -452,10 +452,10 @@ repr_of(struct step *st, value v)
 {
 	struct sbuf b = SBUF_INIT;
 	const char *s = NULL;
-	/* the repr is held three times until the record is printed: here,
-	 * as the result, in the trace line */
+	/* the repr is held four times until the record is printed: here,
+	 * as the result, in the trace line, in what prints it */
 	if (value_repr(&st->ev.rt, v, &b) &&
-	    rt_check_bytes(&st->ev.rt, 3 * (uint64_t)b.len))
+	    rt_check_bytes(&st->ev.rt, 4 * (uint64_t)b.len))
 		s = arena_strdup(st->a, sbuf_cstr(&b));
 	sbuf_free(&b);
 	return s;
