@@ -533,7 +533,11 @@ run_code(struct step *st, const struct node *root)
 		if (!charge_budget(st))
 			return;
 	}
-	if (!eval_root(&st->ev, root, &v, &has_value)) {
+	/* (an input past the memory cap after its last step is refused
+	 * all the same: what it left is as big) */
+	if (!eval_root(&st->ev, root, &v, &has_value) ||
+	    (st->ev.rt.mem != NULL && st->ev.rt.mem->over &&
+	    !rt_steps_exhausted(&st->ev.rt))) {
 		decide_exception(st);
 		mark_bypass(st);
 		return;

@@ -882,13 +882,13 @@ repr_container(struct rt *rt, value v, struct sbuf *out,
  * (\x00), a byte of a non-ASCII character at most three (\ud800 for
  * three bytes, \U0001f600 for four), every byte of a bytes four.
  */
-static uint64_t
-str_repr_bound(const struct vstr *s, bool is_bytes)
+uint64_t
+value_repr_bound(const char *s, size_t len, bool is_bytes)
 {
-	const unsigned char *p = (const unsigned char *)s->data;
+	const unsigned char *p = (const unsigned char *)s;
 	uint64_t n = 3;		/* quotes, and the b of bytes */
 	size_t i;
-	for (i = 0; i < s->len; i++)
+	for (i = 0; i < len; i++)
 		n += p[i] >= 0x20 && p[i] < 0x7f ? 2 - (p[i] != '\\' &&
 		    p[i] != '\'' && p[i] != '"') : p[i] >= 0x80 && !is_bytes ?
 		    3 : 4;
@@ -933,7 +933,8 @@ repr_rec(struct rt *rt, value v, struct sbuf *out,
 		/* the repr of a big string is held too, as long as it is
 		 * being written: asked for before */
 		if (v.as.s->len > 4096 && !rt_check_bytes(rt, out->len +
-		    str_repr_bound(v.as.s, v.type == VT_BYTES)))
+		    value_repr_bound(v.as.s->data, v.as.s->len,
+		    v.type == VT_BYTES)))
 			return false;
 		value_str_repr(v.as.s, v.type == VT_BYTES, out);
 		return true;

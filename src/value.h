@@ -201,6 +201,8 @@ bool value_repr(struct rt *rt, value v, struct sbuf *out);
 bool value_str_of(struct rt *rt, value v, struct sbuf *out);
 /* Python's repr of a double ('r' format: shortest round-trip). */
 void value_float_repr(double f, struct sbuf *out);
+/* At most how many bytes value_str_repr() writes for these len bytes. */
+uint64_t value_repr_bound(const char *s, size_t len, bool is_bytes);
 /* Python's repr of a str/bytes body with its quotes. */
 void value_str_repr(const struct vstr *s, bool is_bytes, struct sbuf *out);
 
