@@ -1158,11 +1158,17 @@ METHOD(bytes_rstrip)
 
 /* ---- split, rsplit ---- */
 
-static void
+/* One more piece: a million pieces of a split hold more than the
+ * string, so each asks first, as a list's append does. */
+static bool
 push_piece(struct rt *rt, value list, bool is_bytes, const uint32_t *u,
     size_t n)
 {
+	if (!rt_check_seq_len(rt, list.as.list->len + 1) ||
+	    !rt_check_bytes(rt, 4 * (uint64_t)n + 48))
+		return false;
 	value_list_append(rt->arena, list, units_value(rt, is_bytes, u, n));
+	return true;
 }
 
 static bool
@@ -1209,14 +1215,17 @@ do_split(struct rt *rt, value self, bool reverse, const value *args,
 					break;
 				if ((int64_t)nsplit == maxsplit) {
 					/* the rest, trailing space and all */
-					push_piece(rt, list, is_bytes, s.u + i,
-					    s.n - i);
+					if (!push_piece(rt, list, is_bytes,
+					    s.u + i, s.n - i))
+						return false;
 					break;
 				}
 				j = i;
 				while (j < s.n && !SP(j))
 					j++;
-				push_piece(rt, list, is_bytes, s.u + i, j - i);
+				if (!push_piece(rt, list, is_bytes,
+				    s.u + i, j - i))
+					return false;
 				nsplit++;
 				i = j;
 			}
@@ -1230,13 +1239,17 @@ do_split(struct rt *rt, value self, bool reverse, const value *args,
 				if (j == 0)
 					break;
 				if ((int64_t)nsplit == maxsplit) {
-					push_piece(rt, rev, is_bytes, s.u, j);
+					if (!push_piece(rt, rev, is_bytes,
+					    s.u, j))
+						return false;
 					break;
 				}
 				i = j;
 				while (i > 0 && !SP(i - 1))
 					i--;
-				push_piece(rt, rev, is_bytes, s.u + i, j - i);
+				if (!push_piece(rt, rev, is_bytes,
+				    s.u + i, j - i))
+					return false;
 				nsplit++;
 				j = i;
 			}
@@ -1257,11 +1270,14 @@ do_split(struct rt *rt, value self, bool reverse, const value *args,
 			ptrdiff_t f = (int64_t)nsplit == maxsplit ? -1 :
 			    find_at(rt, &s, &sep, i, s.n);
 			if (f < 0) {
-				push_piece(rt, list, is_bytes, s.u + i,
-				    s.n - i);
+				if (!push_piece(rt, list, is_bytes, s.u + i,
+				    s.n - i))
+					return false;
 				break;
 			}
-			push_piece(rt, list, is_bytes, s.u + i, (size_t)f - i);
+			if (!push_piece(rt, list, is_bytes,
+			    s.u + i, (size_t)f - i))
+				return false;
 			i = (size_t)f + sep.n;
 			nsplit++;
 		}
@@ -1273,11 +1289,13 @@ do_split(struct rt *rt, value self, bool reverse, const value *args,
 			ptrdiff_t f = (int64_t)nsplit == maxsplit ? -1 :
 			    rfind_at(rt, &s, &sep, 0, j);
 			if (f < 0) {
-				push_piece(rt, rev, is_bytes, s.u, j);
+				if (!push_piece(rt, rev, is_bytes, s.u, j))
+					return false;
 				break;
 			}
-			push_piece(rt, rev, is_bytes, s.u + f + sep.n,
-			    j - (size_t)f - sep.n);
+			if (!push_piece(rt, rev, is_bytes, s.u + f + sep.n,
+			    j - (size_t)f - sep.n))
+				return false;
 			j = (size_t)f;
 			nsplit++;
 		}
@@ -1338,7 +1356,9 @@ do_splitlines(struct rt *rt, value self, const value *args, size_t nargs,
 			else
 				j++;
 		}
-		push_piece(rt, list, is_bytes, s.u + i, (keep ? j : eol) - i);
+		if (!push_piece(rt, list, is_bytes,
+		    s.u + i, (keep ? j : eol) - i))
+			return false;
 		i = j;
 	}
 	*out = list;

@@ -1041,11 +1041,13 @@ value_holds_shared(value v)
 			for (i = 0; i < v.as.tuple->len; i++)
 				walk_push(&w, v.as.tuple->items[i]);
 		else
-			for (i = 0; i < v.as.dict->used; i++)
-				if (v.as.dict->entries[i].live) {
-					walk_push(&w, v.as.dict->entries[i].key);
-					walk_push(&w, v.as.dict->entries[i].val);
+			for (i = 0; i < v.as.dict->used; i++) {
+				const struct ventry *e = &v.as.dict->entries[i];
+				if (e->live) {
+					walk_push(&w, e->key);
+					walk_push(&w, e->val);
 				}
+			}
 	}
 	free(w.stack);
 	free(w.seen);

@@ -430,7 +430,8 @@ decide_exception(struct step *st)
 	if (ev->rt.exc.kind == EXC_LIMIT) {
 		/* (the memory cap is this program's, on every path: it keeps
 		 * the machine that runs it alive, and refuses for real) */
-		if (st->path == PATH_UNSAFE && ev->rt.exc.limit != LIMIT_MEMORY) {
+		if (st->path == PATH_UNSAFE &&
+		    ev->rt.exc.limit != LIMIT_MEMORY) {
 			/* No boundary: the bomb "goes off", on paper. */
 			eval_effect(ev, "exhaust", "memory and CPU",
 			    "resource exhaustion", bomb_estimate(st), false);

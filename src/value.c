@@ -1604,7 +1604,7 @@ struct copy_map {
 	const void	**keys;
 	value		 *vals;
 	size_t		  n, cap;
-	bool		  keep_own;	/* what is in dst stays (value_copy_new) */
+	bool		  keep_own;	/* what is in dst stays there */
 };
 
 static value *
