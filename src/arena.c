@@ -18,6 +18,10 @@
  * (where transparent huge pages are enabled for madvise), and unmapping
  * gives the memory back to the system at once.  Only touched pages count
  * against RSS, so the unused tail of a big block costs address space only.
+ *
+ * An arena counts the bytes of its blocks (and what is charged to it) and
+ * tells its meter, if it has one: that count is what the memory caps of
+ * an input and a session are held against (rt_check_bytes, session.c).
  */
 #include "config.h"
 

@@ -13,6 +13,11 @@
  * consulted.  Every record ends with the path's filesystem listing and
  * budget after the step, and the trace line built from label, shown input
  * and outcome.
+ *
+ * Each path evaluates in an arena of its own on a meter (arena.h): the
+ * input may hold the session's memory_input, or what is left of
+ * memory_session beside the names and files kept; past it the record is
+ * BLOCKED at the limits layer, on the unsafe path too.
  */
 #include "config.h"
 
