@@ -1029,10 +1029,13 @@ run_world(struct step *st, const struct node *root, const struct cmd_entry *e,
 			st->r->result = "None";
 		break;
 	case WORLD_RAISED:
-		/* Harm done before the exception still happened: say both
-		 * (rmtree('.') deletes every file, then raises). */
+		/* Damage done or data sent before the exception still
+		 * happened: say both (rmtree('.') deletes every file, then
+		 * raises).  A program that ran and failed is the error. */
 		for (i = 0; i < rep.neffects; i++)
-			if (rep.effects[i].category != NULL)
+			if (rep.effects[i].category != NULL &&
+			    (strcmp(rep.effects[i].category, "damage") == 0 ||
+			    strcmp(rep.effects[i].category, "exfiltration") == 0))
 				break;
 		if (i < rep.neffects) {
 			decide(st, VERDICT_SIMULATED, LAYER_EVAL, NULL,
