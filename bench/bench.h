@@ -107,4 +107,7 @@ char *slurp(const char *path, size_t *len);
 /* mkstemp in $TMPDIR (or /tmp); the name is heap-allocated. */
 char *temp_file(const char *tag);
 
+/* The unsafe path's CPython worlds: prints its own table (worlds.c). */
+void bench_worlds(const char *bwrap, int reps);
+
 #endif

@@ -84,6 +84,7 @@ eval_effect(struct eval *ev, const char *op, const char *target,
 		    strlen(text)) - strlen(text));
 	e->simulated = ev->path != PATH_JAIL;
 	e->denied = denied;
+	e->source = NULL;
 	if (ev->effect_sink != NULL)
 		ev->effect_sink(e);
 }

@@ -150,6 +150,8 @@ record_to_json(const struct record *r)
 			json_object_set_new(je, "category", jstr(e->category));
 		if (e->text != NULL)
 			json_object_set_new(je, "text", jstr(e->text));
+		if (e->source != NULL)
+			json_object_set_new(je, "source", jstr(e->source));
 		json_array_append_new(effects, je);
 	}
 	json_object_set_new(o, "effects", effects);
@@ -162,6 +164,7 @@ record_to_json(const struct record *r)
 	    "limit", (json_int_t)r->budget_limit));
 	json_object_set_new(o, "label", jstr(r->label));
 	json_object_set_new(o, "source", jstr(r->source));
+	json_object_set_new(o, "engine", jstr(r->engine));
 	json_object_set_new(o, "line", jstr(r->line));
 	return o;
 }

@@ -81,6 +81,10 @@ struct effect {
 					   "resource exhaustion", or NULL
 					   when the effect is harmless */
 	const char	*text;		/* how the trace tells it */
+	const char	*source;	/* where a world's effect was seen:
+					   "audit" (CPython's audit hook),
+					   "workspace" (its difference),
+					   "output", "world"; NULL: the model */
 };
 
 struct record {
@@ -112,6 +116,8 @@ struct record {
 	const char	*outcome;	/* what follows "->" */
 	const char	*line;		/* LABEL: SHOWN -> OUTCOME */
 	const char	*source;	/* "user", "scenario", "agent" */
+	const char	*engine;	/* what ran the code: "cpython" or
+					   "model" (world.h) */
 };
 
 /*

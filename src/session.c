@@ -3,8 +3,10 @@
  *
  * The input is parsed once; each enabled path then takes the same tree:
  *
- *   unsafe:   evaluate with the mock object model; dangerous effects are
- *             played out on the path's mock filesystem ("simulated").
+ *   unsafe:   run in the path's world (world.h): CPython in a disposable
+ *             replica world, or the mock object model where worlds
+ *             cannot be built; dangerous effects happen to the replica
+ *             (or the mock filesystem) and are reported "simulated".
  *   sandbox:  code:     allowlist -> budget -> evaluate (reduced names, caps)
  *             commands: command allowlist -> allowlist (argument code) ->
  *                       budget -> surface -> network -> idempotency -> effect
@@ -40,6 +42,7 @@
 #include "sbuf.h"
 #include "session.h"
 #include "state.h"
+#include "world.h"
 #include "xalloc.h"
 
 struct pathstate {
@@ -47,6 +50,8 @@ struct pathstate {
 	struct ns	*ns;
 	struct ledger	*ledger;
 	unsigned	 used;		/* budget used */
+	struct world	*world;		/* where code runs, or NULL: the
+					   path's own layers run it */
 };
 
 struct session {
@@ -65,9 +70,21 @@ struct session {
 	struct arena		**pinned;
 	size_t			 npinned, cappinned;
 	struct state		*state;		/* --state, or NULL */
+	enum world_engine	 engine;	/* the unsafe path's world */
+	bool			 fresh_world;
+	unsigned		 world_wall_ms;
+	int			 world_fail_at;
+	struct sbuf		 setup;		/* the seeded names, as Python
+						   source, for new worlds */
+	char			*engine_note;	/* why the model runs instead */
 	size_t			 mem_input;	/* memory caps (session.h) */
 	size_t			 mem_session;
 };
+
+/* The scenario's environment in a world: the essay's agent holds a live
+ * key (the mock object model's os.environ says the same). */
+static const char *const essay_env[] = { "API_KEY=sk-live-9f3a2b", NULL };
+static const char *const bare_env[] = { NULL };
 
 /* Caps on the unsafe path: there is no boundary, but the demo machine
  * must survive it; what would exceed them is reported, not performed. */
@@ -98,6 +115,7 @@ seed_essay(struct session *s)
 		    sizeof secrets - 1);
 		ns_set(s->paths[p].ns, "orders", orders);
 	}
+	sbuf_adds(&s->setup, "orders = [250.0, 180.0, 90.0]\n");
 	arena_free(a);
 }
 
@@ -110,7 +128,12 @@ init_paths(struct session *s)
 		s->paths[p].ns = ns_new();
 		s->paths[p].ledger = ledger_new();
 		s->paths[p].used = 0;
+		/* Only the unsafe path's code runs in a world so far; the
+		 * sandbox's evaluator and the jail path are their own. */
+		s->paths[p].world = p == PATH_UNSAFE ? world_new(s->engine,
+		    s->world_wall_ms, s->world_fail_at) : NULL;
 	}
+	sbuf_truncate(&s->setup, 0);
 	if (!s->bare)
 		seed_essay(s);
 }
@@ -126,6 +149,8 @@ free_paths(struct session *s)
 		mfs_free(s->paths[p].fs);
 		ns_free(s->paths[p].ns);
 		ledger_free(s->paths[p].ledger);
+		world_free(s->paths[p].world);
+		s->paths[p].world = NULL;
 	}
 }
 
@@ -140,6 +165,10 @@ session_new(const struct session_opts *opts)
 	s->bare = opts->bare;
 	s->jail_filter = opts->jail_filter;
 	s->jail_fail_at = opts->jail_fail_at;
+	s->engine = (enum world_engine)opts->engine;
+	s->fresh_world = opts->fresh_world;
+	s->world_wall_ms = opts->world_wall_ms;
+	s->world_fail_at = opts->world_fail_at;
 	s->mem_input = opts->memory_input ? opts->memory_input :
 	    MEMORY_INPUT_DEFAULT;
 	s->mem_session = opts->memory_session ? opts->memory_session :
@@ -156,6 +185,8 @@ session_free(struct session *s)
 	free_paths(s);
 	free(s->pinned);
 	state_close(s->state);
+	sbuf_free(&s->setup);
+	free(s->engine_note);
 	free(s);
 }
 
@@ -170,6 +201,27 @@ session_reset(struct session *s, bool seed)
 	s->steps = 0;
 }
 
+/* A set-up step after a world was built: the next input gets a new one,
+ * built with every seed. */
+static void
+renew_world(struct session *s, struct pathstate *ps)
+{
+	struct world *w = ps->world;
+	if (w == NULL || !w->built)
+		return;
+	ps->world = world_new(w->ops->engine, s->world_wall_ms,
+	    s->world_fail_at);
+	world_free(w);
+}
+
+static void
+renew_worlds(struct session *s)
+{
+	size_t p;
+	for (p = 0; p < PATH__COUNT; p++)
+		renew_world(s, &s->paths[p]);
+}
+
 void
 session_seed_file(struct session *s, const char *name, const char *data,
     size_t len)
@@ -177,6 +229,7 @@ session_seed_file(struct session *s, const char *name, const char *data,
 	size_t p;
 	for (p = 0; p < PATH__COUNT; p++)
 		mfs_put(s->paths[p].fs, name, data, len);
+	renew_worlds(s);
 }
 
 /* Do the names of path mask's paths, changed since gens, hold values
@@ -278,6 +331,8 @@ session_seed_name(struct session *s, const char *name, const char *expr,
 	}
 	for (p = 0; p < PATH__COUNT; p++)
 		ns_set(s->paths[p].ns, name, v);
+	sbuf_addf(&s->setup, "%s = %s\n", name, expr);
+	renew_worlds(s);
 	if (ev.mutated)
 		ns_recopy(s->paths[PATH_UNSAFE].ns);
 	else
@@ -297,6 +352,22 @@ const struct mfs *session_fs(const struct session *s, enum path_id p) { return s
 struct ns *session_ns(const struct session *s, enum path_id p) { return s->paths[p].ns; }
 unsigned session_budget_used(const struct session *s, enum path_id p) { return s->paths[p].used; }
 unsigned session_steps(const struct session *s) { return s->steps; }
+const char *session_engine_note(const struct session *s) { return s->engine_note; }
+
+const char *const *
+session_world_names(const struct session *s, enum path_id p, size_t *n)
+{
+	const struct world *w = s->paths[p].world;
+	*n = 0;
+	return w != NULL && w->built ? world_names(w, n) : NULL;
+}
+
+const char *
+session_engine(const struct session *s, enum path_id p)
+{
+	const struct world *w = s->paths[p].world;
+	return w != NULL ? world_engine_name(w->ops->engine) : NULL;
+}
 struct mfs *session_fs_mut(struct session *s, enum path_id p) { return s->paths[p].fs; }
 struct ledger *session_ledger(struct session *s, enum path_id p) { return s->paths[p].ledger; }
 void session_set_budget_used(struct session *s, enum path_id p, unsigned used) { s->paths[p].used = used; }
@@ -358,6 +429,9 @@ struct step {
 	struct record		*r;
 	struct arena		*a;	/* the records' arena (the caller's) */
 	struct eval		 ev;	/* allocates in the input's own arena */
+	bool			 restarted; /* its world had died */
+	const char		*raised_after; /* the exception that ended
+					   code which had done harm first */
 };
 
 static void
@@ -855,6 +929,134 @@ run_jail(struct step *st, const struct node *root, const struct cmd_entry *e,
 	jailpath_run(&job, st->a, st->r);
 }
 
+/* ---- a path's world ---- */
+
+/* The model world's run: the session's own evaluator. */
+struct model_job {
+	struct step		*st;
+	const struct node	*root;
+	const struct cmd_entry	*cmd;
+	const struct node	*call;
+};
+
+static void
+model_step(void *ctx)
+{
+	struct model_job *job = ctx;
+	if (job->cmd != NULL)
+		run_command(job->st, job->cmd, job->call);
+	else
+		run_code(job->st, job->root);
+}
+
+/*
+ * Build the path's world from its files, the environment and the seeded
+ * names.  Where that fails, the path runs the model from now on, and
+ * the session keeps the reason (session_engine_note): never a silent
+ * change of engine.
+ */
+static struct world *
+ready_world(struct session *s, struct pathstate *ps)
+{
+	struct world_seed seed = {
+		.fs = ps->fs, .env = s->bare ? bare_env : essay_env,
+		.setup = sbuf_cstr(&s->setup),
+	};
+	char *err = NULL;
+
+	if (ps->world->built || world_build(ps->world, &seed, &err))
+		return ps->world;
+	free(s->engine_note);
+	s->engine_note = xasprintf("the unsafe path runs the model: %s", err);
+	free(err);
+	world_free(ps->world);
+	ps->world = world_new(WORLD_ENGINE_MODEL, 0, 0);
+	(void)world_build(ps->world, &seed, &err);
+	return ps->world;
+}
+
+static enum layer
+layer_named(const char *name)
+{
+	return name != NULL && strcmp(name, "rlimit") == 0 ? LAYER_RLIMIT :
+	    name != NULL && strcmp(name, "timeout") == 0 ? LAYER_TIMEOUT :
+	    LAYER_EVAL;
+}
+
+/*
+ * Run the input in the path's world.  The model decides the record
+ * itself; any other world's reply becomes it here: its effects, its
+ * verdict (a limit that stopped the code is the bomb going off, on the
+ * replica), its result and, for a command, its message.
+ */
+static void
+run_world(struct step *st, const struct node *root, const struct cmd_entry *e,
+    const struct node *call)
+{
+	struct model_job job = { st, root, e, call };
+	struct world_input in = {
+		.src = st->r->input, .len = strlen(st->r->input),
+		.command = e ? e->name : NULL, .a = st->a,
+		.model_run = model_step, .model_ctx = &job,
+	};
+	struct world *w = st->ps->world;
+	struct world_reply rep;
+	size_t i;
+
+	world_run(w, &in, &rep);
+	world_read_back(w, st->ps->fs);
+	st->r->engine = world_engine_name(w->ops->engine);
+	if (rep.decided)
+		return;
+	st->r->kind = e ? KIND_COMMAND : KIND_CODE;
+	st->restarted = rep.restarted;
+	if (rep.restarted)
+		eval_effect(&st->ev, "restart", "world", NULL,
+		    "world restarted: the previous one had died", false);
+	for (i = 0; i < rep.neffects; i++) {
+		eval_effect(&st->ev, rep.effects[i].op, rep.effects[i].target,
+		    rep.effects[i].category, rep.effects[i].text, false);
+		st->ev.effects[st->ev.neffects - 1].source =
+		    rep.effects[i].source;
+	}
+	switch (rep.status) {
+	case WORLD_OK:
+		decide(st, VERDICT_OK, LAYER_EVAL, NULL, NULL);
+		st->r->result = rep.result;
+		if (e != NULL && rep.message != NULL)
+			st->r->outcome = rep.message;
+		else if (e != NULL && rep.result == NULL)
+			st->r->result = "None";
+		break;
+	case WORLD_RAISED:
+		/* Damage done or data sent before the exception still
+		 * happened: say both (rmtree('.') deletes every file, then
+		 * raises).  A program that ran and failed is the error. */
+		for (i = 0; i < rep.neffects; i++)
+			if (rep.effects[i].category != NULL &&
+			    (strcmp(rep.effects[i].category, "damage") == 0 ||
+			    strcmp(rep.effects[i].category, "exfiltration") == 0))
+				break;
+		if (i < rep.neffects) {
+			decide(st, VERDICT_SIMULATED, LAYER_EVAL, NULL,
+			    rep.error);
+			st->raised_after = rep.error;
+			break;
+		}
+		decide(st, VERDICT_ERROR, LAYER_EVAL, NULL, rep.error);
+		break;
+	case WORLD_LOST:
+		decide(st, VERDICT_ERROR, LAYER_EVAL, NULL, rep.error);
+		break;
+	case WORLD_KILLED:
+		decide(st, VERDICT_SIMULATED, layer_named(rep.layer), NULL,
+		    rep.error);
+		break;
+	default:
+		break;
+	}
+}
+
 /*
  * What print() wrote is part of what a user sees, as at Python's prompt:
  * "printed 'hi'" when the result is print's None, else after the result.
@@ -928,8 +1130,12 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 			r->verdict = VERDICT_SIMULATED;
 			outcome = sim;
 		}
-	} else if (r->verdict == VERDICT_SIMULATED)
+	} else if (r->verdict == VERDICT_SIMULATED) {
 		outcome = simulated_outcome(st);
+		if (st->raised_after != NULL && outcome != NULL)
+			outcome = arena_printf(st->a, "%s; then %s", outcome,
+			    st->raised_after);
+	}
 	n = mfs_count(st->ps->fs);
 	r->fs = arena_array(st->a, n + 1, sizeof *r->fs);
 	for (i = 0; i < n; i++)
@@ -982,6 +1188,8 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 	}
 	if (r->truncated != NULL)	/* never silently */
 		outcome = arena_printf(st->a, "%s [%s]", outcome, r->truncated);
+	if (st->restarted)	/* as a notebook says "kernel restarted" */
+		outcome = arena_printf(st->a, "(world restarted) %s", outcome);
 	r->outcome = outcome;
 	record_set_line(r, st->a);
 }
@@ -1034,8 +1242,10 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 	    .a = a };
 	const struct cmd_entry *e = NULL;
 	const struct node *call = NULL;
+	struct world *w = st.ps->world ? ready_world(s, st.ps) : NULL;
 
 	r->step = s->steps;
+	r->engine = world_engine_name(WORLD_ENGINE_MODEL);
 	r->path = p;
 	r->input = arena_strndup(a, input, len);
 	r->kind = KIND_CODE;
@@ -1053,7 +1263,9 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 		st.ev.full_model = true;
 		st.ev.rt.limits = unsafe_limits;
 	}
-	if (pr->status != PARSE_OK) {
+	/* A world that compiles the input itself (CPython) is the judge of
+	 * its syntax: what our parser does not know still runs there. */
+	if (pr->status != PARSE_OK && (w == NULL || !w->ops->compiles)) {
 		struct sbuf b = SBUF_INIT;
 		if (pr->status == PARSE_INCOMPLETE)
 			sbuf_addf(&b, "SyntaxError: incomplete input (%s)",
@@ -1068,16 +1280,21 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 		finish(&st, input, len, label, NULL);
 		return;
 	}
-	e = cmd_match(pr->root, &call);
+	if (pr->status == PARSE_OK)
+		e = cmd_match(pr->root, &call);
 	if (p == PATH_JAIL) {
 		run_jail(&st, pr->root, e, call);
 		finish(&st, input, len, label, e ? e->name : NULL);
 		return;
 	}
-	if (e != NULL)
+	if (w != NULL)
+		run_world(&st, pr->root, e, call);
+	else if (e != NULL)
 		run_command(&st, e, call);
 	else
 		run_code(&st, pr->root);
+	if (s->fresh_world)
+		renew_world(s, st.ps);
 	/* bindings the input made are copied now, before its arena goes
 	 * (all of them if it changed a value in place: the change lives in
 	 * the input's arena too) */

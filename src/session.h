@@ -33,6 +33,13 @@ struct session_opts {
 						   policy first (defense in depth) */
 	int			 jail_fail_at;	/* test hook: a jail set-up step
 						   to fail (jail.h); 0 = none */
+	int			 engine;	/* the unsafe path's world: enum
+						   world_engine (world.h); 0 =
+						   the model */
+	bool			 fresh_world;	/* a new world per input */
+	unsigned		 world_wall_ms;	/* per input; 0: the default */
+	int			 world_fail_at;	/* test hook: a world set-up
+						   step to fail; 0 = none */
 	/* The memory caps of the paths that run in this process (unsafe,
 	 * sandbox); 0: the defaults below.  An input may hold memory_input
 	 * bytes, and no more than the session then has left of
@@ -99,6 +106,17 @@ unsigned session_budget_used(const struct session *s, enum path_id p);
 unsigned session_budget_limit(const struct session *s, enum path_id p);
 /* The step counter: the number of inputs run so far. */
 unsigned session_steps(const struct session *s);
+
+/* The engine of path p's world ("cpython", "model"), or NULL when the
+ * path has no world (its own layers run the code). */
+const char *session_engine(const struct session *s, enum path_id p);
+/* The names path p's world binds (sorted; valid until the next input),
+ * or NULL when its namespace (session_ns) holds them. */
+const char *const *session_world_names(const struct session *s,
+    enum path_id p, size_t *n);
+/* Why the unsafe path runs the model although another engine was asked
+ * for (worlds could not be built), or NULL. */
+const char *session_engine_note(const struct session *s);
 
 /* "unsafe", "sandboxed", "jailed": the word the essay's labels use. */
 const char *session_path_adjective(enum path_id p);

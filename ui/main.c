@@ -31,6 +31,7 @@
 #include "serve.h"
 #include "session.h"
 #include "ui.h"
+#include "world.h"
 #include "xalloc.h"
 
 #ifdef __SANITIZE_ADDRESS__
@@ -46,7 +47,8 @@ __asan_default_options(void)
 #endif
 
 /* Long options without a short form. */
-enum { OPT_AGENT = 256, OPT_AGENT_TIMEOUT, OPT_SERVE, OPT_MEMORY };
+enum { OPT_AGENT = 256, OPT_AGENT_TIMEOUT, OPT_SERVE, OPT_MEMORY, OPT_ENGINE,
+	OPT_FRESH_WORLD };
 
 /*
  * How far batch mode follows continuation lines.  Each new line re-parses
@@ -124,6 +126,11 @@ static const char help_text[] =
 "                       block to its stdin, run the lines it answers with\n"
 "      --agent-timeout=SECONDS\n"
 "                       kill the agent after SECONDS (default 60)\n"
+"      --engine=ENGINE  what runs the unsafe path's code: cpython (a\n"
+"                       disposable Linux world; the default where worlds\n"
+"                       can be built) or model (sandboxrepl's own model)\n"
+"      --fresh-world    a new world for every input (names are forgotten;\n"
+"                       the path's files are kept)\n"
 "      --serve          JSON Lines tool mode: one request per stdin line,\n"
 "                       {\"id\":..,\"input\":\"..\",\"paths\":[..]}, one reply\n"
 "                       per stdout line, {\"id\":..,\"records\":[..]}\n"
@@ -409,6 +416,8 @@ main(int argc, char **argv)
 		{ "agent", required_argument, NULL, OPT_AGENT },
 		{ "agent-timeout", required_argument, NULL, OPT_AGENT_TIMEOUT },
 		{ "serve", no_argument, NULL, OPT_SERVE },
+		{ "engine", required_argument, NULL, OPT_ENGINE },
+		{ "fresh-world", no_argument, NULL, OPT_FRESH_WORLD },
 		{ "memory", required_argument, NULL, OPT_MEMORY },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -419,6 +428,7 @@ main(int argc, char **argv)
 	struct session *s;
 	struct policy *owned_policy = NULL;
 	const char *state_dir = NULL;
+	bool engine_set = false;
 	int c, status = 0, i;
 
 	/* getopt's own messages name the program as the others do */
@@ -511,9 +521,29 @@ main(int argc, char **argv)
 				    "256M,1G: from 1M to 1024G, the session's "
 				    "no less than the input's)", optarg);
 			break;
-		case 'h':
+		case OPT_ENGINE: {
+			enum world_engine e;
+			if (!world_engine_parse(optarg, &e))
+				return usage_error("invalid engine '%s' "
+				    "(expected cpython or model)", optarg);
+			so.engine = (int)e;
+			engine_set = true;
+			break;
+		}
+		case OPT_FRESH_WORLD:
+			so.fresh_world = true;
+			break;
+		case 'h': {
+			const char *why = NULL;
 			fputs(help_text, stdout);
+			if (world_best_engine(&why) == WORLD_ENGINE_CPYTHON)
+				printf("\nEngine: the unsafe path runs CPython "
+				    "in disposable Linux worlds here.\n");
+			else
+				printf("\nEngine: the unsafe path runs "
+				    "sandboxrepl's model here: %s.\n", why);
 			return close_stdout(0);
+		}
 		case 'V':
 			printf("sandboxrepl %s\n", PACKAGE_VERSION);
 			return close_stdout(0);
@@ -535,6 +565,14 @@ main(int argc, char **argv)
 		    "takes no -e, --batch or files");
 	}
 
+	if (!engine_set)
+		so.engine = WORLD_ENGINE_CPYTHON;	/* the model where it
+							   cannot be built */
+	/* Worlds are forked from a small process started before the heap
+	 * grows (the session, curses, readline, history): see
+	 * src/world/zygote.c.  CPython initialises there meanwhile. */
+	if (so.engine == WORLD_ENGINE_CPYTHON)
+		world_zygote_start();
 	so.paths = o.paths;
 	so.policy = o.policy;
 	so.budget = o.budget;
@@ -580,6 +618,8 @@ main(int argc, char **argv)
 		}
 		status = ui_status >= 0 ? ui_status : run_stdin(s, &o);
 	}
+	if (session_engine_note(s) != NULL)
+		fprintf(stderr, "sandboxrepl: %s\n", session_engine_note(s));
 	session_free(s);
 	policy_free(owned_policy);
 	free(o.exprs);

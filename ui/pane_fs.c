@@ -20,6 +20,8 @@ draw(struct ui *u, struct rect r, enum path_id p)
 	const struct model_fsrow *rows;
 	size_t n = model_fs_rows(&u->m, p, &rows), i, live;
 	struct ns *ns = session_ns(u->s, p);
+	const char *const *wnames;
+	size_t nwnames, count;
 	struct rect in;
 	char title[48];
 	int row = 0;
@@ -70,13 +72,18 @@ draw(struct ui *u, struct rect r, enum path_id p)
 		draw_text(in, row, x, draw_attr(u, UC_DIM), word[mk]);
 		row++;
 	}
-	if (ns != NULL && ns_count(ns) > 0 && row < in.h) {
+	/* A world's own names where it keeps them (CPython), else the
+	 * path's namespace. */
+	wnames = session_world_names(u->s, p, &nwnames);
+	count = wnames != NULL ? nwnames : ns != NULL ? ns_count(ns) : 0;
+	if (count > 0 && row < in.h) {
 		char line[256];
 		size_t k, len = 0;
 		line[0] = '\0';
-		for (k = 0; k < ns_count(ns); k++) {
+		for (k = 0; k < count; k++) {
 			value v;
-			const char *name = ns_name(ns, k, &v);
+			const char *name = wnames != NULL ? wnames[k] :
+			    ns_name(ns, k, &v);
 			int m = snprintf(line + len, sizeof line - len, "%s%s",
 			    k ? ", " : "", name);
 			if (m < 0 || (size_t)m >= sizeof line - len)

@@ -33,6 +33,10 @@ controls(const struct ui *u, enum path_id p, int width, char *buf,
 	static const char *const unsafe[] = {
 		"UNSAFE  no boundary; effects simulated on a mock fs",
 		"UNSAFE  no boundary (simulated)", "UNSAFE", NULL };
+	static const char *const unsafe_world[] = {
+		"UNSAFE  no boundary; real CPython in a throwaway world",
+		"UNSAFE  no boundary (throwaway world)", "UNSAFE", NULL };
+	const char *engine = session_engine(u->s, PATH_UNSAFE);
 	static const char *const jail[] = {
 		"JAIL  kernel: namespaces, Landlock, seccomp, rlimits",
 		"JAIL  kernel: namespaces, Landlock, seccomp",
@@ -44,7 +48,8 @@ controls(const struct ui *u, enum path_id p, int width, char *buf,
 
 	switch (p) {
 	case PATH_UNSAFE:
-		alt = unsafe;
+		alt = engine != NULL && strcmp(engine, "cpython") == 0 ?
+		    unsafe_world : unsafe;
 		break;
 	case PATH_JAIL:
 		alt = jail;

@@ -28,10 +28,11 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 			if (n > 0 && (size_t)n < sizeof paths - len)
 				len += (size_t)n;
 		}
-	snprintf(buf, sizeof buf, "%s policy %s | budget %u/%u | paths %s",
-	    r.w >= 100 ? " sandboxrepl |" : "", pol ? pol->name : "?",
-	    session_budget_used(u->s, PATH_SANDBOX),
-	    session_budget_limit(u->s, PATH_SANDBOX), paths);
+	snprintf(buf, sizeof buf, "%s policy %s | budget %u/%u | paths %s | "
+	    "unsafe: %s", r.w >= 100 ? " sandboxrepl |" : "",
+	    pol ? pol->name : "?", session_budget_used(u->s, PATH_SANDBOX),
+	    session_budget_limit(u->s, PATH_SANDBOX), paths,
+	    session_engine(u->s, PATH_UNSAFE));
 	draw_fill(r, 0, draw_attr(u, UC_TITLE));
 	x = draw_text(r, 0, 0, draw_attr(u, UC_TITLE), buf);
 	if (u->playing) {

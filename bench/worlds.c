@@ -1,0 +1,152 @@
+/*
+ * worlds.c -- `make bench`: the unsafe path's CPython worlds.
+ *
+ * Three rows, the essay expression each time: a round trip to a world
+ * that lives for the session (the input over the socket, CPython's
+ * answer, the workspace back), a fresh world per input (zygote fork,
+ * namespaces, mounts, pivot_root, seccomp, the set-up, the input,
+ * destroy), and what a user would do instead, `bwrap ... python3 -I -c`
+ * per input.  Goals (issue 15): <= 1 ms, <= 10 ms, fresh >= 3x bwrap.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "arena.h"
+#include "bench.h"
+#include "mockfs.h"
+#include "world.h"
+
+#define ESSAY_EXPR	"round(sum(orders) / len(orders), 2)"
+
+static const char *const env[] = { "API_KEY=sk-live-9f3a2b", NULL };
+
+static struct world *
+built_world(struct mfs *fs)
+{
+	struct world_seed seed = { .fs = fs, .env = env,
+	    .setup = "orders = [250.0, 180.0, 90.0]\n" };
+	struct world *w = world_new(WORLD_ENGINE_CPYTHON, 0, 0);
+	char *err = NULL;
+
+	if (!world_build(w, &seed, &err)) {
+		fprintf(stderr, "bench: world: %s\n", err ? err : "?");
+		free(err);
+		world_free(w);
+		return NULL;
+	}
+	return w;
+}
+
+static bool
+essay_once(struct world *w)
+{
+	struct arena *a = arena_new();
+	struct world_input in = { .src = ESSAY_EXPR,
+	    .len = sizeof ESSAY_EXPR - 1, .a = a };
+	struct world_reply rep;
+	bool ok;
+
+	world_run(w, &in, &rep);
+	ok = rep.status == WORLD_OK && rep.result != NULL &&
+	    strcmp(rep.result, "173.33") == 0;
+	arena_free(a);
+	return ok;
+}
+
+static bool
+bwrap_once(const char *bwrap)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0) {
+		execl(bwrap, bwrap, "--unshare-all", "--die-with-parent",
+		    "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib",
+		    "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink",
+		    "usr/bin", "/bin", "--proc", "/proc", "--dev", "/dev",
+		    "--tmpfs", "/tmp", "/usr/bin/python3", "-I", "-c",
+		    "orders = [250.0, 180.0, 90.0]; "
+		    "print(" ESSAY_EXPR ")", (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return false;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+static void
+fmt(char *b, size_t n, double s)
+{
+	if (isnan(s))
+		snprintf(b, n, "—");
+	else if (s < 1e-3)
+		snprintf(b, n, "%.0f µs", s * 1e6);
+	else
+		snprintf(b, n, "%.2f ms", s * 1e3);
+}
+
+void
+bench_worlds(const char *bwrap, int reps)
+{
+	struct samples keep = { 0 }, fresh = { 0 }, bw = { 0 };
+	struct mfs *fs = mfs_new();
+	struct world *w;
+	char b1[32], b2[32], b3[32];
+	double t, ratio;
+	int i;
+
+	fprintf(stderr, "bench: worlds...\n");
+	mfs_put(fs, "report.txt", "Q2 refunds summary", 18);
+	mfs_put(fs, "secrets.txt", "API_KEY=sk-live-9f3a2b", 22);
+	w = built_world(fs);
+	if (w == NULL) {
+		printf("\n## CPython worlds\n\nskipped: no world could be "
+		    "built here.\n");
+		mfs_free(fs);
+		return;
+	}
+	(void)essay_once(w);	/* warm */
+	for (i = 0; i < reps * 10; i++) {
+		t = bench_now();
+		if (essay_once(w))
+			samples_add(&keep, bench_now() - t);
+	}
+	world_free(w);
+	for (i = 0; i < reps; i++) {
+		t = bench_now();
+		w = built_world(fs);
+		if (w != NULL && essay_once(w)) {
+			world_free(w);
+			samples_add(&fresh, bench_now() - t);
+		} else
+			world_free(w);
+	}
+	for (i = 0; access(bwrap, X_OK) == 0 && i < reps; i++) {
+		t = bench_now();
+		if (bwrap_once(bwrap))
+			samples_add(&bw, bench_now() - t);
+	}
+	printf("\n## CPython worlds, the unsafe path (the essay expression, "
+	    "median)\n\n");
+	printf("| measurement | median | samples | goal |\n|---|---:|---:|---|\n");
+	fmt(b1, sizeof b1, samples_median(&keep));
+	printf("| a persistent world's round trip | %s | %zu | <= 1 ms |\n",
+	    b1, keep.n);
+	fmt(b2, sizeof b2, samples_median(&fresh));
+	printf("| a fresh world per input (build, run, destroy) | %s | %zu | "
+	    "<= 10 ms |\n", b2, fresh.n);
+	fmt(b3, sizeof b3, samples_median(&bw));
+	ratio = samples_median(&bw) / samples_median(&fresh);
+	printf("| `bwrap --unshare-all ... python3 -I -c` per input | %s | "
+	    "%zu | fresh world >= 3x faster: %.1fx |\n", b3, bw.n, ratio);
+	samples_free(&keep);
+	samples_free(&fresh);
+	samples_free(&bw);
+	mfs_free(fs);
+}

@@ -1,0 +1,1041 @@
+/*
+ * cpython.c -- the session's side of a CPython world (world_cpython_ops).
+ *
+ * build asks the zygote for a world (zygote.c), waits for its "ready" or
+ * its refusal, then sends the set-up: the path's files, the environment
+ * and the teacher's names.  run_input sends one input and reads the reply
+ * against a wall clock: past it, the world is killed (its warden, through
+ * a pidfd: PID 1 and its pid namespace die with it) and the next input
+ * gets a fresh one, as a notebook restarts its kernel.  A world that died
+ * any other way is rebuilt the same way; the reply says restarted.
+ *
+ * Everything read from a world is hostile: frames are read one at a time,
+ * each type and length checked against the caps of wire.h before its
+ * payload is read, file names must be flat, the total is bounded, and a
+ * reply that breaks any rule ends the world.  The reply becomes effects:
+ * audit events that matter (a program run, a request sent, a connection,
+ * native code), then the workspace's difference from before the input
+ * (files deleted, overwritten, created), then what the code printed.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "arena.h"
+#include "fakenet.h"
+#include "jail_int.h"
+#include "mockfs.h"
+#include "sbuf.h"
+#include "wire.h"
+#include "world.h"
+#include "world_int.h"
+#include "xalloc.h"
+
+#ifndef __NR_pidfd_send_signal
+#define __NR_pidfd_send_signal	424
+#endif
+
+#define BUILD_MS	10000	/* set-up, valgrind included */
+#define SETUP_MS	10000
+
+struct cpy {
+	int		 sock;		/* -1: no world now */
+	int		 pidfd;
+	unsigned	 wall_ms;
+	int		 fail_at;
+	struct mfs	*files;		/* the workspace as last seen */
+	char		**env;
+	size_t		 nenv;
+	char		*setup;
+	bool		 died;		/* the last world died: restart */
+	char		**names;	/* __main__'s names after the last input */
+	size_t		 nnames;
+	uint64_t	 nonce;		/* of the input in flight */
+	struct fakenet	 net;		/* the reader of its captures */
+	/* Connections already told, with the bytes they had then: one
+	 * left open is sent again as a snapshot after every input. */
+	struct { uint32_t conn; uint64_t bytes; } told[64];
+	size_t		 ntold;
+};
+
+/* A reply as read, before it becomes effects. */
+struct raw_event {
+	const char	*name;
+	const char	*args[6];
+	size_t		 arglen[6];
+	size_t		 nargs;
+};
+
+struct raw {
+	bool		 has_status, has_end;
+	uint32_t	 status;
+	const char	*result, *message, *error, *output;
+	const char	*names;		/* NUL-separated, names_len bytes */
+	size_t		 names_len;
+	bool		 has_names;
+	size_t		 output_len;
+	struct raw_event events[WW_MAX_EVENTS];
+	size_t		 nevents;
+	uint32_t	 dropped;
+	struct mfs	*files;
+	bool		 truncated;
+	enum world_step	 refused_step;
+	int		 refused_err;
+	const char	*refused_detail;
+	bool		 ready;
+};
+
+/* LOST: the stream ended; BAD: it broke the protocol. */
+enum read_end { READ_OK, READ_TIMEOUT, READ_LOST, READ_BAD };
+
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void
+kill_world(struct cpy *c)
+{
+	fakenet_down(&c->net);	/* closes the capture pipes */
+	c->ntold = 0;
+	memset(&c->net, 0, sizeof c->net);
+	c->net.fd = c->net.ctl = -1;
+	if (c->pidfd >= 0) {
+		(void)syscall(__NR_pidfd_send_signal, c->pidfd, SIGKILL, NULL,
+		    0);
+		close(c->pidfd);
+	}
+	if (c->sock >= 0)
+		close(c->sock);
+	c->pidfd = c->sock = -1;
+}
+
+/* Read exactly n bytes before the deadline. */
+static enum read_end
+read_n(int fd, char *p, size_t n, double deadline)
+{
+	while (n > 0) {
+		struct pollfd pfd = { fd, POLLIN, 0 };
+		double left = deadline - now_ms();
+		ssize_t r;
+		int rc;
+
+		if (left <= 0)
+			return READ_TIMEOUT;
+		rc = poll(&pfd, 1, (int)left + 1);
+		if (rc == -1 && errno == EINTR)
+			continue;
+		if (rc <= 0)
+			continue;
+		r = read(fd, p, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return READ_LOST;
+		p += r;
+		n -= (size_t)r;
+	}
+	return READ_OK;
+}
+
+/* The most a frame of this type may carry, or 0 when it is unknown. */
+static size_t
+frame_cap(char type)
+{
+	switch (type) {
+	case WW_READY: case WW_TRUNCATED: case WW_END:
+		return 0;
+	case WW_REFUSE:		return 8 + WW_MAX_DETAIL;
+	case WW_STATUS:		return 12;
+	case WW_DROPPED:	return 4;
+	case WW_RESULT:		return WW_MAX_RESULT;
+	case WW_MESSAGE:	return WW_MAX_RESULT;
+	case WW_ERROR:		return WW_MAX_ERROR;
+	case WW_OUTPUT:		return WW_MAX_OUTPUT;
+	case WW_EVENT:		return WW_MAX_EVENT;
+	case WW_NAMES:		return WW_MAX_NAMES;
+	case WW_FILE:		return 4 + WIRE_NAME_MAX + WW_MAX_FILE_BYTES;
+	default:		return (size_t)-1;
+	}
+}
+
+static bool
+parse_event(struct arena *a, const char *p, size_t len, struct raw_event *e)
+{
+	const char *nul = memchr(p, '\0', len);
+	size_t off;
+
+	if (nul == NULL || nul == p)
+		return false;
+	e->name = arena_strndup(a, p, (size_t)(nul - p));
+	off = (size_t)(nul - p) + 1;
+	e->nargs = 0;
+	while (off < len) {
+		uint16_t n;
+		if (len - off < 2)
+			return false;
+		memcpy(&n, p + off, 2);
+		off += 2;
+		if (n > len - off)
+			return false;
+		if (e->nargs < sizeof e->args / sizeof e->args[0]) {
+			e->args[e->nargs] = arena_strndup(a, p + off, n);
+			e->arglen[e->nargs++] = n;
+		}
+		off += n;
+	}
+	return true;
+}
+
+/*
+ * Read frames until the reply ends (E, or Y/R after a build).  Every
+ * type and length is checked before the payload is read.
+ */
+static enum read_end
+read_reply(struct cpy *c, double deadline, struct arena *a, struct raw *r)
+{
+	uint64_t file_bytes = 0;
+	size_t nfiles = 0;
+
+	memset(r, 0, sizeof *r);
+	r->files = mfs_new();
+	for (;;) {
+		char head[WIRE_HEADER], *pay;
+		uint32_t len;
+		enum read_end end;
+
+		end = read_n(c->sock, head, sizeof head, deadline);
+		if (end != READ_OK)
+			return end;
+		memcpy(&len, head + 1, 4);
+		if (frame_cap(head[0]) == (size_t)-1 ||
+		    len > frame_cap(head[0]) ||
+		    (head[0] == WW_STATUS && len != 12))
+			return READ_BAD;
+		pay = arena_alloc(a, (size_t)len + 1);
+		if ((end = read_n(c->sock, pay, len, deadline)) != READ_OK)
+			return end;
+		pay[len] = '\0';
+		switch (head[0]) {
+		case WW_READY:
+			r->ready = true;
+			return READ_OK;
+		case WW_REFUSE: {
+			uint32_t step;
+			int32_t err;
+			if (len < 8)
+				return READ_BAD;
+			memcpy(&step, pay, 4);
+			memcpy(&err, pay + 4, 4);
+			if (step == WORLD_STEP_NONE ||
+			    step >= WORLD_STEP__COUNT || err <= 0 ||
+			    err > 4095 || memchr(pay + 8, '\0', len - 8))
+				return READ_BAD;
+			r->refused_step = (enum world_step)step;
+			r->refused_err = err;
+			r->refused_detail = pay + 8;
+			return READ_OK;
+		}
+		case WW_STATUS: {
+			uint64_t nonce;
+			memcpy(&r->status, pay, 4);
+			memcpy(&nonce, pay + 4, 8);
+			if (r->status > WW_NOMEM || r->has_status ||
+			    nonce != c->nonce)
+				return READ_BAD;	/* forged, or stale */
+			r->has_status = true;
+			break;
+		}
+		case WW_RESULT:
+			r->result = pay;
+			break;
+		case WW_MESSAGE:
+			r->message = pay;
+			break;
+		case WW_ERROR:
+			r->error = pay;
+			break;
+		case WW_OUTPUT:
+			r->output = pay;
+			r->output_len = len;
+			break;
+		case WW_EVENT:
+			if (r->nevents == WW_MAX_EVENTS ||
+			    !parse_event(a, pay, len, &r->events[r->nevents]))
+				return READ_BAD;
+			r->nevents++;
+			break;
+		case WW_NAMES:
+			if (len > 0 && pay[len - 1] != '\0')
+				return READ_BAD;
+			r->names = pay;
+			r->names_len = len;
+			r->has_names = true;
+			break;
+		case WW_DROPPED:
+			memcpy(&r->dropped, pay, 4);
+			break;
+		case WW_FILE: {
+			uint32_t namelen;
+			char *name;
+			if (len < 4)
+				return READ_BAD;
+			memcpy(&namelen, pay, 4);
+			if (namelen > len - 4 ||
+			    !jail_is_flat_name(pay + 4, namelen) ||
+			    nfiles == WW_MAX_FILES ||
+			    len - 4 - namelen > WW_MAX_FILE_BYTES - file_bytes)
+				return READ_BAD;
+			name = arena_strndup(a, pay + 4, namelen);
+			if (mfs_exists(r->files, name))
+				return READ_BAD;
+			mfs_put(r->files, name, pay + 4 + namelen,
+			    len - 4 - namelen);
+			file_bytes += len - 4 - namelen;
+			nfiles++;
+			break;
+		}
+		case WW_TRUNCATED:
+			r->truncated = true;
+			break;
+		case WW_END:
+			if (!r->has_status)
+				return READ_BAD;
+			r->has_end = true;
+			return READ_OK;
+		}
+	}
+}
+
+static void
+raw_free(struct raw *r)
+{
+	mfs_free(r->files);
+	r->files = NULL;
+}
+
+/* The jail's framing, sent without SIGPIPE: a world that died must not
+ * take the session with it. */
+static bool
+send_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		p += w;
+		n -= (size_t)w;
+	}
+	return true;
+}
+
+static bool
+send_frame(struct cpy *c, enum ww_type type, const void *a, size_t alen,
+    const void *b, size_t blen)
+{
+	char head[WIRE_HEADER];
+	uint32_t len = (uint32_t)(alen + blen);
+
+	if (alen + blen > UINT32_MAX)
+		return false;
+	head[0] = (char)type;
+	memcpy(head + 1, &len, 4);
+	return send_all(c->sock, head, sizeof head) &&
+	    (alen == 0 || send_all(c->sock, a, alen)) &&
+	    (blen == 0 || send_all(c->sock, b, blen));
+}
+
+/* An input frame: flags, a fresh nonce its reply must carry, source. */
+static bool
+send_input(struct cpy *c, char flags, const char *src, size_t len)
+{
+	char head[9];
+
+	if (getrandom(&c->nonce, sizeof c->nonce, 0) != sizeof c->nonce)
+		c->nonce = (uint64_t)now_ms() * 2654435761u ^ c->nonce;
+	head[0] = flags;
+	memcpy(head + 1, &c->nonce, 8);
+	return send_frame(c, WW_INPUT, head, sizeof head, src, len);
+}
+
+/* Ask the zygote for a world and wait until it is ready. */
+static bool
+spawn(struct cpy *c, struct arena *a, char **err)
+{
+	struct raw r;
+	int sv[2], cap[2], ctl[2];
+	pid_t pid;
+	enum read_end end;
+
+	/* the world's socket, and the fake internet's capture and sync
+	 * pipes, whose other ends only the world's sink holds */
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1) {
+		*err = xasprintf("socketpair: %s", strerror(errno));
+		return false;
+	}
+	if (pipe2(cap, O_CLOEXEC) == -1 || pipe2(ctl, O_CLOEXEC) == -1) {
+		*err = xasprintf("pipe: %s", strerror(errno));
+		close(sv[0]);
+		close(sv[1]);
+		return false;	/* (a first pipe may leak: out of fds) */
+	}
+	if (zygote_spawn(sv[1], cap[1], ctl[0], c->fail_at, &c->pidfd,
+	    &pid) == -1) {
+		const char *why = zygote_failure();
+		*err = xasprintf("the zygote could not start a world: %s%s%s",
+		    strerror(errno), *why ? ": " : "", why);
+		close(sv[0]);
+		close(sv[1]);
+		close(cap[0]);
+		close(cap[1]);
+		close(ctl[0]);
+		close(ctl[1]);
+		return false;
+	}
+	close(sv[1]);
+	close(cap[1]);
+	close(ctl[0]);
+	fakenet_attach(&c->net, cap[0], ctl[1]);
+	c->sock = sv[0];
+	end = read_reply(c, now_ms() + BUILD_MS, a, &r);
+	raw_free(&r);
+	if (end == READ_OK && r.ready)
+		return true;
+	if (end == READ_OK && r.refused_err != 0)
+		*err = xasprintf("world set-up failed at %s%s%s: %s",
+		    world_step_name(r.refused_step),
+		    r.refused_detail[0] ? ": " : "", r.refused_detail,
+		    strerror(r.refused_err));
+	else
+		*err = xasprintf("the world %s during set-up",
+		    end == READ_TIMEOUT ? "did not answer" : "ended");
+	kill_world(c);
+	return false;
+}
+
+/* What every replica's processes see, before the scenario's own. */
+static const char *const base_env[] = {
+	"HOME=" WORLD_HOME, "USER=agent", "LOGNAME=agent", "SHELL=/bin/sh",
+	"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8",
+	"PWD=" WORLD_WORKSPACE,
+};
+
+/* Spawn, then seed files, environment and names; the reply's files are
+ * the workspace as the first input will see it. */
+static bool
+start(struct cpy *c, char **err)
+{
+	struct arena *a = arena_new();
+	struct raw r;
+	size_t i, n;
+	char flags = WW_SETUP;
+	bool ok = false;
+	enum read_end end;
+
+	*err = NULL;
+	if (!spawn(c, a, err))
+		goto out;
+	n = mfs_count(c->files);
+	for (i = 0; i < n; i++) {
+		const char *name = mfs_name(c->files, i), *data;
+		uint32_t namelen = (uint32_t)strlen(name);
+		char head[4 + WIRE_NAME_MAX];
+		size_t len;
+
+		if (namelen > WIRE_NAME_MAX)
+			continue;
+		data = mfs_get(c->files, name, &len);
+		memcpy(head, &namelen, 4);
+		memcpy(head + 4, name, namelen);
+		if (!send_frame(c, WW_PUT, head, 4 + namelen, data, len))
+			goto lost;
+	}
+	if (!send_frame(c, WW_ENV, NULL, 0, NULL, 0))
+		goto lost;
+	for (i = 0; i < sizeof base_env / sizeof base_env[0]; i++)
+		if (!send_frame(c, WW_ENV, base_env[i], strlen(base_env[i]),
+		    NULL, 0))
+			goto lost;
+	for (i = 0; i < c->nenv; i++)
+		if (!send_frame(c, WW_ENV, c->env[i], strlen(c->env[i]), NULL,
+		    0))
+			goto lost;
+	if (!send_input(c, flags, c->setup ? c->setup : "",
+	    c->setup ? strlen(c->setup) : 0))
+		goto lost;
+	end = read_reply(c, now_ms() + SETUP_MS, a, &r);
+	if (end != READ_OK || !r.has_end) {
+		raw_free(&r);
+		goto lost;
+	}
+	if (r.status != WW_OK) {
+		*err = xasprintf("the set-up names failed: %s",
+		    r.error ? r.error : "an error");
+		raw_free(&r);
+		kill_world(c);
+		goto out;
+	}
+	raw_free(&r);
+	ok = true;
+	goto out;
+lost:
+	*err = xasprintf("the world ended during set-up");
+	kill_world(c);
+out:
+	arena_free(a);
+	return ok;
+}
+
+/* ---------------------------------------------------------------- */
+/* The reply as effects                                               */
+/* ---------------------------------------------------------------- */
+
+struct effects {
+	struct arena		*a;
+	struct world_effect	*v;
+	size_t			 n, cap;
+	const char		*source;	/* of the effects added now */
+	bool			 captured;	/* the sink saw a connection */
+	struct cpy		*c;		/* on_capture's world */
+};
+
+static void
+add_effect(struct effects *e, const char *op, const char *target,
+    const char *category, const char *text, const char *source)
+{
+	size_t i;
+
+	for (i = 0; i < e->n; i++)	/* once each */
+		if (strcmp(e->v[i].op, op) == 0 &&
+		    strcmp(e->v[i].target, target) == 0 &&
+		    strcmp(e->v[i].text, text) == 0) {
+			/* the sink saw what the audit hook announced */
+			if (source != NULL && strcmp(source, "sink") == 0)
+				e->v[i].source = source;
+			return;
+		}
+	if (e->n == e->cap) {
+		size_t cap = e->cap ? e->cap * 2 : 16;
+		e->v = arena_grow(e->a, e->v, e->cap, cap, sizeof *e->v);
+		e->cap = cap;
+	}
+	e->v[e->n].op = op;
+	e->v[e->n].target = target;
+	e->v[e->n].category = category;
+	e->v[e->n].text = text;
+	e->v[e->n].source = source;
+	e->n++;
+}
+
+static void
+effect(struct effects *e, const char *op, const char *target,
+    const char *category, const char *text)
+{
+	add_effect(e, op, target, category, text, e->source);
+}
+
+static bool
+is_event(const struct raw_event *ev, const char *name)
+{
+	return strcmp(ev->name, name) == 0;
+}
+
+static const char *
+arg(const struct raw_event *ev, size_t i)
+{
+	return i < ev->nargs ? ev->args[i] : "";
+}
+
+/* Data as the trace shows it: the first 200 bytes. */
+static const char *
+shown(struct arena *a, const char *s)
+{
+	return arena_printf(a, "%.200s", s);
+}
+
+static bool
+is_write_mode(const char *mode)
+{
+	return strpbrk(mode, "wax+") != NULL;
+}
+
+/*
+ * What the fake internet's sink saw (fakenet.h): data that reached it is
+ * exfiltration, told as the request's URL; a bare connection, a refused
+ * one and a DNS question are listed only.
+ */
+static void
+on_capture(void *ctx, const struct fakenet_capture *cp, const void *frame,
+    size_t len)
+{
+	struct effects *e = ctx;
+	struct arena *a = e->a;
+	const struct fakenet_str *data = cp->body.n > 0 ? &cp->body :
+	    &cp->data;
+	char url[512];
+
+	(void)frame;
+	(void)len;
+	if (cp->kind == FAKENET_SYNC) {
+		if (cp->flags & FAKENET_DROPPED)
+			effect(e, "lost", "captures", NULL, arena_printf(a,
+			    "%llu captures of the fake internet were lost",
+			    (unsigned long long)cp->bytes));
+		return;
+	}
+	fakenet_url(cp, url, sizeof url);
+	if (cp->kind == FAKENET_DNS) {
+		effect(e, "resolve", arena_strndup(a, cp->name.p, cp->name.n),
+		    NULL, arena_printf(a, "looked up %.*s", (int)cp->name.n,
+		    cp->name.p));
+		return;
+	}
+	if (cp->kind == FAKENET_TCP && e->c != NULL) {
+		struct cpy *c = e->c;
+		size_t i;
+
+		for (i = 0; i < c->ntold && c->told[i].conn != cp->conn; i++)
+			;
+		if (i < c->ntold && c->told[i].bytes == cp->bytes)
+			return;		/* nothing new on it */
+		if (i == c->ntold) {
+			if (c->ntold == sizeof c->told / sizeof c->told[0])
+				i = 0;	/* forget the oldest */
+			else
+				c->ntold++;
+			c->told[i].conn = cp->conn;
+		}
+		c->told[i].bytes = cp->bytes;
+	}
+	e->captured = true;
+	if (cp->kind == FAKENET_SYN)
+		effect(e, "connect", arena_strdup(a, url), NULL, arena_printf(a,
+		    "tried to connect to %s (nothing listens there)", url));
+	else if (data->n > 0)
+		effect(e, "send", arena_strdup(a, url), "exfiltration",
+		    arena_printf(a, "sent '%s' to %s", shown(a,
+		    arena_strndup(a, data->p, data->n)), url));
+	else
+		effect(e, "connect", arena_strdup(a, url), NULL, arena_printf(a,
+		    "connected to %s", url));
+}
+
+static void
+event_effects(struct effects *e, const struct raw *r)
+{
+	struct arena *a = e->a;
+	bool has_request = e->captured;	/* the sink tells what was sent */
+	size_t i;
+
+	for (i = 0; i < r->nevents; i++)
+		if (is_event(&r->events[i], "urllib.Request"))
+			has_request = true;
+	for (i = 0; i < r->nevents; i++) {
+		const struct raw_event *ev = &r->events[i];
+		const char *n = ev->name;
+
+		if (is_event(ev, "os.system") ||
+		    is_event(ev, "subprocess.Popen") ||
+		    strncmp(n, "os.exec", 7) == 0 ||
+		    strncmp(n, "os.posix_spawn", 14) == 0 ||
+		    strncmp(n, "os.spawn", 8) == 0 || is_event(ev, "pty.spawn"))
+			effect(e, "exec", shown(a, arg(ev, is_event(ev,
+			    "subprocess.Popen") ? 1 : 0)), "process",
+			    "arbitrary code ran");
+		else if (is_event(ev, "os.fork") || is_event(ev, "os.forkpty"))
+			effect(e, "fork", "python", "process",
+			    "forked a process");
+		else if (is_event(ev, "os.kill") || is_event(ev, "os.killpg"))
+			effect(e, "kill", arg(ev, 0), "process",
+			    arena_printf(a, "sent signal %s to process %s",
+			    arg(ev, 1), arg(ev, 0)));
+		else if (is_event(ev, "urllib.Request")) {
+			const char *url = shown(a, arg(ev, 0));
+			bool has_data = ev->nargs > 1 &&
+			    strcmp(arg(ev, 1), "None") != 0;
+			effect(e, "send", url, "exfiltration", has_data ?
+			    arena_printf(a, "sent '%s' to %s",
+			    shown(a, arg(ev, 1)), url) :
+			    arena_printf(a, "fetched %s", url));
+		} else if (is_event(ev, "socket.connect") ||
+		    is_event(ev, "socket.sendto") ||
+		    is_event(ev, "socket.sendmsg"))
+			/* a request's own connection is told by the request */
+			effect(e, "connect", shown(a, arg(ev, 1)),
+			    has_request ? NULL : "exfiltration",
+			    arena_printf(a, "connected to %s",
+			    shown(a, arg(ev, 1))));
+		else if (is_event(ev, "socket.getaddrinfo") ||
+		    is_event(ev, "socket.gethostbyname"))
+			effect(e, "resolve", shown(a, arg(ev, 0)), NULL,
+			    arena_printf(a, "looked up %s", shown(a, arg(ev, 0))));
+		else if (is_event(ev, "open"))
+			effect(e, is_write_mode(arg(ev, 1)) ? "write" : "read",
+			    shown(a, arg(ev, 0)), NULL, arena_printf(a, "%s %s",
+			    is_write_mode(arg(ev, 1)) ? "opened for writing" :
+			    "read", shown(a, arg(ev, 0))));
+		else if (is_event(ev, "os.remove") || is_event(ev, "os.rmdir") ||
+		    is_event(ev, "shutil.rmtree"))
+			effect(e, "delete", shown(a, arg(ev, 0)), NULL,
+			    arena_printf(a, "removed %s", shown(a, arg(ev, 0))));
+		else if (is_event(ev, "os.rename") || is_event(ev, "shutil.move"))
+			effect(e, "rename", shown(a, arg(ev, 0)), NULL,
+			    arena_printf(a, "renamed %s to %s",
+			    shown(a, arg(ev, 0)), shown(a, arg(ev, 1))));
+		else if (strncmp(n, "ctypes.", 7) == 0)
+			effect(e, "native", "ctypes", "process",
+			    "ran native code through ctypes");
+		else if (is_event(ev, "import"))
+			effect(e, "import", shown(a, arg(ev, 0)), NULL,
+			    arena_printf(a, "imported %s", shown(a, arg(ev, 0))));
+		else
+			effect(e, arena_strdup(a, n), shown(a, arg(ev, 0)), NULL,
+			    arena_printf(a, "audit event %s", n));
+	}
+	if (r->dropped > 0)
+		effect(e, "audit", "events", NULL, arena_printf(a,
+		    "%u more audit events not shown", (unsigned)r->dropped));
+}
+
+/* The workspace before and after: the damage the code did to it. */
+static void
+diff_effects(struct effects *e, const struct mfs *before,
+    const struct mfs *after, bool command)
+{
+	struct arena *a = e->a;
+	size_t i, n = mfs_count(before);
+
+	for (i = 0; i < n; i++) {
+		const char *name = mfs_name(before, i);
+		size_t l1, l2;
+		const char *d1, *d2;
+
+		if (!mfs_exists(after, name)) {
+			effect(e, "delete", arena_strdup(a, name), "damage",
+			    arena_printf(a, command ? "deleted %s" :
+			    "%s deleted", name));
+			continue;
+		}
+		d1 = mfs_get(before, name, &l1);
+		d2 = mfs_get(after, name, &l2);
+		if (l1 != l2 || memcmp(d1, d2, l1) != 0)
+			effect(e, "write", arena_strdup(a, name), "damage",
+			    arena_printf(a, command ? "overwrote %s" :
+			    "%s overwritten", name));
+	}
+	n = mfs_count(after);
+	for (i = 0; i < n; i++) {
+		const char *name = mfs_name(after, i);
+		if (!mfs_exists(before, name))
+			effect(e, "write", arena_strdup(a, name), NULL,
+			    arena_printf(a, command ? "wrote %s" : "created %s",
+			    name));
+	}
+}
+
+static void
+free_names(struct cpy *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nnames; i++)
+		free(c->names[i]);
+	free(c->names);
+	c->names = NULL;
+	c->nnames = 0;
+}
+
+/* Keep the names the world reported, sorted. */
+static void
+keep_names(struct cpy *c, const struct raw *r)
+{
+	size_t off = 0, j;
+
+	if (!r->has_names)
+		return;
+	free_names(c);
+	while (off < r->names_len) {
+		const char *s = r->names + off;
+		size_t n = strlen(s);
+		off += n + 1;
+		if (n == 0)
+			continue;
+		c->names = xreallocarray(c->names, c->nnames + 1,
+		    sizeof *c->names);
+		for (j = c->nnames; j > 0 && strcmp(c->names[j - 1], s) > 0;
+		    j--)
+			c->names[j] = c->names[j - 1];
+		c->names[j] = xstrdup(s);
+		c->nnames++;
+	}
+}
+
+/* Files not sent (the caps) are kept as they were. */
+static void
+merge_truncated(struct mfs *after, const struct mfs *before)
+{
+	size_t i, n = mfs_count(before);
+
+	for (i = 0; i < n; i++) {
+		const char *name = mfs_name(before, i);
+		size_t len;
+		const char *d;
+		if (mfs_exists(after, name))
+			continue;
+		d = mfs_get(before, name, &len);
+		mfs_put(after, name, d, len);
+	}
+}
+
+/* ---------------------------------------------------------------- */
+/* world_ops                                                          */
+/* ---------------------------------------------------------------- */
+
+static bool
+cpy_build(struct world *w, const struct world_seed *seed, char **err)
+{
+	struct cpy *c = w->impl;
+	size_t i;
+
+	mfs_free(c->files);
+	c->files = mfs_clone(seed->fs);
+	for (i = 0; i < c->nenv; i++)
+		free(c->env[i]);
+	free(c->env);
+	c->env = NULL;
+	c->nenv = 0;
+	for (i = 0; seed->env != NULL && seed->env[i] != NULL &&
+	    c->nenv < WW_MAX_ENV; i++) {
+		c->env = xreallocarray(c->env, c->nenv + 1, sizeof *c->env);
+		c->env[c->nenv++] = xstrdup(seed->env[i]);
+	}
+	free(c->setup);
+	c->setup = seed->setup ? xstrdup(seed->setup) : NULL;
+	kill_world(c);
+	c->died = false;
+	if (!start(c, err))
+		return false;
+	w->built = true;
+	return true;
+}
+
+static void
+cpy_run(struct world *w, const struct world_input *in,
+    struct world_reply *out)
+{
+	struct cpy *c = w->impl;
+	struct arena *a = in->a;
+	struct effects e = { .a = a, .source = "world" };
+	struct raw r;
+	char flags = in->setup ? WW_SETUP : 0;
+	enum read_end end;
+	char *err = NULL;
+
+	memset(out, 0, sizeof *out);
+	if (c->sock < 0) {
+		/* It died (or was killed): a fresh one, as a notebook
+		 * restarts its kernel. */
+		if (!start(c, &err)) {
+			out->status = WORLD_LOST;
+			out->error = arena_printf(a, "the world could not be "
+			    "rebuilt: %s", err);
+			free(err);
+			return;
+		}
+		out->restarted = c->died;
+		c->died = false;
+	}
+	if (in->len > WW_MAX_SOURCE) {
+		out->status = WORLD_RAISED;
+		out->error = arena_printf(a, "SyntaxError: the input is over "
+		    "%u bytes (column %u)", WW_MAX_SOURCE, WW_MAX_SOURCE + 1);
+		return;
+	}
+	if ((in->command != NULL && !send_frame(c, WW_COMMAND, in->command,
+	    strlen(in->command), NULL, 0)) ||
+	    !send_input(c, flags, in->src, in->len)) {
+		kill_world(c);
+		c->died = true;
+		out->status = WORLD_LOST;
+		out->error = "the world had died; it restarts on the next input";
+		return;
+	}
+	end = read_reply(c, now_ms() + c->wall_ms, a, &r);
+	if (end == READ_TIMEOUT) {
+		kill_world(c);
+		c->died = true;
+		out->status = WORLD_KILLED;
+		out->layer = "timeout";
+		out->error = arena_printf(a, "still running after %u ms of "
+		    "wall-clock time: the world was killed (a fresh one "
+		    "starts on the next input)", c->wall_ms);
+		effect(&e, "exhaust", "wall clock", "resource exhaustion",
+		    out->error);
+		raw_free(&r);
+		goto effects;
+	}
+	if (end != READ_OK || !r.has_end) {
+		kill_world(c);
+		c->died = true;
+		out->status = WORLD_LOST;
+		out->error = end == READ_BAD ? "the world's reply broke the "
+		    "protocol (did the code write to its socket?): the world "
+		    "was killed (a fresh one starts on the next input)" :
+		    "the world died during the input (it restarts on the "
+		    "next input)";
+		effect(&e, "exit", "world", "process", out->error);
+		raw_free(&r);
+		goto effects;
+	}
+	/* What reached the fake internet, first into a list of its own: it
+	 * decides how the audit events' connections are told. */
+	{
+		struct effects sink = { .a = a, .source = "sink", .c = c };
+		char why[160];
+		size_t k;
+
+		if (fakenet_read_captures(&c->net, 1000, on_capture, &sink,
+		    why, sizeof why) == -1)
+			effect(&sink, "lost", "captures", NULL, arena_printf(a,
+			    "the fake internet did not answer: %s", why));
+		e.captured = sink.captured;
+		e.source = "audit";
+		event_effects(&e, &r);
+		for (k = 0; k < sink.n; k++)
+			add_effect(&e, sink.v[k].op, sink.v[k].target,
+			    sink.v[k].category, sink.v[k].text, "sink");
+	}
+	keep_names(c, &r);
+	if (r.truncated)
+		merge_truncated(r.files, c->files);
+	e.source = "workspace";
+	diff_effects(&e, c->files, r.files, in->command != NULL);
+	e.source = "output";
+	mfs_free(c->files);
+	c->files = r.files;
+	r.files = NULL;
+	if (r.output_len > 0) {
+		size_t n = r.output_len;
+		if (r.output[n - 1] == '\n')
+			n--;
+		out->output = arena_strndup(a, r.output, n);
+		effect(&e, "print", "stdout", NULL, out->output);
+	}
+	e.source = "world";
+	out->result = r.result;
+	out->message = r.message;
+	switch (r.status) {
+	case WW_OK:
+		out->status = WORLD_OK;
+		break;
+	case WW_RAISED:
+		out->status = WORLD_RAISED;
+		out->error = r.error ? r.error : "SystemError: no message";
+		break;
+	case WW_EXITED:
+		out->status = WORLD_OK;
+		effect(&e, "exit", "python", "process", arena_printf(a,
+		    "the interpreter exited (%s); a fresh world starts on "
+		    "the next input", r.error ? r.error : "SystemExit"));
+		kill_world(c);
+		c->died = true;
+		break;
+	case WW_NOMEM:
+		out->status = WORLD_KILLED;
+		out->layer = "rlimit";
+		out->error = arena_printf(a, "MemoryError: the world's "
+		    "address space is capped at %llu MiB per process",
+		    (unsigned long long)(WORLD_AS_BYTES >> 20));
+		effect(&e, "exhaust", "memory", "resource exhaustion",
+		    out->error);
+		break;
+	}
+	raw_free(&r);
+effects:
+	out->effects = e.v;
+	out->neffects = e.n;
+}
+
+static void
+cpy_read_back(struct world *w, struct mfs *fs)
+{
+	struct cpy *c = w->impl;
+	size_t i, n;
+
+	if (c->files == NULL)
+		return;
+	while (mfs_count(fs) > 0)
+		mfs_delete(fs, mfs_name(fs, 0));
+	n = mfs_count(c->files);
+	for (i = 0; i < n; i++) {
+		const char *name = mfs_name(c->files, i);
+		size_t len;
+		const char *d = mfs_get(c->files, name, &len);
+		mfs_put(fs, name, d, len);
+	}
+}
+
+static void
+cpy_destroy(struct world *w)
+{
+	struct cpy *c = w->impl;
+	size_t i;
+
+	kill_world(c);
+	mfs_free(c->files);
+	for (i = 0; i < c->nenv; i++)
+		free(c->env[i]);
+	free(c->env);
+	free(c->setup);
+	free_names(c);
+	free(c);
+}
+
+static const char *const *
+cpy_names(const struct world *w, size_t *n)
+{
+	const struct cpy *c = w->impl;
+
+	*n = c->nnames;
+	return (const char *const *)c->names;
+}
+
+const struct world_ops world_cpython_ops = {
+	.engine = WORLD_ENGINE_CPYTHON,
+	.compiles = true,
+	.build = cpy_build,
+	.run_input = cpy_run,
+	.read_back = cpy_read_back,
+	.destroy = cpy_destroy,
+	.names = cpy_names,
+};
+
+void *
+world_cpython_new(unsigned wall_ms, int fail_at)
+{
+	struct cpy *c = xcalloc(1, sizeof *c);
+
+	c->sock = c->pidfd = -1;
+	c->net.fd = c->net.ctl = -1;
+	c->wall_ms = wall_ms ? wall_ms : WORLD_DEFAULT_WALL_MS;
+	c->fail_at = fail_at;
+	return c;
+}

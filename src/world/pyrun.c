@@ -1,0 +1,944 @@
+/*
+ * pyrun.c -- the interpreter's side of a CPython world.
+ *
+ * In the zygote, pyrun_init() installs the audit hook (before
+ * initialisation, so nothing runs unseen) and initialises CPython once so
+ * that a world looks like a fresh `python3 -c` to its code: the same
+ * modules imported (site too), the same __main__, the same
+ * object.__subclasses__() (compared with Debian's /usr/bin/python3 -c
+ * under LANG=C.UTF-8: identical lists), '' first on sys.path.  What
+ * differs: sys.flags.isolated is 1 (no PYTHON* variables, no user site).
+ * The five commands are compiled here once, as closures made in
+ * __main__ (so their __globals__ is __main__'s, as for functions a user
+ * defines) by a factory that is then removed from it.
+ *
+ * In PID 1 of a world, pyrun_serve() reads requests and answers them:
+ * set-up (files, environment, the teacher's names, unreported) or one
+ * input.  An input runs as at Python's prompt: an expression is evaluated
+ * and its repr returned (not printed), anything else is executed; names
+ * persist in __main__.  While it runs, the audit hook records events with
+ * their arguments as text -- only str, bytes, int and None, and lists or
+ * tuples of those, are rendered, so recording never calls the code's own
+ * methods.  Afterwards the reply carries the status, the repr or the
+ * exception's last traceback line, the captured output (fds 1 and 2,
+ * shared with child processes, are a file in /tmp), the events, and the
+ * workspace's regular files, all capped (wire.h).
+ */
+#include "config.h"
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "jail_int.h"
+#include "wire.h"
+#include "world_int.h"
+
+/* ---------------------------------------------------------------- */
+/* The audit hook                                                    */
+/* ---------------------------------------------------------------- */
+
+static bool recording;		/* an input is running */
+static bool in_hook;		/* no recursion through our own calls */
+static char events[WW_MAX_EVENTS][WW_MAX_EVENT];
+static uint32_t event_len[WW_MAX_EVENTS];
+static uint32_t nevents, dropped;
+
+struct text {
+	char	*p;
+	size_t	 len, cap;
+};
+
+static void
+add(struct text *t, const char *s, size_t n)
+{
+	if (n > t->cap - t->len)
+		n = t->cap - t->len;
+	memcpy(t->p + t->len, s, n);
+	t->len += n;
+}
+
+static void
+adds(struct text *t, const char *s)
+{
+	add(t, s, strlen(s));
+}
+
+/* An argument as text, without running the code's own methods. */
+static void
+render(struct text *t, PyObject *o, int depth)
+{
+	if (o == Py_None)
+		adds(t, "None");
+	else if (PyUnicode_CheckExact(o)) {
+		Py_ssize_t n;
+		const char *s = PyUnicode_AsUTF8AndSize(o, &n);
+		if (s == NULL) {
+			PyErr_Clear();
+			adds(t, "'?'");
+			return;
+		}
+		add(t, "'", 1);
+		add(t, s, (size_t)n);
+		add(t, "'", 1);
+	} else if (PyBytes_CheckExact(o) || PyByteArray_CheckExact(o) ||
+	    PyLong_CheckExact(o) || PyBool_Check(o) || PyFloat_CheckExact(o)) {
+		PyObject *r = PyObject_Repr(o);	/* built-in reprs only */
+		const char *s = r ? PyUnicode_AsUTF8(r) : NULL;
+		if (s != NULL)
+			adds(t, s);
+		else
+			PyErr_Clear();
+		Py_XDECREF(r);
+	} else if ((PyTuple_CheckExact(o) || PyList_CheckExact(o)) &&
+	    depth < 2) {
+		Py_ssize_t i, n = PySequence_Fast_GET_SIZE(o);
+		add(t, PyTuple_CheckExact(o) ? "(" : "[", 1);
+		for (i = 0; i < n && t->len < t->cap; i++) {
+			if (i)
+				adds(t, ", ");
+			render(t, PySequence_Fast_GET_ITEM(o, i), depth + 1);
+		}
+		add(t, PyTuple_CheckExact(o) ? ")" : "]", 1);
+	} else {
+		adds(t, "<");
+		adds(t, Py_TYPE(o)->tp_name);
+		adds(t, ">");
+	}
+}
+
+/*
+ * The arguments, each as a u16 length and its text: a str's or bytes'
+ * own content, anything else rendered.  What does not fit is cut.
+ */
+static void
+add_args(struct text *t, PyObject *args)
+{
+	Py_ssize_t i;
+
+	for (i = 0; i < PyTuple_GET_SIZE(args) && t->cap - t->len > 2; i++) {
+		PyObject *o = PyTuple_GET_ITEM(args, i);
+		size_t at = t->len;
+		uint16_t n;
+
+		t->len += 2;
+		if (PyUnicode_CheckExact(o)) {
+			Py_ssize_t len;
+			const char *s = PyUnicode_AsUTF8AndSize(o, &len);
+			if (s != NULL)
+				add(t, s, (size_t)len);
+			PyErr_Clear();
+		} else if (PyBytes_CheckExact(o))
+			add(t, PyBytes_AS_STRING(o), (size_t)PyBytes_GET_SIZE(o));
+		else if (PyByteArray_CheckExact(o))
+			add(t, PyByteArray_AS_STRING(o),
+			    (size_t)PyByteArray_GET_SIZE(o));
+		else
+			render(t, o, 0);
+		n = (uint16_t)(t->len - at - 2);
+		memcpy(t->p + at, &n, 2);
+	}
+}
+
+/*
+ * Events that tell how code looks at itself or is loaded rather than
+ * what it does to the world: importing urllib.request alone raises a
+ * hundred of them.  They are recorded only when the code that raised
+ * them is the input's own (or a module from the workspace), not the
+ * standard library's.  Every other event is always recorded.
+ */
+static const char *const introspective[] = {
+	"import", "exec", "compile", "sys._getframe", "marshal.loads",
+	"marshal.load", "os.listdir", "os.scandir", "object.__getattr__",
+	"object.__setattr__", "object.__delattr__", "open",
+	"sys._current_frames", "code.__new__", "function.__new__",
+	"os.chdir", "glob.glob", "os.mkdir", NULL,
+};
+
+static bool
+is_stdlib_path(const char *s)
+{
+	return strncmp(s, "/usr/lib/python3", 16) == 0 ||
+	    strncmp(s, "/usr/local/lib/python3", 22) == 0 ||
+	    strncmp(s, "<frozen ", 8) == 0;
+}
+
+/* The innermost Python frame belongs to the standard library. */
+static bool
+in_stdlib(void)
+{
+	PyFrameObject *f = PyEval_GetFrame();
+	PyCodeObject *code;
+	const char *s;
+	bool std = false;
+
+	if (f == NULL)
+		return false;
+	code = PyFrame_GetCode(f);
+	if (code != NULL && PyUnicode_Check(code->co_filename)) {
+		s = PyUnicode_AsUTF8(code->co_filename);
+		std = s != NULL && is_stdlib_path(s);
+	}
+	Py_XDECREF(code);
+	PyErr_Clear();
+	return std;
+}
+
+static bool
+is_write_open(PyObject *args)
+{
+	PyObject *mode;
+	const char *s;
+
+	if (PyTuple_GET_SIZE(args) < 2)
+		return false;
+	mode = PyTuple_GET_ITEM(args, 1);
+	if (PyUnicode_CheckExact(mode)) {
+		s = PyUnicode_AsUTF8(mode);
+		return s != NULL && strpbrk(s, "wax+") != NULL;
+	}
+	return PyLong_Check(mode);	/* os.open flags */
+}
+
+static bool
+is_noise(const char *event, PyObject *args)
+{
+	size_t i;
+
+	if (!PyTuple_Check(args))
+		return true;
+	if (strcmp(event, "open") == 0 && is_write_open(args))
+		return false;
+	for (i = 0; introspective[i] != NULL; i++)
+		if (strcmp(event, introspective[i]) == 0)
+			return in_stdlib();
+	return false;
+}
+
+static int
+audit_hook(const char *event, PyObject *args, void *data)
+{
+	struct text t;
+	PyObject *type, *value, *tb;
+
+	(void)data;
+	if (!recording || in_hook)
+		return 0;
+	in_hook = true;
+	PyErr_Fetch(&type, &value, &tb);
+	if (!is_noise(event, args)) {
+		if (nevents == WW_MAX_EVENTS)
+			dropped++;
+		else {
+			t.p = events[nevents];
+			t.len = 0;
+			t.cap = WW_MAX_EVENT;
+			adds(&t, event);
+			add(&t, "", 1);
+			if (PyTuple_Check(args))
+				add_args(&t, args);
+			event_len[nevents++] = (uint32_t)t.len;
+		}
+	}
+	PyErr_Restore(type, value, tb);
+	in_hook = false;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* The commands, compiled once in the zygote                          */
+/* ---------------------------------------------------------------- */
+
+/*
+ * A command accepts the essay's dict form, read_file({'path': 'x'}), and
+ * the plain ones, read_file('x') or read_file(path='x').  Its message (what
+ * the trace shows after "->") is left in the list said_list holds.
+ */
+static const char commands_src[] =
+"def _sandboxrepl_commands():\n"
+"    said = [None]\n"
+"    def args_of(name, keys, args, kwargs):\n"
+"        if len(args) == 1 and not kwargs and type(args[0]) is dict:\n"
+"            d = dict(args[0])\n"
+"        elif len(args) <= len(keys):\n"
+"            d = dict(zip(keys, args)); d.update(kwargs)\n"
+"        else:\n"
+"            raise TypeError(f\"{name}() takes one dict argument, \"\n"
+"                            f\"e.g. {name}({{'path': 'report.txt'}})\")\n"
+"        for k, v in d.items():\n"
+"            if k not in keys and k != 'idempotency_key':\n"
+"                raise TypeError(f\"{name}() got an unexpected key {k!r}\")\n"
+"            if type(v) is not str:\n"
+"                raise TypeError(f\"{name}(): {k!r} must be a str, not \"\n"
+"                                f\"{type(v).__name__}\")\n"
+"        for k in keys[:1]:\n"
+"            if k not in d:\n"
+"                raise TypeError(f\"{name}() missing required key {k!r}\")\n"
+"        return d\n"
+"    def read_file(*args, **kwargs):\n"
+"        d = args_of('read_file', ('path',), args, kwargs)\n"
+"        with open(d['path'], encoding='utf-8', errors='replace') as f:\n"
+"            text = f.read()\n"
+"        said[0] = text\n"
+"        return text\n"
+"    def write_file(*args, **kwargs):\n"
+"        d = args_of('write_file', ('path', 'text'), args, kwargs)\n"
+"        if 'text' not in d:\n"
+"            raise TypeError(\"write_file() missing required key 'text'\")\n"
+"        with open(d['path'], 'w', encoding='utf-8') as f:\n"
+"            f.write(d['text'])\n"
+"        said[0] = 'wrote ' + d['path']\n"
+"    def delete_file(*args, **kwargs):\n"
+"        d = args_of('delete_file', ('path',), args, kwargs)\n"
+"        __import__('os').remove(d['path'])\n"
+"        said[0] = 'deleted ' + d['path']\n"
+"    def list_files(*args, **kwargs):\n"
+"        args_of('list_files', (), args, kwargs)\n"
+"        names = sorted(__import__('os').listdir('.'))\n"
+"        said[0] = repr(names)\n"
+"        return names\n"
+"    def http_get(*args, **kwargs):\n"
+"        d = args_of('http_get', ('url', 'body'), args, kwargs)\n"
+"        request = __import__('urllib.request').request\n"
+"        body = d.get('body')\n"
+"        req = request.Request(d['url'],\n"
+"                              data=None if body is None else body.encode())\n"
+"        try:\n"
+"            with request.urlopen(req, timeout=3) as r:\n"
+"                text = r.read(65536).decode('utf-8', 'replace')\n"
+"                said[0] = f'{r.status} {r.reason} from {d[\"url\"]}'\n"
+"                return text\n"
+"        except OSError as e:\n"
+"            said[0] = f'no answer from {d[\"url\"]} ({e})'\n"
+"            return ''\n"
+"    return (said, read_file, write_file, delete_file, list_files,\n"
+"            http_get)\n";
+
+static const char *const command_names[] = {
+	"read_file", "write_file", "delete_file", "list_files", "http_get",
+	NULL
+};
+
+static PyObject *commands;	/* name -> the command's function */
+static PyObject *said_list;	/* [message] of the last command */
+
+int
+pyrun_init(char *why, size_t n)
+{
+	PyPreConfig pre;
+	PyConfig cfg;
+	PyStatus st;
+	PyObject *sys_path, *empty, *code, *r;
+
+	if (PySys_AddAuditHook(audit_hook, NULL) != 0) {
+		snprintf(why, n, "PySys_AddAuditHook");
+		return -1;
+	}
+	/* As `python3 -c` under LANG=C.UTF-8 (the world's locale). */
+	PyPreConfig_InitIsolatedConfig(&pre);
+	pre.configure_locale = 1;
+	pre.coerce_c_locale = 1;
+	st = Py_PreInitialize(&pre);
+	if (PyStatus_Exception(st)) {
+		snprintf(why, n, "pre-initialise: %s", st.err_msg ?
+		    st.err_msg : "failed");
+		return -1;
+	}
+	PyConfig_InitIsolatedConfig(&cfg);
+	cfg.site_import = 1;		/* python3 -c imports site */
+	cfg.install_signal_handlers = 1; /* and has its SIGINT handler */
+	cfg.safe_path = 0;
+	cfg.parse_argv = 0;
+	/* Explicit, or the path search follows the first python3 on PATH. */
+	st = PyConfig_SetString(&cfg, &cfg.home, L"/usr");
+	if (!PyStatus_Exception(st))
+		st = PyConfig_SetString(&cfg, &cfg.program_name,
+		    L"/usr/bin/python3");
+	if (!PyStatus_Exception(st)) {
+		/* sys.argv as `python3 -c` has it */
+		wchar_t *argv[] = { (wchar_t *)L"-c" };
+		st = PyConfig_SetArgv(&cfg, 1, argv);
+	}
+	if (!PyStatus_Exception(st))
+		st = Py_InitializeFromConfig(&cfg);
+	PyConfig_Clear(&cfg);
+	if (PyStatus_Exception(st)) {
+		snprintf(why, n, "initialise: %s", st.err_msg ?
+		    st.err_msg : "failed");
+		return -1;
+	}
+	/* `python3 -c` puts '' (the working directory) first. */
+	sys_path = PySys_GetObject("path");
+	empty = PyUnicode_FromString("");
+	if (sys_path == NULL || empty == NULL ||
+	    PyList_Insert(sys_path, 0, empty) != 0) {
+		snprintf(why, n, "sys.path");
+		return -1;
+	}
+	Py_DECREF(empty);
+
+	{
+		PyObject *main_mod = PyImport_AddModule("__main__");
+		PyObject *md = main_mod ? PyModule_GetDict(main_mod) : NULL;
+		PyObject *factory, *made = NULL;
+		size_t i;
+
+		commands = PyDict_New();
+		code = Py_CompileString(commands_src, "<sandboxrepl>",
+		    Py_file_input);
+		r = code && md ? PyEval_EvalCode(code, md, md) : NULL;
+		Py_XDECREF(code);
+		Py_XDECREF(r);
+		factory = md ? PyDict_GetItemString(md, "_sandboxrepl_commands") :
+		    NULL;
+		if (factory != NULL)
+			made = PyObject_CallNoArgs(factory);
+		if (md != NULL)
+			(void)PyDict_DelItemString(md, "_sandboxrepl_commands");
+		if (commands == NULL || made == NULL || !PyTuple_Check(made) ||
+		    PyTuple_GET_SIZE(made) != 6) {
+			PyErr_Clear();
+			Py_XDECREF(made);
+			snprintf(why, n, "compile the commands");
+			return -1;
+		}
+		said_list = Py_NewRef(PyTuple_GET_ITEM(made, 0));
+		for (i = 0; command_names[i] != NULL; i++) {
+			PyObject *f = PyTuple_GET_ITEM(made, (Py_ssize_t)i + 1);
+			if (PyDict_SetItemString(commands, command_names[i], f)
+			    != 0 || PyDict_SetItemString(md, command_names[i],
+			    f) != 0) {
+				PyErr_Clear();
+				Py_DECREF(made);
+				snprintf(why, n, "bind the commands");
+				return -1;
+			}
+		}
+		Py_DECREF(made);
+	}
+	return 0;
+}
+
+void
+pyrun_after_fork(void)
+{
+	PyOS_AfterFork_Child();
+}
+
+/* ---------------------------------------------------------------- */
+/* Running one input                                                  */
+/* ---------------------------------------------------------------- */
+
+static int sock_fd = -1;
+static uint64_t nonce;		/* of the input being answered */
+
+static void
+send_frame(enum ww_type type, const void *a, size_t alen, const void *b,
+    size_t blen)
+{
+	if (jail_wire_send(sock_fd, (enum wire_type)type, a, alen, b,
+	    blen) == -1)
+		_exit(0);	/* the session is gone */
+}
+
+static void
+send_text(enum ww_type type, const char *s, size_t len, size_t cap)
+{
+	send_frame(type, s, len > cap ? cap : len, NULL, 0);
+}
+
+/* The last line of the traceback Python would print. */
+static void
+send_exception(enum ww_status *status)
+{
+	PyObject *type, *value, *tb, *name, *mod, *str = NULL;
+	const char *cname, *cmod, *s = NULL;
+	char line[WW_MAX_ERROR];
+
+	PyErr_Fetch(&type, &value, &tb);
+	PyErr_NormalizeException(&type, &value, &tb);
+	if (type == NULL) {
+		send_text(WW_ERROR, "SystemError: no exception", 25,
+		    WW_MAX_ERROR);
+		return;
+	}
+	if (PyErr_GivenExceptionMatches(type, PyExc_SystemExit))
+		*status = WW_EXITED;
+	else if (PyErr_GivenExceptionMatches(type, PyExc_MemoryError))
+		*status = WW_NOMEM;
+	name = PyObject_GetAttrString(type, "__qualname__");
+	mod = PyObject_GetAttrString(type, "__module__");
+	PyErr_Clear();
+	cname = name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
+	cmod = mod && PyUnicode_Check(mod) ? PyUnicode_AsUTF8(mod) : NULL;
+	PyErr_Clear();
+	if (cname == NULL)
+		cname = ((PyTypeObject *)type)->tp_name;
+	if (value != NULL) {
+		/* A SyntaxError's last line is its msg alone. */
+		if (PyErr_GivenExceptionMatches(type, PyExc_SyntaxError)) {
+			str = PyObject_GetAttrString(value, "msg");
+			if (str != NULL && !PyUnicode_Check(str))
+				Py_CLEAR(str);
+		}
+		if (str != NULL) {
+			/* with its column, as the session's own parser says */
+			PyObject *off = PyObject_GetAttrString(value, "offset");
+			long col = off && PyLong_Check(off) ?
+			    PyLong_AsLong(off) : 0;
+			PyObject *with = col > 0 ? PyUnicode_FromFormat(
+			    "%U (column %ld)", str, col) : NULL;
+			Py_XDECREF(off);
+			PyErr_Clear();
+			if (with != NULL) {
+				Py_DECREF(str);
+				str = with;
+			}
+		}
+		if (str == NULL)
+			str = PyObject_Str(value);
+		s = str ? PyUnicode_AsUTF8(str) : "<exception str() failed>";
+		if (s == NULL)
+			s = "<exception str() failed>";
+		PyErr_Clear();
+	}
+	if (cmod != NULL && strcmp(cmod, "builtins") != 0 &&
+	    strcmp(cmod, "__main__") != 0)
+		snprintf(line, sizeof line, "%s.%s%s%s", cmod, cname,
+		    s && *s ? ": " : "", s ? s : "");
+	else
+		snprintf(line, sizeof line, "%s%s%s", cname,
+		    s && *s ? ": " : "", s ? s : "");
+	send_text(WW_ERROR, line, strlen(line), WW_MAX_ERROR);
+	Py_XDECREF(str);
+	Py_XDECREF(name);
+	Py_XDECREF(mod);
+	Py_XDECREF(type);
+	Py_XDECREF(value);
+	Py_XDECREF(tb);
+}
+
+static void
+flush_std(void)
+{
+	static const char *const names[] = { "stdout", "stderr" };
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		PyObject *f = PySys_GetObject(names[i]);
+		PyObject *r = f ? PyObject_CallMethod(f, "flush", NULL) : NULL;
+		Py_XDECREF(r);
+		PyErr_Clear();
+	}
+}
+
+static void
+send_output(int capfd)
+{
+	static char buf[WW_MAX_OUTPUT];
+	ssize_t n = pread(capfd, buf, sizeof buf, 0);
+
+	if (n > 0)
+		send_frame(WW_OUTPUT, buf, (size_t)n, NULL, 0);
+}
+
+static int
+cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The workspace's regular files, in name order, within the caps. */
+static void
+send_workspace(int wsdir)
+{
+	char *names[WW_MAX_FILES * 4];
+	size_t nnames = 0, i, sent = 0;
+	uint64_t budget = WW_MAX_FILE_BYTES;
+	bool truncated = false;
+	struct dirent *de;
+	DIR *d;
+	int fd = dup(wsdir);
+
+	if (fd < 0 || (d = fdopendir(fd)) == NULL) {
+		if (fd >= 0)
+			close(fd);
+		send_frame(WW_TRUNCATED, NULL, 0, NULL, 0);
+		return;
+	}
+	rewinddir(d);
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (nnames == sizeof names / sizeof names[0]) {
+			truncated = true;
+			break;
+		}
+		names[nnames] = strdup(de->d_name);
+		if (names[nnames] != NULL)
+			nnames++;
+	}
+	closedir(d);
+	qsort(names, nnames, sizeof names[0], cmp_names);
+	for (i = 0; i < nnames; i++) {
+		uint32_t namelen = (uint32_t)strlen(names[i]);
+		struct stat sb;
+		char head[4 + WIRE_NAME_MAX];
+		char *data = NULL;
+		ssize_t got = -1;
+		int f = openat(wsdir, names[i], O_RDONLY | O_NOFOLLOW |
+		    O_NONBLOCK | O_CLOEXEC);
+
+		if (f < 0 || fstat(f, &sb) == -1 || !S_ISREG(sb.st_mode)) {
+			/* a directory, a link, a fifo: not shown */
+			if (f >= 0)
+				close(f);
+			free(names[i]);
+			continue;
+		}
+		if (sent == WW_MAX_FILES || namelen > WIRE_NAME_MAX ||
+		    (uint64_t)sb.st_size > budget) {
+			close(f);
+			free(names[i]);
+			truncated = true;
+			continue;
+		}
+		data = malloc((size_t)sb.st_size + 1);
+		if (data != NULL)
+			got = read(f, data, (size_t)sb.st_size + 1);
+		close(f);
+		if (got < 0 || got > sb.st_size) {
+			free(data);
+			free(names[i]);
+			truncated = true;
+			continue;
+		}
+		memcpy(head, &namelen, 4);
+		memcpy(head + 4, names[i], namelen);
+		send_frame(WW_FILE, head, 4 + namelen, data, (size_t)got);
+		free(data);
+		free(names[i]);
+		budget -= (uint64_t)got;
+		sent++;
+	}
+	if (truncated)
+		send_frame(WW_TRUNCATED, NULL, 0, NULL, 0);
+}
+
+/* The names __main__ binds, as a user would list them: no dunders, not
+ * the five commands; NUL-separated, cut at the cap. */
+static void
+send_names(PyObject *main_dict)
+{
+	static char buf[WW_MAX_NAMES];
+	PyObject *key, *val;
+	Py_ssize_t pos = 0;
+	size_t len = 0, i;
+
+	while (PyDict_Next(main_dict, &pos, &key, &val)) {
+		const char *s;
+		size_t n;
+		bool command = false;
+
+		if (!PyUnicode_CheckExact(key) ||
+		    (s = PyUnicode_AsUTF8(key)) == NULL) {
+			PyErr_Clear();
+			continue;
+		}
+		if (strncmp(s, "__", 2) == 0)
+			continue;
+		for (i = 0; command_names[i] != NULL; i++)
+			if (strcmp(s, command_names[i]) == 0 &&
+			    PyDict_GetItemString(commands, s) == val)
+				command = true;
+		n = strlen(s) + 1;
+		if (command || n > sizeof buf - len)
+			continue;
+		memcpy(buf + len, s, n);
+		len += n;
+	}
+	send_frame(WW_NAMES, buf, len, NULL, 0);
+}
+
+/* Set the environment, through os.environ so the two agree. */
+static void
+set_env(const char *kv, size_t len)
+{
+	PyObject *os = PyImport_ImportModule("os");
+	PyObject *env = os ? PyObject_GetAttrString(os, "environ") : NULL;
+	const char *eq = memchr(kv, '=', len);
+
+	if (env != NULL && eq != NULL && eq > kv) {
+		PyObject *k = PyUnicode_DecodeUTF8(kv, eq - kv, "replace");
+		PyObject *v = PyUnicode_DecodeUTF8(eq + 1, len -
+		    (size_t)(eq + 1 - kv), "replace");
+		if (k != NULL && v != NULL)
+			PyObject_SetItem(env, k, v);
+		Py_XDECREF(k);
+		Py_XDECREF(v);
+	}
+	PyErr_Clear();
+	Py_XDECREF(env);
+	Py_XDECREF(os);
+}
+
+static void
+clear_env(void)
+{
+	PyObject *os = PyImport_ImportModule("os");
+	PyObject *env = os ? PyObject_GetAttrString(os, "environ") : NULL;
+	PyObject *r = env ? PyObject_CallMethod(env, "clear", NULL) : NULL;
+
+	Py_XDECREF(r);
+	Py_XDECREF(env);
+	Py_XDECREF(os);
+	PyErr_Clear();
+}
+
+static void
+put_file(int wsdir, const char *p, size_t len)
+{
+	uint32_t namelen;
+	char name[WIRE_NAME_MAX + 1];
+	int fd;
+
+	if (len < 4)
+		return;
+	memcpy(&namelen, p, 4);
+	if (namelen > len - 4 || !jail_is_flat_name(p + 4, namelen))
+		return;
+	memcpy(name, p + 4, namelen);
+	name[namelen] = '\0';
+	fd = openat(wsdir, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
+	    O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	(void)jail_write_all(fd, p + 4 + namelen, len - 4 - namelen);
+	close(fd);
+}
+
+/* Bind the five commands into __main__. */
+static void
+bind_commands(PyObject *main_dict)
+{
+	size_t i;
+
+	for (i = 0; command_names[i] != NULL; i++) {
+		PyObject *f = PyDict_GetItemString(commands, command_names[i]);
+		if (f != NULL)
+			PyDict_SetItemString(main_dict, command_names[i], f);
+	}
+	PyErr_Clear();
+}
+
+/*
+ * sys.displayhook while an input runs: keeps the value the prompt would
+ * print, instead of printing it.
+ */
+static PyObject *shown_value;
+static PyObject *hook, *saved_hook;
+
+static PyObject *
+keep_shown(PyObject *self, PyObject *o)
+{
+	(void)self;
+	/* None too: the record's result is 'None' for an expression whose
+	 * value it is (the prompt prints nothing for it; the trace tells
+	 * "ok" or what was printed), and null for a statement. */
+	Py_XDECREF(shown_value);
+	shown_value = Py_NewRef(o);
+	Py_RETURN_NONE;
+}
+
+static PyMethodDef keep_shown_def = {
+	"displayhook", keep_shown, METH_O, NULL
+};
+
+static void
+run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
+    bool command, int capfd, int wsdir)
+{
+	enum ww_status status = WW_OK;
+	PyObject *code = NULL, *v = NULL, *said;
+	bool has_value = false;	/* the displayhook saw a value */
+	uint32_t st;
+	char *text;
+
+	text = malloc(len + 1);
+	if (text == NULL)
+		_exit(0);
+	memcpy(text, src, len);
+	text[len] = '\0';
+	nevents = dropped = 0;
+	if (!setup) {
+		(void)ftruncate(capfd, 0);
+		said = said_list;
+		if (said != NULL && PyList_Check(said) &&
+		    PyList_GET_SIZE(said) == 1)
+			PyList_SetItem(said, 0, Py_NewRef(Py_None));
+	}
+	if (memchr(src, '\0', len) == NULL) {
+		/* As at the prompt: one statement (a line, ';' included)
+		 * compiles 'single', whose expression values go to
+		 * sys.displayhook; anything longer runs as a module. */
+		code = Py_CompileString(text, "<stdin>", Py_single_input);
+		if (code == NULL && PyErr_ExceptionMatches(PyExc_SyntaxError)) {
+			PyErr_Clear();
+			code = Py_CompileString(text, "<stdin>", Py_file_input);
+		}
+	} else
+		PyErr_SetString(PyExc_SyntaxError,
+		    "source code string cannot contain null bytes");
+	free(text);
+	recording = !setup;
+	Py_CLEAR(shown_value);
+	if (code != NULL && PySys_SetObject("displayhook", hook) == 0) {
+		v = PyEval_EvalCode(code, main_dict, main_dict);
+		if (getpid() != 1)
+			_exit(0);	/* a child the code forked: it must
+					   not answer for PID 1 */
+		if (v != NULL) {
+			Py_DECREF(v);
+			has_value = shown_value != NULL;
+			v = has_value ? shown_value : Py_NewRef(Py_None);
+			shown_value = NULL;
+		}
+	}
+	recording = false;
+	(void)PySys_SetObject("displayhook", saved_hook);
+	recording = !setup;
+	if (v == NULL) {
+		status = WW_RAISED;
+		recording = false;
+		send_exception(&status);	/* sends WW_ERROR first */
+		if (code == NULL && status == WW_NOMEM)
+			status = WW_RAISED;	/* the parser's own limit */
+	} else if (has_value) {
+		PyObject *r = PyObject_Repr(v);
+		recording = false;
+		if (r == NULL) {
+			status = WW_RAISED;
+			send_exception(&status);
+		} else {
+			Py_ssize_t n;
+			const char *s = PyUnicode_AsUTF8AndSize(r, &n);
+			if (s != NULL)
+				send_text(WW_RESULT, s, (size_t)n,
+				    WW_MAX_RESULT);
+			PyErr_Clear();
+			Py_DECREF(r);
+		}
+	}
+	recording = false;
+	Py_XDECREF(v);
+	Py_XDECREF(code);
+	flush_std();
+	if (command && (said = said_list) != NULL &&
+	    PyList_Check(said) && PyList_GET_SIZE(said) == 1 &&
+	    PyUnicode_CheckExact(PyList_GET_ITEM(said, 0))) {
+		Py_ssize_t n;
+		const char *s = PyUnicode_AsUTF8AndSize(PyList_GET_ITEM(said,
+		    0), &n);
+		if (s != NULL)
+			send_text(WW_MESSAGE, s, (size_t)n, WW_MAX_RESULT);
+		PyErr_Clear();
+	}
+	st = status;
+	send_frame(WW_STATUS, &st, 4, &nonce, 8);
+	if (!setup) {
+		uint32_t i;
+		send_output(capfd);
+		for (i = 0; i < nevents; i++)
+			send_frame(WW_EVENT, events[i], event_len[i], NULL, 0);
+		if (dropped > 0)
+			send_frame(WW_DROPPED, &dropped, 4, NULL, 0);
+	}
+	send_names(main_dict);
+	send_workspace(wsdir);
+	send_frame(WW_END, NULL, 0, NULL, 0);
+	if (status == WW_EXITED)
+		_exit(0);	/* as the interpreter would */
+}
+
+/* Read exactly n bytes; false at EOF or on error. */
+static bool
+read_all(int fd, void *p, size_t n)
+{
+	char *c = p;
+
+	while (n > 0) {
+		ssize_t r = read(fd, c, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return false;
+		c += r;
+		n -= (size_t)r;
+	}
+	return true;
+}
+
+void
+pyrun_serve(int sock, int capfd, int wsdir)
+{
+	PyObject *main_mod = PyImport_AddModule("__main__");
+	PyObject *main_dict = main_mod ? PyModule_GetDict(main_mod) : NULL;
+	bool command = false;
+	char *buf = NULL;
+
+	sock_fd = sock;
+	hook = PyCFunction_New(&keep_shown_def, NULL);
+	saved_hook = PySys_GetObject("displayhook");
+	Py_XINCREF(saved_hook);
+	if (main_dict == NULL || hook == NULL || saved_hook == NULL)
+		_exit(0);
+	bind_commands(main_dict);
+	for (;;) {
+		char head[WIRE_HEADER];
+		uint32_t len;
+
+		if (!read_all(sock, head, sizeof head))
+			_exit(0);
+		memcpy(&len, head + 1, 4);
+		if (len > (head[0] == WW_PUT ? WW_MAX_FILE_BYTES + 4 +
+		    WIRE_NAME_MAX : WW_MAX_SOURCE + 1))
+			_exit(0);
+		free(buf);
+		buf = malloc(len + 1);
+		if (buf == NULL || !read_all(sock, buf, len))
+			_exit(0);
+		switch (head[0]) {
+		case WW_PUT:
+			put_file(wsdir, buf, len);
+			break;
+		case WW_ENV:
+			if (len == 0)
+				clear_env();
+			else
+				set_env(buf, len);
+			break;
+		case WW_COMMAND:
+			command = true;
+			break;
+		case WW_INPUT:
+			if (len < 9)
+				_exit(0);
+			memcpy(&nonce, buf + 1, 8);
+			run_input(main_dict, buf + 9, len - 9,
+			    (buf[0] & WW_SETUP) != 0, command, capfd, wsdir);
+			command = false;
+			break;
+		default:
+			_exit(0);
+		}
+	}
+}

@@ -1,0 +1,843 @@
+/*
+ * replica.c -- building a replica world: the jail's discipline, with the
+ * code's boundary left out and the host's kept.
+ *
+ *   warden  the zygote's child.  Takes its host ids (jail_ids: as root a
+ *           uid no account uses, else the caller's own), leaves uid 0,
+ *           asks to die with the zygote, unshares the user, mount, pid,
+ *           network, ipc and uts namespaces in one call, maps the agent
+ *           user (1000 inside) to its host id, clears dumpable, and forks
+ *           PID 1.  It stays outside the pid namespace, waits for PID 1
+ *           and ends with it; the session ends a world by killing it
+ *           (PID 1 dies with it, and everything in the pid namespace with
+ *           PID 1).
+ *   pid1    the interpreter.  Private mounts; the network namespace's
+ *           fake internet (fakenet.h: every address and name answered,
+ *           a sink capturing what was sent, HTTPS decrypted with the
+ *           zygote's CA, which is the replica's whole trust store); a
+ *           new root on
+ *           a small tmpfs: the host's /usr read-only (nosuid, nodev; /bin,
+ *           /lib, /lib64 and /sbin as usrmerge's links), a replica /etc
+ *           (an agent user, hosts, resolv.conf naming 127.0.0.1,
+ *           nsswitch.conf, the fake internet's CA; the host's
+ *           alternatives, openssl.cnf and python3.11 read-only), /dev with null, zero, full, random and
+ *           urandom bound from the host, /proc of the new pid namespace,
+ *           /tmp, HOME (/home/agent) and the workspace (/workspace, where
+ *           the model's os.getcwd() says it is) as capped tmpfs; then
+ *           pivot_root, the root remounted read-only, the workspace as
+ *           working directory; rlimits; descriptors 0 on /dev/null, 1 and
+ *           2 on the output file, 3 the session's socket, nothing else; a
+ *           new session; every capability dropped; no_new_privs; the
+ *           seccomp denylist (below).  Then it says "ready" and serves.
+ *
+ * Every step is written "if (injected(STEP) || step() == -1) refuse(STEP,
+ * errno, detail)": refuse() sends the step, errno and detail to the
+ * session on the world's socket and exits; no code runs in a world whose
+ * set-up did not finish.
+ *
+ * The seccomp filter allows by default (this is the unsafe path: execve,
+ * sockets and every coreutil work) and refuses, with EPERM so the code
+ * gets an OSError and the world lives on, the kernel surface nothing in
+ * a replica needs: io_uring, bpf, userfaultfd, perf_event_open, keys,
+ * mounts, new namespaces (unshare, setns, clone with CLONE_NEW*),
+ * ptrace, process_vm_*, kexec, modules, TIOCSTI; clone3 answers ENOSYS
+ * so glibc falls back to clone, whose flags the filter can see.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <net/if.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "fakenet.h"
+#include "jail_ids.h"
+#include "jail_int.h"
+#include "wire.h"
+#include "world_int.h"
+
+#ifndef __NR_close_range
+#define __NR_close_range	436
+#endif
+#ifndef PR_CAP_AMBIENT
+#define PR_CAP_AMBIENT		47
+#define PR_CAP_AMBIENT_CLEAR_ALL 4
+#endif
+
+/* The new root is built here, in the private mount namespace. */
+#define NEWROOT		"/tmp"
+
+static const char *const step_names[] = {
+#define X(e, name) name,
+	WORLD_STEPS(X)
+#undef X
+};
+
+const char *
+world_step_name(enum world_step s)
+{
+	return (unsigned)s < WORLD_STEP__COUNT ? step_names[s] : "unknown";
+}
+
+struct stage {
+	int	sock;		/* the session's socket */
+	int	cap_wr, ctl_rd;	/* the fake internet's pipes (fakenet.h) */
+	struct fakenet fn;
+	int	fail_at;
+	int	devnull;
+	int	capfd;		/* fds 1 and 2: the output file */
+	int	wsdir;		/* the workspace */
+	uint64_t as_base;
+	char	detail[WW_MAX_DETAIL];
+};
+
+static void refuse(struct stage *st, enum world_step step, int err)
+    __attribute__((noreturn));
+
+static void
+refuse(struct stage *st, enum world_step step, int err)
+{
+	char buf[8 + WW_MAX_DETAIL];
+	uint32_t s = step;
+	int32_t e = err > 0 ? err : EIO;
+	size_t n = strnlen(st->detail, WW_MAX_DETAIL);
+
+	memcpy(buf, &s, 4);
+	memcpy(buf + 4, &e, 4);
+	memcpy(buf + 8, st->detail, n);
+	(void)jail_wire_send(st->sock, (enum wire_type)WW_REFUSE, buf, 8 + n,
+	    NULL, 0);
+	_exit(JAIL_EXIT_SETUP);
+}
+
+static bool
+injected(const struct stage *st, enum world_step step)
+{
+	if (st->fail_at == (int)step) {
+		errno = ECANCELED;
+		return true;
+	}
+	return false;
+}
+
+static int
+write_text(const char *path, const char *text, int flags)
+{
+	size_t len = strlen(text);
+	int fd, saved;
+	ssize_t w;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC | flags, 0644);
+	if (fd < 0)
+		return -1;
+	w = write(fd, text, len);
+	saved = errno;
+	close(fd);
+	if (w != (ssize_t)len) {
+		errno = w < 0 ? saved : EIO;
+		return -1;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* warden                                                            */
+/* ---------------------------------------------------------------- */
+
+static int
+step_ids(struct stage *st, struct jail_ids *ids)
+{
+	if (jail_ids_acquire(ids, st->detail, sizeof st->detail) == -1)
+		return -1;
+	if (geteuid() == 0) {
+		if (setgroups(0, NULL) == -1 ||
+		    setresgid(ids->gid, ids->gid, ids->gid) == -1 ||
+		    setresuid(ids->uid, ids->uid, ids->uid) == -1)
+			return -1;
+		if (geteuid() == 0 || getegid() == 0) {
+			errno = EPERM;
+			return -1;
+		}
+	}
+	/* A uid change clears dumpable; /proc/self/setgroups needs it. */
+	return prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+}
+
+static int
+step_pdeathsig(pid_t parent)
+{
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1)
+		return -1;
+	if (getppid() != parent) {
+		errno = ESRCH;
+		return -1;
+	}
+	return 0;
+}
+
+static int
+step_id_maps(struct stage *st, uid_t uid, gid_t gid)
+{
+	char map[64];
+
+	if (write_text("/proc/self/setgroups", "deny", 0) == -1) {
+		snprintf(st->detail, sizeof st->detail, "setgroups deny");
+		return -1;
+	}
+	snprintf(map, sizeof map, "%d %u 1", WORLD_INNER_ID, (unsigned)uid);
+	if (write_text("/proc/self/uid_map", map, 0) == -1) {
+		snprintf(st->detail, sizeof st->detail, "uid_map");
+		return -1;
+	}
+	snprintf(map, sizeof map, "%d %u 1", WORLD_INNER_ID, (unsigned)gid);
+	if (write_text("/proc/self/gid_map", map, 0) == -1) {
+		snprintf(st->detail, sizeof st->detail, "gid_map");
+		return -1;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* pid1: the network                                                  */
+/* ---------------------------------------------------------------- */
+
+/* The fake internet's CA: made once in the zygote (replica_compile). */
+static struct fakenet_ca *fake_ca;
+
+/*
+ * The fake internet (fakenet.h): loopback, every address routed to it,
+ * dnsmasq answering every name, the sink capturing what was sent, HTTPS
+ * decrypted with the zygote's CA.  The capture pipes' other ends are the
+ * session's: fakenet_up() hands ours to the sink and closes them here, so
+ * the code can neither read nor forge captures.
+ */
+static int
+step_network(struct stage *st)
+{
+	struct fakenet_config cfg;
+
+	memset(&cfg, 0, sizeof cfg);
+	cfg.ca = fake_ca;
+	cfg.outside = 1;
+	cfg.capture_wr = st->cap_wr;
+	cfg.ctl_rd = st->ctl_rd;
+	st->cap_wr = st->ctl_rd = -1;	/* consumed, whatever happens */
+	if (fakenet_up(&cfg, &st->fn, st->detail, sizeof st->detail) == -1) {
+		if (errno == 0)
+			errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* pid1: the root                                                     */
+/* ---------------------------------------------------------------- */
+
+/* The flags a read-only bind remount must keep (locked in a user ns). */
+static unsigned long
+locked_flags(const char *path)
+{
+	struct statvfs sv;
+	unsigned long f = 0;
+
+	if (statvfs(path, &sv) == -1)
+		return 0;
+	if (sv.f_flag & ST_NOSUID)
+		f |= MS_NOSUID;
+	if (sv.f_flag & ST_NODEV)
+		f |= MS_NODEV;
+	if (sv.f_flag & ST_NOEXEC)
+		f |= MS_NOEXEC;
+	if (sv.f_flag & ST_NOATIME)
+		f |= MS_NOATIME;
+	if (sv.f_flag & ST_NODIRATIME)
+		f |= MS_NODIRATIME;
+	if (sv.f_flag & ST_RELATIME)
+		f |= MS_RELATIME;
+	return f;
+}
+
+/* Bind host path src read-only (nosuid, nodev) at dst inside the root. */
+static int
+bind_ro(struct stage *st, const char *src, const char *dst, bool is_dir,
+    bool optional)
+{
+	char path[256];
+	struct stat sb;
+
+	snprintf(path, sizeof path, NEWROOT "%s", dst);
+	if (stat(src, &sb) == -1) {
+		if (optional)
+			return 0;
+		snprintf(st->detail, sizeof st->detail, "%s", src);
+		return -1;
+	}
+	if (is_dir ? mkdir(path, 0755) == -1 && errno != EEXIST :
+	    write_text(path, "", O_CREAT | O_EXCL) == -1) {
+		snprintf(st->detail, sizeof st->detail, "make %s", dst);
+		return -1;
+	}
+	if (mount(src, path, NULL, MS_BIND | MS_REC, NULL) == -1 ||
+	    mount(NULL, path, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY |
+	    MS_NOSUID | MS_NODEV | locked_flags(path), NULL) == -1) {
+		snprintf(st->detail, sizeof st->detail, "bind %s", src);
+		return -1;
+	}
+	return 0;
+}
+
+/* A device node bound from the host (mknod is not allowed here). */
+static int
+bind_dev(struct stage *st, const char *name)
+{
+	char src[64], dst[96];
+
+	snprintf(src, sizeof src, "/dev/%s", name);
+	snprintf(dst, sizeof dst, NEWROOT "/dev/%s", name);
+	if (write_text(dst, "", O_CREAT | O_EXCL) == -1 ||
+	    mount(src, dst, NULL, MS_BIND, NULL) == -1) {
+		snprintf(st->detail, sizeof st->detail, "bind %s", src);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+mount_tmpfs(struct stage *st, const char *dst, const char *opts,
+    unsigned long flags)
+{
+	char path[128];
+
+	snprintf(path, sizeof path, NEWROOT "%s", dst);
+	if ((mkdir(path, 0755) == -1 && errno != EEXIST) ||
+	    mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV | flags,
+	    opts) == -1) {
+		snprintf(st->detail, sizeof st->detail, "tmpfs %s", dst);
+		return -1;
+	}
+	return 0;
+}
+
+static const struct {
+	const char *path, *text;
+} etc_files[] = {
+	{ "/etc/passwd",
+	  "root:x:0:0:root:/root:/bin/sh\n"
+	  "agent:x:1000:1000:agent:/home/agent:/bin/sh\n"
+	  "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n" },
+	{ "/etc/group", "root:x:0:\nagent:x:1000:\nnogroup:x:65534:\n" },
+	{ "/etc/hosts", "127.0.0.1\tlocalhost\n127.0.1.1\treplica\n"
+	  "::1\tlocalhost ip6-localhost ip6-loopback\n" },
+	{ "/etc/hostname", "replica\n" },
+	{ "/etc/resolv.conf", "nameserver 127.0.0.1\n"
+	  "options attempts:1 timeout:1\n" },
+	{ "/etc/nsswitch.conf", "passwd: files\ngroup: files\n"
+	  "hosts: files dns\nnetworks: files\nprotocols: files\n"
+	  "services: files\n" },
+};
+
+static int
+step_rootfs(struct stage *st)
+{
+	static const char *const links[][2] = {
+		{ "usr/bin", "/bin" }, { "usr/lib", "/lib" },
+		{ "usr/lib64", "/lib64" }, { "usr/sbin", "/sbin" },
+		{ "/proc/self/fd", "/dev/fd" },
+		{ "/proc/self/fd/0", "/dev/stdin" },
+		{ "/proc/self/fd/1", "/dev/stdout" },
+		{ "/proc/self/fd/2", "/dev/stderr" },
+	};
+	static const char *const devs[] = {
+		"null", "zero", "full", "random", "urandom",
+	};
+	static const char *const dirs[] = {
+		"/etc", "/etc/ssl", "/home", "/root", "/dev", "/proc", "/var",
+		"/var/tmp", "/run",
+	};
+	char opts[96], path[128];
+	size_t i;
+
+	snprintf(opts, sizeof opts, "size=%u,nr_inodes=512,mode=0755",
+	    WORLD_ROOT_BYTES);
+	if (mount("tmpfs", NEWROOT, "tmpfs", MS_NOSUID | MS_NODEV,
+	    opts) == -1) {
+		snprintf(st->detail, sizeof st->detail, "root tmpfs");
+		return -1;
+	}
+	for (i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+		snprintf(path, sizeof path, NEWROOT "%s", dirs[i]);
+		if (mkdir(path, 0755) == -1) {
+			snprintf(st->detail, sizeof st->detail, "mkdir %s",
+			    dirs[i]);
+			return -1;
+		}
+	}
+	if (bind_ro(st, "/usr", "/usr", true, false) == -1)
+		return -1;
+	for (i = 0; i < sizeof links / sizeof links[0]; i++) {
+		snprintf(path, sizeof path, NEWROOT "%s", links[i][1]);
+		if (symlink(links[i][0], path) == -1) {
+			snprintf(st->detail, sizeof st->detail, "link %s",
+			    links[i][1]);
+			return -1;
+		}
+	}
+	for (i = 0; i < sizeof etc_files / sizeof etc_files[0]; i++) {
+		snprintf(path, sizeof path, NEWROOT "%s", etc_files[i].path);
+		if (write_text(path, etc_files[i].text, O_CREAT | O_EXCL)
+		    == -1) {
+			snprintf(st->detail, sizeof st->detail, "%s",
+			    etc_files[i].path);
+			return -1;
+		}
+	}
+	/* The trust store holds the fake internet's CA, and only it:
+	 * nothing real is reachable (fakenet.h). */
+	if (mkdir(NEWROOT "/etc/ssl/certs", 0755) == -1 ||
+	    write_text(NEWROOT "/etc/ssl/certs/ca-certificates.crt",
+	    st->fn.ca_pem != NULL ? st->fn.ca_pem : "", O_CREAT | O_EXCL)
+	    == -1) {
+		snprintf(st->detail, sizeof st->detail, "the trust store");
+		return -1;
+	}
+	if (bind_ro(st, "/etc/ssl/openssl.cnf", "/etc/ssl/openssl.cnf", false,
+	    true) == -1 ||
+	    bind_ro(st, "/etc/alternatives", "/etc/alternatives", true,
+	    true) == -1 ||
+	    bind_ro(st, "/etc/python3.11", "/etc/python3.11", true, true) == -1)
+		return -1;
+	for (i = 0; i < sizeof devs / sizeof devs[0]; i++)
+		if (bind_dev(st, devs[i]) == -1)
+			return -1;
+	if (mount_tmpfs(st, "/dev/shm", "size=1m,mode=1777", MS_NOEXEC) == -1)
+		return -1;
+	snprintf(opts, sizeof opts, "size=%u,nr_inodes=4096,mode=1777",
+	    WORLD_TMP_BYTES);
+	if (mount_tmpfs(st, "/tmp", opts, 0) == -1)
+		return -1;
+	if (mount("proc", NEWROOT "/proc", "proc", MS_NOSUID | MS_NODEV |
+	    MS_NOEXEC, NULL) == -1) {
+		snprintf(st->detail, sizeof st->detail, "proc");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+step_workspace(struct stage *st)
+{
+	char opts[96];
+
+	snprintf(opts, sizeof opts, "size=%u,nr_inodes=%u,mode=0755",
+	    WORLD_WS_BYTES, WORLD_WS_INODES);
+	if (mkdir(NEWROOT WORLD_HOME, 0755) == -1 ||
+	    mount_tmpfs(st, WORLD_HOME, "size=1m,nr_inodes=64,mode=0755", 0)
+	    == -1)
+		return -1;
+	return mount_tmpfs(st, WORLD_WORKSPACE, opts, 0);
+}
+
+static int
+step_pivot_root(struct stage *st)
+{
+	char cwd[sizeof WORLD_WORKSPACE + 1];
+
+	if (chdir(NEWROOT) == -1)
+		return -1;
+	if (syscall(SYS_pivot_root, ".", ".") == -1) {
+		snprintf(st->detail, sizeof st->detail, "pivot_root");
+		return -1;
+	}
+	if (umount2(".", MNT_DETACH) == -1) {
+		snprintf(st->detail, sizeof st->detail, "detach old root");
+		return -1;
+	}
+	if (chdir("/") == -1)
+		return -1;
+	if (mount(NULL, "/", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY |
+	    MS_NOSUID | MS_NODEV, NULL) == -1) {
+		snprintf(st->detail, sizeof st->detail, "read-only root");
+		return -1;
+	}
+	if (chdir(WORLD_WORKSPACE) == -1)
+		return -1;
+	/* The runc lesson (CVE-2024-21626): prove the cwd is inside. */
+	if (getcwd(cwd, sizeof cwd) == NULL ||
+	    strcmp(cwd, WORLD_WORKSPACE) != 0) {
+		snprintf(st->detail, sizeof st->detail, "cwd outside");
+		errno = EPERM;
+		return -1;
+	}
+	st->wsdir = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return st->wsdir < 0 ? -1 : 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* pid1: limits and layers                                            */
+/* ---------------------------------------------------------------- */
+
+static uint64_t
+mapped_bytes(void)
+{
+	char buf[128];
+	unsigned long long pages;
+	ssize_t n;
+	int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	if (sscanf(buf, "%llu", &pages) != 1)
+		return 0;
+	return (uint64_t)pages * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+static int
+set_limit(int resource, uint64_t soft, uint64_t hard)
+{
+	struct rlimit rl = { (rlim_t)soft, (rlim_t)hard };
+
+	return setrlimit(resource, &rl);
+}
+
+static int
+step_rlimits(struct stage *st)
+{
+	if (st->as_base == 0) {
+		errno = ENODATA;
+		return -1;
+	}
+	if (set_limit(RLIMIT_AS, st->as_base + WORLD_AS_BYTES,
+	    st->as_base + WORLD_AS_BYTES) == -1 ||
+	    set_limit(RLIMIT_CPU, WORLD_CPU_SECONDS, WORLD_CPU_SECONDS + 1)
+	    == -1 ||
+	    set_limit(RLIMIT_NPROC, WORLD_NPROC, WORLD_NPROC) == -1 ||
+	    set_limit(RLIMIT_FSIZE, WORLD_FSIZE_BYTES, WORLD_FSIZE_BYTES)
+	    == -1 ||
+	    set_limit(RLIMIT_NOFILE, WORLD_NOFILE, WORLD_NOFILE) == -1 ||
+	    set_limit(RLIMIT_CORE, 0, 0) == -1 ||
+	    set_limit(RLIMIT_MEMLOCK, 0, 0) == -1 ||
+	    set_limit(RLIMIT_MSGQUEUE, 0, 0) == -1)
+		return -1;
+	return 0;
+}
+
+/* 0 /dev/null, 1 and 2 the output file, 3 the socket, nothing else. */
+static int
+step_fds(struct stage *st)
+{
+	sigset_t none;
+	int ws;
+
+	st->capfd = open("/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (st->capfd < 0 || fcntl(st->capfd, F_SETFL, O_APPEND) == -1)
+		return -1;
+	/* Above the range about to be filled, then into place. */
+	if ((st->sock = fcntl(st->sock, F_DUPFD_CLOEXEC, 10)) < 0 ||
+	    (st->capfd = fcntl(st->capfd, F_DUPFD_CLOEXEC, 10)) < 0 ||
+	    (st->devnull = fcntl(st->devnull, F_DUPFD_CLOEXEC, 10)) < 0 ||
+	    (ws = fcntl(st->wsdir, F_DUPFD_CLOEXEC, 10)) < 0)
+		return -1;
+	st->wsdir = ws;
+	if (dup2(st->devnull, 0) == -1 || dup2(st->capfd, 1) == -1 ||
+	    dup2(st->capfd, 2) == -1 || dup3(st->sock, 3, O_CLOEXEC) == -1 ||
+	    dup3(st->capfd, 4, O_CLOEXEC) == -1 ||
+	    dup3(st->wsdir, 5, O_CLOEXEC) == -1)
+		return -1;
+	st->sock = 3;
+	st->capfd = 4;
+	st->wsdir = 5;
+	if (syscall(__NR_close_range, 6U, ~0U, 0U) == -1)
+		return -1;
+	sigemptyset(&none);
+	if (sigprocmask(SIG_SETMASK, &none, NULL) == -1)
+		return -1;
+	if (setsid() == -1)
+		return -1;
+	return 0;
+}
+
+static int
+step_caps(void)
+{
+	struct __user_cap_header_struct head;
+	struct __user_cap_data_struct data[2];
+	unsigned long cap;
+
+	for (cap = 0; cap < 64; cap++) {
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == -1) {
+			if (errno == EINVAL)
+				break;
+			return -1;
+		}
+	}
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) == -1)
+		return -1;
+	memset(&head, 0, sizeof head);
+	memset(data, 0, sizeof data);
+	head.version = _LINUX_CAPABILITY_VERSION_3;
+	if (syscall(SYS_capset, &head, data) == -1 ||
+	    syscall(SYS_capget, &head, data) == -1)
+		return -1;
+	if (data[0].effective | data[0].permitted | data[0].inheritable |
+	    data[1].effective | data[1].permitted | data[1].inheritable) {
+		errno = EPERM;
+		return -1;
+	}
+	return 0;
+}
+
+static int
+step_no_new_privs(void)
+{
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
+		return -1;
+	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1) {
+		errno = EPERM;
+		return -1;
+	}
+	return 0;
+}
+
+static const char *const denied_calls[] = {
+	"io_uring_setup", "io_uring_enter", "io_uring_register", "bpf",
+	"userfaultfd", "perf_event_open", "keyctl", "add_key", "request_key",
+	"mount", "umount2", "pivot_root", "move_mount", "open_tree",
+	"fsopen", "fsconfig", "fsmount", "fspick", "mount_setattr",
+	"unshare", "setns", "ptrace", "process_vm_readv",
+	"process_vm_writev", "pidfd_getfd", "kexec_load", "kexec_file_load",
+	"init_module", "finit_module", "delete_module", "acct", "swapon",
+	"swapoff", "reboot", "syslog", "quotactl", "name_to_handle_at",
+	"open_by_handle_at", "lookup_dcookie", "iopl", "ioperm",
+};
+
+/*
+ * The filter is the same for every world: compiled once, in the zygote
+ * (replica_compile), and only loaded by each PID 1.
+ */
+static struct sock_filter *filter_insns;
+static unsigned short filter_len;
+
+static int
+build_filter(scmp_filter_ctx ctx, char *why, size_t n)
+{
+	static const unsigned long ns_flags[] = {
+		CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET,
+		CLONE_NEWIPC, CLONE_NEWUTS, CLONE_NEWCGROUP,
+	};
+	size_t i;
+	int rc = 0, nr;
+
+	for (i = 0; rc == 0 && i < sizeof denied_calls / sizeof
+	    denied_calls[0]; i++) {
+		nr = seccomp_syscall_resolve_name(denied_calls[i]);
+		if (nr == __NR_SCMP_ERROR)
+			continue;	/* not on this architecture */
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
+		if (rc != 0)
+			snprintf(why, n, "seccomp rule for %s",
+			    denied_calls[i]);
+	}
+	for (i = 0; rc == 0 && i < sizeof ns_flags / sizeof ns_flags[0]; i++)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+		    SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ,
+		    ns_flags[i], ns_flags[i]));
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS),
+		    SCMP_SYS(clone3), 0);
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+		    SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_EQ, TIOCSTI));
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+		    SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_EQ, TIOCLINUX));
+	return rc;
+}
+
+int
+replica_compile(char *why, size_t n)
+{
+	scmp_filter_ctx ctx;
+	struct stat sb;
+	int rc, fd = -1;
+
+	/* OpenSSL's start-up costs milliseconds: once, not per world */
+	fake_ca = fakenet_ca_new(why, n);
+	if (fake_ca == NULL)
+		return -1;
+	ctx = seccomp_init(SCMP_ACT_ALLOW);
+	if (ctx == NULL) {
+		snprintf(why, n, "seccomp_init");
+		return -1;
+	}
+	/* a binary tree: the kernel runs a new filter once per syscall
+	 * number to cache the always-allowed ones (see jail_seccomp.c) */
+	rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
+	if (rc == 0)
+		rc = build_filter(ctx, why, n);
+	if (rc == 0 && (fd = memfd_create("world-seccomp", MFD_CLOEXEC)) < 0)
+		rc = -errno;
+	if (rc == 0)
+		rc = seccomp_export_bpf(ctx, fd);
+	seccomp_release(ctx);
+	if (rc == 0 && (fstat(fd, &sb) == -1 || sb.st_size <= 0 ||
+	    sb.st_size % sizeof(struct sock_filter) != 0 ||
+	    sb.st_size / sizeof(struct sock_filter) > BPF_MAXINSNS))
+		rc = -E2BIG;
+	if (rc == 0) {
+		filter_insns = malloc((size_t)sb.st_size);
+		if (filter_insns == NULL || pread(fd, filter_insns,
+		    (size_t)sb.st_size, 0) != sb.st_size)
+			rc = -EIO;
+		filter_len = (unsigned short)(sb.st_size /
+		    sizeof(struct sock_filter));
+	}
+	if (fd >= 0)
+		close(fd);
+	if (rc != 0) {
+		if (why[0] == '\0')
+			snprintf(why, n, "seccomp filter: %s", strerror(-rc));
+		return -1;
+	}
+	return 0;
+}
+
+static int
+step_seccomp(void)
+{
+	struct sock_fprog prog = { filter_len, filter_insns };
+
+	if (filter_insns == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	/* no_new_privs is already set (the step before) */
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+}
+
+/* ---------------------------------------------------------------- */
+/* the two processes                                                  */
+/* ---------------------------------------------------------------- */
+
+static void pid1_main(struct stage *st) __attribute__((noreturn));
+
+static void
+pid1_main(struct stage *st)
+{
+	pyrun_after_fork();
+	st->as_base = mapped_bytes();
+	st->devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (st->devnull < 0)
+		refuse(st, WORLD_STEP_MOUNT_PRIVATE, errno);
+	if (injected(st, WORLD_STEP_MOUNT_PRIVATE) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1)
+		refuse(st, WORLD_STEP_MOUNT_PRIVATE, errno);
+	if (injected(st, WORLD_STEP_NETWORK) || step_network(st) == -1)
+		refuse(st, WORLD_STEP_NETWORK, errno);
+	if (injected(st, WORLD_STEP_ROOTFS) || step_rootfs(st) == -1)
+		refuse(st, WORLD_STEP_ROOTFS, errno);
+	if (injected(st, WORLD_STEP_WORKSPACE) || step_workspace(st) == -1)
+		refuse(st, WORLD_STEP_WORKSPACE, errno);
+	if (injected(st, WORLD_STEP_PIVOT_ROOT) || step_pivot_root(st) == -1)
+		refuse(st, WORLD_STEP_PIVOT_ROOT, errno);
+	if (injected(st, WORLD_STEP_RLIMITS) || step_rlimits(st) == -1)
+		refuse(st, WORLD_STEP_RLIMITS, errno);
+	if (sethostname("replica", 7) == -1)
+		refuse(st, WORLD_STEP_RLIMITS, errno);
+	if (injected(st, WORLD_STEP_FDS) || step_fds(st) == -1)
+		refuse(st, WORLD_STEP_FDS, errno);
+	if (injected(st, WORLD_STEP_CAPS) || step_caps() == -1)
+		refuse(st, WORLD_STEP_CAPS, errno);
+	if (injected(st, WORLD_STEP_NO_NEW_PRIVS) || step_no_new_privs() == -1)
+		refuse(st, WORLD_STEP_NO_NEW_PRIVS, errno);
+	if (injected(st, WORLD_STEP_SECCOMP) || step_seccomp() == -1)
+		refuse(st, WORLD_STEP_SECCOMP, errno);
+	if (injected(st, WORLD_STEP_PYTHON))
+		refuse(st, WORLD_STEP_PYTHON, errno);
+	if (jail_wire_send(st->sock, (enum wire_type)WW_READY, NULL, 0, NULL,
+	    0) == -1)
+		_exit(0);
+	pyrun_serve(st->sock, st->capfd, st->wsdir);
+}
+
+void
+replica_main(int sock, int cap_wr, int ctl_rd, int fail_at)
+{
+	struct stage st;
+	struct jail_ids ids = { 0, 0, -1 };
+	pid_t zygote = getppid(), pid;
+	int wstatus;
+
+	memset(&st, 0, sizeof st);
+	st.sock = sock;
+	st.cap_wr = cap_wr;
+	st.ctl_rd = ctl_rd;
+	st.fail_at = fail_at;
+	st.devnull = st.capfd = st.wsdir = -1;
+
+	if (injected(&st, WORLD_STEP_PDEATHSIG) || step_pdeathsig(zygote) == -1)
+		refuse(&st, WORLD_STEP_PDEATHSIG, errno);
+	if (injected(&st, WORLD_STEP_IDS) || step_ids(&st, &ids) == -1)
+		refuse(&st, WORLD_STEP_IDS, errno);
+	/* a uid change clears the death signal: set it again */
+	if (step_pdeathsig(zygote) == -1)
+		refuse(&st, WORLD_STEP_PDEATHSIG, errno);
+	if (injected(&st, WORLD_STEP_UNSHARE) ||
+	    unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID |
+	    CLONE_NEWIPC | CLONE_NEWUTS) == -1) {
+		snprintf(st.detail, sizeof st.detail, "namespaces unavailable");
+		refuse(&st, WORLD_STEP_UNSHARE, errno);
+	}
+	if (injected(&st, WORLD_STEP_ID_MAPS) ||
+	    step_id_maps(&st, ids.uid, ids.gid) == -1)	/* (inside the new
+							   namespace, geteuid()
+							   says the overflow id) */
+		refuse(&st, WORLD_STEP_ID_MAPS, errno);
+	if (injected(&st, WORLD_STEP_DUMPABLE) ||
+	    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == -1)
+		refuse(&st, WORLD_STEP_DUMPABLE, errno);
+	if (injected(&st, WORLD_STEP_PID1) || (pid = fork()) == -1)
+		refuse(&st, WORLD_STEP_PID1, errno);
+	if (pid == 0) {
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1)
+			refuse(&st, WORLD_STEP_PID1, errno);
+		if (getpid() != 1) {
+			snprintf(st.detail, sizeof st.detail, "not PID 1");
+			refuse(&st, WORLD_STEP_PID1, EPERM);
+		}
+		pid1_main(&st);
+	}
+	close(sock);
+	close(cap_wr);		/* only PID 1's sink may hold them */
+	close(ctl_rd);
+	while (waitpid(pid, &wstatus, 0) == -1 && errno == EINTR)
+		;
+	jail_ids_release(&ids);
+	_exit(0);
+}

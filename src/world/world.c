@@ -1,0 +1,132 @@
+/*
+ * world.c -- what every world shares: the engine names, making a world
+ * of an engine, and finding the best engine this process can use.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mockfs.h"
+#include "world.h"
+#include "world_int.h"
+#include "xalloc.h"
+
+static const char *const engine_names[] = {
+#define X(e, name) name,
+	WORLD_ENGINES(X)
+#undef X
+};
+
+const char *
+world_engine_name(enum world_engine e)
+{
+	return (unsigned)e < WORLD_ENGINE__COUNT ? engine_names[e] : "unknown";
+}
+
+bool
+world_engine_parse(const char *name, enum world_engine *out)
+{
+	size_t i;
+
+	for (i = 0; i < WORLD_ENGINE__COUNT; i++)
+		if (strcmp(name, engine_names[i]) == 0) {
+			*out = (enum world_engine)i;
+			return true;
+		}
+	return false;
+}
+
+struct world *
+world_new(enum world_engine e, unsigned wall_ms, int fail_at)
+{
+	struct world *w = xcalloc(1, sizeof *w);
+
+	w->ops = &world_model_ops;
+#ifdef HAVE_PYTHON
+	if (e == WORLD_ENGINE_CPYTHON) {
+		w->ops = &world_cpython_ops;
+		w->impl = world_cpython_new(wall_ms, fail_at);
+	}
+#else
+	(void)e;
+	(void)wall_ms;
+	(void)fail_at;
+#endif
+	return w;
+}
+
+void
+world_free(struct world *w)
+{
+	if (w == NULL)
+		return;
+	w->ops->destroy(w);
+	free(w);
+}
+
+bool
+world_build(struct world *w, const struct world_seed *seed, char **err)
+{
+	return w->ops->build(w, seed, err);
+}
+
+void
+world_run(struct world *w, const struct world_input *in,
+    struct world_reply *out)
+{
+	w->ops->run_input(w, in, out);
+}
+
+void
+world_read_back(struct world *w, struct mfs *fs)
+{
+	w->ops->read_back(w, fs);
+}
+
+const char *const *
+world_names(const struct world *w, size_t *n)
+{
+	*n = 0;
+	return w->ops->names != NULL ? w->ops->names(w, n) : NULL;
+}
+
+void
+world_zygote_start(void)
+{
+#ifdef HAVE_PYTHON
+	(void)zygote_start();
+#endif
+}
+
+enum world_engine
+world_best_engine(const char **why)
+{
+	static int known = -1;
+	static const char *known_why;
+
+	if (known < 0) {
+#ifdef HAVE_PYTHON
+		struct world *w = world_new(WORLD_ENGINE_CPYTHON, 0, 0);
+		struct mfs *fs = mfs_new();
+		struct world_seed seed = { .fs = fs };
+		char *err = NULL;
+
+		known = WORLD_ENGINE_CPYTHON;
+		if (!world_build(w, &seed, &err)) {
+			known = WORLD_ENGINE_MODEL;
+			known_why = "worlds cannot be built here (no user "
+			    "namespaces?)";
+		}
+		free(err);
+		mfs_free(fs);
+		world_free(w);
+#else
+		known = WORLD_ENGINE_MODEL;
+		known_why = "built without libpython";
+#endif
+	}
+	if (why != NULL)
+		*why = known_why;
+	return (enum world_engine)known;
+}

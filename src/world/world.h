@@ -1,0 +1,171 @@
+/*
+ * world.h -- a world: where a path's code runs and its files live.
+ *
+ * One interface, two engines (STYLE.md rule 13: a step asks the world it
+ * was given, never which path it is on):
+ *
+ *   model    sandboxrepl's own object model, in-process (src/mock*.c);
+ *            its workspace is the path's mock filesystem itself, and its
+ *            run is the session's evaluator, passed in with the input.
+ *   cpython  Debian's CPython, embedded, in a disposable Linux world
+ *            forked from a zygote (cpython.c, zygote.c, pyrun.c): user,
+ *            mount, pid, net, ipc and uts namespaces, a tmpfs workspace
+ *            seeded from the path's files, the host's /usr read-only, a
+ *            replica /etc, rlimits, no capabilities, no_new_privs and a
+ *            seccomp denylist.  Effects are real, to the replica; they
+ *            come back as audit events, a workspace difference and the
+ *            output the code wrote, every byte treated as hostile.
+ *
+ * The life of a world: world_build() (lazily, by the session, from the
+ * path's files, an environment and set-up source), world_run() per input,
+ * world_read_back() to copy the workspace into the path's files, and
+ * world_free().  A world that died is rebuilt on the next world_run(),
+ * and that reply says so (restarted).
+ *
+ * Errors are values: build fails with a reason (heap, caller frees); a
+ * run always fills its reply.  Nothing here prints or exits the caller.
+ */
+#ifndef SANDBOXREPL_WORLD_H
+#define SANDBOXREPL_WORLD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct arena;
+struct mfs;
+struct world;
+
+/* X(enum suffix, name in records) */
+#define WORLD_ENGINES(X)			\
+	X(MODEL,   "model")			\
+	X(CPYTHON, "cpython")
+
+#define X_ENUM(e, name) WORLD_ENGINE_##e,
+enum world_engine { WORLD_ENGINES(X_ENUM) WORLD_ENGINE__COUNT };
+#undef X_ENUM
+
+/* How a run ended. */
+#define WORLD_STATUSES(X)					\
+	X(OK,      "ok")	/* ran; result may be NULL (None) */	\
+	X(RAISED,  "raised")	/* the code raised: error */		\
+	X(KILLED,  "killed")	/* a limit stopped it; layer says which */ \
+	X(LOST,    "lost")	/* the world broke or could not be built */
+
+#define X_ENUM(e, name) WORLD_##e,
+enum world_status { WORLD_STATUSES(X_ENUM) WORLD__COUNT };
+#undef X_ENUM
+
+/* What a world starts with.  Only read during world_build(). */
+struct world_seed {
+	const struct mfs	*fs;	/* the path's files */
+	const char *const	*env;	/* "KEY=VALUE", NULL-terminated */
+	const char		*setup;	/* source run before any input and
+					   not reported (the teacher's
+					   names), or NULL */
+};
+
+/* One effect, as the record tells it (record.h's struct effect). */
+struct world_effect {
+	const char	*op;
+	const char	*target;
+	const char	*category;	/* NULL: harmless, listed only */
+	const char	*text;
+	const char	*source;	/* "audit", "workspace", "output",
+					   "world" (static) */
+};
+
+struct world_input {
+	const char	*src;		/* the input as typed */
+	size_t		 len;
+	const char	*command;	/* a command's name, or NULL: code */
+	bool		 setup;		/* run unreported (seeding names) */
+	struct arena	*a;		/* the reply is allocated here */
+	/* The model engine's run: the session's evaluator. */
+	void		(*model_run)(void *ctx);
+	void		*model_ctx;
+};
+
+struct world_reply {
+	enum world_status status;
+	bool		 decided;	/* model: the evaluator wrote the
+					   record itself; nothing below */
+	bool		 restarted;	/* the world had died and was rebuilt */
+	const char	*result;	/* repr of the value, or NULL */
+	const char	*message;	/* a command's own message, or NULL */
+	const char	*error;		/* RAISED: "Cls: message"; KILLED and
+					   LOST: why */
+	const char	*layer;		/* KILLED: "timeout", "rlimit" */
+	const char	*output;	/* what the code printed, or NULL */
+	struct world_effect *effects;
+	size_t		 neffects;
+};
+
+struct world_ops {
+	enum world_engine engine;
+	bool	 compiles;	/* it compiles the input itself: the
+				   session's parser does not judge it */
+	bool	(*build)(struct world *w, const struct world_seed *seed,
+		    char **err);
+	void	(*run_input)(struct world *w, const struct world_input *in,
+		    struct world_reply *out);
+	/* Make fs the world's workspace as it is now. */
+	void	(*read_back)(struct world *w, struct mfs *fs);
+	void	(*destroy)(struct world *w);
+	/* The names its code binds now, sorted (owned by the world, valid
+	 * until its next run), or NULL: the path's namespace (ns.h) has
+	 * them. */
+	const char *const *(*names)(const struct world *w, size_t *n);
+};
+
+struct world {
+	const struct world_ops	*ops;
+	void			*impl;	/* the engine's own state */
+	bool			 built;
+};
+
+/* Options every world of a session shares. */
+struct world_opts {
+	enum world_engine	 engine;
+	bool			 fresh;		/* a new world per input */
+	unsigned		 wall_ms;	/* per input; 0: the default */
+};
+
+#define WORLD_DEFAULT_WALL_MS	5000
+
+const char *world_engine_name(enum world_engine e);
+/* Parse "model" or "cpython"; false when unknown. */
+bool world_engine_parse(const char *name, enum world_engine *out);
+
+/*
+ * The best engine this process can use: cpython when it was built with
+ * libpython and a world can be built here (user namespaces), else model
+ * with *why (static) saying what is missing.  Probes once (it builds and
+ * destroys one world) and remembers the answer.
+ */
+enum world_engine world_best_engine(const char **why);
+
+/* A world of engine e, not built yet.  wall_ms: per input (0: the
+ * default); fail_at: a test hook, the set-up step to fail (0: none). */
+struct world *world_new(enum world_engine e, unsigned wall_ms, int fail_at);
+void world_free(struct world *w);
+
+bool world_build(struct world *w, const struct world_seed *seed, char **err);
+void world_run(struct world *w, const struct world_input *in,
+    struct world_reply *out);
+void world_read_back(struct world *w, struct mfs *fs);
+/* See world_ops.names; NULL when the world keeps no names of its own. */
+const char *const *world_names(const struct world *w, size_t *n);
+
+/*
+ * Start the zygote now, before the caller's heap grows (ui/main.c calls
+ * it first thing).  Without it, the first cpython world starts it.  A
+ * no-op without libpython.
+ */
+void world_zygote_start(void);
+
+extern const struct world_ops world_model_ops;
+#ifdef HAVE_PYTHON
+extern const struct world_ops world_cpython_ops;
+#endif
+
+#endif

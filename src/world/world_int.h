@@ -1,0 +1,93 @@
+/*
+ * world_int.h -- what the CPython world's files share and nobody else
+ * needs: the zygote (zygote.c), the world's set-up (replica.c) and the
+ * interpreter's side (pyrun.c).
+ */
+#ifndef SANDBOXREPL_WORLD_INT_H
+#define SANDBOXREPL_WORLD_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/*
+ * The set-up steps of a replica world, in order, with the process that
+ * runs each: "warden" is the zygote's child that unshares, "pid1" is PID
+ * 1 of the new pid namespace, the interpreter.  X(NAME, "name").
+ */
+#define WORLD_STEPS(X)						\
+	X(NONE,		"none")					\
+	X(IDS,		"ids")		/* warden */		\
+	X(PDEATHSIG,	"pdeathsig")	/* warden */		\
+	X(UNSHARE,	"unshare")	/* warden */		\
+	X(ID_MAPS,	"id-maps")	/* warden */		\
+	X(DUMPABLE,	"dumpable")	/* warden */		\
+	X(PID1,		"pid1-fork")	/* warden */		\
+	X(MOUNT_PRIVATE, "mount-private") /* pid1 */		\
+	X(NETWORK,	"network")	/* pid1 */		\
+	X(ROOTFS,	"rootfs")	/* pid1 */		\
+	X(WORKSPACE,	"workspace")	/* pid1 */		\
+	X(PIVOT_ROOT,	"pivot-root")	/* pid1 */		\
+	X(RLIMITS,	"rlimits")	/* pid1 */		\
+	X(FDS,		"fds")		/* pid1 */		\
+	X(CAPS,		"capabilities")	/* pid1 */		\
+	X(NO_NEW_PRIVS,	"no-new-privs")	/* pid1 */		\
+	X(SECCOMP,	"seccomp")	/* pid1 */		\
+	X(PYTHON,	"python")	/* pid1 */
+
+enum world_step {
+#define X(e, name) WORLD_STEP_##e,
+	WORLD_STEPS(X)
+#undef X
+	WORLD_STEP__COUNT
+};
+
+const char *world_step_name(enum world_step s);
+
+/* The limits of a replica world. */
+#define WORLD_ROOT_BYTES	(4u << 20)
+#define WORLD_WS_BYTES		(16u << 20)	/* the workspace tmpfs */
+#define WORLD_WS_INODES		1024
+#define WORLD_TMP_BYTES		(32u << 20)	/* /tmp, and the output */
+#define WORLD_AS_BYTES		(512ull << 20)	/* per process, over base */
+#define WORLD_NPROC		64
+#define WORLD_FSIZE_BYTES	(16u << 20)
+#define WORLD_NOFILE		256
+#define WORLD_CPU_SECONDS	600		/* over a world's life */
+#define WORLD_HOME		"/home/agent"	/* HOME: a small tmpfs */
+#define WORLD_WORKSPACE		"/workspace"	/* the cwd: the path's files */
+#define WORLD_INNER_ID		1000		/* the agent user inside */
+
+/* zygote.c, in the session's process: start it (idempotent), and ask it
+ * for a world whose end of the socket is sock.  On success *pidfd is
+ * the world's warden (kill it to end the world).  0, or -1 with errno. */
+int zygote_start(void);
+int zygote_ensure(void);
+int zygote_spawn(int sock, int cap_wr, int ctl_rd, int fail_at, int *pidfd,
+    pid_t *pid);
+/* Why CPython could not start in the zygote, or "". */
+const char *zygote_failure(void);
+
+/* replica.c, in the zygote's child: build the world and run it; never
+ * returns.  fail_at is a test hook (enum world_step, 0 = none). */
+void replica_main(int sock, int cap_wr, int ctl_rd, int fail_at)
+    __attribute__((noreturn));
+/* replica.c, in the zygote: compile the worlds' seccomp filter and make
+ * the fake internet's CA, once.
+ * 0, or -1 with why. */
+int replica_compile(char *why, size_t n);
+
+/* pyrun.c, in the zygote: install the audit hook and initialise CPython
+ * once.  0, or -1 with why. */
+int pyrun_init(char *why, size_t n);
+/* pyrun.c, in PID 1 right after its fork. */
+void pyrun_after_fork(void);
+/* pyrun.c, in PID 1 once set-up is done: answer requests on sock until
+ * it closes.  capfd is where fds 1 and 2 write (captured output), wsdir
+ * the workspace.  Never returns. */
+void pyrun_serve(int sock, int capfd, int wsdir) __attribute__((noreturn));
+
+/* cpython.c: the engine state of a new cpython world. */
+void *world_cpython_new(unsigned wall_ms, int fail_at);
+
+#endif

@@ -1,0 +1,132 @@
+/*
+ * test_world.c -- a world refuses when any set-up step fails, and the
+ * session then runs the model and says so.
+ *
+ * Every step of a replica world (world_int.h's WORLD_STEPS) is made to
+ * fail in turn with the fail_at hook: the build must fail naming that
+ * step, no code may run (a canary the input would write never appears),
+ * and a session asked for a cpython world gets records with engine
+ * "model" and a note naming the step.  Then the same session options
+ * without the hook give engine "cpython" and CPython's own answer.
+ * Never skips on Linux: the machines this runs on (CI) have user
+ * namespaces.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "mockfs.h"
+#include "record.h"
+#include "session.h"
+#include "world.h"
+#include "world_int.h"
+
+/* Every step refuses: the build fails naming it, nothing runs. */
+static void
+test_every_step_refuses(void **state)
+{
+	struct mfs *fs = mfs_new();
+	struct world_seed seed = { .fs = fs,
+	    .setup = "open('ran.txt', 'w').write('the code ran')\n" };
+	int step;
+
+	(void)state;
+	for (step = WORLD_STEP_NONE + 1; step < WORLD_STEP__COUNT; step++) {
+		struct world *w = world_new(WORLD_ENGINE_CPYTHON, 0, step);
+		char *err = NULL, want[64];
+		bool built = world_build(w, &seed, &err);
+
+		snprintf(want, sizeof want, "world set-up failed at %s",
+		    world_step_name((enum world_step)step));
+		print_message("  %-14s %s\n", world_step_name(
+		    (enum world_step)step), err ? err : "(built)");
+		assert_false(built);
+		assert_non_null(err);
+		assert_non_null(strstr(err, want));
+		/* the set-up source never ran: nothing came back */
+		world_read_back(w, fs);
+		assert_false(mfs_exists(fs, "ran.txt"));
+		free(err);
+		world_free(w);
+	}
+	mfs_free(fs);
+}
+
+static struct record *
+run_unsafe(struct session *s, struct arena *a, const char *input)
+{
+	struct record *r;
+	size_t n = session_run(s, input, strlen(input), NULL,
+	    PATH_BIT(PATH_UNSAFE), a, &r);
+
+	assert_int_equal(n, 1);
+	return r;
+}
+
+/* A session asked for cpython falls back to the model and says why. */
+static void
+test_session_falls_back_to_the_model(void **state)
+{
+	struct session_opts o = { .engine = WORLD_ENGINE_CPYTHON,
+	    .world_fail_at = WORLD_STEP_SECCOMP };
+	struct session *s = session_new(&o);
+	struct arena *a = arena_new();
+	struct record *r;
+
+	(void)state;
+	r = run_unsafe(s, a, "__import__('pathlib').Path('secrets.txt')"
+	    ".read_text()");
+	assert_string_equal(r->engine, "model");
+	assert_non_null(session_engine_note(s));
+	assert_non_null(strstr(session_engine_note(s), "seccomp"));
+	assert_string_equal(session_engine(s, PATH_UNSAFE), "model");
+	session_free(s);
+
+	/* Without the hook: CPython's own answer, from a world. */
+	o.world_fail_at = 0;
+	s = session_new(&o);
+	r = run_unsafe(s, a, "__import__('pathlib').Path('secrets.txt')"
+	    ".read_text()");
+	assert_string_equal(r->engine, "cpython");
+	assert_string_equal(r->result, "'API_KEY=sk-live-9f3a2b'");
+	assert_null(session_engine_note(s));
+	/* ... whose names persist, and whose :reset forgets them */
+	(void)run_unsafe(s, a, "import json; x = json.dumps([1])");
+	r = run_unsafe(s, a, "x");
+	assert_string_equal(r->result, "'[1]'");
+	/* the names the files pane lists are the world's own */
+	{
+		size_t n;
+		const char *const *names = session_world_names(s, PATH_UNSAFE,
+		    &n);
+		assert_non_null(names);
+		assert_int_equal(n, 3);
+		assert_string_equal(names[0], "json");
+		assert_string_equal(names[1], "orders");
+		assert_string_equal(names[2], "x");
+	}
+	session_reset(s, true);
+	r = run_unsafe(s, a, "x");
+	assert_string_equal(r->verdict == VERDICT_ERROR ? r->reason : "",
+	    "NameError: name 'x' is not defined");
+	session_free(s);
+	arena_free(a);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_step_refuses),
+		cmocka_unit_test(test_session_falls_back_to_the_model),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
