@@ -14,19 +14,30 @@ builddir=${2:?usage: build.sh SRCDIR BUILDDIR}
 CLANG=${CLANG:-clang}
 FUZZ_CFLAGS=${FUZZ_CFLAGS:--O1 -g -fno-omit-frame-pointer}
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
-PKGS="gmp jansson libseccomp"
+PKGS="gmp jansson libseccomp libssl libcrypto"
+# The CPython worlds, when configure found libpython (config.h says so).
+with_python=
+if grep -q "define HAVE_PYTHON 1" "$builddir/config.h"; then
+	PKGS="$PKGS python3-embed"
+	with_python=yes
+fi
 
 if ! command -v "$CLANG" >/dev/null 2>&1; then
 	echo "build.sh: $CLANG not found; the fuzz targets need clang" >&2
 	exit 1
 fi
-cflags="-std=gnu11 $FUZZ_CFLAGS $SAN -I$builddir -I$srcdir/src $(pkg-config --cflags $PKGS)"
+cflags="-std=gnu11 $FUZZ_CFLAGS $SAN -I$builddir -I$srcdir/src -I$srcdir/src/world $(pkg-config --cflags $PKGS)"
 libs="$(pkg-config --libs $PKGS) -lm"
 out=$builddir/fuzz
 mkdir -p "$out/obj"
 
 objs=
-for c in "$srcdir"/src/*.c; do
+for c in "$srcdir"/src/*.c "$srcdir"/src/world/*.c; do
+	# (the files Makefile.am builds only with libpython)
+	case $c in
+	*/world/cpython.c | */world/pyrun.c | */world/replica.c | */world/zygote.c)
+		[ -n "$with_python" ] || continue ;;
+	esac
 	o=$out/obj/$(basename "$c" .c).o
 	if [ ! -f "$o" ] || [ "$c" -nt "$o" ] || [ "$builddir/config.h" -nt "$o" ]; then
 		echo "  CC (fuzz) $(basename "$c")"
