@@ -635,6 +635,12 @@ static const char *const denied_calls[] = {
 	"init_module", "finit_module", "delete_module", "acct", "swapon",
 	"swapoff", "reboot", "syslog", "quotactl", "name_to_handle_at",
 	"open_by_handle_at", "lookup_dcookie", "iopl", "ioperm",
+	/* memory pinned outside the address space the rlimit caps, and
+	 * the LDT: as in the jail (jail_seccomp.c, issue 14 finding 7) */
+	"shmget", "shmat", "shmctl", "msgget", "msgsnd", "msgrcv", "msgctl",
+	"semget", "semop", "semtimedop", "semctl", "mq_open",
+	"mq_timedsend", "mq_timedreceive", "mq_notify", "mq_getsetattr",
+	"modify_ldt",
 };
 
 /*
