@@ -1,6 +1,7 @@
 /*
- * jail_cgroup.c -- the jail's memory cap beyond RLIMIT_AS: a cgroup v2
- * memory.max, where the machine lets this process have one.
+ * jail_cgroup.c -- the memory cap of a jail or a world beyond RLIMIT_AS: a
+ * cgroup v2 memory.max (or v1 memory.limit_in_bytes), where the machine
+ * lets this process have one.
  *
  * RLIMIT_AS caps what the jail maps.  What the kernel holds for it
  * outside its address space -- tmpfs pages, pipe buffers, socket
@@ -25,9 +26,12 @@
  * and this process may write P (root), and when no other process shares
  * P (as root's shell shares a login session's scope: the controller then
  * cannot be handed down, and the caller is moved back).  Then every
- * later failure refuses the jail.  Otherwise -- cgroup v1, no memory
- * controller on v2 (a hybrid machine that keeps it on v1), not root, a
- * shared P -- there is no cgroup and the memory cap is RLIMIT_AS alone,
+ * later failure refuses the jail.  Where v2 has no memory controller (a
+ * hybrid machine keeps it on v1), the v1 memory hierarchy serves the same
+ * way (v1_prepare: memory.limit_in_bytes, and memory.memsw.limit_in_bytes
+ * where swap is accounted).  Otherwise -- not root, a shared P, no
+ * writable memory hierarchy -- there is no cgroup and the memory cap is
+ * RLIMIT_AS alone,
  * with RLIMIT_MEMLOCK and RLIMIT_MSGQUEUE at 0; the outcome says which
  * (jail_outcome.memory_cgroup).
  *
@@ -154,6 +158,52 @@ own_cgroup(char *out, size_t n)
 	return 0;
 }
 
+/*
+ * cgroup v1, where the memory controller lives on a hierarchy of its own
+ * (a hybrid machine): this process's memory cgroup ("N:memory:/a/b" in
+ * /proc/self/cgroup) under the mount of that hierarchy.  A v1 cgroup may
+ * hold processes and children at once, so nothing moves: the jails'
+ * parent is made beside this process, inside its cgroup, and proved
+ * writable (a limit set and read back) before it is offered, so a
+ * machine whose hierarchy is read-only has no cgroup rather than jails
+ * that all refuse.  1 and dir; 0 when there is none to use.
+ */
+static int
+v1_prepare(char *dir, size_t dirlen)
+{
+	static const char mnt[] = "/sys/fs/cgroup/memory";
+	char buf[4096], path[PATH_MAX + 160], *p, *end;
+	struct statfs fs;
+
+	if (statfs(mnt, &fs) == -1 || fs.f_type != CGROUP_SUPER_MAGIC ||
+	    read_small("/proc/self/cgroup", buf, sizeof buf) == -1)
+		return 0;
+	for (p = buf; p != NULL && *p != '\0'; p = end) {
+		end = strchr(p, '\n');
+		if (end != NULL)
+			*end++ = '\0';
+		p = strchr(p, ':');
+		if (p != NULL && strncmp(p, ":memory:/", 9) == 0)
+			break;
+	}
+	if (p == NULL || *p == '\0')
+		return 0;
+	p += 8;				/* the path, from its '/' */
+	if (strstr(p, "/..") != NULL ||
+	    (size_t)snprintf(dir, dirlen, "%s%s/%s", mnt,
+	    strcmp(p, "/") == 0 ? "" : p, JAILS_DIR) >= dirlen)
+		return 0;
+	if (mkdir(dir, 0755) == -1 && errno != EEXIST)
+		return 0;
+	snprintf(path, sizeof path, "%s/memory.use_hierarchy", dir);
+	if (read_small(path, buf, sizeof buf) == -1 || buf[0] != '1')
+		return 0;		/* a child's limit would not bind us */
+	snprintf(path, sizeof path, "%s/memory.limit_in_bytes", dir);
+	if (write_small(path, "9223372036854771712") == -1)
+		return 0;
+	return 1;
+}
+
 int
 jail_cgroup_prepare(char *dir, size_t dirlen, char *why, size_t n)
 {
@@ -167,19 +217,21 @@ jail_cgroup_prepare(char *dir, size_t dirlen, char *why, size_t n)
 		return 0;
 	}
 	mnt = v2_mount();
-	if (mnt == NULL) {
-		say(why, n, "no cgroup v2 hierarchy");
-		return 0;
+	if (mnt != NULL && own_cgroup(own, sizeof own) == 0) {
+		snprintf(p, sizeof p, "%s%s", mnt,
+		    strcmp(own, "/") == 0 ? "" : own);
+		snprintf(path, sizeof path, "%s/cgroup.controllers", p);
 	}
-	if (own_cgroup(own, sizeof own) == -1) {
-		say(why, n, "no cgroup v2 path in /proc/self/cgroup");
-		return 0;
-	}
-	snprintf(p, sizeof p, "%s%s", mnt, strcmp(own, "/") == 0 ? "" : own);
-	snprintf(path, sizeof path, "%s/cgroup.controllers", p);
-	if (read_small(path, list, sizeof list) == -1 ||
+	if (mnt == NULL || own_cgroup(own, sizeof own) == -1 ||
+	    read_small(path, list, sizeof list) == -1 ||
 	    !has_word(list, "memory")) {
-		say(why, n, "cgroup v2 offers no memory controller here");
+		if (v1_prepare(dir, dirlen) == 1) {
+			say(why, n, "");
+			return 1;
+		}
+		dir[0] = '\0';
+		say(why, n, "neither cgroup v2 nor v1 offers a memory "
+		    "controller this process may use");
 		return 0;
 	}
 	snprintf(path, sizeof path, "%s/cgroup.subtree_control", p);
@@ -242,15 +294,33 @@ jail_cgroup_enter(const char *dir, unsigned id, uint64_t bytes,
 	}
 	snprintf(num, sizeof num, "%" PRIu64, bytes);
 	snprintf(path, sizeof path, "%s/jail-%u/memory.max", dir, id);
-	if (write_small(path, num) == -1) {
+	if (access(path, F_OK) == -1) {
+		/* cgroup v1 (see v1_prepare): the limit, and memory plus
+		 * swap at the same figure where swap is accounted */
+		snprintf(path, sizeof path, "%s/jail-%u/memory.limit_in_bytes",
+		    dir, id);
+		if (write_small(path, num) == -1) {
+			snprintf(detail, n, "memory.limit_in_bytes");
+			return -1;
+		}
+		snprintf(path, sizeof path,
+		    "%s/jail-%u/memory.memsw.limit_in_bytes", dir, id);
+		if (write_small(path, num) == -1 && errno != ENOENT) {
+			snprintf(detail, n, "memory.memsw.limit_in_bytes");
+			return -1;
+		}
+	} else if (write_small(path, num) == -1) {
 		snprintf(detail, n, "memory.max");
 		return -1;
-	}
-	/* No swap to spill into; the file is absent without swap accounting. */
-	snprintf(path, sizeof path, "%s/jail-%u/memory.swap.max", dir, id);
-	if (write_small(path, "0") == -1 && errno != ENOENT) {
-		snprintf(detail, n, "memory.swap.max");
-		return -1;
+	} else {
+		/* No swap to spill into; the file is absent without swap
+		 * accounting. */
+		snprintf(path, sizeof path, "%s/jail-%u/memory.swap.max",
+		    dir, id);
+		if (write_small(path, "0") == -1 && errno != ENOENT) {
+			snprintf(detail, n, "memory.swap.max");
+			return -1;
+		}
 	}
 	snprintf(path, sizeof path, "%s/jail-%u/cgroup.procs", dir, id);
 	if (write_small(path, "0") == -1) {

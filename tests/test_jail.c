@@ -1340,7 +1340,28 @@ attack_as(unsigned uid, unsigned gid, int target, char *buf, size_t n)
 
 /* The "0::/path" line of /proc/pid/cgroup, or "". */
 static void
+cgroup_line_of(int pid, const char *key, char *out, size_t n);
+
+/* pid's cgroup v2 path ("0::/a/b" in /proc/PID/cgroup), or "". */
+static void
 v2_cgroup_of(int pid, char *out, size_t n)
+{
+	cgroup_line_of(pid, "0::/", out, n);
+}
+
+/* pid's memory cgroup: its v1 memory hierarchy's path where the machine
+ * keeps the controller there (a hybrid), else its v2 path. */
+static void
+memory_cgroup_of(int pid, char *out, size_t n)
+{
+	cgroup_line_of(pid, ":memory:/", out, n);
+	if (out[0] == '\0')
+		v2_cgroup_of(pid, out, n);
+}
+
+/* The path after key on pid's line that holds it, or "". */
+static void
+cgroup_line_of(int pid, const char *key, char *out, size_t n)
 {
 	char path[64], buf[4096], *p, *end;
 	ssize_t got;
@@ -1356,13 +1377,13 @@ v2_cgroup_of(int pid, char *out, size_t n)
 	if (got <= 0)
 		return;
 	buf[got] = '\0';
-	p = strstr(buf, "0::/");
-	if (p == NULL || (p != buf && p[-1] != '\n'))
+	p = strstr(buf, key);
+	if (p == NULL || (key[0] != ':' && p != buf && p[-1] != '\n'))
 		return;
 	end = strchr(p, '\n');
 	if (end != NULL)
 		*end = '\0';
-	snprintf(out, n, "%s", p + 3);
+	snprintf(out, n, "%s", p + strlen(key) - 1);
 }
 
 /*
@@ -1495,8 +1516,8 @@ view_jail(struct jail_view *v)
 		    sizeof v->attack_p);
 	}
 	if (v->pid1 > 0) {
-		v2_cgroup_of(v->warden, v->w_cgroup, sizeof v->w_cgroup);
-		v2_cgroup_of(v->pid1, v->p_cgroup, sizeof v->p_cgroup);
+		memory_cgroup_of(v->warden, v->w_cgroup, sizeof v->w_cgroup);
+		memory_cgroup_of(v->pid1, v->p_cgroup, sizeof v->p_cgroup);
 	}
 	rv->host_done = 1;
 	got = read(res[0], v->result, sizeof v->result - 1);

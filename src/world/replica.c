@@ -48,6 +48,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
 #include <linux/capability.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -165,11 +166,51 @@ write_text(const char *path, const char *text, int flags)
 /* warden                                                            */
 /* ---------------------------------------------------------------- */
 
+/* The worlds' memory cgroup (jail_cgroup.c), found once in the zygote:
+ * "" when this machine or caller has none; cgroup_broken when it has one
+ * that could not be set up (every world refuses then). */
+static char cgroup_dir[PATH_MAX];
+static bool cgroup_broken;
+
+int
+replica_cgroup_prepare(char *why, size_t n)
+{
+	int rc = jail_cgroup_prepare(cgroup_dir, sizeof cgroup_dir, why, n);
+
+	cgroup_broken = rc == -1;
+	return rc == -1 ? -1 : 0;
+}
+
+/*
+ * Still root: put the warden, and so every process of the world, in a
+ * memory cgroup of its own named by its unique id (reused by the next
+ * world with that id), capped at WORLD_MEM_BYTES.  Nothing to do where
+ * the machine has no cgroup to give; a failure where it has one refuses.
+ */
+static int
+step_memcg(struct stage *st, const struct jail_ids *ids)
+{
+	if (cgroup_broken) {
+		snprintf(st->detail, sizeof st->detail, "memory cgroup set-up");
+		errno = EIO;
+		return -1;
+	}
+	if (cgroup_dir[0] == '\0' || geteuid() != 0)
+		return 0;
+	return jail_cgroup_enter(cgroup_dir, (unsigned)ids->uid,
+	    WORLD_MEM_BYTES, st->detail, sizeof st->detail);
+}
+
 static int
 step_ids(struct stage *st, struct jail_ids *ids)
 {
 	if (jail_ids_acquire(ids, st->detail, sizeof st->detail) == -1)
 		return -1;
+	if (injected(st, WORLD_STEP_MEMCG) || step_memcg(st, ids) == -1) {
+		int saved = errno;
+
+		refuse(st, WORLD_STEP_MEMCG, saved);
+	}
 	if (geteuid() == 0) {
 		if (setgroups(0, NULL) == -1 ||
 		    setresgid(ids->gid, ids->gid, ids->gid) == -1 ||

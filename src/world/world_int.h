@@ -18,6 +18,7 @@
 #define WORLD_STEPS(X)						\
 	X(NONE,		"none")					\
 	X(IDS,		"ids")		/* warden */		\
+	X(MEMCG,	"memory-cgroup") /* warden */		\
 	X(PDEATHSIG,	"pdeathsig")	/* warden */		\
 	X(UNSHARE,	"unshare")	/* warden */		\
 	X(ID_MAPS,	"id-maps")	/* warden */		\
@@ -51,6 +52,10 @@ const char *world_step_name(enum world_step s);
 #define WORLD_TMP_BYTES		(32u << 20)	/* /tmp, and the output */
 #define WORLD_AS_BYTES		(512ull << 20)	/* per process, over base */
 #define WORLD_NPROC		64
+/* All of a world's processes together, with its tmpfs pages, where a
+ * memory cgroup can be had (jail_cgroup.c): 64 processes of 512 MiB
+ * would otherwise be 32 GiB of the host's memory. */
+#define WORLD_MEM_BYTES		(768ull << 20)
 #define WORLD_FSIZE_BYTES	(16u << 20)
 #define WORLD_NOFILE		256
 #define WORLD_CPU_SECONDS	600		/* over a world's life */
@@ -76,6 +81,10 @@ void replica_main(int sock, int cap_wr, int ctl_rd, int fail_at)
  * the fake internet's CA, once.
  * 0, or -1 with why. */
 int replica_compile(char *why, size_t n);
+/* In the zygote, once, still root: find the worlds' memory cgroup (see
+ * jail_cgroup_prepare).  0 (with or without one), or -1: the machine has
+ * one and it could not be set up, and every world refuses. */
+int replica_cgroup_prepare(char *why, size_t n);
 
 /* pyrun.c, in the zygote: install the audit hook and initialise CPython
  * once.  0, or -1 with why. */

@@ -180,6 +180,10 @@ zygote_main(int ctl, pid_t parent)
 		if (i != SIGKILL && i != SIGSTOP)
 			(void)sigaction(i, &sa, NULL);
 	memset(&rep, 0, sizeof rep);
+	/* (a cgroup that could not be set up makes every world refuse,
+	 * at its memory-cgroup step: see replica.c) */
+	(void)replica_cgroup_prepare(rep.why, sizeof rep.why);
+	rep.why[0] = '\0';
 	if (replica_compile(rep.why, sizeof rep.why) == -1 ||
 	    pyrun_init(rep.why, sizeof rep.why) == -1) {
 		rep.pid = -1;
