@@ -53,6 +53,7 @@ struct cpy {
 	int		 pidfd;
 	unsigned	 wall_ms;
 	int		 fail_at;
+	int		 kind;		/* enum world_kind */
 	struct mfs	*files;		/* the workspace as last seen */
 	char		**env;
 	size_t		 nenv;
@@ -378,7 +379,7 @@ spawn(struct cpy *c, struct arena *a, char **err)
 		*err = xasprintf("socketpair: %s", strerror(errno));
 		return false;
 	}
-	if (zygote_spawn(sv[1], c->fail_at, &c->pidfd, &pid) == -1) {
+	if (zygote_spawn(sv[1], c->fail_at, c->kind, &c->pidfd, &pid) == -1) {
 		const char *why = zygote_failure();
 		*err = xasprintf("the zygote could not start a world: %s%s%s",
 		    strerror(errno), *why ? ": " : "", why);
@@ -544,6 +545,38 @@ is_write_mode(const char *mode)
 	return strpbrk(mode, "wax+") != NULL;
 }
 
+/* What a refused call was for, as a user would say it. */
+static const char *
+call_purpose(const char *call)
+{
+	static const char *const purposes[][2] = {
+		{ "execve", "starting a program" },
+		{ "execveat", "starting a program" },
+		{ "socket", "opening a network socket" },
+		{ "socketpair", "opening a network socket" },
+		{ "clone", "a new namespace" },
+		{ "ptrace", "tracing a process" },
+		{ "mount", "mounting a filesystem" },
+		{ "io_uring_setup", "io_uring" },
+		{ "bpf", "loading a BPF program" },
+		{ "unshare", "a new namespace" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof purposes / sizeof purposes[0]; i++)
+		if (strcmp(call, purposes[i][0]) == 0)
+			return purposes[i][1];
+	return "a system call the jail does not allow";
+}
+
+/* "seccomp refused execve (starting a program): EPERM" */
+static const char *
+refusal_text(struct arena *a, const char *call, const char *err)
+{
+	return arena_printf(a, "seccomp refused %s (%s): %s", call,
+	    call_purpose(call), err);
+}
+
 static void
 event_effects(struct effects *e, const struct raw *r)
 {
@@ -558,7 +591,11 @@ event_effects(struct effects *e, const struct raw *r)
 		const struct raw_event *ev = &r->events[i];
 		const char *n = ev->name;
 
-		if (is_event(ev, "os.system") ||
+		if (is_event(ev, "seccomp"))
+			/* (only the jail kind's supervisor makes these) */
+			effect(e, "denied", shown(a, arg(ev, 0)), NULL,
+			    refusal_text(a, arg(ev, 0), arg(ev, 1)));
+		else if (is_event(ev, "os.system") ||
 		    is_event(ev, "subprocess.Popen") ||
 		    strncmp(n, "os.exec", 7) == 0 ||
 		    strncmp(n, "os.posix_spawn", 14) == 0 ||
@@ -813,9 +850,34 @@ cpy_run(struct world *w, const struct world_input *in,
 	}
 	e.source = "audit";
 	event_effects(&e, &r);
+	{
+		/* The kernel refused a call: the first one is the record's
+		 * reason (a jail world's; wire.h: never the code's own). */
+		size_t i;
+		for (i = 0; i < r.nevents && out->refused == NULL; i++)
+			if (is_event(&r.events[i], "seccomp")) {
+				out->refused = refusal_text(a,
+				    arg(&r.events[i], 0), arg(&r.events[i], 1));
+				out->layer = "seccomp";
+			}
+	}
 	keep_names(c, &r);
 	if (r.truncated)
 		merge_truncated(r.files, c->files);
+	if (c->kind == WORLD_KIND_JAIL && out->refused == NULL &&
+	    r.status == WW_RAISED && r.error != NULL &&
+	    strncmp(r.error, "PermissionError: [Errno 13]", 27) == 0) {
+		/* EACCES on an open: Landlock's (jailkind.c says why) */
+		size_t i;
+		for (i = r.nevents; i > 0 && out->refused == NULL; i--)
+			if (is_event(&r.events[i - 1], "open")) {
+				out->refused = arena_printf(a, "Landlock "
+				    "refused opening %s (outside what the jail "
+				    "grants): EACCES",
+				    shown(a, arg(&r.events[i - 1], 0)));
+				out->layer = "landlock";
+			}
+	}
 	e.source = "workspace";
 	diff_effects(&e, c->files, r.files, in->command != NULL);
 	e.source = "output";
@@ -857,6 +919,21 @@ cpy_run(struct world *w, const struct world_input *in,
 		effect(&e, "exhaust", "memory", "resource exhaustion",
 		    out->error);
 		break;
+	}
+	if (c->kind == WORLD_KIND_JAIL && out->status == WORLD_RAISED &&
+	    strncmp(out->error, "BlockingIOError", 15) == 0) {
+		/* fork's EAGAIN: the process limit stopped a fork bomb */
+		size_t i;
+		for (i = 0; i < r.nevents; i++)
+			if (is_event(&r.events[i], "os.fork"))
+				break;
+		if (i < r.nevents) {
+			out->status = WORLD_KILLED;
+			out->layer = "rlimit";
+			out->error = arena_printf(a, "RLIMIT_NPROC (%d "
+			    "processes) refused os.fork: %s", WORLD_NPROC,
+			    out->error);
+		}
 	}
 	raw_free(&r);
 effects:
@@ -919,10 +996,11 @@ const struct world_ops world_cpython_ops = {
 };
 
 void *
-world_cpython_new(unsigned wall_ms, int fail_at)
+world_cpython_new(unsigned wall_ms, int fail_at, int kind)
 {
 	struct cpy *c = xcalloc(1, sizeof *c);
 
+	c->kind = kind;
 	c->sock = c->pidfd = -1;
 	c->wall_ms = wall_ms ? wall_ms : WORLD_DEFAULT_WALL_MS;
 	c->fail_at = fail_at;

@@ -48,6 +48,7 @@
 
 struct zreq {
 	uint32_t	fail_at;
+	uint32_t	kind;	/* enum world_kind */
 };
 
 struct zrep {
@@ -150,6 +151,7 @@ zygote_main(int ctl, pid_t parent)
 			(void)sigaction(i, &sa, NULL);
 	memset(&rep, 0, sizeof rep);
 	if (replica_compile(rep.why, sizeof rep.why) == -1 ||
+	    jailkind_compile(rep.why, sizeof rep.why) == -1 ||
 	    pyrun_init(rep.why, sizeof rep.why) == -1) {
 		rep.pid = -1;
 		rep.err = ENOEXEC;
@@ -181,7 +183,7 @@ zygote_main(int ctl, pid_t parent)
 		pid = fork();
 		if (pid == 0) {
 			close(ctl);
-			replica_main(sock, (int)req.fail_at);
+			replica_main(sock, (int)req.fail_at, (int)req.kind);
 		}
 		close(sock);
 		if (pid < 0) {
@@ -283,9 +285,9 @@ zygote_ensure(void)
 }
 
 int
-zygote_spawn(int sock, int fail_at, int *pidfd, pid_t *pid)
+zygote_spawn(int sock, int fail_at, int kind, int *pidfd, pid_t *pid)
 {
-	struct zreq req = { (uint32_t)fail_at };
+	struct zreq req = { (uint32_t)fail_at, (uint32_t)kind };
 	struct zrep rep;
 	int fd;
 
