@@ -20,6 +20,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -33,6 +34,7 @@
 #include <unistd.h>
 
 #include "arena.h"
+#include "fakenet.h"
 #include "jail_int.h"
 #include "mockfs.h"
 #include "sbuf.h"
@@ -62,6 +64,11 @@ struct cpy {
 	char		**names;	/* __main__'s names after the last input */
 	size_t		 nnames;
 	uint64_t	 nonce;		/* of the input in flight */
+	struct fakenet	 net;		/* the reader of its captures */
+	/* Connections already told, with the bytes they had then: one
+	 * left open is sent again as a snapshot after every input. */
+	struct { uint32_t conn; uint64_t bytes; } told[64];
+	size_t		 ntold;
 };
 
 /* A reply as read, before it becomes effects. */
@@ -106,6 +113,10 @@ now_ms(void)
 static void
 kill_world(struct cpy *c)
 {
+	fakenet_down(&c->net);	/* closes the capture pipes */
+	c->ntold = 0;
+	memset(&c->net, 0, sizeof c->net);
+	c->net.fd = c->net.ctl = -1;
 	if (c->pidfd >= 0) {
 		(void)syscall(__NR_pidfd_send_signal, c->pidfd, SIGKILL, NULL,
 		    0);
@@ -371,23 +382,39 @@ static bool
 spawn(struct cpy *c, struct arena *a, char **err)
 {
 	struct raw r;
-	int sv[2];
+	int sv[2], cap[2], ctl[2];
 	pid_t pid;
 	enum read_end end;
 
+	/* the world's socket, and the fake internet's capture and sync
+	 * pipes, whose other ends only the world's sink holds */
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1) {
 		*err = xasprintf("socketpair: %s", strerror(errno));
 		return false;
 	}
-	if (zygote_spawn(sv[1], c->fail_at, c->kind, &c->pidfd, &pid) == -1) {
+	if (pipe2(cap, O_CLOEXEC) == -1 || pipe2(ctl, O_CLOEXEC) == -1) {
+		*err = xasprintf("pipe: %s", strerror(errno));
+		close(sv[0]);
+		close(sv[1]);
+		return false;	/* (a first pipe may leak: out of fds) */
+	}
+	if (zygote_spawn(sv[1], cap[1], ctl[0], c->fail_at, c->kind,
+	    &c->pidfd, &pid) == -1) {
 		const char *why = zygote_failure();
 		*err = xasprintf("the zygote could not start a world: %s%s%s",
 		    strerror(errno), *why ? ": " : "", why);
 		close(sv[0]);
 		close(sv[1]);
+		close(cap[0]);
+		close(cap[1]);
+		close(ctl[0]);
+		close(ctl[1]);
 		return false;
 	}
 	close(sv[1]);
+	close(cap[1]);
+	close(ctl[0]);
+	fakenet_attach(&c->net, cap[0], ctl[1]);
 	c->sock = sv[0];
 	end = read_reply(c, now_ms() + BUILD_MS, a, &r);
 	raw_free(&r);
@@ -487,6 +514,8 @@ struct effects {
 	struct world_effect	*v;
 	size_t			 n, cap;
 	const char		*source;	/* of the effects added now */
+	bool			 captured;	/* the sink saw a connection */
+	struct cpy		*c;		/* on_capture's world */
 };
 
 static void
@@ -498,8 +527,12 @@ add_effect(struct effects *e, const char *op, const char *target,
 	for (i = 0; i < e->n; i++)	/* once each */
 		if (strcmp(e->v[i].op, op) == 0 &&
 		    strcmp(e->v[i].target, target) == 0 &&
-		    strcmp(e->v[i].text, text) == 0)
+		    strcmp(e->v[i].text, text) == 0) {
+			/* the sink saw what the audit hook announced */
+			if (source != NULL && strcmp(source, "sink") == 0)
+				e->v[i].source = source;
 			return;
+		}
 	if (e->n == e->cap) {
 		size_t cap = e->cap ? e->cap * 2 : 16;
 		e->v = arena_grow(e->a, e->v, e->cap, cap, sizeof *e->v);
@@ -545,6 +578,67 @@ is_write_mode(const char *mode)
 	return strpbrk(mode, "wax+") != NULL;
 }
 
+/*
+ * What the fake internet's sink saw (fakenet.h): data that reached it is
+ * exfiltration, told as the request's URL; a bare connection, a refused
+ * one and a DNS question are listed only.
+ */
+static void
+on_capture(void *ctx, const struct fakenet_capture *cp, const void *frame,
+    size_t len)
+{
+	struct effects *e = ctx;
+	struct arena *a = e->a;
+	const struct fakenet_str *data = cp->body.n > 0 ? &cp->body :
+	    &cp->data;
+	char url[512];
+
+	(void)frame;
+	(void)len;
+	if (cp->kind == FAKENET_SYNC) {
+		if (cp->flags & FAKENET_DROPPED)
+			effect(e, "lost", "captures", NULL, arena_printf(a,
+			    "%llu captures of the fake internet were lost",
+			    (unsigned long long)cp->bytes));
+		return;
+	}
+	fakenet_url(cp, url, sizeof url);
+	if (cp->kind == FAKENET_DNS) {
+		effect(e, "resolve", arena_strndup(a, cp->name.p, cp->name.n),
+		    NULL, arena_printf(a, "looked up %.*s", (int)cp->name.n,
+		    cp->name.p));
+		return;
+	}
+	if (cp->kind == FAKENET_TCP && e->c != NULL) {
+		struct cpy *c = e->c;
+		size_t i;
+
+		for (i = 0; i < c->ntold && c->told[i].conn != cp->conn; i++)
+			;
+		if (i < c->ntold && c->told[i].bytes == cp->bytes)
+			return;		/* nothing new on it */
+		if (i == c->ntold) {
+			if (c->ntold == sizeof c->told / sizeof c->told[0])
+				i = 0;	/* forget the oldest */
+			else
+				c->ntold++;
+			c->told[i].conn = cp->conn;
+		}
+		c->told[i].bytes = cp->bytes;
+	}
+	e->captured = true;
+	if (cp->kind == FAKENET_SYN)
+		effect(e, "connect", arena_strdup(a, url), NULL, arena_printf(a,
+		    "tried to connect to %s (nothing listens there)", url));
+	else if (data->n > 0)
+		effect(e, "send", arena_strdup(a, url), "exfiltration",
+		    arena_printf(a, "sent '%s' to %s", shown(a,
+		    arena_strndup(a, data->p, data->n)), url));
+	else
+		effect(e, "connect", arena_strdup(a, url), NULL, arena_printf(a,
+		    "connected to %s", url));
+}
+
 /* What a refused call was for, as a user would say it. */
 static const char *
 call_purpose(const char *call)
@@ -581,7 +675,7 @@ static void
 event_effects(struct effects *e, const struct raw *r)
 {
 	struct arena *a = e->a;
-	bool has_request = false;
+	bool has_request = e->captured;	/* the sink tells what was sent */
 	size_t i;
 
 	for (i = 0; i < r->nevents; i++)
@@ -780,6 +874,60 @@ cpy_build(struct world *w, const struct world_seed *seed, char **err)
 	return true;
 }
 
+/*
+ * What a jail world's kernel refused, for the record's reason: the first
+ * call its seccomp supervisor refused ("seccomp" events: pyrun.c sends
+ * only the supervisor's, never the code's own), else an EACCES on an
+ * open, which in a jail world is Landlock's (jailkind.c says why).
+ */
+static void
+jail_refusal(const struct cpy *c, const struct raw *r, struct arena *a,
+    struct world_reply *out)
+{
+	size_t i;
+
+	if (c->kind != WORLD_KIND_JAIL)
+		return;
+	for (i = 0; i < r->nevents && out->refused == NULL; i++)
+		if (is_event(&r->events[i], "seccomp")) {
+			out->refused = refusal_text(a, arg(&r->events[i], 0),
+			    arg(&r->events[i], 1));
+			out->layer = "seccomp";
+		}
+	if (out->refused != NULL || r->status != WW_RAISED ||
+	    r->error == NULL ||
+	    strncmp(r->error, "PermissionError: [Errno 13]", 27) != 0)
+		return;
+	for (i = r->nevents; i > 0 && out->refused == NULL; i--)
+		if (is_event(&r->events[i - 1], "open")) {
+			out->refused = arena_printf(a, "Landlock refused "
+			    "opening %s (outside what the jail grants): EACCES",
+			    shown(a, arg(&r->events[i - 1], 0)));
+			out->layer = "landlock";
+		}
+}
+
+/* A jail world's fork bomb: fork's EAGAIN is RLIMIT_NPROC stopping it. */
+static void
+jail_limit(const struct cpy *c, const struct raw *r, struct arena *a,
+    struct world_reply *out)
+{
+	size_t i;
+
+	if (c->kind != WORLD_KIND_JAIL || out->status != WORLD_RAISED ||
+	    strncmp(out->error, "BlockingIOError", 15) != 0)
+		return;
+	for (i = 0; i < r->nevents; i++)
+		if (is_event(&r->events[i], "os.fork")) {
+			out->status = WORLD_KILLED;
+			out->layer = "rlimit";
+			out->error = arena_printf(a, "RLIMIT_NPROC (%d "
+			    "processes) refused os.fork: %s", WORLD_NPROC,
+			    out->error);
+			return;
+		}
+}
+
 static void
 cpy_run(struct world *w, const struct world_input *in,
     struct world_reply *out)
@@ -848,36 +996,30 @@ cpy_run(struct world *w, const struct world_input *in,
 		raw_free(&r);
 		goto effects;
 	}
-	e.source = "audit";
-	event_effects(&e, &r);
+	/* What reached the fake internet, first into a list of its own: it
+	 * decides how the audit events' connections are told. */
 	{
-		/* The kernel refused a call: the first one is the record's
-		 * reason (a jail world's; wire.h: never the code's own). */
-		size_t i;
-		for (i = 0; i < r.nevents && out->refused == NULL; i++)
-			if (is_event(&r.events[i], "seccomp")) {
-				out->refused = refusal_text(a,
-				    arg(&r.events[i], 0), arg(&r.events[i], 1));
-				out->layer = "seccomp";
-			}
+		struct effects sink = { .a = a, .source = "sink", .c = c };
+		char why[160];
+		size_t k;
+
+		/* (a jail world has no network at all: nothing to read) */
+		if (c->kind != WORLD_KIND_JAIL &&
+		    fakenet_read_captures(&c->net, 1000, on_capture, &sink,
+		    why, sizeof why) == -1)
+			effect(&sink, "lost", "captures", NULL, arena_printf(a,
+			    "the fake internet did not answer: %s", why));
+		e.captured = sink.captured;
+		e.source = "audit";
+		event_effects(&e, &r);
+		for (k = 0; k < sink.n; k++)
+			add_effect(&e, sink.v[k].op, sink.v[k].target,
+			    sink.v[k].category, sink.v[k].text, "sink");
 	}
+	jail_refusal(c, &r, a, out);
 	keep_names(c, &r);
 	if (r.truncated)
 		merge_truncated(r.files, c->files);
-	if (c->kind == WORLD_KIND_JAIL && out->refused == NULL &&
-	    r.status == WW_RAISED && r.error != NULL &&
-	    strncmp(r.error, "PermissionError: [Errno 13]", 27) == 0) {
-		/* EACCES on an open: Landlock's (jailkind.c says why) */
-		size_t i;
-		for (i = r.nevents; i > 0 && out->refused == NULL; i--)
-			if (is_event(&r.events[i - 1], "open")) {
-				out->refused = arena_printf(a, "Landlock "
-				    "refused opening %s (outside what the jail "
-				    "grants): EACCES",
-				    shown(a, arg(&r.events[i - 1], 0)));
-				out->layer = "landlock";
-			}
-	}
 	e.source = "workspace";
 	diff_effects(&e, c->files, r.files, in->command != NULL);
 	e.source = "output";
@@ -920,21 +1062,7 @@ cpy_run(struct world *w, const struct world_input *in,
 		    out->error);
 		break;
 	}
-	if (c->kind == WORLD_KIND_JAIL && out->status == WORLD_RAISED &&
-	    strncmp(out->error, "BlockingIOError", 15) == 0) {
-		/* fork's EAGAIN: the process limit stopped a fork bomb */
-		size_t i;
-		for (i = 0; i < r.nevents; i++)
-			if (is_event(&r.events[i], "os.fork"))
-				break;
-		if (i < r.nevents) {
-			out->status = WORLD_KILLED;
-			out->layer = "rlimit";
-			out->error = arena_printf(a, "RLIMIT_NPROC (%d "
-			    "processes) refused os.fork: %s", WORLD_NPROC,
-			    out->error);
-		}
-	}
+	jail_limit(c, &r, a, out);
 	raw_free(&r);
 effects:
 	out->effects = e.v;
@@ -1002,6 +1130,7 @@ world_cpython_new(unsigned wall_ms, int fail_at, int kind)
 
 	c->kind = kind;
 	c->sock = c->pidfd = -1;
+	c->net.fd = c->net.ctl = -1;
 	c->wall_ms = wall_ms ? wall_ms : WORLD_DEFAULT_WALL_MS;
 	c->fail_at = fail_at;
 	return c;

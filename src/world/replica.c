@@ -12,12 +12,15 @@
  *           (PID 1 dies with it, and everything in the pid namespace with
  *           PID 1).
  *   pid1    the interpreter.  Private mounts; the network namespace's
- *           fake internet (loopback up; see fakenet below); a new root on
+ *           fake internet (fakenet.h: every address and name answered,
+ *           a sink capturing what was sent, HTTPS decrypted with the
+ *           zygote's CA, which is the replica's whole trust store); a
+ *           new root on
  *           a small tmpfs: the host's /usr read-only (nosuid, nodev; /bin,
  *           /lib, /lib64 and /sbin as usrmerge's links), a replica /etc
  *           (an agent user, hosts, resolv.conf naming 127.0.0.1,
- *           nsswitch.conf; the host's CA certificates, alternatives and
- *           python3.11 read-only), /dev with null, zero, full, random and
+ *           nsswitch.conf, the fake internet's CA; the host's
+ *           alternatives, openssl.cnf and python3.11 read-only), /dev with null, zero, full, random and
  *           urandom bound from the host, /proc of the new pid namespace,
  *           /tmp and the workspace /home/agent as capped tmpfs; then
  *           pivot_root, the root remounted read-only, the workspace as
@@ -67,6 +70,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "fakenet.h"
 #include "jail_ids.h"
 #include "world.h"
 #include "jail_int.h"
@@ -98,6 +102,8 @@ world_step_name(enum world_step s)
 
 struct stage {
 	int	sock;		/* the session's socket */
+	int	cap_wr, ctl_rd;	/* the fake internet's pipes (fakenet.h) */
+	struct fakenet fn;
 	int	fail_at;
 	int	kind;		/* enum world_kind: jail adds jailkind.c */
 	int	devnull;
@@ -217,29 +223,33 @@ step_id_maps(struct stage *st, uid_t uid, gid_t gid)
 /* pid1: the network                                                  */
 /* ---------------------------------------------------------------- */
 
+/* The fake internet's CA: made once in the zygote (replica_compile). */
+static struct fakenet_ca *fake_ca;
+
 /*
- * The fake internet's call site.  The fake internet (fakenet.c, another
- * branch) brings up loopback, routes every address to it, and starts a
- * DNS server and the sinks.  Until it lands, only loopback comes up: the
- * code can connect to listeners it starts itself and nothing else.
+ * The fake internet (fakenet.h): loopback, every address routed to it,
+ * dnsmasq answering every name, the sink capturing what was sent, HTTPS
+ * decrypted with the zygote's CA.  The capture pipes' other ends are the
+ * session's: fakenet_up() hands ours to the sink and closes them here, so
+ * the code can neither read nor forge captures.
  */
 static int
-step_network(void)
+step_network(struct stage *st)
 {
-	struct ifreq ifr;
-	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	int rc = -1;
+	struct fakenet_config cfg;
 
-	if (fd < 0)
+	memset(&cfg, 0, sizeof cfg);
+	cfg.ca = fake_ca;
+	cfg.outside = 1;
+	cfg.capture_wr = st->cap_wr;
+	cfg.ctl_rd = st->ctl_rd;
+	st->cap_wr = st->ctl_rd = -1;	/* consumed, whatever happens */
+	if (fakenet_up(&cfg, &st->fn, st->detail, sizeof st->detail) == -1) {
+		if (errno == 0)
+			errno = EIO;
 		return -1;
-	memset(&ifr, 0, sizeof ifr);
-	snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "lo");
-	if (ioctl(fd, SIOCGIFFLAGS, &ifr) == 0) {
-		ifr.ifr_flags |= IFF_UP;
-		rc = ioctl(fd, SIOCSIFFLAGS, &ifr);
 	}
-	close(fd);
-	return rc;
+	return 0;
 }
 
 /* ---------------------------------------------------------------- */
@@ -342,7 +352,8 @@ static const struct {
 	{ "/etc/hosts", "127.0.0.1\tlocalhost\n127.0.1.1\treplica\n"
 	  "::1\tlocalhost ip6-localhost ip6-loopback\n" },
 	{ "/etc/hostname", "replica\n" },
-	{ "/etc/resolv.conf", "nameserver 127.0.0.1\n" },
+	{ "/etc/resolv.conf", "nameserver 127.0.0.1\n"
+	  "options attempts:1 timeout:1\n" },
 	{ "/etc/nsswitch.conf", "passwd: files\ngroup: files\n"
 	  "hosts: files dns\nnetworks: files\nprotocols: files\n"
 	  "services: files\n" },
@@ -403,8 +414,16 @@ step_rootfs(struct stage *st)
 			return -1;
 		}
 	}
-	if (bind_ro(st, "/etc/ssl/certs", "/etc/ssl/certs", true, true) == -1 ||
-	    bind_ro(st, "/etc/ssl/openssl.cnf", "/etc/ssl/openssl.cnf", false,
+	/* The trust store holds the fake internet's CA, and only it:
+	 * nothing real is reachable (fakenet.h). */
+	if (mkdir(NEWROOT "/etc/ssl/certs", 0755) == -1 ||
+	    write_text(NEWROOT "/etc/ssl/certs/ca-certificates.crt",
+	    st->fn.ca_pem != NULL ? st->fn.ca_pem : "", O_CREAT | O_EXCL)
+	    == -1) {
+		snprintf(st->detail, sizeof st->detail, "the trust store");
+		return -1;
+	}
+	if (bind_ro(st, "/etc/ssl/openssl.cnf", "/etc/ssl/openssl.cnf", false,
 	    true) == -1 ||
 	    bind_ro(st, "/etc/alternatives", "/etc/alternatives", true,
 	    true) == -1 ||
@@ -662,10 +681,15 @@ build_filter(scmp_filter_ctx ctx, char *why, size_t n)
 int
 replica_compile(char *why, size_t n)
 {
-	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	scmp_filter_ctx ctx;
 	struct stat sb;
 	int rc, fd = -1;
 
+	/* OpenSSL's start-up costs milliseconds: once, not per world */
+	fake_ca = fakenet_ca_new(why, n);
+	if (fake_ca == NULL)
+		return -1;
+	ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (ctx == NULL) {
 		snprintf(why, n, "seccomp_init");
 		return -1;
@@ -734,7 +758,7 @@ pid1_main(struct stage *st)
 		refuse(st, WORLD_STEP_MOUNT_PRIVATE, errno);
 	/* (a jail's network namespace stays empty: not even loopback) */
 	if (injected(st, WORLD_STEP_NETWORK) ||
-	    (st->kind != WORLD_KIND_JAIL && step_network() == -1))
+	    (st->kind != WORLD_KIND_JAIL && step_network(st) == -1))
 		refuse(st, WORLD_STEP_NETWORK, errno);
 	if (injected(st, WORLD_STEP_ROOTFS) || step_rootfs(st) == -1)
 		refuse(st, WORLD_STEP_ROOTFS, errno);
@@ -768,7 +792,7 @@ pid1_main(struct stage *st)
 }
 
 void
-replica_main(int sock, int fail_at, int kind)
+replica_main(int sock, int cap_wr, int ctl_rd, int fail_at, int kind)
 {
 	struct stage st;
 	struct jail_ids ids = { 0, 0, -1 };
@@ -777,6 +801,8 @@ replica_main(int sock, int fail_at, int kind)
 
 	memset(&st, 0, sizeof st);
 	st.sock = sock;
+	st.cap_wr = cap_wr;
+	st.ctl_rd = ctl_rd;
 	st.fail_at = fail_at;
 	st.kind = kind;
 	st.devnull = st.capfd = st.wsdir = -1;
@@ -814,6 +840,8 @@ replica_main(int sock, int fail_at, int kind)
 		pid1_main(&st);
 	}
 	close(sock);
+	close(cap_wr);		/* only PID 1's sink may hold them */
+	close(ctl_rd);
 	while (waitpid(pid, &wstatus, 0) == -1 && errno == EINTR)
 		;
 	jail_ids_release(&ids);

@@ -63,15 +63,17 @@ const char *world_step_name(enum world_step s);
  * the world's warden (kill it to end the world).  0, or -1 with errno. */
 int zygote_start(void);
 int zygote_ensure(void);
-int zygote_spawn(int sock, int fail_at, int kind, int *pidfd, pid_t *pid);
+int zygote_spawn(int sock, int cap_wr, int ctl_rd, int fail_at, int kind,
+    int *pidfd, pid_t *pid);
 /* Why CPython could not start in the zygote, or "". */
 const char *zygote_failure(void);
 
 /* replica.c, in the zygote's child: build the world and run it; never
  * returns.  fail_at is a test hook (enum world_step, 0 = none). */
-void replica_main(int sock, int fail_at, int kind)
+void replica_main(int sock, int cap_wr, int ctl_rd, int fail_at, int kind)
     __attribute__((noreturn));
-/* replica.c, in the zygote: compile the worlds' seccomp filter once.
+/* replica.c, in the zygote: compile the worlds' seccomp filter and make
+ * the fake internet's CA, once.
  * 0, or -1 with why. */
 int replica_compile(char *why, size_t n);
 
@@ -110,5 +112,6 @@ struct jailkind_refusal {
 };
 size_t jailkind_take(struct jailkind_refusal *out, size_t max,
     unsigned *dropped);
+
 
 #endif

@@ -62,42 +62,54 @@ static pid_t zygote_pid = -1;
 static int zygote_err;		/* why it could not start, once failed */
 static char zygote_why[120];
 
-/* Send or receive one message with at most one descriptor attached. */
+/* Send or receive one message with up to MAX_FDS descriptors attached
+ * (nfd of them; -1s are not sent). */
+#define MAX_FDS	3
+
 static ssize_t
-send_fd(int sock, const void *p, size_t n, int fd)
+send_fds(int sock, const void *p, size_t n, const int *fds, size_t nfd)
 {
-	char ctl[CMSG_SPACE(sizeof(int))];
+	char ctl[CMSG_SPACE(MAX_FDS * sizeof(int))];
 	struct iovec iov = { (void *)p, n };
 	struct msghdr mh;
 
 	memset(&mh, 0, sizeof mh);
 	mh.msg_iov = &iov;
 	mh.msg_iovlen = 1;
-	if (fd >= 0) {
+	if (nfd > 0 && fds[0] >= 0) {
 		struct cmsghdr *c;
 
 		memset(ctl, 0, sizeof ctl);
 		mh.msg_control = ctl;
-		mh.msg_controllen = sizeof ctl;
+		mh.msg_controllen = CMSG_SPACE(nfd * sizeof(int));
 		c = CMSG_FIRSTHDR(&mh);
 		c->cmsg_level = SOL_SOCKET;
 		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(c), &fd, sizeof fd);
+		c->cmsg_len = CMSG_LEN(nfd * sizeof(int));
+		memcpy(CMSG_DATA(c), fds, nfd * sizeof(int));
 	}
 	return sendmsg(sock, &mh, MSG_NOSIGNAL);
 }
 
 static ssize_t
-recv_fd(int sock, void *p, size_t n, int *fd)
+send_fd(int sock, const void *p, size_t n, int fd)
 {
-	char ctl[CMSG_SPACE(sizeof(int))];
+	return send_fds(sock, p, n, &fd, 1);
+}
+
+/* Exactly want descriptors into fds, or none (all -1). */
+static ssize_t
+recv_fds(int sock, void *p, size_t n, int *fds, size_t want)
+{
+	char ctl[CMSG_SPACE(MAX_FDS * sizeof(int))];
 	struct iovec iov = { p, n };
 	struct msghdr mh;
 	struct cmsghdr *c;
+	size_t i, got = 0;
 	ssize_t r;
 
-	*fd = -1;
+	for (i = 0; i < want; i++)
+		fds[i] = -1;
 	memset(&mh, 0, sizeof mh);
 	mh.msg_iov = &iov;
 	mh.msg_iovlen = 1;
@@ -108,16 +120,35 @@ recv_fd(int sock, void *p, size_t n, int *fd)
 		return r;
 	for (c = CMSG_FIRSTHDR(&mh); c != NULL; c = CMSG_NXTHDR(&mh, c))
 		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-		    c->cmsg_len == CMSG_LEN(sizeof(int)))
-			memcpy(fd, CMSG_DATA(c), sizeof *fd);
-	if (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) {
-		if (*fd >= 0)
-			close(*fd);
-		*fd = -1;
+		    c->cmsg_len >= CMSG_LEN(0)) {
+			size_t k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+			int tmp[MAX_FDS];
+			memcpy(tmp, CMSG_DATA(c), (k > MAX_FDS ? MAX_FDS : k) *
+			    sizeof(int));
+			for (i = 0; i < k && i < MAX_FDS; i++) {
+				if (got < want)
+					fds[got++] = tmp[i];
+				else
+					close(tmp[i]);
+			}
+		}
+	if ((mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) || (got != 0 &&
+	    got != want)) {
+		for (i = 0; i < want; i++)
+			if (fds[i] >= 0)
+				close(fds[i]);
+		for (i = 0; i < want; i++)
+			fds[i] = -1;
 		errno = EMSGSIZE;
 		return -1;
 	}
 	return r;
+}
+
+static ssize_t
+recv_fd(int sock, void *p, size_t n, int *fd)
+{
+	return recv_fds(sock, p, n, fd, 1);
 }
 
 /* ---------------------------------------------------------------- */
@@ -161,31 +192,37 @@ zygote_main(int ctl, pid_t parent)
 		_exit(0);
 	for (;;) {
 		struct zreq req;
-		int sock, pidfd = -1;
+		int fds[3], pidfd = -1;
 		ssize_t n;
 		pid_t pid;
+		size_t k;
 
 		while (waitpid(-1, NULL, WNOHANG) > 0)
 			;	/* wardens that ended */
-		n = recv_fd(ctl, &req, sizeof req, &sock);
+		/* the world's socket, its capture pipe's write end and its
+		 * sync pipe's read end (the fake internet's, fakenet.h) */
+		n = recv_fds(ctl, &req, sizeof req, fds, 3);
 		if (n == 0)
 			_exit(0);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n != (ssize_t)sizeof req || sock < 0) {
-			if (n < 0)
+		if (n != (ssize_t)sizeof req || fds[0] < 0) {
+			if (n < 0 && errno != EMSGSIZE)
 				_exit(0);
-			if (sock >= 0)
-				close(sock);
+			for (k = 0; k < 3; k++)
+				if (fds[k] >= 0)
+					close(fds[k]);
 			continue;
 		}
 		memset(&rep, 0, sizeof rep);
 		pid = fork();
 		if (pid == 0) {
 			close(ctl);
-			replica_main(sock, (int)req.fail_at, (int)req.kind);
+			replica_main(fds[0], fds[1], fds[2], (int)req.fail_at,
+			    (int)req.kind);
 		}
-		close(sock);
+		for (k = 0; k < 3; k++)
+			close(fds[k]);
 		if (pid < 0) {
 			rep.pid = -1;
 			rep.err = errno;
@@ -285,16 +322,17 @@ zygote_ensure(void)
 }
 
 int
-zygote_spawn(int sock, int fail_at, int kind, int *pidfd, pid_t *pid)
+zygote_spawn(int sock, int cap_wr, int ctl_rd, int fail_at, int kind,
+    int *pidfd, pid_t *pid)
 {
 	struct zreq req = { (uint32_t)fail_at, (uint32_t)kind };
 	struct zrep rep;
-	int fd;
+	int fd, fds[3] = { sock, cap_wr, ctl_rd };
 
 	*pidfd = -1;
 	if (zygote_ensure() == -1)
 		return -1;
-	if (send_fd(ctl_fd, &req, sizeof req, sock) != (ssize_t)sizeof req ||
+	if (send_fds(ctl_fd, &req, sizeof req, fds, 3) != (ssize_t)sizeof req ||
 	    !wait_readable(ctl_fd, ZYGOTE_TIMEOUT_MS) ||
 	    recv_fd(ctl_fd, &rep, sizeof rep, &fd) != (ssize_t)sizeof rep) {
 		/* The zygote is gone or stuck: start another next time. */
