@@ -927,17 +927,21 @@ run_jail_world(struct step *st, const struct node *root,
 		return;
 	}
 	run_world(st, root, e, call);
-	if (st->r->verdict != VERDICT_OK)
+	if (st->r->verdict != VERDICT_OK && st->r->verdict != VERDICT_ERROR)
 		return;
 	for (i = 0; i < st->ev.neffects; i++)
 		if (st->ev.effects[i].category != NULL &&
 		    strcmp(st->ev.effects[i].category, "damage") == 0)
 			sbuf_addf(&done, "%s%s", done.len ? "; " : "",
 			    st->ev.effects[i].text);
-	if (done.len > 0)
+	if (done.len > 0 && st->r->verdict == VERDICT_OK)
 		st->r->outcome = arena_printf(st->a, "ran inside the jail: %s "
 		    "in its throwaway copy; the host is untouched",
 		    sbuf_cstr(&done));
+	else if (done.len > 0)	/* harm done before the exception */
+		st->r->reason = arena_printf(st->a, "%s; before it, ran inside "
+		    "the jail: %s in its throwaway copy; the host is untouched",
+		    st->r->reason, sbuf_cstr(&done));
 	sbuf_free(&done);
 }
 
@@ -1063,7 +1067,8 @@ run_world(struct step *st, const struct node *root, const struct cmd_entry *e,
 		for (i = 0; i < rep.neffects; i++)
 			if (rep.effects[i].category != NULL)
 				break;
-		if (i < rep.neffects) {
+		if (i < rep.neffects && w->kind != WORLD_KIND_JAIL) {
+			/* (in a jail, nothing is simulated) */
 			decide(st, VERDICT_SIMULATED, LAYER_EVAL, NULL,
 			    rep.error);
 			st->raised_after = rep.error;

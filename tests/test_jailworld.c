@@ -161,6 +161,13 @@ test_execve_refused(void **state)
 	    VERDICT_CONTAINED, LAYER_SECCOMP, "EPERM; then PermissionError");
 	/* the session goes on, in the same world */
 	assert_string_equal(run(f, "6 * 7")->result, "42");
+	/* the supervisor that answers for seccomp is out of the code's
+	 * reach (Landlock's signal scope): killing it fails, nothing is
+	 * "simulated" in a jail, and the next refusal is still recorded */
+	expect(f, "import os; [os.kill(p, 9) for p in range(2, 9)]",
+	    VERDICT_ERROR, LAYER_EVAL, "PermissionError");
+	expect(f, "__import__('os').system('id')", VERDICT_CONTAINED,
+	    LAYER_SECCOMP, "execve");
 }
 
 /* No network at all: socket() is refused whatever the address, and a
@@ -233,6 +240,13 @@ test_damage_stays_inside(void **state)
 	    LAYER_LANDLOCK, "Landlock refused opening /etc/passwd");
 	expect(f, "open('/proc/self/exe', 'rb').read()", VERDICT_CONTAINED,
 	    LAYER_LANDLOCK, "/proc/self/exe");
+	/* harm done before an exception is told with it */
+	r = run(f, "import shutil; shutil.rmtree('.')");
+	assert_int_equal(r->verdict, VERDICT_ERROR);
+	assert_non_null(strstr(r->reason, "; before it, ran inside the "
+	    "jail: report.txt deleted in its throwaway copy; the host is "
+	    "untouched"));
+	assert_false(has(r, "report.txt"));
 }
 
 /* CPython's own object graph, as at a student's prompt; the code runs as

@@ -35,11 +35,18 @@
  * input as "seccomp" events (pyrun.c; the audit hook drops any "seccomp"
  * event the code raises itself).  Only the kernel's notification puts a
  * call there: a FileNotFoundError, a PermissionError from a mode bit, an
- * EPERM the code raises itself are not refusals.  The page is in the
- * world's memory, so code that can write memory (ctypes) can add or wipe
- * entries for its own input -- it can lie about itself, not about the
- * host -- and code that kills the supervisor (same uid, same domain)
- * makes its later refused calls fail with ENOSYS unrecorded.
+ * EPERM the code raises itself are not refusals.
+ *
+ * The supervisor is PID 1's child, forked just before Landlock: outside
+ * the code's Landlock domain and seccomp filter, so with Landlock ABI >= 6
+ * (signals scoped) the code cannot kill it, and ptrace is refused; it
+ * gets the listener over a socket pair once the filter is loaded (PID 1
+ * keeps no copy: nobody else can answer), holds nothing else, and reads
+ * nothing but the kernel's notifications.  The page is in the world's
+ * memory, so code that can write memory (ctypes) can add or wipe entries
+ * for its own input: it can lie about itself, not about the host.  On a
+ * kernel below Landlock ABI 6, code that kills the supervisor makes its
+ * later refused calls fail with ENOSYS, unrecorded.
  */
 #include "config.h"
 
@@ -89,6 +96,79 @@ jailkind_compile(char *why, size_t n)
 	return 0;
 }
 
+static int to_supervisor = -1;		/* PID 1's end, until seccomp */
+
+static void supervise(int listener) __attribute__((noreturn));
+
+/* Receive the listener PID 1 sends (SCM_RIGHTS), or -1. */
+static int
+recv_listener(int sock)
+{
+	char ctl[CMSG_SPACE(sizeof(int))], byte;
+	struct iovec iov = { &byte, 1 };
+	struct msghdr mh;
+	struct cmsghdr *c;
+	int fd = -1;
+
+	memset(&mh, 0, sizeof mh);
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = ctl;
+	mh.msg_controllen = sizeof ctl;
+	if (recvmsg(sock, &mh, MSG_CMSG_CLOEXEC) != 1)
+		return -1;
+	c = CMSG_FIRSTHDR(&mh);
+	if (c != NULL && c->cmsg_level == SOL_SOCKET &&
+	    c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(sizeof(int)))
+		memcpy(&fd, CMSG_DATA(c), sizeof fd);
+	return fd;
+}
+
+/*
+ * Fork the supervisor before Landlock, so that it is outside the code's
+ * Landlock domain (and, with ABI >= 6, out of reach of its signals) and
+ * outside its seccomp filter; it waits for the listener.
+ */
+static int
+start_supervisor(char *detail, size_t n)
+{
+	int sv[2], listener;
+	pid_t pid;
+
+	shared = mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared == MAP_FAILED) {
+		shared = NULL;
+		snprintf(detail, n, "shared page");
+		return -1;
+	}
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) == -1) {
+		snprintf(detail, n, "supervisor socket");
+		return -1;
+	}
+	pid = fork();
+	if (pid == -1) {
+		snprintf(detail, n, "fork the supervisor");
+		close(sv[0]);
+		close(sv[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		/* nothing but its end of the socket, then the listener */
+		if (dup2(sv[1], 0) == -1 ||
+		    syscall(__NR_close_range, 1U, ~0U, 0U) == -1)
+			_exit(0);
+		listener = recv_listener(0);
+		close(0);
+		if (listener < 0)
+			_exit(0);	/* PID 1 refused at seccomp */
+		supervise(listener);
+	}
+	close(sv[1]);
+	to_supervisor = sv[0];
+	return 0;
+}
+
 int
 jailkind_landlock(char *detail, size_t n)
 {
@@ -105,6 +185,8 @@ jailkind_landlock(char *detail, size_t n)
 	const char *failed = NULL;
 	int abi;
 
+	if (start_supervisor(detail, n) == -1)
+		return -1;
 	if (jail_landlock_enforce_rules(rules, sizeof rules / sizeof rules[0],
 	    &abi, &failed) == -1) {
 		snprintf(detail, n, "%s", failed ? failed : "ruleset");
@@ -125,8 +207,6 @@ answer_for(int nr)
 	}
 	return nr == sock || nr == pair ? EACCES : EPERM;
 }
-
-static void supervise(int listener) __attribute__((noreturn));
 
 static void
 supervise(int listener)
@@ -164,19 +244,16 @@ supervise(int listener)
 int
 jailkind_seccomp(char *detail, size_t n)
 {
+	char ctl[CMSG_SPACE(sizeof(int))], byte = 'L';
+	struct iovec iov = { &byte, 1 };
+	struct msghdr mh;
+	struct cmsghdr *c;
 	struct sock_fprog fprog;
 	int listener;
-	pid_t pid;
+	ssize_t sent;
 
-	if (prog.insns == NULL || prog.len == 0) {
+	if (prog.insns == NULL || prog.len == 0 || to_supervisor < 0) {
 		errno = EINVAL;
-		return -1;
-	}
-	shared = mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE,
-	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (shared == MAP_FAILED) {
-		shared = NULL;
-		snprintf(detail, n, "shared page");
 		return -1;
 	}
 	fprog.len = prog.len;
@@ -188,20 +265,26 @@ jailkind_seccomp(char *detail, size_t n)
 		snprintf(detail, n, "load with a listener");
 		return -1;
 	}
-	pid = fork();
-	if (pid == -1) {
-		snprintf(detail, n, "fork the supervisor");
-		close(listener);
+	memset(&mh, 0, sizeof mh);
+	memset(ctl, 0, sizeof ctl);
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = ctl;
+	mh.msg_controllen = sizeof ctl;
+	c = CMSG_FIRSTHDR(&mh);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &listener, sizeof listener);
+	sent = sendmsg(to_supervisor, &mh, MSG_NOSIGNAL);
+	/* PID 1 keeps neither: only the supervisor answers */
+	close(listener);
+	close(to_supervisor);
+	to_supervisor = -1;
+	if (sent != 1) {
+		snprintf(detail, n, "hand the listener to the supervisor");
 		return -1;
 	}
-	if (pid == 0) {
-		/* nothing but the listener */
-		if (dup2(listener, 0) == -1 ||
-		    syscall(__NR_close_range, 1U, ~0U, 0U) == -1)
-			_exit(0);
-		supervise(0);
-	}
-	close(listener);
 	return 0;
 }
 

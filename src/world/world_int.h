@@ -95,9 +95,10 @@ void *world_cpython_new(unsigned wall_ms, int fail_at, int kind);
  * compile, in the zygote once: the jail's seccomp program (the jail's
  * table, jail_seccomp.c, with every refusal sent to a supervisor).
  * landlock and seccomp, in PID 1 after no_new_privs (0, or -1 with errno
- * and detail): seccomp loads the program with a listener and forks the
- * supervisor, a process that answers each refused call with its errno
- * and writes down which call it was, in a page PID 1 shares.  take, in
+ * and detail): landlock forks the supervisor (outside the code's domain)
+ * before it restricts PID 1; seccomp loads the program with a listener
+ * and hands it to the supervisor, which answers each refused call with
+ * its errno and writes down which call it was, in a page PID 1 shares.  take, in
  * PID 1 after an input: the refusals since the last take, as
  * "syscall\0errno-name" texts in buf (n each at most WW_MAX_EVENT), how
  * many; 0 in a replica world.
