@@ -471,11 +471,14 @@ main(int argc, char **argv)
 			const char *why = NULL;
 			fputs(help_text, stdout);
 			if (world_best_engine(&why) == WORLD_ENGINE_CPYTHON)
-				printf("\nEngine: the unsafe path runs CPython "
-				    "in disposable Linux worlds here.\n");
+				printf("\nEngine: the unsafe and jail paths run "
+				    "CPython in disposable Linux worlds "
+				    "here.\n");
 			else
 				printf("\nEngine: the unsafe path runs "
-				    "sandboxrepl's model here: %s.\n", why);
+				    "sandboxrepl's model here, and the jail "
+				    "path the model in its kernel jail: %s.\n",
+				    why);
 			return close_stdout(0);
 		}
 		case 'V':
