@@ -18,6 +18,10 @@
  * (where transparent huge pages are enabled for madvise), and unmapping
  * gives the memory back to the system at once.  Only touched pages count
  * against RSS, so the unused tail of a big block costs address space only.
+ *
+ * An arena counts the bytes of its blocks (and what is charged to it) and
+ * tells its meter, if it has one: that count is what the memory caps of
+ * an input and a session are held against (rt_check_bytes, session.c).
  */
 #include "config.h"
 
@@ -57,7 +61,28 @@ struct arena {
 	struct finaliser *finalisers;
 	size_t		  used;
 	size_t		  next_size;	/* of the next shared block */
+	size_t		  held;		/* blocks and charges, in bytes */
+	struct meter	 *meter;	/* or NULL */
 };
+
+/* a holds bytes more: its meter learns of it. */
+static void
+hold(struct arena *a, size_t bytes)
+{
+	struct meter *m = a->meter;
+	a->held += bytes;
+	if (m != NULL) {
+		m->held += bytes;
+		if (m->limit != 0 && m->held > m->limit)
+			m->over = true;
+	}
+}
+
+static size_t
+block_bytes(const struct block *b)
+{
+	return b->map_size ? b->map_size : sizeof *b + b->size;
+}
 
 /*
  * A few arenas kept for reuse: a session makes and frees two or three
@@ -115,7 +140,8 @@ block_free(struct block *b)
 		munmap(b, b->map_size);
 }
 
-/* A kept block of len bytes or a little more, or NULL. */
+/* A kept block of len bytes or a little more (an eighth: a meter counts
+ * the whole block, and a namespace keeps it), or NULL. */
 static struct block *
 cached_block(size_t len)
 {
@@ -127,7 +153,7 @@ cached_block(size_t len)
 	}
 	for (i = ncached; i > 0; i--) {
 		struct block *b = cached[i - 1];
-		if (b->map_size >= len && b->map_size <= 2 * len) {
+		if (b->map_size >= len && b->map_size <= len + len / 8) {
 			cached[i - 1] = cached[--ncached];
 			cached_bytes -= b->map_size;
 			(void)madvise(b, b->map_size, MADV_DOFORK);
@@ -152,6 +178,7 @@ arena_free(struct arena *a)
 		f->fn(f->data);
 	}
 	a->finalisers = NULL;
+	arena_set_meter(a, NULL);
 	if (nspares < NSPARES && a->head != NULL && a->head->next == NULL &&
 	    a->head->map_size == 0 &&
 	    a->head->size == BLOCK_SIZE - sizeof(struct block)) {
@@ -160,6 +187,7 @@ arena_free(struct arena *a)
 		a->head->used = 0;
 		a->head->zeroed = 0;
 		a->used = 0;
+		a->held = block_bytes(a->head);
 		a->next_size = 2 * BLOCK_SIZE;	/* as after its first block */
 		spares[nspares++] = a;
 		return;
@@ -267,6 +295,7 @@ arena_alloc(struct arena *a, size_t size)
 		/* A block of its own, kept behind the current one; the
 		 * arena is growing, so the next shared block grows too. */
 		struct block *big = new_block(size);
+		hold(a, block_bytes(big));
 		if (a->next_size < MAX_BLOCK_SIZE)
 			a->next_size *= 2;
 		big->used = size;
@@ -282,6 +311,7 @@ arena_alloc(struct arena *a, size_t size)
 	}
 	/* (the header inside the size: a 2 MiB block is one huge page) */
 	b = new_block(a->next_size - sizeof *b);
+	hold(a, block_bytes(b));
 	if (a->next_size < MAX_BLOCK_SIZE)
 		a->next_size *= 2;
 	b->next = a->head;
@@ -354,4 +384,44 @@ size_t
 arena_used(const struct arena *a)
 {
 	return a->used;
+}
+
+bool
+arena_owns(const struct arena *a, const void *p)
+{
+	const struct block *b;
+	for (b = a->head; b != NULL; b = b->next)
+		if ((const unsigned char *)p >= b->data &&
+		    (const unsigned char *)p < b->data + b->used)
+			return true;
+	return false;
+}
+
+size_t
+arena_held(const struct arena *a)
+{
+	return a->held;
+}
+
+void
+arena_set_meter(struct arena *a, struct meter *m)
+{
+	if (a->meter != NULL) {
+		a->meter->held -= a->held;
+		if (a->meter->limit == 0 || a->meter->held <= a->meter->limit)
+			a->meter->over = false;
+	}
+	a->meter = NULL;
+	if (m != NULL) {
+		size_t held = a->held;
+		a->held = 0;
+		a->meter = m;
+		hold(a, held);
+	}
+}
+
+void
+arena_charge(struct arena *a, size_t bytes)
+{
+	hold(a, bytes);
 }

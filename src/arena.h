@@ -10,9 +10,29 @@
 #ifndef SANDBOXREPL_ARENA_H
 #define SANDBOXREPL_ARENA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct arena;
+
+/*
+ * A meter: the memory a group of arenas holds, against a cap.  An arena
+ * on a meter adds the size of every block it takes from the system and of
+ * every charge (memory held outside the arena for its values: GMP limbs,
+ * buffers about to be copied), and takes them off again when it is freed.
+ *
+ * An arena cannot refuse a request (its callers do not check), so the cap
+ * is kept by those who know a size before they allocate: rt_check_bytes()
+ * (rt.h) compares held + size with limit.  What slips past them in small
+ * pieces sets over when a block takes held past limit, and the
+ * evaluator's next step refuses (rt_step): an overshoot of one block.
+ */
+struct meter {
+	size_t	 held;		/* bytes, blocks and charges */
+	size_t	 limit;		/* 0: no cap */
+	bool	 over;		/* held went past limit */
+	const char *note;	/* said after a refusal's figure, or NULL */
+};
 
 struct arena *arena_new(void);
 /* Frees every block and runs every finaliser; NULL is accepted. */
@@ -32,5 +52,16 @@ char *arena_printf(struct arena *a, const char *fmt, ...)
 void arena_on_free(struct arena *a, void (*fn)(void *), void *data);
 /* Bytes handed out so far (for caps and benchmarks). */
 size_t arena_used(const struct arena *a);
+/* Does p point into one of a's blocks?  (A walk over the blocks.) */
+bool arena_owns(const struct arena *a, const void *p);
+/* Bytes the arena holds: its blocks and its charges. */
+size_t arena_held(const struct arena *a);
+/*
+ * Put a on meter m (NULL: on none): what a holds moves from its old meter
+ * to m.  A meter must outlive the arenas on it, or take them off first.
+ */
+void arena_set_meter(struct arena *a, struct meter *m);
+/* Count bytes held elsewhere for a's values until a is freed. */
+void arena_charge(struct arena *a, size_t bytes);
 
 #endif

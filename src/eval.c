@@ -57,6 +57,12 @@ eval_init(struct eval *ev, struct arena *a, enum path_id path)
 	ev->path = path;
 }
 
+uint64_t
+eval_effect_text_held(const char *text, size_t len)
+{
+	return 3 * (uint64_t)len + 4 * value_repr_bound(text, len, false);
+}
+
 void
 eval_effect(struct eval *ev, const char *op, const char *target,
     const char *category, const char *text, bool denied)
@@ -73,6 +79,9 @@ eval_effect(struct eval *ev, const char *op, const char *target,
 	e->target = arena_strdup(ev->rt.arena, target);
 	e->category = category ? arena_strdup(ev->rt.arena, category) : NULL;
 	e->text = text ? arena_strdup(ev->rt.arena, text) : NULL;
+	if (text != NULL)
+		arena_charge(ev->rt.arena, (size_t)eval_effect_text_held(text,
+		    strlen(text)) - strlen(text));
 	e->simulated = ev->path != PATH_JAIL;
 	e->denied = denied;
 	e->source = NULL;

@@ -138,6 +138,11 @@ fsops_write(struct eval *ev, const char *path, const char *data, size_t len,
     bool append, bool *existed)
 {
 	if (!is_jail(ev)) {
+		/* The mock filesystem keeps what the input writes: it
+		 * counts against the input's memory as its values do. */
+		if (!rt_check_bytes(&ev->rt, len))
+			return false;
+		arena_charge(ev->rt.arena, len);
 		*existed = mfs_exists(ev->fs, path);
 		if (append)
 			mfs_append(ev->fs, path, data, len);

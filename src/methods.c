@@ -311,23 +311,34 @@ units_of(struct rt *rt, value v)
 static value
 units_value(struct rt *rt, bool is_bytes, const uint32_t *u, size_t n)
 {
-	struct sbuf b = SBUF_INIT;
-	size_t i;
+	size_t i, len = 0;
+	char *p;
 	value v;
 	if (is_bytes) {
-		char *p = arena_alloc(rt->arena, n + 1);
+		v = value_str_alloc(rt->arena, VT_BYTES, n, &p);
 		for (i = 0; i < n; i++)
 			p[i] = (char)u[i];
-		return value_bytes(rt->arena, p, n);
+		value_str_finish(v);
+		return v;
 	}
-	for (i = 0; i < n; i++) {
-		char e[4];
-		sbuf_add(&b, e, unicode_encode(u[i], e));
-	}
-	v = value_str(rt->arena, sbuf_cstr(&b), b.len);
-	sbuf_free(&b);
+	/* measured, then encoded in place: no second copy */
+	for (i = 0; i < n; i++)
+		len += u[i] < 0x80 ? 1 : u[i] < 0x800 ? 2 : u[i] < 0x10000 ?
+		    3 : 4;
+	v = value_str_alloc(rt->arena, VT_STR, len, &p);
+	for (i = 0, len = 0; i < n; i++)
+		len += unicode_encode(u[i], p + len);
+	value_str_finish(v);
 	return v;
 }
+
+/*
+ * What a method of str or bytes holds while it works, for each byte of
+ * its receiver or of its result: the units of the one and of the other
+ * (4 bytes a character, and a growing array may have twice what it
+ * uses), and the value made of them.
+ */
+#define UNITS_HELD 12
 
 /*
  * Caps for a result of base + count * per bytes, checked before the
@@ -340,7 +351,8 @@ check_bytes(struct rt *rt, uint64_t base, uint64_t count, uint64_t per)
 {
 	if (per != 0 && count > (UINT64_MAX - base) / per)
 		return rt_check_str_bytes(rt, UINT64_MAX);
-	return rt_check_str_bytes(rt, base + count * per);
+	return rt_check_str_bytes(rt, base + count * per) &&
+	    rt_check_bytes(rt, UNITS_HELD * (base + count * per));
 }
 
 /* Bytes one unit takes in its str (UTF-8) or bytes. */
@@ -361,7 +373,8 @@ units_result(struct rt *rt, bool is_bytes, const uint32_t *u, size_t n,
 	size_t i;
 	for (i = 0; i < n; i++)
 		bytes += unit_bytes(is_bytes, u[i]);
-	if (!rt_check_str_bytes(rt, bytes))
+	if (!rt_check_str_bytes(rt, bytes) ||
+	    !rt_check_bytes(rt, bytes + 1))
 		return false;
 	*out = units_value(rt, is_bytes, u, n);
 	return true;
@@ -1145,11 +1158,17 @@ METHOD(bytes_rstrip)
 
 /* ---- split, rsplit ---- */
 
-static void
+/* One more piece: a million pieces of a split hold more than the
+ * string, so each asks first, as a list's append does. */
+static bool
 push_piece(struct rt *rt, value list, bool is_bytes, const uint32_t *u,
     size_t n)
 {
+	if (!rt_check_seq_len(rt, list.as.list->len + 1) ||
+	    !rt_check_bytes(rt, 4 * (uint64_t)n + 48))
+		return false;
 	value_list_append(rt->arena, list, units_value(rt, is_bytes, u, n));
+	return true;
 }
 
 static bool
@@ -1196,14 +1215,17 @@ do_split(struct rt *rt, value self, bool reverse, const value *args,
 					break;
 				if ((int64_t)nsplit == maxsplit) {
 					/* the rest, trailing space and all */
-					push_piece(rt, list, is_bytes, s.u + i,
-					    s.n - i);
+					if (!push_piece(rt, list, is_bytes,
+					    s.u + i, s.n - i))
+						return false;
 					break;
 				}
 				j = i;
 				while (j < s.n && !SP(j))
 					j++;
-				push_piece(rt, list, is_bytes, s.u + i, j - i);
+				if (!push_piece(rt, list, is_bytes,
+				    s.u + i, j - i))
+					return false;
 				nsplit++;
 				i = j;
 			}
@@ -1217,13 +1239,17 @@ do_split(struct rt *rt, value self, bool reverse, const value *args,
 				if (j == 0)
 					break;
 				if ((int64_t)nsplit == maxsplit) {
-					push_piece(rt, rev, is_bytes, s.u, j);
+					if (!push_piece(rt, rev, is_bytes,
+					    s.u, j))
+						return false;
 					break;
 				}
 				i = j;
 				while (i > 0 && !SP(i - 1))
 					i--;
-				push_piece(rt, rev, is_bytes, s.u + i, j - i);
+				if (!push_piece(rt, rev, is_bytes,
+				    s.u + i, j - i))
+					return false;
 				nsplit++;
 				j = i;
 			}
@@ -1244,11 +1270,14 @@ do_split(struct rt *rt, value self, bool reverse, const value *args,
 			ptrdiff_t f = (int64_t)nsplit == maxsplit ? -1 :
 			    find_at(rt, &s, &sep, i, s.n);
 			if (f < 0) {
-				push_piece(rt, list, is_bytes, s.u + i,
-				    s.n - i);
+				if (!push_piece(rt, list, is_bytes, s.u + i,
+				    s.n - i))
+					return false;
 				break;
 			}
-			push_piece(rt, list, is_bytes, s.u + i, (size_t)f - i);
+			if (!push_piece(rt, list, is_bytes,
+			    s.u + i, (size_t)f - i))
+				return false;
 			i = (size_t)f + sep.n;
 			nsplit++;
 		}
@@ -1260,11 +1289,13 @@ do_split(struct rt *rt, value self, bool reverse, const value *args,
 			ptrdiff_t f = (int64_t)nsplit == maxsplit ? -1 :
 			    rfind_at(rt, &s, &sep, 0, j);
 			if (f < 0) {
-				push_piece(rt, rev, is_bytes, s.u, j);
+				if (!push_piece(rt, rev, is_bytes, s.u, j))
+					return false;
 				break;
 			}
-			push_piece(rt, rev, is_bytes, s.u + f + sep.n,
-			    j - (size_t)f - sep.n);
+			if (!push_piece(rt, rev, is_bytes, s.u + f + sep.n,
+			    j - (size_t)f - sep.n))
+				return false;
 			j = (size_t)f;
 			nsplit++;
 		}
@@ -1325,7 +1356,9 @@ do_splitlines(struct rt *rt, value self, const value *args, size_t nargs,
 			else
 				j++;
 		}
-		push_piece(rt, list, is_bytes, s.u + i, (keep ? j : eol) - i);
+		if (!push_piece(rt, list, is_bytes,
+		    s.u + i, (keep ? j : eol) - i))
+			return false;
 		i = j;
 	}
 	*out = list;
@@ -1945,7 +1978,7 @@ do_expandtabs(struct rt *rt, value self, const value *args, size_t nargs,
 			total += unit_bytes(self.type == VT_BYTES, s.u[i]);
 			col = s.u[i] == '\n' || s.u[i] == '\r' ? 0 : col + 1;
 		}
-		if (!rt_check_str_bytes(rt, total))
+		if (!check_bytes(rt, total, 0, 0))
 			return false;
 	}
 	col = 0;
@@ -3936,8 +3969,18 @@ methods_getattr(struct eval *ev, value obj, const char *name, value *out,
 	}
 #define USE(t) (table = (t), n = sizeof(t) / sizeof((t)[0]))
 	switch (obj.type) {
-	case VT_STR:	USE(str_methods); break;
-	case VT_BYTES:	USE(bytes_methods); break;
+	case VT_STR:
+	case VT_BYTES:
+		/* the memory a method will work in, asked before it is
+		 * bound: the receiver's units, and as much for a result */
+		if (!rt_check_bytes(&ev->rt, UNITS_HELD *
+		    (uint64_t)obj.as.s->len))
+			return false;
+		if (obj.type == VT_STR)
+			USE(str_methods);
+		else
+			USE(bytes_methods);
+		break;
 	case VT_LIST:	USE(list_methods); break;
 	case VT_DICT:	USE(dict_methods); break;
 	case VT_TUPLE:	USE(tuple_methods); break;

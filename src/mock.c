@@ -1582,6 +1582,11 @@ NATIVE(builtin_print)
 			return false;
 		}
 	}
+	if (!rt_check_bytes(rt, eval_effect_text_held(sbuf_cstr(&b),
+	    b.len))) {
+		sbuf_free(&b);
+		return false;
+	}
 	eval_effect(ev, "print", "stdout", NULL, sbuf_cstr(&b), false);
 	sbuf_free(&b);
 	*out = value_none();

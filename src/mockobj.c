@@ -16,6 +16,8 @@
  */
 #include "config.h"
 
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arena.h"
@@ -28,6 +30,7 @@
 #include "policy.h"
 #include "sbuf.h"
 #include "textesc.h"
+#include "xalloc.h"
 
 #define EV(rt) ((struct eval *)(rt)->owner)
 
@@ -955,53 +958,103 @@ mock_repr(value v, struct sbuf *out)
  * Does v hold something value_copy() shares instead of copying (a lambda,
  * a mock object)?  Such values keep pointing into the arena of the input
  * that made them, so that arena must outlive the input.
+ *
+ * The walk is iterative, over each container once (a set of those seen),
+ * so that a list 10,000 deep or one that holds itself twice is answered
+ * exactly: a wrong "yes" keeps an input's arenas for the whole session,
+ * and the session's memory cap counts them.  Past WALK_BUDGET containers
+ * it answers yes (the safe answer).
  */
-/* (*budget counts the nodes visited: a list that holds itself twice
- * would otherwise be walked 2^64 times; past it, assume shared) */
+#define WALK_BUDGET (4u << 20)
+
+struct walk {
+	value		*stack;
+	size_t		 n, cap;
+	const void	**seen;		/* open addressing, NULL: empty */
+	size_t		 nseen, capseen;	/* capseen a power of two */
+};
+
+/* Has p been seen?  Marks it seen. */
 static bool
-holds_shared(value v, unsigned depth, unsigned long *budget)
+walk_seen(struct walk *w, const void *p)
 {
-	size_t i;
-	if (depth > 64 || (*budget)-- == 0)
-		return true;		/* too deep to tell: assume so */
-	switch (v.type) {
-	case VT_FUNCTION:
-		return true;
-	case VT_OBJECT:
-		return !mock_is_static(v.as.obj);
-	case VT_NATIVE:
-		return holds_shared(v.as.native->self, depth + 1, budget);
-	case VT_LIST:
-		for (i = 0; i < v.as.list->len; i++)
-			if (holds_shared(v.as.list->items[i], depth + 1,
-			    budget))
-				return true;
-		return false;
-	case VT_TUPLE:
-		for (i = 0; i < v.as.tuple->len; i++)
-			if (holds_shared(v.as.tuple->items[i], depth + 1,
-			    budget))
-				return true;
-		return false;
-	case VT_DICT: case VT_SET: case VT_FROZENSET:
-		for (i = 0; i < v.as.dict->used; i++)
-			if (v.as.dict->entries[i].live &&
-			    (holds_shared(v.as.dict->entries[i].key, depth + 1,
-			    budget) ||
-			    holds_shared(v.as.dict->entries[i].val, depth + 1,
-			    budget)))
-				return true;
-		return false;
-	default:
-		return false;
+	size_t i, mask;
+	if (2 * (w->nseen + 1) > w->capseen) {
+		const void **old = w->seen;
+		size_t oldcap = w->capseen;
+		w->capseen = oldcap ? 2 * oldcap : 64;
+		w->seen = xcalloc(w->capseen, sizeof *w->seen);
+		w->nseen = 0;
+		for (i = 0; i < oldcap; i++)
+			if (old[i] != NULL)
+				(void)walk_seen(w, old[i]);
+		free(old);
 	}
+	mask = w->capseen - 1;
+	for (i = ((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15u & mask;
+	    w->seen[i] != NULL; i = (i + 1) & mask)
+		if (w->seen[i] == p)
+			return true;
+	w->seen[i] = p;
+	w->nseen++;
+	return false;
+}
+
+static void
+walk_push(struct walk *w, value v)
+{
+	switch (v.type) {
+	case VT_FUNCTION: case VT_OBJECT: case VT_NATIVE: case VT_LIST:
+	case VT_TUPLE: case VT_DICT: case VT_SET: case VT_FROZENSET:
+		break;
+	default:
+		return;		/* holds nothing */
+	}
+	if (w->n == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 64;
+		w->stack = xreallocarray(w->stack, w->cap, sizeof *w->stack);
+	}
+	w->stack[w->n++] = v;
 }
 
 bool
 value_holds_shared(value v)
 {
-	unsigned long budget = 4u << 20;
-	return holds_shared(v, 0, &budget);
+	struct walk w = { 0 };
+	bool shared = false;
+	size_t i;
+
+	walk_push(&w, v);
+	while (w.n > 0 && !shared) {
+		v = w.stack[--w.n];
+		if (v.type == VT_FUNCTION)
+			shared = true;
+		else if (v.type == VT_OBJECT)
+			shared = !mock_is_static(v.as.obj);
+		else if (walk_seen(&w, v.as.obj))
+			continue;
+		else if (w.nseen > WALK_BUDGET)
+			shared = true;		/* too big to tell */
+		else if (v.type == VT_NATIVE)
+			walk_push(&w, v.as.native->self);
+		else if (v.type == VT_LIST)
+			for (i = 0; i < v.as.list->len; i++)
+				walk_push(&w, v.as.list->items[i]);
+		else if (v.type == VT_TUPLE)
+			for (i = 0; i < v.as.tuple->len; i++)
+				walk_push(&w, v.as.tuple->items[i]);
+		else
+			for (i = 0; i < v.as.dict->used; i++) {
+				const struct ventry *e = &v.as.dict->entries[i];
+				if (e->live) {
+					walk_push(&w, e->key);
+					walk_push(&w, e->val);
+				}
+			}
+	}
+	free(w.stack);
+	free(w.seen);
+	return shared;
 }
 
 bool

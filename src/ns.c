@@ -6,6 +6,9 @@
  * arena; when the arena has grown to several times what the live values
  * need, the live values are copied into a fresh arena and the old one is
  * freed, so rebinding a name in a loop does not grow memory without bound.
+ * A namespace past a megabyte is copied into a fresh arena at every
+ * commit (the copy it makes anyway): what it holds is then what its
+ * names need, which the session's memory cap counts (ns_held).
  */
 #include "config.h"
 
@@ -33,6 +36,8 @@ struct ns {
 	 * answers most lookups of builtins at once */
 	uint64_t	 first_bytes[4];
 	unsigned long	 gen;
+	bool		 dropped;	/* a committed value was rebound or
+					   deleted since the last commit */
 	/* arenas left by compactions while a binding held a shared value
 	 * (a lambda's default, a dict view), which may point into them */
 	struct arena	**retired;
@@ -87,20 +92,43 @@ ns_get(const struct ns *ns, const char *name, value *out)
 }
 
 /* Copy every binding into arena a as one graph, so that names bound to
- * the same object still share it. */
+ * the same object still share it; with only_new, what is in a already
+ * stays where it is. */
 static void
-copy_all(struct ns *ns, struct arena *a)
+copy_graph_of(struct ns *ns, struct arena *a, bool only_new)
 {
 	value *vs = xreallocarray(NULL, ns->n ? ns->n : 1, sizeof *vs);
 	size_t i;
 	for (i = 0; i < ns->n; i++)
 		vs[i] = ns->items[i].v;
-	value_copy_many(a, vs, ns->n);
+	if (only_new)
+		value_copy_new(a, vs, ns->n);
+	else
+		value_copy_many(a, vs, ns->n);
 	for (i = 0; i < ns->n; i++) {
 		ns->items[i].v = vs[i];
 		ns->items[i].pending = false;
 	}
 	free(vs);
+}
+
+static void
+copy_all(struct ns *ns, struct arena *a)
+{
+	copy_graph_of(ns, a, false);
+}
+
+/* What the bindings need, in bytes of arena. */
+static size_t
+live_bytes(const struct ns *ns)
+{
+	value *vs = xreallocarray(NULL, ns->n ? ns->n : 1, sizeof *vs);
+	size_t i, n;
+	for (i = 0; i < ns->n; i++)
+		vs[i] = ns->items[i].v;
+	n = value_size_many(vs, ns->n);
+	free(vs);
+	return n;
 }
 
 /* Into a fresh arena.  The old one is freed unless a binding holds a
@@ -144,6 +172,18 @@ bind(struct ns *ns, const char *name)
 	return b;
 }
 
+/* Where a commit copies every binding: past BIG_NS, a fresh arena. */
+#define BIG_NS (1u << 20)
+
+static void
+copy_for_commit(struct ns *ns)
+{
+	if (arena_used(ns->arena) > BIG_NS)
+		compact(ns);
+	else
+		copy_all(ns, ns->arena);
+}
+
 static void
 maybe_compact(struct ns *ns)
 {
@@ -164,7 +204,10 @@ ns_set(struct ns *ns, const char *name, value v)
 void
 ns_set_pending(struct ns *ns, const char *name, value v)
 {
-	struct binding *b = bind(ns, name);
+	struct binding *b = find(ns, name);
+	if (b != NULL && !b->pending)
+		ns->dropped = true;
+	b = bind(ns, name);
 	b->v = v;
 	b->pending = true;
 	ns->gen++;
@@ -172,18 +215,31 @@ ns_set_pending(struct ns *ns, const char *name, value v)
 
 /*
  * A pending binding may share objects with other names (y = x, or a list
- * holding another name's dict), so all bindings are copied again as one
- * graph, into the namespace's own arena: what was there stays valid for
- * anything still pointing at it, until a compaction.
+ * holding another name's dict), so all bindings are copied as one graph,
+ * into the namespace's own arena; what lives there already is not copied
+ * again (the input did not change it in place: else ns_recopy()), so a
+ * commit costs what the input added.  What a rebinding or a delete left
+ * behind is dropped by a compaction: past a megabyte, once the arena
+ * holds half again what the names need (measured then), and below it at
+ * four times the hint.
  */
 void
 ns_commit(struct ns *ns)
 {
-	size_t i;
+	size_t i, used;
 	for (i = 0; i < ns->n; i++)
 		if (ns->items[i].pending) {
-			copy_all(ns, ns->arena);
-			maybe_compact(ns);
+			copy_graph_of(ns, ns->arena, true);
+			used = arena_used(ns->arena);
+			if (used > BIG_NS && (ns->dropped ||
+			    used > 2 * ns->live_hint + BIG_NS)) {
+				ns->live_hint = live_bytes(ns);
+				if (used > ns->live_hint + BIG_NS &&
+				    used - ns->live_hint > ns->live_hint / 2)
+					compact(ns);
+			} else
+				maybe_compact(ns);
+			ns->dropped = false;
 			return;
 		}
 }
@@ -191,7 +247,7 @@ ns_commit(struct ns *ns)
 void
 ns_recopy(struct ns *ns)
 {
-	copy_all(ns, ns->arena);
+	copy_for_commit(ns);
 	ns->gen++;
 	maybe_compact(ns);
 }
@@ -205,6 +261,7 @@ ns_delete(struct ns *ns, const char *name)
 		return false;
 	i = (size_t)(b - ns->items);
 	ns->gen++;
+	ns->dropped = true;
 	free(b->name);
 	memmove(&ns->items[i], &ns->items[i + 1],
 	    (ns->n - i - 1) * sizeof *ns->items);
@@ -216,6 +273,15 @@ size_t
 ns_count(const struct ns *ns)
 {
 	return ns->n;
+}
+
+size_t
+ns_held(const struct ns *ns)
+{
+	size_t i, n = arena_held(ns->arena);
+	for (i = 0; i < ns->nretired; i++)
+		n += arena_held(ns->retired[i]);
+	return n;
 }
 
 const char *

@@ -35,6 +35,8 @@ void ns_commit(struct ns *ns);
 void ns_recopy(struct ns *ns);
 bool ns_delete(struct ns *ns, const char *name);
 size_t ns_count(const struct ns *ns);
+/* Bytes the namespace's arenas hold. */
+size_t ns_held(const struct ns *ns);
 /* Grows with every ns_set() and ns_delete(): a cheap "did it change". */
 unsigned long ns_generation(const struct ns *ns);
 /* The i-th name in order of first assignment, and its value. */

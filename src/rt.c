@@ -66,6 +66,48 @@ limit_hit(struct rt *rt, int what, uint64_t amount)
 	return false;
 }
 
+void
+rt_format_bytes(uint64_t bytes, char *buf, size_t len)
+{
+	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)bytes;
+	size_t u;
+
+	if (bytes < 1024) {
+		snprintf(buf, len, "%llu bytes", (unsigned long long)bytes);
+		return;
+	}
+	for (u = 0; u + 1 < sizeof units / sizeof units[0] &&
+	    v >= 1024 * 1024; u++)
+		v /= 1024;
+	v /= 1024;
+	if (v == (double)(uint64_t)v)
+		snprintf(buf, len, "%.0f %s", v, units[u]);
+	else
+		snprintf(buf, len, "%.1f %s", v, units[u]);
+}
+
+/* The refusal of a memory cap; amount: what the input would have held. */
+static bool
+memory_refused(struct rt *rt, uint64_t amount)
+{
+	char figure[32];
+	rt_format_bytes(rt->mem->limit, figure, sizeof figure);
+	return rt_limit(rt, "this input would hold more than %s%s", figure,
+	    rt->mem->note ? rt->mem->note : ""),
+	    limit_hit(rt, LIMIT_MEMORY, amount);
+}
+
+bool
+rt_check_bytes(struct rt *rt, uint64_t bytes)
+{
+	const struct meter *m = rt->mem;
+	if (m != NULL && m->limit != 0 && (m->over || m->held > m->limit ||
+	    bytes > m->limit - m->held))
+		return memory_refused(rt, m->held + bytes);
+	return true;
+}
+
 bool
 rt_check_int_bits(struct rt *rt, uint64_t bits)
 {
@@ -74,7 +116,7 @@ rt_check_int_bits(struct rt *rt, uint64_t bits)
 		    "%llu bits", (unsigned long long)bits,
 		    (unsigned long long)rt->limits.max_int_bits),
 		    limit_hit(rt, LIMIT_INT_BITS, bits);
-	return true;
+	return rt_check_bytes(rt, bits / 8);
 }
 
 bool
@@ -85,7 +127,9 @@ rt_check_seq_len(struct rt *rt, uint64_t len)
 		    "%llu items", (unsigned long long)len,
 		    (unsigned long long)rt->limits.max_seq_len),
 		    limit_hit(rt, LIMIT_SEQ_LEN, len);
-	return true;
+	/* a struct value an item, and room to grow into twice that */
+	return rt_check_bytes(rt, len > UINT64_MAX / 32 ? UINT64_MAX :
+	    len * 32);
 }
 
 bool
@@ -96,12 +140,14 @@ rt_check_str_bytes(struct rt *rt, uint64_t bytes)
 		    "%llu bytes", (unsigned long long)bytes,
 		    (unsigned long long)rt->limits.max_str_bytes),
 		    limit_hit(rt, LIMIT_STR_BYTES, bytes);
-	return true;
+	return rt_check_bytes(rt, bytes);
 }
 
 bool
 rt_steps_exhausted(struct rt *rt)
 {
+	if (rt->mem != NULL && rt->mem->over)
+		return memory_refused(rt, rt->mem->held);
 	return rt_limit(rt, "evaluation took more than %llu steps",
 	    (unsigned long long)rt->limits.max_steps),
 	    limit_hit(rt, LIMIT_STEPS, rt->steps);

@@ -8,7 +8,10 @@
  * about to be exceeded; the operation did not allocate the big result).
  *
  * Caps are checked *before* allocating: an operation predicts the size of
- * its result and calls rt_check_* first.
+ * its result and calls rt_check_* first.  Besides the cap on one object,
+ * every prediction is also held against the memory the whole input may
+ * hold (rt->mem, a meter the arena keeps: arena.h): one accounting point
+ * for every path that evaluates in this process.
  */
 #ifndef SANDBOXREPL_RT_H
 #define SANDBOXREPL_RT_H
@@ -18,7 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct arena;
+#include "arena.h"
+
 struct value;
 
 enum exc_kind {
@@ -36,7 +40,7 @@ struct pyexc {
 	bool		 has_span;
 	/* EXC_LIMIT: what was refused and how big it would have been */
 	enum { LIMIT_NONE, LIMIT_STEPS, LIMIT_INT_BITS, LIMIT_SEQ_LEN,
-	    LIMIT_STR_BYTES } limit;
+	    LIMIT_STR_BYTES, LIMIT_MEMORY } limit;
 	uint64_t	 limit_amount;
 };
 
@@ -57,6 +61,9 @@ struct rt {
 	struct pyexc	 exc;
 	struct limits	 limits;
 	uint64_t	 steps;		/* fuel used so far */
+	/* What this input's arenas hold, against the input's memory cap;
+	 * NULL: no cap (the jail's evaluator: the kernel's RLIMIT_AS). */
+	struct meter	*mem;
 	unsigned	 depth;		/* current nesting */
 	/*
 	 * Call a callable value (lambda, builtin, mock function): set by the
@@ -78,20 +85,33 @@ bool rt_limit(struct rt *rt, const char *fmt, ...)
 /* Forget the pending exception. */
 void rt_clear(struct rt *rt);
 
-/* Cap checks: true when the predicted size is allowed, else a refusal. */
+/*
+ * Cap checks: true when the predicted size is allowed, else a refusal.
+ * Each also holds its size in bytes against the memory cap, as
+ * rt_check_bytes() does.
+ */
 bool rt_check_int_bits(struct rt *rt, uint64_t bits);
 bool rt_check_seq_len(struct rt *rt, uint64_t len);
 bool rt_check_str_bytes(struct rt *rt, uint64_t bytes);
-/* The refusal when the steps run out (rt_step's slow path). */
+/* May the input hold bytes more?  Else the refusal "this input would
+ * hold more than 256 MiB" (LIMIT_MEMORY).  For a size with no cap of
+ * its own (a copy, a buffer about to be copied). */
+bool rt_check_bytes(struct rt *rt, uint64_t bytes);
+/* The refusal when the steps run out or the memory went past its cap
+ * in small pieces (rt_step's slow path). */
 bool rt_steps_exhausted(struct rt *rt);
 
-/* Charge one evaluation step; false when the fuel is gone.  Inline: the
- * evaluator charges a step per node. */
+/* "256 MiB", "1.5 GiB", "4096 bytes": a size as a refusal says it. */
+void rt_format_bytes(uint64_t bytes, char *buf, size_t len);
+
+/* Charge one evaluation step; false when the fuel is gone or the memory
+ * went past its cap.  Inline: the evaluator charges a step per node. */
 static inline bool
 rt_step(struct rt *rt)
 {
 	rt->steps++;
-	if (rt->limits.max_steps != 0 && rt->steps > rt->limits.max_steps)
+	if ((rt->limits.max_steps != 0 && rt->steps > rt->limits.max_steps) ||
+	    (rt->mem != NULL && rt->mem->over))
 		return rt_steps_exhausted(rt);
 	return true;
 }

@@ -15,6 +15,11 @@
  * consulted.  Every record ends with the path's filesystem listing and
  * budget after the step, and the trace line built from label, shown input
  * and outcome.
+ *
+ * Each path evaluates in an arena of its own on a meter (arena.h): the
+ * input may hold the session's memory_input, or what is left of
+ * memory_session beside the names and files kept; past it the record is
+ * BLOCKED at the limits layer, on the unsafe path too.
  */
 #include "config.h"
 
@@ -72,6 +77,8 @@ struct session {
 	struct sbuf		 setup;		/* the seeded names, as Python
 						   source, for new worlds */
 	char			*engine_note;	/* why the model runs instead */
+	size_t			 mem_input;	/* memory caps (session.h) */
+	size_t			 mem_session;
 };
 
 /* The scenario's environment in a world: the essay's agent holds a live
@@ -184,6 +191,10 @@ session_new(const struct session_opts *opts)
 	s->fresh_world = opts->fresh_world;
 	s->world_wall_ms = opts->world_wall_ms;
 	s->world_fail_at = opts->world_fail_at;
+	s->mem_input = opts->memory_input ? opts->memory_input :
+	    MEMORY_INPUT_DEFAULT;
+	s->mem_session = opts->memory_session ? opts->memory_session :
+	    MEMORY_SESSION_DEFAULT;
 	init_paths(s);
 	return s;
 }
@@ -243,32 +254,59 @@ session_seed_file(struct session *s, const char *name, const char *data,
 	renew_worlds(s);
 }
 
+/* Do the names of path mask's paths, changed since gens, hold values
+ * that point into the arenas of the input that made them? */
+static bool
+holds_shared(struct session *s, unsigned mask, const unsigned long *gens)
+{
+	size_t p, i;
+	for (p = 0; p < PATH__COUNT; p++) {
+		struct ns *ns = s->paths[p].ns;
+		if (!(mask & PATH_BIT(p)) || ns_generation(ns) == gens[p])
+			continue;
+		for (i = 0; i < ns_count(ns); i++) {
+			value v;
+			ns_name(ns, i, &v);
+			if (value_holds_shared(v))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Keep an input's arena for the session (off any input's meter). */
+static void
+pin(struct session *s, struct arena *a)
+{
+	if (s->npinned == s->cappinned) {
+		s->cappinned = s->cappinned ? s->cappinned * 2 : 8;
+		s->pinned = xreallocarray(s->pinned, s->cappinned,
+		    sizeof *s->pinned);
+	}
+	arena_set_meter(a, NULL);
+	s->pinned[s->npinned++] = a;
+}
+
 /* Keep the input's arena when the names now hold shared values;
  * else free it. */
 static void
 keep_or_free(struct session *s, struct arena *ea, const unsigned long *gens)
 {
-	size_t p, i;
-	for (p = 0; p < PATH__COUNT; p++) {
-		struct ns *ns = s->paths[p].ns;
-		if (ns_generation(ns) == gens[p])
-			continue;
-		for (i = 0; i < ns_count(ns); i++) {
-			value v;
-			ns_name(ns, i, &v);
-			if (value_holds_shared(v)) {
-				if (s->npinned == s->cappinned) {
-					s->cappinned = s->cappinned ?
-					    s->cappinned * 2 : 8;
-					s->pinned = xreallocarray(s->pinned,
-					    s->cappinned, sizeof *s->pinned);
-				}
-				s->pinned[s->npinned++] = ea;
-				return;
-			}
-		}
-	}
-	arena_free(ea);
+	if (holds_shared(s, ~0u, gens))
+		pin(s, ea);
+	else
+		arena_free(ea);
+}
+
+size_t
+session_kept(const struct session *s)
+{
+	size_t p, n = 0;
+	for (p = 0; p < PATH__COUNT; p++)
+		n += ns_held(s->paths[p].ns) + mfs_bytes(s->paths[p].fs);
+	for (p = 0; p < s->npinned; p++)
+		n += arena_held(s->pinned[p]);
+	return n;
 }
 
 static void
@@ -492,7 +530,10 @@ decide_exception(struct step *st)
 
 	mark_node(r, ev->exc_node);
 	if (ev->rt.exc.kind == EXC_LIMIT) {
-		if (st->path == PATH_UNSAFE) {
+		/* (the memory cap is this program's, on every path: it keeps
+		 * the machine that runs it alive, and refuses for real) */
+		if (st->path == PATH_UNSAFE &&
+		    ev->rt.exc.limit != LIMIT_MEMORY) {
 			/* No boundary: the bomb "goes off", on paper. */
 			eval_effect(ev, "exhaust", "memory and CPU",
 			    "resource exhaustion", bomb_estimate(st), false);
@@ -507,12 +548,17 @@ decide_exception(struct step *st)
 	    arena_printf(st->a, "%s: %s", ev->rt.exc.cls, ev->rt.exc.msg));
 }
 
+/* The result's repr, in the records' arena; NULL with the exception
+ * in st->ev.rt when it cannot be had. */
 static const char *
 repr_of(struct step *st, value v)
 {
 	struct sbuf b = SBUF_INIT;
 	const char *s = NULL;
-	if (value_repr(&st->ev.rt, v, &b))
+	/* the repr is held four times until the record is printed: here,
+	 * as the result, in the trace line, in what prints it */
+	if (value_repr(&st->ev.rt, v, &b) &&
+	    rt_check_bytes(&st->ev.rt, 4 * (uint64_t)b.len))
 		s = arena_strdup(st->a, sbuf_cstr(&b));
 	sbuf_free(&b);
 	return s;
@@ -599,7 +645,11 @@ run_code(struct step *st, const struct node *root)
 	if (st->path == PATH_SANDBOX &&
 	    (!filter_code(st, root) || !charge_budget(st)))
 		return;
-	if (!eval_root(&st->ev, root, &v, &has_value)) {
+	/* (an input past the memory cap after its last step is refused
+	 * all the same: what it left is as big) */
+	if (!eval_root(&st->ev, root, &v, &has_value) ||
+	    (st->ev.rt.mem != NULL && st->ev.rt.mem->over &&
+	    !rt_steps_exhausted(&st->ev.rt))) {
 		decide_exception(st);
 		mark_bypass(st);
 		return;
@@ -860,6 +910,10 @@ run_command(struct step *st, const struct cmd_entry *e,
 	}
 	if (!e->run(&run)) {
 		mark_node(st->r, call);
+		if (ev->rt.exc.kind == EXC_LIMIT) {
+			decide_exception(st);
+			return;
+		}
 		decide(st, VERDICT_ERROR, LAYER_EVAL, NULL,
 		    arena_printf(st->a, "%s: %s", ev->rt.exc.cls,
 		    ev->rt.exc.msg));
@@ -869,6 +923,8 @@ run_command(struct step *st, const struct cmd_entry *e,
 		ledger_add(st->ps->ledger, key, args_canon, run.message);
 	decide(st, VERDICT_OK, LAYER_EVAL, NULL, NULL);
 	st->r->result = repr_of(st, run.result);
+	if (st->r->result == NULL)
+		decide_exception(st);
 	st->r->outcome = run.message ? arena_strdup(st->a, run.message) : NULL;
 }
 
@@ -1227,10 +1283,48 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 	record_set_line(r, st->a);
 }
 
+/*
+ * The memory path p may hold for this input: its own arena pa on a meter
+ * that starts with the parse arena ea (the input's tokens and tree), and
+ * a cap of the session's memory_input, or less when the session keeps so
+ * much already that its memory_session would be passed.  What the input
+ * binds and writes is copied into the session's stores when it ends, so
+ * that no more than what it held can be added to them.
+ */
+/* What an input may always hold, beside its tree, even when the session
+ * is full: enough to rebind a big name to something small, which is how
+ * a user frees what the session keeps.  (It can add no more than this to
+ * what is kept.) */
+#define ROOM_MIN ((size_t)64 << 10)
+
+static void
+meter_path(struct session *s, struct arena *ea, struct arena *pa,
+    struct meter *m)
+{
+	size_t kept = session_kept(s);
+	size_t room = kept < s->mem_session ? s->mem_session - kept : 0;
+
+	m->held = arena_held(ea);
+	m->note = NULL;
+	m->limit = s->mem_input;
+	if (room < m->limit) {
+		char k[32], c[32];
+		rt_format_bytes(kept, k, sizeof k);
+		rt_format_bytes(s->mem_session, c, sizeof c);
+		m->limit = room > m->held + ROOM_MIN ? room :
+		    m->held + ROOM_MIN;
+		m->note = arena_printf(pa, ": the session keeps %s of names "
+		    "and files, of %s in all", k, c);
+	}
+	/* (a tree bigger than the cap: refused at the first step) */
+	m->over = m->held > m->limit;
+	arena_set_meter(pa, m);
+}
+
 static void
 run_path(struct session *s, enum path_id p, const char *input, size_t len,
     const struct parse_result *pr, const char *label, struct arena *a,
-    struct arena *ea, struct record *r)
+    struct arena *pa, struct meter *mem, struct record *r)
 {
 	struct step st = { .s = s, .path = p, .ps = &s->paths[p], .r = r,
 	    .a = a };
@@ -1246,7 +1340,8 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 	r->input = arena_strndup(a, input, len);
 	r->kind = KIND_CODE;
 	r->source = "user";
-	eval_init(&st.ev, ea, p);
+	eval_init(&st.ev, pa, p);
+	st.ev.rt.mem = mem;
 	st.ev.fs = st.ps->fs;
 	st.ev.ns = st.ps->ns;
 	st.ev.src = r->input;
@@ -1316,7 +1411,7 @@ session_run(struct session *s, const char *input, size_t len,
 	struct arena *ea = arena_new();
 	unsigned long gens[PATH__COUNT];
 	size_t n = 0;
-	bool big;
+	bool big, pinned = false;
 	int p;
 
 	if (mask == 0)
@@ -1324,12 +1419,32 @@ session_run(struct session *s, const char *input, size_t len,
 	s->steps++;
 	generations(s, gens);
 	parse_input(ea, input, len, &pr);
-	for (p = 0; p < PATH__COUNT; p++)
-		if (mask & PATH_BIT(p))
-			run_path(s, (enum path_id)p, input, len, &pr, label, a,
-			    ea, &recs[n++]);
 	big = arena_used(ea) > (8u << 20);
-	keep_or_free(s, ea, gens);
+	/* Each path evaluates in an arena of its own, freed before the
+	 * next path runs: a path may hold the whole cap, not what the
+	 * paths before it left over. */
+	for (p = 0; p < PATH__COUNT; p++) {
+		struct arena *pa;
+		struct meter mem;
+		if (!(mask & PATH_BIT(p)))
+			continue;
+		pa = arena_new();
+		meter_path(s, ea, pa, &mem);
+		run_path(s, (enum path_id)p, input, len, &pr, label, a, pa,
+		    &mem, &recs[n++]);
+		big |= arena_used(pa) > (8u << 20);
+		/* a lambda the names keep points into pa and, for its tree,
+		 * into ea */
+		if (holds_shared(s, PATH_BIT(p), gens)) {
+			pin(s, pa);
+			pinned = true;
+		} else
+			arena_free(pa);
+	}
+	if (pinned)
+		pin(s, ea);
+	else
+		arena_free(ea);
 	if (big)
 		malloc_trim(0);	/* give a big input's memory back at once */
 	if (s->state != NULL) {

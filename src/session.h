@@ -40,7 +40,16 @@ struct session_opts {
 	unsigned		 world_wall_ms;	/* per input; 0: the default */
 	int			 world_fail_at;	/* test hook: a world set-up
 						   step to fail; 0 = none */
+	/* The memory caps of the paths that run in this process (unsafe,
+	 * sandbox); 0: the defaults below.  An input may hold memory_input
+	 * bytes, and no more than the session then has left of
+	 * memory_session beside the names and files it keeps. */
+	size_t			 memory_input;
+	size_t			 memory_session;
 };
+
+#define MEMORY_INPUT_DEFAULT	((size_t)256 << 20)
+#define MEMORY_SESSION_DEFAULT	((size_t)512 << 20)
 
 struct session;
 
@@ -67,6 +76,10 @@ bool session_seed_name(struct session *s, const char *name, const char *expr,
  */
 size_t session_run(struct session *s, const char *input, size_t len,
     const char *label, unsigned mask, struct arena *a, struct record **out);
+
+/* The memory the session keeps between inputs: names, files and the
+ * arenas its names still point into, on every path. */
+size_t session_kept(const struct session *s);
 
 unsigned session_paths(const struct session *s);
 void session_set_paths(struct session *s, unsigned paths);

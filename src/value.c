@@ -63,6 +63,8 @@ value_int_mpz(struct arena *a, const mpz_t z)
 	v.as.big = arena_alloc(a, sizeof *v.as.big);
 	mpz_init_set(v.as.big->z, z);
 	arena_on_free(a, big_clear, v.as.big);
+	/* its limbs are GMP's heap memory, held as long as the arena */
+	arena_charge(a, mpz_size(z) * sizeof(mp_limb_t));
 	return v;
 }
 
@@ -96,17 +98,15 @@ value_complex(struct arena *a, double re, double im)
 	return v;
 }
 
+/* Count vs's code points, once its data is written. */
 static struct vstr *
-new_vstr(struct arena *a, const char *s, size_t len)
+vstr_finish(struct vstr *vs)
 {
-	struct vstr *vs = arena_alloc(a, sizeof *vs + len + 1);
 	size_t i, n = 0;
 	bool ascii = true;
 
-	memcpy(vs->data, s, len);
-	vs->len = len;
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
+	for (i = 0; i < vs->len; i++) {
+		unsigned char c = (unsigned char)vs->data[i];
 		if (c >= 0x80)
 			ascii = false;
 		if ((c & 0xC0) != 0x80)
@@ -115,6 +115,23 @@ new_vstr(struct arena *a, const char *s, size_t len)
 	vs->nchars = n;
 	vs->is_ascii = ascii;
 	return vs;
+}
+
+/* A vstr of len bytes for the caller to write (zeroed, so terminated). */
+static struct vstr *
+vstr_alloc(struct arena *a, size_t len)
+{
+	struct vstr *vs = arena_alloc(a, sizeof *vs + len + 1);
+	vs->len = len;
+	return vs;
+}
+
+static struct vstr *
+new_vstr(struct arena *a, const char *s, size_t len)
+{
+	struct vstr *vs = vstr_alloc(a, len);
+	memcpy(vs->data, s, len);
+	return vstr_finish(vs);
 }
 
 value
@@ -138,6 +155,23 @@ value_bytes(struct arena *a, const char *s, size_t len)
 	v.as.s = new_vstr(a, s, len);
 	v.as.s->nchars = len;
 	return v;
+}
+
+value
+value_str_alloc(struct arena *a, enum vtype type, size_t len, char **data)
+{
+	value v = { .type = type };
+	v.as.s = vstr_alloc(a, len);
+	*data = v.as.s->data;
+	return v;
+}
+
+void
+value_str_finish(value v)
+{
+	vstr_finish(v.as.s);
+	if (v.type == VT_BYTES)
+		v.as.s->nchars = v.as.s->len;
 }
 
 value
@@ -810,6 +844,25 @@ repr_container(struct rt *rt, value v, struct sbuf *out,
 	}
 }
 
+/*
+ * At most how many bytes value_str_repr() writes for s: a byte of
+ * printable ASCII is one (two with its backslash), a control byte four
+ * (\x00), a byte of a non-ASCII character at most three (\ud800 for
+ * three bytes, \U0001f600 for four), every byte of a bytes four.
+ */
+uint64_t
+value_repr_bound(const char *s, size_t len, bool is_bytes)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	uint64_t n = 3;		/* quotes, and the b of bytes */
+	size_t i;
+	for (i = 0; i < len; i++)
+		n += p[i] >= 0x20 && p[i] < 0x7f ? 2 - (p[i] != '\\' &&
+		    p[i] != '\'' && p[i] != '"') : p[i] >= 0x80 && !is_bytes ?
+		    3 : 4;
+	return n;
+}
+
 static bool
 repr_rec(struct rt *rt, value v, struct sbuf *out,
     const struct repr_seen *seen)
@@ -843,8 +896,16 @@ repr_rec(struct rt *rt, value v, struct sbuf *out,
 		sbuf_adds(out, buf);
 		sbuf_adds(out, "j)");
 		return true;
-	case VT_STR: value_str_repr(v.as.s, false, out); return true;
-	case VT_BYTES: value_str_repr(v.as.s, true, out); return true;
+	case VT_STR:
+	case VT_BYTES:
+		/* the repr of a big string is held too, as long as it is
+		 * being written: asked for before */
+		if (v.as.s->len > 4096 && !rt_check_bytes(rt, out->len +
+		    value_repr_bound(v.as.s->data, v.as.s->len,
+		    v.type == VT_BYTES)))
+			return false;
+		value_str_repr(v.as.s, v.type == VT_BYTES, out);
+		return true;
 	case VT_ELLIPSIS: sbuf_adds(out, "Ellipsis"); return true;
 	case VT_LIST:
 	case VT_TUPLE:
@@ -1427,8 +1488,18 @@ value_getitem(struct rt *rt, value c, value key, value *out)
 			return false;
 		if (c.type == VT_STR || c.type == VT_BYTES) {
 			struct sbuf b = SBUF_INIT;
-			const size_t *off = c.type == VT_STR && !c.as.s->is_ascii ?
-			    char_offsets(rt, c.as.s) : NULL;
+			bool wide = c.type == VT_STR && !c.as.s->is_ascii;
+			uint64_t most = wide ? 4 * (uint64_t)count :
+			    (uint64_t)count;
+			const size_t *off;
+			/* held: the buffer, the value, a non-ASCII string's
+			 * offsets */
+			if (most > c.as.s->len)
+				most = c.as.s->len;
+			if (!rt_check_bytes(rt, 2 * most + (wide ? 8 *
+			    ((uint64_t)c.as.s->nchars + 1) : 0)))
+				return false;
+			off = wide ? char_offsets(rt, c.as.s) : NULL;
 			/* (start + k * step: stepping past the last item could
 			 * overflow when the step is huge) */
 			for (k = 0; k < count; k++) {
@@ -1443,6 +1514,8 @@ value_getitem(struct rt *rt, value c, value key, value *out)
 			sbuf_free(&b);
 			return true;
 		}
+		if (!rt_check_seq_len(rt, (uint64_t)count))
+			return false;
 		value r = c.type == VT_LIST ? value_list(rt->arena, (size_t)count) :
 		    value_tuple(rt->arena, (size_t)count);
 		for (k = 0; k < count; k++)
@@ -1499,6 +1572,7 @@ struct copy_map {
 	const void	**keys;
 	value		 *vals;
 	size_t		  n, cap;
+	bool		  keep_own;	/* what is in dst stays there */
 };
 
 static value *
@@ -1506,7 +1580,8 @@ map_find(struct copy_map *m, const void *p, bool *fresh)
 {
 	size_t i;
 	if ((m->n + 1) * 2 > m->cap) {
-		struct copy_map big = { NULL, NULL, 0, m->cap ? m->cap * 2 : 64 };
+		struct copy_map big = { NULL, NULL, 0, m->cap ? m->cap * 2 : 64,
+		    m->keep_own };
 		big.keys = xcalloc(big.cap, sizeof *big.keys);
 		big.vals = xcalloc(big.cap, sizeof *big.vals);
 		for (i = 0; i < m->cap; i++) {
@@ -1575,6 +1650,8 @@ copy_one(struct arena *dst, value v, struct copy_map *m, struct copy_work *w)
 		/* immediates; functions and objects belong to their owner */
 		return v;
 	}
+	if (m->keep_own && arena_owns(dst, v.as.obj))
+		return v;	/* already there, with all it reaches */
 	slot = map_find(m, v.as.obj, &fresh);
 	if (!fresh)
 		return *slot;
@@ -1645,10 +1722,10 @@ copy_one(struct arena *dst, value v, struct copy_map *m, struct copy_work *w)
  * (x and y bound to the same list) is copied once, so they still share
  * it afterwards, as they would in Python.
  */
-void
-value_copy_many(struct arena *dst, value *vs, size_t n)
+static void
+copy_graph(struct arena *dst, value *vs, size_t n, bool keep_own)
 {
-	struct copy_map m = { NULL, NULL, 0, 0 };
+	struct copy_map m = { NULL, NULL, 0, 0, keep_own };
 	struct copy_work w = { NULL, 0, 0 };
 	size_t i, k;
 
@@ -1695,6 +1772,104 @@ value_copy_many(struct arena *dst, value *vs, size_t n)
 	free(w.t);
 	free(m.keys);
 	free(m.vals);
+}
+
+void
+value_copy_many(struct arena *dst, value *vs, size_t n)
+{
+	copy_graph(dst, vs, n, false);
+}
+
+void
+value_copy_new(struct arena *dst, value *vs, size_t n)
+{
+	copy_graph(dst, vs, n, true);
+}
+
+/* An arena allocation of n bytes, as arena_alloc() rounds it. */
+static size_t
+rounded(size_t n)
+{
+	return (n + 15) & ~(size_t)15;
+}
+
+size_t
+value_size_many(const value *vs, size_t n)
+{
+	struct copy_map m = { NULL, NULL, 0, 0, false };
+	struct copy_work w = { NULL, 0, 0 };
+	size_t i, k, size = 0;
+	bool fresh;
+
+	for (k = 0; k < n; k++)
+		push_task(&w, vs[k], vs[k]);
+	while (w.n > 0) {
+		value v = w.t[--w.n].src;
+		switch (v.type) {
+		case VT_BIGINT: case VT_COMPLEX: case VT_STR: case VT_BYTES:
+		case VT_LIST: case VT_TUPLE: case VT_DICT: case VT_SET:
+		case VT_FROZENSET: case VT_SLICE: case VT_NATIVE:
+			break;
+		default:
+			continue;
+		}
+		(void)map_find(&m, v.as.obj, &fresh);
+		if (!fresh)
+			continue;
+		switch (v.type) {
+		case VT_BIGINT:
+			size += rounded(sizeof *v.as.big) +
+			    mpz_size(v.as.big->z) * sizeof(mp_limb_t);
+			break;
+		case VT_COMPLEX:
+			size += rounded(sizeof *v.as.c);
+			break;
+		case VT_STR: case VT_BYTES:
+			size += rounded(sizeof *v.as.s + v.as.s->len + 1);
+			break;
+		case VT_LIST:
+			size += rounded(sizeof *v.as.list) +
+			    rounded(v.as.list->len * sizeof(value));
+			for (i = 0; i < v.as.list->len; i++)
+				push_task(&w, v.as.list->items[i], v);
+			break;
+		case VT_TUPLE:
+			size += rounded(sizeof *v.as.tuple) +
+			    rounded(v.as.tuple->len * sizeof(value));
+			for (i = 0; i < v.as.tuple->len; i++)
+				push_task(&w, v.as.tuple->items[i], v);
+			break;
+		case VT_SLICE:
+			size += rounded(sizeof *v.as.slice);
+			push_task(&w, v.as.slice->start, v);
+			push_task(&w, v.as.slice->stop, v);
+			push_task(&w, v.as.slice->step, v);
+			break;
+		case VT_NATIVE:
+			size += rounded(sizeof *v.as.native);
+			push_task(&w, v.as.native->self, v);
+			break;
+		default: {	/* DICT, SET, FROZENSET */
+			const struct vdict *d = v.as.dict;
+			size_t nindex = 8;
+			while (nindex * 2 <= d->len * 3)
+				nindex *= 2;
+			size += rounded(sizeof *d) +
+			    rounded(d->len * sizeof *d->entries) +
+			    (d->len ? rounded(nindex * sizeof *d->index) : 0);
+			for (i = 0; i < d->used; i++)
+				if (d->entries[i].live) {
+					push_task(&w, d->entries[i].key, v);
+					push_task(&w, d->entries[i].val, v);
+				}
+			break;
+		}
+		}
+	}
+	free(w.t);
+	free(m.keys);
+	free(m.vals);
+	return size;
 }
 
 value
@@ -1744,11 +1919,15 @@ concat(struct rt *rt, value a, value b, value *out)
 		size_t n = a.as.s->len + b.as.s->len;
 		if (!rt_check_str_bytes(rt, n))
 			return false;
-		char *buf = arena_alloc(rt->arena, n + 1);
-		memcpy(buf, a.as.s->data, a.as.s->len);
-		memcpy(buf + a.as.s->len, b.as.s->data, b.as.s->len);
-		*out = a.type == VT_STR ? value_str(rt->arena, buf, n) :
-		    value_bytes(rt->arena, buf, n);
+		/* written in place: a copy through a buffer would hold the
+		 * result twice */
+		struct vstr *vs = vstr_alloc(rt->arena, n);
+		memcpy(vs->data, a.as.s->data, a.as.s->len);
+		memcpy(vs->data + a.as.s->len, b.as.s->data, b.as.s->len);
+		out->type = a.type;
+		out->as.s = vstr_finish(vs);
+		if (a.type == VT_BYTES)
+			vs->nchars = n;
 		return true;
 	}
 	size_t na = seq_len(a), nb = seq_len(b);
@@ -1798,12 +1977,14 @@ repeat(struct rt *rt, value seq, value n, value *out)
 			return false;
 		if (total > HARD_SEQ_BYTES)
 			return rt_raise(rt, "MemoryError", "%s", "");
-		char *buf = arena_alloc(rt->arena, (size_t)total + 1);
+		struct vstr *vs = vstr_alloc(rt->arena, (size_t)total);
 		for (i = 0; i < (size_t)count; i++)
-			memcpy(buf + i * unit, seq.as.s->data, unit);
-		*out = seq.type == VT_STR ?
-		    value_str(rt->arena, buf, (size_t)total) :
-		    value_bytes(rt->arena, buf, (size_t)total);
+			memcpy(vs->data + i * unit, seq.as.s->data, unit);
+		/* the counts are the unit's, times count */
+		vs->nchars = seq.as.s->nchars * (size_t)count;
+		vs->is_ascii = seq.as.s->is_ascii;
+		out->type = seq.type;
+		out->as.s = vs;
 		return true;
 	}
 	unit = seq_len(seq);

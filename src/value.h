@@ -156,6 +156,13 @@ value value_complex(struct arena *a, double re, double im);
 value value_str(struct arena *a, const char *s, size_t len);
 value value_cstr(struct arena *a, const char *s);
 value value_bytes(struct arena *a, const char *s, size_t len);
+/* A str or bytes (type VT_STR or VT_BYTES) of len bytes that the caller
+ * writes at *data (zeroed, terminated) and then hands to
+ * value_str_finish(), which counts its characters: a big result built
+ * in place instead of copied. */
+value value_str_alloc(struct arena *a, enum vtype type, size_t len,
+    char **data);
+void value_str_finish(value v);
 value value_list(struct arena *a, size_t cap);
 value value_tuple(struct arena *a, size_t len);	/* items zeroed = None */
 value value_dict(struct arena *a);
@@ -194,6 +201,8 @@ bool value_repr(struct rt *rt, value v, struct sbuf *out);
 bool value_str_of(struct rt *rt, value v, struct sbuf *out);
 /* Python's repr of a double ('r' format: shortest round-trip). */
 void value_float_repr(double f, struct sbuf *out);
+/* At most how many bytes value_str_repr() writes for these len bytes. */
+uint64_t value_repr_bound(const char *s, size_t len, bool is_bytes);
 /* Python's repr of a str/bytes body with its quotes. */
 void value_str_repr(const struct vstr *s, bool is_bytes, struct sbuf *out);
 
@@ -232,5 +241,12 @@ bool mock_iterate(struct rt *rt, value obj,
 /* Deep copy into dst (shared substructure and cycles preserved). */
 value value_copy(struct arena *dst, value v);
 void value_copy_many(struct arena *dst, value *vs, size_t n);
+/* The same, but what already lives in dst is kept, not copied: for a
+ * store that copies in what an input added to values it holds (which
+ * the input must not have changed in place). */
+void value_copy_new(struct arena *dst, value *vs, size_t n);
+/* About the bytes value_copy_many() would allocate for vs (each object
+ * once), without copying. */
+size_t value_size_many(const value *vs, size_t n);
 
 #endif

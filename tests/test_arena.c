@@ -82,6 +82,34 @@ test_sbuf(void **state)
 	sbuf_free(&b);
 }
 
+/* An arena on a meter: the meter holds what the arena took, says when a
+ * cap is passed, and lets go of it all when the arena is freed. */
+static void
+test_meter(void **state)
+{
+	struct meter m = { .limit = 4u << 20 };
+	struct arena *a = arena_new();
+	size_t before;
+	int i;
+	(void)state;
+	arena_set_meter(a, &m);
+	assert_int_equal(m.held, arena_held(a));
+	before = m.held;
+	(void)arena_alloc(a, 1u << 20);
+	assert_true(m.held >= before + (1u << 20));
+	assert_false(m.over);
+	arena_charge(a, 1000);
+	assert_int_equal(m.held, arena_held(a));
+	for (i = 0; i < 4; i++)
+		(void)arena_alloc(a, 1u << 20);
+	assert_true(m.over);		/* 5 MiB and more, past 4 */
+	assert_true(arena_owns(a, arena_alloc(a, 16)));
+	assert_false(arena_owns(a, &m));
+	arena_free(a);
+	assert_int_equal(m.held, 0);
+	assert_false(m.over);
+}
+
 int
 main(void)
 {
@@ -90,6 +118,7 @@ main(void)
 		cmocka_unit_test(test_finalisers_run),
 		cmocka_unit_test(test_grow_copies),
 		cmocka_unit_test(test_sbuf),
+		cmocka_unit_test(test_meter),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

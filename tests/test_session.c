@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -460,6 +461,114 @@ test_print_shows_output(void **state)
 	    "[None, None, 5], printed '1\\na'");
 }
 
+/* A session with small memory caps: 16 MiB an input, 40 MiB in all. */
+static int
+setup_small(void **state)
+{
+	struct fixture *f = calloc(1, sizeof *f);
+	struct session_opts o = { .memory_input = 16u << 20,
+	    .memory_session = 40u << 20 };
+	f->s = session_new(&o);
+	f->a = arena_new();
+	*state = f;
+	return 0;
+}
+
+/* Past the cap an input is refused at the limits layer, on the unsafe
+ * path too (the cap protects the machine), and the session goes on. */
+static void
+test_memory_cap_per_input(void **state)
+{
+	static const char bomb[] = "len(['x'*4000000, 'x'*4000000, "
+	    "'x'*4000000, 'x'*4000000, 'x'*4000000])";
+	struct fixture *f = *state;
+	enum path_id paths[] = { PATH_UNSAFE, PATH_SANDBOX };
+	size_t i;
+	for (i = 0; i < 2; i++) {
+		struct record *r = run1(f, paths[i], bomb);
+		assert_int_equal(r->verdict, VERDICT_BLOCKED);
+		assert_int_equal(r->layer, LAYER_LIMITS);
+		assert_string_equal(r->reason,
+		    "this input would hold more than 16 MiB");
+		assert_string_equal(run1(f, paths[i], "len(['x'*4000000, "
+		    "'x'*4000000])")->result, "2");
+		assert_string_equal(run1(f, paths[i], "orders")->result,
+		    "[250.0, 180.0, 90.0]");
+	}
+	/* nothing of the refused inputs is kept */
+	assert_true(session_kept(f->s) < (1u << 20));
+}
+
+/* What a command writes to the mock filesystem counts too. */
+static void
+test_memory_counts_writes(void **state)
+{
+	struct fixture *f = *state;
+	struct record *r = run1(f, PATH_SANDBOX, "write_file({'path': "
+	    "'big.txt', 'text': 'x' * 9000000})");
+	assert_int_equal(r->layer, LAYER_LIMITS);
+	assert_false(fs_has(r, "big.txt"));
+	r = run1(f, PATH_SANDBOX, "write_file({'path': 'big.txt', "
+	    "'text': 'x' * 6000000})");
+	assert_int_equal(r->verdict, VERDICT_OK);
+	assert_true(fs_has(r, "big.txt"));
+}
+
+/* Names bound over many inputs, each under the input's cap, stop at the
+ * session's: the refusal says so, and what was kept stays. */
+static void
+test_memory_cap_per_session(void **state)
+{
+	struct fixture *f = *state;
+	char in[64];
+	int i, kept = 0, refused = 0;
+	for (i = 0; i < 8; i++) {
+		struct record *r;
+		snprintf(in, sizeof in, "a%d = 'x' * 6000000", i);
+		r = run1(f, PATH_UNSAFE, in);
+		if (r->verdict == VERDICT_OK)
+			kept++;
+		else {
+			assert_int_equal(r->layer, LAYER_LIMITS);
+			assert_non_null(strstr(r->reason, "the session keeps"));
+			assert_non_null(strstr(r->reason, "of 40 MiB in all"));
+			refused++;
+		}
+		/* (a block's rounding may add to what is kept) */
+		assert_true(session_kept(f->s) <= (41u << 20));
+	}
+	assert_true(kept >= 4);
+	assert_true(refused >= 1);
+	assert_string_equal(run1(f, PATH_UNSAFE, "len(a0) + len(a1)")->result,
+	    "12000000");
+	/* rebinding a big name frees what it kept, even when full */
+	run1(f, PATH_UNSAFE, "a0 = a1 = a2 = 0");
+	assert_int_equal(run1(f, PATH_UNSAFE, "a7 = 'x' * 6000000")->verdict,
+	    VERDICT_OK);
+}
+
+/* A commit copies what an input added and keeps what the names held:
+ * objects shared between an old name and a new one stay shared. */
+static void
+test_names_share_after_commit(void **state)
+{
+	struct fixture *f = *state;
+	run1(f, PATH_UNSAFE, "a = [1]");
+	run1(f, PATH_UNSAFE, "b = [a, a]");
+	run1(f, PATH_UNSAFE, "c = 'x' * 2000000");
+	run1(f, PATH_UNSAFE, "a.append(2)");
+	assert_string_equal(run1(f, PATH_UNSAFE, "b")->result,
+	    "[[1, 2], [1, 2]]");
+	assert_string_equal(run1(f, PATH_UNSAFE, "b[0] is a")->result, "True");
+	run1(f, PATH_UNSAFE, "c = 'y'");
+	run1(f, PATH_UNSAFE, "d = 'z' * 2000000");
+	run1(f, PATH_UNSAFE, "c = 'w'");
+	/* the rebound strings are not kept */
+	assert_true(session_kept(f->s) < (12u << 20));
+	assert_string_equal(run1(f, PATH_UNSAFE, "len(d), c, b")->result,
+	    "(2000000, 'w', [[1, 2], [1, 2]])");
+}
+
 int
 main(void)
 {
@@ -481,7 +590,13 @@ main(void)
 		T(test_json_record_fields),
 		T(test_names_share_objects_across_inputs),
 		T(test_print_shows_output),
+		T(test_names_share_after_commit),
 #undef T
+#define S(fn) cmocka_unit_test_setup_teardown(fn, setup_small, teardown)
+		S(test_memory_cap_per_input),
+		S(test_memory_counts_writes),
+		S(test_memory_cap_per_session),
+#undef S
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

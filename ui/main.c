@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,7 @@ __asan_default_options(void)
 #endif
 
 /* Long options without a short form. */
-enum { OPT_AGENT = 256, OPT_AGENT_TIMEOUT, OPT_SERVE, OPT_ENGINE,
+enum { OPT_AGENT = 256, OPT_AGENT_TIMEOUT, OPT_SERVE, OPT_MEMORY, OPT_ENGINE,
 	OPT_FRESH_WORLD };
 
 /*
@@ -114,6 +115,11 @@ static const char help_text[] =
 "  -F, --jail-filter    on the jail path, apply the sandbox policy first\n"
 "  -S, --state=DIR      keep files, names, budgets and ledgers in DIR across\n"
 "                       runs (saved atomically after every input)\n"
+"      --memory=INPUT[,SESSION]\n"
+"                       memory one input may hold on the unsafe and sandbox\n"
+"                       paths (default 256M), and the session with the names\n"
+"                       and files it keeps (default twice INPUT); a size is\n"
+"                       bytes or a number with K, M or G\n"
 "      --no-history     do not read or write the UI's input history\n"
 "      --agent=CMD      an input '? TASK' is a task for an agent: run CMD\n"
 "                       through /bin/sh -c, write the task and a context\n"
@@ -138,6 +144,58 @@ static const char help_text[] =
 "\n"
 "Exit status: 0 when every input was processed (whatever the verdicts),\n"
 "1 on a runtime error, 2 on a usage error.\n";
+
+/* Memory sizes: from 1 MiB to 1 TiB. */
+#define MEMORY_MIN ((uint64_t)1 << 20)
+#define MEMORY_MAX ((uint64_t)1 << 40)
+
+/* "256M", "1G", "65536": a size in bytes, with a binary K/M/G suffix;
+ * *end receives what follows it. */
+static int
+parse_size(const char *s, const char **end, uint64_t *out)
+{
+	char *e;
+	unsigned long long n;
+	unsigned shift = 0;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	n = strtoull(s, &e, 10);
+	if (errno != 0)
+		return -1;
+	switch (*e) {
+	case 'k': case 'K': shift = 10; e++; break;
+	case 'm': case 'M': shift = 20; e++; break;
+	case 'g': case 'G': shift = 30; e++; break;
+	default: break;
+	}
+	if (n > MEMORY_MAX >> shift)
+		return -1;
+	*out = (uint64_t)n << shift;
+	*end = e;
+	return 0;
+}
+
+/* --memory=INPUT[,SESSION] */
+static int
+parse_memory(const char *s, struct session_opts *so)
+{
+	const char *end;
+	uint64_t in, sess;
+
+	if (parse_size(s, &end, &in) != 0)
+		return -1;
+	sess = 2 * in;
+	if (*end == ',' && parse_size(end + 1, &end, &sess) != 0)
+		return -1;
+	if (*end != '\0' || in < MEMORY_MIN || in > MEMORY_MAX ||
+	    sess < in || sess > MEMORY_MAX)
+		return -1;
+	so->memory_input = (size_t)in;
+	so->memory_session = (size_t)sess;
+	return 0;
+}
 
 static int
 parse_path_list(const char *s, unsigned *out)
@@ -360,6 +418,7 @@ main(int argc, char **argv)
 		{ "serve", no_argument, NULL, OPT_SERVE },
 		{ "engine", required_argument, NULL, OPT_ENGINE },
 		{ "fresh-world", no_argument, NULL, OPT_FRESH_WORLD },
+		{ "memory", required_argument, NULL, OPT_MEMORY },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -454,6 +513,13 @@ main(int argc, char **argv)
 		}
 		case OPT_SERVE:
 			o.serve = true;
+			break;
+		case OPT_MEMORY:
+			if (parse_memory(optarg, &so) != 0)
+				return usage_error("invalid memory size '%s' "
+				    "(expected INPUT[,SESSION], e.g. 256M or "
+				    "256M,1G: from 1M to 1024G, the session's "
+				    "no less than the input's)", optarg);
 			break;
 		case OPT_ENGINE: {
 			enum world_engine e;
