@@ -14,6 +14,9 @@
  * signal scopes keep the process from talking to anything outside its
  * domain (including its warden).
  *
+ * A jail world (world/jailkind.c) uses the same ruleset with a list of
+ * grants instead of the one workspace rule (jail_landlock_enforce_rules).
+ *
  * Debian 12's headers stop at ABI 2, so newer constants and the grown
  * ruleset attribute are defined here.  Below ABI 1 the layer refuses.
  */

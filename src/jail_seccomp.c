@@ -27,6 +27,12 @@
  * process) and rejects x32 numbers on x86-64.  Socket calls are trapped
  * for every family but AF_UNIX; ioctl only for TIOCSTI and TIOCLINUX
  * (terminal injection), although fn holds no terminal anyway.
+ *
+ * A jail world (world/jailkind.c) compiles the same table with another
+ * action (jail_seccomp_compile_notify): SECCOMP_RET_USER_NOTIF, so that
+ * its supervisor answers each call with an errno and CPython goes on;
+ * there, fork, vfork and clone are allowed (CPython's posix_spawn) but
+ * for clone with a namespace flag.
  */
 #include "config.h"
 

@@ -10,6 +10,11 @@
  *   sandbox:  code:     allowlist -> budget -> evaluate (reduced names, caps)
  *             commands: command allowlist -> allowlist (argument code) ->
  *                       budget -> surface -> network -> idempotency -> effect
+ *   jail:     [--jail-filter: the sandbox's allowlists] -> CPython in a
+ *             world of the jail kind (world.h), whose kernel refusals
+ *             are "contained"; or, with the model engine, the model in
+ *             its own kernel jail per input (jailpath.h).  Never anything
+ *             unjailed: a jail that cannot be built refuses.
  *
  * The first layer that says no decides the record; later layers are not
  * consulted.  Every record ends with the path's filesystem listing and
