@@ -1099,8 +1099,10 @@ run_world(struct step *st, const struct node *root, const struct cmd_entry *e,
 		eval_effect(&st->ev, "restart", "world", NULL,
 		    "world restarted: the previous one had died", false);
 	for (i = 0; i < rep.neffects; i++) {
+		/* (a jail world's kernel refusals are the boundary's) */
 		eval_effect(&st->ev, rep.effects[i].op, rep.effects[i].target,
-		    rep.effects[i].category, rep.effects[i].text, false);
+		    rep.effects[i].category, rep.effects[i].text,
+		    strcmp(rep.effects[i].op, "denied") == 0);
 		st->ev.effects[st->ev.neffects - 1].source =
 		    rep.effects[i].source;
 	}

@@ -151,9 +151,20 @@ test_execve_refused(void **state)
 {
 	struct fx *f = *state;
 	struct record *r;
+	size_t i;
 
-	expect(f, "__import__('os').system('rm report.txt')",
-	    VERDICT_CONTAINED, LAYER_SECCOMP, "seccomp refused execve");
+	r = run(f, "__import__('os').system('rm report.txt')");
+	assert_int_equal(r->verdict, VERDICT_CONTAINED);
+	assert_int_equal(r->layer, LAYER_SECCOMP);
+	assert_string_equal(r->reason,
+	    "seccomp refused execve (starting a program): EPERM");
+	/* the effect says the boundary refused it */
+	for (i = 0; i < r->neffects && strcmp(r->effects[i].op, "denied");
+	    i++)
+		;
+	assert_true(i < r->neffects);
+	assert_true(r->effects[i].denied);
+	assert_string_equal(r->effects[i].target, "execve");
 	r = run(f, "read_file({'path': 'report.txt'})");
 	assert_string_equal(r->outcome, "Q2 refunds summary");
 	assert_true(has(r, "report.txt"));
@@ -180,6 +191,8 @@ test_no_network(void **state)
 	socklen_t len = sizeof sa;
 	int lfd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0), cfd;
 	char in[256];
+	struct record *r;
+	size_t i;
 
 	expect(f, "import socket; socket.create_connection(('203.0.113.9', "
 	    "80))", VERDICT_CONTAINED, LAYER_SECCOMP,
@@ -191,7 +204,16 @@ test_no_network(void **state)
 	assert_int_equal(getsockname(lfd, (struct sockaddr *)&sa, &len), 0);
 	snprintf(in, sizeof in, "http_get({'url': 'http://127.0.0.1:%d/', "
 	    "'body': 'API_KEY=sk-live-9f3a2b'})", ntohs(sa.sin_port));
-	expect(f, in, VERDICT_CONTAINED, LAYER_SECCOMP, "socket");
+	r = run(f, in);
+	assert_int_equal(r->verdict, VERDICT_CONTAINED);
+	assert_non_null(strstr(r->reason, "socket"));
+	/* the request is told as an attempt: nothing was sent */
+	for (i = 0; i < r->neffects; i++)
+		if (strcmp(r->effects[i].op, "send") == 0) {
+			assert_null(r->effects[i].category);
+			assert_non_null(strstr(r->effects[i].text,
+			    "tried to send 'API_KEY=sk-live-9f3a2b'"));
+		}
 	cfd = accept(lfd, NULL, NULL);
 	assert_int_equal(cfd, -1);		/* nobody came */
 	assert_true(errno == EAGAIN || errno == EWOULDBLOCK);

@@ -907,6 +907,52 @@ jail_refusal(const struct cpy *c, const struct raw *r, struct arena *a,
 		}
 }
 
+/*
+ * In a jail world an audit event is what the code asked for, not what
+ * happened: a program it asked to run, a request or connection it asked
+ * to make, the kernel refused (the "denied" effects say so, from the
+ * seccomp supervisor).  Those effects are told as attempts, with no
+ * category of harm; what did happen inside (a fork, a file removed) is
+ * left as it is.
+ */
+static void
+jail_intentions(const struct cpy *c, struct effects *e, size_t from)
+{
+	size_t i;
+
+	if (c->kind != WORLD_KIND_JAIL)
+		return;
+	for (i = from; i < e->n; i++) {
+		struct world_effect *f = &e->v[i];
+
+		if (strcmp(f->op, "denied") == 0)
+			f->source = "seccomp";
+		else if (strcmp(f->op, "exec") == 0) {
+			f->category = NULL;
+			f->text = arena_printf(e->a, "tried to run %s",
+			    f->target);
+		} else if (strcmp(f->op, "send") == 0 ||
+		    strcmp(f->op, "connect") == 0) {
+			static const char *const verbs[][2] = {
+				{ "sent ", "tried to send " },
+				{ "fetched ", "tried to fetch " },
+				{ "connected ", "tried to connect " },
+			};
+			size_t v, l;
+
+			f->category = NULL;
+			for (v = 0; v < sizeof verbs / sizeof verbs[0]; v++) {
+				l = strlen(verbs[v][0]);
+				if (strncmp(f->text, verbs[v][0], l) == 0) {
+					f->text = arena_printf(e->a, "%s%s",
+					    verbs[v][1], f->text + l);
+					break;
+				}
+			}
+		}
+	}
+}
+
 /* A jail world's fork bomb: fork's EAGAIN is RLIMIT_NPROC stopping it. */
 static void
 jail_limit(const struct cpy *c, const struct raw *r, struct arena *a,
@@ -1011,7 +1057,9 @@ cpy_run(struct world *w, const struct world_input *in,
 			    "the fake internet did not answer: %s", why));
 		e.captured = sink.captured;
 		e.source = "audit";
+		k = e.n;
 		event_effects(&e, &r);
+		jail_intentions(c, &e, k);
 		for (k = 0; k < sink.n; k++)
 			add_effect(&e, sink.v[k].op, sink.v[k].target,
 			    sink.v[k].category, sink.v[k].text, "sink");
