@@ -10,6 +10,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,15 +169,36 @@ record_to_json(const struct record *r)
 	return o;
 }
 
+/* Every JSON record is written with these flags. */
+#define RECORD_JSON_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | \
+	JSON_ENSURE_ASCII)
+
+static int
+add_to_sbuf(const char *buf, size_t size, void *data)
+{
+	sbuf_add(data, buf, size);
+	return 0;
+}
+
 void
 record_json(const struct record *r, struct sbuf *out)
 {
 	json_t *o = record_to_json(r);
-	char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
-	    JSON_ENSURE_ASCII);
-	if (text != NULL) {
-		sbuf_adds(out, text);
-		free(text);
-	}
+
+	(void)json_dump_callback(o, add_to_sbuf, out, RECORD_JSON_FLAGS);
 	json_decref(o);
+}
+
+int
+record_json_write(const struct record *r, FILE *f)
+{
+	json_t *o = record_to_json(r);
+	int rc;
+
+	/* Streamed: jansson writes the object to f in small pieces, so a
+	 * big result is not held once more as one string (and once more
+	 * as \uXXXX escapes) on its way out. */
+	rc = json_dumpf(o, f, RECORD_JSON_FLAGS);
+	json_decref(o);
+	return rc;
 }

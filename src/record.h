@@ -10,6 +10,7 @@
 #define SANDBOXREPL_RECORD_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -129,6 +130,10 @@ void record_set_line(struct record *r, struct arena *a);
 
 /* Append the record as one JSON object (no newline). */
 void record_json(const struct record *r, struct sbuf *out);
+/* Write the record to f as one JSON object (no newline), streamed: the
+ * text is never held whole.  0, or -1 when the object could not be
+ * made or written. */
+int record_json_write(const struct record *r, FILE *f);
 /* The same object as a jansson value (new reference; caller decrefs),
  * for callers that put records inside a larger JSON document. */
 struct json_t;

@@ -242,7 +242,8 @@ serve_loop(struct session *s, const struct serve_opts *o, FILE *in,
 
 	while ((r = read_line(in, max, &line, &too_long)) > 0) {
 		json_t *reply;
-		char *text;
+		int rc;
+
 		if (too_long)
 			reply = error_reply(NULL, "request line longer than "
 			    "%zu bytes", max);
@@ -250,16 +251,14 @@ serve_loop(struct session *s, const struct serve_opts *o, FILE *in,
 			continue;
 		else
 			reply = handle(s, o, line.data, line.len);
-		text = json_dumps(reply, JSON_COMPACT | JSON_PRESERVE_ORDER |
-		    JSON_ENSURE_ASCII);
+		/* Streamed to out, never held whole (see record_json_write). */
+		rc = json_dumpf(reply, out, JSON_COMPACT |
+		    JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
 		json_decref(reply);
-		if (text == NULL || fputs(text, out) == EOF ||
-		    putc('\n', out) == EOF || fflush(out) == EOF) {
-			free(text);
+		if (rc == -1 || putc('\n', out) == EOF || fflush(out) == EOF) {
 			status = 1;
 			break;
 		}
-		free(text);
 	}
 	if (r < 0)
 		status = 1;

@@ -1125,10 +1125,13 @@ run_world(struct step *st, const struct node *root, const struct cmd_entry *e,
 			st->r->result = "None";
 		break;
 	case WORLD_RAISED:
-		/* Harm done before the exception still happened: say both
-		 * (rmtree('.') deletes every file, then raises). */
+		/* Damage done or data sent before the exception still
+		 * happened: say both (rmtree('.') deletes every file, then
+		 * raises).  A program that ran and failed is the error. */
 		for (i = 0; i < rep.neffects; i++)
-			if (rep.effects[i].category != NULL)
+			if (rep.effects[i].category != NULL &&
+			    (strcmp(rep.effects[i].category, "damage") == 0 ||
+			    strcmp(rep.effects[i].category, "exfiltration") == 0))
 				break;
 		if (i < rep.neffects && w->kind != WORLD_KIND_JAIL) {
 			/* (in a jail, nothing is simulated) */
@@ -1292,7 +1295,8 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 
 /*
  * The memory path p may hold for this input: its own arena pa on a meter
- * that starts with the parse arena ea (the input's tokens and tree), and
+ * that starts with the parse arena ea (the input's tokens and tree) and
+ * the bytes of records the paths before it made for this input, and
  * a cap of the session's memory_input, or less when the session keeps so
  * much already that its memory_session would be passed.  What the input
  * binds and writes is copied into the session's stores when it ends, so
@@ -1305,13 +1309,13 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 #define ROOM_MIN ((size_t)64 << 10)
 
 static void
-meter_path(struct session *s, struct arena *ea, struct arena *pa,
-    struct meter *m)
+meter_path(struct session *s, struct arena *ea, size_t records,
+    struct arena *pa, struct meter *m)
 {
 	size_t kept = session_kept(s);
 	size_t room = kept < s->mem_session ? s->mem_session - kept : 0;
 
-	m->held = arena_held(ea);
+	m->held = arena_held(ea) + records;
 	m->note = NULL;
 	m->limit = s->mem_input;
 	if (room < m->limit) {
@@ -1417,7 +1421,7 @@ session_run(struct session *s, const char *input, size_t len,
 	struct record *recs = arena_array(a, PATH__COUNT, sizeof *recs);
 	struct arena *ea = arena_new();
 	unsigned long gens[PATH__COUNT];
-	size_t n = 0;
+	size_t n = 0, held_before = arena_held(a);
 	bool big, pinned = false;
 	int p;
 
@@ -1428,15 +1432,16 @@ session_run(struct session *s, const char *input, size_t len,
 	parse_input(ea, input, len, &pr);
 	big = arena_used(ea) > (8u << 20);
 	/* Each path evaluates in an arena of its own, freed before the
-	 * next path runs: a path may hold the whole cap, not what the
-	 * paths before it left over. */
+	 * next path runs; what the paths before it keep is their records
+	 * (in a), and those count against its cap: the cap is the
+	 * input's, whatever the number of paths. */
 	for (p = 0; p < PATH__COUNT; p++) {
 		struct arena *pa;
 		struct meter mem;
 		if (!(mask & PATH_BIT(p)))
 			continue;
 		pa = arena_new();
-		meter_path(s, ea, pa, &mem);
+		meter_path(s, ea, arena_held(a) - held_before, pa, &mem);
 		run_path(s, (enum path_id)p, input, len, &pr, label, a, pa,
 		    &mem, &recs[n++]);
 		big |= arena_used(pa) > (8u << 20);

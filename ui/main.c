@@ -215,17 +215,18 @@ parse_path_list(const char *s, unsigned *out)
 static bool
 print_records(const struct options *o, const struct record *r, size_t n)
 {
-	struct sbuf b = SBUF_INIT;
 	size_t i;
+
+	/* One record at a time, straight to stdout: a big result is not
+	 * copied into one more buffer first. */
 	for (i = 0; i < n; i++) {
-		if (o->json)
-			record_json(&r[i], &b);
-		else
-			sbuf_adds(&b, r[i].line);
-		sbuf_addc(&b, '\n');
+		if (o->json) {
+			if (record_json_write(&r[i], stdout) == -1)
+				return false;
+		} else
+			fputs(r[i].line, stdout);
+		putc('\n', stdout);
 	}
-	fwrite(b.data ? b.data : "", 1, b.len, stdout);
-	sbuf_free(&b);
 	if (o->flush)
 		fflush(stdout);
 	return !ferror(stdout);

@@ -436,7 +436,7 @@ spawn(struct cpy *c, struct arena *a, char **err)
 static const char *const base_env[] = {
 	"HOME=" WORLD_HOME, "USER=agent", "LOGNAME=agent", "SHELL=/bin/sh",
 	"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8",
-	"PWD=" WORLD_HOME,
+	"PWD=" WORLD_WORKSPACE,
 };
 
 /* Spawn, then seed files, environment and names; the reply's files are

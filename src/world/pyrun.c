@@ -8,8 +8,9 @@
  * object.__subclasses__() (compared with Debian's /usr/bin/python3 -c
  * under LANG=C.UTF-8: identical lists), '' first on sys.path.  What
  * differs: sys.flags.isolated is 1 (no PYTHON* variables, no user site).
- * The five commands are compiled here once, into a private namespace,
- * not __main__.
+ * The five commands are compiled here once, as closures made in
+ * __main__ (so their __globals__ is __main__'s, as for functions a user
+ * defines) by a factory that is then removed from it.
  *
  * In PID 1 of a world, pyrun_serve() reads requests and answers them:
  * set-up (files, environment, the teacher's names, unreported) or one
@@ -265,71 +266,75 @@ audit_hook(const char *event, PyObject *args, void *data)
 /*
  * A command accepts the essay's dict form, read_file({'path': 'x'}), and
  * the plain ones, read_file('x') or read_file(path='x').  Its message (what
- * the trace shows after "->") is left in _said.
+ * the trace shows after "->") is left in the list said_list holds.
  */
 static const char commands_src[] =
-"_said = [None]\n"
-"def _args(name, keys, args, kwargs):\n"
-"    if len(args) == 1 and not kwargs and type(args[0]) is dict:\n"
-"        d = dict(args[0])\n"
-"    elif len(args) <= len(keys):\n"
-"        d = dict(zip(keys, args)); d.update(kwargs)\n"
-"    else:\n"
-"        raise TypeError(f\"{name}() takes one dict argument, \"\n"
-"                        f\"e.g. {name}({{'path': 'report.txt'}})\")\n"
-"    for k, v in d.items():\n"
-"        if k not in keys and k != 'idempotency_key':\n"
-"            raise TypeError(f\"{name}() got an unexpected key {k!r}\")\n"
-"        if type(v) is not str:\n"
-"            raise TypeError(f\"{name}(): {k!r} must be a str, not \"\n"
-"                            f\"{type(v).__name__}\")\n"
-"    for k in keys[:1]:\n"
-"        if k not in d and name != 'http_get' or k == 'url' and k not in d:\n"
-"            raise TypeError(f\"{name}() missing required key {k!r}\")\n"
-"    return d\n"
-"def read_file(*args, **kwargs):\n"
-"    d = _args('read_file', ('path',), args, kwargs)\n"
-"    with open(d['path'], encoding='utf-8', errors='replace') as f:\n"
-"        text = f.read()\n"
-"    _said[0] = text\n"
-"    return text\n"
-"def write_file(*args, **kwargs):\n"
-"    d = _args('write_file', ('path', 'text'), args, kwargs)\n"
-"    if 'text' not in d:\n"
-"        raise TypeError(\"write_file() missing required key 'text'\")\n"
-"    with open(d['path'], 'w', encoding='utf-8') as f:\n"
-"        f.write(d['text'])\n"
-"    _said[0] = 'wrote ' + d['path']\n"
-"def delete_file(*args, **kwargs):\n"
-"    d = _args('delete_file', ('path',), args, kwargs)\n"
-"    __import__('os').remove(d['path'])\n"
-"    _said[0] = 'deleted ' + d['path']\n"
-"def list_files(*args, **kwargs):\n"
-"    _args('list_files', (), args, kwargs)\n"
-"    names = sorted(__import__('os').listdir('.'))\n"
-"    _said[0] = repr(names)\n"
-"    return names\n"
-"def http_get(*args, **kwargs):\n"
-"    d = _args('http_get', ('url', 'body'), args, kwargs)\n"
-"    request = __import__('urllib.request').request\n"
-"    body = d.get('body')\n"
-"    req = request.Request(d['url'],\n"
-"                          data=None if body is None else body.encode())\n"
-"    try:\n"
-"        with request.urlopen(req, timeout=3) as r:\n"
-"            text = r.read(65536).decode('utf-8', 'replace')\n"
-"            _said[0] = f'{r.status} {r.reason} from {d[\"url\"]}'\n"
-"            return text\n"
-"    except OSError as e:\n"
-"        _said[0] = f'no answer from {d[\"url\"]} ({e})'\n"
-"        return ''\n";
+"def _sandboxrepl_commands():\n"
+"    said = [None]\n"
+"    def args_of(name, keys, args, kwargs):\n"
+"        if len(args) == 1 and not kwargs and type(args[0]) is dict:\n"
+"            d = dict(args[0])\n"
+"        elif len(args) <= len(keys):\n"
+"            d = dict(zip(keys, args)); d.update(kwargs)\n"
+"        else:\n"
+"            raise TypeError(f\"{name}() takes one dict argument, \"\n"
+"                            f\"e.g. {name}({{'path': 'report.txt'}})\")\n"
+"        for k, v in d.items():\n"
+"            if k not in keys and k != 'idempotency_key':\n"
+"                raise TypeError(f\"{name}() got an unexpected key {k!r}\")\n"
+"            if type(v) is not str:\n"
+"                raise TypeError(f\"{name}(): {k!r} must be a str, not \"\n"
+"                                f\"{type(v).__name__}\")\n"
+"        for k in keys[:1]:\n"
+"            if k not in d:\n"
+"                raise TypeError(f\"{name}() missing required key {k!r}\")\n"
+"        return d\n"
+"    def read_file(*args, **kwargs):\n"
+"        d = args_of('read_file', ('path',), args, kwargs)\n"
+"        with open(d['path'], encoding='utf-8', errors='replace') as f:\n"
+"            text = f.read()\n"
+"        said[0] = text\n"
+"        return text\n"
+"    def write_file(*args, **kwargs):\n"
+"        d = args_of('write_file', ('path', 'text'), args, kwargs)\n"
+"        if 'text' not in d:\n"
+"            raise TypeError(\"write_file() missing required key 'text'\")\n"
+"        with open(d['path'], 'w', encoding='utf-8') as f:\n"
+"            f.write(d['text'])\n"
+"        said[0] = 'wrote ' + d['path']\n"
+"    def delete_file(*args, **kwargs):\n"
+"        d = args_of('delete_file', ('path',), args, kwargs)\n"
+"        __import__('os').remove(d['path'])\n"
+"        said[0] = 'deleted ' + d['path']\n"
+"    def list_files(*args, **kwargs):\n"
+"        args_of('list_files', (), args, kwargs)\n"
+"        names = sorted(__import__('os').listdir('.'))\n"
+"        said[0] = repr(names)\n"
+"        return names\n"
+"    def http_get(*args, **kwargs):\n"
+"        d = args_of('http_get', ('url', 'body'), args, kwargs)\n"
+"        request = __import__('urllib.request').request\n"
+"        body = d.get('body')\n"
+"        req = request.Request(d['url'],\n"
+"                              data=None if body is None else body.encode())\n"
+"        try:\n"
+"            with request.urlopen(req, timeout=3) as r:\n"
+"                text = r.read(65536).decode('utf-8', 'replace')\n"
+"                said[0] = f'{r.status} {r.reason} from {d[\"url\"]}'\n"
+"                return text\n"
+"        except OSError as e:\n"
+"            said[0] = f'no answer from {d[\"url\"]} ({e})'\n"
+"            return ''\n"
+"    return (said, read_file, write_file, delete_file, list_files,\n"
+"            http_get)\n";
 
 static const char *const command_names[] = {
 	"read_file", "write_file", "delete_file", "list_files", "http_get",
 	NULL
 };
 
-static PyObject *commands;	/* the private namespace */
+static PyObject *commands;	/* name -> the command's function */
+static PyObject *said_list;	/* [message] of the last command */
 
 int
 pyrun_init(char *why, size_t n)
@@ -386,21 +391,45 @@ pyrun_init(char *why, size_t n)
 	}
 	Py_DECREF(empty);
 
-	commands = PyDict_New();
-	if (commands == NULL || PyDict_SetItemString(commands, "__builtins__",
-	    PyEval_GetBuiltins()) != 0) {
-		snprintf(why, n, "commands");
-		return -1;
+	{
+		PyObject *main_mod = PyImport_AddModule("__main__");
+		PyObject *md = main_mod ? PyModule_GetDict(main_mod) : NULL;
+		PyObject *factory, *made = NULL;
+		size_t i;
+
+		commands = PyDict_New();
+		code = Py_CompileString(commands_src, "<sandboxrepl>",
+		    Py_file_input);
+		r = code && md ? PyEval_EvalCode(code, md, md) : NULL;
+		Py_XDECREF(code);
+		Py_XDECREF(r);
+		factory = md ? PyDict_GetItemString(md, "_sandboxrepl_commands") :
+		    NULL;
+		if (factory != NULL)
+			made = PyObject_CallNoArgs(factory);
+		if (md != NULL)
+			(void)PyDict_DelItemString(md, "_sandboxrepl_commands");
+		if (commands == NULL || made == NULL || !PyTuple_Check(made) ||
+		    PyTuple_GET_SIZE(made) != 6) {
+			PyErr_Clear();
+			Py_XDECREF(made);
+			snprintf(why, n, "compile the commands");
+			return -1;
+		}
+		said_list = Py_NewRef(PyTuple_GET_ITEM(made, 0));
+		for (i = 0; command_names[i] != NULL; i++) {
+			PyObject *f = PyTuple_GET_ITEM(made, (Py_ssize_t)i + 1);
+			if (PyDict_SetItemString(commands, command_names[i], f)
+			    != 0 || PyDict_SetItemString(md, command_names[i],
+			    f) != 0) {
+				PyErr_Clear();
+				Py_DECREF(made);
+				snprintf(why, n, "bind the commands");
+				return -1;
+			}
+		}
+		Py_DECREF(made);
 	}
-	code = Py_CompileString(commands_src, "<sandboxrepl>", Py_file_input);
-	r = code ? PyEval_EvalCode(code, commands, commands) : NULL;
-	Py_XDECREF(code);
-	if (r == NULL) {
-		PyErr_Clear();
-		snprintf(why, n, "compile the commands");
-		return -1;
-	}
-	Py_DECREF(r);
 	return 0;
 }
 
@@ -765,8 +794,9 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 	}
 	if (!setup) {
 		(void)ftruncate(capfd, 0);
-		said = PyDict_GetItemString(commands, "_said");
-		if (said != NULL)
+		said = said_list;
+		if (said != NULL && PyList_Check(said) &&
+		    PyList_GET_SIZE(said) == 1)
 			PyList_SetItem(said, 0, Py_NewRef(Py_None));
 	}
 	if (memchr(src, '\0', len) == NULL) {
@@ -825,7 +855,7 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 	Py_XDECREF(v);
 	Py_XDECREF(code);
 	flush_std();
-	if (command && (said = PyDict_GetItemString(commands, "_said")) &&
+	if (command && (said = said_list) != NULL &&
 	    PyList_Check(said) && PyList_GET_SIZE(said) == 1 &&
 	    PyUnicode_CheckExact(PyList_GET_ITEM(said, 0))) {
 		Py_ssize_t n;

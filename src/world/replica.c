@@ -22,7 +22,8 @@
  *           nsswitch.conf, the fake internet's CA; the host's
  *           alternatives, openssl.cnf and python3.11 read-only), /dev with null, zero, full, random and
  *           urandom bound from the host, /proc of the new pid namespace,
- *           /tmp and the workspace /home/agent as capped tmpfs; then
+ *           /tmp, HOME (/home/agent) and the workspace (/workspace, where
+ *           the model's os.getcwd() says it is) as capped tmpfs; then
  *           pivot_root, the root remounted read-only, the workspace as
  *           working directory; rlimits; descriptors 0 on /dev/null, 1 and
  *           2 on the output file, 3 the session's socket, nothing else; a
@@ -453,15 +454,17 @@ step_workspace(struct stage *st)
 
 	snprintf(opts, sizeof opts, "size=%u,nr_inodes=%u,mode=0755",
 	    WORLD_WS_BYTES, WORLD_WS_INODES);
-	if (mkdir(NEWROOT "/home/agent", 0755) == -1)
+	if (mkdir(NEWROOT WORLD_HOME, 0755) == -1 ||
+	    mount_tmpfs(st, WORLD_HOME, "size=1m,nr_inodes=64,mode=0755", 0)
+	    == -1)
 		return -1;
-	return mount_tmpfs(st, WORLD_HOME, opts, 0);
+	return mount_tmpfs(st, WORLD_WORKSPACE, opts, 0);
 }
 
 static int
 step_pivot_root(struct stage *st)
 {
-	char cwd[sizeof WORLD_HOME + 1];
+	char cwd[sizeof WORLD_WORKSPACE + 1];
 
 	if (chdir(NEWROOT) == -1)
 		return -1;
@@ -480,10 +483,11 @@ step_pivot_root(struct stage *st)
 		snprintf(st->detail, sizeof st->detail, "read-only root");
 		return -1;
 	}
-	if (chdir(WORLD_HOME) == -1)
+	if (chdir(WORLD_WORKSPACE) == -1)
 		return -1;
 	/* The runc lesson (CVE-2024-21626): prove the cwd is inside. */
-	if (getcwd(cwd, sizeof cwd) == NULL || strcmp(cwd, WORLD_HOME) != 0) {
+	if (getcwd(cwd, sizeof cwd) == NULL ||
+	    strcmp(cwd, WORLD_WORKSPACE) != 0) {
 		snprintf(st->detail, sizeof st->detail, "cwd outside");
 		errno = EPERM;
 		return -1;

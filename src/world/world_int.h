@@ -55,7 +55,8 @@ const char *world_step_name(enum world_step s);
 #define WORLD_FSIZE_BYTES	(16u << 20)
 #define WORLD_NOFILE		256
 #define WORLD_CPU_SECONDS	600		/* over a world's life */
-#define WORLD_HOME		"/home/agent"
+#define WORLD_HOME		"/home/agent"	/* HOME: a small tmpfs */
+#define WORLD_WORKSPACE		"/workspace"	/* the cwd: the path's files */
 #define WORLD_INNER_ID		1000		/* the agent user inside */
 
 /* zygote.c, in the session's process: start it (idempotent), and ask it
