@@ -10,7 +10,7 @@
  *             scoped) granting only: /usr read (CPython reads
  *             its .py files and maps its extension modules, which needs
  *             READ_FILE, not EXECUTE: Landlock's EXECUTE is execve's),
- *             the workspace and /tmp plain file work, the few devices
+ *             the workspace, HOME and /tmp plain file work, the few devices
  *             read and write.  Nothing else: not /etc, not /proc, not /.
  *             Nothing in the world's own file modes refuses a read (its
  *             files are the agent's or the host's world-readable /usr),
@@ -174,6 +174,7 @@ jailkind_landlock(char *detail, size_t n)
 {
 	static const struct jail_ll_rule rules[] = {
 		{ "/usr", JAIL_LL_READ },
+		{ WORLD_WORKSPACE, JAIL_LL_WORK },
 		{ WORLD_HOME, JAIL_LL_WORK },
 		{ "/tmp", JAIL_LL_WORK },
 		{ "/dev/null", JAIL_LL_FILE_RW },

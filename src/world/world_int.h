@@ -99,10 +99,10 @@ void *world_cpython_new(unsigned wall_ms, int fail_at, int kind);
  * and detail): landlock forks the supervisor (outside the code's domain)
  * before it restricts PID 1; seccomp loads the program with a listener
  * and hands it to the supervisor, which answers each refused call with
- * its errno and writes down which call it was, in a page PID 1 shares.  take, in
- * PID 1 after an input: the refusals since the last take, as
- * "syscall\0errno-name" texts in buf (n each at most WW_MAX_EVENT), how
- * many; 0 in a replica world.
+ * its errno and writes down which call it was, in a page PID 1 shares.
+ * take, in PID 1 after an input: the refusals since the last take (at
+ * most max into out, the rest counted in *dropped), how many; 0 in a
+ * replica world.
  */
 int jailkind_compile(char *why, size_t n);
 int jailkind_landlock(char *detail, size_t n);
@@ -114,6 +114,5 @@ struct jailkind_refusal {
 };
 size_t jailkind_take(struct jailkind_refusal *out, size_t max,
     unsigned *dropped);
-
 
 #endif
