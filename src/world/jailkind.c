@@ -299,10 +299,8 @@ jailkind_take(struct jailkind_refusal *out, size_t max, unsigned *dropped)
 		return 0;
 	n = atomic_exchange(&shared->n, 0);
 	*dropped = atomic_exchange(&shared->dropped, 0);
-	if (n > JAILKIND_MAX_REFUSALS) {
-		*dropped += n - JAILKIND_MAX_REFUSALS;
+	if (n > JAILKIND_MAX_REFUSALS)	/* (the supervisor counted those) */
 		n = JAILKIND_MAX_REFUSALS;
-	}
 	for (i = 0; i < n && i < max; i++)
 		out[i] = shared->v[i];
 	return i;
