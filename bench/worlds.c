@@ -165,8 +165,8 @@ bench_worlds(const char *bwrap, int reps)
 		if (bwrap_once(bwrap))
 			samples_add(&bw, bench_now() - t);
 	}
-	printf("\n## CPython worlds, the unsafe and jail paths (the essay expression, "
-	    "median)\n\n");
+	printf("\n## CPython worlds, the unsafe and jail paths (the essay "
+	    "expression, median)\n\n");
 	printf("| measurement | median | samples | goal |\n|---|---:|---:|---|\n");
 	fmt(b1, sizeof b1, samples_median(&keep));
 	printf("| a persistent world's round trip | %s | %zu | <= 1 ms |\n",
