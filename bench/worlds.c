@@ -7,6 +7,8 @@
  * namespaces, mounts, pivot_root, seccomp, the set-up, the input,
  * destroy), and what a user would do instead, `bwrap ... python3 -I -c`
  * per input.  Goals (issue 15): <= 1 ms, <= 10 ms, fresh >= 3x bwrap.
+ * Then the same two world rows for the jail path's kind of world (no
+ * network, Landlock, the seccomp supervisor), with no goal of their own.
  */
 #include "config.h"
 
@@ -27,11 +29,11 @@
 static const char *const env[] = { "API_KEY=sk-live-9f3a2b", NULL };
 
 static struct world *
-built_world(struct mfs *fs)
+built_world(struct mfs *fs, enum world_kind kind)
 {
 	struct world_seed seed = { .fs = fs, .env = env,
 	    .setup = "orders = [250.0, 180.0, 90.0]\n" };
-	struct world *w = world_new(WORLD_ENGINE_CPYTHON, 0, 0);
+	struct world *w = world_new_kind(WORLD_ENGINE_CPYTHON, kind, 0, 0);
 	char *err = NULL;
 
 	if (!world_build(w, &seed, &err)) {
@@ -91,10 +93,40 @@ fmt(char *b, size_t n, double s)
 		snprintf(b, n, "%.2f ms", s * 1e3);
 }
 
+/* A persistent world's round trips, then fresh worlds, of one kind. */
+static void
+measure(struct mfs *fs, enum world_kind kind, int reps, struct samples *keep,
+    struct samples *fresh)
+{
+	struct world *w = built_world(fs, kind);
+	double t;
+	int i;
+
+	if (w == NULL)
+		return;
+	(void)essay_once(w);	/* warm */
+	for (i = 0; i < reps * 10; i++) {
+		t = bench_now();
+		if (essay_once(w))
+			samples_add(keep, bench_now() - t);
+	}
+	world_free(w);
+	for (i = 0; i < reps; i++) {
+		t = bench_now();
+		w = built_world(fs, kind);
+		if (w != NULL && essay_once(w)) {
+			world_free(w);
+			samples_add(fresh, bench_now() - t);
+		} else
+			world_free(w);
+	}
+}
+
 void
 bench_worlds(const char *bwrap, int reps)
 {
 	struct samples keep = { 0 }, fresh = { 0 }, bw = { 0 };
+	struct samples jkeep = { 0 }, jfresh = { 0 };
 	struct mfs *fs = mfs_new();
 	struct world *w;
 	char b1[32], b2[32], b3[32];
@@ -104,7 +136,7 @@ bench_worlds(const char *bwrap, int reps)
 	fprintf(stderr, "bench: worlds...\n");
 	mfs_put(fs, "report.txt", "Q2 refunds summary", 18);
 	mfs_put(fs, "secrets.txt", "API_KEY=sk-live-9f3a2b", 22);
-	w = built_world(fs);
+	w = built_world(fs, WORLD_KIND_REPLICA);
 	if (w == NULL) {
 		printf("\n## CPython worlds\n\nskipped: no world could be "
 		    "built here.\n");
@@ -120,20 +152,21 @@ bench_worlds(const char *bwrap, int reps)
 	world_free(w);
 	for (i = 0; i < reps; i++) {
 		t = bench_now();
-		w = built_world(fs);
+		w = built_world(fs, WORLD_KIND_REPLICA);
 		if (w != NULL && essay_once(w)) {
 			world_free(w);
 			samples_add(&fresh, bench_now() - t);
 		} else
 			world_free(w);
 	}
+	measure(fs, WORLD_KIND_JAIL, reps, &jkeep, &jfresh);
 	for (i = 0; access(bwrap, X_OK) == 0 && i < reps; i++) {
 		t = bench_now();
 		if (bwrap_once(bwrap))
 			samples_add(&bw, bench_now() - t);
 	}
-	printf("\n## CPython worlds, the unsafe path (the essay expression, "
-	    "median)\n\n");
+	printf("\n## CPython worlds, the unsafe and jail paths (the essay "
+	    "expression, median)\n\n");
 	printf("| measurement | median | samples | goal |\n|---|---:|---:|---|\n");
 	fmt(b1, sizeof b1, samples_median(&keep));
 	printf("| a persistent world's round trip | %s | %zu | <= 1 ms |\n",
@@ -145,8 +178,16 @@ bench_worlds(const char *bwrap, int reps)
 	ratio = samples_median(&bw) / samples_median(&fresh);
 	printf("| `bwrap --unshare-all ... python3 -I -c` per input | %s | "
 	    "%zu | fresh world >= 3x faster: %.1fx |\n", b3, bw.n, ratio);
+	fmt(b1, sizeof b1, samples_median(&jkeep));
+	printf("| the jail path's world (jail kind): a persistent world's "
+	    "round trip | %s | %zu | |\n", b1, jkeep.n);
+	fmt(b2, sizeof b2, samples_median(&jfresh));
+	printf("| the jail path's world: a fresh world per input | %s | %zu | "
+	    "|\n", b2, jfresh.n);
 	samples_free(&keep);
 	samples_free(&fresh);
 	samples_free(&bw);
+	samples_free(&jkeep);
+	samples_free(&jfresh);
 	mfs_free(fs);
 }

@@ -102,6 +102,23 @@ void jail_child_main(const struct jail_plan *plan)
  */
 int jail_landlock_enforce(int *abi);
 
+/* A Landlock rule: a path (opened now: after pivot_root, it is the new
+ * root's) and what it grants beneath it. */
+enum jail_ll_grant {
+	JAIL_LL_READ,		/* read files, list directories */
+	JAIL_LL_FILE_RW,	/* read and write files (devices) */
+	JAIL_LL_WORK,		/* the workspace's plain file work */
+};
+struct jail_ll_rule {
+	const char		*path;
+	enum jail_ll_grant	 grant;
+};
+/* The same ruleset, granting rules[] instead of the workspace "/" (a jail
+ * world, world/jailkind.c).  0, or -1 with errno and *failed (may be
+ * NULL) the path or call that failed. */
+int jail_landlock_enforce_rules(const struct jail_ll_rule *rules, size_t n,
+    int *abi, const char **failed);
+
 /*
  * The memory cgroup (jail_cgroup.c).  prepare, in the caller once per
  * process: 1 and the jails' parent cgroup in dir when jails get a memory
@@ -125,6 +142,10 @@ struct jail_bpf {
 
 /* Compile the jail's seccomp filter.  0, or -1 with errno. */
 int jail_seccomp_compile(struct jail_bpf *out);
+/* The same table for a jail world (world/jailkind.c): every refused call
+ * goes to a supervisor (SECCOMP_RET_USER_NOTIF) instead of SIGSYS, and
+ * processes may be made (fork, vfork, clone without namespace flags). */
+int jail_seccomp_compile_notify(struct jail_bpf *out);
 /*
  * Install the SIGSYS reporter on report_fd and load prog (no_new_privs
  * must be set).  0, or -1 with errno.

@@ -14,6 +14,9 @@
  * signal scopes keep the process from talking to anything outside its
  * domain (including its warden).
  *
+ * A jail world (world/jailkind.c) uses the same ruleset with a list of
+ * grants instead of the one workspace rule (jail_landlock_enforce_rules).
+ *
  * Debian 12's headers stop at ABI 2, so newer constants and the grown
  * ruleset attribute are defined here.  Below ABI 1 the layer refuses.
  */
@@ -23,6 +26,7 @@
 #include <fcntl.h>
 #include <linux/landlock.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -74,13 +78,45 @@ fs_rights(int abi)
 	return r;
 }
 
+/* The rights a grant gives (masked to the handled ones). */
+static uint64_t
+grant_rights(enum jail_ll_grant g)
+{
+	switch (g) {
+	case JAIL_LL_READ:
+		return LANDLOCK_ACCESS_FS_READ_FILE |
+		    LANDLOCK_ACCESS_FS_READ_DIR;
+	case JAIL_LL_FILE_RW:
+		return LANDLOCK_ACCESS_FS_READ_FILE |
+		    LANDLOCK_ACCESS_FS_WRITE_FILE;
+	case JAIL_LL_WORK:
+	default:
+		return LANDLOCK_ACCESS_FS_READ_FILE |
+		    LANDLOCK_ACCESS_FS_WRITE_FILE |
+		    LANDLOCK_ACCESS_FS_READ_DIR |
+		    LANDLOCK_ACCESS_FS_REMOVE_FILE |
+		    LANDLOCK_ACCESS_FS_REMOVE_DIR |
+		    LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_DIR |
+		    LANDLOCK_ACCESS_FS_TRUNCATE;
+	}
+}
+
 int
 jail_landlock_enforce(int *abi_out)
 {
+	static const struct jail_ll_rule root = { "/", JAIL_LL_WORK };
+
+	return jail_landlock_enforce_rules(&root, 1, abi_out, NULL);
+}
+
+int
+jail_landlock_enforce_rules(const struct jail_ll_rule *rules, size_t n,
+    int *abi_out, const char **failed)
+{
 	struct ruleset_attr attr = { 0, 0, 0 };
 	struct landlock_path_beneath_attr rule;
-	size_t attr_size;
-	int abi, ruleset, root, saved;
+	size_t attr_size, i;
+	int abi, ruleset, fd, saved;
 	long rc;
 
 	abi = (int)syscall(__NR_landlock_create_ruleset, NULL, 0,
@@ -107,27 +143,42 @@ jail_landlock_enforce(int *abi_out)
 	if (ruleset < 0)
 		return -1;
 
-	root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (root < 0)
-		goto fail;
-	rule.parent_fd = root;
-	rule.allowed_access = (LANDLOCK_ACCESS_FS_READ_FILE |
-	    LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_DIR |
-	    LANDLOCK_ACCESS_FS_REMOVE_FILE | LANDLOCK_ACCESS_FS_REMOVE_DIR |
-	    LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_DIR |
-	    LANDLOCK_ACCESS_FS_TRUNCATE) & attr.handled_access_fs;
-	rc = syscall(__NR_landlock_add_rule, ruleset,
-	    LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
-	saved = errno;
-	close(root);
-	errno = saved;
-	if (rc < 0)
-		goto fail;
+	for (i = 0; i < n; i++) {
+		struct stat sb;
+		uint64_t rights = grant_rights(rules[i].grant);
+
+		if (failed != NULL)
+			*failed = rules[i].path;
+		fd = open(rules[i].path, O_PATH | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &sb) == -1)
+			goto fail_fd;
+		if (!S_ISDIR(sb.st_mode))	/* a file takes file rights */
+			rights &= LANDLOCK_ACCESS_FS_READ_FILE |
+			    LANDLOCK_ACCESS_FS_WRITE_FILE |
+			    LANDLOCK_ACCESS_FS_TRUNCATE |
+			    LANDLOCK_ACCESS_FS_EXECUTE;
+		rule.parent_fd = fd;
+		rule.allowed_access = rights & attr.handled_access_fs;
+		rc = syscall(__NR_landlock_add_rule, ruleset,
+		    LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
+		saved = errno;
+		close(fd);
+		errno = saved;
+		if (rc < 0)
+			goto fail;
+	}
+	if (failed != NULL)
+		*failed = "landlock_restrict_self";
 	if (syscall(__NR_landlock_restrict_self, ruleset, 0) < 0)
 		goto fail;
 	close(ruleset);
 	*abi_out = abi;
 	return 0;
+fail_fd:
+	saved = errno;
+	if (fd >= 0)
+		close(fd);
+	errno = saved;
 fail:
 	saved = errno;
 	close(ruleset);

@@ -27,6 +27,12 @@
  * process) and rejects x32 numbers on x86-64.  Socket calls are trapped
  * for every family but AF_UNIX; ioctl only for TIOCSTI and TIOCLINUX
  * (terminal injection), although fn holds no terminal anyway.
+ *
+ * A jail world (world/jailkind.c) compiles the same table with another
+ * action (jail_seccomp_compile_notify): SECCOMP_RET_USER_NOTIF, so that
+ * its supervisor answers each call with an errno and CPython goes on;
+ * there, fork, vfork and clone are allowed (CPython's posix_spawn) but
+ * for clone with a namespace flag.
  */
 #include "config.h"
 
@@ -39,6 +45,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -126,9 +133,29 @@ add(scmp_filter_ctx ctx, uint32_t action, int nr, unsigned nargs,
 	return 0;
 }
 
-static int
-build(scmp_filter_ctx ctx)
+/* Process creation: trapped in the jail, where the evaluator never
+ * makes one; allowed to a jail world's CPython (posix_spawn needs clone
+ * for os.system to fail the way it fails, with an exit status) under
+ * RLIMIT_NPROC, except clone with a namespace flag. */
+static bool
+is_process_call(const char *name)
 {
+	return strcmp(name, "fork") == 0 || strcmp(name, "vfork") == 0 ||
+	    strcmp(name, "clone") == 0;
+}
+
+/*
+ * action: SCMP_ACT_TRAP for the jail (the SIGSYS reporter kills), or
+ * SCMP_ACT_NOTIFY for a jail world (its supervisor answers each call with
+ * an errno and writes it down, jailkind.c).
+ */
+static int
+build(scmp_filter_ctx ctx, uint32_t action)
+{
+	static const unsigned long ns_flags[] = {
+		CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET,
+		CLONE_NEWIPC, CLONE_NEWUTS, CLONE_NEWCGROUP,
+	};
 	struct scmp_arg_cmp not_unix = SCMP_A0(SCMP_CMP_NE, AF_UNIX);
 	struct scmp_arg_cmp tiocsti = SCMP_A1(SCMP_CMP_MASKED_EQ,
 	    0xffffffffu, TIOCSTI);
@@ -136,17 +163,28 @@ build(scmp_filter_ctx ctx)
 	    0xffffffffu, TIOCLINUX);
 	size_t i;
 
-	for (i = 0; i < sizeof trapped / sizeof trapped[0]; i++)
-		if (add(ctx, SCMP_ACT_TRAP,
+	for (i = 0; i < sizeof trapped / sizeof trapped[0]; i++) {
+		if (action != SCMP_ACT_TRAP && is_process_call(trapped[i]))
+			continue;
+		if (add(ctx, action,
 		    seccomp_syscall_resolve_name(trapped[i]), 0, NULL) == -1)
 			return -1;
-	if (add(ctx, SCMP_ACT_TRAP, seccomp_syscall_resolve_name("socket"),
+	}
+	for (i = 0; action != SCMP_ACT_TRAP && i < sizeof ns_flags /
+	    sizeof ns_flags[0]; i++) {
+		struct scmp_arg_cmp ns = SCMP_A0(SCMP_CMP_MASKED_EQ,
+		    ns_flags[i], ns_flags[i]);
+		if (add(ctx, action, seccomp_syscall_resolve_name("clone"), 1,
+		    &ns) == -1)
+			return -1;
+	}
+	if (add(ctx, action, seccomp_syscall_resolve_name("socket"),
 	    1, &not_unix) == -1 ||
-	    add(ctx, SCMP_ACT_TRAP, seccomp_syscall_resolve_name("socketpair"),
+	    add(ctx, action, seccomp_syscall_resolve_name("socketpair"),
 	    1, &not_unix) == -1 ||
-	    add(ctx, SCMP_ACT_TRAP, seccomp_syscall_resolve_name("ioctl"),
+	    add(ctx, action, seccomp_syscall_resolve_name("ioctl"),
 	    1, &tiocsti) == -1 ||
-	    add(ctx, SCMP_ACT_TRAP, seccomp_syscall_resolve_name("ioctl"),
+	    add(ctx, action, seccomp_syscall_resolve_name("ioctl"),
 	    1, &tioclinux) == -1 ||
 	    add(ctx, SCMP_ACT_ERRNO(ENOSYS),
 	    seccomp_syscall_resolve_name("clone3"), 0, NULL) == -1)
@@ -201,8 +239,8 @@ fail:
 	return -1;
 }
 
-int
-jail_seccomp_compile(struct jail_bpf *out)
+static int
+compile(struct jail_bpf *out, uint32_t action)
 {
 	scmp_filter_ctx ctx;
 	int rc, saved;
@@ -220,13 +258,25 @@ jail_seccomp_compile(struct jail_bpf *out)
 		errno = -rc;
 		return -1;
 	}
-	rc = build(ctx);
+	rc = build(ctx, action);
 	if (rc == 0)
 		rc = export(ctx, out);
 	saved = errno;
 	seccomp_release(ctx);
 	errno = saved;
 	return rc;
+}
+
+int
+jail_seccomp_compile(struct jail_bpf *out)
+{
+	return compile(out, SCMP_ACT_TRAP);
+}
+
+int
+jail_seccomp_compile_notify(struct jail_bpf *out)
+{
+	return compile(out, SCMP_ACT_NOTIFY);
 }
 
 int

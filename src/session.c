@@ -10,6 +10,11 @@
  *   sandbox:  code:     allowlist -> budget -> evaluate (reduced names, caps)
  *             commands: command allowlist -> allowlist (argument code) ->
  *                       budget -> surface -> network -> idempotency -> effect
+ *   jail:     [--jail-filter: the sandbox's allowlists] -> CPython in a
+ *             world of the jail kind (world.h), whose kernel refusals
+ *             are "contained"; or, with the model engine, the model in
+ *             its own kernel jail per input (jailpath.h).  Never anything
+ *             unjailed: a jail that cannot be built refuses.
  *
  * The first layer that says no decides the record; later layers are not
  * consulted.  Every record ends with the path's filesystem listing and
@@ -119,6 +124,31 @@ seed_essay(struct session *s)
 	arena_free(a);
 }
 
+/*
+ * The world a path's code runs in, or NULL: the sandbox's evaluator is
+ * its own; the jail path runs CPython in a world of the jail kind, or,
+ * with the model engine (or without libpython), the model in its own
+ * kernel jail (jailpath.h), never in an unjailed world.
+ */
+static struct world *
+path_world(const struct session *s, enum path_id p)
+{
+	struct world *w;
+
+	if (p == PATH_UNSAFE)
+		return world_new(s->engine, s->world_wall_ms,
+		    s->world_fail_at);
+	if (p != PATH_JAIL || s->engine != WORLD_ENGINE_CPYTHON)
+		return NULL;
+	w = world_new_kind(WORLD_ENGINE_CPYTHON, WORLD_KIND_JAIL,
+	    s->world_wall_ms, s->world_fail_at);
+	if (w->ops->engine != WORLD_ENGINE_CPYTHON) {
+		world_free(w);	/* built without libpython */
+		return NULL;
+	}
+	return w;
+}
+
 static void
 init_paths(struct session *s)
 {
@@ -128,10 +158,7 @@ init_paths(struct session *s)
 		s->paths[p].ns = ns_new();
 		s->paths[p].ledger = ledger_new();
 		s->paths[p].used = 0;
-		/* Only the unsafe path's code runs in a world so far; the
-		 * sandbox's evaluator and the jail path are their own. */
-		s->paths[p].world = p == PATH_UNSAFE ? world_new(s->engine,
-		    s->world_wall_ms, s->world_fail_at) : NULL;
+		s->paths[p].world = path_world(s, (enum path_id)p);
 	}
 	sbuf_truncate(&s->setup, 0);
 	if (!s->bare)
@@ -209,7 +236,7 @@ renew_world(struct session *s, struct pathstate *ps)
 	struct world *w = ps->world;
 	if (w == NULL || !w->built)
 		return;
-	ps->world = world_new(w->ops->engine, s->world_wall_ms,
+	ps->world = world_new_kind(w->ops->engine, w->kind, s->world_wall_ms,
 	    s->world_fail_at);
 	world_free(w);
 }
@@ -931,6 +958,54 @@ run_jail(struct step *st, const struct node *root, const struct cmd_entry *e,
 
 /* ---- a path's world ---- */
 
+static void run_world(struct step *st, const struct node *root,
+    const struct cmd_entry *e, const struct node *call);
+
+/*
+ * The jail path in a world of the jail kind: CPython inside the kernel
+ * jail (world.h).  With --jail-filter the sandbox's allowlists run first.
+ * A world that cannot be built refuses: nothing runs, never elsewhere.
+ * Damage the code did is real, to the jail's throwaway workspace, and
+ * the record says so.
+ */
+static void
+run_jail_world(struct step *st, const struct node *root,
+    const struct cmd_entry *e, const struct node *call, struct world *w,
+    const char *refused)
+{
+	struct sbuf done = SBUF_INIT;
+	size_t i;
+
+	st->r->kind = e ? KIND_COMMAND : KIND_CODE;
+	st->r->engine = world_engine_name(WORLD_ENGINE_CPYTHON);
+	if (st->s->jail_filter && !(e != NULL ? filter_command(st, e, call) :
+	    filter_code(st, root)))
+		return;
+	if (w == NULL) {
+		decide(st, VERDICT_ERROR, LAYER_NAMESPACE, "jail",
+		    arena_printf(st->a, "jail refused, nothing ran: %s",
+		    refused));
+		return;
+	}
+	run_world(st, root, e, call);
+	if (st->r->verdict != VERDICT_OK && st->r->verdict != VERDICT_ERROR)
+		return;
+	for (i = 0; i < st->ev.neffects; i++)
+		if (st->ev.effects[i].category != NULL &&
+		    strcmp(st->ev.effects[i].category, "damage") == 0)
+			sbuf_addf(&done, "%s%s", done.len ? "; " : "",
+			    st->ev.effects[i].text);
+	if (done.len > 0 && st->r->verdict == VERDICT_OK)
+		st->r->outcome = arena_printf(st->a, "ran inside the jail: %s "
+		    "in its throwaway copy; the host is untouched",
+		    sbuf_cstr(&done));
+	else if (done.len > 0)	/* harm done before the exception */
+		st->r->reason = arena_printf(st->a, "%s; before it, ran inside "
+		    "the jail: %s in its throwaway copy; the host is untouched",
+		    st->r->reason, sbuf_cstr(&done));
+	sbuf_free(&done);
+}
+
 /* The model world's run: the session's own evaluator. */
 struct model_job {
 	struct step		*st;
@@ -956,7 +1031,8 @@ model_step(void *ctx)
  * change of engine.
  */
 static struct world *
-ready_world(struct session *s, struct pathstate *ps)
+ready_world(struct session *s, struct pathstate *ps, struct arena *a,
+    const char **why)
 {
 	struct world_seed seed = {
 		.fs = ps->fs, .env = s->bare ? bare_env : essay_env,
@@ -966,6 +1042,13 @@ ready_world(struct session *s, struct pathstate *ps)
 
 	if (ps->world->built || world_build(ps->world, &seed, &err))
 		return ps->world;
+	if (ps->world->kind == WORLD_KIND_JAIL) {
+		/* A jail never falls back: it refuses (and tries again on
+		 * the next input). */
+		*why = arena_strdup(a, err);
+		free(err);
+		return NULL;
+	}
 	free(s->engine_note);
 	s->engine_note = xasprintf("the unsafe path runs the model: %s", err);
 	free(err);
@@ -980,6 +1063,8 @@ layer_named(const char *name)
 {
 	return name != NULL && strcmp(name, "rlimit") == 0 ? LAYER_RLIMIT :
 	    name != NULL && strcmp(name, "timeout") == 0 ? LAYER_TIMEOUT :
+	    name != NULL && strcmp(name, "seccomp") == 0 ? LAYER_SECCOMP :
+	    name != NULL && strcmp(name, "landlock") == 0 ? LAYER_LANDLOCK :
 	    LAYER_EVAL;
 }
 
@@ -1014,10 +1099,21 @@ run_world(struct step *st, const struct node *root, const struct cmd_entry *e,
 		eval_effect(&st->ev, "restart", "world", NULL,
 		    "world restarted: the previous one had died", false);
 	for (i = 0; i < rep.neffects; i++) {
+		/* (a jail world's kernel refusals are the boundary's) */
 		eval_effect(&st->ev, rep.effects[i].op, rep.effects[i].target,
-		    rep.effects[i].category, rep.effects[i].text, false);
+		    rep.effects[i].category, rep.effects[i].text,
+		    strcmp(rep.effects[i].op, "denied") == 0);
 		st->ev.effects[st->ev.neffects - 1].source =
 		    rep.effects[i].source;
+	}
+	if (rep.refused != NULL && w->kind == WORLD_KIND_JAIL) {
+		/* The kernel refused a call the code made; the code went on
+		 * (or raised): the jail contained it, and says what. */
+		decide(st, VERDICT_CONTAINED, layer_named(rep.layer), "kernel",
+		    rep.status == WORLD_RAISED ? arena_printf(st->a,
+		    "%s; then %s", rep.refused, rep.error) : rep.refused);
+		st->r->result = rep.result;
+		return;
 	}
 	switch (rep.status) {
 	case WORLD_OK:
@@ -1037,7 +1133,8 @@ run_world(struct step *st, const struct node *root, const struct cmd_entry *e,
 			    (strcmp(rep.effects[i].category, "damage") == 0 ||
 			    strcmp(rep.effects[i].category, "exfiltration") == 0))
 				break;
-		if (i < rep.neffects) {
+		if (i < rep.neffects && w->kind != WORLD_KIND_JAIL) {
+			/* (in a jail, nothing is simulated) */
 			decide(st, VERDICT_SIMULATED, LAYER_EVAL, NULL,
 			    rep.error);
 			st->raised_after = rep.error;
@@ -1049,8 +1146,10 @@ run_world(struct step *st, const struct node *root, const struct cmd_entry *e,
 		decide(st, VERDICT_ERROR, LAYER_EVAL, NULL, rep.error);
 		break;
 	case WORLD_KILLED:
-		decide(st, VERDICT_SIMULATED, layer_named(rep.layer), NULL,
-		    rep.error);
+		/* a bomb goes off in a replica; a jail contains it */
+		decide(st, w->kind == WORLD_KIND_JAIL ? VERDICT_CONTAINED :
+		    VERDICT_SIMULATED, layer_named(rep.layer),
+		    w->kind == WORLD_KIND_JAIL ? "kernel" : NULL, rep.error);
 		break;
 	default:
 		break;
@@ -1242,7 +1341,9 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 	    .a = a };
 	const struct cmd_entry *e = NULL;
 	const struct node *call = NULL;
-	struct world *w = st.ps->world ? ready_world(s, st.ps) : NULL;
+	const char *refused = NULL;
+	struct world *w = st.ps->world ? ready_world(s, st.ps, a, &refused) :
+	    NULL;
 
 	r->step = s->steps;
 	r->engine = world_engine_name(WORLD_ENGINE_MODEL);
@@ -1265,7 +1366,9 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 	}
 	/* A world that compiles the input itself (CPython) is the judge of
 	 * its syntax: what our parser does not know still runs there. */
-	if (pr->status != PARSE_OK && (w == NULL || !w->ops->compiles)) {
+	if (pr->status != PARSE_OK && (w == NULL || !w->ops->compiles ||
+	    (p == PATH_JAIL && s->jail_filter))) {	/* (a filter in front
+							   judges the syntax) */
 		struct sbuf b = SBUF_INIT;
 		if (pr->status == PARSE_INCOMPLETE)
 			sbuf_addf(&b, "SyntaxError: incomplete input (%s)",
@@ -1283,7 +1386,12 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 	if (pr->status == PARSE_OK)
 		e = cmd_match(pr->root, &call);
 	if (p == PATH_JAIL) {
-		run_jail(&st, pr->root, e, call);
+		if (st.ps->world != NULL)
+			run_jail_world(&st, pr->root, e, call, w, refused);
+		else
+			run_jail(&st, pr->root, e, call);
+		if (s->fresh_world)
+			renew_world(s, st.ps);
 		finish(&st, input, len, label, e ? e->name : NULL);
 		return;
 	}

@@ -1,8 +1,10 @@
 /*
- * test_jailpath.c -- the jail path, probed with the inputs a student types.
+ * test_jailpath.c -- the jail path with the model engine (the model in
+ * its own kernel jail, jailpath.c), probed with the inputs a student
+ * types.  (With CPython, the default, see test_jailworld.c.)
  *
  * Each probe is a Python input run on the jail path through session_run(),
- * exactly as `sandboxrepl --path=jail` runs it.  Escapes must end
+ * exactly as `sandboxrepl --path=jail --engine=model` runs it.  Escapes must end
  * "contained" with the layer that stopped them, and the host side checks
  * that nothing was touched: a canary directory keeps its file, a TCP
  * listener on host loopback accepts nothing.  Legitimate work must still

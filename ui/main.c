@@ -126,9 +126,10 @@ static const char help_text[] =
 "                       block to its stdin, run the lines it answers with\n"
 "      --agent-timeout=SECONDS\n"
 "                       kill the agent after SECONDS (default 60)\n"
-"      --engine=ENGINE  what runs the unsafe path's code: cpython (a\n"
-"                       disposable Linux world; the default where worlds\n"
-"                       can be built) or model (sandboxrepl's own model)\n"
+"      --engine=ENGINE  what runs the unsafe and jail paths' code:\n"
+"                       cpython (disposable Linux worlds; the default where\n"
+"                       worlds can be built) or model (sandboxrepl's own\n"
+"                       model; on the jail path, in its own kernel jail)\n"
 "      --fresh-world    a new world for every input (names are forgotten;\n"
 "                       the path's files are kept)\n"
 "      --serve          JSON Lines tool mode: one request per stdin line,\n"
@@ -537,11 +538,14 @@ main(int argc, char **argv)
 			const char *why = NULL;
 			fputs(help_text, stdout);
 			if (world_best_engine(&why) == WORLD_ENGINE_CPYTHON)
-				printf("\nEngine: the unsafe path runs CPython "
-				    "in disposable Linux worlds here.\n");
+				printf("\nEngine: the unsafe and jail paths run "
+				    "CPython in disposable Linux worlds "
+				    "here.\n");
 			else
 				printf("\nEngine: the unsafe path runs "
-				    "sandboxrepl's model here: %s.\n", why);
+				    "sandboxrepl's model here, and the jail "
+				    "path the model in its kernel jail: %s.\n",
+				    why);
 			return close_stdout(0);
 		}
 		case 'V':

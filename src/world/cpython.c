@@ -55,6 +55,7 @@ struct cpy {
 	int		 pidfd;
 	unsigned	 wall_ms;
 	int		 fail_at;
+	int		 kind;		/* enum world_kind */
 	struct mfs	*files;		/* the workspace as last seen */
 	char		**env;
 	size_t		 nenv;
@@ -397,8 +398,8 @@ spawn(struct cpy *c, struct arena *a, char **err)
 		close(sv[1]);
 		return false;	/* (a first pipe may leak: out of fds) */
 	}
-	if (zygote_spawn(sv[1], cap[1], ctl[0], c->fail_at, &c->pidfd,
-	    &pid) == -1) {
+	if (zygote_spawn(sv[1], cap[1], ctl[0], c->fail_at, c->kind,
+	    &c->pidfd, &pid) == -1) {
 		const char *why = zygote_failure();
 		*err = xasprintf("the zygote could not start a world: %s%s%s",
 		    strerror(errno), *why ? ": " : "", why);
@@ -638,6 +639,38 @@ on_capture(void *ctx, const struct fakenet_capture *cp, const void *frame,
 		    "connected to %s", url));
 }
 
+/* What a refused call was for, as a user would say it. */
+static const char *
+call_purpose(const char *call)
+{
+	static const char *const purposes[][2] = {
+		{ "execve", "starting a program" },
+		{ "execveat", "starting a program" },
+		{ "socket", "opening a network socket" },
+		{ "socketpair", "opening a network socket" },
+		{ "clone", "a new namespace" },
+		{ "ptrace", "tracing a process" },
+		{ "mount", "mounting a filesystem" },
+		{ "io_uring_setup", "io_uring" },
+		{ "bpf", "loading a BPF program" },
+		{ "unshare", "a new namespace" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof purposes / sizeof purposes[0]; i++)
+		if (strcmp(call, purposes[i][0]) == 0)
+			return purposes[i][1];
+	return "a system call the jail does not allow";
+}
+
+/* "seccomp refused execve (starting a program): EPERM" */
+static const char *
+refusal_text(struct arena *a, const char *call, const char *err)
+{
+	return arena_printf(a, "seccomp refused %s (%s): %s", call,
+	    call_purpose(call), err);
+}
+
 static void
 event_effects(struct effects *e, const struct raw *r)
 {
@@ -652,7 +685,11 @@ event_effects(struct effects *e, const struct raw *r)
 		const struct raw_event *ev = &r->events[i];
 		const char *n = ev->name;
 
-		if (is_event(ev, "os.system") ||
+		if (is_event(ev, "seccomp"))
+			/* (only the jail kind's supervisor makes these) */
+			effect(e, "denied", shown(a, arg(ev, 0)), NULL,
+			    refusal_text(a, arg(ev, 0), arg(ev, 1)));
+		else if (is_event(ev, "os.system") ||
 		    is_event(ev, "subprocess.Popen") ||
 		    strncmp(n, "os.exec", 7) == 0 ||
 		    strncmp(n, "os.posix_spawn", 14) == 0 ||
@@ -837,6 +874,106 @@ cpy_build(struct world *w, const struct world_seed *seed, char **err)
 	return true;
 }
 
+/*
+ * What a jail world's kernel refused, for the record's reason: the first
+ * call its seccomp supervisor refused ("seccomp" events: pyrun.c sends
+ * only the supervisor's, never the code's own), else an EACCES on an
+ * open, which in a jail world is Landlock's (jailkind.c says why).
+ */
+static void
+jail_refusal(const struct cpy *c, const struct raw *r, struct arena *a,
+    struct world_reply *out)
+{
+	size_t i;
+
+	if (c->kind != WORLD_KIND_JAIL)
+		return;
+	for (i = 0; i < r->nevents && out->refused == NULL; i++)
+		if (is_event(&r->events[i], "seccomp")) {
+			out->refused = refusal_text(a, arg(&r->events[i], 0),
+			    arg(&r->events[i], 1));
+			out->layer = "seccomp";
+		}
+	if (out->refused != NULL || r->status != WW_RAISED ||
+	    r->error == NULL ||
+	    strncmp(r->error, "PermissionError: [Errno 13]", 27) != 0)
+		return;
+	for (i = r->nevents; i > 0 && out->refused == NULL; i--)
+		if (is_event(&r->events[i - 1], "open")) {
+			out->refused = arena_printf(a, "Landlock refused "
+			    "opening %s (outside what the jail grants): EACCES",
+			    shown(a, arg(&r->events[i - 1], 0)));
+			out->layer = "landlock";
+		}
+}
+
+/*
+ * In a jail world an audit event is what the code asked for, not what
+ * happened: a program it asked to run, a request or connection it asked
+ * to make, the kernel refused (the "denied" effects say so, from the
+ * seccomp supervisor).  Those effects are told as attempts, with no
+ * category of harm; what did happen inside (a fork, a file removed) is
+ * left as it is.
+ */
+static void
+jail_intentions(const struct cpy *c, struct effects *e, size_t from)
+{
+	size_t i;
+
+	if (c->kind != WORLD_KIND_JAIL)
+		return;
+	for (i = from; i < e->n; i++) {
+		struct world_effect *f = &e->v[i];
+
+		if (strcmp(f->op, "denied") == 0)
+			f->source = "seccomp";
+		else if (strcmp(f->op, "exec") == 0) {
+			f->category = NULL;
+			f->text = arena_printf(e->a, "tried to run %s",
+			    f->target);
+		} else if (strcmp(f->op, "send") == 0 ||
+		    strcmp(f->op, "connect") == 0) {
+			static const char *const verbs[][2] = {
+				{ "sent ", "tried to send " },
+				{ "fetched ", "tried to fetch " },
+				{ "connected ", "tried to connect " },
+			};
+			size_t v, l;
+
+			f->category = NULL;
+			for (v = 0; v < sizeof verbs / sizeof verbs[0]; v++) {
+				l = strlen(verbs[v][0]);
+				if (strncmp(f->text, verbs[v][0], l) == 0) {
+					f->text = arena_printf(e->a, "%s%s",
+					    verbs[v][1], f->text + l);
+					break;
+				}
+			}
+		}
+	}
+}
+
+/* A jail world's fork bomb: fork's EAGAIN is RLIMIT_NPROC stopping it. */
+static void
+jail_limit(const struct cpy *c, const struct raw *r, struct arena *a,
+    struct world_reply *out)
+{
+	size_t i;
+
+	if (c->kind != WORLD_KIND_JAIL || out->status != WORLD_RAISED ||
+	    strncmp(out->error, "BlockingIOError", 15) != 0)
+		return;
+	for (i = 0; i < r->nevents; i++)
+		if (is_event(&r->events[i], "os.fork")) {
+			out->status = WORLD_KILLED;
+			out->layer = "rlimit";
+			out->error = arena_printf(a, "RLIMIT_NPROC (%d "
+			    "processes) refused os.fork: %s", WORLD_NPROC,
+			    out->error);
+			return;
+		}
+}
+
 static void
 cpy_run(struct world *w, const struct world_input *in,
     struct world_reply *out)
@@ -912,17 +1049,22 @@ cpy_run(struct world *w, const struct world_input *in,
 		char why[160];
 		size_t k;
 
-		if (fakenet_read_captures(&c->net, 1000, on_capture, &sink,
+		/* (a jail world has no network at all: nothing to read) */
+		if (c->kind != WORLD_KIND_JAIL &&
+		    fakenet_read_captures(&c->net, 1000, on_capture, &sink,
 		    why, sizeof why) == -1)
 			effect(&sink, "lost", "captures", NULL, arena_printf(a,
 			    "the fake internet did not answer: %s", why));
 		e.captured = sink.captured;
 		e.source = "audit";
+		k = e.n;
 		event_effects(&e, &r);
+		jail_intentions(c, &e, k);
 		for (k = 0; k < sink.n; k++)
 			add_effect(&e, sink.v[k].op, sink.v[k].target,
 			    sink.v[k].category, sink.v[k].text, "sink");
 	}
+	jail_refusal(c, &r, a, out);
 	keep_names(c, &r);
 	if (r.truncated)
 		merge_truncated(r.files, c->files);
@@ -968,6 +1110,7 @@ cpy_run(struct world *w, const struct world_input *in,
 		    out->error);
 		break;
 	}
+	jail_limit(c, &r, a, out);
 	raw_free(&r);
 effects:
 	out->effects = e.v;
@@ -1029,10 +1172,11 @@ const struct world_ops world_cpython_ops = {
 };
 
 void *
-world_cpython_new(unsigned wall_ms, int fail_at)
+world_cpython_new(unsigned wall_ms, int fail_at, int kind)
 {
 	struct cpy *c = xcalloc(1, sizeof *c);
 
+	c->kind = kind;
 	c->sock = c->pidfd = -1;
 	c->net.fd = c->net.ctl = -1;
 	c->wall_ms = wall_ms ? wall_ms : WORLD_DEFAULT_WALL_MS;

@@ -30,6 +30,7 @@
 #include <Python.h>
 
 #include <dirent.h>
+#include <seccomp.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -215,6 +216,10 @@ is_noise(const char *event, PyObject *args)
 	size_t i;
 
 	if (!PyTuple_Check(args))
+		return true;
+	/* the kernel's refusals are sent as "seccomp" events (jailkind.c):
+	 * the code's own sys.audit('seccomp', ...) is not one */
+	if (strcmp(event, "seccomp") == 0)
 		return true;
 	if (strcmp(event, "open") == 0 && is_write_open(args))
 		return false;
@@ -763,6 +768,8 @@ static PyMethodDef keep_shown_def = {
 	"displayhook", keep_shown, METH_O, NULL
 };
 
+static size_t send_refusals(void);
+
 static void
 run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
     bool command, int capfd, int wsdir)
@@ -779,6 +786,12 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 	memcpy(text, src, len);
 	text[len] = '\0';
 	nevents = dropped = 0;
+	{
+		/* refusals before this input are not its own */
+		struct jailkind_refusal old[JAILKIND_MAX_REFUSALS];
+		unsigned d;
+		(void)jailkind_take(old, JAILKIND_MAX_REFUSALS, &d);
+	}
 	if (!setup) {
 		(void)ftruncate(capfd, 0);
 		said = said_list;
@@ -855,10 +868,14 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 	st = status;
 	send_frame(WW_STATUS, &st, 4, &nonce, 8);
 	if (!setup) {
-		uint32_t i;
+		uint32_t i, room;
 		send_output(capfd);
-		for (i = 0; i < nevents; i++)
+		/* the kernel's refusals first: they share the cap */
+		room = WW_MAX_EVENTS - (uint32_t)send_refusals();
+		for (i = 0; i < nevents && i < room; i++)
 			send_frame(WW_EVENT, events[i], event_len[i], NULL, 0);
+		if (nevents > room)
+			dropped += nevents - room;
 		if (dropped > 0)
 			send_frame(WW_DROPPED, &dropped, 4, NULL, 0);
 	}
@@ -867,6 +884,39 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 	send_frame(WW_END, NULL, 0, NULL, 0);
 	if (status == WW_EXITED)
 		_exit(0);	/* as the interpreter would */
+}
+
+/* The calls a jail world's kernel refused during the input (none in a
+ * replica), as "seccomp" events: the syscall's name, the errno's. */
+static size_t
+send_refusals(void)
+{
+	struct jailkind_refusal v[JAILKIND_MAX_REFUSALS];
+	unsigned dropped_now;
+	size_t i, n = jailkind_take(v, JAILKIND_MAX_REFUSALS, &dropped_now);
+
+	for (i = 0; i < n; i++) {
+		char buf[128];
+		char *name = seccomp_syscall_resolve_num_arch(
+		    SCMP_ARCH_NATIVE, v[i].nr);
+		const char *en = strerrorname_np(v[i].err);
+		uint16_t l1 = (uint16_t)strnlen(name ? name : "?", 48);
+		uint16_t l2 = (uint16_t)strnlen(en ? en : "?", 32);
+		size_t off = 0;
+
+		memcpy(buf, "seccomp", 8);
+		off = 8;
+		memcpy(buf + off, &l1, 2);
+		memcpy(buf + off + 2, name ? name : "?", l1);
+		off += 2 + l1;
+		memcpy(buf + off, &l2, 2);
+		memcpy(buf + off + 2, en ? en : "?", l2);
+		off += 2 + l2;
+		free(name);
+		send_frame(WW_EVENT, buf, off, NULL, 0);
+	}
+	dropped += dropped_now;
+	return n;
 }
 
 /* Read exactly n bytes; false at EOF or on error. */

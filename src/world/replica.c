@@ -74,6 +74,7 @@
 
 #include "fakenet.h"
 #include "jail_ids.h"
+#include "world.h"
 #include "jail_int.h"
 #include "wire.h"
 #include "world_int.h"
@@ -106,6 +107,7 @@ struct stage {
 	int	cap_wr, ctl_rd;	/* the fake internet's pipes (fakenet.h) */
 	struct fakenet fn;
 	int	fail_at;
+	int	kind;		/* enum world_kind: jail adds jailkind.c */
 	int	devnull;
 	int	capfd;		/* fds 1 and 2: the output file */
 	int	wsdir;		/* the workspace */
@@ -805,7 +807,9 @@ pid1_main(struct stage *st)
 	if (injected(st, WORLD_STEP_MOUNT_PRIVATE) ||
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1)
 		refuse(st, WORLD_STEP_MOUNT_PRIVATE, errno);
-	if (injected(st, WORLD_STEP_NETWORK) || step_network(st) == -1)
+	/* (a jail's network namespace stays empty: not even loopback) */
+	if (injected(st, WORLD_STEP_NETWORK) ||
+	    (st->kind != WORLD_KIND_JAIL && step_network(st) == -1))
 		refuse(st, WORLD_STEP_NETWORK, errno);
 	if (injected(st, WORLD_STEP_ROOTFS) || step_rootfs(st) == -1)
 		refuse(st, WORLD_STEP_ROOTFS, errno);
@@ -823,7 +827,12 @@ pid1_main(struct stage *st)
 		refuse(st, WORLD_STEP_CAPS, errno);
 	if (injected(st, WORLD_STEP_NO_NEW_PRIVS) || step_no_new_privs() == -1)
 		refuse(st, WORLD_STEP_NO_NEW_PRIVS, errno);
-	if (injected(st, WORLD_STEP_SECCOMP) || step_seccomp() == -1)
+	if (injected(st, WORLD_STEP_LANDLOCK) || (st->kind == WORLD_KIND_JAIL &&
+	    jailkind_landlock(st->detail, sizeof st->detail) == -1))
+		refuse(st, WORLD_STEP_LANDLOCK, errno);
+	if (injected(st, WORLD_STEP_SECCOMP) || (st->kind == WORLD_KIND_JAIL ?
+	    jailkind_seccomp(st->detail, sizeof st->detail) :
+	    step_seccomp()) == -1)
 		refuse(st, WORLD_STEP_SECCOMP, errno);
 	if (injected(st, WORLD_STEP_PYTHON))
 		refuse(st, WORLD_STEP_PYTHON, errno);
@@ -834,7 +843,7 @@ pid1_main(struct stage *st)
 }
 
 void
-replica_main(int sock, int cap_wr, int ctl_rd, int fail_at)
+replica_main(int sock, int cap_wr, int ctl_rd, int fail_at, int kind)
 {
 	struct stage st;
 	struct jail_ids ids = { 0, 0, -1 };
@@ -846,6 +855,7 @@ replica_main(int sock, int cap_wr, int ctl_rd, int fail_at)
 	st.cap_wr = cap_wr;
 	st.ctl_rd = ctl_rd;
 	st.fail_at = fail_at;
+	st.kind = kind;
 	st.devnull = st.capfd = st.wsdir = -1;
 
 	if (injected(&st, WORLD_STEP_PDEATHSIG) || step_pdeathsig(zygote) == -1)

@@ -37,23 +37,45 @@ world_engine_parse(const char *name, enum world_engine *out)
 	return false;
 }
 
+static const char *const kind_names[] = {
+#define X(e, name) name,
+	WORLD_KINDS(X)
+#undef X
+};
+
+const char *
+world_kind_name(enum world_kind k)
+{
+	return (unsigned)k < WORLD_KIND__COUNT ? kind_names[k] : "unknown";
+}
+
 struct world *
-world_new(enum world_engine e, unsigned wall_ms, int fail_at)
+world_new_kind(enum world_engine e, enum world_kind k, unsigned wall_ms,
+    int fail_at)
 {
 	struct world *w = xcalloc(1, sizeof *w);
 
 	w->ops = &world_model_ops;
+	w->kind = WORLD_KIND_REPLICA;
 #ifdef HAVE_PYTHON
 	if (e == WORLD_ENGINE_CPYTHON) {
 		w->ops = &world_cpython_ops;
-		w->impl = world_cpython_new(wall_ms, fail_at);
+		w->kind = k;
+		w->impl = world_cpython_new(wall_ms, fail_at, k);
 	}
 #else
 	(void)e;
+	(void)k;
 	(void)wall_ms;
 	(void)fail_at;
 #endif
 	return w;
+}
+
+struct world *
+world_new(enum world_engine e, unsigned wall_ms, int fail_at)
+{
+	return world_new_kind(e, WORLD_KIND_REPLICA, wall_ms, fail_at);
 }
 
 void

@@ -44,6 +44,23 @@ struct world;
 enum world_engine { WORLD_ENGINES(X_ENUM) WORLD_ENGINE__COUNT };
 #undef X_ENUM
 
+/*
+ * The kinds of CPython world (replica.c builds both; jailkind.c adds the
+ * jail's layers).  X(enum suffix, name).
+ *   replica  the unsafe path: no boundary for the code, the host's kept
+ *   jail     the jail path: no network at all, Landlock, a seccomp filter
+ *            that refuses programs, sockets and the kernel surface, and
+ *            says which call it refused (a kill by a limit is the jail
+ *            containing the code, not a bomb going off)
+ */
+#define WORLD_KINDS(X)				\
+	X(REPLICA, "replica")			\
+	X(JAIL,    "jail")
+
+#define X_ENUM(e, name) WORLD_KIND_##e,
+enum world_kind { WORLD_KINDS(X_ENUM) WORLD_KIND__COUNT };
+#undef X_ENUM
+
 /* How a run ended. */
 #define WORLD_STATUSES(X)					\
 	X(OK,      "ok")	/* ran; result may be NULL (None) */	\
@@ -94,7 +111,11 @@ struct world_reply {
 	const char	*message;	/* a command's own message, or NULL */
 	const char	*error;		/* RAISED: "Cls: message"; KILLED and
 					   LOST: why */
-	const char	*layer;		/* KILLED: "timeout", "rlimit" */
+	const char	*layer;		/* KILLED: "timeout", "rlimit";
+					   with refused: "seccomp" */
+	const char	*refused;	/* a jail's kernel refused a call the
+					   code made (it went on, or raised):
+					   what, as the record says it */
 	const char	*output;	/* what the code printed, or NULL */
 	struct world_effect *effects;
 	size_t		 neffects;
@@ -119,6 +140,8 @@ struct world_ops {
 
 struct world {
 	const struct world_ops	*ops;
+	enum world_kind		 kind;	/* of a CPython world; a model
+					   world is a replica */
 	void			*impl;	/* the engine's own state */
 	bool			 built;
 };
@@ -147,6 +170,12 @@ enum world_engine world_best_engine(const char **why);
 /* A world of engine e, not built yet.  wall_ms: per input (0: the
  * default); fail_at: a test hook, the set-up step to fail (0: none). */
 struct world *world_new(enum world_engine e, unsigned wall_ms, int fail_at);
+/* The same, of kind k (world_new: a replica).  A jail of the model
+ * engine is not a world: the jail path runs the model in its own kernel
+ * jail (jailpath.h), so k must be WORLD_KIND_REPLICA for the model. */
+struct world *world_new_kind(enum world_engine e, enum world_kind k,
+    unsigned wall_ms, int fail_at);
+const char *world_kind_name(enum world_kind k);
 void world_free(struct world *w);
 
 bool world_build(struct world *w, const struct world_seed *seed, char **err);

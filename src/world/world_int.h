@@ -33,6 +33,7 @@
 	X(FDS,		"fds")		/* pid1 */		\
 	X(CAPS,		"capabilities")	/* pid1 */		\
 	X(NO_NEW_PRIVS,	"no-new-privs")	/* pid1 */		\
+	X(LANDLOCK,	"landlock")	/* pid1, jail kind only */ \
 	X(SECCOMP,	"seccomp")	/* pid1 */		\
 	X(PYTHON,	"python")	/* pid1 */
 
@@ -68,14 +69,14 @@ const char *world_step_name(enum world_step s);
  * the world's warden (kill it to end the world).  0, or -1 with errno. */
 int zygote_start(void);
 int zygote_ensure(void);
-int zygote_spawn(int sock, int cap_wr, int ctl_rd, int fail_at, int *pidfd,
-    pid_t *pid);
+int zygote_spawn(int sock, int cap_wr, int ctl_rd, int fail_at, int kind,
+    int *pidfd, pid_t *pid);
 /* Why CPython could not start in the zygote, or "". */
 const char *zygote_failure(void);
 
 /* replica.c, in the zygote's child: build the world and run it; never
  * returns.  fail_at is a test hook (enum world_step, 0 = none). */
-void replica_main(int sock, int cap_wr, int ctl_rd, int fail_at)
+void replica_main(int sock, int cap_wr, int ctl_rd, int fail_at, int kind)
     __attribute__((noreturn));
 /* replica.c, in the zygote: compile the worlds' seccomp filter and make
  * the fake internet's CA, once.
@@ -97,6 +98,30 @@ void pyrun_after_fork(void);
 void pyrun_serve(int sock, int capfd, int wsdir) __attribute__((noreturn));
 
 /* cpython.c: the engine state of a new cpython world. */
-void *world_cpython_new(unsigned wall_ms, int fail_at);
+void *world_cpython_new(unsigned wall_ms, int fail_at, int kind);
+
+/*
+ * jailkind.c: what a world of the jail kind adds (see world.h).
+ * compile, in the zygote once: the jail's seccomp program (the jail's
+ * table, jail_seccomp.c, with every refusal sent to a supervisor).
+ * landlock and seccomp, in PID 1 after no_new_privs (0, or -1 with errno
+ * and detail): landlock forks the supervisor (outside the code's domain)
+ * before it restricts PID 1; seccomp loads the program with a listener
+ * and hands it to the supervisor, which answers each refused call with
+ * its errno and writes down which call it was, in a page PID 1 shares.
+ * take, in PID 1 after an input: the refusals since the last take (at
+ * most max into out, the rest counted in *dropped), how many; 0 in a
+ * replica world.
+ */
+int jailkind_compile(char *why, size_t n);
+int jailkind_landlock(char *detail, size_t n);
+int jailkind_seccomp(char *detail, size_t n);
+#define JAILKIND_MAX_REFUSALS	32
+struct jailkind_refusal {
+	int	nr;		/* the syscall */
+	int	err;		/* the errno it got */
+};
+size_t jailkind_take(struct jailkind_refusal *out, size_t max,
+    unsigned *dropped);
 
 #endif

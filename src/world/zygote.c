@@ -48,6 +48,7 @@
 
 struct zreq {
 	uint32_t	fail_at;
+	uint32_t	kind;	/* enum world_kind */
 };
 
 struct zrep {
@@ -185,6 +186,7 @@ zygote_main(int ctl, pid_t parent)
 	(void)replica_cgroup_prepare(rep.why, sizeof rep.why);
 	rep.why[0] = '\0';
 	if (replica_compile(rep.why, sizeof rep.why) == -1 ||
+	    jailkind_compile(rep.why, sizeof rep.why) == -1 ||
 	    pyrun_init(rep.why, sizeof rep.why) == -1) {
 		rep.pid = -1;
 		rep.err = ENOEXEC;
@@ -220,7 +222,8 @@ zygote_main(int ctl, pid_t parent)
 		pid = fork();
 		if (pid == 0) {
 			close(ctl);
-			replica_main(fds[0], fds[1], fds[2], (int)req.fail_at);
+			replica_main(fds[0], fds[1], fds[2], (int)req.fail_at,
+			    (int)req.kind);
 		}
 		for (k = 0; k < 3; k++)
 			close(fds[k]);
@@ -323,10 +326,10 @@ zygote_ensure(void)
 }
 
 int
-zygote_spawn(int sock, int cap_wr, int ctl_rd, int fail_at, int *pidfd,
-    pid_t *pid)
+zygote_spawn(int sock, int cap_wr, int ctl_rd, int fail_at, int kind,
+    int *pidfd, pid_t *pid)
 {
-	struct zreq req = { (uint32_t)fail_at };
+	struct zreq req = { (uint32_t)fail_at, (uint32_t)kind };
 	struct zrep rep;
 	int fd, fds[3] = { sock, cap_wr, ctl_rd };
 
