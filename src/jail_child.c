@@ -374,8 +374,8 @@ step_fds(struct stage *st)
 	return 0;
 }
 
-static int
-step_caps(void)
+int
+jail_drop_caps(void)
 {
 	struct __user_cap_header_struct head;
 	struct __user_cap_data_struct data[2];
@@ -407,8 +407,8 @@ step_caps(void)
 	return 0;
 }
 
-static int
-step_no_new_privs(void)
+int
+jail_no_new_privs(void)
 {
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
 		return -1;
@@ -442,9 +442,9 @@ pid1_main(struct stage *st)
 		refuse(st, JAIL_STEP_RLIMITS, errno, NULL);
 	if (injected(st, JAIL_STEP_FDS) || step_fds(st) == -1)
 		refuse(st, JAIL_STEP_FDS, errno, NULL);
-	if (injected(st, JAIL_STEP_CAPS) || step_caps() == -1)
+	if (injected(st, JAIL_STEP_CAPS) || jail_drop_caps() == -1)
 		refuse(st, JAIL_STEP_CAPS, errno, NULL);
-	if (injected(st, JAIL_STEP_NO_NEW_PRIVS) || step_no_new_privs() == -1)
+	if (injected(st, JAIL_STEP_NO_NEW_PRIVS) || jail_no_new_privs() == -1)
 		refuse(st, JAIL_STEP_NO_NEW_PRIVS, errno, NULL);
 	if (injected(st, JAIL_STEP_LANDLOCK) ||
 	    jail_landlock_enforce(&abi) == -1) {

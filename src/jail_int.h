@@ -89,6 +89,14 @@ int jail_wire_refuse(int fd, enum jail_step step, int err,
 bool jail_wire_parse(const struct jail_plan *p, const char *buf,
     size_t buflen, struct jail_outcome *out);
 
+/*
+ * Steps the jail's PID 1 and a world's share (jail_child.c).  Drop every
+ * capability (bounding set, ambient, capset to zero, then checked), and
+ * set no_new_privs (checked).  0, or -1 with errno.
+ */
+int jail_drop_caps(void);
+int jail_no_new_privs(void);
+
 /* The jailed side: runs the first child and never returns. */
 void jail_child_main(const struct jail_plan *plan)
     __attribute__((noreturn));

@@ -49,7 +49,6 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
-#include <linux/capability.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <net/if.h>
@@ -81,10 +80,6 @@
 
 #ifndef __NR_close_range
 #define __NR_close_range	436
-#endif
-#ifndef PR_CAP_AMBIENT
-#define PR_CAP_AMBIENT		47
-#define PR_CAP_AMBIENT_CLEAR_ALL 4
 #endif
 
 /* The new root is built here, in the private mount namespace. */
@@ -626,48 +621,6 @@ step_fds(struct stage *st)
 	return 0;
 }
 
-static int
-step_caps(void)
-{
-	struct __user_cap_header_struct head;
-	struct __user_cap_data_struct data[2];
-	unsigned long cap;
-
-	for (cap = 0; cap < 64; cap++) {
-		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == -1) {
-			if (errno == EINVAL)
-				break;
-			return -1;
-		}
-	}
-	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) == -1)
-		return -1;
-	memset(&head, 0, sizeof head);
-	memset(data, 0, sizeof data);
-	head.version = _LINUX_CAPABILITY_VERSION_3;
-	if (syscall(SYS_capset, &head, data) == -1 ||
-	    syscall(SYS_capget, &head, data) == -1)
-		return -1;
-	if (data[0].effective | data[0].permitted | data[0].inheritable |
-	    data[1].effective | data[1].permitted | data[1].inheritable) {
-		errno = EPERM;
-		return -1;
-	}
-	return 0;
-}
-
-static int
-step_no_new_privs(void)
-{
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
-		return -1;
-	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1) {
-		errno = EPERM;
-		return -1;
-	}
-	return 0;
-}
-
 static const char *const denied_calls[] = {
 	"io_uring_setup", "io_uring_enter", "io_uring_register", "bpf",
 	"userfaultfd", "perf_event_open", "keyctl", "add_key", "request_key",
@@ -823,9 +776,9 @@ pid1_main(struct stage *st)
 		refuse(st, WORLD_STEP_RLIMITS, errno);
 	if (injected(st, WORLD_STEP_FDS) || step_fds(st) == -1)
 		refuse(st, WORLD_STEP_FDS, errno);
-	if (injected(st, WORLD_STEP_CAPS) || step_caps() == -1)
+	if (injected(st, WORLD_STEP_CAPS) || jail_drop_caps() == -1)
 		refuse(st, WORLD_STEP_CAPS, errno);
-	if (injected(st, WORLD_STEP_NO_NEW_PRIVS) || step_no_new_privs() == -1)
+	if (injected(st, WORLD_STEP_NO_NEW_PRIVS) || jail_no_new_privs() == -1)
 		refuse(st, WORLD_STEP_NO_NEW_PRIVS, errno);
 	if (injected(st, WORLD_STEP_LANDLOCK) || (st->kind == WORLD_KIND_JAIL &&
 	    jailkind_landlock(st->detail, sizeof st->detail) == -1))
