@@ -296,7 +296,16 @@ jail_cgroup_enter(const char *dir, unsigned id, uint64_t bytes,
 	snprintf(path, sizeof path, "%s/jail-%u/memory.max", dir, id);
 	if (access(path, F_OK) == -1) {
 		/* cgroup v1 (see v1_prepare): the limit, and memory plus
-		 * swap at the same figure where swap is accounted */
+		 * swap at the same figure where swap is accounted.  The
+		 * kernel wants memsw >= limit at every moment, and the cgroup
+		 * may be one a jail or world of the same id left with other
+		 * figures: memsw is lifted first, then both are set. */
+		snprintf(path, sizeof path,
+		    "%s/jail-%u/memory.memsw.limit_in_bytes", dir, id);
+		if (write_small(path, "-1") == -1 && errno != ENOENT) {
+			snprintf(detail, n, "memory.memsw.limit_in_bytes");
+			return -1;
+		}
 		snprintf(path, sizeof path, "%s/jail-%u/memory.limit_in_bytes",
 		    dir, id);
 		if (write_small(path, num) == -1) {
