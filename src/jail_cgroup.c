@@ -80,25 +80,6 @@ read_small(const char *path, char *buf, size_t n)
 	return 0;
 }
 
-static int
-write_small(const char *path, const char *text)
-{
-	size_t len = strlen(text);
-	ssize_t w;
-	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW), saved;
-
-	if (fd < 0)
-		return -1;
-	w = write(fd, text, len);
-	saved = errno;
-	close(fd);
-	if (w != (ssize_t)len) {
-		errno = w < 0 ? saved : EIO;
-		return -1;
-	}
-	return 0;
-}
-
 /* Is word one of the space-separated words of list? */
 static bool
 has_word(const char *list, const char *word)
@@ -199,7 +180,7 @@ v1_prepare(char *dir, size_t dirlen)
 	if (read_small(path, buf, sizeof buf) == -1 || buf[0] != '1')
 		return 0;		/* a child's limit would not bind us */
 	snprintf(path, sizeof path, "%s/memory.limit_in_bytes", dir);
-	if (write_small(path, "9223372036854771712") == -1)
+	if (jail_write_text(path, "9223372036854771712", O_NOFOLLOW) == -1)
 		return 0;
 	return 1;
 }
@@ -243,16 +224,16 @@ jail_cgroup_prepare(char *dir, size_t dirlen, char *why, size_t n)
 		if (mkdir(path, 0755) == -1 && errno != EEXIST)
 			goto broken;
 		snprintf(path, sizeof path, "%s/%s/cgroup.procs", p, SELF_DIR);
-		if (write_small(path, "0") == -1)
+		if (jail_write_text(path, "0", O_NOFOLLOW) == -1)
 			goto broken;
 		snprintf(path, sizeof path, "%s/cgroup.subtree_control", p);
-		if (write_small(path, "+memory") == -1) {
+		if (jail_write_text(path, "+memory", O_NOFOLLOW) == -1) {
 			int saved = errno;
 
 			/* Other processes share P: go back, no cgroup. */
 			snprintf(path, sizeof path, "%s/cgroup.procs", p);
 			snprintf(pid, sizeof pid, "%ld", (long)getpid());
-			if (saved != EBUSY || write_small(path, pid) == -1) {
+			if (saved != EBUSY || jail_write_text(path, pid, O_NOFOLLOW) == -1) {
 				errno = saved;
 				goto broken;
 			}
@@ -271,7 +252,7 @@ jail_cgroup_prepare(char *dir, size_t dirlen, char *why, size_t n)
 	if (mkdir(dir, 0755) == -1 && errno != EEXIST)
 		goto broken;
 	snprintf(path, sizeof path, "%s/cgroup.subtree_control", dir);
-	if (write_small(path, "+memory") == -1)
+	if (jail_write_text(path, "+memory", O_NOFOLLOW) == -1)
 		goto broken;
 	say(why, n, "");
 	return 1;
@@ -302,23 +283,23 @@ jail_cgroup_enter(const char *dir, unsigned id, uint64_t bytes,
 		 * figures: memsw is lifted first, then both are set. */
 		snprintf(path, sizeof path,
 		    "%s/jail-%u/memory.memsw.limit_in_bytes", dir, id);
-		if (write_small(path, "-1") == -1 && errno != ENOENT) {
+		if (jail_write_text(path, "-1", O_NOFOLLOW) == -1 && errno != ENOENT) {
 			snprintf(detail, n, "memory.memsw.limit_in_bytes");
 			return -1;
 		}
 		snprintf(path, sizeof path, "%s/jail-%u/memory.limit_in_bytes",
 		    dir, id);
-		if (write_small(path, num) == -1) {
+		if (jail_write_text(path, num, O_NOFOLLOW) == -1) {
 			snprintf(detail, n, "memory.limit_in_bytes");
 			return -1;
 		}
 		snprintf(path, sizeof path,
 		    "%s/jail-%u/memory.memsw.limit_in_bytes", dir, id);
-		if (write_small(path, num) == -1 && errno != ENOENT) {
+		if (jail_write_text(path, num, O_NOFOLLOW) == -1 && errno != ENOENT) {
 			snprintf(detail, n, "memory.memsw.limit_in_bytes");
 			return -1;
 		}
-	} else if (write_small(path, num) == -1) {
+	} else if (jail_write_text(path, num, O_NOFOLLOW) == -1) {
 		snprintf(detail, n, "memory.max");
 		return -1;
 	} else {
@@ -326,13 +307,13 @@ jail_cgroup_enter(const char *dir, unsigned id, uint64_t bytes,
 		 * accounting. */
 		snprintf(path, sizeof path, "%s/jail-%u/memory.swap.max",
 		    dir, id);
-		if (write_small(path, "0") == -1 && errno != ENOENT) {
+		if (jail_write_text(path, "0", O_NOFOLLOW) == -1 && errno != ENOENT) {
 			snprintf(detail, n, "memory.swap.max");
 			return -1;
 		}
 	}
 	snprintf(path, sizeof path, "%s/jail-%u/cgroup.procs", dir, id);
-	if (write_small(path, "0") == -1) {
+	if (jail_write_text(path, "0", O_NOFOLLOW) == -1) {
 		snprintf(detail, n, "cgroup.procs");
 		return -1;
 	}

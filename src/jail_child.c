@@ -133,14 +133,14 @@ injected(const struct stage *st, enum jail_step step)
 	return false;
 }
 
-static int
-write_file(const char *path, const char *text)
+int
+jail_write_text(const char *path, const char *text, int flags)
 {
 	size_t len = strlen(text);
 	int fd, saved;
 	ssize_t w;
 
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	fd = open(path, O_WRONLY | O_CLOEXEC | flags, 0644);
 	if (fd < 0)
 		return -1;
 	w = write(fd, text, len);
@@ -851,17 +851,17 @@ step_id_maps(uid_t uid, gid_t gid, char *detail, size_t n)
 {
 	char map[64];
 
-	if (write_file("/proc/self/setgroups", "deny") == -1) {
+	if (jail_write_text("/proc/self/setgroups", "deny", 0) == -1) {
 		snprintf(detail, n, "setgroups deny");
 		return -1;
 	}
 	snprintf(map, sizeof map, "%d %u 1", JAIL_INNER_ID, (unsigned)uid);
-	if (write_file("/proc/self/uid_map", map) == -1) {
+	if (jail_write_text("/proc/self/uid_map", map, 0) == -1) {
 		snprintf(detail, n, "uid_map");
 		return -1;
 	}
 	snprintf(map, sizeof map, "%d %u 1", JAIL_INNER_ID, (unsigned)gid);
-	if (write_file("/proc/self/gid_map", map) == -1) {
+	if (jail_write_text("/proc/self/gid_map", map, 0) == -1) {
 		snprintf(detail, n, "gid_map");
 		return -1;
 	}

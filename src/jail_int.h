@@ -63,6 +63,10 @@ struct jail_plan {
 	pid_t		 host_pid;	/* the caller of jail_run */
 };
 
+/* Write text to path in one write(2), opened O_WRONLY|O_CLOEXEC|flags
+ * (mode 0644 when flags create it): /proc and cgroup files, small
+ * files of a world's /etc.  0, or -1 with errno (EIO for a short write). */
+int jail_write_text(const char *path, const char *text, int flags);
 /* Write all n bytes, retrying on EINTR and short writes.  0, or -1. */
 int jail_write_all(int fd, const void *p, size_t n);
 /* A workspace file name: 1..WIRE_NAME_MAX bytes, no '/' or NUL, not "."

@@ -139,26 +139,6 @@ injected(const struct stage *st, enum world_step step)
 	return false;
 }
 
-static int
-write_text(const char *path, const char *text, int flags)
-{
-	size_t len = strlen(text);
-	int fd, saved;
-	ssize_t w;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC | flags, 0644);
-	if (fd < 0)
-		return -1;
-	w = write(fd, text, len);
-	saved = errno;
-	close(fd);
-	if (w != (ssize_t)len) {
-		errno = w < 0 ? saved : EIO;
-		return -1;
-	}
-	return 0;
-}
-
 /* ---------------------------------------------------------------- */
 /* warden                                                            */
 /* ---------------------------------------------------------------- */
@@ -239,17 +219,17 @@ step_id_maps(struct stage *st, uid_t uid, gid_t gid)
 {
 	char map[64];
 
-	if (write_text("/proc/self/setgroups", "deny", 0) == -1) {
+	if (jail_write_text("/proc/self/setgroups", "deny", 0) == -1) {
 		snprintf(st->detail, sizeof st->detail, "setgroups deny");
 		return -1;
 	}
 	snprintf(map, sizeof map, "%d %u 1", WORLD_INNER_ID, (unsigned)uid);
-	if (write_text("/proc/self/uid_map", map, 0) == -1) {
+	if (jail_write_text("/proc/self/uid_map", map, 0) == -1) {
 		snprintf(st->detail, sizeof st->detail, "uid_map");
 		return -1;
 	}
 	snprintf(map, sizeof map, "%d %u 1", WORLD_INNER_ID, (unsigned)gid);
-	if (write_text("/proc/self/gid_map", map, 0) == -1) {
+	if (jail_write_text("/proc/self/gid_map", map, 0) == -1) {
 		snprintf(st->detail, sizeof st->detail, "gid_map");
 		return -1;
 	}
@@ -333,7 +313,7 @@ bind_ro(struct stage *st, const char *src, const char *dst, bool is_dir,
 		return -1;
 	}
 	if (is_dir ? mkdir(path, 0755) == -1 && errno != EEXIST :
-	    write_text(path, "", O_CREAT | O_EXCL) == -1) {
+	    jail_write_text(path, "", O_CREAT | O_EXCL) == -1) {
 		snprintf(st->detail, sizeof st->detail, "make %s", dst);
 		return -1;
 	}
@@ -354,7 +334,7 @@ bind_dev(struct stage *st, const char *name)
 
 	snprintf(src, sizeof src, "/dev/%s", name);
 	snprintf(dst, sizeof dst, NEWROOT "/dev/%s", name);
-	if (write_text(dst, "", O_CREAT | O_EXCL) == -1 ||
+	if (jail_write_text(dst, "", O_CREAT | O_EXCL) == -1 ||
 	    mount(src, dst, NULL, MS_BIND, NULL) == -1) {
 		snprintf(st->detail, sizeof st->detail, "bind %s", src);
 		return -1;
@@ -444,7 +424,7 @@ step_rootfs(struct stage *st)
 	}
 	for (i = 0; i < sizeof etc_files / sizeof etc_files[0]; i++) {
 		snprintf(path, sizeof path, NEWROOT "%s", etc_files[i].path);
-		if (write_text(path, etc_files[i].text, O_CREAT | O_EXCL)
+		if (jail_write_text(path, etc_files[i].text, O_CREAT | O_EXCL)
 		    == -1) {
 			snprintf(st->detail, sizeof st->detail, "%s",
 			    etc_files[i].path);
@@ -454,7 +434,7 @@ step_rootfs(struct stage *st)
 	/* The trust store holds the fake internet's CA, and only it:
 	 * nothing real is reachable (fakenet.h). */
 	if (mkdir(NEWROOT "/etc/ssl/certs", 0755) == -1 ||
-	    write_text(NEWROOT "/etc/ssl/certs/ca-certificates.crt",
+	    jail_write_text(NEWROOT "/etc/ssl/certs/ca-certificates.crt",
 	    st->fn.ca_pem != NULL ? st->fn.ca_pem : "", O_CREAT | O_EXCL)
 	    == -1) {
 		snprintf(st->detail, sizeof st->detail, "the trust store");
