@@ -21,6 +21,7 @@
 #include "arena.h"
 #include "record.h"
 #include "session.h"
+#include "world/world.h"
 
 /* Undo the table's escapes (\t \n \r \\) in place. */
 static void
@@ -47,7 +48,8 @@ unescape(char *s)
 
 /* Run every case of a table on one path; returns the number that differ. */
 static unsigned
-run_table(const char *table, enum path_id path, unsigned *total_out)
+run_table_on(const char *table, enum path_id path, int engine,
+    unsigned *total_out)
 {
 	const char *srcdir = getenv("srcdir");
 	char path_buf[4096];
@@ -56,7 +58,7 @@ run_table(const char *table, enum path_id path, unsigned *total_out)
 	size_t cap = 0;
 	ssize_t n;
 	unsigned total = 0, failed = 0;
-	struct session_opts o = { .paths = PATH_BIT(path) };
+	struct session_opts o = { .paths = PATH_BIT(path), .engine = engine };
 	struct session *s;
 
 	snprintf(path_buf, sizeof path_buf, "%s/%s", srcdir ? srcdir : ".",
@@ -86,6 +88,9 @@ run_table(const char *table, enum path_id path, unsigned *total_out)
 		session_run(s, expr, strlen(expr), NULL, 0, a, &r);
 		got = r->verdict == VERDICT_OK ? r->result : r->reason;
 		total++;
+		/* (the engine asked for ran it, not a fallback) */
+		assert_non_null(r->engine);
+		assert_string_equal(r->engine, world_engine_name(engine));
 		if (got == NULL || strcmp(got, want) != 0) {
 			if (failed < 40)
 				fprintf(stderr, "MISMATCH %s\n  want %s\n  got  "
@@ -103,6 +108,12 @@ run_table(const char *table, enum path_id path, unsigned *total_out)
 	    total, total - failed, failed);
 	*total_out = total;
 	return failed;
+}
+
+static unsigned
+run_table(const char *table, enum path_id path, unsigned *total_out)
+{
+	return run_table_on(table, path, WORLD_ENGINE_MODEL, total_out);
 }
 
 /* The essay's safe subset, on the sandbox path as a user would run it. */
@@ -139,6 +150,40 @@ test_idioms(void **state)
 	assert_int_equal(failed, 0);
 }
 
+/*
+ * The same tables on the unsafe path's real runtime: CPython in a replica
+ * world, one world for the whole table (names persist, as at a prompt).
+ * The tables are CPython's own answers, so every case must agree.  Where
+ * a world cannot be built (no user namespaces) the unsafe path is the
+ * model, which the tests above cover; on Linux that is a failure here.
+ */
+static void
+test_cpython(void **state)
+{
+	static const char *const tables[] = {
+		"tests/diff/cases.tsv", "tests/data/idiom_cases.tsv",
+		"tests/data/format_cases.tsv",
+	};
+	const char *why = NULL;
+	unsigned total, failed;
+	size_t i;
+
+	(void)state;
+	if (world_best_engine(&why) != WORLD_ENGINE_CPYTHON) {
+#ifdef __linux__
+		fail_msg("no CPython world can be built here: %s", why);
+#else
+		skip();
+#endif
+	}
+	for (i = 0; i < sizeof tables / sizeof tables[0]; i++) {
+		failed = run_table_on(tables[i], PATH_UNSAFE,
+		    WORLD_ENGINE_CPYTHON, &total);
+		assert_true(total >= 100);
+		assert_int_equal(failed, 0);
+	}
+}
+
 int
 main(void)
 {
@@ -146,6 +191,7 @@ main(void)
 		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_idioms),
+		cmocka_unit_test(test_cpython),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -271,8 +271,9 @@ test_damage_stays_inside(void **state)
 	assert_false(has(r, "report.txt"));
 }
 
-/* CPython's own object graph, as at a student's prompt; the code runs as
- * PID 1 of its own pid namespace. */
+/* CPython's own object graph, as at a student's prompt; the code runs in
+ * its own pid namespace, a child of the world's init (PID 1 cannot be
+ * killed from inside, the interpreter must be). */
 static void
 test_cpython_inside(void **state)
 {
@@ -284,7 +285,9 @@ test_cpython_inside(void **state)
 	assert_non_null(strstr(r->result, "<class '_frozen_importlib."
 	    "BuiltinImporter'>"));
 	assert_non_null(strstr(r->result, "<class 'os._wrap_close'>"));
-	assert_string_equal(run(f, "__import__('os').getpid()")->result, "1");
+	assert_string_equal(run(f, "__import__('os').getppid()")->result, "1");
+	assert_string_not_equal(run(f, "__import__('os').getpid()")->result,
+	    "1");
 	/* the subclass walk to os.system meets seccomp */
 	expect(f, "[c for c in ().__class__.__base__.__subclasses__() if "
 	    "c.__name__ == '_wrap_close'][0].__init__.__globals__['system']"

@@ -30,6 +30,7 @@
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -96,7 +97,31 @@ struct raw {
 	int		 refused_err;
 	const char	*refused_detail;
 	bool		 ready;
+	bool		 ended;		/* K: the interpreter is gone */
+	int		 wstatus;	/* its wait status, then */
 };
+
+/* raw.status when the interpreter ended during the input (not sent). */
+#define RAW_ENDED	100u
+
+/* How the interpreter ended, from its wait status: "exited with status
+ * 2", "was killed by SIGSEGV". */
+static const char *
+ended_how(struct arena *a, int ws)
+{
+	const char *abbrev;
+
+	if (WIFEXITED(ws))
+		return arena_printf(a, "exited with status %d",
+		    WEXITSTATUS(ws));
+	if (WIFSIGNALED(ws)) {
+		abbrev = sigabbrev_np(WTERMSIG(ws));
+		return abbrev != NULL ? arena_printf(a, "was killed by SIG%s",
+		    abbrev) : arena_printf(a, "was killed by signal %d",
+		    WTERMSIG(ws));
+	}
+	return "ended";
+}
 
 /* LOST: the stream ended; BAD: it broke the protocol. */
 enum read_end { READ_OK, READ_TIMEOUT, READ_LOST, READ_BAD };
@@ -165,6 +190,7 @@ frame_cap(char type)
 	case WW_REFUSE:		return 8 + WW_MAX_DETAIL;
 	case WW_STATUS:		return 12;
 	case WW_DROPPED:	return 4;
+	case WW_ENDED:		return 4;
 	case WW_RESULT:		return WW_MAX_RESULT;
 	case WW_MESSAGE:	return WW_MAX_RESULT;
 	case WW_ERROR:		return WW_MAX_ERROR;
@@ -227,7 +253,8 @@ read_reply(struct cpy *c, double deadline, struct arena *a, struct raw *r)
 		memcpy(&len, head + 1, 4);
 		if (frame_cap(head[0]) == (size_t)-1 ||
 		    len > frame_cap(head[0]) ||
-		    (head[0] == WW_STATUS && len != 12))
+		    (head[0] == WW_STATUS && len != 12) ||
+		    (head[0] == WW_ENDED && len != 4))
 			return READ_BAD;
 		pay = arena_alloc(a, (size_t)len + 1);
 		if ((end = read_n(c->sock, pay, len, deadline)) != READ_OK)
@@ -320,6 +347,13 @@ read_reply(struct cpy *c, double deadline, struct arena *a, struct raw *r)
 				return READ_BAD;
 			r->has_end = true;
 			return READ_OK;
+		case WW_ENDED: {
+			int32_t ws;
+			memcpy(&ws, pay, 4);
+			r->ended = true;
+			r->wstatus = ws;
+			return READ_OK;
+		}
 		}
 	}
 }
@@ -1029,7 +1063,12 @@ cpy_run(struct world *w, const struct world_input *in,
 		raw_free(&r);
 		goto effects;
 	}
-	if (end != READ_OK || !r.has_end) {
+	if (end == READ_OK && r.ended && !r.has_end) {
+		/* The interpreter ended during the input (os._exit, a signal,
+		 * a crash): PID 1 sent what it left; the world is gone. */
+		r.has_status = true;
+		r.status = RAW_ENDED;
+	} else if (end != READ_OK || !r.has_end) {
 		kill_world(c);
 		c->died = true;
 		out->status = WORLD_LOST;
@@ -1092,11 +1131,28 @@ cpy_run(struct world *w, const struct world_input *in,
 		out->status = WORLD_RAISED;
 		out->error = r.error ? r.error : "SystemError: no message";
 		break;
-	case WW_EXITED:
+	case WW_EXITED: {
+		/* SystemExit: PID 1 says with which status (K) */
+		struct raw k;
+		const char *how = "exited";
+		if (read_reply(c, now_ms() + 1000, a, &k) == READ_OK &&
+		    k.ended)
+			how = ended_how(a, k.wstatus);
+		raw_free(&k);
 		out->status = WORLD_OK;
 		effect(&e, "exit", "python", "process", arena_printf(a,
-		    "the interpreter exited (%s); a fresh world starts on "
-		    "the next input", r.error ? r.error : "SystemExit"));
+		    "the interpreter %s (%s); a fresh world starts on the "
+		    "next input", how, r.error ? r.error : "SystemExit"));
+		kill_world(c);
+		c->died = true;
+		break;
+	}
+	case RAW_ENDED:
+		out->status = WORLD_LOST;
+		out->error = arena_printf(a, "the interpreter %s during the "
+		    "input; a fresh world starts on the next input",
+		    ended_how(a, r.wstatus));
+		effect(&e, "exit", "python", "process", out->error);
 		kill_world(c);
 		c->died = true;
 		break;

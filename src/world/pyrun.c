@@ -6,13 +6,15 @@
  * that a world looks like a fresh `python3 -c` to its code: the same
  * modules imported (site too), the same __main__, the same
  * object.__subclasses__() (compared with Debian's /usr/bin/python3 -c
- * under LANG=C.UTF-8: identical lists), '' first on sys.path.  What
+ * under LANG=C.UTF-8 with no third-party .pth start-up hooks: identical
+ * lists), '' first on sys.path.  What
  * differs: sys.flags.isolated is 1 (no PYTHON* variables, no user site).
  * The five commands are compiled here once, as closures made in
  * __main__ (so their __globals__ is __main__'s, as for functions a user
  * defines) by a factory that is then removed from it.
  *
- * In PID 1 of a world, pyrun_serve() reads requests and answers them:
+ * In the world's interpreter (PID 1's child: replica.c), pyrun_serve()
+ * reads requests and answers them:
  * set-up (files, environment, the teacher's names, unreported) or one
  * input.  An input runs as at Python's prompt: an expression is evaluated
  * and its repr returned (not printed), anything else is executed; names
@@ -229,6 +231,37 @@ is_noise(const char *event, PyObject *args)
 	return false;
 }
 
+/*
+ * While CPython starts in the zygote, site opens the .pth start-up hooks
+ * of the installed packages: setuptools' distutils hack, whatever this
+ * machine added.  They are not CPython and differ from machine to
+ * machine, and they change what code sees (object.__subclasses__(),
+ * sys.modules, sys.meta_path), so a world hides them as a fresh Debian's
+ * python3 has none: refusing the open makes site skip the file, as it
+ * skips one it cannot read.  Only .pth files, only during start-up.
+ */
+static bool starting;
+
+static bool
+is_site_hook(PyObject *args)
+{
+	PyObject *path;
+	const char *s;
+	size_t n;
+
+	if (!PyTuple_Check(args) || PyTuple_GET_SIZE(args) < 1)
+		return false;
+	path = PyTuple_GET_ITEM(args, 0);
+	if (!PyUnicode_CheckExact(path) || (s = PyUnicode_AsUTF8(path)) == NULL) {
+		PyErr_Clear();
+		return false;
+	}
+	n = strlen(s);
+	return n > 4 && strcmp(s + n - 4, ".pth") == 0 &&
+	    (strstr(s, "/dist-packages/") != NULL ||
+	    strstr(s, "/site-packages/") != NULL);
+}
+
 static int
 audit_hook(const char *event, PyObject *args, void *data)
 {
@@ -236,6 +269,10 @@ audit_hook(const char *event, PyObject *args, void *data)
 	PyObject *type, *value, *tb;
 
 	(void)data;
+	if (starting && strcmp(event, "open") == 0 && is_site_hook(args)) {
+		PyErr_SetString(PyExc_OSError, "a world has no .pth hooks");
+		return -1;
+	}
 	if (!recording || in_hook)
 		return 0;
 	in_hook = true;
@@ -373,8 +410,10 @@ pyrun_init(char *why, size_t n)
 		wchar_t *argv[] = { (wchar_t *)L"-c" };
 		st = PyConfig_SetArgv(&cfg, 1, argv);
 	}
+	starting = true;
 	if (!PyStatus_Exception(st))
 		st = Py_InitializeFromConfig(&cfg);
+	starting = false;
 	PyConfig_Clear(&cfg);
 	if (PyStatus_Exception(st)) {
 		snprintf(why, n, "initialise: %s", st.err_msg ?
@@ -445,6 +484,7 @@ pyrun_after_fork(void)
 
 static int sock_fd = -1;
 static uint64_t nonce;		/* of the input being answered */
+static pid_t self_pid;		/* the interpreter's */
 
 static void
 send_frame(enum ww_type type, const void *a, size_t alen, const void *b,
@@ -459,6 +499,31 @@ static void
 send_text(enum ww_type type, const char *s, size_t len, size_t cap)
 {
 	send_frame(type, s, len > cap ? cap : len, NULL, 0);
+}
+
+static int exit_code;		/* of the SystemExit the input raised */
+
+/* What CPython does with an unhandled SystemExit: its code is the exit
+ * status (None is 0), anything else is printed to stderr and is 1. */
+static void
+exit_as(PyObject *value)
+{
+	PyObject *code = value ? PyObject_GetAttrString(value, "code") : NULL;
+
+	PyErr_Clear();
+	if (code == NULL || code == Py_None)
+		exit_code = 0;
+	else if (PyLong_Check(code)) {
+		exit_code = (int)PyLong_AsLong(code);
+		PyErr_Clear();
+	} else {
+		PyObject *f = PySys_GetObject("stderr");
+		if (f != NULL && PyFile_WriteObject(code, f, Py_PRINT_RAW) == 0)
+			(void)PyFile_WriteString("\n", f);
+		PyErr_Clear();
+		exit_code = 1;
+	}
+	Py_XDECREF(code);
 }
 
 /* The last line of the traceback Python would print. */
@@ -476,8 +541,10 @@ send_exception(enum ww_status *status)
 		    WW_MAX_ERROR);
 		return;
 	}
-	if (PyErr_GivenExceptionMatches(type, PyExc_SystemExit))
+	if (PyErr_GivenExceptionMatches(type, PyExc_SystemExit)) {
 		*status = WW_EXITED;
+		exit_as(value);
+	}
 	else if (PyErr_GivenExceptionMatches(type, PyExc_MemoryError))
 		*status = WW_NOMEM;
 	name = PyObject_GetAttrString(type, "__qualname__");
@@ -639,6 +706,17 @@ send_workspace(int wsdir)
 		send_frame(WW_TRUNCATED, NULL, 0, NULL, 0);
 }
 
+void
+pyrun_ended(int sock, int capfd, int wsdir, int ws)
+{
+	int32_t w = ws;
+
+	sock_fd = sock;
+	send_output(capfd);
+	send_workspace(wsdir);
+	send_frame(WW_ENDED, &w, 4, NULL, 0);
+}
+
 /* The names __main__ binds, as a user would list them: no dunders, not
  * the five commands; NUL-separated, cut at the cap. */
 static void
@@ -739,6 +817,11 @@ bind_commands(PyObject *main_dict)
 
 	for (i = 0; command_names[i] != NULL; i++) {
 		PyObject *f = PyDict_GetItemString(commands, command_names[i]);
+		/* (re)bound last: after the set-up's names, as a runner that
+		 * defines orders and then the commands has them */
+		if (f != NULL && PyDict_GetItemString(main_dict,
+		    command_names[i]) == f)
+			(void)PyDict_DelItemString(main_dict, command_names[i]);
 		if (f != NULL)
 			PyDict_SetItemString(main_dict, command_names[i], f);
 	}
@@ -816,9 +899,9 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 	Py_CLEAR(shown_value);
 	if (code != NULL && PySys_SetObject("displayhook", hook) == 0) {
 		v = PyEval_EvalCode(code, main_dict, main_dict);
-		if (getpid() != 1)
+		if (getpid() != self_pid)
 			_exit(0);	/* a child the code forked: it must
-					   not answer for PID 1 */
+					   not answer for the interpreter */
 		if (v != NULL) {
 			Py_DECREF(v);
 			has_value = shown_value != NULL;
@@ -865,6 +948,8 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 			send_text(WW_MESSAGE, s, (size_t)n, WW_MAX_RESULT);
 		PyErr_Clear();
 	}
+	if (setup)
+		bind_commands(main_dict);
 	st = status;
 	send_frame(WW_STATUS, &st, 4, &nonce, 8);
 	if (!setup) {
@@ -883,7 +968,8 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 	send_workspace(wsdir);
 	send_frame(WW_END, NULL, 0, NULL, 0);
 	if (status == WW_EXITED)
-		_exit(0);	/* as the interpreter would */
+		_exit(exit_code & 0xff);  /* as the interpreter would; PID 1
+					     tells the session how (K) */
 }
 
 /* The calls a jail world's kernel refused during the input (none in a
@@ -946,6 +1032,7 @@ pyrun_serve(int sock, int capfd, int wsdir)
 	char *buf = NULL;
 
 	sock_fd = sock;
+	self_pid = getpid();
 	hook = PyCFunction_New(&keep_shown_def, NULL);
 	saved_hook = PySys_GetObject("displayhook");
 	Py_XINCREF(saved_hook);

@@ -368,7 +368,7 @@ static const struct {
 	{ "/etc/group", "root:x:0:\nagent:x:1000:\nnogroup:x:65534:\n" },
 	{ "/etc/hosts", "127.0.0.1\tlocalhost\n127.0.1.1\treplica\n"
 	  "::1\tlocalhost ip6-localhost ip6-loopback\n" },
-	{ "/etc/hostname", "replica\n" },
+	{ "/etc/hostname", "world\n" },
 	{ "/etc/resolv.conf", "nameserver 127.0.0.1\n"
 	  "options attempts:1 timeout:1\n" },
 	{ "/etc/nsswitch.conf", "passwd: files\ngroup: files\n"
@@ -727,12 +727,52 @@ step_seccomp(void)
 /* the two processes                                                  */
 /* ---------------------------------------------------------------- */
 
+/*
+ * PID 1 once the interpreter runs: what init is in any pid namespace --
+ * the reaper of every orphan (a shell's background job, the code's own
+ * forks), immune to the signals its namespace sends it -- and the one
+ * that tells how the interpreter ended.  The interpreter is not PID 1
+ * because PID 1 cannot be killed from inside: os.kill(os.getpid(), 9)
+ * must kill it, as at a student's prompt (bwrap's python3 is PID 2 too).
+ * When it ends, by SystemExit, a signal or os._exit, PID 1 sends what it
+ * left in the workspace and its output (pyrun_ended: plain C, no Python)
+ * and its wait status, and exits once the session has read the fake
+ * internet's captures: the namespace and everything in it go.
+ */
+static void init_main(struct stage *st, pid_t interp)
+    __attribute__((noreturn));
+
+static void
+init_main(struct stage *st, pid_t interp)
+{
+	int ws;
+	pid_t p;
+
+	for (;;) {
+		p = waitpid(-1, &ws, __WALL);
+		if (p == -1 && errno == EINTR)
+			continue;
+		if (p == -1)
+			_exit(0);
+		if (p == interp) {
+			char c;
+			pyrun_ended(st->sock, st->capfd, st->wsdir, ws);
+			/* The fake internet lives until the session has read
+			 * what reached it and closes or kills the world. */
+			while (read(st->sock, &c, 1) == -1 && errno == EINTR)
+				;
+			_exit(0);
+		}
+	}
+}
+
 static void pid1_main(struct stage *st) __attribute__((noreturn));
 
 static void
 pid1_main(struct stage *st)
 {
-	pyrun_after_fork();
+	pid_t interp;
+
 	st->as_base = mapped_bytes();
 	st->devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (st->devnull < 0)
@@ -752,7 +792,7 @@ pid1_main(struct stage *st)
 		refuse(st, WORLD_STEP_PIVOT_ROOT, errno);
 	if (injected(st, WORLD_STEP_RLIMITS) || step_rlimits(st) == -1)
 		refuse(st, WORLD_STEP_RLIMITS, errno);
-	if (sethostname("replica", 7) == -1)
+	if (sethostname("world", 5) == -1)
 		refuse(st, WORLD_STEP_RLIMITS, errno);
 	if (injected(st, WORLD_STEP_FDS) || step_fds(st) == -1)
 		refuse(st, WORLD_STEP_FDS, errno);
@@ -767,12 +807,16 @@ pid1_main(struct stage *st)
 	    jailkind_seccomp(st->detail, sizeof st->detail) :
 	    step_seccomp()) == -1)
 		refuse(st, WORLD_STEP_SECCOMP, errno);
-	if (injected(st, WORLD_STEP_PYTHON))
+	if (injected(st, WORLD_STEP_PYTHON) || (interp = fork()) == -1)
 		refuse(st, WORLD_STEP_PYTHON, errno);
-	if (jail_wire_send(st->sock, (enum wire_type)WW_READY, NULL, 0, NULL,
-	    0) == -1)
-		_exit(0);
-	pyrun_serve(st->sock, st->capfd, st->wsdir);
+	if (interp == 0) {
+		pyrun_after_fork();
+		if (jail_wire_send(st->sock, (enum wire_type)WW_READY, NULL, 0,
+		    NULL, 0) == -1)
+			_exit(0);
+		pyrun_serve(st->sock, st->capfd, st->wsdir);
+	}
+	init_main(st, interp);
 }
 
 void

@@ -17,6 +17,14 @@
  *               S status [r result] [M message] [X error] [O output]
  *               [A event]* [D dropped] [N names] [F file]* [T]? E
  *   after an input.
+ * The interpreter is not the world's PID 1: PID 1 is a small init
+ * (replica.c) that reaps orphans and, when the interpreter ends -- by
+ * SystemExit, a signal (os.kill of itself, a segfault in ctypes), or
+ * anything else -- sends what it left behind and how it ended:
+ *               [O output] [F file]* [T]? K (i32 wait status)
+ *   after which the world is gone.  K follows an input's E when the
+ *   input raised SystemExit, or stands instead of it when the
+ *   interpreter died during the input.
  */
 #ifndef SANDBOXREPL_WORLD_WIRE_H
 #define SANDBOXREPL_WORLD_WIRE_H
@@ -42,6 +50,7 @@ enum ww_type {
 	WW_NAMES	= 'N',	/* the names __main__ binds, NUL-separated */
 	WW_TRUNCATED	= 'T',
 	WW_END		= 'E',
+	WW_ENDED	= 'K',	/* i32 the interpreter's wait status */
 };
 
 #define WW_SETUP	1u	/* input flag: run unreported */

@@ -90,12 +90,15 @@ int replica_cgroup_prepare(char *why, size_t n);
 /* pyrun.c, in the zygote: install the audit hook and initialise CPython
  * once.  0, or -1 with why. */
 int pyrun_init(char *why, size_t n);
-/* pyrun.c, in PID 1 right after its fork. */
+/* pyrun.c, in the interpreter (PID 1's child) right after its fork. */
 void pyrun_after_fork(void);
-/* pyrun.c, in PID 1 once set-up is done: answer requests on sock until
- * it closes.  capfd is where fds 1 and 2 write (captured output), wsdir
- * the workspace.  Never returns. */
+/* pyrun.c, in the interpreter once set-up is done: answer requests on
+ * sock until it closes.  capfd is where fds 1 and 2 write (captured
+ * output), wsdir the workspace.  Never returns. */
 void pyrun_serve(int sock, int capfd, int wsdir) __attribute__((noreturn));
+/* pyrun.c, in PID 1 when the interpreter ended with wait status ws: send
+ * its output, the workspace and ws (wire.h's K).  Runs no Python. */
+void pyrun_ended(int sock, int capfd, int wsdir, int ws);
 
 /* cpython.c: the engine state of a new cpython world. */
 void *world_cpython_new(unsigned wall_ms, int fail_at, int kind);

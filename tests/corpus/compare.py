@@ -13,7 +13,8 @@ agrees when all five facts agree with the table:
 
   class    value / exc:TYPE / timeout / killed:SIG / exit:N; the record's
            "resource exhaustion" effect stands for CPython's timeout,
-           kill or MemoryError
+           kill or MemoryError, its "exit" effect ("the interpreter was
+           killed by SIGSEGV", "... exited with status 2") for the others
   result   the value's repr, or the exception's last traceback line
            (SyntaxError: the type only); skipped when the table says "~"
   output   what was printed (the record's print effects)
@@ -39,6 +40,8 @@ import corpuslib  # noqa: E402
 
 FACTS = ("class", "result", "output", "files", "secret")
 RESOURCE_TRUTH = re.compile(r"^(timeout|killed:.*|exc:MemoryError)$")
+ENDED = re.compile(r"the interpreter (?:was killed by (SIG\w+)|"
+                   r"exited with status (\d+))")
 DOTTED = re.compile(r"^([A-Za-z_][\w]*\.)+(?=[A-Za-z_]\w*(:|$))")
 
 
@@ -91,9 +94,16 @@ def facts_of(recs):
     effects = r.get("effects") or []
     cats = {e.get("category") for e in effects}
     reason = r.get("reason") or ""
+    ended = [ENDED.search(e.get("text") or "") for e in effects
+             if e.get("op") == "exit" and e.get("target") == "python"]
+    ended = [m for m in ended if m]
     if "resource exhaustion" in cats or r.get("layer") in ("timeout",
                                                            "rlimit"):
         cls, result = "resource", ""
+    elif ended:     # the interpreter ended: SystemExit, os._exit, a signal
+        m = ended[0]
+        cls = "killed:" + m.group(1) if m.group(1) else "exit:" + m.group(2)
+        result = ""
     elif r.get("verdict") in ("error", "blocked") and reason:
         line = strip_module(reason)
         cls, result = "exc:" + line.split(":", 1)[0].strip(), line
