@@ -294,6 +294,27 @@ test_cpython_inside(void **state)
 	    "('id')", VERDICT_CONTAINED, LAYER_SECCOMP, "execve");
 }
 
+/* The host's processes are out of reach: this test's own pid does not
+ * exist in the world's pid namespace, /proc is not granted, and no user
+ * namespace can be made to get capabilities back. */
+static void
+test_host_processes(void **state)
+{
+	struct fx *f = *state;
+	char in[160];
+
+	snprintf(in, sizeof in, "import os, signal; os.kill(%d, "
+	    "signal.SIGKILL)", (int)getpid());
+	expect(f, in, VERDICT_ERROR, LAYER_EVAL, "ProcessLookupError");
+	expect(f, "import os; os.listdir('/proc')", VERDICT_CONTAINED,
+	    LAYER_LANDLOCK, "/proc");
+	expect(f, "import ctypes; ctypes.CDLL(None, use_errno=True)"
+	    ".unshare(0x10000000)", VERDICT_CONTAINED, LAYER_SECCOMP,
+	    "unshare");
+	/* and the session goes on in the same world */
+	assert_string_equal(run(f, "6 * 7")->result, "42");
+}
+
 /* Names live as long as the world: across inputs, until :reset. */
 static void
 test_names_persist(void **state)
@@ -422,6 +443,7 @@ main(void)
 		T(test_not_found_is_an_error),
 		T(test_damage_stays_inside),
 		T(test_cpython_inside),
+		T(test_host_processes),
 		T(test_names_persist),
 		T(test_bombs_end),
 		cmocka_unit_test(test_fresh_world),

@@ -912,8 +912,19 @@ cpy_build(struct world *w, const struct world_seed *seed, char **err)
  * What a jail world's kernel refused, for the record's reason: the first
  * call its seccomp supervisor refused ("seccomp" events: pyrun.c sends
  * only the supervisor's, never the code's own), else an EACCES on an
- * open, which in a jail world is Landlock's (jailkind.c says why).
+ * open, a listing or another call on a path, which in a jail world is
+ * Landlock's (jailkind.c says why).
  */
+/* The audit events whose first argument is a path Landlock judges. */
+static const struct { const char *event, *doing; } path_calls[] = {
+	{ "open", "opening" }, { "os.listdir", "listing" },
+	{ "os.scandir", "listing" }, { "os.mkdir", "creating" },
+	{ "os.remove", "removing" }, { "os.rmdir", "removing" },
+	{ "os.rename", "renaming" }, { "os.chdir", "entering" },
+	{ "os.truncate", "truncating" }, { "os.link", "linking" },
+	{ "os.symlink", "linking" }, { NULL, NULL },
+};
+
 static void
 jail_refusal(const struct cpy *c, const struct raw *r, struct arena *a,
     struct world_reply *out)
@@ -932,13 +943,18 @@ jail_refusal(const struct cpy *c, const struct raw *r, struct arena *a,
 	    r->error == NULL ||
 	    strncmp(r->error, "PermissionError: [Errno 13]", 27) != 0)
 		return;
-	for (i = r->nevents; i > 0 && out->refused == NULL; i--)
-		if (is_event(&r->events[i - 1], "open")) {
-			out->refused = arena_printf(a, "Landlock refused "
-			    "opening %s (outside what the jail grants): EACCES",
-			    shown(a, arg(&r->events[i - 1], 0)));
-			out->layer = "landlock";
-		}
+	for (i = r->nevents; i > 0 && out->refused == NULL; i--) {
+		size_t k;
+		for (k = 0; path_calls[k].event != NULL; k++)
+			if (is_event(&r->events[i - 1], path_calls[k].event))
+				break;
+		if (path_calls[k].event == NULL)
+			continue;
+		out->refused = arena_printf(a, "Landlock refused %s %s "
+		    "(outside what the jail grants): EACCES",
+		    path_calls[k].doing, shown(a, arg(&r->events[i - 1], 0)));
+		out->layer = "landlock";
+	}
 }
 
 /*
