@@ -30,9 +30,13 @@ import argparse
 import json
 import os
 import re
+import select
+import shutil
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -152,6 +156,79 @@ def differences(t, g):
     return bad
 
 
+class HostWatch:
+    """The host side, while the corpus runs: the program's working
+    directory is a fresh one holding a canary file and the seeded files'
+    names, and listeners on the host's loopback take the sink ports that
+    are free.  Nothing the payloads do may change the directory or reach
+    a listener (the paths' effects belong to their worlds)."""
+    PORTS = (80, 443, 8080, 8000, 4444, 1337, 25)
+
+    def __enter__(self):
+        self.dir = tempfile.mkdtemp(prefix="corpus-host.")
+        self.old = os.getcwd()
+        self.files = {"canary.txt": "keep me\n"}
+        self.files.update(corpuslib.SEED_FILES)
+        for name, text in self.files.items():
+            with open(os.path.join(self.dir, name), "w") as f:
+                f.write(text)
+        self.socks, self.hits = [], []
+        for port in self.PORTS:
+            s = socket.socket()
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                s.close()
+                continue
+            s.listen(16)
+            self.socks.append(s)
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self.accept, daemon=True)
+        self.thread.start()
+        os.chdir(self.dir)
+        return self
+
+    def accept(self):
+        while not self.done.is_set():
+            ready, _, _ = select.select(self.socks, [], [], 0.2)
+            for s in ready:
+                try:
+                    conn, peer = s.accept()
+                except OSError:
+                    continue
+                self.hits.append("port %d got a connection from %s"
+                                 % (s.getsockname()[1], peer[0]))
+                conn.close()
+
+    def __exit__(self, *exc):
+        os.chdir(self.old)
+        self.done.set()
+        self.thread.join()
+        for s in self.socks:
+            s.close()
+        return False
+
+    def harm(self):
+        bad = list(self.hits)
+        now = sorted(os.listdir(self.dir))
+        if now != sorted(self.files):
+            bad.append("the host's directory now holds %s" % now)
+        for name, text in self.files.items():
+            try:
+                with open(os.path.join(self.dir, name)) as f:
+                    if f.read() != text:
+                        bad.append("%s changed" % name)
+            except OSError as e:
+                bad.append("%s: %s" % (name, e.strerror))
+        shutil.rmtree(self.dir, ignore_errors=True)
+        return bad
+
+    def what(self):
+        return "a canary and the seeded files in its directory, %d " \
+            "listeners on its loopback" % len(self.socks)
+
+
 def show(s, n=70):
     s = s.replace("\n", "\\n")
     return s if len(s) <= n else s[:n - 3] + "..."
@@ -168,12 +245,15 @@ def main():
     args = ap.parse_args()
 
     rows = corpuslib.read_truth(args.table)
-    got = run_batch(args.sandboxrepl, rows, args.timeout)
-    missing = [i for i in range(len(rows)) if len(got.get(i, [])) < 3]
-    for i in missing:       # one process each, so one crash costs one case
-        one = run_batch(args.sandboxrepl, [rows[i]], 20)
-        if len(one.get(0, [])) >= 3:
-            got[i] = one[0]
+    binary = os.path.abspath(args.sandboxrepl)
+    with HostWatch() as host:
+        got = run_batch(binary, rows, args.timeout)
+        missing = [i for i in range(len(rows)) if len(got.get(i, [])) < 3]
+        for i in missing:   # one process each, so one crash costs one case
+            one = run_batch(binary, [rows[i]], 20)
+            if len(one.get(0, [])) >= 3:
+                got[i] = one[0]
+    harm = host.harm()
 
     per_cat, per_fact, misses = {}, dict.fromkeys(FACTS, 0), []
     for i, t in enumerate(rows):
@@ -223,6 +303,11 @@ def main():
             else:
                 tv, gv = t["secret"], g["secret"]
             print("    %-7s cpython %s | unsafe %s" % (b, show(tv), show(gv)))
+    if harm:
+        print("not ok - %s: a real effect reached the host: %s"
+              % (args.name, "; ".join(harm)))
+        return 1
+    print("ok - %s: the host is untouched (%s)" % (args.name, host.what()))
     if agree < args.min:
         print("not ok - %s: %d of %d agree, below the floor of %d"
               % (args.name, agree, total, args.min))
