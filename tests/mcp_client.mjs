@@ -110,6 +110,12 @@ r = await call('read_file', { path: 'out.txt' });
 check('read_file: the file the tools wrote, in the session that lives on',
     r.isError === false && r.structuredContent.result === "'other'", r);
 
+r = await call('read_file', { path: "x'}); __import__('os').system('rm report.txt'); ('" });
+check('an argument cannot leave its string literal',
+    r.isError === true && r.structuredContent.kind === 'command' &&
+    r.structuredContent.layer === 'eval' && text(r).includes('FileNotFoundError') &&
+    r.structuredContent.fs.includes('report.txt'), r);
+
 r = await call('delete_file', { path: 'secrets.txt' });
 check('delete_file: refused by the command allowlist',
     r.isError === true && r.structuredContent.layer === 'commands' &&
