@@ -642,13 +642,14 @@ tools_call(struct req *q)
 static json_t *
 tools_list(struct req *q)
 {
-	json_t *list = json_array(), *result, *cursor;
+	json_t *list, *result, *cursor;
 	size_t i;
 
 	cursor = q->params ? json_object_get(q->params, "cursor") : NULL;
 	if (cursor != NULL)
 		return rpc_error(q->id, RPC_INVALID_PARAMS, NULL,
 		    "tools/list: unknown cursor (the list is one page)");
+	list = json_array();
 	for (i = 0; i < NTOOLS; i++)
 		json_array_append_new(list, tool_json(q->m, &tools[i],
 		    q->rev));

@@ -60,6 +60,7 @@ lines = [
                                 "capabilities": {}}),
     msg("list", "tools/list"),
     msg("res", "resources/list"),
+    msg("cursor", "tools/list", {"cursor": "next"}),
     msg("pstr", "tools/call", "x"),
     msg("name5", "tools/call", {"name": 5}),
     msg("argarr", "tools/call", {"name": "read_file", "arguments": []}),
@@ -136,6 +137,8 @@ check("2024-11-05: six tools, without the later outputSchema and title",
                               for t in tools), tools)
 check("an unknown method is -32601", code(byid.get("res")) == -32601,
       byid.get("res"))
+check("tools/list with a cursor it never gave is -32602",
+      code(byid.get("cursor")) == -32602, byid.get("cursor"))
 for mid, what in (("pstr", "params that are a string"),
                   ("name5", "a tool name that is a number"),
                   ("argarr", "arguments that are a list"),
@@ -176,7 +179,8 @@ check("ping is not a 2026-07-28 method", code(byid.get("mping")) == -32601,
       byid.get("mping"))
 check("the server still answers after all that",
       byid.get("last", {}).get("result") == {}, byid.get("last"))
-requests = {"v1", "m5", "pre", "init", "init2", "list", "res", "pstr",
+requests = {"v1", "m5", "pre", "init", "init2", "list", "res", "cursor",
+            "pstr",
             "name5", "argarr", "nul", "oldtype", "big", "modern", "mlist",
             "badver", "nocaps", "disc", "mping", "last"}
 check("every request with an id was answered, notifications were not",
