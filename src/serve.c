@@ -197,10 +197,8 @@ handle(struct session *s, const struct serve_opts *o, const char *line,
 	return reply;
 }
 
-/* Read one line of at most max bytes into line.  Returns 1 for a line
- * (*too_long when bytes past max were dropped), 0 at EOF, -1 on error. */
-static int
-read_line(FILE *in, size_t max, struct sbuf *line, bool *too_long)
+int
+serve_read_line(FILE *in, size_t max, struct sbuf *line, bool *too_long)
 {
 	int c;
 	bool any = false;
@@ -221,8 +219,8 @@ read_line(FILE *in, size_t max, struct sbuf *line, bool *too_long)
 	return any ? 1 : 0;
 }
 
-static bool
-is_blank_line(const char *s, size_t len)
+bool
+serve_is_blank(const char *s, size_t len)
 {
 	size_t i;
 	for (i = 0; i < len; i++)
@@ -240,14 +238,14 @@ serve_loop(struct session *s, const struct serve_opts *o, FILE *in,
 	bool too_long;
 	int r, status = 0;
 
-	while ((r = read_line(in, max, &line, &too_long)) > 0) {
+	while ((r = serve_read_line(in, max, &line, &too_long)) > 0) {
 		json_t *reply;
 		int rc;
 
 		if (too_long)
 			reply = error_reply(NULL, "request line longer than "
 			    "%zu bytes", max);
-		else if (is_blank_line(line.data, line.len))
+		else if (serve_is_blank(line.data, line.len))
 			continue;
 		else
 			reply = handle(s, o, line.data, line.len);

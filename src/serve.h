@@ -19,10 +19,12 @@
 #ifndef SANDBOXREPL_SERVE_H
 #define SANDBOXREPL_SERVE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 struct agent_opts;
+struct sbuf;
 struct session;
 
 /* The longest request line read; a longer one is skipped to its end and
@@ -40,5 +42,16 @@ struct serve_opts {
  */
 int serve_loop(struct session *s, const struct serve_opts *o, FILE *in,
     FILE *out);
+
+/*
+ * The line reader both stdio loops share (--serve, --mcp): one line of at
+ * most max bytes into line, without its newline.  A longer line is read to
+ * its end but only its first max bytes are kept (*too_long is set), so a
+ * huge line never grows the buffer past max.  Returns 1 for a line, 0 at
+ * EOF, -1 when reading failed.
+ */
+int serve_read_line(FILE *in, size_t max, struct sbuf *line, bool *too_long);
+/* Only spaces, tabs and CRs. */
+bool serve_is_blank(const char *s, size_t len);
 
 #endif

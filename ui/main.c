@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 
 #include "agent.h"
 #include "arena.h"
+#include "mcp.h"
 #include "parse.h"
 #include "policy.h"
 #include "record.h"
@@ -48,7 +50,7 @@ __asan_default_options(void)
 
 /* Long options without a short form. */
 enum { OPT_AGENT = 256, OPT_AGENT_TIMEOUT, OPT_SERVE, OPT_MEMORY, OPT_ENGINE,
-	OPT_FRESH_WORLD };
+	OPT_FRESH_WORLD, OPT_MCP };
 
 /*
  * How far batch mode follows continuation lines.  Each new line re-parses
@@ -71,6 +73,7 @@ struct options {
 	char		**exprs;
 	size_t		 nexprs;
 	bool		 serve;		/* --serve: JSON Lines on stdin/stdout */
+	bool		 mcp;		/* --mcp: an MCP server on stdin/stdout */
 	struct agent_opts agent;	/* --agent: '?' inputs are tasks */
 };
 
@@ -135,6 +138,10 @@ static const char help_text[] =
 "      --serve          JSON Lines tool mode: one request per stdin line,\n"
 "                       {\"id\":..,\"input\":\"..\",\"paths\":[..]}, one reply\n"
 "                       per stdout line, {\"id\":..,\"records\":[..]}\n"
+"      --mcp            a Model Context Protocol server on stdin/stdout:\n"
+"                       the tools run_code, read_file, write_file,\n"
+"                       delete_file, list_files, http_get, on the paths\n"
+"                       --path lists (default all three)\n"
 "  -h, --help           print this help and exit\n"
 "  -V, --version        print the version and exit\n"
 "\n"
@@ -390,6 +397,12 @@ run_stdin(struct session *s, const struct options *o)
 	return status;
 }
 
+static void
+ignore_signal(int sig)
+{
+	(void)sig;
+}
+
 static int
 close_stdout(int status)
 {
@@ -417,6 +430,7 @@ main(int argc, char **argv)
 		{ "agent", required_argument, NULL, OPT_AGENT },
 		{ "agent-timeout", required_argument, NULL, OPT_AGENT_TIMEOUT },
 		{ "serve", no_argument, NULL, OPT_SERVE },
+		{ "mcp", no_argument, NULL, OPT_MCP },
 		{ "engine", required_argument, NULL, OPT_ENGINE },
 		{ "fresh-world", no_argument, NULL, OPT_FRESH_WORLD },
 		{ "memory", required_argument, NULL, OPT_MEMORY },
@@ -515,6 +529,9 @@ main(int argc, char **argv)
 		case OPT_SERVE:
 			o.serve = true;
 			break;
+		case OPT_MCP:
+			o.mcp = true;
+			break;
 		case OPT_MEMORY:
 			if (parse_memory(optarg, &so) != 0)
 				return usage_error("invalid memory size '%s' "
@@ -568,6 +585,13 @@ main(int argc, char **argv)
 		return usage_error("--serve reads requests from stdin; it "
 		    "takes no -e, --batch or files");
 	}
+	if (o.mcp && (o.serve || o.batch || o.nexprs > 0 || optind < argc ||
+	    o.agent.command != NULL)) {
+		free(o.exprs);
+		policy_free(owned_policy);
+		return usage_error("--mcp reads MCP messages from stdin; it "
+		    "takes no --serve, --agent, -e, --batch or files");
+	}
 
 	if (!engine_set)
 		so.engine = WORLD_ENGINE_CPYTHON;	/* the model where it
@@ -577,6 +601,18 @@ main(int argc, char **argv)
 	 * src/world/zygote.c.  CPython initialises there meanwhile. */
 	if (so.engine == WORLD_ENGINE_CPYTHON)
 		world_zygote_start();
+	if (o.mcp) {
+		/* A client that hangs up makes the next write fail (EPIPE,
+		 * exit status 1) instead of killing the server.  A handler,
+		 * not SIG_IGN: a program a world or jail execs gets the
+		 * default back. */
+		struct sigaction sa = { .sa_handler = ignore_signal };
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGPIPE, &sa, NULL);
+		if (o.paths == 0)	/* the tools may use every path */
+			o.paths = PATH_BIT(PATH_UNSAFE) |
+			    PATH_BIT(PATH_SANDBOX) | PATH_BIT(PATH_JAIL);
+	}
 	so.paths = o.paths;
 	so.policy = o.policy;
 	so.budget = o.budget;
@@ -592,7 +628,10 @@ main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (o.serve) {
+	if (o.mcp) {
+		struct mcp_opts mo = { .paths = o.paths };
+		status = mcp_loop(s, &mo, stdin, stdout);
+	} else if (o.serve) {
 		struct serve_opts sv = { .agent = o.agent.command ? &o.agent :
 		    NULL };
 		status = serve_loop(s, &sv, stdin, stdout);

