@@ -247,8 +247,10 @@ static struct fakenet_ca *fake_ca;
  * The fake internet (fakenet.h): loopback, every address routed to it,
  * dnsmasq answering every name, the sink capturing what was sent, HTTPS
  * decrypted with the zygote's CA.  The capture pipes' other ends are the
- * session's: fakenet_up() hands ours to the sink and closes them here, so
- * the code can neither read nor forge captures.
+ * session's: fakenet_start() hands ours to the sink and closes them here,
+ * so the code can neither read nor forge captures.  It is started before
+ * the root is built and waited for after (step_network_wait): dnsmasq
+ * starts up while this process mounts.
  */
 static int
 step_network(struct stage *st)
@@ -261,7 +263,22 @@ step_network(struct stage *st)
 	cfg.capture_wr = st->cap_wr;
 	cfg.ctl_rd = st->ctl_rd;
 	st->cap_wr = st->ctl_rd = -1;	/* consumed, whatever happens */
-	if (fakenet_up(&cfg, &st->fn, st->detail, sizeof st->detail) == -1) {
+	if (fakenet_start(&cfg, &st->fn, st->detail, sizeof st->detail)
+	    == -1) {
+		if (errno == 0)
+			errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+/* Both answer (a jail kind has no network: nothing to wait for). */
+static int
+step_network_wait(struct stage *st)
+{
+	if (st->kind == WORLD_KIND_JAIL)
+		return 0;
+	if (fakenet_wait(&st->fn, st->detail, sizeof st->detail) == -1) {
 		if (errno == 0)
 			errno = EIO;
 		return -1;
@@ -748,6 +765,12 @@ pid1_main(struct stage *st)
 		refuse(st, WORLD_STEP_ROOTFS, errno);
 	if (injected(st, WORLD_STEP_WORKSPACE) || step_workspace(st) == -1)
 		refuse(st, WORLD_STEP_WORKSPACE, errno);
+	/* Before pivot_root: its read-only remount fails (EBUSY) while
+	 * any process holds write access to the new root even for a moment
+	 * (an open for writing, an atime update), so dnsmasq and the sink
+	 * are past their start-up first. */
+	if (step_network_wait(st) == -1)
+		refuse(st, WORLD_STEP_NETWORK, errno);
 	if (injected(st, WORLD_STEP_PIVOT_ROOT) || step_pivot_root(st) == -1)
 		refuse(st, WORLD_STEP_PIVOT_ROOT, errno);
 	if (injected(st, WORLD_STEP_RLIMITS) || step_rlimits(st) == -1)
