@@ -194,6 +194,7 @@ zygote_main(int ctl, pid_t parent)
 	/* The first message says whether CPython came up. */
 	if (send_fd(ctl, &rep, sizeof rep, -1) < 0 || rep.err != 0)
 		_exit(0);
+	replica_ids_ahead();	/* the first world's */
 	for (;;) {
 		struct zreq req;
 		int fds[3], pidfd = -1;
@@ -227,6 +228,8 @@ zygote_main(int ctl, pid_t parent)
 		}
 		for (k = 0; k < 3; k++)
 			close(fds[k]);
+		if (pid > 0)
+			replica_ids_forked();	/* the warden holds them */
 		if (pid < 0) {
 			rep.pid = -1;
 			rep.err = errno;
@@ -242,6 +245,7 @@ zygote_main(int ctl, pid_t parent)
 			_exit(0);
 		if (pidfd >= 0)
 			close(pidfd);
+		replica_ids_ahead();	/* the next world's, while it waits */
 	}
 }
 
