@@ -146,10 +146,13 @@ breakdown(struct mfs *fs, int rounds)
 	    "The world told to fail at each set-up step in turn (the "
 	    "`fail_at` test hook, %d rounds): the fastest time until it has "
 	    "refused, which is every step before plus the way back; the "
-	    "step itself is the next row's time minus this one's.  PID 1 "
-	    "starts the fake internet at `network` and waits for it to "
-	    "answer before `pivot-root`.  Then whole worlds, by parts "
-	    "(medians).\n\n", rounds);
+	    "step itself is the next row's time minus this one's.  The "
+	    "zygote's spare warden has taken the steps up to `unshare` "
+	    "before the request, except for the rows that fail there (a "
+	    "warden forked for them takes them).  PID 1 starts the fake "
+	    "internet at `network` and waits for it to answer before "
+	    "`pivot-root`.  Then whole worlds, by parts (medians).\n\n",
+	    rounds);
 	printf("| refused at | time to refusal | the step itself |\n"
 	    "|---|---:|---:|\n");
 	for (k = 0; k < NSTEPS; k++) {

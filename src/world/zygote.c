@@ -58,6 +58,9 @@ struct zrep {
 };
 
 static int ctl_fd = -1;		/* the session's end */
+/* The zygote's spare warden (replica_spare_main), or -1. */
+static pid_t spare = -1;
+static int spare_ctl = -1, spare_pidfd = -1;
 static pid_t zygote_pid = -1;
 static int zygote_err;		/* why it could not start, once failed */
 static char zygote_why[120];
@@ -155,6 +158,79 @@ recv_fd(int sock, void *p, size_t n, int *fd)
 /* the zygote                                                         */
 /* ---------------------------------------------------------------- */
 
+/*
+ * The spare warden: forked while the zygote waits, it takes a world's
+ * first steps (its host ids, its memory cgroup: on cgroup v1 moving a
+ * process there waits for an RCU grace period, milliseconds) before any
+ * request, and the next request gets it (unless its fail_at is one of
+ * those steps: replica_spare_serves).  It has run
+ * nothing of any input and holds nothing of any session: it is as new as
+ * a warden forked for the request.
+ */
+static void
+spare_drop(void)
+{
+	if (spare > 0)
+		kill(spare, SIGKILL);	/* reaped with the wardens */
+	if (spare_ctl >= 0)
+		close(spare_ctl);
+	if (spare_pidfd >= 0)
+		close(spare_pidfd);
+	spare = -1;
+	spare_ctl = spare_pidfd = -1;
+}
+
+static void
+spare_make(int ctl)
+{
+	int sv[2];
+	pid_t pid;
+
+	if (spare > 0 ||
+	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) == -1)
+		return;
+	pid = fork();
+	if (pid == 0) {
+		close(ctl);
+		close(sv[0]);
+		replica_spare_main(sv[1]);
+	}
+	close(sv[1]);
+	if (pid < 0) {
+		close(sv[0]);
+		return;
+	}
+	replica_ids_forked();	/* the spare holds them */
+	spare = pid;
+	spare_ctl = sv[0];
+	spare_pidfd = (int)syscall(__NR_pidfd_open, pid, 0);
+	if (spare_pidfd < 0)
+		spare_drop();
+}
+
+int
+zygote_spare_wait(int zctl, int fds[3], int *fail_at, int *kind)
+{
+	struct zreq req;
+	ssize_t n;
+	size_t k;
+
+	do
+		n = recv_fds(zctl, &req, sizeof req, fds, 3);
+	while (n < 0 && errno == EINTR);
+	close(zctl);
+	if (n != (ssize_t)sizeof req || fds[0] < 0 || fds[1] < 0 ||
+	    fds[2] < 0) {
+		for (k = 0; k < 3; k++)
+			if (fds[k] >= 0)
+				close(fds[k]);
+		return -1;
+	}
+	*fail_at = (int)req.fail_at;
+	*kind = (int)req.kind;
+	return 0;
+}
+
 static void zygote_main(int ctl, pid_t parent) __attribute__((noreturn));
 
 static void
@@ -195,6 +271,7 @@ zygote_main(int ctl, pid_t parent)
 	if (send_fd(ctl, &rep, sizeof rep, -1) < 0 || rep.err != 0)
 		_exit(0);
 	replica_ids_ahead();	/* the first world's */
+	spare_make(ctl);
 	for (;;) {
 		struct zreq req;
 		int fds[3], pidfd = -1;
@@ -220,9 +297,28 @@ zygote_main(int ctl, pid_t parent)
 			continue;
 		}
 		memset(&rep, 0, sizeof rep);
+		if (spare > 0 && replica_spare_serves((int)req.fail_at)) {
+			if (send_fds(spare_ctl, &req, sizeof req, fds, 3) ==
+			    (ssize_t)sizeof req) {
+				/* it goes on as this request's warden */
+				rep.pid = spare;
+				pidfd = spare_pidfd;
+				close(spare_ctl);
+				spare = -1;
+				spare_ctl = spare_pidfd = -1;
+				for (k = 0; k < 3; k++)
+					close(fds[k]);
+				goto reply;
+			}
+			spare_drop();	/* it died */
+		}
 		pid = fork();
 		if (pid == 0) {
 			close(ctl);
+			if (spare_ctl >= 0)
+				close(spare_ctl);
+			if (spare_pidfd >= 0)
+				close(spare_pidfd);
 			replica_main(fds[0], fds[1], fds[2], (int)req.fail_at,
 			    (int)req.kind);
 		}
@@ -241,11 +337,14 @@ zygote_main(int ctl, pid_t parent)
 				kill(pid, SIGKILL);
 			}
 		}
+reply:
 		if (send_fd(ctl, &rep, sizeof rep, pidfd) < 0)
 			_exit(0);
 		if (pidfd >= 0)
 			close(pidfd);
-		replica_ids_ahead();	/* the next world's, while it waits */
+		/* the next world's ids and warden, while it waits */
+		replica_ids_ahead();
+		spare_make(ctl);
 	}
 }
 
