@@ -201,34 +201,10 @@ step_memcg(struct stage *st, const struct jail_ids *ids)
 	    WORLD_MEM_BYTES, st->detail, sizeof st->detail);
 }
 
-/* The ids the zygote took ahead for the next world (world_int.h). */
-static struct jail_ids ids_ahead = { 0, 0, -1 };
-
-void
-replica_ids_ahead(void)
-{
-	char why[128];
-
-	if (ids_ahead.lock_fd >= 0 || geteuid() != 0)
-		return;
-	if (jail_ids_acquire(&ids_ahead, why, sizeof why) == -1)
-		ids_ahead.lock_fd = -1;
-}
-
-void
-replica_ids_forked(void)
-{
-	jail_ids_release(&ids_ahead);
-}
-
 static int
 step_ids(struct stage *st, struct jail_ids *ids)
 {
-	if (ids_ahead.lock_fd >= 0) {		/* taken by the zygote */
-		*ids = ids_ahead;
-		ids_ahead.lock_fd = -1;
-	} else if (jail_ids_acquire(ids, st->detail, sizeof st->detail)
-	    == -1)
+	if (jail_ids_acquire(ids, st->detail, sizeof st->detail) == -1)
 		return -1;
 	if (injected(st, WORLD_STEP_MEMCG) || step_memcg(st, ids) == -1) {
 		int saved = errno;

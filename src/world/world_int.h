@@ -101,17 +101,6 @@ int replica_compile(char *why, size_t n);
  * jail_cgroup_prepare).  0 (with or without one), or -1: the machine has
  * one and it could not be set up, and every world refuses. */
 int replica_cgroup_prepare(char *why, size_t n);
-/*
- * In the zygote, while it waits for a request: take the next world's host
- * ids (jail_ids_acquire, root only; nothing otherwise).  Choosing them
- * reads every /proc/N/status, milliseconds a world should not wait for;
- * the scan and the lock are the same as the warden's own, only earlier.
- * The next world forked takes them (its warden then holds the lock);
- * replica_ids_forked(), in the zygote after that fork, drops the
- * zygote's copy.  A failure leaves the warden to acquire its own.
- */
-void replica_ids_ahead(void);
-void replica_ids_forked(void);
 
 /* pyrun.c, in the zygote: install the audit hook and initialise CPython
  * once.  0, or -1 with why. */

@@ -160,8 +160,9 @@ recv_fd(int sock, void *p, size_t n, int *fd)
 
 /*
  * The spare warden: forked while the zygote waits, it takes a world's
- * first steps (its host ids, its memory cgroup: on cgroup v1 moving a
- * process there waits for an RCU grace period, milliseconds) before any
+ * first steps (its host ids: a read of every /proc/N/status; its memory
+ * cgroup: on cgroup v1 moving a process there waits for an RCU grace
+ * period; milliseconds each) in a process of its own, before any
  * request, and the next request gets it (unless its fail_at is one of
  * those steps: replica_spare_serves).  It has run
  * nothing of any input and holds nothing of any session: it is as new as
@@ -200,7 +201,6 @@ spare_make(int ctl)
 		close(sv[0]);
 		return;
 	}
-	replica_ids_forked();	/* the spare holds them */
 	spare = pid;
 	spare_ctl = sv[0];
 	spare_pidfd = (int)syscall(__NR_pidfd_open, pid, 0);
@@ -270,8 +270,7 @@ zygote_main(int ctl, pid_t parent)
 	/* The first message says whether CPython came up. */
 	if (send_fd(ctl, &rep, sizeof rep, -1) < 0 || rep.err != 0)
 		_exit(0);
-	replica_ids_ahead();	/* the first world's */
-	spare_make(ctl);
+	spare_make(ctl);	/* the first world's warden */
 	for (;;) {
 		struct zreq req;
 		int fds[3], pidfd = -1;
@@ -324,8 +323,6 @@ zygote_main(int ctl, pid_t parent)
 		}
 		for (k = 0; k < 3; k++)
 			close(fds[k]);
-		if (pid > 0)
-			replica_ids_forked();	/* the warden holds them */
 		if (pid < 0) {
 			rep.pid = -1;
 			rep.err = errno;
@@ -342,9 +339,7 @@ reply:
 			_exit(0);
 		if (pidfd >= 0)
 			close(pidfd);
-		/* the next world's ids and warden, while it waits */
-		replica_ids_ahead();
-		spare_make(ctl);
+		spare_make(ctl);	/* the next world's, while it waits */
 	}
 }
 
