@@ -11,11 +11,11 @@
  *
  * The control socket is a SOCK_SEQPACKET pair: the session sends one
  * message, a u32 fail_at with the world's end of a fresh socketpair
- * attached (SCM_RIGHTS); the zygote forks the world's warden
- * (replica_main), and answers with the warden's pid and errno, and a
- * pidfd for it attached, so the session can kill that world and no
- * other, even after the pid is reused.  The world then speaks to the
- * session directly.  The zygote dies with the session (PDEATHSIG) and
+ * attached (SCM_RIGHTS); the zygote hands them to its spare warden (see
+ * spare_make) or forks a warden for them (replica_main), and answers with
+ * the warden's pid and errno, and a pidfd for it attached, so the session
+ * can kill that world and no other, even after the pid is reused.  The
+ * world then speaks to the session directly.  The zygote dies with the session (PDEATHSIG) and
  * when the control socket closes, reaps the wardens, and never reads
  * anything from a world.
  */
@@ -39,6 +39,9 @@
 
 #ifndef __NR_pidfd_open
 #define __NR_pidfd_open		434
+#endif
+#ifndef __NR_pidfd_send_signal
+#define __NR_pidfd_send_signal	424
 #endif
 #ifndef __NR_close_range
 #define __NR_close_range	436
@@ -164,15 +167,17 @@ recv_fd(int sock, void *p, size_t n, int *fd)
  * cgroup: on cgroup v1 moving a process there waits for an RCU grace
  * period; milliseconds each) in a process of its own, before any
  * request, and the next request gets it (unless its fail_at is one of
- * those steps: replica_spare_serves).  It has run
- * nothing of any input and holds nothing of any session: it is as new as
- * a warden forked for the request.
+ * those steps: replica_spare_serves).  It has run nothing of any input
+ * and holds nothing of any session: it is as new as a warden forked for
+ * the request.
  */
 static void
 spare_drop(void)
 {
-	if (spare > 0)
-		kill(spare, SIGKILL);	/* reaped with the wardens */
+	/* (by its pidfd: the wardens' reaping may have freed its pid) */
+	if (spare_pidfd >= 0)
+		(void)syscall(__NR_pidfd_send_signal, spare_pidfd, SIGKILL,
+		    NULL, 0);
 	if (spare_ctl >= 0)
 		close(spare_ctl);
 	if (spare_pidfd >= 0)
