@@ -59,6 +59,7 @@ struct options {
 	int		 essay_rounds;	/* extra Python/C rounds of the essay */
 	bool		 once_essay;	/* internal: the callgrind target */
 	bool		 once_step;	/* internal: likewise, a session step */
+	bool		 worlds_only;	/* --worlds: the worlds' tables only */
 };
 
 /* ---- the corpus ---- */
@@ -554,8 +555,9 @@ usage(FILE *f)
 {
 	fprintf(f,
 "usage: bench [--quick] [--sandboxrepl=PATH] [--anchors=PATH] [--python=PATH]\n"
-"             [--valgrind=PATH] [--bwrap=PATH]\n"
-"Prints a Markdown table of sandboxrepl's costs next to its anchors.\n");
+"             [--valgrind=PATH] [--bwrap=PATH] [--worlds]\n"
+"Prints a Markdown table of sandboxrepl's costs next to its anchors.\n"
+"--worlds: the CPython worlds' tables only.\n");
 }
 
 static bool
@@ -619,6 +621,8 @@ parse_options(int argc, char **argv, struct options *o)
 			o->once_essay = true;
 		else if (strcmp(a, "--once-step") == 0)
 			o->once_step = true;
+		else if (strcmp(a, "--worlds") == 0)
+			o->worlds_only = true;
 		else if (strcmp(a, "--help") == 0) {
 			usage(stdout);
 			exit(0);
@@ -679,6 +683,10 @@ main(int argc, char **argv)
 		else
 			bench_step_once(ip);
 		inproc_free(ip);
+		return 0;
+	}
+	if (o.worlds_only) {
+		bench_worlds(o.bwrap, o.proc_reps);
 		return 0;
 	}
 	memset(cost, 0, sizeof cost);

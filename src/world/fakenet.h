@@ -173,6 +173,10 @@ struct fakenet {
 	struct fakenet_ca *own_ca;	/* made by fakenet_up: cfg->ca NULL */
 	unsigned char	*buf;		/* a partial frame (heap) */
 	size_t		 have;
+	/* between fakenet_start() and fakenet_wait() */
+	int		 start_err, start_rdy;	/* dnsmasq's log, the sink's word */
+	int64_t		 start_deadline;
+	uint8_t		 answer[4];
 };
 
 /* What one frame is about, with its name in captures and records. */
@@ -254,6 +258,20 @@ const char *fakenet_flag_name(unsigned bit);
  */
 int fakenet_up(const struct fakenet_config *cfg, struct fakenet *out,
     char *why, size_t n);
+
+/*
+ * fakenet_up() in two halves, so that a world can build its root while
+ * dnsmasq and the sink start: fakenet_start() sets up the network and
+ * forks both (out->ca_pem is set when it returns); fakenet_wait() returns
+ * 0 once both answer, within cfg->start_ms of fakenet_start().  Nothing
+ * may use the fake internet, and no input may run, before fakenet_wait()
+ * has returned 0.  The caller must keep every descriptor it holds
+ * between the two (fakenet_wait() uses two of them).  On failure of
+ * either, nothing is left running and *fn is closed (fakenet_down()).
+ */
+int fakenet_start(const struct fakenet_config *cfg, struct fakenet *out,
+    char *why, size_t n);
+int fakenet_wait(struct fakenet *fn, char *why, size_t n);
 
 /*
  * The parent's side of cfg->outside: a reader over the other ends of

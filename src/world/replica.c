@@ -98,7 +98,9 @@ world_step_name(enum world_step s)
 }
 
 struct stage {
-	int	sock;		/* the session's socket */
+	int	sock;		/* the session's socket (-1: a spare's, not
+				   yet given) */
+	int	zctl;		/* a spare warden's channel to the zygote */
 	int	cap_wr, ctl_rd;	/* the fake internet's pipes (fakenet.h) */
 	struct fakenet fn;
 	int	fail_at;
@@ -113,6 +115,22 @@ struct stage {
 static void refuse(struct stage *st, enum world_step step, int err)
     __attribute__((noreturn));
 
+/* A spare warden's request: the session's socket and pipes, fail_at and
+ * kind, from the zygote (zygote.c).  0, or -1: the zygote is gone. */
+static int
+spare_go(struct stage *st)
+{
+	int fds[3];
+
+	if (zygote_spare_wait(st->zctl, fds, &st->fail_at, &st->kind) == -1)
+		return -1;
+	st->zctl = -1;
+	st->sock = fds[0];
+	st->cap_wr = fds[1];
+	st->ctl_rd = fds[2];
+	return 0;
+}
+
 static void
 refuse(struct stage *st, enum world_step step, int err)
 {
@@ -120,6 +138,11 @@ refuse(struct stage *st, enum world_step step, int err)
 	uint32_t s = step;
 	int32_t e = err > 0 ? err : EIO;
 	size_t n = strnlen(st->detail, WW_MAX_DETAIL);
+
+	/* A spare that failed before its request tells the session that
+	 * asks for it, as a warden forked for it would have. */
+	if (st->sock < 0 && spare_go(st) == -1)
+		_exit(JAIL_EXIT_SETUP);
 
 	memcpy(buf, &s, 4);
 	memcpy(buf + 4, &e, 4);
@@ -247,8 +270,10 @@ static struct fakenet_ca *fake_ca;
  * The fake internet (fakenet.h): loopback, every address routed to it,
  * dnsmasq answering every name, the sink capturing what was sent, HTTPS
  * decrypted with the zygote's CA.  The capture pipes' other ends are the
- * session's: fakenet_up() hands ours to the sink and closes them here, so
- * the code can neither read nor forge captures.
+ * session's: fakenet_start() hands ours to the sink and closes them here,
+ * so the code can neither read nor forge captures.  It is started before
+ * the root is built and waited for after (step_network_wait): dnsmasq
+ * starts up while this process mounts.
  */
 static int
 step_network(struct stage *st)
@@ -261,7 +286,22 @@ step_network(struct stage *st)
 	cfg.capture_wr = st->cap_wr;
 	cfg.ctl_rd = st->ctl_rd;
 	st->cap_wr = st->ctl_rd = -1;	/* consumed, whatever happens */
-	if (fakenet_up(&cfg, &st->fn, st->detail, sizeof st->detail) == -1) {
+	if (fakenet_start(&cfg, &st->fn, st->detail, sizeof st->detail)
+	    == -1) {
+		if (errno == 0)
+			errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+/* Both answer (a jail kind has no network: nothing to wait for). */
+static int
+step_network_wait(struct stage *st)
+{
+	if (st->kind == WORLD_KIND_JAIL)
+		return 0;
+	if (fakenet_wait(&st->fn, st->detail, sizeof st->detail) == -1) {
 		if (errno == 0)
 			errno = EIO;
 		return -1;
@@ -788,6 +828,12 @@ pid1_main(struct stage *st)
 		refuse(st, WORLD_STEP_ROOTFS, errno);
 	if (injected(st, WORLD_STEP_WORKSPACE) || step_workspace(st) == -1)
 		refuse(st, WORLD_STEP_WORKSPACE, errno);
+	/* Before pivot_root: its read-only remount fails (EBUSY) while
+	 * any process holds write access to the new root even for a moment
+	 * (an open for writing, an atime update), so dnsmasq and the sink
+	 * are past their start-up first. */
+	if (step_network_wait(st) == -1)
+		refuse(st, WORLD_STEP_NETWORK, errno);
 	if (injected(st, WORLD_STEP_PIVOT_ROOT) || step_pivot_root(st) == -1)
 		refuse(st, WORLD_STEP_PIVOT_ROOT, errno);
 	if (injected(st, WORLD_STEP_RLIMITS) || step_rlimits(st) == -1)
@@ -819,21 +865,50 @@ pid1_main(struct stage *st)
 	init_main(st, interp);
 }
 
+static void warden(struct stage *st) __attribute__((noreturn));
+
+bool
+replica_spare_serves(int fail_at)
+{
+	return fail_at != WORLD_STEP_PDEATHSIG && fail_at != WORLD_STEP_IDS &&
+	    fail_at != WORLD_STEP_MEMCG;
+}
+
 void
 replica_main(int sock, int cap_wr, int ctl_rd, int fail_at, int kind)
 {
 	struct stage st;
-	struct jail_ids ids = { 0, 0, -1 };
-	pid_t zygote = getppid(), pid;
-	int wstatus;
 
 	memset(&st, 0, sizeof st);
 	st.sock = sock;
+	st.zctl = -1;
 	st.cap_wr = cap_wr;
 	st.ctl_rd = ctl_rd;
 	st.fail_at = fail_at;
 	st.kind = kind;
 	st.devnull = st.capfd = st.wsdir = -1;
+	warden(&st);
+}
+
+void
+replica_spare_main(int zctl)
+{
+	struct stage st;
+
+	memset(&st, 0, sizeof st);
+	st.sock = st.cap_wr = st.ctl_rd = -1;
+	st.zctl = zctl;
+	st.devnull = st.capfd = st.wsdir = -1;
+	warden(&st);
+}
+
+static void
+warden(struct stage *stp)
+{
+	struct stage st = *stp;
+	struct jail_ids ids = { 0, 0, -1 };
+	pid_t zygote = getppid(), pid;
+	int wstatus;
 
 	if (injected(&st, WORLD_STEP_PDEATHSIG) || step_pdeathsig(zygote) == -1)
 		refuse(&st, WORLD_STEP_PDEATHSIG, errno);
@@ -842,6 +917,9 @@ replica_main(int sock, int cap_wr, int ctl_rd, int fail_at, int kind)
 	/* a uid change clears the death signal: set it again */
 	if (step_pdeathsig(zygote) == -1)
 		refuse(&st, WORLD_STEP_PDEATHSIG, errno);
+	/* A spare warden is ready up to here: it waits for its request. */
+	if (st.sock < 0 && spare_go(&st) == -1)
+		_exit(0);
 	if (injected(&st, WORLD_STEP_UNSHARE) ||
 	    unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID |
 	    CLONE_NEWIPC | CLONE_NEWUTS) == -1) {
@@ -867,9 +945,9 @@ replica_main(int sock, int cap_wr, int ctl_rd, int fail_at, int kind)
 		}
 		pid1_main(&st);
 	}
-	close(sock);
-	close(cap_wr);		/* only PID 1's sink may hold them */
-	close(ctl_rd);
+	close(st.sock);
+	close(st.cap_wr);	/* only PID 1's sink may hold them */
+	close(st.ctl_rd);
 	while (waitpid(pid, &wstatus, 0) == -1 && errno == EINTR)
 		;
 	jail_ids_release(&ids);

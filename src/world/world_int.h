@@ -78,6 +78,21 @@ const char *zygote_failure(void);
  * returns.  fail_at is a test hook (enum world_step, 0 = none). */
 void replica_main(int sock, int cap_wr, int ctl_rd, int fail_at, int kind)
     __attribute__((noreturn));
+/*
+ * replica.c, in the zygote's child: a spare warden.  It takes the steps
+ * that need no request (the death signal, its host ids, its memory
+ * cgroup, leaving root) ahead, then waits on zctl for a request
+ * (zygote_spare_wait) and goes on as replica_main; a step that failed
+ * before is refused to the session of that request.  Never returns.
+ */
+void replica_spare_main(int zctl) __attribute__((noreturn));
+/* Whether a spare can serve a request with this fail_at: not one of the
+ * steps it took before any request. */
+bool replica_spare_serves(int fail_at);
+/* zygote.c, in a spare warden: its request, the three descriptors of
+ * zygote_spawn() and their fail_at and kind.  Closes zctl.  0, or -1
+ * (the zygote is gone). */
+int zygote_spare_wait(int zctl, int fds[3], int *fail_at, int *kind);
 /* replica.c, in the zygote: compile the worlds' seccomp filter and make
  * the fake internet's CA, once.
  * 0, or -1 with why. */

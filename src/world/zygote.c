@@ -11,11 +11,11 @@
  *
  * The control socket is a SOCK_SEQPACKET pair: the session sends one
  * message, a u32 fail_at with the world's end of a fresh socketpair
- * attached (SCM_RIGHTS); the zygote forks the world's warden
- * (replica_main), and answers with the warden's pid and errno, and a
- * pidfd for it attached, so the session can kill that world and no
- * other, even after the pid is reused.  The world then speaks to the
- * session directly.  The zygote dies with the session (PDEATHSIG) and
+ * attached (SCM_RIGHTS); the zygote hands them to its spare warden (see
+ * spare_make) or forks a warden for them (replica_main), and answers with
+ * the warden's pid and errno, and a pidfd for it attached, so the session
+ * can kill that world and no other, even after the pid is reused.  The
+ * world then speaks to the session directly.  The zygote dies with the session (PDEATHSIG) and
  * when the control socket closes, reaps the wardens, and never reads
  * anything from a world.
  */
@@ -40,6 +40,9 @@
 #ifndef __NR_pidfd_open
 #define __NR_pidfd_open		434
 #endif
+#ifndef __NR_pidfd_send_signal
+#define __NR_pidfd_send_signal	424
+#endif
 #ifndef __NR_close_range
 #define __NR_close_range	436
 #endif
@@ -58,6 +61,9 @@ struct zrep {
 };
 
 static int ctl_fd = -1;		/* the session's end */
+/* The zygote's spare warden (replica_spare_main), or -1. */
+static pid_t spare = -1;
+static int spare_ctl = -1, spare_pidfd = -1;
 static pid_t zygote_pid = -1;
 static int zygote_err;		/* why it could not start, once failed */
 static char zygote_why[120];
@@ -155,6 +161,81 @@ recv_fd(int sock, void *p, size_t n, int *fd)
 /* the zygote                                                         */
 /* ---------------------------------------------------------------- */
 
+/*
+ * The spare warden: forked while the zygote waits, it takes a world's
+ * first steps (its host ids: a read of every /proc/N/status; its memory
+ * cgroup: on cgroup v1 moving a process there waits for an RCU grace
+ * period; milliseconds each) in a process of its own, before any
+ * request, and the next request gets it (unless its fail_at is one of
+ * those steps: replica_spare_serves).  It has run nothing of any input
+ * and holds nothing of any session: it is as new as a warden forked for
+ * the request.
+ */
+static void
+spare_drop(void)
+{
+	/* (by its pidfd: the wardens' reaping may have freed its pid) */
+	if (spare_pidfd >= 0)
+		(void)syscall(__NR_pidfd_send_signal, spare_pidfd, SIGKILL,
+		    NULL, 0);
+	if (spare_ctl >= 0)
+		close(spare_ctl);
+	if (spare_pidfd >= 0)
+		close(spare_pidfd);
+	spare = -1;
+	spare_ctl = spare_pidfd = -1;
+}
+
+static void
+spare_make(int ctl)
+{
+	int sv[2];
+	pid_t pid;
+
+	if (spare > 0 ||
+	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) == -1)
+		return;
+	pid = fork();
+	if (pid == 0) {
+		close(ctl);
+		close(sv[0]);
+		replica_spare_main(sv[1]);
+	}
+	close(sv[1]);
+	if (pid < 0) {
+		close(sv[0]);
+		return;
+	}
+	spare = pid;
+	spare_ctl = sv[0];
+	spare_pidfd = (int)syscall(__NR_pidfd_open, pid, 0);
+	if (spare_pidfd < 0)
+		spare_drop();
+}
+
+int
+zygote_spare_wait(int zctl, int fds[3], int *fail_at, int *kind)
+{
+	struct zreq req;
+	ssize_t n;
+	size_t k;
+
+	do
+		n = recv_fds(zctl, &req, sizeof req, fds, 3);
+	while (n < 0 && errno == EINTR);
+	close(zctl);
+	if (n != (ssize_t)sizeof req || fds[0] < 0 || fds[1] < 0 ||
+	    fds[2] < 0) {
+		for (k = 0; k < 3; k++)
+			if (fds[k] >= 0)
+				close(fds[k]);
+		return -1;
+	}
+	*fail_at = (int)req.fail_at;
+	*kind = (int)req.kind;
+	return 0;
+}
+
 static void zygote_main(int ctl, pid_t parent) __attribute__((noreturn));
 
 static void
@@ -194,6 +275,7 @@ zygote_main(int ctl, pid_t parent)
 	/* The first message says whether CPython came up. */
 	if (send_fd(ctl, &rep, sizeof rep, -1) < 0 || rep.err != 0)
 		_exit(0);
+	spare_make(ctl);	/* the first world's warden */
 	for (;;) {
 		struct zreq req;
 		int fds[3], pidfd = -1;
@@ -219,9 +301,28 @@ zygote_main(int ctl, pid_t parent)
 			continue;
 		}
 		memset(&rep, 0, sizeof rep);
+		if (spare > 0 && replica_spare_serves((int)req.fail_at)) {
+			if (send_fds(spare_ctl, &req, sizeof req, fds, 3) ==
+			    (ssize_t)sizeof req) {
+				/* it goes on as this request's warden */
+				rep.pid = spare;
+				pidfd = spare_pidfd;
+				close(spare_ctl);
+				spare = -1;
+				spare_ctl = spare_pidfd = -1;
+				for (k = 0; k < 3; k++)
+					close(fds[k]);
+				goto reply;
+			}
+			spare_drop();	/* it died */
+		}
 		pid = fork();
 		if (pid == 0) {
 			close(ctl);
+			if (spare_ctl >= 0)
+				close(spare_ctl);
+			if (spare_pidfd >= 0)
+				close(spare_pidfd);
 			replica_main(fds[0], fds[1], fds[2], (int)req.fail_at,
 			    (int)req.kind);
 		}
@@ -238,10 +339,12 @@ zygote_main(int ctl, pid_t parent)
 				kill(pid, SIGKILL);
 			}
 		}
+reply:
 		if (send_fd(ctl, &rep, sizeof rep, pidfd) < 0)
 			_exit(0);
 		if (pidfd >= 0)
 			close(pidfd);
+		spare_make(ctl);	/* the next world's, while it waits */
 	}
 }
 
