@@ -416,40 +416,22 @@ static bool
 spawn(struct cpy *c, struct arena *a, char **err)
 {
 	struct raw r;
-	int sv[2], cap[2], ctl[2];
+	int sock, cap_rd, ctl_wr;
 	pid_t pid;
 	enum read_end end;
 
 	/* the world's socket, and the fake internet's capture and sync
-	 * pipes, whose other ends only the world's sink holds */
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1) {
-		*err = xasprintf("socketpair: %s", strerror(errno));
-		return false;
-	}
-	if (pipe2(cap, O_CLOEXEC) == -1 || pipe2(ctl, O_CLOEXEC) == -1) {
-		*err = xasprintf("pipe: %s", strerror(errno));
-		close(sv[0]);
-		close(sv[1]);
-		return false;	/* (a first pipe may leak: out of fds) */
-	}
-	if (zygote_spawn(sv[1], cap[1], ctl[0], c->fail_at, c->kind,
+	 * pipes, whose other ends only the world's sink holds: the zygote
+	 * makes them with the world (which it may have built already) */
+	if (zygote_spawn(c->fail_at, c->kind, &sock, &cap_rd, &ctl_wr,
 	    &c->pidfd, &pid) == -1) {
 		const char *why = zygote_failure();
 		*err = xasprintf("the zygote could not start a world: %s%s%s",
 		    strerror(errno), *why ? ": " : "", why);
-		close(sv[0]);
-		close(sv[1]);
-		close(cap[0]);
-		close(cap[1]);
-		close(ctl[0]);
-		close(ctl[1]);
 		return false;
 	}
-	close(sv[1]);
-	close(cap[1]);
-	close(ctl[0]);
-	fakenet_attach(&c->net, cap[0], ctl[1]);
-	c->sock = sv[0];
+	fakenet_attach(&c->net, cap_rd, ctl_wr);
+	c->sock = sock;
 	end = read_reply(c, now_ms() + BUILD_MS, a, &r);
 	raw_free(&r);
 	if (end == READ_OK && r.ready)

@@ -98,9 +98,7 @@ world_step_name(enum world_step s)
 }
 
 struct stage {
-	int	sock;		/* the session's socket (-1: a spare's, not
-				   yet given) */
-	int	zctl;		/* a spare warden's channel to the zygote */
+	int	sock;		/* the session's socket */
 	int	cap_wr, ctl_rd;	/* the fake internet's pipes (fakenet.h) */
 	struct fakenet fn;
 	int	fail_at;
@@ -115,22 +113,6 @@ struct stage {
 static void refuse(struct stage *st, enum world_step step, int err)
     __attribute__((noreturn));
 
-/* A spare warden's request: the session's socket and pipes, fail_at and
- * kind, from the zygote (zygote.c).  0, or -1: the zygote is gone. */
-static int
-spare_go(struct stage *st)
-{
-	int fds[3];
-
-	if (zygote_spare_wait(st->zctl, fds, &st->fail_at, &st->kind) == -1)
-		return -1;
-	st->zctl = -1;
-	st->sock = fds[0];
-	st->cap_wr = fds[1];
-	st->ctl_rd = fds[2];
-	return 0;
-}
-
 static void
 refuse(struct stage *st, enum world_step step, int err)
 {
@@ -138,11 +120,6 @@ refuse(struct stage *st, enum world_step step, int err)
 	uint32_t s = step;
 	int32_t e = err > 0 ? err : EIO;
 	size_t n = strnlen(st->detail, WW_MAX_DETAIL);
-
-	/* A spare that failed before its request tells the session that
-	 * asks for it, as a warden forked for it would have. */
-	if (st->sock < 0 && spare_go(st) == -1)
-		_exit(JAIL_EXIT_SETUP);
 
 	memcpy(buf, &s, 4);
 	memcpy(buf + 4, &e, 4);
@@ -867,13 +844,6 @@ pid1_main(struct stage *st)
 
 static void warden(struct stage *st) __attribute__((noreturn));
 
-bool
-replica_spare_serves(int fail_at)
-{
-	return fail_at != WORLD_STEP_PDEATHSIG && fail_at != WORLD_STEP_IDS &&
-	    fail_at != WORLD_STEP_MEMCG;
-}
-
 void
 replica_main(int sock, int cap_wr, int ctl_rd, int fail_at, int kind)
 {
@@ -881,23 +851,10 @@ replica_main(int sock, int cap_wr, int ctl_rd, int fail_at, int kind)
 
 	memset(&st, 0, sizeof st);
 	st.sock = sock;
-	st.zctl = -1;
 	st.cap_wr = cap_wr;
 	st.ctl_rd = ctl_rd;
 	st.fail_at = fail_at;
 	st.kind = kind;
-	st.devnull = st.capfd = st.wsdir = -1;
-	warden(&st);
-}
-
-void
-replica_spare_main(int zctl)
-{
-	struct stage st;
-
-	memset(&st, 0, sizeof st);
-	st.sock = st.cap_wr = st.ctl_rd = -1;
-	st.zctl = zctl;
 	st.devnull = st.capfd = st.wsdir = -1;
 	warden(&st);
 }
@@ -917,9 +874,6 @@ warden(struct stage *stp)
 	/* a uid change clears the death signal: set it again */
 	if (step_pdeathsig(zygote) == -1)
 		refuse(&st, WORLD_STEP_PDEATHSIG, errno);
-	/* A spare warden is ready up to here: it waits for its request. */
-	if (st.sock < 0 && spare_go(&st) == -1)
-		_exit(0);
 	if (injected(&st, WORLD_STEP_UNSHARE) ||
 	    unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID |
 	    CLONE_NEWIPC | CLONE_NEWUTS) == -1) {

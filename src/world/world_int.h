@@ -65,11 +65,15 @@ const char *world_step_name(enum world_step s);
 #define WORLD_INNER_ID		1000		/* the agent user inside */
 
 /* zygote.c, in the session's process: start it (idempotent), and ask it
- * for a world whose end of the socket is sock.  On success *pidfd is
- * the world's warden (kill it to end the world).  0, or -1 with errno. */
+ * for a world of a kind.  On success *sock is the session's end of the
+ * world's socket, *cap_rd and *ctl_wr its ends of the fake internet's
+ * pipes (fakenet.h), and *pidfd the world's warden (kill it to end the
+ * world).  The world may have been built before the request (a spare:
+ * see zygote.c); its first message then waits in *sock.  0, or -1 with
+ * errno. */
 int zygote_start(void);
 int zygote_ensure(void);
-int zygote_spawn(int sock, int cap_wr, int ctl_rd, int fail_at, int kind,
+int zygote_spawn(int fail_at, int kind, int *sock, int *cap_rd, int *ctl_wr,
     int *pidfd, pid_t *pid);
 /* Why CPython could not start in the zygote, or "". */
 const char *zygote_failure(void);
@@ -78,21 +82,6 @@ const char *zygote_failure(void);
  * returns.  fail_at is a test hook (enum world_step, 0 = none). */
 void replica_main(int sock, int cap_wr, int ctl_rd, int fail_at, int kind)
     __attribute__((noreturn));
-/*
- * replica.c, in the zygote's child: a spare warden.  It takes the steps
- * that need no request (the death signal, its host ids, its memory
- * cgroup, leaving root) ahead, then waits on zctl for a request
- * (zygote_spare_wait) and goes on as replica_main; a step that failed
- * before is refused to the session of that request.  Never returns.
- */
-void replica_spare_main(int zctl) __attribute__((noreturn));
-/* Whether a spare can serve a request with this fail_at: not one of the
- * steps it took before any request. */
-bool replica_spare_serves(int fail_at);
-/* zygote.c, in a spare warden: its request, the three descriptors of
- * zygote_spawn() and their fail_at and kind.  Closes zctl.  0, or -1
- * (the zygote is gone). */
-int zygote_spare_wait(int zctl, int fds[3], int *fail_at, int *kind);
 /* replica.c, in the zygote: compile the worlds' seccomp filter and make
  * the fake internet's CA, once.
  * 0, or -1 with why. */

@@ -10,14 +10,26 @@
  * It is single-threaded, which unshare(CLONE_NEWUSER) requires.
  *
  * The control socket is a SOCK_SEQPACKET pair: the session sends one
- * message, a u32 fail_at with the world's end of a fresh socketpair
- * attached (SCM_RIGHTS); the zygote hands them to its spare warden (see
- * spare_make) or forks a warden for them (replica_main), and answers with
- * the warden's pid and errno, and a pidfd for it attached, so the session
- * can kill that world and no other, even after the pid is reused.  The
- * world then speaks to the session directly.  The zygote dies with the session (PDEATHSIG) and
- * when the control socket closes, reaps the wardens, and never reads
+ * message, the world's kind and a fail_at (a test hook); the zygote
+ * answers with the warden's pid and errno and, attached (SCM_RIGHTS), a
+ * pidfd for the warden, so the session can kill that world and no other
+ * even after the pid is reused, and the session's ends of the world's
+ * socket and of the fake internet's two pipes.  The world then speaks to
+ * the session directly.  The zygote dies with the session (PDEATHSIG)
+ * and when the control socket closes, reaps the wardens, and never reads
  * anything from a world.
+ *
+ * Spares.  Building a world takes milliseconds of forks, namespaces,
+ * mounts and dnsmasq's start; a session with --fresh-world asks for one
+ * per input.  So, for every kind a session has asked for, the zygote
+ * keeps one spare world built ahead, while the session types: forked
+ * with its own socket and pipes and built all the way (its "ready" waits
+ * in the socket), with no files, environment or names of any session --
+ * those come with the request's set-up, as for any world.  A request
+ * takes the spare of its kind and the zygote builds the next one; a
+ * request with a fail_at, or one that finds no spare, gets a world
+ * forked for it.  A spare that failed a step says so in its socket, and
+ * the session that takes it refuses as it would for its own world.
  */
 #include "config.h"
 
@@ -35,6 +47,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "world.h"
 #include "world_int.h"
 
 #ifndef __NR_pidfd_open
@@ -61,16 +74,13 @@ struct zrep {
 };
 
 static int ctl_fd = -1;		/* the session's end */
-/* The zygote's spare warden (replica_spare_main), or -1. */
-static pid_t spare = -1;
-static int spare_ctl = -1, spare_pidfd = -1;
 static pid_t zygote_pid = -1;
 static int zygote_err;		/* why it could not start, once failed */
 static char zygote_why[120];
 
 /* Send or receive one message with up to MAX_FDS descriptors attached
  * (nfd of them; -1s are not sent). */
-#define MAX_FDS	3
+#define MAX_FDS	4
 
 static ssize_t
 send_fds(int sock, const void *p, size_t n, const int *fds, size_t nfd)
@@ -161,79 +171,97 @@ recv_fd(int sock, void *p, size_t n, int *fd)
 /* the zygote                                                         */
 /* ---------------------------------------------------------------- */
 
-/*
- * The spare warden: forked while the zygote waits, it takes a world's
- * first steps (its host ids: a read of every /proc/N/status; its memory
- * cgroup: on cgroup v1 moving a process there waits for an RCU grace
- * period; milliseconds each) in a process of its own, before any
- * request, and the next request gets it (unless its fail_at is one of
- * those steps: replica_spare_serves).  It has run nothing of any input
- * and holds nothing of any session: it is as new as a warden forked for
- * the request.
- */
+/* A world as the zygote holds it until it answers: its warden and the
+ * session's ends (the world holds the others). */
+struct made {
+	pid_t	pid;		/* 0: none */
+	int	fds[4];		/* pidfd, socket, capture read, sync write */
+};
+
+#define KINDS	8		/* more than enum world_kind has */
+static struct made spares[KINDS];
+static bool wanted[KINDS];	/* a session asked for this kind */
+
 static void
-spare_drop(void)
+made_close(struct made *m)
 {
-	/* (by its pidfd: the wardens' reaping may have freed its pid) */
-	if (spare_pidfd >= 0)
-		(void)syscall(__NR_pidfd_send_signal, spare_pidfd, SIGKILL,
-		    NULL, 0);
-	if (spare_ctl >= 0)
-		close(spare_ctl);
-	if (spare_pidfd >= 0)
-		close(spare_pidfd);
-	spare = -1;
-	spare_ctl = spare_pidfd = -1;
+	size_t k;
+
+	for (k = 0; k < 4; k++)
+		if (m->fds[k] >= 0)
+			close(m->fds[k]);
+	memset(m, 0, sizeof *m);
+	for (k = 0; k < 4; k++)
+		m->fds[k] = -1;
 }
 
-static void
-spare_make(int ctl)
+/* Fork a warden for a world of kind, with a fresh socket and pipes. */
+static int
+make_world(int ctl, int kind, int fail_at, struct made *m)
 {
-	int sv[2];
+	int sv[2], cap[2] = { -1, -1 }, sync[2] = { -1, -1 }, saved;
 	pid_t pid;
+	size_t k;
 
-	if (spare > 0 ||
-	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) == -1)
-		return;
+	for (k = 0; k < 4; k++)
+		m->fds[k] = -1;
+	m->pid = 0;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1)
+		return -1;
+	if (pipe2(cap, O_CLOEXEC) == -1 || pipe2(sync, O_CLOEXEC) == -1) {
+		saved = errno;
+		close(sv[0]);
+		close(sv[1]);
+		if (cap[0] >= 0) {
+			close(cap[0]);
+			close(cap[1]);
+		}
+		errno = saved;
+		return -1;
+	}
 	pid = fork();
 	if (pid == 0) {
 		close(ctl);
+		for (k = 0; k < KINDS; k++)
+			made_close(&spares[k]);
 		close(sv[0]);
-		replica_spare_main(sv[1]);
+		close(cap[0]);
+		close(sync[1]);
+		replica_main(sv[1], cap[1], sync[0], fail_at, kind);
 	}
+	saved = errno;
 	close(sv[1]);
+	close(cap[1]);
+	close(sync[0]);
+	m->fds[1] = sv[0];
+	m->fds[2] = cap[0];
+	m->fds[3] = sync[1];
 	if (pid < 0) {
-		close(sv[0]);
-		return;
-	}
-	spare = pid;
-	spare_ctl = sv[0];
-	spare_pidfd = (int)syscall(__NR_pidfd_open, pid, 0);
-	if (spare_pidfd < 0)
-		spare_drop();
-}
-
-int
-zygote_spare_wait(int zctl, int fds[3], int *fail_at, int *kind)
-{
-	struct zreq req;
-	ssize_t n;
-	size_t k;
-
-	do
-		n = recv_fds(zctl, &req, sizeof req, fds, 3);
-	while (n < 0 && errno == EINTR);
-	close(zctl);
-	if (n != (ssize_t)sizeof req || fds[0] < 0 || fds[1] < 0 ||
-	    fds[2] < 0) {
-		for (k = 0; k < 3; k++)
-			if (fds[k] >= 0)
-				close(fds[k]);
+		made_close(m);
+		errno = saved;
 		return -1;
 	}
-	*fail_at = (int)req.fail_at;
-	*kind = (int)req.kind;
+	m->pid = pid;
+	m->fds[0] = (int)syscall(__NR_pidfd_open, pid, 0);
+	if (m->fds[0] < 0) {
+		saved = errno;
+		kill(pid, SIGKILL);
+		made_close(m);
+		errno = saved;
+		return -1;
+	}
 	return 0;
+}
+
+/* A spare for every kind asked for that has none. */
+static void
+spares_make(int ctl)
+{
+	size_t k;
+
+	for (k = 0; k < KINDS; k++)
+		if (wanted[k] && spares[k].pid == 0)
+			(void)make_world(ctl, (int)k, 0, &spares[k]);
 }
 
 static void zygote_main(int ctl, pid_t parent) __attribute__((noreturn));
@@ -275,76 +303,46 @@ zygote_main(int ctl, pid_t parent)
 	/* The first message says whether CPython came up. */
 	if (send_fd(ctl, &rep, sizeof rep, -1) < 0 || rep.err != 0)
 		_exit(0);
-	spare_make(ctl);	/* the first world's warden */
+	for (i = 0; i < KINDS; i++)
+		made_close(&spares[i]);
+	wanted[WORLD_KIND_REPLICA] = true;	/* the first world's */
+	spares_make(ctl);
 	for (;;) {
 		struct zreq req;
-		int fds[3], pidfd = -1;
+		struct made m;
+		int none[1];
 		ssize_t n;
-		pid_t pid;
-		size_t k;
 
 		while (waitpid(-1, NULL, WNOHANG) > 0)
 			;	/* wardens that ended */
-		/* the world's socket, its capture pipe's write end and its
-		 * sync pipe's read end (the fake internet's, fakenet.h) */
-		n = recv_fds(ctl, &req, sizeof req, fds, 3);
+		n = recv_fds(ctl, &req, sizeof req, none, 0);
 		if (n == 0)
 			_exit(0);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n != (ssize_t)sizeof req || fds[0] < 0) {
-			if (n < 0 && errno != EMSGSIZE)
-				_exit(0);
-			for (k = 0; k < 3; k++)
-				if (fds[k] >= 0)
-					close(fds[k]);
+		if (n < 0 && errno != EMSGSIZE)
+			_exit(0);
+		if (n != (ssize_t)sizeof req || req.kind >= KINDS)
 			continue;
-		}
 		memset(&rep, 0, sizeof rep);
-		if (spare > 0 && replica_spare_serves((int)req.fail_at)) {
-			if (send_fds(spare_ctl, &req, sizeof req, fds, 3) ==
-			    (ssize_t)sizeof req) {
-				/* it goes on as this request's warden */
-				rep.pid = spare;
-				pidfd = spare_pidfd;
-				close(spare_ctl);
-				spare = -1;
-				spare_ctl = spare_pidfd = -1;
-				for (k = 0; k < 3; k++)
-					close(fds[k]);
-				goto reply;
-			}
-			spare_drop();	/* it died */
-		}
-		pid = fork();
-		if (pid == 0) {
-			close(ctl);
-			if (spare_ctl >= 0)
-				close(spare_ctl);
-			if (spare_pidfd >= 0)
-				close(spare_pidfd);
-			replica_main(fds[0], fds[1], fds[2], (int)req.fail_at,
-			    (int)req.kind);
-		}
-		for (k = 0; k < 3; k++)
-			close(fds[k]);
-		if (pid < 0) {
+		if (req.fail_at == 0 && spares[req.kind].pid > 0) {
+			m = spares[req.kind];	/* built while the session
+						   typed */
+			memset(&spares[req.kind], 0, sizeof m);
+		} else if (make_world(ctl, (int)req.kind, (int)req.fail_at,
+		    &m) == -1) {
 			rep.pid = -1;
 			rep.err = errno;
-		} else {
-			rep.pid = pid;
-			pidfd = (int)syscall(__NR_pidfd_open, pid, 0);
-			if (pidfd < 0) {
-				rep.err = errno;
-				kill(pid, SIGKILL);
-			}
 		}
-reply:
-		if (send_fd(ctl, &rep, sizeof rep, pidfd) < 0)
+		if (rep.err == 0)
+			rep.pid = m.pid;
+		if (send_fds(ctl, &rep, sizeof rep, m.fds, rep.err == 0 ? 4 :
+		    0) < 0)
 			_exit(0);
-		if (pidfd >= 0)
-			close(pidfd);
-		spare_make(ctl);	/* the next world's, while it waits */
+		if (rep.err == 0)
+			made_close(&m);
+		wanted[req.kind] = true;
+		spares_make(ctl);	/* the next world, while it waits */
 	}
 }
 
@@ -429,19 +427,19 @@ zygote_ensure(void)
 }
 
 int
-zygote_spawn(int sock, int cap_wr, int ctl_rd, int fail_at, int kind,
+zygote_spawn(int fail_at, int kind, int *sock, int *cap_rd, int *ctl_wr,
     int *pidfd, pid_t *pid)
 {
 	struct zreq req = { (uint32_t)fail_at, (uint32_t)kind };
 	struct zrep rep;
-	int fd, fds[3] = { sock, cap_wr, ctl_rd };
+	int fds[4];
 
-	*pidfd = -1;
+	*pidfd = *sock = *cap_rd = *ctl_wr = -1;
 	if (zygote_ensure() == -1)
 		return -1;
-	if (send_fds(ctl_fd, &req, sizeof req, fds, 3) != (ssize_t)sizeof req ||
+	if (send_fds(ctl_fd, &req, sizeof req, NULL, 0) != (ssize_t)sizeof req ||
 	    !wait_readable(ctl_fd, ZYGOTE_TIMEOUT_MS) ||
-	    recv_fd(ctl_fd, &rep, sizeof rep, &fd) != (ssize_t)sizeof rep) {
+	    recv_fds(ctl_fd, &rep, sizeof rep, fds, 4) != (ssize_t)sizeof rep) {
 		/* The zygote is gone or stuck: start another next time. */
 		close(ctl_fd);
 		ctl_fd = -1;
@@ -450,13 +448,18 @@ zygote_spawn(int sock, int cap_wr, int ctl_rd, int fail_at, int kind,
 		errno = ECHILD;
 		return -1;
 	}
-	if (rep.err != 0 || fd < 0) {
-		if (fd >= 0)
-			close(fd);
+	if (rep.err != 0 || fds[0] < 0) {
+		size_t k;
+		for (k = 0; k < 4; k++)
+			if (fds[k] >= 0)
+				close(fds[k]);
 		errno = rep.err != 0 ? rep.err : EBADF;
 		return -1;
 	}
-	*pidfd = fd;
+	*pidfd = fds[0];
+	*sock = fds[1];
+	*cap_rd = fds[2];
+	*ctl_wr = fds[3];
 	*pid = rep.pid;
 	return 0;
 }
