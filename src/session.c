@@ -1094,6 +1094,11 @@ run_world(struct step *st, const struct node *root, const struct cmd_entry *e,
 	if (rep.decided)
 		return;
 	st->r->kind = e ? KIND_COMMAND : KIND_CODE;
+	if (rep.truncated != NULL)	/* what the world's caps left out */
+		st->r->truncated = st->r->truncated == NULL ? rep.truncated :
+		    arena_printf(st->a, "%s; %s", st->r->truncated,
+		    rep.truncated);
+	st->r->fs_partial = rep.fs_partial;
 	st->restarted = rep.restarted;
 	if (rep.restarted)
 		eval_effect(&st->ev, "restart", "world", NULL,

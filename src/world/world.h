@@ -117,6 +117,11 @@ struct world_reply {
 					   code made (it went on, or raised):
 					   what, as the record says it */
 	const char	*output;	/* what the code printed, or NULL */
+	const char	*truncated;	/* what the caps left out of this
+					   reply (the record's "truncated"),
+					   or NULL */
+	bool		 fs_partial;	/* the workspace was read back in
+					   part */
 	struct world_effect *effects;
 	size_t		 neffects;
 };
