@@ -991,14 +991,16 @@ merge_truncated(const struct cpy *c, struct raw *r, const struct mfs *before,
 	const char *where = c->kind == WORLD_KIND_JAIL ? "jail" : "world";
 	struct sbuf kept = SBUF_INIT;
 	size_t i, n = mfs_count(before), nkept = 0, named = 0, lost = 0,
-	    off = 0;
+	    deep = 0, off = 0;
 	const char *note;
 
 	while (off < r->unsent_len) {
 		const char *u = r->unsent + off;
 		off += strlen(u) + 1;
 		named++;
-		if (!mfs_exists(before, u))
+		if (mfs_exists(r->files, u))
+			deep++;		/* a directory sent, not what it holds */
+		else if (!mfs_exists(before, u))
 			lost++;
 	}
 	for (i = 0; i < n; i++) {
@@ -1020,6 +1022,10 @@ merge_truncated(const struct cpy *c, struct raw *r, const struct mfs *before,
 	if (lost > 0)
 		note = arena_printf(a, "%s; %zu file%s left in the %s", note,
 		    lost, lost == 1 ? "" : "s", where);
+	if (deep > 0)
+		note = arena_printf(a, "%s; what %zu director%s hold%s left in "
+		    "the %s", note, deep, deep == 1 ? "y" : "ies",
+		    deep == 1 ? "s" : "", where);
 	if (r->left > named)
 		note = arena_printf(a, "%s; %zu more entr%s left in the %s "
 		    "unnamed", note, (size_t)(r->left - named),
