@@ -29,6 +29,7 @@
 #include "config.h"
 
 #include <malloc.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +58,8 @@ struct pathstate {
 	unsigned	 used;		/* budget used */
 	struct world	*world;		/* where code runs, or NULL: the
 					   path's own layers run it */
+	bool		 resumed;	/* loaded from --state, and its world
+					   has not run yet */
 };
 
 struct session {
@@ -158,6 +161,7 @@ init_paths(struct session *s)
 		s->paths[p].ns = ns_new();
 		s->paths[p].ledger = ledger_new();
 		s->paths[p].used = 0;
+		s->paths[p].resumed = false;
 		s->paths[p].world = path_world(s, (enum path_id)p);
 	}
 	sbuf_truncate(&s->setup, 0);
@@ -400,14 +404,104 @@ struct ledger *session_ledger(struct session *s, enum path_id p) { return s->pat
 void session_set_budget_used(struct session *s, enum path_id p, unsigned used) { s->paths[p].used = used; }
 void session_set_steps(struct session *s, unsigned steps) { s->steps = steps; }
 
+/* Plain data whose repr is Python source that rebuilds it. */
+static bool
+is_literal(value v, int depth)
+{
+	size_t i;
+
+	if (depth > 100)
+		return false;
+	switch (v.type) {
+	case VT_NONE: case VT_BOOL: case VT_INT: case VT_BIGINT: case VT_STR:
+	case VT_BYTES:
+		return true;
+	case VT_FLOAT:
+		return isfinite(v.as.f);	/* (repr(inf) is not source) */
+	case VT_LIST:
+		for (i = 0; i < v.as.list->len; i++)
+			if (!is_literal(v.as.list->items[i], depth + 1))
+				return false;
+		return true;
+	case VT_TUPLE:
+		for (i = 0; i < v.as.tuple->len; i++)
+			if (!is_literal(v.as.tuple->items[i], depth + 1))
+				return false;
+		return true;
+	case VT_DICT: case VT_SET:
+		for (i = 0; i < v.as.dict->used; i++) {
+			const struct ventry *en = &v.as.dict->entries[i];
+			if (en->live && (!is_literal(en->key, depth + 1) ||
+			    (v.type == VT_DICT &&
+			    !is_literal(en->val, depth + 1))))
+				return false;
+		}
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool
+is_identifier(const char *s)
+{
+	size_t i;
+
+	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+	    *s == '_'))
+		return false;
+	for (i = 1; s[i] != '\0'; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') ||
+		    (s[i] >= 'A' && s[i] <= 'Z') ||
+		    (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+			return false;
+	return true;
+}
+
+/*
+ * After --state loaded the session: a new world's set-up binds the names
+ * the state restored (the essay's orders, the teacher's names, the
+ * model's plain data), each as its repr, which is Python source for
+ * plain data: nothing the state holds is run, only literals are.
+ */
+static void
+reseed_setup(struct session *s)
+{
+	struct ns *ns = s->paths[PATH_UNSAFE].ns;
+	struct arena *a = arena_new();
+	struct rt rt;
+	size_t i;
+
+	memset(&rt, 0, sizeof rt);
+	rt.arena = a;
+	rt.limits = unsafe_limits;
+	sbuf_truncate(&s->setup, 0);
+	for (i = 0; i < ns_count(ns); i++) {
+		struct sbuf r = SBUF_INIT;
+		value v;
+		const char *name = ns_name(ns, i, &v);
+
+		if (is_identifier(name) && is_literal(v, 0) &&
+		    value_repr(&rt, v, &r))
+			sbuf_addf(&s->setup, "%s = %s\n", name, sbuf_cstr(&r));
+		sbuf_free(&r);
+	}
+	arena_free(a);
+}
+
 bool
 session_use_state(struct session *s, const char *dir, char **err)
 {
 	struct state *st = state_open(s, dir, err);
+	size_t p;
 	if (st == NULL)
 		return false;
 	state_close(s->state);
 	s->state = st;
+	if (state_resumed(st))
+		reseed_setup(s);
+	for (p = 0; p < PATH__COUNT; p++)
+		s->paths[p].resumed = state_resumed(st);
 	return true;
 }
 
@@ -457,6 +551,8 @@ struct step {
 	struct arena		*a;	/* the records' arena (the caller's) */
 	struct eval		 ev;	/* allocates in the input's own arena */
 	bool			 restarted; /* its world had died */
+	bool			 resumed;   /* its world is new, after --state
+					   restored all but its names */
 	const char		*raised_after; /* the exception that ended
 					   code which had done harm first */
 };
@@ -1069,6 +1165,47 @@ layer_named(const char *name)
 }
 
 /*
+ * The first input of a session resumed from --state on a CPython world:
+ * files, ledger and budget were restored, the names its world held were
+ * not (they were objects in an interpreter that is gone; the state kept
+ * only the list of them).  Said once, in the record and on the line.
+ */
+static void
+resumed_note(struct step *st, const struct world *w)
+{
+	struct sbuf lost = SBUF_INIT;
+	const char *const *names;
+	size_t i, n = 0, k = 0;
+
+	if (!st->ps->resumed)
+		return;
+	st->ps->resumed = false;
+	if (w->ops->engine != WORLD_ENGINE_CPYTHON || st->s->state == NULL)
+		return;		/* (the model's names are values: restored) */
+	if ((names = state_world_names(st->s->state, st->path, &n)) == NULL)
+		return;		/* the model ran it: names restored */
+	for (i = 0; i < n; i++) {
+		value v;
+		if (ns_get(st->ps->ns, names[i], &v))
+			continue;	/* seeded again in the new world */
+		if (k++ < 8)
+			sbuf_addf(&lost, "%s%s", k > 1 ? ", " : "", names[i]);
+	}
+	if (k > 8)
+		sbuf_addf(&lost, " and %zu more", k - 8);
+	eval_effect(&st->ev, "resume", "state", NULL, k > 0 ?
+	    arena_printf(st->a, "resumed from the saved state: files, ledger "
+	    "and budget restored; names not (a CPython world's objects cannot "
+	    "be saved): %s %s gone", sbuf_cstr(&lost), k > 1 ? "are" : "is") :
+	    "resumed from the saved state: files, ledger, budget and the "
+	    "seeded names restored (a CPython world's own names cannot be "
+	    "saved; the last one held no others)", false);
+	st->ev.effects[st->ev.neffects - 1].source = "world";
+	st->resumed = k > 0;
+	sbuf_free(&lost);
+}
+
+/*
  * Run the input in the path's world.  The model decides the record
  * itself; any other world's reply becomes it here: its effects, its
  * verdict (a limit that stopped the code is the bomb going off, on the
@@ -1099,6 +1236,7 @@ run_world(struct step *st, const struct node *root, const struct cmd_entry *e,
 		    arena_printf(st->a, "%s; %s", st->r->truncated,
 		    rep.truncated);
 	st->r->fs_partial = rep.fs_partial;
+	resumed_note(st, w);
 	st->restarted = rep.restarted;
 	if (rep.restarted)
 		eval_effect(&st->ev, "restart", "world", NULL,
@@ -1294,6 +1432,9 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 		outcome = arena_printf(st->a, "%s [%s]", outcome, r->truncated);
 	if (st->restarted)	/* as a notebook says "kernel restarted" */
 		outcome = arena_printf(st->a, "(world restarted) %s", outcome);
+	if (st->resumed)	/* --state kept all but the world's names */
+		outcome = arena_printf(st->a, "(resumed: names not restored) %s",
+		    outcome);
 	r->outcome = outcome;
 	record_set_line(r, st->a);
 }
