@@ -832,9 +832,10 @@ static size_t ndir_modes;
 
 /*
  * Seed one workspace entry (wire.h's P frame): its parents made as
- * needed, a file written and given its mode, a directory made, a link
- * made; other kinds are not seeded.  (Inside the world: a seed that
- * points through a link of its own reaches only the world's files.)
+ * needed, a file written and given its mode, a directory made, a link,
+ * a fifo or a socket's node made; a device is not seeded.  (Inside the
+ * world: a seed that points through a link of its own reaches only the
+ * world's files.)
  */
 static void
 put_file(int wsdir, const char *p, size_t len)
@@ -878,8 +879,13 @@ put_file(int wsdir, const char *p, size_t len)
 		(void)symlinkat(target, wsdir, path);
 		return;
 	}
-	if (!S_ISREG(mode))
+	if (S_ISFIFO(mode) || S_ISSOCK(mode)) {
+		/* (a socket's node, without a listener, as one left behind) */
+		(void)mknodat(wsdir, path, (mode & (S_IFMT | 0777)), 0);
 		return;
+	}
+	if (!S_ISREG(mode))
+		return;		/* (a device cannot be made in a world) */
 	fd = openat(wsdir, path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
 	    O_CLOEXEC, 0644);
 	if (fd < 0)
