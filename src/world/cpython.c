@@ -354,16 +354,18 @@ read_reply(struct cpy *c, double deadline, struct arena *a, struct raw *r)
 			break;
 		case WW_FILE: {
 			uint64_t dl;
-			const char *name = file_frame(a, r, pay, len, nfiles,
-			    file_bytes, &dl);
-			if (name == NULL)
+			const char *name;
+			/* (the workspace follows the status, whose nonce the
+			 * code cannot know: an entry before it is forged) */
+			if (!r->has_status || (name = file_frame(a, r, pay, len,
+			    nfiles, file_bytes, &dl)) == NULL)
 				return READ_BAD;
 			file_bytes += dl;
 			nfiles++;
 			break;
 		}
 		case WW_TRUNCATED:
-			if (len < 4 || r->truncated ||
+			if (len < 4 || r->truncated || !r->has_status ||
 			    (len > 4 && pay[len - 1] != '\0'))
 				return READ_BAD;
 			memcpy(&r->left, pay, 4);
