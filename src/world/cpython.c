@@ -11,11 +11,14 @@
  *
  * Everything read from a world is hostile: frames are read one at a time,
  * each type and length checked against the caps of wire.h before its
- * payload is read, file names must be flat, the total is bounded, and a
- * reply that breaks any rule ends the world.  The reply becomes effects:
- * audit events that matter (a program run, a request sent, a connection,
- * native code), then the workspace's difference from before the input
- * (files deleted, overwritten, created), then what the code printed.
+ * payload is read, a workspace entry's path must be relative and flat in
+ * each part, below its directory, after the reply's status, the total is
+ * bounded, and a reply that breaks any rule ends the world.  The reply
+ * becomes effects: audit events that matter (a program run, a request
+ * sent, a connection, native code), then the workspace's difference from
+ * before the input (entries deleted, moved, overwritten, made unreadable,
+ * created), then what the code printed.  What a cap left out becomes the
+ * reply's truncated, never silence.
  */
 #include "config.h"
 
