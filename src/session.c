@@ -60,6 +60,8 @@ struct pathstate {
 					   path's own layers run it */
 	bool		 resumed;	/* loaded from --state, and its world
 					   has not run yet */
+	char		*restore;	/* while resumed: source binding its
+					   old world's plain names, or NULL */
 };
 
 struct session {
@@ -162,6 +164,7 @@ init_paths(struct session *s)
 		s->paths[p].ledger = ledger_new();
 		s->paths[p].used = 0;
 		s->paths[p].resumed = false;
+		s->paths[p].restore = NULL;
 		s->paths[p].world = path_world(s, (enum path_id)p);
 	}
 	sbuf_truncate(&s->setup, 0);
@@ -182,6 +185,8 @@ free_paths(struct session *s)
 		ledger_free(s->paths[p].ledger);
 		world_free(s->paths[p].world);
 		s->paths[p].world = NULL;
+		free(s->paths[p].restore);
+		s->paths[p].restore = NULL;
 	}
 }
 
@@ -393,6 +398,14 @@ session_world_names(const struct session *s, enum path_id p, size_t *n)
 	return w != NULL && w->built ? world_names(w, n) : NULL;
 }
 
+const char *const *
+session_world_literals(const struct session *s, enum path_id p, size_t *n)
+{
+	const struct world *w = s->paths[p].world;
+	*n = 0;
+	return w != NULL && w->built ? world_literals(w, n) : NULL;
+}
+
 const char *
 session_engine(const struct session *s, enum path_id p)
 {
@@ -458,6 +471,98 @@ is_identifier(const char *s)
 	return true;
 }
 
+/* A tree of literals only: constants (not ...), signed numbers, and
+ * lists, tuples, sets and dicts of them -- what ast.literal_eval takes,
+ * less complex numbers.  Nothing in it can run anything. */
+static bool
+is_literal_node(const struct node *n, int depth)
+{
+	size_t i;
+
+	if (n == NULL || depth > 100)
+		return false;
+	switch (n->kind) {
+	case NODE_CONSTANT:
+		return n->u.constant.value.type != VT_ELLIPSIS;
+	case NODE_UNARYOP:
+		return (n->u.unaryop.op == UNARYOP_USUB ||
+		    n->u.unaryop.op == UNARYOP_UADD) &&
+		    n->u.unaryop.operand->kind == NODE_CONSTANT &&
+		    (n->u.unaryop.operand->u.constant.value.type == VT_INT ||
+		    n->u.unaryop.operand->u.constant.value.type == VT_BIGINT ||
+		    n->u.unaryop.operand->u.constant.value.type == VT_FLOAT);
+	case NODE_LIST: case NODE_TUPLE: case NODE_SET:
+		for (i = 0; i < n->u.seq.elts.len; i++)
+			if (!is_literal_node(n->u.seq.elts.items[i], depth + 1))
+				return false;
+		return true;
+	case NODE_DICT:
+		for (i = 0; i < n->u.dict.keys.len; i++)
+			if (!is_literal_node(n->u.dict.keys.items[i], depth + 1) ||
+			    !is_literal_node(n->u.dict.values.items[i],
+			    depth + 1))
+				return false;	/* (a NULL key: **) */
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool is_identifier(const char *s);
+
+/*
+ * The source that binds path p's old world's plain names again, from
+ * what the state kept of them: each "name = repr" only when the name is
+ * an identifier and the repr parses as a literal (the state is a file;
+ * the reprs came from a world), so nothing but literals is run.
+ */
+static char *
+restore_source(const struct session *s, enum path_id p)
+{
+	struct sbuf src = SBUF_INIT;
+	const char *const *lits;
+	size_t i, n;
+
+	if (s->state == NULL ||
+	    (lits = state_world_values(s->state, p, &n)) == NULL)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		const char *name = lits[2 * i], *repr = lits[2 * i + 1];
+		struct arena *a = arena_new();
+		struct parse_result pr;
+		value v;
+
+		parse_input(a, repr, strlen(repr), &pr);
+		if (is_identifier(name) && !ns_get(s->paths[p].ns, name, &v) &&
+		    pr.status == PARSE_OK && pr.root->kind == NODE_EXPRESSION &&
+		    is_literal_node(pr.root->u.expression.body, 0))
+			sbuf_addf(&src, "%s = %s\n", name, repr);
+		arena_free(a);
+	}
+	if (src.len == 0) {
+		sbuf_free(&src);
+		return NULL;
+	}
+	return sbuf_take(&src);
+}
+
+/* Did the restore source bind name? */
+static bool
+restored(const struct pathstate *ps, const char *name)
+{
+	const char *line = ps->restore;
+	size_t n = strlen(name);
+
+	while (line != NULL && *line != '\0') {
+		if (strncmp(line, name, n) == 0 && strncmp(line + n, " = ", 3) == 0)
+			return true;
+		line = strchr(line, '\n');
+		if (line != NULL)
+			line++;
+	}
+	return false;
+}
+
 /*
  * After --state loaded the session: a new world's set-up binds the names
  * the state restored (the essay's orders, the teacher's names, the
@@ -500,8 +605,11 @@ session_use_state(struct session *s, const char *dir, char **err)
 	s->state = st;
 	if (state_resumed(st))
 		reseed_setup(s);
-	for (p = 0; p < PATH__COUNT; p++)
+	for (p = 0; p < PATH__COUNT; p++) {
 		s->paths[p].resumed = state_resumed(st);
+		free(s->paths[p].restore);
+		s->paths[p].restore = restore_source(s, (enum path_id)p);
+	}
 	return true;
 }
 
@@ -1134,6 +1242,9 @@ ready_world(struct session *s, struct pathstate *ps, struct arena *a,
 		.fs = ps->fs, .env = s->bare ? bare_env : essay_env,
 		.setup = sbuf_cstr(&s->setup),
 	};
+
+	if (ps->resumed && ps->restore != NULL)	/* the old world's names */
+		seed.setup = arena_printf(a, "%s%s", seed.setup, ps->restore);
 	char *err = NULL;
 
 	if (ps->world->built || world_build(ps->world, &seed, &err))
@@ -1173,9 +1284,9 @@ layer_named(const char *name)
 static void
 resumed_note(struct step *st, const struct world *w)
 {
-	struct sbuf lost = SBUF_INIT;
+	struct sbuf lost = SBUF_INIT, again = SBUF_INIT;
 	const char *const *names;
-	size_t i, n = 0, k = 0;
+	size_t i, n = 0, k = 0, kept = 0;
 
 	if (!st->ps->resumed)
 		return;
@@ -1188,20 +1299,32 @@ resumed_note(struct step *st, const struct world *w)
 		value v;
 		if (ns_get(st->ps->ns, names[i], &v))
 			continue;	/* seeded again in the new world */
+		if (restored(st->ps, names[i])) {
+			if (kept++ < 8)
+				sbuf_addf(&again, "%s%s", kept > 1 ? ", " : "",
+				    names[i]);
+			continue;
+		}
 		if (k++ < 8)
 			sbuf_addf(&lost, "%s%s", k > 1 ? ", " : "", names[i]);
 	}
 	if (k > 8)
 		sbuf_addf(&lost, " and %zu more", k - 8);
-	eval_effect(&st->ev, "resume", "state", NULL, k > 0 ?
-	    arena_printf(st->a, "resumed from the saved state: files, ledger "
-	    "and budget restored; names not (a CPython world's objects cannot "
-	    "be saved): %s %s gone", sbuf_cstr(&lost), k > 1 ? "are" : "is") :
-	    "resumed from the saved state: files, ledger, budget and the "
-	    "seeded names restored (a CPython world's own names cannot be "
-	    "saved; the last one held no others)", false);
+	if (kept > 8)
+		sbuf_addf(&again, " and %zu more", kept - 8);
+	eval_effect(&st->ev, "resume", "state", NULL, arena_printf(st->a,
+	    "resumed from the saved state: files, ledger and budget restored"
+	    "%s%s%s%s%s", kept > 0 ? "; names bound to plain data bound "
+	    "again: " : "", sbuf_cstr(&again), k > 0 ? "; names not (a "
+	    "CPython world's objects cannot be saved): " : "",
+	    sbuf_cstr(&lost), k > 1 ? " are gone" : k > 0 ? " is gone" :
+	    kept > 0 ? "" : "; the earlier world held no other names"),
+	    false);
 	st->ev.effects[st->ev.neffects - 1].source = "world";
 	st->resumed = k > 0;
+	free(st->ps->restore);
+	st->ps->restore = NULL;
+	sbuf_free(&again);
 	sbuf_free(&lost);
 }
 
@@ -1219,6 +1342,7 @@ run_world(struct step *st, const struct node *root, const struct cmd_entry *e,
 	struct world_input in = {
 		.src = st->r->input, .len = strlen(st->r->input),
 		.command = e ? e->name : NULL, .a = st->a,
+		.literals = st->s->state != NULL,
 		.model_run = model_step, .model_ctx = &job,
 	};
 	struct world *w = st->ps->world;

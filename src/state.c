@@ -93,6 +93,9 @@ struct spath {
 	char		**lost;		/* ...and as loaded: what a resumed
 					   session's new world lacks */
 	size_t		 nlost;
+	json_t		*wvalues;	/* its plain names' reprs as saved */
+	char		**values;	/* ...as loaded: name, repr, ... */
+	size_t		 nvalues;	/* pairs */
 };
 
 struct blob {
@@ -226,6 +229,10 @@ index_clear(struct state *st)
 		for (i = 0; i < st->paths[p].nlost; i++)
 			free(st->paths[p].lost[i]);
 		free(st->paths[p].lost);
+		json_decref(st->paths[p].wvalues);
+		for (i = 0; i < 2 * st->paths[p].nvalues; i++)
+			free(st->paths[p].values[i]);
+		free(st->paths[p].values);
 		memset(&st->paths[p], 0, sizeof st->paths[p]);
 	}
 	st->nblobs = 0;
@@ -570,6 +577,28 @@ world_names_json(struct enc *e, const struct session *s, enum path_id p)
 	return arr;
 }
 
+/*
+ * Of those, the ones bound to plain data, [[name hex, repr hex], ...]
+ * (NULL when the world reported none: it was not asked, or is the
+ * model's).  Text, not values: the session checks each repr is a literal
+ * before a new world binds it again.
+ */
+static json_t *
+world_values_json(struct enc *e, const struct session *s, enum path_id p)
+{
+	size_t i, n;
+	const char *const *lits = session_world_literals(s, p, &n);
+	json_t *arr;
+
+	if (lits == NULL)
+		return NULL;
+	arr = json_array();
+	for (i = 0; i < n; i++)
+		push(e, arr, pair(e, hex(lits[2 * i], strlen(lits[2 * i])),
+		    hex(lits[2 * i + 1], strlen(lits[2 * i + 1]))));
+	return arr;
+}
+
 /* Ledger entries [from, count) as [[key digest, args digest, msg hex]]. */
 static json_t *
 ledger_json(struct enc *e, const struct ledger *l, size_t from)
@@ -717,8 +746,11 @@ write_snapshot(struct state *st, struct session *s,
 		    session_ns(s, (enum path_id)p), &bytes));
 		{
 			json_t *wn = world_names_json(&e, s, (enum path_id)p);
+			json_t *wv = world_values_json(&e, s, (enum path_id)p);
 			if (wn != NULL)
 				set(&e, path, "world_names", wn);
+			if (wv != NULL)
+				set(&e, path, "world_values", wv);
 		}
 		set(&e, path, "ledger", ledger_json(&e,
 		    session_ledger(s, (enum path_id)p), 0));
@@ -774,6 +806,7 @@ struct pending {
 	json_t		*names;		/* NULL: unchanged */
 	size_t		 names_bytes;
 	json_t		*wnames;	/* a world's names; NULL: unchanged */
+	json_t		*wvalues;	/* ...their plain values; likewise */
 };
 
 /*
@@ -818,6 +851,7 @@ pending_free(struct pending *pd)
 		files_free(pd[p].files, pd[p].n);
 		json_decref(pd[p].names);
 		json_decref(pd[p].wnames);
+		json_decref(pd[p].wvalues);
 	}
 }
 
@@ -938,6 +972,9 @@ journal_line(struct state *st, struct session *s, const struct pending *pd,
 			set(&e, path, "names", json_incref(pd[p].names));
 		if (pd[p].wnames != NULL)
 			set(&e, path, "world_names", json_incref(pd[p].wnames));
+		if (pd[p].wvalues != NULL)
+			set(&e, path, "world_values",
+			    json_incref(pd[p].wvalues));
 		if (ledger_count(l) > sp->ledger_n)
 			set(&e, path, "ledger", ledger_json(&e, l,
 			    sp->ledger_n));
@@ -1006,6 +1043,11 @@ commit(struct state *st, struct session *s, struct pending *pd)
 			sp->wnames = pd[p].wnames;
 			pd[p].wnames = NULL;
 		}
+		if (pd[p].wvalues != NULL) {
+			json_decref(sp->wvalues);
+			sp->wvalues = pd[p].wvalues;
+			pd[p].wvalues = NULL;
+		}
 		sp->fs = session_fs(s, (enum path_id)p);
 		sp->ns = session_ns(s, (enum path_id)p);
 		sp->ledger = session_ledger(s, (enum path_id)p);
@@ -1066,6 +1108,14 @@ save(struct state *st, struct session *s, const struct record *r, size_t n,
 			json_decref(pd[p].wnames);	/* unchanged */
 			pd[p].wnames = NULL;
 		}
+		pd[p].wvalues = world_values_json(&e, s, (enum path_id)p);
+		if (pd[p].wvalues != NULL && !full && sp->wvalues != NULL &&
+		    json_equal(pd[p].wvalues, sp->wvalues)) {
+			json_decref(pd[p].wvalues);
+			pd[p].wvalues = NULL;
+		}
+		if (pd[p].wvalues != NULL)
+			held += json_dumpb(pd[p].wvalues, NULL, 0, JSON_COMPACT);
 		held += mfs_bytes(fs) + ledger_bytes(session_ledger(s,
 		    (enum path_id)p));
 	}
@@ -1150,6 +1200,7 @@ corrupt(char **err, const char *dir, const char *file, const char *what)
 struct gathered {
 	json_t		*names;		/* the last names seen */
 	json_t		*wnames;	/* the last world names seen */
+	json_t		*wvalues;	/* and their plain values */
 	json_t		*ledger;	/* every entry, in order */
 	unsigned	 budget_used;
 };
@@ -1216,6 +1267,12 @@ gather_path(struct spath *sp, struct gathered *g, json_t *path, bool snapshot)
 			return false;
 		json_decref(g->wnames);
 		g->wnames = json_incref(v);
+	}
+	if ((v = json_object_get(path, "world_values")) != NULL) {
+		if (!json_is_array(v))
+			return false;
+		json_decref(g->wvalues);
+		g->wvalues = json_incref(v);
 	}
 	if ((v = json_object_get(path, "ledger")) != NULL &&
 	    json_array_extend(g->ledger, v) != 0)
@@ -1386,6 +1443,21 @@ materialize(struct state *st, struct session *s, struct gathered *g,
 			sp->lost[sp->nlost++] = name;
 		}
 		sp->wnames = json_incref(g[p].wnames);
+		json_array_foreach(g[p].wvalues, i, e) {
+			char *name = unhex_name(json_array_get(e, 0));
+			char *repr = unhex_name(json_array_get(e, 1));
+			if (name == NULL || repr == NULL) {
+				free(name);
+				free(repr);
+				return corrupt(err, st->dir, "state.json",
+				    "a world's value");
+			}
+			sp->values = xreallocarray(sp->values,
+			    2 * sp->nvalues + 2, sizeof *sp->values);
+			sp->values[2 * sp->nvalues] = name;
+			sp->values[2 * sp->nvalues++ + 1] = repr;
+		}
+		sp->wvalues = json_incref(g[p].wvalues);
 		sp->names_bytes = g[p].names != NULL ? json_dumpb(g[p].names,
 		    NULL, 0, JSON_COMPACT) : 0;
 		sp->fs = session_fs(s, (enum path_id)p);
@@ -1559,6 +1631,7 @@ out:
 	for (p = 0; p < PATH__COUNT; p++) {
 		json_decref(g[p].names);
 		json_decref(g[p].wnames);
+		json_decref(g[p].wvalues);
 		json_decref(g[p].ledger);
 	}
 	json_decref(root);
@@ -1717,4 +1790,11 @@ state_world_names(const struct state *st, int path, size_t *n)
 		return NULL;
 	return st->paths[path].lost != NULL ?
 	    (const char *const *)st->paths[path].lost : none;
+}
+
+const char *const *
+state_world_values(const struct state *st, int path, size_t *n)
+{
+	*n = st->paths[path].nvalues;
+	return (const char *const *)st->paths[path].values;
 }

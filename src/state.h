@@ -33,8 +33,9 @@
  * DIR must belong to the caller and not be writable by group or others,
  * as ssh wants of its files; a session holds an exclusive flock(2) on it,
  * so a second process on the same DIR is refused.  Names whose values are
- * not plain data (lambdas, modules) are not saved, nor are a CPython
- * world's (only the list of them: state_world_names).
+ * not plain data (lambdas, modules) are not saved; of a CPython world's,
+ * the list of them (state_world_names) and the reprs of those bound to
+ * plain data (state_world_values) are.
  */
 #ifndef SANDBOXREPL_STATE_H
 #define SANDBOXREPL_STATE_H
@@ -76,6 +77,13 @@ bool state_resumed(const struct state *st);
  * lacks.  Names of the model are values and are saved (see above).
  */
 const char *const *state_world_names(const struct state *st, int path,
+    size_t *n);
+/*
+ * Of those, the ones bound to plain data, as 2 * *n strings: name, its
+ * repr, ... (or NULL).  Text a world wrote: the session binds a name
+ * again only when its repr parses as a literal.
+ */
+const char *const *state_world_values(const struct state *st, int path,
     size_t *n);
 
 #endif

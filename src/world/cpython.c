@@ -67,6 +67,9 @@ struct cpy {
 	bool		 died;		/* the last world died: restart */
 	char		**names;	/* __main__'s names after the last input */
 	size_t		 nnames;
+	char		**lits;		/* name, repr, name, repr...: those
+					   bound to plain data (wire.h's L) */
+	size_t		 nlits;		/* pairs */
 	uint64_t	 nonce;		/* of the input in flight */
 	struct fakenet	 net;		/* the reader of its captures */
 	/* Connections already told, with the bytes they had then: one
@@ -90,6 +93,9 @@ struct raw {
 	const char	*names;		/* NUL-separated, names_len bytes */
 	size_t		 names_len;
 	bool		 has_names;
+	const char	*lits;		/* the L frame, lits_len bytes */
+	size_t		 lits_len;
+	bool		 has_lits;
 	size_t		 output_len;
 	struct raw_event events[WW_MAX_EVENTS];
 	size_t		 nevents;
@@ -181,6 +187,7 @@ frame_cap(char type)
 	case WW_OUTPUT:		return WW_MAX_OUTPUT;
 	case WW_EVENT:		return WW_MAX_EVENT;
 	case WW_NAMES:		return WW_MAX_NAMES;
+	case WW_LITERALS_F:	return WW_MAX_LITERALS;
 	case WW_FILE:		return 8 + WW_MAX_PATH + WW_MAX_FILE_BYTES;
 	case WW_CUT:		return 12;
 	default:		return (size_t)-1;
@@ -352,6 +359,22 @@ read_reply(struct cpy *c, double deadline, struct arena *a, struct raw *r)
 			r->names_len = len;
 			r->has_names = true;
 			break;
+		case WW_LITERALS_F: {
+			size_t off = 0, k = 0;
+			/* pairs of NUL-terminated strings, after the status */
+			if (!r->has_status || (len > 0 && pay[len - 1] != '\0'))
+				return READ_BAD;
+			while (off < len) {
+				off += strlen(pay + off) + 1;
+				k++;
+			}
+			if (k % 2 != 0)
+				return READ_BAD;
+			r->lits = pay;
+			r->lits_len = len;
+			r->has_lits = true;
+			break;
+		}
 		case WW_DROPPED:
 			memcpy(&r->dropped, pay, 4);
 			break;
@@ -1092,6 +1115,37 @@ free_names(struct cpy *c)
 	free(c->names);
 	c->names = NULL;
 	c->nnames = 0;
+	for (i = 0; i < 2 * c->nlits; i++)
+		free(c->lits[i]);
+	free(c->lits);
+	c->lits = NULL;
+	c->nlits = 0;
+}
+
+/* Keep the literals the world sent with its names (none when it was not
+ * asked). */
+static void
+keep_literals(struct cpy *c, const struct raw *r)
+{
+	size_t off = 0;
+
+	size_t k = 0;
+
+	if (!r->has_lits)
+		return;
+	while (off < r->lits_len) {	/* (read_reply checked the pairs) */
+		off += strlen(r->lits + off) + 1;
+		k++;
+	}
+	c->lits = xreallocarray(NULL, k + 1, sizeof *c->lits);
+	off = 0;
+	while (off < r->lits_len) {
+		c->lits[c->nlits * 2] = xstrdup(r->lits + off);
+		off += strlen(r->lits + off) + 1;
+		c->lits[c->nlits * 2 + 1] = xstrdup(r->lits + off);
+		off += strlen(r->lits + off) + 1;
+		c->nlits++;
+	}
 }
 
 /* Keep the names the world reported, sorted. */
@@ -1103,6 +1157,7 @@ keep_names(struct cpy *c, const struct raw *r)
 	if (!r->has_names)
 		return;
 	free_names(c);
+	keep_literals(c, r);
 	while (off < r->names_len) {
 		const char *s = r->names + off;
 		size_t n = strlen(s);
@@ -1259,7 +1314,8 @@ cpy_run(struct world *w, const struct world_input *in,
 	struct arena *a = in->a;
 	struct effects e = { .a = a, .source = "world" };
 	struct raw r;
-	char flags = in->setup ? WW_SETUP : 0;
+	char flags = (char)((in->setup ? WW_SETUP : 0) |
+	    (in->literals ? WW_LITERALS : 0));
 	enum read_end end;
 	char *err = NULL;
 
@@ -1440,6 +1496,15 @@ cpy_names(const struct world *w, size_t *n)
 	return c->names != NULL ? (const char *const *)c->names : none;
 }
 
+static const char *const *
+cpy_literals(const struct world *w, size_t *n)
+{
+	const struct cpy *c = w->impl;
+
+	*n = c->nlits;
+	return (const char *const *)c->lits;
+}
+
 const struct world_ops world_cpython_ops = {
 	.engine = WORLD_ENGINE_CPYTHON,
 	.compiles = true,
@@ -1448,6 +1513,7 @@ const struct world_ops world_cpython_ops = {
 	.read_back = cpy_read_back,
 	.destroy = cpy_destroy,
 	.names = cpy_names,
+	.literals = cpy_literals,
 };
 
 void *

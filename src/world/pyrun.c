@@ -34,6 +34,7 @@
 #include <seccomp.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -789,6 +790,100 @@ send_names(PyObject *main_dict)
 		send_cut(WW_CUT_NAMES, unlisted);
 }
 
+/*
+ * Plain data (wire.h's L frame): exact built-in types only, so that its
+ * repr runs none of the code's own methods, within a count of items and
+ * a depth (a list that holds itself is not plain: its repr would say
+ * "[...]").
+ */
+static bool
+is_plain(PyObject *o, int depth, long *items)
+{
+	Py_ssize_t i, n;
+
+	if (--*items < 0 || depth > 20)
+		return false;
+	if (o == Py_None || PyBool_Check(o) || PyLong_CheckExact(o) ||
+	    PyUnicode_CheckExact(o) || PyBytes_CheckExact(o))
+		return true;
+	if (PyFloat_CheckExact(o))
+		return isfinite(PyFloat_AS_DOUBLE(o));
+	if (PyList_CheckExact(o) || PyTuple_CheckExact(o)) {
+		n = PySequence_Fast_GET_SIZE(o);
+		for (i = 0; i < n; i++)
+			if (!is_plain(PySequence_Fast_GET_ITEM(o, i), depth + 1,
+			    items))
+				return false;
+		return true;
+	}
+	if (PyDict_CheckExact(o)) {
+		PyObject *k, *v;
+		Py_ssize_t pos = 0;
+		while (PyDict_Next(o, &pos, &k, &v))
+			if (!is_plain(k, depth + 1, items) ||
+			    !is_plain(v, depth + 1, items))
+				return false;
+		return true;
+	}
+	if (PySet_CheckExact(o) && PySet_GET_SIZE(o) > 0) {
+		PyObject *k;
+		Py_ssize_t pos = 0;
+		Py_hash_t h;
+		while (_PySet_NextEntry(o, &pos, &k, &h))
+			if (!is_plain(k, depth + 1, items))
+				return false;
+		return true;
+	}
+	return false;
+}
+
+/* The names bound to plain data, with their reprs (wire.h's L frame),
+ * within its caps; a name past them is left out (and said by the
+ * session, which finds it missing). */
+static void
+send_literals(PyObject *main_dict)
+{
+	static char buf[WW_MAX_LITERALS];
+	PyObject *key, *val;
+	Py_ssize_t pos = 0;
+	size_t len = 0, i;
+
+	while (PyDict_Next(main_dict, &pos, &key, &val)) {
+		const char *s, *r;
+		PyObject *rep;
+		Py_ssize_t rn;
+		size_t n;
+		long items = 10000;
+		bool command = false;
+
+		if (!PyUnicode_CheckExact(key) ||
+		    (s = PyUnicode_AsUTF8(key)) == NULL) {
+			PyErr_Clear();
+			continue;
+		}
+		for (i = 0; command_names[i] != NULL; i++)
+			if (strcmp(s, command_names[i]) == 0 &&
+			    PyDict_GetItemString(commands, s) == val)
+				command = true;
+		if (command || strncmp(s, "__", 2) == 0 ||
+		    !is_plain(val, 0, &items))
+			continue;
+		rep = PyObject_Repr(val);
+		r = rep ? PyUnicode_AsUTF8AndSize(rep, &rn) : NULL;
+		n = strlen(s);
+		if (r != NULL && (size_t)rn <= WW_MAX_LITERAL &&
+		    strlen(r) == (size_t)rn &&
+		    n + 1 + (size_t)rn + 1 <= sizeof buf - len) {
+			memcpy(buf + len, s, n + 1);
+			memcpy(buf + len + n + 1, r, (size_t)rn + 1);
+			len += n + 1 + (size_t)rn + 1;
+		}
+		PyErr_Clear();
+		Py_XDECREF(rep);
+	}
+	send_frame(WW_LITERALS_F, buf, len, NULL, 0);
+}
+
 /* Set the environment, through os.environ so the two agree. */
 static void
 set_env(const char *kv, size_t len)
@@ -949,7 +1044,7 @@ static size_t send_refusals(void);
 
 static void
 run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
-    bool command, int capfd, int wsdir)
+    bool literals, bool command, int capfd, int wsdir)
 {
 	enum ww_status status = WW_OK;
 	PyObject *code = NULL, *v = NULL, *said;
@@ -1060,6 +1155,8 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 			send_cut(WW_CUT_EVENTS, events_cut);
 	}
 	send_names(main_dict);
+	if (literals)
+		send_literals(main_dict);
 	send_workspace(wsdir);
 	send_frame(WW_END, NULL, 0, NULL, 0);
 	if (status == WW_EXITED)
@@ -1165,7 +1262,8 @@ pyrun_serve(int sock, int capfd, int wsdir)
 			memcpy(&nonce, buf + 1, 8);
 			apply_dir_modes(wsdir);
 			run_input(main_dict, buf + 9, len - 9,
-			    (buf[0] & WW_SETUP) != 0, command, capfd, wsdir);
+			    (buf[0] & WW_SETUP) != 0,
+			    (buf[0] & WW_LITERALS) != 0, command, capfd, wsdir);
 			command = false;
 			break;
 		default:

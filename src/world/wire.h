@@ -22,12 +22,18 @@
  * A reply is    Y (set-up done) | R refusal (u32 step, i32 errno, text)
  *   after a build, or
  *               S status [r result] [M message] [X error] [O output]
- *               [A event]* [D dropped] [K cut]* [N names] [F file]*
- *               [T left]? E
+ *               [A event]* [D dropped] [K cut]* [N names] [L literals]
+ *               [F file]* [T left]? E
  *   after an input.  K says a cap cut something (u32 enum ww_cut, u64
  *   how much it held); T that the workspace was read back in part (u32
  *   entries left out, then the paths of the first of them, each ending in
- *   NUL, a directory's with '/', up to WW_MAX_UNSENT bytes).
+ *   NUL, a directory's with '/', up to WW_MAX_UNSENT bytes).  L, sent
+ *   when the input asked (WW_LITERALS: the session keeps a --state),
+ *   holds the names __main__ binds to plain data (None, bool, int, finite
+ *   float, str, bytes, and lists, tuples, dicts and non-empty sets of
+ *   those), each as "name" NUL "repr" NUL: what a resumed session's new
+ *   world can bind again, once the session has checked each repr is a
+ *   literal (session.c).
  */
 #ifndef SANDBOXREPL_WORLD_WIRE_H
 #define SANDBOXREPL_WORLD_WIRE_H
@@ -53,12 +59,14 @@ enum ww_type {
 	WW_DROPPED	= 'D',	/* u32 events left out */
 	WW_FILE		= 'F',	/* u32 name length, name, data */
 	WW_NAMES	= 'N',	/* the names __main__ binds, NUL-separated */
+	WW_LITERALS_F	= 'L',	/* name NUL repr NUL, for plain data */
 	WW_TRUNCATED	= 'T',	/* u32 left out, their paths */
 	WW_CUT		= 'K',	/* u32 enum ww_cut, u64 its size */
 	WW_END		= 'E',
 };
 
 #define WW_SETUP	1u	/* input flag: run unreported */
+#define WW_LITERALS	2u	/* input flag: send the L frame */
 #define WW_UNREADABLE	0x80000000u	/* an entry's mode flag */
 
 /* What a cap cut, in a K frame, and what it held. */
@@ -92,6 +100,8 @@ enum ww_status {
 #define WW_MAX_FILE_BYTES (8u << 20)	/* workspace bytes, in all */
 #define WW_MAX_ENV	64
 #define WW_MAX_NAMES	4096		/* bytes of the names frame */
+#define WW_MAX_LITERALS	(64u << 10)	/* bytes of the literals frame */
+#define WW_MAX_LITERAL	(16u << 10)	/* bytes of one name's repr */
 #define WW_MAX_DETAIL	200
 
 /* A relative path of 1..WW_MAX_DEPTH flat names (no "", ".", "..",
