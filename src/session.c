@@ -498,7 +498,8 @@ is_literal_node(const struct node *n, int depth)
 		return true;
 	case NODE_DICT:
 		for (i = 0; i < n->u.dict.keys.len; i++)
-			if (!is_literal_node(n->u.dict.keys.items[i], depth + 1) ||
+			if (!is_literal_node(n->u.dict.keys.items[i],
+			    depth + 1) ||
 			    !is_literal_node(n->u.dict.values.items[i],
 			    depth + 1))
 				return false;	/* (a NULL key: **) */
@@ -554,7 +555,8 @@ restored(const struct pathstate *ps, const char *name)
 	size_t n = strlen(name);
 
 	while (line != NULL && *line != '\0') {
-		if (strncmp(line, name, n) == 0 && strncmp(line + n, " = ", 3) == 0)
+		if (strncmp(line, name, n) == 0 &&
+		    strncmp(line + n, " = ", 3) == 0)
 			return true;
 		line = strchr(line, '\n');
 		if (line != NULL)
@@ -1243,7 +1245,7 @@ ready_world(struct session *s, struct pathstate *ps, struct arena *a,
 		.setup = sbuf_cstr(&s->setup),
 	};
 
-	if (ps->resumed && ps->restore != NULL)	/* the old world's names */
+	if (ps->resumed && ps->restore != NULL)	/* its old world's names */
 		seed.setup = arena_printf(a, "%s%s", seed.setup, ps->restore);
 	char *err = NULL;
 
@@ -1292,7 +1294,7 @@ resumed_note(struct step *st, const struct world *w)
 		return;
 	st->ps->resumed = false;
 	if (w->ops->engine != WORLD_ENGINE_CPYTHON || st->s->state == NULL)
-		return;		/* (the model's names are values: restored) */
+		return;	/* (the model's names are values: restored) */
 	if ((names = state_world_names(st->s->state, st->path, &n)) == NULL)
 		return;		/* the model ran it: names restored */
 	for (i = 0; i < n; i++) {
@@ -1557,8 +1559,8 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 	if (st->restarted)	/* as a notebook says "kernel restarted" */
 		outcome = arena_printf(st->a, "(world restarted) %s", outcome);
 	if (st->resumed)	/* --state kept all but the world's names */
-		outcome = arena_printf(st->a, "(resumed: names not restored) %s",
-		    outcome);
+		outcome = arena_printf(st->a,
+		    "(resumed: names not restored) %s", outcome);
 	r->outcome = outcome;
 	record_set_line(r, st->a);
 }

@@ -90,8 +90,8 @@ struct spath {
 	size_t		 names_bytes;	/* their encoded size, for the cap */
 	unsigned	 budget_used;
 	json_t		*wnames;	/* a world's names as last saved */
-	char		**lost;		/* ...and as loaded: what a resumed
-					   session's new world lacks */
+	char		**lost;		/* ...and as loaded: what a
+					   resumed session's world lacks */
 	size_t		 nlost;
 	json_t		*wvalues;	/* its plain names' reprs as saved */
 	char		**values;	/* ...as loaded: name, repr, ... */
@@ -1115,7 +1115,8 @@ save(struct state *st, struct session *s, const struct record *r, size_t n,
 			pd[p].wvalues = NULL;
 		}
 		if (pd[p].wvalues != NULL)
-			held += json_dumpb(pd[p].wvalues, NULL, 0, JSON_COMPACT);
+			held += json_dumpb(pd[p].wvalues, NULL, 0,
+			    JSON_COMPACT);
 		held += mfs_bytes(fs) + ledger_bytes(session_ledger(s,
 		    (enum path_id)p));
 	}

@@ -1027,7 +1027,7 @@ merge_truncated(const struct cpy *c, struct raw *r, const struct mfs *before,
 		off += strlen(u) + 1;
 		named++;
 		if (mfs_exists(r->files, u))
-			deep++;		/* a directory sent, not what it holds */
+			deep++;	/* a directory sent, not what it holds */
 		else if (!mfs_exists(before, u))
 			lost++;
 	}
@@ -1045,8 +1045,9 @@ merge_truncated(const struct cpy *c, struct raw *r, const struct mfs *before,
 	    WW_MAX_FILE_BYTES >> 20, WW_MAX_DEPTH);
 	if (nkept > 0)
 		note = arena_printf(a, "%s; %zu file%s not read back kept as "
-		    "before this step: %s%s", note, nkept, nkept == 1 ? "" : "s",
-		    sbuf_cstr(&kept), nkept > 8 ? ", ..." : "");
+		    "before this step: %s%s", note, nkept,
+		    nkept == 1 ? "" : "s", sbuf_cstr(&kept),
+		    nkept > 8 ? ", ..." : "");
 	if (lost > 0)
 		note = arena_printf(a, "%s; %zu file%s left in the %s", note,
 		    lost, lost == 1 ? "" : "s", where);
@@ -1094,8 +1095,9 @@ cut_notes(const struct raw *r, struct arena *a, const char *note)
 			    "" : "s", WW_MAX_NAMES >> 10);
 			break;
 		case WW_CUT_EVENTS:
-			s = arena_printf(a, "the text of %llu audit event%s cut "
-			    "at %u bytes", n, n == 1 ? "" : "s", WW_MAX_EVENT);
+			s = arena_printf(a, "the text of %llu audit event%s "
+			    "cut at %u bytes", n, n == 1 ? "" : "s",
+			    WW_MAX_EVENT);
 			break;
 		case WW_CUT__COUNT:
 			break;

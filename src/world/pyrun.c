@@ -687,8 +687,8 @@ send_tree(int dirfd, size_t prefix, unsigned depth, struct walk *w)
 				continue;
 			} else {
 				data = malloc((size_t)sb.st_size + 1);
-				got = data ? read(f, data, (size_t)sb.st_size + 1) :
-				    -1;
+				got = data ? read(f, data,
+				    (size_t)sb.st_size + 1) : -1;
 				close(f);
 				if (got < 0 || got > sb.st_size) {
 					free(data);
@@ -705,8 +705,8 @@ send_tree(int dirfd, size_t prefix, unsigned depth, struct walk *w)
 				got = 0;
 		}
 		if (S_ISDIR(sb.st_mode)) {
-			int sub = openat(dirfd, names[i], O_RDONLY | O_DIRECTORY |
-			    O_NOFOLLOW | O_CLOEXEC);
+			int sub = openat(dirfd, names[i], O_RDONLY |
+			    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			if (sub < 0 && errno == EACCES)
 				mode |= WW_UNREADABLE;	/* listed, not read */
 			send_entry(w->path, plen, mode, NULL, 0);

@@ -118,9 +118,10 @@ ww_path_ok(const char *p, size_t len)
 			return false;
 		if (i == len || p[i] == '/') {
 			size_t n = i - start;
-			if (n == 0 || n > 255 || (n == 1 && p[start] == '.') ||
-			    (n == 2 && p[start] == '.' && p[start + 1] == '.') ||
-			    ++depth > WW_MAX_DEPTH)
+			if (n == 0 || n > 255 ||
+			    (n == 1 && p[start] == '.') ||
+			    (n == 2 && p[start] == '.' &&
+			    p[start + 1] == '.') || ++depth > WW_MAX_DEPTH)
 				return false;
 			start = i + 1;
 		}
