@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "mockfs.h"
 #include "xalloc.h"
@@ -18,6 +19,8 @@ struct mfile {
 	char	*data;
 	size_t	 len;
 	unsigned long stamp;	/* the generation that last wrote it */
+	unsigned mode;		/* st_mode */
+	bool	 unreadable;
 };
 
 struct mfs {
@@ -52,9 +55,12 @@ mfs_clone(const struct mfs *fs)
 {
 	struct mfs *c = mfs_new();
 	size_t i;
-	for (i = 0; i < fs->n; i++)
+	for (i = 0; i < fs->n; i++) {
 		mfs_put(c, fs->files[i].name, fs->files[i].data,
 		    fs->files[i].len);
+		c->files[i].mode = fs->files[i].mode;
+		c->files[i].unreadable = fs->files[i].unreadable;
+	}
 	return c;
 }
 
@@ -139,7 +145,10 @@ mfs_put(struct mfs *fs, const char *name, const char *data, size_t len)
 		    (fs->n - i) * sizeof *fs->files);
 		fs->n++;
 		fs->files[i].name = xstrdup(name);
+		fs->files[i].mode = mfs_is_dir_name(name) ? S_IFDIR | 0755 :
+		    S_IFREG | 0644;
 	}
+	fs->files[i].unreadable = false;
 	fs->files[i].data = copy_data(data, len);
 	fs->files[i].len = len;
 	fs->files[i].stamp = ++fs->gen;
@@ -178,6 +187,50 @@ mfs_delete(struct mfs *fs, const char *name)
 	    (fs->n - i - 1) * sizeof *fs->files);
 	fs->n--;
 	fs->gen++;
+	return true;
+}
+
+bool
+mfs_is_dir_name(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 0 && name[n - 1] == '/';
+}
+
+size_t
+mfs_index(const struct mfs *fs, const char *name)
+{
+	bool found;
+	size_t i = find(fs, name, &found);
+	return found ? i : (size_t)-1;
+}
+
+unsigned
+mfs_mode(const struct mfs *fs, size_t i)
+{
+	return fs->files[i].mode;
+}
+
+bool
+mfs_unreadable(const struct mfs *fs, size_t i)
+{
+	return fs->files[i].unreadable;
+}
+
+bool
+mfs_set_mode(struct mfs *fs, const char *name, unsigned mode,
+    bool unreadable)
+{
+	bool found;
+	size_t i = find(fs, name, &found);
+	if (!found)
+		return false;
+	if (fs->files[i].mode != mode ||
+	    fs->files[i].unreadable != unreadable) {
+		fs->files[i].mode = mode;
+		fs->files[i].unreadable = unreadable;
+		fs->files[i].stamp = ++fs->gen;
+	}
 	return true;
 }
 

@@ -1,11 +1,21 @@
 /*
- * mockfs.h -- a path's filesystem: a flat, sorted set of named files.
+ * mockfs.h -- a path's filesystem: a sorted set of named entries.
  *
  * The unsafe and sandbox paths act on a mock filesystem, never on the
  * host.  Each path owns one; everything in it is heap memory owned by the
  * mfs (names and contents are copied in, so it outlives the input line).
  * Pointers returned by mfs_get() and mfs_name() stay valid until the next
  * change to the same mfs.
+ *
+ * The model's files are flat names.  A CPython world's workspace is a
+ * tree, read back as relative paths: "loot/" is a directory (its name
+ * ends in '/', it holds no data), "loot/secrets.txt" a file in it, and
+ * sorted order puts a directory just before what it holds.  Each entry
+ * also has a mode (st_mode: its type and permission bits; mfs_put makes
+ * regular files 0644, a name ending in '/' a directory 0755; a symbolic
+ * link's data is its target) and may be marked unreadable: the world
+ * could not read it, and its data are its contents as last read (or
+ * none).
  */
 #ifndef SANDBOXREPL_MOCKFS_H
 #define SANDBOXREPL_MOCKFS_H
@@ -32,6 +42,18 @@ void mfs_append(struct mfs *fs, const char *name, const char *data,
     size_t len);
 /* Remove; false when absent. */
 bool mfs_delete(struct mfs *fs, const char *name);
+/* The i-th entry's mode (st_mode bits) and whether its contents could
+ * not be read (see above). */
+unsigned mfs_mode(const struct mfs *fs, size_t i);
+bool mfs_unreadable(const struct mfs *fs, size_t i);
+/* Set name's mode and unreadable mark; false when it is absent.  A later
+ * mfs_put keeps the mode and clears the mark. */
+bool mfs_set_mode(struct mfs *fs, const char *name, unsigned mode,
+    bool unreadable);
+/* The i-th entry's index by name, or (size_t)-1. */
+size_t mfs_index(const struct mfs *fs, const char *name);
+/* A name that stands for a directory ("loot/"). */
+bool mfs_is_dir_name(const char *name);
 /* Total bytes held (for caps). */
 size_t mfs_bytes(const struct mfs *fs);
 /* Grows with every put, append and delete: a cheap "did it change". */

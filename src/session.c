@@ -29,6 +29,7 @@
 #include "config.h"
 
 #include <malloc.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +58,10 @@ struct pathstate {
 	unsigned	 used;		/* budget used */
 	struct world	*world;		/* where code runs, or NULL: the
 					   path's own layers run it */
+	bool		 resumed;	/* loaded from --state, and its world
+					   has not run yet */
+	char		*restore;	/* while resumed: source binding its
+					   old world's plain names, or NULL */
 };
 
 struct session {
@@ -158,6 +163,8 @@ init_paths(struct session *s)
 		s->paths[p].ns = ns_new();
 		s->paths[p].ledger = ledger_new();
 		s->paths[p].used = 0;
+		s->paths[p].resumed = false;
+		s->paths[p].restore = NULL;
 		s->paths[p].world = path_world(s, (enum path_id)p);
 	}
 	sbuf_truncate(&s->setup, 0);
@@ -178,6 +185,8 @@ free_paths(struct session *s)
 		ledger_free(s->paths[p].ledger);
 		world_free(s->paths[p].world);
 		s->paths[p].world = NULL;
+		free(s->paths[p].restore);
+		s->paths[p].restore = NULL;
 	}
 }
 
@@ -389,6 +398,14 @@ session_world_names(const struct session *s, enum path_id p, size_t *n)
 	return w != NULL && w->built ? world_names(w, n) : NULL;
 }
 
+const char *const *
+session_world_literals(const struct session *s, enum path_id p, size_t *n)
+{
+	const struct world *w = s->paths[p].world;
+	*n = 0;
+	return w != NULL && w->built ? world_literals(w, n) : NULL;
+}
+
 const char *
 session_engine(const struct session *s, enum path_id p)
 {
@@ -400,14 +417,201 @@ struct ledger *session_ledger(struct session *s, enum path_id p) { return s->pat
 void session_set_budget_used(struct session *s, enum path_id p, unsigned used) { s->paths[p].used = used; }
 void session_set_steps(struct session *s, unsigned steps) { s->steps = steps; }
 
+/* Plain data whose repr is Python source that rebuilds it. */
+static bool
+is_literal(value v, int depth)
+{
+	size_t i;
+
+	if (depth > 100)
+		return false;
+	switch (v.type) {
+	case VT_NONE: case VT_BOOL: case VT_INT: case VT_BIGINT: case VT_STR:
+	case VT_BYTES:
+		return true;
+	case VT_FLOAT:
+		return isfinite(v.as.f);	/* (repr(inf) is not source) */
+	case VT_LIST:
+		for (i = 0; i < v.as.list->len; i++)
+			if (!is_literal(v.as.list->items[i], depth + 1))
+				return false;
+		return true;
+	case VT_TUPLE:
+		for (i = 0; i < v.as.tuple->len; i++)
+			if (!is_literal(v.as.tuple->items[i], depth + 1))
+				return false;
+		return true;
+	case VT_DICT: case VT_SET:
+		for (i = 0; i < v.as.dict->used; i++) {
+			const struct ventry *en = &v.as.dict->entries[i];
+			if (en->live && (!is_literal(en->key, depth + 1) ||
+			    (v.type == VT_DICT &&
+			    !is_literal(en->val, depth + 1))))
+				return false;
+		}
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool
+is_identifier(const char *s)
+{
+	size_t i;
+
+	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+	    *s == '_'))
+		return false;
+	for (i = 1; s[i] != '\0'; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') ||
+		    (s[i] >= 'A' && s[i] <= 'Z') ||
+		    (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+			return false;
+	return true;
+}
+
+/* A tree of literals only: constants (not ...), signed numbers, and
+ * lists, tuples, sets and dicts of them -- what ast.literal_eval takes,
+ * less complex numbers.  Nothing in it can run anything. */
+static bool
+is_literal_node(const struct node *n, int depth)
+{
+	size_t i;
+
+	if (n == NULL || depth > 100)
+		return false;
+	switch (n->kind) {
+	case NODE_CONSTANT:
+		return n->u.constant.value.type != VT_ELLIPSIS;
+	case NODE_UNARYOP:
+		return (n->u.unaryop.op == UNARYOP_USUB ||
+		    n->u.unaryop.op == UNARYOP_UADD) &&
+		    n->u.unaryop.operand->kind == NODE_CONSTANT &&
+		    (n->u.unaryop.operand->u.constant.value.type == VT_INT ||
+		    n->u.unaryop.operand->u.constant.value.type == VT_BIGINT ||
+		    n->u.unaryop.operand->u.constant.value.type == VT_FLOAT);
+	case NODE_LIST: case NODE_TUPLE: case NODE_SET:
+		for (i = 0; i < n->u.seq.elts.len; i++)
+			if (!is_literal_node(n->u.seq.elts.items[i], depth + 1))
+				return false;
+		return true;
+	case NODE_DICT:
+		for (i = 0; i < n->u.dict.keys.len; i++)
+			if (!is_literal_node(n->u.dict.keys.items[i],
+			    depth + 1) ||
+			    !is_literal_node(n->u.dict.values.items[i],
+			    depth + 1))
+				return false;	/* (a NULL key: **) */
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool is_identifier(const char *s);
+
+/*
+ * The source that binds path p's old world's plain names again, from
+ * what the state kept of them: each "name = repr" only when the name is
+ * an identifier and the repr parses as a literal (the state is a file;
+ * the reprs came from a world), so nothing but literals is run.
+ */
+static char *
+restore_source(const struct session *s, enum path_id p)
+{
+	struct sbuf src = SBUF_INIT;
+	const char *const *lits;
+	size_t i, n;
+
+	if (s->state == NULL ||
+	    (lits = state_world_values(s->state, p, &n)) == NULL)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		const char *name = lits[2 * i], *repr = lits[2 * i + 1];
+		struct arena *a = arena_new();
+		struct parse_result pr;
+		value v;
+
+		parse_input(a, repr, strlen(repr), &pr);
+		if (is_identifier(name) && !ns_get(s->paths[p].ns, name, &v) &&
+		    pr.status == PARSE_OK && pr.root->kind == NODE_EXPRESSION &&
+		    is_literal_node(pr.root->u.expression.body, 0))
+			sbuf_addf(&src, "%s = %s\n", name, repr);
+		arena_free(a);
+	}
+	if (src.len == 0) {
+		sbuf_free(&src);
+		return NULL;
+	}
+	return sbuf_take(&src);
+}
+
+/* Did the restore source bind name? */
+static bool
+restored(const struct pathstate *ps, const char *name)
+{
+	const char *line = ps->restore;
+	size_t n = strlen(name);
+
+	while (line != NULL && *line != '\0') {
+		if (strncmp(line, name, n) == 0 &&
+		    strncmp(line + n, " = ", 3) == 0)
+			return true;
+		line = strchr(line, '\n');
+		if (line != NULL)
+			line++;
+	}
+	return false;
+}
+
+/*
+ * After --state loaded the session: a new world's set-up binds the names
+ * the state restored (the essay's orders, the teacher's names, the
+ * model's plain data), each as its repr, which is Python source for
+ * plain data: nothing the state holds is run, only literals are.
+ */
+static void
+reseed_setup(struct session *s)
+{
+	struct ns *ns = s->paths[PATH_UNSAFE].ns;
+	struct arena *a = arena_new();
+	struct rt rt;
+	size_t i;
+
+	memset(&rt, 0, sizeof rt);
+	rt.arena = a;
+	rt.limits = unsafe_limits;
+	sbuf_truncate(&s->setup, 0);
+	for (i = 0; i < ns_count(ns); i++) {
+		struct sbuf r = SBUF_INIT;
+		value v;
+		const char *name = ns_name(ns, i, &v);
+
+		if (is_identifier(name) && is_literal(v, 0) &&
+		    value_repr(&rt, v, &r))
+			sbuf_addf(&s->setup, "%s = %s\n", name, sbuf_cstr(&r));
+		sbuf_free(&r);
+	}
+	arena_free(a);
+}
+
 bool
 session_use_state(struct session *s, const char *dir, char **err)
 {
 	struct state *st = state_open(s, dir, err);
+	size_t p;
 	if (st == NULL)
 		return false;
 	state_close(s->state);
 	s->state = st;
+	if (state_resumed(st))
+		reseed_setup(s);
+	for (p = 0; p < PATH__COUNT; p++) {
+		s->paths[p].resumed = state_resumed(st);
+		free(s->paths[p].restore);
+		s->paths[p].restore = restore_source(s, (enum path_id)p);
+	}
 	return true;
 }
 
@@ -457,6 +661,8 @@ struct step {
 	struct arena		*a;	/* the records' arena (the caller's) */
 	struct eval		 ev;	/* allocates in the input's own arena */
 	bool			 restarted; /* its world had died */
+	bool			 resumed;   /* its world is new, after --state
+					   restored all but its names */
 	const char		*raised_after; /* the exception that ended
 					   code which had done harm first */
 };
@@ -1038,6 +1244,9 @@ ready_world(struct session *s, struct pathstate *ps, struct arena *a,
 		.fs = ps->fs, .env = s->bare ? bare_env : essay_env,
 		.setup = sbuf_cstr(&s->setup),
 	};
+
+	if (ps->resumed && ps->restore != NULL)	/* its old world's names */
+		seed.setup = arena_printf(a, "%s%s", seed.setup, ps->restore);
 	char *err = NULL;
 
 	if (ps->world->built || world_build(ps->world, &seed, &err))
@@ -1069,6 +1278,59 @@ layer_named(const char *name)
 }
 
 /*
+ * The first input of a session resumed from --state on a CPython world:
+ * files, ledger and budget were restored, the names its world held were
+ * not (they were objects in an interpreter that is gone; the state kept
+ * only the list of them).  Said once, in the record and on the line.
+ */
+static void
+resumed_note(struct step *st, const struct world *w)
+{
+	struct sbuf lost = SBUF_INIT, again = SBUF_INIT;
+	const char *const *names;
+	size_t i, n = 0, k = 0, kept = 0;
+
+	if (!st->ps->resumed)
+		return;
+	st->ps->resumed = false;
+	if (w->ops->engine != WORLD_ENGINE_CPYTHON || st->s->state == NULL)
+		return;	/* (the model's names are values: restored) */
+	if ((names = state_world_names(st->s->state, st->path, &n)) == NULL)
+		return;		/* the model ran it: names restored */
+	for (i = 0; i < n; i++) {
+		value v;
+		if (ns_get(st->ps->ns, names[i], &v))
+			continue;	/* seeded again in the new world */
+		if (restored(st->ps, names[i])) {
+			if (kept++ < 8)
+				sbuf_addf(&again, "%s%s", kept > 1 ? ", " : "",
+				    names[i]);
+			continue;
+		}
+		if (k++ < 8)
+			sbuf_addf(&lost, "%s%s", k > 1 ? ", " : "", names[i]);
+	}
+	if (k > 8)
+		sbuf_addf(&lost, " and %zu more", k - 8);
+	if (kept > 8)
+		sbuf_addf(&again, " and %zu more", kept - 8);
+	eval_effect(&st->ev, "resume", "state", NULL, arena_printf(st->a,
+	    "resumed from the saved state: files, ledger and budget restored"
+	    "%s%s%s%s%s", kept > 0 ? "; names bound to plain data bound "
+	    "again: " : "", sbuf_cstr(&again), k > 0 ? "; names not (a "
+	    "CPython world's objects cannot be saved): " : "",
+	    sbuf_cstr(&lost), k > 1 ? " are gone" : k > 0 ? " is gone" :
+	    kept > 0 ? "" : "; the earlier world held no other names"),
+	    false);
+	st->ev.effects[st->ev.neffects - 1].source = "world";
+	st->resumed = k > 0;
+	free(st->ps->restore);
+	st->ps->restore = NULL;
+	sbuf_free(&again);
+	sbuf_free(&lost);
+}
+
+/*
  * Run the input in the path's world.  The model decides the record
  * itself; any other world's reply becomes it here: its effects, its
  * verdict (a limit that stopped the code is the bomb going off, on the
@@ -1082,6 +1344,7 @@ run_world(struct step *st, const struct node *root, const struct cmd_entry *e,
 	struct world_input in = {
 		.src = st->r->input, .len = strlen(st->r->input),
 		.command = e ? e->name : NULL, .a = st->a,
+		.literals = st->s->state != NULL,
 		.model_run = model_step, .model_ctx = &job,
 	};
 	struct world *w = st->ps->world;
@@ -1094,6 +1357,12 @@ run_world(struct step *st, const struct node *root, const struct cmd_entry *e,
 	if (rep.decided)
 		return;
 	st->r->kind = e ? KIND_COMMAND : KIND_CODE;
+	if (rep.truncated != NULL)	/* what the world's caps left out */
+		st->r->truncated = st->r->truncated == NULL ? rep.truncated :
+		    arena_printf(st->a, "%s; %s", st->r->truncated,
+		    rep.truncated);
+	st->r->fs_partial = rep.fs_partial;
+	resumed_note(st, w);
 	st->restarted = rep.restarted;
 	if (rep.restarted)
 		eval_effect(&st->ev, "restart", "world", NULL,
@@ -1289,6 +1558,9 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 		outcome = arena_printf(st->a, "%s [%s]", outcome, r->truncated);
 	if (st->restarted)	/* as a notebook says "kernel restarted" */
 		outcome = arena_printf(st->a, "(world restarted) %s", outcome);
+	if (st->resumed)	/* --state kept all but the world's names */
+		outcome = arena_printf(st->a,
+		    "(resumed: names not restored) %s", outcome);
 	r->outcome = outcome;
 	record_set_line(r, st->a);
 }

@@ -114,6 +114,11 @@ const char *session_engine(const struct session *s, enum path_id p);
  * or NULL when its namespace (session_ns) holds them. */
 const char *const *session_world_names(const struct session *s,
     enum path_id p, size_t *n);
+/* Of those, the ones bound to plain data, as 2 * *n strings (name, its
+ * repr, ...), or NULL; reported only while the session keeps a --state
+ * (valid until the next input). */
+const char *const *session_world_literals(const struct session *s,
+    enum path_id p, size_t *n);
 /* Why the unsafe path runs the model although another engine was asked
  * for (worlds could not be built), or NULL. */
 const char *session_engine_note(const struct session *s);

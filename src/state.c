@@ -70,7 +70,16 @@ struct sfile {
 	char	*name;
 	char	 digest[SHA256_HEX];
 	size_t	 len;
+	unsigned mode;		/* st_mode (mockfs.h) */
+	bool	 unreadable;
 };
+
+/* The mode an entry has unless it says otherwise (mockfs.h). */
+static unsigned
+default_mode(const char *name)
+{
+	return mfs_is_dir_name(name) ? S_IFDIR | 0755 : S_IFREG | 0644;
+}
 
 struct spath {
 	struct sfile	*files;		/* sorted by name, as the mfs is */
@@ -80,6 +89,13 @@ struct spath {
 	size_t		 ledger_n;	/* entries saved */
 	size_t		 names_bytes;	/* their encoded size, for the cap */
 	unsigned	 budget_used;
+	json_t		*wnames;	/* a world's names as last saved */
+	char		**lost;		/* ...and as loaded: what a
+					   resumed session's world lacks */
+	size_t		 nlost;
+	json_t		*wvalues;	/* its plain names' reprs as saved */
+	char		**values;	/* ...as loaded: name, repr, ... */
+	size_t		 nvalues;	/* pairs */
 };
 
 struct blob {
@@ -96,6 +112,7 @@ struct state {
 	unsigned long	 seq;		/* of the last committed step */
 	unsigned	 steps;		/* the session's step counter then */
 	size_t		 snapshot_bytes, journal_bytes;
+	bool		 resumed;	/* DIR held a state when opened */
 };
 
 static void
@@ -128,7 +145,8 @@ spath_find(const struct spath *sp, const char *name, bool *found)
 }
 
 static void
-spath_put(struct spath *sp, const char *name, const char *digest, size_t len)
+spath_put(struct spath *sp, const char *name, const char *digest, size_t len,
+    unsigned mode, bool unreadable)
 {
 	bool found;
 	size_t i = spath_find(sp, name, &found);
@@ -145,6 +163,8 @@ spath_put(struct spath *sp, const char *name, const char *digest, size_t len)
 	}
 	memcpy(sp->files[i].digest, digest, SHA256_HEX);
 	sp->files[i].len = len;
+	sp->files[i].mode = mode;
+	sp->files[i].unreadable = unreadable;
 }
 
 static void
@@ -203,7 +223,16 @@ index_clear(struct state *st)
 {
 	int p;
 	for (p = 0; p < PATH__COUNT; p++) {
+		size_t i;
 		files_free(st->paths[p].files, st->paths[p].n);
+		json_decref(st->paths[p].wnames);
+		for (i = 0; i < st->paths[p].nlost; i++)
+			free(st->paths[p].lost[i]);
+		free(st->paths[p].lost);
+		json_decref(st->paths[p].wvalues);
+		for (i = 0; i < 2 * st->paths[p].nvalues; i++)
+			free(st->paths[p].values[i]);
+		free(st->paths[p].values);
 		memset(&st->paths[p], 0, sizeof st->paths[p]);
 	}
 	st->nblobs = 0;
@@ -314,6 +343,12 @@ file_entry(struct enc *e, const struct sfile *f)
 	json_t *arr = pair(e, hex(f->name, strlen(f->name)),
 	    json_string(f->digest));
 	push(e, arr, json_integer((json_int_t)f->len));
+	/* [name, digest, len] or, for an entry of a CPython world whose
+	 * mode is not the usual one, [name, digest, len, mode, unreadable] */
+	if (f->mode != default_mode(f->name) || f->unreadable) {
+		push(e, arr, json_integer((json_int_t)f->mode));
+		push(e, arr, json_boolean(f->unreadable));
+	}
 	return arr;
 }
 
@@ -521,6 +556,49 @@ names_json(struct enc *e, struct ns *ns, size_t *bytes)
 	return names;
 }
 
+/*
+ * The names a path's CPython world holds (hex, sorted), or NULL when the
+ * path keeps its names in its namespace.  They are not values: a world's
+ * objects cannot be saved.  They are kept so that a resumed session can
+ * say which names its new world lacks.
+ */
+static json_t *
+world_names_json(struct enc *e, const struct session *s, enum path_id p)
+{
+	size_t i, n;
+	const char *const *names = session_world_names(s, p, &n);
+	json_t *arr;
+
+	if (names == NULL)
+		return NULL;
+	arr = json_array();
+	for (i = 0; i < n; i++)
+		push(e, arr, hex(names[i], strlen(names[i])));
+	return arr;
+}
+
+/*
+ * Of those, the ones bound to plain data, [[name hex, repr hex], ...]
+ * (NULL when the world reported none: it was not asked, or is the
+ * model's).  Text, not values: the session checks each repr is a literal
+ * before a new world binds it again.
+ */
+static json_t *
+world_values_json(struct enc *e, const struct session *s, enum path_id p)
+{
+	size_t i, n;
+	const char *const *lits = session_world_literals(s, p, &n);
+	json_t *arr;
+
+	if (lits == NULL)
+		return NULL;
+	arr = json_array();
+	for (i = 0; i < n; i++)
+		push(e, arr, pair(e, hex(lits[2 * i], strlen(lits[2 * i])),
+		    hex(lits[2 * i + 1], strlen(lits[2 * i + 1]))));
+	return arr;
+}
+
 /* Ledger entries [from, count) as [[key digest, args digest, msg hex]]. */
 static json_t *
 ledger_json(struct enc *e, const struct ledger *l, size_t from)
@@ -666,6 +744,14 @@ write_snapshot(struct state *st, struct session *s,
 		set(&e, path, "files", fl);
 		set(&e, path, "names", names_json(&e,
 		    session_ns(s, (enum path_id)p), &bytes));
+		{
+			json_t *wn = world_names_json(&e, s, (enum path_id)p);
+			json_t *wv = world_values_json(&e, s, (enum path_id)p);
+			if (wn != NULL)
+				set(&e, path, "world_names", wn);
+			if (wv != NULL)
+				set(&e, path, "world_values", wv);
+		}
 		set(&e, path, "ledger", ledger_json(&e,
 		    session_ledger(s, (enum path_id)p), 0));
 		set(&e, path, "budget_used", json_integer(
@@ -719,6 +805,8 @@ struct pending {
 	size_t		 n;
 	json_t		*names;		/* NULL: unchanged */
 	size_t		 names_bytes;
+	json_t		*wnames;	/* a world's names; NULL: unchanged */
+	json_t		*wvalues;	/* ...their plain values; likewise */
 };
 
 /*
@@ -745,6 +833,8 @@ pending_files(const struct spath *sp, const struct mfs *fs, bool full,
 			j++;
 		f->name = xstrdup(name);
 		f->len = len;
+		f->mode = mfs_mode(fs, i);
+		f->unreadable = mfs_unreadable(fs, i);
 		if (!full && j < sp->n && strcmp(sp->files[j].name, name) == 0 &&
 		    mfs_stamp(fs, i) <= sp->fs_gen && sp->files[j].len == len)
 			memcpy(f->digest, sp->files[j].digest, SHA256_HEX);
@@ -760,6 +850,8 @@ pending_free(struct pending *pd)
 	for (p = 0; p < PATH__COUNT; p++) {
 		files_free(pd[p].files, pd[p].n);
 		json_decref(pd[p].names);
+		json_decref(pd[p].wnames);
+		json_decref(pd[p].wvalues);
 	}
 }
 
@@ -844,7 +936,9 @@ journal_line(struct state *st, struct session *s, const struct pending *pd,
 				const struct sfile *f = &pd[p].files[i];
 				j = spath_find(sp, f->name, &found);
 				if (!found || strcmp(sp->files[j].digest,
-				    f->digest) != 0)
+				    f->digest) != 0 || sp->files[j].mode !=
+				    f->mode || sp->files[j].unreadable !=
+				    f->unreadable)
 					push(&e, put, file_entry(&e, f));
 			}
 			for (j = 0; j < sp->n; j++) {
@@ -876,6 +970,11 @@ journal_line(struct state *st, struct session *s, const struct pending *pd,
 		}
 		if (pd[p].names != NULL)
 			set(&e, path, "names", json_incref(pd[p].names));
+		if (pd[p].wnames != NULL)
+			set(&e, path, "world_names", json_incref(pd[p].wnames));
+		if (pd[p].wvalues != NULL)
+			set(&e, path, "world_values",
+			    json_incref(pd[p].wvalues));
 		if (ledger_count(l) > sp->ledger_n)
 			set(&e, path, "ledger", ledger_json(&e, l,
 			    sp->ledger_n));
@@ -939,6 +1038,16 @@ commit(struct state *st, struct session *s, struct pending *pd)
 		}
 		if (pd[p].names != NULL)
 			sp->names_bytes = pd[p].names_bytes;
+		if (pd[p].wnames != NULL) {
+			json_decref(sp->wnames);
+			sp->wnames = pd[p].wnames;
+			pd[p].wnames = NULL;
+		}
+		if (pd[p].wvalues != NULL) {
+			json_decref(sp->wvalues);
+			sp->wvalues = pd[p].wvalues;
+			pd[p].wvalues = NULL;
+		}
 		sp->fs = session_fs(s, (enum path_id)p);
 		sp->ns = session_ns(s, (enum path_id)p);
 		sp->ledger = session_ledger(s, (enum path_id)p);
@@ -993,6 +1102,21 @@ save(struct state *st, struct session *s, const struct record *r, size_t n,
 			held += pd[p].names_bytes;
 		} else
 			held += sp->names_bytes;
+		pd[p].wnames = world_names_json(&e, s, (enum path_id)p);
+		if (pd[p].wnames != NULL && !full && sp->wnames != NULL &&
+		    json_equal(pd[p].wnames, sp->wnames)) {
+			json_decref(pd[p].wnames);	/* unchanged */
+			pd[p].wnames = NULL;
+		}
+		pd[p].wvalues = world_values_json(&e, s, (enum path_id)p);
+		if (pd[p].wvalues != NULL && !full && sp->wvalues != NULL &&
+		    json_equal(pd[p].wvalues, sp->wvalues)) {
+			json_decref(pd[p].wvalues);
+			pd[p].wvalues = NULL;
+		}
+		if (pd[p].wvalues != NULL)
+			held += json_dumpb(pd[p].wvalues, NULL, 0,
+			    JSON_COMPACT);
 		held += mfs_bytes(fs) + ledger_bytes(session_ledger(s,
 		    (enum path_id)p));
 	}
@@ -1076,6 +1200,8 @@ corrupt(char **err, const char *dir, const char *file, const char *what)
 /* What loading gathers per path before the session is rebuilt. */
 struct gathered {
 	json_t		*names;		/* the last names seen */
+	json_t		*wnames;	/* the last world names seen */
+	json_t		*wvalues;	/* and their plain values */
 	json_t		*ledger;	/* every entry, in order */
 	unsigned	 budget_used;
 };
@@ -1090,11 +1216,17 @@ gather_files(struct spath *sp, json_t *files, bool is_delete)
 		char *name = unhex_name(is_delete ? e : json_array_get(e, 0));
 		const char *digest = json_string_value(json_array_get(e, 1));
 		json_t *len = json_array_get(e, 2);
+		json_t *mode = json_array_get(e, 3), *unread =
+		    json_array_get(e, 4);
 		if (name == NULL || (!is_delete && (digest == NULL ||
 		    strlen(digest) != SHA256_HEX - 1 ||
 		    strspn(digest, "0123456789abcdef") != SHA256_HEX - 1 ||
 		    !json_is_integer(len) || json_integer_value(len) < 0 ||
-		    json_integer_value(len) > STATE_MAX_BYTES))) {
+		    json_integer_value(len) > STATE_MAX_BYTES ||
+		    (mode != NULL && (!json_is_integer(mode) ||
+		    json_integer_value(mode) < 0 ||
+		    json_integer_value(mode) > 0177777 ||
+		    !json_is_boolean(unread)))))) {
 			free(name);
 			return false;
 		}
@@ -1102,7 +1234,9 @@ gather_files(struct spath *sp, json_t *files, bool is_delete)
 			spath_delete(sp, name);
 		else
 			spath_put(sp, name, digest,
-			    (size_t)json_integer_value(len));
+			    (size_t)json_integer_value(len), mode != NULL ?
+			    (unsigned)json_integer_value(mode) :
+			    default_mode(name), json_is_true(unread));
 		free(name);
 	}
 	return true;
@@ -1128,6 +1262,18 @@ gather_path(struct spath *sp, struct gathered *g, json_t *path, bool snapshot)
 			return false;
 		json_decref(g->names);
 		g->names = json_incref(v);
+	}
+	if ((v = json_object_get(path, "world_names")) != NULL) {
+		if (!json_is_array(v))
+			return false;
+		json_decref(g->wnames);
+		g->wnames = json_incref(v);
+	}
+	if ((v = json_object_get(path, "world_values")) != NULL) {
+		if (!json_is_array(v))
+			return false;
+		json_decref(g->wvalues);
+		g->wvalues = json_incref(v);
 	}
 	if ((v = json_object_get(path, "ledger")) != NULL &&
 	    json_array_extend(g->ledger, v) != 0)
@@ -1256,6 +1402,9 @@ materialize(struct state *st, struct session *s, struct gathered *g,
 				return false;
 			mfs_put(session_fs_mut(s, (enum path_id)p),
 			    sp->files[i].name, data, sp->files[i].len);
+			mfs_set_mode(session_fs_mut(s, (enum path_id)p),
+			    sp->files[i].name, sp->files[i].mode,
+			    sp->files[i].unreadable);
 			free(data);
 			blob_ref(st, sp->files[i].digest);
 		}
@@ -1285,6 +1434,31 @@ materialize(struct state *st, struct session *s, struct gathered *g,
 		}
 		session_set_budget_used(s, (enum path_id)p, g[p].budget_used);
 		sp->budget_used = g[p].budget_used;
+		json_array_foreach(g[p].wnames, i, e) {
+			char *name = unhex_name(e);
+			if (name == NULL)
+				return corrupt(err, st->dir, "state.json",
+				    "a world's name");
+			sp->lost = xreallocarray(sp->lost, sp->nlost + 1,
+			    sizeof *sp->lost);
+			sp->lost[sp->nlost++] = name;
+		}
+		sp->wnames = json_incref(g[p].wnames);
+		json_array_foreach(g[p].wvalues, i, e) {
+			char *name = unhex_name(json_array_get(e, 0));
+			char *repr = unhex_name(json_array_get(e, 1));
+			if (name == NULL || repr == NULL) {
+				free(name);
+				free(repr);
+				return corrupt(err, st->dir, "state.json",
+				    "a world's value");
+			}
+			sp->values = xreallocarray(sp->values,
+			    2 * sp->nvalues + 2, sizeof *sp->values);
+			sp->values[2 * sp->nvalues] = name;
+			sp->values[2 * sp->nvalues++ + 1] = repr;
+		}
+		sp->wvalues = json_incref(g[p].wvalues);
 		sp->names_bytes = g[p].names != NULL ? json_dumpb(g[p].names,
 		    NULL, 0, JSON_COMPACT) : 0;
 		sp->fs = session_fs(s, (enum path_id)p);
@@ -1432,6 +1606,7 @@ load(struct state *st, struct session *s, char **err)
 		    json_object_get(root, "steps")));
 		st->steps = 0;
 		ok = save(st, s, NULL, 0, true, err);
+		st->resumed = ok;
 		goto out;
 	}
 	st->seq = (unsigned long)json_integer_value(json_object_get(root,
@@ -1451,10 +1626,13 @@ load(struct state *st, struct session *s, char **err)
 	if (!replay(st, g, err) || !materialize(st, s, g, &rt, err))
 		goto out;
 	sweep_blobs(st);
+	st->resumed = true;
 	ok = true;
 out:
 	for (p = 0; p < PATH__COUNT; p++) {
 		json_decref(g[p].names);
+		json_decref(g[p].wnames);
+		json_decref(g[p].wvalues);
 		json_decref(g[p].ledger);
 	}
 	json_decref(root);
@@ -1595,4 +1773,29 @@ state_close(struct state *st)
 		close(st->dirfd);	/* and the lock with it */
 	free(st->dir);
 	free(st);
+}
+
+bool
+state_resumed(const struct state *st)
+{
+	return st->resumed;
+}
+
+const char *const *
+state_world_names(const struct state *st, int path, size_t *n)
+{
+	static const char *const none[1] = { NULL };
+
+	*n = st->paths[path].nlost;
+	if (st->paths[path].wnames == NULL)
+		return NULL;
+	return st->paths[path].lost != NULL ?
+	    (const char *const *)st->paths[path].lost : none;
+}
+
+const char *const *
+state_world_values(const struct state *st, int path, size_t *n)
+{
+	*n = st->paths[path].nvalues;
+	return (const char *const *)st->paths[path].values;
 }

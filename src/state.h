@@ -6,7 +6,9 @@
  *   blobs/SHA256      a file's contents, once, named by their digest (two
  *                     files or two paths with the same contents share it);
  *   state.json        the snapshot: every path's files (name, digest,
- *                     length), names, budget and idempotency ledger;
+ *                     length, and a CPython world's entry's mode when it
+ *                     is not the usual one), names, budget and
+ *                     idempotency ledger;
  *   journal.jsonl     one line per input since the snapshot: its verdicts
  *                     and what it changed (files put or deleted, names,
  *                     ledger entries, budget), numbered by "seq".
@@ -31,7 +33,9 @@
  * DIR must belong to the caller and not be writable by group or others,
  * as ssh wants of its files; a session holds an exclusive flock(2) on it,
  * so a second process on the same DIR is refused.  Names whose values are
- * not plain data (lambdas, modules) are not saved.
+ * not plain data (lambdas, modules) are not saved; of a CPython world's,
+ * the list of them (state_world_names) and the reprs of those bound to
+ * plain data (state_world_values) are.
  */
 #ifndef SANDBOXREPL_STATE_H
 #define SANDBOXREPL_STATE_H
@@ -61,5 +65,25 @@ struct state *state_open(struct session *s, const char *dir, char **err);
 bool state_save(struct state *st, struct session *s, const struct record *r,
     size_t n, char **err);
 void state_close(struct state *st);
+/* DIR held a state when it was opened: the session was resumed. */
+bool state_resumed(const struct state *st);
+/*
+ * The names path's CPython world held when the state was loaded (*n of
+ * them; valid until the state is closed or reloaded), or NULL when the
+ * state recorded no world for it (the model ran it: its names are values,
+ * restored).  A world's names
+ * are objects in its interpreter and are not saved: the state keeps only
+ * their names, so that a resumed session can say which ones its new world
+ * lacks.  Names of the model are values and are saved (see above).
+ */
+const char *const *state_world_names(const struct state *st, int path,
+    size_t *n);
+/*
+ * Of those, the ones bound to plain data, as 2 * *n strings: name, its
+ * repr, ... (or NULL).  Text a world wrote: the session binds a name
+ * again only when its repr parses as a literal.
+ */
+const char *const *state_world_values(const struct state *st, int path,
+    size_t *n);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "arena.h"
 #include "ledger.h"
@@ -59,6 +60,43 @@ test_binary_contents(void **state)
 	assert_memory_equal(mfs_get(fs, "bin", &len), "a\0b", 3);
 	assert_int_equal(len, 3);
 	mfs_free(fs);
+}
+
+/* A world's tree: a directory sorts before what it holds; modes and the
+ * unreadable mark are kept by a clone, kept by a later put (the mark
+ * cleared), and a change of either is a change the state sees. */
+static void
+test_tree_and_modes(void **state)
+{
+	struct mfs *fs = mfs_new(), *c;
+	unsigned long gen;
+	size_t i;
+	(void)state;
+	mfs_put(fs, "loot/secrets.txt", "S", 1);
+	mfs_put(fs, "loot/", "", 0);
+	mfs_put(fs, "loot.txt", "L", 1);
+	assert_string_equal(mfs_name(fs, 0), "loot.txt");
+	assert_string_equal(mfs_name(fs, 1), "loot/");
+	assert_string_equal(mfs_name(fs, 2), "loot/secrets.txt");
+	assert_true(mfs_is_dir_name("loot/"));
+	assert_false(mfs_is_dir_name("loot.txt"));
+	assert_int_equal(mfs_mode(fs, 1), S_IFDIR | 0755);
+	assert_int_equal(mfs_mode(fs, 2), S_IFREG | 0644);
+	gen = mfs_generation(fs);
+	assert_true(mfs_set_mode(fs, "loot.txt", S_IFREG, true));
+	assert_false(mfs_set_mode(fs, "absent", S_IFREG, true));
+	assert_true(mfs_generation(fs) > gen);
+	i = mfs_index(fs, "loot.txt");
+	assert_true(mfs_stamp(fs, i) > gen);
+	c = mfs_clone(fs);
+	assert_int_equal(mfs_mode(c, 0), S_IFREG);
+	assert_true(mfs_unreadable(c, 0));
+	mfs_put(fs, "loot.txt", "new", 3);
+	assert_int_equal(mfs_mode(fs, 0), S_IFREG);	/* kept */
+	assert_false(mfs_unreadable(fs, 0));		/* cleared */
+	assert_int_equal(mfs_index(fs, "absent"), (size_t)-1);
+	mfs_free(fs);
+	mfs_free(c);
 }
 
 static void
@@ -125,6 +163,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sorted_and_copied),
 		cmocka_unit_test(test_binary_contents),
+		cmocka_unit_test(test_tree_and_modes),
 		cmocka_unit_test(test_ns_outlives_line),
 		cmocka_unit_test(test_ledger),
 	};

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "arena.h"
 #include "ast.h"
@@ -311,6 +312,28 @@ cmp_rows(const void *x, const void *y)
 	return strcmp(a->name, b->name);
 }
 
+/* A CPython world's entry that is not a plain file (mockfs.h): its
+ * kind, or its mode when not the usual one, and whether it could be
+ * read. */
+static void
+fs_note(const struct mfs *fs, size_t i, char *buf, size_t n)
+{
+	unsigned mode = mfs_mode(fs, i);
+	const char *kind = S_ISLNK(mode) ? "link" : S_ISFIFO(mode) ? "fifo" :
+	    S_ISSOCK(mode) ? "socket" : S_ISCHR(mode) || S_ISBLK(mode) ?
+	    "device" : NULL;
+	bool usual = (mode & 07777) == (S_ISDIR(mode) ? 0755u : 0644u);
+
+	if (kind != NULL)
+		snprintf(buf, n, "%s", kind);
+	else if (mfs_unreadable(fs, i))
+		snprintf(buf, n, "mode %03o, unreadable", mode & 07777);
+	else if (!usual)
+		snprintf(buf, n, "mode %03o", mode & 07777);
+	else
+		buf[0] = '\0';
+}
+
 size_t
 model_fs_rows(struct model *m, enum path_id p, const struct model_fsrow **rows)
 {
@@ -333,11 +356,13 @@ model_fs_rows(struct model *m, enum path_id p, const struct model_fsrow **rows)
 				break;
 			}
 		mp->rows[k].name = name;
+		fs_note(fs, i, mp->rows[k].note, sizeof mp->rows[k].note);
 		mp->rows[k++].mark = mark;
 	}
 	for (i = 0; i < mp->nbase; i++)
 		if (fs == NULL || !mfs_exists(fs, mp->base[i].name)) {
 			mp->rows[k].name = mp->base[i].name;
+			mp->rows[k].note[0] = '\0';
 			mp->rows[k++].mark = FS_DELETED;
 		}
 	qsort(mp->rows, k, sizeof *mp->rows, cmp_rows);

@@ -49,6 +49,9 @@ enum fs_mark { FS_SAME, FS_CREATED, FS_CHANGED, FS_DELETED };
 struct model_fsrow {
 	const char	*name;		/* valid until the next model change */
 	enum fs_mark	 mark;
+	char		 note[32];	/* its kind or mode when not a
+					   plain file ("mode 000,
+					   unreadable"), or "" */
 };
 
 struct model_path {

@@ -1,7 +1,9 @@
 /*
  * pane_fs.c -- a path's live filesystem and names.  Files are compared
  * with the baseline: '+' created, '~' changed, '-' deleted (kept on screen
- * so a loss stays visible), then the names the path holds.  The title
+ * so a loss stays visible), a directory as "loot/" with what it holds
+ * after it, an entry's kind or unusual mode after its name ("mode 000,
+ * unreadable"), then the names the path holds.  The title
  * says when the last step could not read back all the files (the jail's
  * caps).
  */
@@ -69,7 +71,12 @@ draw(struct ui *u, struct rect r, enum path_id p)
 		int x = draw_text(in, row, 0, attr | (mk ? A_BOLD : 0),
 		    tag[mk]);
 		x += draw_text(in, row, x + 1, attr, rows[i].name) + 1;
-		draw_text(in, row, x, draw_attr(u, UC_DIM), word[mk]);
+		x += draw_text(in, row, x, draw_attr(u, UC_DIM), word[mk]);
+		if (rows[i].note[0] != '\0') {
+			char note[40];
+			snprintf(note, sizeof note, " (%s)", rows[i].note);
+			draw_text(in, row, x, draw_attr(u, UC_DIM), note);
+		}
 		row++;
 	}
 	/* A world's own names where it keeps them (CPython), else the

@@ -11,11 +11,14 @@
  *
  * Everything read from a world is hostile: frames are read one at a time,
  * each type and length checked against the caps of wire.h before its
- * payload is read, file names must be flat, the total is bounded, and a
- * reply that breaks any rule ends the world.  The reply becomes effects:
- * audit events that matter (a program run, a request sent, a connection,
- * native code), then the workspace's difference from before the input
- * (files deleted, overwritten, created), then what the code printed.
+ * payload is read, a workspace entry's path must be relative and flat in
+ * each part, below its directory, after the reply's status, the total is
+ * bounded, and a reply that breaks any rule ends the world.  The reply
+ * becomes effects: audit events that matter (a program run, a request
+ * sent, a connection, native code), then the workspace's difference from
+ * before the input (entries deleted, moved, overwritten, made unreadable,
+ * created), then what the code printed.  What a cap left out becomes the
+ * reply's truncated, never silence.
  */
 #include "config.h"
 
@@ -29,6 +32,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -64,6 +68,9 @@ struct cpy {
 	bool		 died;		/* the last world died: restart */
 	char		**names;	/* __main__'s names after the last input */
 	size_t		 nnames;
+	char		**lits;		/* name, repr, name, repr...: those
+					   bound to plain data (wire.h's L) */
+	size_t		 nlits;		/* pairs */
 	uint64_t	 nonce;		/* of the input in flight */
 	struct fakenet	 net;		/* the reader of its captures */
 	/* Connections already told, with the bytes they had then: one
@@ -87,12 +94,20 @@ struct raw {
 	const char	*names;		/* NUL-separated, names_len bytes */
 	size_t		 names_len;
 	bool		 has_names;
+	const char	*lits;		/* the L frame, lits_len bytes */
+	size_t		 lits_len;
+	bool		 has_lits;
 	size_t		 output_len;
 	struct raw_event events[WW_MAX_EVENTS];
 	size_t		 nevents;
 	uint32_t	 dropped;
 	struct mfs	*files;
-	bool		 truncated;
+	bool		 truncated;	/* the caps left entries out: */
+	uint32_t	 left;		/* how many */
+	const char	*unsent;	/* the first of their paths, each
+					   NUL-terminated */
+	size_t		 unsent_len;
+	uint64_t	 cut[WW_CUT__COUNT];	/* what a cap cut held */
 	enum world_step	 refused_step;
 	int		 refused_err;
 	const char	*refused_detail;
@@ -185,8 +200,9 @@ static size_t
 frame_cap(char type)
 {
 	switch (type) {
-	case WW_READY: case WW_TRUNCATED: case WW_END:
+	case WW_READY: case WW_END:
 		return 0;
+	case WW_TRUNCATED:	return 4 + WW_MAX_UNSENT;
 	case WW_REFUSE:		return 8 + WW_MAX_DETAIL;
 	case WW_STATUS:		return 12;
 	case WW_DROPPED:	return 4;
@@ -197,7 +213,9 @@ frame_cap(char type)
 	case WW_OUTPUT:		return WW_MAX_OUTPUT;
 	case WW_EVENT:		return WW_MAX_EVENT;
 	case WW_NAMES:		return WW_MAX_NAMES;
-	case WW_FILE:		return 4 + WIRE_NAME_MAX + WW_MAX_FILE_BYTES;
+	case WW_LITERALS_F:	return WW_MAX_LITERALS;
+	case WW_FILE:		return 8 + WW_MAX_PATH + WW_MAX_FILE_BYTES;
+	case WW_CUT:		return 12;
 	default:		return (size_t)-1;
 	}
 }
@@ -231,6 +249,58 @@ parse_event(struct arena *a, const char *p, size_t len, struct raw_event *e)
 }
 
 /*
+ * One workspace entry (wire.h's F frame) into r->files, as the mfs names
+ * it ("dir/" for a directory); NULL when it breaks a rule: a path that
+ * is not a relative path of flat names within the depth, a kind with
+ * data it may not have, an entry twice, a nested entry whose directory
+ * was not sent before it, past the count or the bytes.  *dl receives
+ * its data's length.
+ */
+static const char *
+file_frame(struct arena *a, struct raw *r, const char *pay, uint32_t len,
+    size_t nfiles, uint64_t file_bytes, uint64_t *dl)
+{
+	uint32_t plen, mode;
+	const char *path, *slash;
+	char *name;
+	size_t i;
+
+	if (len < 8)
+		return NULL;
+	memcpy(&plen, pay, 4);
+	memcpy(&mode, pay + 4, 4);
+	path = pay + 8;
+	if (plen > len - 8 || !ww_path_ok(path, plen) ||
+	    nfiles == WW_MAX_FILES)
+		return NULL;
+	*dl = len - 8 - plen;
+	if (*dl > WW_MAX_FILE_BYTES - file_bytes ||
+	    (*dl > 0 && (!(S_ISREG(mode) || S_ISLNK(mode)) ||
+	    (mode & WW_UNREADABLE))) ||
+	    (mode & ~(WW_UNREADABLE | S_IFMT | 07777)) != 0 ||
+	    !(S_ISREG(mode) || S_ISDIR(mode) || S_ISLNK(mode) ||
+	    S_ISFIFO(mode) || S_ISSOCK(mode) || S_ISCHR(mode) ||
+	    S_ISBLK(mode)))
+		return NULL;
+	name = arena_printf(a, "%.*s%s", (int)plen, path,
+	    S_ISDIR(mode) ? "/" : "");
+	for (i = plen, slash = NULL; i > 0 && slash == NULL; i--)
+		if (path[i - 1] == '/')
+			slash = path + i - 1;
+	if (mfs_exists(r->files, name) || (S_ISDIR(mode) ?
+	    mfs_exists(r->files, arena_strndup(a, path, plen)) :
+	    mfs_exists(r->files, arena_printf(a, "%s/", name))))
+		return NULL;	/* twice, or as a file and a directory */
+	if (slash != NULL && !mfs_exists(r->files, arena_strndup(a, path,
+	    (size_t)(slash - path) + 1)))
+		return NULL;	/* its directory was not sent first */
+	mfs_put(r->files, name, path + plen, (size_t)*dl);
+	mfs_set_mode(r->files, name, mode & ~WW_UNREADABLE,
+	    (mode & WW_UNREADABLE) != 0);
+	return name;
+}
+
+/*
  * Read frames until the reply ends (E, or Y/R after a build).  Every
  * type and length is checked before the payload is read.
  */
@@ -253,7 +323,7 @@ read_reply(struct cpy *c, double deadline, struct arena *a, struct raw *r)
 		memcpy(&len, head + 1, 4);
 		if (frame_cap(head[0]) == (size_t)-1 ||
 		    len > frame_cap(head[0]) ||
-		    (head[0] == WW_STATUS && len != 12) ||
+		    ((head[0] == WW_STATUS || head[0] == WW_CUT) && len != 12) ||
 		    (head[0] == WW_ENDED && len != 4))
 			return READ_BAD;
 		pay = arena_alloc(a, (size_t)len + 1);
@@ -316,43 +386,73 @@ read_reply(struct cpy *c, double deadline, struct arena *a, struct raw *r)
 			r->names_len = len;
 			r->has_names = true;
 			break;
+		case WW_LITERALS_F: {
+			size_t off = 0, k = 0;
+			/* pairs of NUL-terminated strings, after the status */
+			if (!r->has_status || (len > 0 && pay[len - 1] != '\0'))
+				return READ_BAD;
+			while (off < len) {
+				off += strlen(pay + off) + 1;
+				k++;
+			}
+			if (k % 2 != 0)
+				return READ_BAD;
+			r->lits = pay;
+			r->lits_len = len;
+			r->has_lits = true;
+			break;
+		}
 		case WW_DROPPED:
 			memcpy(&r->dropped, pay, 4);
 			break;
 		case WW_FILE: {
-			uint32_t namelen;
-			char *name;
-			if (len < 4)
+			uint64_t dl;
+			const char *name;
+			/* (the workspace follows the status, whose nonce the
+			 * code cannot know: an entry before it is forged) */
+			if (!r->has_status || (name = file_frame(a, r, pay, len,
+			    nfiles, file_bytes, &dl)) == NULL)
 				return READ_BAD;
-			memcpy(&namelen, pay, 4);
-			if (namelen > len - 4 ||
-			    !jail_is_flat_name(pay + 4, namelen) ||
-			    nfiles == WW_MAX_FILES ||
-			    len - 4 - namelen > WW_MAX_FILE_BYTES - file_bytes)
-				return READ_BAD;
-			name = arena_strndup(a, pay + 4, namelen);
-			if (mfs_exists(r->files, name))
-				return READ_BAD;
-			mfs_put(r->files, name, pay + 4 + namelen,
-			    len - 4 - namelen);
-			file_bytes += len - 4 - namelen;
+			file_bytes += dl;
 			nfiles++;
 			break;
 		}
 		case WW_TRUNCATED:
+			if (len < 4 || r->truncated || !r->has_status ||
+			    (len > 4 && pay[len - 1] != '\0'))
+				return READ_BAD;
+			memcpy(&r->left, pay, 4);
 			r->truncated = true;
+			r->unsent = pay + 4;
+			r->unsent_len = len - 4;
 			break;
+		case WW_CUT: {
+			uint32_t what;
+			uint64_t held;
+			memcpy(&what, pay, 4);
+			memcpy(&held, pay + 4, 8);
+			if (what >= WW_CUT__COUNT)
+				return READ_BAD;
+			r->cut[what] = held;
+			break;
+		}
 		case WW_END:
 			if (!r->has_status)
 				return READ_BAD;
 			r->has_end = true;
 			return READ_OK;
 		case WW_ENDED: {
+			/* PID 1's: the interpreter is gone, and what it left
+			 * follows (the status of this reply) */
 			int32_t ws;
+			if (r->has_status || r->ended)
+				return READ_BAD;
 			memcpy(&ws, pay, 4);
 			r->ended = true;
 			r->wstatus = ws;
-			return READ_OK;
+			r->has_status = true;
+			r->status = RAW_ENDED;
+			break;
 		}
 		}
 	}
@@ -472,17 +572,22 @@ start(struct cpy *c, char **err)
 		goto out;
 	n = mfs_count(c->files);
 	for (i = 0; i < n; i++) {
+		/* (wire.h: a directory's path without its '/') */
 		const char *name = mfs_name(c->files, i), *data;
 		uint32_t namelen = (uint32_t)strlen(name);
-		char head[4 + WIRE_NAME_MAX];
+		uint32_t mode = mfs_mode(c->files, i);
+		char head[8 + WW_MAX_PATH];
 		size_t len;
 
-		if (namelen > WIRE_NAME_MAX)
+		if (mfs_is_dir_name(name))
+			namelen--;
+		if (!ww_path_ok(name, namelen))
 			continue;
 		data = mfs_get(c->files, name, &len);
 		memcpy(head, &namelen, 4);
-		memcpy(head + 4, name, namelen);
-		if (!send_frame(c, WW_PUT, head, 4 + namelen, data, len))
+		memcpy(head + 4, &mode, 4);
+		memcpy(head + 8, name, namelen);
+		if (!send_frame(c, WW_PUT, head, 8 + namelen, data, len))
 			goto lost;
 	}
 	if (!send_frame(c, WW_ENV, NULL, 0, NULL, 0))
@@ -963,40 +1068,260 @@ event_effects(struct effects *e, const struct raw *r)
 		    "%u more audit events not shown", (unsigned)r->dropped));
 }
 
-/* The workspace before and after: the damage the code did to it. */
+/* Permission bits as ls shows them in octal: "644", "0" for none. */
+static const char *
+perm_text(struct arena *a, unsigned mode)
+{
+	return arena_printf(a, "%03o", mode & 07777);
+}
+
+/* A regular file created by this input with the same bytes as name:
+ * where it was moved to, or NULL. */
+static const char *
+moved_to(const struct mfs *before, const struct mfs *after, const char *name,
+    bool *taken)
+{
+	size_t i, n = mfs_count(after), l1, l2;
+	const char *d1 = mfs_get(before, name, &l1), *d2;
+
+	if (!S_ISREG(mfs_mode(before, mfs_index(before, name))))
+		return NULL;
+	for (i = 0; i < n; i++) {
+		const char *to = mfs_name(after, i);
+		if (taken[i] || mfs_exists(before, to) ||
+		    !S_ISREG(mfs_mode(after, i)) || mfs_unreadable(after, i))
+			continue;
+		d2 = mfs_get(after, to, &l2);
+		if (l1 == l2 && memcmp(d1, d2, l1) == 0) {
+			taken[i] = true;
+			return to;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The workspace before and after: the damage the code did to it.  An
+ * entry gone is deleted, unless a new file holds its bytes (moved); a
+ * file whose bytes differ is overwritten; one the world can no longer
+ * read was made unreadable (chmod); a new entry was created.  Paths are
+ * the mfs's: "loot/" a directory, "loot/secrets.txt" a file in it.
+ */
 static void
 diff_effects(struct effects *e, const struct mfs *before,
     const struct mfs *after, bool command)
 {
 	struct arena *a = e->a;
-	size_t i, n = mfs_count(before);
+	size_t i, j, n = mfs_count(before);
+	bool *taken = arena_array(a, mfs_count(after) + 1, sizeof *taken);
 
 	for (i = 0; i < n; i++) {
-		const char *name = mfs_name(before, i);
+		const char *name = mfs_name(before, i), *to;
+		unsigned m1 = mfs_mode(before, i), m2;
 		size_t l1, l2;
 		const char *d1, *d2;
 
-		if (!mfs_exists(after, name)) {
-			effect(e, "delete", arena_strdup(a, name), "damage",
-			    arena_printf(a, command ? "deleted %s" :
-			    "%s deleted", name));
+		if ((j = mfs_index(after, name)) == (size_t)-1) {
+			if ((to = moved_to(before, after, name, taken)) != NULL)
+				effect(e, "rename", arena_strdup(a, name),
+				    "damage", arena_printf(a, command ?
+				    "moved %s to %s" : "%s moved to %s", name,
+				    to));
+			else
+				effect(e, "delete", arena_strdup(a, name),
+				    "damage", arena_printf(a, command ?
+				    "deleted %s" : "%s deleted", name));
+			continue;
+		}
+		m2 = mfs_mode(after, j);
+		if (mfs_unreadable(after, j) && !mfs_unreadable(before, i)) {
+			effect(e, "chmod", arena_strdup(a, name), "damage",
+			    arena_printf(a, "%s made unreadable (mode %s)",
+			    name, perm_text(a, m2)));
 			continue;
 		}
 		d1 = mfs_get(before, name, &l1);
 		d2 = mfs_get(after, name, &l2);
-		if (l1 != l2 || memcmp(d1, d2, l1) != 0)
+		if (!mfs_unreadable(after, j) &&
+		    (l1 != l2 || memcmp(d1, d2, l1) != 0))
 			effect(e, "write", arena_strdup(a, name), "damage",
 			    arena_printf(a, command ? "overwrote %s" :
 			    "%s overwritten", name));
+		if ((m1 & 07777) != (m2 & 07777))
+			effect(e, "chmod", arena_strdup(a, name), NULL,
+			    arena_printf(a, "%s mode %s -> %s%s", name,
+			    perm_text(a, m1), perm_text(a, m2),
+			    mfs_unreadable(after, j) ? " (unreadable)" : ""));
 	}
 	n = mfs_count(after);
 	for (i = 0; i < n; i++) {
 		const char *name = mfs_name(after, i);
-		if (!mfs_exists(before, name))
-			effect(e, "write", arena_strdup(a, name), NULL,
-			    arena_printf(a, command ? "wrote %s" : "created %s",
-			    name));
+		if (taken[i] || mfs_exists(before, name))
+			continue;
+		effect(e, "write", arena_strdup(a, name), NULL,
+		    arena_printf(a, command ? "wrote %s%s" : "created %s%s",
+		    name, mfs_unreadable(after, i) ? arena_printf(a,
+		    " (unreadable: mode %s)", perm_text(a, mfs_mode(after,
+		    i))) : ""));
 	}
+}
+
+/* Copy before's entry name into after, mode and mark included. */
+static void
+copy_entry(struct mfs *after, const struct mfs *before, const char *name)
+{
+	size_t len, i = mfs_index(before, name);
+	const char *d = mfs_get(before, name, &len);
+
+	mfs_put(after, name, d, len);
+	mfs_set_mode(after, name, mfs_mode(before, i),
+	    mfs_unreadable(before, i));
+}
+
+/*
+ * A file the world could not read keeps the contents it had when last
+ * read (the session's copy), still marked unreadable: the files pane
+ * and a fresh world seeded from it (chmod included) have them.  A file
+ * created unreadable has none.
+ */
+static void
+keep_unreadable(struct mfs *after, const struct mfs *before)
+{
+	size_t i, n = mfs_count(after);
+
+	for (i = 0; i < n; i++) {
+		const char *name = mfs_name(after, i);
+		size_t j = mfs_index(before, name), len;
+		unsigned mode = mfs_mode(after, i);
+		const char *d;
+
+		if (!mfs_unreadable(after, i) || !S_ISREG(mode) ||
+		    j == (size_t)-1 || !S_ISREG(mfs_mode(before, j)))
+			continue;
+		d = mfs_get(before, name, &len);
+		mfs_put(after, name, d, len);	/* (same sorted place) */
+		mfs_set_mode(after, name, mode, true);
+	}
+}
+
+/* Is path among the entries the caps left out (itself, or under a
+ * directory left out)? */
+static bool
+unsent_has(const struct raw *r, const char *path)
+{
+	size_t off = 0;
+
+	while (off < r->unsent_len) {
+		const char *u = r->unsent + off;
+		size_t n = strlen(u);
+		if (strcmp(u, path) == 0 || (n > 0 && u[n - 1] == '/' &&
+		    strncmp(u, path, n) == 0))
+			return true;
+		off += n + 1;
+	}
+	return false;
+}
+
+/*
+ * The caps left entries out of the read-back (r->truncated): an entry
+ * of before that was not sent and is (or may be: the names of the left
+ * out are cut too) still there keeps what it was; the returned note (in
+ * a) says what was read back, what was kept and how much stayed in the
+ * world without the path seeing it.
+ */
+static const char *
+merge_truncated(const struct cpy *c, struct raw *r, const struct mfs *before,
+    struct arena *a)
+{
+	const char *where = c->kind == WORLD_KIND_JAIL ? "jail" : "world";
+	struct sbuf kept = SBUF_INIT;
+	size_t i, n = mfs_count(before), nkept = 0, named = 0, lost = 0,
+	    deep = 0, off = 0;
+	const char *note;
+
+	while (off < r->unsent_len) {
+		const char *u = r->unsent + off;
+		off += strlen(u) + 1;
+		named++;
+		if (mfs_exists(r->files, u))
+			deep++;	/* a directory sent, not what it holds */
+		else if (!mfs_exists(before, u))
+			lost++;
+	}
+	for (i = 0; i < n; i++) {
+		const char *name = mfs_name(before, i);
+		if (mfs_exists(r->files, name) ||
+		    (named == r->left && !unsent_has(r, name)))
+			continue;
+		copy_entry(r->files, before, name);
+		if (nkept++ < 8)
+			sbuf_addf(&kept, "%s%s", nkept > 1 ? ", " : "", name);
+	}
+	note = arena_printf(a, "the %s's workspace was read back in part (at "
+	    "most %u files and %u MiB, %u levels deep)", where, WW_MAX_FILES,
+	    WW_MAX_FILE_BYTES >> 20, WW_MAX_DEPTH);
+	if (nkept > 0)
+		note = arena_printf(a, "%s; %zu file%s not read back kept as "
+		    "before this step: %s%s", note, nkept,
+		    nkept == 1 ? "" : "s", sbuf_cstr(&kept),
+		    nkept > 8 ? ", ..." : "");
+	if (lost > 0)
+		note = arena_printf(a, "%s; %zu file%s left in the %s", note,
+		    lost, lost == 1 ? "" : "s", where);
+	if (deep > 0)
+		note = arena_printf(a, "%s; what %zu director%s hold%s left in "
+		    "the %s", note, deep, deep == 1 ? "y" : "ies",
+		    deep == 1 ? "s" : "", where);
+	if (r->left > named)
+		note = arena_printf(a, "%s; %zu more entr%s left in the %s "
+		    "unnamed", note, (size_t)(r->left - named),
+		    r->left - named == 1 ? "y" : "ies", where);
+	sbuf_free(&kept);
+	return note;
+}
+
+/* What the world's caps cut (K frames), after note, as the record's
+ * "truncated". */
+static const char *
+cut_notes(const struct raw *r, struct arena *a, const char *note)
+{
+	size_t i;
+
+	for (i = 0; i < WW_CUT__COUNT; i++) {
+		unsigned long long n = (unsigned long long)r->cut[i];
+		const char *s = NULL;
+
+		if (n == 0)
+			continue;
+		switch ((enum ww_cut)i) {
+		case WW_CUT_RESULT:
+			s = arena_printf(a, "the value's repr cut at %u KiB "
+			    "(of %llu bytes)", WW_MAX_RESULT >> 10, n);
+			break;
+		case WW_CUT_MESSAGE:
+			s = arena_printf(a, "the command's message cut at %u "
+			    "KiB (of %llu bytes)", WW_MAX_RESULT >> 10, n);
+			break;
+		case WW_CUT_OUTPUT:
+			s = arena_printf(a, "output cut at %u KiB (the code "
+			    "printed %llu bytes)", WW_MAX_OUTPUT >> 10, n);
+			break;
+		case WW_CUT_NAMES:
+			s = arena_printf(a, "%llu name%s not listed (the world "
+			    "keeps them; the list holds %u KiB)", n, n == 1 ?
+			    "" : "s", WW_MAX_NAMES >> 10);
+			break;
+		case WW_CUT_EVENTS:
+			s = arena_printf(a, "the text of %llu audit event%s "
+			    "cut at %u bytes", n, n == 1 ? "" : "s",
+			    WW_MAX_EVENT);
+			break;
+		case WW_CUT__COUNT:
+			break;
+		}
+		note = note == NULL ? s : arena_printf(a, "%s; %s", note, s);
+	}
+	return note;
 }
 
 static void
@@ -1009,6 +1334,37 @@ free_names(struct cpy *c)
 	free(c->names);
 	c->names = NULL;
 	c->nnames = 0;
+	for (i = 0; i < 2 * c->nlits; i++)
+		free(c->lits[i]);
+	free(c->lits);
+	c->lits = NULL;
+	c->nlits = 0;
+}
+
+/* Keep the literals the world sent with its names (none when it was not
+ * asked). */
+static void
+keep_literals(struct cpy *c, const struct raw *r)
+{
+	size_t off = 0;
+
+	size_t k = 0;
+
+	if (!r->has_lits)
+		return;
+	while (off < r->lits_len) {	/* (read_reply checked the pairs) */
+		off += strlen(r->lits + off) + 1;
+		k++;
+	}
+	c->lits = xreallocarray(NULL, k + 1, sizeof *c->lits);
+	off = 0;
+	while (off < r->lits_len) {
+		c->lits[c->nlits * 2] = xstrdup(r->lits + off);
+		off += strlen(r->lits + off) + 1;
+		c->lits[c->nlits * 2 + 1] = xstrdup(r->lits + off);
+		off += strlen(r->lits + off) + 1;
+		c->nlits++;
+	}
 }
 
 /* Keep the names the world reported, sorted. */
@@ -1020,6 +1376,7 @@ keep_names(struct cpy *c, const struct raw *r)
 	if (!r->has_names)
 		return;
 	free_names(c);
+	keep_literals(c, r);
 	while (off < r->names_len) {
 		const char *s = r->names + off;
 		size_t n = strlen(s);
@@ -1033,23 +1390,6 @@ keep_names(struct cpy *c, const struct raw *r)
 			c->names[j] = c->names[j - 1];
 		c->names[j] = xstrdup(s);
 		c->nnames++;
-	}
-}
-
-/* Files not sent (the caps) are kept as they were. */
-static void
-merge_truncated(struct mfs *after, const struct mfs *before)
-{
-	size_t i, n = mfs_count(before);
-
-	for (i = 0; i < n; i++) {
-		const char *name = mfs_name(before, i);
-		size_t len;
-		const char *d;
-		if (mfs_exists(after, name))
-			continue;
-		d = mfs_get(before, name, &len);
-		mfs_put(after, name, d, len);
 	}
 }
 
@@ -1209,7 +1549,8 @@ cpy_run(struct world *w, const struct world_input *in,
 	struct arena *a = in->a;
 	struct effects e = { .a = a, .source = "world" };
 	struct raw r;
-	char flags = in->setup ? WW_SETUP : 0;
+	char flags = (char)((in->setup ? WW_SETUP : 0) |
+	    (in->literals ? WW_LITERALS : 0));
 	enum read_end end;
 	char *err = NULL;
 
@@ -1256,12 +1597,10 @@ cpy_run(struct world *w, const struct world_input *in,
 		raw_free(&r);
 		goto effects;
 	}
-	if (end == READ_OK && r.ended && !r.has_end) {
-		/* The interpreter ended during the input (os._exit, a signal,
-		 * a crash): PID 1 sent what it left; the world is gone. */
-		r.has_status = true;
-		r.status = RAW_ENDED;
-	} else if (end != READ_OK || !r.has_end) {
+	/* (r.status is RAW_ENDED when the interpreter ended during the
+	 * input -- os._exit, a signal, a crash -- and PID 1 sent what it
+	 * left: the world is gone) */
+	if (end != READ_OK || !r.has_end) {
 		kill_world(c);
 		c->died = true;
 		out->status = WORLD_LOST;
@@ -1298,8 +1637,12 @@ cpy_run(struct world *w, const struct world_input *in,
 	}
 	jail_refusal(c, &r, a, out);
 	keep_names(c, &r);
-	if (r.truncated)
-		merge_truncated(r.files, c->files);
+	keep_unreadable(r.files, c->files);
+	if (r.truncated) {
+		out->truncated = merge_truncated(c, &r, c->files, a);
+		out->fs_partial = true;
+	}
+	out->truncated = cut_notes(&r, a, out->truncated);
 	e.source = "workspace";
 	diff_effects(&e, c->files, r.files, in->command != NULL);
 	e.source = "output";
@@ -1325,7 +1668,7 @@ cpy_run(struct world *w, const struct world_input *in,
 		out->error = r.error ? r.error : "SystemError: no message";
 		break;
 	case WW_EXITED: {
-		/* SystemExit: PID 1 says with which status (K) */
+		/* SystemExit: PID 1 says with which status (Z) */
 		struct raw k;
 		const char *how = "exited";
 		if (read_reply(c, now_ms() + 1000, a, &k) == READ_OK &&
@@ -1377,12 +1720,8 @@ cpy_read_back(struct world *w, struct mfs *fs)
 	while (mfs_count(fs) > 0)
 		mfs_delete(fs, mfs_name(fs, 0));
 	n = mfs_count(c->files);
-	for (i = 0; i < n; i++) {
-		const char *name = mfs_name(c->files, i);
-		size_t len;
-		const char *d = mfs_get(c->files, name, &len);
-		mfs_put(fs, name, d, len);
-	}
+	for (i = 0; i < n; i++)
+		copy_entry(fs, c->files, mfs_name(c->files, i));
 }
 
 static void
@@ -1404,10 +1743,21 @@ cpy_destroy(struct world *w)
 static const char *const *
 cpy_names(const struct world *w, size_t *n)
 {
+	static const char *const none[1] = { NULL };
 	const struct cpy *c = w->impl;
 
 	*n = c->nnames;
-	return (const char *const *)c->names;
+	/* (none is an answer too: NULL would mean "ask the namespace") */
+	return c->names != NULL ? (const char *const *)c->names : none;
+}
+
+static const char *const *
+cpy_literals(const struct world *w, size_t *n)
+{
+	const struct cpy *c = w->impl;
+
+	*n = c->nlits;
+	return (const char *const *)c->lits;
 }
 
 const struct world_ops world_cpython_ops = {
@@ -1418,6 +1768,7 @@ const struct world_ops world_cpython_ops = {
 	.read_back = cpy_read_back,
 	.destroy = cpy_destroy,
 	.names = cpy_names,
+	.literals = cpy_literals,
 };
 
 void *

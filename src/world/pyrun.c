@@ -24,7 +24,8 @@
  * methods.  Afterwards the reply carries the status, the repr or the
  * exception's last traceback line, the captured output (fds 1 and 2,
  * shared with child processes, are a file in /tmp), the events, and the
- * workspace's regular files, all capped (wire.h).
+ * workspace's tree, all capped (wire.h); what a cap cut is said (K and
+ * T frames), never dropped without a word.
  */
 #include "config.h"
 
@@ -35,6 +36,7 @@
 #include <seccomp.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +57,7 @@ static bool in_hook;		/* no recursion through our own calls */
 static char events[WW_MAX_EVENTS][WW_MAX_EVENT];
 static uint32_t event_len[WW_MAX_EVENTS];
 static uint32_t nevents, dropped;
+static uint64_t events_cut;	/* events whose text met the cap */
 
 struct text {
 	char	*p;
@@ -288,6 +291,8 @@ audit_hook(const char *event, PyObject *args, void *data)
 			add(&t, "", 1);
 			if (PyTuple_Check(args))
 				add_args(&t, args);
+			if (t.len == t.cap)
+				events_cut++;
 			event_len[nevents++] = (uint32_t)t.len;
 		}
 	}
@@ -495,10 +500,22 @@ send_frame(enum ww_type type, const void *a, size_t alen, const void *b,
 		_exit(0);	/* the session is gone */
 }
 
+/* A cap cut something: say what, and how much it held. */
+static void
+send_cut(enum ww_cut what, uint64_t held)
+{
+	uint32_t w = what;
+
+	send_frame(WW_CUT, &w, 4, &held, 8);
+}
+
 static void
 send_text(enum ww_type type, const char *s, size_t len, size_t cap)
 {
 	send_frame(type, s, len > cap ? cap : len, NULL, 0);
+	if (len > cap && (type == WW_RESULT || type == WW_MESSAGE))
+		send_cut(type == WW_RESULT ? WW_CUT_RESULT : WW_CUT_MESSAGE,
+		    len);
 }
 
 static int exit_code;		/* of the SystemExit the input raised */
@@ -618,9 +635,12 @@ send_output(int capfd)
 {
 	static char buf[WW_MAX_OUTPUT];
 	ssize_t n = pread(capfd, buf, sizeof buf, 0);
+	struct stat sb;
 
 	if (n > 0)
 		send_frame(WW_OUTPUT, buf, (size_t)n, NULL, 0);
+	if (fstat(capfd, &sb) == 0 && sb.st_size > (off_t)sizeof buf)
+		send_cut(WW_CUT_OUTPUT, (uint64_t)sb.st_size);
 }
 
 static int
@@ -629,22 +649,62 @@ cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The workspace's regular files, in name order, within the caps. */
+/*
+ * The workspace as a tree, depth first in name order within each
+ * directory (a directory before what it holds), within the caps: at most
+ * WW_MAX_FILES entries, WW_MAX_FILE_BYTES of contents, WW_MAX_DEPTH
+ * levels.  A file it cannot read (chmod 0) is sent marked unreadable,
+ * not left out; what the caps leave out is counted, and the first of
+ * their paths named, in one T frame at the end.
+ */
+struct walk {
+	uint32_t	 sent, left;
+	uint64_t	 budget;
+	char		 unsent[WW_MAX_UNSENT];
+	size_t		 unsent_len;
+	char		 path[WW_MAX_PATH + 2];
+};
+
+/* One entry the caps left out; a directory's path ends in '/'. */
 static void
-send_workspace(int wsdir)
+left_out(struct walk *w, size_t plen, bool dir)
+{
+	w->left++;
+	if (plen + 2 <= sizeof w->unsent - w->unsent_len) {
+		memcpy(w->unsent + w->unsent_len, w->path, plen);
+		w->unsent_len += plen;
+		if (dir)
+			w->unsent[w->unsent_len++] = '/';
+		w->unsent[w->unsent_len++] = '\0';
+	}
+}
+
+static void
+send_entry(const char *path, size_t plen, uint32_t mode, const char *data,
+    size_t len)
+{
+	char head[8 + WW_MAX_PATH];
+	uint32_t n = (uint32_t)plen;
+
+	memcpy(head, &n, 4);
+	memcpy(head + 4, &mode, 4);
+	memcpy(head + 8, path, plen);
+	send_frame(WW_FILE, head, 8 + plen, data, len);
+}
+
+static void
+send_tree(int dirfd, size_t prefix, unsigned depth, struct walk *w)
 {
 	char *names[WW_MAX_FILES * 4];
-	size_t nnames = 0, i, sent = 0;
-	uint64_t budget = WW_MAX_FILE_BYTES;
-	bool truncated = false;
+	size_t nnames = 0, i;
 	struct dirent *de;
 	DIR *d;
-	int fd = dup(wsdir);
+	int fd = dup(dirfd);
 
 	if (fd < 0 || (d = fdopendir(fd)) == NULL) {
 		if (fd >= 0)
 			close(fd);
-		send_frame(WW_TRUNCATED, NULL, 0, NULL, 0);
+		w->left++;	/* (unnamed: its contents are unknown) */
 		return;
 	}
 	rewinddir(d);
@@ -652,8 +712,8 @@ send_workspace(int wsdir)
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
 		if (nnames == sizeof names / sizeof names[0]) {
-			truncated = true;
-			break;
+			w->left++;	/* past what one directory lists */
+			continue;
 		}
 		names[nnames] = strdup(de->d_name);
 		if (names[nnames] != NULL)
@@ -662,48 +722,97 @@ send_workspace(int wsdir)
 	closedir(d);
 	qsort(names, nnames, sizeof names[0], cmp_names);
 	for (i = 0; i < nnames; i++) {
-		uint32_t namelen = (uint32_t)strlen(names[i]);
+		size_t nlen = strlen(names[i]), plen = prefix + nlen;
 		struct stat sb;
-		char head[4 + WIRE_NAME_MAX];
 		char *data = NULL;
-		ssize_t got = -1;
-		int f = openat(wsdir, names[i], O_RDONLY | O_NOFOLLOW |
-		    O_NONBLOCK | O_CLOEXEC);
+		ssize_t got = 0;
+		uint32_t mode;
+		int f;
 
-		if (f < 0 || fstat(f, &sb) == -1 || !S_ISREG(sb.st_mode)) {
-			/* a directory, a link, a fifo: not shown */
-			if (f >= 0)
+		if (plen > WW_MAX_PATH || fstatat(dirfd, names[i], &sb,
+		    AT_SYMLINK_NOFOLLOW) == -1) {
+			w->left++;	/* a path too long to send, or gone */
+			free(names[i]);
+			continue;
+		}
+		memcpy(w->path + prefix, names[i], nlen);
+		mode = (uint32_t)sb.st_mode;
+		if (w->sent == WW_MAX_FILES ||
+		    (S_ISREG(sb.st_mode) && (uint64_t)sb.st_size > w->budget)) {
+			left_out(w, plen, S_ISDIR(sb.st_mode));
+			free(names[i]);
+			continue;
+		}
+		if (S_ISREG(sb.st_mode)) {
+			f = openat(dirfd, names[i], O_RDONLY | O_NOFOLLOW |
+			    O_NONBLOCK | O_CLOEXEC);
+			if (f < 0 && errno == EACCES)
+				mode |= WW_UNREADABLE;	/* listed, not read */
+			else if (f < 0) {
+				left_out(w, plen, false);
+				free(names[i]);
+				continue;
+			} else {
+				data = malloc((size_t)sb.st_size + 1);
+				got = data ? read(f, data,
+				    (size_t)sb.st_size + 1) : -1;
 				close(f);
+				if (got < 0 || got > sb.st_size) {
+					free(data);
+					left_out(w, plen, false);
+					free(names[i]);
+					continue;
+				}
+			}
+		} else if (S_ISLNK(sb.st_mode)) {
+			data = malloc(WW_MAX_PATH);
+			got = data ? readlinkat(dirfd, names[i], data,
+			    WW_MAX_PATH) : -1;
+			if (got < 0 || got == WW_MAX_PATH)
+				got = 0;
+		}
+		if (S_ISDIR(sb.st_mode)) {
+			int sub = openat(dirfd, names[i], O_RDONLY |
+			    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (sub < 0 && errno == EACCES)
+				mode |= WW_UNREADABLE;	/* listed, not read */
+			send_entry(w->path, plen, mode, NULL, 0);
+			w->sent++;
+			w->path[plen] = '/';
+			if (sub < 0 && errno != EACCES)
+				left_out(w, plen, true);
+			else if (sub >= 0 && depth + 1 >= WW_MAX_DEPTH)
+				left_out(w, plen, true);
+			else if (sub >= 0)
+				send_tree(sub, plen + 1, depth + 1, w);
+			if (sub >= 0)
+				close(sub);
 			free(names[i]);
 			continue;
 		}
-		if (sent == WW_MAX_FILES || namelen > WIRE_NAME_MAX ||
-		    (uint64_t)sb.st_size > budget) {
-			close(f);
-			free(names[i]);
-			truncated = true;
-			continue;
-		}
-		data = malloc((size_t)sb.st_size + 1);
-		if (data != NULL)
-			got = read(f, data, (size_t)sb.st_size + 1);
-		close(f);
-		if (got < 0 || got > sb.st_size) {
-			free(data);
-			free(names[i]);
-			truncated = true;
-			continue;
-		}
-		memcpy(head, &namelen, 4);
-		memcpy(head + 4, names[i], namelen);
-		send_frame(WW_FILE, head, 4 + namelen, data, (size_t)got);
+		send_entry(w->path, plen, mode, data, (size_t)got);
 		free(data);
+		w->budget -= (uint64_t)got;
+		w->sent++;
 		free(names[i]);
-		budget -= (uint64_t)got;
-		sent++;
 	}
-	if (truncated)
-		send_frame(WW_TRUNCATED, NULL, 0, NULL, 0);
+}
+
+static void
+send_workspace(int wsdir)
+{
+	static struct walk w;
+
+	w.sent = w.left = 0;
+	w.budget = WW_MAX_FILE_BYTES;
+	w.unsent_len = 0;
+	memcpy(w.unsent, &w.left, 4);	/* room for the count */
+	w.unsent_len = 4;
+	send_tree(wsdir, 0, 0, &w);
+	if (w.left > 0) {
+		memcpy(w.unsent, &w.left, 4);
+		send_frame(WW_TRUNCATED, w.unsent, w.unsent_len, NULL, 0);
+	}
 }
 
 void
@@ -712,9 +821,10 @@ pyrun_ended(int sock, int capfd, int wsdir, int ws)
 	int32_t w = ws;
 
 	sock_fd = sock;
+	send_frame(WW_ENDED, &w, 4, NULL, 0);
 	send_output(capfd);
 	send_workspace(wsdir);
-	send_frame(WW_ENDED, &w, 4, NULL, 0);
+	send_frame(WW_END, NULL, 0, NULL, 0);
 }
 
 /* The names __main__ binds, as a user would list them: no dunders, not
@@ -726,6 +836,7 @@ send_names(PyObject *main_dict)
 	PyObject *key, *val;
 	Py_ssize_t pos = 0;
 	size_t len = 0, i;
+	uint64_t unlisted = 0;
 
 	while (PyDict_Next(main_dict, &pos, &key, &val)) {
 		const char *s;
@@ -744,12 +855,112 @@ send_names(PyObject *main_dict)
 			    PyDict_GetItemString(commands, s) == val)
 				command = true;
 		n = strlen(s) + 1;
-		if (command || n > sizeof buf - len)
+		if (command)
 			continue;
+		if (n > sizeof buf - len) {
+			unlisted++;
+			continue;
+		}
 		memcpy(buf + len, s, n);
 		len += n;
 	}
 	send_frame(WW_NAMES, buf, len, NULL, 0);
+	if (unlisted > 0)
+		send_cut(WW_CUT_NAMES, unlisted);
+}
+
+/*
+ * Plain data (wire.h's L frame): exact built-in types only, so that its
+ * repr runs none of the code's own methods, within a count of items and
+ * a depth (a list that holds itself is not plain: its repr would say
+ * "[...]").
+ */
+static bool
+is_plain(PyObject *o, int depth, long *items)
+{
+	Py_ssize_t i, n;
+
+	if (--*items < 0 || depth > 20)
+		return false;
+	if (o == Py_None || PyBool_Check(o) || PyLong_CheckExact(o) ||
+	    PyUnicode_CheckExact(o) || PyBytes_CheckExact(o))
+		return true;
+	if (PyFloat_CheckExact(o))
+		return isfinite(PyFloat_AS_DOUBLE(o));
+	if (PyList_CheckExact(o) || PyTuple_CheckExact(o)) {
+		n = PySequence_Fast_GET_SIZE(o);
+		for (i = 0; i < n; i++)
+			if (!is_plain(PySequence_Fast_GET_ITEM(o, i), depth + 1,
+			    items))
+				return false;
+		return true;
+	}
+	if (PyDict_CheckExact(o)) {
+		PyObject *k, *v;
+		Py_ssize_t pos = 0;
+		while (PyDict_Next(o, &pos, &k, &v))
+			if (!is_plain(k, depth + 1, items) ||
+			    !is_plain(v, depth + 1, items))
+				return false;
+		return true;
+	}
+	if (PySet_CheckExact(o) && PySet_GET_SIZE(o) > 0) {
+		PyObject *k;
+		Py_ssize_t pos = 0;
+		Py_hash_t h;
+		while (_PySet_NextEntry(o, &pos, &k, &h))
+			if (!is_plain(k, depth + 1, items))
+				return false;
+		return true;
+	}
+	return false;
+}
+
+/* The names bound to plain data, with their reprs (wire.h's L frame),
+ * within its caps; a name past them is left out (and said by the
+ * session, which finds it missing). */
+static void
+send_literals(PyObject *main_dict)
+{
+	static char buf[WW_MAX_LITERALS];
+	PyObject *key, *val;
+	Py_ssize_t pos = 0;
+	size_t len = 0, i;
+
+	while (PyDict_Next(main_dict, &pos, &key, &val)) {
+		const char *s, *r;
+		PyObject *rep;
+		Py_ssize_t rn;
+		size_t n;
+		long items = 10000;
+		bool command = false;
+
+		if (!PyUnicode_CheckExact(key) ||
+		    (s = PyUnicode_AsUTF8(key)) == NULL) {
+			PyErr_Clear();
+			continue;
+		}
+		for (i = 0; command_names[i] != NULL; i++)
+			if (strcmp(s, command_names[i]) == 0 &&
+			    PyDict_GetItemString(commands, s) == val)
+				command = true;
+		if (command || strncmp(s, "__", 2) == 0 ||
+		    !is_plain(val, 0, &items))
+			continue;
+		rep = PyObject_Repr(val);
+		r = rep ? PyUnicode_AsUTF8AndSize(rep, &rn) : NULL;
+		n = strlen(s);
+		if (r != NULL && (size_t)rn <= WW_MAX_LITERAL &&
+		    strlen(r) == (size_t)rn &&
+		    n + 1 + (size_t)rn + 1 <= sizeof buf - len) {
+			memcpy(buf + len, s, n + 1);
+			memcpy(buf + len + n + 1, r, (size_t)rn + 1);
+			len += n + 1 + (size_t)rn + 1;
+		}
+		PyErr_Clear();
+		Py_XDECREF(rep);
+	}
+	send_frame(WW_LITERALS_F, buf, len, NULL, 0);
 }
 
 /* Set the environment, through os.environ so the two agree. */
@@ -787,26 +998,88 @@ clear_env(void)
 	PyErr_Clear();
 }
 
+/* Directories seeded with their own mode, applied once every entry is
+ * in (a directory 0555 must still take its files first). */
+static char *dir_modes[WW_MAX_FILES];
+static uint32_t dir_mode[WW_MAX_FILES];
+static size_t ndir_modes;
+
+/*
+ * Seed one workspace entry (wire.h's P frame): its parents made as
+ * needed, a file written and given its mode, a directory made, a link,
+ * a fifo or a socket's node made; a device is not seeded.  (Inside the
+ * world: a seed that points through a link of its own reaches only the
+ * world's files.)
+ */
 static void
 put_file(int wsdir, const char *p, size_t len)
 {
-	uint32_t namelen;
-	char name[WIRE_NAME_MAX + 1];
+	uint32_t plen, mode;
+	char path[WW_MAX_PATH + 1];
+	const char *data;
+	size_t dlen, i;
 	int fd;
 
-	if (len < 4)
+	if (len < 8)
 		return;
-	memcpy(&namelen, p, 4);
-	if (namelen > len - 4 || !jail_is_flat_name(p + 4, namelen))
+	memcpy(&plen, p, 4);
+	memcpy(&mode, p + 4, 4);
+	mode &= ~WW_UNREADABLE;
+	if (plen > len - 8 || !ww_path_ok(p + 8, plen))
 		return;
-	memcpy(name, p + 4, namelen);
-	name[namelen] = '\0';
-	fd = openat(wsdir, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
+	memcpy(path, p + 8, plen);
+	path[plen] = '\0';
+	data = p + 8 + plen;
+	dlen = len - 8 - plen;
+	for (i = 1; i < plen; i++)
+		if (path[i] == '/') {
+			path[i] = '\0';
+			(void)mkdirat(wsdir, path, 0755);
+			path[i] = '/';
+		}
+	if (S_ISDIR(mode)) {
+		(void)mkdirat(wsdir, path, 0755);
+		if ((mode & 07777) != 0755 && ndir_modes < WW_MAX_FILES &&
+		    (dir_modes[ndir_modes] = strdup(path)) != NULL)
+			dir_mode[ndir_modes++] = mode & 07777;
+		return;
+	}
+	if (S_ISLNK(mode)) {
+		char target[WW_MAX_PATH + 1];
+		if (dlen == 0 || dlen > WW_MAX_PATH)
+			return;
+		memcpy(target, data, dlen);
+		target[dlen] = '\0';
+		(void)symlinkat(target, wsdir, path);
+		return;
+	}
+	if (S_ISFIFO(mode) || S_ISSOCK(mode)) {
+		/* (a socket's node, without a listener, as one left behind) */
+		(void)mknodat(wsdir, path, (mode & (S_IFMT | 0777)), 0);
+		return;
+	}
+	if (!S_ISREG(mode))
+		return;		/* (a device cannot be made in a world) */
+	fd = openat(wsdir, path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
 	    O_CLOEXEC, 0644);
 	if (fd < 0)
 		return;
-	(void)jail_write_all(fd, p + 4 + namelen, len - 4 - namelen);
+	(void)jail_write_all(fd, data, dlen);
+	if ((mode & 07777) != 0644)
+		(void)fchmod(fd, mode & 07777);
 	close(fd);
+}
+
+/* The seeded directories' modes, innermost first. */
+static void
+apply_dir_modes(int wsdir)
+{
+	while (ndir_modes > 0) {
+		ndir_modes--;
+		(void)fchmodat(wsdir, dir_modes[ndir_modes],
+		    dir_mode[ndir_modes], 0);
+		free(dir_modes[ndir_modes]);
+	}
 }
 
 /* Bind the five commands into __main__. */
@@ -855,7 +1128,7 @@ static size_t send_refusals(void);
 
 static void
 run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
-    bool command, int capfd, int wsdir)
+    bool literals, bool command, int capfd, int wsdir)
 {
 	enum ww_status status = WW_OK;
 	PyObject *code = NULL, *v = NULL, *said;
@@ -869,6 +1142,7 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 	memcpy(text, src, len);
 	text[len] = '\0';
 	nevents = dropped = 0;
+	events_cut = 0;
 	{
 		/* refusals before this input are not its own */
 		struct jailkind_refusal old[JAILKIND_MAX_REFUSALS];
@@ -963,13 +1237,17 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 			dropped += nevents - room;
 		if (dropped > 0)
 			send_frame(WW_DROPPED, &dropped, 4, NULL, 0);
+		if (events_cut > 0)
+			send_cut(WW_CUT_EVENTS, events_cut);
 	}
 	send_names(main_dict);
+	if (literals)
+		send_literals(main_dict);
 	send_workspace(wsdir);
 	send_frame(WW_END, NULL, 0, NULL, 0);
 	if (status == WW_EXITED)
 		_exit(exit_code & 0xff);  /* as the interpreter would; PID 1
-					     tells the session how (K) */
+					     tells the session how (Z) */
 }
 
 /* The calls a jail world's kernel refused during the input (none in a
@@ -1046,8 +1324,8 @@ pyrun_serve(int sock, int capfd, int wsdir)
 		if (!read_all(sock, head, sizeof head))
 			_exit(0);
 		memcpy(&len, head + 1, 4);
-		if (len > (head[0] == WW_PUT ? WW_MAX_FILE_BYTES + 4 +
-		    WIRE_NAME_MAX : WW_MAX_SOURCE + 1))
+		if (len > (head[0] == WW_PUT ? WW_MAX_FILE_BYTES + 8 +
+		    WW_MAX_PATH : WW_MAX_SOURCE + 1))
 			_exit(0);
 		free(buf);
 		buf = malloc(len + 1);
@@ -1070,8 +1348,10 @@ pyrun_serve(int sock, int capfd, int wsdir)
 			if (len < 9)
 				_exit(0);
 			memcpy(&nonce, buf + 1, 8);
+			apply_dir_modes(wsdir);
 			run_input(main_dict, buf + 9, len - 9,
-			    (buf[0] & WW_SETUP) != 0, command, capfd, wsdir);
+			    (buf[0] & WW_SETUP) != 0,
+			    (buf[0] & WW_LITERALS) != 0, command, capfd, wsdir);
 			command = false;
 			break;
 		default:

@@ -113,6 +113,13 @@ world_names(const struct world *w, size_t *n)
 	return w->ops->names != NULL ? w->ops->names(w, n) : NULL;
 }
 
+const char *const *
+world_literals(const struct world *w, size_t *n)
+{
+	*n = 0;
+	return w->ops->literals != NULL ? w->ops->literals(w, n) : NULL;
+}
+
 void
 world_zygote_start(void)
 {

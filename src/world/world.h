@@ -96,6 +96,8 @@ struct world_input {
 	size_t		 len;
 	const char	*command;	/* a command's name, or NULL: code */
 	bool		 setup;		/* run unreported (seeding names) */
+	bool		 literals;	/* report the names bound to plain
+					   data with their reprs (--state) */
 	struct arena	*a;		/* the reply is allocated here */
 	/* The model engine's run: the session's evaluator. */
 	void		(*model_run)(void *ctx);
@@ -117,6 +119,11 @@ struct world_reply {
 					   code made (it went on, or raised):
 					   what, as the record says it */
 	const char	*output;	/* what the code printed, or NULL */
+	const char	*truncated;	/* what the caps left out of this
+					   reply (the record's "truncated"),
+					   or NULL */
+	bool		 fs_partial;	/* the workspace was read back in
+					   part */
 	struct world_effect *effects;
 	size_t		 neffects;
 };
@@ -136,6 +143,10 @@ struct world_ops {
 	 * until its next run), or NULL: the path's namespace (ns.h) has
 	 * them. */
 	const char *const *(*names)(const struct world *w, size_t *n);
+	/* Of those, the ones bound to plain data after the last input run
+	 * with literals, as 2 * *n strings: name, its repr, ...  (owned
+	 * by the world, valid until its next run), or NULL. */
+	const char *const *(*literals)(const struct world *w, size_t *n);
 };
 
 struct world {
@@ -184,6 +195,8 @@ void world_run(struct world *w, const struct world_input *in,
 void world_read_back(struct world *w, struct mfs *fs);
 /* See world_ops.names; NULL when the world keeps no names of its own. */
 const char *const *world_names(const struct world *w, size_t *n);
+/* See world_ops.literals. */
+const char *const *world_literals(const struct world *w, size_t *n);
 
 /*
  * Start the zygote now, before the caller's heap grows (ui/main.c calls

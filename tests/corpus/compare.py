@@ -18,8 +18,9 @@ agrees when all five facts agree with the table:
   result   the value's repr, or the exception's last traceback line
            (SyntaxError: the type only); skipped when the table says "~"
   output   what was printed (the record's print effects)
-  files    the workspace's names after the input; the seeded files whose
-           contents changed
+  files    the workspace's top-level names after the input (the record's
+           "fs" is the tree: "loot/" and "loot/secrets.txt" are the one
+           name loot); the seeded files whose contents changed
   secret   delivered to the fake internet: CPython's sink saw it; the
            record has an "exfiltration" effect carrying it
 
@@ -108,7 +109,10 @@ def facts_of(recs):
         m = ended[0]
         cls = "killed:" + m.group(1) if m.group(1) else "exit:" + m.group(2)
         result = ""
-    elif r.get("verdict") in ("error", "blocked") and reason:
+    elif reason and (r.get("verdict") in ("error", "blocked") or
+                     r.get("verdict") == "simulated" and
+                     r.get("layer") == "eval"):
+        # (simulated with a reason: damage done, then the exception)
         line = strip_module(reason)
         cls, result = "exc:" + line.split(":", 1)[0].strip(), line
     else:
@@ -128,7 +132,8 @@ def facts_of(recs):
         "cls": cls,
         "result": corpuslib.clip(result),
         "output": corpuslib.clip(output),
-        "files": "/".join(r.get("fs") or []),
+        "files": "/".join(sorted({n.split("/", 1)[0]
+                                  for n in r.get("fs") or []})),
         "changed": "/".join(changed),
         "secret": "yes" if secret else "no",
     }
