@@ -642,16 +642,22 @@ static void run_world(struct step *st, const char *src,
 /*
  * Did this effect reach past the values the code was given?  In the model
  * every effect does (the evaluator records nothing else: a file read, a
- * program run, data sent); a world reports every audit event CPython
- * raised (exec, import, open, os.listdir ...) and the workspace's
- * difference, all of which do, and besides them only what the code
- * printed and the world's own bookkeeping, which do not.
+ * program run, data sent).  A world reports every audit event CPython
+ * raised in the code's own frames and the workspace's difference; of
+ * those, the code looking at itself (a frame or code attribute, a
+ * compile), what it printed, a limit of the world stopping it and the
+ * world's own bookkeeping do not reach out; everything else does (a
+ * file, a program, a socket, an import, an exec of a string).
  */
 static bool
 touches_surface(const struct step *st, const struct effect *e)
 {
 	static const char *const inside_ops[] = {
-		"print", "restart", "lost", NULL
+		"print", "exhaust", "restart", "lost", "compile",
+		"object.__getattr__", "object.__setattr__",
+		"object.__delattr__", "sys._getframe", "sys._current_frames",
+		"code.__new__", "function.__new__", "marshal.load",
+		"marshal.loads", NULL
 	};
 
 	return st->world == NULL || !strlist_has(inside_ops, e->op);
