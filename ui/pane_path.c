@@ -63,6 +63,9 @@ controls(const struct ui *u, enum path_id p, int width, char *buf,
 			if ((int)strlen(buf) > width)
 				snprintf(buf, size, "SANDBOX  policy %s, "
 				    "offline CPython world", name);
+			if ((int)strlen(buf) > width)
+				snprintf(buf, size, "SANDBOX  %s in CPython",
+				    name);
 			if ((int)strlen(buf) <= width)
 				return buf;
 		}
