@@ -10,11 +10,13 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "arena.h"
 #include "ast.h"
 #include "check.h"
+#include "cmd.h"
 #include "policy.h"
 
 #define BIT(x) (UINT64_C(1) << (x))
@@ -419,6 +421,96 @@ check_source(const struct policy *p, const struct node *root,
 			best = best->u.expression.body;
 		return block(out, best, "blocklist", arena_printf(a,
 		    "blocked word '%s' in the code", *w));
+	}
+	return true;
+}
+
+/* ---- the name rule, for code CPython runs ---- */
+
+/* dir(builtins) of CPython 3.11 without the dunders (those are refused as
+ * dunders), sorted for bsearch. */
+static const char *const python_builtins[] = {
+	"ArithmeticError", "AssertionError", "AttributeError",
+	"BaseException", "BaseExceptionGroup", "BlockingIOError",
+	"BrokenPipeError", "BufferError", "BytesWarning",
+	"ChildProcessError", "ConnectionAbortedError", "ConnectionError",
+	"ConnectionRefusedError", "ConnectionResetError",
+	"DeprecationWarning", "EOFError", "Ellipsis", "EncodingWarning",
+	"EnvironmentError", "Exception", "ExceptionGroup", "False",
+	"FileExistsError", "FileNotFoundError", "FloatingPointError",
+	"FutureWarning", "GeneratorExit", "IOError", "ImportError",
+	"ImportWarning", "IndentationError", "IndexError",
+	"InterruptedError", "IsADirectoryError", "KeyError",
+	"KeyboardInterrupt", "LookupError", "MemoryError",
+	"ModuleNotFoundError", "NameError", "None", "NotADirectoryError",
+	"NotImplemented", "NotImplementedError", "OSError", "OverflowError",
+	"PendingDeprecationWarning", "PermissionError", "ProcessLookupError",
+	"RecursionError", "ReferenceError", "ResourceWarning",
+	"RuntimeError", "RuntimeWarning", "StopAsyncIteration",
+	"StopIteration", "SyntaxError", "SyntaxWarning", "SystemError",
+	"SystemExit", "TabError", "TimeoutError", "True", "TypeError",
+	"UnboundLocalError", "UnicodeDecodeError", "UnicodeEncodeError",
+	"UnicodeError", "UnicodeTranslateError", "UnicodeWarning",
+	"UserWarning", "ValueError", "Warning", "ZeroDivisionError", "abs",
+	"aiter", "all", "anext", "any", "ascii", "bin", "bool", "breakpoint",
+	"bytearray", "bytes", "callable", "chr", "classmethod", "compile",
+	"complex", "copyright", "credits", "delattr", "dict", "dir",
+	"divmod", "enumerate", "eval", "exec", "exit", "filter", "float",
+	"format", "frozenset", "getattr", "globals", "hasattr", "hash",
+	"help", "hex", "id", "input", "int", "isinstance", "issubclass",
+	"iter", "len", "license", "list", "locals", "map", "max",
+	"memoryview", "min", "next", "object", "oct", "open", "ord", "pow",
+	"print", "property", "quit", "range", "repr", "reversed", "round",
+	"set", "setattr", "slice", "sorted", "staticmethod", "str", "sum",
+	"super", "tuple", "type", "vars", "zip",
+};
+
+static int
+cmp_name(const void *key, const void *elt)
+{
+	return strcmp(key, *(const char *const *)elt);
+}
+
+/* What a Name would find in CPython that the session did not put there:
+ * a builtin, or a dunder of __main__ (__builtins__, __loader__ ...). */
+static bool
+is_python_builtin(const char *name)
+{
+	return strncmp(name, "__", 2) == 0 || bsearch(name, python_builtins,
+	    sizeof python_builtins / sizeof python_builtins[0],
+	    sizeof python_builtins[0], cmp_name) != NULL;
+}
+
+bool
+check_names(const struct policy *p, const struct node *root, struct arena *a,
+    struct check_result *out)
+{
+	struct stack s;
+
+	out->node = NULL;
+	out->rule = NULL;
+	out->reason = NULL;
+	stack_init(&s, a);
+	push(&s, root);
+	while (s.len > 0) {
+		const struct node *n = s.items[--s.len];
+		const char *id;
+
+		push_children(&s, n);
+		if (n->kind == NODE_CALL && n->u.call.func->kind == NODE_NAME)
+			push(&s, n->u.call.func);	/* (a callee too) */
+		if (n->kind != NODE_NAME)
+			continue;
+		id = n->u.name.id;
+		if (cmd_find(id) != NULL)
+			return block(out, n, "names", arena_printf(a,
+			    "disallowed name '%s' (a command is called on its "
+			    "own, through the command layers)", id));
+		if (p->name_rule == NAMES_CALLS && is_python_builtin(id) &&
+		    !policy_allows_call(p, id))
+			return block(out, n, "names", arena_printf(a,
+			    "disallowed name '%s' (the policy's only builtins "
+			    "are its calls)", id));
 	}
 	return true;
 }

@@ -38,4 +38,20 @@ bool check_tree(const struct policy *p, const struct node *root,
 bool check_source(const struct policy *p, const struct node *root,
     const char *src, size_t len, struct arena *a, struct check_result *out);
 
+/*
+ * The policy's name rule for code that CPython runs (the sandbox path's
+ * world, world.h), checked before it runs because CPython looks names up
+ * itself: under "names: calls" a Name that would find one of CPython's
+ * builtins or a dunder of __main__ must be on the policy's calls list,
+ * as the evaluator's lookup has it (eval_lookup); and under any policy
+ * no Name may be one of the five commands, which inside a world are its
+ * interpreter's names: code reaches a command only as a command, through
+ * the command layers.  Stricter than the evaluator's lookup in one way: a
+ * local that shadows such a name is refused too.  Every Name is visited,
+ * a named callee included; the first offender decides, as in
+ * check_tree().
+ */
+bool check_names(const struct policy *p, const struct node *root,
+    struct arena *a, struct check_result *out);
+
 #endif

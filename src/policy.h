@@ -137,6 +137,25 @@ policy_allows_call(const struct policy *p, const char *name)
 	return policy_find_call(p, name, NULL);
 }
 bool policy_allows_command(const struct policy *p, const char *name);
+
+/*
+ * Does the policy admit more than the essay's subset, so that the sandbox
+ * path runs what it admits in CPython, in a world of its own (world.h,
+ * kind offline), where worlds can be built?  The criterion is the object
+ * model: a policy whose values have no attributes (object-model: no --
+ * the essay, and files that extend it without saying otherwise) reaches
+ * only the C evaluator's own builtins on plain values, where it agrees
+ * with CPython and answers in microseconds; a policy whose values have
+ * them (the dunder and blocklist presets, files that extend those or say
+ * object-model: yes) lets code walk the object graph, and only CPython
+ * answers that as CPython would -- including the escapes a weak filter
+ * lets through.
+ */
+static inline bool
+policy_runs_in_world(const struct policy *p)
+{
+	return p->object_model;
+}
 bool policy_allows_host(const struct policy *p, const char *host);
 
 #endif

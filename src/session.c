@@ -10,6 +10,12 @@
  *   sandbox:  code:     allowlist -> budget -> evaluate (reduced names, caps)
  *             commands: command allowlist -> allowlist (argument code) ->
  *                       budget -> surface -> network -> idempotency -> effect
+ *             Under a policy that admits more than the essay's subset
+ *             (policy_runs_in_world) what the allowlist and the name rule
+ *             (check_names) admit runs in CPython in the path's offline
+ *             world, behind the same layers: a weak filter's bypass has
+ *             its real effect on the sandbox's files; the essay's subset
+ *             stays on the evaluator, and so does the model engine.
  *   jail:     [--jail-filter: the sandbox's allowlists] -> CPython in a
  *             world of the jail kind (world.h), whose kernel refusals
  *             are "contained"; or, with the model engine, the model in
@@ -48,6 +54,7 @@
 #include "sbuf.h"
 #include "session.h"
 #include "state.h"
+#include "strlist.h"
 #include "world.h"
 #include "xalloc.h"
 
@@ -130,10 +137,14 @@ seed_essay(struct session *s)
 }
 
 /*
- * The world a path's code runs in, or NULL: the sandbox's evaluator is
- * its own; the jail path runs CPython in a world of the jail kind, or,
- * with the model engine (or without libpython), the model in its own
- * kernel jail (jailpath.h), never in an unjailed world.
+ * The world a path's code runs in, or NULL: the jail path runs CPython in
+ * a world of the jail kind, or, with the model engine (or without
+ * libpython), the model in its own kernel jail (jailpath.h), never in an
+ * unjailed world.  The sandbox path's evaluator is its own, except under
+ * a policy that admits more than the essay's subset (policy_runs_in_world):
+ * that code runs in CPython in an offline world, with the model engine on
+ * the evaluator as before.  (A world is only built when it first runs
+ * something: under the essay's policy the sandbox's never is.)
  */
 static struct world *
 path_world(const struct session *s, enum path_id p)
@@ -143,10 +154,11 @@ path_world(const struct session *s, enum path_id p)
 	if (p == PATH_UNSAFE)
 		return world_new(s->engine, s->world_wall_ms,
 		    s->world_fail_at);
-	if (p != PATH_JAIL || s->engine != WORLD_ENGINE_CPYTHON)
+	if (s->engine != WORLD_ENGINE_CPYTHON)
 		return NULL;
-	w = world_new_kind(WORLD_ENGINE_CPYTHON, WORLD_KIND_JAIL,
-	    s->world_wall_ms, s->world_fail_at);
+	w = world_new_kind(WORLD_ENGINE_CPYTHON, p == PATH_JAIL ?
+	    WORLD_KIND_JAIL : WORLD_KIND_OFFLINE, s->world_wall_ms,
+	    s->world_fail_at);
 	if (w->ops->engine != WORLD_ENGINE_CPYTHON) {
 		world_free(w);	/* built without libpython */
 		return NULL;
@@ -390,10 +402,22 @@ unsigned session_budget_used(const struct session *s, enum path_id p) { return s
 unsigned session_steps(const struct session *s) { return s->steps; }
 const char *session_engine_note(const struct session *s) { return s->engine_note; }
 
+/* The world path p's code runs in now, or NULL: the sandbox path's only
+ * while its policy admits more than the essay's subset. */
+static struct world *
+live_world(const struct session *s, enum path_id p)
+{
+	struct world *w = s->paths[p].world;
+
+	if (p == PATH_SANDBOX && !policy_runs_in_world(s->policy))
+		return NULL;
+	return w;
+}
+
 const char *const *
 session_world_names(const struct session *s, enum path_id p, size_t *n)
 {
-	const struct world *w = s->paths[p].world;
+	const struct world *w = live_world(s, p);
 	*n = 0;
 	return w != NULL && w->built ? world_names(w, n) : NULL;
 }
@@ -409,7 +433,9 @@ session_world_literals(const struct session *s, enum path_id p, size_t *n)
 const char *
 session_engine(const struct session *s, enum path_id p)
 {
-	const struct world *w = s->paths[p].world;
+	const struct world *w = live_world(s, p);
+	if (w == NULL && p == PATH_SANDBOX)
+		return world_engine_name(WORLD_ENGINE_MODEL);
 	return w != NULL ? world_engine_name(w->ops->engine) : NULL;
 }
 struct mfs *session_fs_mut(struct session *s, enum path_id p) { return s->paths[p].fs; }
@@ -660,6 +686,8 @@ struct step {
 	struct record		*r;
 	struct arena		*a;	/* the records' arena (the caller's) */
 	struct eval		 ev;	/* allocates in the input's own arena */
+	struct world		*world;	/* the sandbox path's CPython world,
+					   or NULL: its own evaluator */
 	bool			 restarted; /* its world had died */
 	bool			 resumed;   /* its world is new, after --state
 					   restored all but its names */
@@ -813,16 +841,56 @@ charge_budget(struct step *st)
 	return true;
 }
 
+static void run_world(struct step *st, const char *src,
+    const struct node *root, const struct cmd_entry *e,
+    const struct node *call);
+
+/*
+ * Did this effect reach past the values the code was given?  In the model
+ * every effect does (the evaluator records nothing else: a file read, a
+ * program run, data sent).  A world reports every audit event CPython
+ * raised in the code's own frames and the workspace's difference; of
+ * those, the code looking at itself (a frame or code attribute, a
+ * compile), what it printed, a limit of the world stopping it and the
+ * world's own bookkeeping do not reach out; everything else does (a
+ * file, a program, a socket, an import, an exec of a string).
+ */
+static bool
+touches_surface(const struct step *st, const struct effect *e)
+{
+	static const char *const inside_ops[] = {
+		"print", "exhaust", "restart", "lost", "compile",
+		"object.__getattr__", "object.__setattr__",
+		"object.__delattr__", "sys._getframe", "sys._current_frames",
+		"code.__new__", "function.__new__", "marshal.load",
+		"marshal.loads", NULL
+	};
+
+	return st->world == NULL || !strlist_has(inside_ops, e->op);
+}
+
 /*
  * Code on the sandbox path has, by the essay's contract, no way to touch
  * the surface: only commands do.  If an evaluation there did (read a file,
  * ran a program, sent data), the policy let an escape through: say so.
+ * In the sandbox's world that is what CPython really did there; an
+ * exception that ended it is told after it.
  */
 static void
 mark_bypass(struct step *st)
 {
-	if (st->path != PATH_SANDBOX || st->ev.neffects == 0)
+	size_t i;
+
+	if (st->path != PATH_SANDBOX)
 		return;
+	for (i = 0; i < st->ev.neffects; i++)
+		if (touches_surface(st, &st->ev.effects[i]))
+			break;
+	if (i == st->ev.neffects)
+		return;
+	if (st->world != NULL && st->r->verdict != VERDICT_OK &&
+	    st->raised_after == NULL)
+		st->raised_after = st->r->reason;
 	st->r->verdict = VERDICT_SIMULATED;
 	st->r->layer = LAYER_ALLOWLIST;
 	st->r->rule = "bypassed";
@@ -847,15 +915,35 @@ filter_code(struct step *st, const struct node *root)
 	return true;
 }
 
+/* The name rule before code runs in the sandbox's world (check_names):
+ * false when it said no (the record is decided). */
+static bool
+filter_names(struct step *st, const struct node *root)
+{
+	struct check_result cr;
+
+	if (st->world == NULL || check_names(st->s->policy, root, st->a, &cr))
+		return true;
+	decide_blocked(st, &cr);
+	return false;
+}
+
 static void
 run_code(struct step *st, const struct node *root)
 {
 	value v;
 	bool has_value;
 
-	if (st->path == PATH_SANDBOX &&
-	    (!filter_code(st, root) || !charge_budget(st)))
+	if (st->path == PATH_SANDBOX && (!filter_code(st, root) ||
+	    !filter_names(st, root) || !charge_budget(st)))
 		return;
+	if (st->world != NULL) {
+		/* What the policy admitted runs in CPython, in the sandbox's
+		 * own world: a bypass has its real effect there. */
+		run_world(st, st->r->input, root, NULL, NULL);
+		mark_bypass(st);
+		return;
+	}
 	/* (an input past the memory cap after its last step is refused
 	 * all the same: what it left is as big) */
 	if (!eval_root(&st->ev, root, &v, &has_value) ||
@@ -941,6 +1029,41 @@ simulated_outcome(struct step *st)
 		sbuf_adds(&b, ev->effects[i].text);
 	}
 	s = arena_strdup(st->a, sbuf_cstr(&b));
+	sbuf_free(&b);
+	return s;
+}
+
+/*
+ * What a step in the sandbox's world did past its values, when none of it
+ * was harmful in itself: the files it touched, the requests it tried and
+ * what it printed (the rest of CPython's audit events are in the
+ * record's effects), or NULL.
+ */
+static const char *
+surface_outcome(struct step *st)
+{
+	static const char *const told_ops[] = {
+		"read", "write", "delete", "rename", "send", "connect", NULL
+	};
+	struct sbuf b = SBUF_INIT;
+	const char *s;
+	size_t i;
+
+	for (i = 0; i < st->ev.neffects; i++) {
+		const struct effect *e = &st->ev.effects[i];
+		if (e->text == NULL)
+			continue;
+		if (b.len > 0 && (strcmp(e->op, "print") == 0 ||
+		    strlist_has(told_ops, e->op)))
+			sbuf_adds(&b, "; ");
+		if (strcmp(e->op, "print") == 0) {
+			value v = value_str(st->a, e->text, strlen(e->text));
+			sbuf_adds(&b, "printed ");
+			value_str_repr(v.as.s, false, &b);
+		} else if (strlist_has(told_ops, e->op))
+			sbuf_adds(&b, e->text);
+	}
+	s = b.len ? arena_strdup(st->a, sbuf_cstr(&b)) : NULL;
 	sbuf_free(&b);
 	return s;
 }
@@ -1038,6 +1161,75 @@ filter_command(struct step *st, const struct cmd_entry *e,
 	return ok;
 }
 
+/*
+ * A command's argument in the sandbox's world: a literal is data, and is
+ * evaluated here, exactly; any other code the policy admitted runs in
+ * the world like the sandbox's code (its effects are the record's, and
+ * one that touched the surface is the bypass), and its value comes back
+ * as its repr, which is hostile: it is used only when it reads as a
+ * literal.  False when the record is decided.
+ */
+static bool
+world_args(struct step *st, const struct node *arg, value *out)
+{
+	struct parse_result pr;
+	const char *src, *shown;
+
+	if (is_literal_node(arg, 0)) {
+		if (eval_expr(&st->ev, arg, out))
+			return true;
+		decide_exception(st);
+		return false;
+	}
+	src = arena_strndup(st->a, st->r->input + arg->start,
+	    arg->end - arg->start);
+	run_world(st, src, NULL, NULL, NULL);
+	st->r->kind = KIND_COMMAND;
+	mark_bypass(st);
+	if (st->r->verdict != VERDICT_OK)
+		return false;
+	shown = st->r->result != NULL ? st->r->result : "None";
+	parse_input(st->ev.rt.arena, shown, strlen(shown), &pr);
+	if (pr.status == PARSE_OK && pr.root->kind == NODE_EXPRESSION &&
+	    is_literal_node(pr.root->u.expression.body, 0) &&
+	    eval_expr(&st->ev, pr.root->u.expression.body, out))
+		return true;
+	mark_node(st->r, arg);
+	decide(st, VERDICT_ERROR, LAYER_COMMANDS, "arguments",
+	    arena_printf(st->a, "TypeError: the argument is not a dict of "
+	    "strings: %.200s", shown));
+	return false;
+}
+
+/*
+ * The command as the sandbox's layers let it through, in the world where
+ * the sandbox's files are: its name and its argument as a literal, so
+ * that nothing but the command runs.  A write that was done is entered
+ * in the ledger, as in-process.
+ */
+static void
+world_command(struct step *st, const struct cmd_entry *e,
+    const struct node *call, value args, const char *key,
+    const char *args_canon)
+{
+	struct sbuf b = SBUF_INIT;
+	const char *src;
+
+	sbuf_addf(&b, "%s(", e->name);
+	if (!value_repr(&st->ev.rt, args, &b)) {
+		sbuf_free(&b);
+		decide_exception(st);
+		return;
+	}
+	sbuf_addc(&b, ')');
+	src = arena_strdup(st->a, sbuf_cstr(&b));
+	sbuf_free(&b);
+	run_world(st, src, NULL, e, call);
+	if (st->r->verdict == VERDICT_OK && key != NULL)
+		ledger_add(st->ps->ledger, key, args_canon, st->r->outcome ?
+		    st->r->outcome : e->name);
+}
+
 static void
 run_command(struct step *st, const struct cmd_entry *e,
     const struct node *call)
@@ -1050,12 +1242,17 @@ run_command(struct step *st, const struct cmd_entry *e,
 
 	st->r->kind = KIND_COMMAND;
 	if (st->path == PATH_SANDBOX) {
-		if (!filter_command(st, e, call) || !charge_budget(st))
+		if (!filter_command(st, e, call) ||
+		    !filter_names(st, call->u.call.args.items[0]) ||
+		    !charge_budget(st))
 			return;
 	} else if (!command_shape(st, e, call))
 		return;
 	arg = call->u.call.args.items[0];
-	if (!eval_expr(ev, arg, &args)) {
+	if (st->world != NULL) {
+		if (!world_args(st, arg, &args))
+			return;
+	} else if (!eval_expr(ev, arg, &args)) {
 		decide_exception(st);
 		return;
 	}
@@ -1119,6 +1316,10 @@ run_command(struct step *st, const struct cmd_entry *e,
 			}
 		}
 	}
+	if (st->world != NULL) {
+		world_command(st, e, call, args, key, args_canon);
+		return;
+	}
 	if (!e->run(&run)) {
 		mark_node(st->r, call);
 		if (ev->rt.exc.kind == EXC_LIMIT) {
@@ -1164,9 +1365,6 @@ run_jail(struct step *st, const struct node *root, const struct cmd_entry *e,
 
 /* ---- a path's world ---- */
 
-static void run_world(struct step *st, const struct node *root,
-    const struct cmd_entry *e, const struct node *call);
-
 /*
  * The jail path in a world of the jail kind: CPython inside the kernel
  * jail (world.h).  With --jail-filter the sandbox's allowlists run first.
@@ -1193,7 +1391,7 @@ run_jail_world(struct step *st, const struct node *root,
 		    refused));
 		return;
 	}
-	run_world(st, root, e, call);
+	run_world(st, st->r->input, root, e, call);
 	if (st->r->verdict != VERDICT_OK && st->r->verdict != VERDICT_ERROR)
 		return;
 	for (i = 0; i < st->ev.neffects; i++)
@@ -1259,9 +1457,13 @@ ready_world(struct session *s, struct pathstate *ps, struct arena *a,
 		return NULL;
 	}
 	free(s->engine_note);
-	s->engine_note = xasprintf("the unsafe path runs the model: %s", err);
+	s->engine_note = xasprintf("the %s path runs the model: %s",
+	    record_path_name((enum path_id)(ps - s->paths)), err);
 	free(err);
 	world_free(ps->world);
+	ps->world = NULL;
+	if (ps == &s->paths[PATH_SANDBOX])
+		return NULL;	/* (its own evaluator, as before) */
 	ps->world = world_new(WORLD_ENGINE_MODEL, 0, 0);
 	(void)world_build(ps->world, &seed, &err);
 	return ps->world;
@@ -1331,18 +1533,21 @@ resumed_note(struct step *st, const struct world *w)
 }
 
 /*
- * Run the input in the path's world.  The model decides the record
- * itself; any other world's reply becomes it here: its effects, its
- * verdict (a limit that stopped the code is the bomb going off, on the
- * replica), its result and, for a command, its message.
+ * Run src (the input, or on the sandbox path the code of a command's
+ * argument or the command as its layers let it through) in the path's
+ * world.  The model decides the record itself; any other world's reply
+ * becomes it here: its effects, its verdict (a limit that stopped the
+ * code is the bomb going off, on the replica; in the sandbox's world
+ * the world's limit stopped what the policy let through), its result
+ * and, for a command, its message.
  */
 static void
-run_world(struct step *st, const struct node *root, const struct cmd_entry *e,
-    const struct node *call)
+run_world(struct step *st, const char *src, const struct node *root,
+    const struct cmd_entry *e, const struct node *call)
 {
 	struct model_job job = { st, root, e, call };
 	struct world_input in = {
-		.src = st->r->input, .len = strlen(st->r->input),
+		.src = src, .len = strlen(src),
 		.command = e ? e->name : NULL, .a = st->a,
 		.literals = st->s->state != NULL,
 		.model_run = model_step, .model_ctx = &job,
@@ -1415,10 +1620,16 @@ run_world(struct step *st, const struct node *root, const struct cmd_entry *e,
 		decide(st, VERDICT_ERROR, LAYER_EVAL, NULL, rep.error);
 		break;
 	case WORLD_KILLED:
-		/* a bomb goes off in a replica; a jail contains it */
-		decide(st, w->kind == WORLD_KIND_JAIL ? VERDICT_CONTAINED :
-		    VERDICT_SIMULATED, layer_named(rep.layer),
-		    w->kind == WORLD_KIND_JAIL ? "kernel" : NULL, rep.error);
+		/* a bomb goes off in a replica; a jail contains it; the
+		 * sandbox's world stops what its policy let through */
+		if (w->kind == WORLD_KIND_OFFLINE)
+			decide(st, VERDICT_BLOCKED, layer_named(rep.layer),
+			    "limits", rep.error);
+		else
+			decide(st, w->kind == WORLD_KIND_JAIL ?
+			    VERDICT_CONTAINED : VERDICT_SIMULATED,
+			    layer_named(rep.layer), w->kind == WORLD_KIND_JAIL ?
+			    "kernel" : NULL, rep.error);
 		break;
 	default:
 		break;
@@ -1489,6 +1700,12 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 	}
 	if (r->rule != NULL && strcmp(r->rule, "bypassed") == 0) {
 		const char *sim = simulated_outcome(st);
+		if (sim == NULL && st->world != NULL && (r->result == NULL ||
+		    strcmp(r->result, "None") == 0))
+			sim = surface_outcome(st);
+		if (st->raised_after != NULL)
+			sim = sim ? arena_printf(st->a, "%s; then %s", sim,
+			    st->raised_after) : st->raised_after;
 		outcome = arena_printf(st->a, "BYPASSED (%s policy): %s",
 		    st->s->policy->name, sim ? sim : r->result ? r->result :
 		    "ok");
@@ -1614,11 +1831,21 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 	const struct cmd_entry *e = NULL;
 	const struct node *call = NULL;
 	const char *refused = NULL;
-	struct world *w = st.ps->world ? ready_world(s, st.ps, a, &refused) :
-	    NULL;
+	struct world *w = NULL;
+
+	if (live_world(s, p) != NULL)
+		w = ready_world(s, st.ps, a, &refused);
+	else
+		/* (the sandbox's files changed without its world, under a
+		 * policy that stays in the subset: a later one is built
+		 * from them) */
+		renew_world(s, st.ps);
+	if (p == PATH_SANDBOX)
+		st.world = w;
 
 	r->step = s->steps;
-	r->engine = world_engine_name(WORLD_ENGINE_MODEL);
+	r->engine = world_engine_name(st.world != NULL ?
+	    WORLD_ENGINE_CPYTHON : WORLD_ENGINE_MODEL);
 	r->path = p;
 	r->input = arena_strndup(a, input, len);
 	r->kind = KIND_CODE;
@@ -1639,8 +1866,8 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 	/* A world that compiles the input itself (CPython) is the judge of
 	 * its syntax: what our parser does not know still runs there. */
 	if (pr->status != PARSE_OK && (w == NULL || !w->ops->compiles ||
-	    (p == PATH_JAIL && s->jail_filter))) {	/* (a filter in front
-							   judges the syntax) */
+	    p == PATH_SANDBOX ||			/* (a filter in front */
+	    (p == PATH_JAIL && s->jail_filter))) {	/* judges the syntax) */
 		struct sbuf b = SBUF_INIT;
 		if (pr->status == PARSE_INCOMPLETE)
 			sbuf_addf(&b, "SyntaxError: incomplete input (%s)",
@@ -1667,8 +1894,8 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 		finish(&st, input, len, label, e ? e->name : NULL);
 		return;
 	}
-	if (w != NULL)
-		run_world(&st, pr->root, e, call);
+	if (w != NULL && st.world == NULL)
+		run_world(&st, r->input, pr->root, e, call);
 	else if (e != NULL)
 		run_command(&st, e, call);
 	else

@@ -33,7 +33,7 @@ struct session_opts {
 						   policy first (defense in depth) */
 	int			 jail_fail_at;	/* test hook: a jail set-up step
 						   to fail (jail.h); 0 = none */
-	int			 engine;	/* the unsafe path's world: enum
+	int			 engine;	/* the paths' worlds: enum
 						   world_engine (world.h); 0 =
 						   the model */
 	bool			 fresh_world;	/* a new world per input */
@@ -107,8 +107,11 @@ unsigned session_budget_limit(const struct session *s, enum path_id p);
 /* The step counter: the number of inputs run so far. */
 unsigned session_steps(const struct session *s);
 
-/* The engine of path p's world ("cpython", "model"), or NULL when the
- * path has no world (its own layers run the code). */
+/* The engine that runs path p's code now ("cpython", "model"), or NULL
+ * when the jail path runs the model in its own kernel jail.  The sandbox
+ * path's is "cpython" only under a policy wider than the essay's subset
+ * (policy_runs_in_world) where worlds are used, else "model": its own
+ * evaluator. */
 const char *session_engine(const struct session *s, enum path_id p);
 /* The names path p's world binds (sorted; valid until the next input),
  * or NULL when its namespace (session_ns) holds them. */
@@ -119,7 +122,8 @@ const char *const *session_world_names(const struct session *s,
  * (valid until the next input). */
 const char *const *session_world_literals(const struct session *s,
     enum path_id p, size_t *n);
-/* Why the unsafe path runs the model although another engine was asked
+/* Why the unsafe path (or the sandbox path, under a policy wider than
+ * the essay's subset) runs the model although another engine was asked
  * for (worlds could not be built), or NULL. */
 const char *session_engine_note(const struct session *s);
 

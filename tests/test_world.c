@@ -7,7 +7,9 @@
  * step, no code may run (a canary the input would write never appears),
  * and a session asked for a cpython world gets records with engine
  * "model" and a note naming the step.  Then the same session options
- * without the hook give engine "cpython" and CPython's own answer.
+ * without the hook give engine "cpython" and CPython's own answer.  The
+ * sandbox path builds a world of its own only under a policy wider than
+ * the essay's subset, and falls back the same way.
  * Never skips on Linux: the machines this runs on (CI) have user
  * namespaces.
  */
@@ -24,6 +26,7 @@
 
 #include "arena.h"
 #include "mockfs.h"
+#include "policy.h"
 #include "record.h"
 #include "session.h"
 #include "world.h"
@@ -121,12 +124,104 @@ test_session_falls_back_to_the_model(void **state)
 	arena_free(a);
 }
 
+static struct record *
+run_sandbox(struct session *s, struct arena *a, const char *input)
+{
+	struct record *r;
+	size_t n = session_run(s, input, strlen(input), NULL,
+	    PATH_BIT(PATH_SANDBOX), a, &r);
+
+	assert_int_equal(n, 1);
+	return r;
+}
+
+/*
+ * The sandbox path builds a world only under a policy wider than the
+ * essay's subset: with every build made to fail, the essay's inputs run
+ * and nothing says the sandbox fell back (nothing was built); the
+ * dunder policy's first input tries, falls back to the evaluator and
+ * says so.
+ */
+static void
+test_sandbox_world_only_for_wide_policies(void **state)
+{
+	struct session_opts o = { .engine = WORLD_ENGINE_CPYTHON,
+	    .world_fail_at = WORLD_STEP_SECCOMP };
+	struct session *s = session_new(&o);
+	struct arena *a = arena_new();
+	struct record *r;
+
+	(void)state;
+	r = run_sandbox(s, a, "sum(orders)");
+	assert_string_equal(r->engine, "model");
+	assert_string_equal(r->result, "520.0");
+	r = run_sandbox(s, a, "write_file({'path': 'a.txt', 'text': 'x'})");
+	assert_int_equal(r->verdict, VERDICT_OK);
+	assert_null(session_engine_note(s));	/* no world was built */
+	assert_string_equal(session_engine(s, PATH_SANDBOX), "model");
+
+	session_set_policy(s, policy_preset("dunder"));
+	r = run_sandbox(s, a, "sorted(orders)");
+	assert_string_equal(r->engine, "model");
+	assert_string_equal(r->result, "[90.0, 180.0, 250.0]");
+	assert_non_null(session_engine_note(s));
+	assert_non_null(strstr(session_engine_note(s),
+	    "the sandbox path runs the model"));
+	assert_non_null(strstr(session_engine_note(s), "seccomp"));
+	session_free(s);
+	arena_free(a);
+}
+
+/*
+ * A wide policy's world holds the sandbox's names and files for the
+ * session; a spell under the essay's policy changes the files without
+ * it, and the world built afterwards starts from them.
+ */
+static void
+test_sandbox_world_follows_the_policy(void **state)
+{
+	struct session_opts o = { .engine = WORLD_ENGINE_CPYTHON };
+	struct session *s;
+	struct arena *a = arena_new();
+	struct record *r;
+	size_t n;
+
+	(void)state;
+	o.policy = policy_preset("dunder");
+	s = session_new(&o);
+	r = run_sandbox(s, a, "[(y := 7)]");
+	assert_string_equal(r->engine, "cpython");
+	r = run_sandbox(s, a, "y * 6");
+	assert_string_equal(r->result, "42");
+	assert_non_null(session_world_names(s, PATH_SANDBOX, &n));
+	assert_string_equal(session_engine(s, PATH_SANDBOX), "cpython");
+
+	session_set_policy(s, policy_preset("essay"));
+	assert_string_equal(session_engine(s, PATH_SANDBOX), "model");
+	assert_null(session_world_names(s, PATH_SANDBOX, &n));
+	r = run_sandbox(s, a, "write_file({'path': 'b.txt', 'text': 'made "
+	    "under the essay'})");
+	assert_string_equal(r->engine, "model");
+	assert_int_equal(r->verdict, VERDICT_OK);
+
+	session_set_policy(s, policy_preset("dunder"));
+	r = run_sandbox(s, a, "(x for x in ()).gi_frame.f_globals"
+	    "['__builtins__'].open('b.txt').read()");
+	assert_string_equal(r->engine, "cpython");
+	assert_string_equal(r->rule, "bypassed");
+	assert_string_equal(r->result, "'made under the essay'");
+	session_free(s);
+	arena_free(a);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_step_refuses),
 		cmocka_unit_test(test_session_falls_back_to_the_model),
+		cmocka_unit_test(test_sandbox_world_only_for_wide_policies),
+		cmocka_unit_test(test_sandbox_world_follows_the_policy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1480,21 +1480,23 @@ jail_refusal(const struct cpy *c, const struct raw *r, struct arena *a,
  * to make, the kernel refused (the "denied" effects say so, from the
  * seccomp supervisor).  Those effects are told as attempts, with no
  * category of harm; what did happen inside (a fork, a file removed) is
- * left as it is.
+ * left as it is.  In any world without the fake internet, a request or
+ * connection is an attempt too: there was no network to carry it.
  */
 static void
 jail_intentions(const struct cpy *c, struct effects *e, size_t from)
 {
+	bool jail = c->kind == WORLD_KIND_JAIL;
 	size_t i;
 
-	if (c->kind != WORLD_KIND_JAIL)
+	if (world_kind_has_fakenet(c->kind))
 		return;
 	for (i = from; i < e->n; i++) {
 		struct world_effect *f = &e->v[i];
 
-		if (strcmp(f->op, "denied") == 0)
+		if (jail && strcmp(f->op, "denied") == 0)
 			f->source = "seccomp";
-		else if (strcmp(f->op, "exec") == 0) {
+		else if (jail && strcmp(f->op, "exec") == 0) {
 			f->category = NULL;
 			f->text = arena_printf(e->a, "tried to run %s",
 			    f->target);
@@ -1620,8 +1622,9 @@ cpy_run(struct world *w, const struct world_input *in,
 		char why[160];
 		size_t k;
 
-		/* (a jail world has no network at all: nothing to read) */
-		if (c->kind != WORLD_KIND_JAIL &&
+		/* (a kind without the fake internet has no network at
+		 * all: nothing to read) */
+		if (world_kind_has_fakenet(c->kind) &&
 		    fakenet_read_captures(&c->net, 1000, on_capture, &sink,
 		    why, sizeof why) == -1)
 			effect(&sink, "lost", "captures", NULL, arena_printf(a,

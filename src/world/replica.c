@@ -12,9 +12,11 @@
  *           (PID 1 dies with it, and everything in the pid namespace with
  *           PID 1).
  *   pid1    the interpreter.  Private mounts; the network namespace's
- *           fake internet (fakenet.h: every address and name answered,
- *           a sink capturing what was sent, HTTPS decrypted with the
- *           zygote's CA, which is the replica's whole trust store); a
+ *           fake internet where the kind has one (world.h; the others
+ *           leave the namespace empty) (fakenet.h: every address and
+ *           name answered, a sink capturing what was sent, HTTPS
+ *           decrypted with the zygote's CA, which is the replica's whole
+ *           trust store); a
  *           new root on
  *           a small tmpfs: the host's /usr read-only (nosuid, nodev; /bin,
  *           /lib, /lib64 and /sbin as usrmerge's links), a replica /etc
@@ -272,11 +274,11 @@ step_network(struct stage *st)
 	return 0;
 }
 
-/* Both answer (a jail kind has no network: nothing to wait for). */
+/* Both answer (a kind with no fake internet: nothing to wait for). */
 static int
 step_network_wait(struct stage *st)
 {
-	if (st->kind == WORLD_KIND_JAIL)
+	if (!world_kind_has_fakenet(st->kind))
 		return 0;
 	if (fakenet_wait(&st->fn, st->detail, sizeof st->detail) == -1) {
 		if (errno == 0)
@@ -797,9 +799,10 @@ pid1_main(struct stage *st)
 	if (injected(st, WORLD_STEP_MOUNT_PRIVATE) ||
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1)
 		refuse(st, WORLD_STEP_MOUNT_PRIVATE, errno);
-	/* (a jail's network namespace stays empty: not even loopback) */
+	/* (a kind without the fake internet keeps its network namespace
+	 * empty: not even loopback) */
 	if (injected(st, WORLD_STEP_NETWORK) ||
-	    (st->kind != WORLD_KIND_JAIL && step_network(st) == -1))
+	    (world_kind_has_fakenet(st->kind) && step_network(st) == -1))
 		refuse(st, WORLD_STEP_NETWORK, errno);
 	if (injected(st, WORLD_STEP_ROOTFS) || step_rootfs(st) == -1)
 		refuse(st, WORLD_STEP_ROOTFS, errno);

@@ -38,10 +38,22 @@ world_engine_parse(const char *name, enum world_engine *out)
 }
 
 static const char *const kind_names[] = {
-#define X(e, name) name,
+#define X(e, name, net) name,
 	WORLD_KINDS(X)
 #undef X
 };
+
+static const bool kind_fakenet[] = {
+#define X(e, name, net) net,
+	WORLD_KINDS(X)
+#undef X
+};
+
+bool
+world_kind_has_fakenet(enum world_kind k)
+{
+	return (unsigned)k < WORLD_KIND__COUNT && kind_fakenet[k];
+}
 
 const char *
 world_kind_name(enum world_kind k)

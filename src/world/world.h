@@ -45,19 +45,26 @@ enum world_engine { WORLD_ENGINES(X_ENUM) WORLD_ENGINE__COUNT };
 #undef X_ENUM
 
 /*
- * The kinds of CPython world (replica.c builds both; jailkind.c adds the
- * jail's layers).  X(enum suffix, name).
- *   replica  the unsafe path: no boundary for the code, the host's kept
+ * The kinds of CPython world (replica.c builds them all; jailkind.c adds
+ * the jail's layers).  X(enum suffix, name, has a fake internet).
+ *   replica  the unsafe path: no boundary for the code, the host's kept;
+ *            its network namespace is the fake internet (fakenet.h)
  *   jail     the jail path: no network at all, Landlock, a seccomp filter
  *            that refuses programs, sockets and the kernel surface, and
  *            says which call it refused (a kill by a limit is the jail
  *            containing the code, not a bomb going off)
+ *   offline  the sandbox path under a policy that admits more than the
+ *            essay's subset (policy_runs_in_world): a replica whose
+ *            network namespace stays empty, not even loopback, so what a
+ *            weak filter let through really happens to the sandbox's own
+ *            files and every connection fails as it fails with no network
  */
 #define WORLD_KINDS(X)				\
-	X(REPLICA, "replica")			\
-	X(JAIL,    "jail")
+	X(REPLICA, "replica", true)		\
+	X(JAIL,    "jail",    false)		\
+	X(OFFLINE, "offline", false)
 
-#define X_ENUM(e, name) WORLD_KIND_##e,
+#define X_ENUM(e, name, net) WORLD_KIND_##e,
 enum world_kind { WORLD_KINDS(X_ENUM) WORLD_KIND__COUNT };
 #undef X_ENUM
 
@@ -187,6 +194,9 @@ struct world *world_new(enum world_engine e, unsigned wall_ms, int fail_at);
 struct world *world_new_kind(enum world_engine e, enum world_kind k,
     unsigned wall_ms, int fail_at);
 const char *world_kind_name(enum world_kind k);
+/* Does a world of kind k have the fake internet (fakenet.h)?  Without it
+ * its network namespace is empty: no interface, no route, no name. */
+bool world_kind_has_fakenet(enum world_kind k);
 void world_free(struct world *w);
 
 bool world_build(struct world *w, const struct world_seed *seed, char **err);
