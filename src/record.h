@@ -45,7 +45,8 @@ struct sbuf;
 	X(LANDLOCK,    "landlock")		\
 	X(SECCOMP,     "seccomp")		\
 	X(RLIMIT,      "rlimit")		\
-	X(TIMEOUT,     "timeout")
+	X(TIMEOUT,     "timeout")		\
+	X(GVISOR,      "gvisor")
 
 #define KINDS(X)				\
 	X(CODE,    "code")			\

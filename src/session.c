@@ -69,6 +69,7 @@ struct session {
 	bool			 bare;
 	bool			 jail_filter;
 	int			 jail_fail_at;
+	enum jail_boundary	 jail;		/* the jail path's boundary */
 	unsigned		 steps;
 	/* Arenas of inputs whose lambdas or objects the names still hold
 	 * (value_copy shares those; see ns.h). Freed on reset. */
@@ -124,24 +125,53 @@ seed_essay(struct session *s)
 	arena_free(a);
 }
 
+static const char *const boundary_names[] = {
+#define X(e, name) name,
+	JAIL_BOUNDARIES(X)
+#undef X
+};
+
+const char *
+jail_boundary_name(enum jail_boundary b)
+{
+	return (unsigned)b < JAIL_BOUNDARY__COUNT ? boundary_names[b] :
+	    "unknown";
+}
+
+bool
+jail_boundary_parse(const char *name, enum jail_boundary *out)
+{
+	size_t i;
+
+	for (i = 0; i < JAIL_BOUNDARY__COUNT; i++)
+		if (strcmp(name, boundary_names[i]) == 0) {
+			*out = (enum jail_boundary)i;
+			return true;
+		}
+	return false;
+}
+
 /*
  * The world a path's code runs in, or NULL: the sandbox's evaluator is
  * its own; the jail path runs CPython in a world of the jail kind, or,
  * with the model engine (or without libpython), the model in its own
- * kernel jail (jailpath.h), never in an unjailed world.
+ * kernel jail (jailpath.h), never in an unjailed world.  Under
+ * --jail=gvisor it is always CPython in a gVisor world (NULL without
+ * libpython: the path then refuses).
  */
 static struct world *
 path_world(const struct session *s, enum path_id p)
 {
 	struct world *w;
+	bool gvisor = p == PATH_JAIL && s->jail == JAIL_BOUNDARY_GVISOR;
 
 	if (p == PATH_UNSAFE)
 		return world_new(s->engine, s->world_wall_ms,
 		    s->world_fail_at);
-	if (p != PATH_JAIL || s->engine != WORLD_ENGINE_CPYTHON)
+	if (p != PATH_JAIL || (s->engine != WORLD_ENGINE_CPYTHON && !gvisor))
 		return NULL;
-	w = world_new_kind(WORLD_ENGINE_CPYTHON, WORLD_KIND_JAIL,
-	    s->world_wall_ms, s->world_fail_at);
+	w = world_new_kind(WORLD_ENGINE_CPYTHON, gvisor ? WORLD_KIND_GVISOR :
+	    WORLD_KIND_JAIL, s->world_wall_ms, s->world_fail_at);
 	if (w->ops->engine != WORLD_ENGINE_CPYTHON) {
 		world_free(w);	/* built without libpython */
 		return NULL;
@@ -192,6 +222,7 @@ session_new(const struct session_opts *opts)
 	s->bare = opts->bare;
 	s->jail_filter = opts->jail_filter;
 	s->jail_fail_at = opts->jail_fail_at;
+	s->jail = (enum jail_boundary)opts->jail;
 	s->engine = (enum world_engine)opts->engine;
 	s->fresh_world = opts->fresh_world;
 	s->world_wall_ms = opts->world_wall_ms;
@@ -982,7 +1013,8 @@ run_jail_world(struct step *st, const struct node *root,
 	    filter_code(st, root)))
 		return;
 	if (w == NULL) {
-		decide(st, VERDICT_ERROR, LAYER_NAMESPACE, "jail",
+		decide(st, VERDICT_ERROR, st->s->jail == JAIL_BOUNDARY_GVISOR ?
+		    LAYER_GVISOR : LAYER_NAMESPACE, "jail",
 		    arena_printf(st->a, "jail refused, nothing ran: %s",
 		    refused));
 		return;
@@ -996,13 +1028,18 @@ run_jail_world(struct step *st, const struct node *root,
 			sbuf_addf(&done, "%s%s", done.len ? "; " : "",
 			    st->ev.effects[i].text);
 	if (done.len > 0 && st->r->verdict == VERDICT_OK)
-		st->r->outcome = arena_printf(st->a, "ran inside the jail: %s "
-		    "in its throwaway copy; the host is untouched",
-		    sbuf_cstr(&done));
+		st->r->outcome = arena_printf(st->a, w->kind ==
+		    WORLD_KIND_GVISOR ? "ran inside gVisor's sandbox: %s in "
+		    "its copy; the host kernel never saw the call" : "ran "
+		    "inside the jail: %s in its throwaway copy; the host is "
+		    "untouched", sbuf_cstr(&done));
 	else if (done.len > 0)	/* harm done before the exception */
-		st->r->reason = arena_printf(st->a, "%s; before it, ran inside "
-		    "the jail: %s in its throwaway copy; the host is untouched",
-		    st->r->reason, sbuf_cstr(&done));
+		st->r->reason = arena_printf(st->a, w->kind ==
+		    WORLD_KIND_GVISOR ? "%s; before it, ran inside gVisor's "
+		    "sandbox: %s in its copy; the host kernel never saw the "
+		    "call" : "%s; before it, ran inside the jail: %s in its "
+		    "throwaway copy; the host is untouched", st->r->reason,
+		    sbuf_cstr(&done));
 	sbuf_free(&done);
 }
 
@@ -1042,7 +1079,7 @@ ready_world(struct session *s, struct pathstate *ps, struct arena *a,
 
 	if (ps->world->built || world_build(ps->world, &seed, &err))
 		return ps->world;
-	if (ps->world->kind == WORLD_KIND_JAIL) {
+	if (world_kind_contains(ps->world->kind)) {
 		/* A jail never falls back: it refuses (and tries again on
 		 * the next input). */
 		*why = arena_strdup(a, err);
@@ -1065,6 +1102,7 @@ layer_named(const char *name)
 	    name != NULL && strcmp(name, "timeout") == 0 ? LAYER_TIMEOUT :
 	    name != NULL && strcmp(name, "seccomp") == 0 ? LAYER_SECCOMP :
 	    name != NULL && strcmp(name, "landlock") == 0 ? LAYER_LANDLOCK :
+	    name != NULL && strcmp(name, "gvisor") == 0 ? LAYER_GVISOR :
 	    LAYER_EVAL;
 }
 
@@ -1106,10 +1144,11 @@ run_world(struct step *st, const struct node *root, const struct cmd_entry *e,
 		st->ev.effects[st->ev.neffects - 1].source =
 		    rep.effects[i].source;
 	}
-	if (rep.refused != NULL && w->kind == WORLD_KIND_JAIL) {
+	if (rep.refused != NULL && world_kind_contains(w->kind)) {
 		/* The kernel refused a call the code made; the code went on
 		 * (or raised): the jail contained it, and says what. */
-		decide(st, VERDICT_CONTAINED, layer_named(rep.layer), "kernel",
+		decide(st, VERDICT_CONTAINED, layer_named(rep.layer),
+		    w->kind == WORLD_KIND_GVISOR ? "gvisor" : "kernel",
 		    rep.status == WORLD_RAISED ? arena_printf(st->a,
 		    "%s; then %s", rep.refused, rep.error) : rep.refused);
 		st->r->result = rep.result;
@@ -1133,7 +1172,7 @@ run_world(struct step *st, const struct node *root, const struct cmd_entry *e,
 			    (strcmp(rep.effects[i].category, "damage") == 0 ||
 			    strcmp(rep.effects[i].category, "exfiltration") == 0))
 				break;
-		if (i < rep.neffects && w->kind != WORLD_KIND_JAIL) {
+		if (i < rep.neffects && !world_kind_contains(w->kind)) {
 			/* (in a jail, nothing is simulated) */
 			decide(st, VERDICT_SIMULATED, LAYER_EVAL, NULL,
 			    rep.error);
@@ -1147,9 +1186,10 @@ run_world(struct step *st, const struct node *root, const struct cmd_entry *e,
 		break;
 	case WORLD_KILLED:
 		/* a bomb goes off in a replica; a jail contains it */
-		decide(st, w->kind == WORLD_KIND_JAIL ? VERDICT_CONTAINED :
+		decide(st, world_kind_contains(w->kind) ? VERDICT_CONTAINED :
 		    VERDICT_SIMULATED, layer_named(rep.layer),
-		    w->kind == WORLD_KIND_JAIL ? "kernel" : NULL, rep.error);
+		    w->kind == WORLD_KIND_GVISOR ? "gvisor" :
+		    world_kind_contains(w->kind) ? "kernel" : NULL, rep.error);
 		break;
 	default:
 		break;
@@ -1190,6 +1230,14 @@ with_printed(struct step *st, const struct record *r, const char *outcome)
 	sbuf_free(&out);
 	sbuf_free(&rep);
 	return s;
+}
+
+/* The step is on the jail path under --jail=gvisor: its records name
+ * gVisor, whatever decided them. */
+static bool
+gvisor_path(const struct step *st)
+{
+	return st->path == PATH_JAIL && st->s->jail == JAIL_BOUNDARY_GVISOR;
 }
 
 static void
@@ -1243,8 +1291,8 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 	r->budget_used = st->ps->used;
 	r->budget_limit = session_budget_limit(st->s, st->path);
 	r->label = label ? arena_strdup(st->a, label) :
-	    arena_printf(st->a, "%s %s", session_path_adjective(st->path),
-	    cmdname ? cmdname : "code");
+	    arena_printf(st->a, "%s %s%s", session_path_adjective(st->path),
+	    cmdname ? cmdname : "code", gvisor_path(st) ? " (gVisor)" : "");
 	/* SHOWN: the code as a Python string repr, a command as typed. */
 	{
 		const char *start = input;
@@ -1271,8 +1319,10 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 			outcome = arena_printf(st->a, "BLOCKED: %s", r->reason);
 			break;
 		case VERDICT_CONTAINED:
-			outcome = arena_printf(st->a, "CONTAINED: %s",
-			    r->reason);
+			/* (the boundary that did it, where it is not the
+			 * host kernel's own) */
+			outcome = arena_printf(st->a, "CONTAINED%s: %s",
+			    gvisor_path(st) ? " by gVisor" : "", r->reason);
 			break;
 		case VERDICT_ERROR:
 			outcome = r->reason;
@@ -1388,6 +1438,10 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 	if (p == PATH_JAIL) {
 		if (st.ps->world != NULL)
 			run_jail_world(&st, pr->root, e, call, w, refused);
+		else if (s->jail == JAIL_BOUNDARY_GVISOR)
+			run_jail_world(&st, pr->root, e, call, NULL, "gVisor "
+			    "runs CPython worlds, and this sandboxrepl was built "
+			    "without libpython");
 		else
 			run_jail(&st, pr->root, e, call);
 		if (s->fresh_world)

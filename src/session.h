@@ -23,6 +23,25 @@ struct policy;
 #define PATH_BIT(p) (1u << (p))
 #define PATHS_DEFAULT (PATH_BIT(PATH_UNSAFE) | PATH_BIT(PATH_SANDBOX))
 
+/*
+ * The jail path's boundary (--jail): X(enum suffix, name).
+ *   ns      the host kernel's namespaces, Landlock and seccomp (jail.h,
+ *           world.h's jail kind)
+ *   gvisor  gVisor's runsc: a user-space kernel between the code and the
+ *           host's (world.h's gvisor kind)
+ */
+#define JAIL_BOUNDARIES(X)			\
+	X(NS,     "ns")				\
+	X(GVISOR, "gvisor")
+
+#define X_ENUM(e, name) JAIL_BOUNDARY_##e,
+enum jail_boundary { JAIL_BOUNDARIES(X_ENUM) JAIL_BOUNDARY__COUNT };
+#undef X_ENUM
+
+const char *jail_boundary_name(enum jail_boundary b);
+/* Parse "ns" or "gvisor"; false when unknown. */
+bool jail_boundary_parse(const char *name, enum jail_boundary *out);
+
 struct session_opts {
 	unsigned		 paths;		/* PATH_BIT()s; 0: the default */
 	const struct policy	*policy;	/* NULL: the essay preset */
@@ -33,6 +52,7 @@ struct session_opts {
 						   policy first (defense in depth) */
 	int			 jail_fail_at;	/* test hook: a jail set-up step
 						   to fail (jail.h); 0 = none */
+	int			 jail;		/* enum jail_boundary; 0: ns */
 	int			 engine;	/* the unsafe path's world: enum
 						   world_engine (world.h); 0 =
 						   the model */

@@ -48,7 +48,7 @@ __asan_default_options(void)
 
 /* Long options without a short form. */
 enum { OPT_AGENT = 256, OPT_AGENT_TIMEOUT, OPT_SERVE, OPT_MEMORY, OPT_ENGINE,
-	OPT_FRESH_WORLD };
+	OPT_FRESH_WORLD, OPT_JAIL };
 
 /*
  * How far batch mode follows continuation lines.  Each new line re-parses
@@ -113,6 +113,9 @@ static const char help_text[] =
 "                       or a policy FILE\n"
 "  -B, --budget=N       operations the sandbox path may run (default 1000)\n"
 "  -F, --jail-filter    on the jail path, apply the sandbox policy first\n"
+"      --jail=BOUNDARY  the jail path's boundary: ns (the host kernel's\n"
+"                       namespaces, Landlock and seccomp; the default) or\n"
+"                       gvisor (gVisor's runsc, a user-space kernel)\n"
 "  -S, --state=DIR      keep files, names, budgets and ledgers in DIR across\n"
 "                       runs (saved atomically after every input)\n"
 "      --memory=INPUT[,SESSION]\n"
@@ -419,6 +422,7 @@ main(int argc, char **argv)
 		{ "serve", no_argument, NULL, OPT_SERVE },
 		{ "engine", required_argument, NULL, OPT_ENGINE },
 		{ "fresh-world", no_argument, NULL, OPT_FRESH_WORLD },
+		{ "jail", required_argument, NULL, OPT_JAIL },
 		{ "memory", required_argument, NULL, OPT_MEMORY },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -432,6 +436,9 @@ main(int argc, char **argv)
 	bool engine_set = false;
 	int c, status = 0, i;
 
+	/* Inside gVisor's sandbox, this program is a world's worker
+	 * (src/world/gvisor.c): that, and nothing else. */
+	world_worker_main(argc, argv);
 	/* getopt's own messages name the program as the others do */
 	argv[0] = (char *)"sandboxrepl";
 	while ((c = getopt_long(argc, argv, "be:p:jP:B:FS:hV", longopts,
@@ -534,6 +541,14 @@ main(int argc, char **argv)
 		case OPT_FRESH_WORLD:
 			so.fresh_world = true;
 			break;
+		case OPT_JAIL: {
+			enum jail_boundary b;
+			if (!jail_boundary_parse(optarg, &b))
+				return usage_error("invalid jail '%s' "
+				    "(expected ns or gvisor)", optarg);
+			so.jail = (int)b;
+			break;
+		}
 		case 'h': {
 			const char *why = NULL;
 			fputs(help_text, stdout);

@@ -52,10 +52,16 @@ enum world_engine { WORLD_ENGINES(X_ENUM) WORLD_ENGINE__COUNT };
  *            that refuses programs, sockets and the kernel surface, and
  *            says which call it refused (a kill by a limit is the jail
  *            containing the code, not a bomb going off)
+ *   gvisor   the jail path under --jail=gvisor: the same CPython and
+ *            wire protocol, inside gVisor's runsc (gvisor.c) instead of
+ *            the host kernel's namespaces: programs run and files change
+ *            inside its sandbox, the host kernel never sees the code's
+ *            calls, and there is no network
  */
 #define WORLD_KINDS(X)				\
 	X(REPLICA, "replica")			\
-	X(JAIL,    "jail")
+	X(JAIL,    "jail")			\
+	X(GVISOR,  "gvisor")
 
 #define X_ENUM(e, name) WORLD_KIND_##e,
 enum world_kind { WORLD_KINDS(X_ENUM) WORLD_KIND__COUNT };
@@ -176,6 +182,20 @@ struct world *world_new(enum world_engine e, unsigned wall_ms, int fail_at);
 struct world *world_new_kind(enum world_engine e, enum world_kind k,
     unsigned wall_ms, int fail_at);
 const char *world_kind_name(enum world_kind k);
+/* A kind whose world is a boundary (jail, gvisor): what the kernel under
+ * it stops is contained, what happens inside is the sandbox's copy,
+ * nothing is simulated. */
+bool world_kind_contains(enum world_kind k);
+/* What a record calls the boundary of a kind that contains: "the jail",
+ * "gVisor". */
+const char *world_kind_boundary(enum world_kind k);
+
+/*
+ * First thing in main: when this process is a world's worker inside a
+ * sandbox (gvisor.c starts this program so), be that and never return;
+ * otherwise return at once.
+ */
+void world_worker_main(int argc, char **argv);
 void world_free(struct world *w);
 
 bool world_build(struct world *w, const struct world_seed *seed, char **err);
