@@ -448,6 +448,24 @@ session_set_paths(struct session *s, unsigned paths)
 	s->enabled = paths ? paths : PATHS_DEFAULT;
 }
 
+enum jail_boundary
+session_jail(const struct session *s)
+{
+	return s->jail;
+}
+
+void
+session_set_jail(struct session *s, enum jail_boundary b)
+{
+	struct pathstate *ps = &s->paths[PATH_JAIL];
+
+	if (b == s->jail || (unsigned)b >= JAIL_BOUNDARY__COUNT)
+		return;
+	s->jail = b;
+	world_free(ps->world);	/* (its names go with it; files stay) */
+	ps->world = path_world(s, PATH_JAIL);
+}
+
 void
 session_set_policy(struct session *s, const struct policy *p)
 {

@@ -103,6 +103,11 @@ size_t session_kept(const struct session *s);
 
 unsigned session_paths(const struct session *s);
 void session_set_paths(struct session *s, unsigned paths);
+/* The jail path's boundary; setting another one ends the jail path's
+ * world (its names; its files are kept) and the next input builds one
+ * of the new boundary. */
+enum jail_boundary session_jail(const struct session *s);
+void session_set_jail(struct session *s, enum jail_boundary b);
 const struct policy *session_policy(const struct session *s);
 void session_set_policy(struct session *s, const struct policy *p);
 void session_set_budget(struct session *s, unsigned limit);

@@ -28,7 +28,7 @@ struct meta {
 };
 
 const char *const meta_names[] = { ":help", ":reset", ":policy", ":budget",
-    ":paths", ":play", ":save", ":quit", NULL };
+    ":paths", ":jail", ":play", ":save", ":quit", NULL };
 
 void
 meta_set_message(struct ui *u, const char *fmt, ...)
@@ -228,12 +228,33 @@ do_quit(struct ui *u, const char *arg)
 	u->quit = true;
 }
 
+/* :jail [ns|gvisor]: say or set the jail path's boundary. */
+static void
+do_jail(struct ui *u, const char *arg)
+{
+	enum jail_boundary b;
+
+	if (*arg == '\0') {
+		meta_set_message(u, "jail: %s",
+		    jail_boundary_name(session_jail(u->s)));
+		return;
+	}
+	if (!jail_boundary_parse(arg, &b)) {
+		meta_set_message(u, "usage: :jail ns|gvisor");
+		return;
+	}
+	session_set_jail(u->s, b);
+	meta_set_message(u, "jail: %s (a new jail world: its names are "
+	    "forgotten, its files kept)", jail_boundary_name(b));
+}
+
 static const struct meta metas[] = {
 	{ ":help", "", do_help },
 	{ ":reset", "", do_reset },
 	{ ":policy", "NAME", do_policy },
 	{ ":budget", "N", do_budget },
 	{ ":paths", "LIST", do_paths },
+	{ ":jail", "ns|gvisor", do_jail },
 	{ ":play", "FILE", do_play },
 	{ ":save", "FILE", do_save },
 	{ ":quit", "", do_quit },

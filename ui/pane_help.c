@@ -16,7 +16,7 @@ static const char *const lines[] = {
 	"Meta commands",
 	"  :help            this help          :reset         a first state",
 	"  :policy NAME     sandbox policy     :budget N      sandbox budget",
-	"  :paths LIST      unsafe,sandbox,jail",
+	"  :paths LIST      unsafe,sandbox,jail   :jail ns|gvisor  its boundary",
 	"  :play FILE       presenter mode: Enter runs the next step",
 	"  :save FILE       the transcript as trace lines     :quit",
 	"",
