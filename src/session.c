@@ -70,6 +70,8 @@ struct session {
 	bool			 jail_filter;
 	int			 jail_fail_at;
 	enum jail_boundary	 jail;		/* the jail path's boundary */
+	bool			 jail_explicit;	/* by --jail or :jail, kept
+					   across policy changes */
 	unsigned		 steps;
 	/* Arenas of inputs whose lambdas or objects the names still hold
 	 * (value_copy shares those; see ns.h). Freed on reset. */
@@ -223,6 +225,9 @@ session_new(const struct session_opts *opts)
 	s->jail_filter = opts->jail_filter;
 	s->jail_fail_at = opts->jail_fail_at;
 	s->jail = (enum jail_boundary)opts->jail;
+	s->jail_explicit = opts->jail_set;
+	if (!opts->jail_set && s->policy->jail != NULL)
+		(void)jail_boundary_parse(s->policy->jail, &s->jail);
 	s->engine = (enum world_engine)opts->engine;
 	s->fresh_world = opts->fresh_world;
 	s->world_wall_ms = opts->world_wall_ms;
@@ -454,8 +459,8 @@ session_jail(const struct session *s)
 	return s->jail;
 }
 
-void
-session_set_jail(struct session *s, enum jail_boundary b)
+static void
+set_jail(struct session *s, enum jail_boundary b)
 {
 	struct pathstate *ps = &s->paths[PATH_JAIL];
 
@@ -467,8 +472,20 @@ session_set_jail(struct session *s, enum jail_boundary b)
 }
 
 void
+session_set_jail(struct session *s, enum jail_boundary b)
+{
+	s->jail_explicit = true;
+	set_jail(s, b);
+}
+
+void
 session_set_policy(struct session *s, const struct policy *p)
 {
+	enum jail_boundary b;
+
+	if (!s->jail_explicit && p->jail != NULL &&
+	    jail_boundary_parse(p->jail, &b))
+		set_jail(s, b);
 	s->policy = p;
 	if (!s->budget_explicit)
 		s->budget = p->budget;

@@ -52,7 +52,10 @@ struct session_opts {
 						   policy first (defense in depth) */
 	int			 jail_fail_at;	/* test hook: a jail set-up step
 						   to fail (jail.h); 0 = none */
-	int			 jail;		/* enum jail_boundary; 0: ns */
+	int			 jail;		/* enum jail_boundary, with
+						   jail_set; else the policy's
+						   jail key, or ns */
+	bool			 jail_set;
 	int			 engine;	/* the unsafe path's world: enum
 						   world_engine (world.h); 0 =
 						   the model */
@@ -105,7 +108,9 @@ unsigned session_paths(const struct session *s);
 void session_set_paths(struct session *s, unsigned paths);
 /* The jail path's boundary; setting another one ends the jail path's
  * world (its names; its files are kept) and the next input builds one
- * of the new boundary. */
+ * of the new boundary.  Set so, or by --jail, it stays when a policy
+ * with a jail key comes (session_set_policy); otherwise the policy's
+ * key sets it. */
 enum jail_boundary session_jail(const struct session *s);
 void session_set_jail(struct session *s, enum jail_boundary b);
 const struct policy *session_policy(const struct session *s);

@@ -547,6 +547,7 @@ main(int argc, char **argv)
 				return usage_error("invalid jail '%s' "
 				    "(expected ns or gvisor)", optarg);
 			so.jail = (int)b;
+			so.jail_set = true;
 			break;
 		}
 		case 'h': {
