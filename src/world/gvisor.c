@@ -11,11 +11,14 @@
  * namespaces; the agent user (1000), no capabilities, no_new_privs.  It
  * then runs
  *
- *     runsc [--rootless --ignore-cgroups] --network=none --root=BUNDLE/state
+ *     runsc [--rootless] --ignore-cgroups --network=none --root=BUNDLE/state
  *           run --bundle=BUNDLE ID
  *
  * (--rootless where the caller is not root: runsc then needs user
- * namespaces, as the other worlds do; as root it sets up its own) with
+ * namespaces, as the other worlds do; as root it sets up its own.
+ * --ignore-cgroups: as root runsc would make a cgroup per container in
+ * every controller, and a world's end -- runsc killed -- leaves them all
+ * behind; the world's bounds are its rlimits and the wall clock) with
  * the world's end of the session's socket as the container's stdin and
  * stdout, its own stderr in the bundle (what it says when it cannot
  * start), a death signal tied to the session, and a session of its own.
@@ -422,11 +425,9 @@ gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
 	snprintf(id, sizeof id, "sandboxrepl-%ld-%u", (long)getpid(),
 	    ++serial);
 	argv[k++] = runsc;
-	if (geteuid() != 0) {
-		/* (without root: runsc's own user namespace, no cgroups) */
+	if (geteuid() != 0)	/* (without root: runsc's own user ns) */
 		argv[k++] = (char *)"--rootless";
-		argv[k++] = (char *)"--ignore-cgroups";
-	}
+	argv[k++] = (char *)"--ignore-cgroups";
 	argv[k++] = (char *)"--network=none";
 	argv[k++] = state;
 	argv[k++] = (char *)"run";
