@@ -193,7 +193,10 @@ const char *world_kind_boundary(enum world_kind k);
 /*
  * First thing in main: when this process is a world's worker inside a
  * sandbox (gvisor.c starts this program so), be that and never return;
- * otherwise return at once.
+ * otherwise return at once.  A program that builds gVisor worlds must
+ * call it (sandboxrepl and the bench do): gvisor.c runs the program
+ * itself, /proc/self/exe, as the worker, and one that does not call it
+ * never says ready, so its world refuses after the build's timeout.
  */
 void world_worker_main(int argc, char **argv);
 void world_free(struct world *w);
