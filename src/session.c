@@ -165,12 +165,14 @@ static struct world *
 path_world(const struct session *s, enum path_id p)
 {
 	struct world *w;
-	bool gvisor = p == PATH_JAIL && s->jail == JAIL_BOUNDARY_GVISOR;
+	bool gvisor = p == PATH_GVISOR || (p == PATH_JAIL &&
+	    s->jail == JAIL_BOUNDARY_GVISOR);
 
 	if (p == PATH_UNSAFE)
 		return world_new(s->engine, s->world_wall_ms,
 		    s->world_fail_at);
-	if (p != PATH_JAIL || (s->engine != WORLD_ENGINE_CPYTHON && !gvisor))
+	if (!record_path_is_jail(p) ||
+	    (s->engine != WORLD_ENGINE_CPYTHON && !gvisor))
 		return NULL;
 	w = world_new_kind(WORLD_ENGINE_CPYTHON, gvisor ? WORLD_KIND_GVISOR :
 	    WORLD_KIND_JAIL, s->world_wall_ms, s->world_fail_at);
@@ -508,7 +510,7 @@ const char *
 session_path_adjective(enum path_id p)
 {
 	static const char *const adj[PATH__COUNT] = {
-		"unsafe", "sandboxed", "jailed"
+		"unsafe", "sandboxed", "jailed", "jailed"
 	};
 	return adj[p];
 }
@@ -1026,6 +1028,7 @@ run_jail(struct step *st, const struct node *root, const struct cmd_entry *e,
 
 static void run_world(struct step *st, const struct node *root,
     const struct cmd_entry *e, const struct node *call);
+static bool gvisor_path(const struct step *st);
 
 /*
  * The jail path in a world of the jail kind: CPython inside the kernel
@@ -1048,7 +1051,7 @@ run_jail_world(struct step *st, const struct node *root,
 	    filter_code(st, root)))
 		return;
 	if (w == NULL) {
-		decide(st, VERDICT_ERROR, st->s->jail == JAIL_BOUNDARY_GVISOR ?
+		decide(st, VERDICT_ERROR, gvisor_path(st) ?
 		    LAYER_GVISOR : LAYER_NAMESPACE, "jail",
 		    arena_printf(st->a, "jail refused, nothing ran: %s",
 		    refused));
@@ -1272,7 +1275,8 @@ with_printed(struct step *st, const struct record *r, const char *outcome)
 static bool
 gvisor_path(const struct step *st)
 {
-	return st->path == PATH_JAIL && st->s->jail == JAIL_BOUNDARY_GVISOR;
+	return st->path == PATH_GVISOR || (st->path == PATH_JAIL &&
+	    st->s->jail == JAIL_BOUNDARY_GVISOR);
 }
 
 static void
@@ -1284,7 +1288,7 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 	size_t i, n;
 	const char *outcome = r->outcome;
 
-	if (st->path != PATH_JAIL || st->ev.neffects > 0) {
+	if (!record_path_is_jail(st->path) || st->ev.neffects > 0) {
 		/* (the jail path's effects came back from the jail, unless
 		 * its filter refused the input in here) */
 		r->effects = arena_array(st->a, st->ev.neffects + 1,
@@ -1452,7 +1456,7 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 	/* A world that compiles the input itself (CPython) is the judge of
 	 * its syntax: what our parser does not know still runs there. */
 	if (pr->status != PARSE_OK && (w == NULL || !w->ops->compiles ||
-	    (p == PATH_JAIL && s->jail_filter))) {	/* (a filter in front
+	    (record_path_is_jail(p) && s->jail_filter))) { /* (a filter in front
 							   judges the syntax) */
 		struct sbuf b = SBUF_INIT;
 		if (pr->status == PARSE_INCOMPLETE)
@@ -1470,10 +1474,10 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 	}
 	if (pr->status == PARSE_OK)
 		e = cmd_match(pr->root, &call);
-	if (p == PATH_JAIL) {
+	if (record_path_is_jail(p)) {
 		if (st.ps->world != NULL)
 			run_jail_world(&st, pr->root, e, call, w, refused);
-		else if (s->jail == JAIL_BOUNDARY_GVISOR)
+		else if (gvisor_path(&st))
 			run_jail_world(&st, pr->root, e, call, NULL, "gVisor "
 			    "runs CPython worlds, and this sandboxrepl was built "
 			    "without libpython");

@@ -106,7 +106,7 @@ static const char help_text[] =
 "  -b, --batch          run scenario FILEs, or one input per stdin line,\n"
 "                       without the UI\n"
 "  -e, --eval=INPUT     run INPUT (repeatable) without the UI\n"
-"  -p, --path=LIST      paths to run: unsafe,sandbox,jail\n"
+"  -p, --path=LIST      paths to run: unsafe,sandbox,jail,jail:gvisor\n"
 "                       (default unsafe,sandbox)\n"
 "  -j, --json           print one JSON record per line instead of trace lines\n"
 "  -P, --policy=NAME    sandbox policy: essay (default), dunder, blocklist,\n"
@@ -455,7 +455,8 @@ main(int argc, char **argv)
 		case 'p':
 			if (parse_path_list(optarg, &o.paths) != 0)
 				return usage_error("invalid path list '%s' "
-				    "(expected unsafe,sandbox,jail)", optarg);
+				    "(expected unsafe,sandbox,jail,jail:gvisor)",
+				    optarg);
 			break;
 		case 'j':
 			o.json = true;

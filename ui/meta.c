@@ -113,7 +113,8 @@ do_paths(struct ui *u, const char *arg)
 		if (n > 0) {
 			if (!record_path_parse(s, n, &p)) {
 				meta_set_message(u, "unknown path '%.*s' "
-				    "(expected unsafe,sandbox,jail)", (int)n,
+				    "(expected unsafe,sandbox,jail,jail:gvisor)",
+				    (int)n,
 				    s);
 				return;
 			}

@@ -59,6 +59,9 @@ controls(const struct ui *u, enum path_id p, int width, char *buf,
 		alt = session_jail(u->s) == JAIL_BOUNDARY_GVISOR ? gvisor :
 		    jail;
 		break;
+	case PATH_GVISOR:
+		alt = gvisor;
+		break;
 	default:
 		snprintf(buf, size, "SANDBOX  policy %s: %s", name,
 		    pol && pol->summary ? pol->summary : "");
