@@ -1329,7 +1329,9 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 	r->nfs = n;
 	r->budget_used = st->ps->used;
 	r->budget_limit = session_budget_limit(st->s, st->path);
-	r->label = label ? arena_strdup(st->a, label) :
+	/* (a scenario's label too says gVisor's jail) */
+	r->label = label ? arena_printf(st->a, "%s%s", label,
+	    gvisor_path(st) ? " (gVisor)" : "") :
 	    arena_printf(st->a, "%s %s%s", session_path_adjective(st->path),
 	    cmdname ? cmdname : "code", gvisor_path(st) ? " (gVisor)" : "");
 	/* SHOWN: the code as a Python string repr, a command as typed. */
