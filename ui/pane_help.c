@@ -18,6 +18,7 @@ static const char *const lines[] = {
 	"  :policy NAME     sandbox policy     :budget N      sandbox budget",
 	"  :paths LIST      unsafe,sandbox,jail   :jail ns|gvisor  its boundary",
 	"  :play FILE       presenter mode: Enter runs the next step",
+	"  :summary         the verdicts of each path, side by side",
 	"  :save FILE       the transcript as trace lines     :quit",
 	"",
 	"Keys",
