@@ -32,6 +32,7 @@
 
 #include "jail.h"
 #include "sbuf.h"
+#include "world.h"
 #include "xalloc.h"
 
 #include "bench.h"
@@ -52,6 +53,7 @@ struct options {
 	const char	*python;
 	const char	*valgrind;
 	const char	*bwrap;
+	const char	*runsc;
 	int		 reps;		/* samples per in-process row */
 	int		 big_reps;	/* for the 1 MB rows */
 	int		 proc_reps;	/* runs per short process row */
@@ -555,7 +557,7 @@ usage(FILE *f)
 {
 	fprintf(f,
 "usage: bench [--quick] [--sandboxrepl=PATH] [--anchors=PATH] [--python=PATH]\n"
-"             [--valgrind=PATH] [--bwrap=PATH] [--worlds]\n"
+"             [--valgrind=PATH] [--bwrap=PATH] [--runsc=PATH] [--worlds]\n"
 "Prints a Markdown table of sandboxrepl's costs next to its anchors.\n"
 "--worlds: the CPython worlds' tables only.\n");
 }
@@ -604,6 +606,7 @@ parse_options(int argc, char **argv, struct options *o)
 	o->python = "/usr/bin/python3";
 	o->valgrind = in_path("valgrind", "/usr/bin/valgrind");
 	o->bwrap = in_path("bwrap", "/usr/bin/bwrap");
+	o->runsc = in_path("runsc", "/usr/bin/runsc");
 	o->reps = 31;
 	o->big_reps = 9;
 	o->proc_reps = 40;
@@ -630,7 +633,8 @@ parse_options(int argc, char **argv, struct options *o)
 		    !opt_value(a, "--anchors", &o->anchors) &&
 		    !opt_value(a, "--python", &o->python) &&
 		    !opt_value(a, "--valgrind", &o->valgrind) &&
-		    !opt_value(a, "--bwrap", &o->bwrap)) {
+		    !opt_value(a, "--bwrap", &o->bwrap) &&
+		    !opt_value(a, "--runsc", &o->runsc)) {
 			usage(stderr);
 			return false;
 		}
@@ -673,6 +677,9 @@ main(int argc, char **argv)
 	size_t k;
 	char *batch_in, *big_in[2];
 
+	/* Inside gVisor's sandbox this program is a world's worker (the
+	 * gvisor rows below start it there): that, and nothing else. */
+	world_worker_main(argc, argv);
 	if (!parse_options(argc, argv, &o))
 		return 2;
 	if (o.once_essay || o.once_step) {
@@ -686,7 +693,7 @@ main(int argc, char **argv)
 		return 0;
 	}
 	if (o.worlds_only) {
-		bench_worlds(o.bwrap, o.proc_reps);
+		bench_worlds(o.bwrap, o.runsc, o.proc_reps, o.slow_reps);
 		return 0;
 	}
 	memset(cost, 0, sizeof cost);
@@ -1172,7 +1179,7 @@ main(int argc, char **argv)
 		    fmt_time(b1, sizeof b1, samples_min(&jail)));
 	}
 
-	bench_worlds(o.bwrap, o.proc_reps);
+	bench_worlds(o.bwrap, o.runsc, o.proc_reps, o.slow_reps);
 	fflush(stdout);
 	inproc_free(ip);
 	for (k = 0; k < NITEMS; k++) {

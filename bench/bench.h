@@ -108,6 +108,9 @@ char *slurp(const char *path, size_t *len);
 char *temp_file(const char *tag);
 
 /* The unsafe path's CPython worlds: prints its own table (worlds.c). */
-void bench_worlds(const char *bwrap, int reps);
+/* reps: per fast row; slow_reps: per row of a gVisor sandbox's start
+ * (half a second each). */
+void bench_worlds(const char *bwrap, const char *runsc, int reps,
+    int slow_reps);
 
 #endif

@@ -11,7 +11,9 @@
  * built it ahead, as for a session that waits for its next input) and
  * back to back (built while the caller waits).
  * Then the same two world rows for the jail path's kind of world (no
- * network, Landlock, the seccomp supervisor), with no goal of their own.
+ * network, Landlock, the seccomp supervisor), and for the jail path under
+ * gVisor (runsc's sandbox start-up in the fresh row), next to `runsc do
+ * python3 -c` per input, with no goal of their own.
  * Last, where a fresh replica world's time goes: the world told to fail
  * at each set-up step in turn (the fail_at test hook, as the jail's
  * table does), the fastest time until it has refused, and from the
@@ -270,51 +272,86 @@ measure_paced(struct mfs *fs, enum world_kind kind, int reps,
 	}
 }
 
+/* What a user would do instead of a gVisor world: `runsc do` per
+ * input, as the caller (--rootless where it is not root). */
+static bool
+runsc_once(const char *runsc, const char *root)
+{
+	pid_t pid = fork();
+	int st, devnull;
+
+	if (pid == 0) {
+		char rootarg[300];
+		devnull = open("/dev/null", O_WRONLY);
+		if (devnull >= 0)
+			(void)dup2(devnull, 1);
+		snprintf(rootarg, sizeof rootarg, "--root=%s", root);
+		if (geteuid() == 0)
+			execl(runsc, runsc, "--network=none", rootarg, "do",
+			    "/usr/bin/python3", "-I", "-c",
+			    "orders = [250.0, 180.0, 90.0]; "
+			    "print(" ESSAY_EXPR ")", (char *)NULL);
+		else
+			execl(runsc, runsc, "--rootless", "--network=none",
+			    rootarg, "do", "/usr/bin/python3", "-I", "-c",
+			    "orders = [250.0, 180.0, 90.0]; "
+			    "print(" ESSAY_EXPR ")", (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return false;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+static void
+row(const char *what, struct samples *s, const char *goal)
+{
+	char b[32];
+
+	fmt(b, sizeof b, samples_median(s));
+	printf("| %s | %s | %zu | %s |\n", what, s->n > 0 ? b : "—", s->n,
+	    goal);
+	samples_free(s);
+}
+
 void
-bench_worlds(const char *bwrap, int reps)
+bench_worlds(const char *bwrap, const char *runsc, int reps, int slow_reps)
 {
 	struct samples keep = { 0 }, fresh = { 0 }, bw = { 0 };
 	struct samples jkeep = { 0 }, jfresh = { 0 };
 	struct samples paced = { 0 }, jpaced = { 0 };
+	struct samples gkeep = { 0 }, gfresh = { 0 }, rd = { 0 };
 	struct mfs *fs = mfs_new();
-	struct world *w;
-	char b1[32], b2[32], b3[32];
+	char b1[32], b2[32], b3[32], root[] = "/tmp/bench-runsc.XXXXXX";
 	double t, ratio;
+	bool have_root;
 	int i;
 
 	fprintf(stderr, "bench: worlds...\n");
 	mfs_put(fs, "report.txt", "Q2 refunds summary", 18);
 	mfs_put(fs, "secrets.txt", "API_KEY=sk-live-9f3a2b", 22);
-	w = built_world(fs, WORLD_KIND_REPLICA);
-	if (w == NULL) {
+	measure(fs, WORLD_KIND_REPLICA, reps, &keep, &fresh);
+	if (keep.n == 0) {
 		printf("\n## CPython worlds\n\nskipped: no world could be "
 		    "built here.\n");
 		mfs_free(fs);
 		return;
 	}
-	(void)essay_once(w);	/* warm */
-	for (i = 0; i < reps * 10; i++) {
-		t = bench_now();
-		if (essay_once(w))
-			samples_add(&keep, bench_now() - t);
-	}
-	world_free(w);
-	for (i = 0; i < reps; i++) {
-		t = bench_now();
-		w = built_world(fs, WORLD_KIND_REPLICA);
-		if (w != NULL && essay_once(w)) {
-			world_free(w);
-			samples_add(&fresh, bench_now() - t);
-		} else
-			world_free(w);
-	}
 	measure(fs, WORLD_KIND_JAIL, reps, &jkeep, &jfresh);
 	measure_paced(fs, WORLD_KIND_REPLICA, reps, &paced);
 	measure_paced(fs, WORLD_KIND_JAIL, reps, &jpaced);
+	fprintf(stderr, "bench: gVisor worlds...\n");
+	measure(fs, WORLD_KIND_GVISOR, slow_reps, &gkeep, &gfresh);
 	for (i = 0; access(bwrap, X_OK) == 0 && i < reps; i++) {
 		t = bench_now();
 		if (bwrap_once(bwrap))
 			samples_add(&bw, bench_now() - t);
+	}
+	have_root = access(runsc, X_OK) == 0 && mkdtemp(root) != NULL;
+	for (i = 0; have_root && i < slow_reps; i++) {
+		t = bench_now();
+		if (runsc_once(runsc, root))
+			samples_add(&rd, bench_now() - t);
 	}
 	printf("\n## CPython worlds, the unsafe and jail paths (the essay "
 	    "expression, median)\n\n");
@@ -333,22 +370,29 @@ bench_worlds(const char *bwrap, int reps)
 	printf("| `bwrap --unshare-all ... python3 -I -c` per input | %s | "
 	    "%zu | fresh world >= 3x faster: %.1fx (back to back: %.1fx) |\n",
 	    b3, bw.n, ratio, samples_median(&bw) / samples_median(&fresh));
-	fmt(b1, sizeof b1, samples_median(&jkeep));
-	printf("| the jail path's world (jail kind): a persistent world's "
-	    "round trip | %s | %zu | |\n", b1, jkeep.n);
+	row("the jail path's world (`--jail=ns`): a persistent world's "
+	    "round trip", &jkeep, "");
 	fmt(b2, sizeof b2, samples_median(&jpaced));
-	printf("| the jail path's world: a fresh world per input, %d ms apart "
-	    "| %s | %zu | |\n", PACE_MS, b2, jpaced.n);
-	fmt(b2, sizeof b2, samples_median(&jfresh));
-	printf("| the jail path's world: a fresh world per input, back to "
-	    "back | %s | %zu | |\n", b2, jfresh.n);
+	printf("| the jail path's world (`--jail=ns`): a fresh world per "
+	    "input, %d ms apart | %s | %zu | |\n", PACE_MS, b2, jpaced.n);
+	row("the jail path's world (`--jail=ns`): a fresh world per input, "
+	    "back to back (its start-up)", &jfresh, "");
+	row("the jail path under gVisor (`--jail=gvisor`): a persistent "
+	    "world's round trip", &gkeep, "");
+	row("the jail path under gVisor (`--jail=gvisor`): a fresh world per "
+	    "input (runsc's start-up)", &gfresh, "");
+	row("`runsc --network=none do python3 -I -c` per input", &rd, "");
 	samples_free(&keep);
 	samples_free(&fresh);
 	samples_free(&bw);
-	samples_free(&jkeep);
-	samples_free(&jfresh);
 	samples_free(&paced);
 	samples_free(&jpaced);
+	if (have_root) {
+		char cmd[sizeof root + 16];
+		snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+		if (system(cmd) != 0)
+			fprintf(stderr, "bench: could not remove %s\n", root);
+	}
 	breakdown(fs, reps / 4 + 1);
 	mfs_free(fs);
 }

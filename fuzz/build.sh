@@ -35,7 +35,8 @@ objs=
 for c in "$srcdir"/src/*.c "$srcdir"/src/world/*.c; do
 	# (the files Makefile.am builds only with libpython)
 	case $c in
-	*/world/cpython.c | */world/pyrun.c | */world/replica.c | */world/zygote.c)
+	*/world/cpython.c | */world/gvisor.c | */world/pyrun.c | */world/replica.c | \
+	*/world/zygote.c)
 		[ -n "$with_python" ] || continue ;;
 	esac
 	o=$out/obj/$(basename "$c" .c).o

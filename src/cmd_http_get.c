@@ -21,7 +21,7 @@ run(struct cmd_run *r)
 	const char *body = cmd_arg(r, "body");
 	struct arena *a = ev->rt.arena;
 
-	if (ev->path == PATH_JAIL)
+	if (record_path_is_jail(ev->path))
 		return fsops_connect(ev, url);
 	if (body != NULL)
 		eval_effect(ev, "send", url, "exfiltration",

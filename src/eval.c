@@ -82,7 +82,7 @@ eval_effect(struct eval *ev, const char *op, const char *target,
 	if (text != NULL)
 		arena_charge(ev->rt.arena, (size_t)eval_effect_text_held(text,
 		    strlen(text)) - strlen(text));
-	e->simulated = ev->path != PATH_JAIL;
+	e->simulated = !record_path_is_jail(ev->path);
 	e->denied = denied;
 	e->source = NULL;
 	if (ev->effect_sink != NULL)

@@ -30,7 +30,7 @@
 static bool
 is_jail(const struct eval *ev)
 {
-	return ev->path == PATH_JAIL && ev->fs == NULL;
+	return record_path_is_jail(ev->path) && ev->fs == NULL;
 }
 
 /* CPython's OSError subclass and message for an errno. */

@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
@@ -29,7 +30,13 @@ jail_write_all(int fd, const void *p, size_t n)
 	while (n > 0) {
 		ssize_t w = write(fd, c, n);
 		if (w < 0) {
+			/* (gVisor may hand a world a host socket that is
+			 * non-blocking underneath: wait, as a blocking
+			 * write would) */
+			struct pollfd pfd = { fd, POLLOUT, 0 };
 			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN && poll(&pfd, 1, -1) >= 0)
 				continue;
 			return -1;
 		}

@@ -18,6 +18,7 @@
  *   commands: read_file write_file
  *   hosts: example.org
  *   budget: 20
+ *   jail: ns | gvisor              the jail path's boundary (--jail)
  *   max-steps / max-int-bits / max-seq-len / max-str-bytes / max-depth: N
  *
  * A list value replaces the preset's list; an unknown key, node name,
@@ -483,6 +484,15 @@ set_key(struct owned_policy *op, const char *name, unsigned line,
 			return fail(err, name, line, "max-depth wants 1 to 5000",
 			    NULL);
 		p->limits.max_depth = (unsigned)n;
+		return true;
+	}
+	if (strcmp(key, "jail") == 0) {
+		w = words(op, val);
+		if (w[0] == NULL || w[1] != NULL || (strcmp(w[0], "ns") != 0 &&
+		    strcmp(w[0], "gvisor") != 0))
+			return fail(err, name, line, "jail wants ns or gvisor",
+			    NULL);
+		p->jail = w[0];
 		return true;
 	}
 	if (strcmp(key, "budget") == 0) {

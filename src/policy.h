@@ -81,6 +81,9 @@ struct policy {
 	const char *const	*commands;	/* NULL-terminated */
 	const char *const	*hosts;		/* NULL-terminated; empty: none */
 	unsigned		 budget;	/* operations per session */
+	const char		*jail;		/* the jail path's boundary,
+					   "ns" or "gvisor" (session.h's
+					   --jail), or NULL: the session's */
 	struct limits		 limits;
 };
 

@@ -34,10 +34,20 @@ const char *record_layer_name(enum layer l) { return layer_names[l]; }
 const char *record_kind_name(enum input_kind k) { return kind_names[k]; }
 
 bool
+record_path_is_jail(enum path_id p)
+{
+	return p == PATH_JAIL || p == PATH_GVISOR;
+}
+
+bool
 record_path_parse(const char *name, size_t len, enum path_id *out)
 {
 	int p;
-	for (p = 0; p < PATH__COUNT; p++)
+
+	if (len == 7 && memcmp(name, "jail:ns", 7) == 0) {
+		*out = PATH_JAIL;
+		return true;
+	}	for (p = 0; p < PATH__COUNT; p++)
 		if (strlen(path_names[p]) == len &&
 		    memcmp(path_names[p], name, len) == 0) {
 			*out = (enum path_id)p;

@@ -17,11 +17,14 @@
 struct arena;
 struct sbuf;
 
-/* X(enum suffix, name in records) */
+/* X(enum suffix, name in records).  Two jails can run side by side:
+ * "jail", whose boundary --jail sets (the host kernel's namespaces by
+ * default; "jail:ns" names it too), and "jail:gvisor", always gVisor. */
 #define PATHS(X)				\
 	X(UNSAFE,  "unsafe")			\
 	X(SANDBOX, "sandbox")			\
-	X(JAIL,    "jail")
+	X(JAIL,    "jail")			\
+	X(GVISOR,  "jail:gvisor")
 
 #define VERDICTS(X)				\
 	X(OK,        "ok")			\
@@ -45,7 +48,8 @@ struct sbuf;
 	X(LANDLOCK,    "landlock")		\
 	X(SECCOMP,     "seccomp")		\
 	X(RLIMIT,      "rlimit")		\
-	X(TIMEOUT,     "timeout")
+	X(TIMEOUT,     "timeout")		\
+	X(GVISOR,      "gvisor")
 
 #define KINDS(X)				\
 	X(CODE,    "code")			\
@@ -68,8 +72,10 @@ const char *record_path_name(enum path_id p);
 const char *record_verdict_name(enum verdict v);
 const char *record_layer_name(enum layer l);
 const char *record_kind_name(enum input_kind k);
-/* Parse a path name; false when unknown. */
+/* Parse a path name ("jail:ns" is "jail"); false when unknown. */
 bool record_path_parse(const char *name, size_t len, enum path_id *out);
+/* A path whose code runs behind a kernel boundary: jail, jail:gvisor. */
+bool record_path_is_jail(enum path_id p);
 
 /* One effect of a step: what the input did (or tried) to a surface. */
 struct effect {

@@ -395,13 +395,14 @@ scenario_exec(struct session *s, const struct scn_step *st, struct arena *a,
 		if (st->policies == NULL || !(paths & PATH_BIT(PATH_SANDBOX))) {
 			out->nrecords = session_run(s, st->arg, st->arglen,
 			    st->label, st->paths, a, &out->records);
-			/* one label over several paths: say which is which */
+			/* one label over several paths: say which is which
+			 * (the session's label: gVisor's jail says so) */
 			if (st->label != NULL && out->nrecords > 1)
 				for (i = 0; i < out->nrecords; i++) {
 					struct record *r = &out->records[i];
 					r->label = arena_printf(a, "%s %s",
 					    session_path_adjective(r->path),
-					    st->label);
+					    r->label);
 					record_set_line(r, a);
 				}
 		} else {

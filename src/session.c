@@ -81,6 +81,9 @@ struct session {
 	bool			 bare;
 	bool			 jail_filter;
 	int			 jail_fail_at;
+	enum jail_boundary	 jail;		/* the jail path's boundary */
+	bool			 jail_explicit;	/* by --jail or :jail, kept
+					   across policy changes */
 	unsigned		 steps;
 	/* Arenas of inputs whose lambdas or objects the names still hold
 	 * (value_copy shares those; see ns.h). Freed on reset. */
@@ -136,28 +139,65 @@ seed_essay(struct session *s)
 	arena_free(a);
 }
 
+static const char *const boundary_names[] = {
+#define X(e, name) name,
+	JAIL_BOUNDARIES(X)
+#undef X
+};
+
+const char *
+jail_boundary_name(enum jail_boundary b)
+{
+	return (unsigned)b < JAIL_BOUNDARY__COUNT ? boundary_names[b] :
+	    "unknown";
+}
+
+bool
+jail_boundary_parse(const char *name, enum jail_boundary *out)
+{
+	size_t i;
+
+	for (i = 0; i < JAIL_BOUNDARY__COUNT; i++)
+		if (strcmp(name, boundary_names[i]) == 0) {
+			*out = (enum jail_boundary)i;
+			return true;
+		}
+	return false;
+}
+
 /*
  * The world a path's code runs in, or NULL: the jail path runs CPython in
  * a world of the jail kind, or, with the model engine (or without
  * libpython), the model in its own kernel jail (jailpath.h), never in an
- * unjailed world.  The sandbox path's evaluator is its own, except under
- * a policy that admits more than the essay's subset (policy_runs_in_world):
- * that code runs in CPython in an offline world, with the model engine on
- * the evaluator as before.  (A world is only built when it first runs
- * something: under the essay's policy the sandbox's never is.)
+ * unjailed world; under --jail=gvisor it is always CPython in a gVisor
+ * world (NULL without libpython: the path then refuses).  The sandbox
+ * path's evaluator is its own, except under a policy that admits more
+ * than the essay's subset (policy_runs_in_world): that code runs in
+ * CPython in an offline world, with the model engine on the evaluator as
+ * before.  (A world is only built when it first runs something: under
+ * the essay's policy the sandbox's never is.)
  */
 static struct world *
 path_world(const struct session *s, enum path_id p)
 {
 	struct world *w;
+	enum world_kind kind;
+	bool gvisor = p == PATH_GVISOR || (p == PATH_JAIL &&
+	    s->jail == JAIL_BOUNDARY_GVISOR);
 
 	if (p == PATH_UNSAFE)
 		return world_new(s->engine, s->world_wall_ms,
 		    s->world_fail_at);
-	if (s->engine != WORLD_ENGINE_CPYTHON)
+	if (p == PATH_SANDBOX) {
+		if (s->engine != WORLD_ENGINE_CPYTHON)
+			return NULL;
+		kind = WORLD_KIND_OFFLINE;
+	} else if (!record_path_is_jail(p) ||
+	    (s->engine != WORLD_ENGINE_CPYTHON && !gvisor))
 		return NULL;
-	w = world_new_kind(WORLD_ENGINE_CPYTHON, p == PATH_JAIL ?
-	    WORLD_KIND_JAIL : WORLD_KIND_OFFLINE, s->world_wall_ms,
+	else
+		kind = gvisor ? WORLD_KIND_GVISOR : WORLD_KIND_JAIL;
+	w = world_new_kind(WORLD_ENGINE_CPYTHON, kind, s->world_wall_ms,
 	    s->world_fail_at);
 	if (w->ops->engine != WORLD_ENGINE_CPYTHON) {
 		world_free(w);	/* built without libpython */
@@ -213,6 +253,10 @@ session_new(const struct session_opts *opts)
 	s->bare = opts->bare;
 	s->jail_filter = opts->jail_filter;
 	s->jail_fail_at = opts->jail_fail_at;
+	s->jail = (enum jail_boundary)opts->jail;
+	s->jail_explicit = opts->jail_set;
+	if (!opts->jail_set && s->policy->jail != NULL)
+		(void)jail_boundary_parse(s->policy->jail, &s->jail);
 	s->engine = (enum world_engine)opts->engine;
 	s->fresh_world = opts->fresh_world;
 	s->world_wall_ms = opts->world_wall_ms;
@@ -647,9 +691,39 @@ session_set_paths(struct session *s, unsigned paths)
 	s->enabled = paths ? paths : PATHS_DEFAULT;
 }
 
+enum jail_boundary
+session_jail(const struct session *s)
+{
+	return s->jail;
+}
+
+static void
+set_jail(struct session *s, enum jail_boundary b)
+{
+	struct pathstate *ps = &s->paths[PATH_JAIL];
+
+	if (b == s->jail || (unsigned)b >= JAIL_BOUNDARY__COUNT)
+		return;
+	s->jail = b;
+	world_free(ps->world);	/* (its names go with it; files stay) */
+	ps->world = path_world(s, PATH_JAIL);
+}
+
+void
+session_set_jail(struct session *s, enum jail_boundary b)
+{
+	s->jail_explicit = true;
+	set_jail(s, b);
+}
+
 void
 session_set_policy(struct session *s, const struct policy *p)
 {
+	enum jail_boundary b;
+
+	if (!s->jail_explicit && p->jail != NULL &&
+	    jail_boundary_parse(p->jail, &b))
+		set_jail(s, b);
 	s->policy = p;
 	if (!s->budget_explicit)
 		s->budget = p->budget;
@@ -672,7 +746,7 @@ const char *
 session_path_adjective(enum path_id p)
 {
 	static const char *const adj[PATH__COUNT] = {
-		"unsafe", "sandboxed", "jailed"
+		"unsafe", "sandboxed", "jailed", "jailed"
 	};
 	return adj[p];
 }
@@ -1365,6 +1439,8 @@ run_jail(struct step *st, const struct node *root, const struct cmd_entry *e,
 
 /* ---- a path's world ---- */
 
+static bool gvisor_path(const struct step *st);
+
 /*
  * The jail path in a world of the jail kind: CPython inside the kernel
  * jail (world.h).  With --jail-filter the sandbox's allowlists run first.
@@ -1386,7 +1462,8 @@ run_jail_world(struct step *st, const struct node *root,
 	    filter_code(st, root)))
 		return;
 	if (w == NULL) {
-		decide(st, VERDICT_ERROR, LAYER_NAMESPACE, "jail",
+		decide(st, VERDICT_ERROR, gvisor_path(st) ?
+		    LAYER_GVISOR : LAYER_NAMESPACE, "jail",
 		    arena_printf(st->a, "jail refused, nothing ran: %s",
 		    refused));
 		return;
@@ -1400,13 +1477,18 @@ run_jail_world(struct step *st, const struct node *root,
 			sbuf_addf(&done, "%s%s", done.len ? "; " : "",
 			    st->ev.effects[i].text);
 	if (done.len > 0 && st->r->verdict == VERDICT_OK)
-		st->r->outcome = arena_printf(st->a, "ran inside the jail: %s "
-		    "in its throwaway copy; the host is untouched",
-		    sbuf_cstr(&done));
+		st->r->outcome = arena_printf(st->a, w->kind ==
+		    WORLD_KIND_GVISOR ? "ran inside gVisor's sandbox: %s in "
+		    "its copy; the host kernel never saw the call" : "ran "
+		    "inside the jail: %s in its throwaway copy; the host is "
+		    "untouched", sbuf_cstr(&done));
 	else if (done.len > 0)	/* harm done before the exception */
-		st->r->reason = arena_printf(st->a, "%s; before it, ran inside "
-		    "the jail: %s in its throwaway copy; the host is untouched",
-		    st->r->reason, sbuf_cstr(&done));
+		st->r->reason = arena_printf(st->a, w->kind ==
+		    WORLD_KIND_GVISOR ? "%s; before it, ran inside gVisor's "
+		    "sandbox: %s in its copy; the host kernel never saw the "
+		    "call" : "%s; before it, ran inside the jail: %s in its "
+		    "throwaway copy; the host is untouched", st->r->reason,
+		    sbuf_cstr(&done));
 	sbuf_free(&done);
 }
 
@@ -1449,7 +1531,7 @@ ready_world(struct session *s, struct pathstate *ps, struct arena *a,
 
 	if (ps->world->built || world_build(ps->world, &seed, &err))
 		return ps->world;
-	if (ps->world->kind == WORLD_KIND_JAIL) {
+	if (world_kind_contains(ps->world->kind)) {
 		/* A jail never falls back: it refuses (and tries again on
 		 * the next input). */
 		*why = arena_strdup(a, err);
@@ -1476,6 +1558,7 @@ layer_named(const char *name)
 	    name != NULL && strcmp(name, "timeout") == 0 ? LAYER_TIMEOUT :
 	    name != NULL && strcmp(name, "seccomp") == 0 ? LAYER_SECCOMP :
 	    name != NULL && strcmp(name, "landlock") == 0 ? LAYER_LANDLOCK :
+	    name != NULL && strcmp(name, "gvisor") == 0 ? LAYER_GVISOR :
 	    LAYER_EVAL;
 }
 
@@ -1580,10 +1663,11 @@ run_world(struct step *st, const char *src, const struct node *root,
 		st->ev.effects[st->ev.neffects - 1].source =
 		    rep.effects[i].source;
 	}
-	if (rep.refused != NULL && w->kind == WORLD_KIND_JAIL) {
+	if (rep.refused != NULL && world_kind_contains(w->kind)) {
 		/* The kernel refused a call the code made; the code went on
 		 * (or raised): the jail contained it, and says what. */
-		decide(st, VERDICT_CONTAINED, layer_named(rep.layer), "kernel",
+		decide(st, VERDICT_CONTAINED, layer_named(rep.layer),
+		    w->kind == WORLD_KIND_GVISOR ? "gvisor" : "kernel",
 		    rep.status == WORLD_RAISED ? arena_printf(st->a,
 		    "%s; then %s", rep.refused, rep.error) : rep.refused);
 		st->r->result = rep.result;
@@ -1607,7 +1691,7 @@ run_world(struct step *st, const char *src, const struct node *root,
 			    (strcmp(rep.effects[i].category, "damage") == 0 ||
 			    strcmp(rep.effects[i].category, "exfiltration") == 0))
 				break;
-		if (i < rep.neffects && w->kind != WORLD_KIND_JAIL) {
+		if (i < rep.neffects && !world_kind_contains(w->kind)) {
 			/* (in a jail, nothing is simulated) */
 			decide(st, VERDICT_SIMULATED, LAYER_EVAL, NULL,
 			    rep.error);
@@ -1626,10 +1710,12 @@ run_world(struct step *st, const char *src, const struct node *root,
 			decide(st, VERDICT_BLOCKED, layer_named(rep.layer),
 			    "limits", rep.error);
 		else
-			decide(st, w->kind == WORLD_KIND_JAIL ?
+			decide(st, world_kind_contains(w->kind) ?
 			    VERDICT_CONTAINED : VERDICT_SIMULATED,
-			    layer_named(rep.layer), w->kind == WORLD_KIND_JAIL ?
-			    "kernel" : NULL, rep.error);
+			    layer_named(rep.layer), w->kind ==
+			    WORLD_KIND_GVISOR ? "gvisor" :
+			    world_kind_contains(w->kind) ? "kernel" : NULL,
+			    rep.error);
 		break;
 	default:
 		break;
@@ -1672,6 +1758,15 @@ with_printed(struct step *st, const struct record *r, const char *outcome)
 	return s;
 }
 
+/* The step is on the jail path under --jail=gvisor: its records name
+ * gVisor, whatever decided them. */
+static bool
+gvisor_path(const struct step *st)
+{
+	return st->path == PATH_GVISOR || (st->path == PATH_JAIL &&
+	    st->s->jail == JAIL_BOUNDARY_GVISOR);
+}
+
 static void
 finish(struct step *st, const char *input, size_t len, const char *label,
     const char *cmdname)
@@ -1681,7 +1776,7 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 	size_t i, n;
 	const char *outcome = r->outcome;
 
-	if (st->path != PATH_JAIL || st->ev.neffects > 0) {
+	if (!record_path_is_jail(st->path) || st->ev.neffects > 0) {
 		/* (the jail path's effects came back from the jail, unless
 		 * its filter refused the input in here) */
 		r->effects = arena_array(st->a, st->ev.neffects + 1,
@@ -1728,9 +1823,11 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 	r->nfs = n;
 	r->budget_used = st->ps->used;
 	r->budget_limit = session_budget_limit(st->s, st->path);
-	r->label = label ? arena_strdup(st->a, label) :
-	    arena_printf(st->a, "%s %s", session_path_adjective(st->path),
-	    cmdname ? cmdname : "code");
+	/* (a scenario's label too says gVisor's jail) */
+	r->label = label ? arena_printf(st->a, "%s%s", label,
+	    gvisor_path(st) ? " (gVisor)" : "") :
+	    arena_printf(st->a, "%s %s%s", session_path_adjective(st->path),
+	    cmdname ? cmdname : "code", gvisor_path(st) ? " (gVisor)" : "");
 	/* SHOWN: the code as a Python string repr, a command as typed. */
 	{
 		const char *start = input;
@@ -1757,8 +1854,10 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 			outcome = arena_printf(st->a, "BLOCKED: %s", r->reason);
 			break;
 		case VERDICT_CONTAINED:
-			outcome = arena_printf(st->a, "CONTAINED: %s",
-			    r->reason);
+			/* (the boundary that did it, where it is not the
+			 * host kernel's own) */
+			outcome = arena_printf(st->a, "CONTAINED%s: %s",
+			    gvisor_path(st) ? " by gVisor" : "", r->reason);
 			break;
 		case VERDICT_ERROR:
 			outcome = r->reason;
@@ -1867,7 +1966,8 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 	 * its syntax: what our parser does not know still runs there. */
 	if (pr->status != PARSE_OK && (w == NULL || !w->ops->compiles ||
 	    p == PATH_SANDBOX ||			/* (a filter in front */
-	    (p == PATH_JAIL && s->jail_filter))) {	/* judges the syntax) */
+	    (record_path_is_jail(p) && s->jail_filter))) { /* judges the
+							   syntax) */
 		struct sbuf b = SBUF_INIT;
 		if (pr->status == PARSE_INCOMPLETE)
 			sbuf_addf(&b, "SyntaxError: incomplete input (%s)",
@@ -1884,9 +1984,13 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 	}
 	if (pr->status == PARSE_OK)
 		e = cmd_match(pr->root, &call);
-	if (p == PATH_JAIL) {
+	if (record_path_is_jail(p)) {
 		if (st.ps->world != NULL)
 			run_jail_world(&st, pr->root, e, call, w, refused);
+		else if (gvisor_path(&st))
+			run_jail_world(&st, pr->root, e, call, NULL, "gVisor "
+			    "runs CPython worlds, and this sandboxrepl was built "
+			    "without libpython");
 		else
 			run_jail(&st, pr->root, e, call);
 		if (s->fresh_world)

@@ -50,7 +50,7 @@ __asan_default_options(void)
 
 /* Long options without a short form. */
 enum { OPT_AGENT = 256, OPT_AGENT_TIMEOUT, OPT_SERVE, OPT_MEMORY, OPT_ENGINE,
-	OPT_FRESH_WORLD, OPT_MCP };
+	OPT_FRESH_WORLD, OPT_MCP, OPT_JAIL };
 
 /*
  * How far batch mode follows continuation lines.  Each new line re-parses
@@ -109,13 +109,16 @@ static const char help_text[] =
 "  -b, --batch          run scenario FILEs, or one input per stdin line,\n"
 "                       without the UI\n"
 "  -e, --eval=INPUT     run INPUT (repeatable) without the UI\n"
-"  -p, --path=LIST      paths to run: unsafe,sandbox,jail\n"
+"  -p, --path=LIST      paths to run: unsafe,sandbox,jail,jail:gvisor\n"
 "                       (default unsafe,sandbox)\n"
 "  -j, --json           print one JSON record per line instead of trace lines\n"
 "  -P, --policy=NAME    sandbox policy: essay (default), dunder, blocklist,\n"
 "                       or a policy FILE\n"
 "  -B, --budget=N       operations the sandbox path may run (default 1000)\n"
 "  -F, --jail-filter    on the jail path, apply the sandbox policy first\n"
+"      --jail=BOUNDARY  the jail path's boundary: ns (the host kernel's\n"
+"                       namespaces, Landlock and seccomp; the default) or\n"
+"                       gvisor (gVisor's runsc, a user-space kernel)\n"
 "  -S, --state=DIR      keep files, names, budgets and ledgers in DIR across\n"
 "                       runs (saved atomically after every input)\n"
 "      --memory=INPUT[,SESSION]\n"
@@ -435,6 +438,7 @@ main(int argc, char **argv)
 		{ "mcp", no_argument, NULL, OPT_MCP },
 		{ "engine", required_argument, NULL, OPT_ENGINE },
 		{ "fresh-world", no_argument, NULL, OPT_FRESH_WORLD },
+		{ "jail", required_argument, NULL, OPT_JAIL },
 		{ "memory", required_argument, NULL, OPT_MEMORY },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -448,6 +452,9 @@ main(int argc, char **argv)
 	bool engine_set = false;
 	int c, status = 0, i;
 
+	/* Inside gVisor's sandbox, this program is a world's worker
+	 * (src/world/gvisor.c): that, and nothing else. */
+	world_worker_main(argc, argv);
 	/* getopt's own messages name the program as the others do */
 	argv[0] = (char *)"sandboxrepl";
 	while ((c = getopt_long(argc, argv, "be:p:jP:B:FS:hV", longopts,
@@ -464,7 +471,8 @@ main(int argc, char **argv)
 		case 'p':
 			if (parse_path_list(optarg, &o.paths) != 0)
 				return usage_error("invalid path list '%s' "
-				    "(expected unsafe,sandbox,jail)", optarg);
+				    "(expected unsafe,sandbox,jail,jail:gvisor)",
+				    optarg);
 			break;
 		case 'j':
 			o.json = true;
@@ -553,6 +561,15 @@ main(int argc, char **argv)
 		case OPT_FRESH_WORLD:
 			so.fresh_world = true;
 			break;
+		case OPT_JAIL: {
+			enum jail_boundary b;
+			if (!jail_boundary_parse(optarg, &b))
+				return usage_error("invalid jail '%s' "
+				    "(expected ns or gvisor)", optarg);
+			so.jail = (int)b;
+			so.jail_set = true;
+			break;
+		}
 		case 'h': {
 			const char *why = NULL;
 			fputs(help_text, stdout);

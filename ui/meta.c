@@ -17,6 +17,7 @@
 
 #include "arena.h"
 #include "policy.h"
+#include "sbuf.h"
 #include "session.h"
 #include "uipriv.h"
 #include "xalloc.h"
@@ -28,7 +29,7 @@ struct meta {
 };
 
 const char *const meta_names[] = { ":help", ":reset", ":policy", ":budget",
-    ":paths", ":play", ":save", ":quit", NULL };
+    ":paths", ":jail", ":summary", ":play", ":save", ":quit", NULL };
 
 void
 meta_set_message(struct ui *u, const char *fmt, ...)
@@ -113,7 +114,8 @@ do_paths(struct ui *u, const char *arg)
 		if (n > 0) {
 			if (!record_path_parse(s, n, &p)) {
 				meta_set_message(u, "unknown path '%.*s' "
-				    "(expected unsafe,sandbox,jail)", (int)n,
+				    "(expected unsafe,sandbox,jail,jail:gvisor)",
+				    (int)n,
 				    s);
 				return;
 			}
@@ -228,12 +230,73 @@ do_quit(struct ui *u, const char *arg)
 	u->quit = true;
 }
 
+/* :jail [ns|gvisor]: say or set the jail path's boundary. */
+static void
+do_jail(struct ui *u, const char *arg)
+{
+	enum jail_boundary b;
+
+	if (*arg == '\0') {
+		meta_set_message(u, "jail: %s",
+		    jail_boundary_name(session_jail(u->s)));
+		return;
+	}
+	if (!jail_boundary_parse(arg, &b)) {
+		meta_set_message(u, "usage: :jail ns|gvisor");
+		return;
+	}
+	session_set_jail(u->s, b);
+	meta_set_message(u, "jail: %s (a new jail world: its names are "
+	    "forgotten, its files kept)", jail_boundary_name(b));
+}
+
+/*
+ * :summary: the boundaries compared over the transcript -- per path shown,
+ * how many of its inputs each verdict ended, "jail:gvisor 2 contained,
+ * 1 ok".  The paths that ran nothing are left out.
+ */
+static void
+do_summary(struct ui *u, const char *arg)
+{
+	struct sbuf b = SBUF_INIT;
+	size_t p, i, v;
+
+	(void)arg;
+	for (p = 0; p < PATH__COUNT; p++) {
+		const struct model_path *mp = &u->m.paths[p];
+		size_t count[VERDICT__COUNT] = { 0 }, any = 0;
+
+		for (i = 0; i < mp->n; i++)
+			if (!mp->entries[i].is_note) {
+				count[mp->entries[i].verdict]++;
+				any++;
+			}
+		if (any == 0)
+			continue;
+		sbuf_addf(&b, "%s%s", b.len ? " | " : "",
+		    record_path_name((enum path_id)p));
+		if (p == PATH_JAIL && session_jail(u->s) ==
+		    JAIL_BOUNDARY_GVISOR)
+			sbuf_adds(&b, " (gVisor)");
+		for (v = 0, i = 0; v < VERDICT__COUNT; v++)
+			if (count[v] > 0)
+				sbuf_addf(&b, "%s %zu %s", i++ ? "," : "",
+				    count[v], record_verdict_name(
+				    (enum verdict)v));
+	}
+	meta_set_message(u, "summary: %s", b.len ? sbuf_cstr(&b) :
+	    "nothing has run yet");
+	sbuf_free(&b);
+}
+
 static const struct meta metas[] = {
 	{ ":help", "", do_help },
 	{ ":reset", "", do_reset },
 	{ ":policy", "NAME", do_policy },
 	{ ":budget", "N", do_budget },
 	{ ":paths", "LIST", do_paths },
+	{ ":jail", "ns|gvisor", do_jail },
+	{ ":summary", "", do_summary },
 	{ ":play", "FILE", do_play },
 	{ ":save", "FILE", do_save },
 	{ ":quit", "", do_quit },

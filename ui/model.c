@@ -233,7 +233,7 @@ model_apply(struct model *m, const char *input, size_t len,
     const struct record *r, size_t n)
 {
 	static const enum path_id prefer[] = { PATH_SANDBOX, PATH_JAIL,
-	    PATH_UNSAFE };
+	    PATH_GVISOR, PATH_UNSAFE };
 	struct arena *a = arena_new();
 	struct parse_result pr;
 	const struct record *hl = NULL;
@@ -390,6 +390,8 @@ model_strip(const struct model *m, enum path_id p,
 	static const enum layer unsafe[] = { LAYER_PARSE, LAYER_EVAL };
 	static const enum layer jail[] = { LAYER_PARSE, LAYER_NAMESPACE,
 	    LAYER_LANDLOCK, LAYER_SECCOMP, LAYER_RLIMIT, LAYER_EVAL };
+	static const enum layer gvisor[] = { LAYER_PARSE, LAYER_GVISOR,
+	    LAYER_RLIMIT, LAYER_EVAL };
 	const struct model_last *last = &m->paths[p].last;
 	const enum layer *seq;
 	enum layer with[STRIP_MAX];
@@ -405,6 +407,10 @@ model_strip(const struct model *m, enum path_id p,
 	case PATH_JAIL:
 		seq = jail;
 		n = 6;
+		break;
+	case PATH_GVISOR:
+		seq = gvisor;
+		n = 4;
 		break;
 	default:
 		seq = unsafe;

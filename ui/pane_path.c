@@ -41,6 +41,10 @@ controls(const struct ui *u, enum path_id p, int width, char *buf,
 		"JAIL  kernel: namespaces, Landlock, seccomp, rlimits",
 		"JAIL  kernel: namespaces, Landlock, seccomp",
 		"JAIL  kernel-enforced", "JAIL", NULL };
+	static const char *const gvisor[] = {
+		"JAIL (gVisor)  a user-space kernel: runsc, no network",
+		"JAIL (gVisor)  user-space kernel", "JAIL (gVisor)",
+		"JAIL", NULL };
 	const struct policy *pol = session_policy(u->s);
 	const char *name = pol ? pol->name : "?";
 	const char *const *alt;
@@ -52,7 +56,11 @@ controls(const struct ui *u, enum path_id p, int width, char *buf,
 		    unsafe_world : unsafe;
 		break;
 	case PATH_JAIL:
-		alt = jail;
+		alt = session_jail(u->s) == JAIL_BOUNDARY_GVISOR ? gvisor :
+		    jail;
+		break;
+	case PATH_GVISOR:
+		alt = gvisor;
 		break;
 	default:
 		/* (a policy wider than the essay's subset runs in CPython) */

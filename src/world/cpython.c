@@ -73,6 +73,7 @@ struct cpy {
 	size_t		 nlits;		/* pairs */
 	uint64_t	 nonce;		/* of the input in flight */
 	struct fakenet	 net;		/* the reader of its captures */
+	struct gvisor_proc gv;		/* a gVisor world's runsc */
 	/* Connections already told, with the bytes they had then: one
 	 * left open is sent again as a snapshot after every input. */
 	struct { uint32_t conn; uint64_t bytes; } told[64];
@@ -165,6 +166,7 @@ kill_world(struct cpy *c)
 	if (c->sock >= 0)
 		close(c->sock);
 	c->pidfd = c->sock = -1;
+	gvisor_reap(&c->gv);	/* (runsc is not the zygote's child) */
 }
 
 /* Read exactly n bytes before the deadline. */
@@ -520,6 +522,27 @@ spawn(struct cpy *c, struct arena *a, char **err)
 	pid_t pid;
 	enum read_end end;
 
+	if (c->kind == WORLD_KIND_GVISOR) {
+		/* runsc, not the zygote, starts it (gvisor.c) */
+		char why[512] = "";
+		int sv[2];
+
+		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) ==
+		    -1) {
+			*err = xasprintf("socketpair: %s", strerror(errno));
+			return false;
+		}
+		if (gvisor_spawn(sv[1], c->fail_at, &c->gv, &c->pidfd, why,
+		    sizeof why) == -1) {
+			*err = xasprintf("gVisor could not start: %s", why);
+			close(sv[0]);
+			close(sv[1]);
+			return false;
+		}
+		close(sv[1]);
+		c->sock = sv[0];
+		goto ready;
+	}
 	/* the world's socket, and the fake internet's capture and sync
 	 * pipes, whose other ends only the world's sink holds: the zygote
 	 * makes them with the world (which it may have built already) */
@@ -532,6 +555,7 @@ spawn(struct cpy *c, struct arena *a, char **err)
 	}
 	fakenet_attach(&c->net, cap_rd, ctl_wr);
 	c->sock = sock;
+ready:
 	end = read_reply(c, now_ms() + BUILD_MS, a, &r);
 	raw_free(&r);
 	if (end == READ_OK && r.ready)
@@ -541,7 +565,22 @@ spawn(struct cpy *c, struct arena *a, char **err)
 		    world_step_name(r.refused_step),
 		    r.refused_detail[0] ? ": " : "", r.refused_detail,
 		    strerror(r.refused_err));
-	else
+	else if (c->kind == WORLD_KIND_GVISOR) {
+		/* what runsc said, once it has said it all */
+		char why[512];
+
+		if (end == READ_LOST && c->gv.pid > 0) {
+			/* (it closed the socket: runsc is ending) */
+			while (waitpid(c->gv.pid, NULL, 0) == -1 &&
+			    errno == EINTR)
+				;
+			c->gv.pid = 0;
+		}
+		gvisor_failure(&c->gv, why, sizeof why);
+		*err = xasprintf("gVisor's sandbox %s during set-up%s%s",
+		    end == READ_TIMEOUT ? "did not answer" : "ended",
+		    why[0] ? ": runsc: " : "", why);
+	} else
 		*err = xasprintf("the world %s during set-up",
 		    end == READ_TIMEOUT ? "did not answer" : "ended");
 	kill_world(c);
@@ -1442,12 +1481,49 @@ static const struct { const char *event, *doing; } path_calls[] = {
 	{ "os.symlink", "linking" }, { NULL, NULL },
 };
 
+/*
+ * What a gVisor world's sandbox stopped: it has no network (runsc
+ * --network=none), so what the code asked for reached nothing, whether
+ * it then raised or caught it: the first connection, else the first
+ * datagram, lookup or request.
+ */
+static void
+gvisor_refusal(const struct raw *r, struct arena *a, struct world_reply *out)
+{
+	static const struct { const char *event, *doing; } net_calls[] = {
+		{ "socket.connect", "connecting to" },
+		{ "socket.sendto", "sending to" },
+		{ "socket.sendmsg", "sending to" },
+		{ "socket.getaddrinfo", "looking up" },
+		{ "socket.gethostbyname", "looking up" },
+		{ "urllib.Request", "requesting" },
+	};
+	size_t i, k;
+
+	for (k = 0; k < sizeof net_calls / sizeof net_calls[0]; k++)
+		for (i = 0; i < r->nevents; i++)
+			if (is_event(&r->events[i], net_calls[k].event)) {
+				out->refused = arena_printf(a, "the sandbox "
+				    "has no network (runsc --network=none): "
+				    "%s %s reached nothing", net_calls[k].doing,
+				    shown(a, arg(&r->events[i], is_event(
+				    &r->events[i], "socket.getaddrinfo") ||
+				    is_event(&r->events[i],
+				    "socket.gethostbyname") || is_event(
+				    &r->events[i], "urllib.Request") ? 0 : 1)));
+				out->layer = "gvisor";
+				return;
+			}
+}
+
 static void
 jail_refusal(const struct cpy *c, const struct raw *r, struct arena *a,
     struct world_reply *out)
 {
 	size_t i;
 
+	if (c->kind == WORLD_KIND_GVISOR)
+		gvisor_refusal(r, a, out);
 	if (c->kind != WORLD_KIND_JAIL)
 		return;
 	for (i = 0; i < r->nevents && out->refused == NULL; i++)
@@ -1496,10 +1572,13 @@ jail_intentions(const struct cpy *c, struct effects *e, size_t from)
 
 		if (jail && strcmp(f->op, "denied") == 0)
 			f->source = "seccomp";
-		else if (jail && strcmp(f->op, "exec") == 0) {
+		else if (world_kind_contains(c->kind) &&
+		    strcmp(f->op, "exec") == 0) {
+			/* (in gVisor, its Sentry runs it, in its sandbox) */
 			f->category = NULL;
-			f->text = arena_printf(e->a, "tried to run %s",
-			    f->target);
+			f->text = arena_printf(e->a, c->kind ==
+			    WORLD_KIND_GVISOR ? "ran %s inside gVisor's "
+			    "sandbox" : "tried to run %s", f->target);
 		} else if (strcmp(f->op, "send") == 0 ||
 		    strcmp(f->op, "connect") == 0) {
 			static const char *const verbs[][2] = {
@@ -1529,7 +1608,7 @@ jail_limit(const struct cpy *c, const struct raw *r, struct arena *a,
 {
 	size_t i;
 
-	if (c->kind != WORLD_KIND_JAIL || out->status != WORLD_RAISED ||
+	if (!world_kind_contains(c->kind) || out->status != WORLD_RAISED ||
 	    strncmp(out->error, "BlockingIOError", 15) != 0)
 		return;
 	for (i = 0; i < r->nevents; i++)

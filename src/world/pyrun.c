@@ -35,6 +35,7 @@
 #include <dirent.h>
 #include <seccomp.h>
 #include <errno.h>
+#include <poll.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
@@ -1291,7 +1292,13 @@ read_all(int fd, void *p, size_t n)
 
 	while (n > 0) {
 		ssize_t r = read(fd, c, n);
+		struct pollfd pfd = { fd, POLLIN, 0 };
+
 		if (r < 0 && errno == EINTR)
+			continue;
+		/* (gVisor may hand its world a host socket that is
+		 * non-blocking underneath: wait, as a blocking read would) */
+		if (r < 0 && errno == EAGAIN && poll(&pfd, 1, -1) >= 0)
 			continue;
 		if (r <= 0)
 			return false;

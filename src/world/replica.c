@@ -377,9 +377,7 @@ mount_tmpfs(struct stage *st, const char *dst, const char *opts,
 	return 0;
 }
 
-static const struct {
-	const char *path, *text;
-} etc_files[] = {
+const struct world_etc_file world_etc_files[] = {
 	{ "/etc/passwd",
 	  "root:x:0:0:root:/root:/bin/sh\n"
 	  "agent:x:1000:1000:agent:/home/agent:/bin/sh\n"
@@ -393,6 +391,7 @@ static const struct {
 	{ "/etc/nsswitch.conf", "passwd: files\ngroup: files\n"
 	  "hosts: files dns\nnetworks: files\nprotocols: files\n"
 	  "services: files\n" },
+	{ NULL, NULL },
 };
 
 static int
@@ -441,12 +440,13 @@ step_rootfs(struct stage *st)
 			return -1;
 		}
 	}
-	for (i = 0; i < sizeof etc_files / sizeof etc_files[0]; i++) {
-		snprintf(path, sizeof path, NEWROOT "%s", etc_files[i].path);
-		if (jail_write_text(path, etc_files[i].text, O_CREAT | O_EXCL)
-		    == -1) {
+	for (i = 0; world_etc_files[i].path != NULL; i++) {
+		snprintf(path, sizeof path, NEWROOT "%s",
+		    world_etc_files[i].path);
+		if (jail_write_text(path, world_etc_files[i].text,
+		    O_CREAT | O_EXCL) == -1) {
 			snprintf(st->detail, sizeof st->detail, "%s",
-			    etc_files[i].path);
+			    world_etc_files[i].path);
 			return -1;
 		}
 	}
@@ -535,8 +535,8 @@ step_pivot_root(struct stage *st)
 /* pid1: limits and layers                                            */
 /* ---------------------------------------------------------------- */
 
-static uint64_t
-mapped_bytes(void)
+uint64_t
+world_mapped_bytes(void)
 {
 	char buf[128];
 	unsigned long long pages;
@@ -563,15 +563,15 @@ set_limit(int resource, uint64_t soft, uint64_t hard)
 	return setrlimit(resource, &rl);
 }
 
-static int
-step_rlimits(struct stage *st)
+int
+world_set_rlimits(uint64_t as_base)
 {
-	if (st->as_base == 0) {
+	if (as_base == 0) {
 		errno = ENODATA;
 		return -1;
 	}
-	if (set_limit(RLIMIT_AS, st->as_base + WORLD_AS_BYTES,
-	    st->as_base + WORLD_AS_BYTES) == -1 ||
+	if (set_limit(RLIMIT_AS, as_base + WORLD_AS_BYTES,
+	    as_base + WORLD_AS_BYTES) == -1 ||
 	    set_limit(RLIMIT_CPU, WORLD_CPU_SECONDS, WORLD_CPU_SECONDS + 1)
 	    == -1 ||
 	    set_limit(RLIMIT_NPROC, WORLD_NPROC, WORLD_NPROC) == -1 ||
@@ -758,11 +758,8 @@ step_seccomp(void)
  * and its wait status, and exits once the session has read the fake
  * internet's captures: the namespace and everything in it go.
  */
-static void init_main(struct stage *st, pid_t interp)
-    __attribute__((noreturn));
-
-static void
-init_main(struct stage *st, pid_t interp)
+void
+world_init_main(int sock, int capfd, int wsdir, pid_t interp)
 {
 	int ws;
 	pid_t p;
@@ -775,10 +772,10 @@ init_main(struct stage *st, pid_t interp)
 			_exit(0);
 		if (p == interp) {
 			char c;
-			pyrun_ended(st->sock, st->capfd, st->wsdir, ws);
+			pyrun_ended(sock, capfd, wsdir, ws);
 			/* The fake internet lives until the session has read
 			 * what reached it and closes or kills the world. */
-			while (read(st->sock, &c, 1) == -1 && errno == EINTR)
+			while (read(sock, &c, 1) == -1 && errno == EINTR)
 				;
 			_exit(0);
 		}
@@ -792,7 +789,7 @@ pid1_main(struct stage *st)
 {
 	pid_t interp;
 
-	st->as_base = mapped_bytes();
+	st->as_base = world_mapped_bytes();
 	st->devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (st->devnull < 0)
 		refuse(st, WORLD_STEP_MOUNT_PRIVATE, errno);
@@ -816,7 +813,8 @@ pid1_main(struct stage *st)
 		refuse(st, WORLD_STEP_NETWORK, errno);
 	if (injected(st, WORLD_STEP_PIVOT_ROOT) || step_pivot_root(st) == -1)
 		refuse(st, WORLD_STEP_PIVOT_ROOT, errno);
-	if (injected(st, WORLD_STEP_RLIMITS) || step_rlimits(st) == -1)
+	if (injected(st, WORLD_STEP_RLIMITS) ||
+	    world_set_rlimits(st->as_base) == -1)
 		refuse(st, WORLD_STEP_RLIMITS, errno);
 	if (sethostname("world", 5) == -1)
 		refuse(st, WORLD_STEP_RLIMITS, errno);
@@ -842,7 +840,7 @@ pid1_main(struct stage *st)
 			_exit(0);
 		pyrun_serve(st->sock, st->capfd, st->wsdir);
 	}
-	init_main(st, interp);
+	world_init_main(st->sock, st->capfd, st->wsdir, interp);
 }
 
 static void warden(struct stage *st) __attribute__((noreturn));

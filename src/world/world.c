@@ -61,6 +61,29 @@ world_kind_name(enum world_kind k)
 	return (unsigned)k < WORLD_KIND__COUNT ? kind_names[k] : "unknown";
 }
 
+bool
+world_kind_contains(enum world_kind k)
+{
+	return k == WORLD_KIND_JAIL || k == WORLD_KIND_GVISOR;
+}
+
+const char *
+world_kind_boundary(enum world_kind k)
+{
+	return k == WORLD_KIND_GVISOR ? "gVisor" : "the jail";
+}
+
+void
+world_worker_main(int argc, char **argv)
+{
+#ifdef HAVE_PYTHON
+	gvisor_worker_main(argc, argv);
+#else
+	(void)argc;
+	(void)argv;
+#endif
+}
+
 struct world *
 world_new_kind(enum world_engine e, enum world_kind k, unsigned wall_ms,
     int fail_at)

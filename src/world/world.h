@@ -58,11 +58,17 @@ enum world_engine { WORLD_ENGINES(X_ENUM) WORLD_ENGINE__COUNT };
  *            network namespace stays empty, not even loopback, so what a
  *            weak filter let through really happens to the sandbox's own
  *            files and every connection fails as it fails with no network
+ *   gvisor   the jail path under --jail=gvisor: the same CPython and
+ *            wire protocol, inside gVisor's runsc (gvisor.c) instead of
+ *            the host kernel's namespaces: programs run and files change
+ *            inside its sandbox, the host kernel never sees the code's
+ *            calls, and there is no network
  */
 #define WORLD_KINDS(X)				\
 	X(REPLICA, "replica", true)		\
 	X(JAIL,    "jail",    false)		\
-	X(OFFLINE, "offline", false)
+	X(OFFLINE, "offline", false)		\
+	X(GVISOR,  "gvisor",  false)
 
 #define X_ENUM(e, name, net) WORLD_KIND_##e,
 enum world_kind { WORLD_KINDS(X_ENUM) WORLD_KIND__COUNT };
@@ -197,6 +203,23 @@ const char *world_kind_name(enum world_kind k);
 /* Does a world of kind k have the fake internet (fakenet.h)?  Without it
  * its network namespace is empty: no interface, no route, no name. */
 bool world_kind_has_fakenet(enum world_kind k);
+/* A kind whose world is a boundary (jail, gvisor): what the kernel under
+ * it stops is contained, what happens inside is the sandbox's copy,
+ * nothing is simulated. */
+bool world_kind_contains(enum world_kind k);
+/* What a record calls the boundary of a kind that contains: "the jail",
+ * "gVisor". */
+const char *world_kind_boundary(enum world_kind k);
+
+/*
+ * First thing in main: when this process is a world's worker inside a
+ * sandbox (gvisor.c starts this program so), be that and never return;
+ * otherwise return at once.  A program that builds gVisor worlds must
+ * call it (sandboxrepl and the bench do): gvisor.c runs the program
+ * itself, /proc/self/exe, as the worker, and one that does not call it
+ * never says ready, so its world refuses after the build's timeout.
+ */
+void world_worker_main(int argc, char **argv);
 void world_free(struct world *w);
 
 bool world_build(struct world *w, const struct world_seed *seed, char **err);

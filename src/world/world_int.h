@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /*
@@ -90,6 +91,44 @@ int replica_compile(char *why, size_t n);
  * jail_cgroup_prepare).  0 (with or without one), or -1: the machine has
  * one and it could not be set up, and every world refuses. */
 int replica_cgroup_prepare(char *why, size_t n);
+
+/* replica.c, shared with the gVisor worker (gvisor.c):
+ * the replica's minimal /etc, {NULL, NULL}-terminated; */
+struct world_etc_file {
+	const char *path, *text;
+};
+extern const struct world_etc_file world_etc_files[];
+/* the bytes this process maps now (the base its RLIMIT_AS adds to); */
+uint64_t world_mapped_bytes(void);
+/* a world's rlimits over that base (0, or -1 with errno); */
+int world_set_rlimits(uint64_t as_base);
+/* and PID 1 once the interpreter (interp) runs: reap orphans, and when
+ * the interpreter ends send what it left (pyrun_ended) and exit. */
+void world_init_main(int sock, int capfd, int wsdir, pid_t interp)
+    __attribute__((noreturn));
+
+/*
+ * gvisor.c, the session's side: start a world of the gVisor kind whose
+ * end of the socket is sock -- runsc running this program's worker mode
+ * in an OCI bundle made for it.  0 with *pidfd (runsc's, to kill the
+ * world) and g filled, or -1 with why (nothing left running).  After
+ * the world is killed, gvisor_reap waits for runsc and removes the
+ * bundle; gvisor_failure puts what runsc said (its stderr's last line)
+ * in why, or "" when it said nothing.
+ */
+struct gvisor_proc {
+	pid_t	 pid;		/* runsc, or 0 */
+	char	*dir;		/* the bundle (heap), or NULL */
+};
+int gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
+    char *why, size_t n);
+void gvisor_failure(const struct gvisor_proc *g, char *why, size_t n);
+void gvisor_reap(struct gvisor_proc *g);
+/* gvisor.c, first thing in main (world_worker_main): argv[1] is this
+ * flag and the process is PID 1 of a sandbox: be the worker, never
+ * return.  Otherwise return. */
+#define GVISOR_WORKER_FLAG	"--gvisor-worker"
+void gvisor_worker_main(int argc, char **argv);
 
 /* pyrun.c, in the zygote: install the audit hook and initialise CPython
  * once.  0, or -1 with why. */

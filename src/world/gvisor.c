@@ -1,0 +1,668 @@
+/*
+ * gvisor.c -- worlds of the gVisor kind: the jail path's CPython under
+ * gVisor's runsc, a second kernel between the code and the host's.
+ *
+ * The session's side (gvisor_spawn) makes an OCI bundle in TMPDIR for
+ * each world: a read-only root of its own holding the replica's minimal
+ * /etc (replica.c's table, an empty trust store: there is no network)
+ * and mount points; the host's /usr bound read-only, nosuid, nodev, as
+ * every world has it; this program bound read-only at /worker; tmpfs for
+ * the workspace, HOME and /tmp; new pid, network, ipc, uts and mount
+ * namespaces; the agent user (1000), no capabilities, no_new_privs.  It
+ * then runs
+ *
+ *     runsc [--rootless] --ignore-cgroups --network=none --root=BUNDLE/state
+ *           run --bundle=BUNDLE ID
+ *
+ * (--rootless where the caller is not root: runsc then needs user
+ * namespaces, as the other worlds do; as root it sets up its own.
+ * --ignore-cgroups: as root runsc would make a cgroup per container in
+ * every controller, and a world's end -- runsc killed -- leaves them all
+ * behind; the world's bounds are its rlimits and the wall clock) with
+ * the world's end of the session's socket as the container's stdin and
+ * stdout, its own stderr in the bundle (what it says when it cannot
+ * start), a death signal tied to the session, and a session of its own.
+ * Killing runsc ends the sandbox (its boot is --attached).
+ *
+ * Inside, gvisor_worker() is the sandbox's PID 1, and does what a
+ * replica world's PID 1 does after its kernel set-up: descriptors 0 on
+ * /dev/null, 1 and 2 on the output file, 3 the socket and nothing else;
+ * CPython initialised (pyrun_init: the worker is its own zygote); the
+ * worlds' rlimits; the interpreter forked as its child, which says
+ * ready and serves the wire protocol (wire.h) as in any world; and PID 1
+ * becomes the same small init (world_init_main).  Every step checked;
+ * a failure is refused on the socket, as replica.c refuses, and nothing
+ * runs.  The calls the code makes -- execve of /bin/sh, unlink, socket
+ * -- are answered by gVisor's Sentry, a kernel written in Go running in
+ * user space; the host kernel sees only the Sentry's own few calls,
+ * which runsc's seccomp filter confines.
+ *
+ * Never a weaker fallback: where runsc is not found, cannot make its
+ * sandbox, or the worker cannot start, the world is not built and the
+ * jail path refuses with the reason.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <jansson.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "jail_int.h"
+#include "wire.h"
+#include "world.h"
+#include "world_int.h"
+#include "xalloc.h"
+
+#ifndef __NR_pidfd_open
+#define __NR_pidfd_open		434
+#endif
+#ifndef __NR_close_range
+#define __NR_close_range	436
+#endif
+
+/* The worker's mount point, inside. */
+#define WORKER_PATH	"/worker"
+
+/* ---------------------------------------------------------------- */
+/* the session's side                                                 */
+/* ---------------------------------------------------------------- */
+
+/*
+ * runsc: SANDBOXREPL_RUNSC when set (a test or an unusual install names
+ * it), else the first "runsc" on PATH.  false with why when there is
+ * none: the caller refuses.
+ */
+static bool
+find_runsc(char *out, size_t n, char *why, size_t wn)
+{
+	const char *env = getenv("SANDBOXREPL_RUNSC"), *path, *p;
+
+	if (env != NULL && env[0] != '\0') {
+		if (access(env, X_OK) == -1) {
+			snprintf(why, wn, "gVisor's runsc is not at %.*s "
+			    "(SANDBOXREPL_RUNSC): %s", 200, env,
+			    strerror(errno));
+			return false;
+		}
+		snprintf(out, n, "%s", env);
+		return true;
+	}
+	path = getenv("PATH");
+	for (p = path; p != NULL && *p != '\0';) {
+		const char *end = strchr(p, ':');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		if (len > 0 && len + 7 < n) {
+			snprintf(out, n, "%.*s/runsc", (int)len, p);
+			if (access(out, X_OK) == 0)
+				return true;
+		}
+		p = end ? end + 1 : NULL;
+	}
+	snprintf(why, wn, "gVisor's runsc was not found on PATH (install "
+	    "Debian's runsc package)");
+	return false;
+}
+
+/* dir/rel in path; false (ENAMETOOLONG) when it does not fit. */
+static bool
+join(char *path, size_t n, const char *dir, const char *rel)
+{
+	int len = snprintf(path, n, "%s/%s", dir, rel);
+
+	if (len < 0 || (size_t)len >= n) {
+		errno = ENAMETOOLONG;
+		return false;
+	}
+	return true;
+}
+
+static int
+make_dir(const char *dir, const char *rel)
+{
+	char path[PATH_MAX];
+
+	if (!join(path, sizeof path, dir, rel))
+		return -1;
+	return mkdir(path, 0755) == -1 && errno != EEXIST ? -1 : 0;
+}
+
+static int
+make_file(const char *dir, const char *rel, const char *text)
+{
+	char path[PATH_MAX];
+
+	if (!join(path, sizeof path, dir, rel))
+		return -1;
+	return jail_write_text(path, text, O_CREAT | O_EXCL);
+}
+
+/* A mount of the OCI spec. */
+static json_t *
+mount_of(const char *dst, const char *type, const char *src,
+    const char *const *opts)
+{
+	json_t *m = json_pack("{s:s, s:s, s:s}", "destination", dst, "type",
+	    type, "source", src), *o = json_array();
+	size_t i;
+
+	for (i = 0; opts != NULL && opts[i] != NULL; i++)
+		json_array_append_new(o, json_string(opts[i]));
+	json_object_set_new(m, "options", o);
+	return m;
+}
+
+/*
+ * The root: mount points and the replica's /etc, under dir/rootfs; the
+ * host's files an interpreter needs, bound read-only where they exist.
+ */
+static int
+make_rootfs(const char *root, json_t *mounts, char *why, size_t n)
+{
+	static const char *const dirs[] = {
+		"etc", "etc/ssl", "etc/ssl/certs", "home", "home/agent", "root",
+		"dev", "proc", "usr", "var", "var/tmp", "run", "tmp",
+		"workspace",
+	};
+	static const char *const links[][2] = {
+		{ "usr/bin", "bin" }, { "usr/lib", "lib" },
+		{ "usr/lib64", "lib64" }, { "usr/sbin", "sbin" },
+	};
+	static const char *const ro[] = { "rbind", "ro", "nosuid", "nodev",
+	    NULL };
+	static const struct { const char *path; bool dir; } host[] = {
+		{ "/etc/ssl/openssl.cnf", false },
+		{ "/etc/alternatives", true },
+		{ "/etc/python3.11", true },
+	};
+	char path[PATH_MAX];
+	struct stat sb;
+	size_t i;
+
+	for (i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
+		if (make_dir(root, dirs[i]) == -1) {
+			snprintf(why, n, "bundle: mkdir %s: %s", dirs[i],
+			    strerror(errno));
+			return -1;
+		}
+	for (i = 0; i < sizeof links / sizeof links[0]; i++) {
+		if (!join(path, sizeof path, root, links[i][1]) ||
+		    symlink(links[i][0], path) == -1) {
+			snprintf(why, n, "bundle: link %s: %s", links[i][1],
+			    strerror(errno));
+			return -1;
+		}
+	}
+	for (i = 0; world_etc_files[i].path != NULL; i++)
+		if (make_file(root, world_etc_files[i].path + 1,
+		    world_etc_files[i].text) == -1) {
+			snprintf(why, n, "bundle: %s: %s",
+			    world_etc_files[i].path, strerror(errno));
+			return -1;
+		}
+	/* no network: an empty trust store, as in a jail world */
+	if (make_file(root, "etc/ssl/certs/ca-certificates.crt", "") == -1 ||
+	    make_file(root, WORKER_PATH + 1, "") == -1) {
+		snprintf(why, n, "bundle: %s", strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < sizeof host / sizeof host[0]; i++) {
+		if (stat(host[i].path, &sb) == -1)
+			continue;
+		if ((host[i].dir ? make_dir(root, host[i].path + 1) :
+		    make_file(root, host[i].path + 1, "")) == -1) {
+			snprintf(why, n, "bundle: %s: %s", host[i].path,
+			    strerror(errno));
+			return -1;
+		}
+		json_array_append_new(mounts, mount_of(host[i].path, "bind",
+		    host[i].path, ro));
+	}
+	return 0;
+}
+
+/* The OCI spec of a world (config.json), or NULL. */
+static json_t *
+make_spec(const char *exe, int fail_at, json_t *mounts)
+{
+	static const char *const ro[] = { "rbind", "ro", "nosuid", "nodev",
+	    NULL };
+	static const char *const ro_file[] = { "bind", "ro", "nosuid",
+	    "nodev", NULL };
+	static const char *const proc[] = { "nosuid", "nodev", "noexec",
+	    NULL };
+	char ws[32], tmp[32], uid[16], gid[16], fail[16];
+	const char *ws_opts[] = { ws, uid, gid, "mode=0755", "nosuid",
+	    "nodev", NULL };
+	const char *tmp_opts[] = { tmp, "mode=1777", "nosuid", "nodev",
+	    NULL };
+	const char *home_opts[] = { "size=1048576", uid, gid, "mode=0755",
+	    "nosuid", "nodev", NULL };
+	json_t *spec;
+
+	snprintf(ws, sizeof ws, "size=%u", WORLD_WS_BYTES);
+	snprintf(uid, sizeof uid, "uid=%d", WORLD_INNER_ID);
+	snprintf(gid, sizeof gid, "gid=%d", WORLD_INNER_ID);
+	snprintf(tmp, sizeof tmp, "size=%u", WORLD_TMP_BYTES);
+	snprintf(fail, sizeof fail, "%d", fail_at);
+	json_array_append_new(mounts, mount_of("/proc", "proc", "proc", proc));
+	json_array_append_new(mounts, mount_of("/dev", "tmpfs", "tmpfs",
+	    NULL));
+	json_array_append_new(mounts, mount_of("/usr", "bind", "/usr", ro));
+	json_array_append_new(mounts, mount_of(WORKER_PATH, "bind", exe,
+	    ro_file));
+	json_array_append_new(mounts, mount_of(WORLD_WORKSPACE, "tmpfs",
+	    "tmpfs", ws_opts));
+	json_array_append_new(mounts, mount_of(WORLD_HOME, "tmpfs", "tmpfs",
+	    home_opts));
+	json_array_append_new(mounts, mount_of("/tmp", "tmpfs", "tmpfs",
+	    tmp_opts));
+	spec = json_pack("{s:s, s:{s:{s:i, s:i}, s:[s, s, s], "
+	    "s:[s, s, s], s:s, s:{}, s:b, s:[{s:s, s:i, s:i}, "
+	    "{s:s, s:i, s:i}]}, s:{s:s, s:b}, s:s, s:o, "
+	    "s:{s:[{s:s}, {s:s}, {s:s}, {s:s}, {s:s}]}}",
+	    "ociVersion", "1.0.0",
+	    "process",
+	      "user", "uid", WORLD_INNER_ID, "gid", WORLD_INNER_ID,
+	      "args", WORKER_PATH, GVISOR_WORKER_FLAG, fail,
+	      "env", "PATH=/usr/bin:/bin", "HOME=" WORLD_HOME, "LANG=C.UTF-8",
+	      "cwd", WORLD_WORKSPACE,
+	      "capabilities",
+	      "noNewPrivileges", 1,
+	      "rlimits",
+	        "type", "RLIMIT_NOFILE", "hard", WORLD_NOFILE,
+	        "soft", WORLD_NOFILE,
+	        "type", "RLIMIT_CORE", "hard", 0, "soft", 0,
+	    "root", "path", "rootfs", "readonly", 1,
+	    "hostname", "world",
+	    "mounts", mounts,
+	    "linux", "namespaces", "type", "pid", "type", "network",
+	      "type", "ipc", "type", "uts", "type", "mount");
+	return spec;
+}
+
+/*
+ * runsc's sandbox process, which serves the bundle's root, runs as an
+ * unprivileged user of its own: every directory down to the bundle must
+ * be searchable by others, or it fails with nothing clearer than "cannot
+ * read client sync file".  false with why when one is not.
+ */
+static bool
+searchable(const char *dir, char *why, size_t n)
+{
+	char path[PATH_MAX], *p;
+	struct stat sb;
+
+	snprintf(path, sizeof path, "%s", dir);
+	for (;;) {
+		const char *at = path[0] ? path : "/";
+
+		if (stat(at, &sb) == -1 || !(sb.st_mode & S_IXOTH)) {
+			snprintf(why, n, "%.200s is not searchable by other "
+			    "users, which runsc's sandbox needs (set TMPDIR "
+			    "elsewhere)", at);
+			return false;
+		}
+		if (path[0] == '\0' || (p = strrchr(path, '/')) == NULL)
+			return true;
+		*p = '\0';
+	}
+}
+
+static int
+rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	(void)remove(path);
+	return 0;
+}
+
+static void
+remove_tree(const char *dir)
+{
+	(void)nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* The child: runsc, with the socket as its stdin and stdout. */
+static void run_runsc(int sock, int errfd, pid_t parent, char *const *argv)
+    __attribute__((noreturn));
+
+static void
+run_runsc(int sock, int errfd, pid_t parent, char *const *argv)
+{
+	sigset_t none;
+
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1 ||
+	    getppid() != parent)
+		_exit(127);
+	if (dup2(sock, 0) == -1 || dup2(sock, 1) == -1 ||
+	    dup2(errfd, 2) == -1 ||
+	    syscall(__NR_close_range, 3U, ~0U, 0U) == -1)
+		_exit(127);
+	sigemptyset(&none);
+	(void)sigprocmask(SIG_SETMASK, &none, NULL);
+	(void)setsid();		/* the terminal's ^C is not runsc's */
+	execv(argv[0], argv);
+	dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+int
+gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
+    char *why, size_t n)
+{
+	char runsc[PATH_MAX], exe[PATH_MAX], root[PATH_MAX], state[PATH_MAX],
+	    bundle[PATH_MAX + 16], id[64], tmpl[PATH_MAX];
+	const char *tmpdir = getenv("TMPDIR");
+	static unsigned serial;
+	json_t *mounts, *spec;
+	char *argv[12];
+	size_t k = 0;
+	ssize_t len;
+	int errfd;
+	pid_t pid;
+
+	memset(g, 0, sizeof *g);
+	*pidfd = -1;
+	if (!find_runsc(runsc, sizeof runsc, why, n))
+		return -1;
+	len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (len <= 0 || (size_t)len >= sizeof exe - 1) {
+		snprintf(why, n, "cannot find this program for the worker");
+		return -1;
+	}
+	exe[len] = '\0';
+	if (tmpdir == NULL || tmpdir[0] != '/' || strlen(tmpdir) > 256)
+		tmpdir = "/tmp";
+	if (!searchable(tmpdir, why, n))
+		return -1;
+	snprintf(tmpl, sizeof tmpl, "%s/sandboxrepl-gvisor.XXXXXX", tmpdir);
+	if (mkdtemp(tmpl) == NULL) {
+		snprintf(why, n, "bundle: mkdtemp in %s: %s", tmpdir,
+		    strerror(errno));
+		return -1;
+	}
+	g->dir = xstrdup(tmpl);
+	snprintf(root, sizeof root, "%s/rootfs", g->dir);
+	snprintf(state, sizeof state, "--root=%s/state", g->dir);
+	mounts = json_array();
+	if (mkdir(root, 0755) == -1 || make_rootfs(root, mounts, why, n)
+	    == -1) {
+		if (why[0] == '\0')
+			snprintf(why, n, "bundle: %s", strerror(errno));
+		json_decref(mounts);
+		goto fail;
+	}
+	spec = make_spec(exe, fail_at, mounts);	/* (takes mounts) */
+	snprintf(bundle, sizeof bundle, "%s/config.json", g->dir);
+	if (spec == NULL || json_dump_file(spec, bundle, JSON_COMPACT) == -1) {
+		snprintf(why, n, "bundle: cannot write config.json");
+		json_decref(spec);
+		goto fail;
+	}
+	json_decref(spec);
+	snprintf(bundle, sizeof bundle, "%s/runsc.err", g->dir);
+	errfd = open(bundle, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (errfd < 0) {
+		snprintf(why, n, "bundle: %s", strerror(errno));
+		goto fail;
+	}
+	snprintf(bundle, sizeof bundle, "--bundle=%s", g->dir);
+	snprintf(id, sizeof id, "sandboxrepl-%ld-%u", (long)getpid(),
+	    ++serial);
+	argv[k++] = runsc;
+	if (geteuid() != 0)	/* (without root: runsc's own user ns) */
+		argv[k++] = (char *)"--rootless";
+	argv[k++] = (char *)"--ignore-cgroups";
+	argv[k++] = (char *)"--network=none";
+	argv[k++] = state;
+	argv[k++] = (char *)"run";
+	argv[k++] = bundle;
+	argv[k++] = id;
+	argv[k] = NULL;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0)
+		run_runsc(sock, errfd, getppid(), argv);
+	close(errfd);
+	if (pid < 0) {
+		snprintf(why, n, "fork: %s", strerror(errno));
+		goto fail;
+	}
+	g->pid = pid;
+	*pidfd = (int)syscall(__NR_pidfd_open, pid, 0);
+	if (*pidfd < 0) {
+		snprintf(why, n, "pidfd_open: %s", strerror(errno));
+		kill(pid, SIGKILL);
+		gvisor_reap(g);
+		return -1;
+	}
+	return 0;
+fail:
+	gvisor_reap(g);
+	return -1;
+}
+
+void
+gvisor_failure(const struct gvisor_proc *g, char *why, size_t n)
+{
+	char path[PATH_MAX], buf[2048], *line, *end;
+	ssize_t got;
+	off_t size;
+	int fd;
+
+	why[0] = '\0';
+	if (g->dir == NULL)
+		return;
+	if (!join(path, sizeof path, g->dir, "runsc.err") ||
+	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return;
+	size = lseek(fd, 0, SEEK_END);
+	if (size > (off_t)sizeof buf - 1)
+		(void)lseek(fd, size - (off_t)sizeof buf + 1, SEEK_SET);
+	else
+		(void)lseek(fd, 0, SEEK_SET);
+	got = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (got <= 0)
+		return;
+	buf[got] = '\0';
+	/* its last line that says something */
+	while (got > 0 && (buf[got - 1] == '\n' || buf[got - 1] == ' '))
+		buf[--got] = '\0';
+	line = strrchr(buf, '\n');
+	line = line ? line + 1 : buf;
+	for (end = line; *end; end++)
+		if ((unsigned char)*end < ' ')
+			*end = ' ';
+	snprintf(why, n, "%s", line);
+}
+
+void
+gvisor_reap(struct gvisor_proc *g)
+{
+	if (g->pid > 0)
+		while (waitpid(g->pid, NULL, 0) == -1 && errno == EINTR)
+			;
+	g->pid = 0;
+	if (g->dir != NULL)
+		remove_tree(g->dir);
+	free(g->dir);
+	g->dir = NULL;
+}
+
+/* ---------------------------------------------------------------- */
+/* the worker, PID 1 inside the sandbox                               */
+/* ---------------------------------------------------------------- */
+
+static void refuse(int sock, enum world_step step, int err,
+    const char *detail) __attribute__((noreturn));
+
+static void
+refuse(int sock, enum world_step step, int err, const char *detail)
+{
+	char buf[8 + WW_MAX_DETAIL];
+	uint32_t s = step;
+	int32_t e = err > 0 && err <= 4095 ? err : EIO;
+	size_t n = strnlen(detail, WW_MAX_DETAIL);
+
+	memcpy(buf, &s, 4);
+	memcpy(buf + 4, &e, 4);
+	memcpy(buf + 8, detail, n);
+	(void)jail_wire_send(sock, (enum wire_type)WW_REFUSE, buf, 8 + n,
+	    NULL, 0);
+	_exit(JAIL_EXIT_SETUP);
+}
+
+static bool
+injected(int fail_at, enum world_step step)
+{
+	if (fail_at == (int)step) {
+		errno = ECANCELED;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * 0 /dev/null, 1 and 2 the output file, 3 the socket, 4 the output, 5
+ * the workspace, 6 the container's stdout, nothing else.  Its stdin and
+ * stdout are both the session's socket, imported from the host; gVisor
+ * shuts a host socket down when the last descriptor of either goes, so
+ * PID 1 keeps stdout's (6) and only the interpreter closes it.
+ */
+#define KEPT_STDOUT	6
+
+static int
+worker_fds(int *sock)
+{
+	struct rlimit rl;
+	int devnull, capfd, wsdir, out, fd;
+
+	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	capfd = open("/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (capfd < 0) {
+		capfd = open("/tmp/.output", O_RDWR | O_CREAT | O_EXCL |
+		    O_CLOEXEC, 0600);
+		if (capfd >= 0)
+			(void)unlink("/tmp/.output");
+	}
+	wsdir = open(WORLD_WORKSPACE, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (devnull < 0 || capfd < 0 || wsdir < 0 ||
+	    fcntl(capfd, F_SETFL, O_APPEND) == -1 ||
+	    chdir(WORLD_WORKSPACE) == -1)
+		return -1;
+	if ((out = fcntl(1, F_DUPFD_CLOEXEC, 10)) < 0 ||
+	    (devnull = fcntl(devnull, F_DUPFD_CLOEXEC, 10)) < 0 ||
+	    (capfd = fcntl(capfd, F_DUPFD_CLOEXEC, 10)) < 0 ||
+	    (wsdir = fcntl(wsdir, F_DUPFD_CLOEXEC, 10)) < 0)
+		return -1;
+	if (dup2(devnull, 0) == -1 || dup2(capfd, 1) == -1 ||
+	    dup2(capfd, 2) == -1 || dup3(*sock, 3, O_CLOEXEC) == -1 ||
+	    dup3(capfd, 4, O_CLOEXEC) == -1 ||
+	    dup3(wsdir, 5, O_CLOEXEC) == -1 ||
+	    dup3(out, KEPT_STDOUT, O_CLOEXEC) == -1)
+		return -1;
+	*sock = 3;
+	/* (this gVisor's close_range refuses ~0U as the last) */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == -1)
+		return -1;
+	for (fd = KEPT_STDOUT + 1; fd < (int)rl.rlim_cur && fd < 65536; fd++)
+		(void)close(fd);
+	(void)setsid();		/* (PID 1 may lead one already) */
+	return 0;
+}
+
+/*
+ * The worlds' rlimits (world_set_rlimits), each no higher than what the
+ * sandbox already allows: runsc starts its PID 1 with hard limits of its
+ * own, and raising one is EPERM.  0, or -1 with errno.
+ */
+static int
+worker_rlimits(uint64_t as_base)
+{
+	static const struct { int res; uint64_t v; } lim[] = {
+		{ RLIMIT_AS, WORLD_AS_BYTES },	/* (plus the base) */
+		{ RLIMIT_CPU, WORLD_CPU_SECONDS },
+		{ RLIMIT_NPROC, WORLD_NPROC },
+		{ RLIMIT_FSIZE, WORLD_FSIZE_BYTES },
+		{ RLIMIT_NOFILE, WORLD_NOFILE },
+		{ RLIMIT_CORE, 0 }, { RLIMIT_MEMLOCK, 0 },
+		/* (not RLIMIT_MSGQUEUE, which this gVisor refuses to set:
+		 * its message queues are the Sentry's memory) */
+	};
+	struct rlimit rl;
+	size_t i;
+
+	if (as_base == 0) {
+		errno = ENODATA;
+		return -1;
+	}
+	for (i = 0; i < sizeof lim / sizeof lim[0]; i++) {
+		rlim_t v = (rlim_t)(lim[i].v + (lim[i].res == RLIMIT_AS ?
+		    as_base : 0));
+
+		if (getrlimit(lim[i].res, &rl) == -1)
+			return -1;
+		if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < v)
+			v = rl.rlim_max;
+		rl.rlim_cur = rl.rlim_max = v;
+		if (setrlimit(lim[i].res, &rl) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+static void gvisor_worker(int fail_at) __attribute__((noreturn));
+
+static void
+gvisor_worker(int fail_at)
+{
+	char why[WW_MAX_DETAIL] = "";
+	int sock = fcntl(0, F_DUPFD_CLOEXEC, 10);
+	pid_t interp;
+
+	if (sock < 0)
+		_exit(JAIL_EXIT_SETUP);
+	if (injected(fail_at, WORLD_STEP_FDS) || worker_fds(&sock) == -1)
+		refuse(sock, WORLD_STEP_FDS, errno, "the worker's descriptors");
+	if (injected(fail_at, WORLD_STEP_PYTHON) ||
+	    pyrun_init(why, sizeof why) == -1)
+		refuse(sock, WORLD_STEP_PYTHON, errno ? errno : EIO, why);
+	if (injected(fail_at, WORLD_STEP_RLIMITS) ||
+	    worker_rlimits(world_mapped_bytes()) == -1)
+		refuse(sock, WORLD_STEP_RLIMITS, errno, "");
+	if ((interp = fork()) == -1)
+		refuse(sock, WORLD_STEP_PYTHON, errno, "fork");
+	if (interp == 0) {
+		close(KEPT_STDOUT);
+		pyrun_after_fork();
+		if (jail_wire_send(sock, (enum wire_type)WW_READY, NULL, 0,
+		    NULL, 0) == -1)
+			_exit(0);
+		pyrun_serve(sock, 4, 5);
+	}
+	world_init_main(sock, 4, 5, interp);
+}
+
+void
+gvisor_worker_main(int argc, char **argv)
+{
+	if (argc >= 3 && strcmp(argv[1], GVISOR_WORKER_FLAG) == 0 &&
+	    getpid() == 1)
+		gvisor_worker(atoi(argv[2]));
+}
