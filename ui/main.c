@@ -24,6 +24,7 @@
 
 #include "agent.h"
 #include "arena.h"
+#include "doctor.h"
 #include "mcp.h"
 #include "parse.h"
 #include "policy.h"
@@ -50,7 +51,7 @@ __asan_default_options(void)
 
 /* Long options without a short form. */
 enum { OPT_AGENT = 256, OPT_AGENT_TIMEOUT, OPT_SERVE, OPT_MEMORY, OPT_ENGINE,
-	OPT_FRESH_WORLD, OPT_MCP };
+	OPT_FRESH_WORLD, OPT_MCP, OPT_DOCTOR };
 
 /*
  * How far batch mode follows continuation lines.  Each new line re-parses
@@ -142,6 +143,10 @@ static const char help_text[] =
 "                       the tools run_code, read_file, write_file,\n"
 "                       delete_file, list_files, http_get, on the paths\n"
 "                       --path lists (default all three)\n"
+"      --doctor         check what this machine allows (user namespaces,\n"
+"                       Landlock, seccomp, cgroups, CPython, runsc, KVM) and\n"
+"                       which engine each path runs; exit 1 when a path\n"
+"                       cannot run as asked; with --json, one JSON object\n"
 "  -h, --help           print this help and exit\n"
 "  -V, --version        print the version and exit\n"
 "\n"
@@ -434,6 +439,7 @@ main(int argc, char **argv)
 		{ "engine", required_argument, NULL, OPT_ENGINE },
 		{ "fresh-world", no_argument, NULL, OPT_FRESH_WORLD },
 		{ "memory", required_argument, NULL, OPT_MEMORY },
+		{ "doctor", no_argument, NULL, OPT_DOCTOR },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -443,7 +449,7 @@ main(int argc, char **argv)
 	struct session *s;
 	struct policy *owned_policy = NULL;
 	const char *state_dir = NULL;
-	bool engine_set = false;
+	bool engine_set = false, doctor = false;
 	int c, status = 0, i;
 
 	/* getopt's own messages name the program as the others do */
@@ -548,6 +554,9 @@ main(int argc, char **argv)
 			engine_set = true;
 			break;
 		}
+		case OPT_DOCTOR:
+			doctor = true;
+			break;
 		case OPT_FRESH_WORLD:
 			so.fresh_world = true;
 			break;
@@ -561,8 +570,9 @@ main(int argc, char **argv)
 			else
 				printf("\nEngine: the unsafe path runs "
 				    "sandboxrepl's model here, and the jail "
-				    "path the model in its kernel jail: %s.\n",
-				    why);
+				    "path the model in its kernel jail: %s.\n"
+				    "'sandboxrepl --doctor' says what is "
+				    "missing and how to fix it.\n", why);
 			return close_stdout(0);
 		}
 		case 'V':
@@ -572,6 +582,27 @@ main(int argc, char **argv)
 			usage_hint();
 			return 2;
 		}
+	}
+	if (doctor) {
+		struct doctor_opts d = { .engine = engine_set ?
+		    (enum world_engine)so.engine : WORLD_ENGINE_CPYTHON,
+		    .paths = o.paths };
+		struct doctor_report r;
+		int werr;
+
+		free(o.exprs);
+		policy_free(owned_policy);
+		if (o.batch || o.nexprs > 0 || optind < argc || o.serve ||
+		    o.mcp)
+			return usage_error("--doctor takes no inputs, files, "
+			    "--serve or --mcp");
+		world_zygote_start();
+		doctor_run(&d, &r);
+		werr = o.json ? doctor_print_json(&r, stdout) :
+		    doctor_print(&r, stdout);
+		status = werr != 0 ? 1 : r.ok ? 0 : 1;
+		doctor_free(&r);
+		return close_stdout(status);
 	}
 	if (!o.batch && o.nexprs == 0 && optind < argc)
 		return usage_error("unexpected argument '%s' (scenario files "
