@@ -683,6 +683,12 @@ main(int argc, char **argv)
 				struct ui_opts uo = { .no_history =
 				    o.no_history, .agent = o.agent.command ?
 				    &o.agent : NULL };
+				const char *missing = NULL;
+
+				if (so.engine == WORLD_ENGINE_CPYTHON &&
+				    world_best_engine(&missing) !=
+				    WORLD_ENGINE_CPYTHON)
+					uo.missing = missing;
 				why = "the terminal could not be set up";
 				ui_status = ui_run(s, &uo);
 			}
