@@ -170,6 +170,14 @@ prepare_cgroup(void)
 		cgroup_err = errno != 0 ? errno : EIO;
 }
 
+int
+jail_memory_cgroup(const char **why)
+{
+	pthread_once(&cgroup_once, prepare_cgroup);
+	*why = cgroup_why;
+	return cgroup_state;
+}
+
 static double
 now_ms(void)
 {

@@ -191,6 +191,15 @@ struct jail_outcome {
 int jail_run(const struct jail_config *cfg, jail_fn fn, void *arg,
     struct jail_outcome *out);
 
+/*
+ * The memory cgroup jails get in this process, found once as jail_run()
+ * finds it (see jail_cgroup.c; as root this may move the caller into a
+ * leaf cgroup of its own): 1 when they get one; 0 when their memory cap
+ * is RLIMIT_AS alone, *why saying why; -1 when setting it up failed, so
+ * every jail refuses, *why naming the cgroup.  *why: static storage.
+ */
+int jail_memory_cgroup(const char **why);
+
 /* Free what jail_run allocated in *out and zero it. */
 void jail_outcome_free(struct jail_outcome *out);
 

@@ -277,10 +277,43 @@ scenario_parse(const char *name, const char *text, size_t len,
 	return true;
 }
 
+/* Where `make install` and the .deb put the scenarios (Makefile.am). */
+#ifndef SCENARIO_DIR
+#define SCENARIO_DIR "/usr/share/sandboxrepl/scenarios"
+#endif
+
+/*
+ * Open path; a bare name (no '/') that is no file here is looked for
+ * among the installed scenarios, as SCENARIO_DIR/NAME.scn, then
+ * SCENARIO_DIR/NAME, so that ":play essay" works from any directory.
+ * NULL with errno of path as given.
+ */
+static FILE *
+open_scenario(const char *path)
+{
+	static const char *const suffixes[] = { ".scn", "" };
+	FILE *f = fopen(path, "rb");
+	int saved = errno;
+	char where[sizeof SCENARIO_DIR + 256];
+	size_t i;
+
+	if (f != NULL || saved != ENOENT || strchr(path, '/') != NULL ||
+	    strlen(path) > 200 || path[0] == '.' || path[0] == '\0')
+		return f;
+	for (i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+		snprintf(where, sizeof where, "%s/%s%s", SCENARIO_DIR, path,
+		    suffixes[i]);
+		if ((f = fopen(where, "rb")) != NULL)
+			return f;
+	}
+	errno = saved;
+	return NULL;
+}
+
 bool
 scenario_load(const char *path, struct scenario *out, char **err)
 {
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	FILE *f = strcmp(path, "-") == 0 ? stdin : open_scenario(path);
 	struct sbuf b = SBUF_INIT;
 	char buf[8192];
 	size_t n;

@@ -72,7 +72,9 @@ struct scenario {
  */
 bool scenario_parse(const char *name, const char *text, size_t len,
     struct scenario *out, char **err);
-/* Read and parse a file ("-" is stdin). */
+/* Read and parse a file ("-" is stdin).  A bare name ("essay", no '/')
+ * that is no file here is an installed scenario, NAME.scn or NAME, from
+ * $(datadir)/sandboxrepl/scenarios. */
 bool scenario_load(const char *path, struct scenario *out, char **err);
 void scenario_free(struct scenario *sc);
 

@@ -34,7 +34,8 @@ layout_draw(struct ui *u)
 	if (u->show_ast) {
 		/* Enough for the welcome or a short tree, never more than
 		 * the paths keep. */
-		ast_h = u->m.input == NULL ? 12 : rows < 30 ? main_h / 3 :
+		ast_h = u->m.input == NULL ? 12 + (u->missing != NULL) :
+		    rows < 30 ? main_h / 3 :
 		    main_h * 2 / 5;
 		if (ast_h > main_h - 6 * (cols >= WIDE_COLUMNS ? 1 : n))
 			ast_h = main_h - 6 * (cols >= WIDE_COLUMNS ? 1 : n);

@@ -24,6 +24,7 @@
 
 #include "agent.h"
 #include "arena.h"
+#include "doctor.h"
 #include "mcp.h"
 #include "parse.h"
 #include "policy.h"
@@ -50,7 +51,7 @@ __asan_default_options(void)
 
 /* Long options without a short form. */
 enum { OPT_AGENT = 256, OPT_AGENT_TIMEOUT, OPT_SERVE, OPT_MEMORY, OPT_ENGINE,
-	OPT_FRESH_WORLD, OPT_MCP, OPT_JAIL };
+	OPT_FRESH_WORLD, OPT_MCP, OPT_JAIL, OPT_DOCTOR };
 
 /*
  * How far batch mode follows continuation lines.  Each new line re-parses
@@ -147,6 +148,10 @@ static const char help_text[] =
 "                       the tools run_code, read_file, write_file,\n"
 "                       delete_file, list_files, http_get, on the paths\n"
 "                       --path lists (default all three)\n"
+"      --doctor         check what this machine allows (user namespaces,\n"
+"                       Landlock, seccomp, cgroups, CPython, runsc, KVM) and\n"
+"                       which engine each path runs; exit 1 when a path\n"
+"                       cannot run as asked; with --json, one JSON object\n"
 "  -h, --help           print this help and exit\n"
 "  -V, --version        print the version and exit\n"
 "\n"
@@ -440,6 +445,7 @@ main(int argc, char **argv)
 		{ "fresh-world", no_argument, NULL, OPT_FRESH_WORLD },
 		{ "jail", required_argument, NULL, OPT_JAIL },
 		{ "memory", required_argument, NULL, OPT_MEMORY },
+		{ "doctor", no_argument, NULL, OPT_DOCTOR },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -449,7 +455,7 @@ main(int argc, char **argv)
 	struct session *s;
 	struct policy *owned_policy = NULL;
 	const char *state_dir = NULL;
-	bool engine_set = false;
+	bool engine_set = false, doctor = false;
 	int c, status = 0, i;
 
 	/* Inside gVisor's sandbox, this program is a world's worker
@@ -558,6 +564,9 @@ main(int argc, char **argv)
 			engine_set = true;
 			break;
 		}
+		case OPT_DOCTOR:
+			doctor = true;
+			break;
 		case OPT_FRESH_WORLD:
 			so.fresh_world = true;
 			break;
@@ -580,8 +589,9 @@ main(int argc, char **argv)
 			else
 				printf("\nEngine: the unsafe path runs "
 				    "sandboxrepl's model here, and the jail "
-				    "path the model in its kernel jail: %s.\n",
-				    why);
+				    "path the model in its kernel jail: %s.\n"
+				    "'sandboxrepl --doctor' says what is "
+				    "missing and how to fix it.\n", why);
 			return close_stdout(0);
 		}
 		case 'V':
@@ -591,6 +601,27 @@ main(int argc, char **argv)
 			usage_hint();
 			return 2;
 		}
+	}
+	if (doctor) {
+		struct doctor_opts d = { .engine = engine_set ?
+		    (enum world_engine)so.engine : WORLD_ENGINE_CPYTHON,
+		    .paths = o.paths };
+		struct doctor_report r;
+		int werr;
+
+		free(o.exprs);
+		policy_free(owned_policy);
+		if (o.batch || o.nexprs > 0 || optind < argc || o.serve ||
+		    o.mcp)
+			return usage_error("--doctor takes no inputs, files, "
+			    "--serve or --mcp");
+		world_zygote_start();
+		doctor_run(&d, &r);
+		werr = o.json ? doctor_print_json(&r, stdout) :
+		    doctor_print(&r, stdout);
+		status = werr != 0 ? 1 : r.ok ? 0 : 1;
+		doctor_free(&r);
+		return close_stdout(status);
 	}
 	if (!o.batch && o.nexprs == 0 && optind < argc)
 		return usage_error("unexpected argument '%s' (scenario files "
@@ -671,6 +702,12 @@ main(int argc, char **argv)
 				struct ui_opts uo = { .no_history =
 				    o.no_history, .agent = o.agent.command ?
 				    &o.agent : NULL };
+				const char *missing = NULL;
+
+				if (so.engine == WORLD_ENGINE_CPYTHON &&
+				    world_best_engine(&missing) !=
+				    WORLD_ENGINE_CPYTHON)
+					uo.missing = missing;
 				why = "the terminal could not be set up";
 				ui_status = ui_run(s, &uo);
 			}

@@ -59,6 +59,14 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 		for (i = 0; welcome[i] != NULL && row < in.h; i++)
 			draw_text(in, row++, 0, welcome[i][0] == ' ' ?
 			    draw_attr(u, UC_OK) : (int)A_NORMAL, welcome[i]);
+		if (u->missing != NULL && row < in.h) {
+			char line[256];
+
+			snprintf(line, sizeof line, "The model runs here: %s; "
+			    "sandboxrepl --doctor says what to fix.",
+			    u->missing);
+			draw_text(in, row++, 0, draw_attr(u, UC_DIM), line);
+		}
 		return;
 	}
 	/* The echoed input and the span under it. */

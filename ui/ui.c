@@ -228,6 +228,7 @@ ui_run(struct session *s, const struct ui_opts *o)
 	memset(&u, 0, sizeof u);
 	u.s = s;
 	u.agent = o->agent;
+	u.missing = o->missing;
 	u.show_ast = true;
 	setlocale(LC_ALL, "");
 	scr = newterm(NULL, stdout, stdin);

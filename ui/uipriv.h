@@ -54,6 +54,7 @@ struct ui {
 	char		*history_path;	/* heap; NULL: no history */
 	struct policy	*owned_policy;	/* one loaded by :policy FILE */
 	const struct agent_opts *agent;	/* --agent: '?' inputs are tasks */
+	const char	*missing;	/* ui_opts.missing */
 };
 
 struct pane_ops {
