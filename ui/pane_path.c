@@ -188,7 +188,8 @@ draw_transcript(struct ui *u, struct rect r, enum path_id p)
 	size_t n = 0, cap = 0, i;
 	const char *line;
 	bool first;
-	int top, k;
+	int top, k, shown, first_row, *sc;
+	char more[64];
 
 	if (r.h <= 0 || r.w <= 4)
 		return;
@@ -214,20 +215,48 @@ draw_transcript(struct ui *u, struct rect r, enum path_id p)
 		    e->verdict == VERDICT_ERROR ? "  = error " : "  = ",
 		    draw_verdict_attr(u, e->verdict));
 	}
-	/* The newest rows at the bottom, scrolled back by u->scroll. */
-	if (u->scroll > (int)n - r.h)
-		u->scroll = (int)n - r.h > 0 ? (int)n - r.h : 0;
-	top = (int)n - r.h - u->scroll;
-	if (top < 0)
-		top = 0;
-	for (k = 0; k < r.h && top + k < (int)n; k++) {
+	/* The newest rows at the bottom, scrolled back by this column's
+	 * scroll.  What is out of view is counted on a row of its own at
+	 * the top or bottom, so no transcript text is covered. */
+	sc = &u->scroll[p];
+	if ((int)n <= r.h || r.h < 3) {
+		if (*sc > (int)n - r.h)
+			*sc = (int)n - r.h > 0 ? (int)n - r.h : 0;
+		top = (int)n - r.h - *sc;
+		if (top < 0)
+			top = 0;
+		first_row = 0;
+		shown = r.h;
+	} else {
+		/* Scrolled to the top: the rows from 0, a marker below. */
+		if (*sc > (int)n - r.h + 1)
+			*sc = (int)n - r.h + 1;
+		shown = r.h - (*sc > 0);
+		top = (int)n - *sc - shown;
+		first_row = 0;
+		if (top > 0) {
+			top++;
+			shown--;
+			first_row = 1;
+			snprintf(more, sizeof more, "  ... %d more above%s",
+			    top, p == layout_focus(u) ? " (PgUp)" : "");
+			draw_text(r, 0, 0, draw_attr(u, UC_HL), more);
+		}
+		if (*sc > 0) {
+			snprintf(more, sizeof more, "  ... %d more below%s",
+			    *sc, p == layout_focus(u) ? " (PgDn)" : "");
+			draw_text(r, r.h - 1, 0, draw_attr(u, UC_HL), more);
+		}
+	}
+	u->page[p] = shown;
+	for (k = 0; k < shown && top + k < (int)n; k++) {
 		const struct row *rw = &rows[top + k];
 		if (rw->prefix)
-			draw_text(r, k, 0, rw->prefix_attr, rw->prefix);
-		draw_textn(r, k, rw->indent, rw->attr, rw->s, rw->len);
+			draw_text(r, first_row + k, 0, rw->prefix_attr,
+			    rw->prefix);
+		draw_textn(r, first_row + k, rw->indent, rw->attr, rw->s,
+		    rw->len);
 	}
-	if (u->scroll > 0)
-		draw_text(r, 0, r.w - 10, draw_attr(u, UC_HL), " [scroll] ");
 	free(rows);
 }
 
@@ -248,6 +277,10 @@ draw(struct ui *u, struct rect r, enum path_id p)
 		struct rect g = { r.y, r.x + r.w - gw + 1, 1, gw - 1 };
 		draw_text(h, 0, 1, draw_attr(u, UC_TITLE),
 		    controls(u, p, h.w - 2, buf, sizeof buf));
+		/* Once a scroll key was used, mark the column it moves. */
+		if (u->focus_shown && p == layout_focus(u) &&
+		    session_paths(u->s) != PATH_BIT(p))
+			draw_text(h, 0, 0, draw_attr(u, UC_TITLE), ">");
 		if (gw > 0) {
 			draw_fill(g, 0, A_NORMAL);
 			draw_gauge(u, g, 0, p);
