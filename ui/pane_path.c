@@ -367,13 +367,14 @@ draw(struct ui *u, struct rect r, enum path_id p)
 		 * the column's full width; every column's box as high as the
 		 * tallest wants, so the boxes line up. */
 		const struct model_fsrow *rows;
-		int want = 0, q, fsh, room;
-		for (q = 0; q < PATH__COUNT; q++)
-			if ((session_paths(u->s) & PATH_BIT(q)) &&
-			    (int)model_fs_rows(&u->m, (enum path_id)q, &rows) +
-			    3 > want)
-				want = (int)model_fs_rows(&u->m,
-				    (enum path_id)q, &rows) + 3;
+		int want = 0, q, fsh, room, h;
+		for (q = 0; q < PATH__COUNT; q++) {
+			if (!(session_paths(u->s) & PATH_BIT(q)))
+				continue;
+			h = (int)model_fs_rows(&u->m, (enum path_id)q,
+			    &rows) + 3;
+			want = h > want ? h : want;
+		}
 		/* Before the first input the files have the room. */
 		room = u->m.input == NULL ? r.h - row : (r.h - row) / 2;
 		fsh = want < room ? want : room;
