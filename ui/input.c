@@ -158,10 +158,21 @@ do_key_quit(int count, int key)
 	return 0;
 }
 
+/* PgUp/PgDn scroll the focused column only, by its height less a row
+ * kept for context; its pane clamps the top. */
+static int
+page(void)
+{
+	int h = U->page[layout_focus(U)] - 1;
+
+	return h > 1 ? h : 1;
+}
+
 static int
 do_page_up(int count, int key)
 {
-	U->scroll += LINES / 4 > 1 ? LINES / 4 : 1;
+	U->scroll[layout_focus(U)] += page();
+	U->focus_shown = true;
 	ui_redraw(U);
 	return 0;
 }
@@ -169,9 +180,22 @@ do_page_up(int count, int key)
 static int
 do_page_down(int count, int key)
 {
-	U->scroll -= LINES / 4 > 1 ? LINES / 4 : 1;
-	if (U->scroll < 0)
-		U->scroll = 0;
+	int *sc = &U->scroll[layout_focus(U)];
+
+	*sc -= page();
+	if (*sc < 0)
+		*sc = 0;
+	U->focus_shown = true;
+	ui_redraw(U);
+	return 0;
+}
+
+/* Shift-Tab or F3: the next column takes PgUp/PgDn (Tab completes). */
+static int
+do_focus_next(int count, int key)
+{
+	layout_focus_next(U);
+	U->focus_shown = true;
 	ui_redraw(U);
 	return 0;
 }
@@ -222,6 +246,11 @@ bind_keys(void)
 	bind("\033[12~", do_key_ast);
 	bind_cap("kf10", do_key_quit);
 	bind("\033[21~", do_key_quit);
+	bind_cap("kcbt", do_focus_next);
+	bind("\033[Z", do_focus_next);
+	bind_cap("kf3", do_focus_next);
+	bind("\033OR", do_focus_next);
+	bind("\033[13~", do_focus_next);
 	bind_cap("kpp", do_page_up);
 	bind("\033[5~", do_page_up);
 	bind_cap("knp", do_page_down);

@@ -1,22 +1,88 @@
 /*
  * layout.c -- where the panes go.  Top: the status line.  Then one column
- * per enabled path, side by side from 100 columns up and stacked below;
+ * per enabled path, side by side while each gets 26 cells, else stacked;
  * under them the AST pane (F2 hides it).  At the bottom: a message line
  * and the input line (drawn by input.c).  The help overlay goes last.
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "session.h"
 #include "uipriv.h"
 
-/* Side by side from this width; narrower terminals stack the paths. */
-#define WIDE_COLUMNS 100
+/* Side by side while every column gets this many cells (three paths fit
+ * at 80 columns); narrower terminals stack the paths. */
+#define MIN_COLUMN 26
+
+/* The message in msg's rows, each broken at its last space that fits. */
+static void
+draw_message(struct ui *u, struct rect msg)
+{
+	const char *s = u->message;
+	size_t len = strlen(s), take, k;
+	int row;
+
+	for (row = 0; row < msg.h && len > 0; row++) {
+		take = draw_fit(s, len, msg.w);
+		if (take < len && row + 1 < msg.h && s[take] != ' ') {
+			for (k = take; k > 0 && s[k - 1] != ' '; k--)
+				;
+			if (k > 0)
+				take = k;
+		}
+		draw_textn(msg, row, 0, draw_attr(u, UC_DIM), s, take);
+		s += take;
+		len -= take;
+		while (len > 0 && *s == ' ') {
+			s++;
+			len--;
+		}
+	}
+}
+
+enum path_id
+layout_focus(const struct ui *u)
+{
+	unsigned mask = session_paths(u->s);
+	int p;
+
+	if (mask & PATH_BIT(u->focus))
+		return u->focus;
+	for (p = 0; p < PATH__COUNT; p++)
+		if (mask & PATH_BIT(p))
+			return (enum path_id)p;
+	return u->focus;
+}
+
+void
+layout_focus_next(struct ui *u)
+{
+	unsigned mask = session_paths(u->s);
+	int p = (int)layout_focus(u), k;
+
+	for (k = 1; k <= PATH__COUNT; k++)
+		if (mask & PATH_BIT((p + k) % PATH__COUNT)) {
+			u->focus = (enum path_id)((p + k) % PATH__COUNT);
+			return;
+		}
+}
+
+void
+layout_scroll_reset(struct ui *u)
+{
+	int p;
+
+	for (p = 0; p < PATH__COUNT; p++)
+		u->scroll[p] = 0;
+}
 
 void
 layout_draw(struct ui *u)
 {
 	unsigned mask = session_paths(u->s);
 	int rows = LINES, cols = COLS, main_h, ast_h = 0, n = 0, p;
+	bool wide;
 	struct rect status = { 0, 0, 1, cols };
 	struct rect msg = { rows - 2, 0, 1, cols };
 
@@ -30,15 +96,23 @@ layout_draw(struct ui *u)
 		n += (mask & PATH_BIT(p)) != 0;
 	if (n == 0)
 		n = 1;
+	wide = cols / n >= MIN_COLUMN;
 	main_h = rows - 3;
+	/* A message wider than the screen (a policy's word list) takes a
+	 * second row, broken at a space, rather than being cut. */
+	if (u->message != NULL && draw_width(u->message,
+	    strlen(u->message)) > cols && rows >= 20) {
+		msg = (struct rect){ rows - 3, 0, 2, cols };
+		main_h--;
+	}
 	if (u->show_ast) {
 		/* Enough for the welcome or a short tree, never more than
 		 * the paths keep. */
 		ast_h = u->m.input == NULL ? 12 + (u->missing != NULL) :
 		    rows < 30 ? main_h / 3 :
 		    main_h * 2 / 5;
-		if (ast_h > main_h - 6 * (cols >= WIDE_COLUMNS ? 1 : n))
-			ast_h = main_h - 6 * (cols >= WIDE_COLUMNS ? 1 : n);
+		if (ast_h > main_h - 6 * (wide ? 1 : n))
+			ast_h = main_h - 6 * (wide ? 1 : n);
 		if (ast_h > 16)
 			ast_h = 16;
 		if (ast_h < 4)
@@ -50,7 +124,7 @@ layout_draw(struct ui *u)
 			struct rect r;
 			if (!(mask & PATH_BIT(p)))
 				continue;
-			if (cols >= WIDE_COLUMNS) {
+			if (wide) {
 				int w = cols / n;
 				r = (struct rect){ 1, k * w, paths_h,
 				    k == n - 1 ? cols - k * w : w - 1 };
@@ -68,7 +142,7 @@ layout_draw(struct ui *u)
 	}
 	pane_status.draw(u, status, PATH_SANDBOX);
 	if (u->message != NULL)
-		draw_text(msg, 0, 0, draw_attr(u, UC_DIM), u->message);
+		draw_message(u, msg);
 	if (u->show_help)
 		pane_help.draw(u, (struct rect){ 0, 0, rows, cols },
 		    PATH_SANDBOX);

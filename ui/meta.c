@@ -165,7 +165,7 @@ meta_play_step(struct ui *u)
 		arena_free(a);
 		if (visible) {
 			u->play_shown++;
-			u->scroll = 0;
+			layout_scroll_reset(u);
 			meta_set_message(u, "step %zu of %zu: Enter for the "
 			    "next", u->play_shown, u->play_total);
 			break;

@@ -100,13 +100,27 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 			for (x = col; x < endcol && x - shift + 2 < in.w; x++)
 				draw_text(in, row, x - shift + 2,
 				    draw_attr(u, UC_BLOCKED) | A_BOLD, "^");
-			x = endcol - shift + 3;
-			if (m->span_note != NULL)
-				draw_text(in, row, x < in.w ? x : 2,
-				    draw_attr(u, UC_BLOCKED), m->span_note);
-			else if (m->parse_error != NULL)
-				draw_text(in, row, x < in.w ? x : 2,
-				    draw_attr(u, UC_ERROR), m->parse_error);
+			/* The reason right of the carets, else left of them,
+			 * else on a row of its own: never over them. */
+			{
+				const char *why = m->span_note != NULL ?
+				    m->span_note : m->parse_error;
+				int wlen = why ? draw_width(why, strlen(why)) :
+				    0, start = col - shift + 2;
+				x = endcol - shift + 3;
+				if (why != NULL && x + wlen > in.w) {
+					if (start - 1 >= wlen)
+						x = start - 1 - wlen;
+					else {
+						row++;
+						x = 2;
+					}
+				}
+				if (why != NULL && row < in.h)
+					draw_text(in, row, x, draw_attr(u,
+					    m->span_note != NULL ? UC_BLOCKED :
+					    UC_ERROR), why);
+			}
 			row++;
 		} else if (m->parse_error != NULL && row < in.h)
 			draw_text(in, row++, 2, draw_attr(u, UC_ERROR),

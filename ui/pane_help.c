@@ -22,11 +22,16 @@ static const char *const lines[] = {
 	"  :save FILE       the transcript as trace lines     :quit",
 	"",
 	"Keys",
-	"  F1 help  F2 AST pane  PgUp/PgDn scroll  Ctrl-L redraw  F10 quit",
+	"  F1 help  F2 AST pane  Ctrl-L redraw  F10 quit",
+	"  PgUp/PgDn scroll the focused column; Shift-Tab or F3 focus the next",
 	"  Up/Down history  Ctrl-R search  Tab complete  Ctrl-C cancel",
 	"",
 	"Marks: '+' passed  '!' stopped  '*' done  '.' not reached;",
-	"files: '+' new  '~' changed  '-' deleted.",
+	"files: '+' new  '~' changed  '-' deleted.  A narrow column's strip",
+	"shortens layer names: prs parse, cmd commands, alw allowlist,",
+	"bud budget, srf surface, net network, idm idempotency, evl eval,",
+	"eff effect, nsp namespace, lck landlock, sec seccomp, rlm rlimit;",
+	"narrower still, their first letters (the jail's N L S R in capitals).",
 	"",
 	"The sandbox path is the essay's teaching model, not a security",
 	"boundary: in-process filtering is a speed bump.  Only the jail",
@@ -37,12 +42,18 @@ static const char *const lines[] = {
 static void
 draw(struct ui *u, struct rect r, enum path_id unused)
 {
-	int n = 0, w = 0, i;
+	const char *shown[64];
+	int n = 0, w = 0, i, k;
 	struct rect b, in;
 
 	for (n = 0; lines[n] != NULL; n++)
 		if ((int)strlen(lines[n]) > w)
 			w = (int)strlen(lines[n]);
+	/* A short screen drops the blank lines before cutting any text. */
+	for (i = k = 0; lines[i] != NULL && k < 64; i++)
+		if (lines[i][0] != '\0' || n + 2 <= r.h)
+			shown[k++] = lines[i];
+	n = k;
 	b.h = n + 2 < r.h ? n + 2 : r.h;
 	b.w = w + 4 < r.w ? w + 4 : r.w;
 	b.y = r.y + (r.h - b.h) / 2;
@@ -52,8 +63,8 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 	draw_box(b, draw_attr(u, UC_TITLE), " help (Esc closes) ");
 	in = (struct rect){ b.y + 1, b.x + 2, b.h - 2, b.w - 4 };
 	for (i = 0; i < n && i < in.h; i++)
-		draw_text(in, i, 0, lines[i][0] != ' ' && lines[i][0] ?
-		    A_BOLD : A_NORMAL, lines[i]);
+		draw_text(in, i, 0, shown[i][0] != ' ' && shown[i][0] ?
+		    A_BOLD : A_NORMAL, shown[i]);
 	(void)unused;
 }
 

@@ -112,31 +112,81 @@ strip_attr(const struct ui *u, enum strip_mark m)
 	}
 }
 
-/* The strip, wrapped; returns the rows used (at most max). */
-static int
-draw_strip(struct ui *u, struct rect r, int row, int max, enum path_id p)
+/* Shorter names for the strip in a narrow column; the help pane's legend
+ * spells them out.  A layer not listed keeps its first letters. */
+static const struct {
+	const char	*name, *abbr3, *abbr1;
+} short_names[] = {
+	{ "parse", "prs", "p" }, { "commands", "cmd", "c" },
+	{ "allowlist", "alw", "a" }, { "budget", "bud", "b" },
+	{ "surface", "srf", "s" }, { "network", "net", "n" },
+	{ "idempotency", "idm", "i" }, { "eval", "evl", "e" },
+	{ "effect", "eff", "e" }, { "namespace", "nsp", "N" },
+	{ "landlock", "lck", "L" }, { "seccomp", "sec", "S" },
+	{ "rlimit", "rlm", "R" },
+};
+
+/* The name of a strip item at a level of shortening (0: full). */
+static void
+strip_name(const char *name, int level, char *buf, size_t size)
+{
+	size_t i;
+
+	for (i = 0; level > 0 && i < sizeof short_names /
+	    sizeof short_names[0]; i++)
+		if (strcmp(short_names[i].name, name) == 0) {
+			name = level == 1 ? short_names[i].abbr3 :
+			    short_names[i].abbr1;
+			level = 0;
+		}
+	snprintf(buf, size, "%.*s", level == 0 ? 32 : level == 1 ? 3 : 1,
+	    name);
+}
+
+/* The strip on one row: "layers:" and the full names when they fit, else
+ * the names alone, else three-letter names, spaced then not (the marks
+ * still part them), else one-letter names; while it fits, the deciding
+ * layer keeps its full name. */
+static void
+draw_strip(struct ui *u, struct rect r, int row, enum path_id p)
 {
 	static const char marks[] = "+!*.";
+	static const struct {
+		int	 abbr, gap;
+		bool	 label, keep;
+	} levels[] = { { 0, 1, true, true }, { 0, 1, false, true },
+	    { 1, 1, false, true }, { 1, 1, false, false },
+	    { 1, 0, false, true }, { 1, 0, false, false },
+	    { 2, 1, false, true }, { 2, 1, false, false } };
 	struct strip_item it[STRIP_MAX];
-	size_t n = model_strip(&u->m, p, it), i;
-	int x, used = 1;
+	size_t n = model_strip(&u->m, p, it), i, lv;
+	int x = 0, want;
+	char buf[40];
 
-	x = draw_text(r, row, 0, draw_attr(u, UC_DIM), "layers:");
-	for (i = 0; i < n; i++) {
-		char buf[32];
-		int w;
-		snprintf(buf, sizeof buf, "%c%s", marks[it[i].mark],
-		    it[i].name);
-		w = (int)strlen(buf);
-		if (x + 1 + w > r.w && x > 0 && used < max) {
-			row++;
-			used++;
-			x = 7;
+	for (lv = 0; lv < sizeof levels / sizeof levels[0] - 1; lv++) {
+		want = levels[lv].label ? 7 + levels[lv].gap : 0;
+		for (i = 0; i < n; i++) {
+			strip_name(it[i].name, levels[lv].keep &&
+			    it[i].mark != STRIP_PASSED && it[i].mark !=
+			    STRIP_UNREACHED ? 0 : levels[lv].abbr, buf,
+			    sizeof buf);
+			want += 1 + (int)strlen(buf) +
+			    (i + 1 < n ? levels[lv].gap : 0);
 		}
-		x += 1;
-		x += draw_text(r, row, x, strip_attr(u, it[i].mark), buf);
+		if (want <= r.w)
+			break;
 	}
-	return used;
+	if (levels[lv].label)
+		x = draw_text(r, row, 0, draw_attr(u, UC_DIM), "layers:") + 1;
+	for (i = 0; i < n; i++) {
+		char item[48];
+		strip_name(it[i].name, levels[lv].keep && it[i].mark !=
+		    STRIP_PASSED && it[i].mark != STRIP_UNREACHED ? 0 :
+		    levels[lv].abbr, buf, sizeof buf);
+		snprintf(item, sizeof item, "%c%s", marks[it[i].mark], buf);
+		x += draw_text(r, row, x, strip_attr(u, it[i].mark), item) +
+		    levels[lv].gap;
+	}
 }
 
 static void
@@ -166,6 +216,16 @@ draw_gauge(struct ui *u, struct rect r, int row, enum path_id p)
 	draw_text(r, row, x, A_NORMAL, "]");
 }
 
+/* Part of a name: a letter, digit, underscore or a UTF-8 byte. */
+static bool
+name_char(char c)
+{
+	unsigned char b = (unsigned char)c;
+
+	return b >= 0x80 || b == '_' || (b >= '0' && b <= '9') ||
+	    ((b | 0x20) >= 'a' && (b | 0x20) <= 'z');
+}
+
 static void
 add_rows(struct row **rows, size_t *n, size_t *cap, const char *s, size_t len,
     int attr, int width, const char *prefix, int prefix_attr)
@@ -178,13 +238,19 @@ add_rows(struct row **rows, size_t *n, size_t *cap, const char *s, size_t len,
 		struct row *rw;
 		if (take == 0 && len > 0)
 			take = 1;
-		/* Break after a space when one is in the second half. */
-		if (take < len && s[take] != ' ')
-			for (k = take; k > take / 2; k--)
-				if (s[k - 1] == ' ') {
-					take = k;
-					break;
-				}
+		/* Break at the last space that fits, else between a name
+		 * and punctuation, never inside a name (nor a UTF-8
+		 * sequence) unless the row holds nothing else. */
+		if (take < len && s[take] != ' ') {
+			for (k = take; k > 0 && s[k - 1] != ' '; k--)
+				;
+			if (k == 0)
+				for (k = take; k > 0 && name_char(s[k - 1]) &&
+				    name_char(s[k]); k--)
+					;
+			if (k > 0)
+				take = k;
+		}
 		if (*n == *cap) {
 			*cap = *cap ? *cap * 2 : 64;
 			*rows = xreallocarray(*rows, *cap, sizeof **rows);
@@ -198,6 +264,11 @@ add_rows(struct row **rows, size_t *n, size_t *cap, const char *s, size_t len,
 		rw->prefix_attr = prefix_attr;
 		s += take;
 		len -= take;
+		/* A row does not start with the space it broke at. */
+		while (len > 0 && *s == ' ' && take > 0) {
+			s++;
+			len--;
+		}
 		first = false;
 	} while (len > 0);
 }
@@ -210,7 +281,8 @@ draw_transcript(struct ui *u, struct rect r, enum path_id p)
 	size_t n = 0, cap = 0, i;
 	const char *line;
 	bool first;
-	int top, k;
+	int top, k, shown, first_row, *sc;
+	char more[64];
 
 	if (r.h <= 0 || r.w <= 4)
 		return;
@@ -236,20 +308,48 @@ draw_transcript(struct ui *u, struct rect r, enum path_id p)
 		    e->verdict == VERDICT_ERROR ? "  = error " : "  = ",
 		    draw_verdict_attr(u, e->verdict));
 	}
-	/* The newest rows at the bottom, scrolled back by u->scroll. */
-	if (u->scroll > (int)n - r.h)
-		u->scroll = (int)n - r.h > 0 ? (int)n - r.h : 0;
-	top = (int)n - r.h - u->scroll;
-	if (top < 0)
-		top = 0;
-	for (k = 0; k < r.h && top + k < (int)n; k++) {
+	/* The newest rows at the bottom, scrolled back by this column's
+	 * scroll.  What is out of view is counted on a row of its own at
+	 * the top or bottom, so no transcript text is covered. */
+	sc = &u->scroll[p];
+	if ((int)n <= r.h || r.h < 3) {
+		if (*sc > (int)n - r.h)
+			*sc = (int)n - r.h > 0 ? (int)n - r.h : 0;
+		top = (int)n - r.h - *sc;
+		if (top < 0)
+			top = 0;
+		first_row = 0;
+		shown = r.h;
+	} else {
+		/* Scrolled to the top: the rows from 0, a marker below. */
+		if (*sc > (int)n - r.h + 1)
+			*sc = (int)n - r.h + 1;
+		shown = r.h - (*sc > 0);
+		top = (int)n - *sc - shown;
+		first_row = 0;
+		if (top > 0) {
+			top++;
+			shown--;
+			first_row = 1;
+			snprintf(more, sizeof more, "  ... %d more above%s",
+			    top, p == layout_focus(u) ? " (PgUp)" : "");
+			draw_text(r, 0, 0, draw_attr(u, UC_HL), more);
+		}
+		if (*sc > 0) {
+			snprintf(more, sizeof more, "  ... %d more below%s",
+			    *sc, p == layout_focus(u) ? " (PgDn)" : "");
+			draw_text(r, r.h - 1, 0, draw_attr(u, UC_HL), more);
+		}
+	}
+	u->page[p] = shown;
+	for (k = 0; k < shown && top + k < (int)n; k++) {
 		const struct row *rw = &rows[top + k];
 		if (rw->prefix)
-			draw_text(r, k, 0, rw->prefix_attr, rw->prefix);
-		draw_textn(r, k, rw->indent, rw->attr, rw->s, rw->len);
+			draw_text(r, first_row + k, 0, rw->prefix_attr,
+			    rw->prefix);
+		draw_textn(r, first_row + k, rw->indent, rw->attr, rw->s,
+		    rw->len);
 	}
-	if (u->scroll > 0)
-		draw_text(r, 0, r.w - 10, draw_attr(u, UC_HL), " [scroll] ");
 	free(rows);
 }
 
@@ -264,12 +364,18 @@ draw(struct ui *u, struct rect r, enum path_id p)
 		return;
 	draw_fill(r, row, draw_attr(u, UC_TITLE));
 	{
-		/* The budget gauge sits at the right end of the header. */
-		int gw = p != PATH_SANDBOX ? 0 : r.w >= 60 ? 30 : r.w / 2;
+		/* The budget gauge sits at the right end of the header; a
+		 * narrow column leaves it to the status line. */
+		int gw = p != PATH_SANDBOX || r.w < 44 ? 0 : r.w >= 60 ? 30 :
+		    r.w / 2;
 		struct rect h = { r.y, r.x, 1, r.w - gw };
 		struct rect g = { r.y, r.x + r.w - gw + 1, 1, gw - 1 };
 		draw_text(h, 0, 1, draw_attr(u, UC_TITLE),
 		    controls(u, p, h.w - 2, buf, sizeof buf));
+		/* Once a scroll key was used, mark the column it moves. */
+		if (u->focus_shown && p == layout_focus(u) &&
+		    session_paths(u->s) != PATH_BIT(p))
+			draw_text(h, 0, 0, draw_attr(u, UC_TITLE), ">");
 		if (gw > 0) {
 			draw_fill(g, 0, A_NORMAL);
 			draw_gauge(u, g, 0, p);
@@ -277,13 +383,23 @@ draw(struct ui *u, struct rect r, enum path_id p)
 		row++;
 	}
 	if (row < r.h)
-		row += draw_strip(u, r, row, r.h > 6 ? 2 : 1, p);
-	if (r.h - row >= 14) {
-		/* Tall: the files under the transcript, which keeps the
-		 * column's full width. */
+		draw_strip(u, r, row++, p);
+	if (r.h - row >= 14 || r.w < 60) {
+		/* Tall or narrow: the files under the transcript, which keeps
+		 * the column's full width; every column's box as high as the
+		 * tallest wants, so the boxes line up. */
 		const struct model_fsrow *rows;
-		int want = (int)model_fs_rows(&u->m, p, &rows) + 3;
-		int fsh = want < (r.h - row) / 2 ? want : (r.h - row) / 2;
+		int want = 0, q, fsh, room, h;
+		for (q = 0; q < PATH__COUNT; q++) {
+			if (!(session_paths(u->s) & PATH_BIT(q)))
+				continue;
+			h = (int)model_fs_rows(&u->m, (enum path_id)q,
+			    &rows) + 3;
+			want = h > want ? h : want;
+		}
+		/* Before the first input the files have the room. */
+		room = u->m.input == NULL ? r.h - row : (r.h - row) / 2;
+		fsh = want < room ? want : room;
 		t = (struct rect){ r.y + row, r.x, r.h - row - fsh, r.w };
 		fs = (struct rect){ r.y + r.h - fsh, r.x, fsh, r.w };
 	} else {

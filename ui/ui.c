@@ -122,7 +122,7 @@ submit_task(struct ui *u, const char *task, size_t tasklen)
 	    prop.nlines, prop.nlines == 1 ? "" : "s", t);
 	agent_proposal_free(&prop);
 	free(t);
-	u->scroll = 0;
+	layout_scroll_reset(u);
 }
 
 /* Run one complete input on every path and take in its records. */
@@ -141,7 +141,7 @@ submit(struct ui *u, const char *input, size_t len)
 	a = arena_new();
 	n = session_run(u->s, input, len, NULL, 0, a, &r);
 	model_apply(&u->m, input, len, r, n);
-	u->scroll = 0;
+	layout_scroll_reset(u);
 	free(u->message);
 	u->message = NULL;
 	arena_free(a);

@@ -40,7 +40,12 @@ struct ui {
 	bool		 show_ast;
 	bool		 show_help;
 	bool		 quit;
-	int		 scroll;	/* transcript rows scrolled back */
+	/* Each column scrolls on its own: rows scrolled back from the
+	 * newest, per path; PgUp/PgDn move the focused column's. */
+	int		 scroll[PATH__COUNT];
+	int		 page[PATH__COUNT];	/* rows it showed last */
+	enum path_id	 focus;		/* layout_focus() gives the live one */
+	bool		 focus_shown;	/* mark it once a scroll key was used */
 	char		*message;	/* the line above the input */
 	/* Presenter mode (:play). */
 	struct scenario	 play;
@@ -85,6 +90,12 @@ size_t draw_fit(const char *s, size_t len, int cols);
 
 /* layout.c: where each pane goes for this screen size. */
 void layout_draw(struct ui *u);
+/* The focused column: u->focus if that path is enabled, else the first
+ * enabled one.  layout_focus_next() moves it to the next enabled path. */
+enum path_id layout_focus(const struct ui *u);
+void layout_focus_next(struct ui *u);
+/* Every column back to its newest rows. */
+void layout_scroll_reset(struct ui *u);
 
 /* input.c: the readline input line inside curses. */
 void input_init(struct ui *u, bool no_history);
