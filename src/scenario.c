@@ -196,12 +196,24 @@ parse_line(const char *name, unsigned lineno, char *line,
 		return true;
 	}
 #undef IS
-	/* PATHS LABEL: INPUT, or PATHS: INPUT */
+	/* PATHS LABEL: INPUT, or PATHS: INPUT; a path may hold a colon
+	 * itself (jail:gvisor), so the longest word that names paths wins */
 	st->kind = SCN_RUN;
+	{
+		size_t ext = strcspn(line, " \t");
+		unsigned paths;
+		if (ext > wlen && line[ext - 1] == ':')
+			ext--;
+		if (ext > wlen && parse_paths(line, ext, &paths)) {
+			wlen = ext;
+			rest = line + wlen;
+			rest += strspn(rest, " \t");
+		}
+	}
 	if (!parse_paths(line, wlen, &st->paths))
 		return fail(err, name, lineno, "unknown directive or path "
 		    "(expected file, let, reset, policy, budget, echo, ls, "
-		    "or a path: unsafe, sandbox, jail, all)");
+		    "or a path: unsafe, sandbox, jail, jail:gvisor, all)");
 	if (line[wlen] == ':') {
 		st->arg = trimmed(line + wlen + 1, strlen(line + wlen + 1));
 	} else {

@@ -32,6 +32,32 @@ static const char good[] =
 	"ls sandbox after\n"
 	"all read: read_file({'path': 'a.txt'})\n";
 
+/* A path whose name holds a colon (jail:gvisor) is a path, not a label:
+ * "jail:gvisor avg: ..." runs on the gVisor jail, labelled avg. */
+static void
+test_colon_path(void **state)
+{
+	static const char text[] = "jail:gvisor avg: 1 + 1\n"
+	    "unsafe,jail:gvisor: 2\njail ns: 3\nunsafe:4\n";
+	struct scenario sc;
+	char *err;
+	(void)state;
+
+	assert_true(scenario_parse("c.scn", text, sizeof text - 1, &sc, &err));
+	assert_int_equal(sc.n, 4);
+	assert_int_equal(sc.steps[0].paths, PATH_BIT(PATH_GVISOR));
+	assert_string_equal(sc.steps[0].label, "avg");
+	assert_string_equal(sc.steps[0].arg, "1 + 1");
+	assert_int_equal(sc.steps[1].paths,
+	    PATH_BIT(PATH_UNSAFE) | PATH_BIT(PATH_GVISOR));
+	assert_string_equal(sc.steps[1].arg, "2");
+	assert_int_equal(sc.steps[2].paths, PATH_BIT(PATH_JAIL));
+	assert_string_equal(sc.steps[2].label, "ns");
+	assert_int_equal(sc.steps[3].paths, PATH_BIT(PATH_UNSAFE));
+	assert_string_equal(sc.steps[3].arg, "4");
+	scenario_free(&sc);
+}
+
 static void
 test_run_all_directives(void **state)
 {
@@ -147,6 +173,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_run_all_directives),
+		cmocka_unit_test(test_colon_path),
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_let_failure_is_reported),
 	};
