@@ -1002,7 +1002,6 @@ mcp_loop(struct session *s, const struct mcp_opts *o, FILE *in, FILE *out)
 			m.home = home_order[i];
 	while ((r = serve_read_line(in, max, &line, &too_long)) > 0) {
 		json_t *reply;
-		int rc;
 
 		if (too_long) {
 			json_t *id = peek_id(line.data, line.len);
@@ -1016,12 +1015,7 @@ mcp_loop(struct session *s, const struct mcp_opts *o, FILE *in, FILE *out)
 			reply = handle(&m, line.data, line.len);
 		if (reply == NULL)
 			continue;
-		/* Streamed to out, never held whole; one line: compact
-		 * JSON has no newline. */
-		rc = json_dumpf(reply, out, JSON_COMPACT |
-		    JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
-		json_decref(reply);
-		if (rc == -1 || putc('\n', out) == EOF || fflush(out) == EOF) {
+		if (serve_write_reply(out, reply) == -1) {
 			status = 1;
 			break;
 		}

@@ -230,6 +230,18 @@ serve_is_blank(const char *s, size_t len)
 }
 
 int
+serve_write_reply(FILE *out, json_t *reply)
+{
+	int rc = json_dumpf(reply, out, JSON_COMPACT | JSON_PRESERVE_ORDER |
+	    JSON_ENSURE_ASCII);
+
+	json_decref(reply);
+	if (rc == -1 || putc('\n', out) == EOF || fflush(out) == EOF)
+		return -1;
+	return 0;
+}
+
+int
 serve_loop(struct session *s, const struct serve_opts *o, FILE *in,
     FILE *out)
 {
@@ -240,7 +252,6 @@ serve_loop(struct session *s, const struct serve_opts *o, FILE *in,
 
 	while ((r = serve_read_line(in, max, &line, &too_long)) > 0) {
 		json_t *reply;
-		int rc;
 
 		if (too_long)
 			reply = error_reply(NULL, "request line longer than "
@@ -249,11 +260,7 @@ serve_loop(struct session *s, const struct serve_opts *o, FILE *in,
 			continue;
 		else
 			reply = handle(s, o, line.data, line.len);
-		/* Streamed to out, never held whole (see record_json_write). */
-		rc = json_dumpf(reply, out, JSON_COMPACT |
-		    JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
-		json_decref(reply);
-		if (rc == -1 || putc('\n', out) == EOF || fflush(out) == EOF) {
+		if (serve_write_reply(out, reply) == -1) {
 			status = 1;
 			break;
 		}

@@ -23,6 +23,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 struct agent_opts;
 struct sbuf;
 struct session;
@@ -53,5 +55,9 @@ int serve_loop(struct session *s, const struct serve_opts *o, FILE *in,
 int serve_read_line(FILE *in, size_t max, struct sbuf *line, bool *too_long);
 /* Only spaces, tabs and CRs. */
 bool serve_is_blank(const char *s, size_t len);
+/* Write reply as one line of compact JSON (streamed, never held whole:
+ * see record_json_write), flush, and drop the reference.  0, or -1 when
+ * out failed. */
+int serve_write_reply(FILE *out, json_t *reply);
 
 #endif
