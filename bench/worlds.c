@@ -185,8 +185,14 @@ breakdown(struct mfs *fs, int rounds)
 	samples_free(&destroy);
 }
 
+/* The essay's source for a python3 -c of its own. */
+#define ESSAY_PY	"orders = [250.0, 180.0, 90.0]; print(" ESSAY_EXPR ")"
+
+/* Run argv (a launcher and python3 -c ESSAY_PY) and wait: whether it
+ * exited 0.  Its answer is checked by the exit status; the table is on
+ * stdout, so its own output goes to /dev/null. */
 static bool
-bwrap_once(const char *bwrap)
+run_quiet(char *const argv[])
 {
 	pid_t pid = fork();
 	int st;
@@ -194,22 +200,61 @@ bwrap_once(const char *bwrap)
 	if (pid == 0) {
 		int null = open("/dev/null", O_WRONLY);
 
-		/* its answer is checked by the exit status; the table is
-		 * on stdout */
 		if (null < 0 || dup2(null, 1) == -1)
 			_exit(127);
-		execl(bwrap, bwrap, "--unshare-all", "--die-with-parent",
-		    "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib",
-		    "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink",
-		    "usr/bin", "/bin", "--proc", "/proc", "--dev", "/dev",
-		    "--tmpfs", "/tmp", "/usr/bin/python3", "-I", "-c",
-		    "orders = [250.0, 180.0, 90.0]; "
-		    "print(" ESSAY_EXPR ")", (char *)NULL);
+		execv(argv[0], argv);
 		_exit(127);
 	}
 	if (pid < 0 || waitpid(pid, &st, 0) != pid)
 		return false;
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+static bool
+bwrap_once(const char *bwrap)
+{
+	char *const argv[] = { (char *)bwrap, "--unshare-all",
+	    "--die-with-parent", "--ro-bind", "/usr", "/usr", "--symlink",
+	    "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
+	    "--symlink", "usr/bin", "/bin", "--proc", "/proc", "--dev",
+	    "/dev", "--tmpfs", "/tmp", "/usr/bin/python3", "-I", "-c",
+	    ESSAY_PY, NULL };
+
+	return run_quiet(argv);
+}
+
+/*
+ * Fresh worlds at a user's pace: the zygote builds the next world of a
+ * kind while the session waits for its next input (zygote.c: spares), so
+ * an input that comes PACE_MS after the last one finds it built.  The
+ * time counted is what the user waits for: the request, the set-up
+ * (files, environment, names), the input, the destroy.  Back to back
+ * (measure() below) no spare has had the time, which is a world's whole
+ * build.
+ */
+#define PACE_MS	100
+
+/* A fresh world per input, reps times, pace_ms apart (0: back to back):
+ * the request, the set-up, the input and the destroy. */
+static void
+fresh_worlds(struct mfs *fs, enum world_kind kind, int reps, int pace_ms,
+    struct samples *out)
+{
+	struct world *w;
+	double t;
+	int i;
+
+	for (i = 0; i < reps; i++) {
+		if (pace_ms > 0)
+			usleep((useconds_t)pace_ms * 1000);
+		t = bench_now();
+		w = built_world(fs, kind);
+		if (w != NULL && essay_once(w)) {
+			world_free(w);
+			samples_add(out, bench_now() - t);
+		} else
+			world_free(w);
+	}
 }
 
 /* A persistent world's round trips, then fresh worlds, of one kind. */
@@ -230,77 +275,24 @@ measure(struct mfs *fs, enum world_kind kind, int reps, struct samples *keep,
 			samples_add(keep, bench_now() - t);
 	}
 	world_free(w);
-	for (i = 0; i < reps; i++) {
-		t = bench_now();
-		w = built_world(fs, kind);
-		if (w != NULL && essay_once(w)) {
-			world_free(w);
-			samples_add(fresh, bench_now() - t);
-		} else
-			world_free(w);
-	}
+	fresh_worlds(fs, kind, reps, 0, fresh);
 }
 
-/*
- * Fresh worlds at a user's pace: the zygote builds the next world of a
- * kind while the session waits for its next input (zygote.c: spares), so
- * an input that comes PACE_MS after the last one finds it built.  The
- * time counted is what the user waits for: the request, the set-up
- * (files, environment, names), the input, the destroy.  Back to back
- * (measure() above) no spare has had the time, which is a world's whole
- * build.
- */
-#define PACE_MS	100
-
-static void
-measure_paced(struct mfs *fs, enum world_kind kind, int reps,
-    struct samples *paced)
-{
-	struct world *w;
-	double t;
-	int i;
-
-	for (i = 0; i < reps; i++) {
-		usleep(PACE_MS * 1000);
-		t = bench_now();
-		w = built_world(fs, kind);
-		if (w != NULL && essay_once(w)) {
-			world_free(w);
-			samples_add(paced, bench_now() - t);
-		} else
-			world_free(w);
-	}
-}
 
 /* What a user would do instead of a gVisor world: `runsc do` per
  * input, as the caller (--rootless where it is not root). */
 static bool
 runsc_once(const char *runsc, const char *root)
 {
-	pid_t pid = fork();
-	int st, devnull;
+	char rootarg[300];
+	char *const as_root[] = { (char *)runsc, "--network=none", rootarg,
+	    "do", "/usr/bin/python3", "-I", "-c", ESSAY_PY, NULL };
+	char *const rootless[] = { (char *)runsc, "--rootless",
+	    "--network=none", rootarg, "do", "/usr/bin/python3", "-I", "-c",
+	    ESSAY_PY, NULL };
 
-	if (pid == 0) {
-		char rootarg[300];
-		devnull = open("/dev/null", O_WRONLY);
-		if (devnull >= 0)
-			(void)dup2(devnull, 1);
-		snprintf(rootarg, sizeof rootarg, "--root=%s", root);
-		if (geteuid() == 0)
-			execl(runsc, runsc, "--network=none", rootarg, "do",
-			    "/usr/bin/python3", "-I", "-c",
-			    "orders = [250.0, 180.0, 90.0]; "
-			    "print(" ESSAY_EXPR ")", (char *)NULL);
-		else
-			execl(runsc, runsc, "--rootless", "--network=none",
-			    rootarg, "do", "/usr/bin/python3", "-I", "-c",
-			    "orders = [250.0, 180.0, 90.0]; "
-			    "print(" ESSAY_EXPR ")", (char *)NULL);
-		_exit(127);
-	}
-	if (pid < 0 || waitpid(pid, &st, 0) != pid)
-		return false;
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+	snprintf(rootarg, sizeof rootarg, "--root=%s", root);
+	return run_quiet(geteuid() == 0 ? as_root : rootless);
 }
 
 static void
@@ -338,8 +330,8 @@ bench_worlds(const char *bwrap, const char *runsc, int reps, int slow_reps)
 		return;
 	}
 	measure(fs, WORLD_KIND_JAIL, reps, &jkeep, &jfresh);
-	measure_paced(fs, WORLD_KIND_REPLICA, reps, &paced);
-	measure_paced(fs, WORLD_KIND_JAIL, reps, &jpaced);
+	fresh_worlds(fs, WORLD_KIND_REPLICA, reps, PACE_MS, &paced);
+	fresh_worlds(fs, WORLD_KIND_JAIL, reps, PACE_MS, &jpaced);
 	fprintf(stderr, "bench: gVisor worlds...\n");
 	measure(fs, WORLD_KIND_GVISOR, slow_reps, &gkeep, &gfresh);
 	for (i = 0; access(bwrap, X_OK) == 0 && i < reps; i++) {
