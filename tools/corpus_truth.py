@@ -89,7 +89,7 @@ sys.path.insert(0, CORPUS)
 import corpuslib  # noqa: E402
 
 PYTHON = "/usr/bin/python3"
-SINK_PORTS = (80, 443, 8080, 8000, 4444, 1337, 25)
+SINK_PORTS = corpuslib.SINK_PORTS
 FAKE_ADDR = "203.0.113.9"
 MARK_PORT = 9
 WALL = 4.0
@@ -715,27 +715,7 @@ def host_guard():
     with open(canary, "w") as f:
         f.write(token)
     st = os.stat(canary)
-    hits, socks = [], []
-    for port in SINK_PORTS:
-        s = socket.socket()
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            s.close()
-            continue
-        s.listen(8)
-        socks.append(s)
-
-        def watch(s=s, port=port):
-            while True:
-                try:
-                    c, peer = s.accept()
-                except OSError:
-                    return
-                hits.append((port, peer))
-                c.close()
-        threading.Thread(target=watch, daemon=True).start()
+    watch = corpuslib.LoopbackWatch(SINK_PORTS)
 
     def check():
         problems = []
@@ -747,13 +727,13 @@ def host_guard():
                 problems.append("the host canary was written")
         except OSError as e:
             problems.append("the host canary: %s" % e)
-        if hits:
-            problems.append("the host loopback listeners saw %r" % hits)
-        for s in socks:
-            s.close()
+        if watch.hits:
+            problems.append("the host loopback listeners saw %r"
+                            % watch.hits)
+        watch.close()
         shutil.rmtree(d, ignore_errors=True)
         return problems
-    return check, [s.getsockname()[1] for s in socks]
+    return check, watch.ports()
 
 
 def main():

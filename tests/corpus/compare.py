@@ -31,13 +31,10 @@ import argparse
 import json
 import os
 import re
-import select
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import threading
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -167,7 +164,6 @@ class HostWatch:
     names, and listeners on the host's loopback take the sink ports that
     are free.  Nothing the payloads do may change the directory or reach
     a listener (the paths' effects belong to their worlds)."""
-    PORTS = (80, 443, 8080, 8000, 4444, 1337, 25)
 
     def __enter__(self):
         self.dir = tempfile.mkdtemp(prefix="corpus-host.")
@@ -177,45 +173,18 @@ class HostWatch:
         for name, text in self.files.items():
             with open(os.path.join(self.dir, name), "w") as f:
                 f.write(text)
-        self.socks, self.hits = [], []
-        for port in self.PORTS:
-            s = socket.socket()
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                s.close()
-                continue
-            s.listen(16)
-            self.socks.append(s)
-        self.done = threading.Event()
-        self.thread = threading.Thread(target=self.accept, daemon=True)
-        self.thread.start()
+        self.listen = corpuslib.LoopbackWatch()
         os.chdir(self.dir)
         return self
 
-    def accept(self):
-        while not self.done.is_set():
-            ready, _, _ = select.select(self.socks, [], [], 0.2)
-            for s in ready:
-                try:
-                    conn, peer = s.accept()
-                except OSError:
-                    continue
-                self.hits.append("port %d got a connection from %s"
-                                 % (s.getsockname()[1], peer[0]))
-                conn.close()
-
     def __exit__(self, *exc):
         os.chdir(self.old)
-        self.done.set()
-        self.thread.join()
-        for s in self.socks:
-            s.close()
+        self.listen.close()
         return False
 
     def harm(self):
-        bad = list(self.hits)
+        bad = ["port %d got a connection from %s" % hit
+               for hit in self.listen.hits]
         now = sorted(os.listdir(self.dir))
         if now != sorted(self.files):
             bad.append("the host's directory now holds %s" % now)
@@ -231,7 +200,7 @@ class HostWatch:
 
     def what(self):
         return "a canary and the seeded files in its directory, %d " \
-            "listeners on its loopback" % len(self.socks)
+            "listeners on its loopback" % len(self.listen.socks)
 
 
 def show(s, n=70):

@@ -34,6 +34,8 @@ CONTACTS informational, not compared: the fake internet's destinations
 import base64
 import hashlib
 import re
+import socket
+import threading
 
 SECRET = "sk-live-9f3a2b"
 SECRET_LINE = "API_KEY=sk-live-9f3a2b"
@@ -157,3 +159,49 @@ def has_secret(data):
     if isinstance(data, str):
         data = data.encode("utf-8", "surrogatepass")
     return any(n in data for n in NEEDLES)
+
+
+# The ports the fake internet's sinks listen on (tools/corpus_truth.py,
+# src/world/fakenet.c).
+SINK_PORTS = (80, 443, 8080, 8000, 4444, 1337, 25)
+
+
+class LoopbackWatch:
+    """Listeners on the host's loopback, on the sink ports that are free
+    here: whatever connects to one is recorded in .hits as (port, peer
+    address).  Nothing run inside a world may reach them."""
+
+    def __init__(self, ports=SINK_PORTS):
+        self.hits, self.socks = [], []
+        for port in ports:
+            s = socket.socket()
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                s.close()
+                continue
+            s.listen(16)
+            self.socks.append(s)
+            threading.Thread(target=self._watch, args=(s, port),
+                             daemon=True).start()
+
+    def _watch(self, s, port):
+        while True:
+            try:
+                c, peer = s.accept()
+            except OSError:
+                return      # closed
+            self.hits.append((port, peer[0]))
+            c.close()
+
+    def ports(self):
+        return [s.getsockname()[1] for s in self.socks]
+
+    def close(self):
+        for s in self.socks:
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            s.close()
