@@ -63,15 +63,22 @@ test_every_step_refuses(void **state)
 	mfs_free(fs);
 }
 
+/* Run input on path p alone: its one record. */
 static struct record *
-run_unsafe(struct session *s, struct arena *a, const char *input)
+run_on(struct session *s, struct arena *a, enum path_id p, const char *input)
 {
 	struct record *r;
-	size_t n = session_run(s, input, strlen(input), NULL,
-	    PATH_BIT(PATH_UNSAFE), a, &r);
+	size_t n = session_run(s, input, strlen(input), NULL, PATH_BIT(p), a,
+	    &r);
 
 	assert_int_equal(n, 1);
 	return r;
+}
+
+static struct record *
+run_unsafe(struct session *s, struct arena *a, const char *input)
+{
+	return run_on(s, a, PATH_UNSAFE, input);
 }
 
 /* A session asked for cpython falls back to the model and says why. */
@@ -127,12 +134,7 @@ test_session_falls_back_to_the_model(void **state)
 static struct record *
 run_sandbox(struct session *s, struct arena *a, const char *input)
 {
-	struct record *r;
-	size_t n = session_run(s, input, strlen(input), NULL,
-	    PATH_BIT(PATH_SANDBOX), a, &r);
-
-	assert_int_equal(n, 1);
-	return r;
+	return run_on(s, a, PATH_SANDBOX, input);
 }
 
 /*
