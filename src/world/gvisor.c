@@ -214,7 +214,7 @@ make_rootfs(const char *root, json_t *mounts, char *why, size_t n)
 		}
 	/* no network: an empty trust store, as in a jail world */
 	if (make_file(root, "etc/ssl/certs/ca-certificates.crt", "") == -1 ||
-	    make_file(root, WORKER_PATH + 1, "") == -1) {
+	    make_file(root, &WORKER_PATH[1], "") == -1) {
 		snprintf(why, n, "bundle: %s", strerror(errno));
 		return -1;
 	}
