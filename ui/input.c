@@ -12,6 +12,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -154,7 +155,9 @@ do_key_ast(int count, int key)
 static int
 do_key_quit(int count, int key)
 {
-	U->quit = true;
+	ui_quit(U);
+	if (!U->quit)
+		ui_redraw(U);
 	return 0;
 }
 
@@ -322,30 +325,114 @@ generator(const char *text, int state)
 	return NULL;
 }
 
+/*
+ * The meta commands that take a file: Tab completes a path relative to
+ * the current directory (directories end in '/'), keeping the files of
+ * the kind the command reads; :policy also offers the presets.  The path
+ * is one word, '/' and all (see word_breaks).
+ */
+static const struct {
+	const char	*cmd;		/* with its space */
+	const char	*ext;		/* files kept, or NULL: any */
+	bool		 presets;
+} file_args[] = {
+	{ ":play ", ".scn", false },
+	{ ":save ", NULL, false },
+	{ ":policy ", ".policy", true },
+};
+
+/* A directory listing for Tab stops at this many names. */
+#define MAX_LISTED 2000
+
+static bool completing_files;	/* show_matches: the names, not paths */
+
+static int
+file_arg(const char *line)
+{
+	size_t i;
+
+	line += strspn(line, " \t");
+	for (i = 0; i < sizeof file_args / sizeof file_args[0]; i++)
+		if (strncmp(line, file_args[i].cmd,
+		    strlen(file_args[i].cmd)) == 0)
+			return (int)i;
+	return -1;
+}
+
+static char *
+word_breaks(void)
+{
+	static char spaces[] = " \t";
+
+	return file_arg(rl_line_buffer) >= 0 ? spaces :
+	    (char *)rl_basic_word_break_characters;
+}
+
+static bool
+has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n > k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* The names in text's directory that start as text's last part does. */
+static void
+add_files(const char *text, const char *ext)
+{
+	const char *slash = strrchr(text, '/');
+	size_t dirlen = slash ? (size_t)(slash - text) + 1 : 0;
+	const char *base = text + dirlen;
+	size_t baselen = strlen(base), listed = 0;
+	char *dir = dirlen ? xstrndup(text, dirlen) : xstrdup("");
+	DIR *d = opendir(dirlen ? dir : ".");
+	struct dirent *de;
+
+	while (d != NULL && listed < MAX_LISTED && (de = readdir(d)) != NULL) {
+		struct stat st;
+		char *path;
+
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0 ||
+		    (de->d_name[0] == '.' && base[0] != '.') ||
+		    strncmp(de->d_name, base, baselen) != 0)
+			continue;
+		listed++;
+		path = xasprintf("%s%s", dir, de->d_name);
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			char *d2 = xasprintf("%s/", path);
+			add_candidate(d2);
+			free(d2);
+		} else if (ext == NULL || has_suffix(de->d_name, ext))
+			add_candidate(path);
+		free(path);
+	}
+	if (d != NULL)
+		closedir(d);
+	free(dir);
+}
+
 static char **
 complete(const char *text, int start, int end)
 {
 	const char *line = rl_line_buffer;
 	size_t i;
-	int p;
+	int p, f = file_arg(line);
 
 	rl_attempted_completion_over = 1;
 	rl_completion_append_character = '\0';
+	completing_files = false;
 	clear_candidates();
 	if (line[0] == ':' && start == 0) {
 		for (i = 0; meta_names[i] != NULL; i++)
 			add_candidate(meta_names[i]);
 		rl_completion_append_character = ' ';
-	} else if (strncmp(line, ":play ", 6) == 0 ||
-	    strncmp(line, ":save ", 6) == 0 ||
-	    strncmp(line, ":policy ", 8) == 0) {
-		if (strncmp(line, ":policy ", 8) == 0)
+	} else if (f >= 0) {
+		if (file_args[f].presets)
 			for (i = 0; policy_preset_names[i] != NULL; i++)
 				add_candidate(policy_preset_names[i]);
-		else {
-			rl_attempted_completion_over = 0;
-			return NULL;	/* readline's own file names */
-		}
+		add_files(text, file_args[f].ext);
+		completing_files = true;
 	} else {
 		for (i = 0; builtin_names[i] != NULL; i++)
 			add_candidate(builtin_names[i]);
@@ -376,8 +463,20 @@ show_matches(char **matches, int n, int max)
 	int i;
 	buf[0] = '\0';
 	for (i = 1; i <= n && len < sizeof buf - 1; i++) {
-		int k = snprintf(buf + len, sizeof buf - len, "%s%s",
-		    i > 1 ? "  " : "", matches[i]);
+		const char *m = matches[i];
+		int k;
+		/* A file by its name in its directory: "essay.scn",
+		 * "lessons/" (without "scenarios/"). */
+		if (completing_files) {
+			size_t e = strlen(m), j;
+			if (e > 0 && m[e - 1] == '/')
+				e--;
+			for (j = e; j > 0 && m[j - 1] != '/'; j--)
+				;
+			m += j;
+		}
+		k = snprintf(buf + len, sizeof buf - len, "%s%s",
+		    i > 1 ? "  " : "", m);
 		if (k < 0)
 			break;
 		len += (size_t)k;
@@ -487,6 +586,7 @@ input_init(struct ui *u, bool no_history)
 	rl_outstream = devnull ? devnull : stderr;
 	rl_attempted_completion_function = complete;
 	rl_completion_display_matches_hook = show_matches;
+	rl_completion_word_break_hook = word_breaks;
 	rl_basic_word_break_characters = " \t\n\"'`@$><=;|&{(,)}[]+-*/%";
 	rl_callback_handler_install(input_prompt(u), on_line);
 	rl_variable_bind("bell-style", "none");

@@ -227,7 +227,7 @@ do_save(struct ui *u, const char *arg)
 static void
 do_quit(struct ui *u, const char *arg)
 {
-	u->quit = true;
+	ui_quit(u);
 }
 
 /* :jail [ns|gvisor]: say or set the jail path's boundary. */

@@ -87,6 +87,20 @@ ui_resize(struct ui *u)
 	ui_redraw(u);
 }
 
+void
+ui_quit(struct ui *u)
+{
+	size_t n = u->m.unsaved;
+
+	if (n == 0 || u->quit_asked) {
+		u->quit = true;
+		return;
+	}
+	u->quit_asked = true;
+	meta_set_message(u, "%zu step%s not saved: :save FILE first, or "
+	    "press F10 or :quit again to quit", n, n == 1 ? "" : "s");
+}
+
 /*
  * '? TASK' with --agent: ask the agent, show its proposal in every path's
  * transcript before it runs, then run each proposed line like typed input.
@@ -134,6 +148,7 @@ submit(struct ui *u, const char *input, size_t len)
 	const char *task;
 	size_t n, tasklen;
 
+	u->quit_asked = false;
 	if (u->agent != NULL && agent_is_task(input, len, &task, &tasklen)) {
 		submit_task(u, task, tasklen);
 		return;
@@ -153,7 +168,8 @@ ui_line(struct ui *u, const char *line)
 	size_t len;
 
 	if (line == NULL) {
-		u->quit = true;
+		ui_quit(u);
+		ui_redraw(u);
 		return;
 	}
 	len = strlen(line);
@@ -166,8 +182,10 @@ ui_line(struct ui *u, const char *line)
 			return;
 		}
 		if (*p == '\0' || *p == '#') {
-			if (*p == '\0' && u->playing)
+			if (*p == '\0' && u->playing) {
+				u->quit_asked = false;
 				meta_play_step(u);
+			}
 			ui_redraw(u);
 			return;
 		}

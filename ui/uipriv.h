@@ -40,6 +40,7 @@ struct ui {
 	bool		 show_ast;
 	bool		 show_help;
 	bool		 quit;
+	bool		 quit_asked;	/* unsaved steps were pointed out */
 	/* Each column scrolls on its own: rows scrolled back from the
 	 * newest, per path; PgUp/PgDn move the focused column's. */
 	int		 scroll[PATH__COUNT];
@@ -119,5 +120,8 @@ void ui_redraw(struct ui *u);
  * continuation, presenter step or an input to run. */
 void ui_line(struct ui *u, const char *line);
 void ui_resize(struct ui *u);
+/* :quit, :q, F10, Ctrl-D: quit, unless the transcript has inputs not
+ * saved and this is the first ask since the last input. */
+void ui_quit(struct ui *u);
 
 #endif
