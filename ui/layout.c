@@ -108,7 +108,8 @@ layout_draw(struct ui *u)
 	if (u->show_ast) {
 		/* Enough for the welcome or a short tree, never more than
 		 * the paths keep. */
-		ast_h = u->m.input == NULL ? 12 + (u->missing != NULL) :
+		ast_h = u->m.input == NULL ? pane_ast_welcome_rows(u,
+		    cols - 2) + 2 :
 		    rows < 30 ? main_h / 3 :
 		    main_h * 2 / 5;
 		if (ast_h > main_h - 6 * (wide ? 1 : n))

@@ -115,7 +115,7 @@ static const char help_text[] =
 "  -j, --json           print one JSON record per line instead of trace lines\n"
 "  -P, --policy=NAME    sandbox policy: essay (default), dunder, blocklist,\n"
 "                       or a policy FILE\n"
-"  -B, --budget=N       operations the sandbox path may run (default 1000)\n"
+"  -B, --budget=N       inputs the sandbox path may run (default 1000)\n"
 "  -F, --jail-filter    on the jail path, apply the sandbox policy first\n"
 "      --jail=BOUNDARY  the jail path's boundary: ns (the host kernel's\n"
 "                       namespaces, Landlock and seccomp; the default) or\n"

@@ -100,7 +100,7 @@ do_budget(struct ui *u, const char *arg)
 		return;
 	}
 	session_set_budget(u->s, (unsigned)n);
-	meta_set_message(u, "sandbox budget: %ld operations", n);
+	meta_set_message(u, "sandbox budget: %ld inputs", n);
 }
 
 static void

@@ -75,6 +75,9 @@ extern const struct pane_ops pane_ast;	/* tree and span, or welcome */
 extern const struct pane_ops pane_status;	/* policy, budget, paths */
 extern const struct pane_ops pane_help;	/* the F1 overlay */
 
+/* pane_ast.c: the rows the welcome takes in width columns. */
+int pane_ast_welcome_rows(const struct ui *u, int width);
+
 /* draw.c: clipped text in a rectangle. */
 int draw_attr(const struct ui *u, enum ui_color c);
 int draw_verdict_attr(const struct ui *u, enum verdict v);
