@@ -37,6 +37,8 @@ struct ui {
 	struct session	*s;
 	struct model	 m;
 	bool		 has_color;
+	bool		 light;		/* --theme=light */
+	int		 color_attr[UC__COUNT];	/* with colour: each one's */
 	bool		 show_ast;
 	bool		 show_help;
 	bool		 quit;
