@@ -102,35 +102,113 @@ available_hook(void)
 	return 1;
 }
 
+/* Lines in the first len bytes of s. */
+static int
+count_lines(const char *s, size_t len)
+{
+	int n = 1;
+	const char *p = s, *end = s + len;
+
+	while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		n++;
+		p++;
+	}
+	return n;
+}
+
+int
+input_rows(const struct ui *u)
+{
+	const char *buf = rl_line_buffer ? rl_line_buffer : "";
+	int n = count_lines(buf, strlen(buf)), cap = LINES / 4;
+
+	if (u->pending != NULL)
+		n += count_lines(u->pending, u->npending);
+	if (cap < 1)
+		cap = 1;
+	return n < cap ? n : cap;
+}
+
+/* Draw one line of the input area on screen row y: its prompt, then
+ * the text from byte skip. */
+static void
+draw_input_line(int y, const char *prompt, const char *s, size_t len,
+    size_t skip)
+{
+	struct rect r = { y, 0, 1, COLS };
+	int x;
+
+	draw_fill(r, 0, A_NORMAL);
+	x = draw_text(r, 0, 0, A_BOLD, prompt);
+	draw_textn(r, 0, x, A_NORMAL, s + skip, len - skip);
+}
+
+/*
+ * The input area, on the bottom rows: the earlier lines of a continued
+ * input (as typed, each after its prompt), then the line being edited,
+ * which holds several lines when the history gave back a whole input.
+ * When they do not all fit, the rows end at the cursor's line.
+ */
 void
 input_redisplay(void)
 {
 	const char *prompt = rl_display_prompt ? rl_display_prompt : "";
 	const char *buf = rl_line_buffer ? rl_line_buffer : "";
-	struct rect r = { LINES - 1, 0, 1, COLS };
-	int pw, x;
+	const char *line, *cur;
+	int rows, total, npend, curidx, start, idx, top, pw, x = 0, y = 0;
 
 	if (LINES < 8 || COLS < 30)
 		return;
-	pw = draw_width(prompt, strlen(prompt));
-	/* Scroll horizontally so the cursor stays on screen. */
-	if (hscroll > rl_point)
-		hscroll = 0;
-	while (pw + draw_width(buf + hscroll, (size_t)(rl_point - hscroll)) >
-	    COLS - 2 && hscroll < rl_point) {
-		hscroll++;
-		while (hscroll < rl_point &&
-		    ((unsigned char)buf[hscroll] & 0xc0) == 0x80)
-			hscroll++;
+	rows = input_rows(U);
+	if (rows != U->input_h)
+		layout_draw(U);		/* the area grew or shrank */
+	npend = U->pending != NULL ? count_lines(U->pending, U->npending) : 0;
+	total = npend + count_lines(buf, strlen(buf));
+	curidx = npend + count_lines(buf, (size_t)rl_point) - 1;
+	start = total - rows;
+	if (curidx < start)
+		start = curidx;
+	top = LINES - rows;
+	/* the earlier lines of a continued input */
+	for (idx = 0, line = U->pending; idx < npend; idx++) {
+		size_t len = strcspn(line, "\n");
+		if (idx >= start && idx < start + rows)
+			draw_input_line(top + idx - start, idx == 0 ? ">>> " :
+			    "... ", line, len, 0);
+		line += len + (line[len] == '\n');
 	}
-	if (pw + draw_width(buf, (size_t)rl_point) <= COLS - 2)
-		hscroll = 0;
-	draw_fill(r, 0, A_NORMAL);
-	x = draw_text(r, 0, 0, A_BOLD, prompt);
-	draw_textn(r, 0, x, A_NORMAL, buf + hscroll,
-	    strlen(buf + hscroll));
-	x += draw_width(buf + hscroll, (size_t)(rl_point - hscroll));
-	move(LINES - 1, x < COLS ? x : COLS - 1);
+	/* the line being edited, scrolled sideways on the cursor's line */
+	for (cur = buf; cur + strcspn(cur, "\n") < buf + rl_point;)
+		cur += strcspn(cur, "\n") + 1;
+	pw = draw_width(cur == buf ? prompt : "... ", strlen(cur == buf ?
+	    prompt : "... "));
+	{
+		int point = (int)(buf + rl_point - cur);
+		if (hscroll > point)
+			hscroll = 0;
+		while (pw + draw_width(cur + hscroll, (size_t)(point -
+		    hscroll)) > COLS - 2 && hscroll < point) {
+			hscroll++;
+			while (hscroll < point &&
+			    ((unsigned char)cur[hscroll] & 0xc0) == 0x80)
+				hscroll++;
+		}
+		if (pw + draw_width(cur, (size_t)point) <= COLS - 2)
+			hscroll = 0;
+		x = pw + draw_width(cur + hscroll, (size_t)(point - hscroll));
+	}
+	for (line = buf; idx < total; idx++) {
+		size_t len = strcspn(line, "\n");
+		if (idx >= start && idx < start + rows) {
+			draw_input_line(top + idx - start, line == buf ?
+			    prompt : "... ", line, len, line == cur ?
+			    (size_t)hscroll : 0);
+			if (line == cur)
+				y = top + idx - start;
+		}
+		line += len + (line[len] == '\n');
+	}
+	move(y, x < COLS ? x : COLS - 1);
 	refresh();
 }
 
@@ -521,15 +599,40 @@ void
 input_add_history(struct ui *u, const char *line)
 {
 	HIST_ENTRY *last;
-	if (line[0] == '\0')
+	char *trimmed;
+	size_t len = strlen(line);
+
+	/* (the empty line that ended a continued input is not part of it) */
+	while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == ' '))
+		len--;
+	if (len == 0)
 		return;
+	trimmed = xstrndup(line, len);
+	line = trimmed;
 	last = history_length > 0 ? history_get(history_base +
 	    history_length - 1) : NULL;
-	if (last != NULL && strcmp(last->line, line) == 0)
-		return;
-	add_history(line);
-	if (u->history_path != NULL)
-		(void)append_history(1, u->history_path);
+	if (last == NULL || strcmp(last->line, line) != 0) {
+		add_history(line);
+		if (u->history_path != NULL)
+			(void)append_history(1, u->history_path);
+	}
+	free(trimmed);
+}
+
+/* Does the history file start with a timestamp line ("#1712345678")? */
+static bool
+has_timestamps(const char *path)
+{
+	char head[2] = { 0, 0 };
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool yes;
+
+	if (fd < 0)
+		return false;
+	yes = read(fd, head, 2) == 2 && head[0] == '#' && head[1] >= '0' &&
+	    head[1] <= '9';
+	close(fd);
+	return yes;
 }
 
 /* ---- set-up ---- */
@@ -559,6 +662,11 @@ input_init(struct ui *u, bool no_history)
 
 	using_history();
 	stifle_history(HISTORY_MAX);
+	/* A whole input is one entry, its lines and all: in the file each
+	 * entry starts with a timestamp line, and readline joins the lines
+	 * up to the next one. */
+	history_comment_char = '#';
+	history_write_timestamps = 1;
 	if (!no_history) {
 		char *path = history_file();
 		if (path != NULL) {
@@ -569,6 +677,12 @@ input_init(struct ui *u, bool no_history)
 				close(fd);
 			(void)chmod(path, 0600);
 			(void)read_history(path);
+			/* A file of one line per entry (as written before
+			 * entries could hold several lines) is rewritten
+			 * with timestamps, so that what follows one is one
+			 * entry, its newlines and all. */
+			if (history_length > 0 && !has_timestamps(path))
+				(void)write_history(path);
 		}
 		u->history_path = path;
 	}
@@ -609,8 +723,14 @@ input_end(struct ui *u)
 	rl_callback_handler_remove();
 	fputs("\033[?2004l", stdout);
 	fflush(stdout);
-	if (u->history_path != NULL)
-		(void)history_truncate_file(u->history_path, HISTORY_MAX);
+	/* The file keeps the last HISTORY_MAX entries (whole inputs, not
+	 * lines): what this and any other session appended, read back and
+	 * stifled. */
+	if (u->history_path != NULL) {
+		clear_history();
+		if (read_history(u->history_path) == 0)
+			(void)write_history(u->history_path);
+	}
 	free(u->history_path);
 	u->history_path = NULL;
 	clear_candidates();

@@ -84,7 +84,8 @@ layout_draw(struct ui *u)
 	int rows = LINES, cols = COLS, main_h, ast_h = 0, n = 0, p;
 	bool wide;
 	struct rect status = { 0, 0, 1, cols };
-	struct rect msg = { rows - 2, 0, 1, cols };
+	int in_h = input_rows(u);
+	struct rect msg = { rows - 1 - in_h, 0, 1, cols };
 
 	erase();
 	if (rows < 8 || cols < 30) {
@@ -97,12 +98,13 @@ layout_draw(struct ui *u)
 	if (n == 0)
 		n = 1;
 	wide = cols / n >= MIN_COLUMN;
-	main_h = rows - 3;
+	u->input_h = in_h;
+	main_h = rows - 2 - in_h;
 	/* A message wider than the screen (a policy's word list) takes a
 	 * second row, broken at a space, rather than being cut. */
 	if (u->message != NULL && draw_width(u->message,
 	    strlen(u->message)) > cols && rows >= 20) {
-		msg = (struct rect){ rows - 3, 0, 2, cols };
+		msg = (struct rect){ rows - 2 - in_h, 0, 2, cols };
 		main_h--;
 	}
 	if (u->show_ast) {

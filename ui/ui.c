@@ -191,7 +191,6 @@ ui_line(struct ui *u, const char *line)
 			return;
 		}
 	}
-	input_add_history(u, line);
 	if (u->npending + len + 1 > MAX_PENDING) {
 		meta_set_message(u, "input too long; dropped");
 		free(u->pending);
@@ -212,6 +211,8 @@ ui_line(struct ui *u, const char *line)
 		ui_redraw(u);
 		return;
 	}
+	/* The history keeps the whole input, its lines and all. */
+	input_add_history(u, u->pending);
 	submit(u, u->pending, u->npending);
 	free(u->pending);
 	u->pending = NULL;

@@ -50,6 +50,7 @@ struct ui {
 	enum path_id	 focus;		/* layout_focus() gives the live one */
 	bool		 focus_shown;	/* mark it once a scroll key was used */
 	char		*message;	/* the line above the input */
+	int		 input_h;	/* rows the layout gave the input */
 	/* Presenter mode (:play). */
 	struct scenario	 play;
 	bool		 playing;
@@ -107,6 +108,9 @@ void layout_scroll_reset(struct ui *u);
 void input_init(struct ui *u, bool no_history);
 void input_end(struct ui *u);
 void input_redisplay(void);
+/* The rows the input area wants: a continued input's earlier lines and
+ * the line being edited (a recalled input may hold several). */
+int input_rows(const struct ui *u);
 void input_read(struct ui *u);	/* one key (blocks) */
 const char *input_prompt(const struct ui *u);
 void input_add_history(struct ui *u, const char *line);
