@@ -66,6 +66,7 @@ getc_hook(FILE *f)
 {
 	int errors = 0;
 	(void)f;
+	progress_end();
 	for (;;) {
 		int c = wgetch(pad);
 		if (c == KEY_RESIZE) {
@@ -93,6 +94,7 @@ static int
 available_hook(void)
 {
 	int c;
+	progress_end();
 	wtimeout(pad, 10);
 	c = wgetch(pad);
 	wtimeout(pad, -1);
@@ -157,6 +159,7 @@ input_redisplay(void)
 	const char *line, *cur;
 	int rows, total, npend, curidx, start, idx, top, pw, x = 0, y = 0;
 
+	progress_end();
 	if (LINES < 8 || COLS < 30)
 		return;
 	rows = input_rows(U);

@@ -87,6 +87,7 @@ layout_draw(struct ui *u)
 	int in_h = input_rows(u);
 	struct rect msg = { rows - 1 - in_h, 0, 1, cols };
 
+	u->col_shown = 0;
 	erase();
 	if (rows < 8 || cols < 30) {
 		struct rect all = { 0, 0, rows, cols };
@@ -137,6 +138,8 @@ layout_draw(struct ui *u)
 				    k == n - 1 ? paths_h - k * h : h, cols };
 			}
 			pane_path.draw(u, r, (enum path_id)p);
+			u->col[p] = r;
+			u->col_shown |= PATH_BIT(p);
 			k++;
 		}
 		if (ast_h > 0)

@@ -76,6 +76,7 @@ ui_usable(const char **why)
 void
 ui_redraw(struct ui *u)
 {
+	progress_end();
 	layout_draw(u);
 	input_redisplay();
 }
@@ -326,10 +327,12 @@ ui_run(struct session *s, const struct ui_opts *o)
 	meta_set_message(&u, "Type an input and Enter; F1 help, :quit "
 	    "leaves.");
 	input_init(&u, o->no_history);
+	progress_init(&u);
 	catch_signals();
 	ui_redraw(&u);
 	while (!u.quit && !ui_stopped())
 		input_read(&u);
+	progress_fini(&u);
 	input_end(&u);
 	endwin();
 	delscreen(scr);

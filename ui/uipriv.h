@@ -51,6 +51,8 @@ struct ui {
 	bool		 focus_shown;	/* mark it once a scroll key was used */
 	char		*message;	/* the line above the input */
 	int		 input_h;	/* rows the layout gave the input */
+	struct rect	 col[PATH__COUNT];	/* each path's column */
+	unsigned	 col_shown;	/* the paths drawn in col */
 	/* Presenter mode (:play). */
 	struct scenario	 play;
 	bool		 playing;
@@ -114,6 +116,13 @@ int input_rows(const struct ui *u);
 void input_read(struct ui *u);	/* one key (blocks) */
 const char *input_prompt(const struct ui *u);
 void input_add_history(struct ui *u, const char *line);
+
+/* progress.c: a running path's elapsed seconds, drawn by a thread while
+ * session_run() runs.  progress_end() stops it: call it before any
+ * curses call on the main thread. */
+void progress_init(struct ui *u);
+void progress_end(void);
+void progress_fini(struct ui *u);
 
 /* meta.c: ':' commands.  Returns true when line was one. */
 bool meta_run(struct ui *u, const char *line);
