@@ -6,9 +6,11 @@
  * raw escape sequences and its own keymaps decide (F-keys and paging are
  * readline bindings too).  Readline never touches the terminal: its
  * terminal preparation is disabled, its output goes nowhere, and our
- * redisplay hook draws the prompt and line on the bottom row.  History is
- * a file of what people typed, so it is created 0600 and can be turned
- * off (--no-history).
+ * redisplay hook draws the prompt and line on the bottom rows (with the
+ * earlier lines of a continued input above it).  History is a file of
+ * what people typed, whole inputs, so it is created 0600 and can be
+ * turned off (--no-history).  Tab completes names, commands and, after
+ * :play, :save and :policy, paths.
  */
 #include "config.h"
 
