@@ -3241,13 +3241,29 @@ parse_is_incomplete(const char *src, size_t len)
 	if (len < UINT32_MAX) {
 		struct lexer lx;
 		struct token t;
+		enum token_kind prev = TOK_NEWLINE;
+		bool block = false;
+		size_t k;
 		a = arena_new();
 		lex_init(&lx, a, src, 0, (uint32_t)len);
-		do
+		do {
 			t = lex_next(&lx);
-		while (t.kind != TOK_EOF && t.kind != TOK_ERROR);
+			/* a logical line ending in ':' opens a block (the
+			 * parser will say what it makes of it) */
+			if ((t.kind == TOK_NEWLINE || t.kind == TOK_EOF) &&
+			    prev == TOK_COLON)
+				block = true;
+			prev = t.kind;
+		} while (t.kind != TOK_EOF && t.kind != TOK_ERROR);
 		incomplete = t.kind == TOK_ERROR && lx.error.is_incomplete;
 		arena_free(a);
+		if (block && !incomplete) {
+			/* ... which a blank last line ends */
+			for (k = len; k > 0 && (src[k - 1] == ' ' ||
+			    src[k - 1] == '\t' || src[k - 1] == '\r'); k--)
+				;
+			return !(k > 0 && src[k - 1] == '\n');
+		}
 		if (!incomplete)
 			return false;
 	}

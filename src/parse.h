@@ -61,8 +61,10 @@ void parse_input(struct arena *a, const char *src, size_t len,
  * caret line ("    ^^^") under the span, appended to out.
  */
 /* Would more lines complete this input (an open bracket, an unterminated
- * triple-quoted string, a trailing backslash)?  For REPLs and readers that
- * accumulate continuation lines. */
+ * triple-quoted string, a trailing backslash; or a block: a logical line
+ * ending in ':' -- "for x in y:", "def f():" -- until a blank line ends
+ * the input, as in Python's REPL)?  For REPLs and readers that accumulate
+ * continuation lines. */
 bool parse_is_incomplete(const char *src, size_t len);
 
 void parse_format_error(const char *src, size_t len,

@@ -97,6 +97,8 @@ struct session {
 	struct sbuf		 setup;		/* the seeded names, as Python
 						   source, for new worlds */
 	char			*engine_note;	/* why the model runs instead */
+	session_progress_fn	*progress;	/* told as each path runs */
+	void			*progress_ctx;
 	size_t			 mem_input;	/* memory caps (session.h) */
 	size_t			 mem_session;
 };
@@ -445,6 +447,13 @@ struct ns *session_ns(const struct session *s, enum path_id p) { return s->paths
 unsigned session_budget_used(const struct session *s, enum path_id p) { return s->paths[p].used; }
 unsigned session_steps(const struct session *s) { return s->steps; }
 const char *session_engine_note(const struct session *s) { return s->engine_note; }
+
+void
+session_set_progress(struct session *s, session_progress_fn *fn, void *ctx)
+{
+	s->progress = fn;
+	s->progress_ctx = ctx;
+}
 
 /* The world path p's code runs in now, or NULL: the sandbox path's only
  * while its policy admits more than the essay's subset. */
@@ -2045,8 +2054,12 @@ session_run(struct session *s, const char *input, size_t len,
 			continue;
 		pa = arena_new();
 		meter_path(s, ea, arena_held(a) - held_before, pa, &mem);
+		if (s->progress != NULL)
+			s->progress(s->progress_ctx, (enum path_id)p, false);
 		run_path(s, (enum path_id)p, input, len, &pr, label, a, pa,
 		    &mem, &recs[n++]);
+		if (s->progress != NULL)
+			s->progress(s->progress_ctx, (enum path_id)p, true);
 		big |= arena_used(pa) > (8u << 20);
 		/* a lambda the names keep points into pa and, for its tree,
 		 * into ea */

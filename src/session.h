@@ -100,6 +100,15 @@ bool session_seed_name(struct session *s, const char *name, const char *expr,
 size_t session_run(struct session *s, const char *input, size_t len,
     const char *label, unsigned mask, struct arena *a, struct record **out);
 
+/*
+ * Told as each path of an input starts (done false) and ends (done
+ * true), on the thread that called session_run(), so that a screen can
+ * show which path is still running; fn NULL: nobody is told.
+ */
+typedef void session_progress_fn(void *ctx, enum path_id p, bool done);
+void session_set_progress(struct session *s, session_progress_fn *fn,
+    void *ctx);
+
 /* The memory the session keeps between inputs: names, files and the
  * arenas its names still point into, on every path. */
 size_t session_kept(const struct session *s);

@@ -359,6 +359,32 @@ test_incomplete(void **state)
 	}
 }
 
+/* A block (a logical line ending in ':') goes on until a blank line, as
+ * in Python's REPL; a ':' elsewhere does not make an input incomplete. */
+static void
+test_incomplete_block(void **state)
+{
+	static const char *const open_[] = {
+		"for i in range(3):", "for i in range(3):\n  print(i)",
+		"def f(a):\n    return a", "if x:  # a comment",
+		"class A:\n  pass", "for i in (1,\n 2):",
+	};
+	static const char *const done[] = {
+		"for i in range(3):\n  print(i)\n", "def f(a):\n  return a\n  \n",
+		"class A:\n  pass\n  ",
+		"for i in x: print(i)", "{'a': 1}", "x[1:]", "lambda: 1",
+		"# ends with a colon:", "'a string:'",
+	};
+	size_t i;
+	(void)state;
+	for (i = 0; i < sizeof open_ / sizeof open_[0]; i++)
+		if (!parse_is_incomplete(open_[i], strlen(open_[i])))
+			fail_msg("%s: not incomplete", open_[i]);
+	for (i = 0; i < sizeof done / sizeof done[0]; i++)
+		if (parse_is_incomplete(done[i], strlen(done[i])))
+			fail_msg("%s: incomplete", done[i]);
+}
+
 static void
 expect_error(const char *src, size_t len, const char *msg,
     uint32_t start, double max_ms)
@@ -588,6 +614,7 @@ main(void)
 		cmocka_unit_test(test_spans_table),
 		cmocka_unit_test(test_nfkc),
 		cmocka_unit_test(test_incomplete),
+		cmocka_unit_test(test_incomplete_block),
 		cmocka_unit_test(test_hostile_bytes),
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_long_flat),

@@ -15,18 +15,10 @@ int
 draw_attr(const struct ui *u, enum ui_color c)
 {
 	if (u->has_color)
-		switch (c) {
-		case UC_NONE:
-			return A_NORMAL;
-		case UC_TITLE:
-			return (int)(COLOR_PAIR(c) | A_BOLD);
-		case UC_HL:
-			return (int)(COLOR_PAIR(c) | A_BOLD);
-		default:
-			return (int)COLOR_PAIR(c);
-		}
+		return u->color_attr[c];	/* ui.c's palettes */
 	/* Without colour, meaning is carried by words and markers; these
-	 * attributes only add emphasis. */
+	 * attributes only add emphasis (and dim text washes out on a light
+	 * background). */
 	switch (c) {
 	case UC_TITLE:
 	case UC_HL:
@@ -35,7 +27,7 @@ draw_attr(const struct ui *u, enum ui_color c)
 	case UC_DAMAGE:
 		return A_BOLD;
 	case UC_DIM:
-		return A_DIM;
+		return u->light ? A_NORMAL : A_DIM;
 	default:
 		return A_NORMAL;
 	}

@@ -6,12 +6,15 @@
  * raw escape sequences and its own keymaps decide (F-keys and paging are
  * readline bindings too).  Readline never touches the terminal: its
  * terminal preparation is disabled, its output goes nowhere, and our
- * redisplay hook draws the prompt and line on the bottom row.  History is
- * a file of what people typed, so it is created 0600 and can be turned
- * off (--no-history).
+ * redisplay hook draws the prompt and line on the bottom rows (with the
+ * earlier lines of a continued input above it).  History is a file of
+ * what people typed, whole inputs, so it is created 0600 and can be
+ * turned off (--no-history).  Tab completes names, commands and, after
+ * :play, :save and :policy, paths.
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -65,6 +68,7 @@ getc_hook(FILE *f)
 {
 	int errors = 0;
 	(void)f;
+	progress_end();
 	for (;;) {
 		int c = wgetch(pad);
 		if (c == KEY_RESIZE) {
@@ -92,6 +96,7 @@ static int
 available_hook(void)
 {
 	int c;
+	progress_end();
 	wtimeout(pad, 10);
 	c = wgetch(pad);
 	wtimeout(pad, -1);
@@ -101,35 +106,114 @@ available_hook(void)
 	return 1;
 }
 
+/* Lines in the first len bytes of s. */
+static int
+count_lines(const char *s, size_t len)
+{
+	int n = 1;
+	const char *p = s, *end = s + len;
+
+	while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		n++;
+		p++;
+	}
+	return n;
+}
+
+int
+input_rows(const struct ui *u)
+{
+	const char *buf = rl_line_buffer ? rl_line_buffer : "";
+	int n = count_lines(buf, strlen(buf)), cap = LINES / 4;
+
+	if (u->pending != NULL)
+		n += count_lines(u->pending, u->npending);
+	if (cap < 1)
+		cap = 1;
+	return n < cap ? n : cap;
+}
+
+/* Draw one line of the input area on screen row y: its prompt, then
+ * the text from byte skip. */
+static void
+draw_input_line(int y, const char *prompt, const char *s, size_t len,
+    size_t skip)
+{
+	struct rect r = { y, 0, 1, COLS };
+	int x;
+
+	draw_fill(r, 0, A_NORMAL);
+	x = draw_text(r, 0, 0, A_BOLD, prompt);
+	draw_textn(r, 0, x, A_NORMAL, s + skip, len - skip);
+}
+
+/*
+ * The input area, on the bottom rows: the earlier lines of a continued
+ * input (as typed, each after its prompt), then the line being edited,
+ * which holds several lines when the history gave back a whole input.
+ * When they do not all fit, the rows end at the cursor's line.
+ */
 void
 input_redisplay(void)
 {
 	const char *prompt = rl_display_prompt ? rl_display_prompt : "";
 	const char *buf = rl_line_buffer ? rl_line_buffer : "";
-	struct rect r = { LINES - 1, 0, 1, COLS };
-	int pw, x;
+	const char *line, *cur;
+	int rows, total, npend, curidx, start, idx, top, pw, x = 0, y = 0;
 
+	progress_end();
 	if (LINES < 8 || COLS < 30)
 		return;
-	pw = draw_width(prompt, strlen(prompt));
-	/* Scroll horizontally so the cursor stays on screen. */
-	if (hscroll > rl_point)
-		hscroll = 0;
-	while (pw + draw_width(buf + hscroll, (size_t)(rl_point - hscroll)) >
-	    COLS - 2 && hscroll < rl_point) {
-		hscroll++;
-		while (hscroll < rl_point &&
-		    ((unsigned char)buf[hscroll] & 0xc0) == 0x80)
-			hscroll++;
+	rows = input_rows(U);
+	if (rows != U->input_h)
+		layout_draw(U);		/* the area grew or shrank */
+	npend = U->pending != NULL ? count_lines(U->pending, U->npending) : 0;
+	total = npend + count_lines(buf, strlen(buf));
+	curidx = npend + count_lines(buf, (size_t)rl_point) - 1;
+	start = total - rows;
+	if (curidx < start)
+		start = curidx;
+	top = LINES - rows;
+	/* the earlier lines of a continued input */
+	for (idx = 0, line = U->pending; idx < npend; idx++) {
+		size_t len = strcspn(line, "\n");
+		if (idx >= start && idx < start + rows)
+			draw_input_line(top + idx - start, idx == 0 ? ">>> " :
+			    "... ", line, len, 0);
+		line += len + (line[len] == '\n');
 	}
-	if (pw + draw_width(buf, (size_t)rl_point) <= COLS - 2)
-		hscroll = 0;
-	draw_fill(r, 0, A_NORMAL);
-	x = draw_text(r, 0, 0, A_BOLD, prompt);
-	draw_textn(r, 0, x, A_NORMAL, buf + hscroll,
-	    strlen(buf + hscroll));
-	x += draw_width(buf + hscroll, (size_t)(rl_point - hscroll));
-	move(LINES - 1, x < COLS ? x : COLS - 1);
+	/* the line being edited, scrolled sideways on the cursor's line */
+	for (cur = buf; cur + strcspn(cur, "\n") < buf + rl_point;)
+		cur += strcspn(cur, "\n") + 1;
+	pw = draw_width(cur == buf ? prompt : "... ", strlen(cur == buf ?
+	    prompt : "... "));
+	{
+		int point = (int)(buf + rl_point - cur);
+		if (hscroll > point)
+			hscroll = 0;
+		while (pw + draw_width(cur + hscroll, (size_t)(point -
+		    hscroll)) > COLS - 2 && hscroll < point) {
+			hscroll++;
+			while (hscroll < point &&
+			    ((unsigned char)cur[hscroll] & 0xc0) == 0x80)
+				hscroll++;
+		}
+		if (pw + draw_width(cur, (size_t)point) <= COLS - 2)
+			hscroll = 0;
+		x = pw + draw_width(cur + hscroll, (size_t)(point - hscroll));
+	}
+	for (line = buf; idx < total; idx++) {
+		size_t len = strcspn(line, "\n");
+		if (idx >= start && idx < start + rows) {
+			draw_input_line(top + idx - start, line == buf ?
+			    prompt : "... ", line, len, line == cur ?
+			    (size_t)hscroll : 0);
+			if (line == cur)
+				y = top + idx - start;
+		}
+		line += len + (line[len] == '\n');
+	}
+	move(y, x < COLS ? x : COLS - 1);
 	refresh();
 }
 
@@ -154,7 +238,9 @@ do_key_ast(int count, int key)
 static int
 do_key_quit(int count, int key)
 {
-	U->quit = true;
+	ui_quit(U);
+	if (!U->quit)
+		ui_redraw(U);
 	return 0;
 }
 
@@ -322,30 +408,114 @@ generator(const char *text, int state)
 	return NULL;
 }
 
+/*
+ * The meta commands that take a file: Tab completes a path relative to
+ * the current directory (directories end in '/'), keeping the files of
+ * the kind the command reads; :policy also offers the presets.  The path
+ * is one word, '/' and all (see word_breaks).
+ */
+static const struct {
+	const char	*cmd;		/* with its space */
+	const char	*ext;		/* files kept, or NULL: any */
+	bool		 presets;
+} file_args[] = {
+	{ ":play ", ".scn", false },
+	{ ":save ", NULL, false },
+	{ ":policy ", ".policy", true },
+};
+
+/* A directory listing for Tab stops at this many names. */
+#define MAX_LISTED 2000
+
+static bool completing_files;	/* show_matches: the names, not paths */
+
+static int
+file_arg(const char *line)
+{
+	size_t i;
+
+	line += strspn(line, " \t");
+	for (i = 0; i < sizeof file_args / sizeof file_args[0]; i++)
+		if (strncmp(line, file_args[i].cmd,
+		    strlen(file_args[i].cmd)) == 0)
+			return (int)i;
+	return -1;
+}
+
+static char *
+word_breaks(void)
+{
+	static char spaces[] = " \t";
+
+	return file_arg(rl_line_buffer) >= 0 ? spaces :
+	    (char *)rl_basic_word_break_characters;
+}
+
+static bool
+has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n > k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* The names in text's directory that start as text's last part does. */
+static void
+add_files(const char *text, const char *ext)
+{
+	const char *slash = strrchr(text, '/');
+	size_t dirlen = slash ? (size_t)(slash - text) + 1 : 0;
+	const char *base = text + dirlen;
+	size_t baselen = strlen(base), listed = 0;
+	char *dir = dirlen ? xstrndup(text, dirlen) : xstrdup("");
+	DIR *d = opendir(dirlen ? dir : ".");
+	struct dirent *de;
+
+	while (d != NULL && listed < MAX_LISTED && (de = readdir(d)) != NULL) {
+		struct stat st;
+		char *path;
+
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0 ||
+		    (de->d_name[0] == '.' && base[0] != '.') ||
+		    strncmp(de->d_name, base, baselen) != 0)
+			continue;
+		listed++;
+		path = xasprintf("%s%s", dir, de->d_name);
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			char *d2 = xasprintf("%s/", path);
+			add_candidate(d2);
+			free(d2);
+		} else if (ext == NULL || has_suffix(de->d_name, ext))
+			add_candidate(path);
+		free(path);
+	}
+	if (d != NULL)
+		closedir(d);
+	free(dir);
+}
+
 static char **
 complete(const char *text, int start, int end)
 {
 	const char *line = rl_line_buffer;
 	size_t i;
-	int p;
+	int p, f = file_arg(line);
 
 	rl_attempted_completion_over = 1;
 	rl_completion_append_character = '\0';
+	completing_files = false;
 	clear_candidates();
 	if (line[0] == ':' && start == 0) {
 		for (i = 0; meta_names[i] != NULL; i++)
 			add_candidate(meta_names[i]);
 		rl_completion_append_character = ' ';
-	} else if (strncmp(line, ":play ", 6) == 0 ||
-	    strncmp(line, ":save ", 6) == 0 ||
-	    strncmp(line, ":policy ", 8) == 0) {
-		if (strncmp(line, ":policy ", 8) == 0)
+	} else if (f >= 0) {
+		if (file_args[f].presets)
 			for (i = 0; policy_preset_names[i] != NULL; i++)
 				add_candidate(policy_preset_names[i]);
-		else {
-			rl_attempted_completion_over = 0;
-			return NULL;	/* readline's own file names */
-		}
+		add_files(text, file_args[f].ext);
+		completing_files = true;
 	} else {
 		for (i = 0; builtin_names[i] != NULL; i++)
 			add_candidate(builtin_names[i]);
@@ -376,8 +546,20 @@ show_matches(char **matches, int n, int max)
 	int i;
 	buf[0] = '\0';
 	for (i = 1; i <= n && len < sizeof buf - 1; i++) {
-		int k = snprintf(buf + len, sizeof buf - len, "%s%s",
-		    i > 1 ? "  " : "", matches[i]);
+		const char *m = matches[i];
+		int k;
+		/* A file by its name in its directory: "essay.scn",
+		 * "lessons/" (without "scenarios/"). */
+		if (completing_files) {
+			size_t e = strlen(m), j;
+			if (e > 0 && m[e - 1] == '/')
+				e--;
+			for (j = e; j > 0 && m[j - 1] != '/'; j--)
+				;
+			m += j;
+		}
+		k = snprintf(buf + len, sizeof buf - len, "%s%s",
+		    i > 1 ? "  " : "", m);
 		if (k < 0)
 			break;
 		len += (size_t)k;
@@ -422,15 +604,40 @@ void
 input_add_history(struct ui *u, const char *line)
 {
 	HIST_ENTRY *last;
-	if (line[0] == '\0')
+	char *trimmed;
+	size_t len = strlen(line);
+
+	/* (the empty line that ended a continued input is not part of it) */
+	while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == ' '))
+		len--;
+	if (len == 0)
 		return;
+	trimmed = xstrndup(line, len);
+	line = trimmed;
 	last = history_length > 0 ? history_get(history_base +
 	    history_length - 1) : NULL;
-	if (last != NULL && strcmp(last->line, line) == 0)
-		return;
-	add_history(line);
-	if (u->history_path != NULL)
-		(void)append_history(1, u->history_path);
+	if (last == NULL || strcmp(last->line, line) != 0) {
+		add_history(line);
+		if (u->history_path != NULL)
+			(void)append_history(1, u->history_path);
+	}
+	free(trimmed);
+}
+
+/* Does the history file start with a timestamp line ("#1712345678")? */
+static bool
+has_timestamps(const char *path)
+{
+	char head[2] = { 0, 0 };
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool yes;
+
+	if (fd < 0)
+		return false;
+	yes = read(fd, head, 2) == 2 && head[0] == '#' && head[1] >= '0' &&
+	    head[1] <= '9';
+	close(fd);
+	return yes;
 }
 
 /* ---- set-up ---- */
@@ -460,6 +667,11 @@ input_init(struct ui *u, bool no_history)
 
 	using_history();
 	stifle_history(HISTORY_MAX);
+	/* A whole input is one entry, its lines and all: in the file each
+	 * entry starts with a timestamp line, and readline joins the lines
+	 * up to the next one. */
+	history_comment_char = '#';
+	history_write_timestamps = 1;
 	if (!no_history) {
 		char *path = history_file();
 		if (path != NULL) {
@@ -470,6 +682,12 @@ input_init(struct ui *u, bool no_history)
 				close(fd);
 			(void)chmod(path, 0600);
 			(void)read_history(path);
+			/* A file of one line per entry (as written before
+			 * entries could hold several lines) is rewritten
+			 * with timestamps, so that what follows one is one
+			 * entry, its newlines and all. */
+			if (history_length > 0 && !has_timestamps(path))
+				(void)write_history(path);
 		}
 		u->history_path = path;
 	}
@@ -487,6 +705,7 @@ input_init(struct ui *u, bool no_history)
 	rl_outstream = devnull ? devnull : stderr;
 	rl_attempted_completion_function = complete;
 	rl_completion_display_matches_hook = show_matches;
+	rl_completion_word_break_hook = word_breaks;
 	rl_basic_word_break_characters = " \t\n\"'`@$><=;|&{(,)}[]+-*/%";
 	rl_callback_handler_install(input_prompt(u), on_line);
 	rl_variable_bind("bell-style", "none");
@@ -509,8 +728,14 @@ input_end(struct ui *u)
 	rl_callback_handler_remove();
 	fputs("\033[?2004l", stdout);
 	fflush(stdout);
-	if (u->history_path != NULL)
-		(void)history_truncate_file(u->history_path, HISTORY_MAX);
+	/* The file keeps the last HISTORY_MAX entries (whole inputs, not
+	 * lines): what this and any other session appended, read back and
+	 * stifled. */
+	if (u->history_path != NULL) {
+		clear_history();
+		if (read_history(u->history_path) == 0)
+			(void)write_history(u->history_path);
+	}
 	free(u->history_path);
 	u->history_path = NULL;
 	clear_candidates();

@@ -84,8 +84,10 @@ layout_draw(struct ui *u)
 	int rows = LINES, cols = COLS, main_h, ast_h = 0, n = 0, p;
 	bool wide;
 	struct rect status = { 0, 0, 1, cols };
-	struct rect msg = { rows - 2, 0, 1, cols };
+	int in_h = input_rows(u);
+	struct rect msg = { rows - 1 - in_h, 0, 1, cols };
 
+	u->col_shown = 0;
 	erase();
 	if (rows < 8 || cols < 30) {
 		struct rect all = { 0, 0, rows, cols };
@@ -97,18 +99,20 @@ layout_draw(struct ui *u)
 	if (n == 0)
 		n = 1;
 	wide = cols / n >= MIN_COLUMN;
-	main_h = rows - 3;
+	u->input_h = in_h;
+	main_h = rows - 2 - in_h;
 	/* A message wider than the screen (a policy's word list) takes a
 	 * second row, broken at a space, rather than being cut. */
 	if (u->message != NULL && draw_width(u->message,
 	    strlen(u->message)) > cols && rows >= 20) {
-		msg = (struct rect){ rows - 3, 0, 2, cols };
+		msg = (struct rect){ rows - 2 - in_h, 0, 2, cols };
 		main_h--;
 	}
 	if (u->show_ast) {
 		/* Enough for the welcome or a short tree, never more than
 		 * the paths keep. */
-		ast_h = u->m.input == NULL ? 12 + (u->missing != NULL) :
+		ast_h = u->m.input == NULL ? pane_ast_welcome_rows(u,
+		    cols - 2) + 2 :
 		    rows < 30 ? main_h / 3 :
 		    main_h * 2 / 5;
 		if (ast_h > main_h - 6 * (wide ? 1 : n))
@@ -134,6 +138,8 @@ layout_draw(struct ui *u)
 				    k == n - 1 ? paths_h - k * h : h, cols };
 			}
 			pane_path.draw(u, r, (enum path_id)p);
+			u->col[p] = r;
+			u->col_shown |= PATH_BIT(p);
 			k++;
 		}
 		if (ast_h > 0)

@@ -51,7 +51,7 @@ __asan_default_options(void)
 
 /* Long options without a short form. */
 enum { OPT_AGENT = 256, OPT_AGENT_TIMEOUT, OPT_SERVE, OPT_MEMORY, OPT_ENGINE,
-	OPT_FRESH_WORLD, OPT_MCP, OPT_JAIL, OPT_DOCTOR };
+	OPT_FRESH_WORLD, OPT_MCP, OPT_JAIL, OPT_DOCTOR, OPT_THEME };
 
 /*
  * How far batch mode follows continuation lines.  Each new line re-parses
@@ -68,6 +68,7 @@ struct options {
 	bool		 json;
 	bool		 flush;		/* each record out at once (--state) */
 	bool		 no_history;
+	enum ui_theme	 theme;		/* --theme */
 	unsigned	 paths;
 	const struct policy *policy;
 	unsigned	 budget;
@@ -115,7 +116,7 @@ static const char help_text[] =
 "  -j, --json           print one JSON record per line instead of trace lines\n"
 "  -P, --policy=NAME    sandbox policy: essay (default), dunder, blocklist,\n"
 "                       or a policy FILE\n"
-"  -B, --budget=N       operations the sandbox path may run (default 1000)\n"
+"  -B, --budget=N       inputs the sandbox path may run (default 1000)\n"
 "  -F, --jail-filter    on the jail path, apply the sandbox policy first\n"
 "      --jail=BOUNDARY  the jail path's boundary: ns (the host kernel's\n"
 "                       namespaces, Landlock and seccomp; the default) or\n"
@@ -128,6 +129,9 @@ static const char help_text[] =
 "                       and files it keeps (default twice INPUT); a size is\n"
 "                       bytes or a number with K, M or G\n"
 "      --no-history     do not read or write the UI's input history\n"
+"      --theme=THEME    the UI's colours for a dark (the default) or light\n"
+"                       background; also SANDBOXREPL_THEME=light; NO_COLOR\n"
+"                       set turns colour off\n"
 "      --agent=CMD      an input '? TASK' is a task for an agent: run CMD\n"
 "                       through /bin/sh -c, write the task and a context\n"
 "                       block to its stdin, run the lines it answers with\n"
@@ -446,6 +450,7 @@ main(int argc, char **argv)
 		{ "jail", required_argument, NULL, OPT_JAIL },
 		{ "memory", required_argument, NULL, OPT_MEMORY },
 		{ "doctor", no_argument, NULL, OPT_DOCTOR },
+		{ "theme", required_argument, NULL, OPT_THEME },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -566,6 +571,11 @@ main(int argc, char **argv)
 		}
 		case OPT_DOCTOR:
 			doctor = true;
+			break;
+		case OPT_THEME:
+			if (!ui_theme_parse(optarg, &o.theme))
+				return usage_error("invalid theme '%s' "
+				    "(expected dark or light)", optarg);
 			break;
 		case OPT_FRESH_WORLD:
 			so.fresh_world = true;
@@ -701,7 +711,7 @@ main(int argc, char **argv)
 			    ui_usable(&why)) {
 				struct ui_opts uo = { .no_history =
 				    o.no_history, .agent = o.agent.command ?
-				    &o.agent : NULL };
+				    &o.agent : NULL, .theme = o.theme };
 				const char *missing = NULL;
 
 				if (so.engine == WORLD_ENGINE_CPYTHON &&

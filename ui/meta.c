@@ -100,7 +100,7 @@ do_budget(struct ui *u, const char *arg)
 		return;
 	}
 	session_set_budget(u->s, (unsigned)n);
-	meta_set_message(u, "sandbox budget: %ld operations", n);
+	meta_set_message(u, "sandbox budget: %ld inputs", n);
 }
 
 static void
@@ -227,7 +227,7 @@ do_save(struct ui *u, const char *arg)
 static void
 do_quit(struct ui *u, const char *arg)
 {
-	u->quit = true;
+	ui_quit(u);
 }
 
 /* :jail [ns|gvisor]: say or set the jail path's boundary. */

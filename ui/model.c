@@ -115,6 +115,7 @@ model_clear(struct model *m)
 	for (i = 0; i < m->nlog; i++)
 		free(m->log[i]);
 	m->nlog = 0;
+	m->unsaved = 0;
 	free_last_input(m);
 	model_rebase(m);
 }
@@ -260,6 +261,8 @@ model_apply(struct model *m, const char *input, size_t len,
 		mp->last.fs_partial = r[i].fs_partial;
 		log_line(m, r[i].line ? r[i].line : "");
 	}
+	if (n > 0)
+		m->unsaved++;
 	for (k = 0; hl == NULL && k < sizeof prefer / sizeof prefer[0]; k++)
 		for (i = 0; i < n; i++)
 			if (r[i].path == prefer[k] && r[i].has_node) {
@@ -457,7 +460,7 @@ model_strip(const struct model *m, enum path_id p,
 }
 
 bool
-model_save(const struct model *m, const char *path)
+model_save(struct model *m, const char *path)
 {
 	FILE *f = fopen(path, "w");
 	size_t i;
@@ -472,5 +475,8 @@ model_save(const struct model *m, const char *path)
 		errno = saved;
 		return false;
 	}
-	return fclose(f) == 0;
+	if (fclose(f) != 0)
+		return false;
+	m->unsaved = 0;
+	return true;
 }

@@ -75,6 +75,9 @@ struct model {
 	struct model_path	 paths[PATH__COUNT];
 	char			**log;	/* trace lines, for :save */
 	size_t			 nlog;
+	size_t			 unsaved;	/* inputs in the log since the
+						   last :save (or the start,
+						   or :reset) */
 	/* The last input and its tree. */
 	char			*input;
 	struct model_astline	*ast;
@@ -121,7 +124,8 @@ size_t model_fs_rows(struct model *m, enum path_id p,
 /* The strip for the path's last record; returns the number of items. */
 size_t model_strip(const struct model *m, enum path_id p,
     struct strip_item out[STRIP_MAX]);
-/* Write the log as trace lines; false with errno set on failure. */
-bool model_save(const struct model *m, const char *path);
+/* Write the log as trace lines (then nothing is unsaved); false with
+ * errno set on failure. */
+bool model_save(struct model *m, const char *path);
 
 #endif

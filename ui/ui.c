@@ -2,7 +2,8 @@
  * ui.c -- the terminal UI's main loop.
  *
  * Sets up curses (newterm, so a bad TERM is an error value rather than an
- * exit), colours unless NO_COLOR, and readline; then reads one key at a
+ * exit), colours for a dark or light background unless NO_COLOR, and
+ * readline; then reads one key at a
  * time until :quit, F10 or end of input.  Every line readline accepts
  * comes to ui_line(): a ':' meta command, a presenter step (Enter on an
  * empty line while a scenario plays), or code, which is accumulated while
@@ -75,6 +76,7 @@ ui_usable(const char **why)
 void
 ui_redraw(struct ui *u)
 {
+	progress_end();
 	layout_draw(u);
 	input_redisplay();
 }
@@ -85,6 +87,20 @@ ui_resize(struct ui *u)
 	/* ncurses has already resized stdscr (LINES, COLS). */
 	clearok(curscr, TRUE);
 	ui_redraw(u);
+}
+
+void
+ui_quit(struct ui *u)
+{
+	size_t n = u->m.unsaved;
+
+	if (n == 0 || u->quit_asked) {
+		u->quit = true;
+		return;
+	}
+	u->quit_asked = true;
+	meta_set_message(u, "%zu step%s not saved: :save FILE first, or "
+	    "press F10 or :quit again to quit", n, n == 1 ? "" : "s");
 }
 
 /*
@@ -134,6 +150,7 @@ submit(struct ui *u, const char *input, size_t len)
 	const char *task;
 	size_t n, tasklen;
 
+	u->quit_asked = false;
 	if (u->agent != NULL && agent_is_task(input, len, &task, &tasklen)) {
 		submit_task(u, task, tasklen);
 		return;
@@ -153,7 +170,8 @@ ui_line(struct ui *u, const char *line)
 	size_t len;
 
 	if (line == NULL) {
-		u->quit = true;
+		ui_quit(u);
+		ui_redraw(u);
 		return;
 	}
 	len = strlen(line);
@@ -166,13 +184,14 @@ ui_line(struct ui *u, const char *line)
 			return;
 		}
 		if (*p == '\0' || *p == '#') {
-			if (*p == '\0' && u->playing)
+			if (*p == '\0' && u->playing) {
+				u->quit_asked = false;
 				meta_play_step(u);
+			}
 			ui_redraw(u);
 			return;
 		}
 	}
-	input_add_history(u, line);
 	if (u->npending + len + 1 > MAX_PENDING) {
 		meta_set_message(u, "input too long; dropped");
 		free(u->pending);
@@ -193,6 +212,8 @@ ui_line(struct ui *u, const char *line)
 		ui_redraw(u);
 		return;
 	}
+	/* The history keeps the whole input, its lines and all. */
+	input_add_history(u, u->pending);
 	submit(u, u->pending, u->npending);
 	free(u->pending);
 	u->pending = NULL;
@@ -200,23 +221,86 @@ ui_line(struct ui *u, const char *line)
 	ui_redraw(u);
 }
 
+bool
+ui_theme_parse(const char *s, enum ui_theme *out)
+{
+	if (strcmp(s, "dark") == 0)
+		*out = UI_THEME_DARK;
+	else if (strcmp(s, "light") == 0)
+		*out = UI_THEME_LIGHT;
+	else
+		return false;
+	return true;
+}
+
+/*
+ * Each colour's foreground, background (-1: the terminal's) and extra
+ * attribute.  On a light background yellow and cyan text wash out (as
+ * dim does), so the light palettes use darker colours: from the 256-colour
+ * cube where the terminal has it, else the readable ones of the eight.
+ */
+struct shade {
+	short	 fg, bg;
+	int	 attr;
+};
+
+static const struct shade dark[UC__COUNT] = {
+	[UC_OK] = { COLOR_GREEN, -1, 0 },
+	[UC_BLOCKED] = { COLOR_YELLOW, -1, 0 },
+	[UC_DAMAGE] = { COLOR_RED, -1, 0 },
+	[UC_ERROR] = { COLOR_MAGENTA, -1, 0 },
+	[UC_CONTAINED] = { COLOR_CYAN, -1, 0 },
+	[UC_TITLE] = { COLOR_WHITE, COLOR_BLUE, A_BOLD },
+	[UC_DIM] = { COLOR_CYAN, -1, 0 },
+	[UC_HL] = { COLOR_BLACK, COLOR_YELLOW, A_BOLD },
+};
+
+static const struct shade light256[UC__COUNT] = {
+	[UC_OK] = { 28, -1, 0 },		/* green4 */
+	[UC_BLOCKED] = { 130, -1, A_BOLD },	/* dark orange */
+	[UC_DAMAGE] = { 160, -1, 0 },		/* red3 */
+	[UC_ERROR] = { 90, -1, 0 },		/* dark magenta */
+	[UC_CONTAINED] = { 25, -1, A_BOLD },	/* dark blue */
+	[UC_TITLE] = { 231, 25, A_BOLD },
+	[UC_DIM] = { 242, -1, 0 },		/* grey */
+	[UC_HL] = { 16, 153, A_BOLD },		/* black on light blue */
+};
+
+static const struct shade light8[UC__COUNT] = {
+	[UC_OK] = { COLOR_GREEN, -1, 0 },
+	[UC_BLOCKED] = { COLOR_BLUE, -1, A_BOLD },
+	[UC_DAMAGE] = { COLOR_RED, -1, 0 },
+	[UC_ERROR] = { COLOR_MAGENTA, -1, 0 },
+	[UC_CONTAINED] = { -1, -1, A_BOLD },
+	[UC_TITLE] = { COLOR_WHITE, COLOR_BLUE, A_BOLD },
+	[UC_DIM] = { -1, -1, 0 },
+	[UC_HL] = { COLOR_WHITE, COLOR_BLUE, A_BOLD },
+};
+
 static void
-init_colors(struct ui *u)
+init_colors(struct ui *u, enum ui_theme theme)
 {
 	const char *nc = getenv("NO_COLOR");
+	const char *env = getenv("SANDBOXREPL_THEME");
+	const struct shade *pal;
+	int c;
+
+	/* an unknown value in the environment is the default */
+	if (theme == UI_THEME_UNSET && (env == NULL ||
+	    !ui_theme_parse(env, &theme)))
+		theme = UI_THEME_DARK;
+	u->light = theme == UI_THEME_LIGHT;
 	u->has_color = (nc == NULL || nc[0] == '\0') && has_colors();
 	if (!u->has_color)
 		return;
 	start_color();
 	use_default_colors();
-	init_pair(UC_OK, COLOR_GREEN, -1);
-	init_pair(UC_BLOCKED, COLOR_YELLOW, -1);
-	init_pair(UC_DAMAGE, COLOR_RED, -1);
-	init_pair(UC_ERROR, COLOR_MAGENTA, -1);
-	init_pair(UC_CONTAINED, COLOR_CYAN, -1);
-	init_pair(UC_TITLE, COLOR_WHITE, COLOR_BLUE);
-	init_pair(UC_DIM, COLOR_CYAN, -1);
-	init_pair(UC_HL, COLOR_BLACK, COLOR_YELLOW);
+	pal = !u->light ? dark : COLORS >= 256 ? light256 : light8;
+	for (c = UC_NONE + 1; c < UC__COUNT; c++) {
+		init_pair((short)c, pal[c].fg, pal[c].bg);
+		u->color_attr[c] = (int)COLOR_PAIR(c) | pal[c].attr;
+	}
+	u->color_attr[UC_NONE] = A_NORMAL;
 }
 
 int
@@ -238,15 +322,17 @@ ui_run(struct session *s, const struct ui_opts *o)
 	raw();
 	noecho();
 	nonl();
-	init_colors(&u);
+	init_colors(&u, o->theme);
 	model_init(&u.m, s);
 	meta_set_message(&u, "Type an input and Enter; F1 help, :quit "
 	    "leaves.");
 	input_init(&u, o->no_history);
+	progress_init(&u);
 	catch_signals();
 	ui_redraw(&u);
 	while (!u.quit && !ui_stopped())
 		input_read(&u);
+	progress_fini(&u);
 	input_end(&u);
 	endwin();
 	delscreen(scr);

@@ -13,6 +13,10 @@ struct session;
 
 struct agent_opts;
 
+/* Colours for the terminal's background: --theme, else the environment's
+ * SANDBOXREPL_THEME, else dark.  NO_COLOR turns colour off in any. */
+enum ui_theme { UI_THEME_UNSET, UI_THEME_DARK, UI_THEME_LIGHT };
+
 struct ui_opts {
 	bool			 no_history;	/* neither read nor write the
 						   history file */
@@ -20,7 +24,11 @@ struct ui_opts {
 	const char		*missing;	/* why a world cannot be built
 						   here (the welcome points to
 						   --doctor), or NULL */
+	enum ui_theme		 theme;		/* --theme, or UNSET */
 };
+
+/* "dark" or "light"; false for anything else. */
+bool ui_theme_parse(const char *s, enum ui_theme *out);
 
 /* Can the UI run here?  False (with *why set) for an empty or dumb TERM. */
 bool ui_usable(const char **why);

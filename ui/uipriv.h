@@ -37,9 +37,12 @@ struct ui {
 	struct session	*s;
 	struct model	 m;
 	bool		 has_color;
+	bool		 light;		/* --theme=light */
+	int		 color_attr[UC__COUNT];	/* with colour: each one's */
 	bool		 show_ast;
 	bool		 show_help;
 	bool		 quit;
+	bool		 quit_asked;	/* unsaved steps were pointed out */
 	/* Each column scrolls on its own: rows scrolled back from the
 	 * newest, per path; PgUp/PgDn move the focused column's. */
 	int		 scroll[PATH__COUNT];
@@ -47,6 +50,9 @@ struct ui {
 	enum path_id	 focus;		/* layout_focus() gives the live one */
 	bool		 focus_shown;	/* mark it once a scroll key was used */
 	char		*message;	/* the line above the input */
+	int		 input_h;	/* rows the layout gave the input */
+	struct rect	 col[PATH__COUNT];	/* each path's column */
+	unsigned	 col_shown;	/* the paths drawn in col */
 	/* Presenter mode (:play). */
 	struct scenario	 play;
 	bool		 playing;
@@ -73,6 +79,9 @@ extern const struct pane_ops pane_fs;	/* files and names */
 extern const struct pane_ops pane_ast;	/* tree and span, or welcome */
 extern const struct pane_ops pane_status;	/* policy, budget, paths */
 extern const struct pane_ops pane_help;	/* the F1 overlay */
+
+/* pane_ast.c: the rows the welcome takes in width columns. */
+int pane_ast_welcome_rows(const struct ui *u, int width);
 
 /* draw.c: clipped text in a rectangle. */
 int draw_attr(const struct ui *u, enum ui_color c);
@@ -101,9 +110,19 @@ void layout_scroll_reset(struct ui *u);
 void input_init(struct ui *u, bool no_history);
 void input_end(struct ui *u);
 void input_redisplay(void);
+/* The rows the input area wants: a continued input's earlier lines and
+ * the line being edited (a recalled input may hold several). */
+int input_rows(const struct ui *u);
 void input_read(struct ui *u);	/* one key (blocks) */
 const char *input_prompt(const struct ui *u);
 void input_add_history(struct ui *u, const char *line);
+
+/* progress.c: a running path's elapsed seconds, drawn by a thread while
+ * session_run() runs.  progress_end() stops it: call it before any
+ * curses call on the main thread. */
+void progress_init(struct ui *u);
+void progress_end(void);
+void progress_fini(struct ui *u);
 
 /* meta.c: ':' commands.  Returns true when line was one. */
 bool meta_run(struct ui *u, const char *line);
@@ -119,5 +138,8 @@ void ui_redraw(struct ui *u);
  * continuation, presenter step or an input to run. */
 void ui_line(struct ui *u, const char *line);
 void ui_resize(struct ui *u);
+/* :quit, :q, F10, Ctrl-D: quit, unless the transcript has inputs not
+ * saved and this is the first ask since the last input. */
+void ui_quit(struct ui *u);
 
 #endif

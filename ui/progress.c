@@ -1,0 +1,183 @@
+/*
+ * progress.c -- elapsed seconds in a path's strip while it runs.
+ *
+ * An input runs on the paths one after another inside session_run(),
+ * which returns when all have finished; a world or the jail can take
+ * seconds, and the screen stood still.  The session tells us (its
+ * progress hook, on the main thread) as each path starts and ends; the
+ * first start of an input starts a ticker thread, which every quarter
+ * second writes "running Ns" at the right end of the running path's
+ * strip row (and "done in Ns" on one that has finished while the others
+ * run), once a path has taken a second.  The results replace it all at
+ * the next full redraw.
+ *
+ * Curses is not thread-safe, so it is used by one thread at a time: the
+ * main thread draws nothing while an input runs (it is inside
+ * session_run), and every way back to curses -- ui_redraw(),
+ * input_redisplay(), the key reader -- first calls progress_end(), which
+ * stops and joins the ticker.  The ticker blocks every signal, so that a
+ * signal the session waits for (a child's) still reaches the main
+ * thread, and no signal handler draws.
+ */
+#include "config.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "session.h"
+#include "uipriv.h"
+
+/* Nothing is shown for a path that finishes within this time. */
+#define SHOW_AFTER_MS 1000
+#define TICK_MS 250
+
+static struct {
+	pthread_mutex_t	 lock;
+	pthread_cond_t	 wake;
+	pthread_t	 thread;
+	bool		 running;	/* the ticker exists */
+	bool		 stop;
+	struct ui	*u;
+	bool		 started[PATH__COUNT], done[PATH__COUNT];
+	struct timespec	 start[PATH__COUNT], end[PATH__COUNT];
+} P = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static long
+ms_between(const struct timespec *a, const struct timespec *b)
+{
+	return (b->tv_sec - a->tv_sec) * 1000 +
+	    (b->tv_nsec - a->tv_nsec) / 1000000;
+}
+
+/* Each started path's time at the end of its strip row (P.lock held). */
+static void
+draw_times(void)
+{
+	struct ui *u = P.u;
+	struct timespec now;
+	int p, cy, cx;
+	bool drawn = false;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	getyx(stdscr, cy, cx);
+	for (p = 0; p < PATH__COUNT; p++) {
+		struct rect r = u->col[p], at;
+		char buf[32];
+		long ms;
+		int n;
+
+		if (!P.started[p] || !(u->col_shown & PATH_BIT(p)) ||
+		    r.h < 2)
+			continue;
+		ms = ms_between(&P.start[p], P.done[p] ? &P.end[p] : &now);
+		if (ms < SHOW_AFTER_MS)
+			continue;
+		n = snprintf(buf, sizeof buf, P.done[p] ? " done in %lds " :
+		    " running %lds ", ms / 1000);
+		if (n <= 0 || n > r.w)
+			continue;
+		at = (struct rect){ r.y + 1, r.x + r.w - n, 1, n };
+		draw_text(at, 0, 0, draw_attr(u, UC_HL), buf);
+		drawn = true;
+	}
+	if (drawn) {
+		move(cy, cx);
+		refresh();
+	}
+}
+
+static void *
+ticker(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&P.lock);
+	while (!P.stop) {
+		struct timespec t;
+		draw_times();
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		t.tv_nsec += TICK_MS * 1000000L;
+		if (t.tv_nsec >= 1000000000L) {
+			t.tv_sec++;
+			t.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&P.wake, &P.lock, &t);
+	}
+	pthread_mutex_unlock(&P.lock);
+	return NULL;
+}
+
+static void
+on_progress(void *ctx, enum path_id p, bool done)
+{
+	sigset_t all, old;
+
+	(void)ctx;
+	pthread_mutex_lock(&P.lock);
+	if (!done) {
+		/* a path starting again: the next input (an agent's
+		 * lines, a scenario's steps) */
+		if (P.started[p]) {
+			memset(P.started, 0, sizeof P.started);
+			memset(P.done, 0, sizeof P.done);
+		}
+		P.started[p] = true;
+		P.done[p] = false;
+		clock_gettime(CLOCK_MONOTONIC, &P.start[p]);
+		if (!P.running) {
+			P.stop = false;
+			sigfillset(&all);
+			pthread_sigmask(SIG_SETMASK, &all, &old);
+			P.running = pthread_create(&P.thread, NULL, ticker,
+			    NULL) == 0;
+			pthread_sigmask(SIG_SETMASK, &old, NULL);
+		}
+	} else {
+		P.done[p] = true;
+		clock_gettime(CLOCK_MONOTONIC, &P.end[p]);
+	}
+	pthread_cond_signal(&P.wake);
+	pthread_mutex_unlock(&P.lock);
+}
+
+void
+progress_init(struct ui *u)
+{
+	pthread_condattr_t ca;
+
+	P.u = u;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&P.wake, &ca);
+	pthread_condattr_destroy(&ca);
+	session_set_progress(u->s, on_progress, u);
+}
+
+void
+progress_end(void)
+{
+	pthread_mutex_lock(&P.lock);
+	if (!P.running) {
+		pthread_mutex_unlock(&P.lock);
+		return;
+	}
+	P.stop = true;
+	pthread_cond_signal(&P.wake);
+	pthread_mutex_unlock(&P.lock);
+	pthread_join(P.thread, NULL);
+	pthread_mutex_lock(&P.lock);
+	P.running = false;
+	memset(P.started, 0, sizeof P.started);
+	memset(P.done, 0, sizeof P.done);
+	pthread_mutex_unlock(&P.lock);
+}
+
+void
+progress_fini(struct ui *u)
+{
+	progress_end();
+	session_set_progress(u->s, NULL, NULL);
+	pthread_cond_destroy(&P.wake);
+}
