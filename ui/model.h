@@ -121,6 +121,9 @@ size_t model_fs_rows(struct model *m, enum path_id p,
 /* The strip for the path's last record; returns the number of items. */
 size_t model_strip(const struct model *m, enum path_id p,
     struct strip_item out[STRIP_MAX]);
+/* A deep copy of src into dst (which holds nothing), to go back to
+ * later: model_free(m) then model_copy(m, saved). */
+void model_copy(struct model *dst, const struct model *src);
 /* Write the log as trace lines; false with errno set on failure. */
 bool model_save(const struct model *m, const char *path);
 

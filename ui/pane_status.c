@@ -17,7 +17,7 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 	const struct policy *pol = session_policy(u->s);
 	char buf[256], paths[64] = "";
 	unsigned mask = session_paths(u->s);
-	size_t len = 0;
+	size_t len = 0, cur, total;
 	int p, x;
 
 	for (p = 0; p < PATH__COUNT; p++)
@@ -35,9 +35,8 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 	    session_engine(u->s, PATH_UNSAFE));
 	draw_fill(r, 0, draw_attr(u, UC_TITLE));
 	x = draw_text(r, 0, 0, draw_attr(u, UC_TITLE), buf);
-	if (u->playing) {
-		snprintf(buf, sizeof buf, " | step %zu of %zu", u->play_shown,
-		    u->play_total);
+	if (play_progress(u, &cur, &total)) {
+		snprintf(buf, sizeof buf, " | step %zu of %zu", cur, total);
 		x += draw_text(r, 0, x, draw_attr(u, UC_TITLE), buf);
 	}
 	{

@@ -5,7 +5,7 @@
  * exit), colours unless NO_COLOR, and readline; then reads one key at a
  * time until :quit, F10 or end of input.  Every line readline accepts
  * comes to ui_line(): a ':' meta command, a presenter step (Enter on an
- * empty line while a scenario plays), or code, which is accumulated while
+ * empty line while a scenario plays, play.c), or code, which is accumulated while
  * the parser says it is incomplete and then run on every path.
  */
 #include "config.h"
@@ -144,7 +144,23 @@ submit(struct ui *u, const char *input, size_t len)
 	layout_scroll_reset(u);
 	free(u->message);
 	u->message = NULL;
+	play_live(u, input, len, r, n);
 	arena_free(a);
+}
+
+/* A meta command that changes what the next step runs on (a scenario
+ * playing forgets the steps it ran past the one shown). */
+static bool
+changes_session(const char *line)
+{
+	static const char *const which[] = { ":policy", ":budget", ":paths",
+	    ":jail", NULL };
+	size_t n = strcspn(line, " \t"), i;
+
+	for (i = 0; which[i] != NULL; i++)
+		if (strlen(which[i]) == n && strncmp(which[i], line, n) == 0)
+			return true;
+	return false;
 }
 
 void
@@ -161,13 +177,15 @@ ui_line(struct ui *u, const char *line)
 		const char *p = line + strspn(line, " \t");
 		if (*p == ':') {
 			input_add_history(u, p);
+			if (changes_session(p))
+				play_changed(u);
 			meta_run(u, p);
 			ui_redraw(u);
 			return;
 		}
 		if (*p == '\0' || *p == '#') {
-			if (*p == '\0' && u->playing)
-				meta_play_step(u);
+			if (*p == '\0' && play_active(u))
+				play_next(u);
 			ui_redraw(u);
 			return;
 		}
@@ -193,6 +211,7 @@ ui_line(struct ui *u, const char *line)
 		ui_redraw(u);
 		return;
 	}
+	play_changed(u);	/* a live input: the scenario waits */
 	submit(u, u->pending, u->npending);
 	free(u->pending);
 	u->pending = NULL;
@@ -244,6 +263,10 @@ ui_run(struct session *s, const struct ui_opts *o)
 	    "leaves.");
 	input_init(&u, o->no_history);
 	catch_signals();
+	if (o->play != NULL) {	/* --play FILE: straight into it */
+		ui_redraw(&u);
+		play_start(&u, o->play);
+	}
 	ui_redraw(&u);
 	while (!u.quit && !ui_stopped())
 		input_read(&u);
@@ -255,8 +278,7 @@ ui_run(struct session *s, const struct ui_opts *o)
 		raise(stop_signal);
 	}
 	model_free(&u.m);
-	if (u.playing)
-		scenario_free(&u.play);
+	play_stop(&u);
 	free(u.pending);
 	free(u.message);
 	if (u.owned_policy != NULL) {
