@@ -485,6 +485,15 @@ scenario_exec(struct session *s, const struct scn_step *st, struct arena *a,
 				    a, &r);
 				memcpy(out->records, r, n * sizeof *r);
 				out->nrecords = n;
+				/* (two of them: which is which, as above) */
+				for (i = 0; st->label != NULL && n > 1 &&
+				    i < n; i++) {
+					struct record *c = &out->records[i];
+					c->label = arena_printf(a, "%s %s",
+					    session_path_adjective(c->path),
+					    c->label);
+					record_set_line(c, a);
+				}
 			}
 			for (w = strtok_r(list, " \t", &save); w != NULL &&
 			    out->nrecords < cap; w = strtok_r(NULL, " \t",
