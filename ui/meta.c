@@ -137,8 +137,8 @@ static void
 do_play(struct ui *u, const char *arg)
 {
 	if (*arg == '\0') {
-		if (play_active(u) && !play_view_shown(u))
-			play_toggle_view(u);
+		if (play_active(u))
+			play_show_view(u);
 		else if (!play_active(u))
 			meta_set_message(u, "usage: :play FILE (a .scn "
 			    "scenario)");

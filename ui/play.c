@@ -347,6 +347,13 @@ play_toggle_view(struct ui *u)
 }
 
 void
+play_show_view(struct ui *u)
+{
+	u->play->view = true;
+	set_progress(u);
+}
+
+void
 play_changed(struct ui *u)
 {
 	if (u->play != NULL)
@@ -506,8 +513,8 @@ verdict_word(const struct record *r)
 	return words[r->verdict];
 }
 
-/* What happened, in one sentence: the reason for a refusal, the harm
- * done (its effects) for damage, the answer for work that passed. */
+/* What happened, in one sentence: the reason for a refusal, the answer
+ * for work that passed, the harm done (its effects) for damage. */
 static const char *
 what_happened(struct arena *a, const struct record *r)
 {
@@ -519,6 +526,12 @@ what_happened(struct arena *a, const struct record *r)
 	if (!bypassed && r->verdict != VERDICT_OK &&
 	    r->verdict != VERDICT_SIMULATED && r->reason != NULL)
 		return r->reason;
+	/* work that passed: the trace's words ("wrote out.txt", "ran
+	 * inside the jail: ..."), a bare value as what the code returned */
+	if (!bypassed && r->verdict == VERDICT_OK && r->outcome != NULL)
+		return r->kind == KIND_CODE && r->result != NULL &&
+		    strcmp(r->outcome, r->result) == 0 ?
+		    arena_printf(a, "returned %s", r->result) : r->outcome;
 	for (i = 0; i < r->neffects; i++)
 		if (r->effects[i].category != NULL && r->effects[i].text)
 			sbuf_addf(&b, "%s%s", b.len ? "; " : "",
@@ -534,9 +547,6 @@ what_happened(struct arena *a, const struct record *r)
 		return s;
 	}
 	sbuf_free(&b);
-	if (r->kind == KIND_CODE && r->verdict == VERDICT_OK)
-		return arena_printf(a, "ran; the result: %s",
-		    r->result ? r->result : "None");
 	return r->outcome ? r->outcome : r->reason ? r->reason : "";
 }
 
@@ -742,7 +752,8 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 		for (i = 0; i < rs.n && row < r.h; i++) {
 			draw_textn(r, row, rs.r[i].x, rs.r[i].attr, rs.r[i].s,
 			    rs.r[i].len);
-			if (rs.r[i].x == 3 && first_pay) {
+			if (rs.r[i].x == 3 && first_pay && (pl->live_a ||
+			    (st != NULL && st->kind == SCN_RUN))) {
 				draw_text(r, row, 1, draw_attr(u, UC_DIM),
 				    ">");
 				first_pay = false;

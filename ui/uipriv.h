@@ -124,6 +124,7 @@ void play_home(struct ui *u);
 void play_goto(struct ui *u, const char *arg);
 void play_restart(struct ui *u);
 void play_toggle_view(struct ui *u);
+void play_show_view(struct ui *u);	/* :play alone */
 void play_changed(struct ui *u);
 /* A live input's records, shown in the view until the next move. */
 void play_live(struct ui *u, const char *input, size_t len,
