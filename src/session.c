@@ -2187,12 +2187,6 @@ world_literal_source(const struct session *s, enum path_id p)
 	return sbuf_take(&src);
 }
 
-void
-session_snap_begin(struct session *s)
-{
-	s->nsnaps++;
-}
-
 struct session_snap *
 session_snap_take(struct session *s)
 {
@@ -2261,6 +2255,20 @@ session_snap_restore(struct session *s, const struct session_snap *sn)
 	sbuf_adds(&s->setup, sn->setup);
 }
 
+size_t
+session_snap_bytes(const struct session_snap *sn)
+{
+	size_t p, n = sizeof *sn + strlen(sn->setup);
+
+	for (p = 0; p < PATH__COUNT; p++) {
+		n += mfs_bytes(sn->paths[p].fs) + ns_held(sn->paths[p].ns) +
+		    ledger_bytes(sn->paths[p].ledger);
+		if (sn->paths[p].restore != NULL)
+			n += strlen(sn->paths[p].restore);
+	}
+	return n;
+}
+
 void
 session_snap_free(struct session *s, struct session_snap *sn)
 {
@@ -2277,12 +2285,6 @@ session_snap_free(struct session *s, struct session_snap *sn)
 	free(sn->policy);
 	free(sn->setup);
 	free(sn);
-	session_snap_end(s);
-}
-
-void
-session_snap_end(struct session *s)
-{
 	if (s->nsnaps > 0)
 		s->nsnaps--;
 }

@@ -169,15 +169,13 @@ const char *session_engine_note(const struct session *s);
  * their reprs (as --state does), the others are gone.  While snapshots
  * live, worlds report their plain names after every input, and the arenas
  * names point into are kept across resets.  Free every snapshot before
- * the session.  session_snap_begin/end hold that mode without a snapshot
- * (so the first input's names are reported before one is taken).
+ * the session.  session_snap_bytes() is what one holds, for a cap.
  */
 struct session_snap;
 struct session_snap *session_snap_take(struct session *s);
 void session_snap_restore(struct session *s, const struct session_snap *sn);
 void session_snap_free(struct session *s, struct session_snap *sn);
-void session_snap_begin(struct session *s);
-void session_snap_end(struct session *s);
+size_t session_snap_bytes(const struct session_snap *sn);
 
 /* "unsafe", "sandboxed", "jailed": the word the essay's labels use. */
 const char *session_path_adjective(enum path_id p);

@@ -31,8 +31,11 @@
 #include "uipriv.h"
 #include "xalloc.h"
 
-/* More visible steps than this are not kept to go back to. */
+/* A scenario for the view has at most this many visible steps. */
 #define PLAY_MAX_STEPS 1000
+/* The snapshots kept to go back to hold at most this much; past it the
+ * oldest steps' are let go (the start's is always kept). */
+#define PLAY_MAX_SNAP_BYTES ((size_t)512 << 20)
 
 /* One visible step, once it ran. */
 struct play_done {
@@ -41,7 +44,9 @@ struct play_done {
 	struct arena		*a;		/* out's records and text */
 	struct scn_output	 out;
 	const char		*failed;	/* a step that failed: why */
-	struct session_snap	*snap;		/* the session after it */
+	struct session_snap	*snap;		/* the session after it, or
+						   NULL: let go for the cap */
+	size_t			 snap_bytes;
 	struct model		 m;		/* the UI's model after it */
 };
 
@@ -53,6 +58,7 @@ struct play {
 	size_t			 cur;		/* shown: 1..ndone; 0: the
 						   start */
 	struct session_snap	*start;		/* the session at the start */
+	size_t			 snap_bytes;	/* the steps' snapshots hold */
 	struct model		 start_m;
 	bool			 view;		/* the presenter view is on */
 	/* A live input typed during the play, shown until the next move:
@@ -71,11 +77,22 @@ is_visible(const struct scn_step *st)
 }
 
 static void
+snap_drop(struct ui *u, struct play_done *d)
+{
+	if (d->snap == NULL)
+		return;
+	session_snap_free(u->s, d->snap);
+	d->snap = NULL;
+	u->play->snap_bytes -= d->snap_bytes;
+	model_free(&d->m);
+	memset(&d->m, 0, sizeof d->m);
+}
+
+static void
 done_free(struct ui *u, struct play_done *d)
 {
 	arena_free(d->a);
-	session_snap_free(u->s, d->snap);
-	model_free(&d->m);
+	snap_drop(u, d);
 }
 
 /* Forget the steps after the one shown: the session changed under
@@ -131,6 +148,13 @@ static void
 show(struct ui *u, size_t k)
 {
 	struct play *pl = u->play;
+
+	if (k > 0 && pl->done[k - 1].snap == NULL) {
+		meta_set_message(u, "step %zu is too far back: the steps kept "
+		    "to go back to hold at most %zu MiB; Home goes to the "
+		    "start", k, PLAY_MAX_SNAP_BYTES >> 20);
+		return;
+	}
 
 	session_snap_restore(u->s, k == 0 ? pl->start : pl->done[k - 1].snap);
 	model_free(&u->m);
@@ -192,9 +216,15 @@ run_next(struct ui *u)
 		}
 	}
 	d.snap = session_snap_take(u->s);
+	d.snap_bytes = session_snap_bytes(d.snap);
 	model_copy(&d.m, &u->m);
 	pl->done = xreallocarray(pl->done, pl->ndone + 1, sizeof *pl->done);
 	pl->done[pl->ndone++] = d;
+	pl->snap_bytes += d.snap_bytes;
+	/* the cap: the oldest steps' snapshots go first */
+	for (i = 0; pl->snap_bytes > PLAY_MAX_SNAP_BYTES &&
+	    i + 1 < pl->ndone; i++)
+		snap_drop(u, &pl->done[i]);
 	pl->cur = pl->ndone;
 	layout_scroll_reset(u);
 	set_progress(u);
