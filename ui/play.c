@@ -650,11 +650,16 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 		return;
 	}
 	/* the title row: where we are, always */
-	title = pl->live_a != NULL ? arena_printf(a, " step %zu of %zu, "
-	    "then a live input", pl->cur, pl->total) : d == NULL ? arena_printf(a, " %s  step 0 of %zu: the start",
-	    pl->sc.name, pl->total) : arena_printf(a, " step %zu of %zu%s%s",
-	    pl->cur, pl->total, st->label ? ": " : "", st->label ?
-	    st->label : "");
+	if (pl->live_a != NULL)
+		title = arena_printf(a, " step %zu of %zu, then a live input",
+		    pl->cur, pl->total);
+	else if (d == NULL)
+		title = arena_printf(a, " %s  step 0 of %zu: the start",
+		    pl->sc.name, pl->total);
+	else
+		title = arena_printf(a, " step %zu of %zu%s%s", pl->cur,
+		    pl->total, st->label ? ": " : "", st->label ? st->label :
+		    "");
 	draw_fill(r, 0, draw_attr(u, UC_TITLE));
 	x = draw_text(r, 0, 0, draw_attr(u, UC_TITLE), title);
 	{
@@ -727,7 +732,7 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 	caprows = caption ? wrap(NULL, caption, strlen(caption), 0, 0,
 	    r.w - 2) : 0;
 	payrows = payload ? wrap(NULL, payload, strlen(payload), 0, 0,
-	    r.w - 2) : 0;
+	    r.w - 4) : 0;
 	cap_max = caprows > 0;
 	pay_max = payrows > 0;
 	room -= (int)(nrec + cap_max + pay_max);
