@@ -100,6 +100,8 @@ struct session {
 	unsigned		 nsnaps;	/* snapshots alive: pinned arenas
 						   are kept across resets, and
 						   worlds report their literals */
+	bool			 literals;	/* worlds report them always
+						   (session_report_literals) */
 	size_t			 mem_input;	/* memory caps (session.h) */
 	size_t			 mem_session;
 };
@@ -1638,7 +1640,8 @@ run_world(struct step *st, const char *src, const struct node *root,
 	struct world_input in = {
 		.src = src, .len = strlen(src),
 		.command = e ? e->name : NULL, .a = st->a,
-		.literals = st->s->state != NULL || st->s->nsnaps > 0,
+		.literals = st->s->state != NULL || st->s->nsnaps > 0 ||
+		    st->s->literals,
 		.model_run = model_step, .model_ctx = &job,
 	};
 	struct world *w = st->ps->world;
@@ -2185,6 +2188,12 @@ world_literal_source(const struct session *s, enum path_id p)
 		return NULL;
 	}
 	return sbuf_take(&src);
+}
+
+void
+session_report_literals(struct session *s)
+{
+	s->literals = true;
 }
 
 struct session_snap *

@@ -259,6 +259,8 @@ ui_run(struct session *s, const struct ui_opts *o)
 	nonl();
 	init_colors(&u);
 	model_init(&u.m, s);
+	/* (a play's first snapshot may come after inputs: see session.h) */
+	session_report_literals(s);
 	meta_set_message(&u, "Type an input and Enter; F1 help, :quit "
 	    "leaves.");
 	input_init(&u, o->no_history);
