@@ -293,7 +293,8 @@ scenario_parse(const char *name, const char *text, size_t len,
 			return false;
 		}
 		if (caption.len > 0) {
-			out->steps[out->n].caption = xstrdup(sbuf_cstr(&caption));
+			out->steps[out->n].caption =
+			    xstrdup(sbuf_cstr(&caption));
 			sbuf_truncate(&caption, 0);
 		}
 		if (out->steps[out->n].kind == SCN_POLICIES) {

@@ -97,9 +97,10 @@ struct session {
 	struct sbuf		 setup;		/* the seeded names, as Python
 						   source, for new worlds */
 	char			*engine_note;	/* why the model runs instead */
-	unsigned		 nsnaps;	/* snapshots alive: pinned arenas
-						   are kept across resets, and
-						   worlds report their literals */
+	unsigned		 nsnaps;	/* snapshots alive: pinned
+						   arenas are kept across
+						   resets, and worlds report
+						   their literals */
 	bool			 literals;	/* worlds report them always
 						   (session_report_literals) */
 	size_t			 mem_input;	/* memory caps (session.h) */

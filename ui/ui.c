@@ -5,8 +5,9 @@
  * exit), colours unless NO_COLOR, and readline; then reads one key at a
  * time until :quit, F10 or end of input.  Every line readline accepts
  * comes to ui_line(): a ':' meta command, a presenter step (Enter on an
- * empty line while a scenario plays, play.c), or code, which is accumulated while
- * the parser says it is incomplete and then run on every path.
+ * empty line while a scenario plays, play.c), or code, which is
+ * accumulated while the parser says it is incomplete and then run on
+ * every path.
  */
 #include "config.h"
 
