@@ -522,3 +522,33 @@ model_copy(struct model *dst, const struct model *src)
 	dst->span_note = dup_or_null(src->span_note);
 	dst->parse_error = dup_or_null(src->parse_error);
 }
+
+static size_t
+len0(const char *s)
+{
+	return s != NULL ? strlen(s) + 1 : 0;
+}
+
+size_t
+model_bytes(const struct model *m)
+{
+	size_t n = sizeof *m, p, i;
+
+	for (p = 0; p < PATH__COUNT; p++) {
+		const struct model_path *mp = &m->paths[p];
+		for (i = 0; i < mp->n; i++)
+			n += sizeof mp->entries[i] +
+			    len0(mp->entries[i].label) +
+			    len0(mp->entries[i].shown) +
+			    len0(mp->entries[i].outcome);
+		for (i = 0; i < mp->nbase; i++)
+			n += sizeof mp->base[i] + strlen(mp->base[i].name) +
+			    mp->base[i].len + 2;
+	}
+	for (i = 0; i < m->nlog; i++)
+		n += sizeof *m->log + strlen(m->log[i]) + 1;
+	for (i = 0; i < m->nast; i++)
+		n += sizeof *m->ast + strlen(m->ast[i].text) + 1;
+	return n + len0(m->input) + len0(m->span_note) +
+	    len0(m->parse_error);
+}

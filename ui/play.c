@@ -33,8 +33,9 @@
 
 /* A scenario for the view has at most this many visible steps. */
 #define PLAY_MAX_STEPS 1000
-/* The snapshots kept to go back to hold at most this much; past it the
- * oldest steps' are let go (the start's is always kept). */
+/* The snapshots kept to go back to (the session's and the model's) hold
+ * at most this much; past it the oldest steps' are let go (the start's
+ * is always kept). */
 #define PLAY_MAX_SNAP_BYTES ((size_t)512 << 20)
 
 /* One visible step, once it ran. */
@@ -216,8 +217,8 @@ run_next(struct ui *u)
 		}
 	}
 	d.snap = session_snap_take(u->s);
-	d.snap_bytes = session_snap_bytes(d.snap);
 	model_copy(&d.m, &u->m);
+	d.snap_bytes = session_snap_bytes(d.snap) + model_bytes(&d.m);
 	pl->done = xreallocarray(pl->done, pl->ndone + 1, sizeof *pl->done);
 	pl->done[pl->ndone++] = d;
 	pl->snap_bytes += d.snap_bytes;
