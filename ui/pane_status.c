@@ -15,7 +15,7 @@ static void
 draw(struct ui *u, struct rect r, enum path_id unused)
 {
 	const struct policy *pol = session_policy(u->s);
-	char buf[256], paths[64] = "";
+	char buf[256], paths[64] = "", step[48] = "";
 	unsigned mask = session_paths(u->s);
 	size_t len = 0, cur, total;
 	int p, x;
@@ -28,17 +28,16 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 			if (n > 0 && (size_t)n < sizeof paths - len)
 				len += (size_t)n;
 		}
-	snprintf(buf, sizeof buf, "%s policy %s | budget %u/%u | paths %s | "
-	    "unsafe: %s", r.w >= 100 ? " sandboxrepl |" : "",
+	/* a scenario playing: where it is, first, so that it is never cut */
+	if (play_progress(u, &cur, &total))
+		snprintf(step, sizeof step, " step %zu of %zu |", cur, total);
+	snprintf(buf, sizeof buf, "%s%s policy %s | budget %u/%u | paths %s | "
+	    "unsafe: %s", r.w >= 100 ? " sandboxrepl |" : "", step,
 	    pol ? pol->name : "?", session_budget_used(u->s, PATH_SANDBOX),
 	    session_budget_limit(u->s, PATH_SANDBOX), paths,
 	    session_engine(u->s, PATH_UNSAFE));
 	draw_fill(r, 0, draw_attr(u, UC_TITLE));
 	x = draw_text(r, 0, 0, draw_attr(u, UC_TITLE), buf);
-	if (play_progress(u, &cur, &total)) {
-		snprintf(buf, sizeof buf, " | step %zu of %zu", cur, total);
-		x += draw_text(r, 0, x, draw_attr(u, UC_TITLE), buf);
-	}
 	{
 		static const char keys[] = "F1 help  F2 AST  F10 quit ";
 		int kw = (int)strlen(keys);
