@@ -237,6 +237,7 @@ scenario_parse(const char *name, const char *text, size_t len,
 	size_t pos = 0, cap = 0;
 	unsigned lineno = 0;
 	char *policies = NULL;
+	struct sbuf caption = SBUF_INIT;	/* the comment block above */
 
 	memset(out, 0, sizeof *out);
 	out->name = xstrdup(name);
@@ -259,7 +260,21 @@ scenario_parse(const char *name, const char *text, size_t len,
 			line[--n] = '\0';
 		for (p = line; *p == ' ' || *p == '\t'; p++)
 			;
-		if (*p == '\0' || *p == '#') {
+		if (*p == '#') {
+			/* "#   text": the text, joined to the lines above */
+			const char *c = p + 1 + strspn(p + 1, " \t");
+			if (*c != '\0' && caption.len < SCN_MAX_CAPTION) {
+				if (caption.len > 0)
+					sbuf_addc(&caption, ' ');
+				sbuf_add(&caption, c, strlen(c) <
+				    SCN_MAX_CAPTION - caption.len ? strlen(c) :
+				    SCN_MAX_CAPTION - caption.len);
+			}
+			free(line);
+			continue;
+		}
+		if (*p == '\0') {	/* a blank line ends a caption */
+			sbuf_truncate(&caption, 0);
 			free(line);
 			continue;
 		}
@@ -273,8 +288,14 @@ scenario_parse(const char *name, const char *text, size_t len,
 			out->n++;
 			free(line);
 			free(policies);
+			sbuf_free(&caption);
 			scenario_free(out);
 			return false;
+		}
+		if (caption.len > 0) {
+			out->steps[out->n].caption =
+			    xstrdup(sbuf_cstr(&caption));
+			sbuf_truncate(&caption, 0);
 		}
 		if (out->steps[out->n].kind == SCN_POLICIES) {
 			free(policies);
@@ -286,6 +307,7 @@ scenario_parse(const char *name, const char *text, size_t len,
 		free(line);
 	}
 	free(policies);
+	sbuf_free(&caption);
 	return true;
 }
 
@@ -370,6 +392,7 @@ scenario_free(struct scenario *sc)
 		free(sc->steps[i].name);
 		free(sc->steps[i].note);
 		free(sc->steps[i].policies);
+		free(sc->steps[i].caption);
 	}
 	free(sc->steps);
 	free(sc->name);
@@ -463,6 +486,15 @@ scenario_exec(struct session *s, const struct scn_step *st, struct arena *a,
 				    a, &r);
 				memcpy(out->records, r, n * sizeof *r);
 				out->nrecords = n;
+				/* (two of them: which is which, as above) */
+				for (i = 0; st->label != NULL && n > 1 &&
+				    i < n; i++) {
+					struct record *c = &out->records[i];
+					c->label = arena_printf(a, "%s %s",
+					    session_path_adjective(c->path),
+					    c->label);
+					record_set_line(c, a);
+				}
 			}
 			for (w = strtok_r(list, " \t", &save); w != NULL &&
 			    out->nrecords < cap; w = strtok_r(NULL, " \t",

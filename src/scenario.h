@@ -5,7 +5,9 @@
  * it straight through and the UI's presenter mode can run it one step per
  * key press.  The format, one directive per line:
  *
- *   # a comment                 (blank lines are ignored too)
+ *   # a comment                 (blank lines are ignored too; the
+ *                               comment lines directly above a step
+ *                               are its caption, for the presenter)
  *   file NAME: TEXT             seed a file on every path (\n, \t, \\ escapes)
  *   let NAME = EXPR             seed a name on every path
  *   reset [essay]               back to an empty state (no files, no names),
@@ -58,7 +60,13 @@ struct scn_step {
 	char		*name;		/* FILE, LET */
 	char		*note;		/* LS */
 	char		*policies;	/* RUN: space-separated, or NULL */
+	char		*caption;	/* the '#' comment lines directly
+					   above the step, without their
+					   '#', joined by spaces (at most
+					   SCN_MAX_CAPTION bytes), or NULL */
 };
+
+#define SCN_MAX_CAPTION 2000
 
 struct scenario {
 	struct scn_step	*steps;

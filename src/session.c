@@ -99,6 +99,12 @@ struct session {
 	char			*engine_note;	/* why the model runs instead */
 	session_progress_fn	*progress;	/* told as each path runs */
 	void			*progress_ctx;
+	unsigned		 nsnaps;	/* snapshots alive: pinned
+						   arenas are kept across
+						   resets, and worlds report
+						   their literals */
+	bool			 literals;	/* worlds report them always
+						   (session_report_literals) */
 	size_t			 mem_input;	/* memory caps (session.h) */
 	size_t			 mem_session;
 };
@@ -230,9 +236,11 @@ static void
 free_paths(struct session *s)
 {
 	size_t p;
-	for (p = 0; p < s->npinned; p++)
+	/* (a snapshot's names may point into them: kept while one lives) */
+	for (p = 0; s->nsnaps == 0 && p < s->npinned; p++)
 		arena_free(s->pinned[p]);
-	s->npinned = 0;
+	if (s->nsnaps == 0)
+		s->npinned = 0;
 	for (p = 0; p < PATH__COUNT; p++) {
 		mfs_free(s->paths[p].fs);
 		ns_free(s->paths[p].ns);
@@ -276,6 +284,7 @@ session_free(struct session *s)
 {
 	if (s == NULL)
 		return;
+	s->nsnaps = 0;	/* (its snapshots were freed before it) */
 	free_paths(s);
 	free(s->pinned);
 	state_close(s->state);
@@ -1641,7 +1650,8 @@ run_world(struct step *st, const char *src, const struct node *root,
 	struct world_input in = {
 		.src = src, .len = strlen(src),
 		.command = e ? e->name : NULL, .a = st->a,
-		.literals = st->s->state != NULL,
+		.literals = st->s->state != NULL || st->s->nsnaps > 0 ||
+		    st->s->literals,
 		.model_run = model_step, .model_ctx = &job,
 	};
 	struct world *w = st->ps->world;
@@ -2095,4 +2105,209 @@ session_run(struct session *s, const char *input, size_t len,
 	}
 	*out = recs;
 	return n;
+}
+
+/* ---- snapshots ---- */
+
+/* One path as it was: files, names, ledger, budget, and what its world
+ * held of plain data. */
+struct snap_path {
+	struct mfs	*fs;
+	struct ns	*ns;
+	struct ledger	*ledger;
+	unsigned	 used;
+	char		*restore;	/* "name = repr\n"... or NULL */
+};
+
+struct session_snap {
+	struct snap_path	 paths[PATH__COUNT];
+	char			*policy;	/* its name */
+	bool			 policy_preset;
+	unsigned		 budget;
+	bool			 budget_explicit;
+	unsigned		 steps;
+	char			*setup;
+};
+
+/* Copy every name of from into to (emptied first), as one graph. */
+static void
+ns_copy_into(struct ns *to, const struct ns *from)
+{
+	size_t i;
+	value v;
+
+	while (ns_count(to) > 0)
+		ns_delete(to, ns_name(to, 0, &v));
+	for (i = 0; i < ns_count(from); i++) {
+		const char *name = ns_name(from, i, &v);
+		ns_set_pending(to, name, v);
+	}
+	ns_commit(to);
+}
+
+/* Make fs hold what from holds, in place (values may point to fs). */
+static void
+mfs_copy_into(struct mfs *fs, const struct mfs *from)
+{
+	size_t i, len;
+
+	while (mfs_count(fs) > 0)
+		mfs_delete(fs, mfs_name(fs, 0));
+	for (i = 0; i < mfs_count(from); i++) {
+		const char *name = mfs_name(from, i);
+		const char *data = mfs_get(from, name, &len);
+		mfs_put(fs, name, data, len);
+		mfs_set_mode(fs, name, mfs_mode(from, i),
+		    mfs_unreadable(from, i));
+	}
+}
+
+static void
+ledger_copy_into(struct ledger *to, const struct ledger *from)
+{
+	const char *k, *a, *m;
+	size_t i;
+
+	ledger_clear(to);
+	for (i = 0; ledger_at(from, i, &k, &a, &m); i++)
+		(void)ledger_add_digests(to, k, a, m);
+}
+
+/* The source that binds a world's plain names again (its literals, as
+ * restore_source makes them from a saved state), or NULL. */
+static char *
+world_literal_source(const struct session *s, enum path_id p)
+{
+	struct sbuf src = SBUF_INIT;
+	const char *const *lits;
+	size_t i, n;
+	value v;
+
+	if ((lits = session_world_literals(s, p, &n)) == NULL)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		const char *name = lits[2 * i], *repr = lits[2 * i + 1];
+		struct arena *a = arena_new();
+		struct parse_result pr;
+
+		parse_input(a, repr, strlen(repr), &pr);
+		if (is_identifier(name) && !ns_get(s->paths[p].ns, name, &v) &&
+		    pr.status == PARSE_OK && pr.root->kind == NODE_EXPRESSION &&
+		    is_literal_node(pr.root->u.expression.body, 0))
+			sbuf_addf(&src, "%s = %s\n", name, repr);
+		arena_free(a);
+	}
+	if (src.len == 0) {
+		sbuf_free(&src);
+		return NULL;
+	}
+	return sbuf_take(&src);
+}
+
+void
+session_report_literals(struct session *s)
+{
+	s->literals = true;
+}
+
+struct session_snap *
+session_snap_take(struct session *s)
+{
+	struct session_snap *sn = xcalloc(1, sizeof *sn);
+	size_t p;
+
+	for (p = 0; p < PATH__COUNT; p++) {
+		struct pathstate *ps = &s->paths[p];
+		struct snap_path *sp = &sn->paths[p];
+
+		sp->fs = mfs_clone(ps->fs);
+		sp->ns = ns_new();
+		ns_copy_into(sp->ns, ps->ns);
+		sp->ledger = ledger_new();
+		ledger_copy_into(sp->ledger, ps->ledger);
+		sp->used = ps->used;
+		/* a world not run since it was built holds the seeds only;
+		 * one rebuilt after a restore, what that restore gave it */
+		sp->restore = ps->world != NULL && ps->world->built ?
+		    world_literal_source(s, (enum path_id)p) :
+		    ps->restore != NULL && ps->resumed ? xstrdup(ps->restore) :
+		    NULL;
+	}
+	sn->policy = xstrdup(s->policy->name);
+	sn->policy_preset = policy_preset(s->policy->name) == s->policy;
+	sn->budget = s->budget;
+	sn->budget_explicit = s->budget_explicit;
+	sn->steps = s->steps;
+	sn->setup = xstrdup(sbuf_cstr(&s->setup));
+	s->nsnaps++;
+	return sn;
+}
+
+void
+session_snap_restore(struct session *s, const struct session_snap *sn)
+{
+	size_t p;
+
+	for (p = 0; p < PATH__COUNT; p++) {
+		struct pathstate *ps = &s->paths[p];
+		const struct snap_path *sp = &sn->paths[p];
+
+		mfs_copy_into(ps->fs, sp->fs);
+		ns_copy_into(ps->ns, sp->ns);
+		ledger_copy_into(ps->ledger, sp->ledger);
+		ps->used = sp->used;
+		/* A new world, built from the files restored, the seeds and
+		 * the plain names the old one held. */
+		if (ps->world != NULL && (ps->world->built ||
+		    ps->restore != NULL)) {
+			struct world *w = ps->world;
+			ps->world = world_new_kind(w->ops->engine, w->kind,
+			    s->world_wall_ms, s->world_fail_at);
+			world_free(w);
+		}
+		free(ps->restore);
+		ps->restore = sp->restore ? xstrdup(sp->restore) : NULL;
+		ps->resumed = ps->restore != NULL;
+	}
+	if (sn->policy_preset)
+		s->policy = policy_preset(sn->policy);
+	s->budget = sn->budget;
+	s->budget_explicit = sn->budget_explicit;
+	s->steps = sn->steps;
+	sbuf_truncate(&s->setup, 0);
+	sbuf_adds(&s->setup, sn->setup);
+}
+
+size_t
+session_snap_bytes(const struct session_snap *sn)
+{
+	size_t p, n = sizeof *sn + strlen(sn->setup);
+
+	for (p = 0; p < PATH__COUNT; p++) {
+		n += mfs_bytes(sn->paths[p].fs) + ns_held(sn->paths[p].ns) +
+		    ledger_bytes(sn->paths[p].ledger);
+		if (sn->paths[p].restore != NULL)
+			n += strlen(sn->paths[p].restore);
+	}
+	return n;
+}
+
+void
+session_snap_free(struct session *s, struct session_snap *sn)
+{
+	size_t p;
+
+	if (sn == NULL)
+		return;
+	for (p = 0; p < PATH__COUNT; p++) {
+		mfs_free(sn->paths[p].fs);
+		ns_free(sn->paths[p].ns);
+		ledger_free(sn->paths[p].ledger);
+		free(sn->paths[p].restore);
+	}
+	free(sn->policy);
+	free(sn->setup);
+	free(sn);
+	if (s->nsnaps > 0)
+		s->nsnaps--;
 }

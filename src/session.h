@@ -166,6 +166,30 @@ const char *const *session_world_literals(const struct session *s,
  * for (worlds could not be built), or NULL. */
 const char *session_engine_note(const struct session *s);
 
+/*
+ * Snapshots: the session as it is now, in memory, to go back to later (the
+ * UI's presenter view steps back through a scenario).  A snapshot holds
+ * every path's files (modes too), names, ledger and budget used, the
+ * policy (a preset's; a policy file's is left as it is then), the budget,
+ * the step count and the seeded names.  Restoring one puts all that back
+ * in place and gives every path that had a world a new one, built on its
+ * next input from the files restored; a CPython world's names are objects
+ * and cannot be copied, so those bound to plain data are bound again from
+ * their reprs (as --state does), the others are gone.  While snapshots
+ * live, worlds report their plain names after every input, and the arenas
+ * names point into are kept across resets.  Free every snapshot before
+ * the session.  session_snap_bytes() is what one holds, for a cap.  A
+ * world's plain names are those it reported after its last input: a
+ * caller that may take a snapshot at any time (the UI) calls
+ * session_report_literals() first, so that every input reports them.
+ */
+struct session_snap;
+struct session_snap *session_snap_take(struct session *s);
+void session_snap_restore(struct session *s, const struct session_snap *sn);
+void session_snap_free(struct session *s, struct session_snap *sn);
+size_t session_snap_bytes(const struct session_snap *sn);
+void session_report_literals(struct session *s);
+
 /* "unsafe", "sandboxed", "jailed": the word the essay's labels use. */
 const char *session_path_adjective(enum path_id p);
 

@@ -58,6 +58,29 @@ test_colon_path(void **state)
 	scenario_free(&sc);
 }
 
+/* The comment lines right above a step are its caption, joined; a blank
+ * line ends a comment block, so a file's header is no step's caption. */
+static void
+test_captions(void **state)
+{
+	static const char text[] = "# the header\n\n"
+	    "# first line\n#   second line\nreset essay\n"
+	    "all a: 1\n"
+	    "# not above anything\n\nall b: 2\n"
+	    "#\n# after an empty comment\necho hi\n";
+	struct scenario sc;
+	char *err;
+	(void)state;
+
+	assert_true(scenario_parse("c.scn", text, sizeof text - 1, &sc, &err));
+	assert_int_equal(sc.n, 4);
+	assert_string_equal(sc.steps[0].caption, "first line second line");
+	assert_null(sc.steps[1].caption);
+	assert_null(sc.steps[2].caption);
+	assert_string_equal(sc.steps[3].caption, "after an empty comment");
+	scenario_free(&sc);
+}
+
 static void
 test_run_all_directives(void **state)
 {
@@ -174,6 +197,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_run_all_directives),
 		cmocka_unit_test(test_colon_path),
+		cmocka_unit_test(test_captions),
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_let_failure_is_reported),
 	};

@@ -210,6 +210,46 @@ test_budget_exhaustion(void **state)
 	assert_int_equal(r->budget_limit, 0);
 }
 
+/* A snapshot puts back files, names, budget and ledger exactly, on
+ * every path, and names made before a reset still work after it. */
+static void
+test_snapshot_restores_everything(void **state)
+{
+	struct fixture *f = *state;
+	const char *w = "write_file({'path': 'out.txt', 'text': 'ok'})";
+	struct session_snap *sn;
+	struct record *r;
+	unsigned used;
+
+	run1(f, PATH_UNSAFE, "n = 1");
+	run1(f, PATH_UNSAFE, "double = lambda x: x * 2");
+	used = session_budget_used(f->s, PATH_SANDBOX);
+	sn = session_snap_take(f->s);
+	/* then: a write (ledger), a delete, a new name, budget spent */
+	run1(f, PATH_SANDBOX, w);
+	run1(f, PATH_UNSAFE, "delete_file({'path': 'secrets.txt'})");
+	run1(f, PATH_UNSAFE, "n = 2");
+	assert_true(session_budget_used(f->s, PATH_SANDBOX) > used);
+	session_reset(f->s, false);	/* (frees the pinned arenas but
+					   the snapshot's) */
+	session_snap_restore(f->s, sn);
+	session_snap_free(f->s, sn);
+	assert_int_equal(session_budget_used(f->s, PATH_SANDBOX), used);
+	r = run1(f, PATH_UNSAFE, "read_file({'path': 'secrets.txt'})");
+	assert_int_equal(r->verdict, VERDICT_OK);
+	assert_true(fs_has(r, "report.txt"));
+	assert_false(fs_has(r, "out.txt"));
+	r = run1(f, PATH_UNSAFE, "n");
+	assert_string_equal(r->outcome, "1");
+	r = run1(f, PATH_UNSAFE, "double(21)");
+	assert_string_equal(r->outcome, "42");
+	/* the ledger as it was: the write is new again, not a retry */
+	r = run1(f, PATH_SANDBOX, w);
+	assert_int_equal(r->verdict, VERDICT_OK);
+	assert_int_not_equal(r->layer, LAYER_IDEMPOTENCY);
+	assert_int_equal(r->neffects, 1);
+}
+
 static void
 test_idempotency(void **state)
 {
@@ -581,6 +621,7 @@ main(void)
 		T(test_command_allowlist),
 		T(test_argument_code_goes_through_policy),
 		T(test_budget_exhaustion),
+		T(test_snapshot_restores_everything),
 		T(test_idempotency),
 		T(test_surface),
 		T(test_network_even_when_allowed),

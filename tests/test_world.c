@@ -216,6 +216,45 @@ test_sandbox_world_follows_the_policy(void **state)
 	arena_free(a);
 }
 
+/*
+ * Going back to a snapshot gives a CPython world's path a new world built
+ * from the files restored; of its old world's names, those bound to plain
+ * data are bound again, and names bound after the snapshot are gone.
+ */
+static void
+test_snapshot_rebuilds_the_world(void **state)
+{
+	struct session_opts o = { .engine = WORLD_ENGINE_CPYTHON };
+	struct session *s = session_new(&o);
+	struct arena *a = arena_new();
+	struct session_snap *sn;
+	struct record *r;
+
+	(void)state;
+	session_report_literals(s);	/* as the UI does */
+	r = run_unsafe(s, a, "x = [1, 'two', {'k': 3.5}]");
+	assert_string_equal(r->engine, "cpython");
+	sn = session_snap_take(s);
+	run_unsafe(s, a, "x = 0");
+	run_unsafe(s, a, "y = 5");
+	r = run_unsafe(s, a, "__import__('os').remove('report.txt')");
+	r = run_unsafe(s, a, "__import__('os').path.exists('report.txt')");
+	assert_string_equal(r->result, "False");
+	session_snap_restore(s, sn);
+	session_snap_free(s, sn);
+	r = run_unsafe(s, a, "open('report.txt').read()");
+	assert_string_equal(r->result, "'Q2 refunds summary'");
+	r = run_unsafe(s, a, "x");
+	assert_string_equal(r->result, "[1, 'two', {'k': 3.5}]");
+	r = run_unsafe(s, a, "y");
+	assert_int_equal(r->verdict, VERDICT_ERROR);
+	assert_non_null(strstr(r->outcome, "NameError"));
+	r = run_unsafe(s, a, "orders");	/* the seeds too */
+	assert_string_equal(r->result, "[250.0, 180.0, 90.0]");
+	session_free(s);
+	arena_free(a);
+}
+
 int
 main(void)
 {
@@ -224,6 +263,7 @@ main(void)
 		cmocka_unit_test(test_session_falls_back_to_the_model),
 		cmocka_unit_test(test_sandbox_world_only_for_wide_policies),
 		cmocka_unit_test(test_sandbox_world_follows_the_policy),
+		cmocka_unit_test(test_snapshot_rebuilds_the_world),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -61,6 +61,22 @@ drain(void)
 	wtimeout(pad, -1);
 }
 
+/* Esc on its own, not the start of a key's sequence: nothing follows
+ * it within a moment. */
+static bool
+lone_escape(void)
+{
+	int c;
+
+	wtimeout(pad, 30);
+	c = wgetch(pad);
+	wtimeout(pad, -1);
+	if (c == ERR)
+		return true;
+	ungetch(c);
+	return false;
+}
+
 /* Block for one byte for readline; resizes and the help overlay are
  * handled here, before readline sees anything. */
 static int
@@ -81,6 +97,13 @@ getc_hook(FILE *f)
 			return EOF;
 		}
 		errors = 0;
+		if (c == 27 && play_active(U) && !U->show_help &&
+		    lone_escape()) {
+			/* (readline's callback mode never acts on Esc alone) */
+			play_toggle_view(U);
+			ui_redraw(U);
+			continue;
+		}
 		if (U->show_help) {
 			/* Esc, F1 or any key closes the overlay. */
 			U->show_help = false;
@@ -363,6 +386,61 @@ bind_keys(void)
 	bind("\033[200~", rl_bracketed_paste_begin);
 	rl_bind_key('\f', do_key_redraw);
 	rl_bind_key(3, do_key_cancel);
+}
+
+/*
+ * The presenter's keys (play.c), while a scenario plays and the line is
+ * empty: Right steps on, Left back, Home to the start.  Otherwise they
+ * edit the line as ever.  (Esc, between the presenter view and the
+ * columns, is seen in getc_hook.)
+ */
+static bool
+play_keys(void)
+{
+	return play_active(U) && rl_end == 0 && U->pending == NULL;
+}
+
+static int
+do_play_right(int count, int key)
+{
+	if (!play_keys())
+		return rl_forward_char(count, key);
+	play_next(U);
+	ui_redraw(U);
+	return 0;
+}
+
+static int
+do_play_left(int count, int key)
+{
+	if (!play_keys())
+		return rl_backward_char(count, key);
+	play_back(U);
+	ui_redraw(U);
+	return 0;
+}
+
+static int
+do_play_home(int count, int key)
+{
+	if (!play_keys())
+		return rl_beg_of_line(count, key);
+	play_home(U);
+	ui_redraw(U);
+	return 0;
+}
+
+static void
+bind_play_keys(void)
+{
+	bind("\033[C", do_play_right);
+	bind("\033OC", do_play_right);
+	bind("\033[D", do_play_left);
+	bind("\033OD", do_play_left);
+	bind_cap("khome", do_play_home);
+	bind("\033[1~", do_play_home);
+	bind("\033[H", do_play_home);
+	bind("\033OH", do_play_home);
 }
 
 /* ---- completion ---- */
@@ -711,6 +789,7 @@ input_init(struct ui *u, bool no_history)
 	rl_variable_bind("bell-style", "none");
 	rl_variable_bind("enable-bracketed-paste", "on");
 	bind_keys();
+	bind_play_keys();
 	/* Bracketed paste: a paste arrives as one input, newlines and all. */
 	fputs("\033[?2004h", stdout);
 	fflush(stdout);

@@ -122,7 +122,11 @@ layout_draw(struct ui *u)
 		if (ast_h < 4)
 			ast_h = main_h >= 10 ? 4 : 0;
 	}
-	{
+	/* The presenter view takes the columns' and the AST's rows. */
+	if (play_view_shown(u))
+		pane_play.draw(u, (struct rect){ 1, 0, main_h, cols },
+		    PATH_SANDBOX);
+	else {
 		int paths_h = main_h - ast_h, k = 0;
 		for (p = 0; p < PATH__COUNT; p++) {
 			struct rect r;

@@ -51,7 +51,7 @@ __asan_default_options(void)
 
 /* Long options without a short form. */
 enum { OPT_AGENT = 256, OPT_AGENT_TIMEOUT, OPT_SERVE, OPT_MEMORY, OPT_ENGINE,
-	OPT_FRESH_WORLD, OPT_MCP, OPT_JAIL, OPT_DOCTOR, OPT_THEME };
+	OPT_FRESH_WORLD, OPT_MCP, OPT_JAIL, OPT_DOCTOR, OPT_THEME, OPT_PLAY };
 
 /*
  * How far batch mode follows continuation lines.  Each new line re-parses
@@ -77,6 +77,7 @@ struct options {
 	bool		 serve;		/* --serve: JSON Lines on stdin/stdout */
 	bool		 mcp;		/* --mcp: an MCP server on stdin/stdout */
 	struct agent_opts agent;	/* --agent: '?' inputs are tasks */
+	const char	*play;		/* --play: the UI starts presenting it */
 };
 
 static void
@@ -128,6 +129,9 @@ static const char help_text[] =
 "                       paths (default 256M), and the session with the names\n"
 "                       and files it keeps (default twice INPUT); a size is\n"
 "                       bytes or a number with K, M or G\n"
+"      --play=FILE      start the UI presenting scenario FILE, one step\n"
+"                       at a time (Enter or Right next, Left back, Esc\n"
+"                       the columns)\n"
 "      --no-history     do not read or write the UI's input history\n"
 "      --theme=THEME    the UI's colours for a dark (the default) or light\n"
 "                       background; also SANDBOXREPL_THEME=light; NO_COLOR\n"
@@ -451,6 +455,7 @@ main(int argc, char **argv)
 		{ "memory", required_argument, NULL, OPT_MEMORY },
 		{ "doctor", no_argument, NULL, OPT_DOCTOR },
 		{ "theme", required_argument, NULL, OPT_THEME },
+		{ "play", required_argument, NULL, OPT_PLAY },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -577,6 +582,9 @@ main(int argc, char **argv)
 				return usage_error("invalid theme '%s' "
 				    "(expected dark or light)", optarg);
 			break;
+		case OPT_PLAY:
+			o.play = optarg;
+			break;
 		case OPT_FRESH_WORLD:
 			so.fresh_world = true;
 			break;
@@ -632,6 +640,27 @@ main(int argc, char **argv)
 		status = werr != 0 ? 1 : r.ok ? 0 : 1;
 		doctor_free(&r);
 		return close_stdout(status);
+	}
+	if (o.play != NULL && (o.batch || o.nexprs > 0 || optind < argc ||
+	    o.serve || o.mcp || doctor)) {
+		free(o.exprs);
+		policy_free(owned_policy);
+		return usage_error("--play starts the UI in a scenario; it "
+		    "takes no --batch, -e, files, --serve, --mcp or --doctor");
+	}
+	if (o.play != NULL) {
+		/* a scenario that cannot be read is said before the screen
+		 * is taken over */
+		struct scenario sc;
+		char *err;
+		if (!scenario_load(o.play, &sc, &err)) {
+			fprintf(stderr, "sandboxrepl: %s\n", err);
+			free(err);
+			free(o.exprs);
+			policy_free(owned_policy);
+			return 1;
+		}
+		scenario_free(&sc);
 	}
 	if (!o.batch && o.nexprs == 0 && optind < argc)
 		return usage_error("unexpected argument '%s' (scenario files "
@@ -711,7 +740,7 @@ main(int argc, char **argv)
 			    ui_usable(&why)) {
 				struct ui_opts uo = { .no_history =
 				    o.no_history, .agent = o.agent.command ?
-				    &o.agent : NULL, .theme = o.theme };
+				    &o.agent : NULL, .theme = o.theme, .play = o.play };
 				const char *missing = NULL;
 
 				if (so.engine == WORLD_ENGINE_CPYTHON &&
@@ -721,11 +750,15 @@ main(int argc, char **argv)
 				why = "the terminal could not be set up";
 				ui_status = ui_run(s, &uo);
 			}
-			if (ui_status < 0)
+			if (ui_status < 0 && o.play != NULL)
+				fprintf(stderr, "sandboxrepl: %s; running %s "
+				    "in batch mode\n", why, o.play);
+			else if (ui_status < 0)
 				fprintf(stderr, "sandboxrepl: %s; reading "
 				    "inputs from stdin (batch mode)\n", why);
 		}
-		status = ui_status >= 0 ? ui_status : run_stdin(s, &o);
+		status = ui_status >= 0 ? ui_status : o.play != NULL ?
+		    run_scenario(s, &o, o.play) : run_stdin(s, &o);
 	}
 	if (session_engine_note(s) != NULL)
 		fprintf(stderr, "sandboxrepl: %s\n", session_engine_note(s));

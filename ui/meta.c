@@ -1,10 +1,9 @@
 /*
- * meta.c -- the ':' commands and presenter mode.
+ * meta.c -- the ':' commands.
  *
  * A table of what exists: each row is a name, its argument and its
- * handler.  :play loads a scenario and each Enter on an empty line runs
- * set-up steps (files, names, policy...) silently up to and including the
- * next visible step (an input, an echo, a listing).
+ * handler.  :play, :goto and :reset during a play drive the presenter
+ * view (play.c).
  */
 #include "config.h"
 
@@ -29,7 +28,7 @@ struct meta {
 };
 
 const char *const meta_names[] = { ":help", ":reset", ":policy", ":budget",
-    ":paths", ":jail", ":summary", ":play", ":save", ":quit", NULL };
+    ":paths", ":jail", ":summary", ":play", ":goto", ":save", ":quit", NULL };
 
 void
 meta_set_message(struct ui *u, const char *fmt, ...)
@@ -53,6 +52,8 @@ do_reset(struct ui *u, const char *arg)
 	session_reset(u->s, true);
 	model_clear(&u->m);
 	meta_set_message(u, "reset: the essay's files and names again");
+	if (play_active(u))	/* and the scenario from its start */
+		play_restart(u);
 }
 
 static void
@@ -131,83 +132,31 @@ do_paths(struct ui *u, const char *arg)
 	meta_set_message(u, "paths: %s", arg);
 }
 
-static bool
-is_visible(const struct scn_step *st)
-{
-	return st->kind == SCN_RUN || st->kind == SCN_ECHO ||
-	    st->kind == SCN_LS;
-}
-
-void
-meta_play_step(struct ui *u)
-{
-	while (u->playing && u->play_next < u->play.n) {
-		const struct scn_step *st = &u->play.steps[u->play_next++];
-		struct arena *a = arena_new();
-		struct scn_output out;
-		bool visible = is_visible(st);
-		scenario_exec(u->s, st, a, &out);
-		if (out.failed) {
-			meta_set_message(u, "%s", out.text ? out.text :
-			    "scenario step failed");
-			model_note(&u->m, 0, out.text ? out.text : "failed");
-		} else if (out.nrecords > 0) {
-			model_apply(&u->m, st->arg, st->arglen, out.records,
-			    out.nrecords);
-		} else if (out.text != NULL) {
-			model_note(&u->m, st->kind == SCN_LS ? st->paths : 0,
-			    out.text);
-		}
-		if (!visible && !out.failed)
-			model_rebase(&u->m);
-		if (st->kind == SCN_RESET)
-			model_clear(&u->m);
-		arena_free(a);
-		if (visible) {
-			u->play_shown++;
-			layout_scroll_reset(u);
-			meta_set_message(u, "step %zu of %zu: Enter for the "
-			    "next", u->play_shown, u->play_total);
-			break;
-		}
-	}
-	if (u->playing && u->play_next >= u->play.n) {
-		meta_set_message(u, "step %zu of %zu: the end of %s",
-		    u->play_shown, u->play_total, u->play.name ?
-		    u->play.name : "the scenario");
-		scenario_free(&u->play);
-		u->playing = false;
-	}
-}
-
+/* :play FILE: the presenter view (play.c); :play alone, back to it. */
 static void
 do_play(struct ui *u, const char *arg)
 {
-	char *err = NULL;
-	size_t i;
-	if (u->playing) {
-		scenario_free(&u->play);
-		u->playing = false;
-	}
 	if (*arg == '\0') {
-		meta_set_message(u, "usage: :play FILE (a .scn scenario)");
+		if (play_active(u))
+			play_show_view(u);
+		else if (!play_active(u))
+			meta_set_message(u, "usage: :play FILE (a .scn "
+			    "scenario)");
 		return;
 	}
-	if (!scenario_load(arg, &u->play, &err)) {
-		meta_set_message(u, "%s", err ? err : "cannot load scenario");
-		free(err);
+	play_start(u, arg);
+}
+
+/* :goto N: step N of the scenario playing. */
+static void
+do_goto(struct ui *u, const char *arg)
+{
+	if (!play_active(u)) {
+		meta_set_message(u, ":goto N moves in a scenario: :play FILE "
+		    "first");
 		return;
 	}
-	u->playing = true;
-	u->play_next = 0;
-	u->play_shown = 0;
-	u->play_total = 0;
-	for (i = 0; i < u->play.n; i++)
-		u->play_total += is_visible(&u->play.steps[i]);
-	meta_set_message(u, "playing %s: %zu steps; Enter runs the next",
-	    arg, u->play_total);
-	if (u->play_total == 0)
-		meta_play_step(u);
+	play_goto(u, arg);
 }
 
 static void
@@ -298,6 +247,7 @@ static const struct meta metas[] = {
 	{ ":jail", "ns|gvisor", do_jail },
 	{ ":summary", "", do_summary },
 	{ ":play", "FILE", do_play },
+	{ ":goto", "N", do_goto },
 	{ ":save", "FILE", do_save },
 	{ ":quit", "", do_quit },
 	{ ":q", "", do_quit },

@@ -480,3 +480,81 @@ model_save(struct model *m, const char *path)
 	m->unsaved = 0;
 	return true;
 }
+
+static char *
+dup_or_null(const char *s)
+{
+	return s != NULL ? xstrdup(s) : NULL;
+}
+
+void
+model_copy(struct model *dst, const struct model *src)
+{
+	size_t p, i;
+
+	*dst = *src;
+	for (p = 0; p < PATH__COUNT; p++) {
+		const struct model_path *sp = &src->paths[p];
+		struct model_path *dp = &dst->paths[p];
+
+		dp->entries = xcalloc(sp->n + 1, sizeof *dp->entries);
+		for (i = 0; i < sp->n; i++) {
+			dp->entries[i] = sp->entries[i];
+			dp->entries[i].label = dup_or_null(sp->entries[i].label);
+			dp->entries[i].shown = dup_or_null(sp->entries[i].shown);
+			dp->entries[i].outcome =
+			    dup_or_null(sp->entries[i].outcome);
+		}
+		dp->base = xcalloc(sp->nbase + 1, sizeof *dp->base);
+		for (i = 0; i < sp->nbase; i++) {
+			dp->base[i].name = xstrdup(sp->base[i].name);
+			dp->base[i].data = xmalloc(sp->base[i].len + 1);
+			memcpy(dp->base[i].data, sp->base[i].data,
+			    sp->base[i].len + 1);
+			dp->base[i].len = sp->base[i].len;
+		}
+		dp->rows = NULL;
+		dp->nrows = 0;
+	}
+	dst->log = xcalloc(src->nlog + 1, sizeof *dst->log);
+	for (i = 0; i < src->nlog; i++)
+		dst->log[i] = xstrdup(src->log[i]);
+	dst->input = dup_or_null(src->input);
+	dst->ast = xcalloc(src->nast + 1, sizeof *dst->ast);
+	for (i = 0; i < src->nast; i++) {
+		dst->ast[i] = src->ast[i];
+		dst->ast[i].text = xstrdup(src->ast[i].text);
+	}
+	dst->span_note = dup_or_null(src->span_note);
+	dst->parse_error = dup_or_null(src->parse_error);
+}
+
+static size_t
+len0(const char *s)
+{
+	return s != NULL ? strlen(s) + 1 : 0;
+}
+
+size_t
+model_bytes(const struct model *m)
+{
+	size_t n = sizeof *m, p, i;
+
+	for (p = 0; p < PATH__COUNT; p++) {
+		const struct model_path *mp = &m->paths[p];
+		for (i = 0; i < mp->n; i++)
+			n += sizeof mp->entries[i] +
+			    len0(mp->entries[i].label) +
+			    len0(mp->entries[i].shown) +
+			    len0(mp->entries[i].outcome);
+		for (i = 0; i < mp->nbase; i++)
+			n += sizeof mp->base[i] + strlen(mp->base[i].name) +
+			    mp->base[i].len + 2;
+	}
+	for (i = 0; i < m->nlog; i++)
+		n += sizeof *m->log + strlen(m->log[i]) + 1;
+	for (i = 0; i < m->nast; i++)
+		n += sizeof *m->ast + strlen(m->ast[i].text) + 1;
+	return n + len0(m->input) + len0(m->span_note) +
+	    len0(m->parse_error);
+}

@@ -124,6 +124,11 @@ size_t model_fs_rows(struct model *m, enum path_id p,
 /* The strip for the path's last record; returns the number of items. */
 size_t model_strip(const struct model *m, enum path_id p,
     struct strip_item out[STRIP_MAX]);
+/* A deep copy of src into dst (which holds nothing), to go back to
+ * later: model_free(m) then model_copy(m, saved). */
+void model_copy(struct model *dst, const struct model *src);
+/* About what a copy holds, in bytes (for a cap on copies kept). */
+size_t model_bytes(const struct model *m);
 /* Write the log as trace lines (then nothing is unsaved); false with
  * errno set on failure. */
 bool model_save(struct model *m, const char *path);

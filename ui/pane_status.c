@@ -15,9 +15,9 @@ static void
 draw(struct ui *u, struct rect r, enum path_id unused)
 {
 	const struct policy *pol = session_policy(u->s);
-	char buf[256], paths[64] = "";
+	char buf[256], paths[64] = "", step[48] = "";
 	unsigned mask = session_paths(u->s);
-	size_t len = 0;
+	size_t len = 0, cur, total;
 	int p, x, k;
 
 	for (p = 0; p < PATH__COUNT; p++)
@@ -28,12 +28,15 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 			if (n > 0 && (size_t)n < sizeof paths - len)
 				len += (size_t)n;
 		}
+	/* a scenario playing: where it is, first, so that it is never cut */
+	if (play_progress(u, &cur, &total))
+		snprintf(step, sizeof step, " step %zu of %zu |", cur, total);
 	/* The budget counts inputs (see the gauge); the word goes when
 	 * the line would not fit. */
 	for (k = 0; k < 2; k++) {
-		snprintf(buf, sizeof buf, "%s policy %s | budget %u/%u%s | "
+		snprintf(buf, sizeof buf, "%s%s policy %s | budget %u/%u%s | "
 		    "paths %s | unsafe: %s", r.w >= 100 ? " sandboxrepl |" : "",
-		    pol ? pol->name : "?", session_budget_used(u->s,
+		    step, pol ? pol->name : "?", session_budget_used(u->s,
 		    PATH_SANDBOX), session_budget_limit(u->s, PATH_SANDBOX),
 		    k == 0 ? " inputs" : "", paths,
 		    session_engine(u->s, PATH_UNSAFE));
@@ -42,11 +45,6 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 	}
 	draw_fill(r, 0, draw_attr(u, UC_TITLE));
 	x = draw_text(r, 0, 0, draw_attr(u, UC_TITLE), buf);
-	if (u->playing) {
-		snprintf(buf, sizeof buf, " | step %zu of %zu", u->play_shown,
-		    u->play_total);
-		x += draw_text(r, 0, x, draw_attr(u, UC_TITLE), buf);
-	}
 	{
 		static const char keys[] = "F1 help  F2 AST  F10 quit ";
 		int kw = (int)strlen(keys);

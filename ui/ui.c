@@ -6,8 +6,9 @@
  * readline; then reads one key at a
  * time until :quit, F10 or end of input.  Every line readline accepts
  * comes to ui_line(): a ':' meta command, a presenter step (Enter on an
- * empty line while a scenario plays), or code, which is accumulated while
- * the parser says it is incomplete and then run on every path.
+ * empty line while a scenario plays, play.c), or code, which is
+ * accumulated while the parser says it is incomplete and then run on
+ * every path.
  */
 #include "config.h"
 
@@ -161,7 +162,23 @@ submit(struct ui *u, const char *input, size_t len)
 	layout_scroll_reset(u);
 	free(u->message);
 	u->message = NULL;
+	play_live(u, input, len, r, n);
 	arena_free(a);
+}
+
+/* A meta command that changes what the next step runs on (a scenario
+ * playing forgets the steps it ran past the one shown). */
+static bool
+changes_session(const char *line)
+{
+	static const char *const which[] = { ":policy", ":budget", ":paths",
+	    ":jail", NULL };
+	size_t n = strcspn(line, " \t"), i;
+
+	for (i = 0; which[i] != NULL; i++)
+		if (strlen(which[i]) == n && strncmp(which[i], line, n) == 0)
+			return true;
+	return false;
 }
 
 void
@@ -179,14 +196,16 @@ ui_line(struct ui *u, const char *line)
 		const char *p = line + strspn(line, " \t");
 		if (*p == ':') {
 			input_add_history(u, p);
+			if (changes_session(p))
+				play_changed(u);
 			meta_run(u, p);
 			ui_redraw(u);
 			return;
 		}
 		if (*p == '\0' || *p == '#') {
-			if (*p == '\0' && u->playing) {
+			if (*p == '\0' && play_active(u)) {
 				u->quit_asked = false;
-				meta_play_step(u);
+				play_next(u);
 			}
 			ui_redraw(u);
 			return;
@@ -214,6 +233,7 @@ ui_line(struct ui *u, const char *line)
 	}
 	/* The history keeps the whole input, its lines and all. */
 	input_add_history(u, u->pending);
+	play_changed(u);	/* a live input: the scenario waits */
 	submit(u, u->pending, u->npending);
 	free(u->pending);
 	u->pending = NULL;
@@ -324,11 +344,17 @@ ui_run(struct session *s, const struct ui_opts *o)
 	nonl();
 	init_colors(&u, o->theme);
 	model_init(&u.m, s);
+	/* (a play's first snapshot may come after inputs: see session.h) */
+	session_report_literals(s);
 	meta_set_message(&u, "Type an input and Enter; F1 help, :quit "
 	    "leaves.");
 	input_init(&u, o->no_history);
 	progress_init(&u);
 	catch_signals();
+	if (o->play != NULL) {	/* --play FILE: straight into it */
+		ui_redraw(&u);
+		play_start(&u, o->play);
+	}
 	ui_redraw(&u);
 	while (!u.quit && !ui_stopped())
 		input_read(&u);
@@ -341,8 +367,7 @@ ui_run(struct session *s, const struct ui_opts *o)
 		raise(stop_signal);
 	}
 	model_free(&u.m);
-	if (u.playing)
-		scenario_free(&u.play);
+	play_stop(&u);
 	free(u.pending);
 	free(u.message);
 	if (u.owned_policy != NULL) {

@@ -21,6 +21,9 @@ struct ui_opts {
 	bool			 no_history;	/* neither read nor write the
 						   history file */
 	const struct agent_opts	*agent;		/* --agent, or NULL */
+	const char		*play;		/* --play: a scenario to start
+						   the presenter view with, or
+						   NULL */
 	const char		*missing;	/* why a world cannot be built
 						   here (the welcome points to
 						   --doctor), or NULL */

@@ -53,12 +53,7 @@ struct ui {
 	int		 input_h;	/* rows the layout gave the input */
 	struct rect	 col[PATH__COUNT];	/* each path's column */
 	unsigned	 col_shown;	/* the paths drawn in col */
-	/* Presenter mode (:play). */
-	struct scenario	 play;
-	bool		 playing;
-	size_t		 play_next;	/* next step index */
-	size_t		 play_shown;	/* visible steps run so far */
-	size_t		 play_total;	/* visible steps in all */
+	struct play	*play;		/* the presenter (play.c), or NULL */
 	/* Continuation: lines typed so far of an incomplete input. */
 	char		*pending;
 	size_t		 npending;
@@ -79,6 +74,7 @@ extern const struct pane_ops pane_fs;	/* files and names */
 extern const struct pane_ops pane_ast;	/* tree and span, or welcome */
 extern const struct pane_ops pane_status;	/* policy, budget, paths */
 extern const struct pane_ops pane_help;	/* the F1 overlay */
+extern const struct pane_ops pane_play;	/* the presenter view */
 
 /* pane_ast.c: the rows the welcome takes in width columns. */
 int pane_ast_welcome_rows(const struct ui *u, int width);
@@ -126,10 +122,32 @@ void progress_fini(struct ui *u);
 
 /* meta.c: ':' commands.  Returns true when line was one. */
 bool meta_run(struct ui *u, const char *line);
-void meta_play_step(struct ui *u);
 void meta_set_message(struct ui *u, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 extern const char *const meta_names[];
+
+/* play.c: the presenter view of a scenario (:play, --play).  Start
+ * shows its first step (false with a message when it cannot load);
+ * next, back, home and goto move, restoring the session as it was after
+ * the step shown; restart (:reset) runs it again on a new session;
+ * changed (a live input or a setting) forgets the steps after the one
+ * shown. */
+bool play_start(struct ui *u, const char *file);
+void play_stop(struct ui *u);
+bool play_active(const struct ui *u);
+bool play_view_shown(const struct ui *u);
+bool play_progress(const struct ui *u, size_t *cur, size_t *total);
+void play_next(struct ui *u);
+void play_back(struct ui *u);
+void play_home(struct ui *u);
+void play_goto(struct ui *u, const char *arg);
+void play_restart(struct ui *u);
+void play_toggle_view(struct ui *u);
+void play_show_view(struct ui *u);	/* :play alone */
+void play_changed(struct ui *u);
+/* A live input's records, shown in the view until the next move. */
+void play_live(struct ui *u, const char *input, size_t len,
+    const struct record *r, size_t n);
 
 /* ui.c */
 bool ui_stopped(void);	/* a terminating signal arrived */

@@ -1,0 +1,870 @@
+/*
+ * play.c -- the presenter view: a scenario one step at a time.
+ *
+ * :play FILE (or --play FILE) loads a scenario; each visible step (an
+ * input, an echo, a listing) is shown full width: "step N of M" and the
+ * step's label, its caption (the scenario's '#' lines above it), the
+ * payload once, then one line per record -- per path, and on the sandbox
+ * path per policy when the scenario runs several -- with the verdict,
+ * the layer that decided and what happened, and each path's files.
+ * Set-up steps (files, names, policies) run silently on the way.
+ *
+ * Going back is exact: before the first step and after each one, the
+ * session is saved whole in memory (session_snap_take: files on every
+ * path, names, budget, ledger) with the UI's model, and Left, Home and
+ * :goto put one back; a step already run is shown again from what it
+ * recorded, not run again.  A live input typed meanwhile runs on the
+ * session as it is, and the steps after the one shown are forgotten, so
+ * the next step runs on what the class sees.  Esc switches to the three
+ * columns and back; Enter on an empty line steps in either view.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "record.h"
+#include "sbuf.h"
+#include "session.h"
+#include "uipriv.h"
+#include "xalloc.h"
+
+/* A scenario for the view has at most this many visible steps. */
+#define PLAY_MAX_STEPS 1000
+/* The snapshots kept to go back to (the session's and the model's) hold
+ * at most this much; past it the oldest steps' are let go (the start's
+ * is always kept). */
+#define PLAY_MAX_SNAP_BYTES ((size_t)512 << 20)
+
+/* One visible step, once it ran. */
+struct play_done {
+	size_t			 idx;		/* its place in the scenario */
+	const char		*caption;	/* the scenario's, or NULL */
+	struct arena		*a;		/* out's records and text */
+	struct scn_output	 out;
+	const char		*failed;	/* a step that failed: why */
+	struct session_snap	*snap;		/* the session after it, or
+						   NULL: let go for the cap */
+	size_t			 snap_bytes;
+	struct model		 m;		/* the UI's model after it */
+};
+
+struct play {
+	struct scenario		 sc;
+	size_t			 total;		/* visible steps */
+	struct play_done	*done;		/* the steps run so far */
+	size_t			 ndone;
+	size_t			 cur;		/* shown: 1..ndone; 0: the
+						   start */
+	struct session_snap	*start;		/* the session at the start */
+	size_t			 snap_bytes;	/* the steps' snapshots hold */
+	struct model		 start_m;
+	bool			 view;		/* the presenter view is on */
+	/* A live input typed during the play, shown until the next move:
+	 * its text and records (copied into live_a), or live_a NULL. */
+	struct arena		*live_a;
+	const char		*live_input;
+	struct record		*live;
+	size_t			 nlive;
+};
+
+static bool
+is_visible(const struct scn_step *st)
+{
+	return st->kind == SCN_RUN || st->kind == SCN_ECHO ||
+	    st->kind == SCN_LS;
+}
+
+static void
+snap_drop(struct ui *u, struct play_done *d)
+{
+	if (d->snap == NULL)
+		return;
+	session_snap_free(u->s, d->snap);
+	d->snap = NULL;
+	u->play->snap_bytes -= d->snap_bytes;
+	model_free(&d->m);
+	memset(&d->m, 0, sizeof d->m);
+}
+
+static void
+done_free(struct ui *u, struct play_done *d)
+{
+	arena_free(d->a);
+	snap_drop(u, d);
+}
+
+/* Forget the steps after the one shown: the session changed under
+ * them. */
+static void
+forget_ahead(struct ui *u)
+{
+	struct play *pl = u->play;
+
+	while (pl->ndone > pl->cur)
+		done_free(u, &pl->done[--pl->ndone]);
+}
+
+static void
+take_start(struct ui *u)
+{
+	struct play *pl = u->play;
+
+	pl->start = session_snap_take(u->s);
+	model_copy(&pl->start_m, &u->m);
+}
+
+static void
+live_clear(struct play *pl)
+{
+	arena_free(pl->live_a);
+	pl->live_a = NULL;
+	pl->live = NULL;
+	pl->nlive = 0;
+}
+
+static void
+set_progress(struct ui *u)
+{
+	struct play *pl = u->play;
+
+	live_clear(pl);
+
+	if (pl->cur == 0)
+		meta_set_message(u, "%s: the start; Enter or Right runs step 1 "
+		    "of %zu", pl->sc.name, pl->total);
+	else if (pl->cur < pl->total)
+		meta_set_message(u, "step %zu of %zu: Enter or Right for the "
+		    "next, Left back, Esc the columns", pl->cur, pl->total);
+	else
+		meta_set_message(u, "step %zu of %zu: the end of %s; :summary "
+		    "for the table, Home to start again", pl->cur, pl->total,
+		    pl->sc.name);
+}
+
+/* Show step k (0: the start) as it was after it ran. */
+static void
+show(struct ui *u, size_t k)
+{
+	struct play *pl = u->play;
+
+	if (k > 0 && pl->done[k - 1].snap == NULL) {
+		meta_set_message(u, "step %zu is too far back: the steps kept "
+		    "to go back to hold at most %zu MiB; Home goes to the "
+		    "start", k, PLAY_MAX_SNAP_BYTES >> 20);
+		return;
+	}
+
+	session_snap_restore(u->s, k == 0 ? pl->start : pl->done[k - 1].snap);
+	model_free(&u->m);
+	model_copy(&u->m, k == 0 ? &pl->start_m : &pl->done[k - 1].m);
+	pl->cur = k;
+	layout_scroll_reset(u);
+	set_progress(u);
+}
+
+/*
+ * Run the scenario on to its next visible step, its set-up steps first,
+ * and keep what it showed; the set-up steps after the last visible one
+ * run with that one.  False at the end.
+ */
+static bool
+run_next(struct ui *u)
+{
+	struct play *pl = u->play;
+	size_t i = pl->ndone > 0 ? pl->done[pl->ndone - 1].idx + 1 : 0;
+	struct play_done d;
+	bool seen = false;
+	size_t last = pl->sc.n;	/* the last visible step */
+
+	if (pl->ndone >= pl->total)
+		return false;
+	while (last > 0 && !is_visible(&pl->sc.steps[last - 1]))
+		last--;
+	memset(&d, 0, sizeof d);
+	d.a = arena_new();
+	for (; i < pl->sc.n; i++) {
+		const struct scn_step *st = &pl->sc.steps[i];
+		bool visible = is_visible(st);
+		struct scn_output out;
+
+		/* the set-up for the next step is the next step's, unless
+		 * nothing visible follows */
+		if (seen && i < last)
+			break;
+		if (!seen && st->caption != NULL)
+			d.caption = st->caption;
+		scenario_exec(u->s, st, d.a, &out);
+		if (out.failed) {
+			d.failed = out.text ? out.text : "a set-up step failed";
+			model_note(&u->m, 0, d.failed);
+		} else if (out.nrecords > 0)
+			model_apply(&u->m, st->arg, st->arglen, out.records,
+			    out.nrecords);
+		else if (out.text != NULL)
+			model_note(&u->m, st->kind == SCN_LS ? st->paths : 0,
+			    out.text);
+		if (st->kind == SCN_RESET)
+			model_clear(&u->m);
+		else if (!visible && !out.failed)
+			model_rebase(&u->m);
+		if (visible) {
+			d.idx = i;
+			d.out = out;
+			seen = true;
+		}
+	}
+	d.snap = session_snap_take(u->s);
+	model_copy(&d.m, &u->m);
+	d.snap_bytes = session_snap_bytes(d.snap) + model_bytes(&d.m);
+	pl->done = xreallocarray(pl->done, pl->ndone + 1, sizeof *pl->done);
+	pl->done[pl->ndone++] = d;
+	pl->snap_bytes += d.snap_bytes;
+	/* the cap: the oldest steps' snapshots go first */
+	for (i = 0; pl->snap_bytes > PLAY_MAX_SNAP_BYTES &&
+	    i + 1 < pl->ndone; i++)
+		snap_drop(u, &pl->done[i]);
+	pl->cur = pl->ndone;
+	layout_scroll_reset(u);
+	set_progress(u);
+	return true;
+}
+
+bool
+play_active(const struct ui *u)
+{
+	return u->play != NULL;
+}
+
+bool
+play_view_shown(const struct ui *u)
+{
+	return u->play != NULL && u->play->view;
+}
+
+bool
+play_progress(const struct ui *u, size_t *cur, size_t *total)
+{
+	if (u->play == NULL)
+		return false;
+	*cur = u->play->cur;
+	*total = u->play->total;
+	return true;
+}
+
+void
+play_stop(struct ui *u)
+{
+	struct play *pl = u->play;
+
+	if (pl == NULL)
+		return;
+	while (pl->ndone > 0)
+		done_free(u, &pl->done[--pl->ndone]);
+	free(pl->done);
+	live_clear(pl);
+	session_snap_free(u->s, pl->start);
+	model_free(&pl->start_m);
+	scenario_free(&pl->sc);
+	free(pl);
+	u->play = NULL;
+}
+
+bool
+play_start(struct ui *u, const char *file)
+{
+	struct play *pl;
+	char *err = NULL;
+	size_t i;
+
+	pl = xcalloc(1, sizeof *pl);
+	if (!scenario_load(file, &pl->sc, &err)) {
+		meta_set_message(u, "%s", err ? err : "cannot load scenario");
+		free(err);
+		free(pl);
+		return false;
+	}
+	for (i = 0; i < pl->sc.n; i++)
+		pl->total += is_visible(&pl->sc.steps[i]);
+	if (pl->total == 0 || pl->total > PLAY_MAX_STEPS) {
+		meta_set_message(u, "%s: %zu steps to show (a scenario for "
+		    ":play has 1 to %u)", file, pl->total, PLAY_MAX_STEPS);
+		scenario_free(&pl->sc);
+		free(pl);
+		return false;
+	}
+	play_stop(u);
+	pl->view = true;
+	u->play = pl;
+	take_start(u);
+	run_next(u);
+	return true;
+}
+
+void
+play_next(struct ui *u)
+{
+	struct play *pl = u->play;
+
+	if (pl->cur < pl->ndone)
+		show(u, pl->cur + 1);
+	else if (!run_next(u))
+		set_progress(u);
+}
+
+void
+play_back(struct ui *u)
+{
+	if (u->play->cur > 0)
+		show(u, u->play->cur - 1);
+	else
+		set_progress(u);
+}
+
+void
+play_home(struct ui *u)
+{
+	show(u, 0);
+}
+
+void
+play_goto(struct ui *u, const char *arg)
+{
+	struct play *pl = u->play;
+	char *end;
+	unsigned long n = strtoul(arg, &end, 10);
+
+	if (*arg < '0' || *arg > '9' || *end != '\0' || n > pl->total) {
+		meta_set_message(u, "usage: :goto N (0 to %zu; 0 is the start)",
+		    pl->total);
+		return;
+	}
+	if (n <= pl->ndone) {
+		show(u, n);
+		return;
+	}
+	if (pl->cur != pl->ndone)
+		show(u, pl->ndone);
+	while (pl->ndone < n && run_next(u))
+		;
+}
+
+void
+play_restart(struct ui *u)
+{
+	struct play *pl = u->play;
+
+	while (pl->ndone > 0)
+		done_free(u, &pl->done[--pl->ndone]);
+	session_snap_free(u->s, pl->start);
+	model_free(&pl->start_m);
+	pl->cur = 0;
+	take_start(u);
+	run_next(u);
+}
+
+void
+play_toggle_view(struct ui *u)
+{
+	u->play->view = !u->play->view;
+	if (!u->play->view)
+		meta_set_message(u, "step %zu of %zu in the columns: Enter for "
+		    "the next, Esc for the presenter view", u->play->cur,
+		    u->play->total);
+	else
+		set_progress(u);
+}
+
+void
+play_show_view(struct ui *u)
+{
+	u->play->view = true;
+	set_progress(u);
+}
+
+void
+play_changed(struct ui *u)
+{
+	if (u->play != NULL)
+		forget_ahead(u);
+}
+
+static const char *
+dup_in(struct arena *a, const char *s)
+{
+	return s != NULL ? arena_strdup(a, s) : NULL;
+}
+
+void
+play_live(struct ui *u, const char *input, size_t len,
+    const struct record *r, size_t n)
+{
+	struct play *pl = u->play;
+	size_t i, k;
+
+	if (pl == NULL)
+		return;
+	live_clear(pl);
+	pl->live_a = arena_new();
+	pl->live_input = arena_strndup(pl->live_a, input, len);
+	pl->live = arena_array(pl->live_a, n + 1, sizeof *pl->live);
+	for (i = 0; i < n; i++) {
+		struct record *c = &pl->live[i];
+		*c = r[i];
+		c->label = dup_in(pl->live_a, r[i].label);
+		c->rule = dup_in(pl->live_a, r[i].rule);
+		c->reason = dup_in(pl->live_a, r[i].reason);
+		c->result = dup_in(pl->live_a, r[i].result);
+		c->outcome = dup_in(pl->live_a, r[i].outcome);
+		c->effects = arena_array(pl->live_a, r[i].neffects + 1,
+		    sizeof *c->effects);
+		for (k = 0; k < r[i].neffects; k++) {
+			c->effects[k].category = dup_in(pl->live_a,
+			    r[i].effects[k].category);
+			c->effects[k].text = dup_in(pl->live_a,
+			    r[i].effects[k].text);
+		}
+		/* (what the view reads of a record, no more) */
+		c->input = c->shown = c->line = c->node_type = NULL;
+		c->truncated = c->source = c->engine = NULL;
+		c->fs = NULL;
+		c->nfs = 0;
+	}
+	pl->nlive = n;
+	meta_set_message(u, "a live input, run on the session as it is; "
+	    "Enter or Right for step %zu of %zu", pl->cur + 1 > pl->total ?
+	    pl->total : pl->cur + 1, pl->total);
+}
+
+/* ---- drawing ---- */
+
+/* One row of the view. */
+struct prow {
+	const char	*s;
+	size_t		 len;
+	int		 attr;
+	int		 x;
+};
+
+struct rows {
+	struct prow	*r;
+	size_t		 n, cap;
+};
+
+static void
+push(struct rows *rs, const char *s, size_t len, int attr, int x)
+{
+	if (rs->n == rs->cap) {
+		rs->cap = rs->cap ? rs->cap * 2 : 32;
+		rs->r = xreallocarray(rs->r, rs->cap, sizeof *rs->r);
+	}
+	rs->r[rs->n++] = (struct prow){ s, len, attr, x };
+}
+
+static bool
+name_char(char c)
+{
+	unsigned char b = (unsigned char)c;
+
+	return b >= 0x80 || b == '_' || (b >= '0' && b <= '9') ||
+	    ((b | 0x20) >= 'a' && (b | 0x20) <= 'z');
+}
+
+/* Wrap s into rows of width w from column x, breaking at a space, else
+ * between a name and punctuation; returns the rows it took (all are
+ * pushed when rs is not NULL). */
+static size_t
+wrap(struct rows *rs, const char *s, size_t len, int attr, int x, int w)
+{
+	size_t n = 0, take, k;
+
+	if (w < 1)
+		w = 1;
+	do {
+		take = draw_fit(s, len, w);
+		if (take == 0 && len > 0)
+			take = 1;
+		if (take < len && s[take] != ' ') {
+			for (k = take; k > 0 && s[k - 1] != ' '; k--)
+				;
+			if (k == 0)
+				for (k = take; k > 0 && name_char(s[k - 1]) &&
+				    name_char(s[k]); k--)
+					;
+			if (k > 0)
+				take = k;
+		}
+		if (rs != NULL)
+			push(rs, s, take, attr, x);
+		n++;
+		s += take;
+		len -= take;
+		while (len > 0 && *s == ' ') {
+			s++;
+			len--;
+		}
+	} while (len > 0);
+	return n;
+}
+
+/* s in at most max rows of width w: whole, or its start and end with
+ * the middle left out and marked.  The text is in a. */
+static const char *
+elide(struct arena *a, const char *s, int w, size_t max)
+{
+	size_t len = strlen(s), keep;
+
+	if (wrap(NULL, s, len, 0, 0, w) <= max)
+		return s;
+	keep = max * (size_t)w / 2;
+	for (;;) {
+		size_t cut = len - 2 * keep;
+		const char *t = arena_printf(a, "%.*s [... %zu bytes left "
+		    "out ...] %s", (int)keep, s, cut, s + len - keep);
+		if (keep <= 8 || wrap(NULL, t, strlen(t), 0, 0, w) <= max)
+			return t;
+		keep -= keep / 8 + 1;
+	}
+}
+
+/* The word a student reads aloud for the record. */
+static const char *
+verdict_word(const struct record *r)
+{
+	static const char *const words[VERDICT__COUNT] = {
+#define X(e, name) #e,
+		VERDICTS(X)
+#undef X
+	};
+
+	if (r->rule != NULL && strcmp(r->rule, "bypassed") == 0)
+		return "BYPASSED";
+	return words[r->verdict];
+}
+
+/* What happened, in one sentence: the reason for a refusal, the answer
+ * for work that passed, the harm done (its effects) for damage. */
+static const char *
+what_happened(struct arena *a, const struct record *r)
+{
+	struct sbuf b = SBUF_INIT;
+	const char *s;
+	size_t i;
+	bool bypassed = r->rule != NULL && strcmp(r->rule, "bypassed") == 0;
+
+	if (!bypassed && r->verdict != VERDICT_OK &&
+	    r->verdict != VERDICT_SIMULATED && r->reason != NULL)
+		return r->reason;
+	/* work that passed: the trace's words ("wrote out.txt", "ran
+	 * inside the jail: ..."), a bare value as what the code returned */
+	if (!bypassed && r->verdict == VERDICT_OK && r->outcome != NULL)
+		return r->kind == KIND_CODE && r->result != NULL &&
+		    strcmp(r->outcome, r->result) == 0 ?
+		    arena_printf(a, "returned %s", r->result) : r->outcome;
+	for (i = 0; i < r->neffects; i++)
+		if (r->effects[i].category != NULL && r->effects[i].text)
+			sbuf_addf(&b, "%s%s", b.len ? "; " : "",
+			    r->effects[i].text);
+	if (b.len == 0 && (bypassed || r->verdict == VERDICT_SIMULATED))
+		for (i = 0; i < r->neffects; i++)
+			if (r->effects[i].text != NULL)
+				sbuf_addf(&b, "%s%s", b.len ? "; " : "",
+				    r->effects[i].text);
+	if (b.len > 0) {
+		s = arena_strdup(a, sbuf_cstr(&b));
+		sbuf_free(&b);
+		return s;
+	}
+	sbuf_free(&b);
+	return r->outcome ? r->outcome : r->reason ? r->reason : "";
+}
+
+/* The policy of a sandbox record run once per policy ("... [dunder]"). */
+static const char *
+policy_of(struct arena *a, const struct record *r, const struct scn_step *st)
+{
+	const char *l = r->label, *open;
+	size_t n;
+
+	if (st->policies == NULL || r->path != PATH_SANDBOX || l == NULL ||
+	    (n = strlen(l)) < 3 || l[n - 1] != ']' ||
+	    (open = strrchr(l, '[')) == NULL)
+		return NULL;
+	return arena_strndup(a, open + 1, (size_t)(l + n - 2 - open));
+}
+
+/* The files of path p on one row: "unsafe files: a.txt, b.txt (deleted)". */
+static const char *
+files_line(struct ui *u, struct arena *a, enum path_id p, int *attr)
+{
+	const struct model_fsrow *rows;
+	size_t n = model_fs_rows(&u->m, p, &rows), i;
+	struct sbuf b = SBUF_INIT;
+	static const char *const word[] = { "", " (new)", " (changed)",
+	    " (deleted)" };
+	const char *s;
+
+	*attr = A_NORMAL;
+	sbuf_addf(&b, "%s files: ", record_path_name(p));
+	for (i = 0; i < n; i++) {
+		sbuf_addf(&b, "%s%s%s", i ? ", " : "", rows[i].name,
+		    word[rows[i].mark]);
+		if (rows[i].mark == FS_DELETED)
+			*attr = draw_attr(u, UC_DAMAGE);
+	}
+	if (n == 0)
+		sbuf_adds(&b, "(none)");
+	s = arena_strdup(a, sbuf_cstr(&b));
+	sbuf_free(&b);
+	return s;
+}
+
+static int
+pad_width(const char *s)
+{
+	return draw_width(s, strlen(s));
+}
+
+static void
+draw(struct ui *u, struct rect r, enum path_id unused)
+{
+	struct play *pl = u->play;
+	const struct play_done *d = pl->cur > 0 ? &pl->done[pl->cur - 1] :
+	    NULL;
+	const struct scn_step *st = d ? &pl->sc.steps[d->idx] : NULL;
+	struct arena *a = arena_new();
+	struct rows rs = { NULL, 0, 0 };
+	const struct record *recs[64];
+	const char *who[64], *what[64];
+	const char *caption, *payload, *title, *files[PATH__COUNT];
+	int fattr[PATH__COUNT], whow = 0, layw = 0, room, x, used;
+	size_t nrec = 0, nfiles = 0, i, k, caprows, payrows, cap_max,
+	    pay_max, verdict_rows;
+	unsigned mask = session_paths(u->s);
+	bool blanks;
+
+	(void)unused;
+	if (r.h < 3 || r.w < 20) {
+		arena_free(a);
+		return;
+	}
+	/* the title row: where we are, always */
+	if (pl->live_a != NULL)
+		title = arena_printf(a, " step %zu of %zu, then a live input",
+		    pl->cur, pl->total);
+	else if (d == NULL)
+		title = arena_printf(a, " %s  step 0 of %zu: the start",
+		    pl->sc.name, pl->total);
+	else
+		title = arena_printf(a, " step %zu of %zu%s%s", pl->cur,
+		    pl->total, st->label ? ": " : "", st->label ? st->label :
+		    "");
+	draw_fill(r, 0, draw_attr(u, UC_TITLE));
+	x = draw_text(r, 0, 0, draw_attr(u, UC_TITLE), title);
+	{
+		static const char *const keys[] = {
+			"Enter/Right next  Left back  Home start  :goto N  "
+			"Esc columns ",
+			"Enter next  Left back  Esc columns ",
+			"Left back  Esc columns ", NULL };
+		for (i = 0; keys[i] != NULL; i++)
+			if (pad_width(keys[i]) + x + 2 <= r.w) {
+				draw_text(r, 0, r.w - pad_width(keys[i]),
+				    draw_attr(u, UC_TITLE), keys[i]);
+				break;
+			}
+	}
+	r.y++;
+	r.h--;
+
+	/* what there is to show */
+	if (pl->live_a != NULL) {
+		caption = "Typed live, on the session as the step left it "
+		    "(the scenario waits).";
+		payload = pl->live_input;
+	} else if (d == NULL) {
+		caption = "The state before the first step.  Enter or Right "
+		    "runs step 1.";
+		payload = NULL;
+	} else {
+		caption = d->caption;
+		payload = st->kind == SCN_RUN ? st->arg : d->out.text;
+		if (d->failed != NULL)
+			payload = d->failed;
+	}
+	for (k = 0; k < PATH__COUNT; k++)
+		for (i = 0; i < (pl->live_a ? pl->nlive : d ? d->out.nrecords :
+		    0) && nrec < 64; i++) {
+			const struct record *rec = pl->live_a ? &pl->live[i] :
+			    &d->out.records[i];
+			const char *pol;
+			if (rec->path != (enum path_id)k)
+				continue;
+			recs[nrec] = rec;
+			pol = pl->live_a ? NULL : policy_of(a, rec, st);
+			who[nrec] = pol ? arena_printf(a, "%s [%s]",
+			    record_path_name(rec->path), pol) :
+			    record_path_name(rec->path);
+			what[nrec] = what_happened(a, rec);
+			if (pad_width(who[nrec]) > whow)
+				whow = pad_width(who[nrec]);
+			if ((int)strlen(record_layer_name(rec->layer)) > layw)
+				layw = (int)strlen(record_layer_name(
+				    rec->layer));
+			nrec++;
+		}
+	for (k = 0; k < PATH__COUNT; k++)
+		if (mask & PATH_BIT(k)) {
+			files[nfiles] = files_line(u, a, (enum path_id)k,
+			    &fattr[nfiles]);
+			nfiles++;
+		}
+
+	/*
+	 * The rows: every verdict first (one row each), then at least a
+	 * row of caption and of payload, the files, blank lines between
+	 * the parts, and what is left to the payload and caption (up to
+	 * three rows each, more on a tall screen) and to verdicts that
+	 * want a second row.
+	 */
+	room = r.h;
+	caprows = caption ? wrap(NULL, caption, strlen(caption), 0, 0,
+	    r.w - 2) : 0;
+	payrows = payload ? wrap(NULL, payload, strlen(payload), 0, 0,
+	    r.w - 4) : 0;
+	cap_max = caprows > 0;
+	pay_max = payrows > 0;
+	room -= (int)(nrec + cap_max + pay_max);
+	if (room >= (int)nfiles)
+		room -= (int)nfiles;
+	else
+		nfiles = 0;
+	blanks = room >= 3;
+	if (blanks)
+		room -= 3;
+	while (room > 0 && (pay_max < payrows || cap_max < caprows)) {
+		size_t lim = r.h >= 30 ? 6 : 3;
+		bool grew = false;
+		if (pay_max < payrows && pay_max < lim) {
+			pay_max++;
+			room--;
+			grew = true;
+		}
+		if (room > 0 && cap_max < caprows && cap_max < lim) {
+			cap_max++;
+			room--;
+			grew = true;
+		}
+		if (!grew)
+			break;
+	}
+	verdict_rows = nrec;
+
+	/* caption */
+	if (caption != NULL) {
+		const char *c = elide(a, caption, r.w - 2, cap_max);
+		wrap(&rs, c, strlen(c), A_BOLD, 1, r.w - 2);
+		while (rs.n > cap_max)
+			rs.n--;
+	}
+	if (blanks)
+		push(&rs, "", 0, A_NORMAL, 0);
+	/* the payload, once */
+	if (payload != NULL) {
+		const char *p = elide(a, payload, r.w - 4, pay_max);
+		size_t first = rs.n;
+		wrap(&rs, p, strlen(p), A_NORMAL, 3, r.w - 4);
+		while (rs.n > first + pay_max)
+			rs.n--;
+	}
+	if (blanks)
+		push(&rs, "", 0, A_NORMAL, 0);
+	/* the caption and payload rows; "> " marks the payload's first */
+	{
+		int row = 0;
+		bool first_pay = true;
+		for (i = 0; i < rs.n && row < r.h; i++) {
+			draw_textn(r, row, rs.r[i].x, rs.r[i].attr, rs.r[i].s,
+			    rs.r[i].len);
+			if (rs.r[i].x == 3 && first_pay && (pl->live_a ||
+			    (st != NULL && st->kind == SCN_RUN))) {
+				draw_text(r, row, 1, draw_attr(u, UC_DIM),
+				    ">");
+				first_pay = false;
+			}
+			row++;
+		}
+		used = row;
+	}
+	/* one row per verdict: who, the word, the layer, what happened;
+	 * a second row for what happened when there is room */
+	{
+		int row = used, extra = r.h - used - (int)verdict_rows -
+		    (int)nfiles - (blanks ? 1 : 0);
+		int tx = 1 + whow + 2 + 9 + 2 + layw + 2;
+		for (i = 0; i < nrec && row < r.h; i++) {
+			const char *w = what[i];
+			int tw = r.w - tx;
+			size_t take;
+			draw_text(r, row, 1, A_BOLD, who[i]);
+			draw_text(r, row, 1 + whow + 2,
+			    draw_verdict_attr(u, recs[i]->verdict) | A_BOLD,
+			    verdict_word(recs[i]));
+			draw_text(r, row, 1 + whow + 2 + 9 + 2,
+			    draw_attr(u, UC_DIM),
+			    record_layer_name(recs[i]->layer));
+			if (tw < 8) {
+				row++;
+				continue;
+			}
+			take = draw_fit(w, strlen(w), tw);
+			if (take < strlen(w) && extra > 0) {
+				struct rows two = { NULL, 0, 0 };
+				wrap(&two, w, strlen(w), 0, 0, tw);
+				draw_textn(r, row++, tx, A_NORMAL, two.r[0].s,
+				    two.r[0].len);
+				if (two.n > 2) {
+					const char *rest = two.r[1].s;
+					take = draw_fit(rest, strlen(rest),
+					    tw - 3);
+					draw_textn(r, row, tx, A_NORMAL, rest,
+					    take);
+					draw_text(r, row, tx + draw_width(rest,
+					    take), draw_attr(u, UC_DIM),
+					    "...");
+				} else
+					draw_textn(r, row, tx, A_NORMAL,
+					    two.r[1].s, two.r[1].len);
+				row++;
+				extra--;
+				free(two.r);
+				continue;
+			}
+			if (take < strlen(w)) {
+				take = draw_fit(w, strlen(w), tw - 3);
+				draw_textn(r, row, tx, A_NORMAL, w, take);
+				draw_text(r, row, tx + draw_width(w, take),
+				    draw_attr(u, UC_DIM), "...");
+			} else
+				draw_text(r, row, tx, A_NORMAL, w);
+			row++;
+		}
+		if (blanks)
+			row++;
+		for (i = 0; i < nfiles && row < r.h; i++) {
+			size_t len = strlen(files[i]);
+			size_t take = draw_fit(files[i], len, r.w - 2);
+			draw_textn(r, row, 1, fattr[i], files[i], take);
+			if (take < len)
+				draw_text(r, row, r.w - 3,
+				    draw_attr(u, UC_DIM), "...");
+			row++;
+		}
+	}
+	free(rs.r);
+	arena_free(a);
+}
+
+const struct pane_ops pane_play = { "play", draw };
