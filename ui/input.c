@@ -97,16 +97,16 @@ getc_hook(FILE *f)
 			return EOF;
 		}
 		errors = 0;
-		if (c == 27 && play_active(U) && !U->show_help &&
+		if (c == 27 && play_active(U) && U->overlay == NULL &&
 		    lone_escape()) {
 			/* (readline's callback mode never acts on Esc alone) */
 			play_toggle_view(U);
 			ui_redraw(U);
 			continue;
 		}
-		if (U->show_help) {
+		if (U->overlay != NULL) {
 			/* Esc, F1 or any key closes the overlay. */
-			U->show_help = false;
+			U->overlay = NULL;
 			drain();
 			ui_redraw(U);
 			continue;
@@ -245,7 +245,7 @@ input_redisplay(void)
 static int
 do_key_help(int count, int key)
 {
-	U->show_help = !U->show_help;
+	U->overlay = U->overlay == &pane_help ? NULL : &pane_help;
 	ui_redraw(U);
 	return 0;
 }

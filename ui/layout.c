@@ -153,7 +153,7 @@ layout_draw(struct ui *u)
 	pane_status.draw(u, status, PATH_SANDBOX);
 	if (u->message != NULL)
 		draw_message(u, msg);
-	if (u->show_help)
-		pane_help.draw(u, (struct rect){ 0, 0, rows, cols },
+	if (u->overlay != NULL)
+		u->overlay->draw(u, (struct rect){ 0, 0, rows, cols },
 		    PATH_SANDBOX);
 }

@@ -43,7 +43,7 @@ meta_set_message(struct ui *u, const char *fmt, ...)
 static void
 do_help(struct ui *u, const char *arg)
 {
-	u->show_help = true;
+	u->overlay = &pane_help;
 }
 
 static void
@@ -200,27 +200,21 @@ do_jail(struct ui *u, const char *arg)
 }
 
 /*
- * :summary: the boundaries compared over the transcript -- per path shown,
- * how many of its inputs each verdict ended, "jail:gvisor 2 contained,
- * 1 ok".  The paths that ran nothing are left out.
+ * :summary: the boundaries compared over the transcript -- a table over
+ * the screen (pane_summary.c), and the same counts on the message line
+ * for a narrow screen and for scripts: per path shown, how many of its
+ * inputs each verdict ended, "jail:gvisor 2 contained, 1 ok".  The paths
+ * that ran nothing are left out.
  */
 static void
 do_summary(struct ui *u, const char *arg)
 {
 	struct sbuf b = SBUF_INIT;
-	size_t p, i, v;
+	size_t count[VERDICT__COUNT], p, i, v;
 
 	(void)arg;
 	for (p = 0; p < PATH__COUNT; p++) {
-		const struct model_path *mp = &u->m.paths[p];
-		size_t count[VERDICT__COUNT] = { 0 }, any = 0;
-
-		for (i = 0; i < mp->n; i++)
-			if (!mp->entries[i].is_note) {
-				count[mp->entries[i].verdict]++;
-				any++;
-			}
-		if (any == 0)
+		if (!summary_count(u, (enum path_id)p, count))
 			continue;
 		sbuf_addf(&b, "%s%s", b.len ? " | " : "",
 		    record_path_name((enum path_id)p));
@@ -236,6 +230,7 @@ do_summary(struct ui *u, const char *arg)
 	meta_set_message(u, "summary: %s", b.len ? sbuf_cstr(&b) :
 	    "nothing has run yet");
 	sbuf_free(&b);
+	u->overlay = &pane_summary;
 }
 
 static const struct meta metas[] = {

@@ -40,7 +40,8 @@ struct ui {
 	bool		 light;		/* --theme=light */
 	int		 color_attr[UC__COUNT];	/* with colour: each one's */
 	bool		 show_ast;
-	bool		 show_help;
+	const struct pane_ops *overlay;	/* the help or the summary, drawn
+					   over the rest; any key closes it */
 	bool		 quit;
 	bool		 quit_asked;	/* unsaved steps were pointed out */
 	/* Each column scrolls on its own: rows scrolled back from the
@@ -74,6 +75,7 @@ extern const struct pane_ops pane_fs;	/* files and names */
 extern const struct pane_ops pane_ast;	/* tree and span, or welcome */
 extern const struct pane_ops pane_status;	/* policy, budget, paths */
 extern const struct pane_ops pane_help;	/* the F1 overlay */
+extern const struct pane_ops pane_summary;	/* the :summary overlay */
 extern const struct pane_ops pane_play;	/* the presenter view */
 
 /* pane_ast.c: the rows the welcome takes in width columns. */
@@ -109,6 +111,9 @@ void input_redisplay(void);
 /* The rows the input area wants: a continued input's earlier lines and
  * the line being edited (a recalled input may hold several). */
 int input_rows(const struct ui *u);
+/* pane_summary.c: inputs on path p by verdict; false if it ran none. */
+bool summary_count(const struct ui *u, enum path_id p,
+    size_t count[VERDICT__COUNT]);
 void input_read(struct ui *u);	/* one key (blocks) */
 const char *input_prompt(const struct ui *u);
 void input_add_history(struct ui *u, const char *line);
