@@ -388,6 +388,15 @@ model_fs_rows(struct model *m, enum path_id p, const struct model_fsrow **rows)
 	return k;
 }
 
+/* A layer that stops code while it runs (the sandbox's caps, a world's
+ * rlimits and wall clock): where a path's strip has no place of its own
+ * for it, it names the evaluation's place. */
+static bool
+stops_evaluation(enum layer l)
+{
+	return l == LAYER_LIMITS || l == LAYER_TIMEOUT || l == LAYER_RLIMIT;
+}
+
 /*
  * The layers an input meets on a path, in order.  The sandbox runs code
  * through the AST allowlist and the budget; a command first meets the
@@ -447,9 +456,8 @@ model_strip(const struct model *m, enum path_id p,
 	/* A layer this path does not usually have (the sandbox's checks
 	 * run in front of the jail with --jail-filter): show it after
 	 * parsing, where it ran. */
-	if (last->valid && !found && last->layer != LAYER_LIMITS &&
-	    last->layer != LAYER_TIMEOUT && last->layer != LAYER_EVAL &&
-	    n < STRIP_MAX) {
+	if (last->valid && !found && !stops_evaluation(last->layer) &&
+	    last->layer != LAYER_EVAL && n < STRIP_MAX) {
 		with[0] = seq[0];
 		with[1] = last->layer;
 		for (i = 1; i < n; i++)
@@ -465,8 +473,7 @@ model_strip(const struct model *m, enum path_id p,
 		stop = n - 1;
 	for (i = 0; i < n; i++) {
 		out[i].name = seq[i] == LAYER_EVAL ? (last->valid && !found &&
-		    (last->layer == LAYER_LIMITS ||
-		    last->layer == LAYER_TIMEOUT) ?
+		    stops_evaluation(last->layer) ?
 		    record_layer_name(last->layer) : is_cmd ? "effect" :
 		    "eval") : record_layer_name(seq[i]);
 		if (!last->valid)
