@@ -581,6 +581,34 @@ is_python_builtin(const char *name)
 }
 
 bool
+check_name(const struct policy *p, const char *id, const struct node *n,
+    struct arena *a, struct check_result *out)
+{
+	const char *why;
+
+	if (cmd_find(id) != NULL)
+		return block(out, n, "names", arena_printf(a, "%s is a "
+		    "command: call it on its own, as %s(...), not inside "
+		    "other code", id, id), arena_printf(a, "disallowed name "
+		    "'%s' (a command is called on its own, through the "
+		    "command layers)", id));
+	if (p->name_rule != NAMES_CALLS || !is_python_builtin(id) ||
+	    policy_allows_call(p, id))
+		return true;
+	if (p->attr_rule == ATTRS_PUBLIC && id[0] == '_')
+		why = arena_printf(a, "%s is not allowed: names starting "
+		    "with '_' are private", id);
+	else if (p->calls == NULL || p->calls[0] == NULL)
+		why = arena_printf(a, "%s is not allowed: this policy allows "
+		    "no builtins", id);
+	else
+		why = arena_printf(a, "%s is not one of the builtins it "
+		    "allows: %s", id, policy_list_words(a, p->calls, 12));
+	return block(out, n, "names", why, arena_printf(a, "disallowed "
+	    "name '%s' (the policy's only builtins are its calls)", id));
+}
+
+bool
 check_names(const struct policy *p, const struct node *root, struct arena *a,
     struct check_result *out)
 {
@@ -602,25 +630,8 @@ check_names(const struct policy *p, const struct node *root, struct arena *a,
 		if (n->kind != NODE_NAME)
 			continue;
 		id = n->u.name.id;
-		if (cmd_find(id) != NULL)
-			return block(out, n, "names", arena_printf(a,
-			    "%s is a command: call it on its own, as "
-			    "%s(...), not inside other code", id, id),
-			    arena_printf(a, "disallowed name '%s' (a command "
-			    "is called on its own, through the command "
-			    "layers)", id));
-		if (p->name_rule == NAMES_CALLS && is_python_builtin(id) &&
-		    !policy_allows_call(p, id))
-			return block(out, n, "names", p->attr_rule ==
-			    ATTRS_PUBLIC && id[0] == '_' ? arena_printf(a,
-			    "%s is not allowed: names starting with '_' are "
-			    "private", id) : p->calls == NULL ||
-			    p->calls[0] == NULL ? arena_printf(a, "%s is not "
-			    "allowed: this policy allows no builtins", id) :
-			    arena_printf(a, "%s is not one of the builtins it "
-			    "allows: %s", id, policy_list_words(a, p->calls,
-			    12)), arena_printf(a, "disallowed name '%s' (the "
-			    "policy's only builtins are its calls)", id));
+		if (!check_name(p, id, n, a, out))
+			return false;
 	}
 	return true;
 }

@@ -64,5 +64,9 @@ bool check_source(const struct policy *p, const struct node *root,
  */
 bool check_names(const struct policy *p, const struct node *root,
     struct arena *a, struct check_result *out);
+/* The name rule for one name id at node n (NULL when the name came from
+ * a string the code ran): false with the refusal in *out. */
+bool check_name(const struct policy *p, const char *id,
+    const struct node *n, struct arena *a, struct check_result *out);
 
 #endif

@@ -837,6 +837,8 @@ bomb_estimate(struct step *st)
 	}
 }
 
+static void decide_blocked(struct step *st, const struct check_result *cr);
+
 /* An exception from the evaluator becomes the record's verdict. */
 static void
 decide_exception(struct step *st)
@@ -859,6 +861,18 @@ decide_exception(struct step *st)
 		decide(st, VERDICT_BLOCKED, LAYER_LIMITS, "limits",
 		    arena_strdup(st->a, ev->rt.exc.msg));
 		return;
+	}
+	if (st->path == PATH_SANDBOX && ev->withheld != NULL &&
+	    strcmp(ev->rt.exc.cls, "NameError") == 0 &&
+	    strstr(ev->rt.exc.msg, ev->withheld) != NULL) {
+		/* code the policy let run reached for a builtin it does not
+		 * give (eval("__import__('os')")): its name rule said no */
+		struct check_result cr;
+		if (!check_name(st->s->policy, ev->withheld, ev->exc_node,
+		    st->a, &cr)) {
+			decide_blocked(st, &cr);
+			return;
+		}
 	}
 	decide(st, VERDICT_ERROR, LAYER_EVAL, NULL,
 	    arena_printf(st->a, "%s: %s", ev->rt.exc.cls, ev->rt.exc.msg));
@@ -929,7 +943,8 @@ static void run_world(struct step *st, const char *src,
  * reports every audit event CPython raised in the code's own frames and
  * the workspace's difference; the model records fewer (a file read, a
  * program run, data sent, a print).  Of those, the code looking at itself
- * (a frame or code attribute, a compile), what it printed, a limit
+ * (a frame or code attribute, a private attribute the model saw it
+ * reach, a compile), what it printed, a limit
  * stopping it and the world's own bookkeeping do not reach out, on
  * either engine, so the same code gets the same word (print('hi') is
  * never a bypass); everything else does (a file, a program, a socket, an
@@ -940,7 +955,7 @@ touches_surface(const struct step *st, const struct effect *e)
 {
 	static const char *const inside_ops[] = {
 		"print", "exhaust", "restart", "lost", "compile",
-		"object.__getattr__", "object.__setattr__",
+		"introspect", "object.__getattr__", "object.__setattr__",
 		"object.__delattr__", "sys._getframe", "sys._current_frames",
 		"code.__new__", "function.__new__", "marshal.load",
 		"marshal.loads", NULL
