@@ -74,6 +74,25 @@ in_workspace(const char *path)
 	}
 }
 
+/* What an operation is, as a user says it: "opening". */
+static const char *
+doing(const char *op)
+{
+	static const char *const words[][2] = {
+		{ "open", "opening" }, { "read", "reading" },
+		{ "write", "writing" }, { "unlink", "removing" },
+		{ "opendir", "listing" }, { "execve", "starting" },
+		{ "socket", "opening a socket to" },
+		{ "connect", "connecting to" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strcmp(op, words[i][0]) == 0)
+			return words[i][1];
+	return op;
+}
+
 /* The kernel refused a real operation: say so, and which layer did.  A
  * name in the workspace that is not there (or not a directory) is no
  * refusal: a typo ('reprot.txt') is the FileNotFoundError it is on
@@ -89,8 +108,13 @@ denied(struct eval *ev, const char *op, const char *target, int err)
 	eval_effect(ev, op, target, NULL, arena_printf(ev->rt.arena,
 	    "%s %s: %s (%s)", op, target, strerror(err), layer), true);
 	ev->denied_layer = layer;
-	ev->denied_reason = arena_printf(ev->rt.arena, "%s('%s'): %s", op,
-	    target, strerror(err));
+	/* the sentence after "CONTAINED by Landlock: " */
+	ev->denied_reason = err == EACCES || err == EPERM ?
+	    arena_printf(ev->rt.arena, "%s %s is forbidden: it is outside "
+	    "what the jail grants (%s)", doing(op), target, op) :
+	    arena_printf(ev->rt.arena, "%s %s finds nothing: the jail's "
+	    "root does not hold it (%s: %s)", doing(op), target, op,
+	    strerror(err));
 	return raise_os(ev, err, target);
 }
 

@@ -943,12 +943,11 @@ static void run_world(struct step *st, const char *src,
  * reports every audit event CPython raised in the code's own frames and
  * the workspace's difference; the model records fewer (a file read, a
  * program run, data sent, a print).  Of those, the code looking at itself
- * (a frame or code attribute, a private attribute the model saw it
- * reach, a compile), what it printed, a limit
- * stopping it and the world's own bookkeeping do not reach out, on
- * either engine, so the same code gets the same word (print('hi') is
- * never a bypass); everything else does (a file, a program, a socket, an
- * import, an exec of a string).
+ * (a frame or code attribute, a private attribute the model saw it reach,
+ * a compile), what it printed, a limit stopping it and the world's own
+ * bookkeeping do not reach out, on either engine, so the same code gets
+ * the same word (print('hi') is never a bypass); everything else does (a
+ * file, a program, a socket, an import, an exec of a string).
  */
 static bool
 touches_surface(const struct step *st, const struct effect *e)
@@ -1183,14 +1182,14 @@ literal_arg(const struct cmd_entry *e, const struct node *call,
 			    strcmp(kn->u.constant.value.as.s->data, key) == 0)
 				v = d->u.dict.values.items[i];
 		}
-	} else
-		for (i = 0, k = 0; e->keys[k] != NULL && i < args->len;
-		    k++)
-			if (strcmp(e->keys[k], "idempotency_key") != 0 &&
-			    strcmp(e->keys[k], key) == 0)
+	} else		/* by position: the entry's keys in order */
+		for (i = 0, k = 0; e->keys[k] != NULL; k++) {
+			if (strcmp(e->keys[k], "idempotency_key") == 0)
+				continue;
+			if (i < args->len && strcmp(e->keys[k], key) == 0)
 				v = args->items[i];
-			else if (strcmp(e->keys[k], "idempotency_key") != 0)
-				i++;
+			i++;
+		}
 	for (i = 0; i < call->u.call.keywords.len; i++) {
 		const struct node *kw = call->u.call.keywords.items[i];
 		if (kw->u.keyword.arg != NULL &&
