@@ -422,7 +422,7 @@ model_strip(const struct model *m, enum path_id p,
 	const enum layer *seq;
 	enum layer with[STRIP_MAX];
 	size_t n, i, stop, bypass_at;
-	bool is_cmd = last->valid && last->kind == KIND_COMMAND;
+	bool is_cmd = last->valid && last->kind == KIND_COMMAND, gv;
 	bool found = false;
 
 	switch (p) {
@@ -431,8 +431,10 @@ model_strip(const struct model *m, enum path_id p,
 		n = is_cmd ? 8 : 4;
 		break;
 	case PATH_JAIL:
-		seq = jail;
-		n = 6;
+		/* (under --jail=gvisor, gVisor's layers) */
+		gv = session_jail(m->s) == JAIL_BOUNDARY_GVISOR;
+		seq = gv ? gvisor : jail;
+		n = gv ? 4 : 6;
 		break;
 	case PATH_GVISOR:
 		seq = gvisor;
