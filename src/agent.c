@@ -289,7 +289,7 @@ agent_context(struct session *s, const char *task, size_t tasklen,
 	add_list(out, pol->hosts);
 	if (pol->hosts == NULL || *pol->hosts == NULL)
 		sbuf_adds(out, " (no network)");
-	sbuf_addf(out, "\n  budget: %u of %u operations used\n",
+	sbuf_addf(out, "\n  budget: %u of %u inputs used\n",
 	    session_budget_used(s, PATH_SANDBOX),
 	    session_budget_limit(s, PATH_SANDBOX));
 	if (pol->commands != NULL && *pol->commands != NULL) {

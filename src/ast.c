@@ -22,9 +22,12 @@
 
 #define AST_DUMP_MAX_DEPTH 800
 
-#define X_NAME(e, name) name,
+#define X_NAME(e, name, words) name,
 static const char *const kind_names[] = { NODE_KINDS(X_NAME) };
 #undef X_NAME
+#define X_WORDS(e, name, words) words,
+static const char *const kind_words[] = { NODE_KINDS(X_WORDS) };
+#undef X_WORDS
 #define X_NAME(e, name, sym) name,
 static const char *const binop_names[] = { BINOPS(X_NAME) };
 static const char *const unaryop_names[] = { UNARYOPS(X_NAME) };
@@ -44,6 +47,12 @@ const char *
 ast_kind_name(enum node_kind kind)
 {
 	return kind < NODE__COUNT ? kind_names[kind] : "?";
+}
+
+const char *
+ast_kind_words(enum node_kind kind)
+{
+	return kind < NODE__COUNT ? kind_words[kind] : "?";
 }
 
 const char *

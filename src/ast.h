@@ -22,53 +22,55 @@
 struct sbuf;
 
 /*
- * Node kinds: X(enum suffix, ast name).  Helper nodes that Python's ast
- * module also has as classes (comprehension, arguments, arg, keyword, alias)
- * are nodes here too, so that the dump and the walk treat them uniformly.
+ * Node kinds: X(enum suffix, ast name, what it is in words: the
+ * allowlist's verdicts are read aloud, "attribute access is not allowed").
+ * Helper nodes that Python's ast module also has as classes (comprehension,
+ * arguments, arg, keyword, alias) are nodes here too, so that the dump and
+ * the walk treat them uniformly.
  */
-#define NODE_KINDS(X)				\
-	/* roots */				\
-	X(EXPRESSION,    "Expression")		\
-	X(MODULE,        "Module")		\
-	/* statements */			\
-	X(EXPR,          "Expr")		\
-	X(ASSIGN,        "Assign")		\
-	X(AUGASSIGN,     "AugAssign")		\
-	X(IMPORT,        "Import")		\
-	X(IMPORTFROM,    "ImportFrom")		\
-	/* expressions */			\
-	X(BOOLOP,        "BoolOp")		\
-	X(NAMEDEXPR,     "NamedExpr")		\
-	X(BINOP,         "BinOp")		\
-	X(UNARYOP,       "UnaryOp")		\
-	X(LAMBDA,        "Lambda")		\
-	X(IFEXP,         "IfExp")		\
-	X(DICT,          "Dict")		\
-	X(SET,           "Set")			\
-	X(LISTCOMP,      "ListComp")		\
-	X(SETCOMP,       "SetComp")		\
-	X(DICTCOMP,      "DictComp")		\
-	X(GENERATOREXP,  "GeneratorExp")	\
-	X(COMPARE,       "Compare")		\
-	X(CALL,          "Call")		\
-	X(FORMATTEDVALUE,"FormattedValue")	\
-	X(JOINEDSTR,     "JoinedStr")		\
-	X(CONSTANT,      "Constant")		\
-	X(ATTRIBUTE,     "Attribute")		\
-	X(SUBSCRIPT,     "Subscript")		\
-	X(STARRED,       "Starred")		\
-	X(NAME,          "Name")		\
-	X(LIST,          "List")		\
-	X(TUPLE,         "Tuple")		\
-	X(SLICE,         "Slice")		\
-	/* helpers */				\
-	X(COMPREHENSION, "comprehension")	\
-	X(ARGUMENTS,     "arguments")		\
-	X(ARG,           "arg")			\
-	X(KEYWORD,       "keyword")		\
-	X(ALIAS,         "alias")
+#define NODE_KINDS(X)								\
+	/* roots */								\
+	X(EXPRESSION,     "Expression",     "an expression")			\
+	X(MODULE,         "Module",         "several statements")		\
+	/* statements */							\
+	X(EXPR,           "Expr",           "an expression statement")		\
+	X(ASSIGN,         "Assign",         "assignment (=)")			\
+	X(AUGASSIGN,      "AugAssign",      "augmented assignment (+=)")	\
+	X(IMPORT,         "Import",         "an import")			\
+	X(IMPORTFROM,     "ImportFrom",     "an import (from ... import)") \
+	/* expressions */							\
+	X(BOOLOP,         "BoolOp",         "and/or")				\
+	X(NAMEDEXPR,      "NamedExpr",      "an assignment expression (:=)") \
+	X(BINOP,          "BinOp",          "arithmetic")			\
+	X(UNARYOP,        "UnaryOp",        "a unary operator")		\
+	X(LAMBDA,         "Lambda",         "a lambda")			\
+	X(IFEXP,          "IfExp",          "a conditional (x if c else y)") \
+	X(DICT,           "Dict",           "a dict ({...})")			\
+	X(SET,            "Set",            "a set ({...})")			\
+	X(LISTCOMP,       "ListComp",       "a list comprehension")		\
+	X(SETCOMP,        "SetComp",        "a set comprehension")		\
+	X(DICTCOMP,       "DictComp",       "a dict comprehension")		\
+	X(GENERATOREXP,   "GeneratorExp",   "a generator expression")		\
+	X(COMPARE,        "Compare",        "a comparison")			\
+	X(CALL,           "Call",           "a function call")			\
+	X(FORMATTEDVALUE, "FormattedValue", "an f-string field")		\
+	X(JOINEDSTR,      "JoinedStr",      "an f-string")			\
+	X(CONSTANT,       "Constant",       "a constant")			\
+	X(ATTRIBUTE,      "Attribute",      "attribute access")		\
+	X(SUBSCRIPT,      "Subscript",      "indexing or slicing ([...])") \
+	X(STARRED,        "Starred",        "unpacking (*)")			\
+	X(NAME,           "Name",           "a name")				\
+	X(LIST,           "List",           "a list")				\
+	X(TUPLE,          "Tuple",          "a tuple")				\
+	X(SLICE,          "Slice",          "a slice (a:b)")			\
+	/* helpers */								\
+	X(COMPREHENSION,  "comprehension",  "a comprehension's for clause") \
+	X(ARGUMENTS,      "arguments",      "a lambda's parameters")		\
+	X(ARG,            "arg",            "a parameter")			\
+	X(KEYWORD,        "keyword",        "a keyword argument (name=...)") \
+	X(ALIAS,          "alias",          "an imported name")
 
-#define X_ENUM(e, name) NODE_##e,
+#define X_ENUM(e, name, words) NODE_##e,
 enum node_kind { NODE_KINDS(X_ENUM) NODE__COUNT };
 #undef X_ENUM
 
@@ -167,6 +169,8 @@ struct node {
 
 /* The ast module's name of a kind, operator or context. */
 const char *ast_kind_name(enum node_kind kind);
+/* What a node of the kind is, in words ("attribute access"). */
+const char *ast_kind_words(enum node_kind kind);
 const char *ast_binop_name(enum binop op);
 const char *ast_binop_symbol(enum binop op);
 const char *ast_unaryop_name(enum unaryop op);

@@ -18,6 +18,7 @@
 #include "check.h"
 #include "cmd.h"
 #include "policy.h"
+#include "sbuf.h"
 
 #define BIT(x) (UINT64_C(1) << (x))
 
@@ -266,12 +267,88 @@ push_children(struct stack *s, const struct node *n)
 
 static bool
 block(struct check_result *out, const struct node *n, const char *rule,
-    const char *reason)
+    const char *reason, const char *essay)
 {
 	out->node = n;
 	out->rule = rule;
 	out->reason = reason;
+	out->essay = essay;
 	return false;
+}
+
+/* The symbols of the operators a mask allows: "+ - * / % ** //". */
+static const char *
+allowed_ops(struct arena *a, uint32_t mask, size_t count,
+    const char *(*symbol)(unsigned), const char *prefix)
+{
+	struct sbuf b = SBUF_INIT;
+	const char *s;
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		if (mask & (UINT32_C(1) << i))
+			sbuf_addf(&b, "%s%s", b.len ? " " : "",
+			    symbol((unsigned)i));
+	s = b.len ? arena_printf(a, "allowed: %s%s", prefix, sbuf_cstr(&b)) :
+	    "no operator of this kind is allowed";
+	sbuf_free(&b);
+	return s;
+}
+
+static const char *binop_sym(unsigned i) { return ast_binop_symbol((enum binop)i); }
+static const char *unaryop_sym(unsigned i) { return ast_unaryop_symbol((enum unaryop)i); }
+static const char *cmpop_sym(unsigned i) { return ast_cmpop_symbol((enum cmpop)i); }
+static const char *boolop_sym(unsigned i) { return ast_boolop_name((enum boolop)i); }
+
+/* "is not one of sum, len, min, max, round, abs", or that none is. */
+static const char *
+not_one_of(const struct policy *p, struct arena *a)
+{
+	if (p->calls == NULL || p->calls[0] == NULL)
+		return "is not allowed: this policy allows no calls";
+	return arena_printf(a, "is not one of %s",
+	    policy_list_words(a, p->calls, 12));
+}
+
+/* The first call in the subtree at n whose callee is a plain name the
+ * policy refuses (pre-order), or NULL. */
+static const struct node *
+named_refused_call(const struct policy *p, const struct node *n,
+    struct arena *a)
+{
+	struct stack s;
+
+	stack_init(&s, a);
+	push(&s, n);
+	while (s.len > 0) {
+		const struct node *c = s.items[--s.len];
+		if (c->kind == NODE_CALL && c->u.call.func->kind == NODE_NAME &&
+		    !policy_allows_call(p, c->u.call.func->u.name.id))
+			return c;
+		push_children(&s, c);
+	}
+	return NULL;
+}
+
+/* The full sentence for a call the policy refuses: the name a student
+ * points at (for a callee that is not a plain name, the refused named
+ * call inside it, else the method), and the calls it allows. */
+static const char *
+call_reason(const struct policy *p, const struct node *n, struct arena *a)
+{
+	const struct node *f = n->u.call.func, *inner;
+
+	if (f->kind == NODE_NAME)
+		return arena_printf(a, "%s %s", f->u.name.id, not_one_of(p, a));
+	inner = named_refused_call(p, f, a);
+	if (inner != NULL)
+		return arena_printf(a, "%s %s",
+		    inner->u.call.func->u.name.id, not_one_of(p, a));
+	if (f->kind == NODE_ATTRIBUTE)
+		return arena_printf(a, "the method .%s() %s",
+		    f->u.attribute.attr, not_one_of(p, a));
+	return arena_printf(a, "a call of %s %s", ast_kind_words(f->kind),
+	    not_one_of(p, a));
 }
 
 /* Is n itself allowed?  If not, the verdict: the rule and the reason. */
@@ -285,28 +362,46 @@ check_node(const struct policy *p, const struct node *n, struct arena *a,
 	case V_NONE:
 		return true;
 	case V_NODE:
-		return block(out, n, "nodes", arena_printf(a,
+		return block(out, n, "nodes", n->kind == NODE_ATTRIBUTE ?
+		    arena_printf(a, "attribute access (.%s) is not allowed",
+		    n->u.attribute.attr) : arena_printf(a, "%s is not allowed",
+		    ast_kind_words(n->kind)), arena_printf(a,
 		    "disallowed node type '%s'", ast_kind_name(n->kind)));
 	case V_BINOP:
 		return block(out, n, "operators", arena_printf(a,
+		    "the operator %s is not allowed (%s)",
+		    ast_binop_symbol(n->u.binop.op), allowed_ops(a, p->binops,
+		    BINOP__COUNT, binop_sym, "")), arena_printf(a,
 		    "disallowed operator '%s'",
 		    ast_binop_symbol(n->u.binop.op)));
 	case V_UNARYOP:
 		return block(out, n, "operators", arena_printf(a,
-		    "disallowed operator '%s'",
+		    "the operator %s is not allowed (%s)",
+		    ast_unaryop_symbol(n->u.unaryop.op), allowed_ops(a,
+		    p->unaryops, UNARYOP__COUNT, unaryop_sym, "unary ")),
+		    arena_printf(a, "disallowed operator '%s'",
 		    ast_unaryop_symbol(n->u.unaryop.op)));
 	case V_BOOLOP:
 		return block(out, n, "operators", arena_printf(a,
+		    "the operator %s is not allowed (%s)",
+		    ast_boolop_name(n->u.boolop.op), allowed_ops(a, p->boolops,
+		    BOOLOP__COUNT, boolop_sym, "")), arena_printf(a,
 		    "disallowed operator '%s'",
 		    ast_boolop_name(n->u.boolop.op)));
 	case V_CMPOP:
 		return block(out, n, "operators", arena_printf(a,
+		    "the comparison %s is not allowed (%s)",
+		    ast_cmpop_symbol(n->u.compare.ops[i]), allowed_ops(a,
+		    p->cmpops, CMPOP__COUNT, cmpop_sym, "")), arena_printf(a,
 		    "disallowed operator '%s'",
 		    ast_cmpop_symbol(n->u.compare.ops[i])));
 	case V_CALL:
-		return block(out, n, "calls", "disallowed function call");
+		return block(out, n, "calls", call_reason(p, n, a),
+		    "disallowed function call");
 	case V_ATTR:
 		return block(out, n, "attributes", arena_printf(a,
+		    ".%s is not allowed: names starting with '_' are private",
+		    n->u.attribute.attr), arena_printf(a,
 		    "disallowed attribute '%s' (names starting with "
 		    "'_' are private)", n->u.attribute.attr));
 	}
@@ -376,6 +471,7 @@ check_tree(const struct policy *p, const struct node *root, struct arena *a,
 	out->node = NULL;
 	out->rule = NULL;
 	out->reason = NULL;
+	out->essay = NULL;
 	if (all_allowed(p, root, a))
 		return true;
 	/* blocked: walk again in pre-order for the first offender */
@@ -401,6 +497,7 @@ check_source(const struct policy *p, const struct node *root,
 	out->node = NULL;
 	out->rule = NULL;
 	out->reason = NULL;
+	out->essay = NULL;
 	for (w = p->blocked_words; w != NULL && *w != NULL; w++) {
 		size_t wl = strlen(*w);
 		const char *hit = wl ? memmem(src, len, *w, wl) : NULL;
@@ -420,7 +517,9 @@ check_source(const struct policy *p, const struct node *root,
 		if (best->kind == NODE_EXPRESSION)
 			best = best->u.expression.body;
 		return block(out, best, "blocklist", arena_printf(a,
-		    "blocked word '%s' in the code", *w));
+		    "the code contains '%s', one of its blocked words (%s)",
+		    *w, policy_list_words(a, p->blocked_words, 12)),
+		    arena_printf(a, "blocked word '%s' in the code", *w));
 	}
 	return true;
 }
@@ -482,6 +581,34 @@ is_python_builtin(const char *name)
 }
 
 bool
+check_name(const struct policy *p, const char *id, const struct node *n,
+    struct arena *a, struct check_result *out)
+{
+	const char *why;
+
+	if (cmd_find(id) != NULL)
+		return block(out, n, "names", arena_printf(a, "%s is a "
+		    "command: call it on its own, as %s(...), not inside "
+		    "other code", id, id), arena_printf(a, "disallowed name "
+		    "'%s' (a command is called on its own, through the "
+		    "command layers)", id));
+	if (p->name_rule != NAMES_CALLS || !is_python_builtin(id) ||
+	    policy_allows_call(p, id))
+		return true;
+	if (p->attr_rule == ATTRS_PUBLIC && id[0] == '_')
+		why = arena_printf(a, "%s is not allowed: names starting "
+		    "with '_' are private", id);
+	else if (p->calls == NULL || p->calls[0] == NULL)
+		why = arena_printf(a, "%s is not allowed: this policy allows "
+		    "no builtins", id);
+	else
+		why = arena_printf(a, "%s is not one of the builtins it "
+		    "allows: %s", id, policy_list_words(a, p->calls, 12));
+	return block(out, n, "names", why, arena_printf(a, "disallowed "
+	    "name '%s' (the policy's only builtins are its calls)", id));
+}
+
+bool
 check_names(const struct policy *p, const struct node *root, struct arena *a,
     struct check_result *out)
 {
@@ -490,6 +617,7 @@ check_names(const struct policy *p, const struct node *root, struct arena *a,
 	out->node = NULL;
 	out->rule = NULL;
 	out->reason = NULL;
+	out->essay = NULL;
 	stack_init(&s, a);
 	push(&s, root);
 	while (s.len > 0) {
@@ -502,15 +630,8 @@ check_names(const struct policy *p, const struct node *root, struct arena *a,
 		if (n->kind != NODE_NAME)
 			continue;
 		id = n->u.name.id;
-		if (cmd_find(id) != NULL)
-			return block(out, n, "names", arena_printf(a,
-			    "disallowed name '%s' (a command is called on its "
-			    "own, through the command layers)", id));
-		if (p->name_rule == NAMES_CALLS && is_python_builtin(id) &&
-		    !policy_allows_call(p, id))
-			return block(out, n, "names", arena_printf(a,
-			    "disallowed name '%s' (the policy's only builtins "
-			    "are its calls)", id));
+		if (!check_name(p, id, n, a, out))
+			return false;
 	}
 	return true;
 }

@@ -10,10 +10,19 @@ struct arena;
 struct node;
 struct policy;
 
+/*
+ * A refusal says why twice: reason is the sentence a student reads aloud,
+ * naming what was refused and what the policy allows instead ("__import__
+ * is not one of sum, len, min, max, round, abs"); essay is the rule's
+ * short phrase, the essay's own words where the essay has them
+ * ("disallowed function call"), which a scenario's trace lines use under
+ * "wording essay" (scenario.h).
+ */
 struct check_result {
 	const struct node *node;	/* the offending node, or NULL */
 	const char	  *rule;	/* "nodes" "operators" "calls" */
-	const char	  *reason;	/* "disallowed function call" */
+	const char	  *reason;	/* the full sentence */
+	const char	  *essay;	/* "disallowed function call" */
 };
 
 /*
@@ -22,8 +31,10 @@ struct check_result {
  * is what makes the essay's answer come out: in
  * __import__('os').system('rm report.txt') the first thing the walk meets
  * is the outermost Call, whose callee is not one of the allowed names, so
- * the whole input is "disallowed function call" -- the inner __import__
- * call is never reached.  Returns true when everything is allowed.
+ * the whole input is the essay's "disallowed function call".  (Its full
+ * sentence names the call a student would point at: when the callee is
+ * not a plain name, the first named call in it that the policy refuses,
+ * here __import__.)  Returns true when everything is allowed.
  * Strings in *out live in the arena.  The walk uses an explicit stack, so a
  * deep tree cannot overflow the C stack.
  */
@@ -53,5 +64,9 @@ bool check_source(const struct policy *p, const struct node *root,
  */
 bool check_names(const struct policy *p, const struct node *root,
     struct arena *a, struct check_result *out);
+/* The name rule for one name id at node n (NULL when the name came from
+ * a string the code ran): false with the refusal in *out. */
+bool check_name(const struct policy *p, const char *id,
+    const struct node *n, struct arena *a, struct check_result *out);
 
 #endif

@@ -64,6 +64,115 @@ cmd_arg(const struct cmd_run *r, const char *key)
 	return NULL;
 }
 
+size_t
+cmd_positional(const struct cmd_entry *e)
+{
+	size_t i, n = 0;
+
+	for (i = 0; e->keys[i] != NULL; i++)
+		if (strcmp(e->keys[i], "idempotency_key") != 0)
+			n++;
+	return n;
+}
+
+/* "takes no arguments" / "takes one argument (path)" / "takes up to 2
+ * arguments (path, text)" */
+static const char *
+takes(struct arena *a, const struct cmd_entry *e)
+{
+	struct sbuf b = SBUF_INIT;
+	const char *s;
+	size_t i, n = cmd_positional(e);
+
+	if (n == 0)
+		return "takes no arguments";
+	for (i = 0; e->keys[i] != NULL; i++)
+		if (strcmp(e->keys[i], "idempotency_key") != 0)
+			sbuf_addf(&b, "%s%s", b.len ? ", " : "", e->keys[i]);
+	if (n == 1)
+		s = arena_printf(a, "takes one argument (%s) or its dict",
+		    sbuf_cstr(&b));
+	else
+		s = arena_printf(a, "takes up to %zu arguments (%s) or their "
+		    "dict", n, sbuf_cstr(&b));
+	sbuf_free(&b);
+	return s;
+}
+
+const char *
+cmd_shape_error(struct arena *a, const struct cmd_entry *e,
+    const struct node *call)
+{
+	size_t i, n = call->u.call.args.len;
+
+	for (i = 0; i < n; i++)
+		if (call->u.call.args.items[i]->kind == NODE_STARRED)
+			return arena_printf(a, "TypeError: %s() takes its "
+			    "arguments written out, not *unpacked: e.g. %s",
+			    e->name, e->example);
+	for (i = 0; i < call->u.call.keywords.len; i++)
+		if (call->u.call.keywords.items[i]->u.keyword.arg == NULL)
+			return arena_printf(a, "TypeError: %s() takes its "
+			    "arguments written out, not **unpacked: e.g. %s",
+			    e->name, e->example);
+	if (n > 1 && n > cmd_positional(e))
+		return arena_printf(a, "TypeError: %s() %s, e.g. %s", e->name,
+		    takes(a, e), e->example);
+	return NULL;
+}
+
+bool
+cmd_make_args(struct eval *ev, const struct cmd_entry *e, const value *pos,
+    size_t npos, const char *const *kwnames, const value *kwvals, size_t nkw,
+    value *out)
+{
+	struct rt *rt = &ev->rt;
+	size_t i, k;
+
+	if (npos == 1 && nkw == 0 && pos[0].type == VT_DICT) {
+		*out = pos[0];
+		return true;
+	}
+	if (npos > cmd_positional(e))
+		return rt_raise(rt, "TypeError", "%s() %s, e.g. %s", e->name,
+		    takes(rt->arena, e), e->example);
+	*out = value_dict(rt->arena);
+	for (i = 0, k = 0; i < npos; i++, k++) {
+		if (strcmp(e->keys[k], "idempotency_key") == 0)
+			k++;
+		if (!value_dict_set(rt, *out, value_cstr(rt->arena,
+		    e->keys[k]), pos[i]))
+			return false;
+	}
+	for (i = 0; i < nkw; i++)
+		if (!value_dict_set(rt, *out, value_cstr(rt->arena,
+		    kwnames[i]), kwvals[i]))
+			return false;
+	return true;
+}
+
+bool
+cmd_eval_args(struct eval *ev, const struct cmd_entry *e,
+    const struct node *call, value *out)
+{
+	size_t npos = call->u.call.args.len, nkw = call->u.call.keywords.len;
+	value *pos = arena_array(ev->rt.arena, npos + 1, sizeof *pos);
+	value *kwv = arena_array(ev->rt.arena, nkw + 1, sizeof *kwv);
+	const char **kwn = arena_array(ev->rt.arena, nkw + 1, sizeof *kwn);
+	size_t i;
+
+	for (i = 0; i < npos; i++)
+		if (!eval_expr(ev, call->u.call.args.items[i], &pos[i]))
+			return false;
+	for (i = 0; i < nkw; i++) {
+		const struct node *kw = call->u.call.keywords.items[i];
+		kwn[i] = kw->u.keyword.arg;
+		if (!eval_expr(ev, kw->u.keyword.value, &kwv[i]))
+			return false;
+	}
+	return cmd_make_args(ev, e, pos, npos, kwn, kwv, nkw, out);
+}
+
 bool
 cmd_check_args(struct eval *ev, const struct cmd_entry *e, value args)
 {
@@ -72,24 +181,26 @@ cmd_check_args(struct eval *ev, const struct cmd_entry *e, value args)
 	size_t i;
 
 	if (args.type != VT_DICT)
-		return rt_raise(rt, "TypeError", "%s() takes one dict argument, "
-		    "not %s", e->name, value_type_name(args));
+		return rt_raise(rt, "TypeError", "%s() %s, not %s, e.g. %s",
+		    e->name, takes(rt->arena, e), value_type_name(args),
+		    e->example);
 	for (i = 0; i < args.as.dict->used; i++) {
 		const struct ventry *en = &args.as.dict->entries[i];
 		if (!en->live)
 			continue;
 		if (en->key.type != VT_STR)
 			return rt_raise(rt, "TypeError", "%s() argument keys "
-			    "must be str, not %s", e->name,
-			    value_type_name(en->key));
+			    "must be str, not %s, e.g. %s", e->name,
+			    value_type_name(en->key), e->example);
 		if (!strlist_has(e->keys, en->key.as.s->data))
 			return rt_raise(rt, "TypeError", "%s() got an "
-			    "unexpected key '%s'", e->name,
-			    en->key.as.s->data);
+			    "unexpected key '%s', e.g. %s", e->name,
+			    en->key.as.s->data, e->example);
 		if (en->val.type != VT_STR)
-			return rt_raise(rt, "TypeError", "%s() key '%s' must be "
-			    "str, not %s", e->name, en->key.as.s->data,
-			    value_type_name(en->val));
+			return rt_raise(rt, "TypeError", "%s(): '%s' must be "
+			    "a str, not %s, e.g. %s", e->name,
+			    en->key.as.s->data, value_type_name(en->val),
+			    e->example);
 	}
 	for (req = e->required; req != NULL && *req != NULL; req++) {
 		bool found = false;
@@ -100,7 +211,7 @@ cmd_check_args(struct eval *ev, const struct cmd_entry *e, value args)
 		}
 		if (!found)
 			return rt_raise(rt, "TypeError", "%s() missing required "
-			    "key '%s'", e->name, *req);
+			    "key '%s', e.g. %s", e->name, *req, e->example);
 	}
 	return true;
 }

@@ -2,8 +2,13 @@
  * cmd.h -- computer-use commands: read_file, write_file, delete_file,
  * list_files, http_get.
  *
- * A command is a call of a registered name with one dict argument:
- * read_file({'path': 'report.txt'}).  Each command is one file exporting
+ * A command is a call of a registered name, its argument written as the
+ * essay writes it, one dict, read_file({'path': 'report.txt'}), or as a
+ * student guesses it, by position or by keyword: read_file('report.txt'),
+ * read_file(path='report.txt'), write_file('out.txt', 'hi').  All three
+ * make the same dict (cmd_make_args), as the worlds' CPython commands
+ * do (world/pyrun.c), so every path gives the same record.  Each command
+ * is one file exporting
  * one const struct cmd_entry; cmd.c holds the table.  A name that is not in
  * the table is not a command and has no code path here.
  *
@@ -34,7 +39,13 @@ struct cmd_run {
 
 struct cmd_entry {
 	const char		*name;
-	const char *const	*keys;		/* allowed keys, NULL-terminated */
+	const char		*op;		/* its effect's op: "read" "write"
+					   "delete" "list" "send" */
+	const char		*example;	/* a call that works, for hints:
+					   "read_file('report.txt')" */
+	const char *const	*keys;		/* allowed keys, NULL-terminated;
+					   but for "idempotency_key", also
+					   the order of positional ones */
 	const char *const	*required;	/* required keys */
 	const char		*path_key;	/* surface-checked, or NULL */
 	const char		*url_key;	/* network-checked, or NULL */
@@ -59,9 +70,33 @@ const struct cmd_entry *cmd_match(const struct node *root,
 const char *cmd_arg(const struct cmd_run *r, const char *key);
 
 /*
+ * The call's argument as one dict, from its evaluated positional values
+ * and keywords, as the worlds' commands take it: one dict alone is the
+ * argument; otherwise the values fill the entry's keys in order (at most
+ * as many as it has, the idempotency key only by keyword) and the
+ * keywords are added.  False with a TypeError naming a call that works
+ * in ev->rt.exc.  The dict is in ev's arena.
+ */
+bool cmd_make_args(struct eval *ev, const struct cmd_entry *e,
+    const value *pos, size_t npos, const char *const *kwnames,
+    const value *kwvals, size_t nkw, value *out);
+/* How many positional arguments the entry takes (its keys less the
+ * idempotency key). */
+size_t cmd_positional(const struct cmd_entry *e);
+/* Is the call's shape one a command takes (no *args, no **kwargs, no
+ * more positional arguments than it has keys)?  If not, the TypeError's
+ * message, with a call that works (arena). */
+const char *cmd_shape_error(struct arena *a, const struct cmd_entry *e,
+    const struct node *call);
+/* Evaluate the call's arguments (eval_expr) into one dict: the above in
+ * one step, for the model's paths.  False with the exception in ev. */
+bool cmd_eval_args(struct eval *ev, const struct cmd_entry *e,
+    const struct node *call, value *out);
+
+/*
  * Check an evaluated argument: a dict with str keys from the entry's keys,
  * every required key present, every value a str.  On failure returns false
- * with a TypeError in ev->rt.exc.
+ * with a TypeError in ev->rt.exc, which shows a call that works.
  */
 bool cmd_check_args(struct eval *ev, const struct cmd_entry *e, value args);
 

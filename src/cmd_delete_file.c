@@ -29,6 +29,8 @@ static const char *const required[] = { "path", NULL };
 
 const struct cmd_entry cmd_delete_file_entry = {
 	.name = "delete_file",
+	.op = "delete",
+	.example = "delete_file('out.txt')",
 	.keys = keys,
 	.required = required,
 	.path_key = "path",

@@ -39,6 +39,8 @@ static const char *const required[] = { "url", NULL };
 
 const struct cmd_entry cmd_http_get_entry = {
 	.name = "http_get",
+	.op = "send",
+	.example = "http_get('https://example.com/')",
 	.keys = keys,
 	.required = required,
 	.url_key = "url",

@@ -1,5 +1,6 @@
 /*
- * cmd_list_files.c -- list_files({}): the sorted file names.
+ * cmd_list_files.c -- list_files(), list_files('.'), list_files({'path':
+ * '.'}): the sorted file names of the workspace (the only directory).
  */
 #include "config.h"
 
@@ -14,8 +15,9 @@ run(struct cmd_run *r)
 {
 	struct eval *ev = r->ev;
 	struct sbuf b = SBUF_INIT;
+	const char *dir = cmd_arg(r, "path");
 
-	if (!fsops_list(ev, &r->result))
+	if (!fsops_listdir(ev, dir != NULL ? dir : ".", &r->result))
 		return false;
 	if (!value_repr(&ev->rt, r->result, &b)) {
 		sbuf_free(&b);
@@ -27,11 +29,15 @@ run(struct cmd_run *r)
 	return true;
 }
 
-static const char *const keys[] = { NULL };
+static const char *const keys[] = { "path", NULL };
+static const char *const required[] = { NULL };
 
 const struct cmd_entry cmd_list_files_entry = {
 	.name = "list_files",
+	.op = "list",
+	.example = "list_files()",
 	.keys = keys,
-	.required = keys,
+	.required = required,
+	.path_key = "path",
 	.run = run,
 };

@@ -29,6 +29,8 @@ static const char *const keys[] = { "path", NULL };
 
 const struct cmd_entry cmd_read_file_entry = {
 	.name = "read_file",
+	.op = "read",
+	.example = "read_file('report.txt')",
 	.keys = keys,
 	.required = keys,
 	.path_key = "path",

@@ -36,6 +36,8 @@ static const char *const required[] = { "path", "text", NULL };
 
 const struct cmd_entry cmd_write_file_entry = {
 	.name = "write_file",
+	.op = "write",
+	.example = "write_file('out.txt', 'hello')",
 	.keys = keys,
 	.required = required,
 	.path_key = "path",

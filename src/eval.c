@@ -204,8 +204,10 @@ eval_lookup(struct eval *ev, const char *name, value *out)
 	 * namespace); the unsafe and jail paths have them all.  The
 	 * policy's answer comes with the name's builtin. */
 	if (ev->policy != NULL && ev->policy->name_rule != NAMES_ALL) {
-		if (!policy_find_call(ev->policy, name, &b))
+		if (!policy_find_call(ev->policy, name, &b)) {
+			ev->withheld = name;
 			goto undefined;
+		}
 		resolved = true;
 	}
 	/* In the object model a builtin type's name is the type object

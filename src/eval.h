@@ -44,6 +44,10 @@ struct eval {
 	bool			 mutated;	/* a method changed a value in
 						   place (list.append, ...): the
 						   namespace must copy again */
+	/* The name the policy's name rule withheld when the last NameError
+	 * was raised (a builtin it does not give, as in eval("open")), or
+	 * NULL: the sandbox tells that as its filter's refusal. */
+	const char		*withheld;
 	/* Jail path: the last real operation the kernel refused. */
 	const char		*denied_layer;	/* "landlock", "namespace" */
 	const char		*denied_reason;

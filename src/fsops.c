@@ -56,17 +56,65 @@ raise_os(struct eval *ev, int err, const char *path)
 	return r;
 }
 
-/* The kernel refused a real operation: say so, and which layer did. */
+/* Is path a name in the workspace (relative, never leaving it)? */
+static bool
+in_workspace(const char *path)
+{
+	const char *p;
+	size_t n;
+
+	if (path[0] == '/' || path[0] == '\0')
+		return false;
+	for (p = path; ; p += n + 1) {
+		n = strcspn(p, "/");
+		if (n == 2 && p[0] == '.' && p[1] == '.')
+			return false;
+		if (p[n] == '\0')
+			return true;
+	}
+}
+
+/* What an operation is, as a user says it: "opening". */
+static const char *
+doing(const char *op)
+{
+	static const char *const words[][2] = {
+		{ "open", "opening" }, { "read", "reading" },
+		{ "write", "writing" }, { "unlink", "removing" },
+		{ "opendir", "listing" }, { "execve", "starting" },
+		{ "socket", "opening a socket to" },
+		{ "connect", "connecting to" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strcmp(op, words[i][0]) == 0)
+			return words[i][1];
+	return op;
+}
+
+/* The kernel refused a real operation: say so, and which layer did.  A
+ * name in the workspace that is not there (or not a directory) is no
+ * refusal: a typo ('reprot.txt') is the FileNotFoundError it is on
+ * every path. */
 static bool
 denied(struct eval *ev, const char *op, const char *target, int err)
 {
 	const char *layer = err == EACCES || err == EPERM ? "landlock" :
 	    "namespace";
+
+	if ((err == ENOENT || err == ENOTDIR) && in_workspace(target))
+		return raise_os(ev, err, target);
 	eval_effect(ev, op, target, NULL, arena_printf(ev->rt.arena,
 	    "%s %s: %s (%s)", op, target, strerror(err), layer), true);
 	ev->denied_layer = layer;
-	ev->denied_reason = arena_printf(ev->rt.arena, "%s('%s'): %s", op,
-	    target, strerror(err));
+	/* the sentence after "CONTAINED by Landlock: " */
+	ev->denied_reason = err == EACCES || err == EPERM ?
+	    arena_printf(ev->rt.arena, "%s %s is forbidden: it is outside "
+	    "what the jail grants (%s)", doing(op), target, op) :
+	    arena_printf(ev->rt.arena, "%s %s finds nothing: the jail's "
+	    "root does not hold it (%s: %s)", doing(op), target, op,
+	    strerror(err));
 	return raise_os(ev, err, target);
 }
 
@@ -202,7 +250,23 @@ cmp_str(const void *a, const void *b)
 bool
 fsops_list(struct eval *ev, value *out)
 {
+	return fsops_listdir(ev, ".", out);
+}
+
+bool
+fsops_listdir(struct eval *ev, const char *dir, value *out)
+{
 	size_t i;
+	bool here = strcmp(dir, ".") == 0 || strcmp(dir, "./") == 0;
+
+	if (!is_jail(ev) && !here) {
+		/* (the mock workspace is flat: a name in it is a file) */
+		const char *d;
+		size_t len;
+		if (ev->fs != NULL && (d = mfs_get(ev->fs, dir, &len)) != NULL)
+			return raise_os(ev, ENOTDIR, dir);
+		return raise_os(ev, ENOENT, dir);
+	}
 	if (!is_jail(ev)) {
 		*out = value_list(ev->rt.arena, mfs_count(ev->fs));
 		for (i = 0; i < mfs_count(ev->fs); i++)
@@ -211,12 +275,12 @@ fsops_list(struct eval *ev, value *out)
 		return true;
 	}
 	{
-		DIR *d = opendir(".");
+		DIR *d = opendir(dir);
 		struct dirent *de;
 		char **names = NULL;
 		size_t n = 0, cap = 0;
 		if (d == NULL)
-			return denied(ev, "opendir", ".", errno);
+			return denied(ev, "opendir", dir, errno);
 		while ((de = readdir(d)) != NULL) {
 			if (strcmp(de->d_name, ".") == 0 ||
 			    strcmp(de->d_name, "..") == 0)

@@ -31,6 +31,9 @@ bool fsops_delete(struct eval *ev, const char *path);
 bool fsops_exists(struct eval *ev, const char *path);
 /* The sorted file names, as a list of str. */
 bool fsops_list(struct eval *ev, value *out);
+/* The sorted names in dir ("." is the workspace), or the OSError
+ * os.listdir(dir) raises. */
+bool fsops_listdir(struct eval *ev, const char *dir, value *out);
 
 /*
  * Jail path only: really try to run a command line (execve of /bin/sh) and

@@ -61,6 +61,29 @@ static const char *const status_names[] = {
 };
 
 const char *
+jail_syscall_purpose(const char *call)
+{
+	static const char *const purposes[][2] = {
+		{ "execve", "starting a program" },
+		{ "execveat", "starting a program" },
+		{ "socket", "opening a network socket" },
+		{ "socketpair", "opening a network socket" },
+		{ "clone", "making a new namespace" },
+		{ "ptrace", "tracing a process" },
+		{ "mount", "mounting a filesystem" },
+		{ "io_uring_setup", "using io_uring" },
+		{ "bpf", "loading a BPF program" },
+		{ "unshare", "making a new namespace" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof purposes / sizeof purposes[0]; i++)
+		if (strcmp(call, purposes[i][0]) == 0)
+			return purposes[i][1];
+	return NULL;
+}
+
+const char *
 jail_step_name(enum jail_step s)
 {
 	return (unsigned)s < JAIL_STEP_COUNT ? step_names[s] : "unknown";

@@ -211,6 +211,9 @@ void jail_outcome_free(struct jail_outcome *out);
 int jail_write_result(const void *data, size_t len);
 
 const char *jail_step_name(enum jail_step s);
+/* What a system call the jail refuses is for, as a user would say it
+ * ("starting a program" for execve), or NULL when it has no such name. */
+const char *jail_syscall_purpose(const char *call);
 /* The record layer a failure of step s is reported under. */
 const char *jail_step_layer(enum jail_step s);
 const char *jail_status_name(enum jail_status s);

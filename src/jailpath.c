@@ -215,8 +215,7 @@ child_main(void *arg)
 	if (job->cmd != NULL) {
 		struct cmd_run run = { .ev = &ev, .unsafe = true };
 		value args;
-		const struct node *arg0 = job->call->u.call.args.items[0];
-		ok = eval_expr(&ev, arg0, &args) &&
+		ok = cmd_eval_args(&ev, job->cmd, job->call, &args) &&
 		    cmd_check_args(&ev, job->cmd, args);
 		if (ok) {
 			run.args = args;
@@ -579,6 +578,25 @@ add_truncated(struct record *r, struct arena *a, const char *what)
 	    arena_printf(a, "%s; %s", r->truncated, what);
 }
 
+/* The jail's reason as the sentence after "CONTAINED by seccomp: ":
+ * "execve denied by seccomp" is "starting a program (execve) is
+ * forbidden". */
+static const char *
+contained_reason(struct arena *a, enum layer l, const char *reason)
+{
+	static const char tail[] = " denied by seccomp";
+	size_t n = strlen(reason), t = sizeof tail - 1;
+	const char *call, *purpose;
+
+	if (l != LAYER_SECCOMP || n <= t || strcmp(reason + n - t, tail) != 0)
+		return arena_strdup(a, reason);
+	call = arena_strndup(a, reason, n - t);
+	purpose = jail_syscall_purpose(call);
+	return purpose != NULL ? arena_printf(a, "%s (%s) is forbidden",
+	    purpose, call) : arena_printf(a, "the system call %s is "
+	    "forbidden in the jail", call);
+}
+
 void
 jailpath_run(const struct jailpath_job *job, struct arena *a,
     struct record *r)
@@ -639,7 +657,7 @@ jailpath_run(const struct jailpath_job *job, struct arena *a,
 		if (!layer_of(o.layer, &r->layer))
 			r->layer = LAYER_NAMESPACE;
 		r->rule = "kernel";
-		r->reason = arena_strdup(a, o.reason);
+		r->reason = contained_reason(a, r->layer, o.reason);
 		if (r->layer == LAYER_SECCOMP && r->neffects > 0)
 			r->effects[r->neffects - 1].denied = true;
 		add_truncated(r, a, load_files(job->fs, &o, rp.listing, a));

@@ -226,7 +226,8 @@ static const struct tool tools[] = {
 static const struct {
 	const char *key, *description;
 } key_docs[] = {
-	{ "path", "A file name relative to the workspace, e.g. report.txt." },
+	{ "path", "A name relative to the workspace, e.g. report.txt "
+	    "(list_files: '.')." },
 	{ "text", "The file's new contents." },
 	{ "idempotency_key", "Optional. A retry with the same key and "
 	  "arguments is answered from the ledger without acting again; the "

@@ -33,6 +33,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "arena.h"
 #include "builtins.h"
 #include "cmd.h"
 #include "mock.h"
@@ -129,6 +130,7 @@ static const struct policy essay = {
 	.name = "essay",
 	.summary = "AST allowlist + 6 calls, read_file/write_file, "
 	    "budget, no network, idempotent writes",
+	.filter = "the allowlist",
 	.nodes = BIT(NODE_EXPRESSION) | BIT(NODE_CONSTANT) | BIT(NODE_NAME) |
 	    BIT(NODE_BINOP) | BIT(NODE_UNARYOP) | BIT(NODE_LIST) |
 	    BIT(NODE_TUPLE) | BIT(NODE_CALL) | BIT(NODE_KEYWORD),
@@ -154,6 +156,7 @@ static const struct policy dunder = {
 	.name = "dunder",
 	.summary = "no names starting with '_', broad safe builtins "
 	    "(the rule expression libraries adopted)",
+	.filter = "the dunder filter",
 	.nodes = ALL_NODES & ~(BIT(NODE_MODULE) | BIT(NODE_ASSIGN) |
 	    BIT(NODE_AUGASSIGN) | BIT(NODE_IMPORT) | BIT(NODE_IMPORTFROM) |
 	    BIT(NODE_ALIAS)),
@@ -180,6 +183,7 @@ static const struct policy blocklist = {
 	.name = "blocklist",
 	.summary = "everything unless the code says import, eval, exec, "
 	    "open, os, system ... (the filter agents shipped)",
+	.filter = "the blocklist",
 	.nodes = ALL_NODES,
 	.binops = ALL_BINOPS,
 	.unaryops = ALL_UNARYOPS,
@@ -229,6 +233,30 @@ bool
 policy_allows_host(const struct policy *p, const char *host)
 {
 	return strlist_has(p->hosts, host);
+}
+
+const char *
+policy_list_words(struct arena *a, const char *const *list, size_t max)
+{
+	struct sbuf b = SBUF_INIT;
+	const char *s;
+	size_t n = 0, i;
+
+	while (list != NULL && list[n] != NULL)
+		n++;
+	for (i = 0; i < n && i < max; i++)
+		sbuf_addf(&b, "%s%s", i == 0 ? "" : ", ", list[i]);
+	if (n > max)
+		sbuf_addf(&b, " and %zu more", n - max);
+	s = arena_strdup(a, sbuf_cstr(&b));
+	sbuf_free(&b);
+	return s;
+}
+
+const char *
+policy_filter_name(const struct policy *p)
+{
+	return p != NULL && p->filter != NULL ? p->filter : "the allowlist";
 }
 
 /* ---- policy files ---- */

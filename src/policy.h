@@ -65,6 +65,10 @@ enum attr_rule {
 struct policy {
 	const char		*name;
 	const char		*summary;	/* one line, for headers */
+	const char		*filter;	/* what its code checks are
+					   called in a verdict: "the
+					   allowlist", "the dunder filter",
+					   "the blocklist" */
 	uint64_t		 nodes;		/* bit (1 << NODE_x) allowed */
 	uint32_t		 binops;	/* bit (1 << BINOP_x) */
 	uint32_t		 unaryops;
@@ -160,5 +164,16 @@ policy_runs_in_world(const struct policy *p)
 	return p->object_model;
 }
 bool policy_allows_host(const struct policy *p, const char *host);
+
+/*
+ * A policy's list as a verdict reads it aloud: "sum, len, min, max, round,
+ * abs"; past max names, "abs, all, any and 30 more"; "" when empty.  In a.
+ */
+struct arena;
+const char *policy_list_words(struct arena *a, const char *const *list,
+    size_t max);
+/* What the policy's code checks are called in a verdict ("the allowlist",
+ * "the dunder filter", "the blocklist"). */
+const char *policy_filter_name(const struct policy *p);
 
 #endif

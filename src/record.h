@@ -101,7 +101,9 @@ struct record {
 	enum verdict	 verdict;
 	enum layer	 layer;		/* the layer that decided */
 	const char	*rule;		/* the rule that decided, or NULL */
-	const char	*reason;	/* why, or NULL when ok */
+	const char	*reason;	/* why, or NULL when ok: the sentence a
+					   student reads aloud, after
+					   "BLOCKED by the allowlist: " */
 	bool		 has_node;	/* the offending node: */
 	const char	*node_type;	/*   its ast name */
 	uint32_t	 node_start;	/*   its byte span */
@@ -120,6 +122,10 @@ struct record {
 	const char	*label;		/* "sandboxed code" */
 	const char	*shown;		/* repr of the code, or the command */
 	const char	*outcome;	/* what follows "->" */
+	const char	*essay_outcome;	/* the outcome in the essay's words
+					   ("BLOCKED: disallowed function
+					   call"), for a scenario's "wording
+					   essay", or NULL: the same */
 	const char	*line;		/* LABEL: SHOWN -> OUTCOME */
 	const char	*source;	/* "user", "scenario", "agent" */
 	const char	*engine;	/* what ran the code: "cpython" or

@@ -153,6 +153,15 @@ parse_line(const char *name, unsigned lineno, char *line,
 		free(check);
 		return true;
 	}
+	if (IS("wording") && line[wlen] != ':') {
+		st->kind = SCN_WORDING;
+		st->arg = trimmed(rest, strlen(rest));
+		if (strcmp(st->arg, "essay") != 0 &&
+		    strcmp(st->arg, "full") != 0)
+			return fail(err, name, lineno,
+			    "wording takes 'essay' or 'full'");
+		return true;
+	}
 	if (IS("policy") && line[wlen] != ':') {
 		st->kind = SCN_POLICY;
 		st->arg = trimmed(rest, strlen(rest));
@@ -212,8 +221,9 @@ parse_line(const char *name, unsigned lineno, char *line,
 	}
 	if (!parse_paths(line, wlen, &st->paths))
 		return fail(err, name, lineno, "unknown directive or path "
-		    "(expected file, let, reset, policy, budget, echo, ls, "
-		    "or a path: unsafe, sandbox, jail, jail:gvisor, all)");
+		    "(expected file, let, reset, policy, wording, budget, "
+		    "echo, ls, or a path: unsafe, sandbox, jail, jail:gvisor, "
+		    "all)");
 	if (line[wlen] == ':') {
 		st->arg = trimmed(line + wlen + 1, strlen(line + wlen + 1));
 	} else {
@@ -238,6 +248,7 @@ scenario_parse(const char *name, const char *text, size_t len,
 	unsigned lineno = 0;
 	char *policies = NULL;
 	struct sbuf caption = SBUF_INIT;	/* the comment block above */
+	bool essay_wording = false;
 
 	memset(out, 0, sizeof *out);
 	out->name = xstrdup(name);
@@ -301,8 +312,14 @@ scenario_parse(const char *name, const char *text, size_t len,
 			free(policies);
 			policies = out->steps[out->n].arg[0] ?
 			    xstrdup(out->steps[out->n].arg) : NULL;
-		} else if (out->steps[out->n].kind == SCN_RUN && policies)
-			out->steps[out->n].policies = xstrdup(policies);
+		} else if (out->steps[out->n].kind == SCN_WORDING)
+			essay_wording = strcmp(out->steps[out->n].arg,
+			    "essay") == 0;
+		else if (out->steps[out->n].kind == SCN_RUN) {
+			if (policies)
+				out->steps[out->n].policies = xstrdup(policies);
+			out->steps[out->n].essay_wording = essay_wording;
+		}
 		out->n++;
 		free(line);
 	}
@@ -422,6 +439,7 @@ scenario_exec(struct session *s, const struct scn_step *st, struct arena *a,
 		session_reset(s, st->arg != NULL && st->arg[0] != '\0');
 		break;
 	case SCN_POLICIES:
+	case SCN_WORDING:
 		break;		/* applied to the steps when parsing */
 	case SCN_POLICY:
 		session_set_policy(s, policy_preset(st->arg));
@@ -511,8 +529,16 @@ scenario_exec(struct session *s, const struct scn_step *st, struct arena *a,
 			}
 			session_set_policy(s, saved);
 		}
-		for (i = 0; i < out->nrecords; i++)
-			out->records[i].source = "scenario";
+		for (i = 0; i < out->nrecords; i++) {
+			struct record *r = &out->records[i];
+			r->source = "scenario";
+			/* the essay's words on the line; reason keeps the
+			 * full sentence */
+			if (st->essay_wording && r->essay_outcome != NULL) {
+				r->outcome = r->essay_outcome;
+				record_set_line(r, a);
+			}
+		}
 		break;
 	}
 	case SCN__COUNT:

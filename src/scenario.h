@@ -16,6 +16,12 @@
  *                               listed policy (labels get " [NAME]");
  *                               "policies" alone ends that
  *   policy NAME                 switch the sandbox policy
+ *   wording essay|full          from here on, trace lines of refusals say
+ *                               the essay's words ("BLOCKED: disallowed
+ *                               function call"), or the full sentence
+ *                               (the default: "BLOCKED by the allowlist:
+ *                               __import__ is not one of sum, len, ...");
+ *                               records keep the full sentence in reason
  *   budget N                    set the sandbox budget
  *   echo TEXT                   print TEXT as it is
  *   ls PATH LABEL [| NOTE]      print "LABEL: [files]" (+ "  NOTE")
@@ -41,6 +47,7 @@ struct sbuf;
 	X(RESET,  "reset")	\
 	X(POLICIES, "policies")	\
 	X(POLICY, "policy")	\
+	X(WORDING, "wording")	\
 	X(BUDGET, "budget")	\
 	X(ECHO,   "echo")	\
 	X(LS,     "ls")		\
@@ -64,6 +71,7 @@ struct scn_step {
 					   above the step, without their
 					   '#', joined by spaces (at most
 					   SCN_MAX_CAPTION bytes), or NULL */
+	bool		 essay_wording;	/* RUN: under "wording essay" */
 };
 
 #define SCN_MAX_CAPTION 2000

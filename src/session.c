@@ -785,6 +785,8 @@ struct step {
 					   restored all but its names */
 	const char		*raised_after; /* the exception that ended
 					   code which had done harm first */
+	const char		*essay;	/* the deciding rule's phrase in the
+					   essay's words (check.h), or NULL */
 };
 
 static void
@@ -795,6 +797,7 @@ decide(struct step *st, enum verdict v, enum layer l, const char *rule,
 	st->r->layer = l;
 	st->r->rule = rule;
 	st->r->reason = reason;
+	st->essay = NULL;
 }
 
 static void
@@ -852,6 +855,8 @@ bomb_estimate(struct step *st)
 	}
 }
 
+static void decide_blocked(struct step *st, const struct check_result *cr);
+
 /* An exception from the evaluator becomes the record's verdict. */
 static void
 decide_exception(struct step *st)
@@ -875,6 +880,18 @@ decide_exception(struct step *st)
 		    arena_strdup(st->a, ev->rt.exc.msg));
 		return;
 	}
+	if (st->path == PATH_SANDBOX && ev->withheld != NULL &&
+	    strcmp(ev->rt.exc.cls, "NameError") == 0 &&
+	    strstr(ev->rt.exc.msg, ev->withheld) != NULL) {
+		/* code the policy let run reached for a builtin it does not
+		 * give (eval("__import__('os')")): its name rule said no */
+		struct check_result cr;
+		if (!check_name(st->s->policy, ev->withheld, ev->exc_node,
+		    st->a, &cr)) {
+			decide_blocked(st, &cr);
+			return;
+		}
+	}
 	decide(st, VERDICT_ERROR, LAYER_EVAL, NULL,
 	    arena_printf(st->a, "%s: %s", ev->rt.exc.cls, ev->rt.exc.msg));
 }
@@ -895,18 +912,19 @@ repr_of(struct step *st, value v)
 	return s;
 }
 
-/* A command takes exactly one positional argument (its dict). */
+/* A command's call is written out: its argument as one dict, or by
+ * position and keyword (cmd.h); else an error that shows a call that
+ * works. */
 static bool
 command_shape(struct step *st, const struct cmd_entry *e,
     const struct node *call)
 {
-	if (call->u.call.args.len == 1 && call->u.call.keywords.len == 0 &&
-	    call->u.call.args.items[0]->kind != NODE_STARRED)
+	const char *why = cmd_shape_error(st->a, e, call);
+
+	if (why == NULL)
 		return true;
 	mark_node(st->r, call);
-	decide(st, VERDICT_ERROR, LAYER_COMMANDS, "arguments",
-	    arena_printf(st->a, "TypeError: %s() takes one dict argument, "
-	    "e.g. %s({'path': 'report.txt'})", e->name, e->name));
+	decide(st, VERDICT_ERROR, LAYER_COMMANDS, "arguments", why);
 	return false;
 }
 
@@ -916,6 +934,7 @@ decide_blocked(struct step *st, const struct check_result *cr)
 {
 	mark_node(st->r, cr->node);
 	decide(st, VERDICT_BLOCKED, LAYER_ALLOWLIST, cr->rule, cr->reason);
+	st->essay = cr->essay;
 }
 
 static bool
@@ -926,7 +945,7 @@ charge_budget(struct step *st)
 	if (st->ps->used >= st->s->budget) {
 		decide(st, VERDICT_BLOCKED, LAYER_BUDGET, "budget",
 		    arena_printf(st->a, "budget exhausted (%u of %u "
-		    "operations used)", st->ps->used, st->s->budget));
+		    "inputs used)", st->ps->used, st->s->budget));
 		return false;
 	}
 	st->ps->used++;
@@ -938,13 +957,14 @@ static void run_world(struct step *st, const char *src,
     const struct node *call);
 
 /*
- * Did this effect reach past the values the code was given?  In the model
- * every effect does (the evaluator records nothing else: a file read, a
- * program run, data sent).  A world reports every audit event CPython
- * raised in the code's own frames and the workspace's difference; of
- * those, the code looking at itself (a frame or code attribute, a
- * compile), what it printed, a limit of the world stopping it and the
- * world's own bookkeeping do not reach out; everything else does (a
+ * Did this effect reach past the values the code was given?  A world
+ * reports every audit event CPython raised in the code's own frames and
+ * the workspace's difference; the model records fewer (a file read, a
+ * program run, data sent, a print).  Of those, the code looking at itself
+ * (a frame or code attribute, a private attribute the model saw it reach,
+ * a compile), what it printed, a limit stopping it and the world's own
+ * bookkeeping do not reach out, on either engine, so the same code gets
+ * the same word (print('hi') is never a bypass); everything else does (a
  * file, a program, a socket, an import, an exec of a string).
  */
 static bool
@@ -952,13 +972,13 @@ touches_surface(const struct step *st, const struct effect *e)
 {
 	static const char *const inside_ops[] = {
 		"print", "exhaust", "restart", "lost", "compile",
-		"object.__getattr__", "object.__setattr__",
+		"introspect", "object.__getattr__", "object.__setattr__",
 		"object.__delattr__", "sys._getframe", "sys._current_frames",
 		"code.__new__", "function.__new__", "marshal.load",
 		"marshal.loads", NULL
 	};
 
-	return st->world == NULL || !strlist_has(inside_ops, e->op);
+	return !strlist_has(inside_ops, e->op);
 }
 
 /*
@@ -986,8 +1006,7 @@ mark_bypass(struct step *st)
 	st->r->verdict = VERDICT_SIMULATED;
 	st->r->layer = LAYER_ALLOWLIST;
 	st->r->rule = "bypassed";
-	st->r->reason = arena_printf(st->a, "the '%s' policy let an escape "
-	    "through: the boundary was bypassed", st->s->policy->name);
+	st->r->reason = NULL;	/* (finish() tells what got through) */
 }
 
 /* The policy's checks of code, before anything is evaluated: the sandbox
@@ -1007,14 +1026,16 @@ filter_code(struct step *st, const struct node *root)
 	return true;
 }
 
-/* The name rule before code runs in the sandbox's world (check_names):
- * false when it said no (the record is decided). */
+/* The name rule before the sandbox's code runs (check_names), in its
+ * world or on the evaluator alike: a name the policy does not give is
+ * refused by its filter, not left to a NameError.  False when it said no
+ * (the record is decided). */
 static bool
 filter_names(struct step *st, const struct node *root)
 {
 	struct check_result cr;
 
-	if (st->world == NULL || check_names(st->s->policy, root, st->a, &cr))
+	if (check_names(st->s->policy, root, st->a, &cr))
 		return true;
 	decide_blocked(st, &cr);
 	return false;
@@ -1160,19 +1181,42 @@ surface_outcome(struct step *st)
 	return s;
 }
 
-/* The op a command would perform, for a denied effect. */
+/* The literal str a command's call gives key, by position, keyword
+ * or in its dict, or NULL. */
 static const char *
-command_op(const struct cmd_entry *e)
+literal_arg(const struct cmd_entry *e, const struct node *call,
+    const char *key)
 {
-	if (e->url_key != NULL)
-		return "send";
-	if (strcmp(e->name, "delete_file") == 0)
-		return "delete";
-	if (e->writes)
-		return "write";
-	if (e->path_key != NULL)
-		return "read";
-	return "list";
+	const struct nodelist *args = &call->u.call.args;
+	const struct node *v = NULL;
+	size_t i, k;
+
+	if (args->len == 1 && args->items[0]->kind == NODE_DICT) {
+		const struct node *d = args->items[0];
+		for (i = 0; i < d->u.dict.keys.len; i++) {
+			const struct node *kn = d->u.dict.keys.items[i];
+			if (kn != NULL && kn->kind == NODE_CONSTANT &&
+			    kn->u.constant.value.type == VT_STR &&
+			    strcmp(kn->u.constant.value.as.s->data, key) == 0)
+				v = d->u.dict.values.items[i];
+		}
+	} else		/* by position: the entry's keys in order */
+		for (i = 0, k = 0; e->keys[k] != NULL; k++) {
+			if (strcmp(e->keys[k], "idempotency_key") == 0)
+				continue;
+			if (i < args->len && strcmp(e->keys[k], key) == 0)
+				v = args->items[i];
+			i++;
+		}
+	for (i = 0; i < call->u.call.keywords.len; i++) {
+		const struct node *kw = call->u.call.keywords.items[i];
+		if (kw->u.keyword.arg != NULL &&
+		    strcmp(kw->u.keyword.arg, key) == 0)
+			v = kw->u.keyword.value;
+	}
+	return v != NULL && v->kind == NODE_CONSTANT &&
+	    v->u.constant.value.type == VT_STR ?
+	    v->u.constant.value.as.s->data : NULL;
 }
 
 /* Best-effort target of a command from its literal argument, for
@@ -1181,25 +1225,35 @@ static const char *
 literal_target(const struct cmd_entry *e, const struct node *call)
 {
 	const char *key = e->path_key ? e->path_key : e->url_key;
-	const struct node *d;
+	const char *t = key != NULL ? literal_arg(e, call, key) : NULL;
+
+	return t != NULL ? t : e->name;
+}
+
+/* The code policy on one argument of a command: a dict display is the
+ * command's own syntax, so its keys and values are checked, not it. */
+static bool
+filter_arg(struct step *st, const struct node *arg, struct check_result *cr)
+{
 	size_t i;
 
-	if (key == NULL || call->u.call.args.len != 1)
-		return e->name;
-	d = call->u.call.args.items[0];
-	if (d->kind != NODE_DICT)
-		return e->name;
-	for (i = 0; i < d->u.dict.keys.len; i++) {
-		const struct node *k = d->u.dict.keys.items[i];
-		const struct node *v = d->u.dict.values.items[i];
-		if (k != NULL && k->kind == NODE_CONSTANT &&
-		    k->u.constant.value.type == VT_STR &&
-		    strcmp(k->u.constant.value.as.s->data, key) == 0 &&
-		    v->kind == NODE_CONSTANT &&
-		    v->u.constant.value.type == VT_STR)
-			return v->u.constant.value.as.s->data;
+	if (arg->kind != NODE_DICT)
+		return check_tree(st->s->policy, arg, st->a, cr);
+	for (i = 0; i < arg->u.dict.keys.len; i++) {
+		const struct node *k = arg->u.dict.keys.items[i];
+		if (k == NULL) {
+			cr->node = arg->u.dict.values.items[i];
+			cr->rule = "nodes";
+			cr->reason = "unpacking a dict (**) is not allowed";
+			cr->essay = "disallowed ** unpacking";
+			return false;
+		}
+		if (!check_tree(st->s->policy, k, st->a, cr) ||
+		    !check_tree(st->s->policy, arg->u.dict.values.items[i],
+		    st->a, cr))
+			return false;
 	}
-	return e->name;
+	return true;
 }
 
 /*
@@ -1214,43 +1268,53 @@ filter_command(struct step *st, const struct cmd_entry *e,
     const struct node *call)
 {
 	struct check_result cr;
-	const struct node *arg;
 	bool ok;
 	size_t i;
 
 	if (!policy_allows_command(st->s->policy, e->name)) {
 		mark_node(st->r, call);
-		eval_effect(&st->ev, command_op(e), literal_target(e, call),
+		eval_effect(&st->ev, e->op, literal_target(e, call),
 		    NULL, NULL, true);
 		decide(st, VERDICT_BLOCKED, LAYER_COMMANDS, "commands",
-		    arena_printf(st->a, "command '%s' not on the allowlist",
-		    e->name));
+		    arena_printf(st->a, "%s is not allowed (%s)", e->name,
+		    st->s->policy->commands[0] == NULL ? "no command is" :
+		    st->s->policy->commands[1] == NULL ? arena_printf(st->a,
+		    "only %s is", st->s->policy->commands[0]) :
+		    arena_printf(st->a, "%s are", policy_list_words(st->a,
+		    st->s->policy->commands, 12))));
+		st->essay = arena_printf(st->a, "command '%s' not on the "
+		    "allowlist", e->name);
 		return false;
 	}
 	if (!command_shape(st, e, call))
 		return false;
-	arg = call->u.call.args.items[0];
 	ok = check_source(st->s->policy, call, st->r->input,
 	    strlen(st->r->input), st->a, &cr);
-	if (ok && arg->kind == NODE_DICT) {
-		for (i = 0; ok && i < arg->u.dict.keys.len; i++) {
-			const struct node *k = arg->u.dict.keys.items[i];
-			if (k == NULL) {
-				cr.node = arg->u.dict.values.items[i];
-				cr.rule = "nodes";
-				cr.reason = "disallowed ** unpacking";
-				ok = false;
-				break;
-			}
-			ok = check_tree(st->s->policy, k, st->a, &cr) &&
-			    check_tree(st->s->policy,
-			    arg->u.dict.values.items[i], st->a, &cr);
-		}
-	} else if (ok)
-		ok = check_tree(st->s->policy, arg, st->a, &cr);
+	for (i = 0; ok && i < call->u.call.args.len; i++)
+		ok = filter_arg(st, call->u.call.args.items[i], &cr);
+	for (i = 0; ok && i < call->u.call.keywords.len; i++)
+		ok = check_tree(st->s->policy,
+		    call->u.call.keywords.items[i]->u.keyword.value, st->a,
+		    &cr);
 	if (!ok)
 		decide_blocked(st, &cr);
 	return ok;
+}
+
+/* The name rule on a command's arguments (its own name is the call's). */
+static bool
+filter_call_names(struct step *st, const struct node *call)
+{
+	size_t i;
+
+	for (i = 0; i < call->u.call.args.len; i++)
+		if (!filter_names(st, call->u.call.args.items[i]))
+			return false;
+	for (i = 0; i < call->u.call.keywords.len; i++)
+		if (!filter_names(st,
+		    call->u.call.keywords.items[i]->u.keyword.value))
+			return false;
+	return true;
 }
 
 /*
@@ -1288,8 +1352,49 @@ world_args(struct step *st, const struct node *arg, value *out)
 		return true;
 	mark_node(st->r, arg);
 	decide(st, VERDICT_ERROR, LAYER_COMMANDS, "arguments",
-	    arena_printf(st->a, "TypeError: the argument is not a dict of "
-	    "strings: %.200s", shown));
+	    arena_printf(st->a, "TypeError: an argument is not a str or a "
+	    "dict of str: %.200s", shown));
+	return false;
+}
+
+/*
+ * A command's arguments as one dict (cmd_make_args), each evaluated as
+ * the path evaluates code: in the sandbox's world (world_args) or by the
+ * evaluator.  False when the record is decided.
+ */
+static bool
+command_args(struct step *st, const struct cmd_entry *e,
+    const struct node *call, value *args)
+{
+	struct eval *ev = &st->ev;
+	size_t npos = call->u.call.args.len, nkw = call->u.call.keywords.len;
+	value *pos = arena_array(ev->rt.arena, npos + 1, sizeof *pos);
+	value *kwv = arena_array(ev->rt.arena, nkw + 1, sizeof *kwv);
+	const char **kwn = arena_array(ev->rt.arena, nkw + 1, sizeof *kwn);
+	size_t i;
+
+	for (i = 0; i < npos + nkw; i++) {
+		const struct node *n = i < npos ? call->u.call.args.items[i] :
+		    call->u.call.keywords.items[i - npos]->u.keyword.value;
+		value *v = i < npos ? &pos[i] : &kwv[i - npos];
+		if (i >= npos)
+			kwn[i - npos] = call->u.call.keywords.items[i -
+			    npos]->u.keyword.arg;
+		if (st->world != NULL) {
+			if (!world_args(st, n, v))
+				return false;
+		} else if (!eval_expr(ev, n, v)) {
+			decide_exception(st);
+			return false;
+		}
+	}
+	if (cmd_make_args(ev, e, pos, npos, kwn, kwv, nkw, args) &&
+	    cmd_check_args(ev, e, *args))
+		return true;
+	mark_node(st->r, npos == 1 && nkw == 0 ? call->u.call.args.items[0] :
+	    call);
+	decide(st, VERDICT_ERROR, LAYER_COMMANDS, "arguments",
+	    arena_printf(st->a, "%s: %s", ev->rt.exc.cls, ev->rt.exc.msg));
 	return false;
 }
 
@@ -1328,41 +1433,29 @@ run_command(struct step *st, const struct cmd_entry *e,
 {
 	struct eval *ev = &st->ev;
 	struct cmd_run run = { .ev = ev, .unsafe = st->path == PATH_UNSAFE };
-	const struct node *arg;
+	const struct node *arg = call;
 	const char *why, *key = NULL, *args_canon = NULL;
 	value args;
 
 	st->r->kind = KIND_COMMAND;
 	if (st->path == PATH_SANDBOX) {
 		if (!filter_command(st, e, call) ||
-		    !filter_names(st, call->u.call.args.items[0]) ||
-		    !charge_budget(st))
+		    !filter_call_names(st, call) || !charge_budget(st))
 			return;
 	} else if (!command_shape(st, e, call))
 		return;
-	arg = call->u.call.args.items[0];
-	if (st->world != NULL) {
-		if (!world_args(st, arg, &args))
-			return;
-	} else if (!eval_expr(ev, arg, &args)) {
-		decide_exception(st);
+	if (!command_args(st, e, call, &args))
 		return;
-	}
-	if (!cmd_check_args(ev, e, args)) {
-		mark_node(st->r, arg);
-		decide(st, VERDICT_ERROR, LAYER_COMMANDS, "arguments",
-		    arena_printf(st->a, "%s: %s", ev->rt.exc.cls,
-		    ev->rt.exc.msg));
-		return;
-	}
+	if (call->u.call.args.len == 1 && call->u.call.keywords.len == 0)
+		arg = call->u.call.args.items[0];	/* (marked below) */
 	run.args = args;
 	if (st->path == PATH_SANDBOX) {
 		if (e->path_key != NULL && cmd_arg(&run, e->path_key) != NULL &&
 		    (why = cmd_surface_check(st->a, cmd_arg(&run,
 		    e->path_key))) != NULL) {
 			mark_node(st->r, arg);
-			eval_effect(ev, command_op(e), cmd_arg(&run,
-			    e->path_key), NULL, NULL, true);
+			eval_effect(ev, e->op, cmd_arg(&run, e->path_key),
+			    NULL, NULL, true);
 			decide(st, VERDICT_BLOCKED, LAYER_SURFACE, "surface",
 			    why);
 			return;
@@ -1433,6 +1526,41 @@ run_command(struct step *st, const struct cmd_entry *e,
 }
 
 /*
+ * Damage the code did inside a jail is real, to the jail's throwaway
+ * workspace: an ok record says so in its outcome (a green "ok" beside
+ * "- secrets.txt deleted" would read as the jail failing), and an error
+ * after it says so in its reason.
+ */
+static void
+told_inside(struct step *st, const struct effect *effects, size_t n,
+    bool gvisor)
+{
+	struct sbuf done = SBUF_INIT;
+	size_t i;
+
+	if (st->r->verdict != VERDICT_OK && st->r->verdict != VERDICT_ERROR)
+		return;
+	for (i = 0; i < n; i++)
+		if (effects[i].category != NULL && effects[i].text != NULL &&
+		    !effects[i].denied &&
+		    strcmp(effects[i].category, "damage") == 0)
+			sbuf_addf(&done, "%s%s", done.len ? "; " : "",
+			    effects[i].text);
+	if (done.len > 0 && st->r->verdict == VERDICT_OK)
+		st->r->outcome = arena_printf(st->a, gvisor ? "ran inside "
+		    "gVisor's sandbox: %s in its copy; the host kernel never "
+		    "saw the call" : "ran inside the jail: %s in its throwaway "
+		    "copy; the host is untouched", sbuf_cstr(&done));
+	else if (done.len > 0)	/* harm done before the exception */
+		st->r->reason = arena_printf(st->a, gvisor ? "%s; before it, "
+		    "ran inside gVisor's sandbox: %s in its copy; the host "
+		    "kernel never saw the call" : "%s; before it, ran inside "
+		    "the jail: %s in its throwaway copy; the host is "
+		    "untouched", st->r->reason, sbuf_cstr(&done));
+	sbuf_free(&done);
+}
+
+/*
  * The jail path: with --jail-filter the sandbox's allowlists run first,
  * in-process, as the essay recommends (defense in depth); then the input
  * runs for real in the kernel jail.
@@ -1453,6 +1581,7 @@ run_jail(struct step *st, const struct node *root, const struct cmd_entry *e,
 	if (e != NULL && !command_shape(st, e, call))
 		return;
 	jailpath_run(&job, st->a, st->r);
+	told_inside(st, st->r->effects, st->r->neffects, false);
 }
 
 /* ---- a path's world ---- */
@@ -1471,9 +1600,6 @@ run_jail_world(struct step *st, const struct node *root,
     const struct cmd_entry *e, const struct node *call, struct world *w,
     const char *refused)
 {
-	struct sbuf done = SBUF_INIT;
-	size_t i;
-
 	st->r->kind = e ? KIND_COMMAND : KIND_CODE;
 	st->r->engine = world_engine_name(WORLD_ENGINE_CPYTHON);
 	if (st->s->jail_filter && !(e != NULL ? filter_command(st, e, call) :
@@ -1487,27 +1613,8 @@ run_jail_world(struct step *st, const struct node *root,
 		return;
 	}
 	run_world(st, st->r->input, root, e, call);
-	if (st->r->verdict != VERDICT_OK && st->r->verdict != VERDICT_ERROR)
-		return;
-	for (i = 0; i < st->ev.neffects; i++)
-		if (st->ev.effects[i].category != NULL &&
-		    strcmp(st->ev.effects[i].category, "damage") == 0)
-			sbuf_addf(&done, "%s%s", done.len ? "; " : "",
-			    st->ev.effects[i].text);
-	if (done.len > 0 && st->r->verdict == VERDICT_OK)
-		st->r->outcome = arena_printf(st->a, w->kind ==
-		    WORLD_KIND_GVISOR ? "ran inside gVisor's sandbox: %s in "
-		    "its copy; the host kernel never saw the call" : "ran "
-		    "inside the jail: %s in its throwaway copy; the host is "
-		    "untouched", sbuf_cstr(&done));
-	else if (done.len > 0)	/* harm done before the exception */
-		st->r->reason = arena_printf(st->a, w->kind ==
-		    WORLD_KIND_GVISOR ? "%s; before it, ran inside gVisor's "
-		    "sandbox: %s in its copy; the host kernel never saw the "
-		    "call" : "%s; before it, ran inside the jail: %s in its "
-		    "throwaway copy; the host is untouched", st->r->reason,
-		    sbuf_cstr(&done));
-	sbuf_free(&done);
+	told_inside(st, st->ev.effects, st->ev.neffects,
+	    w->kind == WORLD_KIND_GVISOR);
 }
 
 /* The model world's run: the session's own evaluator. */
@@ -1786,6 +1893,68 @@ gvisor_path(const struct step *st)
 	    st->s->jail == JAIL_BOUNDARY_GVISOR);
 }
 
+/*
+ * Who refused, as a verdict names it: the policy's filter ("the
+ * allowlist", "the dunder filter", "the blocklist"), the command
+ * allowlist, or the jail's layer; gVisor on its path.  NULL where the
+ * reason names it itself ("budget exhausted ...", "host ... is not
+ * reachable (no network)", "... exceeds the cap of ...").
+ */
+static const char *
+refuser(const struct step *st)
+{
+	if (st->r->verdict == VERDICT_CONTAINED && gvisor_path(st))
+		return "gVisor";
+	switch (st->r->layer) {
+	case LAYER_ALLOWLIST:
+		return policy_filter_name(st->s->policy);
+	case LAYER_COMMANDS:
+		return "the command allowlist";
+	case LAYER_NAMESPACE:
+		return "the namespaces";
+	case LAYER_LANDLOCK:
+		return "Landlock";
+	case LAYER_SECCOMP:
+		return "seccomp";
+	case LAYER_RLIMIT:
+		return "an rlimit";
+	case LAYER_TIMEOUT:
+		return "the timeout";
+	case LAYER_GVISOR:
+		return "gVisor";
+	default:
+		return NULL;
+	}
+}
+
+/* "BLOCKED by the allowlist: REASON", "CONTAINED by seccomp: REASON". */
+static const char *
+refusal(struct step *st, const char *reason)
+{
+	const char *word = st->r->verdict == VERDICT_CONTAINED ?
+	    "CONTAINED" : "BLOCKED";
+	const char *who = refuser(st);
+
+	return who != NULL ? arena_printf(st->a, "%s by %s: %s", word, who,
+	    reason) : arena_printf(st->a, "%s: %s", word, reason);
+}
+
+/* What every outcome says after its verdict: what the record leaves out,
+ * a restarted world, a resumed session. */
+static const char *
+decorate(struct step *st, const char *outcome)
+{
+	if (st->r->truncated != NULL)	/* never silently */
+		outcome = arena_printf(st->a, "%s [%s]", outcome,
+		    st->r->truncated);
+	if (st->restarted)	/* as a notebook says "kernel restarted" */
+		outcome = arena_printf(st->a, "(world restarted) %s", outcome);
+	if (st->resumed)	/* --state kept all but the world's names */
+		outcome = arena_printf(st->a,
+		    "(resumed: names not restored) %s", outcome);
+	return outcome;
+}
+
 static void
 finish(struct step *st, const char *input, size_t len, const char *label,
     const char *cmdname)
@@ -1813,16 +1982,24 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 		}
 	}
 	if (r->rule != NULL && strcmp(r->rule, "bypassed") == 0) {
+		/* the escape, in words: the harm it did, else what it
+		 * touched, else what it returned */
 		const char *sim = simulated_outcome(st);
+		if (sim != NULL && sim[0] == '[' && strstr(sim, "] ") != NULL)
+			sim = strstr(sim, "] ") + 2;	/* (its files: real) */
 		if (sim == NULL && st->world != NULL && (r->result == NULL ||
 		    strcmp(r->result, "None") == 0))
 			sim = surface_outcome(st);
+		if (sim == NULL && r->result != NULL &&
+		    strcmp(r->result, "None") != 0)
+			sim = arena_printf(st->a, "it returned %s", r->result);
 		if (st->raised_after != NULL)
 			sim = sim ? arena_printf(st->a, "%s; then %s", sim,
 			    st->raised_after) : st->raised_after;
-		outcome = arena_printf(st->a, "BYPASSED (%s policy): %s",
-		    st->s->policy->name, sim ? sim : r->result ? r->result :
-		    "ok");
+		r->reason = arena_printf(st->a, "%s let this through "
+		    "\xe2\x80\x94 %s", policy_filter_name(st->s->policy),
+		    sim ? sim : "it ran");
+		outcome = arena_printf(st->a, "BYPASSED: %s", r->reason);
 	} else if (r->verdict == VERDICT_OK && st->path == PATH_UNSAFE) {
 		const char *sim = simulated_outcome(st);
 		if (sim != NULL) {
@@ -1870,13 +2047,12 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 	if (outcome == NULL) {
 		switch (r->verdict) {
 		case VERDICT_BLOCKED:
-			outcome = arena_printf(st->a, "BLOCKED: %s", r->reason);
-			break;
 		case VERDICT_CONTAINED:
-			/* (the boundary that did it, where it is not the
-			 * host kernel's own) */
-			outcome = arena_printf(st->a, "CONTAINED%s: %s",
-			    gvisor_path(st) ? " by gVisor" : "", r->reason);
+			outcome = refusal(st, r->reason);
+			if (st->essay != NULL)
+				r->essay_outcome = decorate(st,
+				    arena_printf(st->a, "BLOCKED: %s",
+				    st->essay));
 			break;
 		case VERDICT_ERROR:
 			outcome = r->reason;
@@ -1889,13 +2065,7 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 			break;
 		}
 	}
-	if (r->truncated != NULL)	/* never silently */
-		outcome = arena_printf(st->a, "%s [%s]", outcome, r->truncated);
-	if (st->restarted)	/* as a notebook says "kernel restarted" */
-		outcome = arena_printf(st->a, "(world restarted) %s", outcome);
-	if (st->resumed)	/* --state kept all but the world's names */
-		outcome = arena_printf(st->a,
-		    "(resumed: names not restored) %s", outcome);
+	outcome = decorate(st, outcome);
 	r->outcome = outcome;
 	record_set_line(r, st->a);
 }

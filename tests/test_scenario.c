@@ -191,6 +191,56 @@ test_let_failure_is_reported(void **state)
 	arena_free(a);
 }
 
+/* "wording essay" prints a scenario's refusals in the essay's words; the
+ * records keep the full sentence, and "wording full" (the default) says
+ * it on the line too. */
+static void
+test_wording(void **state)
+{
+	static const char text[] =
+	    "sandbox a: __import__('os').system('rm report.txt')\n"
+	    "wording essay\n"
+	    "sandbox b: __import__('os').system('rm report.txt')\n"
+	    "sandbox c: delete_file({'path': 'secrets.txt'})\n"
+	    "wording full\n"
+	    "sandbox d: delete_file({'path': 'secrets.txt'})\n";
+	struct scenario sc;
+	struct session_opts o = { 0 };
+	struct session *s = session_new(&o);
+	struct arena *a = arena_new();
+	struct scn_output out;
+	char *err;
+	(void)state;
+
+	assert_true(scenario_parse("w.scn", text, sizeof text - 1, &sc, &err));
+	scenario_exec(s, &sc.steps[0], a, &out);
+	assert_string_equal(out.records[0].line, "a: \"__import__('os')."
+	    "system('rm report.txt')\" -> BLOCKED by the allowlist: "
+	    "__import__ is not one of sum, len, min, max, round, abs");
+	scenario_exec(s, &sc.steps[1], a, &out);
+	scenario_exec(s, &sc.steps[2], a, &out);
+	assert_string_equal(out.records[0].line, "b: \"__import__('os')."
+	    "system('rm report.txt')\" -> BLOCKED: disallowed function call");
+	assert_string_equal(out.records[0].reason,
+	    "__import__ is not one of sum, len, min, max, round, abs");
+	assert_string_equal(out.records[0].rule, "calls");
+	scenario_exec(s, &sc.steps[3], a, &out);
+	assert_string_equal(out.records[0].outcome,
+	    "BLOCKED: command 'delete_file' not on the allowlist");
+	scenario_exec(s, &sc.steps[4], a, &out);
+	scenario_exec(s, &sc.steps[5], a, &out);
+	assert_string_equal(out.records[0].outcome, "BLOCKED by the command "
+	    "allowlist: delete_file is not allowed (read_file, write_file "
+	    "are)");
+	scenario_free(&sc);
+	assert_false(scenario_parse("x.scn", "wording plain\n", 14, &sc,
+	    &err));
+	assert_string_equal(err, "x.scn:1: wording takes 'essay' or 'full'");
+	free(err);
+	session_free(s);
+	arena_free(a);
+}
+
 int
 main(void)
 {
@@ -200,6 +250,7 @@ main(void)
 		cmocka_unit_test(test_captions),
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_let_failure_is_reported),
+		cmocka_unit_test(test_wording),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

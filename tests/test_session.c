@@ -23,6 +23,7 @@
 #include "record.h"
 #include "sbuf.h"
 #include "session.h"
+#include "world.h"
 
 struct fixture {
 	struct session	*s;
@@ -95,7 +96,13 @@ test_import_blocked_on_outer_call(void **state)
 	assert_int_equal(r->verdict, VERDICT_BLOCKED);
 	assert_int_equal(r->layer, LAYER_ALLOWLIST);
 	assert_string_equal(r->rule, "calls");
-	assert_string_equal(r->reason, "disallowed function call");
+	assert_string_equal(r->reason,
+	    "__import__ is not one of sum, len, min, max, round, abs");
+	/* the trace line, the reason and the screen say the same words */
+	assert_string_equal(r->outcome, "BLOCKED by the allowlist: "
+	    "__import__ is not one of sum, len, min, max, round, abs");
+	assert_string_equal(r->essay_outcome,
+	    "BLOCKED: disallowed function call");
 	assert_true(r->has_node);
 	assert_string_equal(r->node_type, "Call");
 	assert_int_equal(r->node_start, 0);
@@ -139,7 +146,8 @@ test_unsafe_reads_secret(void **state)
 	assert_string_equal(r->result, "'API_KEY=sk-live-9f3a2b'");
 	r = run1(f, PATH_SANDBOX, "open('secrets.txt').read()");
 	assert_int_equal(r->verdict, VERDICT_BLOCKED);
-	assert_string_equal(r->reason, "disallowed function call");
+	assert_string_equal(r->reason,
+	    "open is not one of sum, len, min, max, round, abs");
 }
 
 static void
@@ -152,7 +160,12 @@ test_command_allowlist(void **state)
 	assert_int_equal(r->verdict, VERDICT_BLOCKED);
 	assert_int_equal(r->layer, LAYER_COMMANDS);
 	assert_string_equal(r->reason,
-	    "command 'delete_file' not on the allowlist");
+	    "delete_file is not allowed (read_file, write_file are)");
+	assert_string_equal(r->line, "sandboxed delete_file: delete_file("
+	    "{'path': 'secrets.txt'}) -> BLOCKED by the command allowlist: "
+	    "delete_file is not allowed (read_file, write_file are)");
+	assert_string_equal(r->essay_outcome,
+	    "BLOCKED: command 'delete_file' not on the allowlist");
 	assert_int_equal(r->neffects, 1);
 	assert_string_equal(r->effects[0].op, "delete");
 	assert_string_equal(r->effects[0].target, "secrets.txt");
@@ -196,7 +209,7 @@ test_budget_exhaustion(void **state)
 	assert_int_equal(r->verdict, VERDICT_BLOCKED);
 	assert_int_equal(r->layer, LAYER_BUDGET);
 	assert_string_equal(r->reason,
-	    "budget exhausted (2 of 2 operations used)");
+	    "budget exhausted (2 of 2 inputs used)");
 	assert_null(r->result);
 	r = run1(f, PATH_SANDBOX, "write_file({'path': 'o', 'text': 'x'})");
 	assert_int_equal(r->layer, LAYER_BUDGET);
@@ -330,7 +343,7 @@ test_bad_command_arguments(void **state)
 {
 	struct fixture *f = *state;
 	static const char *const bad[] = {
-		"read_file('report.txt')",
+		"read_file(1)",
 		"read_file({'path': 1})",
 		"read_file({})",
 		"read_file({'path': 'report.txt', 'mode': 'w'})",
@@ -361,9 +374,15 @@ test_errors_are_records(void **state)
 	assert_int_equal(r->layer, LAYER_EVAL);
 	assert_string_equal(r->reason, "ZeroDivisionError: division by zero");
 	assert_string_equal(r->node_type, "BinOp");
+	/* a builtin the policy does not give is its refusal, as in the
+	 * sandbox's world, not a NameError */
 	r = run1(f, PATH_SANDBOX, "open");
+	assert_int_equal(r->verdict, VERDICT_BLOCKED);
+	assert_string_equal(r->reason, "open is not one of the builtins it "
+	    "allows: sum, len, min, max, round, abs");
+	r = run1(f, PATH_SANDBOX, "ordrs");
 	assert_string_equal(r->reason,
-	    "NameError: name 'open' is not defined");
+	    "NameError: name 'ordrs' is not defined");
 	r = run1(f, PATH_SANDBOX, "1 << 2");
 	assert_int_equal(r->layer, LAYER_ALLOWLIST);
 	assert_string_equal(r->rule, "operators");
@@ -609,6 +628,120 @@ test_names_share_after_commit(void **state)
 	    "(2000000, 'w', [[1, 2], [1, 2]])");
 }
 
+
+/* The commands as students guess them: by position, by keyword and as the
+ * essay writes them give the same record, on the sandbox path and with no
+ * boundary; a call of the wrong shape shows a call that works. */
+static void
+test_command_forms(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const reads[] = { "read_file('report.txt')",
+	    "read_file(path='report.txt')",
+	    "read_file({'path': 'report.txt'})" };
+	static const enum path_id paths[] = { PATH_SANDBOX, PATH_UNSAFE };
+	struct record *r;
+	size_t i, k;
+
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < 3; i++) {
+			r = run1(f, paths[k], reads[i]);
+			assert_int_equal(r->kind, KIND_COMMAND);
+			assert_int_equal(r->verdict, VERDICT_OK);
+			assert_string_equal(r->outcome, "Q2 refunds summary");
+			assert_string_equal(r->result, "'Q2 refunds summary'");
+		}
+	r = run1(f, PATH_SANDBOX, "write_file('out.txt', 'hi')");
+	assert_int_equal(r->verdict, VERDICT_OK);
+	assert_string_equal(r->outcome, "wrote out.txt");
+	/* the same write, keyed the same by the idempotency layer */
+	r = run1(f, PATH_SANDBOX, "write_file(path='out.txt', text='hi')");
+	assert_string_equal(r->outcome,
+	    "wrote out.txt (idempotent: already done)");
+	r = run1(f, PATH_SANDBOX, "write_file('out.txt', text='hi')");
+	assert_string_equal(r->outcome,
+	    "wrote out.txt (idempotent: already done)");
+	/* a hint never suggests a call that fails or overwrites the report */
+	r = run1(f, PATH_SANDBOX, "write_file('out.txt')");
+	assert_int_equal(r->verdict, VERDICT_ERROR);
+	assert_int_equal(r->layer, LAYER_COMMANDS);
+	assert_string_equal(r->reason, "TypeError: write_file() missing "
+	    "required key 'text', e.g. write_file('out.txt', 'hello')");
+	r = run1(f, PATH_SANDBOX, "read_file('a', 'b')");
+	assert_string_equal(r->reason, "TypeError: read_file() takes one "
+	    "argument (path) or its dict, e.g. read_file('report.txt')");
+	r = run1(f, PATH_UNSAFE, "list_files()");
+	assert_string_equal(r->outcome, "['report.txt', 'secrets.txt']");
+	r = run1(f, PATH_UNSAFE, "list_files('.')");
+	assert_string_equal(r->outcome, "['report.txt', 'secrets.txt']");
+	r = run1(f, PATH_UNSAFE, "delete_file('secrets.txt')");
+	assert_string_equal(r->outcome,
+	    "[SIMULATED damage] deleted secrets.txt");
+	/* a refused command names its target whatever the form */
+	r = run1(f, PATH_SANDBOX, "delete_file('report.txt')");
+	assert_int_equal(r->verdict, VERDICT_BLOCKED);
+	assert_string_equal(r->effects[0].target, "report.txt");
+}
+
+/* Under the weak presets, with the model engine too: a dunder refusal is
+ * BLOCKED by the dunder filter (never a NameError), what only printed is
+ * a plain result under every preset (never BYPASSED), and a bypass says
+ * which filter let it through. */
+static void
+test_weak_presets_words(void **state)
+{
+	struct fixture *f = *state;
+	struct session_opts o = { .engine = WORLD_ENGINE_MODEL };
+	struct session *s = session_new(&o);
+	struct record *r;
+	const char *in;
+
+	session_set_policy(s, policy_preset("dunder"));
+	in = "__import__('os')";
+	session_run(s, in, strlen(in), NULL, PATH_BIT(PATH_SANDBOX), f->a,
+	    &r);
+	assert_int_equal(r->verdict, VERDICT_BLOCKED);
+	assert_string_equal(r->outcome, "BLOCKED by the dunder filter: "
+	    "__import__ is not allowed: names starting with '_' are private");
+	in = "open('secrets.txt')";
+	session_run(s, in, strlen(in), NULL, PATH_BIT(PATH_SANDBOX), f->a,
+	    &r);
+	assert_int_equal(r->verdict, VERDICT_BLOCKED);
+	assert_string_equal(r->rule, "names");
+	/* a builtin reached for in a string the code ran is refused by the
+	 * same rule, at run time */
+	in = "(x for x in ()).gi_frame.f_globals['__builtins__'].eval("
+	    "\"__import__('os').system('rm report.txt')\")";
+	session_run(s, in, strlen(in), NULL, PATH_BIT(PATH_SANDBOX), f->a,
+	    &r);
+	assert_int_equal(r->verdict, VERDICT_BLOCKED);
+	assert_string_equal(r->reason, "__import__ is not allowed: names "
+	    "starting with '_' are private");
+	/* the same result, the same word under both weak presets */
+	in = "'{0.__class__.__mro__[1].__subclasses__}'.format(0)";
+	session_run(s, in, strlen(in), NULL, PATH_BIT(PATH_SANDBOX), f->a,
+	    &r);
+	assert_int_equal(r->verdict, VERDICT_OK);
+	session_set_policy(s, policy_preset("blocklist"));
+	session_run(s, in, strlen(in), NULL, PATH_BIT(PATH_SANDBOX), f->a,
+	    &r);
+	assert_int_equal(r->verdict, VERDICT_OK);
+	in = "print('hi')";
+	session_run(s, in, strlen(in), NULL, PATH_BIT(PATH_SANDBOX), f->a,
+	    &r);
+	assert_int_equal(r->verdict, VERDICT_OK);
+	assert_string_equal(r->outcome, "printed 'hi'");
+	in = "getattr(__builtins__, 'op' + 'en')('secrets.txt').read()";
+	session_run(s, in, strlen(in), NULL, PATH_BIT(PATH_SANDBOX), f->a,
+	    &r);
+	assert_string_equal(r->rule, "bypassed");
+	assert_string_equal(r->reason, "the blocklist let this through "
+	    "\xe2\x80\x94 it returned 'API_KEY=sk-live-9f3a2b'");
+	assert_string_equal(r->outcome, "BYPASSED: the blocklist let this "
+	    "through \xe2\x80\x94 it returned 'API_KEY=sk-live-9f3a2b'");
+	session_free(s);
+}
+
 int
 main(void)
 {
@@ -632,6 +765,8 @@ main(void)
 		T(test_names_share_objects_across_inputs),
 		T(test_print_shows_output),
 		T(test_names_share_after_commit),
+		T(test_command_forms),
+		T(test_weak_presets_words),
 #undef T
 #define S(fn) cmocka_unit_test_setup_teardown(fn, setup_small, teardown)
 		S(test_memory_cap_per_input),

@@ -229,6 +229,19 @@ line_is_kind(const char *text, const char *type)
 	    (p[n] == '\0' || p[n] == ' ' || p[n] == '(');
 }
 
+/* Did the step do harm (not merely try it)? */
+static bool
+did_harm(const struct record *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->neffects; i++)
+		if (r->effects[i].category != NULL && !r->effects[i].denied &&
+		    strcmp(r->effects[i].category, "damage") == 0)
+			return true;
+	return false;
+}
+
 void
 model_apply(struct model *m, const char *input, size_t len,
     const struct record *r, size_t n)
@@ -254,7 +267,11 @@ model_apply(struct model *m, const char *input, size_t len,
 		else
 			e->shown = xstrdup(r[i].input ? r[i].input : "");
 		e->outcome = xstrdup(r[i].outcome ? r[i].outcome : "");
+		e->inside = record_path_is_jail(r[i].path) &&
+		    r[i].verdict == VERDICT_OK && did_harm(&r[i]);
 		mp->last.valid = true;
+		mp->last.bypassed = r[i].rule != NULL &&
+		    strcmp(r[i].rule, "bypassed") == 0;
 		mp->last.verdict = r[i].verdict;
 		mp->last.layer = r[i].layer;
 		mp->last.kind = r[i].kind;
@@ -374,6 +391,15 @@ model_fs_rows(struct model *m, enum path_id p, const struct model_fsrow **rows)
 	return k;
 }
 
+/* A layer that stops code while it runs (the sandbox's caps, a world's
+ * rlimits and wall clock): where a path's strip has no place of its own
+ * for it, it names the evaluation's place. */
+static bool
+stops_evaluation(enum layer l)
+{
+	return l == LAYER_LIMITS || l == LAYER_TIMEOUT || l == LAYER_RLIMIT;
+}
+
 /*
  * The layers an input meets on a path, in order.  The sandbox runs code
  * through the AST allowlist and the budget; a command first meets the
@@ -398,8 +424,8 @@ model_strip(const struct model *m, enum path_id p,
 	const struct model_last *last = &m->paths[p].last;
 	const enum layer *seq;
 	enum layer with[STRIP_MAX];
-	size_t n, i, stop;
-	bool is_cmd = last->valid && last->kind == KIND_COMMAND;
+	size_t n, i, stop, bypass_at;
+	bool is_cmd = last->valid && last->kind == KIND_COMMAND, gv;
 	bool found = false;
 
 	switch (p) {
@@ -408,8 +434,10 @@ model_strip(const struct model *m, enum path_id p,
 		n = is_cmd ? 8 : 4;
 		break;
 	case PATH_JAIL:
-		seq = jail;
-		n = 6;
+		/* (under --jail=gvisor, gVisor's layers) */
+		gv = session_jail(m->s) == JAIL_BOUNDARY_GVISOR;
+		seq = gv ? gvisor : jail;
+		n = gv ? 4 : 6;
 		break;
 	case PATH_GVISOR:
 		seq = gvisor;
@@ -420,7 +448,9 @@ model_strip(const struct model *m, enum path_id p,
 		n = 2;
 		break;
 	}
-	/* The deciding layer's place; limits and timeouts stop at eval. */
+	/* The deciding layer's place; a limit or a timeout stops the
+	 * evaluation, and names its place in the strip (the record's
+	 * layer, not "eval"). */
 	stop = n - 1;
 	for (i = 0; last->valid && i < n; i++)
 		if (seq[i] == last->layer) {
@@ -431,9 +461,8 @@ model_strip(const struct model *m, enum path_id p,
 	/* A layer this path does not usually have (the sandbox's checks
 	 * run in front of the jail with --jail-filter): show it after
 	 * parsing, where it ran. */
-	if (last->valid && !found && last->layer != LAYER_LIMITS &&
-	    last->layer != LAYER_TIMEOUT && last->layer != LAYER_EVAL &&
-	    n < STRIP_MAX) {
+	if (last->valid && !found && !stops_evaluation(last->layer) &&
+	    last->layer != LAYER_EVAL && n < STRIP_MAX) {
 		with[0] = seq[0];
 		with[1] = last->layer;
 		for (i = 1; i < n; i++)
@@ -442,11 +471,20 @@ model_strip(const struct model *m, enum path_id p,
 		n++;
 		stop = 1;
 	}
+	/* A bypass: the filter that decided let the input through, and it
+	 * went on to run; the evaluation is where it ended. */
+	bypass_at = last->valid && last->bypassed ? stop : n;
+	if (bypass_at < n)
+		stop = n - 1;
 	for (i = 0; i < n; i++) {
-		out[i].name = seq[i] == LAYER_EVAL ?
-		    (is_cmd ? "effect" : "eval") : record_layer_name(seq[i]);
+		out[i].name = seq[i] == LAYER_EVAL ? (last->valid && !found &&
+		    stops_evaluation(last->layer) ?
+		    record_layer_name(last->layer) : is_cmd ? "effect" :
+		    "eval") : record_layer_name(seq[i]);
 		if (!last->valid)
 			out[i].mark = STRIP_UNREACHED;
+		else if (i == bypass_at)
+			out[i].mark = STRIP_BYPASSED;
 		else if (i < stop)
 			out[i].mark = STRIP_PASSED;
 		else if (i > stop)

@@ -27,6 +27,9 @@ struct model_entry {
 	char		*label;
 	char		*shown;		/* the input as typed */
 	char		*outcome;	/* or the note's text */
+	bool		 inside;	/* ok, with harm done inside a jail's
+					   throwaway copy: told as contained,
+					   never as a plain ok */
 };
 
 /* The last record of a path, as much as the layer strip needs. */
@@ -36,6 +39,7 @@ struct model_last {
 	enum layer	 layer;
 	enum input_kind	 kind;
 	bool		 fs_partial;	/* its files are not all there are */
+	bool		 bypassed;	/* its filter let an escape through */
 };
 
 struct model_file {
@@ -95,7 +99,9 @@ enum strip_mark {
 	STRIP_PASSED,		/* '+' the input went through */
 	STRIP_STOPPED,		/* '!' this layer said no (or failed) */
 	STRIP_DONE,		/* '*' the input ended here, allowed */
-	STRIP_UNREACHED		/* '.' not reached */
+	STRIP_UNREACHED,	/* '.' not reached */
+	STRIP_BYPASSED		/* '?' let through what it should have
+				   stopped (a weak filter's bypass) */
 };
 
 struct strip_item {

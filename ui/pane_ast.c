@@ -200,6 +200,8 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 				int wlen = why ? draw_width(why, strlen(why)) :
 				    0, start = col - shift + 2;
 				x = endcol - shift + 3;
+				int attr = draw_attr(u, m->span_note != NULL ?
+				    UC_BLOCKED : UC_ERROR);
 				if (why != NULL && x + wlen > in.w) {
 					if (start - 1 >= wlen)
 						x = start - 1 - wlen;
@@ -208,10 +210,23 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 						x = 2;
 					}
 				}
+				/* a reason wider than its row goes on, at
+				 * a space, on the rows below it */
+				while (why != NULL && row < in.h &&
+				    x + draw_width(why, strlen(why)) > in.w &&
+				    in.w - x > 8) {
+					size_t n = draw_fit(why, strlen(why),
+					    in.w - x), cut = n;
+					while (cut > 0 && why[cut] != ' ')
+						cut--;
+					if (cut == 0)
+						cut = n;
+					draw_textn(in, row++, x, attr, why,
+					    cut);
+					why += cut + (why[cut] == ' ');
+				}
 				if (why != NULL && row < in.h)
-					draw_text(in, row, x, draw_attr(u,
-					    m->span_note != NULL ? UC_BLOCKED :
-					    UC_ERROR), why);
+					draw_text(in, row, x, attr, why);
 			}
 			row++;
 		} else if (m->parse_error != NULL && row < in.h)

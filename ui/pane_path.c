@@ -107,6 +107,8 @@ strip_attr(const struct ui *u, enum strip_mark m)
 		return draw_attr(u, UC_OK) | A_BOLD;
 	case STRIP_STOPPED:
 		return draw_attr(u, UC_BLOCKED) | A_BOLD | A_REVERSE;
+	case STRIP_BYPASSED:
+		return draw_attr(u, UC_DAMAGE) | A_BOLD | A_REVERSE;
 	default:
 		return draw_attr(u, UC_DIM);
 	}
@@ -150,7 +152,7 @@ strip_name(const char *name, int level, char *buf, size_t size)
 static void
 draw_strip(struct ui *u, struct rect r, int row, enum path_id p)
 {
-	static const char marks[] = "+!*.";
+	static const char marks[] = "+!*.?";
 	static const struct {
 		int	 abbr, gap;
 		bool	 label, keep;
@@ -304,11 +306,15 @@ draw_transcript(struct ui *u, struct rect r, enum path_id p)
 			    first ? "> " : ". ", draw_attr(u, UC_DIM));
 			line += len + (line[len] == '\n');
 		}
+		/* (harm done inside a jail's throwaway copy is the jail
+		 * holding, told in its colour: not a plain green ok) */
 		add_rows(&rows, &n, &cap, e->outcome, strlen(e->outcome),
-		    draw_verdict_attr(u, e->verdict), r.w,
+		    draw_verdict_attr(u, e->inside ? VERDICT_CONTAINED :
+		    e->verdict), r.w, e->inside ? "  = " :
 		    e->verdict == VERDICT_OK ? "  = ok " :
 		    e->verdict == VERDICT_ERROR ? "  = error " : "  = ",
-		    draw_verdict_attr(u, e->verdict));
+		    draw_verdict_attr(u, e->inside ? VERDICT_CONTAINED :
+		    e->verdict));
 	}
 	/* The newest rows at the bottom, scrolled back by this column's
 	 * scroll.  What is out of view is counted on a row of its own at

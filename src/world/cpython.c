@@ -40,6 +40,7 @@
 
 #include "arena.h"
 #include "fakenet.h"
+#include "jail.h"
 #include "jail_int.h"
 #include "mockfs.h"
 #include "sbuf.h"
@@ -994,36 +995,28 @@ on_capture(void *ctx, const struct fakenet_capture *cp, const void *frame,
 		    "connected to %s", url));
 }
 
-/* What a refused call was for, as a user would say it. */
+/* "starting a program (execve) is forbidden": the sentence after
+ * "CONTAINED by seccomp: " (the errno the supervisor answered is in the
+ * denied effect's text, denial_text). */
 static const char *
-call_purpose(const char *call)
+refusal_text(struct arena *a, const char *call)
 {
-	static const char *const purposes[][2] = {
-		{ "execve", "starting a program" },
-		{ "execveat", "starting a program" },
-		{ "socket", "opening a network socket" },
-		{ "socketpair", "opening a network socket" },
-		{ "clone", "a new namespace" },
-		{ "ptrace", "tracing a process" },
-		{ "mount", "mounting a filesystem" },
-		{ "io_uring_setup", "io_uring" },
-		{ "bpf", "loading a BPF program" },
-		{ "unshare", "a new namespace" },
-	};
-	size_t i;
+	const char *purpose = jail_syscall_purpose(call);
 
-	for (i = 0; i < sizeof purposes / sizeof purposes[0]; i++)
-		if (strcmp(call, purposes[i][0]) == 0)
-			return purposes[i][1];
-	return "a system call the jail does not allow";
+	return purpose != NULL ? arena_printf(a, "%s (%s) is forbidden",
+	    purpose, call) : arena_printf(a, "the system call %s is "
+	    "forbidden in the jail", call);
 }
 
 /* "seccomp refused execve (starting a program): EPERM" */
 static const char *
-refusal_text(struct arena *a, const char *call, const char *err)
+denial_text(struct arena *a, const char *call, const char *err)
 {
+	const char *purpose = jail_syscall_purpose(call);
+
 	return arena_printf(a, "seccomp refused %s (%s): %s", call,
-	    call_purpose(call), err);
+	    purpose != NULL ? purpose : "a system call the jail does not "
+	    "allow", err);
 }
 
 static void
@@ -1043,7 +1036,7 @@ event_effects(struct effects *e, const struct raw *r)
 		if (is_event(ev, "seccomp"))
 			/* (only the jail kind's supervisor makes these) */
 			effect(e, "denied", shown(a, arg(ev, 0)), NULL,
-			    refusal_text(a, arg(ev, 0), arg(ev, 1)));
+			    denial_text(a, arg(ev, 0), arg(ev, 1)));
 		else if (is_event(ev, "os.system") ||
 		    is_event(ev, "subprocess.Popen") ||
 		    strncmp(n, "os.exec", 7) == 0 ||
@@ -1528,8 +1521,7 @@ jail_refusal(const struct cpy *c, const struct raw *r, struct arena *a,
 		return;
 	for (i = 0; i < r->nevents && out->refused == NULL; i++)
 		if (is_event(&r->events[i], "seccomp")) {
-			out->refused = refusal_text(a, arg(&r->events[i], 0),
-			    arg(&r->events[i], 1));
+			out->refused = refusal_text(a, arg(&r->events[i], 0));
 			out->layer = "seccomp";
 		}
 	if (out->refused != NULL || r->status != WW_RAISED ||
@@ -1543,9 +1535,9 @@ jail_refusal(const struct cpy *c, const struct raw *r, struct arena *a,
 				break;
 		if (path_calls[k].event == NULL)
 			continue;
-		out->refused = arena_printf(a, "Landlock refused %s %s "
-		    "(outside what the jail grants): EACCES",
-		    path_calls[k].doing, shown(a, arg(&r->events[i - 1], 0)));
+		out->refused = arena_printf(a, "%s %s is forbidden: it is "
+		    "outside what the jail grants", path_calls[k].doing,
+		    shown(a, arg(&r->events[i - 1], 0)));
 		out->layer = "landlock";
 	}
 }
