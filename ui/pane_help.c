@@ -10,8 +10,8 @@
 
 static const char *const lines[] = {
 	"Type a Python expression or a command; it runs on every path.",
-	"  read_file({'path': 'report.txt'})   write_file({'path': F, 'text': T})",
-	"  delete_file({...})  list_files({})  http_get({'url': U, 'body': B})",
+	"  read_file('report.txt')  write_file('out.txt', 'hi')  list_files()",
+	"  delete_file('x')  http_get('https://...', 'body'), or the essay's dicts",
 	"",
 	"Meta commands",
 	"  :help  this help  :reset  the starting files and names, the budget unspent",
@@ -26,7 +26,7 @@ static const char *const lines[] = {
 	"  Tab complete: names, commands, files after :play :save :policy",
 	"  :play: Enter/Right next  Left back  Home start  Esc columns/view",
 	"",
-	"Marks: '+' passed  '!' stopped  '*' done  '.' not reached;",
+	"Marks: '+' passed '!' stopped '*' done '?' let through '.' not reached;",
 	"files: '+' new  '~' changed  '-' deleted.  A narrow column's strip",
 	"shortens layer names: prs parse, cmd commands, alw allowlist,",
 	"bud budget, srf surface, net network, idm idempotency, evl eval,",
