@@ -187,26 +187,11 @@ bi_len(struct rt *rt, value self, const value *args, size_t nargs,
 {
 	if (!one_arg(rt, "len", nargs, nkw))
 		return false;
-	value v = args[0];
-	switch (v.type) {
-	case VT_STR:
-	case VT_BYTES: *out = value_int((int64_t)v.as.s->nchars); return true;
-	case VT_LIST: *out = value_int((int64_t)v.as.list->len); return true;
-	case VT_TUPLE: *out = value_int((int64_t)v.as.tuple->len); return true;
-	case VT_DICT:
-	case VT_SET:
-	case VT_FROZENSET: *out = value_int((int64_t)v.as.dict->len); return true;
-	case VT_OBJECT: {
-		int64_t n;
-		if (!mock_len(rt, v, &n))
-			return false;
-		*out = value_int(n);
-		return true;
-	}
-	default:
-		return rt_raise(rt, "TypeError",
-		    "object of type '%s' has no len()", value_type_name(v));
-	}
+	int64_t n;
+	if (!value_len(rt, args[0], &n))
+		return false;
+	*out = value_int(n);
+	return true;
 }
 
 /* ---- min / max ---- */

@@ -601,6 +601,7 @@ make_lambda(struct eval *ev, const struct node *n, value *out)
 	struct vfunction *f = arena_alloc(ev->rt.arena, sizeof *f);
 	size_t i;
 
+	f->head.slots = &mock_function_slots;
 	f->lambda = n;
 	f->closure = ev->scope;
 	f->name = "<lambda>";
@@ -1160,15 +1161,13 @@ setitem(struct eval *ev, const struct node *t, value obj, value key, value v)
 		if (hi > len) hi = len;
 		if (hi < lo) hi = lo;
 		(void)step;
-		if (!value_collect(rt, v, &items)) {
-			if (rt->exc.msg != NULL &&
-			    strstr(rt->exc.msg, "not iterable") != NULL) {
-				rt_clear(rt);
-				rt_raise(rt, "TypeError", "can only assign an "
-				    "iterable");
-			}
+		if (!value_is_iterable(v)) {
+			rt_raise(rt, "TypeError", "can only assign an "
+			    "iterable");
 			return fail_at(ev, t);
 		}
+		if (!value_collect(rt, v, &items))
+			return fail_at(ev, t);
 		n = items.as.list->len;
 		if (!rt_check_seq_len(rt, l->len - (size_t)(hi - lo) + n))
 			return fail_at(ev, t);
@@ -1219,14 +1218,13 @@ assign_to(struct eval *ev, const struct node *t, value v)
 		struct unpack u = { .arena = ev->rt.arena };
 		const struct nodelist *elts = &t->u.seq.elts;
 		size_t i, star = elts->len, nafter;
-		if (!value_iterate(&ev->rt, v, unpack_item, &u)) {
-			if (ev->rt.exc.kind == EXC_PYTHON &&
-			    strstr(ev->rt.exc.msg, "is not iterable"))
-				rt_raise(&ev->rt, "TypeError", "cannot unpack "
-				    "non-iterable %s object",
-				    value_type_name(v));
+		if (!value_is_iterable(v)) {
+			rt_raise(&ev->rt, "TypeError", "cannot unpack "
+			    "non-iterable %s object", value_type_name(v));
 			return fail_at(ev, t);
 		}
+		if (!value_iterate(&ev->rt, v, unpack_item, &u))
+			return fail_at(ev, t);
 		for (i = 0; i < elts->len; i++)
 			if (elts->items[i]->kind == NODE_STARRED)
 				star = i;

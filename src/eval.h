@@ -58,6 +58,7 @@ struct eval {
  * reachable (see ev->made_function).
  */
 struct vfunction {
+	struct vhead		 head;		/* mock_function_slots */
 	const struct node	*lambda;	/* a NODE_LAMBDA */
 	struct scope		*closure;	/* scopes it was made in */
 	value			*defaults;	/* arguments.defaults, evaluated */

@@ -1414,29 +1414,11 @@ do_join(struct rt *rt, value self, const char *qual, const value *args,
 	struct join_ctx c = { .self = self };
 	if (!one_arg(rt, qual, nargs, nkw))
 		return false;
-	switch (args[0].type) {
-	case VT_LIST: case VT_TUPLE: case VT_STR: case VT_BYTES: case VT_DICT:
-	case VT_SET: case VT_FROZENSET:
-	case VT_OBJECT:		/* map, filter, generators, ... */
-		break;
-	default:
+	if (!value_is_iterable(args[0]))
 		return rt_raise(rt, "TypeError", "can only join an iterable");
-	}
 	c.sep = units_of(rt, self);
-	if (!value_iterate(rt, args[0], join_step, &c)) {
-		/* an object of the model that does not iterate */
-		const char *m = rt->exc.kind == EXC_PYTHON && rt->exc.msg ?
-		    rt->exc.msg : "";
-		size_t n = strlen(m), k = strlen("is not iterable");
-		if (args[0].type == VT_OBJECT && c.i == 0 &&
-		    strcmp(rt->exc.cls, "TypeError") == 0 && n >= k &&
-		    strcmp(m + n - k, "is not iterable") == 0) {
-			rt_clear(rt);
-			return rt_raise(rt, "TypeError", "can only join an "
-			    "iterable");
-		}
+	if (!value_iterate(rt, args[0], join_step, &c))
 		return false;
-	}
 	*out = units_value(rt, self.type == VT_BYTES, c.b.u, c.b.n);
 	return true;
 }
@@ -3280,13 +3262,10 @@ dict_view(struct rt *rt, value self, const char *qual, enum view v,
 		}
 		value_list_append(rt->arena, items, item);
 	}
-	o = arena_alloc(rt->arena, sizeof *o);
-	o->kind = MK_VIEW;
-	o->name = names[v];
+	*out = mock_object(rt->arena, MK_VIEW, names[v]);
+	o = out->as.obj;
 	o->type = -1;
 	o->data = items;
-	out->type = VT_OBJECT;
-	out->as.obj = o;
 	return true;
 }
 

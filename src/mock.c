@@ -1029,21 +1029,27 @@ struct mmodule {
 	struct vobject		 obj;		/* the canonical module object */
 };
 
+/* A module's canonical object: the model's slots (value.h), the rest
+ * filled in by mock_import(). */
+#define MODULE_OBJECT { .head = { &mock_object_slots }, .kind = MK_MODULE }
+
 static struct mmodule modules[] = {
-	{ "builtins", NULL, NULL, NULL, NULL, { 0 } },
-	{ "importlib", importlib_funcs, NULL, NULL, NULL, { 0 } },
-	{ "os", os_funcs, os_classes, os_subs, os_consts, { 0 } },
-	{ "os.path", path_funcs, NULL, NULL, NULL, { 0 } },
-	{ "posix", os_funcs, NULL, NULL, os_consts, { 0 } },
-	{ "pty", pty_funcs, NULL, NULL, NULL, { 0 } },
-	{ "shutil", shutil_funcs, NULL, NULL, NULL, { 0 } },
-	{ "socket", socket_funcs, NULL, NULL, socket_consts, { 0 } },
+	{ "builtins", NULL, NULL, NULL, NULL, MODULE_OBJECT },
+	{ "importlib", importlib_funcs, NULL, NULL, NULL, MODULE_OBJECT },
+	{ "os", os_funcs, os_classes, os_subs, os_consts, MODULE_OBJECT },
+	{ "os.path", path_funcs, NULL, NULL, NULL, MODULE_OBJECT },
+	{ "posix", os_funcs, NULL, NULL, os_consts, MODULE_OBJECT },
+	{ "pty", pty_funcs, NULL, NULL, NULL, MODULE_OBJECT },
+	{ "shutil", shutil_funcs, NULL, NULL, NULL, MODULE_OBJECT },
+	{ "socket", socket_funcs, NULL, NULL, socket_consts, MODULE_OBJECT },
 	{ "subprocess", subprocess_funcs, sp_classes, NULL, subprocess_consts,
-	  { 0 } },
-	{ "sys", sys_funcs, NULL, NULL, sys_consts, { 0 } },
-	{ "urllib", NULL, NULL, urllib_subs, NULL, { 0 } },
-	{ "urllib.request", urllib_request_funcs, NULL, NULL, NULL, { 0 } },
-	{ "warnings", warnings_funcs, warnings_classes, NULL, NULL, { 0 } },
+	  MODULE_OBJECT },
+	{ "sys", sys_funcs, NULL, NULL, sys_consts, MODULE_OBJECT },
+	{ "urllib", NULL, NULL, urllib_subs, NULL, MODULE_OBJECT },
+	{ "urllib.request", urllib_request_funcs, NULL, NULL, NULL,
+	  MODULE_OBJECT },
+	{ "warnings", warnings_funcs, warnings_classes, NULL, NULL,
+	  MODULE_OBJECT },
 };
 #define NMODULES (sizeof modules / sizeof modules[0])
 

@@ -266,11 +266,24 @@ value_collect(struct rt *rt, value iterable, value *list)
 static const char *const type_names[] = { VALUE_TYPES(X_NAME) };
 #undef X_NAME
 
+/* The slots of an object of the layers above (value.h); NULL for the
+ * value layer's own types. */
+static const struct value_slots *
+slots_of(value v)
+{
+	if (v.type == VT_OBJECT)
+		return ((const struct vhead *)(const void *)v.as.obj)->slots;
+	if (v.type == VT_FUNCTION)
+		return ((const struct vhead *)(const void *)v.as.func)->slots;
+	return NULL;
+}
+
 const char *
 value_type_name(value v)
 {
-	if (v.type == VT_OBJECT)
-		return value_object_type_name(v);
+	const struct value_slots *sl = slots_of(v);
+	if (sl != NULL && sl->type_name != NULL)
+		return sl->type_name(v);
 	return (unsigned)v.type < VT__COUNT ? type_names[v.type] : "?";
 }
 
@@ -935,9 +948,10 @@ repr_rec(struct rt *rt, value v, struct sbuf *out,
 			    value_type_name(v.as.native->self));
 		return true;
 	case VT_OBJECT: case VT_FUNCTION: {
+		const struct value_slots *sl = slots_of(v);
 		const char *name;
 		value items;
-		if (v.type == VT_OBJECT && value_object_view(v, &name,
+		if (sl->repr_items != NULL && sl->repr_items(v, &name,
 		    &items)) {
 			sbuf_addf(out, "%s(", name);
 			if (!repr_rec(rt, items, out, seen))
@@ -945,7 +959,7 @@ repr_rec(struct rt *rt, value v, struct sbuf *out,
 			sbuf_addc(out, ')');
 			return true;
 		}
-		value_object_repr(v, out);
+		sl->repr(v, out);
 		return true;
 	}
 	default:
@@ -1370,11 +1384,47 @@ value_iterate(struct rt *rt, value it,
 		}
 		return true;
 	}
-	case VT_OBJECT:
-		return mock_iterate(rt, it, fn, ctx);
 	default:
+		if (value_is_iterable(it))
+			return slots_of(it)->iterate(rt, it, fn, ctx);
 		return rt_raise(rt, "TypeError", "'%s' object is not iterable",
 		    value_type_name(it));
+	}
+}
+
+bool
+value_is_iterable(value v)
+{
+	const struct value_slots *sl;
+	switch (v.type) {
+	case VT_STR: case VT_BYTES: case VT_LIST: case VT_TUPLE:
+	case VT_DICT: case VT_SET: case VT_FROZENSET:
+		return true;
+	default:
+		sl = slots_of(v);
+		return sl != NULL && sl->iterable != NULL &&
+		    sl->iterate != NULL && sl->iterable(v);
+	}
+}
+
+bool
+value_len(struct rt *rt, value v, int64_t *out)
+{
+	const struct value_slots *sl;
+	switch (v.type) {
+	case VT_STR:
+	case VT_BYTES: *out = (int64_t)v.as.s->nchars; return true;
+	case VT_LIST: *out = (int64_t)v.as.list->len; return true;
+	case VT_TUPLE: *out = (int64_t)v.as.tuple->len; return true;
+	case VT_DICT:
+	case VT_SET:
+	case VT_FROZENSET: *out = (int64_t)v.as.dict->len; return true;
+	default:
+		sl = slots_of(v);
+		if (sl != NULL && sl->len != NULL)
+			return sl->len(rt, v, out);
+		return rt_raise(rt, "TypeError",
+		    "object of type '%s' has no len()", value_type_name(v));
 	}
 }
 
@@ -2135,6 +2185,111 @@ value_binop(struct rt *rt, enum binop op, value a, value b, value *out)
 		break;
 	}
 	return binop_unsupported(rt, op, a, b);
+}
+
+/* ---- what a value keeps pointing into ---- */
+
+/*
+ * Does v hold something value_copy() shares instead of copying (a lambda,
+ * a mock object)?  Such values keep pointing into the arena of the input
+ * that made them, so that arena must outlive the input.
+ *
+ * The walk is iterative, over each container once (a set of those seen),
+ * so that a list 10,000 deep or one that holds itself twice is answered
+ * exactly: a wrong "yes" keeps an input's arenas for the whole session,
+ * and the session's memory cap counts them.  Past WALK_BUDGET containers
+ * it answers yes (the safe answer).
+ */
+#define WALK_BUDGET (4u << 20)
+
+struct walk {
+	value		*stack;
+	size_t		 n, cap;
+	const void	**seen;		/* open addressing, NULL: empty */
+	size_t		 nseen, capseen;	/* capseen a power of two */
+};
+
+/* Has p been seen?  Marks it seen. */
+static bool
+walk_seen(struct walk *w, const void *p)
+{
+	size_t i, mask;
+	if (2 * (w->nseen + 1) > w->capseen) {
+		const void **old = w->seen;
+		size_t oldcap = w->capseen;
+		w->capseen = oldcap ? 2 * oldcap : 64;
+		w->seen = xcalloc(w->capseen, sizeof *w->seen);
+		w->nseen = 0;
+		for (i = 0; i < oldcap; i++)
+			if (old[i] != NULL)
+				(void)walk_seen(w, old[i]);
+		free(old);
+	}
+	mask = w->capseen - 1;
+	for (i = ((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15u & mask;
+	    w->seen[i] != NULL; i = (i + 1) & mask)
+		if (w->seen[i] == p)
+			return true;
+	w->seen[i] = p;
+	w->nseen++;
+	return false;
+}
+
+static void
+walk_push(struct walk *w, value v)
+{
+	switch (v.type) {
+	case VT_FUNCTION: case VT_OBJECT: case VT_NATIVE: case VT_LIST:
+	case VT_TUPLE: case VT_DICT: case VT_SET: case VT_FROZENSET:
+		break;
+	default:
+		return;		/* holds nothing */
+	}
+	if (w->n == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 64;
+		w->stack = xreallocarray(w->stack, w->cap, sizeof *w->stack);
+	}
+	w->stack[w->n++] = v;
+}
+
+bool
+value_holds_shared(value v)
+{
+	struct walk w = { 0 };
+	bool shared = false;
+	size_t i;
+
+	walk_push(&w, v);
+	while (w.n > 0 && !shared) {
+		v = w.stack[--w.n];
+		if (v.type == VT_FUNCTION)
+			shared = true;
+		else if (v.type == VT_OBJECT)
+			shared = slots_of(v)->in_arena(v);
+		else if (walk_seen(&w, v.as.obj))
+			continue;
+		else if (w.nseen > WALK_BUDGET)
+			shared = true;		/* too big to tell */
+		else if (v.type == VT_NATIVE)
+			walk_push(&w, v.as.native->self);
+		else if (v.type == VT_LIST)
+			for (i = 0; i < v.as.list->len; i++)
+				walk_push(&w, v.as.list->items[i]);
+		else if (v.type == VT_TUPLE)
+			for (i = 0; i < v.as.tuple->len; i++)
+				walk_push(&w, v.as.tuple->items[i]);
+		else
+			for (i = 0; i < v.as.dict->used; i++) {
+				const struct ventry *e = &v.as.dict->entries[i];
+				if (e->live) {
+					walk_push(&w, e->key);
+					walk_push(&w, e->val);
+				}
+			}
+	}
+	free(w.stack);
+	free(w.seen);
+	return shared;
 }
 
 bool
