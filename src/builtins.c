@@ -622,26 +622,14 @@ bi_all(struct rt *rt, value self, const value *args, size_t nargs,
 
 /* list(), tuple(), set() of an iterable. */
 static bool
-collect_step(struct rt *rt, value item, void *p)
-{
-	value *l = p;
-	size_t len = l->type == VT_SET ? l->as.dict->len : l->as.list->len;
-	if (!rt_check_seq_len(rt, len + 1))
-		return false;
-	if (l->type == VT_SET)
-		return value_set_add(rt, *l, item);
-	value_list_append(rt->arena, *l, item);
-	return true;
-}
-
-static bool
 collect_into(struct rt *rt, const char *fname, enum vtype type,
     const value *args, size_t nargs, size_t nkw, value *out)
 {
 	value l = type == VT_SET ? value_set(rt->arena) : value_list(rt->arena, 0);
 	if (!at_most_one(rt, fname, nargs, nkw))
 		return false;
-	if (nargs == 1 && !value_iterate(rt, args[0], collect_step, &l))
+	if (nargs == 1 && !(type == VT_SET ? value_set_update(rt, l, args[0]) :
+	    value_list_extend(rt, l, args[0])))
 		return false;
 	if (type == VT_TUPLE) {
 		value t = value_tuple(rt->arena, 0);

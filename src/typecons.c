@@ -1,8 +1,10 @@
 /*
  * typecons.c -- builtins that make values of a type or walk iterables:
  * int float str bytes dict range sorted reversed enumerate zip map filter
- * iter hash format.  Each is a row of the table at the bottom; the value
- * layer's builtin_find() falls back to typecons_find() for these names.
+ * iter hash format.  Each is a row of the table at the bottom;
+ * builtin_find() (builtins.c) falls back to typecons_find() for these
+ * names, and nothing here calls back into builtins.c: the lookup runs
+ * one way.
  *
  * Iterators (map, filter, zip, enumerate, reversed, iter) are evaluated
  * eagerly into a list wrapped in an iterator object of the right type, so
@@ -899,11 +901,11 @@ NATIVE(tc_complex)
 
 NATIVE(tc_frozenset)
 {
-	const struct builtin *set = builtin_find("set");
 	if (!no_kw(rt, "frozenset", nkw) ||
 	    !at_most(rt, "frozenset", nargs, 1))
 		return false;
-	if (!set->fn(rt, self, args, nargs, kw, nkw, out))
+	*out = value_set(rt->arena);
+	if (nargs == 1 && !value_set_update(rt, *out, args[0]))
 		return false;
 	out->type = VT_FROZENSET;
 	return true;

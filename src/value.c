@@ -239,13 +239,17 @@ value_list_append(struct arena *a, value list, value item)
 	l->items[l->len++] = item;
 }
 
+/* Add an item to the list or set at ctx, within the cap on its length. */
 static bool
 extend_step(struct rt *rt, value item, void *ctx)
 {
-	value *list = ctx;
-	if (!rt_check_seq_len(rt, list->as.list->len + 1))
+	value *c = ctx;
+	size_t len = c->type == VT_LIST ? c->as.list->len : c->as.dict->len;
+	if (!rt_check_seq_len(rt, len + 1))
 		return false;
-	value_list_append(rt->arena, *list, item);
+	if (c->type != VT_LIST)
+		return value_set_add(rt, *c, item);
+	value_list_append(rt->arena, *c, item);
 	return true;
 }
 
@@ -253,6 +257,12 @@ bool
 value_list_extend(struct rt *rt, value list, value iterable)
 {
 	return value_iterate(rt, iterable, extend_step, &list);
+}
+
+bool
+value_set_update(struct rt *rt, value set, value iterable)
+{
+	return value_iterate(rt, iterable, extend_step, &set);
 }
 
 bool
@@ -2187,6 +2197,19 @@ value_binop(struct rt *rt, enum binop op, value a, value b, value *out)
 	return binop_unsupported(rt, op, a, b);
 }
 
+bool
+value_unaryop(struct rt *rt, enum unaryop op, value a, value *out)
+{
+	bool t;
+	if (op == UNARYOP_NOT) {
+		if (!value_truthy(rt, a, &t))
+			return false;
+		*out = value_bool(!t);
+		return true;
+	}
+	return num_unaryop(rt, op, a, out);
+}
+
 /* ---- what a value keeps pointing into ---- */
 
 /*
@@ -2290,17 +2313,4 @@ value_holds_shared(value v)
 	free(w.stack);
 	free(w.seen);
 	return shared;
-}
-
-bool
-value_unaryop(struct rt *rt, enum unaryop op, value a, value *out)
-{
-	bool t;
-	if (op == UNARYOP_NOT) {
-		if (!value_truthy(rt, a, &t))
-			return false;
-		*out = value_bool(!t);
-		return true;
-	}
-	return num_unaryop(rt, op, a, out);
 }

@@ -183,6 +183,9 @@ bool value_set_add(struct rt *rt, value set, value key);
 
 /* Append every item of an iterable to list (capped by max_seq_len). */
 bool value_list_extend(struct rt *rt, value list, value iterable);
+/* Add every item of an iterable to a set (capped by max_seq_len);
+ * TypeError for an unhashable item. */
+bool value_set_update(struct rt *rt, value set, value iterable);
 /* The items of any iterable, as a new list. */
 bool value_collect(struct rt *rt, value iterable, value *list);
 
