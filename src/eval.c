@@ -57,38 +57,6 @@ eval_init(struct eval *ev, struct arena *a, enum path_id path)
 	ev->path = path;
 }
 
-uint64_t
-eval_effect_text_held(const char *text, size_t len)
-{
-	return 3 * (uint64_t)len + 4 * value_repr_bound(text, len, false);
-}
-
-void
-eval_effect(struct eval *ev, const char *op, const char *target,
-    const char *category, const char *text, bool denied)
-{
-	struct effect *e;
-	if (ev->neffects == ev->capeffects) {
-		size_t ncap = ev->capeffects ? ev->capeffects * 2 : 8;
-		ev->effects = arena_grow(ev->rt.arena, ev->effects,
-		    ev->neffects, ncap, sizeof *ev->effects);
-		ev->capeffects = ncap;
-	}
-	e = &ev->effects[ev->neffects++];
-	e->op = arena_strdup(ev->rt.arena, op);
-	e->target = arena_strdup(ev->rt.arena, target);
-	e->category = category ? arena_strdup(ev->rt.arena, category) : NULL;
-	e->text = text ? arena_strdup(ev->rt.arena, text) : NULL;
-	if (text != NULL)
-		arena_charge(ev->rt.arena, (size_t)eval_effect_text_held(text,
-		    strlen(text)) - strlen(text));
-	e->simulated = !record_path_is_jail(ev->path);
-	e->denied = denied;
-	e->source = NULL;
-	if (ev->effect_sink != NULL)
-		ev->effect_sink(e);
-}
-
 /* Remember where an exception arose: the innermost node wins. */
 static bool
 fail_at(struct eval *ev, const struct node *n)

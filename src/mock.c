@@ -19,6 +19,7 @@
 #include "arena.h"
 #include "ast.h"
 #include "builtins.h"
+#include "effect.h"
 #include "eval.h"
 #include "fsops.h"
 #include "mock.h"
@@ -134,11 +135,11 @@ send_to(struct eval *ev, const char *where, const char *data, size_t len)
 	if (ev->path == PATH_JAIL)
 		return fsops_connect(ev, where);
 	if (data != NULL)
-		eval_effect(ev, "send", where, "exfiltration",
+		effect_add(ev, "send", where, EFFECT_EXFILTRATION,
 		    arena_printf(ev->rt.arena, "sent '%.*s' to %s",
 		    (int)(len > 200 ? 200 : len), data, where), false);
 	else
-		eval_effect(ev, "send", where, "exfiltration",
+		effect_add(ev, "send", where, EFFECT_EXFILTRATION,
 		    arena_printf(ev->rt.arena, "connected to %s", where), false);
 	return true;
 }
@@ -205,7 +206,7 @@ shell_one(struct eval *ev, char **w, size_t n, struct sbuf *out)
 				continue;
 			}
 			if (fsops_exists(ev, w[i]) && fsops_delete(ev, w[i]))
-				eval_effect(ev, "delete", w[i], "damage",
+				effect_add(ev, "delete", w[i], EFFECT_DAMAGE,
 				    arena_printf(a, "%s deleted", w[i]), false);
 			else if (!force) {
 				rt_clear(&ev->rt);
@@ -228,7 +229,7 @@ shell_one(struct eval *ev, char **w, size_t n, struct sbuf *out)
 					    "or directory\n", w[i]);
 				return 1;
 			}
-			eval_effect(ev, "read", w[i], NULL,
+			effect_add(ev, "read", w[i], EFFECT_HARMLESS,
 			    arena_printf(a, "read %s", w[i]), false);
 			if (out)
 				sbuf_add(out, d, len);
@@ -255,7 +256,7 @@ shell_one(struct eval *ev, char **w, size_t n, struct sbuf *out)
 				rt_clear(&ev->rt);
 				return 1;
 			}
-			eval_effect(ev, "write", w[i], NULL,
+			effect_add(ev, "write", w[i], EFFECT_HARMLESS,
 			    arena_printf(a, "created %s", w[i]), false);
 		}
 		return 0;
@@ -287,10 +288,10 @@ shell_one(struct eval *ev, char **w, size_t n, struct sbuf *out)
 				sbuf_free(&text);
 				return 1;
 			}
-			eval_effect(ev, "write", target,
-			    existed && !append ? "damage" : NULL,
-			    arena_printf(a, existed && !append ?
-			    "%s overwritten" : "wrote %s", target), false);
+			effect_add(ev, "write", target, existed && !append ?
+			    EFFECT_DAMAGE : EFFECT_HARMLESS, arena_printf(a,
+			    existed && !append ? "%s overwritten" :
+			    "wrote %s", target), false);
 		}
 		sbuf_free(&text);
 		return 0;
@@ -315,7 +316,7 @@ shell_one(struct eval *ev, char **w, size_t n, struct sbuf *out)
 			}
 			data = arena_strndup(a, d, len);
 		}
-		eval_effect(ev, "send", url, "exfiltration", data ?
+		effect_add(ev, "send", url, EFFECT_EXFILTRATION, data ?
 		    arena_printf(a, "sent '%s' to %s", data, url) :
 		    arena_printf(a, "fetched %s", url), false);
 		return 0;
@@ -332,7 +333,7 @@ mock_shell(struct eval *ev, const char *cmdline, struct sbuf *out)
 	char *line = arena_strdup(a, cmdline), *p = line;
 	int status = 0;
 
-	eval_effect(ev, "exec", cmdline, "process", "arbitrary code ran",
+	effect_add(ev, "exec", cmdline, EFFECT_PROCESS, "arbitrary code ran",
 	    false);
 	/* Commands separated by ';', '&&' or newlines, run in order. */
 	while (p != NULL && *p != '\0') {
@@ -391,7 +392,7 @@ NATIVE(os_remove)
 		return false;
 	if (!fsops_delete(ev, args[0].as.s->data))
 		return false;
-	eval_effect(ev, "delete", args[0].as.s->data, "damage",
+	effect_add(ev, "delete", args[0].as.s->data, EFFECT_DAMAGE,
 	    arena_printf(rt->arena, "deleted %s", args[0].as.s->data), false);
 	*out = value_none();
 	return true;
@@ -411,7 +412,7 @@ NATIVE(os_rename)
 	    !fsops_write(ev, args[1].as.s->data, d, len, false, &existed) ||
 	    !fsops_delete(ev, args[0].as.s->data))
 		return false;
-	eval_effect(ev, "rename", args[0].as.s->data, "damage",
+	effect_add(ev, "rename", args[0].as.s->data, EFFECT_DAMAGE,
 	    arena_printf(rt->arena, "renamed %s to %s", args[0].as.s->data,
 	    args[1].as.s->data), false);
 	*out = value_none();
@@ -473,7 +474,7 @@ NATIVE(os_fork)
 		return false;
 	if (ev->path == PATH_JAIL)
 		return fsops_exec(ev, "fork");
-	eval_effect(ev, "fork", "python", "process",
+	effect_add(ev, "fork", "python", EFFECT_PROCESS,
 	    "forked a second interpreter", false);
 	*out = value_int(4242);
 	return true;
@@ -491,7 +492,7 @@ NATIVE(os_exec)
 		cmd = command_line(rt, args[1]);
 	if (!run_process(EV(rt), cmd, NULL, &status))
 		return false;
-	eval_effect(EV(rt), "exit", "python", "process",
+	effect_add(EV(rt), "exit", "python", EFFECT_PROCESS,
 	    "the interpreter was replaced by the program", false);
 	*out = value_none();
 	return true;
@@ -501,7 +502,7 @@ NATIVE(os_kill)
 {
 	if (!mock_want_args(rt, "kill", nargs, nkw, 2, 2))
 		return false;
-	eval_effect(EV(rt), "kill", "a process", "process",
+	effect_add(EV(rt), "kill", "a process", EFFECT_PROCESS,
 	    "sent a signal to another process", false);
 	*out = value_none();
 	return true;
@@ -525,7 +526,7 @@ NATIVE(os_chmod)
 	if (!mock_want_args(rt, "chmod", nargs, nkw, 2, 2) ||
 	    !want_str(rt, "chmod: path", args[0]))
 		return false;
-	eval_effect(EV(rt), "chmod", args[0].as.s->data, "damage",
+	effect_add(EV(rt), "chmod", args[0].as.s->data, EFFECT_DAMAGE,
 	    arena_printf(rt->arena, "changed the mode of %s",
 	    args[0].as.s->data), false);
 	*out = value_none();
@@ -616,7 +617,7 @@ static const struct mattr path_funcs[] = {
 
 NATIVE(sys_exit)
 {
-	eval_effect(EV(rt), "exit", "python", "process",
+	effect_add(EV(rt), "exit", "python", EFFECT_PROCESS,
 	    "the interpreter would exit (SystemExit)", false);
 	*out = value_none();
 	return true;
@@ -811,7 +812,7 @@ NATIVE(sh_rmtree)
 		const char *n = names.as.list->items[i].as.s->data;
 		if (!fsops_delete(ev, n))
 			return false;
-		eval_effect(ev, "delete", n, "damage",
+		effect_add(ev, "delete", n, EFFECT_DAMAGE,
 		    arena_printf(rt->arena, "%s deleted", n), false);
 	}
 	*out = value_none();
@@ -831,9 +832,10 @@ NATIVE(sh_copy)
 	if (!fsops_read(ev, args[0].as.s->data, &d, &len) ||
 	    !fsops_write(ev, args[1].as.s->data, d, len, false, &existed))
 		return false;
-	eval_effect(ev, "write", args[1].as.s->data, existed ? "damage" : NULL,
-	    arena_printf(rt->arena, "copied %s to %s", args[0].as.s->data,
-	    args[1].as.s->data), false);
+	effect_add(ev, "write", args[1].as.s->data,
+	    existed ? EFFECT_DAMAGE : EFFECT_HARMLESS, arena_printf(rt->arena,
+	    "copied %s to %s", args[0].as.s->data, args[1].as.s->data),
+	    false);
 	*out = args[1];
 	return true;
 }
@@ -1192,7 +1194,7 @@ NATIVE(file_read)
 		return rt_raise(rt, "io.UnsupportedOperation", "not readable");
 	if (!fsops_read(ev, f->name, &d, &len))
 		return false;
-	eval_effect(ev, "read", f->name, NULL,
+	effect_add(ev, "read", f->name, EFFECT_HARMLESS,
 	    arena_printf(rt->arena, "read %s", f->name), false);
 	*out = value_str(rt->arena, d, len);
 	return true;
@@ -1349,10 +1351,10 @@ NATIVE(builtin_open)
 		bool was;
 		if (!fsops_write(ev, o.as.obj->name, "", 0, false, &was))
 			return false;
-		eval_effect(ev, "write", o.as.obj->name,
-		    existed ? "damage" : NULL, arena_printf(rt->arena,
-		    existed ? "%s truncated" : "created %s", o.as.obj->name),
-		    false);
+		effect_add(ev, "write", o.as.obj->name,
+		    existed ? EFFECT_DAMAGE : EFFECT_HARMLESS,
+		    arena_printf(rt->arena, existed ? "%s truncated" :
+		    "created %s", o.as.obj->name), false);
 	}
 	*out = o;
 	return true;
@@ -1463,7 +1465,7 @@ NATIVE(builtin_help)
 	struct eval *ev = EV(rt);
 	if (ev->path == PATH_JAIL)
 		return fsops_exec(ev, "less");
-	eval_effect(ev, "exec", "pager", "process",
+	effect_add(ev, "exec", "pager", EFFECT_PROCESS,
 	    "help() would start a pager, which runs '!command'", false);
 	*out = value_none();
 	return true;
@@ -1472,7 +1474,7 @@ NATIVE(builtin_help)
 /* license(), credits(), copyright(): print text, harmless */
 NATIVE(builtin_site_text)
 {
-	eval_effect(EV(rt), "print", "stdout", NULL,
+	effect_add(EV(rt), "print", "stdout", EFFECT_HARMLESS,
 	    "(the interpreter's license text)", false);
 	*out = value_none();
 	return true;
@@ -1588,12 +1590,13 @@ NATIVE(builtin_print)
 			return false;
 		}
 	}
-	if (!rt_check_bytes(rt, eval_effect_text_held(sbuf_cstr(&b),
+	if (!rt_check_bytes(rt, effect_text_held(sbuf_cstr(&b),
 	    b.len))) {
 		sbuf_free(&b);
 		return false;
 	}
-	eval_effect(ev, "print", "stdout", NULL, sbuf_cstr(&b), false);
+	effect_add(ev, "print", "stdout", EFFECT_HARMLESS, sbuf_cstr(&b),
+	    false);
 	sbuf_free(&b);
 	*out = value_none();
 	return true;
@@ -1609,7 +1612,7 @@ NATIVE(builtin_breakpoint)
 	struct eval *ev = EV(rt);
 	if (ev->path == PATH_JAIL)
 		return fsops_exec(ev, "pdb");
-	eval_effect(ev, "debugger", "pdb", "process",
+	effect_add(ev, "debugger", "pdb", EFFECT_PROCESS,
 	    "a debugger prompt would take any command", false);
 	*out = value_none();
 	return true;

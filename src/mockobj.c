@@ -22,6 +22,7 @@
 
 #include "arena.h"
 #include "builtins.h"
+#include "effect.h"
 #include "eval.h"
 #include "methods.h"
 #include "mock.h"
@@ -660,9 +661,9 @@ mock_getattr(struct eval *ev, value obj, const char *name, value *out)
 	 */
 	if (ev->path == PATH_SANDBOX && ev->policy != NULL &&
 	    ev->policy->attr_rule == ATTRS_PUBLIC && name[0] == '_')
-		eval_effect(ev, "introspect", name, NULL, arena_printf(
-		    ev->rt.arena, "reached the private attribute %s", name),
-		    false);
+		effect_add(ev, "introspect", name, EFFECT_HARMLESS,
+		    arena_printf(ev->rt.arena,
+		    "reached the private attribute %s", name), false);
 
 	if (obj.type != VT_OBJECT) {
 		/* the built-in types' methods (str.upper, list.append, ...) */
