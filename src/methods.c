@@ -293,17 +293,8 @@ units_of(struct rt *rt, value v)
 		r.n = len;
 		return r;
 	}
-	while (i < len) {
-		uint32_t c = s[i];
-		size_t k = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4, j;
-		if (k > 1) {
-			c &= k == 2 ? 0x1F : k == 3 ? 0x0F : 0x07;
-			for (j = 1; j < k && i + j < len; j++)
-				c = (c << 6) | (s[i + j] & 0x3F);
-		}
-		r.u[r.n++] = c;
-		i += k;
-	}
+	while (i < len)
+		r.u[r.n++] = unicode_next((const char *)s, len, &i);
 	return r;
 }
 
@@ -323,8 +314,7 @@ units_value(struct rt *rt, bool is_bytes, const uint32_t *u, size_t n)
 	}
 	/* measured, then encoded in place: no second copy */
 	for (i = 0; i < n; i++)
-		len += u[i] < 0x80 ? 1 : u[i] < 0x800 ? 2 : u[i] < 0x10000 ?
-		    3 : 4;
+		len += unicode_encoded_len(u[i]);
 	v = value_str_alloc(rt->arena, VT_STR, len, &p);
 	for (i = 0, len = 0; i < n; i++)
 		len += unicode_encode(u[i], p + len);

@@ -23,6 +23,7 @@
 #include "sbuf.h"
 #include "strfmt.h"
 #include "textesc.h"
+#include "unicode.h"
 #include "value.h"
 #include "xalloc.h"
 
@@ -625,33 +626,6 @@ value_float_repr(double f, struct sbuf *out)
 	char buf[40];
 	num_format_double(f, true, false, buf);
 	sbuf_adds(out, buf);
-}
-
-/* Decode one code point of generalised UTF-8 (surrogates allowed). */
-static uint32_t
-utf8_next(const unsigned char *s, size_t len, size_t *i)
-{
-	unsigned char c = s[*i];
-	uint32_t cp;
-	int n;
-	if (c < 0x80) {
-		(*i)++;
-		return c;
-	}
-	if (c >= 0xF0) {
-		cp = c & 0x07;
-		n = 3;
-	} else if (c >= 0xE0) {
-		cp = c & 0x0F;
-		n = 2;
-	} else {
-		cp = c & 0x1F;
-		n = 1;
-	}
-	(*i)++;
-	while (n-- > 0 && *i < len)
-		cp = (cp << 6) | (s[(*i)++] & 0x3F);
-	return cp;
 }
 
 void
@@ -1347,7 +1321,7 @@ value_iterate(struct rt *rt, value it,
 		i = 0;
 		while (i < it.as.s->len) {
 			size_t j = i;
-			utf8_next((const unsigned char *)d, it.as.s->len, &j);
+			unicode_next(d, it.as.s->len, &j);
 			if (!fn(rt, value_str(rt->arena, d + i, j - i), ctx))
 				return false;
 			i = j;
