@@ -43,7 +43,7 @@ static bool
 call_hook(struct rt *rt, value fn, const value *args, size_t nargs,
     value *out)
 {
-	return eval_call_value(rt->owner, fn, args, nargs, NULL, 0, out);
+	return eval_call_value(rt->ev, fn, args, nargs, NULL, 0, out);
 }
 
 void
@@ -52,7 +52,7 @@ eval_init(struct eval *ev, struct arena *a, enum path_id path)
 	memset(ev, 0, sizeof *ev);
 	ev->rt.arena = a;
 	ev->rt.call = call_hook;
-	ev->rt.owner = ev;
+	ev->rt.ev = ev;
 	ev->rt.limits.max_depth = 500;
 	ev->path = path;
 }

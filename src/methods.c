@@ -48,8 +48,6 @@
 #include "unicode.h"
 #include "value.h"
 
-#define EV(rt) ((struct eval *)(rt)->owner)
-
 #define METHOD(fn) static bool fn(struct rt *rt, value self,		\
     const value *args, size_t nargs, const char *const *kwnames,	\
     size_t nkw, value *out)
@@ -263,7 +261,7 @@ adjust_bounds(int64_t len, int64_t *start, int64_t *end)
 static void
 note_mutation(struct rt *rt)
 {
-	struct eval *ev = EV(rt);
+	struct eval *ev = rt->ev;
 	if (ev != NULL)
 		ev->mutated = true;
 }
@@ -2459,7 +2457,7 @@ field_getitem(struct rt *rt, value obj, value key, value *out)
 		}
 		return true;
 	case VT_OBJECT:
-		return mock_getitem(EV(rt), obj, key, out);
+		return mock_getitem(rt->ev, obj, key, out);
 	default:
 		return rt_raise(rt, "TypeError", "'%s' object is not "
 		    "subscriptable", value_type_name(obj));
@@ -2485,11 +2483,11 @@ field_object_rest(struct rt *rt, const char *s, size_t n, value *obj,
 				return rt_raise(rt, "ValueError", "Empty "
 				    "attribute in format string");
 			attr = arena_strndup(rt->arena, s + i, j - i);
-			if (EV(rt) == NULL)
+			if (rt->ev == NULL)
 				return rt_raise(rt, "AttributeError", "'%s' "
 				    "object has no attribute '%s'",
 				    value_type_name(*obj), attr);
-			if (!mock_getattr(EV(rt), *obj, attr, &next))
+			if (!mock_getattr(rt->ev, *obj, attr, &next))
 				return false;
 			i = j;
 		} else if (c == '[') {

@@ -33,8 +33,6 @@
 #include "textesc.h"
 #include "xalloc.h"
 
-#define EV(rt) ((struct eval *)(rt)->owner)
-
 /* ---- the type table ---- */
 
 struct mtype {
@@ -326,7 +324,7 @@ type_mro(struct rt *rt, value self, const value *args, size_t nargs,
 {
 	if (!mock_want_args(rt, "mro", nargs, nkw, 0, 0))
 		return false;
-	*out = mro_list(EV(rt), self.as.obj->type);
+	*out = mro_list(rt->ev, self.as.obj->type);
 	return true;
 }
 
@@ -334,7 +332,7 @@ static bool
 call_self(struct rt *rt, value self, const value *args, size_t nargs,
     const char *const *kw, size_t nkw, value *out)
 {
-	return eval_call_value(EV(rt), self, args, nargs, kw, nkw, out);
+	return eval_call_value(rt->ev, self, args, nargs, kw, nkw, out);
 }
 
 static bool
@@ -346,7 +344,7 @@ getattribute(struct rt *rt, value self, const value *args, size_t nargs,
 	if (args[0].type != VT_STR)
 		return rt_raise(rt, "TypeError", "attribute name must be string,"
 		    " not '%s'", value_type_name(args[0]));
-	return mock_getattr(EV(rt), self, args[0].as.s->data, out);
+	return mock_getattr(rt->ev, self, args[0].as.s->data, out);
 }
 
 static bool
@@ -358,7 +356,7 @@ importer_load_module(struct rt *rt, value self, const value *args,
 	if (args[0].type != VT_STR)
 		return rt_raise(rt, "TypeError", "load_module() argument must be "
 		    "str, not %s", value_type_name(args[0]));
-	return mock_import(EV(rt), args[0].as.s->data, out);
+	return mock_import(rt->ev, args[0].as.s->data, out);
 }
 
 static bool
