@@ -23,6 +23,7 @@
 #include "num.h"
 #include "sbuf.h"
 #include "strlist.h"
+#include "unicode.h"
 #include "value.h"
 
 /* A parameter: its name, or NULL for positional-only. */
@@ -474,25 +475,7 @@ bi_chr(struct rt *rt, value self, const value *args, size_t nargs,
 		return rt_raise(rt, "ValueError",
 		    "chr() arg not in range(0x110000)");
 	/* (generalised) UTF-8: a lone surrogate is allowed in a str */
-	if (cp < 0x80) {
-		b[0] = (char)cp;
-		n = 1;
-	} else if (cp < 0x800) {
-		b[0] = (char)(0xC0 | (cp >> 6));
-		b[1] = (char)(0x80 | (cp & 0x3F));
-		n = 2;
-	} else if (cp < 0x10000) {
-		b[0] = (char)(0xE0 | (cp >> 12));
-		b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		b[2] = (char)(0x80 | (cp & 0x3F));
-		n = 3;
-	} else {
-		b[0] = (char)(0xF0 | (cp >> 18));
-		b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-		b[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		b[3] = (char)(0x80 | (cp & 0x3F));
-		n = 4;
-	}
+	n = unicode_encode((uint32_t)cp, b);
 	*out = value_str(rt->arena, b, n);
 	return true;
 }
@@ -511,15 +494,9 @@ bi_ord(struct rt *rt, value self, const value *args, size_t nargs,
 	if (v.as.s->nchars != 1)
 		return rt_raise(rt, "TypeError", "ord() expected a character, "
 		    "but string of length %zu found", v.as.s->nchars);
-	const unsigned char *p = (const unsigned char *)v.as.s->data;
-	uint32_t cp = p[0];
-	if (v.type == VT_STR && cp >= 0x80) {
-		int more = cp >= 0xF0 ? 3 : cp >= 0xE0 ? 2 : 1;
-		cp &= 0x3Fu >> more;
-		for (int k = 1; k <= more; k++)
-			cp = (cp << 6) | (p[k] & 0x3F);
-	}
-	*out = value_int(cp);
+	size_t i = 0;
+	*out = value_int(v.type == VT_BYTES ? (unsigned char)v.as.s->data[0] :
+	    unicode_next(v.as.s->data, v.as.s->len, &i));
 	return true;
 }
 

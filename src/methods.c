@@ -2153,49 +2153,6 @@ METHOD(str_encode)
 	return true;
 }
 
-/*
- * One UTF-8 error as CPython's decoder reports it: how many bytes the
- * error covers and why.  Returns 0 when s[0..n) starts with a valid
- * sequence (its length in *len).
- */
-static const char *
-utf8_error(const unsigned char *s, size_t n, size_t *len)
-{
-	unsigned char c = s[0];
-	size_t need, k;
-	unsigned char lo = 0x80, hi = 0xBF;
-	if (c < 0x80) {
-		*len = 1;
-		return NULL;
-	}
-	if (c < 0xC2 || c > 0xF4) {
-		*len = 1;
-		return "invalid start byte";
-	}
-	need = c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-	if (c == 0xE0)
-		lo = 0xA0;
-	else if (c == 0xED)
-		hi = 0x9F;
-	else if (c == 0xF0)
-		lo = 0x90;
-	else if (c == 0xF4)
-		hi = 0x8F;
-	for (k = 1; k < need; k++) {
-		if (k >= n) {
-			*len = k;
-			return "unexpected end of data";
-		}
-		if (s[k] < (k == 1 ? lo : 0x80) ||
-		    s[k] > (k == 1 ? hi : 0xBF)) {
-			*len = k;
-			return "invalid continuation byte";
-		}
-	}
-	*len = need;
-	return NULL;
-}
-
 METHOD(bytes_decode)
 {
 	static const struct param params[] = {
@@ -2235,7 +2192,8 @@ METHOD(bytes_decode)
 		}
 		if (codec == CODEC_ASCII)
 			why = "ordinal not in range(128)";
-		else if ((why = utf8_error(s + i, n - i, &len)) == NULL) {
+		else if ((why = unicode_decode_error((const char *)s + i, n - i,
+		    &len)) == NULL) {
 			sbuf_add(&b, (const char *)s + i, len);
 			continue;
 		}
@@ -2620,9 +2578,7 @@ spec_precheck(struct rt *rt, value obj, const char *s, size_t n)
 	if (!NUM_IS_INTLIKE(obj) && obj.type != VT_FLOAT && obj.type != VT_STR)
 		return true;
 	if (n > 1) {
-		size_t cl = (unsigned char)s[0] < 0x80 ? 1 :
-		    (unsigned char)s[0] < 0xE0 ? 2 :
-		    (unsigned char)s[0] < 0xF0 ? 3 : 4;
+		size_t cl = unicode_char_len((unsigned char)s[0]);
 		if (cl < n && strchr("<>^=", s[cl]) != NULL) {
 			fill = cl;
 			i = cl + 1;

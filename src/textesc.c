@@ -30,10 +30,11 @@ is_plain(unsigned char c, char quote)
 static size_t
 decode_surrogate(const unsigned char *p, size_t n, uint32_t *cp)
 {
+	size_t i = 0;
 	if (n < 3 || p[0] != 0xED || p[1] < 0xA0 || p[1] > 0xBF ||
 	    (p[2] & 0xC0) != 0x80)
 		return 0;
-	*cp = 0xD000u | ((uint32_t)(p[1] & 0x3F) << 6) | (p[2] & 0x3F);
+	*cp = unicode_next((const char *)p, 3, &i);
 	return 3;
 }
 

@@ -26,42 +26,53 @@ struct unicode_pair { uint32_t first, second, composite; };
 
 #define COUNTOF(a) (sizeof(a) / sizeof((a)[0]))
 
+const char *
+unicode_decode_error(const char *str, size_t n, size_t *len)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	unsigned char c = s[0];
+	size_t need, k;
+	unsigned char lo = 0x80, hi = 0xBF;
+	if (c < 0x80) {
+		*len = 1;
+		return NULL;
+	}
+	if (c < 0xC2 || c > 0xF4) {
+		*len = 1;
+		return "invalid start byte";
+	}
+	need = c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+	if (c == 0xE0)
+		lo = 0xA0;
+	else if (c == 0xED)
+		hi = 0x9F;
+	else if (c == 0xF0)
+		lo = 0x90;
+	else if (c == 0xF4)
+		hi = 0x8F;
+	for (k = 1; k < need; k++) {
+		if (k >= n) {
+			*len = k;
+			return "unexpected end of data";
+		}
+		if (s[k] < (k == 1 ? lo : 0x80) ||
+		    s[k] > (k == 1 ? hi : 0xBF)) {
+			*len = k;
+			return "invalid continuation byte";
+		}
+	}
+	*len = need;
+	return NULL;
+}
+
+/* A valid character is one unicode_decode_error() has no error for. */
 size_t
 unicode_decode(const char *s, size_t len, uint32_t *cp)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	uint32_t c;
-	size_t n, i;
-
-	if (len == 0)
+	size_t n, i = 0;
+	if (len == 0 || unicode_decode_error(s, len, &n) != NULL)
 		return 0;
-	if (p[0] < 0x80) {
-		*cp = p[0];
-		return 1;
-	}
-	if (p[0] >= 0xC2 && p[0] <= 0xDF) {
-		n = 2;
-		c = p[0] & 0x1F;
-	} else if (p[0] >= 0xE0 && p[0] <= 0xEF) {
-		n = 3;
-		c = p[0] & 0x0F;
-	} else if (p[0] >= 0xF0 && p[0] <= 0xF4) {
-		n = 4;
-		c = p[0] & 0x07;
-	} else
-		return 0;
-	if (len < n)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xC0) != 0x80)
-			return 0;
-		c = (c << 6) | (p[i] & 0x3F);
-	}
-	/* overlong forms, surrogates and the range past U+10FFFF */
-	if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) ||
-	    (c >= 0xD800 && c <= 0xDFFF) || c > 0x10FFFF)
-		return 0;
-	*cp = c;
+	*cp = unicode_next(s, n, &i);
 	return n;
 }
 

@@ -22,6 +22,13 @@ struct arena;
  * valid UTF-8 (len == 0 also returns 0).
  */
 size_t unicode_decode(const char *s, size_t len, uint32_t *cp);
+/*
+ * Where unicode_decode() fails, why, as CPython's UTF-8 decoder says it:
+ * "invalid start byte", "invalid continuation byte" or "unexpected end of
+ * data", with the bytes the error covers in *len.  NULL when s[0..n)
+ * (n > 0) starts with a valid character (its length in *len).
+ */
+const char *unicode_decode_error(const char *s, size_t n, size_t *len);
 /* Encode cp (surrogates allowed: generalised UTF-8) into out; returns 1..4. */
 size_t unicode_encode(uint32_t cp, char out[4]);
 /* How many bytes unicode_encode() writes for cp. */
