@@ -20,7 +20,7 @@
  * Case mapping (upper, lower, title, casefold, swapcase with the full
  * mappings: ß -> SS, İ -> i̇, the final sigma) and the character classes
  * are CPython's for all of Unicode 14.0, from tables generated out of its
- * unicodedata (methods_tables.h); isalpha is XID_Start with corrections.
+ * unicodedata (methods_tables.gen.h); isalpha is XID_Start with corrections.
  *
  * str.format walks fields as CPython's unicode_format.h does: the literal
  * and field grammar, automatic or manual numbering, nested fields in the
@@ -501,7 +501,7 @@ is_linebreak(uint32_t c)
 }
 
 /*
- * The tables (src/methods_tables.h, generated from CPython 3.11's
+ * The tables (src/methods_tables.gen.h, generated from CPython 3.11's
  * unicodedata by tests/gen_methods.py --tables):
  *
  *   upper_runs, lower_runs	simple one-to-one mappings, as runs: c in
@@ -528,7 +528,7 @@ struct cprange {
 	uint32_t	lo, hi;
 };
 
-#include "methods_tables.h"
+#include "methods_tables.gen.h"
 
 #define RANGES(r) (r), sizeof(r) / sizeof((r)[0])
 

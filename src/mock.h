@@ -14,7 +14,7 @@
  * system calls instead (fsops.h), inside the kernel jail.
  *
  * Mock objects are VT_OBJECT values.  What exists is tables: the types come
- * from mock_subclasses.h (generated from CPython 3.11), the modules and
+ * from mock_subclasses.gen.h (generated from CPython 3.11), the modules and
  * their functions are rows (mock.c), the attributes of each kind of object
  * are a switch over names that exist (mockobj.c); any other name raises
  * CPython's AttributeError.

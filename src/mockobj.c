@@ -4,7 +4,7 @@
  * What escape payloads walk: every value has a __class__; every type has
  * __name__, __module__, __bases__, __base__, __mro__, mro() and
  * __subclasses__(); object.__subclasses__() lists the classes CPython 3.11
- * lists, in its order (mock_subclasses.h, generated), so a payload that
+ * lists, in its order (mock_subclasses.gen.h, generated), so a payload that
  * indexes it by number lands where it would in CPython; a class defined in
  * Python has an __init__ function whose __globals__ are its module's, with
  * __builtins__ in them; C types have a slot wrapper there instead, which
@@ -26,7 +26,7 @@
 #include "eval.h"
 #include "methods.h"
 #include "mock.h"
-#include "mock_subclasses.h"
+#include "mock_subclasses.gen.h"
 #include "ns.h"
 #include "policy.h"
 #include "sbuf.h"
