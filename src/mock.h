@@ -9,7 +9,7 @@
  * Python has an __init__ whose __globals__ hold its module's names and
  * __builtins__, a generator has gi_frame.f_globals.  Dangerous functions
  * "work" on the path's mock filesystem, through a mock shell, with every
- * consequence written down as an effect (eval_effect).  Nothing is ever
+ * consequence written down as an effect (effect.h).  Nothing is ever
  * executed on the host.  On the jail path the same model makes real
  * system calls instead (fsops.h), inside the kernel jail.
  *
