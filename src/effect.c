@@ -21,7 +21,7 @@ effect_category_name(enum effect_category c)
 }
 
 bool
-effect_category_of(const char *name, enum effect_category *out)
+effect_category_parse(const char *name, enum effect_category *out)
 {
 	unsigned c;
 	for (c = 0; c < EFFECT__COUNT; c++)
@@ -79,7 +79,7 @@ effect_add_named(struct eval *ev, const char *op, const char *target,
     const char *category, const char *text, bool denied)
 {
 	enum effect_category c;
-	add(ev, op, target, effect_category_of(category, &c) ?
+	add(ev, op, target, effect_category_parse(category, &c) ?
 	    effect_category_name(c) : arena_strdup(ev->rt.arena, category),
 	    text, denied);
 }

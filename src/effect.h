@@ -35,7 +35,7 @@ enum effect_category { EFFECT_CATEGORIES(X_ENUM) EFFECT__COUNT };
 /* The category's name (static), NULL for EFFECT_HARMLESS. */
 const char *effect_category_name(enum effect_category c);
 /* The category of a name (NULL: harmless); false when none has it. */
-bool effect_category_of(const char *name, enum effect_category *out);
+bool effect_category_parse(const char *name, enum effect_category *out);
 
 /*
  * What an effect's text of len bytes holds until its record is printed:
