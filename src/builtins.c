@@ -23,6 +23,7 @@
 #include "num.h"
 #include "sbuf.h"
 #include "strlist.h"
+#include "unicode.h"
 #include "value.h"
 
 /* A parameter: its name, or NULL for positional-only. */
@@ -187,26 +188,11 @@ bi_len(struct rt *rt, value self, const value *args, size_t nargs,
 {
 	if (!one_arg(rt, "len", nargs, nkw))
 		return false;
-	value v = args[0];
-	switch (v.type) {
-	case VT_STR:
-	case VT_BYTES: *out = value_int((int64_t)v.as.s->nchars); return true;
-	case VT_LIST: *out = value_int((int64_t)v.as.list->len); return true;
-	case VT_TUPLE: *out = value_int((int64_t)v.as.tuple->len); return true;
-	case VT_DICT:
-	case VT_SET:
-	case VT_FROZENSET: *out = value_int((int64_t)v.as.dict->len); return true;
-	case VT_OBJECT: {
-		int64_t n;
-		if (!mock_len(rt, v, &n))
-			return false;
-		*out = value_int(n);
-		return true;
-	}
-	default:
-		return rt_raise(rt, "TypeError",
-		    "object of type '%s' has no len()", value_type_name(v));
-	}
+	int64_t n;
+	if (!value_len(rt, args[0], &n))
+		return false;
+	*out = value_int(n);
+	return true;
 }
 
 /* ---- min / max ---- */
@@ -489,25 +475,7 @@ bi_chr(struct rt *rt, value self, const value *args, size_t nargs,
 		return rt_raise(rt, "ValueError",
 		    "chr() arg not in range(0x110000)");
 	/* (generalised) UTF-8: a lone surrogate is allowed in a str */
-	if (cp < 0x80) {
-		b[0] = (char)cp;
-		n = 1;
-	} else if (cp < 0x800) {
-		b[0] = (char)(0xC0 | (cp >> 6));
-		b[1] = (char)(0x80 | (cp & 0x3F));
-		n = 2;
-	} else if (cp < 0x10000) {
-		b[0] = (char)(0xE0 | (cp >> 12));
-		b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		b[2] = (char)(0x80 | (cp & 0x3F));
-		n = 3;
-	} else {
-		b[0] = (char)(0xF0 | (cp >> 18));
-		b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-		b[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		b[3] = (char)(0x80 | (cp & 0x3F));
-		n = 4;
-	}
+	n = unicode_encode((uint32_t)cp, b);
 	*out = value_str(rt->arena, b, n);
 	return true;
 }
@@ -526,15 +494,9 @@ bi_ord(struct rt *rt, value self, const value *args, size_t nargs,
 	if (v.as.s->nchars != 1)
 		return rt_raise(rt, "TypeError", "ord() expected a character, "
 		    "but string of length %zu found", v.as.s->nchars);
-	const unsigned char *p = (const unsigned char *)v.as.s->data;
-	uint32_t cp = p[0];
-	if (v.type == VT_STR && cp >= 0x80) {
-		int more = cp >= 0xF0 ? 3 : cp >= 0xE0 ? 2 : 1;
-		cp &= 0x3Fu >> more;
-		for (int k = 1; k <= more; k++)
-			cp = (cp << 6) | (p[k] & 0x3F);
-	}
-	*out = value_int(cp);
+	size_t i = 0;
+	*out = value_int(v.type == VT_BYTES ? (unsigned char)v.as.s->data[0] :
+	    unicode_next(v.as.s->data, v.as.s->len, &i));
 	return true;
 }
 
@@ -637,26 +599,14 @@ bi_all(struct rt *rt, value self, const value *args, size_t nargs,
 
 /* list(), tuple(), set() of an iterable. */
 static bool
-collect_step(struct rt *rt, value item, void *p)
-{
-	value *l = p;
-	size_t len = l->type == VT_SET ? l->as.dict->len : l->as.list->len;
-	if (!rt_check_seq_len(rt, len + 1))
-		return false;
-	if (l->type == VT_SET)
-		return value_set_add(rt, *l, item);
-	value_list_append(rt->arena, *l, item);
-	return true;
-}
-
-static bool
 collect_into(struct rt *rt, const char *fname, enum vtype type,
     const value *args, size_t nargs, size_t nkw, value *out)
 {
 	value l = type == VT_SET ? value_set(rt->arena) : value_list(rt->arena, 0);
 	if (!at_most_one(rt, fname, nargs, nkw))
 		return false;
-	if (nargs == 1 && !value_iterate(rt, args[0], collect_step, &l))
+	if (nargs == 1 && !(type == VT_SET ? value_set_update(rt, l, args[0]) :
+	    value_list_extend(rt, l, args[0])))
 		return false;
 	if (type == VT_TUPLE) {
 		value t = value_tuple(rt->arena, 0);

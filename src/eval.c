@@ -43,7 +43,7 @@ static bool
 call_hook(struct rt *rt, value fn, const value *args, size_t nargs,
     value *out)
 {
-	return eval_call_value(rt->owner, fn, args, nargs, NULL, 0, out);
+	return eval_call_value(rt->ev, fn, args, nargs, NULL, 0, out);
 }
 
 void
@@ -52,41 +52,9 @@ eval_init(struct eval *ev, struct arena *a, enum path_id path)
 	memset(ev, 0, sizeof *ev);
 	ev->rt.arena = a;
 	ev->rt.call = call_hook;
-	ev->rt.owner = ev;
+	ev->rt.ev = ev;
 	ev->rt.limits.max_depth = 500;
 	ev->path = path;
-}
-
-uint64_t
-eval_effect_text_held(const char *text, size_t len)
-{
-	return 3 * (uint64_t)len + 4 * value_repr_bound(text, len, false);
-}
-
-void
-eval_effect(struct eval *ev, const char *op, const char *target,
-    const char *category, const char *text, bool denied)
-{
-	struct effect *e;
-	if (ev->neffects == ev->capeffects) {
-		size_t ncap = ev->capeffects ? ev->capeffects * 2 : 8;
-		ev->effects = arena_grow(ev->rt.arena, ev->effects,
-		    ev->neffects, ncap, sizeof *ev->effects);
-		ev->capeffects = ncap;
-	}
-	e = &ev->effects[ev->neffects++];
-	e->op = arena_strdup(ev->rt.arena, op);
-	e->target = arena_strdup(ev->rt.arena, target);
-	e->category = category ? arena_strdup(ev->rt.arena, category) : NULL;
-	e->text = text ? arena_strdup(ev->rt.arena, text) : NULL;
-	if (text != NULL)
-		arena_charge(ev->rt.arena, (size_t)eval_effect_text_held(text,
-		    strlen(text)) - strlen(text));
-	e->simulated = !record_path_is_jail(ev->path);
-	e->denied = denied;
-	e->source = NULL;
-	if (ev->effect_sink != NULL)
-		ev->effect_sink(e);
 }
 
 /* Remember where an exception arose: the innermost node wins. */
@@ -603,6 +571,7 @@ make_lambda(struct eval *ev, const struct node *n, value *out)
 	struct vfunction *f = arena_alloc(ev->rt.arena, sizeof *f);
 	size_t i;
 
+	f->head.slots = &mock_function_slots;
 	f->lambda = n;
 	f->closure = ev->scope;
 	f->name = "<lambda>";
@@ -1162,15 +1131,13 @@ setitem(struct eval *ev, const struct node *t, value obj, value key, value v)
 		if (hi > len) hi = len;
 		if (hi < lo) hi = lo;
 		(void)step;
-		if (!value_collect(rt, v, &items)) {
-			if (rt->exc.msg != NULL &&
-			    strstr(rt->exc.msg, "not iterable") != NULL) {
-				rt_clear(rt);
-				rt_raise(rt, "TypeError", "can only assign an "
-				    "iterable");
-			}
+		if (!value_is_iterable(v)) {
+			rt_raise(rt, "TypeError", "can only assign an "
+			    "iterable");
 			return fail_at(ev, t);
 		}
+		if (!value_collect(rt, v, &items))
+			return fail_at(ev, t);
 		n = items.as.list->len;
 		if (!rt_check_seq_len(rt, l->len - (size_t)(hi - lo) + n))
 			return fail_at(ev, t);
@@ -1221,14 +1188,13 @@ assign_to(struct eval *ev, const struct node *t, value v)
 		struct unpack u = { .arena = ev->rt.arena };
 		const struct nodelist *elts = &t->u.seq.elts;
 		size_t i, star = elts->len, nafter;
-		if (!value_iterate(&ev->rt, v, unpack_item, &u)) {
-			if (ev->rt.exc.kind == EXC_PYTHON &&
-			    strstr(ev->rt.exc.msg, "is not iterable"))
-				rt_raise(&ev->rt, "TypeError", "cannot unpack "
-				    "non-iterable %s object",
-				    value_type_name(v));
+		if (!value_is_iterable(v)) {
+			rt_raise(&ev->rt, "TypeError", "cannot unpack "
+			    "non-iterable %s object", value_type_name(v));
 			return fail_at(ev, t);
 		}
+		if (!value_iterate(&ev->rt, v, unpack_item, &u))
+			return fail_at(ev, t);
 		for (i = 0; i < elts->len; i++)
 			if (elts->items[i]->kind == NODE_STARRED)
 				star = i;

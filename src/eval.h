@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "effect.h"
 #include "record.h"
 #include "rt.h"
 #include "value.h"
@@ -62,6 +63,7 @@ struct eval {
  * reachable (see ev->made_function).
  */
 struct vfunction {
+	struct vhead		 head;		/* mock_function_slots */
 	const struct node	*lambda;	/* a NODE_LAMBDA */
 	struct scope		*closure;	/* scopes it was made in */
 	value			*defaults;	/* arguments.defaults, evaluated */
@@ -87,19 +89,15 @@ bool eval_expr(struct eval *ev, const struct node *n, value *out);
 bool eval_call_value(struct eval *ev, value fn, const value *args,
     size_t nargs, const char *const *kwnames, size_t nkw, value *out);
 
-/*
- * What an effect's text of len bytes holds until its record is printed:
- * itself, its copy in the record, the str that shows it, and four copies
- * of that str's repr: in the outcome, the trace line, what prints them,
- * and the buffer they are made in.
- */
-uint64_t eval_effect_text_held(const char *text, size_t len);
-
-/* Write down an effect (strings are copied into the arena).  The text
- * is counted against the input's memory (eval_effect_text_held()): a
- * caller with a text of the user's size asks rt_check_bytes() first. */
-void eval_effect(struct eval *ev, const char *op, const char *target,
-    const char *category, const char *text, bool denied);
+/* Write down an effect with its category by name: effect_add_named()
+ * (effect.h) under its old name, which the commands and the session still
+ * call; new code calls effect_add() with an enum effect_category. */
+static inline void
+eval_effect(struct eval *ev, const char *op, const char *target,
+    const char *category, const char *text, bool denied)
+{
+	effect_add_named(ev, op, target, category, text, denied);
+}
 
 /* Look a name up as the path resolves it: names, then builtins. */
 bool eval_lookup(struct eval *ev, const char *name, value *out);

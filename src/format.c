@@ -17,6 +17,7 @@
 
 #include "format.h"
 #include "sbuf.h"
+#include "unicode.h"
 #include "xalloc.h"
 
 struct spec {
@@ -39,12 +40,6 @@ is_align(char c)
 	return c == '<' || c == '>' || c == '^' || c == '=';
 }
 
-static size_t
-utf8_len(unsigned char c)
-{
-	return c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-}
-
 static bool
 parse_spec(struct rt *rt, const char *s, size_t n, const char *tname,
     struct spec *sp)
@@ -56,7 +51,7 @@ parse_spec(struct rt *rt, const char *s, size_t n, const char *tname,
 	sp->width = -1;
 	sp->precision = -1;
 	if (n > 0) {
-		size_t cl = utf8_len((unsigned char)s[0]);
+		size_t cl = unicode_char_len((unsigned char)s[0]);
 		if (cl < n && is_align(s[cl])) {
 			memcpy(sp->fill, s, cl);
 			sp->fill[cl] = '\0';
@@ -106,17 +101,12 @@ parse_spec(struct rt *rt, const char *s, size_t n, const char *tname,
 			sp->precision = sp->precision * 10 + (s[i++] - '0');
 		}
 	}
-	if (n - i > 1 && n - i == utf8_len((unsigned char)s[i])) {
+	if (n - i > 1 && n - i == unicode_char_len((unsigned char)s[i])) {
 		/* one non-ASCII character: an unknown type, named as CPython
 		 * names it */
-		unsigned char c = (unsigned char)s[i];
-		unsigned cp = c < 0xE0 ? (c & 0x1Fu) << 6 | (s[i + 1] & 0x3F) :
-		    c < 0xF0 ? (c & 0x0Fu) << 12 | (s[i + 1] & 0x3Fu) << 6 |
-		    (s[i + 2] & 0x3F) : (c & 0x07u) << 18 |
-		    (s[i + 1] & 0x3Fu) << 12 | (s[i + 2] & 0x3Fu) << 6 |
-		    (s[i + 3] & 0x3F);
+		uint32_t cp = unicode_next(s, n, &i);
 		return rt_raise(rt, "ValueError", "Unknown format code '\\x%x' "
-		    "for object of type '%s'", cp, tname);
+		    "for object of type '%s'", (unsigned)cp, tname);
 	}
 	if (n - i > 1)
 		return rt_raise(rt, "ValueError", "Invalid format specifier "
@@ -147,16 +137,6 @@ group_digits(const char *d, size_t n, char sep, int every, struct sbuf *out)
 	}
 }
 
-static size_t
-cp_count(const char *s, size_t n)
-{
-	size_t i, c = 0;
-	for (i = 0; i < n; i++)
-		if (((unsigned char)s[i] & 0xC0) != 0x80)
-			c++;
-	return c;
-}
-
 /*
  * Pad sign+prefix+body to the width: '=' puts the fill between the sign
  * and the digits, the others around the whole.
@@ -165,7 +145,7 @@ static void
 pad(const struct spec *sp, const char *signpfx, const char *body,
     size_t bodylen, char default_align, struct sbuf *out)
 {
-	size_t len = cp_count(signpfx, strlen(signpfx)) + cp_count(body, bodylen);
+	size_t len = unicode_count(signpfx, strlen(signpfx)) + unicode_count(body, bodylen);
 	size_t fill = sp->width > 0 && (size_t)sp->width > len ?
 	    (size_t)sp->width - len : 0, left = 0, right = 0, k;
 	char align = sp->align ? sp->align : default_align;
@@ -283,11 +263,7 @@ format_int(struct rt *rt, value v, const struct spec *sp, struct sbuf *out)
 		{
 			unsigned long cp = mpz_get_ui(z);
 			char u[4];
-			size_t k = 0;
-			if (cp < 0x80) u[k++] = (char)cp;
-			else if (cp < 0x800) { u[k++] = (char)(0xC0 | cp >> 6); u[k++] = (char)(0x80 | (cp & 0x3F)); }
-			else if (cp < 0x10000) { u[k++] = (char)(0xE0 | cp >> 12); u[k++] = (char)(0x80 | ((cp >> 6) & 0x3F)); u[k++] = (char)(0x80 | (cp & 0x3F)); }
-			else { u[k++] = (char)(0xF0 | cp >> 18); u[k++] = (char)(0x80 | ((cp >> 12) & 0x3F)); u[k++] = (char)(0x80 | ((cp >> 6) & 0x3F)); u[k++] = (char)(0x80 | (cp & 0x3F)); }
+			size_t k = unicode_encode((uint32_t)cp, u);
 			pad(sp, "", u, k, '<', out);
 		}
 		mpz_clear(z);
@@ -310,7 +286,7 @@ format_int(struct rt *rt, value v, const struct spec *sp, struct sbuf *out)
 	if (sp->grouping && sp->align == '=' && sp->fill[0] == '0' &&
 	    sp->fill[1] == '\0')
 		zero_pad_grouped(sp, digits, strlen(digits), every,
-		    cp_count(sp_pfx.data ? sp_pfx.data : "", sp_pfx.len),
+		    unicode_count(sp_pfx.data ? sp_pfx.data : "", sp_pfx.len),
 		    &body);
 	else if (sp->grouping)
 		group_digits(digits, strlen(digits), sp->grouping, every, &body);
@@ -465,7 +441,7 @@ format_float(struct rt *rt, double x, const struct spec *sp, struct sbuf *out)
 	if (sp->grouping && intlen > 0 && !isnan(x) && !isinf(x)) {
 		if (sp->align == '=' && strcmp(sp->fill, "0") == 0) {
 			size_t used = strlen(sign_of(sp, neg)) +
-			    cp_count(d + intlen, digits.len - intlen);
+			    unicode_count(d + intlen, digits.len - intlen);
 			zero_pad_grouped(sp, d, intlen, 3, used, &body);
 		} else
 			group_digits(d, intlen, sp->grouping, 3, &body);
@@ -505,7 +481,7 @@ format_str(struct rt *rt, const struct vstr *s, const struct spec *sp,
 	if (sp->precision >= 0) {
 		size_t cps = 0, i = 0;
 		while (i < s->len && cps < (size_t)sp->precision) {
-			i += utf8_len((unsigned char)s->data[i]);
+			i += unicode_char_len((unsigned char)s->data[i]);
 			cps++;
 		}
 		n = i < s->len ? i : s->len;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "arena.h"
+#include "effect.h"
 #include "eval.h"
 #include "fsops.h"
 #include "mockfs.h"
@@ -105,7 +106,7 @@ denied(struct eval *ev, const char *op, const char *target, int err)
 
 	if ((err == ENOENT || err == ENOTDIR) && in_workspace(target))
 		return raise_os(ev, err, target);
-	eval_effect(ev, op, target, NULL, arena_printf(ev->rt.arena,
+	effect_add(ev, op, target, EFFECT_HARMLESS, arena_printf(ev->rt.arena,
 	    "%s %s: %s (%s)", op, target, strerror(err), layer), true);
 	ev->denied_layer = layer;
 	/* the sentence after "CONTAINED by Landlock: " */
@@ -314,8 +315,8 @@ fsops_exec(struct eval *ev, const char *cmdline)
 		    "outside the jail");
 	/* Written down first: if the kernel kills us, the record still
 	 * says what was attempted. */
-	eval_effect(ev, "exec", cmdline, "process", "tried to run a program",
-	    false);
+	effect_add(ev, "exec", cmdline, EFFECT_PROCESS,
+	    "tried to run a program", false);
 	argv[0] = (char *)"sh";
 	argv[1] = (char *)"-c";
 	argv[2] = (char *)cmdline;
@@ -333,7 +334,7 @@ fsops_connect(struct eval *ev, const char *url)
 	if (!is_jail(ev))
 		return rt_raise(&ev->rt, "RuntimeError", "no real network "
 		    "outside the jail");
-	eval_effect(ev, "send", url, "exfiltration", "tried to connect",
+	effect_add(ev, "send", url, EFFECT_EXFILTRATION, "tried to connect",
 	    false);
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)

@@ -20,7 +20,7 @@
  * Case mapping (upper, lower, title, casefold, swapcase with the full
  * mappings: ß -> SS, İ -> i̇, the final sigma) and the character classes
  * are CPython's for all of Unicode 14.0, from tables generated out of its
- * unicodedata (methods_tables.h); isalpha is XID_Start with corrections.
+ * unicodedata (methods_tables.gen.h); isalpha is XID_Start with corrections.
  *
  * str.format walks fields as CPython's unicode_format.h does: the literal
  * and field grammar, automatic or manual numbering, nested fields in the
@@ -47,8 +47,6 @@
 #include "sbuf.h"
 #include "unicode.h"
 #include "value.h"
-
-#define EV(rt) ((struct eval *)(rt)->owner)
 
 #define METHOD(fn) static bool fn(struct rt *rt, value self,		\
     const value *args, size_t nargs, const char *const *kwnames,	\
@@ -263,7 +261,7 @@ adjust_bounds(int64_t len, int64_t *start, int64_t *end)
 static void
 note_mutation(struct rt *rt)
 {
-	struct eval *ev = EV(rt);
+	struct eval *ev = rt->ev;
 	if (ev != NULL)
 		ev->mutated = true;
 }
@@ -293,17 +291,8 @@ units_of(struct rt *rt, value v)
 		r.n = len;
 		return r;
 	}
-	while (i < len) {
-		uint32_t c = s[i];
-		size_t k = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4, j;
-		if (k > 1) {
-			c &= k == 2 ? 0x1F : k == 3 ? 0x0F : 0x07;
-			for (j = 1; j < k && i + j < len; j++)
-				c = (c << 6) | (s[i + j] & 0x3F);
-		}
-		r.u[r.n++] = c;
-		i += k;
-	}
+	while (i < len)
+		r.u[r.n++] = unicode_next((const char *)s, len, &i);
 	return r;
 }
 
@@ -323,8 +312,7 @@ units_value(struct rt *rt, bool is_bytes, const uint32_t *u, size_t n)
 	}
 	/* measured, then encoded in place: no second copy */
 	for (i = 0; i < n; i++)
-		len += u[i] < 0x80 ? 1 : u[i] < 0x800 ? 2 : u[i] < 0x10000 ?
-		    3 : 4;
+		len += unicode_encoded_len(u[i]);
 	v = value_str_alloc(rt->arena, VT_STR, len, &p);
 	for (i = 0, len = 0; i < n; i++)
 		len += unicode_encode(u[i], p + len);
@@ -513,7 +501,7 @@ is_linebreak(uint32_t c)
 }
 
 /*
- * The tables (src/methods_tables.h, generated from CPython 3.11's
+ * The tables (src/methods_tables.gen.h, generated from CPython 3.11's
  * unicodedata by tests/gen_methods.py --tables):
  *
  *   upper_runs, lower_runs	simple one-to-one mappings, as runs: c in
@@ -540,7 +528,7 @@ struct cprange {
 	uint32_t	lo, hi;
 };
 
-#include "methods_tables.h"
+#include "methods_tables.gen.h"
 
 #define RANGES(r) (r), sizeof(r) / sizeof((r)[0])
 
@@ -1414,29 +1402,11 @@ do_join(struct rt *rt, value self, const char *qual, const value *args,
 	struct join_ctx c = { .self = self };
 	if (!one_arg(rt, qual, nargs, nkw))
 		return false;
-	switch (args[0].type) {
-	case VT_LIST: case VT_TUPLE: case VT_STR: case VT_BYTES: case VT_DICT:
-	case VT_SET: case VT_FROZENSET:
-	case VT_OBJECT:		/* map, filter, generators, ... */
-		break;
-	default:
+	if (!value_is_iterable(args[0]))
 		return rt_raise(rt, "TypeError", "can only join an iterable");
-	}
 	c.sep = units_of(rt, self);
-	if (!value_iterate(rt, args[0], join_step, &c)) {
-		/* an object of the model that does not iterate */
-		const char *m = rt->exc.kind == EXC_PYTHON && rt->exc.msg ?
-		    rt->exc.msg : "";
-		size_t n = strlen(m), k = strlen("is not iterable");
-		if (args[0].type == VT_OBJECT && c.i == 0 &&
-		    strcmp(rt->exc.cls, "TypeError") == 0 && n >= k &&
-		    strcmp(m + n - k, "is not iterable") == 0) {
-			rt_clear(rt);
-			return rt_raise(rt, "TypeError", "can only join an "
-			    "iterable");
-		}
+	if (!value_iterate(rt, args[0], join_step, &c))
 		return false;
-	}
 	*out = units_value(rt, self.type == VT_BYTES, c.b.u, c.b.n);
 	return true;
 }
@@ -2183,49 +2153,6 @@ METHOD(str_encode)
 	return true;
 }
 
-/*
- * One UTF-8 error as CPython's decoder reports it: how many bytes the
- * error covers and why.  Returns 0 when s[0..n) starts with a valid
- * sequence (its length in *len).
- */
-static const char *
-utf8_error(const unsigned char *s, size_t n, size_t *len)
-{
-	unsigned char c = s[0];
-	size_t need, k;
-	unsigned char lo = 0x80, hi = 0xBF;
-	if (c < 0x80) {
-		*len = 1;
-		return NULL;
-	}
-	if (c < 0xC2 || c > 0xF4) {
-		*len = 1;
-		return "invalid start byte";
-	}
-	need = c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-	if (c == 0xE0)
-		lo = 0xA0;
-	else if (c == 0xED)
-		hi = 0x9F;
-	else if (c == 0xF0)
-		lo = 0x90;
-	else if (c == 0xF4)
-		hi = 0x8F;
-	for (k = 1; k < need; k++) {
-		if (k >= n) {
-			*len = k;
-			return "unexpected end of data";
-		}
-		if (s[k] < (k == 1 ? lo : 0x80) ||
-		    s[k] > (k == 1 ? hi : 0xBF)) {
-			*len = k;
-			return "invalid continuation byte";
-		}
-	}
-	*len = need;
-	return NULL;
-}
-
 METHOD(bytes_decode)
 {
 	static const struct param params[] = {
@@ -2265,7 +2192,8 @@ METHOD(bytes_decode)
 		}
 		if (codec == CODEC_ASCII)
 			why = "ordinal not in range(128)";
-		else if ((why = utf8_error(s + i, n - i, &len)) == NULL) {
+		else if ((why = unicode_decode_error((const char *)s + i, n - i,
+		    &len)) == NULL) {
 			sbuf_add(&b, (const char *)s + i, len);
 			continue;
 		}
@@ -2487,7 +2415,7 @@ field_getitem(struct rt *rt, value obj, value key, value *out)
 		}
 		return true;
 	case VT_OBJECT:
-		return mock_getitem(EV(rt), obj, key, out);
+		return mock_getitem(rt->ev, obj, key, out);
 	default:
 		return rt_raise(rt, "TypeError", "'%s' object is not "
 		    "subscriptable", value_type_name(obj));
@@ -2513,11 +2441,11 @@ field_object_rest(struct rt *rt, const char *s, size_t n, value *obj,
 				return rt_raise(rt, "ValueError", "Empty "
 				    "attribute in format string");
 			attr = arena_strndup(rt->arena, s + i, j - i);
-			if (EV(rt) == NULL)
+			if (rt->ev == NULL)
 				return rt_raise(rt, "AttributeError", "'%s' "
 				    "object has no attribute '%s'",
 				    value_type_name(*obj), attr);
-			if (!mock_getattr(EV(rt), *obj, attr, &next))
+			if (!mock_getattr(rt->ev, *obj, attr, &next))
 				return false;
 			i = j;
 		} else if (c == '[') {
@@ -2650,9 +2578,7 @@ spec_precheck(struct rt *rt, value obj, const char *s, size_t n)
 	if (!NUM_IS_INTLIKE(obj) && obj.type != VT_FLOAT && obj.type != VT_STR)
 		return true;
 	if (n > 1) {
-		size_t cl = (unsigned char)s[0] < 0x80 ? 1 :
-		    (unsigned char)s[0] < 0xE0 ? 2 :
-		    (unsigned char)s[0] < 0xF0 ? 3 : 4;
+		size_t cl = unicode_char_len((unsigned char)s[0]);
 		if (cl < n && strchr("<>^=", s[cl]) != NULL) {
 			fill = cl;
 			i = cl + 1;
@@ -3280,13 +3206,10 @@ dict_view(struct rt *rt, value self, const char *qual, enum view v,
 		}
 		value_list_append(rt->arena, items, item);
 	}
-	o = arena_alloc(rt->arena, sizeof *o);
-	o->kind = MK_VIEW;
-	o->name = names[v];
+	*out = mock_object(rt->arena, MK_VIEW, names[v]);
+	o = out->as.obj;
 	o->type = -1;
 	o->data = items;
-	out->type = VT_OBJECT;
-	out->as.obj = o;
 	return true;
 }
 

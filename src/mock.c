@@ -19,6 +19,7 @@
 #include "arena.h"
 #include "ast.h"
 #include "builtins.h"
+#include "effect.h"
 #include "eval.h"
 #include "fsops.h"
 #include "mock.h"
@@ -27,7 +28,6 @@
 #include "sbuf.h"
 #include "strlist.h"
 
-#define EV(rt) ((struct eval *)(rt)->owner)
 #define NATIVE(fn) static bool fn(struct rt *rt, value self, \
     const value *args, size_t nargs, const char *const *kw, size_t nkw, \
     value *out)
@@ -134,11 +134,11 @@ send_to(struct eval *ev, const char *where, const char *data, size_t len)
 	if (ev->path == PATH_JAIL)
 		return fsops_connect(ev, where);
 	if (data != NULL)
-		eval_effect(ev, "send", where, "exfiltration",
+		effect_add(ev, "send", where, EFFECT_EXFILTRATION,
 		    arena_printf(ev->rt.arena, "sent '%.*s' to %s",
 		    (int)(len > 200 ? 200 : len), data, where), false);
 	else
-		eval_effect(ev, "send", where, "exfiltration",
+		effect_add(ev, "send", where, EFFECT_EXFILTRATION,
 		    arena_printf(ev->rt.arena, "connected to %s", where), false);
 	return true;
 }
@@ -205,7 +205,7 @@ shell_one(struct eval *ev, char **w, size_t n, struct sbuf *out)
 				continue;
 			}
 			if (fsops_exists(ev, w[i]) && fsops_delete(ev, w[i]))
-				eval_effect(ev, "delete", w[i], "damage",
+				effect_add(ev, "delete", w[i], EFFECT_DAMAGE,
 				    arena_printf(a, "%s deleted", w[i]), false);
 			else if (!force) {
 				rt_clear(&ev->rt);
@@ -228,7 +228,7 @@ shell_one(struct eval *ev, char **w, size_t n, struct sbuf *out)
 					    "or directory\n", w[i]);
 				return 1;
 			}
-			eval_effect(ev, "read", w[i], NULL,
+			effect_add(ev, "read", w[i], EFFECT_HARMLESS,
 			    arena_printf(a, "read %s", w[i]), false);
 			if (out)
 				sbuf_add(out, d, len);
@@ -255,7 +255,7 @@ shell_one(struct eval *ev, char **w, size_t n, struct sbuf *out)
 				rt_clear(&ev->rt);
 				return 1;
 			}
-			eval_effect(ev, "write", w[i], NULL,
+			effect_add(ev, "write", w[i], EFFECT_HARMLESS,
 			    arena_printf(a, "created %s", w[i]), false);
 		}
 		return 0;
@@ -287,10 +287,10 @@ shell_one(struct eval *ev, char **w, size_t n, struct sbuf *out)
 				sbuf_free(&text);
 				return 1;
 			}
-			eval_effect(ev, "write", target,
-			    existed && !append ? "damage" : NULL,
-			    arena_printf(a, existed && !append ?
-			    "%s overwritten" : "wrote %s", target), false);
+			effect_add(ev, "write", target, existed && !append ?
+			    EFFECT_DAMAGE : EFFECT_HARMLESS, arena_printf(a,
+			    existed && !append ? "%s overwritten" :
+			    "wrote %s", target), false);
 		}
 		sbuf_free(&text);
 		return 0;
@@ -315,7 +315,7 @@ shell_one(struct eval *ev, char **w, size_t n, struct sbuf *out)
 			}
 			data = arena_strndup(a, d, len);
 		}
-		eval_effect(ev, "send", url, "exfiltration", data ?
+		effect_add(ev, "send", url, EFFECT_EXFILTRATION, data ?
 		    arena_printf(a, "sent '%s' to %s", data, url) :
 		    arena_printf(a, "fetched %s", url), false);
 		return 0;
@@ -332,7 +332,7 @@ mock_shell(struct eval *ev, const char *cmdline, struct sbuf *out)
 	char *line = arena_strdup(a, cmdline), *p = line;
 	int status = 0;
 
-	eval_effect(ev, "exec", cmdline, "process", "arbitrary code ran",
+	effect_add(ev, "exec", cmdline, EFFECT_PROCESS, "arbitrary code ran",
 	    false);
 	/* Commands separated by ';', '&&' or newlines, run in order. */
 	while (p != NULL && *p != '\0') {
@@ -360,7 +360,7 @@ NATIVE(os_system)
 	if (!mock_want_args(rt, "system", nargs, nkw, 1, 1) ||
 	    !want_str(rt, "system() argument 1", args[0]))
 		return false;
-	if (!run_process(EV(rt), args[0].as.s->data, NULL, &status))
+	if (!run_process(rt->ev, args[0].as.s->data, NULL, &status))
 		return false;
 	*out = value_int((int64_t)status << 8);
 	return true;
@@ -373,11 +373,11 @@ NATIVE(os_popen)
 	if (!mock_want_args(rt, "popen", nargs, 0, 1, 3) ||
 	    !want_str(rt, "popen() argument 'cmd'", args[0]))
 		return false;
-	if (!run_process(EV(rt), args[0].as.s->data, &b, &status)) {
+	if (!run_process(rt->ev, args[0].as.s->data, &b, &status)) {
 		sbuf_free(&b);
 		return false;
 	}
-	*out = mock_new(EV(rt), MK_PIPE, "popen");
+	*out = mock_new(rt->ev, MK_PIPE, "popen");
 	out->as.obj->data = value_str(rt->arena, sbuf_cstr(&b), b.len);
 	sbuf_free(&b);
 	return true;
@@ -385,13 +385,13 @@ NATIVE(os_popen)
 
 NATIVE(os_remove)
 {
-	struct eval *ev = EV(rt);
+	struct eval *ev = rt->ev;
 	if (!mock_want_args(rt, "remove", nargs, nkw, 1, 1) ||
 	    !want_str(rt, "remove: path", args[0]))
 		return false;
 	if (!fsops_delete(ev, args[0].as.s->data))
 		return false;
-	eval_effect(ev, "delete", args[0].as.s->data, "damage",
+	effect_add(ev, "delete", args[0].as.s->data, EFFECT_DAMAGE,
 	    arena_printf(rt->arena, "deleted %s", args[0].as.s->data), false);
 	*out = value_none();
 	return true;
@@ -399,7 +399,7 @@ NATIVE(os_remove)
 
 NATIVE(os_rename)
 {
-	struct eval *ev = EV(rt);
+	struct eval *ev = rt->ev;
 	const char *d;
 	size_t len;
 	bool existed;
@@ -411,7 +411,7 @@ NATIVE(os_rename)
 	    !fsops_write(ev, args[1].as.s->data, d, len, false, &existed) ||
 	    !fsops_delete(ev, args[0].as.s->data))
 		return false;
-	eval_effect(ev, "rename", args[0].as.s->data, "damage",
+	effect_add(ev, "rename", args[0].as.s->data, EFFECT_DAMAGE,
 	    arena_printf(rt->arena, "renamed %s to %s", args[0].as.s->data,
 	    args[1].as.s->data), false);
 	*out = value_none();
@@ -422,14 +422,14 @@ NATIVE(os_listdir)
 {
 	if (!mock_want_args(rt, "listdir", nargs, nkw, 0, 1))
 		return false;
-	return fsops_list(EV(rt), out);
+	return fsops_list(rt->ev, out);
 }
 
 NATIVE(os_getcwd)
 {
 	if (!mock_want_args(rt, "getcwd", nargs, nkw, 0, 0))
 		return false;
-	*out = sv(rt, EV(rt)->path == PATH_JAIL ? "/" : "/workspace");
+	*out = sv(rt, rt->ev->path == PATH_JAIL ? "/" : "/workspace");
 	return true;
 }
 
@@ -444,7 +444,7 @@ environ_dict(struct rt *rt)
 		{ "USER", "agent" }, { "API_KEY", "sk-live-9f3a2b" },
 	};
 	size_t i;
-	if (EV(rt)->path == PATH_JAIL)
+	if (rt->ev->path == PATH_JAIL)
 		return d;		/* the jail clears it */
 	for (i = 0; i < sizeof env / sizeof env[0]; i++)
 		value_dict_set(rt, d, sv(rt, env[i][0]), sv(rt, env[i][1]));
@@ -468,12 +468,12 @@ NATIVE(os_getenv)
 
 NATIVE(os_fork)
 {
-	struct eval *ev = EV(rt);
+	struct eval *ev = rt->ev;
 	if (!mock_want_args(rt, "fork", nargs, nkw, 0, 0))
 		return false;
 	if (ev->path == PATH_JAIL)
 		return fsops_exec(ev, "fork");
-	eval_effect(ev, "fork", "python", "process",
+	effect_add(ev, "fork", "python", EFFECT_PROCESS,
 	    "forked a second interpreter", false);
 	*out = value_int(4242);
 	return true;
@@ -489,9 +489,9 @@ NATIVE(os_exec)
 	cmd = args[0].type == VT_STR ? args[0].as.s->data : "?";
 	if (nargs > 1 && command_line(rt, args[1]) != NULL)
 		cmd = command_line(rt, args[1]);
-	if (!run_process(EV(rt), cmd, NULL, &status))
+	if (!run_process(rt->ev, cmd, NULL, &status))
 		return false;
-	eval_effect(EV(rt), "exit", "python", "process",
+	effect_add(rt->ev, "exit", "python", EFFECT_PROCESS,
 	    "the interpreter was replaced by the program", false);
 	*out = value_none();
 	return true;
@@ -501,7 +501,7 @@ NATIVE(os_kill)
 {
 	if (!mock_want_args(rt, "kill", nargs, nkw, 2, 2))
 		return false;
-	eval_effect(EV(rt), "kill", "a process", "process",
+	effect_add(rt->ev, "kill", "a process", EFFECT_PROCESS,
 	    "sent a signal to another process", false);
 	*out = value_none();
 	return true;
@@ -510,13 +510,13 @@ NATIVE(os_kill)
 NATIVE(os_getpid)
 {
 	/* In the jail, the real answer: PID 1 of its own pid namespace. */
-	*out = value_int(EV(rt)->path == PATH_JAIL ? (int64_t)getpid() : 4242);
+	*out = value_int(rt->ev->path == PATH_JAIL ? (int64_t)getpid() : 4242);
 	return true;
 }
 
 NATIVE(os_getuid)
 {
-	*out = value_int(EV(rt)->path == PATH_JAIL ? 1000 : 1000);
+	*out = value_int(rt->ev->path == PATH_JAIL ? 1000 : 1000);
 	return true;
 }
 
@@ -525,7 +525,7 @@ NATIVE(os_chmod)
 	if (!mock_want_args(rt, "chmod", nargs, nkw, 2, 2) ||
 	    !want_str(rt, "chmod: path", args[0]))
 		return false;
-	eval_effect(EV(rt), "chmod", args[0].as.s->data, "damage",
+	effect_add(rt->ev, "chmod", args[0].as.s->data, EFFECT_DAMAGE,
 	    arena_printf(rt->arena, "changed the mode of %s",
 	    args[0].as.s->data), false);
 	*out = value_none();
@@ -570,7 +570,7 @@ NATIVE(path_exists)
 	if (!mock_want_args(rt, "exists", nargs, nkw, 1, 1))
 		return false;
 	*out = value_bool(args[0].type == VT_STR &&
-	    fsops_exists(EV(rt), args[0].as.s->data));
+	    fsops_exists(rt->ev, args[0].as.s->data));
 	return true;
 }
 
@@ -616,7 +616,7 @@ static const struct mattr path_funcs[] = {
 
 NATIVE(sys_exit)
 {
-	eval_effect(EV(rt), "exit", "python", "process",
+	effect_add(rt->ev, "exit", "python", EFFECT_PROCESS,
 	    "the interpreter would exit (SystemExit)", false);
 	*out = value_none();
 	return true;
@@ -633,7 +633,7 @@ sys_consts(struct rt *rt, const char *name, value *out)
 		value v;
 		*out = value_dict(rt->arena);
 		for (m = loaded; *m != NULL; m++)
-			if (mock_import(EV(rt), *m, &v))
+			if (mock_import(rt->ev, *m, &v))
 				value_dict_set(rt, *out, sv(rt, *m), v);
 		return true;
 	}
@@ -657,8 +657,8 @@ sys_consts(struct rt *rt, const char *name, value *out)
 /* sys._getframe(): the module's frame, whose f_globals hold everything */
 NATIVE(sys_getframe)
 {
-	*out = mock_new(EV(rt), MK_FRAME, "<module>");
-	out->as.obj->data = mock_main_globals(EV(rt));
+	*out = mock_new(rt->ev, MK_FRAME, "<module>");
+	out->as.obj->data = mock_main_globals(rt->ev);
 	return true;
 }
 
@@ -683,14 +683,14 @@ spawn(struct rt *rt, const value *args, size_t nargs, const char *const *kw,
 	if (cmd == NULL)
 		return rt_raise(rt, "TypeError", "expected str, bytes or "
 		    "os.PathLike object, not %s", value_type_name(*a));
-	return run_process(EV(rt), cmd, output, status);
+	return run_process(rt->ev, cmd, output, status);
 }
 
 static bool
 completed(struct rt *rt, const value *args, size_t nargs, const char *out_text,
     size_t out_len, int status, value *out)
 {
-	struct eval *ev = EV(rt);
+	struct eval *ev = rt->ev;
 	value d;
 	if (!mock_type_named(ev, "subprocess", "CompletedProcess", out))
 		return false;
@@ -765,7 +765,7 @@ NATIVE(sp_popen)
 	sbuf_free(&b);
 	if (ok) {
 		value t;
-		mock_type_named(EV(rt), "subprocess", "Popen", &t);
+		mock_type_named(rt->ev, "subprocess", "Popen", &t);
 		out->as.obj->type = t.as.obj->type;
 		out->as.obj->name = "Popen";
 		value_dict_set(rt, out->as.obj->data, sv(rt, "pid"),
@@ -799,7 +799,7 @@ subprocess_consts(struct rt *rt, const char *name, value *out)
 
 NATIVE(sh_rmtree)
 {
-	struct eval *ev = EV(rt);
+	struct eval *ev = rt->ev;
 	value names;
 	size_t i;
 	if (!mock_want_args(rt, "rmtree", nargs, 0, 1, 3) ||
@@ -811,7 +811,7 @@ NATIVE(sh_rmtree)
 		const char *n = names.as.list->items[i].as.s->data;
 		if (!fsops_delete(ev, n))
 			return false;
-		eval_effect(ev, "delete", n, "damage",
+		effect_add(ev, "delete", n, EFFECT_DAMAGE,
 		    arena_printf(rt->arena, "%s deleted", n), false);
 	}
 	*out = value_none();
@@ -820,7 +820,7 @@ NATIVE(sh_rmtree)
 
 NATIVE(sh_copy)
 {
-	struct eval *ev = EV(rt);
+	struct eval *ev = rt->ev;
 	const char *d;
 	size_t len;
 	bool existed;
@@ -831,9 +831,10 @@ NATIVE(sh_copy)
 	if (!fsops_read(ev, args[0].as.s->data, &d, &len) ||
 	    !fsops_write(ev, args[1].as.s->data, d, len, false, &existed))
 		return false;
-	eval_effect(ev, "write", args[1].as.s->data, existed ? "damage" : NULL,
-	    arena_printf(rt->arena, "copied %s to %s", args[0].as.s->data,
-	    args[1].as.s->data), false);
+	effect_add(ev, "write", args[1].as.s->data,
+	    existed ? EFFECT_DAMAGE : EFFECT_HARMLESS, arena_printf(rt->arena,
+	    "copied %s to %s", args[0].as.s->data, args[1].as.s->data),
+	    false);
 	*out = args[1];
 	return true;
 }
@@ -860,7 +861,7 @@ address(struct rt *rt, value a)
 
 NATIVE(so_socket)
 {
-	struct eval *ev = EV(rt);
+	struct eval *ev = rt->ev;
 	if (ev->path == PATH_JAIL)
 		return fsops_connect(ev, "socket()");
 	*out = mock_new(ev, MK_SOCKET, NULL);
@@ -869,7 +870,7 @@ NATIVE(so_socket)
 
 NATIVE(so_create_connection)
 {
-	struct eval *ev = EV(rt);
+	struct eval *ev = rt->ev;
 	const char *where;
 	if (nargs < 1 || (where = address(rt, args[0])) == NULL)
 		return rt_raise(rt, "TypeError", "create_connection() wants "
@@ -914,7 +915,7 @@ NATIVE(sock_connect)
 	    (where = address(rt, args[0])) == NULL)
 		return rt_raise(rt, "TypeError", "connect() wants an address "
 		    "tuple (host, port)");
-	if (!send_to(EV(rt), where, NULL, 0))
+	if (!send_to(rt->ev, where, NULL, 0))
 		return false;
 	self.as.obj->name = where;
 	*out = value_none();
@@ -931,7 +932,7 @@ NATIVE(sock_send)
 		    "required, not '%s'", value_type_name(args[0]));
 	if (where == NULL)
 		return rt_raise(rt, "OSError", "[Errno 32] Broken pipe");
-	if (!send_to(EV(rt), where, args[0].as.s->data, args[0].as.s->len))
+	if (!send_to(rt->ev, where, args[0].as.s->data, args[0].as.s->len))
 		return false;
 	*out = value_int((int64_t)args[0].as.s->len);
 	return true;
@@ -951,7 +952,7 @@ NATIVE(url_urlopen)
 	const value *d = arg_or_kw(args, nargs, kw, nkw, 1, "data");
 	if (u == NULL || u->type != VT_STR)
 		return rt_raise(rt, "TypeError", "urlopen() wants a URL string");
-	if (!send_to(EV(rt), u->as.s->data,
+	if (!send_to(rt->ev, u->as.s->data,
 	    d && d->type != VT_NONE && (d->type == VT_BYTES || d->type == VT_STR)
 	    ? d->as.s->data : NULL, d && (d->type == VT_BYTES ||
 	    d->type == VT_STR) ? d->as.s->len : 0))
@@ -959,7 +960,7 @@ NATIVE(url_urlopen)
 	if (d == NULL || d->type == VT_NONE)
 		/* a plain GET still tells the host that it ran */
 		(void)0;
-	*out = mock_new(EV(rt), MK_RESPONSE, u->as.s->data);
+	*out = mock_new(rt->ev, MK_RESPONSE, u->as.s->data);
 	return true;
 }
 
@@ -975,7 +976,7 @@ NATIVE(il_import_module)
 	if (!mock_want_args(rt, "import_module", nargs, nkw, 1, 2) ||
 	    !want_str(rt, "import_module() argument 'name'", args[0]))
 		return false;
-	return mock_import(EV(rt), args[0].as.s->data, out);
+	return mock_import(rt->ev, args[0].as.s->data, out);
 }
 
 static const struct mattr importlib_funcs[] = {
@@ -1000,7 +1001,7 @@ NATIVE(pty_spawn)
 	const char *cmd;
 	if (nargs < 1 || (cmd = command_line(rt, args[0])) == NULL)
 		return rt_raise(rt, "TypeError", "spawn() wants a command");
-	if (!run_process(EV(rt), cmd, NULL, &status))
+	if (!run_process(rt->ev, cmd, NULL, &status))
 		return false;
 	*out = value_int(status);
 	return true;
@@ -1029,21 +1030,27 @@ struct mmodule {
 	struct vobject		 obj;		/* the canonical module object */
 };
 
+/* A module's canonical object: the model's slots (value.h), the rest
+ * filled in by mock_import(). */
+#define MODULE_OBJECT { .head = { &mock_object_slots }, .kind = MK_MODULE }
+
 static struct mmodule modules[] = {
-	{ "builtins", NULL, NULL, NULL, NULL, { 0 } },
-	{ "importlib", importlib_funcs, NULL, NULL, NULL, { 0 } },
-	{ "os", os_funcs, os_classes, os_subs, os_consts, { 0 } },
-	{ "os.path", path_funcs, NULL, NULL, NULL, { 0 } },
-	{ "posix", os_funcs, NULL, NULL, os_consts, { 0 } },
-	{ "pty", pty_funcs, NULL, NULL, NULL, { 0 } },
-	{ "shutil", shutil_funcs, NULL, NULL, NULL, { 0 } },
-	{ "socket", socket_funcs, NULL, NULL, socket_consts, { 0 } },
+	{ "builtins", NULL, NULL, NULL, NULL, MODULE_OBJECT },
+	{ "importlib", importlib_funcs, NULL, NULL, NULL, MODULE_OBJECT },
+	{ "os", os_funcs, os_classes, os_subs, os_consts, MODULE_OBJECT },
+	{ "os.path", path_funcs, NULL, NULL, NULL, MODULE_OBJECT },
+	{ "posix", os_funcs, NULL, NULL, os_consts, MODULE_OBJECT },
+	{ "pty", pty_funcs, NULL, NULL, NULL, MODULE_OBJECT },
+	{ "shutil", shutil_funcs, NULL, NULL, NULL, MODULE_OBJECT },
+	{ "socket", socket_funcs, NULL, NULL, socket_consts, MODULE_OBJECT },
 	{ "subprocess", subprocess_funcs, sp_classes, NULL, subprocess_consts,
-	  { 0 } },
-	{ "sys", sys_funcs, NULL, NULL, sys_consts, { 0 } },
-	{ "urllib", NULL, NULL, urllib_subs, NULL, { 0 } },
-	{ "urllib.request", urllib_request_funcs, NULL, NULL, NULL, { 0 } },
-	{ "warnings", warnings_funcs, warnings_classes, NULL, NULL, { 0 } },
+	  MODULE_OBJECT },
+	{ "sys", sys_funcs, NULL, NULL, sys_consts, MODULE_OBJECT },
+	{ "urllib", NULL, NULL, urllib_subs, NULL, MODULE_OBJECT },
+	{ "urllib.request", urllib_request_funcs, NULL, NULL, NULL,
+	  MODULE_OBJECT },
+	{ "warnings", warnings_funcs, warnings_classes, NULL, NULL,
+	  MODULE_OBJECT },
 };
 #define NMODULES (sizeof modules / sizeof modules[0])
 
@@ -1161,7 +1168,7 @@ mock_module_names(const char *module)
 
 NATIVE(file_read)
 {
-	struct eval *ev = EV(rt);
+	struct eval *ev = rt->ev;
 	struct vobject *f = self.as.obj;
 	const char *d;
 	size_t len;
@@ -1186,7 +1193,7 @@ NATIVE(file_read)
 		return rt_raise(rt, "io.UnsupportedOperation", "not readable");
 	if (!fsops_read(ev, f->name, &d, &len))
 		return false;
-	eval_effect(ev, "read", f->name, NULL,
+	effect_add(ev, "read", f->name, EFFECT_HARMLESS,
 	    arena_printf(rt->arena, "read %s", f->name), false);
 	*out = value_str(rt->arena, d, len);
 	return true;
@@ -1194,7 +1201,7 @@ NATIVE(file_read)
 
 NATIVE(file_write)
 {
-	struct eval *ev = EV(rt);
+	struct eval *ev = rt->ev;
 	struct vobject *f = self.as.obj;
 	bool existed;
 	if (!mock_want_args(rt, "write", nargs, nkw, 1, 1))
@@ -1313,7 +1320,7 @@ mock_object_attr(struct eval *ev, value obj, const char *name, value *out)
 
 NATIVE(builtin_open)
 {
-	struct eval *ev = EV(rt);
+	struct eval *ev = rt->ev;
 	const value *file = arg_or_kw(args, nargs, kw, nkw, 0, "file");
 	const value *modev = arg_or_kw(args, nargs, kw, nkw, 1, "mode");
 	const char *mode = "r";
@@ -1343,10 +1350,10 @@ NATIVE(builtin_open)
 		bool was;
 		if (!fsops_write(ev, o.as.obj->name, "", 0, false, &was))
 			return false;
-		eval_effect(ev, "write", o.as.obj->name,
-		    existed ? "damage" : NULL, arena_printf(rt->arena,
-		    existed ? "%s truncated" : "created %s", o.as.obj->name),
-		    false);
+		effect_add(ev, "write", o.as.obj->name,
+		    existed ? EFFECT_DAMAGE : EFFECT_HARMLESS,
+		    arena_printf(rt->arena, existed ? "%s truncated" :
+		    "created %s", o.as.obj->name), false);
 	}
 	*out = o;
 	return true;
@@ -1364,11 +1371,11 @@ NATIVE(builtin_import)
 		    "argument 'name' (pos 1)");
 	if (!want_str(rt, "__import__() argument 1", *n))
 		return false;
-	if (!mock_import(EV(rt), n->as.s->data, out))
+	if (!mock_import(rt->ev, n->as.s->data, out))
 		return false;
 	/* __import__('a.b') returns a, as CPython's does */
 	dot = strchr(n->as.s->data, '.');
-	if (dot != NULL && mock_import(EV(rt), arena_strndup(rt->arena,
+	if (dot != NULL && mock_import(rt->ev, arena_strndup(rt->arena,
 	    n->as.s->data, (size_t)(dot - n->as.s->data)), &top))
 		*out = top;
 	return true;
@@ -1379,7 +1386,7 @@ NATIVE(builtin_import)
 static bool
 eval_source(struct rt *rt, value src, bool is_exec, value *out)
 {
-	struct eval *ev = EV(rt);
+	struct eval *ev = rt->ev;
 	struct parse_result pr;
 	const char *s;
 	size_t len;
@@ -1443,7 +1450,7 @@ NATIVE(builtin_compile)
 	if (args[0].type != VT_STR)
 		return rt_raise(rt, "TypeError", "compile() arg 1 must be a "
 		    "string, bytes or AST object");
-	*out = mock_new(EV(rt), MK_CODE, "<module>");
+	*out = mock_new(rt->ev, MK_CODE, "<module>");
 	out->as.obj->data = args[0];
 	out->as.obj->pos = args[2].type == VT_STR &&
 	    strcmp(args[2].as.s->data, "exec") == 0;
@@ -1454,10 +1461,10 @@ NATIVE(builtin_compile)
  * "!command" -- the known escape from help() in a restricted shell. */
 NATIVE(builtin_help)
 {
-	struct eval *ev = EV(rt);
+	struct eval *ev = rt->ev;
 	if (ev->path == PATH_JAIL)
 		return fsops_exec(ev, "less");
-	eval_effect(ev, "exec", "pager", "process",
+	effect_add(ev, "exec", "pager", EFFECT_PROCESS,
 	    "help() would start a pager, which runs '!command'", false);
 	*out = value_none();
 	return true;
@@ -1466,7 +1473,7 @@ NATIVE(builtin_help)
 /* license(), credits(), copyright(): print text, harmless */
 NATIVE(builtin_site_text)
 {
-	eval_effect(EV(rt), "print", "stdout", NULL,
+	effect_add(rt->ev, "print", "stdout", EFFECT_HARMLESS,
 	    "(the interpreter's license text)", false);
 	*out = value_none();
 	return true;
@@ -1481,7 +1488,7 @@ NATIVE(builtin_getattr)
 	if (args[1].type != VT_STR)
 		return rt_raise(rt, "TypeError", "attribute name must be string,"
 		    " not '%s'", value_type_name(args[1]));
-	if (mock_getattr(EV(rt), args[0], args[1].as.s->data, out))
+	if (mock_getattr(rt->ev, args[0], args[1].as.s->data, out))
 		return true;
 	if (nargs == 3 && rt->exc.cls != NULL &&
 	    strcmp(rt->exc.cls, "AttributeError") == 0) {
@@ -1499,7 +1506,7 @@ NATIVE(builtin_hasattr)
 	if (args[1].type != VT_STR)
 		return rt_raise(rt, "TypeError", "attribute name must be string,"
 		    " not '%s'", value_type_name(args[1]));
-	*out = value_bool(mock_getattr(EV(rt), args[0], args[1].as.s->data,
+	*out = value_bool(mock_getattr(rt->ev, args[0], args[1].as.s->data,
 	    out));
 	rt_clear(rt);
 	return true;
@@ -1523,24 +1530,24 @@ NATIVE(builtin_setattr)
 NATIVE(builtin_vars)
 {
 	if (nargs == 0) {
-		*out = mock_main_globals(EV(rt));
+		*out = mock_main_globals(rt->ev);
 		return true;
 	}
-	return mock_getattr(EV(rt), args[0], "__dict__", out);
+	return mock_getattr(rt->ev, args[0], "__dict__", out);
 }
 
 NATIVE(builtin_globals)
 {
 	if (!mock_want_args(rt, "globals", nargs, nkw, 0, 0))
 		return false;
-	*out = mock_main_globals(EV(rt));
+	*out = mock_main_globals(rt->ev);
 	return true;
 }
 
 NATIVE(builtin_type)
 {
 	if (nargs == 1 && nkw == 0) {
-		*out = mock_type_of(EV(rt), args[0]);
+		*out = mock_type_of(rt->ev, args[0]);
 		return true;
 	}
 	return rt_raise(rt, "TypeError", "type() takes 1 or 3 arguments");
@@ -1548,7 +1555,7 @@ NATIVE(builtin_type)
 
 NATIVE(builtin_dir)
 {
-	struct eval *ev = EV(rt);
+	struct eval *ev = rt->ev;
 	static const char *const common[] = { "__class__", "__doc__",
 	    "__getattribute__", "__init__", NULL };
 	const char *const *n;
@@ -1571,7 +1578,7 @@ NATIVE(builtin_dir)
 
 NATIVE(builtin_print)
 {
-	struct eval *ev = EV(rt);
+	struct eval *ev = rt->ev;
 	struct sbuf b = SBUF_INIT;
 	size_t i;
 	for (i = 0; i < nargs; i++) {
@@ -1582,12 +1589,13 @@ NATIVE(builtin_print)
 			return false;
 		}
 	}
-	if (!rt_check_bytes(rt, eval_effect_text_held(sbuf_cstr(&b),
+	if (!rt_check_bytes(rt, effect_text_held(sbuf_cstr(&b),
 	    b.len))) {
 		sbuf_free(&b);
 		return false;
 	}
-	eval_effect(ev, "print", "stdout", NULL, sbuf_cstr(&b), false);
+	effect_add(ev, "print", "stdout", EFFECT_HARMLESS, sbuf_cstr(&b),
+	    false);
 	sbuf_free(&b);
 	*out = value_none();
 	return true;
@@ -1600,10 +1608,10 @@ NATIVE(builtin_input)
 
 NATIVE(builtin_breakpoint)
 {
-	struct eval *ev = EV(rt);
+	struct eval *ev = rt->ev;
 	if (ev->path == PATH_JAIL)
 		return fsops_exec(ev, "pdb");
-	eval_effect(ev, "debugger", "pdb", "process",
+	effect_add(ev, "debugger", "pdb", EFFECT_PROCESS,
 	    "a debugger prompt would take any command", false);
 	*out = value_none();
 	return true;
@@ -1671,13 +1679,13 @@ instance_of(struct rt *rt, value v, value t, unsigned depth, bool *res)
 	if (t.type != VT_OBJECT || t.as.obj->kind != MK_TYPE)
 		return rt_raise(rt, "TypeError", "isinstance() arg 2 must be a "
 		    "type, a tuple of types, or a union");
-	cur = mock_type_of(EV(rt), v);
+	cur = mock_type_of(rt->ev, v);
 	for (int guard = 0; guard < 16 && cur.type == VT_OBJECT; guard++) {
 		if (cur.as.obj == t.as.obj) {
 			*res = true;
 			return true;
 		}
-		if (!mock_getattr(EV(rt), cur, "__base__", &cur))
+		if (!mock_getattr(rt->ev, cur, "__base__", &cur))
 			return false;
 	}
 	*res = false;

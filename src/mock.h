@@ -9,12 +9,12 @@
  * Python has an __init__ whose __globals__ hold its module's names and
  * __builtins__, a generator has gi_frame.f_globals.  Dangerous functions
  * "work" on the path's mock filesystem, through a mock shell, with every
- * consequence written down as an effect (eval_effect).  Nothing is ever
+ * consequence written down as an effect (effect.h).  Nothing is ever
  * executed on the host.  On the jail path the same model makes real
  * system calls instead (fsops.h), inside the kernel jail.
  *
  * Mock objects are VT_OBJECT values.  What exists is tables: the types come
- * from mock_subclasses.h (generated from CPython 3.11), the modules and
+ * from mock_subclasses.gen.h (generated from CPython 3.11), the modules and
  * their functions are rows (mock.c), the attributes of each kind of object
  * are a switch over names that exist (mockobj.c); any other name raises
  * CPython's AttributeError.
@@ -50,6 +50,7 @@ enum mkind {
 };
 
 struct vobject {
+	struct vhead	 head;		/* the slots: mockobj.c's */
 	enum mkind	 kind;
 	const char	*name;
 	const char	*module;	/* MK_PYFUNC: the defining module */
@@ -90,7 +91,14 @@ const char *const *mock_module_names(const char *module);
 /* The builtins' names (unsafe model), NULL-terminated. */
 const char *const *mock_builtin_names(void);
 bool mock_is_module(const char *name);
+/* A new object of the model in ev's arena (mock_object: in a), with the
+ * model's slots (value.h); data None, the rest zero. */
 value mock_new(struct eval *ev, enum mkind kind, const char *name);
+value mock_object(struct arena *a, enum mkind kind, const char *name);
+/* The slots of the model's objects, and of a lambda (eval.c makes
+ * those). */
+extern const struct value_slots mock_object_slots;
+extern const struct value_slots mock_function_slots;
 /* The mock shell behind os.system: runs a command line on the path's
  * filesystem and writes down what it did.  Returns the exit status. */
 int mock_shell(struct eval *ev, const char *cmdline, struct sbuf *out);
@@ -108,15 +116,8 @@ bool mock_call(struct eval *ev, value fn, const value *args, size_t nargs,
  * for the whole process and never need their input's arena kept? */
 bool mock_is_static(const struct vobject *o);
 bool mock_module_is_static(const struct vobject *o);
-/* Iterate a mock object (a generator); TypeError when not iterable. */
-bool mock_iterate(struct rt *rt, value obj,
-    bool (*fn)(struct rt *rt, value item, void *ctx), void *ctx);
 /* Wrap the items a generator expression produced into a generator. */
 bool mock_generator(struct eval *ev, value items, value *out);
-/* len() of a mock object (a range); TypeError when it has none. */
-bool mock_len(struct rt *rt, value obj, int64_t *out);
-/* repr of a mock object, of a lambda. */
-void mock_repr(value v, struct sbuf *out);
 /* The type object of any value (type(x)). */
 value mock_type_of(struct eval *ev, value v);
 /* The type object named module.qualname; false when there is none. */

@@ -4,7 +4,7 @@
  * What escape payloads walk: every value has a __class__; every type has
  * __name__, __module__, __bases__, __base__, __mro__, mro() and
  * __subclasses__(); object.__subclasses__() lists the classes CPython 3.11
- * lists, in its order (mock_subclasses.h, generated), so a payload that
+ * lists, in its order (mock_subclasses.gen.h, generated), so a payload that
  * indexes it by number lands where it would in CPython; a class defined in
  * Python has an __init__ function whose __globals__ are its module's, with
  * __builtins__ in them; C types have a slot wrapper there instead, which
@@ -22,17 +22,16 @@
 
 #include "arena.h"
 #include "builtins.h"
+#include "effect.h"
 #include "eval.h"
 #include "methods.h"
 #include "mock.h"
-#include "mock_subclasses.h"
+#include "mock_subclasses.gen.h"
 #include "ns.h"
 #include "policy.h"
 #include "sbuf.h"
 #include "textesc.h"
 #include "xalloc.h"
-
-#define EV(rt) ((struct eval *)(rt)->owner)
 
 /* ---- the type table ---- */
 
@@ -103,6 +102,7 @@ type_value(int t)
 {
 	value v = { .type = VT_OBJECT };
 	struct vobject *o = &type_objects[t];
+	o->head.slots = &mock_object_slots;
 	o->kind = MK_TYPE;
 	o->type = t;
 	o->name = types[t].name;
@@ -178,9 +178,9 @@ mock_type_of(struct eval *ev, value v)
 	return type_value(t < 0 ? 0 : t);
 }
 
-/* Names the value layer uses in messages ('module', 'function', ...). */
-const char *
-value_object_type_name(value v)
+/* Names the messages use ('module', 'function', ...): the type_name slot. */
+static const char *
+object_type_name(value v)
 {
 	int t = type_index(v);
 	return t < 0 ? "object" : types[t].name;
@@ -189,15 +189,22 @@ value_object_type_name(value v)
 /* ---- small constructors ---- */
 
 value
-mock_new(struct eval *ev, enum mkind kind, const char *name)
+mock_object(struct arena *a, enum mkind kind, const char *name)
 {
 	value v = { .type = VT_OBJECT };
-	struct vobject *o = arena_alloc(ev->rt.arena, sizeof *o);
+	struct vobject *o = arena_alloc(a, sizeof *o);
+	o->head.slots = &mock_object_slots;
 	o->kind = kind;
 	o->name = name;
 	o->data = value_none();
 	v.as.obj = o;
 	return v;
+}
+
+value
+mock_new(struct eval *ev, enum mkind kind, const char *name)
+{
+	return mock_object(ev->rt.arena, kind, name);
 }
 
 static value
@@ -317,7 +324,7 @@ type_mro(struct rt *rt, value self, const value *args, size_t nargs,
 {
 	if (!mock_want_args(rt, "mro", nargs, nkw, 0, 0))
 		return false;
-	*out = mro_list(EV(rt), self.as.obj->type);
+	*out = mro_list(rt->ev, self.as.obj->type);
 	return true;
 }
 
@@ -325,7 +332,7 @@ static bool
 call_self(struct rt *rt, value self, const value *args, size_t nargs,
     const char *const *kw, size_t nkw, value *out)
 {
-	return eval_call_value(EV(rt), self, args, nargs, kw, nkw, out);
+	return eval_call_value(rt->ev, self, args, nargs, kw, nkw, out);
 }
 
 static bool
@@ -337,7 +344,7 @@ getattribute(struct rt *rt, value self, const value *args, size_t nargs,
 	if (args[0].type != VT_STR)
 		return rt_raise(rt, "TypeError", "attribute name must be string,"
 		    " not '%s'", value_type_name(args[0]));
-	return mock_getattr(EV(rt), self, args[0].as.s->data, out);
+	return mock_getattr(rt->ev, self, args[0].as.s->data, out);
 }
 
 static bool
@@ -349,7 +356,7 @@ importer_load_module(struct rt *rt, value self, const value *args,
 	if (args[0].type != VT_STR)
 		return rt_raise(rt, "TypeError", "load_module() argument must be "
 		    "str, not %s", value_type_name(args[0]));
-	return mock_import(EV(rt), args[0].as.s->data, out);
+	return mock_import(rt->ev, args[0].as.s->data, out);
 }
 
 static bool
@@ -385,7 +392,7 @@ no_attr(struct eval *ev, value obj, const char *name)
 		return rt_raise(&ev->rt, "AttributeError", "type object '%s' has "
 		    "no attribute '%s'", obj.as.obj->name, name);
 	return rt_raise(&ev->rt, "AttributeError", "'%s' object has no "
-	    "attribute '%s'", value_object_type_name(obj), name);
+	    "attribute '%s'", object_type_name(obj), name);
 }
 
 static value
@@ -652,9 +659,9 @@ mock_getattr(struct eval *ev, value obj, const char *name, value *out)
 	 */
 	if (ev->path == PATH_SANDBOX && ev->policy != NULL &&
 	    ev->policy->attr_rule == ATTRS_PUBLIC && name[0] == '_')
-		eval_effect(ev, "introspect", name, NULL, arena_printf(
-		    ev->rt.arena, "reached the private attribute %s", name),
-		    false);
+		effect_add(ev, "introspect", name, EFFECT_HARMLESS,
+		    arena_printf(ev->rt.arena,
+		    "reached the private attribute %s", name), false);
 
 	if (obj.type != VT_OBJECT) {
 		/* the built-in types' methods (str.upper, list.append, ...) */
@@ -745,7 +752,7 @@ bool
 mock_getitem(struct eval *ev, value obj, value idx, value *out)
 {
 	return rt_raise(&ev->rt, "TypeError", "'%s' object is not "
-	    "subscriptable", value_object_type_name(obj));
+	    "subscriptable", object_type_name(obj));
 }
 
 /* ---- calling types and functions ---- */
@@ -773,7 +780,7 @@ mock_call(struct eval *ev, value fn, const value *args, size_t nargs,
 		    "positional arguments", o->name);
 	if (o->kind != MK_TYPE)
 		return rt_raise(&ev->rt, "TypeError", "'%s' object is not "
-		    "callable", value_object_type_name(fn));
+		    "callable", object_type_name(fn));
 	m = types[o->type].module;
 	n = types[o->type].name;
 	if (strcmp(m, "builtins") == 0) {
@@ -830,9 +837,19 @@ mock_generator(struct eval *ev, value items, value *out)
 	return true;
 }
 
-bool
-mock_iterate(struct rt *rt, value obj,
-    bool (*fn)(struct rt *rt, value item, void *ctx), void *ctx)
+/* Generators, iterators, views and ranges iterate; nothing else of the
+ * model does (value_iterate() raises CPython's TypeError for those). */
+static bool
+object_iterable(value obj)
+{
+	const struct vobject *o = obj.as.obj;
+	return ((o->kind == MK_GENERATOR || o->kind == MK_ITER) &&
+	    o->data.type == VT_LIST) || o->kind == MK_VIEW ||
+	    o->kind == MK_RANGE;
+}
+
+static bool
+object_iterate(struct rt *rt, value obj, value_item_fn fn, void *ctx)
 {
 	struct vobject *o = obj.as.obj;
 	if (o->kind == MK_GENERATOR && o->data.type == VT_LIST) {
@@ -863,17 +880,14 @@ mock_iterate(struct rt *rt, value obj,
 		}
 		return true;
 	}
-	if (o->kind == MK_TYPE)
-		return rt_raise(rt, "TypeError", "'type' object is not "
-		    "iterable");
 	return rt_raise(rt, "TypeError", "'%s' object is not iterable",
-	    value_object_type_name(obj));
+	    object_type_name(obj));		/* (not object_iterable) */
 }
 
 /* ---- repr ---- */
 
-void
-mock_repr(value v, struct sbuf *out)
+static void
+object_repr(value v, struct sbuf *out)
 {
 	const struct vobject *o;
 
@@ -954,128 +968,19 @@ mock_repr(value v, struct sbuf *out)
 	}
 }
 
-/*
- * Does v hold something value_copy() shares instead of copying (a lambda,
- * a mock object)?  Such values keep pointing into the arena of the input
- * that made them, so that arena must outlive the input.
- *
- * The walk is iterative, over each container once (a set of those seen),
- * so that a list 10,000 deep or one that holds itself twice is answered
- * exactly: a wrong "yes" keeps an input's arenas for the whole session,
- * and the session's memory cap counts them.  Past WALK_BUDGET containers
- * it answers yes (the safe answer).
- */
-#define WALK_BUDGET (4u << 20)
-
-struct walk {
-	value		*stack;
-	size_t		 n, cap;
-	const void	**seen;		/* open addressing, NULL: empty */
-	size_t		 nseen, capseen;	/* capseen a power of two */
-};
-
-/* Has p been seen?  Marks it seen. */
+/* A dict view shows its items: "dict_keys(['a'])". */
 static bool
-walk_seen(struct walk *w, const void *p)
+object_repr_items(value v, const char **name, value *items)
 {
-	size_t i, mask;
-	if (2 * (w->nseen + 1) > w->capseen) {
-		const void **old = w->seen;
-		size_t oldcap = w->capseen;
-		w->capseen = oldcap ? 2 * oldcap : 64;
-		w->seen = xcalloc(w->capseen, sizeof *w->seen);
-		w->nseen = 0;
-		for (i = 0; i < oldcap; i++)
-			if (old[i] != NULL)
-				(void)walk_seen(w, old[i]);
-		free(old);
-	}
-	mask = w->capseen - 1;
-	for (i = ((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15u & mask;
-	    w->seen[i] != NULL; i = (i + 1) & mask)
-		if (w->seen[i] == p)
-			return true;
-	w->seen[i] = p;
-	w->nseen++;
-	return false;
-}
-
-static void
-walk_push(struct walk *w, value v)
-{
-	switch (v.type) {
-	case VT_FUNCTION: case VT_OBJECT: case VT_NATIVE: case VT_LIST:
-	case VT_TUPLE: case VT_DICT: case VT_SET: case VT_FROZENSET:
-		break;
-	default:
-		return;		/* holds nothing */
-	}
-	if (w->n == w->cap) {
-		w->cap = w->cap ? 2 * w->cap : 64;
-		w->stack = xreallocarray(w->stack, w->cap, sizeof *w->stack);
-	}
-	w->stack[w->n++] = v;
-}
-
-bool
-value_holds_shared(value v)
-{
-	struct walk w = { 0 };
-	bool shared = false;
-	size_t i;
-
-	walk_push(&w, v);
-	while (w.n > 0 && !shared) {
-		v = w.stack[--w.n];
-		if (v.type == VT_FUNCTION)
-			shared = true;
-		else if (v.type == VT_OBJECT)
-			shared = !mock_is_static(v.as.obj);
-		else if (walk_seen(&w, v.as.obj))
-			continue;
-		else if (w.nseen > WALK_BUDGET)
-			shared = true;		/* too big to tell */
-		else if (v.type == VT_NATIVE)
-			walk_push(&w, v.as.native->self);
-		else if (v.type == VT_LIST)
-			for (i = 0; i < v.as.list->len; i++)
-				walk_push(&w, v.as.list->items[i]);
-		else if (v.type == VT_TUPLE)
-			for (i = 0; i < v.as.tuple->len; i++)
-				walk_push(&w, v.as.tuple->items[i]);
-		else
-			for (i = 0; i < v.as.dict->used; i++) {
-				const struct ventry *e = &v.as.dict->entries[i];
-				if (e->live) {
-					walk_push(&w, e->key);
-					walk_push(&w, e->val);
-				}
-			}
-	}
-	free(w.stack);
-	free(w.seen);
-	return shared;
-}
-
-bool
-value_object_view(value v, const char **name, value *items)
-{
-	if (v.as.obj == NULL || v.type != VT_OBJECT ||
-	    v.as.obj->kind != MK_VIEW)
+	if (v.type != VT_OBJECT || v.as.obj->kind != MK_VIEW)
 		return false;
 	*name = v.as.obj->name;
 	*items = v.as.obj->data;
 	return true;
 }
 
-void
-value_object_repr(value v, struct sbuf *out)
-{
-	mock_repr(v, out);
-}
-
-bool
-mock_len(struct rt *rt, value obj, int64_t *out)
+static bool
+object_len(struct rt *rt, value obj, int64_t *out)
 {
 	const struct vobject *o = obj.as.obj;
 	if (o->kind == MK_RANGE) {
@@ -1092,5 +997,32 @@ mock_len(struct rt *rt, value obj, int64_t *out)
 		return true;
 	}
 	return rt_raise(rt, "TypeError", "object of type '%s' has no len()",
-	    value_object_type_name(obj));
+	    object_type_name(obj));
 }
+
+/* A type object and a module live for the whole process; every other
+ * object, and every lambda, in the arena of the input that made it. */
+static bool
+object_in_arena(value v)
+{
+	return v.type == VT_FUNCTION || !mock_is_static(v.as.obj);
+}
+
+/* ---- the slots (value.h) ---- */
+
+const struct value_slots mock_object_slots = {
+	.type_name = object_type_name,
+	.repr = object_repr,
+	.repr_items = object_repr_items,
+	.iterable = object_iterable,
+	.iterate = object_iterate,
+	.len = object_len,
+	.in_arena = object_in_arena,
+};
+
+/* A lambda: "function", "<function <lambda> at 0x...>", no items. */
+const struct value_slots mock_function_slots = {
+	.type_name = object_type_name,
+	.repr = object_repr,
+	.in_arena = object_in_arena,
+};

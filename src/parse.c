@@ -2987,18 +2987,9 @@ check_bytes(struct parser *p)
 		n = unicode_decode(p->src + i, p->len - i, &cp);
 		if (n == 0) {
 			/* Python's own UTF-8 decoder's three verdicts */
-			const char *why = "invalid continuation byte";
-			size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2, k;
-			if (c < 0xC2 || c > 0xF4)
-				why = "invalid start byte";
-			else {
-				for (k = 1; k < need && i + k < p->len &&
-				    ((unsigned char)p->src[i + k] & 0xC0) == 0x80;
-				    k++)
-					;
-				if (i + k >= p->len && k < need)
-					why = "unexpected end of data";
-			}
+			size_t len;
+			const char *why = unicode_decode_error(p->src + i,
+			    p->len - i, &len);
 			error_span(p, i, i + 1, arena_printf(p->a,
 			    "(unicode error) 'utf-8' codec can't decode byte "
 			    "0x%02x in position %u: %s", c, i, why));

@@ -20,6 +20,7 @@
 #include "record.h"
 #include "sbuf.h"
 #include "textesc.h"
+#include "unicode.h"
 
 #define X_NAME(e, name) name,
 static const char *const path_names[] = { PATHS(X_NAME) };
@@ -66,36 +67,6 @@ record_set_line(struct record *r, struct arena *a)
 	    r->outcome);
 }
 
-/* Length of the valid UTF-8 sequence at s, or 0. */
-static size_t
-utf8_len(const unsigned char *s, size_t avail)
-{
-	size_t n, i;
-	unsigned c = s[0];
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF)
-		n = 2;
-	else if (c >= 0xE0 && c <= 0xEF)
-		n = 3;
-	else if (c >= 0xF0 && c <= 0xF4)
-		n = 4;
-	else
-		return 0;
-	if (avail < n)
-		return 0;
-	for (i = 1; i < n; i++)
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-	if (c == 0xE0 && s[1] < 0xA0)
-		return 0;
-	if (c == 0xF0 && s[1] < 0x90)
-		return 0;
-	if (c == 0xF4 && s[1] >= 0x90)
-		return 0;
-	return n;
-}
-
 /* A JSON string from arbitrary bytes: invalid UTF-8 (including encoded
  * surrogates) becomes U+FFFD. */
 static json_t *
@@ -109,10 +80,8 @@ jstr(const char *s)
 		return json_null();
 	len = strlen(s);
 	while (i < len) {
-		size_t n = utf8_len((const unsigned char *)s + i, len - i);
-		if (n == 3 && (unsigned char)s[i] == 0xED &&
-		    (unsigned char)s[i + 1] >= 0xA0)
-			n = 0;		/* a surrogate */
+		uint32_t cp;
+		size_t n = unicode_decode(s + i, len - i, &cp);
 		if (n == 0) {
 			sbuf_adds(&b, "\xEF\xBF\xBD");
 			i++;

@@ -23,6 +23,7 @@
 
 #include "arena.h"
 
+struct eval;
 struct value;
 
 enum exc_kind {
@@ -72,7 +73,10 @@ struct rt {
 	bool		(*call)(struct rt *rt, struct value fn,
 			    const struct value *args, size_t nargs,
 			    struct value *out);
-	void		*owner;		/* the evaluator behind call() */
+	/* The evaluator this runtime is part of (eval.h), behind call():
+	 * the object model's natives reach their evaluation through it.
+	 * NULL for a bare runtime (the value layer's tests). */
+	struct eval	*ev;
 };
 
 /* Set a Python exception; always returns false so callers can

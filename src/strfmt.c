@@ -28,6 +28,7 @@
 #include "num.h"
 #include "sbuf.h"
 #include "strfmt.h"
+#include "unicode.h"
 #include "value.h"
 
 #define F_LJUST	0x01
@@ -97,19 +98,10 @@ ascii_of(struct rt *rt, value v, struct sbuf *out)
 		return false;
 	}
 	while (i < r.len) {
-		unsigned char ch = (unsigned char)r.data[i];
-		uint32_t cp;
-		int more;
-		if (ch < 0x80) {
-			sbuf_addc(out, (char)ch);
-			i++;
-			continue;
-		}
-		more = ch >= 0xF0 ? 3 : ch >= 0xE0 ? 2 : 1;
-		cp = ch & (0x3F >> more);
-		for (i++; more-- > 0 && i < r.len; i++)
-			cp = (cp << 6) | ((unsigned char)r.data[i] & 0x3F);
-		if (cp <= 0xff)
+		uint32_t cp = unicode_next(r.data, r.len, &i);
+		if (cp < 0x80)
+			sbuf_addc(out, (char)cp);
+		else if (cp <= 0xff)
 			sbuf_addf(out, "\\x%02x", (unsigned)cp);
 		else if (cp <= 0xffff)
 			sbuf_addf(out, "\\u%04x", (unsigned)cp);
@@ -351,28 +343,8 @@ convert(struct fmtctx *c, value v, char ch, uint32_t cp, int flags,
 			} else {
 				/* the code point as (generalised) UTF-8 */
 				char b[4];
-				size_t n;
-				uint32_t u = (uint32_t)code;
-				if (u < 0x80) {
-					b[0] = (char)u;
-					n = 1;
-				} else if (u < 0x800) {
-					b[0] = (char)(0xC0 | (u >> 6));
-					b[1] = (char)(0x80 | (u & 0x3F));
-					n = 2;
-				} else if (u < 0x10000) {
-					b[0] = (char)(0xE0 | (u >> 12));
-					b[1] = (char)(0x80 | ((u >> 6) & 0x3F));
-					b[2] = (char)(0x80 | (u & 0x3F));
-					n = 3;
-				} else {
-					b[0] = (char)(0xF0 | (u >> 18));
-					b[1] = (char)(0x80 | ((u >> 12) & 0x3F));
-					b[2] = (char)(0x80 | ((u >> 6) & 0x3F));
-					b[3] = (char)(0x80 | (u & 0x3F));
-					n = 4;
-				}
-				sbuf_add(body, b, n);
+				sbuf_add(body, b, unicode_encode((uint32_t)code,
+				    b));
 			}
 			return true;
 		}
@@ -556,13 +528,8 @@ format_all(struct fmtctx *c, const char *f, size_t n, struct sbuf *out)
 		cpos += count_chars(f + start, i - start, c->is_bytes);
 		/* the conversion character, as a code point for errors */
 		char ch = f[i];
-		uint32_t cp = (unsigned char)f[i++];
-		if (!c->is_bytes && cp >= 0x80) {
-			int more = cp >= 0xF0 ? 3 : cp >= 0xE0 ? 2 : 1;
-			cp &= 0x3Fu >> more;
-			while (more-- > 0 && i < n)
-				cp = (cp << 6) | ((unsigned char)f[i++] & 0x3F);
-		}
+		uint32_t cp = c->is_bytes ? (unsigned char)f[i++] :
+		    unicode_next(f, n, &i);
 		if (!have_arg && !next_arg(c, &arg))
 			return false;
 		struct sbuf body = SBUF_INIT;

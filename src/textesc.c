@@ -3,7 +3,7 @@
  *
  * Runs of printable ASCII are copied as they are; anything else is decoded
  * one character at a time: strict UTF-8 (a lone surrogate, which a Python
- * str may hold, decodes too), then unicode_print_isprintable() -- the
+ * str may hold, decodes too), then unicode_is_printable() -- the
  * table repr() itself uses -- decides.  A byte that starts no valid
  * character is one \xNN.
  */
@@ -16,7 +16,6 @@
 #include "textesc.h"
 #include "sbuf.h"
 #include "unicode.h"
-#include "unicode_print.h"
 
 /* Plain printable ASCII that no context escapes. */
 static bool
@@ -31,10 +30,11 @@ is_plain(unsigned char c, char quote)
 static size_t
 decode_surrogate(const unsigned char *p, size_t n, uint32_t *cp)
 {
+	size_t i = 0;
 	if (n < 3 || p[0] != 0xED || p[1] < 0xA0 || p[1] > 0xBF ||
 	    (p[2] & 0xC0) != 0x80)
 		return 0;
-	*cp = 0xD000u | ((uint32_t)(p[1] & 0x3F) << 6) | (p[2] & 0x3F);
+	*cp = unicode_next((const char *)p, 3, &i);
 	return 3;
 }
 
@@ -70,7 +70,7 @@ textesc_next(const char *s, size_t n, char quote, char buf[TEXTESC_MAX])
 		snprintf(buf, TEXTESC_MAX, "\\x%02x", (unsigned)p[0]);
 		return 1;
 	}
-	if (unicode_print_isprintable(cp))
+	if (unicode_is_printable(cp))
 		return used;
 	if (cp <= 0xff)
 		snprintf(buf, TEXTESC_MAX, "\\x%02x", (unsigned)cp);

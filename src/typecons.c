@@ -1,8 +1,10 @@
 /*
  * typecons.c -- builtins that make values of a type or walk iterables:
  * int float str bytes dict range sorted reversed enumerate zip map filter
- * iter hash format.  Each is a row of the table at the bottom; the value
- * layer's builtin_find() falls back to typecons_find() for these names.
+ * iter hash format.  Each is a row of the table at the bottom;
+ * builtin_find() (builtins.c) falls back to typecons_find() for these
+ * names, and nothing here calls back into builtins.c: the lookup runs
+ * one way.
  *
  * Iterators (map, filter, zip, enumerate, reversed, iter) are evaluated
  * eagerly into a list wrapped in an iterator object of the right type, so
@@ -59,12 +61,8 @@ collect(struct rt *rt, value it, value *out)
 static value
 iterator(struct rt *rt, const char *type, value items)
 {
-	value v = { .type = VT_OBJECT };
-	struct vobject *o = arena_alloc(rt->arena, sizeof *o);
-	o->kind = MK_ITER;
-	o->name = type;
-	o->data = items;
-	v.as.obj = o;
+	value v = mock_object(rt->arena, MK_ITER, type);
+	v.as.obj->data = items;
 	return v;
 }
 
@@ -370,11 +368,13 @@ NATIVE(tc_bytes)
 		*out = args[0];
 		return true;
 	}
+	if (!value_is_iterable(args[0])) {
+		sbuf_free(&b);
+		return rt_raise(rt, "TypeError", "cannot convert '%s' object "
+		    "to bytes", value_type_name(args[0]));
+	}
 	if (!value_iterate(rt, args[0], byte_item, &b)) {
 		sbuf_free(&b);
-		if (rt->exc.msg != NULL && strstr(rt->exc.msg, "not iterable"))
-			rt_raise(rt, "TypeError", "cannot convert '%s' object "
-			    "to bytes", value_type_name(args[0]));
 		return false;
 	}
 	*out = value_bytes(rt->arena, sbuf_cstr(&b), b.len);
@@ -466,10 +466,7 @@ NATIVE(tc_range)
 	t = value_tuple(rt->arena, 3);
 	for (i = 0; i < 3; i++)
 		t.as.tuple->items[i] = value_int(v[i]);
-	out->type = VT_OBJECT;
-	out->as.obj = arena_alloc(rt->arena, sizeof *out->as.obj);
-	out->as.obj->kind = MK_RANGE;
-	out->as.obj->name = "range";
+	*out = mock_object(rt->arena, MK_RANGE, "range");
 	out->as.obj->data = t;
 	return true;
 }
@@ -639,14 +636,8 @@ NATIVE(tc_zip)
 		return false;
 	lists = arena_array(rt->arena, nargs + 1, sizeof *lists);
 	for (i = 0; i < nargs; i++) {
-		if (!collect(rt, args[i], &lists[i])) {
-			if (rt->exc.msg && strstr(rt->exc.msg, "not iterable")) {
-				rt_clear(rt);
-				return rt_raise(rt, "TypeError", "'%s' object is "
-				    "not iterable", value_type_name(args[i]));
-			}
+		if (!collect(rt, args[i], &lists[i]))
 			return false;
-		}
 		if (lists[i].as.list->len < n)
 			n = lists[i].as.list->len;
 	}
@@ -910,11 +901,11 @@ NATIVE(tc_complex)
 
 NATIVE(tc_frozenset)
 {
-	const struct builtin *set = builtin_find("set");
 	if (!no_kw(rt, "frozenset", nkw) ||
 	    !at_most(rt, "frozenset", nargs, 1))
 		return false;
-	if (!set->fn(rt, self, args, nargs, kw, nkw, out))
+	*out = value_set(rt->arena);
+	if (nargs == 1 && !value_set_update(rt, *out, args[0]))
 		return false;
 	out->type = VT_FROZENSET;
 	return true;

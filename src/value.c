@@ -23,6 +23,7 @@
 #include "sbuf.h"
 #include "strfmt.h"
 #include "textesc.h"
+#include "unicode.h"
 #include "value.h"
 #include "xalloc.h"
 
@@ -239,13 +240,17 @@ value_list_append(struct arena *a, value list, value item)
 	l->items[l->len++] = item;
 }
 
+/* Add an item to the list or set at ctx, within the cap on its length. */
 static bool
 extend_step(struct rt *rt, value item, void *ctx)
 {
-	value *list = ctx;
-	if (!rt_check_seq_len(rt, list->as.list->len + 1))
+	value *c = ctx;
+	size_t len = c->type == VT_LIST ? c->as.list->len : c->as.dict->len;
+	if (!rt_check_seq_len(rt, len + 1))
 		return false;
-	value_list_append(rt->arena, *list, item);
+	if (c->type != VT_LIST)
+		return value_set_add(rt, *c, item);
+	value_list_append(rt->arena, *c, item);
 	return true;
 }
 
@@ -253,6 +258,12 @@ bool
 value_list_extend(struct rt *rt, value list, value iterable)
 {
 	return value_iterate(rt, iterable, extend_step, &list);
+}
+
+bool
+value_set_update(struct rt *rt, value set, value iterable)
+{
+	return value_iterate(rt, iterable, extend_step, &set);
 }
 
 bool
@@ -266,11 +277,24 @@ value_collect(struct rt *rt, value iterable, value *list)
 static const char *const type_names[] = { VALUE_TYPES(X_NAME) };
 #undef X_NAME
 
+/* The slots of an object of the layers above (value.h); NULL for the
+ * value layer's own types. */
+static const struct value_slots *
+slots_of(value v)
+{
+	if (v.type == VT_OBJECT)
+		return ((const struct vhead *)(const void *)v.as.obj)->slots;
+	if (v.type == VT_FUNCTION)
+		return ((const struct vhead *)(const void *)v.as.func)->slots;
+	return NULL;
+}
+
 const char *
 value_type_name(value v)
 {
-	if (v.type == VT_OBJECT)
-		return value_object_type_name(v);
+	const struct value_slots *sl = slots_of(v);
+	if (sl != NULL && sl->type_name != NULL)
+		return sl->type_name(v);
 	return (unsigned)v.type < VT__COUNT ? type_names[v.type] : "?";
 }
 
@@ -604,33 +628,6 @@ value_float_repr(double f, struct sbuf *out)
 	sbuf_adds(out, buf);
 }
 
-/* Decode one code point of generalised UTF-8 (surrogates allowed). */
-static uint32_t
-utf8_next(const unsigned char *s, size_t len, size_t *i)
-{
-	unsigned char c = s[*i];
-	uint32_t cp;
-	int n;
-	if (c < 0x80) {
-		(*i)++;
-		return c;
-	}
-	if (c >= 0xF0) {
-		cp = c & 0x07;
-		n = 3;
-	} else if (c >= 0xE0) {
-		cp = c & 0x0F;
-		n = 2;
-	} else {
-		cp = c & 0x1F;
-		n = 1;
-	}
-	(*i)++;
-	while (n-- > 0 && *i < len)
-		cp = (cp << 6) | (s[(*i)++] & 0x3F);
-	return cp;
-}
-
 void
 value_str_repr(const struct vstr *s, bool is_bytes, struct sbuf *out)
 {
@@ -935,9 +932,10 @@ repr_rec(struct rt *rt, value v, struct sbuf *out,
 			    value_type_name(v.as.native->self));
 		return true;
 	case VT_OBJECT: case VT_FUNCTION: {
+		const struct value_slots *sl = slots_of(v);
 		const char *name;
 		value items;
-		if (v.type == VT_OBJECT && value_object_view(v, &name,
+		if (sl->repr_items != NULL && sl->repr_items(v, &name,
 		    &items)) {
 			sbuf_addf(out, "%s(", name);
 			if (!repr_rec(rt, items, out, seen))
@@ -945,7 +943,7 @@ repr_rec(struct rt *rt, value v, struct sbuf *out,
 			sbuf_addc(out, ')');
 			return true;
 		}
-		value_object_repr(v, out);
+		sl->repr(v, out);
 		return true;
 	}
 	default:
@@ -1323,7 +1321,7 @@ value_iterate(struct rt *rt, value it,
 		i = 0;
 		while (i < it.as.s->len) {
 			size_t j = i;
-			utf8_next((const unsigned char *)d, it.as.s->len, &j);
+			unicode_next(d, it.as.s->len, &j);
 			if (!fn(rt, value_str(rt->arena, d + i, j - i), ctx))
 				return false;
 			i = j;
@@ -1370,11 +1368,47 @@ value_iterate(struct rt *rt, value it,
 		}
 		return true;
 	}
-	case VT_OBJECT:
-		return mock_iterate(rt, it, fn, ctx);
 	default:
+		if (value_is_iterable(it))
+			return slots_of(it)->iterate(rt, it, fn, ctx);
 		return rt_raise(rt, "TypeError", "'%s' object is not iterable",
 		    value_type_name(it));
+	}
+}
+
+bool
+value_is_iterable(value v)
+{
+	const struct value_slots *sl;
+	switch (v.type) {
+	case VT_STR: case VT_BYTES: case VT_LIST: case VT_TUPLE:
+	case VT_DICT: case VT_SET: case VT_FROZENSET:
+		return true;
+	default:
+		sl = slots_of(v);
+		return sl != NULL && sl->iterable != NULL &&
+		    sl->iterate != NULL && sl->iterable(v);
+	}
+}
+
+bool
+value_len(struct rt *rt, value v, int64_t *out)
+{
+	const struct value_slots *sl;
+	switch (v.type) {
+	case VT_STR:
+	case VT_BYTES: *out = (int64_t)v.as.s->nchars; return true;
+	case VT_LIST: *out = (int64_t)v.as.list->len; return true;
+	case VT_TUPLE: *out = (int64_t)v.as.tuple->len; return true;
+	case VT_DICT:
+	case VT_SET:
+	case VT_FROZENSET: *out = (int64_t)v.as.dict->len; return true;
+	default:
+		sl = slots_of(v);
+		if (sl != NULL && sl->len != NULL)
+			return sl->len(rt, v, out);
+		return rt_raise(rt, "TypeError",
+		    "object of type '%s' has no len()", value_type_name(v));
 	}
 }
 
@@ -2148,4 +2182,109 @@ value_unaryop(struct rt *rt, enum unaryop op, value a, value *out)
 		return true;
 	}
 	return num_unaryop(rt, op, a, out);
+}
+
+/* ---- what a value keeps pointing into ---- */
+
+/*
+ * Does v hold something value_copy() shares instead of copying (a lambda,
+ * a mock object)?  Such values keep pointing into the arena of the input
+ * that made them, so that arena must outlive the input.
+ *
+ * The walk is iterative, over each container once (a set of those seen),
+ * so that a list 10,000 deep or one that holds itself twice is answered
+ * exactly: a wrong "yes" keeps an input's arenas for the whole session,
+ * and the session's memory cap counts them.  Past WALK_BUDGET containers
+ * it answers yes (the safe answer).
+ */
+#define WALK_BUDGET (4u << 20)
+
+struct walk {
+	value		*stack;
+	size_t		 n, cap;
+	const void	**seen;		/* open addressing, NULL: empty */
+	size_t		 nseen, capseen;	/* capseen a power of two */
+};
+
+/* Has p been seen?  Marks it seen. */
+static bool
+walk_seen(struct walk *w, const void *p)
+{
+	size_t i, mask;
+	if (2 * (w->nseen + 1) > w->capseen) {
+		const void **old = w->seen;
+		size_t oldcap = w->capseen;
+		w->capseen = oldcap ? 2 * oldcap : 64;
+		w->seen = xcalloc(w->capseen, sizeof *w->seen);
+		w->nseen = 0;
+		for (i = 0; i < oldcap; i++)
+			if (old[i] != NULL)
+				(void)walk_seen(w, old[i]);
+		free(old);
+	}
+	mask = w->capseen - 1;
+	for (i = ((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15u & mask;
+	    w->seen[i] != NULL; i = (i + 1) & mask)
+		if (w->seen[i] == p)
+			return true;
+	w->seen[i] = p;
+	w->nseen++;
+	return false;
+}
+
+static void
+walk_push(struct walk *w, value v)
+{
+	switch (v.type) {
+	case VT_FUNCTION: case VT_OBJECT: case VT_NATIVE: case VT_LIST:
+	case VT_TUPLE: case VT_DICT: case VT_SET: case VT_FROZENSET:
+		break;
+	default:
+		return;		/* holds nothing */
+	}
+	if (w->n == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 64;
+		w->stack = xreallocarray(w->stack, w->cap, sizeof *w->stack);
+	}
+	w->stack[w->n++] = v;
+}
+
+bool
+value_holds_shared(value v)
+{
+	struct walk w = { 0 };
+	bool shared = false;
+	size_t i;
+
+	walk_push(&w, v);
+	while (w.n > 0 && !shared) {
+		v = w.stack[--w.n];
+		if (v.type == VT_FUNCTION)
+			shared = true;
+		else if (v.type == VT_OBJECT)
+			shared = slots_of(v)->in_arena(v);
+		else if (walk_seen(&w, v.as.obj))
+			continue;
+		else if (w.nseen > WALK_BUDGET)
+			shared = true;		/* too big to tell */
+		else if (v.type == VT_NATIVE)
+			walk_push(&w, v.as.native->self);
+		else if (v.type == VT_LIST)
+			for (i = 0; i < v.as.list->len; i++)
+				walk_push(&w, v.as.list->items[i]);
+		else if (v.type == VT_TUPLE)
+			for (i = 0; i < v.as.tuple->len; i++)
+				walk_push(&w, v.as.tuple->items[i]);
+		else
+			for (i = 0; i < v.as.dict->used; i++) {
+				const struct ventry *e = &v.as.dict->entries[i];
+				if (e->live) {
+					walk_push(&w, e->key);
+					walk_push(&w, e->val);
+				}
+			}
+	}
+	free(w.stack);
+	free(w.seen);
+	return shared;
 }

@@ -183,6 +183,9 @@ bool value_set_add(struct rt *rt, value set, value key);
 
 /* Append every item of an iterable to list (capped by max_seq_len). */
 bool value_list_extend(struct rt *rt, value list, value iterable);
+/* Add every item of an iterable to a set (capped by max_seq_len);
+ * TypeError for an unhashable item. */
+bool value_set_update(struct rt *rt, value set, value iterable);
 /* The items of any iterable, as a new list. */
 bool value_collect(struct rt *rt, value iterable, value *list);
 
@@ -220,22 +223,56 @@ bool value_eq(struct rt *rt, value a, value b, bool *out);
 bool value_getitem(struct rt *rt, value container, value key, value *out);
 /* Iterate: calls fn for each item of an iterable; TypeError if not
  * iterable.  fn returns false to propagate its exception. */
+/* Would value_iterate() iterate v, rather than raise "'X' object is not
+ * iterable"?  (What CPython's iter() decides, asked before iterating.) */
+bool value_is_iterable(value v);
 bool value_iterate(struct rt *rt, value iterable,
     bool (*fn)(struct rt *rt, value item, void *ctx), void *ctx);
 
-/* ---- the object model's part (mockobj.c) ----
- * VT_OBJECT values (and lambdas) belong to the object model: the value
- * layer asks it for their type name, repr and iteration. */
-const char *value_object_type_name(value v);
-void value_object_repr(value v, struct sbuf *out);
+/* ---- the slots of the types the value layer does not own ----
+ *
+ * VT_OBJECT values (the object model's modules, types, files, ranges,
+ * iterators, views ...) and VT_FUNCTION values (lambdas) belong to the
+ * layers above.  As a CPython object starts with ob_type, each of them
+ * starts with a struct vhead that points at its type's slots, set by the
+ * code that made it, so the value layer asks the object itself for its
+ * type name, repr, items and length and never names the layers above.
+ * A NULL slot means the type has no such behaviour: value_iterate() and
+ * value_len() raise CPython's TypeError for it.
+ */
+typedef bool (*value_item_fn)(struct rt *rt, value item, void *ctx);
+
+struct value_slots {
+	/* The name CPython's messages use ('module', 'range', ...). */
+	const char	*(*type_name)(value v);
+	/* repr(v) appended to out, for a type whose repr holds no values. */
+	void		 (*repr)(value v, struct sbuf *out);
+	/* A repr "name(items)" (a dict view): true and its parts, else
+	 * false and repr() is used.  NULL: never. */
+	bool		 (*repr_items)(value v, const char **name,
+			    value *items);
+	/* Can v be iterated (has it CPython's tp_iter)?  Then iterate()
+	 * walks it; either NULL: no value of the type iterates. */
+	bool		 (*iterable)(value v);
+	bool		 (*iterate)(struct rt *rt, value v, value_item_fn fn,
+			    void *ctx);
+	bool		 (*len)(struct rt *rt, value v, int64_t *out);
+	/* Does v point into the arena of the input that made it (rather
+	 * than being a static object that lives for the whole process)? */
+	bool		 (*in_arena)(value v);
+};
+
+struct vhead {
+	const struct value_slots *slots;
+};
+
 /* Does v reach something value_copy() shares instead of copying (a
- * lambda, an object of the model)?  Such values keep pointing into the
- * arena they were made in, which must then outlive them. */
+ * lambda, an object of the model in an input's arena)?  Such values keep
+ * pointing into the arena they were made in, which must then outlive
+ * them. */
 bool value_holds_shared(value v);
-/* A dict view ("dict_keys", ...): its type name and items (a list). */
-bool value_object_view(value v, const char **name, value *items);
-bool mock_iterate(struct rt *rt, value obj,
-    bool (*fn)(struct rt *rt, value item, void *ctx), void *ctx);
+/* len(v) for any value; TypeError "object of type 'X' has no len()". */
+bool value_len(struct rt *rt, value v, int64_t *out);
 
 /* ---- copying between arenas ---- */
 /* Deep copy into dst (shared substructure and cycles preserved). */

@@ -1,0 +1,85 @@
+/*
+ * effect.c -- the evaluation's list of effects (see effect.h).
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "arena.h"
+#include "effect.h"
+#include "eval.h"
+#include "value.h"
+
+#define X_NAME(e, name) name,
+static const char *const category_names[] = { EFFECT_CATEGORIES(X_NAME) };
+#undef X_NAME
+
+const char *
+effect_category_name(enum effect_category c)
+{
+	return (unsigned)c < EFFECT__COUNT ? category_names[c] : NULL;
+}
+
+bool
+effect_category_parse(const char *name, enum effect_category *out)
+{
+	unsigned c;
+	for (c = 0; c < EFFECT__COUNT; c++)
+		if (name == NULL ? category_names[c] == NULL :
+		    category_names[c] != NULL &&
+		    strcmp(category_names[c], name) == 0) {
+			*out = (enum effect_category)c;
+			return true;
+		}
+	return false;
+}
+
+uint64_t
+effect_text_held(const char *text, size_t len)
+{
+	return 3 * (uint64_t)len + 4 * value_repr_bound(text, len, false);
+}
+
+/* The category is a static name or (effect_add_named) copied. */
+static void
+add(struct eval *ev, const char *op, const char *target,
+    const char *category, const char *text, bool denied)
+{
+	struct effect *e;
+	if (ev->neffects == ev->capeffects) {
+		size_t ncap = ev->capeffects ? ev->capeffects * 2 : 8;
+		ev->effects = arena_grow(ev->rt.arena, ev->effects,
+		    ev->neffects, ncap, sizeof *ev->effects);
+		ev->capeffects = ncap;
+	}
+	e = &ev->effects[ev->neffects++];
+	e->op = arena_strdup(ev->rt.arena, op);
+	e->target = arena_strdup(ev->rt.arena, target);
+	e->category = category;
+	e->text = text ? arena_strdup(ev->rt.arena, text) : NULL;
+	if (text != NULL)
+		arena_charge(ev->rt.arena, (size_t)effect_text_held(text,
+		    strlen(text)) - strlen(text));
+	e->simulated = !record_path_is_jail(ev->path);
+	e->denied = denied;
+	e->source = NULL;
+	if (ev->effect_sink != NULL)
+		ev->effect_sink(e);
+}
+
+void
+effect_add(struct eval *ev, const char *op, const char *target,
+    enum effect_category category, const char *text, bool denied)
+{
+	add(ev, op, target, effect_category_name(category), text, denied);
+}
+
+void
+effect_add_named(struct eval *ev, const char *op, const char *target,
+    const char *category, const char *text, bool denied)
+{
+	enum effect_category c;
+	add(ev, op, target, effect_category_parse(category, &c) ?
+	    effect_category_name(c) : arena_strdup(ev->rt.arena, category),
+	    text, denied);
+}
