@@ -600,22 +600,20 @@ is_literal_node(const struct node *n, int depth)
 static bool is_identifier(const char *s);
 
 /*
- * The source that binds path p's old world's plain names again, from
- * what the state kept of them: each "name = repr" only when the name is
- * an identifier and the repr parses as a literal (the state is a file;
- * the reprs came from a world), so nothing but literals is run.
+ * The source that binds path p's plain names again from lits (n pairs of
+ * name and repr): each "name = repr" only when the name is an identifier
+ * the path's own names do not hold and the repr parses as a literal (the
+ * pairs came from a world, or from the state's file), so nothing but
+ * literals is run.  NULL when there is none.
  */
 static char *
-restore_source(const struct session *s, enum path_id p)
+literal_source(const struct session *s, enum path_id p,
+    const char *const *lits, size_t n)
 {
 	struct sbuf src = SBUF_INIT;
-	const char *const *lits;
-	size_t i, n;
+	size_t i;
 
-	if (s->state == NULL ||
-	    (lits = state_world_values(s->state, p, &n)) == NULL)
-		return NULL;
-	for (i = 0; i < n; i++) {
+	for (i = 0; lits != NULL && i < n; i++) {
 		const char *name = lits[2 * i], *repr = lits[2 * i + 1];
 		struct arena *a = arena_new();
 		struct parse_result pr;
@@ -633,6 +631,20 @@ restore_source(const struct session *s, enum path_id p)
 		return NULL;
 	}
 	return sbuf_take(&src);
+}
+
+/* The source that binds path p's old world's plain names again, from
+ * what the state kept of them. */
+static char *
+restore_source(const struct session *s, enum path_id p)
+{
+	const char *const *lits;
+	size_t n;
+
+	if (s->state == NULL ||
+	    (lits = state_world_values(s->state, p, &n)) == NULL)
+		return NULL;
+	return literal_source(s, p, lits, n);
 }
 
 /* Did the restore source bind name? */
@@ -2343,35 +2355,17 @@ ledger_copy_into(struct ledger *to, const struct ledger *from)
 		(void)ledger_add_digests(to, k, a, m);
 }
 
-/* The source that binds a world's plain names again (its literals, as
- * restore_source makes them from a saved state), or NULL. */
+/* The source that binds a world's plain names again (its literals), or
+ * NULL. */
 static char *
 world_literal_source(const struct session *s, enum path_id p)
 {
-	struct sbuf src = SBUF_INIT;
 	const char *const *lits;
-	size_t i, n;
-	value v;
+	size_t n;
 
 	if ((lits = session_world_literals(s, p, &n)) == NULL)
 		return NULL;
-	for (i = 0; i < n; i++) {
-		const char *name = lits[2 * i], *repr = lits[2 * i + 1];
-		struct arena *a = arena_new();
-		struct parse_result pr;
-
-		parse_input(a, repr, strlen(repr), &pr);
-		if (is_identifier(name) && !ns_get(s->paths[p].ns, name, &v) &&
-		    pr.status == PARSE_OK && pr.root->kind == NODE_EXPRESSION &&
-		    is_literal_node(pr.root->u.expression.body, 0))
-			sbuf_addf(&src, "%s = %s\n", name, repr);
-		arena_free(a);
-	}
-	if (src.len == 0) {
-		sbuf_free(&src);
-		return NULL;
-	}
-	return sbuf_take(&src);
+	return literal_source(s, p, lits, n);
 }
 
 void

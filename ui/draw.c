@@ -108,6 +108,36 @@ draw_fit(const char *s, size_t len, int cols)
 	return i;
 }
 
+/* Part of a name: a letter, digit, underscore or a UTF-8 byte. */
+static bool
+name_char(char c)
+{
+	unsigned char b = (unsigned char)c;
+
+	return b >= 0x80 || b == '_' || (b >= '0' && b <= '9') ||
+	    ((b | 0x20) >= 'a' && (b | 0x20) <= 'z');
+}
+
+size_t
+draw_wrap(const char *s, size_t len, int cols)
+{
+	size_t take = draw_fit(s, len, cols > 1 ? cols : 1), k;
+
+	if (take == 0 && len > 0)
+		take = 1;
+	if (take < len && s[take] != ' ') {
+		for (k = take; k > 0 && s[k - 1] != ' '; k--)
+			;
+		if (k == 0)
+			for (k = take; k > 0 && name_char(s[k - 1]) &&
+			    name_char(s[k]); k--)
+				;
+		if (k > 0)
+			take = k;
+	}
+	return take;
+}
+
 int
 draw_textn(struct rect r, int row, int col, int attr, const char *s,
     size_t len)

@@ -220,16 +220,6 @@ draw_gauge(struct ui *u, struct rect r, int row, enum path_id p)
 	draw_text(r, row, x, A_NORMAL, "]");
 }
 
-/* Part of a name: a letter, digit, underscore or a UTF-8 byte. */
-static bool
-name_char(char c)
-{
-	unsigned char b = (unsigned char)c;
-
-	return b >= 0x80 || b == '_' || (b >= '0' && b <= '9') ||
-	    ((b | 0x20) >= 'a' && (b | 0x20) <= 'z');
-}
-
 static void
 add_rows(struct row **rows, size_t *n, size_t *cap, const char *s, size_t len,
     int attr, int width, const char *prefix, int prefix_attr)
@@ -237,24 +227,8 @@ add_rows(struct row **rows, size_t *n, size_t *cap, const char *s, size_t len,
 	int pw = prefix ? (int)strlen(prefix) : 0;
 	bool first = true;
 	do {
-		int room = width - pw;
-		size_t take = draw_fit(s, len, room > 1 ? room : 1), k;
+		size_t take = draw_wrap(s, len, width - pw);
 		struct row *rw;
-		if (take == 0 && len > 0)
-			take = 1;
-		/* Break at the last space that fits, else between a name
-		 * and punctuation, never inside a name (nor a UTF-8
-		 * sequence) unless the row holds nothing else. */
-		if (take < len && s[take] != ' ') {
-			for (k = take; k > 0 && s[k - 1] != ' '; k--)
-				;
-			if (k == 0)
-				for (k = take; k > 0 && name_char(s[k - 1]) &&
-				    name_char(s[k]); k--)
-					;
-			if (k > 0)
-				take = k;
-		}
 		if (*n == *cap) {
 			*cap = *cap ? *cap * 2 : 64;
 			*rows = xreallocarray(*rows, *cap, sizeof **rows);

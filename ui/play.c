@@ -463,39 +463,16 @@ push(struct rows *rs, const char *s, size_t len, int attr, int x)
 	rs->r[rs->n++] = (struct prow){ s, len, attr, x };
 }
 
-static bool
-name_char(char c)
-{
-	unsigned char b = (unsigned char)c;
-
-	return b >= 0x80 || b == '_' || (b >= '0' && b <= '9') ||
-	    ((b | 0x20) >= 'a' && (b | 0x20) <= 'z');
-}
-
 /* Wrap s into rows of width w from column x, breaking at a space, else
  * between a name and punctuation; returns the rows it took (all are
  * pushed when rs is not NULL). */
 static size_t
 wrap(struct rows *rs, const char *s, size_t len, int attr, int x, int w)
 {
-	size_t n = 0, take, k;
+	size_t n = 0, take;
 
-	if (w < 1)
-		w = 1;
 	do {
-		take = draw_fit(s, len, w);
-		if (take == 0 && len > 0)
-			take = 1;
-		if (take < len && s[take] != ' ') {
-			for (k = take; k > 0 && s[k - 1] != ' '; k--)
-				;
-			if (k == 0)
-				for (k = take; k > 0 && name_char(s[k - 1]) &&
-				    name_char(s[k]); k--)
-					;
-			if (k > 0)
-				take = k;
-		}
+		take = draw_wrap(s, len, w);
 		if (rs != NULL)
 			push(rs, s, take, attr, x);
 		n++;

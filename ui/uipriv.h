@@ -94,6 +94,11 @@ void draw_box(struct rect r, int attr, const char *title);
 int draw_width(const char *s, size_t len);
 /* How many bytes of s fit in cols columns. */
 size_t draw_fit(const char *s, size_t len, int cols);
+/* How much of s goes on a row cols cells wide: what fits, broken at the
+ * last space, else between a name and punctuation, never inside a name
+ * (nor a UTF-8 sequence) unless the row holds nothing else; at least one
+ * byte while len > 0.  The caller skips the spaces it broke at. */
+size_t draw_wrap(const char *s, size_t len, int cols);
 
 /* layout.c: where each pane goes for this screen size. */
 void layout_draw(struct ui *u);
