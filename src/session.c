@@ -45,6 +45,7 @@
 #include "cmd.h"
 #include "eval.h"
 #include "jailpath.h"
+#include "layers.h"
 #include "ledger.h"
 #include "mock.h"
 #include "mockfs.h"
@@ -928,28 +929,74 @@ command_shape(struct step *st, const struct cmd_entry *e,
 	return false;
 }
 
+/* A layer's decision becomes the record's (layers.h). */
+static void
+apply(struct step *st, const struct layer_decision *d)
+{
+	mark_node(st->r, d->node);
+	if (d->effect_op != NULL)
+		eval_effect(&st->ev, d->effect_op, d->effect_target, NULL,
+		    NULL, true);
+	decide(st, d->verdict, d->layer, d->rule, d->reason);
+	st->essay = d->essay;
+	if (d->outcome != NULL)
+		st->r->outcome = d->outcome;
+}
+
 /* The policy's checker said no: the record names its rule and node. */
 static void
 decide_blocked(struct step *st, const struct check_result *cr)
 {
-	mark_node(st->r, cr->node);
-	decide(st, VERDICT_BLOCKED, LAYER_ALLOWLIST, cr->rule, cr->reason);
-	st->essay = cr->essay;
+	struct layer_decision d;
+
+	layers_blocked(cr, &d);
+	apply(st, &d);
 }
 
-static bool
-charge_budget(struct step *st)
+/*
+ * What the sandbox's layers (layers.c) look at for this input: code
+ * (root), or a command e and its call.  names: the name rule too (the
+ * sandbox path's; a jail's filter has none).
+ */
+static void
+layer_call(struct step *st, const struct node *root,
+    const struct cmd_entry *e, const struct node *call, bool names,
+    struct layer_call *c)
 {
-	if (st->path != PATH_SANDBOX)
+	*c = (struct layer_call){ .policy = st->s->policy, .a = st->a,
+	    .input = st->r->input, .root = e != NULL ? NULL : root, .e = e,
+	    .call = call, .names = names, .used = &st->ps->used,
+	    .limit = st->s->budget, .ledger = st->ps->ledger };
+}
+
+/*
+ * The layers of one stage, through last (LAYER__COUNT: all), on the
+ * sandbox path or a jail's filter: false when one decided the record.
+ */
+static bool
+walk_layers(struct step *st, enum layer_stage stage, enum layer last,
+    struct layer_call *c)
+{
+	struct layer_decision d;
+
+	if (layers_walk(stage, last, c, &d))
 		return true;
-	if (st->ps->used >= st->s->budget) {
-		decide(st, VERDICT_BLOCKED, LAYER_BUDGET, "budget",
-		    arena_printf(st->a, "budget exhausted (%u of %u "
-		    "inputs used)", st->ps->used, st->s->budget));
-		return false;
-	}
-	st->ps->used++;
-	return true;
+	apply(st, &d);
+	return false;
+}
+
+/* The policy's checks before anything is evaluated, on a jail's path
+ * under --jail-filter: the command allowlist and the code checker, as
+ * the sandbox's, without its name rule and budget.  False when they said
+ * no (the record is decided). */
+static bool
+jail_filter(struct step *st, const struct node *root,
+    const struct cmd_entry *e, const struct node *call)
+{
+	struct layer_call c;
+
+	layer_call(st, root, e, call, false, &c);
+	return walk_layers(st, LAYER_STAGE_CHECK, LAYER_ALLOWLIST, &c);
 }
 
 static void run_world(struct step *st, const char *src,
@@ -1009,46 +1056,16 @@ mark_bypass(struct step *st)
 	st->r->reason = NULL;	/* (finish() tells what got through) */
 }
 
-/* The policy's checks of code, before anything is evaluated: the sandbox
- * path's, and the jail path's under --jail-filter.  False when they said
- * no (the record is decided). */
-static bool
-filter_code(struct step *st, const struct node *root)
-{
-	struct check_result cr;
-
-	if (!check_source(st->s->policy, root, st->r->input,
-	    strlen(st->r->input), st->a, &cr) ||
-	    !check_tree(st->s->policy, root, st->a, &cr)) {
-		decide_blocked(st, &cr);
-		return false;
-	}
-	return true;
-}
-
-/* The name rule before the sandbox's code runs (check_names), in its
- * world or on the evaluator alike: a name the policy does not give is
- * refused by its filter, not left to a NameError.  False when it said no
- * (the record is decided). */
-static bool
-filter_names(struct step *st, const struct node *root)
-{
-	struct check_result cr;
-
-	if (check_names(st->s->policy, root, st->a, &cr))
-		return true;
-	decide_blocked(st, &cr);
-	return false;
-}
-
 static void
 run_code(struct step *st, const struct node *root)
 {
 	value v;
 	bool has_value;
+	struct layer_call c;
 
-	if (st->path == PATH_SANDBOX && (!filter_code(st, root) ||
-	    !filter_names(st, root) || !charge_budget(st)))
+	layer_call(st, root, NULL, NULL, true, &c);
+	if (st->path == PATH_SANDBOX &&
+	    !walk_layers(st, LAYER_STAGE_CHECK, LAYER__COUNT, &c))
 		return;
 	if (st->world != NULL) {
 		/* What the policy admitted runs in CPython, in the sandbox's
@@ -1073,43 +1090,6 @@ run_code(struct step *st, const struct node *root)
 			decide_exception(st);
 	}
 	mark_bypass(st);
-}
-
-/* Canonical arguments: the dict's items sorted by key, without the
- * idempotency key itself, as a repr. */
-static const char *
-canonical_args(struct step *st, value args)
-{
-	struct sbuf b = SBUF_INIT;
-	const struct vdict *d = args.as.dict;
-	const struct ventry **sorted = arena_array(st->a, d->used + 1,
-	    sizeof *sorted);
-	size_t i, j, n = 0;
-	const char *s;
-
-	for (i = 0; i < d->used; i++) {
-		const struct ventry *e = &d->entries[i];
-		if (!e->live || strcmp(e->key.as.s->data,
-		    "idempotency_key") == 0)
-			continue;
-		for (j = n; j > 0 && strcmp(sorted[j - 1]->key.as.s->data,
-		    e->key.as.s->data) > 0; j--)
-			sorted[j] = sorted[j - 1];
-		sorted[j] = e;
-		n++;
-	}
-	sbuf_addc(&b, '{');
-	for (i = 0; i < n; i++) {
-		if (i)
-			sbuf_adds(&b, ", ");
-		value_str_repr(sorted[i]->key.as.s, false, &b);
-		sbuf_adds(&b, ": ");
-		value_str_repr(sorted[i]->val.as.s, false, &b);
-	}
-	sbuf_addc(&b, '}');
-	s = arena_strdup(st->a, sbuf_cstr(&b));
-	sbuf_free(&b);
-	return s;
 }
 
 /* What the trace tells of a step with harmful simulated effects. */
@@ -1179,142 +1159,6 @@ surface_outcome(struct step *st)
 	s = b.len ? arena_strdup(st->a, sbuf_cstr(&b)) : NULL;
 	sbuf_free(&b);
 	return s;
-}
-
-/* The literal str a command's call gives key, by position, keyword
- * or in its dict, or NULL. */
-static const char *
-literal_arg(const struct cmd_entry *e, const struct node *call,
-    const char *key)
-{
-	const struct nodelist *args = &call->u.call.args;
-	const struct node *v = NULL;
-	size_t i, k;
-
-	if (args->len == 1 && args->items[0]->kind == NODE_DICT) {
-		const struct node *d = args->items[0];
-		for (i = 0; i < d->u.dict.keys.len; i++) {
-			const struct node *kn = d->u.dict.keys.items[i];
-			if (kn != NULL && kn->kind == NODE_CONSTANT &&
-			    kn->u.constant.value.type == VT_STR &&
-			    strcmp(kn->u.constant.value.as.s->data, key) == 0)
-				v = d->u.dict.values.items[i];
-		}
-	} else		/* by position: the entry's keys in order */
-		for (i = 0, k = 0; e->keys[k] != NULL; k++) {
-			if (strcmp(e->keys[k], "idempotency_key") == 0)
-				continue;
-			if (i < args->len && strcmp(e->keys[k], key) == 0)
-				v = args->items[i];
-			i++;
-		}
-	for (i = 0; i < call->u.call.keywords.len; i++) {
-		const struct node *kw = call->u.call.keywords.items[i];
-		if (kw->u.keyword.arg != NULL &&
-		    strcmp(kw->u.keyword.arg, key) == 0)
-			v = kw->u.keyword.value;
-	}
-	return v != NULL && v->kind == NODE_CONSTANT &&
-	    v->u.constant.value.type == VT_STR ?
-	    v->u.constant.value.as.s->data : NULL;
-}
-
-/* Best-effort target of a command from its literal argument, for
- * records of commands refused before evaluation. */
-static const char *
-literal_target(const struct cmd_entry *e, const struct node *call)
-{
-	const char *key = e->path_key ? e->path_key : e->url_key;
-	const char *t = key != NULL ? literal_arg(e, call, key) : NULL;
-
-	return t != NULL ? t : e->name;
-}
-
-/* The code policy on one argument of a command: a dict display is the
- * command's own syntax, so its keys and values are checked, not it. */
-static bool
-filter_arg(struct step *st, const struct node *arg, struct check_result *cr)
-{
-	size_t i;
-
-	if (arg->kind != NODE_DICT)
-		return check_tree(st->s->policy, arg, st->a, cr);
-	for (i = 0; i < arg->u.dict.keys.len; i++) {
-		const struct node *k = arg->u.dict.keys.items[i];
-		if (k == NULL) {
-			cr->node = arg->u.dict.values.items[i];
-			cr->rule = "nodes";
-			cr->reason = "unpacking a dict (**) is not allowed";
-			cr->essay = "disallowed ** unpacking";
-			return false;
-		}
-		if (!check_tree(st->s->policy, k, st->a, cr) ||
-		    !check_tree(st->s->policy, arg->u.dict.values.items[i],
-		    st->a, cr))
-			return false;
-	}
-	return true;
-}
-
-/*
- * The policy's checks of a command, before anything is evaluated: the
- * command allowlist, the call's shape, and the code policy on the
- * argument's expressions (the dict display around them is the command's
- * own syntax).  The sandbox path's, and the jail path's under
- * --jail-filter.  False when they said no (the record is decided).
- */
-static bool
-filter_command(struct step *st, const struct cmd_entry *e,
-    const struct node *call)
-{
-	struct check_result cr;
-	bool ok;
-	size_t i;
-
-	if (!policy_allows_command(st->s->policy, e->name)) {
-		mark_node(st->r, call);
-		eval_effect(&st->ev, e->op, literal_target(e, call),
-		    NULL, NULL, true);
-		decide(st, VERDICT_BLOCKED, LAYER_COMMANDS, "commands",
-		    arena_printf(st->a, "%s is not allowed (%s)", e->name,
-		    st->s->policy->commands[0] == NULL ? "no command is" :
-		    st->s->policy->commands[1] == NULL ? arena_printf(st->a,
-		    "only %s is", st->s->policy->commands[0]) :
-		    arena_printf(st->a, "%s are", policy_list_words(st->a,
-		    st->s->policy->commands, 12))));
-		st->essay = arena_printf(st->a, "command '%s' not on the "
-		    "allowlist", e->name);
-		return false;
-	}
-	if (!command_shape(st, e, call))
-		return false;
-	ok = check_source(st->s->policy, call, st->r->input,
-	    strlen(st->r->input), st->a, &cr);
-	for (i = 0; ok && i < call->u.call.args.len; i++)
-		ok = filter_arg(st, call->u.call.args.items[i], &cr);
-	for (i = 0; ok && i < call->u.call.keywords.len; i++)
-		ok = check_tree(st->s->policy,
-		    call->u.call.keywords.items[i]->u.keyword.value, st->a,
-		    &cr);
-	if (!ok)
-		decide_blocked(st, &cr);
-	return ok;
-}
-
-/* The name rule on a command's arguments (its own name is the call's). */
-static bool
-filter_call_names(struct step *st, const struct node *call)
-{
-	size_t i;
-
-	for (i = 0; i < call->u.call.args.len; i++)
-		if (!filter_names(st, call->u.call.args.items[i]))
-			return false;
-	for (i = 0; i < call->u.call.keywords.len; i++)
-		if (!filter_names(st,
-		    call->u.call.keywords.items[i]->u.keyword.value))
-			return false;
-	return true;
 }
 
 /*
@@ -1433,73 +1277,29 @@ run_command(struct step *st, const struct cmd_entry *e,
 {
 	struct eval *ev = &st->ev;
 	struct cmd_run run = { .ev = ev, .unsafe = st->path == PATH_UNSAFE };
-	const struct node *arg = call;
-	const char *why, *key = NULL, *args_canon = NULL;
+	struct layer_call c;
+	const char *key = NULL, *args_canon = NULL;
 	value args;
 
 	st->r->kind = KIND_COMMAND;
+	layer_call(st, NULL, e, call, true, &c);
 	if (st->path == PATH_SANDBOX) {
-		if (!filter_command(st, e, call) ||
-		    !filter_call_names(st, call) || !charge_budget(st))
+		if (!walk_layers(st, LAYER_STAGE_CHECK, LAYER__COUNT, &c))
 			return;
 	} else if (!command_shape(st, e, call))
 		return;
 	if (!command_args(st, e, call, &args))
 		return;
-	if (call->u.call.args.len == 1 && call->u.call.keywords.len == 0)
-		arg = call->u.call.args.items[0];	/* (marked below) */
 	run.args = args;
 	if (st->path == PATH_SANDBOX) {
-		if (e->path_key != NULL && cmd_arg(&run, e->path_key) != NULL &&
-		    (why = cmd_surface_check(st->a, cmd_arg(&run,
-		    e->path_key))) != NULL) {
-			mark_node(st->r, arg);
-			eval_effect(ev, e->op, cmd_arg(&run, e->path_key),
-			    NULL, NULL, true);
-			decide(st, VERDICT_BLOCKED, LAYER_SURFACE, "surface",
-			    why);
+		c.run = &run;
+		c.arg = call->u.call.args.len == 1 &&
+		    call->u.call.keywords.len == 0 ?
+		    call->u.call.args.items[0] : call;
+		if (!walk_layers(st, LAYER_STAGE_ARGS, LAYER__COUNT, &c))
 			return;
-		}
-		if (e->url_key != NULL) {
-			const char *url = cmd_arg(&run, e->url_key);
-			const char *host = cmd_url_host(st->a, url);
-			if (host == NULL ||
-			    !policy_allows_host(st->s->policy, host)) {
-				mark_node(st->r, arg);
-				eval_effect(ev, "send", url, NULL, NULL, true);
-				decide(st, VERDICT_BLOCKED, LAYER_NETWORK,
-				    "network", arena_printf(st->a, "host '%s' "
-				    "is not reachable (no network)",
-				    host ? host : url));
-				return;
-			}
-		}
-		if (e->writes) {
-			const char *done;
-			bool same_args = true;
-			args_canon = canonical_args(st, args);
-			key = cmd_arg(&run, "idempotency_key");
-			key = key ? arena_printf(st->a, "key:%s", key) :
-			    arena_printf(st->a, "%s:%s", e->name, args_canon);
-			done = ledger_find(st->ps->ledger, key, args_canon,
-			    &same_args);
-			if (done != NULL && !same_args) {
-				mark_node(st->r, arg);
-				decide(st, VERDICT_BLOCKED, LAYER_IDEMPOTENCY,
-				    "idempotency", arena_printf(st->a,
-				    "idempotency key '%s' was already used "
-				    "with different arguments",
-				    cmd_arg(&run, "idempotency_key")));
-				return;
-			}
-			if (done != NULL) {
-				decide(st, VERDICT_OK, LAYER_IDEMPOTENCY, NULL,
-				    NULL);
-				st->r->outcome = arena_printf(st->a,
-				    "%s (idempotent: already done)", done);
-				return;
-			}
-		}
+		key = c.key;
+		args_canon = c.args_canon;
 	}
 	if (st->world != NULL) {
 		world_command(st, e, call, args, key, args_canon);
@@ -1575,8 +1375,7 @@ run_jail(struct step *st, const struct node *root, const struct cmd_entry *e,
 	};
 
 	st->r->kind = e ? KIND_COMMAND : KIND_CODE;
-	if (st->s->jail_filter && !(e != NULL ? filter_command(st, e, call) :
-	    filter_code(st, root)))
+	if (st->s->jail_filter && !jail_filter(st, root, e, call))
 		return;
 	if (e != NULL && !command_shape(st, e, call))
 		return;
@@ -1602,8 +1401,7 @@ run_jail_world(struct step *st, const struct node *root,
 {
 	st->r->kind = e ? KIND_COMMAND : KIND_CODE;
 	st->r->engine = world_engine_name(WORLD_ENGINE_CPYTHON);
-	if (st->s->jail_filter && !(e != NULL ? filter_command(st, e, call) :
-	    filter_code(st, root)))
+	if (st->s->jail_filter && !jail_filter(st, root, e, call))
 		return;
 	if (w == NULL) {
 		decide(st, VERDICT_ERROR, gvisor_path(st) ?
