@@ -41,6 +41,7 @@
 
 #include "arena.h"
 #include "ast.h"
+#include "builtins.h"
 #include "check.h"
 #include "cmd.h"
 #include "eval.h"
@@ -769,6 +770,29 @@ session_path_adjective(enum path_id p)
 	};
 	return adj[p];
 }
+
+/* ---- the names a policy may list (policy.h) ---- */
+
+static bool
+names_builtin(const char *name)
+{
+	value t;
+
+	return builtin_find(name) != NULL ||
+	    strlist_has(mock_builtin_names(), name) ||
+	    mock_type_named(NULL, "builtins", name, &t);
+}
+
+static bool
+names_command(const char *name)
+{
+	return cmd_find(name) != NULL;
+}
+
+const struct policy_names session_policy_names = {
+	.is_builtin = names_builtin,
+	.is_command = names_command,
+};
 
 /* ---- one path ---- */
 
