@@ -686,11 +686,62 @@ reseed_setup(struct session *s)
 	arena_free(a);
 }
 
+/* ---- the session as its state sees it (state.h) ---- */
+
+static void view_reset(struct state_session *ss);
+
+/* What the state saves from and loads into: this session's stores. */
+static void
+view_fill(struct session *s, struct state_session *ss)
+{
+	size_t p;
+
+	ss->steps = s->steps;
+	ss->reset = view_reset;
+	ss->ctx = s;
+	for (p = 0; p < PATH__COUNT; p++) {
+		struct state_path *sp = &ss->paths[p];
+		sp->fs = s->paths[p].fs;
+		sp->ns = s->paths[p].ns;
+		sp->ledger = s->paths[p].ledger;
+		sp->used = s->paths[p].used;
+		sp->world_names = session_world_names(s, (enum path_id)p,
+		    &sp->nworld_names);
+		sp->world_literals = session_world_literals(s,
+		    (enum path_id)p, &sp->nworld_literals);
+	}
+}
+
+static void
+view_reset(struct state_session *ss)
+{
+	struct session *s = ss->ctx;
+
+	session_reset(s, false);
+	view_fill(s, ss);
+}
+
+/* The counters a load or a save's rollback set. */
+static void
+view_take(struct session *s, const struct state_session *ss)
+{
+	size_t p;
+
+	s->steps = ss->steps;
+	for (p = 0; p < PATH__COUNT; p++)
+		s->paths[p].used = ss->paths[p].used;
+}
+
 bool
 session_use_state(struct session *s, const char *dir, char **err)
 {
-	struct state *st = state_open(s, dir, err);
+	struct state_session ss;
+	struct state *st;
 	size_t p;
+
+	view_fill(s, &ss);
+	st = state_open(&ss, dir, err);
+	view_take(s, &ss);
 	if (st == NULL)
 		return false;
 	state_close(s->state);
@@ -2080,7 +2131,12 @@ session_run(struct session *s, const char *input, size_t len,
 	if (s->state != NULL) {
 		/* Durable before anyone sees the records. */
 		char *err = NULL;
-		if (!state_save(s->state, s, recs, n, &err)) {
+		struct state_session ss;
+		bool saved;
+		view_fill(s, &ss);
+		saved = state_save(s->state, &ss, recs, n, &err);
+		view_take(s, &ss);
+		if (!saved) {
 			size_t i;
 			for (i = 0; i < n; i++) {
 				recs[i].verdict = VERDICT_ERROR;
