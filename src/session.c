@@ -56,6 +56,7 @@
 #include "sbuf.h"
 #include "session.h"
 #include "state.h"
+#include "trace.h"
 #include "strlist.h"
 #include "world.h"
 #include "xalloc.h"
@@ -1128,7 +1129,7 @@ mark_bypass(struct step *st)
 	st->r->verdict = VERDICT_SIMULATED;
 	st->r->layer = LAYER_ALLOWLIST;
 	st->r->rule = "bypassed";
-	st->r->reason = NULL;	/* (finish() tells what got through) */
+	st->r->reason = NULL;	/* (trace.c tells what got through) */
 }
 
 static void
@@ -1165,75 +1166,6 @@ run_code(struct step *st, const struct node *root)
 			decide_exception(st);
 	}
 	mark_bypass(st);
-}
-
-/* What the trace tells of a step with harmful simulated effects. */
-static const char *
-simulated_outcome(struct step *st)
-{
-	static const char *const severity[] = {
-		"damage", "exfiltration", "resource exhaustion", "process"
-	};
-	struct eval *ev = &st->ev;
-	struct sbuf b = SBUF_INIT;
-	const char *cat = NULL, *s;
-	size_t i, k;
-
-	for (k = 0; k < sizeof severity / sizeof severity[0] && !cat; k++)
-		for (i = 0; i < ev->neffects; i++)
-			if (ev->effects[i].category != NULL &&
-			    strcmp(ev->effects[i].category, severity[k]) == 0) {
-				cat = severity[k];
-				break;
-			}
-	if (cat == NULL)
-		return NULL;
-	sbuf_addf(&b, "[SIMULATED %s] ", cat);
-	for (i = 0, k = 0; i < ev->neffects; i++) {
-		if (ev->effects[i].category == NULL)
-			continue;
-		if (k++)
-			sbuf_adds(&b, "; ");
-		sbuf_adds(&b, ev->effects[i].text);
-	}
-	s = arena_strdup(st->a, sbuf_cstr(&b));
-	sbuf_free(&b);
-	return s;
-}
-
-/*
- * What a step in the sandbox's world did past its values, when none of it
- * was harmful in itself: the files it touched, the requests it tried and
- * what it printed (the rest of CPython's audit events are in the
- * record's effects), or NULL.
- */
-static const char *
-surface_outcome(struct step *st)
-{
-	static const char *const told_ops[] = {
-		"read", "write", "delete", "rename", "send", "connect", NULL
-	};
-	struct sbuf b = SBUF_INIT;
-	const char *s;
-	size_t i;
-
-	for (i = 0; i < st->ev.neffects; i++) {
-		const struct effect *e = &st->ev.effects[i];
-		if (e->text == NULL)
-			continue;
-		if (b.len > 0 && (strcmp(e->op, "print") == 0 ||
-		    strlist_has(told_ops, e->op)))
-			sbuf_adds(&b, "; ");
-		if (strcmp(e->op, "print") == 0) {
-			value v = value_str(st->a, e->text, strlen(e->text));
-			sbuf_adds(&b, "printed ");
-			value_str_repr(v.as.s, false, &b);
-		} else if (strlist_has(told_ops, e->op))
-			sbuf_adds(&b, e->text);
-	}
-	s = b.len ? arena_strdup(st->a, sbuf_cstr(&b)) : NULL;
-	sbuf_free(&b);
-	return s;
 }
 
 /*
@@ -1721,42 +1653,6 @@ run_world(struct step *st, const char *src, const struct node *root,
 	}
 }
 
-/*
- * What print() wrote is part of what a user sees, as at Python's prompt:
- * "printed 'hi'" when the result is print's None, else after the result.
- */
-static const char *
-with_printed(struct step *st, const struct record *r, const char *outcome)
-{
-	struct sbuf out = SBUF_INIT, rep = SBUF_INIT;
-	const char *s;
-	size_t i;
-	bool any = false;
-
-	for (i = 0; i < r->neffects; i++)
-		if (strcmp(r->effects[i].op, "print") == 0 &&
-		    r->effects[i].text != NULL) {
-			if (any)
-				sbuf_addc(&out, '\n');
-			sbuf_adds(&out, r->effects[i].text);
-			any = true;
-		}
-	if (!any)
-		return outcome;
-	{
-		value v = value_str(st->a, sbuf_cstr(&out), out.len);
-		value_str_repr(v.as.s, false, &rep);
-	}
-	if (r->result == NULL || strcmp(r->result, "None") == 0)
-		s = arena_printf(st->a, "printed %s", sbuf_cstr(&rep));
-	else
-		s = arena_printf(st->a, "%s, printed %s", outcome,
-		    sbuf_cstr(&rep));
-	sbuf_free(&out);
-	sbuf_free(&rep);
-	return s;
-}
-
 /* The step is on the jail path under --jail=gvisor: its records name
  * gVisor, whatever decided them. */
 static bool
@@ -1766,76 +1662,12 @@ gvisor_path(const struct step *st)
 	    st->s->jail == JAIL_BOUNDARY_GVISOR);
 }
 
-/*
- * Who refused, as a verdict names it: the policy's filter ("the
- * allowlist", "the dunder filter", "the blocklist"), the command
- * allowlist, or the jail's layer; gVisor on its path.  NULL where the
- * reason names it itself ("budget exhausted ...", "host ... is not
- * reachable (no network)", "... exceeds the cap of ...").
- */
-static const char *
-refuser(const struct step *st)
-{
-	if (st->r->verdict == VERDICT_CONTAINED && gvisor_path(st))
-		return "gVisor";
-	switch (st->r->layer) {
-	case LAYER_ALLOWLIST:
-		return policy_filter_name(st->s->policy);
-	case LAYER_COMMANDS:
-		return "the command allowlist";
-	case LAYER_NAMESPACE:
-		return "the namespaces";
-	case LAYER_LANDLOCK:
-		return "Landlock";
-	case LAYER_SECCOMP:
-		return "seccomp";
-	case LAYER_RLIMIT:
-		return "an rlimit";
-	case LAYER_TIMEOUT:
-		return "the timeout";
-	case LAYER_GVISOR:
-		return "gVisor";
-	default:
-		return NULL;
-	}
-}
-
-/* "BLOCKED by the allowlist: REASON", "CONTAINED by seccomp: REASON". */
-static const char *
-refusal(struct step *st, const char *reason)
-{
-	const char *word = st->r->verdict == VERDICT_CONTAINED ?
-	    "CONTAINED" : "BLOCKED";
-	const char *who = refuser(st);
-
-	return who != NULL ? arena_printf(st->a, "%s by %s: %s", word, who,
-	    reason) : arena_printf(st->a, "%s: %s", word, reason);
-}
-
-/* What every outcome says after its verdict: what the record leaves out,
- * a restarted world, a resumed session. */
-static const char *
-decorate(struct step *st, const char *outcome)
-{
-	if (st->r->truncated != NULL)	/* never silently */
-		outcome = arena_printf(st->a, "%s [%s]", outcome,
-		    st->r->truncated);
-	if (st->restarted)	/* as a notebook says "kernel restarted" */
-		outcome = arena_printf(st->a, "(world restarted) %s", outcome);
-	if (st->resumed)	/* --state kept all but the world's names */
-		outcome = arena_printf(st->a,
-		    "(resumed: names not restored) %s", outcome);
-	return outcome;
-}
-
 static void
 finish(struct step *st, const char *input, size_t len, const char *label,
     const char *cmdname)
 {
-	bool is_command = cmdname != NULL;
 	struct record *r = st->r;
 	size_t i, n;
-	const char *outcome = r->outcome;
 
 	if (!record_path_is_jail(st->path) || st->ev.neffects > 0) {
 		/* (the jail path's effects came back from the jail, unless
@@ -1854,37 +1686,6 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 			c->text = e->text ? arena_strdup(st->a, e->text) : NULL;
 		}
 	}
-	if (r->rule != NULL && strcmp(r->rule, "bypassed") == 0) {
-		/* the escape, in words: the harm it did, else what it
-		 * touched, else what it returned */
-		const char *sim = simulated_outcome(st);
-		if (sim != NULL && sim[0] == '[' && strstr(sim, "] ") != NULL)
-			sim = strstr(sim, "] ") + 2;	/* (its files: real) */
-		if (sim == NULL && st->world != NULL && (r->result == NULL ||
-		    strcmp(r->result, "None") == 0))
-			sim = surface_outcome(st);
-		if (sim == NULL && r->result != NULL &&
-		    strcmp(r->result, "None") != 0)
-			sim = arena_printf(st->a, "it returned %s", r->result);
-		if (st->raised_after != NULL)
-			sim = sim ? arena_printf(st->a, "%s; then %s", sim,
-			    st->raised_after) : st->raised_after;
-		r->reason = arena_printf(st->a, "%s let this through "
-		    "\xe2\x80\x94 %s", policy_filter_name(st->s->policy),
-		    sim ? sim : "it ran");
-		outcome = arena_printf(st->a, "BYPASSED: %s", r->reason);
-	} else if (r->verdict == VERDICT_OK && st->path == PATH_UNSAFE) {
-		const char *sim = simulated_outcome(st);
-		if (sim != NULL) {
-			r->verdict = VERDICT_SIMULATED;
-			outcome = sim;
-		}
-	} else if (r->verdict == VERDICT_SIMULATED) {
-		outcome = simulated_outcome(st);
-		if (st->raised_after != NULL && outcome != NULL)
-			outcome = arena_printf(st->a, "%s; then %s", outcome,
-			    st->raised_after);
-	}
 	n = mfs_count(st->ps->fs);
 	r->fs = arena_array(st->a, n + 1, sizeof *r->fs);
 	for (i = 0; i < n; i++)
@@ -1897,50 +1698,14 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 	    gvisor_path(st) ? " (gVisor)" : "") :
 	    arena_printf(st->a, "%s %s%s", session_path_adjective(st->path),
 	    cmdname ? cmdname : "code", gvisor_path(st) ? " (gVisor)" : "");
-	/* SHOWN: the code as a Python string repr, a command as typed. */
-	{
-		const char *start = input;
-		const char *end = input + len;
-		while (start < end && (*start == ' ' || *start == '\t'))
-			start++;
-		while (end > start && (end[-1] == ' ' || end[-1] == '\t' ||
-		    end[-1] == '\n' || end[-1] == '\r'))
-			end--;
-		if (is_command)
-			r->shown = arena_strndup(st->a, start,
-			    (size_t)(end - start));
-		else {
-			value sv = value_str(st->a, start, (size_t)(end - start));
-			struct sbuf sb = SBUF_INIT;
-			value_str_repr(sv.as.s, false, &sb);
-			r->shown = arena_strdup(st->a, sbuf_cstr(&sb));
-			sbuf_free(&sb);
-		}
-	}
-	if (outcome == NULL) {
-		switch (r->verdict) {
-		case VERDICT_BLOCKED:
-		case VERDICT_CONTAINED:
-			outcome = refusal(st, r->reason);
-			if (st->essay != NULL)
-				r->essay_outcome = decorate(st,
-				    arena_printf(st->a, "BLOCKED: %s",
-				    st->essay));
-			break;
-		case VERDICT_ERROR:
-			outcome = r->reason;
-			break;
-		default:
-			outcome = r->result ? r->result : "None";
-			if (r->result == NULL && !is_command)
-				outcome = "ok";
-			outcome = with_printed(st, r, outcome);
-			break;
-		}
-	}
-	outcome = decorate(st, outcome);
-	r->outcome = outcome;
-	record_set_line(r, st->a);
+	trace_render(&(struct trace_step){ .r = r, .a = st->a,
+	    .path = st->path, .input = input, .len = len,
+	    .is_command = cmdname != NULL, .effects = st->ev.effects,
+	    .neffects = st->ev.neffects,
+	    .filter = policy_filter_name(st->s->policy),
+	    .gvisor = gvisor_path(st), .world = st->world != NULL,
+	    .restarted = st->restarted, .resumed = st->resumed,
+	    .raised_after = st->raised_after, .essay = st->essay });
 }
 
 /*
