@@ -22,10 +22,12 @@
  *             its own kernel jail per input (jailpath.h).  Never anything
  *             unjailed: a jail that cannot be built refuses.
  *
- * The first layer that says no decides the record; later layers are not
- * consulted.  Every record ends with the path's filesystem listing and
- * budget after the step, and the trace line built from label, shown input
- * and outcome.
+ * The sandbox's layers are one table, walked here: layers.c (each layer
+ * in its own file: budget.c, surface.c, network.c, idempotency.c; the
+ * allowlists are check.c and policy.c).  The first layer that says no
+ * decides the record; later layers are not consulted.  Every record ends
+ * with the path's filesystem listing and budget after the step, and the
+ * trace line built from label, shown input and outcome (trace.c).
  *
  * Each path evaluates in an arena of its own on a meter (arena.h): the
  * input may hold the session's memory_input, or what is left of
