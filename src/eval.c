@@ -161,22 +161,18 @@ builtin_value(struct arena *a, const struct builtin *b)
 bool
 eval_lookup(struct eval *ev, const char *name, value *out)
 {
-	const struct builtin *b = NULL;
-	bool resolved = false;
+	const struct builtin *b;
 
 	if (ev->scope != NULL && scope_get(ev->scope, name, out))
 		return true;
 	if (ev->ns != NULL && ns_get(ev->ns, name, out))
 		return true;
 	/* Which builtins exist is the policy's to say (the essay's reduced
-	 * namespace); the unsafe and jail paths have them all.  The
-	 * policy's answer comes with the name's builtin. */
-	if (ev->policy != NULL && ev->policy->name_rule != NAMES_ALL) {
-		if (!policy_find_call(ev->policy, name, &b)) {
-			ev->withheld = name;
-			goto undefined;
-		}
-		resolved = true;
+	 * namespace); the unsafe and jail paths have them all. */
+	if (ev->policy != NULL && ev->policy->name_rule != NAMES_ALL &&
+	    !policy_allows_call(ev->policy, name)) {
+		ev->withheld = name;
+		goto undefined;
 	}
 	/* In the object model a builtin type's name is the type object
 	 * (calling it constructs), as in CPython: str is type('') */
@@ -185,8 +181,7 @@ eval_lookup(struct eval *ev, const char *name, value *out)
 		return true;
 	if (ev->full_model && mock_builtin(ev, name, out))
 		return true;
-	if (!resolved)
-		b = builtin_find(name);
+	b = builtin_find(name);
 	if (b != NULL) {
 		*out = builtin_value(ev->rt.arena, b);
 		return true;

@@ -34,9 +34,6 @@
 #include <sys/stat.h>
 
 #include "arena.h"
-#include "builtins.h"
-#include "cmd.h"
-#include "mock.h"
 #include "policy.h"
 #include "sbuf.h"
 #include "xalloc.h"
@@ -81,14 +78,9 @@ static const char *const no_list[] = { NULL };
 /* ---- the calls index ---- */
 
 bool
-policy_find_call_slow(const struct policy *p, const char *name,
-    const struct builtin **b)
+policy_allows_call_slow(const struct policy *p, const char *name)
 {
-	if (!strlist_has(p->calls, name))
-		return false;
-	if (b != NULL)
-		*b = builtin_find(name);
-	return true;
+	return strlist_has(p->calls, name);
 }
 
 /* Index p->calls into x (left unindexed when the list is too long). */
@@ -116,7 +108,6 @@ index_calls(struct policy_calls *x, const char *const *calls)
 	for (i = 0; i < n; i++) {
 		c = (unsigned char)calls[i][0];
 		x->names[x->last[c]] = calls[i];
-		x->builtins[x->last[c]] = builtin_find(calls[i]);
 		x->last[c]++;
 	}
 	x->list = calls;
@@ -333,8 +324,9 @@ parse_number(const char *v, uint64_t max, uint64_t *out)
 }
 
 static bool
-set_key(struct owned_policy *op, const char *name, unsigned line,
-    const char *key, const char *val, char **err)
+set_key(struct owned_policy *op, const struct policy_names *names,
+    const char *name, unsigned line, const char *key, const char *val,
+    char **err)
 {
 	struct policy *p = &op->p;
 	const char *const *w;
@@ -431,14 +423,11 @@ set_key(struct owned_policy *op, const char *name, unsigned line,
 		return true;
 	}
 	if (strcmp(key, "calls") == 0) {
-		value t;
 		p->calls = words(op, val);
 		/* only names a builtin answers to: a typo is caught here, not
 		 * as a NameError in front of the class */
-		for (w = p->calls; *w; w++)
-			if (builtin_find(*w) == NULL &&
-			    !strlist_has(mock_builtin_names(), *w) &&
-			    !mock_type_named(NULL, "builtins", *w, &t))
+		for (w = p->calls; names != NULL && *w; w++)
+			if (!names->is_builtin(*w))
 				return fail(err, name, line, "unknown builtin",
 				    *w);
 		return true;
@@ -449,8 +438,8 @@ set_key(struct owned_policy *op, const char *name, unsigned line,
 	}
 	if (strcmp(key, "commands") == 0) {
 		p->commands = words(op, val);
-		for (w = p->commands; *w; w++)
-			if (cmd_find(*w) == NULL)
+		for (w = p->commands; names != NULL && *w; w++)
+			if (!names->is_command(*w))
 				return fail(err, name, line, "unknown command",
 				    *w);
 		return true;
@@ -534,7 +523,8 @@ set_key(struct owned_policy *op, const char *name, unsigned line,
 }
 
 struct policy *
-policy_parse(const char *name, const char *text, size_t len, char **err)
+policy_parse(const char *name, const char *text, size_t len,
+    const struct policy_names *names, char **err)
 {
 	struct owned_policy *op = xcalloc(1, sizeof *op);
 	size_t pos = 0;
@@ -589,7 +579,7 @@ policy_parse(const char *name, const char *text, size_t len, char **err)
 				return NULL;
 			}
 			op->p = *base;
-		} else if (!set_key(op, name, line, key, val, err)) {
+		} else if (!set_key(op, names, name, line, key, val, err)) {
 			free(l);
 			policy_free(&op->p);
 			return NULL;
@@ -607,7 +597,7 @@ policy_parse(const char *name, const char *text, size_t len, char **err)
 }
 
 struct policy *
-policy_load(const char *path, char **err)
+policy_load(const char *path, const struct policy_names *names, char **err)
 {
 	FILE *f = fopen(path, "rb");
 	struct sbuf b = SBUF_INIT;
@@ -636,7 +626,7 @@ policy_load(const char *path, char **err)
 		return NULL;
 	}
 	fclose(f);
-	p = policy_parse(path, sbuf_cstr(&b), b.len, err);
+	p = policy_parse(path, sbuf_cstr(&b), b.len, names, err);
 	sbuf_free(&b);
 	return p;
 }
@@ -655,7 +645,8 @@ policy_free(struct policy *p)
 }
 
 const struct policy *
-policy_resolve(const char *name_or_file, char **err)
+policy_resolve(const char *name_or_file, const struct policy_names *names,
+    char **err)
 {
 	const struct policy *p = policy_preset(name_or_file);
 	struct stat st;
@@ -667,7 +658,7 @@ policy_resolve(const char *name_or_file, char **err)
 	if (strchr(name_or_file, '/') != NULL ||
 	    (n > 7 && strcmp(name_or_file + n - 7, ".policy") == 0) ||
 	    stat(name_or_file, &st) == 0)
-		return policy_load(name_or_file, err);
+		return policy_load(name_or_file, names, err);
 	*err = xasprintf("unknown policy '%s' (expected essay, dunder, "
 	    "blocklist, or a policy file)", name_or_file);
 	return NULL;

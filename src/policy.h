@@ -4,8 +4,8 @@
  * A policy is a table of what exists: node kinds, operators, call names,
  * commands and hosts that are allowed, how attribute access and names are
  * treated, a textual blocklist, the budget and the caps.  The checker
- * (check.c), the evaluator's name resolution (eval.c) and the command
- * layers (session.c) read it; nothing else decides.
+ * (check.c), the evaluator's name resolution (eval.c) and the sandbox's
+ * layers (layers.c) read it; nothing else decides.
  *
  * Presets:
  *   essay      the essay's boundary: arithmetic on constants, names, lists
@@ -39,13 +39,9 @@ enum name_rule {
 	NAMES_ALL,	/* every builtin of the object model */
 };
 
-struct builtin;
-
 /*
- * A calls list indexed by first byte, each name with its builtin: one
- * lookup answers both "is it allowed?" (the checker and the evaluator)
- * and "which builtin?" (the evaluator; builtin_find() of the name, or
- * NULL for names only the object model has).  An index serves the list
+ * A calls list indexed by first byte: one lookup answers "is it
+ * allowed?" (the checker and the evaluator).  An index serves the list
  * it was made for only: a copy of a policy whose calls were replaced
  * falls back to the list itself.
  */
@@ -54,7 +50,6 @@ struct policy_calls {
 	const char *const	*list;		/* the list indexed; NULL: none */
 	uint8_t			 first[256], last[256];	/* rows by name[0] */
 	const char		*names[POLICY_CALLS_MAX];
-	const struct builtin	*builtins[POLICY_CALLS_MAX];
 };
 
 enum attr_rule {
@@ -94,6 +89,20 @@ struct policy {
 /* The default number of operations the sandbox path may run. */
 #define POLICY_DEFAULT_BUDGET 1000
 
+/*
+ * The names a policy file may list, as the program it guards answers
+ * them: the policy only holds names, and asks through these (the
+ * session's are session_policy_names), so that it needs neither the
+ * object model nor the commands.  NULL in policy_parse: names are not
+ * checked.
+ */
+struct policy_names {
+	/* a builtin the evaluator or the object model answers to */
+	bool (*is_builtin)(const char *name);
+	/* a command (cmd.h) */
+	bool (*is_command)(const char *name);
+};
+
 /* Find a preset by name; NULL when there is none. */
 const struct policy *policy_preset(const char *name);
 /* Names of the presets, NULL-terminated. */
@@ -104,44 +113,34 @@ extern const char *const policy_preset_names[];
  * policy_free).  On error returns NULL and *err (heap) reads
  * "FILE:LINE: what is wrong".
  */
-struct policy *policy_load(const char *path, char **err);
+struct policy *policy_load(const char *path,
+    const struct policy_names *names, char **err);
 /* Parse policy text (the same format; name is for messages). */
 struct policy *policy_parse(const char *name, const char *text, size_t len,
-    char **err);
+    const struct policy_names *names, char **err);
 void policy_free(struct policy *p);
 /* A preset name or a file: presets first, then a file when name has a '/'
  * or ends in ".policy" or names an existing file. */
-const struct policy *policy_resolve(const char *name_or_file, char **err);
+const struct policy *policy_resolve(const char *name_or_file,
+    const struct policy_names *names, char **err);
 
 /*
- * Is name on the policy's calls list?  When it is and b is not NULL, *b
- * is builtin_find(name).  (Inline: the checker asks for every call and
- * the evaluator for every builtin name.)
+ * Is name on the policy's calls list?  (Inline: the checker asks for
+ * every call and the evaluator for every builtin name.)
  */
-bool policy_find_call_slow(const struct policy *p, const char *name,
-    const struct builtin **b);
-
-static inline bool
-policy_find_call(const struct policy *p, const char *name,
-    const struct builtin **b)
-{
-	const struct policy_calls *x = p->calls_index;
-	unsigned c = (unsigned char)name[0], i;
-	if (x == NULL || x->list != p->calls)
-		return policy_find_call_slow(p, name, b);
-	for (i = x->first[c]; i < x->last[c]; i++)
-		if (strlist_cmp(name, x->names[i]) == 0) {
-			if (b != NULL)
-				*b = x->builtins[i];
-			return true;
-		}
-	return false;
-}
+bool policy_allows_call_slow(const struct policy *p, const char *name);
 
 static inline bool
 policy_allows_call(const struct policy *p, const char *name)
 {
-	return policy_find_call(p, name, NULL);
+	const struct policy_calls *x = p->calls_index;
+	unsigned c = (unsigned char)name[0], i;
+	if (x == NULL || x->list != p->calls)
+		return policy_allows_call_slow(p, name);
+	for (i = x->first[c]; i < x->last[c]; i++)
+		if (strlist_cmp(name, x->names[i]) == 0)
+			return true;
+	return false;
 }
 bool policy_allows_command(const struct policy *p, const char *name);
 

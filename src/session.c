@@ -22,10 +22,12 @@
  *             its own kernel jail per input (jailpath.h).  Never anything
  *             unjailed: a jail that cannot be built refuses.
  *
- * The first layer that says no decides the record; later layers are not
- * consulted.  Every record ends with the path's filesystem listing and
- * budget after the step, and the trace line built from label, shown input
- * and outcome.
+ * The sandbox's layers are one table, walked here: layers.c (each layer
+ * in its own file: budget.c, surface.c, network.c, idempotency.c; the
+ * allowlists are check.c and policy.c).  The first layer that says no
+ * decides the record; later layers are not consulted.  Every record ends
+ * with the path's filesystem listing and budget after the step, and the
+ * trace line built from label, shown input and outcome (trace.c).
  *
  * Each path evaluates in an arena of its own on a meter (arena.h): the
  * input may hold the session's memory_input, or what is left of
@@ -41,10 +43,12 @@
 
 #include "arena.h"
 #include "ast.h"
+#include "builtins.h"
 #include "check.h"
 #include "cmd.h"
 #include "eval.h"
 #include "jailpath.h"
+#include "layers.h"
 #include "ledger.h"
 #include "mock.h"
 #include "mockfs.h"
@@ -54,6 +58,7 @@
 #include "sbuf.h"
 #include "session.h"
 #include "state.h"
+#include "trace.h"
 #include "strlist.h"
 #include "world.h"
 #include "xalloc.h"
@@ -696,11 +701,62 @@ reseed_setup(struct session *s)
 	arena_free(a);
 }
 
+/* ---- the session as its state sees it (state.h) ---- */
+
+static void view_reset(struct state_session *ss);
+
+/* What the state saves from and loads into: this session's stores. */
+static void
+view_fill(struct session *s, struct state_session *ss)
+{
+	size_t p;
+
+	ss->steps = s->steps;
+	ss->reset = view_reset;
+	ss->ctx = s;
+	for (p = 0; p < PATH__COUNT; p++) {
+		struct state_path *sp = &ss->paths[p];
+		sp->fs = s->paths[p].fs;
+		sp->ns = s->paths[p].ns;
+		sp->ledger = s->paths[p].ledger;
+		sp->used = s->paths[p].used;
+		sp->world_names = session_world_names(s, (enum path_id)p,
+		    &sp->nworld_names);
+		sp->world_literals = session_world_literals(s,
+		    (enum path_id)p, &sp->nworld_literals);
+	}
+}
+
+static void
+view_reset(struct state_session *ss)
+{
+	struct session *s = ss->ctx;
+
+	session_reset(s, false);
+	view_fill(s, ss);
+}
+
+/* The counters a load or a save's rollback set. */
+static void
+view_take(struct session *s, const struct state_session *ss)
+{
+	size_t p;
+
+	s->steps = ss->steps;
+	for (p = 0; p < PATH__COUNT; p++)
+		s->paths[p].used = ss->paths[p].used;
+}
+
 bool
 session_use_state(struct session *s, const char *dir, char **err)
 {
-	struct state *st = state_open(s, dir, err);
+	struct state_session ss;
+	struct state *st;
 	size_t p;
+
+	view_fill(s, &ss);
+	st = state_open(&ss, dir, err);
+	view_take(s, &ss);
 	if (st == NULL)
 		return false;
 	state_close(s->state);
@@ -780,6 +836,29 @@ session_path_adjective(enum path_id p)
 	};
 	return adj[p];
 }
+
+/* ---- the names a policy may list (policy.h) ---- */
+
+static bool
+names_builtin(const char *name)
+{
+	value t;
+
+	return builtin_find(name) != NULL ||
+	    strlist_has(mock_builtin_names(), name) ||
+	    mock_type_named(NULL, "builtins", name, &t);
+}
+
+static bool
+names_command(const char *name)
+{
+	return cmd_find(name) != NULL;
+}
+
+const struct policy_names session_policy_names = {
+	.is_builtin = names_builtin,
+	.is_command = names_command,
+};
 
 /* ---- one path ---- */
 
@@ -940,28 +1019,74 @@ command_shape(struct step *st, const struct cmd_entry *e,
 	return false;
 }
 
+/* A layer's decision becomes the record's (layers.h). */
+static void
+apply(struct step *st, const struct layer_decision *d)
+{
+	mark_node(st->r, d->node);
+	if (d->effect_op != NULL)
+		eval_effect(&st->ev, d->effect_op, d->effect_target, NULL,
+		    NULL, true);
+	decide(st, d->verdict, d->layer, d->rule, d->reason);
+	st->essay = d->essay;
+	if (d->outcome != NULL)
+		st->r->outcome = d->outcome;
+}
+
 /* The policy's checker said no: the record names its rule and node. */
 static void
 decide_blocked(struct step *st, const struct check_result *cr)
 {
-	mark_node(st->r, cr->node);
-	decide(st, VERDICT_BLOCKED, LAYER_ALLOWLIST, cr->rule, cr->reason);
-	st->essay = cr->essay;
+	struct layer_decision d;
+
+	layers_blocked(cr, &d);
+	apply(st, &d);
 }
 
-static bool
-charge_budget(struct step *st)
+/*
+ * What the sandbox's layers (layers.c) look at for this input: code
+ * (root), or a command e and its call.  names: the name rule too (the
+ * sandbox path's; a jail's filter has none).
+ */
+static void
+layer_call(struct step *st, const struct node *root,
+    const struct cmd_entry *e, const struct node *call, bool names,
+    struct layer_call *c)
 {
-	if (st->path != PATH_SANDBOX)
+	*c = (struct layer_call){ .policy = st->s->policy, .a = st->a,
+	    .input = st->r->input, .root = e != NULL ? NULL : root, .e = e,
+	    .call = call, .names = names, .used = &st->ps->used,
+	    .limit = st->s->budget, .ledger = st->ps->ledger };
+}
+
+/*
+ * The layers of one stage, through last (LAYER__COUNT: all), on the
+ * sandbox path or a jail's filter: false when one decided the record.
+ */
+static bool
+walk_layers(struct step *st, enum layer_stage stage, enum layer last,
+    struct layer_call *c)
+{
+	struct layer_decision d;
+
+	if (layers_walk(stage, last, c, &d))
 		return true;
-	if (st->ps->used >= st->s->budget) {
-		decide(st, VERDICT_BLOCKED, LAYER_BUDGET, "budget",
-		    arena_printf(st->a, "budget exhausted (%u of %u "
-		    "inputs used)", st->ps->used, st->s->budget));
-		return false;
-	}
-	st->ps->used++;
-	return true;
+	apply(st, &d);
+	return false;
+}
+
+/* The policy's checks before anything is evaluated, on a jail's path
+ * under --jail-filter: the command allowlist and the code checker, as
+ * the sandbox's, without its name rule and budget.  False when they said
+ * no (the record is decided). */
+static bool
+jail_filter(struct step *st, const struct node *root,
+    const struct cmd_entry *e, const struct node *call)
+{
+	struct layer_call c;
+
+	layer_call(st, root, e, call, false, &c);
+	return walk_layers(st, LAYER_STAGE_CHECK, LAYER_ALLOWLIST, &c);
 }
 
 static void run_world(struct step *st, const char *src,
@@ -1018,39 +1143,7 @@ mark_bypass(struct step *st)
 	st->r->verdict = VERDICT_SIMULATED;
 	st->r->layer = LAYER_ALLOWLIST;
 	st->r->rule = "bypassed";
-	st->r->reason = NULL;	/* (finish() tells what got through) */
-}
-
-/* The policy's checks of code, before anything is evaluated: the sandbox
- * path's, and the jail path's under --jail-filter.  False when they said
- * no (the record is decided). */
-static bool
-filter_code(struct step *st, const struct node *root)
-{
-	struct check_result cr;
-
-	if (!check_source(st->s->policy, root, st->r->input,
-	    strlen(st->r->input), st->a, &cr) ||
-	    !check_tree(st->s->policy, root, st->a, &cr)) {
-		decide_blocked(st, &cr);
-		return false;
-	}
-	return true;
-}
-
-/* The name rule before the sandbox's code runs (check_names), in its
- * world or on the evaluator alike: a name the policy does not give is
- * refused by its filter, not left to a NameError.  False when it said no
- * (the record is decided). */
-static bool
-filter_names(struct step *st, const struct node *root)
-{
-	struct check_result cr;
-
-	if (check_names(st->s->policy, root, st->a, &cr))
-		return true;
-	decide_blocked(st, &cr);
-	return false;
+	st->r->reason = NULL;	/* (trace.c tells what got through) */
 }
 
 static void
@@ -1058,9 +1151,11 @@ run_code(struct step *st, const struct node *root)
 {
 	value v;
 	bool has_value;
+	struct layer_call c;
 
-	if (st->path == PATH_SANDBOX && (!filter_code(st, root) ||
-	    !filter_names(st, root) || !charge_budget(st)))
+	layer_call(st, root, NULL, NULL, true, &c);
+	if (st->path == PATH_SANDBOX &&
+	    !walk_layers(st, LAYER_STAGE_CHECK, LAYER__COUNT, &c))
 		return;
 	if (st->world != NULL) {
 		/* What the policy admitted runs in CPython, in the sandbox's
@@ -1085,248 +1180,6 @@ run_code(struct step *st, const struct node *root)
 			decide_exception(st);
 	}
 	mark_bypass(st);
-}
-
-/* Canonical arguments: the dict's items sorted by key, without the
- * idempotency key itself, as a repr. */
-static const char *
-canonical_args(struct step *st, value args)
-{
-	struct sbuf b = SBUF_INIT;
-	const struct vdict *d = args.as.dict;
-	const struct ventry **sorted = arena_array(st->a, d->used + 1,
-	    sizeof *sorted);
-	size_t i, j, n = 0;
-	const char *s;
-
-	for (i = 0; i < d->used; i++) {
-		const struct ventry *e = &d->entries[i];
-		if (!e->live || strcmp(e->key.as.s->data,
-		    "idempotency_key") == 0)
-			continue;
-		for (j = n; j > 0 && strcmp(sorted[j - 1]->key.as.s->data,
-		    e->key.as.s->data) > 0; j--)
-			sorted[j] = sorted[j - 1];
-		sorted[j] = e;
-		n++;
-	}
-	sbuf_addc(&b, '{');
-	for (i = 0; i < n; i++) {
-		if (i)
-			sbuf_adds(&b, ", ");
-		value_str_repr(sorted[i]->key.as.s, false, &b);
-		sbuf_adds(&b, ": ");
-		value_str_repr(sorted[i]->val.as.s, false, &b);
-	}
-	sbuf_addc(&b, '}');
-	s = arena_strdup(st->a, sbuf_cstr(&b));
-	sbuf_free(&b);
-	return s;
-}
-
-/* What the trace tells of a step with harmful simulated effects. */
-static const char *
-simulated_outcome(struct step *st)
-{
-	static const char *const severity[] = {
-		"damage", "exfiltration", "resource exhaustion", "process"
-	};
-	struct eval *ev = &st->ev;
-	struct sbuf b = SBUF_INIT;
-	const char *cat = NULL, *s;
-	size_t i, k;
-
-	for (k = 0; k < sizeof severity / sizeof severity[0] && !cat; k++)
-		for (i = 0; i < ev->neffects; i++)
-			if (ev->effects[i].category != NULL &&
-			    strcmp(ev->effects[i].category, severity[k]) == 0) {
-				cat = severity[k];
-				break;
-			}
-	if (cat == NULL)
-		return NULL;
-	sbuf_addf(&b, "[SIMULATED %s] ", cat);
-	for (i = 0, k = 0; i < ev->neffects; i++) {
-		if (ev->effects[i].category == NULL)
-			continue;
-		if (k++)
-			sbuf_adds(&b, "; ");
-		sbuf_adds(&b, ev->effects[i].text);
-	}
-	s = arena_strdup(st->a, sbuf_cstr(&b));
-	sbuf_free(&b);
-	return s;
-}
-
-/*
- * What a step in the sandbox's world did past its values, when none of it
- * was harmful in itself: the files it touched, the requests it tried and
- * what it printed (the rest of CPython's audit events are in the
- * record's effects), or NULL.
- */
-static const char *
-surface_outcome(struct step *st)
-{
-	static const char *const told_ops[] = {
-		"read", "write", "delete", "rename", "send", "connect", NULL
-	};
-	struct sbuf b = SBUF_INIT;
-	const char *s;
-	size_t i;
-
-	for (i = 0; i < st->ev.neffects; i++) {
-		const struct effect *e = &st->ev.effects[i];
-		if (e->text == NULL)
-			continue;
-		if (b.len > 0 && (strcmp(e->op, "print") == 0 ||
-		    strlist_has(told_ops, e->op)))
-			sbuf_adds(&b, "; ");
-		if (strcmp(e->op, "print") == 0) {
-			value v = value_str(st->a, e->text, strlen(e->text));
-			sbuf_adds(&b, "printed ");
-			value_str_repr(v.as.s, false, &b);
-		} else if (strlist_has(told_ops, e->op))
-			sbuf_adds(&b, e->text);
-	}
-	s = b.len ? arena_strdup(st->a, sbuf_cstr(&b)) : NULL;
-	sbuf_free(&b);
-	return s;
-}
-
-/* The literal str a command's call gives key, by position, keyword
- * or in its dict, or NULL. */
-static const char *
-literal_arg(const struct cmd_entry *e, const struct node *call,
-    const char *key)
-{
-	const struct nodelist *args = &call->u.call.args;
-	const struct node *v = NULL;
-	size_t i, k;
-
-	if (args->len == 1 && args->items[0]->kind == NODE_DICT) {
-		const struct node *d = args->items[0];
-		for (i = 0; i < d->u.dict.keys.len; i++) {
-			const struct node *kn = d->u.dict.keys.items[i];
-			if (kn != NULL && kn->kind == NODE_CONSTANT &&
-			    kn->u.constant.value.type == VT_STR &&
-			    strcmp(kn->u.constant.value.as.s->data, key) == 0)
-				v = d->u.dict.values.items[i];
-		}
-	} else		/* by position: the entry's keys in order */
-		for (i = 0, k = 0; e->keys[k] != NULL; k++) {
-			if (strcmp(e->keys[k], "idempotency_key") == 0)
-				continue;
-			if (i < args->len && strcmp(e->keys[k], key) == 0)
-				v = args->items[i];
-			i++;
-		}
-	for (i = 0; i < call->u.call.keywords.len; i++) {
-		const struct node *kw = call->u.call.keywords.items[i];
-		if (kw->u.keyword.arg != NULL &&
-		    strcmp(kw->u.keyword.arg, key) == 0)
-			v = kw->u.keyword.value;
-	}
-	return v != NULL && v->kind == NODE_CONSTANT &&
-	    v->u.constant.value.type == VT_STR ?
-	    v->u.constant.value.as.s->data : NULL;
-}
-
-/* Best-effort target of a command from its literal argument, for
- * records of commands refused before evaluation. */
-static const char *
-literal_target(const struct cmd_entry *e, const struct node *call)
-{
-	const char *key = e->path_key ? e->path_key : e->url_key;
-	const char *t = key != NULL ? literal_arg(e, call, key) : NULL;
-
-	return t != NULL ? t : e->name;
-}
-
-/* The code policy on one argument of a command: a dict display is the
- * command's own syntax, so its keys and values are checked, not it. */
-static bool
-filter_arg(struct step *st, const struct node *arg, struct check_result *cr)
-{
-	size_t i;
-
-	if (arg->kind != NODE_DICT)
-		return check_tree(st->s->policy, arg, st->a, cr);
-	for (i = 0; i < arg->u.dict.keys.len; i++) {
-		const struct node *k = arg->u.dict.keys.items[i];
-		if (k == NULL) {
-			cr->node = arg->u.dict.values.items[i];
-			cr->rule = "nodes";
-			cr->reason = "unpacking a dict (**) is not allowed";
-			cr->essay = "disallowed ** unpacking";
-			return false;
-		}
-		if (!check_tree(st->s->policy, k, st->a, cr) ||
-		    !check_tree(st->s->policy, arg->u.dict.values.items[i],
-		    st->a, cr))
-			return false;
-	}
-	return true;
-}
-
-/*
- * The policy's checks of a command, before anything is evaluated: the
- * command allowlist, the call's shape, and the code policy on the
- * argument's expressions (the dict display around them is the command's
- * own syntax).  The sandbox path's, and the jail path's under
- * --jail-filter.  False when they said no (the record is decided).
- */
-static bool
-filter_command(struct step *st, const struct cmd_entry *e,
-    const struct node *call)
-{
-	struct check_result cr;
-	bool ok;
-	size_t i;
-
-	if (!policy_allows_command(st->s->policy, e->name)) {
-		mark_node(st->r, call);
-		eval_effect(&st->ev, e->op, literal_target(e, call),
-		    NULL, NULL, true);
-		decide(st, VERDICT_BLOCKED, LAYER_COMMANDS, "commands",
-		    arena_printf(st->a, "%s is not allowed (%s)", e->name,
-		    st->s->policy->commands[0] == NULL ? "no command is" :
-		    st->s->policy->commands[1] == NULL ? arena_printf(st->a,
-		    "only %s is", st->s->policy->commands[0]) :
-		    arena_printf(st->a, "%s are", policy_list_words(st->a,
-		    st->s->policy->commands, 12))));
-		st->essay = arena_printf(st->a, "command '%s' not on the "
-		    "allowlist", e->name);
-		return false;
-	}
-	if (!command_shape(st, e, call))
-		return false;
-	ok = check_source(st->s->policy, call, st->r->input,
-	    strlen(st->r->input), st->a, &cr);
-	for (i = 0; ok && i < call->u.call.args.len; i++)
-		ok = filter_arg(st, call->u.call.args.items[i], &cr);
-	for (i = 0; ok && i < call->u.call.keywords.len; i++)
-		ok = check_tree(st->s->policy,
-		    call->u.call.keywords.items[i]->u.keyword.value, st->a,
-		    &cr);
-	if (!ok)
-		decide_blocked(st, &cr);
-	return ok;
-}
-
-/* The name rule on a command's arguments (its own name is the call's). */
-static bool
-filter_call_names(struct step *st, const struct node *call)
-{
-	size_t i;
-
-	for (i = 0; i < call->u.call.args.len; i++)
-		if (!filter_names(st, call->u.call.args.items[i]))
-			return false;
-	for (i = 0; i < call->u.call.keywords.len; i++)
-		if (!filter_names(st,
-		    call->u.call.keywords.items[i]->u.keyword.value))
-			return false;
-	return true;
 }
 
 /*
@@ -1445,73 +1298,29 @@ run_command(struct step *st, const struct cmd_entry *e,
 {
 	struct eval *ev = &st->ev;
 	struct cmd_run run = { .ev = ev, .unsafe = st->path == PATH_UNSAFE };
-	const struct node *arg = call;
-	const char *why, *key = NULL, *args_canon = NULL;
+	struct layer_call c;
+	const char *key = NULL, *args_canon = NULL;
 	value args;
 
 	st->r->kind = KIND_COMMAND;
+	layer_call(st, NULL, e, call, true, &c);
 	if (st->path == PATH_SANDBOX) {
-		if (!filter_command(st, e, call) ||
-		    !filter_call_names(st, call) || !charge_budget(st))
+		if (!walk_layers(st, LAYER_STAGE_CHECK, LAYER__COUNT, &c))
 			return;
 	} else if (!command_shape(st, e, call))
 		return;
 	if (!command_args(st, e, call, &args))
 		return;
-	if (call->u.call.args.len == 1 && call->u.call.keywords.len == 0)
-		arg = call->u.call.args.items[0];	/* (marked below) */
 	run.args = args;
 	if (st->path == PATH_SANDBOX) {
-		if (e->path_key != NULL && cmd_arg(&run, e->path_key) != NULL &&
-		    (why = cmd_surface_check(st->a, cmd_arg(&run,
-		    e->path_key))) != NULL) {
-			mark_node(st->r, arg);
-			eval_effect(ev, e->op, cmd_arg(&run, e->path_key),
-			    NULL, NULL, true);
-			decide(st, VERDICT_BLOCKED, LAYER_SURFACE, "surface",
-			    why);
+		c.run = &run;
+		c.arg = call->u.call.args.len == 1 &&
+		    call->u.call.keywords.len == 0 ?
+		    call->u.call.args.items[0] : call;
+		if (!walk_layers(st, LAYER_STAGE_ARGS, LAYER__COUNT, &c))
 			return;
-		}
-		if (e->url_key != NULL) {
-			const char *url = cmd_arg(&run, e->url_key);
-			const char *host = cmd_url_host(st->a, url);
-			if (host == NULL ||
-			    !policy_allows_host(st->s->policy, host)) {
-				mark_node(st->r, arg);
-				eval_effect(ev, "send", url, NULL, NULL, true);
-				decide(st, VERDICT_BLOCKED, LAYER_NETWORK,
-				    "network", arena_printf(st->a, "host '%s' "
-				    "is not reachable (no network)",
-				    host ? host : url));
-				return;
-			}
-		}
-		if (e->writes) {
-			const char *done;
-			bool same_args = true;
-			args_canon = canonical_args(st, args);
-			key = cmd_arg(&run, "idempotency_key");
-			key = key ? arena_printf(st->a, "key:%s", key) :
-			    arena_printf(st->a, "%s:%s", e->name, args_canon);
-			done = ledger_find(st->ps->ledger, key, args_canon,
-			    &same_args);
-			if (done != NULL && !same_args) {
-				mark_node(st->r, arg);
-				decide(st, VERDICT_BLOCKED, LAYER_IDEMPOTENCY,
-				    "idempotency", arena_printf(st->a,
-				    "idempotency key '%s' was already used "
-				    "with different arguments",
-				    cmd_arg(&run, "idempotency_key")));
-				return;
-			}
-			if (done != NULL) {
-				decide(st, VERDICT_OK, LAYER_IDEMPOTENCY, NULL,
-				    NULL);
-				st->r->outcome = arena_printf(st->a,
-				    "%s (idempotent: already done)", done);
-				return;
-			}
-		}
+		key = c.key;
+		args_canon = c.args_canon;
 	}
 	if (st->world != NULL) {
 		world_command(st, e, call, args, key, args_canon);
@@ -1587,8 +1396,7 @@ run_jail(struct step *st, const struct node *root, const struct cmd_entry *e,
 	};
 
 	st->r->kind = e ? KIND_COMMAND : KIND_CODE;
-	if (st->s->jail_filter && !(e != NULL ? filter_command(st, e, call) :
-	    filter_code(st, root)))
+	if (st->s->jail_filter && !jail_filter(st, root, e, call))
 		return;
 	if (e != NULL && !command_shape(st, e, call))
 		return;
@@ -1614,8 +1422,7 @@ run_jail_world(struct step *st, const struct node *root,
 {
 	st->r->kind = e ? KIND_COMMAND : KIND_CODE;
 	st->r->engine = world_engine_name(WORLD_ENGINE_CPYTHON);
-	if (st->s->jail_filter && !(e != NULL ? filter_command(st, e, call) :
-	    filter_code(st, root)))
+	if (st->s->jail_filter && !jail_filter(st, root, e, call))
 		return;
 	if (w == NULL) {
 		decide(st, VERDICT_ERROR, gvisor_path(st) ?
@@ -1860,42 +1667,6 @@ run_world(struct step *st, const char *src, const struct node *root,
 	}
 }
 
-/*
- * What print() wrote is part of what a user sees, as at Python's prompt:
- * "printed 'hi'" when the result is print's None, else after the result.
- */
-static const char *
-with_printed(struct step *st, const struct record *r, const char *outcome)
-{
-	struct sbuf out = SBUF_INIT, rep = SBUF_INIT;
-	const char *s;
-	size_t i;
-	bool any = false;
-
-	for (i = 0; i < r->neffects; i++)
-		if (strcmp(r->effects[i].op, "print") == 0 &&
-		    r->effects[i].text != NULL) {
-			if (any)
-				sbuf_addc(&out, '\n');
-			sbuf_adds(&out, r->effects[i].text);
-			any = true;
-		}
-	if (!any)
-		return outcome;
-	{
-		value v = value_str(st->a, sbuf_cstr(&out), out.len);
-		value_str_repr(v.as.s, false, &rep);
-	}
-	if (r->result == NULL || strcmp(r->result, "None") == 0)
-		s = arena_printf(st->a, "printed %s", sbuf_cstr(&rep));
-	else
-		s = arena_printf(st->a, "%s, printed %s", outcome,
-		    sbuf_cstr(&rep));
-	sbuf_free(&out);
-	sbuf_free(&rep);
-	return s;
-}
-
 /* The step is on the jail path under --jail=gvisor: its records name
  * gVisor, whatever decided them. */
 static bool
@@ -1905,76 +1676,12 @@ gvisor_path(const struct step *st)
 	    st->s->jail == JAIL_BOUNDARY_GVISOR);
 }
 
-/*
- * Who refused, as a verdict names it: the policy's filter ("the
- * allowlist", "the dunder filter", "the blocklist"), the command
- * allowlist, or the jail's layer; gVisor on its path.  NULL where the
- * reason names it itself ("budget exhausted ...", "host ... is not
- * reachable (no network)", "... exceeds the cap of ...").
- */
-static const char *
-refuser(const struct step *st)
-{
-	if (st->r->verdict == VERDICT_CONTAINED && gvisor_path(st))
-		return "gVisor";
-	switch (st->r->layer) {
-	case LAYER_ALLOWLIST:
-		return policy_filter_name(st->s->policy);
-	case LAYER_COMMANDS:
-		return "the command allowlist";
-	case LAYER_NAMESPACE:
-		return "the namespaces";
-	case LAYER_LANDLOCK:
-		return "Landlock";
-	case LAYER_SECCOMP:
-		return "seccomp";
-	case LAYER_RLIMIT:
-		return "an rlimit";
-	case LAYER_TIMEOUT:
-		return "the timeout";
-	case LAYER_GVISOR:
-		return "gVisor";
-	default:
-		return NULL;
-	}
-}
-
-/* "BLOCKED by the allowlist: REASON", "CONTAINED by seccomp: REASON". */
-static const char *
-refusal(struct step *st, const char *reason)
-{
-	const char *word = st->r->verdict == VERDICT_CONTAINED ?
-	    "CONTAINED" : "BLOCKED";
-	const char *who = refuser(st);
-
-	return who != NULL ? arena_printf(st->a, "%s by %s: %s", word, who,
-	    reason) : arena_printf(st->a, "%s: %s", word, reason);
-}
-
-/* What every outcome says after its verdict: what the record leaves out,
- * a restarted world, a resumed session. */
-static const char *
-decorate(struct step *st, const char *outcome)
-{
-	if (st->r->truncated != NULL)	/* never silently */
-		outcome = arena_printf(st->a, "%s [%s]", outcome,
-		    st->r->truncated);
-	if (st->restarted)	/* as a notebook says "kernel restarted" */
-		outcome = arena_printf(st->a, "(world restarted) %s", outcome);
-	if (st->resumed)	/* --state kept all but the world's names */
-		outcome = arena_printf(st->a,
-		    "(resumed: names not restored) %s", outcome);
-	return outcome;
-}
-
 static void
 finish(struct step *st, const char *input, size_t len, const char *label,
     const char *cmdname)
 {
-	bool is_command = cmdname != NULL;
 	struct record *r = st->r;
 	size_t i, n;
-	const char *outcome = r->outcome;
 
 	if (!record_path_is_jail(st->path) || st->ev.neffects > 0) {
 		/* (the jail path's effects came back from the jail, unless
@@ -1993,37 +1700,6 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 			c->text = e->text ? arena_strdup(st->a, e->text) : NULL;
 		}
 	}
-	if (r->rule != NULL && strcmp(r->rule, "bypassed") == 0) {
-		/* the escape, in words: the harm it did, else what it
-		 * touched, else what it returned */
-		const char *sim = simulated_outcome(st);
-		if (sim != NULL && sim[0] == '[' && strstr(sim, "] ") != NULL)
-			sim = strstr(sim, "] ") + 2;	/* (its files: real) */
-		if (sim == NULL && st->world != NULL && (r->result == NULL ||
-		    strcmp(r->result, "None") == 0))
-			sim = surface_outcome(st);
-		if (sim == NULL && r->result != NULL &&
-		    strcmp(r->result, "None") != 0)
-			sim = arena_printf(st->a, "it returned %s", r->result);
-		if (st->raised_after != NULL)
-			sim = sim ? arena_printf(st->a, "%s; then %s", sim,
-			    st->raised_after) : st->raised_after;
-		r->reason = arena_printf(st->a, "%s let this through "
-		    "\xe2\x80\x94 %s", policy_filter_name(st->s->policy),
-		    sim ? sim : "it ran");
-		outcome = arena_printf(st->a, "BYPASSED: %s", r->reason);
-	} else if (r->verdict == VERDICT_OK && st->path == PATH_UNSAFE) {
-		const char *sim = simulated_outcome(st);
-		if (sim != NULL) {
-			r->verdict = VERDICT_SIMULATED;
-			outcome = sim;
-		}
-	} else if (r->verdict == VERDICT_SIMULATED) {
-		outcome = simulated_outcome(st);
-		if (st->raised_after != NULL && outcome != NULL)
-			outcome = arena_printf(st->a, "%s; then %s", outcome,
-			    st->raised_after);
-	}
 	n = mfs_count(st->ps->fs);
 	r->fs = arena_array(st->a, n + 1, sizeof *r->fs);
 	for (i = 0; i < n; i++)
@@ -2036,50 +1712,14 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 	    gvisor_path(st) ? " (gVisor)" : "") :
 	    arena_printf(st->a, "%s %s%s", session_path_adjective(st->path),
 	    cmdname ? cmdname : "code", gvisor_path(st) ? " (gVisor)" : "");
-	/* SHOWN: the code as a Python string repr, a command as typed. */
-	{
-		const char *start = input;
-		const char *end = input + len;
-		while (start < end && (*start == ' ' || *start == '\t'))
-			start++;
-		while (end > start && (end[-1] == ' ' || end[-1] == '\t' ||
-		    end[-1] == '\n' || end[-1] == '\r'))
-			end--;
-		if (is_command)
-			r->shown = arena_strndup(st->a, start,
-			    (size_t)(end - start));
-		else {
-			value sv = value_str(st->a, start, (size_t)(end - start));
-			struct sbuf sb = SBUF_INIT;
-			value_str_repr(sv.as.s, false, &sb);
-			r->shown = arena_strdup(st->a, sbuf_cstr(&sb));
-			sbuf_free(&sb);
-		}
-	}
-	if (outcome == NULL) {
-		switch (r->verdict) {
-		case VERDICT_BLOCKED:
-		case VERDICT_CONTAINED:
-			outcome = refusal(st, r->reason);
-			if (st->essay != NULL)
-				r->essay_outcome = decorate(st,
-				    arena_printf(st->a, "BLOCKED: %s",
-				    st->essay));
-			break;
-		case VERDICT_ERROR:
-			outcome = r->reason;
-			break;
-		default:
-			outcome = r->result ? r->result : "None";
-			if (r->result == NULL && !is_command)
-				outcome = "ok";
-			outcome = with_printed(st, r, outcome);
-			break;
-		}
-	}
-	outcome = decorate(st, outcome);
-	r->outcome = outcome;
-	record_set_line(r, st->a);
+	trace_render(&(struct trace_step){ .r = r, .a = st->a,
+	    .path = st->path, .input = input, .len = len,
+	    .is_command = cmdname != NULL, .effects = st->ev.effects,
+	    .neffects = st->ev.neffects,
+	    .filter = policy_filter_name(st->s->policy),
+	    .gvisor = gvisor_path(st), .world = st->world != NULL,
+	    .restarted = st->restarted, .resumed = st->resumed,
+	    .raised_after = st->raised_after, .essay = st->essay });
 }
 
 /*
@@ -2270,7 +1910,12 @@ session_run(struct session *s, const char *input, size_t len,
 	if (s->state != NULL) {
 		/* Durable before anyone sees the records. */
 		char *err = NULL;
-		if (!state_save(s->state, s, recs, n, &err)) {
+		struct state_session ss;
+		bool saved;
+		view_fill(s, &ss);
+		saved = state_save(s->state, &ss, recs, n, &err);
+		view_take(s, &ss);
+		if (!saved) {
 			size_t i;
 			for (i = 0; i < n; i++) {
 				recs[i].verdict = VERDICT_ERROR;

@@ -19,6 +19,12 @@ struct arena;
 struct mfs;
 struct ns;
 struct policy;
+struct policy_names;
+
+/* The names a policy file may list, as this program answers them: the
+ * builtins of the evaluator and the object model, and the commands
+ * (policy_parse checks a policy's lists with them). */
+extern const struct policy_names session_policy_names;
 
 #define PATH_BIT(p) (1u << (p))
 #define PATHS_DEFAULT (PATH_BIT(PATH_UNSAFE) | PATH_BIT(PATH_SANDBOX))

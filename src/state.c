@@ -22,7 +22,7 @@
  *
  * Loading replays the snapshot and the journal into the index first and
  * reads the blobs of the final files only: a blob an old journal line
- * named may already be gone.  A session_reset() between inputs (the step
+ * named may already be gone.  A reset of the session between inputs (the step
  * counter goes back) is saved as a whole new snapshot.  Version 1 states
  * (one state.json with contents in hex) are read and rewritten.
  */
@@ -47,7 +47,6 @@
 #include "ns.h"
 #include "record.h"
 #include "sbuf.h"
-#include "session.h"
 #include "sha256.h"
 #include "state.h"
 #include "value.h"
@@ -563,10 +562,11 @@ names_json(struct enc *e, struct ns *ns, size_t *bytes)
  * say which names its new world lacks.
  */
 static json_t *
-world_names_json(struct enc *e, const struct session *s, enum path_id p)
+world_names_json(struct enc *e, const struct state_session *s,
+    enum path_id p)
 {
-	size_t i, n;
-	const char *const *names = session_world_names(s, p, &n);
+	size_t i, n = s->paths[p].nworld_names;
+	const char *const *names = s->paths[p].world_names;
 	json_t *arr;
 
 	if (names == NULL)
@@ -584,10 +584,11 @@ world_names_json(struct enc *e, const struct session *s, enum path_id p)
  * before a new world binds it again.
  */
 static json_t *
-world_values_json(struct enc *e, const struct session *s, enum path_id p)
+world_values_json(struct enc *e, const struct state_session *s,
+    enum path_id p)
 {
-	size_t i, n;
-	const char *const *lits = session_world_literals(s, p, &n);
+	size_t i, n = s->paths[p].nworld_literals;
+	const char *const *lits = s->paths[p].world_literals;
 	json_t *arr;
 
 	if (lits == NULL)
@@ -723,7 +724,7 @@ read_fd(int fd, size_t size, size_t max, size_t *len)
  * loading would skip them anyway: their seq is not above the snapshot's).
  */
 static bool
-write_snapshot(struct state *st, struct session *s,
+write_snapshot(struct state *st, struct state_session *s,
     struct sfile *const files[], const size_t nfiles[], unsigned long seq,
     char **err)
 {
@@ -736,14 +737,14 @@ write_snapshot(struct state *st, struct session *s,
 
 	set(&e, root, "version", json_integer(STATE_VERSION));
 	set(&e, root, "seq", json_integer((json_int_t)seq));
-	set(&e, root, "steps", json_integer(session_steps(s)));
+	set(&e, root, "steps", json_integer(s->steps));
 	for (p = 0; p < PATH__COUNT; p++) {
 		json_t *path = json_object(), *fl = json_array();
 		for (i = 0; i < nfiles[p]; i++)
 			push(&e, fl, file_entry(&e, &files[p][i]));
 		set(&e, path, "files", fl);
 		set(&e, path, "names", names_json(&e,
-		    session_ns(s, (enum path_id)p), &bytes));
+		    s->paths[p].ns, &bytes));
 		{
 			json_t *wn = world_names_json(&e, s, (enum path_id)p);
 			json_t *wv = world_values_json(&e, s, (enum path_id)p);
@@ -753,9 +754,9 @@ write_snapshot(struct state *st, struct session *s,
 				set(&e, path, "world_values", wv);
 		}
 		set(&e, path, "ledger", ledger_json(&e,
-		    session_ledger(s, (enum path_id)p), 0));
+		    s->paths[p].ledger, 0));
 		set(&e, path, "budget_used", json_integer(
-		    session_budget_used(s, (enum path_id)p)));
+		    s->paths[p].used));
 		set(&e, paths, record_path_name((enum path_id)p), path);
 	}
 	set(&e, root, "paths", paths);
@@ -784,7 +785,7 @@ write_snapshot(struct state *st, struct session *s,
 }
 
 static bool
-compact(struct state *st, struct session *s, char **err)
+compact(struct state *st, struct state_session *s, char **err)
 {
 	struct sfile *files[PATH__COUNT];
 	size_t nfiles[PATH__COUNT];
@@ -871,7 +872,7 @@ blob_written(const struct pending *pd, int upto_p, size_t upto_i,
 /* Write a blob for every digest no saved file holds yet, then make the
  * new names durable with one fsync of blobs/. */
 static bool
-write_blobs(struct state *st, struct session *s, const struct pending *pd,
+write_blobs(struct state *st, struct state_session *s, const struct pending *pd,
     char **err)
 {
 	bool any = false;
@@ -879,7 +880,7 @@ write_blobs(struct state *st, struct session *s, const struct pending *pd,
 	int p;
 
 	for (p = 0; p < PATH__COUNT; p++) {
-		const struct mfs *fs = session_fs(s, (enum path_id)p);
+		const struct mfs *fs = s->paths[p].fs;
 		if (!pd[p].files_changed)
 			continue;
 		for (i = 0; i < pd[p].n; i++) {
@@ -903,7 +904,7 @@ write_blobs(struct state *st, struct session *s, const struct pending *pd,
 
 /* The step's line: its verdicts and, per path, what changed. */
 static char *
-journal_line(struct state *st, struct session *s, const struct pending *pd,
+journal_line(struct state *st, struct state_session *s, const struct pending *pd,
     const struct record *r, size_t n)
 {
 	struct enc e = { true };
@@ -914,7 +915,7 @@ journal_line(struct state *st, struct session *s, const struct pending *pd,
 	int p;
 
 	set(&e, line, "seq", json_integer((json_int_t)st->seq + 1));
-	set(&e, line, "step", json_integer(session_steps(s)));
+	set(&e, line, "step", json_integer(s->steps));
 	for (i = 0; i < n; i++) {
 		json_t *v = json_object();
 		set(&e, v, "path", json_string(record_path_name(r[i].path)));
@@ -925,8 +926,8 @@ journal_line(struct state *st, struct session *s, const struct pending *pd,
 	set(&e, line, "verdicts", verdicts);
 	for (p = 0; p < PATH__COUNT; p++) {
 		const struct spath *sp = &st->paths[p];
-		const struct ledger *l = session_ledger(s, (enum path_id)p);
-		unsigned used = session_budget_used(s, (enum path_id)p);
+		const struct ledger *l = s->paths[p].ledger;
+		unsigned used = s->paths[p].used;
 		json_t *path = json_object();
 
 		if (pd[p].files_changed) {
@@ -1018,7 +1019,7 @@ append_line(struct state *st, const char *text, char **err)
 
 /* The step is durable: the index becomes what the disk now holds. */
 static void
-commit(struct state *st, struct session *s, struct pending *pd)
+commit(struct state *st, struct state_session *s, struct pending *pd)
 {
 	size_t i;
 	int p;
@@ -1048,26 +1049,26 @@ commit(struct state *st, struct session *s, struct pending *pd)
 			sp->wvalues = pd[p].wvalues;
 			pd[p].wvalues = NULL;
 		}
-		sp->fs = session_fs(s, (enum path_id)p);
-		sp->ns = session_ns(s, (enum path_id)p);
-		sp->ledger = session_ledger(s, (enum path_id)p);
+		sp->fs = s->paths[p].fs;
+		sp->ns = s->paths[p].ns;
+		sp->ledger = s->paths[p].ledger;
 		sp->fs_gen = mfs_generation(sp->fs);
-		sp->ns_gen = ns_generation(session_ns(s, (enum path_id)p));
+		sp->ns_gen = ns_generation(s->paths[p].ns);
 		sp->ledger_n = ledger_count(sp->ledger);
-		sp->budget_used = session_budget_used(s, (enum path_id)p);
+		sp->budget_used = s->paths[p].used;
 	}
 	st->seq++;
-	st->steps = session_steps(s);
+	st->steps = s->steps;
 }
 
-static bool load(struct state *st, struct session *s, char **err);
+static bool load(struct state *st, struct state_session *s, char **err);
 
 /*
  * Save the step: as a journal line, or as a whole snapshot when full (the
  * first save, a state converted from version 1, a session reset since).
  */
 static bool
-save(struct state *st, struct session *s, const struct record *r, size_t n,
+save(struct state *st, struct state_session *s, const struct record *r, size_t n,
     bool full, char **err)
 {
 	struct pending pd[PATH__COUNT];
@@ -1078,22 +1079,22 @@ save(struct state *st, struct session *s, const struct record *r, size_t n,
 	int p;
 
 	memset(pd, 0, sizeof pd);
-	if (session_steps(s) <= st->steps)
+	if (s->steps <= st->steps)
 		full = true;		/* the step counter went back: reset */
 	for (p = 0; p < PATH__COUNT; p++) {
 		const struct spath *sp = &st->paths[p];
-		const struct mfs *fs = session_fs(s, (enum path_id)p);
-		struct ns *ns = session_ns(s, (enum path_id)p);
+		const struct mfs *fs = s->paths[p].fs;
+		struct ns *ns = s->paths[p].ns;
 		if (sp->fs != fs || sp->ns != ns ||
-		    sp->ledger != session_ledger(s, (enum path_id)p) ||
-		    ledger_count(session_ledger(s, (enum path_id)p)) <
+		    sp->ledger != s->paths[p].ledger ||
+		    ledger_count(s->paths[p].ledger) <
 		    sp->ledger_n)
 			full = true;
 	}
 	for (p = 0; p < PATH__COUNT; p++) {
 		const struct spath *sp = &st->paths[p];
-		const struct mfs *fs = session_fs(s, (enum path_id)p);
-		struct ns *ns = session_ns(s, (enum path_id)p);
+		const struct mfs *fs = s->paths[p].fs;
+		struct ns *ns = s->paths[p].ns;
 		pd[p].files_changed = full || mfs_generation(fs) != sp->fs_gen;
 		if (pd[p].files_changed)
 			pending_files(sp, fs, full, &pd[p]);
@@ -1117,8 +1118,7 @@ save(struct state *st, struct session *s, const struct record *r, size_t n,
 		if (pd[p].wvalues != NULL)
 			held += json_dumpb(pd[p].wvalues, NULL, 0,
 			    JSON_COMPACT);
-		held += mfs_bytes(fs) + ledger_bytes(session_ledger(s,
-		    (enum path_id)p));
+		held += mfs_bytes(fs) + ledger_bytes(s->paths[p].ledger);
 	}
 	if (!e.ok) {
 		*err = xstrdup("cannot encode the names");
@@ -1168,7 +1168,7 @@ out:
 }
 
 bool
-state_save(struct state *st, struct session *s, const struct record *r,
+state_save(struct state *st, struct state_session *s, const struct record *r,
     size_t n, char **err)
 {
 	char *lerr = NULL;
@@ -1385,14 +1385,14 @@ read_blob(struct state *st, const struct sfile *f, char **err)
 
 /* Rebuild s from the index and what was gathered. */
 static bool
-materialize(struct state *st, struct session *s, struct gathered *g,
+materialize(struct state *st, struct state_session *s, struct gathered *g,
     struct rt *rt, char **err)
 {
 	size_t i;
 	int p;
 
-	session_reset(s, false);
-	session_set_steps(s, st->steps);
+	s->reset(s);
+	s->steps = st->steps;
 	for (p = 0; p < PATH__COUNT; p++) {
 		struct spath *sp = &st->paths[p];
 		json_t *e;
@@ -1400,9 +1400,9 @@ materialize(struct state *st, struct session *s, struct gathered *g,
 			char *data = read_blob(st, &sp->files[i], err);
 			if (data == NULL)
 				return false;
-			mfs_put(session_fs_mut(s, (enum path_id)p),
+			mfs_put(s->paths[p].fs,
 			    sp->files[i].name, data, sp->files[i].len);
-			mfs_set_mode(session_fs_mut(s, (enum path_id)p),
+			mfs_set_mode(s->paths[p].fs,
 			    sp->files[i].name, sp->files[i].mode,
 			    sp->files[i].unreadable);
 			free(data);
@@ -1417,7 +1417,7 @@ materialize(struct state *st, struct session *s, struct gathered *g,
 				return corrupt(err, st->dir, "state.json",
 				    "a name");
 			}
-			ns_set(session_ns(s, (enum path_id)p), name, v);
+			ns_set(s->paths[p].ns, name, v);
 			free(name);
 		}
 		json_array_foreach(g[p].ledger, i, e) {
@@ -1425,14 +1425,13 @@ materialize(struct state *st, struct session *s, struct gathered *g,
 			const char *a = json_string_value(json_array_get(e, 1));
 			char *m = unhex_name(json_array_get(e, 2));
 			bool ok = k != NULL && a != NULL && m != NULL &&
-			    ledger_add_digests(session_ledger(s,
-			    (enum path_id)p), k, a, m);
+			    ledger_add_digests(s->paths[p].ledger, k, a, m);
 			free(m);
 			if (!ok)
 				return corrupt(err, st->dir, "state.json",
 				    "a ledger entry");
 		}
-		session_set_budget_used(s, (enum path_id)p, g[p].budget_used);
+		s->paths[p].used = g[p].budget_used;
 		sp->budget_used = g[p].budget_used;
 		json_array_foreach(g[p].wnames, i, e) {
 			char *name = unhex_name(e);
@@ -1461,11 +1460,11 @@ materialize(struct state *st, struct session *s, struct gathered *g,
 		sp->wvalues = json_incref(g[p].wvalues);
 		sp->names_bytes = g[p].names != NULL ? json_dumpb(g[p].names,
 		    NULL, 0, JSON_COMPACT) : 0;
-		sp->fs = session_fs(s, (enum path_id)p);
-		sp->ns = session_ns(s, (enum path_id)p);
-		sp->ledger = session_ledger(s, (enum path_id)p);
+		sp->fs = s->paths[p].fs;
+		sp->ns = s->paths[p].ns;
+		sp->ledger = s->paths[p].ledger;
 		sp->fs_gen = mfs_generation(sp->fs);
-		sp->ns_gen = ns_generation(session_ns(s, (enum path_id)p));
+		sp->ns_gen = ns_generation(s->paths[p].ns);
 		sp->ledger_n = ledger_count(sp->ledger);
 	}
 	return true;
@@ -1476,12 +1475,12 @@ materialize(struct state *st, struct session *s, struct gathered *g,
  * s directly; the caller saves it as a version 2 snapshot.
  */
 static bool
-load_v1(struct state *st, struct session *s, json_t *paths, struct rt *rt,
+load_v1(struct state *st, struct state_session *s, json_t *paths, struct rt *rt,
     char **err)
 {
 	int p;
 
-	session_reset(s, false);
+	s->reset(s);
 	for (p = 0; p < PATH__COUNT; p++) {
 		json_t *path = json_object_get(paths,
 		    record_path_name((enum path_id)p)), *e, *v;
@@ -1499,7 +1498,7 @@ load_v1(struct state *st, struct session *s, json_t *paths, struct rt *rt,
 				return corrupt(err, st->dir, "state.json",
 				    "a file entry");
 			}
-			mfs_put(session_fs_mut(s, (enum path_id)p), n, d, dl);
+			mfs_put(s->paths[p].fs, n, d, dl);
 			free(n);
 			free(d);
 		}
@@ -1508,7 +1507,7 @@ load_v1(struct state *st, struct session *s, json_t *paths, struct rt *rt,
 			if (!json_value(rt, v, 0, &val))
 				return corrupt(err, st->dir, "state.json",
 				    "a name");
-			ns_set(session_ns(s, (enum path_id)p), name, val);
+			ns_set(s->paths[p].ns, name, val);
 		}
 		json_array_foreach(json_object_get(path, "ledger"), i, e) {
 			const char *k = json_string_value(json_array_get(e, 0));
@@ -1517,10 +1516,10 @@ load_v1(struct state *st, struct session *s, json_t *paths, struct rt *rt,
 			if (k == NULL || a == NULL || m == NULL)
 				return corrupt(err, st->dir, "state.json",
 				    "a ledger entry");
-			ledger_add(session_ledger(s, (enum path_id)p), k, a, m);
+			ledger_add(s->paths[p].ledger, k, a, m);
 		}
-		session_set_budget_used(s, (enum path_id)p, (unsigned)
-		    json_integer_value(json_object_get(path, "budget_used")));
+		s->paths[p].used = (unsigned)json_integer_value(
+		    json_object_get(path, "budget_used"));
 	}
 	return true;
 }
@@ -1546,7 +1545,7 @@ sweep_blobs(struct state *st)
 
 /* Load DIR into s: the snapshot, then the journal past it. */
 static bool
-load(struct state *st, struct session *s, char **err)
+load(struct state *st, struct state_session *s, char **err)
 {
 	struct gathered g[PATH__COUNT];
 	struct stat sb;
@@ -1602,8 +1601,8 @@ load(struct state *st, struct session *s, char **err)
 	if (v1) {
 		if (!load_v1(st, s, paths, &rt, err))
 			goto out;
-		session_set_steps(s, (unsigned)json_integer_value(
-		    json_object_get(root, "steps")));
+		s->steps = (unsigned)json_integer_value(
+		    json_object_get(root, "steps"));
 		st->steps = 0;
 		ok = save(st, s, NULL, 0, true, err);
 		st->resumed = ok;
@@ -1691,7 +1690,7 @@ lock(int fd)
 }
 
 struct state *
-state_open(struct session *s, const char *dir, char **err)
+state_open(struct state_session *s, const char *dir, char **err)
 {
 	struct state *st = xcalloc(1, sizeof *st);
 	char *blobs = xasprintf("%s/blobs", dir);

@@ -43,11 +43,41 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "record.h"
+
 #define STATE_MAX_BYTES	(256u << 20)
 
-struct record;
-struct session;
+struct ledger;
+struct mfs;
+struct ns;
 struct state;
+
+/*
+ * A session as its state sees it: what the state saves from and loads
+ * into.  The session fills one before it calls the state and takes back
+ * the counters after (session.c); the state knows nothing else of it.
+ */
+struct state_path {
+	/* the session's own stores: saved from, loaded into */
+	struct mfs		*fs;
+	struct ns		*ns;
+	struct ledger		*ledger;
+	unsigned		 used;		/* budget used */
+	/* what its CPython world holds (world.h), or NULL */
+	const char *const	*world_names;
+	size_t			 nworld_names;
+	const char *const	*world_literals; /* name, repr, ... */
+	size_t			 nworld_literals;
+};
+
+struct state_session {
+	struct state_path	 paths[PATH__COUNT];
+	unsigned		 steps;
+	/* empty the session (no seed, its worlds new) and point paths at
+	 * its new stores, counters at zero: before a load */
+	void			(*reset)(struct state_session *ss);
+	void			*ctx;		/* the session */
+};
 
 /*
  * Open DIR (created 0700 when missing), check who owns it, lock it and
@@ -56,14 +86,15 @@ struct state;
  * by another process, or holds an unreadable or corrupt state.  The caller
  * frees the result with state_close(), which releases the lock.
  */
-struct state *state_open(struct session *s, const char *dir, char **err);
+struct state *state_open(struct state_session *s, const char *dir,
+    char **err);
 /*
  * Save what the step changed in s, durably, with the verdicts of its
  * records.  false with *err (heap) when the step could not be kept (the
  * size cap, a write error): s is then put back as it was saved.
  */
-bool state_save(struct state *st, struct session *s, const struct record *r,
-    size_t n, char **err);
+bool state_save(struct state *st, struct state_session *s,
+    const struct record *r, size_t n, char **err);
 void state_close(struct state *st);
 /* DIR held a state when it was opened: the session was resumed. */
 bool state_resumed(const struct state *st);

@@ -159,7 +159,8 @@ replay_one(const char *name, const char *data, size_t size)
 		free(err);
 	} else if (strncmp(name, "policy-", 7) == 0) {
 		char *err = NULL;
-		policy_free(policy_parse(name, data, size, &err));
+		policy_free(policy_parse(name, data, size,
+		    &session_policy_names, &err));
 		free(err);
 	} else if (strncmp(name, "jailwire-", 9) == 0) {
 		struct jail_plan plan;

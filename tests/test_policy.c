@@ -61,7 +61,7 @@ test_file_keys(void **state)
 	    "max-depth: 50\n";
 	char *err;
 	struct policy *p = policy_parse("t.policy", text, sizeof text - 1,
-	    &err);
+	    &session_policy_names, &err);
 	(void)state;
 	if (p == NULL)
 		fail_msg("%s", err);
@@ -102,7 +102,7 @@ test_file_errors(void **state)
 	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
 		char *err = NULL;
 		struct policy *p = policy_parse("t.policy", t[i].text,
-		    strlen(t[i].text), &err);
+		    strlen(t[i].text), &session_policy_names, &err);
 		if (p != NULL)
 			fail_msg("accepted: %s", t[i].text);
 		if (strncmp(err, t[i].err, strlen(t[i].err)) != 0)
@@ -125,7 +125,7 @@ test_loaded_policy_decides(void **state)
 	(void)state;
 	snprintf(path, sizeof path, "%s/scenarios/classroom.policy",
 	    srcdir ? srcdir : ".");
-	p = policy_resolve(path, &err);
+	p = policy_resolve(path, &session_policy_names, &err);
 	if (p == NULL)
 		fail_msg("%s", err);
 	o.policy = p;
@@ -143,10 +143,12 @@ test_loaded_policy_decides(void **state)
 	session_free(s);
 	policy_free((struct policy *)p);
 	arena_free(a);
-	assert_null(policy_resolve("no-such-preset", &err));
+	assert_null(policy_resolve("no-such-preset",
+	    &session_policy_names, &err));
 	assert_non_null(strstr(err, "unknown policy"));
 	free(err);
-	assert_null(policy_resolve("/nonexistent/x.policy", &err));
+	assert_null(policy_resolve("/nonexistent/x.policy",
+	    &session_policy_names, &err));
 	assert_non_null(strstr(err, "No such file"));
 	free(err);
 }

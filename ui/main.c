@@ -495,7 +495,8 @@ main(int argc, char **argv)
 			break;
 		case 'P': {
 			char *err;
-			o.policy = policy_resolve(optarg, &err);
+			o.policy = policy_resolve(optarg,
+			    &session_policy_names, &err);
 			if (o.policy == NULL) {
 				/* an unknown name is a usage error; a file
 				 * that cannot be read or parsed, a runtime one */

@@ -68,7 +68,7 @@ do_policy(struct ui *u, const char *arg)
 	}
 	{
 		char *err;
-		p = policy_resolve(arg, &err);
+		p = policy_resolve(arg, &session_policy_names, &err);
 		if (p == NULL) {
 			meta_set_message(u, "%s", err);
 			free(err);

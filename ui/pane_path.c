@@ -199,8 +199,8 @@ draw_gauge(struct ui *u, struct rect r, int row, enum path_id p)
 	char buf[64];
 	int x, bar, fill, i;
 
-	/* One unit per input that passes the allowlist (session.c's
-	 * charge_budget): the gauge counts inputs. */
+	/* One unit per input that passes the allowlist (budget.c): the
+	 * gauge counts inputs. */
 	snprintf(buf, sizeof buf, "budget %u/%u inputs ", used, limit);
 	x = draw_text(r, row, 0, draw_attr(u, UC_DIM), buf);
 	bar = r.w - x - 2;

@@ -1,0 +1,214 @@
+/*
+ * layers.c -- the sandbox's layers as one ordered table, and the two
+ * that ask the policy about the input's code before it runs.
+ *
+ * "commands": the command allowlist (policy.c) and the call's written
+ * shape (cmd.c).  "allowlist": the policy's checker (check.c) over the
+ * code, or over a command's arguments (the dict display around them is
+ * the command's own syntax, so its keys and values are checked, not it),
+ * then the name rule.  The other layers have a file each (layers.h).
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "arena.h"
+#include "ast.h"
+#include "check.h"
+#include "cmd.h"
+#include "layers.h"
+#include "policy.h"
+
+const struct layer_entry sandbox_layers[] = {
+	{ LAYER_COMMANDS,    "commands",    LAYER_STAGE_CHECK, commands_decide },
+	{ LAYER_ALLOWLIST,   "allowlist",   LAYER_STAGE_CHECK, allowlist_decide },
+	{ LAYER_BUDGET,      "budget",      LAYER_STAGE_CHECK, budget_decide },
+	{ LAYER_SURFACE,     "surface",     LAYER_STAGE_ARGS,  surface_decide },
+	{ LAYER_NETWORK,     "network",     LAYER_STAGE_ARGS,  network_decide },
+	{ LAYER_IDEMPOTENCY, "idempotency", LAYER_STAGE_ARGS,  idempotency_decide },
+	{ LAYER__COUNT,      NULL,          LAYER_STAGE_CHECK, NULL }
+};
+
+bool
+layers_walk(enum layer_stage stage, enum layer last, struct layer_call *c,
+    struct layer_decision *d)
+{
+	const struct layer_entry *l;
+
+	for (l = sandbox_layers; l->decide != NULL; l++) {
+		if (l->stage == stage) {
+			*d = (struct layer_decision){ .verdict = VERDICT_OK,
+			    .layer = l->layer };
+			if (!l->decide(c, d))
+				return false;
+		}
+		if (l->layer == last)
+			break;
+	}
+	return true;
+}
+
+void
+layers_blocked(const struct check_result *cr, struct layer_decision *d)
+{
+	*d = (struct layer_decision){ .verdict = VERDICT_BLOCKED,
+	    .layer = LAYER_ALLOWLIST, .rule = cr->rule, .reason = cr->reason,
+	    .essay = cr->essay, .node = cr->node };
+}
+
+/* The literal str a command's call gives key, by position, keyword
+ * or in its dict, or NULL. */
+static const char *
+literal_arg(const struct cmd_entry *e, const struct node *call,
+    const char *key)
+{
+	const struct nodelist *args = &call->u.call.args;
+	const struct node *v = NULL;
+	size_t i, k;
+
+	if (args->len == 1 && args->items[0]->kind == NODE_DICT) {
+		const struct node *d = args->items[0];
+		for (i = 0; i < d->u.dict.keys.len; i++) {
+			const struct node *kn = d->u.dict.keys.items[i];
+			if (kn != NULL && kn->kind == NODE_CONSTANT &&
+			    kn->u.constant.value.type == VT_STR &&
+			    strcmp(kn->u.constant.value.as.s->data, key) == 0)
+				v = d->u.dict.values.items[i];
+		}
+	} else		/* by position: the entry's keys in order */
+		for (i = 0, k = 0; e->keys[k] != NULL; k++) {
+			if (strcmp(e->keys[k], "idempotency_key") == 0)
+				continue;
+			if (i < args->len && strcmp(e->keys[k], key) == 0)
+				v = args->items[i];
+			i++;
+		}
+	for (i = 0; i < call->u.call.keywords.len; i++) {
+		const struct node *kw = call->u.call.keywords.items[i];
+		if (kw->u.keyword.arg != NULL &&
+		    strcmp(kw->u.keyword.arg, key) == 0)
+			v = kw->u.keyword.value;
+	}
+	return v != NULL && v->kind == NODE_CONSTANT &&
+	    v->u.constant.value.type == VT_STR ?
+	    v->u.constant.value.as.s->data : NULL;
+}
+
+/* Best-effort target of a command from its literal argument, for
+ * records of commands refused before evaluation. */
+static const char *
+literal_target(const struct cmd_entry *e, const struct node *call)
+{
+	const char *key = e->path_key ? e->path_key : e->url_key;
+	const char *t = key != NULL ? literal_arg(e, call, key) : NULL;
+
+	return t != NULL ? t : e->name;
+}
+
+bool
+commands_decide(struct layer_call *c, struct layer_decision *d)
+{
+	const struct policy *p = c->policy;
+	const struct cmd_entry *e = c->e;
+	const char *why;
+
+	if (e == NULL)
+		return true;
+	if (!policy_allows_command(p, e->name)) {
+		d->node = c->call;
+		d->effect_op = e->op;
+		d->effect_target = literal_target(e, c->call);
+		d->verdict = VERDICT_BLOCKED;
+		d->rule = "commands";
+		d->reason = arena_printf(c->a, "%s is not allowed (%s)",
+		    e->name, p->commands[0] == NULL ? "no command is" :
+		    p->commands[1] == NULL ? arena_printf(c->a, "only %s is",
+		    p->commands[0]) : arena_printf(c->a, "%s are",
+		    policy_list_words(c->a, p->commands, 12)));
+		d->essay = arena_printf(c->a, "command '%s' not on the "
+		    "allowlist", e->name);
+		return false;
+	}
+	/* a command's call is written out: its argument as one dict, or by
+	 * position and keyword (cmd.h); else an error that shows a call
+	 * that works */
+	if ((why = cmd_shape_error(c->a, e, c->call)) != NULL) {
+		d->node = c->call;
+		d->verdict = VERDICT_ERROR;
+		d->rule = "arguments";
+		d->reason = why;
+		return false;
+	}
+	return true;
+}
+
+/* The code policy on one argument of a command: a dict display is the
+ * command's own syntax, so its keys and values are checked, not it. */
+static bool
+check_arg(const struct layer_call *c, const struct node *arg,
+    struct check_result *cr)
+{
+	size_t i;
+
+	if (arg->kind != NODE_DICT)
+		return check_tree(c->policy, arg, c->a, cr);
+	for (i = 0; i < arg->u.dict.keys.len; i++) {
+		const struct node *k = arg->u.dict.keys.items[i];
+		if (k == NULL) {
+			cr->node = arg->u.dict.values.items[i];
+			cr->rule = "nodes";
+			cr->reason = "unpacking a dict (**) is not allowed";
+			cr->essay = "disallowed ** unpacking";
+			return false;
+		}
+		if (!check_tree(c->policy, k, c->a, cr) ||
+		    !check_tree(c->policy, arg->u.dict.values.items[i], c->a,
+		    cr))
+			return false;
+	}
+	return true;
+}
+
+/* The code the input runs: the whole tree, or a command's arguments. */
+static size_t
+code_count(const struct layer_call *c)
+{
+	return c->e == NULL ? 1 :
+	    c->call->u.call.args.len + c->call->u.call.keywords.len;
+}
+
+static const struct node *
+code_at(const struct layer_call *c, size_t i)
+{
+	const struct node *call = c->call;
+
+	if (c->e == NULL)
+		return c->root;
+	return i < call->u.call.args.len ? call->u.call.args.items[i] :
+	    call->u.call.keywords.items[i -
+	    call->u.call.args.len]->u.keyword.value;
+}
+
+bool
+allowlist_decide(struct layer_call *c, struct layer_decision *d)
+{
+	const struct node *whole = c->e == NULL ? c->root : c->call;
+	struct check_result cr;
+	bool ok;
+	size_t i, n = code_count(c);
+
+	ok = check_source(c->policy, whole, c->input, strlen(c->input), c->a,
+	    &cr);
+	for (i = 0; ok && i < n; i++)
+		ok = c->e == NULL ? check_tree(c->policy, c->root, c->a, &cr) :
+		    i < c->call->u.call.args.len ?
+		    check_arg(c, code_at(c, i), &cr) :
+		    check_tree(c->policy, code_at(c, i), c->a, &cr);
+	/* the name rule: a name the policy does not give is refused by its
+	 * filter, not left to a NameError */
+	for (i = 0; ok && c->names && i < n; i++)
+		ok = check_names(c->policy, code_at(c, i), c->a, &cr);
+	if (!ok)
+		layers_blocked(&cr, d);
+	return ok;
+}

@@ -1,0 +1,273 @@
+/*
+ * trace.c -- the trace line's words: what a record's outcome says.
+ *
+ * After a path decided an input (session.c), its record has a verdict, a
+ * layer, a rule and a reason; this file turns them into what a user
+ * reads: "BLOCKED by the allowlist: ...", "[SIMULATED damage] ...",
+ * "BYPASSED: ...", "ok 42, printed 'hi'", with what the record leaves
+ * out, a restarted world or a resumed session said after.  It also
+ * writes the input as the trace shows it, and sets the trace line
+ * (record_set_line).  It reads only what struct trace_step hands it.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "arena.h"
+#include "record.h"
+#include "sbuf.h"
+#include "strlist.h"
+#include "trace.h"
+#include "value.h"
+
+/* What the trace tells of a step with harmful simulated effects. */
+static const char *
+simulated_outcome(const struct trace_step *st)
+{
+	static const char *const severity[] = {
+		"damage", "exfiltration", "resource exhaustion", "process"
+	};
+	struct sbuf b = SBUF_INIT;
+	const char *cat = NULL, *s;
+	size_t i, k;
+
+	for (k = 0; k < sizeof severity / sizeof severity[0] && !cat; k++)
+		for (i = 0; i < st->neffects; i++)
+			if (st->effects[i].category != NULL &&
+			    strcmp(st->effects[i].category, severity[k]) == 0) {
+				cat = severity[k];
+				break;
+			}
+	if (cat == NULL)
+		return NULL;
+	sbuf_addf(&b, "[SIMULATED %s] ", cat);
+	for (i = 0, k = 0; i < st->neffects; i++) {
+		if (st->effects[i].category == NULL)
+			continue;
+		if (k++)
+			sbuf_adds(&b, "; ");
+		sbuf_adds(&b, st->effects[i].text);
+	}
+	s = arena_strdup(st->a, sbuf_cstr(&b));
+	sbuf_free(&b);
+	return s;
+}
+
+/*
+ * What a step in the sandbox's world did past its values, when none of it
+ * was harmful in itself: the files it touched, the requests it tried and
+ * what it printed (the rest of CPython's audit events are in the
+ * record's effects), or NULL.
+ */
+static const char *
+surface_outcome(const struct trace_step *st)
+{
+	static const char *const told_ops[] = {
+		"read", "write", "delete", "rename", "send", "connect", NULL
+	};
+	struct sbuf b = SBUF_INIT;
+	const char *s;
+	size_t i;
+
+	for (i = 0; i < st->neffects; i++) {
+		const struct effect *e = &st->effects[i];
+		if (e->text == NULL)
+			continue;
+		if (b.len > 0 && (strcmp(e->op, "print") == 0 ||
+		    strlist_has(told_ops, e->op)))
+			sbuf_adds(&b, "; ");
+		if (strcmp(e->op, "print") == 0) {
+			value v = value_str(st->a, e->text, strlen(e->text));
+			sbuf_adds(&b, "printed ");
+			value_str_repr(v.as.s, false, &b);
+		} else if (strlist_has(told_ops, e->op))
+			sbuf_adds(&b, e->text);
+	}
+	s = b.len ? arena_strdup(st->a, sbuf_cstr(&b)) : NULL;
+	sbuf_free(&b);
+	return s;
+}
+
+
+/*
+ * What print() wrote is part of what a user sees, as at Python's prompt:
+ * "printed 'hi'" when the result is print's None, else after the result.
+ */
+static const char *
+with_printed(const struct trace_step *st, const struct record *r, const char *outcome)
+{
+	struct sbuf out = SBUF_INIT, rep = SBUF_INIT;
+	const char *s;
+	size_t i;
+	bool any = false;
+
+	for (i = 0; i < r->neffects; i++)
+		if (strcmp(r->effects[i].op, "print") == 0 &&
+		    r->effects[i].text != NULL) {
+			if (any)
+				sbuf_addc(&out, '\n');
+			sbuf_adds(&out, r->effects[i].text);
+			any = true;
+		}
+	if (!any)
+		return outcome;
+	{
+		value v = value_str(st->a, sbuf_cstr(&out), out.len);
+		value_str_repr(v.as.s, false, &rep);
+	}
+	if (r->result == NULL || strcmp(r->result, "None") == 0)
+		s = arena_printf(st->a, "printed %s", sbuf_cstr(&rep));
+	else
+		s = arena_printf(st->a, "%s, printed %s", outcome,
+		    sbuf_cstr(&rep));
+	sbuf_free(&out);
+	sbuf_free(&rep);
+	return s;
+}
+
+
+/*
+ * Who refused, as a verdict names it: the policy's filter ("the
+ * allowlist", "the dunder filter", "the blocklist"), the command
+ * allowlist, or the jail's layer; gVisor on its path.  NULL where the
+ * reason names it itself ("budget exhausted ...", "host ... is not
+ * reachable (no network)", "... exceeds the cap of ...").
+ */
+static const char *
+refuser(const struct trace_step *st)
+{
+	if (st->r->verdict == VERDICT_CONTAINED && st->gvisor)
+		return "gVisor";
+	switch (st->r->layer) {
+	case LAYER_ALLOWLIST:
+		return st->filter;
+	case LAYER_COMMANDS:
+		return "the command allowlist";
+	case LAYER_NAMESPACE:
+		return "the namespaces";
+	case LAYER_LANDLOCK:
+		return "Landlock";
+	case LAYER_SECCOMP:
+		return "seccomp";
+	case LAYER_RLIMIT:
+		return "an rlimit";
+	case LAYER_TIMEOUT:
+		return "the timeout";
+	case LAYER_GVISOR:
+		return "gVisor";
+	default:
+		return NULL;
+	}
+}
+
+/* "BLOCKED by the allowlist: REASON", "CONTAINED by seccomp: REASON". */
+static const char *
+refusal(const struct trace_step *st, const char *reason)
+{
+	const char *word = st->r->verdict == VERDICT_CONTAINED ?
+	    "CONTAINED" : "BLOCKED";
+	const char *who = refuser(st);
+
+	return who != NULL ? arena_printf(st->a, "%s by %s: %s", word, who,
+	    reason) : arena_printf(st->a, "%s: %s", word, reason);
+}
+
+/* What every outcome says after its verdict: what the record leaves out,
+ * a restarted world, a resumed session. */
+static const char *
+decorate(const struct trace_step *st, const char *outcome)
+{
+	if (st->r->truncated != NULL)	/* never silently */
+		outcome = arena_printf(st->a, "%s [%s]", outcome,
+		    st->r->truncated);
+	if (st->restarted)	/* as a notebook says "kernel restarted" */
+		outcome = arena_printf(st->a, "(world restarted) %s", outcome);
+	if (st->resumed)	/* --state kept all but the world's names */
+		outcome = arena_printf(st->a,
+		    "(resumed: names not restored) %s", outcome);
+	return outcome;
+}
+
+
+void
+trace_render(const struct trace_step *st)
+{
+	bool is_command = st->is_command;
+	struct record *r = st->r;
+	const char *outcome = r->outcome;
+
+	if (r->rule != NULL && strcmp(r->rule, "bypassed") == 0) {
+		/* the escape, in words: the harm it did, else what it
+		 * touched, else what it returned */
+		const char *sim = simulated_outcome(st);
+		if (sim != NULL && sim[0] == '[' && strstr(sim, "] ") != NULL)
+			sim = strstr(sim, "] ") + 2;	/* (its files: real) */
+		if (sim == NULL && st->world && (r->result == NULL ||
+		    strcmp(r->result, "None") == 0))
+			sim = surface_outcome(st);
+		if (sim == NULL && r->result != NULL &&
+		    strcmp(r->result, "None") != 0)
+			sim = arena_printf(st->a, "it returned %s", r->result);
+		if (st->raised_after != NULL)
+			sim = sim ? arena_printf(st->a, "%s; then %s", sim,
+			    st->raised_after) : st->raised_after;
+		r->reason = arena_printf(st->a, "%s let this through "
+		    "\xe2\x80\x94 %s", st->filter, sim ? sim : "it ran");
+		outcome = arena_printf(st->a, "BYPASSED: %s", r->reason);
+	} else if (r->verdict == VERDICT_OK && st->path == PATH_UNSAFE) {
+		const char *sim = simulated_outcome(st);
+		if (sim != NULL) {
+			r->verdict = VERDICT_SIMULATED;
+			outcome = sim;
+		}
+	} else if (r->verdict == VERDICT_SIMULATED) {
+		outcome = simulated_outcome(st);
+		if (st->raised_after != NULL && outcome != NULL)
+			outcome = arena_printf(st->a, "%s; then %s", outcome,
+			    st->raised_after);
+	}
+	/* SHOWN: the code as a Python string repr, a command as typed. */
+	{
+		const char *start = st->input;
+		const char *end = st->input + st->len;
+		while (start < end && (*start == ' ' || *start == '\t'))
+			start++;
+		while (end > start && (end[-1] == ' ' || end[-1] == '\t' ||
+		    end[-1] == '\n' || end[-1] == '\r'))
+			end--;
+		if (is_command)
+			r->shown = arena_strndup(st->a, start,
+			    (size_t)(end - start));
+		else {
+			value sv = value_str(st->a, start, (size_t)(end - start));
+			struct sbuf sb = SBUF_INIT;
+			value_str_repr(sv.as.s, false, &sb);
+			r->shown = arena_strdup(st->a, sbuf_cstr(&sb));
+			sbuf_free(&sb);
+		}
+	}
+	if (outcome == NULL) {
+		switch (r->verdict) {
+		case VERDICT_BLOCKED:
+		case VERDICT_CONTAINED:
+			outcome = refusal(st, r->reason);
+			if (st->essay != NULL)
+				r->essay_outcome = decorate(st,
+				    arena_printf(st->a, "BLOCKED: %s",
+				    st->essay));
+			break;
+		case VERDICT_ERROR:
+			outcome = r->reason;
+			break;
+		default:
+			outcome = r->result ? r->result : "None";
+			if (r->result == NULL && !is_command)
+				outcome = "ok";
+			outcome = with_printed(st, r, outcome);
+			break;
+		}
+	}
+	outcome = decorate(st, outcome);
+	r->outcome = outcome;
+	record_set_line(r, st->a);
+}

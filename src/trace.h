@@ -1,0 +1,41 @@
+/*
+ * trace.h -- the words of a record's outcome and its trace line (trace.c).
+ */
+#ifndef SANDBOXREPL_TRACE_H
+#define SANDBOXREPL_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "record.h"
+
+/* A decided step, as its trace line tells it.  Borrowed. */
+struct trace_step {
+	struct record		*r;	/* decided: verdict, layer, rule,
+					   reason, result, effects, label */
+	struct arena		*a;	/* the records' arena */
+	enum path_id		 path;
+	const char		*input;	/* the input as typed */
+	size_t			 len;
+	bool			 is_command;
+	/* what the step did, as its evaluator or world reported it */
+	const struct effect	*effects;
+	size_t			 neffects;
+	const char		*filter;	/* policy_filter_name() */
+	bool			 gvisor;	/* on gVisor's jail */
+	bool			 world;		/* ran in a CPython world */
+	bool			 restarted;	/* its world had died */
+	bool			 resumed;	/* --state: names not restored */
+	const char		*raised_after;	/* an exception after harm */
+	const char		*essay;		/* the rule in the essay's
+						   words, or NULL */
+};
+
+/*
+ * Say the record's outcome: set r->outcome, r->shown, r->essay_outcome
+ * and its trace line (record_set_line), in st->a.  A bypass gets its
+ * reason, and an unsafe ok with harmful effects becomes "simulated".
+ */
+void trace_render(const struct trace_step *st);
+
+#endif
