@@ -133,26 +133,6 @@ injected(const struct stage *st, enum jail_step step)
 	return false;
 }
 
-int
-jail_write_text(const char *path, const char *text, int flags)
-{
-	size_t len = strlen(text);
-	int fd, saved;
-	ssize_t w;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC | flags, 0644);
-	if (fd < 0)
-		return -1;
-	w = write(fd, text, len);
-	saved = errno;
-	close(fd);
-	if (w != (ssize_t)len) {
-		errno = w < 0 ? saved : EIO;
-		return -1;
-	}
-	return 0;
-}
-
 /* ---------------------------------------------------------------- */
 /* pid1: the workspace                                               */
 /* ---------------------------------------------------------------- */
