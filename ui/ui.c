@@ -323,6 +323,11 @@ init_colors(struct ui *u, enum ui_theme theme)
 	u->color_attr[UC_NONE] = A_NORMAL;
 }
 
+/* What the input line calls back (input.c does not name ui.c). */
+static const struct input_hooks hooks = {
+	ui_line, ui_redraw, ui_resize, ui_quit, ui_stopped
+};
+
 int
 ui_run(struct session *s, const struct ui_opts *o)
 {
@@ -348,7 +353,7 @@ ui_run(struct session *s, const struct ui_opts *o)
 	session_report_literals(s);
 	meta_set_message(&u, "Type an input and Enter; F1 help, :quit "
 	    "leaves.");
-	input_init(&u, o->no_history);
+	input_init(&u, &hooks, o->no_history);
 	progress_init(&u);
 	catch_signals();
 	if (o->play != NULL) {	/* --play FILE: straight into it */
