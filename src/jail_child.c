@@ -140,8 +140,8 @@ injected(const struct stage *st, enum jail_step step)
 /* Bytes mapped now, before anything is mounted or limited.  PID 1 is
  * undumpable by now, so its /proc/self files belong to host root; statm
  * is mode 0444 and asks for no ptrace access, so it still reads. */
-static uint64_t
-mapped_bytes(void)
+uint64_t
+jail_mapped_bytes(void)
 {
 	char buf[128];
 	unsigned long long pages;
@@ -408,7 +408,7 @@ pid1_main(struct stage *st)
 	int abi = 0, rc;
 
 	detail[0] = '\0';
-	st->as_base = mapped_bytes();
+	st->as_base = jail_mapped_bytes();
 	if (injected(st, JAIL_STEP_MOUNT_PRIVATE) ||
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1)
 		refuse(st, JAIL_STEP_MOUNT_PRIVATE, errno, NULL);
@@ -779,7 +779,7 @@ step_cgroup(struct stage *st, char *detail, size_t n)
 	if (p->cgroup_dir == NULL)
 		return 0;
 	return jail_cgroup_enter(p->cgroup_dir, (unsigned)p->uid,
-	    mapped_bytes() + p->as_bytes + p->tmpfs_bytes + CGROUP_SLACK,
+	    jail_mapped_bytes() + p->as_bytes + p->tmpfs_bytes + CGROUP_SLACK,
 	    detail, n);
 }
 

@@ -67,6 +67,10 @@ struct jail_plan {
  * (mode 0644 when flags create it): /proc and cgroup files, small
  * files of a world's /etc.  0, or -1 with errno (EIO for a short write). */
 int jail_write_text(const char *path, const char *text, int flags);
+/* The bytes this process maps now, from /proc/self/statm (0 when it
+ * cannot be read): the base a child's RLIMIT_AS adds to.  (jail_child.c;
+ * the worlds' set-up uses it too.) */
+uint64_t jail_mapped_bytes(void);
 /* Write all n bytes, retrying on EINTR and short writes.  0, or -1. */
 int jail_write_all(int fd, const void *p, size_t n);
 /* A workspace file name: 1..WIRE_NAME_MAX bytes, no '/' or NUL, not "."

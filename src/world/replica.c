@@ -535,26 +535,6 @@ step_pivot_root(struct stage *st)
 /* pid1: limits and layers                                            */
 /* ---------------------------------------------------------------- */
 
-uint64_t
-world_mapped_bytes(void)
-{
-	char buf[128];
-	unsigned long long pages;
-	ssize_t n;
-	int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	if (sscanf(buf, "%llu", &pages) != 1)
-		return 0;
-	return (uint64_t)pages * (uint64_t)sysconf(_SC_PAGESIZE);
-}
-
 static int
 set_limit(int resource, uint64_t soft, uint64_t hard)
 {
@@ -789,7 +769,7 @@ pid1_main(struct stage *st)
 {
 	pid_t interp;
 
-	st->as_base = world_mapped_bytes();
+	st->as_base = jail_mapped_bytes();
 	st->devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (st->devnull < 0)
 		refuse(st, WORLD_STEP_MOUNT_PRIVATE, errno);
