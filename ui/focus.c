@@ -1,6 +1,7 @@
 /*
  * focus.c -- which path's column the scroll keys move: the one the user
- * chose with Tab if that path is enabled, else the first enabled one.
+ * chose with Tab if that path is enabled, else the first enabled one; and
+ * every column's scroll back to its newest rows.
  * A leaf the layout, the path pane (which marks the column) and the
  * input keys all consult, so the path pane does not call the layout that
  * draws it.
@@ -35,4 +36,13 @@ focus_next(struct ui *u)
 			u->focus = (enum path_id)((p + k) % PATH__COUNT);
 			return;
 		}
+}
+
+void
+focus_scroll_reset(struct ui *u)
+{
+	int p;
+
+	for (p = 0; p < PATH__COUNT; p++)
+		u->scroll[p] = 0;
 }

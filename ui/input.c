@@ -328,7 +328,7 @@ do_key_cancel(int count, int key)
 	rl_replace_line("", 0);
 	rl_point = 0;
 	rl_set_prompt(input_prompt(U));
-	meta_set_message(U, "cancelled");
+	message_set(U, "cancelled");
 	H->redraw(U);
 	return 0;
 }
@@ -644,7 +644,7 @@ show_matches(char **matches, int n, int max)
 			break;
 		len += (size_t)k;
 	}
-	meta_set_message(U, "%s", buf);
+	message_set(U, "%s", buf);
 	H->redraw(U);
 	(void)max;
 }

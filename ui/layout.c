@@ -42,15 +42,6 @@ draw_message(struct ui *u, struct rect msg)
 }
 
 void
-layout_scroll_reset(struct ui *u)
-{
-	int p;
-
-	for (p = 0; p < PATH__COUNT; p++)
-		u->scroll[p] = 0;
-}
-
-void
 layout_draw(struct ui *u)
 {
 	unsigned mask = session_paths(u->s);

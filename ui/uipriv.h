@@ -100,11 +100,15 @@ size_t draw_fit(const char *s, size_t len, int cols);
  * path. */
 enum path_id focus_column(const struct ui *u);
 void focus_next(struct ui *u);
+/* Every column back to its newest rows. */
+void focus_scroll_reset(struct ui *u);
+
+/* message.c: the message line's text, printf-style (replaces it). */
+void message_set(struct ui *u, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* layout.c: where each pane goes for this screen size. */
 void layout_draw(struct ui *u);
-/* Every column back to its newest rows. */
-void layout_scroll_reset(struct ui *u);
 
 /* input.c: the readline input line inside curses.  It calls back the UI
  * that owns it through these hooks (ui.c gives them), never by name. */
@@ -138,8 +142,6 @@ void progress_fini(struct ui *u);
 
 /* meta.c: ':' commands.  Returns true when line was one. */
 bool meta_run(struct ui *u, const char *line);
-void meta_set_message(struct ui *u, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
 extern const char *const meta_names[];
 
 /* play.c: the presenter view of a scenario (:play, --play).  Start
