@@ -814,8 +814,8 @@ step_undumpable(void)
 	return 0;
 }
 
-static int
-step_pdeathsig(pid_t parent)
+int
+jail_pdeathsig(pid_t parent)
 {
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1)
 		return -1;
@@ -826,8 +826,8 @@ step_pdeathsig(pid_t parent)
 	return 0;
 }
 
-static int
-step_id_maps(uid_t uid, gid_t gid, char *detail, size_t n)
+int
+jail_id_maps(int inner, uid_t uid, gid_t gid, char *detail, size_t n)
 {
 	char map[64];
 
@@ -835,12 +835,12 @@ step_id_maps(uid_t uid, gid_t gid, char *detail, size_t n)
 		snprintf(detail, n, "setgroups deny");
 		return -1;
 	}
-	snprintf(map, sizeof map, "%d %u 1", JAIL_INNER_ID, (unsigned)uid);
+	snprintf(map, sizeof map, "%d %u 1", inner, (unsigned)uid);
 	if (jail_write_text("/proc/self/uid_map", map, 0) == -1) {
 		snprintf(detail, n, "uid_map");
 		return -1;
 	}
-	snprintf(map, sizeof map, "%d %u 1", JAIL_INNER_ID, (unsigned)gid);
+	snprintf(map, sizeof map, "%d %u 1", inner, (unsigned)gid);
 	if (jail_write_text("/proc/self/gid_map", map, 0) == -1) {
 		snprintf(detail, n, "gid_map");
 		return -1;
@@ -873,7 +873,7 @@ jail_child_main(const struct jail_plan *plan)
 	if (injected(&st, JAIL_STEP_DROP_UID) || step_drop_uid(plan) == -1)
 		refuse(&st, JAIL_STEP_DROP_UID, errno, NULL);
 	if (injected(&st, JAIL_STEP_PDEATHSIG) ||
-	    step_pdeathsig(plan->host_pid) == -1)
+	    jail_pdeathsig(plan->host_pid) == -1)
 		refuse(&st, JAIL_STEP_PDEATHSIG, errno, NULL);
 	/* Read the host ids now: after unshare, and until the maps are
 	 * written, getuid() answers the overflow id 65534. */
@@ -885,7 +885,7 @@ jail_child_main(const struct jail_plan *plan)
 		refuse(&st, JAIL_STEP_UNSHARE, errno,
 		    "namespaces unavailable");
 	if (injected(&st, JAIL_STEP_ID_MAPS) ||
-	    step_id_maps(uid, gid, detail, sizeof detail) == -1)
+	    jail_id_maps(JAIL_INNER_ID, uid, gid, detail, sizeof detail) == -1)
 		refuse(&st, JAIL_STEP_ID_MAPS, errno, detail);
 	if (injected(&st, JAIL_STEP_UNDUMPABLE) || step_undumpable() == -1)
 		refuse(&st, JAIL_STEP_UNDUMPABLE, errno, NULL);

@@ -104,6 +104,12 @@ bool jail_wire_parse(const struct jail_plan *p, const char *buf,
  */
 int jail_drop_caps(void);
 int jail_no_new_privs(void);
+/* Ask for SIGKILL when the parent dies; ESRCH when parent (its pid) has
+ * died already.  0, or -1 with errno. */
+int jail_pdeathsig(pid_t parent);
+/* In a new user namespace: setgroups "deny", then map inner to uid and
+ * gid.  0, or -1 with errno and what failed written to detail (n bytes). */
+int jail_id_maps(int inner, uid_t uid, gid_t gid, char *detail, size_t n);
 
 /* The jailed side: runs the first child and never returns. */
 void jail_child_main(const struct jail_plan *plan)
