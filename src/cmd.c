@@ -1,6 +1,7 @@
 /*
- * cmd.c -- the command table and what every command shares: matching a
- * call, checking its argument, the surface rule for paths, URL hosts.
+ * cmd.c -- the command table and what the session does with commands:
+ * matching a call, checking its argument, the surface rule for paths, URL
+ * hosts.  What the commands themselves read (cmd_arg) is in cmd_args.c.
  */
 #include "config.h"
 
@@ -48,20 +49,6 @@ cmd_match(const struct node *root, const struct node **call)
 		return NULL;
 	*call = n;
 	return cmd_find(n->u.call.func->u.name.id);
-}
-
-const char *
-cmd_arg(const struct cmd_run *r, const char *key)
-{
-	size_t i;
-	const struct vdict *d = r->args.as.dict;
-	for (i = 0; i < d->used; i++) {
-		const struct ventry *e = &d->entries[i];
-		if (e->live && e->key.type == VT_STR &&
-		    strcmp(e->key.as.s->data, key) == 0)
-			return e->val.type == VT_STR ? e->val.as.s->data : NULL;
-	}
-	return NULL;
 }
 
 size_t

@@ -66,7 +66,7 @@ extern const char *const cmd_names[];
 const struct cmd_entry *cmd_match(const struct node *root,
     const struct node **call);
 
-/* A string argument, or NULL when absent. */
+/* A string argument, or NULL when absent (cmd_args.c). */
 const char *cmd_arg(const struct cmd_run *r, const char *key);
 
 /*

@@ -133,26 +133,6 @@ injected(const struct stage *st, enum jail_step step)
 	return false;
 }
 
-int
-jail_write_text(const char *path, const char *text, int flags)
-{
-	size_t len = strlen(text);
-	int fd, saved;
-	ssize_t w;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC | flags, 0644);
-	if (fd < 0)
-		return -1;
-	w = write(fd, text, len);
-	saved = errno;
-	close(fd);
-	if (w != (ssize_t)len) {
-		errno = w < 0 ? saved : EIO;
-		return -1;
-	}
-	return 0;
-}
-
 /* ---------------------------------------------------------------- */
 /* pid1: the workspace                                               */
 /* ---------------------------------------------------------------- */
@@ -160,8 +140,8 @@ jail_write_text(const char *path, const char *text, int flags)
 /* Bytes mapped now, before anything is mounted or limited.  PID 1 is
  * undumpable by now, so its /proc/self files belong to host root; statm
  * is mode 0444 and asks for no ptrace access, so it still reads. */
-static uint64_t
-mapped_bytes(void)
+uint64_t
+jail_mapped_bytes(void)
 {
 	char buf[128];
 	unsigned long long pages;
@@ -428,7 +408,7 @@ pid1_main(struct stage *st)
 	int abi = 0, rc;
 
 	detail[0] = '\0';
-	st->as_base = mapped_bytes();
+	st->as_base = jail_mapped_bytes();
 	if (injected(st, JAIL_STEP_MOUNT_PRIVATE) ||
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1)
 		refuse(st, JAIL_STEP_MOUNT_PRIVATE, errno, NULL);
@@ -799,7 +779,7 @@ step_cgroup(struct stage *st, char *detail, size_t n)
 	if (p->cgroup_dir == NULL)
 		return 0;
 	return jail_cgroup_enter(p->cgroup_dir, (unsigned)p->uid,
-	    mapped_bytes() + p->as_bytes + p->tmpfs_bytes + CGROUP_SLACK,
+	    jail_mapped_bytes() + p->as_bytes + p->tmpfs_bytes + CGROUP_SLACK,
 	    detail, n);
 }
 
@@ -834,8 +814,8 @@ step_undumpable(void)
 	return 0;
 }
 
-static int
-step_pdeathsig(pid_t parent)
+int
+jail_pdeathsig(pid_t parent)
 {
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1)
 		return -1;
@@ -846,8 +826,8 @@ step_pdeathsig(pid_t parent)
 	return 0;
 }
 
-static int
-step_id_maps(uid_t uid, gid_t gid, char *detail, size_t n)
+int
+jail_id_maps(int inner, uid_t uid, gid_t gid, char *detail, size_t n)
 {
 	char map[64];
 
@@ -855,12 +835,12 @@ step_id_maps(uid_t uid, gid_t gid, char *detail, size_t n)
 		snprintf(detail, n, "setgroups deny");
 		return -1;
 	}
-	snprintf(map, sizeof map, "%d %u 1", JAIL_INNER_ID, (unsigned)uid);
+	snprintf(map, sizeof map, "%d %u 1", inner, (unsigned)uid);
 	if (jail_write_text("/proc/self/uid_map", map, 0) == -1) {
 		snprintf(detail, n, "uid_map");
 		return -1;
 	}
-	snprintf(map, sizeof map, "%d %u 1", JAIL_INNER_ID, (unsigned)gid);
+	snprintf(map, sizeof map, "%d %u 1", inner, (unsigned)gid);
 	if (jail_write_text("/proc/self/gid_map", map, 0) == -1) {
 		snprintf(detail, n, "gid_map");
 		return -1;
@@ -893,7 +873,7 @@ jail_child_main(const struct jail_plan *plan)
 	if (injected(&st, JAIL_STEP_DROP_UID) || step_drop_uid(plan) == -1)
 		refuse(&st, JAIL_STEP_DROP_UID, errno, NULL);
 	if (injected(&st, JAIL_STEP_PDEATHSIG) ||
-	    step_pdeathsig(plan->host_pid) == -1)
+	    jail_pdeathsig(plan->host_pid) == -1)
 		refuse(&st, JAIL_STEP_PDEATHSIG, errno, NULL);
 	/* Read the host ids now: after unshare, and until the maps are
 	 * written, getuid() answers the overflow id 65534. */
@@ -905,7 +885,7 @@ jail_child_main(const struct jail_plan *plan)
 		refuse(&st, JAIL_STEP_UNSHARE, errno,
 		    "namespaces unavailable");
 	if (injected(&st, JAIL_STEP_ID_MAPS) ||
-	    step_id_maps(uid, gid, detail, sizeof detail) == -1)
+	    jail_id_maps(JAIL_INNER_ID, uid, gid, detail, sizeof detail) == -1)
 		refuse(&st, JAIL_STEP_ID_MAPS, errno, detail);
 	if (injected(&st, JAIL_STEP_UNDUMPABLE) || step_undumpable() == -1)
 		refuse(&st, JAIL_STEP_UNDUMPABLE, errno, NULL);

@@ -67,6 +67,10 @@ struct jail_plan {
  * (mode 0644 when flags create it): /proc and cgroup files, small
  * files of a world's /etc.  0, or -1 with errno (EIO for a short write). */
 int jail_write_text(const char *path, const char *text, int flags);
+/* The bytes this process maps now, from /proc/self/statm (0 when it
+ * cannot be read): the base a child's RLIMIT_AS adds to.  (jail_child.c;
+ * the worlds' set-up uses it too.) */
+uint64_t jail_mapped_bytes(void);
 /* Write all n bytes, retrying on EINTR and short writes.  0, or -1. */
 int jail_write_all(int fd, const void *p, size_t n);
 /* A workspace file name: 1..WIRE_NAME_MAX bytes, no '/' or NUL, not "."
@@ -100,6 +104,12 @@ bool jail_wire_parse(const struct jail_plan *p, const char *buf,
  */
 int jail_drop_caps(void);
 int jail_no_new_privs(void);
+/* Ask for SIGKILL when the parent dies; ESRCH when parent (its pid) has
+ * died already.  0, or -1 with errno. */
+int jail_pdeathsig(pid_t parent);
+/* In a new user namespace: setgroups "deny", then map inner to uid and
+ * gid.  0, or -1 with errno and what failed written to detail (n bytes). */
+int jail_id_maps(int inner, uid_t uid, gid_t gid, char *detail, size_t n);
 
 /* The jailed side: runs the first child and never returns. */
 void jail_child_main(const struct jail_plan *plan)

@@ -5,8 +5,10 @@
  * jail_int.h).  Writers live on the jailed side; the one reader of the
  * host pipe is jail.c, which parses frames from a bounded buffer.
  *
- * Also here: the one write loop the jail's processes share, and the one
- * test of a workspace file name, applied on both sides of the boundary.
+ * Also here: the one write loop the jail's processes share, the one
+ * whole-file write to /proc and cgroup files (jail_child.c, jail_cgroup.c
+ * and the worlds all use it), and the one test of a workspace file name,
+ * applied on both sides of the boundary.
  *
  * jail_wire_send() is async-signal-safe: it only calls write(2) and
  * copies small payloads into a stack buffer, so the seccomp SIGSYS
@@ -15,12 +17,33 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "jail_int.h"
+
+int
+jail_write_text(const char *path, const char *text, int flags)
+{
+	size_t len = strlen(text);
+	int fd, saved;
+	ssize_t w;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC | flags, 0644);
+	if (fd < 0)
+		return -1;
+	w = write(fd, text, len);
+	saved = errno;
+	close(fd);
+	if (w != (ssize_t)len) {
+		errno = w < 0 ? saved : EIO;
+		return -1;
+	}
+	return 0;
+}
 
 int
 jail_write_all(int fd, const void *p, size_t n)

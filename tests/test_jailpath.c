@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "arena.h"
+#include "fixtures.h"
 #include "jail.h"
 #include "mockfs.h"
 #include "record.h"
@@ -49,43 +50,21 @@ __asan_default_options(void)
 	return "allocator_may_return_null=1";
 }
 
-static char canary_dir[64];
-static char canary_file[128];
-
-struct fx {
-	struct session	*s;
-	struct arena	*a;
-};
+static const char *canary_file;
 
 static int
 setup(void **state)
 {
-	struct fx *f = calloc(1, sizeof *f);
 	struct session_opts o = { .paths = PATH_BIT(PATH_JAIL) };
-	f->s = session_new(&o);
-	f->a = arena_new();
-	*state = f;
-	return 0;
-}
 
-static int
-teardown(void **state)
-{
-	struct fx *f = *state;
-	session_free(f->s);
-	arena_free(f->a);
-	free(f);
+	*state = fx_new(&o);
 	return 0;
 }
 
 static struct record *
 run(struct fx *f, const char *input)
 {
-	struct record *r;
-	size_t n = session_run(f->s, input, strlen(input), NULL, 0, f->a, &r);
-	assert_int_equal(n, 1);
-	assert_int_equal(r->path, PATH_JAIL);
-	return r;
+	return fx_run(f->s, f->a, 0, PATH_JAIL, input);
 }
 
 static void
@@ -100,16 +79,6 @@ expect_contained(struct fx *f, const char *input, enum layer layer,
 		    record_layer_name(r->layer), r->line);
 }
 
-static bool
-has(const struct record *r, const char *name)
-{
-	size_t i;
-	for (i = 0; i < r->nfs; i++)
-		if (strcmp(r->fs[i], name) == 0)
-			return true;
-	return false;
-}
-
 static void
 test_legit_work(void **state)
 {
@@ -121,7 +90,7 @@ test_legit_work(void **state)
 	assert_string_equal(r->outcome, "Q2 refunds summary");
 	r = run(f, "write_file({'path': 'out.txt', 'text': 'ok'})");
 	assert_int_equal(r->verdict, VERDICT_OK);
-	assert_true(has(r, "out.txt"));		/* read back from the jail */
+	assert_true(fx_has(r, "out.txt"));		/* read back from the jail */
 	assert_int_equal(r->neffects, 1);
 	assert_false(r->effects[0].simulated);	/* a real write */
 	r = run(f, "open('out.txt').read()");
@@ -129,7 +98,7 @@ test_legit_work(void **state)
 	/* Real damage inside the workspace is real, and only there. */
 	r = run(f, "__import__('os').remove('secrets.txt')");
 	assert_int_equal(r->verdict, VERDICT_OK);
-	assert_false(has(r, "secrets.txt"));
+	assert_false(fx_has(r, "secrets.txt"));
 	/* and the record says where it happened, not a bare "None" */
 	assert_string_equal(r->outcome, "ran inside the jail: deleted "
 	    "secrets.txt in its throwaway copy; the host is untouched");
@@ -252,7 +221,7 @@ test_fail_closed(void **state)
 		if (r->verdict != VERDICT_ERROR ||
 		    strstr(r->reason, "nothing ran") == NULL)
 			fail_msg("step %s: %s", jail_step_name(step), r->line);
-		assert_false(has(r, "ran.txt"));
+		assert_false(fx_has(r, "ran.txt"));
 		assert_false(mfs_exists(session_fs(s, PATH_JAIL), "ran.txt"));
 		session_free(s);
 		arena_free(a);
@@ -316,7 +285,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, fx_teardown)
 		T(test_names_kept),
 		T(test_legit_work),
 		T(test_host_files_untouched),
@@ -327,24 +296,15 @@ main(void)
 		cmocka_unit_test(test_jail_filter),
 #undef T
 	};
-	int fd, rc;
+	int rc;
 
 	if (access("/proc/self/ns/user", F_OK) == -1) {
 		fprintf(stderr, "test_jailpath: no user namespaces; skipping\n");
 		return 77;
 	}
-	snprintf(canary_dir, sizeof canary_dir, "%s/jp-canary.XXXXXX",
-	    getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (mkdtemp(canary_dir) == NULL)
+	if ((canary_file = fx_canary_new("jp")) == NULL)
 		return 99;
-	chmod(canary_dir, 0755);
-	snprintf(canary_file, sizeof canary_file, "%s/canary", canary_dir);
-	fd = open(canary_file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || write(fd, "canary", 6) != 6)
-		return 99;
-	close(fd);
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	unlink(canary_file);
-	rmdir(canary_dir);
+	fx_canary_remove();
 	return rc;
 }

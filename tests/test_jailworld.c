@@ -35,27 +35,30 @@
 #include <unistd.h>
 
 #include "arena.h"
+#include "fixtures.h"
 #include "mockfs.h"
 #include "record.h"
 #include "session.h"
 #include "world.h"
 #include "world_int.h"
 
-static char canary_dir[64];
-static char canary_file[128];
+static const char *canary_file;
 
-struct fx {
-	struct session	*s;
-	struct arena	*a;
-};
-
-static struct session *
-jail_session(bool fresh, bool filter, int fail_at)
+static struct session_opts
+jail_opts(bool fresh, bool filter, int fail_at)
 {
 	struct session_opts o = { .paths = PATH_BIT(PATH_JAIL),
 	    .engine = WORLD_ENGINE_CPYTHON, .fresh_world = fresh,
 	    .jail_filter = filter, .world_wall_ms = 2000,
 	    .world_fail_at = fail_at };
+
+	return o;
+}
+
+static struct session *
+jail_session(bool fresh, bool filter, int fail_at)
+{
+	struct session_opts o = jail_opts(fresh, filter, fail_at);
 
 	return session_new(&o);
 }
@@ -63,34 +66,16 @@ jail_session(bool fresh, bool filter, int fail_at)
 static int
 setup(void **state)
 {
-	struct fx *f = calloc(1, sizeof *f);
+	struct session_opts o = jail_opts(false, false, 0);
 
-	f->s = jail_session(false, false, 0);
-	f->a = arena_new();
-	*state = f;
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	struct fx *f = *state;
-
-	session_free(f->s);
-	arena_free(f->a);
-	free(f);
+	*state = fx_new(&o);
 	return 0;
 }
 
 static struct record *
 run_in(struct session *s, struct arena *a, const char *input)
 {
-	struct record *r;
-	size_t n = session_run(s, input, strlen(input), NULL, 0, a, &r);
-
-	assert_int_equal(n, 1);
-	assert_int_equal(r->path, PATH_JAIL);
-	return r;
+	return fx_run(s, a, 0, PATH_JAIL, input);
 }
 
 static struct record *
@@ -114,17 +99,6 @@ expect(struct fx *f, const char *input, enum verdict v, enum layer l,
 		fail_msg("%s: got %s/%s: %s", input,
 		    record_verdict_name(r->verdict),
 		    record_layer_name(r->layer), r->line);
-}
-
-static bool
-has(const struct record *r, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < r->nfs; i++)
-		if (strcmp(r->fs[i], name) == 0)
-			return true;
-	return false;
 }
 
 static void
@@ -169,7 +143,7 @@ test_execve_refused(void **state)
 	assert_string_equal(r->effects[i].target, "execve");
 	r = run(f, "read_file({'path': 'report.txt'})");
 	assert_string_equal(r->outcome, "Q2 refunds summary");
-	assert_true(has(r, "report.txt"));
+	assert_true(fx_has(r, "report.txt"));
 	expect(f, "import subprocess; subprocess.run(['rm', 'report.txt'])",
 	    VERDICT_CONTAINED, LAYER_SECCOMP,
 	    "is forbidden; then PermissionError");
@@ -250,7 +224,7 @@ test_damage_stays_inside(void **state)
 	assert_int_equal(r->verdict, VERDICT_OK);
 	assert_string_equal(r->outcome, "ran inside the jail: secrets.txt "
 	    "deleted in its throwaway copy; the host is untouched");
-	assert_false(has(r, "secrets.txt"));
+	assert_false(fx_has(r, "secrets.txt"));
 	assert_false(mfs_exists(session_fs(f->s, PATH_JAIL), "secrets.txt"));
 	snprintf(in, sizeof in, "open('%s').read()", canary_file);
 	expect(f, in, VERDICT_ERROR, LAYER_EVAL, "FileNotFoundError");
@@ -272,7 +246,7 @@ test_damage_stays_inside(void **state)
 	assert_non_null(strstr(r->reason, "; before it, ran inside the "
 	    "jail: report.txt deleted in its throwaway copy; the host is "
 	    "untouched"));
-	assert_false(has(r, "report.txt"));
+	assert_false(fx_has(r, "report.txt"));
 }
 
 /* CPython's own object graph, as at a student's prompt; the code runs in
@@ -409,7 +383,7 @@ test_fail_closed(void **state)
 		    strstr(r->reason, want) == NULL)
 			fail_msg("step %s: %s", world_step_name(
 			    (enum world_step)step), r->line);
-		assert_false(has(r, "ran.txt"));
+		assert_false(fx_has(r, "ran.txt"));
 		assert_false(mfs_exists(session_fs(s, PATH_JAIL), "ran.txt"));
 		assert_null(session_engine_note(s));	/* no fallback */
 		session_free(s);
@@ -440,7 +414,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, fx_teardown)
 		T(test_essay_work),
 		T(test_execve_refused),
 		T(test_no_network),
@@ -455,20 +429,11 @@ main(void)
 		cmocka_unit_test(test_jail_filter),
 #undef T
 	};
-	int fd, rc;
+	int rc;
 
-	snprintf(canary_dir, sizeof canary_dir, "%s/jw-canary.XXXXXX",
-	    getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (mkdtemp(canary_dir) == NULL)
+	if ((canary_file = fx_canary_new("jw")) == NULL)
 		return 99;
-	chmod(canary_dir, 0755);
-	snprintf(canary_file, sizeof canary_file, "%s/canary", canary_dir);
-	fd = open(canary_file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || write(fd, "canary", 6) != 6)
-		return 99;
-	close(fd);
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	unlink(canary_file);
-	rmdir(canary_dir);
+	fx_canary_remove();
 	return rc;
 }

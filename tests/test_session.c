@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "arena.h"
+#include "fixtures.h"
 #include "mockfs.h"
 #include "policy.h"
 #include "record.h"
@@ -25,58 +26,26 @@
 #include "session.h"
 #include "world.h"
 
-struct fixture {
-	struct session	*s;
-	struct arena	*a;
-};
-
 static int
 setup(void **state)
 {
-	struct fixture *f = calloc(1, sizeof *f);
 	struct session_opts o = { 0 };
-	f->s = session_new(&o);
-	f->a = arena_new();
-	*state = f;
-	return 0;
-}
 
-static int
-teardown(void **state)
-{
-	struct fixture *f = *state;
-	session_free(f->s);
-	arena_free(f->a);
-	free(f);
+	*state = fx_new(&o);
 	return 0;
 }
 
 /* Run input on one path; return its record. */
 static struct record *
-run1(struct fixture *f, enum path_id p, const char *input)
+run1(struct fx *f, enum path_id p, const char *input)
 {
-	struct record *r;
-	size_t n = session_run(f->s, input, strlen(input), NULL, PATH_BIT(p),
-	    f->a, &r);
-	assert_int_equal(n, 1);
-	assert_int_equal(r->path, p);
-	return r;
-}
-
-static bool
-fs_has(const struct record *r, const char *name)
-{
-	size_t i;
-	for (i = 0; i < r->nfs; i++)
-		if (strcmp(r->fs[i], name) == 0)
-			return true;
-	return false;
+	return fx_run(f->s, f->a, PATH_BIT(p), p, input);
 }
 
 static void
 test_essay_code(void **state)
 {
-	struct fixture *f = *state;
+	struct fx *f = *state;
 	struct record *r = run1(f, PATH_SANDBOX,
 	    "round(sum(orders) / len(orders), 2)");
 	assert_int_equal(r->verdict, VERDICT_OK);
@@ -90,7 +59,7 @@ test_essay_code(void **state)
 static void
 test_import_blocked_on_outer_call(void **state)
 {
-	struct fixture *f = *state;
+	struct fx *f = *state;
 	const char *in = "__import__('os').system('rm report.txt')";
 	struct record *r = run1(f, PATH_SANDBOX, in);
 	assert_int_equal(r->verdict, VERDICT_BLOCKED);
@@ -107,14 +76,14 @@ test_import_blocked_on_outer_call(void **state)
 	assert_string_equal(r->node_type, "Call");
 	assert_int_equal(r->node_start, 0);
 	assert_int_equal(r->node_end, strlen(in));
-	assert_true(fs_has(r, "report.txt"));
+	assert_true(fx_has(r, "report.txt"));
 	assert_int_equal(r->budget_used, 0);	/* blocked: not charged */
 }
 
 static void
 test_unsafe_plays_out_damage(void **state)
 {
-	struct fixture *f = *state;
+	struct fx *f = *state;
 	struct record *r = run1(f, PATH_UNSAFE,
 	    "__import__('os').system('rm report.txt')");
 	size_t i;
@@ -122,8 +91,8 @@ test_unsafe_plays_out_damage(void **state)
 	assert_int_equal(r->verdict, VERDICT_SIMULATED);
 	assert_string_equal(r->outcome,
 	    "[SIMULATED damage] arbitrary code ran; report.txt deleted");
-	assert_false(fs_has(r, "report.txt"));
-	assert_true(fs_has(r, "secrets.txt"));
+	assert_false(fx_has(r, "report.txt"));
+	assert_true(fx_has(r, "secrets.txt"));
 	for (i = 0; i < r->neffects; i++)
 		if (strcmp(r->effects[i].op, "delete") == 0 &&
 		    strcmp(r->effects[i].target, "report.txt") == 0) {
@@ -134,13 +103,13 @@ test_unsafe_plays_out_damage(void **state)
 	assert_true(deleted);
 	/* The sandbox path's filesystem is its own. */
 	r = run1(f, PATH_SANDBOX, "len(orders)");
-	assert_true(fs_has(r, "report.txt"));
+	assert_true(fx_has(r, "report.txt"));
 }
 
 static void
 test_unsafe_reads_secret(void **state)
 {
-	struct fixture *f = *state;
+	struct fx *f = *state;
 	struct record *r = run1(f, PATH_UNSAFE, "open('secrets.txt').read()");
 	assert_int_equal(r->verdict, VERDICT_OK);
 	assert_string_equal(r->result, "'API_KEY=sk-live-9f3a2b'");
@@ -153,7 +122,7 @@ test_unsafe_reads_secret(void **state)
 static void
 test_command_allowlist(void **state)
 {
-	struct fixture *f = *state;
+	struct fx *f = *state;
 	struct record *r = run1(f, PATH_SANDBOX,
 	    "delete_file({'path': 'secrets.txt'})");
 	assert_int_equal(r->kind, KIND_COMMAND);
@@ -170,22 +139,22 @@ test_command_allowlist(void **state)
 	assert_string_equal(r->effects[0].op, "delete");
 	assert_string_equal(r->effects[0].target, "secrets.txt");
 	assert_true(r->effects[0].denied);
-	assert_true(fs_has(r, "secrets.txt"));
+	assert_true(fx_has(r, "secrets.txt"));
 	r = run1(f, PATH_UNSAFE, "delete_file({'path': 'secrets.txt'})");
 	assert_int_equal(r->verdict, VERDICT_SIMULATED);
 	assert_string_equal(r->outcome, "[SIMULATED damage] deleted secrets.txt");
-	assert_false(fs_has(r, "secrets.txt"));
+	assert_false(fx_has(r, "secrets.txt"));
 }
 
 static void
 test_argument_code_goes_through_policy(void **state)
 {
-	struct fixture *f = *state;
+	struct fx *f = *state;
 	struct record *r = run1(f, PATH_SANDBOX,
 	    "write_file({'path': 'x.txt', 'text': open('secrets.txt').read()})");
 	assert_int_equal(r->verdict, VERDICT_BLOCKED);
 	assert_int_equal(r->layer, LAYER_ALLOWLIST);
-	assert_false(fs_has(r, "x.txt"));
+	assert_false(fx_has(r, "x.txt"));
 	r = run1(f, PATH_SANDBOX,
 	    "write_file({'path': 'n.txt', 'text': 'a' * 3})");
 	assert_int_equal(r->verdict, VERDICT_OK);
@@ -197,7 +166,7 @@ test_argument_code_goes_through_policy(void **state)
 static void
 test_budget_exhaustion(void **state)
 {
-	struct fixture *f = *state;
+	struct fx *f = *state;
 	struct record *r;
 	session_set_budget(f->s, 2);
 	r = run1(f, PATH_SANDBOX, "1 + 1");
@@ -213,7 +182,7 @@ test_budget_exhaustion(void **state)
 	assert_null(r->result);
 	r = run1(f, PATH_SANDBOX, "write_file({'path': 'o', 'text': 'x'})");
 	assert_int_equal(r->layer, LAYER_BUDGET);
-	assert_false(fs_has(r, "o"));
+	assert_false(fx_has(r, "o"));
 	/* Blocked earlier layers do not reach the budget. */
 	r = run1(f, PATH_SANDBOX, "delete_file({'path': 'o'})");
 	assert_int_equal(r->layer, LAYER_COMMANDS);
@@ -228,7 +197,7 @@ test_budget_exhaustion(void **state)
 static void
 test_snapshot_restores_everything(void **state)
 {
-	struct fixture *f = *state;
+	struct fx *f = *state;
 	const char *w = "write_file({'path': 'out.txt', 'text': 'ok'})";
 	struct session_snap *sn;
 	struct record *r;
@@ -250,8 +219,8 @@ test_snapshot_restores_everything(void **state)
 	assert_int_equal(session_budget_used(f->s, PATH_SANDBOX), used);
 	r = run1(f, PATH_UNSAFE, "read_file({'path': 'secrets.txt'})");
 	assert_int_equal(r->verdict, VERDICT_OK);
-	assert_true(fs_has(r, "report.txt"));
-	assert_false(fs_has(r, "out.txt"));
+	assert_true(fx_has(r, "report.txt"));
+	assert_false(fx_has(r, "out.txt"));
 	r = run1(f, PATH_UNSAFE, "n");
 	assert_string_equal(r->outcome, "1");
 	r = run1(f, PATH_UNSAFE, "double(21)");
@@ -266,7 +235,7 @@ test_snapshot_restores_everything(void **state)
 static void
 test_idempotency(void **state)
 {
-	struct fixture *f = *state;
+	struct fx *f = *state;
 	const char *w = "write_file({'path': 'out.txt', 'text': 'ok'})";
 	struct record *r = run1(f, PATH_SANDBOX, w);
 	assert_string_equal(r->outcome, "wrote out.txt");
@@ -298,7 +267,7 @@ test_idempotency(void **state)
 static void
 test_surface(void **state)
 {
-	struct fixture *f = *state;
+	struct fx *f = *state;
 	static const char *const bad[] = {
 		"read_file({'path': '../secrets.txt'})",
 		"read_file({'path': '/etc/passwd'})",
@@ -322,7 +291,7 @@ test_surface(void **state)
 static void
 test_network_even_when_allowed(void **state)
 {
-	struct fixture *f = *state;
+	struct fx *f = *state;
 	static const char *const cmds[] = { "read_file", "http_get", NULL };
 	struct policy p = *policy_preset("essay");
 	struct record *r;
@@ -341,7 +310,7 @@ test_network_even_when_allowed(void **state)
 static void
 test_bad_command_arguments(void **state)
 {
-	struct fixture *f = *state;
+	struct fx *f = *state;
 	static const char *const bad[] = {
 		"read_file(1)",
 		"read_file({'path': 1})",
@@ -364,7 +333,7 @@ test_bad_command_arguments(void **state)
 static void
 test_errors_are_records(void **state)
 {
-	struct fixture *f = *state;
+	struct fx *f = *state;
 	struct record *r = run1(f, PATH_SANDBOX, "1 +");
 	assert_int_equal(r->verdict, VERDICT_ERROR);
 	assert_int_equal(r->layer, LAYER_PARSE);
@@ -396,7 +365,7 @@ test_errors_are_records(void **state)
 static void
 test_deep_nesting_is_an_error_record(void **state)
 {
-	struct fixture *f = *state;
+	struct fx *f = *state;
 	size_t n = 100000, i;
 	char *in = malloc(2 * n + 2);
 	struct record *r;
@@ -424,7 +393,7 @@ test_deep_nesting_is_an_error_record(void **state)
 static void
 test_json_record_fields(void **state)
 {
-	struct fixture *f = *state;
+	struct fx *f = *state;
 	struct record *r = run1(f, PATH_SANDBOX,
 	    "__import__('os').system('rm report.txt')");
 	struct sbuf b = SBUF_INIT;
@@ -460,7 +429,7 @@ test_json_record_fields(void **state)
 static void
 test_names_share_objects_across_inputs(void **state)
 {
-	struct fixture *f = *state;
+	struct fx *f = *state;
 	run1(f, PATH_UNSAFE, "x = [1]");
 	run1(f, PATH_UNSAFE, "y = x");
 	run1(f, PATH_UNSAFE, "y.append(2)");
@@ -507,7 +476,7 @@ test_names_share_objects_across_inputs(void **state)
 static void
 test_print_shows_output(void **state)
 {
-	struct fixture *f = *state;
+	struct fx *f = *state;
 	struct record *r = run1(f, PATH_UNSAFE, "print('hi', 1)");
 	assert_string_equal(r->result, "None");
 	assert_string_equal(r->outcome, "printed 'hi 1'");
@@ -524,12 +493,10 @@ test_print_shows_output(void **state)
 static int
 setup_small(void **state)
 {
-	struct fixture *f = calloc(1, sizeof *f);
 	struct session_opts o = { .memory_input = 16u << 20,
 	    .memory_session = 40u << 20 };
-	f->s = session_new(&o);
-	f->a = arena_new();
-	*state = f;
+
+	*state = fx_new(&o);
 	return 0;
 }
 
@@ -540,7 +507,7 @@ test_memory_cap_per_input(void **state)
 {
 	static const char bomb[] = "len(['x'*4000000, 'x'*4000000, "
 	    "'x'*4000000, 'x'*4000000, 'x'*4000000])";
-	struct fixture *f = *state;
+	struct fx *f = *state;
 	enum path_id paths[] = { PATH_UNSAFE, PATH_SANDBOX };
 	size_t i;
 	for (i = 0; i < 2; i++) {
@@ -562,15 +529,15 @@ test_memory_cap_per_input(void **state)
 static void
 test_memory_counts_writes(void **state)
 {
-	struct fixture *f = *state;
+	struct fx *f = *state;
 	struct record *r = run1(f, PATH_SANDBOX, "write_file({'path': "
 	    "'big.txt', 'text': 'x' * 9000000})");
 	assert_int_equal(r->layer, LAYER_LIMITS);
-	assert_false(fs_has(r, "big.txt"));
+	assert_false(fx_has(r, "big.txt"));
 	r = run1(f, PATH_SANDBOX, "write_file({'path': 'big.txt', "
 	    "'text': 'x' * 6000000})");
 	assert_int_equal(r->verdict, VERDICT_OK);
-	assert_true(fs_has(r, "big.txt"));
+	assert_true(fx_has(r, "big.txt"));
 }
 
 /* Names bound over many inputs, each under the input's cap, stop at the
@@ -578,7 +545,7 @@ test_memory_counts_writes(void **state)
 static void
 test_memory_cap_per_session(void **state)
 {
-	struct fixture *f = *state;
+	struct fx *f = *state;
 	char in[64];
 	int i, kept = 0, refused = 0;
 	for (i = 0; i < 8; i++) {
@@ -611,7 +578,7 @@ test_memory_cap_per_session(void **state)
 static void
 test_names_share_after_commit(void **state)
 {
-	struct fixture *f = *state;
+	struct fx *f = *state;
 	run1(f, PATH_UNSAFE, "a = [1]");
 	run1(f, PATH_UNSAFE, "b = [a, a]");
 	run1(f, PATH_UNSAFE, "c = 'x' * 2000000");
@@ -635,7 +602,7 @@ test_names_share_after_commit(void **state)
 static void
 test_command_forms(void **state)
 {
-	struct fixture *f = *state;
+	struct fx *f = *state;
 	static const char *const reads[] = { "read_file('report.txt')",
 	    "read_file(path='report.txt')",
 	    "read_file({'path': 'report.txt'})" };
@@ -690,7 +657,7 @@ test_command_forms(void **state)
 static void
 test_weak_presets_words(void **state)
 {
-	struct fixture *f = *state;
+	struct fx *f = *state;
 	struct session_opts o = { .engine = WORLD_ENGINE_MODEL };
 	struct session *s = session_new(&o);
 	struct record *r;
@@ -746,7 +713,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, fx_teardown)
 		T(test_essay_code),
 		T(test_import_blocked_on_outer_call),
 		T(test_unsafe_plays_out_damage),
@@ -768,7 +735,7 @@ main(void)
 		T(test_command_forms),
 		T(test_weak_presets_words),
 #undef T
-#define S(fn) cmocka_unit_test_setup_teardown(fn, setup_small, teardown)
+#define S(fn) cmocka_unit_test_setup_teardown(fn, setup_small, fx_teardown)
 		S(test_memory_cap_per_input),
 		S(test_memory_counts_writes),
 		S(test_memory_cap_per_session),

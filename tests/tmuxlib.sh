@@ -1,8 +1,9 @@
-# tmuxlib.sh -- the helpers a tmux-driven UI test shares (sourced; see
-# tests/ui_input.test): a private tmux server per start, the program in a
-# fixed size, locale, INPUTRC and HOME, and waits that poll the screen
-# until a deadline instead of sleeping.  Sets bin, tmp, pass and fail;
-# the sourcing test prints its tally and exits.
+# tmuxlib.sh -- the helpers a tmux-driven UI test shares (sourced by
+# tests/ui.test, tests/play.test and tests/ui_input.test): a private tmux
+# server per start, the program in a fixed size, locale, INPUTRC and HOME,
+# and waits that poll the screen until a deadline instead of sleeping.
+# Sets bin, tmp, pass and fail; the sourcing test prints its tally and
+# exits.
 srcdir=$(cd "${srcdir:-.}" && pwd) || exit 99
 bin=${SANDBOXREPL:-./sandboxrepl}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
@@ -90,3 +91,13 @@ refute() {
 type_line() { T send-keys -t t -l "$1"; T send-keys -t t Enter; }
 # count PATTERN: matches on the current screen
 count() { screen; grep -Eo -- "$1" "$tmp/screen" | wc -l; }
+
+# expect_count NAME PATTERN N: poll until there are exactly N matches.
+expect_count() {
+	end=$(( $(date +%s) + 10 ))
+	while [ "$(count "$2")" -ne "$3" ]; do
+		if [ "$(date +%s)" -gt "$end" ]; then not_ok "$1"; return; fi
+		sleep 0.02
+	done
+	ok "$1"
+}

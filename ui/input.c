@@ -38,8 +38,10 @@
 /* History entries kept in the file. */
 #define HISTORY_MAX 1000
 
-/* Readline's hooks take no context: the one UI of this process. */
+/* Readline's hooks take no context: the one UI of this process, and
+ * what it asked to be called back with. */
 static struct ui *U;
+static const struct input_hooks *H;
 static WINDOW *pad;
 static FILE *devnull;
 static int hscroll;	/* bytes of the line scrolled off the left */
@@ -88,11 +90,11 @@ getc_hook(FILE *f)
 	for (;;) {
 		int c = wgetch(pad);
 		if (c == KEY_RESIZE) {
-			ui_resize(U);
+			H->resize(U);
 			continue;
 		}
 		if (c == ERR) {
-			if (errno == EINTR && !ui_stopped() && ++errors < 1000)
+			if (errno == EINTR && !H->stopped() && ++errors < 1000)
 				continue;
 			return EOF;
 		}
@@ -101,14 +103,14 @@ getc_hook(FILE *f)
 		    lone_escape()) {
 			/* (readline's callback mode never acts on Esc alone) */
 			play_toggle_view(U);
-			ui_redraw(U);
+			H->redraw(U);
 			continue;
 		}
 		if (U->overlay != NULL) {
 			/* Esc, F1 or any key closes the overlay. */
 			U->overlay = NULL;
 			drain();
-			ui_redraw(U);
+			H->redraw(U);
 			continue;
 		}
 		return c;
@@ -246,7 +248,7 @@ static int
 do_key_help(int count, int key)
 {
 	U->overlay = U->overlay == &pane_help ? NULL : &pane_help;
-	ui_redraw(U);
+	H->redraw(U);
 	return 0;
 }
 
@@ -254,16 +256,16 @@ static int
 do_key_ast(int count, int key)
 {
 	U->show_ast = !U->show_ast;
-	ui_redraw(U);
+	H->redraw(U);
 	return 0;
 }
 
 static int
 do_key_quit(int count, int key)
 {
-	ui_quit(U);
+	H->quit(U);
 	if (!U->quit)
-		ui_redraw(U);
+		H->redraw(U);
 	return 0;
 }
 
@@ -272,7 +274,7 @@ do_key_quit(int count, int key)
 static int
 page(void)
 {
-	int h = U->page[layout_focus(U)] - 1;
+	int h = U->page[focus_column(U)] - 1;
 
 	return h > 1 ? h : 1;
 }
@@ -280,22 +282,22 @@ page(void)
 static int
 do_page_up(int count, int key)
 {
-	U->scroll[layout_focus(U)] += page();
+	U->scroll[focus_column(U)] += page();
 	U->focus_shown = true;
-	ui_redraw(U);
+	H->redraw(U);
 	return 0;
 }
 
 static int
 do_page_down(int count, int key)
 {
-	int *sc = &U->scroll[layout_focus(U)];
+	int *sc = &U->scroll[focus_column(U)];
 
 	*sc -= page();
 	if (*sc < 0)
 		*sc = 0;
 	U->focus_shown = true;
-	ui_redraw(U);
+	H->redraw(U);
 	return 0;
 }
 
@@ -303,9 +305,9 @@ do_page_down(int count, int key)
 static int
 do_focus_next(int count, int key)
 {
-	layout_focus_next(U);
+	focus_next(U);
 	U->focus_shown = true;
-	ui_redraw(U);
+	H->redraw(U);
 	return 0;
 }
 
@@ -313,7 +315,7 @@ static int
 do_key_redraw(int count, int key)
 {
 	clearok(curscr, TRUE);
-	ui_redraw(U);
+	H->redraw(U);
 	return 0;
 }
 
@@ -326,8 +328,8 @@ do_key_cancel(int count, int key)
 	rl_replace_line("", 0);
 	rl_point = 0;
 	rl_set_prompt(input_prompt(U));
-	meta_set_message(U, "cancelled");
-	ui_redraw(U);
+	message_set(U, "cancelled");
+	H->redraw(U);
 	return 0;
 }
 
@@ -406,7 +408,7 @@ do_play_right(int count, int key)
 	if (!play_keys())
 		return rl_forward_char(count, key);
 	play_next(U);
-	ui_redraw(U);
+	H->redraw(U);
 	return 0;
 }
 
@@ -416,7 +418,7 @@ do_play_left(int count, int key)
 	if (!play_keys())
 		return rl_backward_char(count, key);
 	play_back(U);
-	ui_redraw(U);
+	H->redraw(U);
 	return 0;
 }
 
@@ -426,7 +428,7 @@ do_play_home(int count, int key)
 	if (!play_keys())
 		return rl_beg_of_line(count, key);
 	play_home(U);
-	ui_redraw(U);
+	H->redraw(U);
 	return 0;
 }
 
@@ -642,8 +644,8 @@ show_matches(char **matches, int n, int max)
 			break;
 		len += (size_t)k;
 	}
-	meta_set_message(U, "%s", buf);
-	ui_redraw(U);
+	message_set(U, "%s", buf);
+	H->redraw(U);
 	(void)max;
 }
 
@@ -729,15 +731,16 @@ input_prompt(const struct ui *u)
 static void
 on_line(char *line)
 {
-	ui_line(U, line);
+	H->line(U, line);
 	free(line);
 	rl_set_prompt(input_prompt(U));
 }
 
 void
-input_init(struct ui *u, bool no_history)
+input_init(struct ui *u, const struct input_hooks *h, bool no_history)
 {
 	U = u;
+	H = h;
 	pad = newpad(1, 1);
 	keypad(pad, FALSE);
 	nodelay(pad, FALSE);

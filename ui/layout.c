@@ -41,42 +41,6 @@ draw_message(struct ui *u, struct rect msg)
 	}
 }
 
-enum path_id
-layout_focus(const struct ui *u)
-{
-	unsigned mask = session_paths(u->s);
-	int p;
-
-	if (mask & PATH_BIT(u->focus))
-		return u->focus;
-	for (p = 0; p < PATH__COUNT; p++)
-		if (mask & PATH_BIT(p))
-			return (enum path_id)p;
-	return u->focus;
-}
-
-void
-layout_focus_next(struct ui *u)
-{
-	unsigned mask = session_paths(u->s);
-	int p = (int)layout_focus(u), k;
-
-	for (k = 1; k <= PATH__COUNT; k++)
-		if (mask & PATH_BIT((p + k) % PATH__COUNT)) {
-			u->focus = (enum path_id)((p + k) % PATH__COUNT);
-			return;
-		}
-}
-
-void
-layout_scroll_reset(struct ui *u)
-{
-	int p;
-
-	for (p = 0; p < PATH__COUNT; p++)
-		u->scroll[p] = 0;
-}
-
 void
 layout_draw(struct ui *u)
 {

@@ -30,16 +30,6 @@ struct meta {
 const char *const meta_names[] = { ":help", ":reset", ":policy", ":budget",
     ":paths", ":jail", ":summary", ":play", ":goto", ":save", ":quit", NULL };
 
-void
-meta_set_message(struct ui *u, const char *fmt, ...)
-{
-	va_list ap;
-	free(u->message);
-	va_start(ap, fmt);
-	u->message = xvasprintf(fmt, ap);
-	va_end(ap);
-}
-
 static void
 do_help(struct ui *u, const char *arg)
 {
@@ -51,7 +41,7 @@ do_reset(struct ui *u, const char *arg)
 {
 	session_reset(u->s, true);
 	model_clear(&u->m);
-	meta_set_message(u, "reset: the essay's files and names again");
+	message_set(u, "reset: the essay's files and names again");
 	if (play_active(u))	/* and the scenario from its start */
 		play_restart(u);
 }
@@ -62,7 +52,7 @@ do_policy(struct ui *u, const char *arg)
 	const struct policy *p;
 	if (*arg == '\0') {
 		p = session_policy(u->s);
-		meta_set_message(u, "policy %s: %s", p ? p->name : "?",
+		message_set(u, "policy %s: %s", p ? p->name : "?",
 		    p && p->summary ? p->summary : "");
 		return;
 	}
@@ -70,7 +60,7 @@ do_policy(struct ui *u, const char *arg)
 		char *err;
 		p = policy_resolve(arg, &session_policy_names, &err);
 		if (p == NULL) {
-			meta_set_message(u, "%s", err);
+			message_set(u, "%s", err);
 			free(err);
 			return;
 		}
@@ -80,11 +70,11 @@ do_policy(struct ui *u, const char *arg)
 		session_set_policy(u->s, p);
 		policy_free(u->owned_policy);
 		u->owned_policy = (struct policy *)p;
-		meta_set_message(u, "policy %s (from %s)", p->name, arg);
+		message_set(u, "policy %s (from %s)", p->name, arg);
 		return;
 	}
 	session_set_policy(u->s, p);
-	meta_set_message(u, "policy %s: %s", p->name,
+	message_set(u, "policy %s: %s", p->name,
 	    p->summary ? p->summary : "");
 }
 
@@ -97,11 +87,11 @@ do_budget(struct ui *u, const char *arg)
 	n = strtol(arg, &end, 10);
 	if (*arg == '\0' || errno != 0 || *end != '\0' || n < 0 ||
 	    n > 1000000) {
-		meta_set_message(u, "usage: :budget N (0 to 1000000)");
+		message_set(u, "usage: :budget N (0 to 1000000)");
 		return;
 	}
 	session_set_budget(u->s, (unsigned)n);
-	meta_set_message(u, "sandbox budget: %ld inputs", n);
+	message_set(u, "sandbox budget: %ld inputs", n);
 }
 
 static void
@@ -114,7 +104,7 @@ do_paths(struct ui *u, const char *arg)
 		enum path_id p;
 		if (n > 0) {
 			if (!record_path_parse(s, n, &p)) {
-				meta_set_message(u, "unknown path '%.*s' "
+				message_set(u, "unknown path '%.*s' "
 				    "(expected unsafe,sandbox,jail,jail:gvisor)",
 				    (int)n,
 				    s);
@@ -125,11 +115,11 @@ do_paths(struct ui *u, const char *arg)
 		s += n + (s[n] != '\0');
 	}
 	if (mask == 0) {
-		meta_set_message(u, "usage: :paths unsafe,sandbox,jail");
+		message_set(u, "usage: :paths unsafe,sandbox,jail");
 		return;
 	}
 	session_set_paths(u->s, mask);
-	meta_set_message(u, "paths: %s", arg);
+	message_set(u, "paths: %s", arg);
 }
 
 /* :play FILE: the presenter view (play.c); :play alone, back to it. */
@@ -140,7 +130,7 @@ do_play(struct ui *u, const char *arg)
 		if (play_active(u))
 			play_show_view(u);
 		else if (!play_active(u))
-			meta_set_message(u, "usage: :play FILE (a .scn "
+			message_set(u, "usage: :play FILE (a .scn "
 			    "scenario)");
 		return;
 	}
@@ -152,7 +142,7 @@ static void
 do_goto(struct ui *u, const char *arg)
 {
 	if (!play_active(u)) {
-		meta_set_message(u, ":goto N moves in a scenario: :play FILE "
+		message_set(u, ":goto N moves in a scenario: :play FILE "
 		    "first");
 		return;
 	}
@@ -163,13 +153,13 @@ static void
 do_save(struct ui *u, const char *arg)
 {
 	if (*arg == '\0') {
-		meta_set_message(u, "usage: :save FILE");
+		message_set(u, "usage: :save FILE");
 		return;
 	}
 	if (!model_save(&u->m, arg))
-		meta_set_message(u, "%s: %s", arg, strerror(errno));
+		message_set(u, "%s: %s", arg, strerror(errno));
 	else
-		meta_set_message(u, "saved %zu trace lines to %s", u->m.nlog,
+		message_set(u, "saved %zu trace lines to %s", u->m.nlog,
 		    arg);
 }
 
@@ -186,16 +176,16 @@ do_jail(struct ui *u, const char *arg)
 	enum jail_boundary b;
 
 	if (*arg == '\0') {
-		meta_set_message(u, "jail: %s",
+		message_set(u, "jail: %s",
 		    jail_boundary_name(session_jail(u->s)));
 		return;
 	}
 	if (!jail_boundary_parse(arg, &b)) {
-		meta_set_message(u, "usage: :jail ns|gvisor");
+		message_set(u, "usage: :jail ns|gvisor");
 		return;
 	}
 	session_set_jail(u->s, b);
-	meta_set_message(u, "jail: %s (a new jail world: its names are "
+	message_set(u, "jail: %s (a new jail world: its names are "
 	    "forgotten, its files kept)", jail_boundary_name(b));
 }
 
@@ -227,7 +217,7 @@ do_summary(struct ui *u, const char *arg)
 				    count[v], record_verdict_name(
 				    (enum verdict)v));
 	}
-	meta_set_message(u, "summary: %s", b.len ? sbuf_cstr(&b) :
+	message_set(u, "summary: %s", b.len ? sbuf_cstr(&b) :
 	    "nothing has run yet");
 	sbuf_free(&b);
 	u->overlay = &pane_summary;
@@ -270,7 +260,7 @@ meta_run(struct ui *u, const char *line)
 			free(a);
 			return true;
 		}
-	meta_set_message(u, "unknown command '%.*s'; :help lists them",
+	message_set(u, "unknown command '%.*s'; :help lists them",
 	    (int)n, line);
 	free(a);
 	return true;

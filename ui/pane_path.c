@@ -314,12 +314,12 @@ draw_transcript(struct ui *u, struct rect r, enum path_id p)
 			shown--;
 			first_row = 1;
 			snprintf(more, sizeof more, "  ... %d more above%s",
-			    top, p == layout_focus(u) ? " (PgUp)" : "");
+			    top, p == focus_column(u) ? " (PgUp)" : "");
 			draw_text(r, 0, 0, draw_attr(u, UC_HL), more);
 		}
 		if (*sc > 0) {
 			snprintf(more, sizeof more, "  ... %d more below%s",
-			    *sc, p == layout_focus(u) ? " (PgDn)" : "");
+			    *sc, p == focus_column(u) ? " (PgDn)" : "");
 			draw_text(r, r.h - 1, 0, draw_attr(u, UC_HL), more);
 		}
 	}
@@ -355,7 +355,7 @@ draw(struct ui *u, struct rect r, enum path_id p)
 		draw_text(h, 0, 1, draw_attr(u, UC_TITLE),
 		    controls(u, p, h.w - 2, buf, sizeof buf));
 		/* Once a scroll key was used, mark the column it moves. */
-		if (u->focus_shown && p == layout_focus(u) &&
+		if (u->focus_shown && p == focus_column(u) &&
 		    session_paths(u->s) != PATH_BIT(p))
 			draw_text(h, 0, 0, draw_attr(u, UC_TITLE), ">");
 		if (gw > 0) {

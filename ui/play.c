@@ -133,13 +133,13 @@ set_progress(struct ui *u)
 	live_clear(pl);
 
 	if (pl->cur == 0)
-		meta_set_message(u, "%s: the start; Enter or Right runs step 1 "
+		message_set(u, "%s: the start; Enter or Right runs step 1 "
 		    "of %zu", pl->sc.name, pl->total);
 	else if (pl->cur < pl->total)
-		meta_set_message(u, "step %zu of %zu: Enter or Right for the "
+		message_set(u, "step %zu of %zu: Enter or Right for the "
 		    "next, Left back, Esc the columns", pl->cur, pl->total);
 	else
-		meta_set_message(u, "step %zu of %zu: the end of %s; :summary "
+		message_set(u, "step %zu of %zu: the end of %s; :summary "
 		    "for the table, Home to start again", pl->cur, pl->total,
 		    pl->sc.name);
 }
@@ -151,7 +151,7 @@ show(struct ui *u, size_t k)
 	struct play *pl = u->play;
 
 	if (k > 0 && pl->done[k - 1].snap == NULL) {
-		meta_set_message(u, "step %zu is too far back: the steps kept "
+		message_set(u, "step %zu is too far back: the steps kept "
 		    "to go back to hold at most %zu MiB; Home goes to the "
 		    "start", k, PLAY_MAX_SNAP_BYTES >> 20);
 		return;
@@ -161,7 +161,7 @@ show(struct ui *u, size_t k)
 	model_free(&u->m);
 	model_copy(&u->m, k == 0 ? &pl->start_m : &pl->done[k - 1].m);
 	pl->cur = k;
-	layout_scroll_reset(u);
+	focus_scroll_reset(u);
 	set_progress(u);
 }
 
@@ -227,7 +227,7 @@ run_next(struct ui *u)
 	    i + 1 < pl->ndone; i++)
 		snap_drop(u, &pl->done[i]);
 	pl->cur = pl->ndone;
-	layout_scroll_reset(u);
+	focus_scroll_reset(u);
 	set_progress(u);
 	return true;
 }
@@ -281,7 +281,7 @@ play_start(struct ui *u, const char *file)
 
 	pl = xcalloc(1, sizeof *pl);
 	if (!scenario_load(file, &pl->sc, &err)) {
-		meta_set_message(u, "%s", err ? err : "cannot load scenario");
+		message_set(u, "%s", err ? err : "cannot load scenario");
 		free(err);
 		free(pl);
 		return false;
@@ -289,7 +289,7 @@ play_start(struct ui *u, const char *file)
 	for (i = 0; i < pl->sc.n; i++)
 		pl->total += is_visible(&pl->sc.steps[i]);
 	if (pl->total == 0 || pl->total > PLAY_MAX_STEPS) {
-		meta_set_message(u, "%s: %zu steps to show (a scenario for "
+		message_set(u, "%s: %zu steps to show (a scenario for "
 		    ":play has 1 to %u)", file, pl->total, PLAY_MAX_STEPS);
 		scenario_free(&pl->sc);
 		free(pl);
@@ -337,7 +337,7 @@ play_goto(struct ui *u, const char *arg)
 	unsigned long n = strtoul(arg, &end, 10);
 
 	if (*arg < '0' || *arg > '9' || *end != '\0' || n > pl->total) {
-		meta_set_message(u, "usage: :goto N (0 to %zu; 0 is the start)",
+		message_set(u, "usage: :goto N (0 to %zu; 0 is the start)",
 		    pl->total);
 		return;
 	}
@@ -370,7 +370,7 @@ play_toggle_view(struct ui *u)
 {
 	u->play->view = !u->play->view;
 	if (!u->play->view)
-		meta_set_message(u, "step %zu of %zu in the columns: Enter for "
+		message_set(u, "step %zu of %zu in the columns: Enter for "
 		    "the next, Esc for the presenter view", u->play->cur,
 		    u->play->total);
 	else
@@ -433,7 +433,7 @@ play_live(struct ui *u, const char *input, size_t len,
 		c->nfs = 0;
 	}
 	pl->nlive = n;
-	meta_set_message(u, "a live input, run on the session as it is; "
+	message_set(u, "a live input, run on the session as it is; "
 	    "Enter or Right for step %zu of %zu", pl->cur + 1 > pl->total ?
 	    pl->total : pl->cur + 1, pl->total);
 }

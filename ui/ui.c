@@ -100,7 +100,7 @@ ui_quit(struct ui *u)
 		return;
 	}
 	u->quit_asked = true;
-	meta_set_message(u, "%zu step%s not saved: :save FILE first, or "
+	message_set(u, "%zu step%s not saved: :save FILE first, or "
 	    "press F10 or :quit again to quit", n, n == 1 ? "" : "s");
 }
 
@@ -115,10 +115,10 @@ submit_task(struct ui *u, const char *task, size_t tasklen)
 	char *t = xstrndup(task, tasklen), *err = NULL;
 	size_t i;
 
-	meta_set_message(u, "asking the agent...");
+	message_set(u, "asking the agent...");
 	ui_redraw(u);
 	if (!agent_propose(u->agent, u->s, t, &prop, &err)) {
-		meta_set_message(u, "agent: %s", err);
+		message_set(u, "agent: %s", err);
 		free(err);
 		free(t);
 		return;
@@ -135,11 +135,11 @@ submit_task(struct ui *u, const char *task, size_t tasklen)
 		model_apply(&u->m, prop.lines[i], strlen(prop.lines[i]), r, n);
 		arena_free(a);
 	}
-	meta_set_message(u, "the agent proposed %zu line%s for: %s",
+	message_set(u, "the agent proposed %zu line%s for: %s",
 	    prop.nlines, prop.nlines == 1 ? "" : "s", t);
 	agent_proposal_free(&prop);
 	free(t);
-	layout_scroll_reset(u);
+	focus_scroll_reset(u);
 }
 
 /* Run one complete input on every path and take in its records. */
@@ -159,7 +159,7 @@ submit(struct ui *u, const char *input, size_t len)
 	a = arena_new();
 	n = session_run(u->s, input, len, NULL, 0, a, &r);
 	model_apply(&u->m, input, len, r, n);
-	layout_scroll_reset(u);
+	focus_scroll_reset(u);
 	free(u->message);
 	u->message = NULL;
 	play_live(u, input, len, r, n);
@@ -212,7 +212,7 @@ ui_line(struct ui *u, const char *line)
 		}
 	}
 	if (u->npending + len + 1 > MAX_PENDING) {
-		meta_set_message(u, "input too long; dropped");
+		message_set(u, "input too long; dropped");
 		free(u->pending);
 		u->pending = NULL;
 		u->npending = 0;
@@ -227,7 +227,7 @@ ui_line(struct ui *u, const char *line)
 	u->pending[u->npending] = '\0';
 	/* An empty line ends a continuation whatever the parser says. */
 	if (len > 0 && parse_is_incomplete(u->pending, u->npending)) {
-		meta_set_message(u, "incomplete input: go on, or Ctrl-C");
+		message_set(u, "incomplete input: go on, or Ctrl-C");
 		ui_redraw(u);
 		return;
 	}
@@ -323,6 +323,11 @@ init_colors(struct ui *u, enum ui_theme theme)
 	u->color_attr[UC_NONE] = A_NORMAL;
 }
 
+/* What the input line calls back (input.c does not name ui.c). */
+static const struct input_hooks hooks = {
+	ui_line, ui_redraw, ui_resize, ui_quit, ui_stopped
+};
+
 int
 ui_run(struct session *s, const struct ui_opts *o)
 {
@@ -346,9 +351,9 @@ ui_run(struct session *s, const struct ui_opts *o)
 	model_init(&u.m, s);
 	/* (a play's first snapshot may come after inputs: see session.h) */
 	session_report_literals(s);
-	meta_set_message(&u, "Type an input and Enter; F1 help, :quit "
+	message_set(&u, "Type an input and Enter; F1 help, :quit "
 	    "leaves.");
-	input_init(&u, o->no_history);
+	input_init(&u, &hooks, o->no_history);
 	progress_init(&u);
 	catch_signals();
 	if (o->play != NULL) {	/* --play FILE: straight into it */

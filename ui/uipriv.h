@@ -100,17 +100,32 @@ size_t draw_fit(const char *s, size_t len, int cols);
  * byte while len > 0.  The caller skips the spaces it broke at. */
 size_t draw_wrap(const char *s, size_t len, int cols);
 
+/* focus.c: the focused column: u->focus if that path is enabled, else
+ * the first enabled one.  focus_next() moves it to the next enabled
+ * path. */
+enum path_id focus_column(const struct ui *u);
+void focus_next(struct ui *u);
+/* Every column back to its newest rows. */
+void focus_scroll_reset(struct ui *u);
+
+/* message.c: the message line's text, printf-style (replaces it). */
+void message_set(struct ui *u, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* layout.c: where each pane goes for this screen size. */
 void layout_draw(struct ui *u);
-/* The focused column: u->focus if that path is enabled, else the first
- * enabled one.  layout_focus_next() moves it to the next enabled path. */
-enum path_id layout_focus(const struct ui *u);
-void layout_focus_next(struct ui *u);
-/* Every column back to its newest rows. */
-void layout_scroll_reset(struct ui *u);
 
-/* input.c: the readline input line inside curses. */
-void input_init(struct ui *u, bool no_history);
+/* input.c: the readline input line inside curses.  It calls back the UI
+ * that owns it through these hooks (ui.c gives them), never by name. */
+struct input_hooks {
+	/* A line from readline, NULL at end of input. */
+	void	(*line)(struct ui *u, const char *line);
+	void	(*redraw)(struct ui *u);
+	void	(*resize)(struct ui *u);
+	void	(*quit)(struct ui *u);	/* F10, Ctrl-D */
+	bool	(*stopped)(void);	/* a terminating signal arrived */
+};
+void input_init(struct ui *u, const struct input_hooks *h, bool no_history);
 void input_end(struct ui *u);
 void input_redisplay(void);
 /* The rows the input area wants: a continued input's earlier lines and
@@ -132,8 +147,6 @@ void progress_fini(struct ui *u);
 
 /* meta.c: ':' commands.  Returns true when line was one. */
 bool meta_run(struct ui *u, const char *line);
-void meta_set_message(struct ui *u, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
 extern const char *const meta_names[];
 
 /* play.c: the presenter view of a scenario (:play, --play).  Start

@@ -644,7 +644,7 @@ gvisor_worker(int fail_at)
 	    pyrun_init(why, sizeof why) == -1)
 		refuse(sock, WORLD_STEP_PYTHON, errno ? errno : EIO, why);
 	if (injected(fail_at, WORLD_STEP_RLIMITS) ||
-	    worker_rlimits(world_mapped_bytes()) == -1)
+	    worker_rlimits(jail_mapped_bytes()) == -1)
 		refuse(sock, WORLD_STEP_RLIMITS, errno, "");
 	if ((interp = fork()) == -1)
 		refuse(sock, WORLD_STEP_PYTHON, errno, "fork");

@@ -204,40 +204,6 @@ step_ids(struct stage *st, struct jail_ids *ids)
 	return prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
 }
 
-static int
-step_pdeathsig(pid_t parent)
-{
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1)
-		return -1;
-	if (getppid() != parent) {
-		errno = ESRCH;
-		return -1;
-	}
-	return 0;
-}
-
-static int
-step_id_maps(struct stage *st, uid_t uid, gid_t gid)
-{
-	char map[64];
-
-	if (jail_write_text("/proc/self/setgroups", "deny", 0) == -1) {
-		snprintf(st->detail, sizeof st->detail, "setgroups deny");
-		return -1;
-	}
-	snprintf(map, sizeof map, "%d %u 1", WORLD_INNER_ID, (unsigned)uid);
-	if (jail_write_text("/proc/self/uid_map", map, 0) == -1) {
-		snprintf(st->detail, sizeof st->detail, "uid_map");
-		return -1;
-	}
-	snprintf(map, sizeof map, "%d %u 1", WORLD_INNER_ID, (unsigned)gid);
-	if (jail_write_text("/proc/self/gid_map", map, 0) == -1) {
-		snprintf(st->detail, sizeof st->detail, "gid_map");
-		return -1;
-	}
-	return 0;
-}
-
 /* ---------------------------------------------------------------- */
 /* pid1: the network                                                  */
 /* ---------------------------------------------------------------- */
@@ -535,26 +501,6 @@ step_pivot_root(struct stage *st)
 /* pid1: limits and layers                                            */
 /* ---------------------------------------------------------------- */
 
-uint64_t
-world_mapped_bytes(void)
-{
-	char buf[128];
-	unsigned long long pages;
-	ssize_t n;
-	int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	if (sscanf(buf, "%llu", &pages) != 1)
-		return 0;
-	return (uint64_t)pages * (uint64_t)sysconf(_SC_PAGESIZE);
-}
-
 static int
 set_limit(int resource, uint64_t soft, uint64_t hard)
 {
@@ -789,7 +735,7 @@ pid1_main(struct stage *st)
 {
 	pid_t interp;
 
-	st->as_base = world_mapped_bytes();
+	st->as_base = jail_mapped_bytes();
 	st->devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (st->devnull < 0)
 		refuse(st, WORLD_STEP_MOUNT_PRIVATE, errno);
@@ -868,12 +814,12 @@ warden(struct stage *stp)
 	pid_t zygote = getppid(), pid;
 	int wstatus;
 
-	if (injected(&st, WORLD_STEP_PDEATHSIG) || step_pdeathsig(zygote) == -1)
+	if (injected(&st, WORLD_STEP_PDEATHSIG) || jail_pdeathsig(zygote) == -1)
 		refuse(&st, WORLD_STEP_PDEATHSIG, errno);
 	if (injected(&st, WORLD_STEP_IDS) || step_ids(&st, &ids) == -1)
 		refuse(&st, WORLD_STEP_IDS, errno);
 	/* a uid change clears the death signal: set it again */
-	if (step_pdeathsig(zygote) == -1)
+	if (jail_pdeathsig(zygote) == -1)
 		refuse(&st, WORLD_STEP_PDEATHSIG, errno);
 	if (injected(&st, WORLD_STEP_UNSHARE) ||
 	    unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID |
@@ -881,10 +827,10 @@ warden(struct stage *stp)
 		snprintf(st.detail, sizeof st.detail, "namespaces unavailable");
 		refuse(&st, WORLD_STEP_UNSHARE, errno);
 	}
+	/* (inside the new namespace, geteuid() says the overflow id) */
 	if (injected(&st, WORLD_STEP_ID_MAPS) ||
-	    step_id_maps(&st, ids.uid, ids.gid) == -1)	/* (inside the new
-							   namespace, geteuid()
-							   says the overflow id) */
+	    jail_id_maps(WORLD_INNER_ID, ids.uid, ids.gid, st.detail,
+	    sizeof st.detail) == -1)
 		refuse(&st, WORLD_STEP_ID_MAPS, errno);
 	if (injected(&st, WORLD_STEP_DUMPABLE) ||
 	    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == -1)

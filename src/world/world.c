@@ -1,77 +1,17 @@
 /*
- * world.c -- what every world shares: the engine names, making a world
- * of an engine, and finding the best engine this process can use.
+ * world.c -- making a world of an engine and kind, the calls every world
+ * answers (dispatched through its ops), and finding the best engine this
+ * process can use.  The engine and kind tables the kinds consult live in
+ * kinds.c, so that world.c calls the kinds and nothing calls back.
  */
 #include "config.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "mockfs.h"
 #include "world.h"
 #include "world_int.h"
 #include "xalloc.h"
-
-static const char *const engine_names[] = {
-#define X(e, name) name,
-	WORLD_ENGINES(X)
-#undef X
-};
-
-const char *
-world_engine_name(enum world_engine e)
-{
-	return (unsigned)e < WORLD_ENGINE__COUNT ? engine_names[e] : "unknown";
-}
-
-bool
-world_engine_parse(const char *name, enum world_engine *out)
-{
-	size_t i;
-
-	for (i = 0; i < WORLD_ENGINE__COUNT; i++)
-		if (strcmp(name, engine_names[i]) == 0) {
-			*out = (enum world_engine)i;
-			return true;
-		}
-	return false;
-}
-
-static const char *const kind_names[] = {
-#define X(e, name, net) name,
-	WORLD_KINDS(X)
-#undef X
-};
-
-static const bool kind_fakenet[] = {
-#define X(e, name, net) net,
-	WORLD_KINDS(X)
-#undef X
-};
-
-bool
-world_kind_has_fakenet(enum world_kind k)
-{
-	return (unsigned)k < WORLD_KIND__COUNT && kind_fakenet[k];
-}
-
-const char *
-world_kind_name(enum world_kind k)
-{
-	return (unsigned)k < WORLD_KIND__COUNT ? kind_names[k] : "unknown";
-}
-
-bool
-world_kind_contains(enum world_kind k)
-{
-	return k == WORLD_KIND_JAIL || k == WORLD_KIND_GVISOR;
-}
-
-const char *
-world_kind_boundary(enum world_kind k)
-{
-	return k == WORLD_KIND_GVISOR ? "gVisor" : "the jail";
-}
 
 void
 world_worker_main(int argc, char **argv)

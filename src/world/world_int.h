@@ -98,9 +98,8 @@ struct world_etc_file {
 	const char *path, *text;
 };
 extern const struct world_etc_file world_etc_files[];
-/* the bytes this process maps now (the base its RLIMIT_AS adds to); */
-uint64_t world_mapped_bytes(void);
-/* a world's rlimits over that base (0, or -1 with errno); */
+/* a world's rlimits over jail_mapped_bytes() (the base its RLIMIT_AS
+ * adds to): 0, or -1 with errno; */
 int world_set_rlimits(uint64_t as_base);
 /* and PID 1 once the interpreter (interp) runs: reap orphans, and when
  * the interpreter ends send what it left (pyrun_ended) and exit. */
