@@ -77,12 +77,6 @@ static const char *const no_list[] = { NULL };
 
 /* ---- the calls index ---- */
 
-bool
-policy_allows_call_slow(const struct policy *p, const char *name)
-{
-	return strlist_has(p->calls, name);
-}
-
 /* Index p->calls into x (left unindexed when the list is too long). */
 static void
 index_calls(struct policy_calls *x, const char *const *calls)
