@@ -26,13 +26,13 @@ if ! command -v "$CLANG" >/dev/null 2>&1; then
 	echo "build.sh: $CLANG not found; the fuzz targets need clang" >&2
 	exit 1
 fi
-cflags="-std=gnu11 $FUZZ_CFLAGS $SAN -I$builddir -I$srcdir/src -I$srcdir/src/world $(pkg-config --cflags $PKGS)"
+cflags="-std=gnu11 $FUZZ_CFLAGS $SAN -I$builddir -I$srcdir/src $(for d in "$srcdir"/src/*/; do printf -- "-I%s " "$d"; done) $(pkg-config --cflags $PKGS)"
 libs="$(pkg-config --libs $PKGS) -lm"
 out=$builddir/fuzz
 mkdir -p "$out/obj"
 
 objs=
-for c in "$srcdir"/src/*.c "$srcdir"/src/world/*.c; do
+for c in "$srcdir"/src/*/*.c; do
 	# (the files Makefile.am builds only with libpython)
 	case $c in
 	*/world/cpython.c | */world/gvisor.c | */world/pyrun.c | */world/replica.c | \

@@ -3,7 +3,7 @@
 
 Run once (python3.11 tests/gen_methods.py > tests/data/methods.tsv); the C
 test (tests/test_methods.c) needs no Python.  With --tables it prints
-instead src/methods_tables.gen.h, the case and numeric tables of the str
+instead src/interp/methods_tables.gen.h, the case and numeric tables of the str
 methods, from the same CPython's unicodedata.  A case is an expression, or
 statements joined by "; " whose last part is the expression shown.  Each
 line of the output is EXPR<TAB>EXPECTED where EXPECTED is repr(value) or
@@ -930,7 +930,7 @@ sum(vs)
 NS = {}
 
 
-# Known differences, kept out of the table (see src/methods.c):
+# Known differences, kept out of the table (see src/interp/methods.c):
 #   x = [3, 1, 2]; y = x; y.sort(); x   the namespace stores each name's
 #                                       value separately, so y is not x
 #   {'a': 1}.keys()                     views are lists for now

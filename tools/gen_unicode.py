@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""gen_unicode.py -- write src/unicode_tables.gen.h from this Python's unicodedata.
+"""gen_unicode.py -- write src/base/unicode_tables.gen.h from this Python's unicodedata.
 
 Run once with CPython 3.11 (Unicode 14.0, what the parser imitates):
-    python3 tools/gen_unicode.py > src/unicode_tables.gen.h
+    python3 tools/gen_unicode.py > src/base/unicode_tables.gen.h
 The tables are the identifier character classes (XID_Start, XID_Continue,
 as str.isidentifier() sees them), the printable class (str.isprintable(),
 what repr() escapes and CPython's "invalid character" message), the NFKC image of every
