@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "policy.h"
+#include "session.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -21,7 +22,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct policy *p;
 	char *err = NULL;
 
-	p = policy_parse("fuzz.policy", (const char *)data, size, &err);
+	p = policy_parse("fuzz.policy", (const char *)data, size,
+	    &session_policy_names, &err);
 	if (p != NULL) {
 		(void)policy_allows_call(p, "open");
 		(void)policy_allows_command(p, "read_file");
