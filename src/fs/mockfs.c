@@ -54,14 +54,25 @@ struct mfs *
 mfs_clone(const struct mfs *fs)
 {
 	struct mfs *c = mfs_new();
-	size_t i;
-	for (i = 0; i < fs->n; i++) {
-		mfs_put(c, fs->files[i].name, fs->files[i].data,
-		    fs->files[i].len);
-		c->files[i].mode = fs->files[i].mode;
-		c->files[i].unreadable = fs->files[i].unreadable;
-	}
+
+	mfs_assign(c, fs);
 	return c;
+}
+
+void
+mfs_assign(struct mfs *fs, const struct mfs *from)
+{
+	size_t i;
+
+	while (fs->n > 0)
+		mfs_delete(fs, fs->files[fs->n - 1].name);
+	/* in sorted order, each lands at the end: index i */
+	for (i = 0; i < from->n; i++) {
+		mfs_put(fs, from->files[i].name, from->files[i].data,
+		    from->files[i].len);
+		fs->files[i].mode = from->files[i].mode;
+		fs->files[i].unreadable = from->files[i].unreadable;
+	}
 }
 
 size_t

@@ -29,6 +29,9 @@ struct mfs *mfs_new(void);
 void mfs_free(struct mfs *fs);
 /* A deep copy. */
 struct mfs *mfs_clone(const struct mfs *fs);
+/* Make fs hold what from holds (names, contents, modes, unreadable
+ * marks), in place: what points to fs keeps pointing to it. */
+void mfs_assign(struct mfs *fs, const struct mfs *from);
 size_t mfs_count(const struct mfs *fs);
 /* The i-th name in sorted (byte) order. */
 const char *mfs_name(const struct mfs *fs, size_t i);

@@ -1972,23 +1972,6 @@ ns_copy_into(struct ns *to, const struct ns *from)
 	ns_commit(to);
 }
 
-/* Make fs hold what from holds, in place (values may point to fs). */
-static void
-mfs_copy_into(struct mfs *fs, const struct mfs *from)
-{
-	size_t i, len;
-
-	while (mfs_count(fs) > 0)
-		mfs_delete(fs, mfs_name(fs, 0));
-	for (i = 0; i < mfs_count(from); i++) {
-		const char *name = mfs_name(from, i);
-		const char *data = mfs_get(from, name, &len);
-		mfs_put(fs, name, data, len);
-		mfs_set_mode(fs, name, mfs_mode(from, i),
-		    mfs_unreadable(from, i));
-	}
-}
-
 static void
 ledger_copy_into(struct ledger *to, const struct ledger *from)
 {
@@ -2061,7 +2044,7 @@ session_snap_restore(struct session *s, const struct session_snap *sn)
 		struct pathstate *ps = &s->paths[p];
 		const struct snap_path *sp = &sn->paths[p];
 
-		mfs_copy_into(ps->fs, sp->fs);
+		mfs_assign(ps->fs, sp->fs);
 		ns_copy_into(ps->ns, sp->ns);
 		ledger_copy_into(ps->ledger, sp->ledger);
 		ps->used = sp->used;

@@ -1787,15 +1787,9 @@ static void
 cpy_read_back(struct world *w, struct mfs *fs)
 {
 	struct cpy *c = w->impl;
-	size_t i, n;
 
-	if (c->files == NULL)
-		return;
-	while (mfs_count(fs) > 0)
-		mfs_delete(fs, mfs_name(fs, 0));
-	n = mfs_count(c->files);
-	for (i = 0; i < n; i++)
-		copy_entry(fs, c->files, mfs_name(c->files, i));
+	if (c->files != NULL)
+		mfs_assign(fs, c->files);
 }
 
 static void
