@@ -135,7 +135,7 @@ pipeline(struct inproc *ip, const struct item *it, struct evalcost *c)
 			c->evaluated = true;
 			snprintf(c->outcome, sizeof c->outcome, "%s",
 			    ev.rt.exc.kind == EXC_LIMIT ? "BLOCKED: limit" :
-			    ev.rt.exc.cls ? ev.rt.exc.cls : "error");
+			    pyexc_name(ev.rt.exc.cls));
 		}
 		goto out;
 	}

@@ -161,7 +161,7 @@ outcome(struct rt *rt, bool ok, value v, struct sbuf *out)
 		return;
 	sbuf_truncate(out, 0);
 	assert_int_equal(rt->exc.kind, EXC_PYTHON);
-	sbuf_addf(out, "%s: %s", rt->exc.cls, rt->exc.msg);
+	sbuf_addf(out, "%s: %s", pyexc_name(rt->exc.cls), rt->exc.msg);
 }
 
 /* Run every case of one postfix table; all must match CPython. */

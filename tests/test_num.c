@@ -183,7 +183,7 @@ run_case(struct rt *rt, char **f, size_t nf, struct sbuf *out)
 		return;
 	sbuf_truncate(out, 0);
 	assert_int_equal(rt->exc.kind, EXC_PYTHON);
-	sbuf_addf(out, "%s: %s", rt->exc.cls, rt->exc.msg);
+	sbuf_addf(out, "%s: %s", pyexc_name(rt->exc.cls), rt->exc.msg);
 }
 
 static void

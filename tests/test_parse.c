@@ -200,12 +200,12 @@ test_err_table(void **state)
 		else if (r.status != PARSE_ERROR)
 			ok = false;
 		else if (strcmp(check, "class") == 0)
-			ok = strcmp(r.error.cls, w->field[2]) == 0;
+			ok = strcmp(pyexc_name(r.error.cls), w->field[2]) == 0;
 		else if (strcmp(check, "ours") == 0)
-			ok = strcmp(r.error.cls, w->field[2]) == 0 &&
+			ok = strcmp(pyexc_name(r.error.cls), w->field[2]) == 0 &&
 			    strcmp(r.error.msg, w->field[3]) == 0;
 		else
-			ok = strcmp(r.error.cls, w->field[2]) == 0 &&
+			ok = strcmp(pyexc_name(r.error.cls), w->field[2]) == 0 &&
 			    strcmp(r.error.msg, w->field[3]) == 0 &&
 			    r.error.column == (uint32_t)atoi(w->field[4]);
 		if (!ok) {
@@ -214,7 +214,7 @@ test_err_table(void **state)
 			    w->field[0], w->field[1], w->field[2], w->field[3],
 			    w->field[4], r.status == PARSE_OK ? "ok" :
 			    r.status == PARSE_INCOMPLETE ? "incomplete" :
-			    "error", r.error.cls ? r.error.cls : "",
+			    "error", pyexc_name(r.error.cls),
 			    r.error.msg ? r.error.msg : "", r.error.column);
 			bad++;
 		}

@@ -20,6 +20,8 @@
 
 #include "arena.h"
 #include "builtins.h"
+#include "pyexc.h"
+#include "rt.h"
 #include "sbuf.h"
 #include "value.h"
 
@@ -219,7 +221,7 @@ test_structures(void **state)
 		rt.arena = arena_new();
 		if (!build(&rt, line, &v) || !value_repr(&rt, v, &out)) {
 			sbuf_truncate(&out, 0);
-			sbuf_addf(&out, "%s: %s", rt.exc.cls, rt.exc.msg);
+			sbuf_addf(&out, "%s: %s", pyexc_name(rt.exc.cls), rt.exc.msg);
 		}
 		if (strcmp(sbuf_cstr(&out), tab) != 0)
 			fail_msg("%s: want %s, got %s", line, tab,
@@ -466,11 +468,48 @@ test_min_max_key(void **state)
 	arena_free(rt.arena);
 }
 
+/* Exceptions are classes with CPython's hierarchy: what the evaluator
+ * raises names its class by value, and "is it a LookupError?" follows
+ * the bases, as except clauses do. */
+static void
+test_exception_classes(void **state)
+{
+	struct arena *a = arena_new();
+	struct rt rt;
+	int c;
+	(void)state;
+
+	memset(&rt, 0, sizeof rt);
+	rt.arena = a;
+	assert_false(rt_raise(&rt, PYEXC_KeyError, "'%s'", "k"));
+	assert_int_equal(rt.exc.kind, EXC_PYTHON);
+	assert_string_equal(pyexc_name(rt.exc.cls), "KeyError");
+	assert_true(pyexc_is(rt.exc.cls, PYEXC_LookupError));
+	assert_true(pyexc_is(rt.exc.cls, PYEXC_Exception));
+	assert_false(pyexc_is(rt.exc.cls, PYEXC_ValueError));
+	assert_false(pyexc_is(PYEXC_LookupError, PYEXC_KeyError));
+	assert_true(pyexc_is(PYEXC_TabError, PYEXC_SyntaxError));
+	assert_true(pyexc_is(PYEXC_UnicodeDecodeError, PYEXC_ValueError));
+	assert_true(pyexc_is(PYEXC_BrokenPipeError, PYEXC_OSError));
+	assert_true(pyexc_is(PYEXC_UnsupportedOperation, PYEXC_OSError));
+	assert_string_equal(pyexc_name(PYEXC_UnsupportedOperation),
+	    "io.UnsupportedOperation");
+	assert_false(pyexc_is(PYEXC_KeyboardInterrupt, PYEXC_Exception));
+	for (c = 0; c < PYEXC_COUNT; c++) {
+		assert_true(pyexc_is((enum pyexc_class)c, PYEXC_BaseException));
+		assert_true(pyexc_is((enum pyexc_class)c, (enum pyexc_class)c));
+	}
+	assert_false(rt_limit(&rt, "too big"));
+	assert_int_equal(rt.exc.kind, EXC_LIMIT);
+	arena_free(a);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_structures),
+		cmocka_unit_test(test_exception_classes),
 		cmocka_unit_test(test_dict_many),
 		cmocka_unit_test(test_iterate),
 		cmocka_unit_test(test_copy),

@@ -297,7 +297,7 @@ model_apply(struct model *m, const char *input, size_t len,
 		sbuf_free(&b);
 	} else {
 		m->parse_error = xasprintf("%s: %s",
-		    pr.error.cls ? pr.error.cls : "SyntaxError",
+		    pyexc_name(pr.error.cls),
 		    pr.error.msg ? pr.error.msg : "invalid syntax");
 		/* A caret even at the end of the input ("1 +"). */
 		m->has_span = true;

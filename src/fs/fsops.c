@@ -38,13 +38,13 @@ is_jail(const struct eval *ev)
 static bool
 raise_os(struct eval *ev, int err, const char *path)
 {
-	const char *cls = "OSError";
+	enum pyexc_class cls = PYEXC_OSError;
 	switch (err) {
-	case ENOENT: cls = "FileNotFoundError"; break;
-	case EACCES: case EPERM: cls = "PermissionError"; break;
-	case EEXIST: cls = "FileExistsError"; break;
-	case EISDIR: cls = "IsADirectoryError"; break;
-	case ENOTDIR: cls = "NotADirectoryError"; break;
+	case ENOENT: cls = PYEXC_FileNotFoundError; break;
+	case EACCES: case EPERM: cls = PYEXC_PermissionError; break;
+	case EEXIST: cls = PYEXC_FileExistsError; break;
+	case EISDIR: cls = PYEXC_IsADirectoryError; break;
+	case ENOTDIR: cls = PYEXC_NotADirectoryError; break;
 	default: break;
 	}
 	struct sbuf name = SBUF_INIT;
@@ -311,7 +311,7 @@ fsops_exec(struct eval *ev, const char *cmdline)
 	char *envp[1] = { NULL };
 
 	if (!is_jail(ev))
-		return rt_raise(&ev->rt, "RuntimeError", "no real execution "
+		return rt_raise(&ev->rt, PYEXC_RuntimeError, "no real execution "
 		    "outside the jail");
 	/* Written down first: if the kernel kills us, the record still
 	 * says what was attempted. */
@@ -332,7 +332,7 @@ fsops_connect(struct eval *ev, const char *url)
 	int fd, err;
 
 	if (!is_jail(ev))
-		return rt_raise(&ev->rt, "RuntimeError", "no real network "
+		return rt_raise(&ev->rt, PYEXC_RuntimeError, "no real network "
 		    "outside the jail");
 	effect_add(ev, "send", url, EFFECT_EXFILTRATION, "tried to connect",
 	    false);

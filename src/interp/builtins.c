@@ -50,7 +50,7 @@ parse_args(struct rt *rt, const char *fname, const struct param *params,
 			npos_max++;
 	}
 	if (nargs + nkw > nparams || nargs > npos_max)
-		return rt_raise(rt, "TypeError",
+		return rt_raise(rt, PYEXC_TypeError,
 		    "%s() takes at most %zu argument%s (%zu given)", fname,
 		    npos_max, npos_max == 1 ? "" : "s", nargs + nkw);
 	for (i = 0; i < nargs; i++) {
@@ -65,7 +65,7 @@ parse_args(struct rt *rt, const char *fname, const struct param *params,
 		if (i == nparams)
 			continue;	/* reported after the missing check */
 		if (given[i])
-			return rt_raise(rt, "TypeError", "argument for %s() "
+			return rt_raise(rt, PYEXC_TypeError, "argument for %s() "
 			    "given by name ('%s') and position (%zu)", fname,
 			    kwnames[j], i + 1);
 		out[i] = args[nargs + j];
@@ -75,10 +75,10 @@ parse_args(struct rt *rt, const char *fname, const struct param *params,
 		if (!params[i].required || given[i])
 			continue;
 		if (params[i].name == NULL)
-			return rt_raise(rt, "TypeError", "%s() takes at least "
+			return rt_raise(rt, PYEXC_TypeError, "%s() takes at least "
 			    "%zu positional argument%s (%zu given)", fname, i + 1,
 			    i == 0 ? "" : "s", nargs);
-		return rt_raise(rt, "TypeError", "%s() missing required "
+		return rt_raise(rt, PYEXC_TypeError, "%s() missing required "
 		    "argument '%s' (pos %zu)", fname, params[i].name, i + 1);
 	}
 	for (j = 0; j < nkw; j++) {
@@ -87,7 +87,7 @@ parse_args(struct rt *rt, const char *fname, const struct param *params,
 			    strcmp(params[i].name, kwnames[j]) == 0)
 				break;
 		if (i == nparams)
-			return rt_raise(rt, "TypeError", "'%s' is an invalid "
+			return rt_raise(rt, PYEXC_TypeError, "'%s' is an invalid "
 			    "keyword argument for %s()", kwnames[j], fname);
 	}
 	return true;
@@ -98,10 +98,10 @@ static bool
 one_arg(struct rt *rt, const char *fname, size_t nargs, size_t nkw)
 {
 	if (nkw != 0)
-		return rt_raise(rt, "TypeError",
+		return rt_raise(rt, PYEXC_TypeError,
 		    "%s() takes no keyword arguments", fname);
 	if (nargs != 1)
-		return rt_raise(rt, "TypeError",
+		return rt_raise(rt, PYEXC_TypeError,
 		    "%s() takes exactly one argument (%zu given)", fname, nargs);
 	return true;
 }
@@ -152,14 +152,14 @@ bi_sum(struct rt *rt, value self, const value *args, size_t nargs,
 	case VT_SET: case VT_FROZENSET: case VT_OBJECT:
 		break;
 	default:
-		return rt_raise(rt, "TypeError", "'%s' object is not iterable",
+		return rt_raise(rt, PYEXC_TypeError, "'%s' object is not iterable",
 		    value_type_name(a[0]));
 	}
 	if (c.acc.type == VT_STR)
-		return rt_raise(rt, "TypeError", "sum() can't sum strings "
+		return rt_raise(rt, PYEXC_TypeError, "sum() can't sum strings "
 		    "[use ''.join(seq) instead]");
 	if (c.acc.type == VT_BYTES)
-		return rt_raise(rt, "TypeError", "sum() can't sum bytes "
+		return rt_raise(rt, PYEXC_TypeError, "sum() can't sum bytes "
 		    "[use b''.join(seq) instead]");
 	/* A list or tuple is walked here as value_iterate() walks it (the
 	 * length read again after every item), without the callback;
@@ -213,7 +213,7 @@ minmax_step(struct rt *rt, value item, void *p)
 		return false;
 	if (c->key.type != VT_NONE) {
 		if (rt->call == NULL)
-			return rt_raise(rt, "TypeError", "'%s' object is not "
+			return rt_raise(rt, PYEXC_TypeError, "'%s' object is not "
 			    "callable", value_type_name(c->key));
 		if (!rt->call(rt, c->key, &item, 1, &val))
 			return false;
@@ -244,7 +244,7 @@ min_max(struct rt *rt, const char *fname, enum cmpop op, const value *args,
 	size_t j;
 
 	if (nargs == 0)
-		return rt_raise(rt, "TypeError",
+		return rt_raise(rt, PYEXC_TypeError,
 		    "%s expected at least 1 argument, got 0", fname);
 	for (j = 0; j < nkw; j++) {
 		if (strcmp(kwnames[j], "key") == 0)
@@ -253,11 +253,11 @@ min_max(struct rt *rt, const char *fname, enum cmpop op, const value *args,
 			dflt = args[nargs + j];
 			has_default = true;
 		} else
-			return rt_raise(rt, "TypeError", "'%s' is an invalid "
+			return rt_raise(rt, PYEXC_TypeError, "'%s' is an invalid "
 			    "keyword argument for %s()", kwnames[j], fname);
 	}
 	if (has_default && nargs > 1)
-		return rt_raise(rt, "TypeError", "Cannot specify a default for "
+		return rt_raise(rt, PYEXC_TypeError, "Cannot specify a default for "
 		    "%s() with multiple positional arguments", fname);
 	if (nargs > 1) {
 		/* the positional arguments are the sequence */
@@ -273,7 +273,7 @@ min_max(struct rt *rt, const char *fname, enum cmpop op, const value *args,
 			*out = dflt;
 			return true;
 		}
-		return rt_raise(rt, "ValueError",
+		return rt_raise(rt, PYEXC_ValueError,
 		    "%s() arg is an empty sequence", fname);
 	}
 	*out = c.best_item;
@@ -350,10 +350,10 @@ static bool
 at_most_one(struct rt *rt, const char *fname, size_t nargs, size_t nkw)
 {
 	if (nkw != 0)
-		return rt_raise(rt, "TypeError",
+		return rt_raise(rt, PYEXC_TypeError,
 		    "%s() takes no keyword arguments", fname);
 	if (nargs > 1)
-		return rt_raise(rt, "TypeError",
+		return rt_raise(rt, PYEXC_TypeError,
 		    "%s expected at most 1 argument, got %zu", fname, nargs);
 	return true;
 }
@@ -376,13 +376,13 @@ bi_divmod(struct rt *rt, value self, const value *args, size_t nargs,
     const char *const *kwnames, size_t nkw, value *out)
 {
 	if (nkw != 0)
-		return rt_raise(rt, "TypeError",
+		return rt_raise(rt, PYEXC_TypeError,
 		    "divmod() takes no keyword arguments");
 	if (nargs != 2)
-		return rt_raise(rt, "TypeError",
+		return rt_raise(rt, PYEXC_TypeError,
 		    "divmod expected 2 arguments, got %zu", nargs);
 	if (!NUM_IS_NUMBER(args[0]) || !NUM_IS_NUMBER(args[1]))
-		return rt_raise(rt, "TypeError", "unsupported operand type(s) "
+		return rt_raise(rt, PYEXC_TypeError, "unsupported operand type(s) "
 		    "for divmod(): '%s' and '%s'", value_type_name(args[0]),
 		    value_type_name(args[1]));
 	return num_divmod(rt, args[0], args[1], out);
@@ -410,9 +410,9 @@ bi_pow(struct rt *rt, value self, const value *args, size_t nargs,
 	    !NUM_IS_INTLIKE(a[2])) {
 		if (NUM_IS_NUMBER(a[0]) && NUM_IS_NUMBER(a[1]) &&
 		    NUM_IS_NUMBER(a[2]))
-			return rt_raise(rt, "TypeError", "pow() 3rd argument "
+			return rt_raise(rt, PYEXC_TypeError, "pow() 3rd argument "
 			    "not allowed unless all arguments are integers");
-		return rt_raise(rt, "TypeError", "unsupported operand type(s) "
+		return rt_raise(rt, PYEXC_TypeError, "unsupported operand type(s) "
 		    "for ** or pow(): '%s', '%s', '%s'",
 		    value_type_name(a[0]), value_type_name(a[1]),
 		    value_type_name(a[2]));
@@ -421,7 +421,7 @@ bi_pow(struct rt *rt, value self, const value *args, size_t nargs,
 	num_get_mpz(a[1], e);
 	num_get_mpz(a[2], m);
 	if (mpz_sgn(m) == 0) {
-		ok = rt_raise(rt, "ValueError", "pow() 3rd argument cannot be 0");
+		ok = rt_raise(rt, PYEXC_ValueError, "pow() 3rd argument cannot be 0");
 		goto done;
 	}
 	/* long_pow: work modulo |m|, then move into m's sign range */
@@ -431,7 +431,7 @@ bi_pow(struct rt *rt, value self, const value *args, size_t nargs,
 		mpz_neg(e, e);
 		if (mpz_invert(b, b, m) == 0) {
 			if (mpz_cmp_ui(m, 1) != 0) {
-				ok = rt_raise(rt, "ValueError", "base is not "
+				ok = rt_raise(rt, PYEXC_ValueError, "base is not "
 				    "invertible for the given modulus");
 				goto done;
 			}
@@ -452,7 +452,7 @@ static bool
 index_arg(struct rt *rt, value v)
 {
 	if (!NUM_IS_INTLIKE(v))
-		return rt_raise(rt, "TypeError",
+		return rt_raise(rt, PYEXC_TypeError,
 		    "'%s' object cannot be interpreted as an integer",
 		    value_type_name(v));
 	return true;
@@ -469,10 +469,10 @@ bi_chr(struct rt *rt, value self, const value *args, size_t nargs,
 		return false;
 	if (!num_to_int64_clamped(args[0], &cp) || cp > INT32_MAX ||
 	    cp < INT32_MIN)
-		return rt_raise(rt, "OverflowError",
+		return rt_raise(rt, PYEXC_OverflowError,
 		    "Python int too large to convert to C int");
 	if (cp < 0 || cp > 0x10FFFF)
-		return rt_raise(rt, "ValueError",
+		return rt_raise(rt, PYEXC_ValueError,
 		    "chr() arg not in range(0x110000)");
 	/* (generalised) UTF-8: a lone surrogate is allowed in a str */
 	n = unicode_encode((uint32_t)cp, b);
@@ -489,10 +489,10 @@ bi_ord(struct rt *rt, value self, const value *args, size_t nargs,
 		return false;
 	v = args[0];
 	if (v.type != VT_STR && v.type != VT_BYTES)
-		return rt_raise(rt, "TypeError", "ord() expected string of "
+		return rt_raise(rt, PYEXC_TypeError, "ord() expected string of "
 		    "length 1, but %s found", value_type_name(v));
 	if (v.as.s->nchars != 1)
-		return rt_raise(rt, "TypeError", "ord() expected a character, "
+		return rt_raise(rt, PYEXC_TypeError, "ord() expected a character, "
 		    "but string of length %zu found", v.as.s->nchars);
 	size_t i = 0;
 	*out = value_int(v.type == VT_BYTES ? (unsigned char)v.as.s->data[0] :

@@ -187,7 +187,7 @@ eval_lookup(struct eval *ev, const char *name, value *out)
 		return true;
 	}
 undefined:
-	return rt_raise(&ev->rt, "NameError", "name '%s' is not defined",
+	return rt_raise(&ev->rt, PYEXC_NameError, "name '%s' is not defined",
 	    name);
 }
 
@@ -200,7 +200,7 @@ eval_enter(struct eval *ev, const struct node *n)
 	if (!rt_step(rt))
 		return fail_at(ev, n);
 	if (rt->limits.max_depth != 0 && rt->depth >= rt->limits.max_depth) {
-		rt_raise(rt, "RecursionError", "maximum recursion depth "
+		rt_raise(rt, PYEXC_RecursionError, "maximum recursion depth "
 		    "exceeded");
 		return fail_at(ev, n);
 	}
@@ -301,7 +301,7 @@ call_value(struct eval *ev, value fn, const value *args, size_t nargs,
 	if (fn.type == VT_OBJECT)
 		return mock_call(ev, fn, args, nargs, kwnames, nkw, out);
 
-	return rt_raise(&ev->rt, "TypeError", "'%s' object is not callable",
+	return rt_raise(&ev->rt, PYEXC_TypeError, "'%s' object is not callable",
 	    value_type_name(fn));
 }
 
@@ -350,7 +350,7 @@ eval_call(struct eval *ev, const struct node *n, value *out)
 			continue;
 		}
 		if (v.type != VT_DICT) {
-			rt_raise(&ev->rt, "TypeError", "argument after ** "
+			rt_raise(&ev->rt, PYEXC_TypeError, "argument after ** "
 			    "must be a mapping, not %s", value_type_name(v));
 			return fail_at(ev, k);
 		}
@@ -359,7 +359,7 @@ eval_call(struct eval *ev, const struct node *n, value *out)
 			if (!e->live)
 				continue;
 			if (e->key.type != VT_STR) {
-				rt_raise(&ev->rt, "TypeError",
+				rt_raise(&ev->rt, PYEXC_TypeError,
 				    "keywords must be strings");
 				return fail_at(ev, k);
 			}
@@ -452,7 +452,7 @@ eval_dict(struct eval *ev, const struct node *n, value *out)
 		if (kn == NULL) {	/* {**mapping} */
 			size_t j;
 			if (v.type != VT_DICT) {
-				rt_raise(&ev->rt, "TypeError", "'%s' object is "
+				rt_raise(&ev->rt, PYEXC_TypeError, "'%s' object is "
 				    "not a mapping", value_type_name(v));
 				return fail_at(ev, n->u.dict.values.items[i]);
 			}
@@ -624,7 +624,7 @@ call_lambda(struct eval *ev, const struct vfunction *f, const value *args,
 	}
 	if (nargs > npos) {
 		if (a->u.arguments.vararg == NULL)
-			return rt_raise(&ev->rt, "TypeError", "%s() takes %zu "
+			return rt_raise(&ev->rt, PYEXC_TypeError, "%s() takes %zu "
 			    "positional %s but %zu %s given", f->name, npos,
 			    plural(npos, "argument", "arguments"), nargs,
 			    nargs == 1 ? "was" : "were");
@@ -657,12 +657,12 @@ call_lambda(struct eval *ev, const struct vfunction *f, const value *args,
 					found = false;
 					break;
 				}
-				return rt_raise(&ev->rt, "TypeError", "%s() got "
+				return rt_raise(&ev->rt, PYEXC_TypeError, "%s() got "
 				    "some positional-only arguments passed as "
 				    "keyword arguments: '%s'", f->name, name);
 			}
 			if (bound[i])
-				return rt_raise(&ev->rt, "TypeError", "%s() got "
+				return rt_raise(&ev->rt, PYEXC_TypeError, "%s() got "
 				    "multiple values for argument '%s'",
 				    f->name, name);
 			scope_set(ev, sc, p->u.arg.arg, v);
@@ -671,7 +671,7 @@ call_lambda(struct eval *ev, const struct vfunction *f, const value *args,
 		if (found)
 			continue;
 		if (a->u.arguments.kwarg == NULL)
-			return rt_raise(&ev->rt, "TypeError", "%s() got an "
+			return rt_raise(&ev->rt, PYEXC_TypeError, "%s() got an "
 			    "unexpected keyword argument '%s'", f->name, name);
 		if (!value_dict_set(&ev->rt, kwdict,
 		    value_cstr(ev->rt.arena, name), v))
@@ -696,7 +696,7 @@ call_lambda(struct eval *ev, const struct vfunction *f, const value *args,
 			sbuf_addf(&names, "'%s'", p->u.arg.arg);
 		}
 		if (missing) {
-			rt_raise(&ev->rt, "TypeError", "%s() missing %zu required "
+			rt_raise(&ev->rt, PYEXC_TypeError, "%s() missing %zu required "
 			    "positional %s: %s", f->name, missing,
 			    plural(missing, "argument", "arguments"),
 			    sbuf_cstr(&names));
@@ -716,7 +716,7 @@ call_lambda(struct eval *ev, const struct vfunction *f, const value *args,
 			sbuf_addf(&names, "'%s'", ko->items[i]->u.arg.arg);
 		}
 		if (missing) {
-			rt_raise(&ev->rt, "TypeError", "%s() missing %zu required "
+			rt_raise(&ev->rt, PYEXC_TypeError, "%s() missing %zu required "
 			    "keyword-only %s: %s", f->name, missing,
 			    plural(missing, "argument", "arguments"),
 			    sbuf_cstr(&names));
@@ -910,7 +910,7 @@ eval_joinedstr(struct eval *ev, const struct node *n, value *out)
 static bool
 not_yet(struct eval *ev, const struct node *n)
 {
-	rt_raise(&ev->rt, "NotImplementedError", "%s is parsed but not "
+	rt_raise(&ev->rt, PYEXC_NotImplementedError, "%s is parsed but not "
 	    "evaluated yet", ast_kind_name(n->kind));
 	return fail_at(ev, n);
 }
@@ -1043,7 +1043,7 @@ eval_expr(struct eval *ev, const struct node *n, value *out)
 		ok = eval_joinedstr(ev, n, out);
 		break;
 	case NODE_STARRED:
-		rt_raise(rt, "SyntaxError", "can't use starred expression here");
+		rt_raise(rt, PYEXC_SyntaxError, "can't use starred expression here");
 		fail_at(ev, n);
 		break;
 	default:
@@ -1094,7 +1094,7 @@ setitem(struct eval *ev, const struct node *t, value obj, value key, value v)
 		return value_dict_set(rt, obj, key, v) || fail_at(ev, t);
 	}
 	if (obj.type != VT_LIST) {
-		rt_raise(rt, "TypeError", "'%s' object does not support item "
+		rt_raise(rt, PYEXC_TypeError, "'%s' object does not support item "
 		    "assignment", value_type_name(obj));
 		return fail_at(ev, t);
 	}
@@ -1106,7 +1106,7 @@ setitem(struct eval *ev, const struct node *t, value obj, value key, value v)
 		size_t n, i;
 		if (sl->step.type != VT_NONE && !(sl->step.type == VT_INT &&
 		    sl->step.as.i == 1)) {
-			rt_raise(rt, "NotImplementedError", "assignment to an "
+			rt_raise(rt, PYEXC_NotImplementedError, "assignment to an "
 			    "extended slice");
 			return fail_at(ev, t);
 		}
@@ -1116,7 +1116,7 @@ setitem(struct eval *ev, const struct node *t, value obj, value key, value v)
 		    sl->stop.type == VT_NONE ? len : -1;
 		if ((sl->start.type != VT_INT && sl->start.type != VT_NONE) ||
 		    (sl->stop.type != VT_INT && sl->stop.type != VT_NONE)) {
-			rt_raise(rt, "TypeError", "slice indices must be "
+			rt_raise(rt, PYEXC_TypeError, "slice indices must be "
 			    "integers or None or have an __index__ method");
 			return fail_at(ev, t);
 		}
@@ -1127,7 +1127,7 @@ setitem(struct eval *ev, const struct node *t, value obj, value key, value v)
 		if (hi < lo) hi = lo;
 		(void)step;
 		if (!value_is_iterable(v)) {
-			rt_raise(rt, "TypeError", "can only assign an "
+			rt_raise(rt, PYEXC_TypeError, "can only assign an "
 			    "iterable");
 			return fail_at(ev, t);
 		}
@@ -1152,7 +1152,7 @@ setitem(struct eval *ev, const struct node *t, value obj, value key, value v)
 		return true;
 	}
 	if (key.type != VT_INT && key.type != VT_BOOL) {
-		rt_raise(rt, "TypeError", "list indices must be integers or "
+		rt_raise(rt, PYEXC_TypeError, "list indices must be integers or "
 		    "slices, not %s", value_type_name(key));
 		return fail_at(ev, t);
 	}
@@ -1162,7 +1162,7 @@ setitem(struct eval *ev, const struct node *t, value obj, value key, value v)
 		if (i < 0)
 			i += len;
 		if (i < 0 || i >= len) {
-			rt_raise(rt, "IndexError", "list assignment index out "
+			rt_raise(rt, PYEXC_IndexError, "list assignment index out "
 			    "of range");
 			return fail_at(ev, t);
 		}
@@ -1184,7 +1184,7 @@ assign_to(struct eval *ev, const struct node *t, value v)
 		const struct nodelist *elts = &t->u.seq.elts;
 		size_t i, star = elts->len, nafter;
 		if (!value_is_iterable(v)) {
-			rt_raise(&ev->rt, "TypeError", "cannot unpack "
+			rt_raise(&ev->rt, PYEXC_TypeError, "cannot unpack "
 			    "non-iterable %s object", value_type_name(v));
 			return fail_at(ev, t);
 		}
@@ -1196,11 +1196,11 @@ assign_to(struct eval *ev, const struct node *t, value v)
 		if (star == elts->len) {
 			if (u.n != elts->len) {
 				if (u.n > elts->len)
-					rt_raise(&ev->rt, "ValueError", "too "
+					rt_raise(&ev->rt, PYEXC_ValueError, "too "
 					    "many values to unpack (expected "
 					    "%zu)", elts->len);
 				else
-					rt_raise(&ev->rt, "ValueError", "not "
+					rt_raise(&ev->rt, PYEXC_ValueError, "not "
 					    "enough values to unpack (expected "
 					    "%zu, got %zu)", elts->len, u.n);
 				return fail_at(ev, t);
@@ -1212,7 +1212,7 @@ assign_to(struct eval *ev, const struct node *t, value v)
 		}
 		nafter = elts->len - star - 1;
 		if (u.n < elts->len - 1) {
-			rt_raise(&ev->rt, "ValueError", "not enough values to "
+			rt_raise(&ev->rt, PYEXC_ValueError, "not enough values to "
 			    "unpack (expected at least %zu, got %zu)",
 			    elts->len - 1, u.n);
 			return fail_at(ev, t);
@@ -1253,17 +1253,17 @@ assign_to(struct eval *ev, const struct node *t, value v)
 			    fail_at(ev, t);
 		}
 		if (obj.type == VT_OBJECT && obj.as.obj->kind == MK_TYPE)
-			rt_raise(&ev->rt, "TypeError", "cannot set '%s' "
+			rt_raise(&ev->rt, PYEXC_TypeError, "cannot set '%s' "
 			    "attribute of immutable type '%s'",
 			    t->u.attribute.attr, obj.as.obj->name);
 		else
-			rt_raise(&ev->rt, "AttributeError", "'%s' object has no "
+			rt_raise(&ev->rt, PYEXC_AttributeError, "'%s' object has no "
 			    "attribute '%s'", value_type_name(obj),
 			    t->u.attribute.attr);
 		return fail_at(ev, t);
 	}
 	default:
-		rt_raise(&ev->rt, "SyntaxError", "cannot assign to %s",
+		rt_raise(&ev->rt, PYEXC_SyntaxError, "cannot assign to %s",
 		    ast_kind_name(t->kind));
 		return fail_at(ev, t);
 	}
@@ -1371,7 +1371,7 @@ eval_stmt(struct eval *ev, const struct node *s, value *out, bool *has_value)
 		value mod;
 		if (s->u.importfrom.module == NULL ||
 		    s->u.importfrom.level != 0) {
-			rt_raise(&ev->rt, "ImportError", "attempted relative "
+			rt_raise(&ev->rt, PYEXC_ImportError, "attempted relative "
 			    "import with no known parent package");
 			return fail_at(ev, s);
 		}
@@ -1383,7 +1383,7 @@ eval_stmt(struct eval *ev, const struct node *s, value *out, bool *has_value)
 			    al->u.alias.asname : al->u.alias.name;
 			if (!mock_getattr(ev, mod, al->u.alias.name, &v)) {
 				rt_clear(&ev->rt);
-				rt_raise(&ev->rt, "ImportError", "cannot import "
+				rt_raise(&ev->rt, PYEXC_ImportError, "cannot import "
 				    "name '%s' from '%s'", al->u.alias.name,
 				    s->u.importfrom.module);
 				return fail_at(ev, s);

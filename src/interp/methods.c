@@ -67,10 +67,10 @@ static bool
 no_args(struct rt *rt, const char *qual, size_t nargs, size_t nkw)
 {
 	if (nkw != 0)
-		return rt_raise(rt, "TypeError", "%s() takes no keyword "
+		return rt_raise(rt, PYEXC_TypeError, "%s() takes no keyword "
 		    "arguments", qual);
 	if (nargs != 0)
-		return rt_raise(rt, "TypeError", "%s() takes no arguments "
+		return rt_raise(rt, PYEXC_TypeError, "%s() takes no arguments "
 		    "(%zu given)", qual, nargs);
 	return true;
 }
@@ -80,10 +80,10 @@ static bool
 one_arg(struct rt *rt, const char *qual, size_t nargs, size_t nkw)
 {
 	if (nkw != 0)
-		return rt_raise(rt, "TypeError", "%s() takes no keyword "
+		return rt_raise(rt, PYEXC_TypeError, "%s() takes no keyword "
 		    "arguments", qual);
 	if (nargs != 1)
-		return rt_raise(rt, "TypeError", "%s() takes exactly one "
+		return rt_raise(rt, PYEXC_TypeError, "%s() takes exactly one "
 		    "argument (%zu given)", qual, nargs);
 	return true;
 }
@@ -95,18 +95,18 @@ pos_args(struct rt *rt, const char *qual, size_t min, size_t max,
 {
 	const char *shortname = strchr(qual, '.') + 1;
 	if (nkw != 0)
-		return rt_raise(rt, "TypeError", "%s() takes no keyword "
+		return rt_raise(rt, PYEXC_TypeError, "%s() takes no keyword "
 		    "arguments", qual);
 	if (nargs < min || nargs > max) {
 		if (min == max)
-			return rt_raise(rt, "TypeError", "%s expected %zu "
+			return rt_raise(rt, PYEXC_TypeError, "%s expected %zu "
 			    "argument%s, got %zu", shortname, min, plural(min),
 			    nargs);
 		if (nargs < min)
-			return rt_raise(rt, "TypeError", "%s expected at least "
+			return rt_raise(rt, PYEXC_TypeError, "%s expected at least "
 			    "%zu argument%s, got %zu", shortname, min,
 			    plural(min), nargs);
-		return rt_raise(rt, "TypeError", "%s expected at most %zu "
+		return rt_raise(rt, PYEXC_TypeError, "%s expected at most %zu "
 		    "argument%s, got %zu", shortname, max, plural(max), nargs);
 	}
 	return true;
@@ -119,14 +119,14 @@ old_args(struct rt *rt, const char *qual, size_t min, size_t max,
 {
 	const char *shortname = strchr(qual, '.') + 1;
 	if (nkw != 0)
-		return rt_raise(rt, "TypeError", "%s() takes no keyword "
+		return rt_raise(rt, PYEXC_TypeError, "%s() takes no keyword "
 		    "arguments", qual);
 	if (nargs < min)
-		return rt_raise(rt, "TypeError", "%s() takes at least %zu "
+		return rt_raise(rt, PYEXC_TypeError, "%s() takes at least %zu "
 		    "argument%s (%zu given)", shortname, min, plural(min),
 		    nargs);
 	if (nargs > max)
-		return rt_raise(rt, "TypeError", "%s() takes at most %zu "
+		return rt_raise(rt, PYEXC_TypeError, "%s() takes at most %zu "
 		    "argument%s (%zu given)", shortname, max, plural(max),
 		    nargs);
 	return true;
@@ -155,14 +155,14 @@ kw_args(struct rt *rt, const char *fname, const struct param *params,
 			npos++;
 	}
 	if (nargs + nkw > nparams)
-		return rt_raise(rt, "TypeError", "%s() takes at most %zu "
+		return rt_raise(rt, PYEXC_TypeError, "%s() takes at most %zu "
 		    "argument%s (%zu given)", fname, nparams, plural(nparams),
 		    nargs + nkw);
 	if (nargs > npos) {
 		if (npos == 0)
-			return rt_raise(rt, "TypeError", "%s() takes no "
+			return rt_raise(rt, PYEXC_TypeError, "%s() takes no "
 			    "positional arguments", fname);
-		return rt_raise(rt, "TypeError", "%s() takes at most %zu "
+		return rt_raise(rt, PYEXC_TypeError, "%s() takes at most %zu "
 		    "positional argument%s (%zu given)", fname, npos,
 		    plural(npos), nargs);
 	}
@@ -175,10 +175,10 @@ kw_args(struct rt *rt, const char *fname, const struct param *params,
 			if (strcmp(params[i].name, kwnames[j]) == 0)
 				break;
 		if (i == nparams)
-			return rt_raise(rt, "TypeError", "'%s' is an invalid "
+			return rt_raise(rt, PYEXC_TypeError, "'%s' is an invalid "
 			    "keyword argument for %s()", kwnames[j], fname);
 		if (given[i])
-			return rt_raise(rt, "TypeError", "argument for %s() "
+			return rt_raise(rt, PYEXC_TypeError, "argument for %s() "
 			    "given by name ('%s') and position (%zu)", fname,
 			    kwnames[j], i + 1);
 		vals[i] = args[nargs + j];
@@ -203,10 +203,10 @@ static bool
 arg_index(struct rt *rt, value v, int64_t *out)
 {
 	if (!NUM_IS_INTLIKE(v))
-		return rt_raise(rt, "TypeError", "'%s' object cannot be "
+		return rt_raise(rt, PYEXC_TypeError, "'%s' object cannot be "
 		    "interpreted as an integer", value_type_name(v));
 	if (!num_to_int64_clamped(v, out))
-		return rt_raise(rt, "OverflowError", "Python int too large to "
+		return rt_raise(rt, PYEXC_OverflowError, "Python int too large to "
 		    "convert to C ssize_t");
 	return true;
 }
@@ -221,7 +221,7 @@ arg_slice_bound(struct rt *rt, value v, bool none_ok, int64_t dflt,
 		return true;
 	}
 	if (!NUM_IS_INTLIKE(v))
-		return rt_raise(rt, "TypeError", none_ok ?
+		return rt_raise(rt, PYEXC_TypeError, none_ok ?
 		    "slice indices must be integers or None or have an "
 		    "__index__ method" : "slice indices must be integers or "
 		    "have an __index__ method");
@@ -402,12 +402,12 @@ want_same(struct rt *rt, value self, value v)
 {
 	if (self.type == VT_STR) {
 		if (v.type != VT_STR)
-			return rt_raise(rt, "TypeError", "must be str, not %s",
+			return rt_raise(rt, PYEXC_TypeError, "must be str, not %s",
 			    value_type_name(v));
 		return true;
 	}
 	if (v.type != VT_BYTES)
-		return rt_raise(rt, "TypeError", "a bytes-like object is "
+		return rt_raise(rt, PYEXC_TypeError, "a bytes-like object is "
 		    "required, not '%s'", value_type_name(v));
 	return true;
 }
@@ -1086,7 +1086,7 @@ do_strip(struct rt *rt, value self, const char *qual, bool left, bool right,
 		return false;
 	if (nargs == 1 && args[0].type != VT_NONE) {
 		if (!is_bytes && args[0].type != VT_STR)
-			return rt_raise(rt, "TypeError", "%s arg must be None "
+			return rt_raise(rt, PYEXC_TypeError, "%s arg must be None "
 			    "or str", strchr(qual, '.') + 1);
 		if (!want_same(rt, self, args[0]))
 			return false;
@@ -1182,7 +1182,7 @@ do_split(struct rt *rt, value self, bool reverse, const value *args,
 		return false;
 	if (a[0].type != VT_NONE) {
 		if (!is_bytes && a[0].type != VT_STR)
-			return rt_raise(rt, "TypeError", "must be str or None, "
+			return rt_raise(rt, PYEXC_TypeError, "must be str or None, "
 			    "not %s", value_type_name(a[0]));
 		if (!want_same(rt, self, a[0]))
 			return false;
@@ -1251,7 +1251,7 @@ do_split(struct rt *rt, value self, bool reverse, const value *args,
 #undef SP
 	sep = units_of(rt, a[0]);
 	if (sep.n == 0)
-		return rt_raise(rt, "ValueError", "empty separator");
+		return rt_raise(rt, PYEXC_ValueError, "empty separator");
 	if (!reverse) {
 		i = 0;
 		for (;;) {
@@ -1380,7 +1380,7 @@ join_step(struct rt *rt, value item, void *p)
 	struct units u;
 	if (c->self.type == VT_STR ? item.type != VT_STR :
 	    item.type != VT_BYTES)
-		return rt_raise(rt, "TypeError", c->self.type == VT_STR ?
+		return rt_raise(rt, PYEXC_TypeError, c->self.type == VT_STR ?
 		    "sequence item %zu: expected str instance, %s found" :
 		    "sequence item %zu: expected a bytes-like object, %s found",
 		    c->i, value_type_name(item));
@@ -1403,7 +1403,7 @@ do_join(struct rt *rt, value self, const char *qual, const value *args,
 	if (!one_arg(rt, qual, nargs, nkw))
 		return false;
 	if (!value_is_iterable(args[0]))
-		return rt_raise(rt, "TypeError", "can only join an iterable");
+		return rt_raise(rt, PYEXC_TypeError, "can only join an iterable");
 	c.sep = units_of(rt, self);
 	if (!value_iterate(rt, args[0], join_step, &c))
 		return false;
@@ -1439,10 +1439,10 @@ do_replace(struct rt *rt, value self, const char *qual, const value *args,
 		return false;
 	if (!is_bytes) {
 		if (args[0].type != VT_STR)
-			return rt_raise(rt, "TypeError", "replace() argument 1 "
+			return rt_raise(rt, PYEXC_TypeError, "replace() argument 1 "
 			    "must be str, not %s", clinic_type_name(args[0]));
 		if (args[1].type != VT_STR)
-			return rt_raise(rt, "TypeError", "replace() argument 2 "
+			return rt_raise(rt, PYEXC_TypeError, "replace() argument 2 "
 			    "must be str, not %s", clinic_type_name(args[1]));
 	} else if (!want_same(rt, self, args[0]) ||
 	    !want_same(rt, self, args[1]))
@@ -1523,18 +1523,18 @@ do_affix(struct rt *rt, value self, const char *qual, bool ends,
 		ncand = args[0].as.tuple->len;
 		for (i = 0; i < ncand; i++)
 			if (cands[i].type != self.type && is_bytes)
-				return rt_raise(rt, "TypeError", "a bytes-like "
+				return rt_raise(rt, PYEXC_TypeError, "a bytes-like "
 				    "object is required, not '%s'",
 				    value_type_name(cands[i]));
 			else if (cands[i].type != self.type)
-				return rt_raise(rt, "TypeError", "tuple for %s "
+				return rt_raise(rt, PYEXC_TypeError, "tuple for %s "
 				    "must only contain %s, not %s", fname,
 				    tname, value_type_name(cands[i]));
 	} else if (args[0].type == self.type) {
 		cands = &args[0];
 		ncand = 1;
 	} else
-		return rt_raise(rt, "TypeError", "%s first arg must be %s or a "
+		return rt_raise(rt, PYEXC_TypeError, "%s first arg must be %s or a "
 		    "tuple of %s, not %s", fname, tname, tname,
 		    value_type_name(args[0]));
 	s = units_of(rt, self);
@@ -1601,13 +1601,13 @@ do_find(struct rt *rt, value self, const char *qual, enum findop op,
 		return false;
 	if (!is_bytes) {
 		if (args[0].type != VT_STR)
-			return rt_raise(rt, "TypeError", "must be str, not %s",
+			return rt_raise(rt, PYEXC_TypeError, "must be str, not %s",
 			    value_type_name(args[0]));
 		sub = units_of(rt, args[0]);
 	} else if (NUM_IS_INTLIKE(args[0])) {
 		int64_t k;
 		if (!num_to_int64_clamped(args[0], &k) || k < 0 || k > 255)
-			return rt_raise(rt, "ValueError", "byte must be in "
+			return rt_raise(rt, PYEXC_ValueError, "byte must be in "
 			    "range(0, 256)");
 		byte = (uint32_t)k;
 		sub.u = &byte;
@@ -1615,7 +1615,7 @@ do_find(struct rt *rt, value self, const char *qual, enum findop op,
 	} else if (args[0].type == VT_BYTES)
 		sub = units_of(rt, args[0]);
 	else
-		return rt_raise(rt, "TypeError", "argument should be integer "
+		return rt_raise(rt, PYEXC_TypeError, "argument should be integer "
 		    "or bytes-like object, not '%s'", value_type_name(args[0]));
 	s = units_of(rt, self);
 	adjust_bounds((int64_t)s.n, &start, &end);
@@ -1642,7 +1642,7 @@ do_find(struct rt *rt, value self, const char *qual, enum findop op,
 		    find_at(rt, &s, &sub, (size_t)start, (size_t)end) :
 		    rfind_at(rt, &s, &sub, (size_t)start, (size_t)end);
 	if (r < 0 && (op == F_INDEX || op == F_RINDEX))
-		return rt_raise(rt, "ValueError", is_bytes ?
+		return rt_raise(rt, PYEXC_ValueError, is_bytes ?
 		    "subsection not found" : "substring not found");
 	*out = value_int(r);
 	return true;
@@ -1681,7 +1681,7 @@ do_partition(struct rt *rt, value self, const char *qual, bool reverse,
 		return false;
 	sep = units_of(rt, args[0]);
 	if (sep.n == 0)
-		return rt_raise(rt, "ValueError", "empty separator");
+		return rt_raise(rt, PYEXC_ValueError, "empty separator");
 	s = units_of(rt, self);
 	f = reverse ? rfind_at(rt, &s, &sep, 0, s.n) :
 	    find_at(rt, &s, &sep, 0, s.n);
@@ -1736,7 +1736,7 @@ do_remove_affix(struct rt *rt, value self, const char *qual, bool suffix,
 	if (!one_arg(rt, qual, nargs, nkw))
 		return false;
 	if (self.type == VT_STR && args[0].type != VT_STR)
-		return rt_raise(rt, "TypeError", "%s() argument must be str, "
+		return rt_raise(rt, PYEXC_TypeError, "%s() argument must be str, "
 		    "not %s", strchr(qual, '.') + 1, clinic_type_name(args[0]));
 	if (!want_same(rt, self, args[0]))
 		return false;
@@ -1837,17 +1837,17 @@ do_justify(struct rt *rt, value self, const char *qual, enum justify how,
 		return false;
 	if (nargs == 2 && self.type == VT_BYTES) {
 		if (args[1].type != VT_BYTES || args[1].as.s->len != 1)
-			return rt_raise(rt, "TypeError", "%s() argument 2 must "
+			return rt_raise(rt, PYEXC_TypeError, "%s() argument 2 must "
 			    "be a byte string of length 1, not %s",
 			    strchr(qual, '.') + 1, clinic_type_name(args[1]));
 		fillc = (unsigned char)args[1].as.s->data[0];
 	} else if (nargs == 2) {
 		if (args[1].type != VT_STR)
-			return rt_raise(rt, "TypeError", "The fill character "
+			return rt_raise(rt, PYEXC_TypeError, "The fill character "
 			    "must be a unicode character, not %s",
 			    value_type_name(args[1]));
 		if (args[1].as.s->nchars != 1)
-			return rt_raise(rt, "TypeError", "The fill character "
+			return rt_raise(rt, PYEXC_TypeError, "The fill character "
 			    "must be exactly one character long");
 		fillc = units_of(rt, args[1]).u[0];
 	}
@@ -1928,12 +1928,12 @@ do_expandtabs(struct rt *rt, value self, const value *args, size_t nargs,
 		return false;
 	if (given[0]) {
 		if (!NUM_IS_INTLIKE(a[0]))
-			return rt_raise(rt, "TypeError", "'%s' object cannot "
+			return rt_raise(rt, PYEXC_TypeError, "'%s' object cannot "
 			    "be interpreted as an integer",
 			    value_type_name(a[0]));
 		if (!num_to_int64_clamped(a[0], &tab) || tab > INT32_MAX ||
 		    tab < INT32_MIN)
-			return rt_raise(rt, "OverflowError", "Python int too "
+			return rt_raise(rt, PYEXC_OverflowError, "Python int too "
 			    "large to convert to C int");
 	}
 	s = units_of(rt, self);
@@ -2021,7 +2021,7 @@ find_codec(struct rt *rt, value name, enum codec *out)
 				*out = codec_names[i].codec;
 				return true;
 			}
-	return rt_raise(rt, "LookupError", "unknown encoding: %s", s);
+	return rt_raise(rt, PYEXC_LookupError, "unknown encoding: %s", s);
 }
 
 enum errors { E_STRICT, E_IGNORE, E_REPLACE, E_XMLCHARREF, E_BACKSLASH };
@@ -2041,7 +2041,7 @@ find_errors(struct rt *rt, const char *name, bool encoding, enum errors *out)
 	else if (encoding && strcmp(name, "xmlcharrefreplace") == 0)
 		*out = E_XMLCHARREF;
 	else
-		return rt_raise(rt, "LookupError", "unknown error handler name "
+		return rt_raise(rt, PYEXC_LookupError, "unknown error handler name "
 		    "'%s'", name);
 	return true;
 }
@@ -2075,7 +2075,7 @@ METHOD(str_encode)
 		return false;
 	for (i = 0; i < 2; i++)
 		if (given[i] && a[i].type != VT_STR)
-			return rt_raise(rt, "TypeError", "encode() argument "
+			return rt_raise(rt, PYEXC_TypeError, "encode() argument "
 			    "'%s' must be str, not %s", params[i].name,
 			    clinic_type_name(a[i]));
 	if (given[0] && !find_codec(rt, a[0], &codec))
@@ -2118,12 +2118,12 @@ METHOD(str_encode)
 			sbuf_free(&b);
 			if (j - i == 1) {
 				char_escape(c, esc, sizeof esc);
-				return rt_raise(rt, "UnicodeEncodeError",
+				return rt_raise(rt, PYEXC_UnicodeEncodeError,
 				    "'%s' codec can't encode character '%s' "
 				    "in position %zu: %s", codec_display[codec],
 				    esc, i, reason);
 			}
-			return rt_raise(rt, "UnicodeEncodeError", "'%s' codec "
+			return rt_raise(rt, PYEXC_UnicodeEncodeError, "'%s' codec "
 			    "can't encode characters in position %zu-%zu: %s",
 			    codec_display[codec], i, j - 1, reason);
 		}
@@ -2172,7 +2172,7 @@ METHOD(bytes_decode)
 		return false;
 	for (i = 0; i < 2; i++)
 		if (given[i] && a[i].type != VT_STR)
-			return rt_raise(rt, "TypeError", "decode() argument "
+			return rt_raise(rt, PYEXC_TypeError, "decode() argument "
 			    "'%s' must be str, not %s", params[i].name,
 			    clinic_type_name(a[i]));
 	if (given[0] && !find_codec(rt, a[0], &codec))
@@ -2205,11 +2205,11 @@ METHOD(bytes_decode)
 		case E_STRICT:
 			sbuf_free(&b);
 			if (len == 1)
-				return rt_raise(rt, "UnicodeDecodeError",
+				return rt_raise(rt, PYEXC_UnicodeDecodeError,
 				    "'%s' codec can't decode byte 0x%02x in "
 				    "position %zu: %s", codec_display[codec],
 				    s[i], i, why);
-			return rt_raise(rt, "UnicodeDecodeError", "'%s' codec "
+			return rt_raise(rt, PYEXC_UnicodeDecodeError, "'%s' codec "
 			    "can't decode bytes in position %zu-%zu: %s",
 			    codec_display[codec], i, i + len - 1, why);
 		case E_REPLACE:
@@ -2264,17 +2264,17 @@ METHOD(bytes_hex)
 		case VT_DICT: case VT_SET: case VT_FROZENSET:
 			len = a[0].as.dict->len; break;
 		default:
-			return rt_raise(rt, "TypeError", "object of type '%s' "
+			return rt_raise(rt, PYEXC_TypeError, "object of type '%s' "
 			    "has no len()", value_type_name(a[0]));
 		}
 		if (len != 1)
-			return rt_raise(rt, "ValueError",
+			return rt_raise(rt, PYEXC_ValueError,
 			    "sep must be length 1.");
 		if (a[0].type != VT_STR && a[0].type != VT_BYTES)
-			return rt_raise(rt, "TypeError", "sep must be str or "
+			return rt_raise(rt, PYEXC_TypeError, "sep must be str or "
 			    "bytes.");
 		if ((unsigned char)a[0].as.s->data[0] >= 0x80)
-			return rt_raise(rt, "ValueError", "sep must be ASCII.");
+			return rt_raise(rt, PYEXC_ValueError, "sep must be ASCII.");
 		sep = a[0].as.s->data[0];
 	}
 	if (!check_bytes(rt, 0, n, 3))
@@ -2348,7 +2348,7 @@ field_integer(struct rt *rt, const char *s, size_t n, int64_t *out)
 			return true;
 	for (i = 0; i < n; i++) {
 		if (v > (INT64_MAX - (s[i] - '0')) / 10)
-			return rt_raise(rt, "ValueError", "Too many decimal "
+			return rt_raise(rt, PYEXC_ValueError, "Too many decimal "
 			    "digits in format string");
 		v = v * 10 + (s[i] - '0');
 	}
@@ -2365,7 +2365,7 @@ raise_key_error(struct rt *rt, value key)
 		sbuf_free(&b);
 		return false;
 	}
-	rt_raise(rt, "KeyError", "%s", sbuf_cstr(&b));
+	rt_raise(rt, PYEXC_KeyError, "%s", sbuf_cstr(&b));
 	sbuf_free(&b);
 	return false;
 }
@@ -2385,10 +2385,10 @@ field_getitem(struct rt *rt, value obj, value key, value *out)
 		return true;
 	case VT_LIST: case VT_TUPLE: case VT_STR: case VT_BYTES:
 		if (!NUM_IS_INTLIKE(key) && obj.type == VT_STR)
-			return rt_raise(rt, "TypeError", "string indices must "
+			return rt_raise(rt, PYEXC_TypeError, "string indices must "
 			    "be integers, not '%s'", value_type_name(key));
 		if (!NUM_IS_INTLIKE(key))
-			return rt_raise(rt, "TypeError", "%s indices must be "
+			return rt_raise(rt, PYEXC_TypeError, "%s indices must be "
 			    "integers or slices, not %s", obj.type == VT_BYTES ?
 			    "byte" : value_type_name(obj),
 			    value_type_name(key));
@@ -2399,7 +2399,7 @@ field_getitem(struct rt *rt, value obj, value key, value *out)
 		if (i < 0)
 			i += len;
 		if (i < 0 || i >= len)
-			return rt_raise(rt, "IndexError", "%s index out of "
+			return rt_raise(rt, PYEXC_IndexError, "%s index out of "
 			    "range", obj.type == VT_STR ? "string" :
 			    obj.type == VT_BYTES ? "index" :
 			    value_type_name(obj));
@@ -2417,7 +2417,7 @@ field_getitem(struct rt *rt, value obj, value key, value *out)
 	case VT_OBJECT:
 		return mock_getitem(rt->ev, obj, key, out);
 	default:
-		return rt_raise(rt, "TypeError", "'%s' object is not "
+		return rt_raise(rt, PYEXC_TypeError, "'%s' object is not "
 		    "subscriptable", value_type_name(obj));
 	}
 }
@@ -2438,11 +2438,11 @@ field_object_rest(struct rt *rt, const char *s, size_t n, value *obj,
 			while (j < n && s[j] != '.' && s[j] != '[')
 				j++;
 			if (j == i)
-				return rt_raise(rt, "ValueError", "Empty "
+				return rt_raise(rt, PYEXC_ValueError, "Empty "
 				    "attribute in format string");
 			attr = arena_strndup(rt->arena, s + i, j - i);
 			if (rt->ev == NULL)
-				return rt_raise(rt, "AttributeError", "'%s' "
+				return rt_raise(rt, PYEXC_AttributeError, "'%s' "
 				    "object has no attribute '%s'",
 				    value_type_name(*obj), attr);
 			if (!mock_getattr(rt->ev, *obj, attr, &next))
@@ -2452,10 +2452,10 @@ field_object_rest(struct rt *rt, const char *s, size_t n, value *obj,
 			while (j < n && s[j] != ']')
 				j++;
 			if (j == n)
-				return rt_raise(rt, "ValueError", "Missing ']' "
+				return rt_raise(rt, PYEXC_ValueError, "Missing ']' "
 				    "in format string");
 			if (j == i)
-				return rt_raise(rt, "ValueError", "Empty "
+				return rt_raise(rt, PYEXC_ValueError, "Empty "
 				    "attribute in format string");
 			if (!field_integer(rt, s + i, j - i, &idx))
 				return false;
@@ -2466,7 +2466,7 @@ field_object_rest(struct rt *rt, const char *s, size_t n, value *obj,
 				return false;
 			i = j + 1;
 		} else
-			return rt_raise(rt, "ValueError", "Only '.' or '[' may "
+			return rt_raise(rt, PYEXC_ValueError, "Only '.' or '[' may "
 			    "follow ']' in format field specifier");
 		*obj = next;
 	}
@@ -2493,20 +2493,20 @@ field_object(struct rt *rt, struct fmt *f, const char *name, size_t n,
 		if (f->an == AN_INIT)
 			f->an = empty ? AN_AUTO : AN_MANUAL;
 		if (f->an == AN_MANUAL && empty)
-			return rt_raise(rt, "ValueError", "cannot switch from "
+			return rt_raise(rt, PYEXC_ValueError, "cannot switch from "
 			    "manual field specification to automatic field "
 			    "numbering");
 		if (f->an == AN_AUTO && !empty)
-			return rt_raise(rt, "ValueError", "cannot switch from "
+			return rt_raise(rt, PYEXC_ValueError, "cannot switch from "
 			    "automatic field numbering to manual field "
 			    "specification");
 		if (empty)
 			idx = f->next_auto++;
 		if (!f->has_args)
-			return rt_raise(rt, "ValueError", "Format string "
+			return rt_raise(rt, PYEXC_ValueError, "Format string "
 			    "contains positional fields");
 		if ((uint64_t)idx >= f->nargs)
-			return rt_raise(rt, "IndexError", "Replacement index "
+			return rt_raise(rt, PYEXC_IndexError, "Replacement index "
 			    "%lld out of range for positional args tuple",
 			    (long long)idx);
 		obj = f->args[idx];
@@ -2628,10 +2628,10 @@ render_field(struct rt *rt, struct fmt *f, const char *name, size_t nname,
 		case 'a': ok = ascii_of(rt, obj, &conv); break;
 		default:
 			if (conversion > 32 && conversion < 127)
-				return rt_raise(rt, "ValueError", "Unknown "
+				return rt_raise(rt, PYEXC_ValueError, "Unknown "
 				    "conversion specifier %c",
 				    (char)conversion);
-			return rt_raise(rt, "ValueError", "Unknown conversion "
+			return rt_raise(rt, PYEXC_ValueError, "Unknown conversion "
 			    "specifier \\x%x", conversion);
 		}
 		if (ok)
@@ -2661,7 +2661,7 @@ build_string(struct rt *rt, struct fmt *f, const char *s, size_t n,
 	size_t i = 0;
 
 	if (depth <= 0)
-		return rt_raise(rt, "ValueError", "Max string recursion "
+		return rt_raise(rt, PYEXC_ValueError, "Max string recursion "
 		    "exceeded");
 	while (i < n) {
 		size_t lit = i, name, nend, spec = 0, nspec = 0, k;
@@ -2678,14 +2678,14 @@ build_string(struct rt *rt, struct fmt *f, const char *s, size_t n,
 		c = s[i++];
 		if (c == '}') {
 			if (i == n || s[i] != '}')
-				return rt_raise(rt, "ValueError", "Single '}' "
+				return rt_raise(rt, PYEXC_ValueError, "Single '}' "
 				    "encountered in format string");
 			sbuf_addc(out, '}');
 			i++;
 			continue;
 		}
 		if (i == n)
-			return rt_raise(rt, "ValueError", "Single '{' "
+			return rt_raise(rt, PYEXC_ValueError, "Single '{' "
 			    "encountered in format string");
 		if (s[i] == '{') {
 			sbuf_addc(out, '{');
@@ -2698,7 +2698,7 @@ build_string(struct rt *rt, struct fmt *f, const char *s, size_t n,
 		while (i < n) {
 			c = s[i++];
 			if (c == '{')
-				return rt_raise(rt, "ValueError", "unexpected "
+				return rt_raise(rt, PYEXC_ValueError, "unexpected "
 				    "'{' in field name");
 			if (c == '[') {
 				while (i < n && s[i] != ']')
@@ -2713,7 +2713,7 @@ build_string(struct rt *rt, struct fmt *f, const char *s, size_t n,
 			int count = 1;
 			if (c == '!') {
 				if (i >= n)
-					return rt_raise(rt, "ValueError",
+					return rt_raise(rt, PYEXC_ValueError,
 					    "end of string while looking for "
 					    "conversion specifier");
 				/* one code point, maybe several bytes */
@@ -2728,14 +2728,14 @@ build_string(struct rt *rt, struct fmt *f, const char *s, size_t n,
 				if (c == '}')
 					goto field_done;
 				if (c != ':')
-					return rt_raise(rt, "ValueError",
+					return rt_raise(rt, PYEXC_ValueError,
 					    "expected ':' after conversion "
 					    "specifier");
 			}
 			spec = i;
 			for (;;) {
 				if (i >= n)
-					return rt_raise(rt, "ValueError",
+					return rt_raise(rt, PYEXC_ValueError,
 					    "unmatched '{' in format spec");
 				c = s[i++];
 				if (c == '{') {
@@ -2746,7 +2746,7 @@ build_string(struct rt *rt, struct fmt *f, const char *s, size_t n,
 			}
 			nspec = i - 1 - spec;
 		} else if (c != '}')
-			return rt_raise(rt, "ValueError", "expected '}' before "
+			return rt_raise(rt, PYEXC_ValueError, "expected '}' before "
 			    "end of string");
 field_done:
 		if (!render_field(rt, f, s + name, nend - name, conversion,
@@ -2860,11 +2860,11 @@ METHOD(list_pop)
 	if (nargs == 1 && !arg_index(rt, args[0], &at))
 		return false;
 	if (l->len == 0)
-		return rt_raise(rt, "IndexError", "pop from empty list");
+		return rt_raise(rt, PYEXC_IndexError, "pop from empty list");
 	if (at < 0)
 		at += (int64_t)l->len;
 	if (at < 0 || at >= (int64_t)l->len)
-		return rt_raise(rt, "IndexError", "pop index out of range");
+		return rt_raise(rt, PYEXC_IndexError, "pop index out of range");
 	*out = l->items[at];
 	memmove(l->items + at, l->items + at + 1,
 	    (l->len - 1 - (size_t)at) * sizeof *l->items);
@@ -2901,7 +2901,7 @@ METHOD(list_remove)
 	    !seq_find(rt, l->items, l->len, args[0], 0, INT64_MAX, &at))
 		return false;
 	if (at < 0)
-		return rt_raise(rt, "ValueError", "list.remove(x): x not in "
+		return rt_raise(rt, PYEXC_ValueError, "list.remove(x): x not in "
 		    "list");
 	memmove(l->items + at, l->items + at + 1,
 	    (l->len - 1 - (size_t)at) * sizeof *l->items);
@@ -2929,12 +2929,12 @@ seq_index(struct rt *rt, value self, const char *qual, const value *items,
 		return true;
 	}
 	if (self.type == VT_TUPLE)
-		return rt_raise(rt, "ValueError", "tuple.index(x): x not in "
+		return rt_raise(rt, PYEXC_ValueError, "tuple.index(x): x not in "
 		    "tuple");
 	{
 		struct sbuf b = SBUF_INIT;
 		if (value_repr(rt, args[0], &b))
-			rt_raise(rt, "ValueError", "%s is not in list",
+			rt_raise(rt, PYEXC_ValueError, "%s is not in list",
 			    sbuf_cstr(&b));
 		sbuf_free(&b);
 		return false;
@@ -3064,7 +3064,7 @@ METHOD(list_sort)
 		items[i].key = l->items[i];
 		if (a[0].type != VT_NONE) {
 			if (rt->call == NULL)
-				return rt_raise(rt, "TypeError", "'%s' object "
+				return rt_raise(rt, PYEXC_TypeError, "'%s' object "
 				    "is not callable", value_type_name(a[0]));
 			if (!rt->call(rt, a[0], &l->items[i], 1, &items[i].key))
 				return false;
@@ -3253,7 +3253,7 @@ METHOD(dict_popitem)
 	if (!no_args(rt, "dict.popitem", nargs, nkw))
 		return false;
 	if (d->len == 0)
-		return rt_raise(rt, "KeyError", "'popitem(): dictionary is "
+		return rt_raise(rt, PYEXC_KeyError, "'popitem(): dictionary is "
 		    "empty'");
 	for (i = d->used; i-- > 0;)
 		if (d->entries[i].live)
@@ -3297,12 +3297,12 @@ update_step(struct rt *rt, value item, void *p)
 	    item.type != VT_STR && item.type != VT_BYTES &&
 	    item.type != VT_DICT && item.type != VT_SET &&
 	    item.type != VT_FROZENSET)
-		return rt_raise(rt, "TypeError", "cannot convert dictionary "
+		return rt_raise(rt, PYEXC_TypeError, "cannot convert dictionary "
 		    "update sequence element #%zu to a sequence", c->i);
 	if (!items_of(rt, item, &pair))
 		return false;
 	if (pair.as.list->len != 2)
-		return rt_raise(rt, "ValueError", "dictionary update sequence "
+		return rt_raise(rt, PYEXC_ValueError, "dictionary update sequence "
 		    "element #%zu has length %zu; 2 is required", c->i,
 		    pair.as.list->len);
 	c->i++;
@@ -3315,7 +3315,7 @@ METHOD(dict_update)
 	struct update_ctx c = { self, 0 };
 	size_t i;
 	if (nargs > 1)
-		return rt_raise(rt, "TypeError", "update expected at most 1 "
+		return rt_raise(rt, PYEXC_TypeError, "update expected at most 1 "
 		    "argument, got %zu", nargs);
 	if (nargs == 1) {
 		if (args[0].type == VT_DICT) {
@@ -3466,26 +3466,26 @@ METHOD(int_to_bytes)
 		return false;
 	if (given[1]) {
 		if (a[1].type != VT_STR)
-			return rt_raise(rt, "TypeError", "to_bytes() argument "
+			return rt_raise(rt, PYEXC_TypeError, "to_bytes() argument "
 			    "'byteorder' must be str, not %s",
 			    clinic_type_name(a[1]));
 		if (strcmp(a[1].as.s->data, "little") == 0)
 			little = true;
 		else if (strcmp(a[1].as.s->data, "big") != 0)
-			return rt_raise(rt, "ValueError", "byteorder must be "
+			return rt_raise(rt, PYEXC_ValueError, "byteorder must be "
 			    "either 'little' or 'big'");
 	}
 	if (given[2] && !value_truthy(rt, a[2], &is_signed))
 		return false;
 	if (length < 0)
-		return rt_raise(rt, "ValueError", "length argument must be "
+		return rt_raise(rt, PYEXC_ValueError, "length argument must be "
 		    "non-negative");
 	if (!rt_check_str_bytes(rt, (uint64_t)length))
 		return false;
 	int_mpz(self, z);
 	if (!is_signed && mpz_sgn(z) < 0) {
 		mpz_clear(z);
-		return rt_raise(rt, "OverflowError", "can't convert negative "
+		return rt_raise(rt, PYEXC_OverflowError, "can't convert negative "
 		    "int to unsigned");
 	}
 	/* bits needed: magnitude bits, plus a sign bit when signed */
@@ -3503,7 +3503,7 @@ METHOD(int_to_bytes)
 	}
 	if (nbits > (uint64_t)length * 8) {
 		mpz_clear(z);
-		return rt_raise(rt, "OverflowError", "int too big to convert");
+		return rt_raise(rt, PYEXC_OverflowError, "int too big to convert");
 	}
 	/* two's complement: add 2**(8*length) to a negative value */
 	if (mpz_sgn(z) < 0) {
@@ -3597,10 +3597,10 @@ METHOD(float_as_integer_ratio)
 	if (!no_args(rt, "float.as_integer_ratio", nargs, nkw))
 		return false;
 	if (isnan(f))
-		return rt_raise(rt, "ValueError", "cannot convert NaN to "
+		return rt_raise(rt, PYEXC_ValueError, "cannot convert NaN to "
 		    "integer ratio");
 	if (isinf(f))
-		return rt_raise(rt, "OverflowError", "cannot convert Infinity "
+		return rt_raise(rt, PYEXC_OverflowError, "cannot convert Infinity "
 		    "to integer ratio");
 	/* m * 2**e with m an integer of at most 53 bits */
 	m = frexp(f, &e);

@@ -37,14 +37,14 @@ mock_want_args(struct rt *rt, const char *fname, size_t nargs, size_t nkw,
     size_t min, size_t max)
 {
 	if (nkw != 0)
-		return rt_raise(rt, "TypeError", "%s() takes no keyword "
+		return rt_raise(rt, PYEXC_TypeError, "%s() takes no keyword "
 		    "arguments", fname);
 	if (nargs < min || nargs > max) {
 		if (min == max)
-			return rt_raise(rt, "TypeError", "%s() takes exactly "
+			return rt_raise(rt, PYEXC_TypeError, "%s() takes exactly "
 			    "%zu argument%s (%zu given)", fname, min,
 			    min == 1 ? "" : "s", nargs);
-		return rt_raise(rt, "TypeError", "%s() takes from %zu to %zu "
+		return rt_raise(rt, PYEXC_TypeError, "%s() takes from %zu to %zu "
 		    "positional arguments but %zu were given", fname, min,
 		    max, nargs);
 	}
@@ -55,7 +55,7 @@ static bool
 want_str(struct rt *rt, const char *what, value v)
 {
 	if (v.type != VT_STR)
-		return rt_raise(rt, "TypeError", "%s must be str, not %s", what,
+		return rt_raise(rt, PYEXC_TypeError, "%s must be str, not %s", what,
 		    value_type_name(v));
 	return true;
 }
@@ -484,7 +484,7 @@ NATIVE(os_exec)
 	const char *cmd;
 	int status = 0;
 	if (nargs < 1)
-		return rt_raise(rt, "TypeError", "exec*() missing required "
+		return rt_raise(rt, PYEXC_TypeError, "exec*() missing required "
 		    "argument 'path'");
 	cmd = args[0].type == VT_STR ? args[0].as.s->data : "?";
 	if (nargs > 1 && command_line(rt, args[1]) != NULL)
@@ -677,11 +677,11 @@ spawn(struct rt *rt, const value *args, size_t nargs, const char *const *kw,
 	const value *a = arg_or_kw(args, nargs, kw, nkw, 0, "args");
 	const char *cmd;
 	if (a == NULL)
-		return rt_raise(rt, "TypeError", "%s() missing 1 required "
+		return rt_raise(rt, PYEXC_TypeError, "%s() missing 1 required "
 		    "positional argument: 'args'", fname);
 	cmd = command_line(rt, *a);
 	if (cmd == NULL)
-		return rt_raise(rt, "TypeError", "expected str, bytes or "
+		return rt_raise(rt, PYEXC_TypeError, "expected str, bytes or "
 		    "os.PathLike object, not %s", value_type_name(*a));
 	return run_process(rt->ev, cmd, output, status);
 }
@@ -873,7 +873,7 @@ NATIVE(so_create_connection)
 	struct eval *ev = rt->ev;
 	const char *where;
 	if (nargs < 1 || (where = address(rt, args[0])) == NULL)
-		return rt_raise(rt, "TypeError", "create_connection() wants "
+		return rt_raise(rt, PYEXC_TypeError, "create_connection() wants "
 		    "an address tuple (host, port)");
 	if (!send_to(ev, where, NULL, 0))
 		return false;
@@ -913,7 +913,7 @@ NATIVE(sock_connect)
 	const char *where;
 	if (!mock_want_args(rt, "connect", nargs, nkw, 1, 1) ||
 	    (where = address(rt, args[0])) == NULL)
-		return rt_raise(rt, "TypeError", "connect() wants an address "
+		return rt_raise(rt, PYEXC_TypeError, "connect() wants an address "
 		    "tuple (host, port)");
 	if (!send_to(rt->ev, where, NULL, 0))
 		return false;
@@ -928,10 +928,10 @@ NATIVE(sock_send)
 	if (!mock_want_args(rt, "send", nargs, nkw, 1, 2))
 		return false;
 	if (args[0].type != VT_BYTES && args[0].type != VT_STR)
-		return rt_raise(rt, "TypeError", "a bytes-like object is "
+		return rt_raise(rt, PYEXC_TypeError, "a bytes-like object is "
 		    "required, not '%s'", value_type_name(args[0]));
 	if (where == NULL)
-		return rt_raise(rt, "OSError", "[Errno 32] Broken pipe");
+		return rt_raise(rt, PYEXC_OSError, "[Errno 32] Broken pipe");
 	if (!send_to(rt->ev, where, args[0].as.s->data, args[0].as.s->len))
 		return false;
 	*out = value_int((int64_t)args[0].as.s->len);
@@ -951,7 +951,7 @@ NATIVE(url_urlopen)
 	const value *u = arg_or_kw(args, nargs, kw, nkw, 0, "url");
 	const value *d = arg_or_kw(args, nargs, kw, nkw, 1, "data");
 	if (u == NULL || u->type != VT_STR)
-		return rt_raise(rt, "TypeError", "urlopen() wants a URL string");
+		return rt_raise(rt, PYEXC_TypeError, "urlopen() wants a URL string");
 	if (!send_to(rt->ev, u->as.s->data,
 	    d && d->type != VT_NONE && (d->type == VT_BYTES || d->type == VT_STR)
 	    ? d->as.s->data : NULL, d && (d->type == VT_BYTES ||
@@ -1000,7 +1000,7 @@ NATIVE(pty_spawn)
 	int status = 0;
 	const char *cmd;
 	if (nargs < 1 || (cmd = command_line(rt, args[0])) == NULL)
-		return rt_raise(rt, "TypeError", "spawn() wants a command");
+		return rt_raise(rt, PYEXC_TypeError, "spawn() wants a command");
 	if (!run_process(rt->ev, cmd, NULL, &status))
 		return false;
 	*out = value_int(status);
@@ -1085,7 +1085,7 @@ mock_import(struct eval *ev, const char *name, value *out)
 {
 	struct mmodule *m = find_module(name);
 	if (m == NULL)
-		return rt_raise(&ev->rt, "ModuleNotFoundError", "No module "
+		return rt_raise(&ev->rt, PYEXC_ModuleNotFoundError, "No module "
 		    "named '%s'", name);
 	m->obj.kind = MK_MODULE;
 	m->obj.name = m->name;
@@ -1187,10 +1187,10 @@ NATIVE(file_read)
 		return true;
 	}
 	if (f->closed)
-		return rt_raise(rt, "ValueError", "I/O operation on closed "
+		return rt_raise(rt, PYEXC_ValueError, "I/O operation on closed "
 		    "file.");
 	if (f->writable)
-		return rt_raise(rt, "io.UnsupportedOperation", "not readable");
+		return rt_raise(rt, PYEXC_UnsupportedOperation, "not readable");
 	if (!fsops_read(ev, f->name, &d, &len))
 		return false;
 	effect_add(ev, "read", f->name, EFFECT_HARMLESS,
@@ -1207,14 +1207,14 @@ NATIVE(file_write)
 	if (!mock_want_args(rt, "write", nargs, nkw, 1, 1))
 		return false;
 	if (f->kind != MK_FILE)
-		return rt_raise(rt, "io.UnsupportedOperation", "not writable");
+		return rt_raise(rt, PYEXC_UnsupportedOperation, "not writable");
 	if (f->closed)
-		return rt_raise(rt, "ValueError", "I/O operation on closed "
+		return rt_raise(rt, PYEXC_ValueError, "I/O operation on closed "
 		    "file.");
 	if (!f->writable)
-		return rt_raise(rt, "io.UnsupportedOperation", "not writable");
+		return rt_raise(rt, PYEXC_UnsupportedOperation, "not writable");
 	if (args[0].type != VT_STR)
-		return rt_raise(rt, "TypeError", "write() argument must be "
+		return rt_raise(rt, PYEXC_TypeError, "write() argument must be "
 		    "str, not %s", value_type_name(args[0]));
 	if (!fsops_write(ev, f->name, args[0].as.s->data, args[0].as.s->len,
 	    true, &existed))
@@ -1328,7 +1328,7 @@ NATIVE(builtin_open)
 	bool existed;
 
 	if (file == NULL)
-		return rt_raise(rt, "TypeError", "open() missing required "
+		return rt_raise(rt, PYEXC_TypeError, "open() missing required "
 		    "argument 'file' (pos 1)");
 	if (!want_str(rt, "open() argument 'file'", *file))
 		return false;
@@ -1367,7 +1367,7 @@ NATIVE(builtin_import)
 	value top;
 	char *dot;
 	if (n == NULL)
-		return rt_raise(rt, "TypeError", "__import__() missing required "
+		return rt_raise(rt, PYEXC_TypeError, "__import__() missing required "
 		    "argument 'name' (pos 1)");
 	if (!want_str(rt, "__import__() argument 1", *n))
 		return false;
@@ -1401,18 +1401,18 @@ eval_source(struct rt *rt, value src, bool is_exec, value *out)
 		src = src.as.obj->data;
 	}
 	if (src.type != VT_STR && src.type != VT_BYTES)
-		return rt_raise(rt, "TypeError", "%s() arg 1 must be a string, "
+		return rt_raise(rt, PYEXC_TypeError, "%s() arg 1 must be a string, "
 		    "bytes or code object", is_exec ? "exec" : "eval");
 	s = src.as.s->data;
 	len = src.as.s->len;
 	parse_input(rt->arena, s, len, &pr);
 	if (pr.status != PARSE_OK)
-		return rt_raise(rt, "SyntaxError", "%s", pr.error.msg ?
+		return rt_raise(rt, PYEXC_SyntaxError, "%s", pr.error.msg ?
 		    pr.error.msg : "invalid syntax");
 	if (!is_exec && pr.root->kind != NODE_EXPRESSION)
-		return rt_raise(rt, "SyntaxError", "invalid syntax");
+		return rt_raise(rt, PYEXC_SyntaxError, "invalid syntax");
 	if (rt->depth + 8 >= rt->limits.max_depth && rt->limits.max_depth)
-		return rt_raise(rt, "RecursionError", "maximum recursion depth "
+		return rt_raise(rt, PYEXC_RecursionError, "maximum recursion depth "
 		    "exceeded");
 	rt->depth += 8;
 	if (!eval_root(ev, pr.root, out, &has_value)) {
@@ -1429,7 +1429,7 @@ eval_source(struct rt *rt, value src, bool is_exec, value *out)
 NATIVE(builtin_eval)
 {
 	if (nargs < 1)
-		return rt_raise(rt, "TypeError", "eval expected at least 1 "
+		return rt_raise(rt, PYEXC_TypeError, "eval expected at least 1 "
 		    "argument, got 0");
 	return eval_source(rt, args[0], false, out);
 }
@@ -1437,7 +1437,7 @@ NATIVE(builtin_eval)
 NATIVE(builtin_exec)
 {
 	if (nargs < 1)
-		return rt_raise(rt, "TypeError", "exec expected at least 1 "
+		return rt_raise(rt, PYEXC_TypeError, "exec expected at least 1 "
 		    "argument, got 0");
 	return eval_source(rt, args[0], true, out);
 }
@@ -1445,10 +1445,10 @@ NATIVE(builtin_exec)
 NATIVE(builtin_compile)
 {
 	if (nargs < 3)
-		return rt_raise(rt, "TypeError", "compile() missing required "
+		return rt_raise(rt, PYEXC_TypeError, "compile() missing required "
 		    "argument 'mode' (pos 3)");
 	if (args[0].type != VT_STR)
-		return rt_raise(rt, "TypeError", "compile() arg 1 must be a "
+		return rt_raise(rt, PYEXC_TypeError, "compile() arg 1 must be a "
 		    "string, bytes or AST object");
 	*out = mock_new(rt->ev, MK_CODE, "<module>");
 	out->as.obj->data = args[0];
@@ -1482,16 +1482,16 @@ NATIVE(builtin_site_text)
 NATIVE(builtin_getattr)
 {
 	if (nargs < 2 || nargs > 3)
-		return rt_raise(rt, "TypeError", "getattr expected %s 3 "
+		return rt_raise(rt, PYEXC_TypeError, "getattr expected %s 3 "
 		    "arguments, got %zu", nargs < 2 ? "at least 2" : "at most",
 		    nargs);
 	if (args[1].type != VT_STR)
-		return rt_raise(rt, "TypeError", "attribute name must be string,"
+		return rt_raise(rt, PYEXC_TypeError, "attribute name must be string,"
 		    " not '%s'", value_type_name(args[1]));
 	if (mock_getattr(rt->ev, args[0], args[1].as.s->data, out))
 		return true;
-	if (nargs == 3 && rt->exc.cls != NULL &&
-	    strcmp(rt->exc.cls, "AttributeError") == 0) {
+	if (nargs == 3 && rt->exc.kind == EXC_PYTHON &&
+	    pyexc_is(rt->exc.cls, PYEXC_AttributeError)) {
 		rt_clear(rt);
 		*out = args[2];
 		return true;
@@ -1504,7 +1504,7 @@ NATIVE(builtin_hasattr)
 	if (!mock_want_args(rt, "hasattr", nargs, nkw, 2, 2))
 		return false;
 	if (args[1].type != VT_STR)
-		return rt_raise(rt, "TypeError", "attribute name must be string,"
+		return rt_raise(rt, PYEXC_TypeError, "attribute name must be string,"
 		    " not '%s'", value_type_name(args[1]));
 	*out = value_bool(mock_getattr(rt->ev, args[0], args[1].as.s->data,
 	    out));
@@ -1522,7 +1522,7 @@ NATIVE(builtin_setattr)
 		return value_dict_set(rt, args[0].as.obj->data, args[1],
 		    args[2]);
 	}
-	return rt_raise(rt, "TypeError", "cannot set '%s' attribute of "
+	return rt_raise(rt, PYEXC_TypeError, "cannot set '%s' attribute of "
 	    "immutable type '%s'", args[1].type == VT_STR ?
 	    args[1].as.s->data : "?", value_type_name(args[0]));
 }
@@ -1550,7 +1550,7 @@ NATIVE(builtin_type)
 		*out = mock_type_of(rt->ev, args[0]);
 		return true;
 	}
-	return rt_raise(rt, "TypeError", "type() takes 1 or 3 arguments");
+	return rt_raise(rt, PYEXC_TypeError, "type() takes 1 or 3 arguments");
 }
 
 NATIVE(builtin_dir)
@@ -1603,7 +1603,7 @@ NATIVE(builtin_print)
 
 NATIVE(builtin_input)
 {
-	return rt_raise(rt, "EOFError", "EOF when reading a line");
+	return rt_raise(rt, PYEXC_EOFError, "EOF when reading a line");
 }
 
 NATIVE(builtin_breakpoint)
@@ -1640,7 +1640,7 @@ NATIVE(builtin_callable)
 NATIVE(builtin_next)
 {
 	if (nargs < 1)
-		return rt_raise(rt, "TypeError", "next expected at least 1 "
+		return rt_raise(rt, PYEXC_TypeError, "next expected at least 1 "
 		    "argument, got 0");
 	if (args[0].type == VT_OBJECT && (args[0].as.obj->kind == MK_GENERATOR ||
 	    args[0].as.obj->kind == MK_ITER)) {
@@ -1653,9 +1653,9 @@ NATIVE(builtin_next)
 			*out = args[1];
 			return true;
 		}
-		return rt_raise(rt, "StopIteration", "%s", "");
+		return rt_raise(rt, PYEXC_StopIteration, "%s", "");
 	}
-	return rt_raise(rt, "TypeError", "'%s' object is not an iterator",
+	return rt_raise(rt, PYEXC_TypeError, "'%s' object is not an iterator",
 	    value_type_name(args[0]));
 }
 
@@ -1668,7 +1668,7 @@ instance_of(struct rt *rt, value v, value t, unsigned depth, bool *res)
 	size_t i;
 	if (t.type == VT_TUPLE) {
 		if (depth > 64)
-			return rt_raise(rt, "RecursionError", "maximum recursion "
+			return rt_raise(rt, PYEXC_RecursionError, "maximum recursion "
 			    "depth exceeded in __instancecheck__");
 		for (i = 0, *res = false; i < t.as.tuple->len && !*res; i++)
 			if (!instance_of(rt, v, t.as.tuple->items[i], depth + 1,
@@ -1677,7 +1677,7 @@ instance_of(struct rt *rt, value v, value t, unsigned depth, bool *res)
 		return true;
 	}
 	if (t.type != VT_OBJECT || t.as.obj->kind != MK_TYPE)
-		return rt_raise(rt, "TypeError", "isinstance() arg 2 must be a "
+		return rt_raise(rt, PYEXC_TypeError, "isinstance() arg 2 must be a "
 		    "type, a tuple of types, or a union");
 	cur = mock_type_of(rt->ev, v);
 	for (int guard = 0; guard < 16 && cur.type == VT_OBJECT; guard++) {

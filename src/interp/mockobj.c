@@ -342,7 +342,7 @@ getattribute(struct rt *rt, value self, const value *args, size_t nargs,
 	if (!mock_want_args(rt, "__getattribute__", nargs, nkw, 1, 1))
 		return false;
 	if (args[0].type != VT_STR)
-		return rt_raise(rt, "TypeError", "attribute name must be string,"
+		return rt_raise(rt, PYEXC_TypeError, "attribute name must be string,"
 		    " not '%s'", value_type_name(args[0]));
 	return mock_getattr(rt->ev, self, args[0].as.s->data, out);
 }
@@ -354,7 +354,7 @@ importer_load_module(struct rt *rt, value self, const value *args,
 	if (!mock_want_args(rt, "load_module", nargs, nkw, 1, 1))
 		return false;
 	if (args[0].type != VT_STR)
-		return rt_raise(rt, "TypeError", "load_module() argument must be "
+		return rt_raise(rt, PYEXC_TypeError, "load_module() argument must be "
 		    "str, not %s", value_type_name(args[0]));
 	return mock_import(rt->ev, args[0].as.s->data, out);
 }
@@ -367,7 +367,7 @@ generator_next(struct rt *rt, value self, const value *args, size_t nargs,
 	if (!mock_want_args(rt, "__next__", nargs, nkw, 0, 1))
 		return false;
 	if (g->data.type != VT_LIST || g->pos >= g->data.as.list->len)
-		return rt_raise(rt, "StopIteration", "%s", "");
+		return rt_raise(rt, PYEXC_StopIteration, "%s", "");
 	*out = g->data.as.list->items[g->pos++];
 	return true;
 }
@@ -386,12 +386,12 @@ static bool
 no_attr(struct eval *ev, value obj, const char *name)
 {
 	if (obj.type == VT_OBJECT && obj.as.obj->kind == MK_MODULE)
-		return rt_raise(&ev->rt, "AttributeError", "module '%s' has no "
+		return rt_raise(&ev->rt, PYEXC_AttributeError, "module '%s' has no "
 		    "attribute '%s'", obj.as.obj->name, name);
 	if (obj.type == VT_OBJECT && obj.as.obj->kind == MK_TYPE)
-		return rt_raise(&ev->rt, "AttributeError", "type object '%s' has "
+		return rt_raise(&ev->rt, PYEXC_AttributeError, "type object '%s' has "
 		    "no attribute '%s'", obj.as.obj->name, name);
-	return rt_raise(&ev->rt, "AttributeError", "'%s' object has no "
+	return rt_raise(&ev->rt, PYEXC_AttributeError, "'%s' object has no "
 	    "attribute '%s'", object_type_name(obj), name);
 }
 
@@ -751,7 +751,7 @@ mock_getattr(struct eval *ev, value obj, const char *name, value *out)
 bool
 mock_getitem(struct eval *ev, value obj, value idx, value *out)
 {
-	return rt_raise(&ev->rt, "TypeError", "'%s' object is not "
+	return rt_raise(&ev->rt, PYEXC_TypeError, "'%s' object is not "
 	    "subscriptable", object_type_name(obj));
 }
 
@@ -776,10 +776,10 @@ mock_call(struct eval *ev, value fn, const value *args, size_t nargs,
 	value v;
 
 	if (o->kind == MK_PYFUNC)
-		return rt_raise(&ev->rt, "TypeError", "%s() missing required "
+		return rt_raise(&ev->rt, PYEXC_TypeError, "%s() missing required "
 		    "positional arguments", o->name);
 	if (o->kind != MK_TYPE)
-		return rt_raise(&ev->rt, "TypeError", "'%s' object is not "
+		return rt_raise(&ev->rt, PYEXC_TypeError, "'%s' object is not "
 		    "callable", object_type_name(fn));
 	m = types[o->type].module;
 	n = types[o->type].name;
@@ -789,11 +789,11 @@ mock_call(struct eval *ev, value fn, const value *args, size_t nargs,
 			return true;
 		}
 		if (strcmp(n, "type") == 0 && nargs != 3)
-			return rt_raise(&ev->rt, "TypeError", "type() takes 1 "
+			return rt_raise(&ev->rt, PYEXC_TypeError, "type() takes 1 "
 			    "or 3 arguments");
 		if (strcmp(n, "object") == 0) {
 			if (nargs || nkw)
-				return rt_raise(&ev->rt, "TypeError", "object() "
+				return rt_raise(&ev->rt, PYEXC_TypeError, "object() "
 				    "takes no arguments");
 			return new_instance(ev, 0, out);
 		}
@@ -805,7 +805,7 @@ mock_call(struct eval *ev, value fn, const value *args, size_t nargs,
 		if (mock_builtin(ev, n, &v) && !value_is(v, fn))
 			return eval_call_value(ev, v, args, nargs, kwnames, nkw,
 			    out);
-		return rt_raise(&ev->rt, "TypeError", "cannot create '%s' "
+		return rt_raise(&ev->rt, PYEXC_TypeError, "cannot create '%s' "
 		    "instances", n);
 	}
 	/* Classes with behaviour of their own live with their module. */
@@ -823,7 +823,7 @@ mock_call(struct eval *ev, value fn, const value *args, size_t nargs,
 	}
 	if (types[o->type].init_module != NULL)
 		return new_instance(ev, o->type, out);
-	return rt_raise(&ev->rt, "TypeError", "cannot create '%s.%s' "
+	return rt_raise(&ev->rt, PYEXC_TypeError, "cannot create '%s.%s' "
 	    "instances", m, n);
 }
 
@@ -880,7 +880,7 @@ object_iterate(struct rt *rt, value obj, value_item_fn fn, void *ctx)
 		}
 		return true;
 	}
-	return rt_raise(rt, "TypeError", "'%s' object is not iterable",
+	return rt_raise(rt, PYEXC_TypeError, "'%s' object is not iterable",
 	    object_type_name(obj));		/* (not object_iterable) */
 }
 
@@ -996,7 +996,7 @@ object_len(struct rt *rt, value obj, int64_t *out)
 		*out = (int64_t)o->data.as.list->len;
 		return true;
 	}
-	return rt_raise(rt, "TypeError", "object of type '%s' has no len()",
+	return rt_raise(rt, PYEXC_TypeError, "object of type '%s' has no len()",
 	    object_type_name(obj));
 }
 

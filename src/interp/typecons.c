@@ -36,7 +36,7 @@ static bool
 no_kw(struct rt *rt, const char *f, size_t nkw)
 {
 	if (nkw != 0)
-		return rt_raise(rt, "TypeError", "%s() takes no keyword "
+		return rt_raise(rt, PYEXC_TypeError, "%s() takes no keyword "
 		    "arguments", f);
 	return true;
 }
@@ -45,7 +45,7 @@ static bool
 at_most(struct rt *rt, const char *f, size_t nargs, size_t max)
 {
 	if (nargs > max)
-		return rt_raise(rt, "TypeError", "%s expected at most %zu "
+		return rt_raise(rt, PYEXC_TypeError, "%s expected at most %zu "
 		    "argument%s, got %zu", f, max, max == 1 ? "" : "s", nargs);
 	return true;
 }
@@ -130,7 +130,7 @@ int_from_str(struct rt *rt, const char *s, size_t len, int base, value *out)
 	if (base == 10 && digits.len > INT_MAX_STR_DIGITS) {
 		size_t n = digits.len;
 		sbuf_free(&digits);
-		return rt_raise(rt, "ValueError", "Exceeds the limit (%d digits) "
+		return rt_raise(rt, PYEXC_ValueError, "Exceeds the limit (%d digits) "
 		    "for integer string conversion: value has %zu digits; use "
 		    "sys.set_int_max_str_digits() to increase the limit",
 		    INT_MAX_STR_DIGITS, n);
@@ -155,7 +155,7 @@ bad:
 		struct sbuf r = SBUF_INIT;
 		value sv = value_str(rt->arena, s, len);
 		value_str_repr(sv.as.s, false, &r);
-		rt_raise(rt, "ValueError", "invalid literal for int() with base "
+		rt_raise(rt, PYEXC_ValueError, "invalid literal for int() with base "
 		    "%d: %s", base, sbuf_cstr(&r));
 		sbuf_free(&r);
 		sbuf_free(&digits);
@@ -175,7 +175,7 @@ NATIVE(tc_int)
 			base = args[nargs + i].as.i;
 			has_base = true;
 		} else
-			return rt_raise(rt, "TypeError", "'%s' is an invalid "
+			return rt_raise(rt, PYEXC_TypeError, "'%s' is an invalid "
 			    "keyword argument for int()", kw[i]);
 	}
 	if (!at_most(rt, "int", nargs, 2))
@@ -187,20 +187,20 @@ NATIVE(tc_int)
 	x = args[0];
 	if (nargs == 2) {
 		if (args[1].type != VT_INT)
-			return rt_raise(rt, "TypeError", "'%s' object cannot be "
+			return rt_raise(rt, PYEXC_TypeError, "'%s' object cannot be "
 			    "interpreted as an integer",
 			    value_type_name(args[1]));
 		base = args[1].as.i;
 		has_base = true;
 	}
 	if (has_base && (base != 0 && (base < 2 || base > 36)))
-		return rt_raise(rt, "ValueError", "int() base must be >= 2 and "
+		return rt_raise(rt, PYEXC_ValueError, "int() base must be >= 2 and "
 		    "<= 36, or 0");
 	if (x.type == VT_STR || x.type == VT_BYTES)
 		return int_from_str(rt, x.as.s->data, x.as.s->len, (int)base,
 		    out);
 	if (has_base)
-		return rt_raise(rt, "TypeError", "int() can't convert non-string "
+		return rt_raise(rt, PYEXC_TypeError, "int() can't convert non-string "
 		    "with explicit base");
 	switch (x.type) {
 	case VT_BOOL: *out = value_int(x.as.b); return true;
@@ -208,10 +208,10 @@ NATIVE(tc_int)
 	case VT_FLOAT: {
 		mpz_t z;
 		if (isinf(x.as.f))
-			return rt_raise(rt, "OverflowError", "cannot convert "
+			return rt_raise(rt, PYEXC_OverflowError, "cannot convert "
 			    "float infinity to integer");
 		if (isnan(x.as.f))
-			return rt_raise(rt, "ValueError", "cannot convert float "
+			return rt_raise(rt, PYEXC_ValueError, "cannot convert float "
 			    "NaN to integer");
 		mpz_init_set_d(z, x.as.f);
 		*out = value_int_mpz(rt->arena, z);
@@ -219,7 +219,7 @@ NATIVE(tc_int)
 		return true;
 	}
 	default:
-		return rt_raise(rt, "TypeError", "int() argument must be a "
+		return rt_raise(rt, PYEXC_TypeError, "int() argument must be a "
 		    "string, a bytes-like object or a real number, not '%s'",
 		    value_type_name(x));
 	}
@@ -274,7 +274,7 @@ NATIVE(tc_float)
 		    strpbrk(sbuf_cstr(&b), "xX") != NULL) {
 			struct sbuf r = SBUF_INIT;
 			value_str_repr(x.as.s, false, &r);
-			rt_raise(rt, "ValueError", "could not convert string to "
+			rt_raise(rt, PYEXC_ValueError, "could not convert string to "
 			    "float: %s", sbuf_cstr(&r));
 			sbuf_free(&r);
 			sbuf_free(&b);
@@ -285,7 +285,7 @@ NATIVE(tc_float)
 		return true;
 	}
 	default:
-		return rt_raise(rt, "TypeError", "float() argument must be a "
+		return rt_raise(rt, PYEXC_TypeError, "float() argument must be a "
 		    "string or a real number, not '%s'", value_type_name(x));
 	}
 }
@@ -303,7 +303,7 @@ NATIVE(tc_str)
 	}
 	if (nargs >= 2) {
 		if (args[0].type != VT_BYTES)
-			return rt_raise(rt, "TypeError", "decoding to str: need a "
+			return rt_raise(rt, PYEXC_TypeError, "decoding to str: need a "
 			    "bytes-like object, %s found",
 			    value_type_name(args[0]));
 		*out = value_str(rt->arena, args[0].as.s->data,
@@ -324,10 +324,10 @@ byte_item(struct rt *rt, value item, void *ctx)
 {
 	struct sbuf *b = ctx;
 	if (item.type != VT_INT && item.type != VT_BOOL)
-		return rt_raise(rt, "TypeError", "'%s' object cannot be "
+		return rt_raise(rt, PYEXC_TypeError, "'%s' object cannot be "
 		    "interpreted as an integer", value_type_name(item));
 	if (item.type == VT_INT && (item.as.i < 0 || item.as.i > 255))
-		return rt_raise(rt, "ValueError", "bytes must be in range(0, "
+		return rt_raise(rt, PYEXC_ValueError, "bytes must be in range(0, "
 		    "256)");
 	if (!rt_check_str_bytes(rt, b->len + 1))
 		return false;
@@ -346,7 +346,7 @@ NATIVE(tc_bytes)
 	}
 	if (args[0].type == VT_STR) {
 		if (nargs < 2)
-			return rt_raise(rt, "TypeError", "string argument "
+			return rt_raise(rt, PYEXC_TypeError, "string argument "
 			    "without an encoding");
 		*out = value_bytes(rt->arena, args[0].as.s->data,
 		    args[0].as.s->len);
@@ -354,7 +354,7 @@ NATIVE(tc_bytes)
 	}
 	if (args[0].type == VT_INT) {
 		if (args[0].as.i < 0)
-			return rt_raise(rt, "ValueError", "negative count");
+			return rt_raise(rt, PYEXC_ValueError, "negative count");
 		if (!rt_check_str_bytes(rt, (uint64_t)args[0].as.i))
 			return false;
 		{
@@ -370,7 +370,7 @@ NATIVE(tc_bytes)
 	}
 	if (!value_is_iterable(args[0])) {
 		sbuf_free(&b);
-		return rt_raise(rt, "TypeError", "cannot convert '%s' object "
+		return rt_raise(rt, PYEXC_TypeError, "cannot convert '%s' object "
 		    "to bytes", value_type_name(args[0]));
 	}
 	if (!value_iterate(rt, args[0], byte_item, &b)) {
@@ -396,11 +396,11 @@ pair_item(struct rt *rt, value item, void *ctx)
 	value list;
 	if (!collect(rt, item, &list)) {
 		rt_clear(rt);
-		return rt_raise(rt, "TypeError", "cannot convert dictionary "
+		return rt_raise(rt, PYEXC_TypeError, "cannot convert dictionary "
 		    "update sequence element #%zu to a sequence", c->index);
 	}
 	if (list.as.list->len != 2)
-		return rt_raise(rt, "ValueError", "dictionary update sequence "
+		return rt_raise(rt, PYEXC_ValueError, "dictionary update sequence "
 		    "element #%zu has length %zu; 2 is required", c->index,
 		    list.as.list->len);
 	c->index++;
@@ -445,7 +445,7 @@ NATIVE(tc_range)
 	if (!no_kw(rt, "range", nkw))
 		return false;
 	if (nargs == 0 || nargs > 3)
-		return rt_raise(rt, "TypeError", nargs == 0 ? "range expected "
+		return rt_raise(rt, PYEXC_TypeError, nargs == 0 ? "range expected "
 		    "at least 1 argument, got 0" : "range expected at most 3 "
 		    "arguments, got %zu", nargs);
 	for (i = 0; i < nargs; i++) {
@@ -453,15 +453,15 @@ NATIVE(tc_range)
 		if (a.type == VT_BOOL)
 			a = value_int(a.as.b);
 		if (a.type == VT_BIGINT)
-			return rt_raise(rt, "OverflowError", "Python int too "
+			return rt_raise(rt, PYEXC_OverflowError, "Python int too "
 			    "large to convert to C ssize_t");
 		if (a.type != VT_INT)
-			return rt_raise(rt, "TypeError", "'%s' object cannot be "
+			return rt_raise(rt, PYEXC_TypeError, "'%s' object cannot be "
 			    "interpreted as an integer", value_type_name(a));
 		v[nargs == 1 ? 1 : i] = a.as.i;
 	}
 	if (nargs == 3 && v[2] == 0)
-		return rt_raise(rt, "ValueError", "range() arg 3 must not be "
+		return rt_raise(rt, PYEXC_ValueError, "range() arg 3 must not be "
 		    "zero");
 	t = value_tuple(rt->arena, 3);
 	for (i = 0; i < 3; i++)
@@ -542,7 +542,7 @@ NATIVE(tc_sorted)
 	value *keys, *ti, *tk;
 
 	if (nargs != 1)
-		return rt_raise(rt, "TypeError", "sorted expected 1 argument, "
+		return rt_raise(rt, PYEXC_TypeError, "sorted expected 1 argument, "
 		    "got %zu", nargs);
 	for (i = 0; i < nkw; i++) {
 		if (strcmp(kw[i], "key") == 0)
@@ -551,7 +551,7 @@ NATIVE(tc_sorted)
 			if (!value_truthy(rt, args[nargs + i], &reverse))
 				return false;
 		} else
-			return rt_raise(rt, "TypeError", "sort() got an "
+			return rt_raise(rt, PYEXC_TypeError, "sort() got an "
 			    "unexpected keyword argument '%s'", kw[i]);
 	}
 	if (!collect(rt, args[0], &list))
@@ -579,11 +579,11 @@ NATIVE(tc_reversed)
 	if (!no_kw(rt, "reversed", nkw))
 		return false;
 	if (nargs != 1)
-		return rt_raise(rt, "TypeError", "reversed expected 1 argument, "
+		return rt_raise(rt, PYEXC_TypeError, "reversed expected 1 argument, "
 		    "got %zu", nargs);
 	if (args[0].type == VT_DICT || args[0].type == VT_SET ||
 	    (args[0].type == VT_OBJECT && args[0].as.obj->kind == MK_ITER))
-		return rt_raise(rt, "TypeError", "'%s' object is not "
+		return rt_raise(rt, PYEXC_TypeError, "'%s' object is not "
 		    "reversible", value_type_name(args[0]));
 	if (!collect(rt, args[0], &list))
 		return false;
@@ -606,12 +606,12 @@ NATIVE(tc_enumerate)
 	int64_t start = 0;
 	size_t i;
 	if (nargs < 1 || nargs > 2)
-		return rt_raise(rt, "TypeError", "enumerate() missing required "
+		return rt_raise(rt, PYEXC_TypeError, "enumerate() missing required "
 		    "argument 'iterable' (pos 1)");
 	if (nargs == 2 || nkw == 1) {
 		value s = nargs == 2 ? args[1] : args[nargs];
 		if (s.type != VT_INT)
-			return rt_raise(rt, "TypeError", "'%s' object cannot be "
+			return rt_raise(rt, PYEXC_TypeError, "'%s' object cannot be "
 			    "interpreted as an integer", value_type_name(s));
 		start = s.as.i;
 	}
@@ -661,7 +661,7 @@ NATIVE(tc_map)
 	if (!no_kw(rt, "map", nkw))
 		return false;
 	if (nargs < 2)
-		return rt_raise(rt, "TypeError", "map() must have at least two "
+		return rt_raise(rt, PYEXC_TypeError, "map() must have at least two "
 		    "arguments.");
 	lists = arena_array(rt->arena, nargs, sizeof *lists);
 	for (i = 1; i < nargs; i++) {
@@ -690,7 +690,7 @@ NATIVE(tc_filter)
 	if (!no_kw(rt, "filter", nkw))
 		return false;
 	if (nargs != 2)
-		return rt_raise(rt, "TypeError", "filter expected 2 arguments, "
+		return rt_raise(rt, PYEXC_TypeError, "filter expected 2 arguments, "
 		    "got %zu", nargs);
 	if (!collect(rt, args[1], &list))
 		return false;
@@ -724,7 +724,7 @@ NATIVE(tc_iter)
 	if (!no_kw(rt, "iter", nkw))
 		return false;
 	if (nargs != 1)
-		return rt_raise(rt, "TypeError", "iter expected 1 argument, got "
+		return rt_raise(rt, PYEXC_TypeError, "iter expected 1 argument, got "
 		    "%zu", nargs);
 	if (args[0].type == VT_OBJECT && (args[0].as.obj->kind == MK_ITER ||
 	    args[0].as.obj->kind == MK_GENERATOR)) {
@@ -778,7 +778,7 @@ complex_from_str(struct rt *rt, value x, value *out)
 				/* CPython's underscore check speaks this way */
 				struct sbuf r = SBUF_INIT;
 				value_str_repr(x.as.s, false, &r);
-				rt_raise(rt, "ValueError", "could not convert "
+				rt_raise(rt, PYEXC_ValueError, "could not convert "
 				    "string to complex: %s", sbuf_cstr(&r));
 				sbuf_free(&r);
 				return false;
@@ -835,7 +835,7 @@ complex_from_str(struct rt *rt, value x, value *out)
 	*out = value_complex(rt->arena, re, im);
 	return true;
 bad:
-	return rt_raise(rt, "ValueError", "complex() arg is a malformed "
+	return rt_raise(rt, PYEXC_ValueError, "complex() arg is a malformed "
 	    "string");
 }
 
@@ -846,7 +846,7 @@ NATIVE(tc_complex)
 	bool have_im = false;
 
 	if (nargs > 2)
-		return rt_raise(rt, "TypeError", "complex() takes at most 2 "
+		return rt_raise(rt, PYEXC_TypeError, "complex() takes at most 2 "
 		    "arguments (%zu given)", nargs + nkw);
 	if (nargs > 0)
 		re = args[0];
@@ -863,27 +863,27 @@ NATIVE(tc_complex)
 			have_im = true;
 		} else if (strcmp(kw[i], "real") == 0 ||
 		    strcmp(kw[i], "imag") == 0)
-			return rt_raise(rt, "TypeError", "argument for complex() "
+			return rt_raise(rt, PYEXC_TypeError, "argument for complex() "
 			    "given by name ('%s') and position (%d)", kw[i],
 			    strcmp(kw[i], "real") == 0 ? 1 : 2);
 		else
-			return rt_raise(rt, "TypeError", "complex() got an "
+			return rt_raise(rt, PYEXC_TypeError, "complex() got an "
 			    "unexpected keyword argument '%s'", kw[i]);
 	}
 	if (re.type == VT_STR) {
 		if (have_im)
-			return rt_raise(rt, "TypeError", "complex() can't take "
+			return rt_raise(rt, PYEXC_TypeError, "complex() can't take "
 			    "second arg if first is a string");
 		return complex_from_str(rt, re, out);
 	}
 	if (!is_number(re))
-		return rt_raise(rt, "TypeError", "complex() first argument must "
+		return rt_raise(rt, PYEXC_TypeError, "complex() first argument must "
 		    "be a string or a number, not '%s'", value_type_name(re));
 	if (im.type == VT_STR)
-		return rt_raise(rt, "TypeError", "complex() second arg can't be "
+		return rt_raise(rt, PYEXC_TypeError, "complex() second arg can't be "
 		    "a string");
 	if (!is_number(im))
-		return rt_raise(rt, "TypeError", "complex() second argument must "
+		return rt_raise(rt, PYEXC_TypeError, "complex() second argument must "
 		    "be a number, not '%s'", value_type_name(im));
 	/* re + im*1j, each part a float as CPython makes it */
 	j = value_complex(rt->arena, 0.0, 1.0);
@@ -917,7 +917,7 @@ NATIVE(tc_slice)
 	if (!no_kw(rt, "slice", nkw))
 		return false;
 	if (nargs == 0)
-		return rt_raise(rt, "TypeError", "slice expected at least 1 "
+		return rt_raise(rt, PYEXC_TypeError, "slice expected at least 1 "
 		    "argument, got 0");
 	if (!at_most(rt, "slice", nargs, 3))
 		return false;
@@ -937,7 +937,7 @@ NATIVE(tc_hash)
 	if (!no_kw(rt, "hash", nkw))
 		return false;
 	if (nargs != 1)
-		return rt_raise(rt, "TypeError", "hash() takes exactly one "
+		return rt_raise(rt, PYEXC_TypeError, "hash() takes exactly one "
 		    "argument (%zu given)", nargs);
 	if (!value_hash(rt, args[0], &h))
 		return false;
@@ -951,10 +951,10 @@ NATIVE(tc_format)
 	if (!no_kw(rt, "format", nkw))
 		return false;
 	if (nargs < 1 || nargs > 2)
-		return rt_raise(rt, "TypeError", "format expected at most 2 "
+		return rt_raise(rt, PYEXC_TypeError, "format expected at most 2 "
 		    "arguments, got %zu", nargs);
 	if (nargs == 2 && args[1].type != VT_STR)
-		return rt_raise(rt, "TypeError", "format() argument 2 must be "
+		return rt_raise(rt, PYEXC_TypeError, "format() argument 2 must be "
 		    "str, not %s", value_type_name(args[1]));
 	if (!format_value(rt, args[0], nargs == 2 ? args[1].as.s->data : "",
 	    nargs == 2 ? args[1].as.s->len : 0, &b)) {

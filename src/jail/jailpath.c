@@ -235,7 +235,7 @@ child_main(void *arg)
 	    json_stringn(sbuf_cstr(&b), b.len) : json_null());
 	json_object_set_new(fin, "message", jstr_or_null(message));
 	if (!ok) {
-		char *why = xasprintf("%s: %s", ev.rt.exc.cls, ev.rt.exc.msg);
+		char *why = xasprintf("%s: %s", pyexc_name(ev.rt.exc.cls), ev.rt.exc.msg);
 		json_object_set_new(fin, "reason", json_string(why));
 		free(why);
 		if (ev.exc_node != NULL)

@@ -100,7 +100,7 @@ make(struct lexer *lx, enum token_kind kind, uint32_t start)
 
 /* An error token; the lexer stays at the error from now on. */
 static struct token
-fail(struct lexer *lx, const char *cls, uint32_t start, uint32_t end,
+fail(struct lexer *lx, enum pyexc_class cls, uint32_t start, uint32_t end,
     bool incomplete, const char *msg)
 {
 	struct token t;
@@ -129,7 +129,7 @@ fail_at(struct lexer *lx, uint32_t cur, const char *msg)
 	while (start > lx->begin &&
 	    ((unsigned char)lx->src[start] & 0xC0) == 0x80)
 		start--;
-	return fail(lx, "SyntaxError", start, cur, false, msg);
+	return fail(lx, PYEXC_SyntaxError, start, cur, false, msg);
 }
 
 static bool
@@ -317,7 +317,7 @@ check_identifier(struct lexer *lx, uint32_t start)
 	while (i < lx->pos) {
 		n = (uint32_t)unicode_decode(lx->src + i, lx->pos - i, &cp);
 		if (n == 0)
-			return fail(lx, "SyntaxError", i, i + 1, false,
+			return fail(lx, PYEXC_SyntaxError, i, i + 1, false,
 			    arena_printf(lx->arena,
 			    "invalid UTF-8 byte 0x%02x",
 			    (unsigned char)lx->src[i]));
@@ -326,11 +326,11 @@ check_identifier(struct lexer *lx, uint32_t start)
 			char buf[5];
 			size_t bl = unicode_encode(cp, buf);
 			if (unicode_is_printable(cp))
-				return fail(lx, "SyntaxError", i, i + n, false,
+				return fail(lx, PYEXC_SyntaxError, i, i + n, false,
 				    arena_printf(lx->arena,
 				    "invalid character '%.*s' (U+%04X)",
 				    (int)bl, buf, (unsigned)cp));
-			return fail(lx, "SyntaxError", i, i + n, false,
+			return fail(lx, PYEXC_SyntaxError, i, i + n, false,
 			    arena_printf(lx->arena,
 			    "invalid non-printable character U+%04X",
 			    (unsigned)cp));
@@ -363,12 +363,12 @@ scan_string(struct lexer *lx, uint32_t start, int flags)
 		int c = peekc(lx, lx->pos);
 		if (c < 0) {
 			if (qlen == 3)
-				return fail(lx, "SyntaxError", start, start + 1,
+				return fail(lx, PYEXC_SyntaxError, start, start + 1,
 				    true, arena_printf(lx->arena,
 				    "unterminated triple-quoted string literal"
 				    " (detected at line %u)",
 				    line_of(lx, lx->end - 1)));
-			return fail(lx, "SyntaxError", start, start + 1, false,
+			return fail(lx, PYEXC_SyntaxError, start, start + 1, false,
 			    arena_printf(lx->arena,
 			    "unterminated string literal (detected at line %u)",
 			    line_of(lx, lx->end - 1)));
@@ -381,7 +381,7 @@ scan_string(struct lexer *lx, uint32_t start, int flags)
 			continue;
 		}
 		if ((c == '\n' || c == '\r') && qlen == 1)
-			return fail(lx, "SyntaxError", start, start + 1, false,
+			return fail(lx, PYEXC_SyntaxError, start, start + 1, false,
 			    arena_printf(lx->arena,
 			    "unterminated string literal (detected at line %u)",
 			    line_of(lx, lx->pos)));
@@ -573,7 +573,7 @@ scan_number(struct lexer *lx, uint32_t start)
 		if (c == '.' || c == 'e' || c == 'E' || c == 'j' || c == 'J')
 			return scan_float_tail(lx, start, false);
 		if (nonzero)
-			return fail(lx, "SyntaxError", start, lx->pos, false,
+			return fail(lx, PYEXC_SyntaxError, start, lx->pos, false,
 			    "leading zeros in decimal integer literals are not "
 			    "permitted; use an 0o prefix for octal integers");
 		return number_end(lx, start, NUM_INT, "decimal");
@@ -739,12 +739,12 @@ scan_operator(struct lexer *lx, uint32_t start)
 	if (k == TOK_ERROR) {
 		if (c < 0x20 || c == 0x7f) {
 			lx->pos = start + 1;
-			return fail(lx, "SyntaxError", start, start + 1, false,
+			return fail(lx, PYEXC_SyntaxError, start, start + 1, false,
 			    arena_printf(lx->arena,
 			    "invalid non-printable character U+%04X", c));
 		}
 		lx->pos = start + 1;
-		return fail(lx, "SyntaxError", start, start + 1, false,
+		return fail(lx, PYEXC_SyntaxError, start, start + 1, false,
 		    "invalid syntax");
 	}
 	if (k <= TOK_RBRACE && k >= TOK_LPAR)
@@ -943,7 +943,7 @@ again:
 			p++;
 		if (p > lx->pos && c >= 0 && c != '#' && c != '\n' &&
 		    c != '\r' && c != '\\' && !lx->in_fstring)
-			return fail(lx, "IndentationError", p - 1, p, false,
+			return fail(lx, PYEXC_IndentationError, p - 1, p, false,
 			    "unexpected indent");
 		lx->pos = p;
 	}
@@ -958,7 +958,7 @@ again:
 	if (c < 0) {
 		if (lx->depth > 0) {
 			uint32_t bp = lx->bracket_pos[lx->depth - 1];
-			return fail(lx, "SyntaxError", bp, bp + 1, true,
+			return fail(lx, PYEXC_SyntaxError, bp, bp + 1, true,
 			    arena_printf(lx->arena, "'%c' was never closed",
 			    lx->brackets[lx->depth - 1]));
 		}
@@ -979,13 +979,13 @@ again:
 			/* a joined line that never comes: CPython's REPL
 			 * reports this as an error, not as more to read */
 			if (lx->pos >= lx->end)
-				return fail(lx, "SyntaxError", start, start + 1,
+				return fail(lx, PYEXC_SyntaxError, start, start + 1,
 				    false, "unexpected EOF while parsing");
 			lx->at_line_start = false;
 			goto again;
 		}
 		if (n < 0)
-			return fail(lx, "SyntaxError", start, start + 1, true,
+			return fail(lx, PYEXC_SyntaxError, start, start + 1, true,
 			    "unexpected EOF while parsing");
 		return fail_at(lx, start + 2, "unexpected character after "
 		    "line continuation character");

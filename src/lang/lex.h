@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pyexc.h"
+
 struct arena;
 
 /* X(enum suffix, text as it appears in the source or a description) */
@@ -150,7 +152,8 @@ struct token {
 #define LEX_MAX_NESTING 200
 
 struct lex_error {
-	const char	*cls;		/* "SyntaxError", "IndentationError" */
+	enum pyexc_class	 cls;		/* PYEXC_SyntaxError,
+					   PYEXC_IndentationError, ... */
 	const char	*msg;		/* arena string */
 	uint32_t	 start, end;	/* byte span the error points at */
 	bool		 is_incomplete;

@@ -241,7 +241,7 @@ error_span(struct parser *p, uint32_t start, uint32_t end, const char *msg)
 {
 	if (!p->failed) {
 		p->failed = true;
-		p->err.cls = "SyntaxError";
+		p->err.cls = PYEXC_SyntaxError;
 		p->err.msg = msg;
 		p->err.start = start;
 		p->err.end = end;
@@ -3029,7 +3029,7 @@ legacy_print(struct parser *p, uint32_t stmt_start)
 		return;
 	p->incomplete = false;
 	p->column_override = -1;
-	p->err.cls = "SyntaxError";
+	p->err.cls = PYEXC_SyntaxError;
 	p->err.msg = arena_printf(p->a, "Missing parentheses in call to '%s'. "
 	    "Did you mean %s(...)?", id, id);
 	p->err.start = name.start;
@@ -3054,7 +3054,7 @@ tokenizer_error_first(struct parser *p)
 	if (t.kind != TOK_ERROR)
 		return;
 	/* errors CPython's tokenizer only reports when the parser asks */
-	if (strcmp(p->lx.error.cls, "IndentationError") == 0 ||
+	if (pyexc_is(p->lx.error.cls, PYEXC_IndentationError) ||
 	    strncmp(p->lx.error.msg, "unexpected ", 11) == 0)
 		return;
 	if (p->lx.error.is_incomplete) {
@@ -3100,7 +3100,7 @@ parse_input(struct arena *a, const char *src, size_t len,
 	p.probe_depth = UINT_MAX;
 	if (len >= UINT32_MAX) {
 		out->status = PARSE_ERROR;
-		out->error.cls = "SyntaxError";
+		out->error.cls = PYEXC_SyntaxError;
 		out->error.msg = "input too long";
 		out->error.line = out->error.column = 1;
 		return;
@@ -3193,7 +3193,7 @@ parse_format_error(const char *src, size_t len, const struct parse_error *e,
 		ls--;
 	for (le = ls; le < len && src[le] != '\n' && src[le] != '\r'; le++)
 		;
-	sbuf_addf(out, "%s: %s (column %u)\n", e->cls ? e->cls : "SyntaxError",
+	sbuf_addf(out, "%s: %s (column %u)\n", pyexc_name(e->cls),
 	    e->msg ? e->msg : "invalid syntax", (unsigned)e->column);
 	/* the line, with control bytes shown as '?' so the caret lines up */
 	for (i = ls; i < le; i++) {

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "ast.h"
+#include "pyexc.h"
 
 struct arena;
 struct sbuf;
@@ -30,7 +31,7 @@ struct sbuf;
 enum parse_status { PARSE_OK, PARSE_INCOMPLETE, PARSE_ERROR };
 
 struct parse_error {
-	const char *cls;	/* "SyntaxError" (or "IndentationError") */
+	enum pyexc_class cls;		/* PYEXC_SyntaxError (or IndentationError) */
 	const char *msg;	/* arena string, CPython's wording where it has one */
 	uint32_t start, end;	/* byte span the error points at */
 	uint32_t line, column;	/* 1-based; column counts code points as CPython's offset does */

@@ -434,7 +434,7 @@ session_seed_name(struct session *s, const char *name, const char *expr,
 	ev.fs = scratch;
 	ev.ns = s->paths[PATH_UNSAFE].ns;
 	if (!eval_root(&ev, pr.root, &v, &has_value)) {
-		*err = xasprintf("%s: %s", ev.rt.exc.cls, ev.rt.exc.msg);
+		*err = xasprintf("%s: %s", pyexc_name(ev.rt.exc.cls), ev.rt.exc.msg);
 		goto out;
 	}
 	for (p = 0; p < PATH__COUNT; p++)
@@ -972,7 +972,7 @@ decide_exception(struct step *st)
 		return;
 	}
 	if (st->path == PATH_SANDBOX && ev->withheld != NULL &&
-	    strcmp(ev->rt.exc.cls, "NameError") == 0 &&
+	    ev->rt.exc.cls == PYEXC_NameError &&
 	    strstr(ev->rt.exc.msg, ev->withheld) != NULL) {
 		/* code the policy let run reached for a builtin it does not
 		 * give (eval("__import__('os')")): its name rule said no */
@@ -984,7 +984,7 @@ decide_exception(struct step *st)
 		}
 	}
 	decide(st, VERDICT_ERROR, LAYER_EVAL, NULL,
-	    arena_printf(st->a, "%s: %s", ev->rt.exc.cls, ev->rt.exc.msg));
+	    arena_printf(st->a, "%s: %s", pyexc_name(ev->rt.exc.cls), ev->rt.exc.msg));
 }
 
 /* The result's repr, in the records' arena; NULL with the exception
@@ -1259,7 +1259,7 @@ command_args(struct step *st, const struct cmd_entry *e,
 	mark_node(st->r, npos == 1 && nkw == 0 ? call->u.call.args.items[0] :
 	    call);
 	decide(st, VERDICT_ERROR, LAYER_COMMANDS, "arguments",
-	    arena_printf(st->a, "%s: %s", ev->rt.exc.cls, ev->rt.exc.msg));
+	    arena_printf(st->a, "%s: %s", pyexc_name(ev->rt.exc.cls), ev->rt.exc.msg));
 	return false;
 }
 
@@ -1333,7 +1333,7 @@ run_command(struct step *st, const struct cmd_entry *e,
 			return;
 		}
 		decide(st, VERDICT_ERROR, LAYER_EVAL, NULL,
-		    arena_printf(st->a, "%s: %s", ev->rt.exc.cls,
+		    arena_printf(st->a, "%s: %s", pyexc_name(ev->rt.exc.cls),
 		    ev->rt.exc.msg));
 		return;
 	}
@@ -1814,8 +1814,9 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 			sbuf_addf(&b, "SyntaxError: incomplete input (%s)",
 			    pr->error.msg ? pr->error.msg : "unexpected end");
 		else
-			sbuf_addf(&b, "%s: %s (column %u)", pr->error.cls,
-			    pr->error.msg, pr->error.column);
+			sbuf_addf(&b, "%s: %s (column %u)",
+			    pyexc_name(pr->error.cls), pr->error.msg,
+			    pr->error.column);
 		r->has_node = false;
 		decide(&st, VERDICT_ERROR, LAYER_PARSE, "syntax",
 		    arena_strdup(a, sbuf_cstr(&b)));

@@ -76,7 +76,7 @@ parse_spec(struct rt *rt, const char *s, size_t n, const char *tname,
 		sp->width = 0;
 		while (i < n && s[i] >= '0' && s[i] <= '9') {
 			if (sp->width > 100000000)
-				return rt_raise(rt, "ValueError",
+				return rt_raise(rt, PYEXC_ValueError,
 				    "Too many decimal digits in format string");
 			sp->width = sp->width * 10 + (s[i++] - '0');
 		}
@@ -86,17 +86,17 @@ parse_spec(struct rt *rt, const char *s, size_t n, const char *tname,
 	if (i < n && (s[i] == ',' || s[i] == '_'))
 		sp->grouping = s[i++];
 	if (i < n && (s[i] == ',' || s[i] == '_'))
-		return rt_raise(rt, "ValueError", "Cannot specify both ',' and "
+		return rt_raise(rt, PYEXC_ValueError, "Cannot specify both ',' and "
 		    "'_'.");
 	if (i < n && s[i] == '.') {
 		i++;
 		if (i >= n || s[i] < '0' || s[i] > '9')
-			return rt_raise(rt, "ValueError",
+			return rt_raise(rt, PYEXC_ValueError,
 			    "Format specifier missing precision");
 		sp->precision = 0;
 		while (i < n && s[i] >= '0' && s[i] <= '9') {
 			if (sp->precision > 100000000)
-				return rt_raise(rt, "ValueError",
+				return rt_raise(rt, PYEXC_ValueError,
 				    "Too many decimal digits in format string");
 			sp->precision = sp->precision * 10 + (s[i++] - '0');
 		}
@@ -105,11 +105,11 @@ parse_spec(struct rt *rt, const char *s, size_t n, const char *tname,
 		/* one non-ASCII character: an unknown type, named as CPython
 		 * names it */
 		uint32_t cp = unicode_next(s, n, &i);
-		return rt_raise(rt, "ValueError", "Unknown format code '\\x%x' "
+		return rt_raise(rt, PYEXC_ValueError, "Unknown format code '\\x%x' "
 		    "for object of type '%s'", (unsigned)cp, tname);
 	}
 	if (n - i > 1)
-		return rt_raise(rt, "ValueError", "Invalid format specifier "
+		return rt_raise(rt, PYEXC_ValueError, "Invalid format specifier "
 		    "'%.*s' for object of type '%s'", (int)n, s, tname);
 	if (i < n)
 		sp->type = (unsigned char)s[i];
@@ -225,22 +225,22 @@ format_int(struct rt *rt, value v, const struct spec *sp, struct sbuf *out)
 	case 'c':
 		break;
 	default:
-		return rt_raise(rt, "ValueError", "Unknown format code '%c' for "
+		return rt_raise(rt, PYEXC_ValueError, "Unknown format code '%c' for "
 		    "object of type '%s'", type, v.type == VT_BOOL ? "bool" :
 		    "int");
 	}
 	/* (CPython looks at the type before the precision) */
 	if (sp->precision >= 0)
-		return rt_raise(rt, "ValueError", "Precision not allowed in "
+		return rt_raise(rt, PYEXC_ValueError, "Precision not allowed in "
 		    "integer format specifier");
 	if (sp->grouping == ',' && base != 10)
-		return rt_raise(rt, "ValueError", "Cannot specify ',' with "
+		return rt_raise(rt, PYEXC_ValueError, "Cannot specify ',' with "
 		    "'%c'.", type);
 	if (sp->grouping && type == 'n')
-		return rt_raise(rt, "ValueError", "Cannot specify ',' with "
+		return rt_raise(rt, PYEXC_ValueError, "Cannot specify ',' with "
 		    "'n'.");
 	if (sp->zflag)
-		return rt_raise(rt, "ValueError", "Negative zero coercion (z) "
+		return rt_raise(rt, PYEXC_ValueError, "Negative zero coercion (z) "
 		    "not allowed in integer format specifier");
 	mpz_init(z);
 	if (v.type == VT_BIGINT)
@@ -249,15 +249,15 @@ format_int(struct rt *rt, value v, const struct spec *sp, struct sbuf *out)
 		mpz_set_si(z, v.type == VT_BOOL ? v.as.b : v.as.i);
 	if (type == 'c') {
 		if (sp->sign)
-			return mpz_clear(z), rt_raise(rt, "ValueError", "Sign "
+			return mpz_clear(z), rt_raise(rt, PYEXC_ValueError, "Sign "
 			    "not allowed with integer format specifier 'c'");
 		if (sp->alt)
-			return mpz_clear(z), rt_raise(rt, "ValueError",
+			return mpz_clear(z), rt_raise(rt, PYEXC_ValueError,
 			    "Alternate form (#) not allowed with integer "
 			    "format specifier 'c'");
 		if (mpz_sgn(z) < 0 || mpz_cmp_ui(z, 0x10FFFF) > 0) {
 			mpz_clear(z);
-			return rt_raise(rt, "OverflowError", "%%c arg not in "
+			return rt_raise(rt, PYEXC_OverflowError, "%%c arg not in "
 			    "range(0x110000)");
 		}
 		{
@@ -273,7 +273,7 @@ format_int(struct rt *rt, value v, const struct spec *sp, struct sbuf *out)
 	mpz_abs(z, z);
 	if (base == 10 && mpz_sizeinbase(z, 10) > INT_MAX_STR_DIGITS + 1) {
 		mpz_clear(z);
-		return rt_raise(rt, "ValueError", "Exceeds the limit (%d "
+		return rt_raise(rt, PYEXC_ValueError, "Exceeds the limit (%d "
 		    "digits) for integer string conversion; use "
 		    "sys.set_int_max_str_digits() to increase the limit",
 		    INT_MAX_STR_DIGITS);
@@ -395,7 +395,7 @@ format_float(struct rt *rt, double x, const struct spec *sp, struct sbuf *out)
 		type = (char)(type - 'A' + 'a');
 		break;
 	default:
-		return rt_raise(rt, "ValueError", "Unknown format code '%c' for "
+		return rt_raise(rt, PYEXC_ValueError, "Unknown format code '%c' for "
 		    "object of type 'float'", sp->type);
 	}
 	if (sp->alt && none_type && sp->precision < 0)
@@ -461,22 +461,22 @@ format_str(struct rt *rt, const struct vstr *s, const struct spec *sp,
 	size_t n = s->len;
 
 	if (sp->type != 0 && sp->type != 's')
-		return rt_raise(rt, "ValueError", "Unknown format code '%c' for "
+		return rt_raise(rt, PYEXC_ValueError, "Unknown format code '%c' for "
 		    "object of type 'str'", sp->type);
 	if (sp->sign)
-		return rt_raise(rt, "ValueError", "%s not allowed in string "
+		return rt_raise(rt, PYEXC_ValueError, "%s not allowed in string "
 		    "format specifier", sp->sign == ' ' ? "Space" : "Sign");
 	if (sp->alt)
-		return rt_raise(rt, "ValueError", "Alternate form (#) not "
+		return rt_raise(rt, PYEXC_ValueError, "Alternate form (#) not "
 		    "allowed in string format specifier");
 	if (sp->zflag)
-		return rt_raise(rt, "ValueError", "Negative zero coercion (z) "
+		return rt_raise(rt, PYEXC_ValueError, "Negative zero coercion (z) "
 		    "not allowed in format specifier");
 	if (sp->grouping)
-		return rt_raise(rt, "ValueError", "Cannot specify '%c' with "
+		return rt_raise(rt, PYEXC_ValueError, "Cannot specify '%c' with "
 		    "'s'.", sp->grouping);
 	if (sp->align == '=' && !sp->zero_align)
-		return rt_raise(rt, "ValueError", "'=' alignment not allowed in "
+		return rt_raise(rt, PYEXC_ValueError, "'=' alignment not allowed in "
 		    "string format specifier");
 	if (sp->precision >= 0) {
 		size_t cps = 0, i = 0;
@@ -518,7 +518,7 @@ format_value(struct rt *rt, value v, const char *spec, size_t speclen,
 				/* int -> float may overflow */
 				double d = mpz_get_d(v.as.big->z);
 				if (isinf(d))
-					return rt_raise(rt, "OverflowError",
+					return rt_raise(rt, PYEXC_OverflowError,
 					    "int too large to convert to float");
 				f = value_float(d);
 			} else
@@ -537,7 +537,7 @@ format_value(struct rt *rt, value v, const char *spec, size_t speclen,
 		return format_str(rt, v.as.s, &sp, out);
 	default:
 		if (speclen != 0)
-			return rt_raise(rt, "TypeError", "unsupported format "
+			return rt_raise(rt, PYEXC_TypeError, "unsupported format "
 			    "string passed to %s.__format__",
 			    value_type_name(v));
 		return value_str_of(rt, v, out);

@@ -43,7 +43,7 @@ static const char *const cmpop_syms[] = { CMPOPS(X_SYM) };
 static bool
 unsupported(struct rt *rt, enum binop op, value a, value b)
 {
-	return rt_raise(rt, "TypeError",
+	return rt_raise(rt, PYEXC_TypeError,
 	    "unsupported operand type(s) for %s: '%s' and '%s'",
 	    op == BINOP_POW ? "** or pow()" : binop_syms[op],
 	    value_type_name(a), value_type_name(b));
@@ -55,7 +55,7 @@ check_bits(struct rt *rt, uint64_t bits)
 	if (!rt_check_int_bits(rt, bits))
 		return false;
 	if (bits > HARD_INT_BITS)
-		return rt_raise(rt, "MemoryError", "%s", "");
+		return rt_raise(rt, PYEXC_MemoryError, "%s", "");
 	return true;
 }
 
@@ -162,11 +162,11 @@ num_to_double(struct rt *rt, value v, double *out)
 	case VT_INT: *out = (double)v.as.i; return true;
 	case VT_BIGINT:
 		if (!num_mpz_to_double(v.as.big->z, out))
-			return rt_raise(rt, "OverflowError",
+			return rt_raise(rt, PYEXC_OverflowError,
 			    "int too large to convert to float");
 		return true;
 	default:
-		return rt_raise(rt, "TypeError",
+		return rt_raise(rt, PYEXC_TypeError,
 		    "must be real number, not %s", value_type_name(v));
 	}
 }
@@ -181,7 +181,7 @@ static bool
 int_true_divide(struct rt *rt, value a, value b, double *out)
 {
 	if (int_sign(b) == 0)
-		return rt_raise(rt, "ZeroDivisionError", "division by zero");
+		return rt_raise(rt, PYEXC_ZeroDivisionError, "division by zero");
 	bool negate = (int_sign(a) < 0) != (int_sign(b) < 0);
 	if (int_bits(a) <= DBL_MANT_DIG && int_bits(b) <= DBL_MANT_DIG) {
 		/* both exact as doubles: IEEE division rounds correctly */
@@ -236,7 +236,7 @@ int_true_divide(struct rt *rt, value a, value b, double *out)
 	}
 	mpz_clears(x, y, t, r, NULL);
 	if (!ok)
-		return rt_raise(rt, "OverflowError",
+		return rt_raise(rt, PYEXC_OverflowError,
 		    "integer division result too large for a float");
 	return true;
 }
@@ -247,7 +247,7 @@ int_divmod(struct rt *rt, value a, value b, value *q, value *m,
     const char *zeromsg)
 {
 	if (int_sign(b) == 0)
-		return rt_raise(rt, "ZeroDivisionError", "%s", zeromsg);
+		return rt_raise(rt, PYEXC_ZeroDivisionError, "%s", zeromsg);
 	if (is_small(a) && is_small(b)) {
 		int64_t x = small(a), y = small(b);
 		if (!(x == INT64_MIN && y == -1)) {
@@ -390,7 +390,7 @@ int_binop(struct rt *rt, enum binop op, value a, value b, value *out)
 	case BINOP_LSHIFT:
 	case BINOP_RSHIFT:
 		if (int_sign(b) < 0)
-			return rt_raise(rt, "ValueError", "negative shift count");
+			return rt_raise(rt, PYEXC_ValueError, "negative shift count");
 		if (int_sign(a) == 0) {
 			*out = value_int(0);
 			return true;
@@ -510,7 +510,7 @@ float_pow(struct rt *rt, double iv, double iw, value *out)
 	if (iv == 0.0) {
 		bool odd = is_odd_integer(iw);
 		if (iw < 0.0)
-			return rt_raise(rt, "ZeroDivisionError",
+			return rt_raise(rt, PYEXC_ZeroDivisionError,
 			    "0.0 cannot be raised to a negative power");
 		*out = value_float(odd ? iv : 0.0);
 		return true;
@@ -542,9 +542,9 @@ float_pow(struct rt *rt, double iv, double iw, value *out)
 		int e = errno;
 		errno = 0;
 		if (e == ERANGE)
-			return rt_raise(rt, "OverflowError",
+			return rt_raise(rt, PYEXC_OverflowError,
 			    "(34, 'Numerical result out of range')");
-		return rt_raise(rt, "ValueError",
+		return rt_raise(rt, PYEXC_ValueError,
 		    "(33, 'Numerical argument out of domain')");
 	}
 	*out = value_float(ix);
@@ -592,20 +592,20 @@ float_binop(struct rt *rt, enum binop op, value a, value b, value *out)
 	case BINOP_MULT: *out = value_float(x * y); return true;
 	case BINOP_DIV:
 		if (y == 0.0)
-			return rt_raise(rt, "ZeroDivisionError",
+			return rt_raise(rt, PYEXC_ZeroDivisionError,
 			    "float division by zero");
 		*out = value_float(x / y);
 		return true;
 	case BINOP_FLOORDIV:
 		if (y == 0.0)
-			return rt_raise(rt, "ZeroDivisionError",
+			return rt_raise(rt, PYEXC_ZeroDivisionError,
 			    "float floor division by zero");
 		float_div_mod(x, y, &q, &m);
 		*out = value_float(q);
 		return true;
 	case BINOP_MOD:
 		if (y == 0.0)
-			return rt_raise(rt, "ZeroDivisionError", "float modulo");
+			return rt_raise(rt, PYEXC_ZeroDivisionError, "float modulo");
 		/* float_rem */
 		m = fmod(x, y);
 		if (m) {
@@ -738,10 +738,10 @@ complex_pow(struct rt *rt, struct vcomplex a, struct vcomplex b, value *out)
 	int e = errno;
 	errno = 0;
 	if (e == EDOM)
-		return rt_raise(rt, "ZeroDivisionError",
+		return rt_raise(rt, PYEXC_ZeroDivisionError,
 		    "0.0 to a negative or complex power");
 	if (e == ERANGE)
-		return rt_raise(rt, "OverflowError", "complex exponentiation");
+		return rt_raise(rt, PYEXC_OverflowError, "complex exponentiation");
 	*out = value_complex(rt->arena, p.re, p.im);
 	return true;
 }
@@ -779,7 +779,7 @@ complex_binop(struct rt *rt, enum binop op, value a, value b, value *out)
 		r = c_quot(x, y);
 		if (errno == EDOM) {
 			errno = 0;
-			return rt_raise(rt, "ZeroDivisionError",
+			return rt_raise(rt, PYEXC_ZeroDivisionError,
 			    "complex division by zero");
 		}
 		break;
@@ -862,7 +862,7 @@ num_unaryop(struct rt *rt, enum unaryop op, value a, value *out)
 	default:
 		break;
 	}
-	return rt_raise(rt, "TypeError", "bad operand type for unary %s: '%s'",
+	return rt_raise(rt, PYEXC_TypeError, "bad operand type for unary %s: '%s'",
 	    op == UNARYOP_USUB ? "-" : op == UNARYOP_UADD ? "+" : "~",
 	    value_type_name(a));
 }
@@ -926,7 +926,7 @@ num_compare(struct rt *rt, enum cmpop op, value a, value b, bool *res)
 		struct vcomplex x, y;
 		bool eq;
 		if (op != CMPOP_EQ && op != CMPOP_NOTEQ)
-			return rt_raise(rt, "TypeError", "'%s' not supported "
+			return rt_raise(rt, PYEXC_TypeError, "'%s' not supported "
 			    "between instances of '%s' and '%s'",
 			    cmpop_syms[op], value_type_name(a),
 			    value_type_name(b));
@@ -1269,7 +1269,7 @@ num_int_repr(struct rt *rt, value v, struct sbuf *out)
 	sbuf_adds(out, s);
 	return true;
 too_long:
-	return rt_raise(rt, "ValueError", "Exceeds the limit (%d digits) for "
+	return rt_raise(rt, PYEXC_ValueError, "Exceeds the limit (%d digits) for "
 	    "integer string conversion; use sys.set_int_max_str_digits() to "
 	    "increase the limit", INT_MAX_STR_DIGITS);
 }
@@ -1283,10 +1283,10 @@ static bool
 int_from_double(struct rt *rt, double d, value *out)
 {
 	if (isinf(d))
-		return rt_raise(rt, "OverflowError",
+		return rt_raise(rt, PYEXC_OverflowError,
 		    "cannot convert float infinity to integer");
 	if (isnan(d))
-		return rt_raise(rt, "ValueError",
+		return rt_raise(rt, PYEXC_ValueError,
 		    "cannot convert float NaN to integer");
 	if (d > -9.2e18 && d < 9.2e18) {
 		*out = value_int((int64_t)d);
@@ -1370,7 +1370,7 @@ double_round(struct rt *rt, double x, int ndigits, value *out)
 		rounded = strtod(stackbuf, NULL);
 		errno = 0;
 		if (isinf(rounded))
-			return rt_raise(rt, "OverflowError",
+			return rt_raise(rt, PYEXC_OverflowError,
 			    "rounded value too large to represent");
 	}
 	*out = value_float(rounded);
@@ -1410,7 +1410,7 @@ num_round(struct rt *rt, value x, value nd, value *out)
 {
 	int64_t n;
 	if (!NUM_IS_INTLIKE(x) && x.type != VT_FLOAT)
-		return rt_raise(rt, "TypeError",
+		return rt_raise(rt, PYEXC_TypeError,
 		    "type %s doesn't define __round__ method",
 		    value_type_name(x));
 	if (nd.type == VT_NONE) {
@@ -1424,7 +1424,7 @@ num_round(struct rt *rt, value x, value nd, value *out)
 		return int_from_double(rt, r, out);
 	}
 	if (!NUM_IS_INTLIKE(nd))
-		return rt_raise(rt, "TypeError",
+		return rt_raise(rt, PYEXC_TypeError,
 		    "'%s' object cannot be interpreted as an integer",
 		    value_type_name(nd));
 	num_to_int64_clamped(nd, &n);
@@ -1459,7 +1459,7 @@ num_abs(struct rt *rt, value x, value *out)
 		/* complex_abs: hypot, OverflowError when only it overflows */
 		r = hypot(re, im);
 		if (isinf(r) && isfinite(re) && isfinite(im))
-			return rt_raise(rt, "OverflowError",
+			return rt_raise(rt, PYEXC_OverflowError,
 			    "absolute value too large");
 		*out = value_float(r);
 		return true;
@@ -1472,7 +1472,7 @@ num_abs(struct rt *rt, value x, value *out)
 		*out = x.type == VT_BOOL ? value_int(x.as.b) : x;
 		return true;
 	default:
-		return rt_raise(rt, "TypeError",
+		return rt_raise(rt, PYEXC_TypeError,
 		    "bad operand type for abs(): '%s'", value_type_name(x));
 	}
 }
@@ -1482,7 +1482,7 @@ num_divmod(struct rt *rt, value a, value b, value *out)
 {
 	value q, m, t;
 	if (a.type == VT_COMPLEX || b.type == VT_COMPLEX)
-		return rt_raise(rt, "TypeError", "unsupported operand type(s) "
+		return rt_raise(rt, PYEXC_TypeError, "unsupported operand type(s) "
 		    "for divmod(): '%s' and '%s'", value_type_name(a),
 		    value_type_name(b));
 	if (a.type == VT_FLOAT || b.type == VT_FLOAT) {
@@ -1490,7 +1490,7 @@ num_divmod(struct rt *rt, value a, value b, value *out)
 		if (!num_to_double(rt, a, &x) || !num_to_double(rt, b, &y))
 			return false;
 		if (y == 0.0)
-			return rt_raise(rt, "ZeroDivisionError", "float divmod()");
+			return rt_raise(rt, PYEXC_ZeroDivisionError, "float divmod()");
 		float_div_mod(x, y, &fq, &fm);
 		q = value_float(fq);
 		m = value_float(fm);

@@ -15,7 +15,7 @@
 #include "xalloc.h"
 
 static bool
-set_exc(struct rt *rt, enum exc_kind kind, const char *cls, const char *fmt,
+set_exc(struct rt *rt, enum exc_kind kind, enum pyexc_class cls, const char *fmt,
     va_list ap)
 {
 	char *msg = xvasprintf(fmt, ap);
@@ -30,7 +30,7 @@ set_exc(struct rt *rt, enum exc_kind kind, const char *cls, const char *fmt,
 }
 
 bool
-rt_raise(struct rt *rt, const char *cls, const char *fmt, ...)
+rt_raise(struct rt *rt, enum pyexc_class cls, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -44,7 +44,7 @@ rt_limit(struct rt *rt, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	set_exc(rt, EXC_LIMIT, "LimitExceeded", fmt, ap);
+	set_exc(rt, EXC_LIMIT, PYEXC_MemoryError, fmt, ap);
 	va_end(ap);
 	return false;
 }
@@ -53,7 +53,7 @@ void
 rt_clear(struct rt *rt)
 {
 	rt->exc.kind = EXC_NONE;
-	rt->exc.cls = NULL;
+	rt->exc.cls = PYEXC_BaseException;
 	rt->exc.msg = NULL;
 	rt->exc.has_span = false;
 }

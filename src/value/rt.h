@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "arena.h"
+#include "pyexc.h"
 
 struct eval;
 struct value;
@@ -34,7 +35,8 @@ enum exc_kind {
 
 struct pyexc {
 	enum exc_kind	 kind;
-	const char	*cls;	/* "ZeroDivisionError", ... (static or arena) */
+	enum pyexc_class	 cls;	/* PYEXC_ZeroDivisionError, ... (pyexc.h);
+				   a limit's is PYEXC_MemoryError */
 	char		*msg;	/* arena string */
 	uint32_t	 start;	/* span of the node that raised, if known */
 	uint32_t	 end;
@@ -81,7 +83,7 @@ struct rt {
 
 /* Set a Python exception; always returns false so callers can
  * "return rt_raise(...)". */
-bool rt_raise(struct rt *rt, const char *cls, const char *fmt, ...)
+bool rt_raise(struct rt *rt, enum pyexc_class cls, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Set a limit refusal; always returns false. */
 bool rt_limit(struct rt *rt, const char *fmt, ...)

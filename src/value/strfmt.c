@@ -55,7 +55,7 @@ next_arg(struct fmtctx *c, value *out)
 		    c->args.as.tuple->items[c->argidx - 1];
 		return true;
 	}
-	return rt_raise(c->rt, "TypeError",
+	return rt_raise(c->rt, PYEXC_TypeError,
 	    "not enough arguments for format string");
 }
 
@@ -202,19 +202,19 @@ mapping_get(struct fmtctx *c, const char *key, size_t n, value *out)
 	    value_str(rt->arena, key, n);
 	bool found;
 	if (c->dict.type == VT_NONE)
-		return rt_raise(rt, "TypeError", "format requires a mapping");
+		return rt_raise(rt, PYEXC_TypeError, "format requires a mapping");
 	if (c->dict.type == VT_LIST)
-		return rt_raise(rt, "TypeError", "list indices must be integers "
+		return rt_raise(rt, PYEXC_TypeError, "list indices must be integers "
 		    "or slices, not %s", value_type_name(k));
 	if (c->dict.type == VT_BYTES)
-		return rt_raise(rt, "TypeError", "byte indices must be integers "
+		return rt_raise(rt, PYEXC_TypeError, "byte indices must be integers "
 		    "or slices, not %s", value_type_name(k));
 	if (!value_dict_get(rt, c->dict, k, out, &found))
 		return false;
 	if (!found) {
 		struct sbuf r = SBUF_INIT;
 		value_repr(rt, k, &r);
-		rt_raise(rt, "KeyError", "%s", sbuf_cstr(&r));
+		rt_raise(rt, PYEXC_KeyError, "%s", sbuf_cstr(&r));
 		sbuf_free(&r);
 		return false;
 	}
@@ -230,10 +230,10 @@ star_arg(struct fmtctx *c, int64_t *out, bool is_prec)
 	if (!next_arg(c, &v))
 		return false;
 	if (!NUM_IS_INTLIKE(v))
-		return rt_raise(c->rt, "TypeError", "* wants int");
+		return rt_raise(c->rt, PYEXC_TypeError, "* wants int");
 	if (!num_to_int64_clamped(v, out) ||
 	    (is_prec && (*out > INT32_MAX || *out < INT32_MIN)))
-		return rt_raise(c->rt, "OverflowError", "Python int too large "
+		return rt_raise(c->rt, PYEXC_OverflowError, "Python int too large "
 		    "to convert to C %s", is_prec ? "int" : "ssize_t");
 	return true;
 }
@@ -245,7 +245,7 @@ parse_number(struct fmtctx *c, const char *f, size_t n, size_t *i,
 	int64_t v = 0;
 	while (*i < n && f[*i] >= '0' && f[*i] <= '9') {
 		if (v > (INT64_MAX - 9) / 10)
-			return rt_raise(c->rt, "ValueError", "%s too big", what);
+			return rt_raise(c->rt, PYEXC_ValueError, "%s too big", what);
 		v = v * 10 + (f[*i] - '0');
 		(*i)++;
 	}
@@ -267,7 +267,7 @@ convert(struct fmtctx *c, value v, char ch, uint32_t cp, int flags,
 	case 'b':
 		if (c->is_bytes && (ch == 's' || ch == 'b')) {
 			if (v.type != VT_BYTES)
-				return rt_raise(rt, "TypeError", "%%b requires a "
+				return rt_raise(rt, PYEXC_TypeError, "%%b requires a "
 				    "bytes-like object, or an object that "
 				    "implements __bytes__, not '%s'",
 				    value_type_name(v));
@@ -303,11 +303,11 @@ convert(struct fmtctx *c, value v, char ch, uint32_t cp, int flags,
 				return false;
 		} else if (!NUM_IS_INTLIKE(v)) {
 			if (ch == 'i' || ch == 'd' || ch == 'u')
-				return rt_raise(rt, "TypeError", "%%%c format: a "
+				return rt_raise(rt, PYEXC_TypeError, "%%%c format: a "
 				    "real number is required, not %s",
 				    c->is_bytes && ch == 'i' ? 'd' : ch,
 				    value_type_name(v));
-			return rt_raise(rt, "TypeError", "%%%c format: an "
+			return rt_raise(rt, PYEXC_TypeError, "%%%c format: an "
 			    "integer is required, not %s", ch,
 			    value_type_name(v));
 		}
@@ -322,7 +322,7 @@ convert(struct fmtctx *c, value v, char ch, uint32_t cp, int flags,
 		double x;
 		*numeric = true;
 		if (c->is_bytes && !NUM_IS_INTLIKE(v) && v.type != VT_FLOAT)
-			return rt_raise(rt, "TypeError", "float argument "
+			return rt_raise(rt, PYEXC_TypeError, "float argument "
 			    "required, not %s", value_type_name(v));
 		if (!num_to_double(rt, v, &x))
 			return false;
@@ -335,7 +335,7 @@ convert(struct fmtctx *c, value v, char ch, uint32_t cp, int flags,
 			bool fits = num_to_int64_clamped(v, &code);
 			int64_t top = c->is_bytes ? 0x100 : 0x110000;
 			if (!fits || code < 0 || code >= top)
-				return rt_raise(rt, "OverflowError", "%%c arg not "
+				return rt_raise(rt, PYEXC_OverflowError, "%%c arg not "
 				    "in range(%s)", c->is_bytes ? "256" :
 				    "0x110000");
 			if (c->is_bytes) {
@@ -353,20 +353,20 @@ convert(struct fmtctx *c, value v, char ch, uint32_t cp, int flags,
 				sbuf_add(body, v.as.s->data, 1);
 				return true;
 			}
-			return rt_raise(rt, "TypeError", "%%c requires an integer "
+			return rt_raise(rt, PYEXC_TypeError, "%%c requires an integer "
 			    "in range(256) or a single byte");
 		}
 		if (v.type == VT_STR && v.as.s->nchars == 1) {
 			sbuf_add(body, v.as.s->data, v.as.s->len);
 			return true;
 		}
-		return rt_raise(rt, "TypeError", "%%c requires int or char");
+		return rt_raise(rt, PYEXC_TypeError, "%%c requires int or char");
 	default:
 		break;
 	}
 unsupported:
 	/* CPython shows a non-ASCII character as '?' and its code point */
-	return rt_raise(rt, "ValueError", "unsupported format character '%c' "
+	return rt_raise(rt, PYEXC_ValueError, "unsupported format character '%c' "
 	    "(0x%x) at index %zu", cp < 0x80 ? (char)cp : '?', (unsigned)cp,
 	    at);
 }
@@ -474,7 +474,7 @@ format_all(struct fmtctx *c, const char *f, size_t n, struct sbuf *out)
 				i++;
 			}
 			if (depth > 0)
-				return rt_raise(rt, "ValueError",
+				return rt_raise(rt, PYEXC_ValueError,
 				    "incomplete format key");
 			if (!mapping_get(c, f + k0, i - 1 - k0, &arg))
 				return false;
@@ -520,7 +520,7 @@ format_all(struct fmtctx *c, const char *f, size_t n, struct sbuf *out)
 		if (i < n && (f[i] == 'h' || f[i] == 'l' || f[i] == 'L'))
 			i++;
 		if (i >= n)
-			return rt_raise(rt, "ValueError", "incomplete format");
+			return rt_raise(rt, PYEXC_ValueError, "incomplete format");
 		if ((width > 0 && !rt_check_str_bytes(rt, (uint64_t)width)) ||
 		    (prec > 0 && !rt_check_str_bytes(rt, (uint64_t)prec)))
 			return false;
@@ -546,7 +546,7 @@ format_all(struct fmtctx *c, const char *f, size_t n, struct sbuf *out)
 			return false;
 	}
 	if (c->argidx < c->arglen && c->dict.type == VT_NONE)
-		return rt_raise(rt, "TypeError", "not all arguments converted "
+		return rt_raise(rt, PYEXC_TypeError, "not all arguments converted "
 		    "during %s formatting", c->is_bytes ? "bytes" : "string");
 	return true;
 }

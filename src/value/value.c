@@ -558,7 +558,7 @@ value_hash(struct rt *rt, value v, uint64_t *out)
 		if (rt->depth++ > (rt->limits.max_depth ?
 		    rt->limits.max_depth : 10000)) {
 			rt->depth--;
-			return rt_raise(rt, "RecursionError", "maximum "
+			return rt_raise(rt, PYEXC_RecursionError, "maximum "
 			    "recursion depth exceeded while calling a "
 			    "Python object");
 		}
@@ -592,7 +592,7 @@ value_hash(struct rt *rt, value v, uint64_t *out)
 	case VT_DICT:
 	case VT_SET:
 	case VT_SLICE:
-		return rt_raise(rt, "TypeError", "unhashable type: '%s'",
+		return rt_raise(rt, PYEXC_TypeError, "unhashable type: '%s'",
 		    value_type_name(v));
 	default:
 		*out = (uint64_t)(uintptr_t)v.as.obj >> 4;
@@ -756,7 +756,7 @@ repr_depth_ok(struct rt *rt, const struct repr_seen *seen)
 {
 	unsigned cap = rt->limits.max_depth ? rt->limits.max_depth : 10000;
 	if (seen != NULL && seen->depth >= cap)
-		return rt_raise(rt, "RecursionError", "maximum recursion depth "
+		return rt_raise(rt, PYEXC_RecursionError, "maximum recursion depth "
 		    "exceeded while getting the repr of an object");
 	return true;
 }
@@ -980,7 +980,7 @@ static const char *const bin_syms[] = { BINOPS(X_SYM) };
 static bool
 not_supported(struct rt *rt, enum cmpop op, value a, value b)
 {
-	return rt_raise(rt, "TypeError",
+	return rt_raise(rt, PYEXC_TypeError,
 	    "'%s' not supported between instances of '%s' and '%s'",
 	    cmp_syms[op], value_type_name(a), value_type_name(b));
 }
@@ -1013,7 +1013,7 @@ compare_seq(struct rt *rt, enum cmpop op, value a, value b, bool *res)
 	}
 	if (rt->depth++ > (rt->limits.max_depth ? rt->limits.max_depth : 10000)) {
 		rt->depth--;
-		return rt_raise(rt, "RecursionError",
+		return rt_raise(rt, PYEXC_RecursionError,
 		    "maximum recursion depth exceeded in comparison");
 	}
 	for (i = 0; i < na && i < nb; i++) {
@@ -1134,7 +1134,7 @@ compare_nested(struct rt *rt, enum cmpop op, value a, value b, bool *res,
 	bool ok;
 	if (rt->depth++ > (rt->limits.max_depth ? rt->limits.max_depth : 10000)) {
 		rt->depth--;
-		return rt_raise(rt, "RecursionError",
+		return rt_raise(rt, PYEXC_RecursionError,
 		    "maximum recursion depth exceeded in comparison");
 	}
 	ok = fn(rt, op, a, b, res);
@@ -1220,7 +1220,7 @@ contains(struct rt *rt, value c, value item, bool *res)
 		return true;
 	case VT_STR:
 		if (item.type != VT_STR)
-			return rt_raise(rt, "TypeError", "'in <string>' requires "
+			return rt_raise(rt, PYEXC_TypeError, "'in <string>' requires "
 			    "string as left operand, not %s",
 			    value_type_name(item));
 		*res = memmem(c.as.s->data, c.as.s->len, item.as.s->data,
@@ -1231,13 +1231,13 @@ contains(struct rt *rt, value c, value item, bool *res)
 			int64_t byte;
 			if (!num_to_int64_clamped(item, &byte) || byte < 0 ||
 			    byte > 255)
-				return rt_raise(rt, "ValueError",
+				return rt_raise(rt, PYEXC_ValueError,
 				    "byte must be in range(0, 256)");
 			*res = memchr(c.as.s->data, (int)byte, c.as.s->len) != NULL;
 			return true;
 		}
 		if (item.type != VT_BYTES)
-			return rt_raise(rt, "TypeError", "a bytes-like object is "
+			return rt_raise(rt, PYEXC_TypeError, "a bytes-like object is "
 			    "required, not '%s'", value_type_name(item));
 		*res = memmem(c.as.s->data, c.as.s->len, item.as.s->data,
 		    item.as.s->len) != NULL;
@@ -1261,7 +1261,7 @@ contains(struct rt *rt, value c, value item, bool *res)
 		return ok;
 	}
 	default:
-		return rt_raise(rt, "TypeError", "argument of type '%s' is not "
+		return rt_raise(rt, PYEXC_TypeError, "argument of type '%s' is not "
 		    "iterable", value_type_name(c));
 	}
 }
@@ -1347,7 +1347,7 @@ value_iterate(struct rt *rt, value it,
 			}
 			if (d->len != len) {
 				free(order);
-				return rt_raise(rt, "RuntimeError",
+				return rt_raise(rt, PYEXC_RuntimeError,
 				    "Set changed size during iteration");
 			}
 		}
@@ -1363,7 +1363,7 @@ value_iterate(struct rt *rt, value it,
 			if (!fn(rt, d->entries[i].key, ctx))
 				return false;
 			if (d->used != used || d->len != len)
-				return rt_raise(rt, "RuntimeError", "dictionary "
+				return rt_raise(rt, PYEXC_RuntimeError, "dictionary "
 				    "changed size during iteration");
 		}
 		return true;
@@ -1371,7 +1371,7 @@ value_iterate(struct rt *rt, value it,
 	default:
 		if (value_is_iterable(it))
 			return slots_of(it)->iterate(rt, it, fn, ctx);
-		return rt_raise(rt, "TypeError", "'%s' object is not iterable",
+		return rt_raise(rt, PYEXC_TypeError, "'%s' object is not iterable",
 		    value_type_name(it));
 	}
 }
@@ -1407,7 +1407,7 @@ value_len(struct rt *rt, value v, int64_t *out)
 		sl = slots_of(v);
 		if (sl != NULL && sl->len != NULL)
 			return sl->len(rt, v, out);
-		return rt_raise(rt, "TypeError",
+		return rt_raise(rt, PYEXC_TypeError,
 		    "object of type '%s' has no len()", value_type_name(v));
 	}
 }
@@ -1421,7 +1421,7 @@ static bool
 slice_index(struct rt *rt, value v, int64_t *out)
 {
 	if (!NUM_IS_INTLIKE(v))
-		return rt_raise(rt, "TypeError", "slice indices must be integers "
+		return rt_raise(rt, PYEXC_TypeError, "slice indices must be integers "
 		    "or None or have an __index__ method");
 	num_to_int64_clamped(v, out);
 	return true;
@@ -1439,7 +1439,7 @@ slice_indices(struct rt *rt, const struct vslice *sl, int64_t length,
 		if (!slice_index(rt, sl->step, step))
 			return false;
 		if (*step == 0)
-			return rt_raise(rt, "ValueError",
+			return rt_raise(rt, PYEXC_ValueError,
 			    "slice step cannot be zero");
 		if (*step < -INT64_MAX)
 			*step = -INT64_MAX;
@@ -1502,7 +1502,7 @@ value_getitem(struct rt *rt, value c, value key, value *out)
 			struct sbuf r = SBUF_INIT;
 			bool ok = value_repr(rt, key, &r);
 			if (ok)
-				rt_raise(rt, "KeyError", "%s", sbuf_cstr(&r));
+				rt_raise(rt, PYEXC_KeyError, "%s", sbuf_cstr(&r));
 			sbuf_free(&r);
 			return false;
 		}
@@ -1513,7 +1513,7 @@ value_getitem(struct rt *rt, value c, value key, value *out)
 	case VT_STR: what = "string"; len = (int64_t)c.as.s->nchars; break;
 	case VT_BYTES: what = "byte"; len = (int64_t)c.as.s->len; break;
 	default:
-		return rt_raise(rt, "TypeError", "'%s' object is not "
+		return rt_raise(rt, PYEXC_TypeError, "'%s' object is not "
 		    "subscriptable", value_type_name(c));
 	}
 
@@ -1562,20 +1562,20 @@ value_getitem(struct rt *rt, value c, value key, value *out)
 
 	if (!NUM_IS_INTLIKE(key)) {
 		if (c.type == VT_STR)
-			return rt_raise(rt, "TypeError", "string indices must be "
+			return rt_raise(rt, PYEXC_TypeError, "string indices must be "
 			    "integers, not '%s'", value_type_name(key));
-		return rt_raise(rt, "TypeError", "%s indices must be integers "
+		return rt_raise(rt, PYEXC_TypeError, "%s indices must be integers "
 		    "or slices, not %s", what, value_type_name(key));
 	}
 	if (!num_to_int64_clamped(key, &i))
-		return rt_raise(rt, "IndexError",
+		return rt_raise(rt, PYEXC_IndexError,
 		    "cannot fit 'int' into an index-sized integer");
 	if (i < 0)
 		i += len;
 	if (i < 0 || i >= len) {
 		if (c.type == VT_BYTES)
-			return rt_raise(rt, "IndexError", "index out of range");
-		return rt_raise(rt, "IndexError", "%s index out of range", what);
+			return rt_raise(rt, PYEXC_IndexError, "index out of range");
+		return rt_raise(rt, PYEXC_IndexError, "%s index out of range", what);
 	}
 	switch (c.type) {
 	case VT_LIST:
@@ -1927,7 +1927,7 @@ is_sequence(value v)
 static bool
 binop_unsupported(struct rt *rt, enum binop op, value a, value b)
 {
-	return rt_raise(rt, "TypeError",
+	return rt_raise(rt, PYEXC_TypeError,
 	    "unsupported operand type(s) for %s: '%s' and '%s'",
 	    op == BINOP_POW ? "** or pow()" : bin_syms[op], value_type_name(a),
 	    value_type_name(b));
@@ -1943,9 +1943,9 @@ concat(struct rt *rt, value a, value b, value *out)
 {
 	if (a.type != b.type) {
 		if (a.type == VT_BYTES)
-			return rt_raise(rt, "TypeError", "can't concat %s to %s",
+			return rt_raise(rt, PYEXC_TypeError, "can't concat %s to %s",
 			    value_type_name(b), value_type_name(a));
-		return rt_raise(rt, "TypeError",
+		return rt_raise(rt, PYEXC_TypeError,
 		    "can only concatenate %s (not \"%s\") to %s",
 		    value_type_name(a), value_type_name(b), value_type_name(a));
 	}
@@ -1987,11 +1987,11 @@ repeat(struct rt *rt, value seq, value n, value *out)
 	int64_t count;
 	size_t unit, i;
 	if (!NUM_IS_INTLIKE(n))
-		return rt_raise(rt, "TypeError",
+		return rt_raise(rt, PYEXC_TypeError,
 		    "can't multiply sequence by non-int of type '%s'",
 		    value_type_name(n));
 	if (!num_to_int64_clamped(n, &count))
-		return rt_raise(rt, "OverflowError",
+		return rt_raise(rt, PYEXC_OverflowError,
 		    "cannot fit 'int' into an index-sized integer");
 	if (count < 0)
 		count = 0;
@@ -2004,13 +2004,13 @@ repeat(struct rt *rt, value seq, value n, value *out)
 		uint64_t total;
 		if (__builtin_mul_overflow((uint64_t)unit, (uint64_t)count,
 		    &total) || total > (uint64_t)INT64_MAX)
-			return rt_raise(rt, "OverflowError", "%s",
+			return rt_raise(rt, PYEXC_OverflowError, "%s",
 			    seq.type == VT_STR ? "repeated string is too long" :
 			    "repeated bytes are too long");
 		if (!rt_check_str_bytes(rt, total))
 			return false;
 		if (total > HARD_SEQ_BYTES)
-			return rt_raise(rt, "MemoryError", "%s", "");
+			return rt_raise(rt, PYEXC_MemoryError, "%s", "");
 		struct vstr *vs = vstr_alloc(rt->arena, (size_t)total);
 		for (i = 0; i < (size_t)count; i++)
 			memcpy(vs->data + i * unit, seq.as.s->data, unit);
@@ -2025,11 +2025,11 @@ repeat(struct rt *rt, value seq, value n, value *out)
 	uint64_t total;
 	if (__builtin_mul_overflow((uint64_t)unit, (uint64_t)count, &total) ||
 	    total > (uint64_t)INT64_MAX / sizeof(value))
-		return rt_raise(rt, "MemoryError", "%s", "");
+		return rt_raise(rt, PYEXC_MemoryError, "%s", "");
 	if (!rt_check_seq_len(rt, total))
 		return false;
 	if (total > HARD_SEQ_BYTES / sizeof(value))
-		return rt_raise(rt, "MemoryError", "%s", "");
+		return rt_raise(rt, PYEXC_MemoryError, "%s", "");
 	value r = seq.type == VT_LIST ? value_list(rt->arena, (size_t)total) :
 	    value_tuple(rt->arena, (size_t)total);
 	for (i = 0; i < (size_t)count; i++)
