@@ -1,6 +1,6 @@
 // mcp_client.mjs -- sandboxrepl --mcp driven by the official MCP TypeScript
 // SDK's client, as an agent host drives it: spawned over stdio, initialize
-// negotiated by the SDK, tools listed, tools called.  Run by tests/mcp.test:
+// negotiated by the SDK, tools listed, tools called.  Run by tests/app/mcp.test:
 //
 //   node mcp_client.mjs NODE_MODULES SANDBOXREPL
 //

@@ -1,6 +1,6 @@
 """mcp_hostile.py -- sandboxrepl --mcp against a client that breaks the rules.
 
-Run by tests/mcp.test: python3 mcp_hostile.py SANDBOXREPL.  Malformed
+Run by tests/app/mcp.test: python3 mcp_hostile.py SANDBOXREPL.  Malformed
 lines, wrong types, unknown methods and tools, a message past the size
 cap, an old revision negotiated, the stateless revision's _meta rules;
 then a client that never reads (the server blocks, its memory stays

@@ -1,5 +1,5 @@
 # tmuxlib.sh -- the helpers a tmux-driven UI test shares (sourced by
-# tests/ui.test, tests/play.test and tests/ui_input.test): a private tmux
+# tests/ui/ui.test, tests/ui/play.test and tests/ui/ui_input.test): a private tmux
 # server per start, the program in a fixed size, locale, INPUTRC and HOME,
 # and waits that poll the screen until a deadline instead of sleeping.
 # Sets bin, tmp, pass and fail; the sourcing test prints its tally and

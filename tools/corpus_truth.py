@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""corpus_truth.py -- the ground truth for tests/corpus.test: every corpus
+"""corpus_truth.py -- the ground truth for tests/whole/corpus.test: every corpus
 input run in Debian's CPython 3.11 (/usr/bin/python3) inside bwrap, in a
 throwaway replica of the essay's world with a fake internet around it.
 

@@ -502,7 +502,7 @@ is_linebreak(uint32_t c)
 
 /*
  * The tables (src/methods_tables.gen.h, generated from CPython 3.11's
- * unicodedata by tests/gen_methods.py --tables):
+ * unicodedata by tools/gen_methods.py --tables):
  *
  *   upper_runs, lower_runs	simple one-to-one mappings, as runs: c in
  *				[lo, hi] with (c - lo) % stride == 0 maps to

@@ -1,7 +1,7 @@
 """compare.py -- run the corpus through the unsafe path and compare each
 input's outcome with CPython's (tests/corpus/truth.tsv, everyday.tsv).
 
-Called by tests/corpus.test:
+Called by tests/whole/corpus.test:
 
     python3 compare.py --sandboxrepl BIN --table FILE --min N [--name NAME]
 
@@ -288,7 +288,7 @@ def main():
         return 1
     note = ""
     if agree > args.min:
-        note = " (above the floor of %d: raise it in tests/corpus.test)" \
+        note = " (above the floor of %d: raise it in tests/whole/corpus.test)" \
             % args.min
     print("ok - %s: %d of %d agree%s" % (args.name, agree, total, note))
     return 0

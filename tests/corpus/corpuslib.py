@@ -1,4 +1,4 @@
-"""corpuslib.py -- what tools/corpus_truth.py and tests/corpus.test share:
+"""corpuslib.py -- what tools/corpus_truth.py and tests/whole/corpus.test share:
 the corpus files' format, the truth table's columns, and the rules that
 turn a run into comparable facts (address normalisation, long results
 reduced to a prefix and a digest, the secret's detection in whatever

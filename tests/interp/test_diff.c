@@ -3,7 +3,7 @@
  *
  * tests/diff/cases.tsv holds one expression per line with what CPython 3.11
  * printed for it (repr of the value, or "ExceptionClass: message"), as
- * generated once by tests/diff/gen_diff.py.  Each expression goes through
+ * generated once by tools/gen_diff.py.  Each expression goes through
  * the sandbox path exactly as a user's input would, and the record must say
  * the same.  No Python is needed to run this.
  */

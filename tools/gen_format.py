@@ -3,6 +3,7 @@
 CPython 3.11 answers (repr of the result, or "Class: message").  Same
 format as tests/diff/cases.tsv: EXPR<TAB>EXPECTED, with \\t \\n \\\\ escaped.
 Run once with python3.11 and commit the output."""
+import os
 import random
 import sys
 
@@ -34,6 +35,7 @@ for v in values:
             except Exception as e:
                 got = "%s: %s" % (type(e).__name__, e)
             out.append("%s\t%s" % (esc(expr), esc(got)))
-with open("tests/data/format_cases.tsv", "w") as f:
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+               "tests", "data", "format_cases.tsv"), "w") as f:
     f.write("\n".join(out) + "\n")
 print(len(out))

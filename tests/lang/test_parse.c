@@ -1,7 +1,7 @@
 /*
  * test_parse.c -- the parser against CPython 3.11.
  *
- * The tables in tests/data/ were written once by tests/gen_parse.py from
+ * The tables in tests/data/ were written once by tools/gen_parse.py from
  * CPython's ast module and codeop; this program only reads them:
  *   parse_ok.tsv     input -> ast.dump() output
  *   parse_err.tsv    input -> incomplete, or error class, message, column

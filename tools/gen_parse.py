@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """gen_parse.py -- write the parser's golden tables from CPython 3.11.
 
-    python3 tests/gen_parse.py     (run from the top of the tree)
+    python3 tools/gen_parse.py     (run from the top of the tree)
 
 tests/data/parse_ok.tsv     INPUT <TAB> ast.dump() of it: mode 'eval' when
                             the input is a lone expression, else 'exec'
@@ -1060,7 +1060,7 @@ def main():
     # every row is computed before a file is written, so a bad row never
     # leaves a table half written
     here = os.path.dirname(os.path.abspath(__file__))
-    data = os.path.join(here, "data")
+    data = os.path.join(here, "..", "tests", "data")
     tables = {
         "parse_ok.tsv": ["%s\t%s\n" % (esc(src), esc(dump_of(src)))
                          for src in lines(OK) + OK_RAW],

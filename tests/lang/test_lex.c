@@ -3,7 +3,7 @@
  * the input; errors as tokens with CPython's message and place.
  * Expected messages are CPython 3.11's (checked with python3 -c when this
  * table was written; the parser tables re-check them through
- * tests/gen_parse.py).
+ * tools/gen_parse.py).
  */
 #include "config.h"
 

@@ -1,7 +1,7 @@
 /*
  * test_value.c -- containers, repr of structures, iteration, copying.
  *
- * tests/data/value_cases.tsv (made once by tests/gen_values.py) names
+ * tests/data/value_cases.tsv (made once by tools/gen_values.py) names
  * structures and holds CPython 3.11's repr (or error) of each; the builders
  * below make the same structure by hand, name for name.  The other tests
  * check properties that need no oracle: a copy equals its original, keeps
@@ -105,7 +105,7 @@ build_set(struct rt *rt, const char *name, value *r)
 }
 
 /* Each builder makes the structure of the snippet of the same name in
- * tests/gen_values.py; false when building raised (as Python would). */
+ * tools/gen_values.py; false when building raised (as Python would). */
 static bool
 build(struct rt *rt, const char *name, value *r)
 {

@@ -1,7 +1,7 @@
 /*
  * test_num.c -- operators on values against CPython 3.11, table first.
  *
- * tests/data/num_cases.tsv (made once by tests/gen_values.py) holds every
+ * tests/data/num_cases.tsv (made once by tools/gen_values.py) holds every
  * binary operator and comparison over pairs of ints, floats, complexes,
  * bools and a few other types, subscripts and slices, the unary
  * operators, numeric hashes and reprs, each with CPython's repr of the result or its "Class: message".

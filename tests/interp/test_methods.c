@@ -3,7 +3,7 @@
  *
  * tests/data/methods.tsv holds one input per line with what CPython 3.11
  * gave for it (repr of the value, "Class: message", or "-" for statements
- * with no value), generated once by tests/gen_methods.py.  Every input runs
+ * with no value), generated once by tools/gen_methods.py.  Every input runs
  * on the unsafe path of one session, in order, each in an arena of its own
  * that is freed before the next input: names assigned by one line (and
  * mutated by later lines' methods) must survive that.  No Python is needed

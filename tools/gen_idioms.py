@@ -3,6 +3,7 @@
 idioms with what CPython 3.11 answers (repr of the result, or
 "Class: message"), for the unsafe path's full model.  Same format as
 tests/diff/cases.tsv.  Run once with python3.11 and commit the output."""
+import os
 import sys
 
 assert sys.version_info[:2] == (3, 11)
@@ -154,6 +155,7 @@ for expr in CASES.strip().split("\n"):
     except Exception as e:
         got = "%s: %s" % (type(e).__name__, e)
     out.append("%s\t%s" % (esc(expr), esc(got)))
-with open("tests/data/idiom_cases.tsv", "w") as f:
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+               "tests", "data", "idiom_cases.tsv"), "w") as f:
     f.write("\n".join(out) + "\n")
 print(len(out))

@@ -5,7 +5,7 @@
  * postfix program over our value functions (value_binop, value_unaryop,
  * builtin_find(...)->fn, value_repr) with CPython 3.11's answer; this
  * program runs each one and compares the repr or "Class: message" byte for
- * byte.  tests/diff/gen_diff.py made the table; no Python is needed here.
+ * byte.  tools/gen_diff.py made the table; no Python is needed here.
  */
 #include "config.h"
 
