@@ -20,13 +20,13 @@
 #include "policy.h"
 
 const struct layer_entry sandbox_layers[] = {
-	{ LAYER_COMMANDS,    "commands",    LAYER_STAGE_CHECK, commands_decide },
-	{ LAYER_ALLOWLIST,   "allowlist",   LAYER_STAGE_CHECK, allowlist_decide },
-	{ LAYER_BUDGET,      "budget",      LAYER_STAGE_CHECK, budget_decide },
-	{ LAYER_SURFACE,     "surface",     LAYER_STAGE_ARGS,  surface_decide },
-	{ LAYER_NETWORK,     "network",     LAYER_STAGE_ARGS,  network_decide },
-	{ LAYER_IDEMPOTENCY, "idempotency", LAYER_STAGE_ARGS,  idempotency_decide },
-	{ LAYER__COUNT,      NULL,          LAYER_STAGE_CHECK, NULL }
+	{ LAYER_COMMANDS,    LAYER_STAGE_CHECK, commands_decide },
+	{ LAYER_ALLOWLIST,   LAYER_STAGE_CHECK, allowlist_decide },
+	{ LAYER_BUDGET,      LAYER_STAGE_CHECK, budget_decide },
+	{ LAYER_SURFACE,     LAYER_STAGE_ARGS,  surface_decide },
+	{ LAYER_NETWORK,     LAYER_STAGE_ARGS,  network_decide },
+	{ LAYER_IDEMPOTENCY, LAYER_STAGE_ARGS,  idempotency_decide },
+	{ LAYER__COUNT,      LAYER_STAGE_CHECK, NULL }
 };
 
 bool

@@ -78,9 +78,9 @@ enum layer_stage {
 	LAYER_STAGE_ARGS	/* a command's evaluated arguments */
 };
 
+/* A layer's name is record_layer_name(layer), from record.h's LAYERS. */
 struct layer_entry {
 	enum layer		 layer;
-	const char		*name;	/* record_layer_name(layer) */
 	enum layer_stage	 stage;
 	layer_fn		*decide;
 };
