@@ -7,11 +7,13 @@
  */
 #include "config.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "mockfs.h"
+#include "strlist.h"
 #include "xalloc.h"
 
 struct mfile {
@@ -91,21 +93,8 @@ mfs_name(const struct mfs *fs, size_t i)
 static size_t
 find(const struct mfs *fs, const char *name, bool *found)
 {
-	size_t lo = 0, hi = fs->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(fs->files[mid].name, name);
-		if (c == 0) {
-			*found = true;
-			return mid;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*found = false;
-	return lo;
+	return sorted_find(fs->files, fs->n, sizeof *fs->files,
+	    offsetof(struct mfile, name), name, found);
 }
 
 const char *

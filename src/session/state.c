@@ -31,6 +31,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,7 @@
 #include "sbuf.h"
 #include "sha256.h"
 #include "state.h"
+#include "strlist.h"
 #include "value.h"
 #include "xalloc.h"
 
@@ -126,21 +128,8 @@ files_free(struct sfile *f, size_t n)
 static size_t
 spath_find(const struct spath *sp, const char *name, bool *found)
 {
-	size_t lo = 0, hi = sp->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(sp->files[mid].name, name);
-		if (c == 0) {
-			*found = true;
-			return mid;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*found = false;
-	return lo;
+	return sorted_find(sp->files, sp->n, sizeof *sp->files,
+	    offsetof(struct sfile, name), name, found);
 }
 
 static void
