@@ -355,7 +355,7 @@ step_fds(struct stage *st)
 }
 
 int
-jail_drop_caps(void)
+jail_caps_keep(uint32_t mask)
 {
 	struct __user_cap_header_struct head;
 	struct __user_cap_data_struct data[2];
@@ -363,6 +363,8 @@ jail_drop_caps(void)
 
 	/* The bounding set: drop until the kernel says there is no such cap. */
 	for (cap = 0; cap < 64; cap++) {
+		if (cap < 32 && (mask & (1u << cap)))
+			continue;
 		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == -1) {
 			if (errno == EINVAL)
 				break;
@@ -374,17 +376,30 @@ jail_drop_caps(void)
 	memset(&head, 0, sizeof head);
 	memset(data, 0, sizeof data);
 	head.version = _LINUX_CAPABILITY_VERSION_3;
+	data[0].effective = data[0].permitted = data[0].inheritable = mask;
 	if (syscall(SYS_capset, &head, data) == -1)
 		return -1;
 	/* Check rather than trust. */
+	memset(data, 0, sizeof data);
 	if (syscall(SYS_capget, &head, data) == -1)
 		return -1;
-	if (data[0].effective | data[0].permitted | data[0].inheritable |
-	    data[1].effective | data[1].permitted | data[1].inheritable) {
+	if (data[0].effective != mask || data[0].permitted != mask ||
+	    data[0].inheritable != mask ||
+	    (data[1].effective | data[1].permitted | data[1].inheritable)) {
 		errno = EPERM;
 		return -1;
 	}
+	for (cap = 0; cap < 32; cap++)
+		if ((mask & (1u << cap)) &&
+		    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) == -1)
+			return -1;
 	return 0;
+}
+
+int
+jail_drop_caps(void)
+{
+	return jail_caps_keep(0);
 }
 
 int

@@ -104,6 +104,12 @@ bool jail_wire_parse(const struct jail_plan *p, const char *buf,
  */
 int jail_drop_caps(void);
 int jail_no_new_privs(void);
+/* Keep only the capabilities in mask (bits below 32): drop the rest from
+ * the bounding set, clear the ambient set, capset mask as effective,
+ * permitted and inheritable (checked with capget), then raise mask's as
+ * ambient ones so they survive execve.  jail_drop_caps() is mask 0.
+ * 0, or -1 with errno. */
+int jail_caps_keep(uint32_t mask);
 /* Ask for SIGKILL when the parent dies; ESRCH when parent (its pid) has
  * died already.  0, or -1 with errno. */
 int jail_pdeathsig(pid_t parent);

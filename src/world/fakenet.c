@@ -89,6 +89,7 @@
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
+#include "jail_int.h"
 #include "world/fakenet.h"
 #include "xalloc.h"
 
@@ -604,36 +605,13 @@ child_common(pid_t parent, int devnull, int err, int *keep, int nkeep)
 	return 0;
 }
 
-/* Keep only the capabilities in mask (bits < 32), in the bounding set
- * and as inheritable + ambient ones that survive execve. */
+/* Keep only the capabilities in mask (jail_caps_keep()), then set
+ * no_new_privs. */
 static int
 caps_keep(uint32_t mask)
 {
-	struct __user_cap_header_struct head;
-	struct __user_cap_data_struct data[2];
-	unsigned long cap;
-
-	for (cap = 0; cap < 64; cap++) {
-		if (cap < 32 && (mask & (1u << cap)))
-			continue;
-		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == -1) {
-			if (errno == EINVAL)
-				break;
-			return -1;
-		}
-	}
-	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) == -1)
+	if (jail_caps_keep(mask) == -1)
 		return -1;
-	memset(&head, 0, sizeof head);
-	memset(data, 0, sizeof data);
-	head.version = _LINUX_CAPABILITY_VERSION_3;
-	data[0].effective = data[0].permitted = data[0].inheritable = mask;
-	if (syscall(SYS_capset, &head, data) == -1)
-		return -1;
-	for (cap = 0; cap < 32; cap++)
-		if ((mask & (1u << cap)) &&
-		    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) == -1)
-			return -1;
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
 		return -1;
 	return 0;
