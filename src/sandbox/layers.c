@@ -110,7 +110,6 @@ commands_decide(struct layer_call *c, struct layer_decision *d)
 {
 	const struct policy *p = c->policy;
 	const struct cmd_entry *e = c->e;
-	const char *why;
 
 	if (e == NULL)
 		return true;
@@ -129,17 +128,28 @@ commands_decide(struct layer_call *c, struct layer_decision *d)
 		    "allowlist", e->name);
 		return false;
 	}
-	/* a command's call is written out: its argument as one dict, or by
-	 * position and keyword (cmd.h); else an error that shows a call
-	 * that works */
-	if ((why = cmd_shape_error(c->a, e, c->call)) != NULL) {
-		d->node = c->call;
-		d->verdict = VERDICT_ERROR;
-		d->rule = "arguments";
-		d->reason = why;
-		return false;
-	}
-	return true;
+	return command_shape_decide(c, d);
+}
+
+/* A command's call is written out: its argument as one dict, or by
+ * position and keyword (cmd.h); else an error that shows a call that
+ * works.  Every path asks this, the unsafe and jail paths too. */
+bool
+command_shape_decide(struct layer_call *c, struct layer_decision *d)
+{
+	const char *why;
+
+	if (c->e == NULL)
+		return true;
+	why = cmd_shape_error(c->a, c->e, c->call);
+	if (why == NULL)
+		return true;
+	d->node = c->call;
+	d->verdict = VERDICT_ERROR;
+	d->layer = LAYER_COMMANDS;
+	d->rule = "arguments";
+	d->reason = why;
+	return false;
 }
 
 /* The code policy on one argument of a command: a dict display is the

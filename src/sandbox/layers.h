@@ -102,6 +102,8 @@ void layers_blocked(const struct check_result *cr, struct layer_decision *d);
 
 /* One layer each (their files name them). */
 layer_fn commands_decide;	/* layers.c: policy.c's list, cmd.c's shape */
+layer_fn command_shape_decide;	/* layers.c: cmd.c's shape alone, which the
+				   paths without the sandbox's layers ask */
 layer_fn allowlist_decide;	/* layers.c: check.c's walks */
 layer_fn budget_decide;		/* budget.c */
 layer_fn surface_decide;	/* surface.c */

@@ -1003,22 +1003,6 @@ repr_of(struct step *st, value v)
 	return s;
 }
 
-/* A command's call is written out: its argument as one dict, or by
- * position and keyword (cmd.h); else an error that shows a call that
- * works. */
-static bool
-command_shape(struct step *st, const struct cmd_entry *e,
-    const struct node *call)
-{
-	const char *why = cmd_shape_error(st->a, e, call);
-
-	if (why == NULL)
-		return true;
-	mark_node(st->r, call);
-	decide(st, VERDICT_ERROR, LAYER_COMMANDS, "arguments", why);
-	return false;
-}
-
 /* A layer's decision becomes the record's (layers.h). */
 static void
 apply(struct step *st, const struct layer_decision *d)
@@ -1031,6 +1015,23 @@ apply(struct step *st, const struct layer_decision *d)
 	st->essay = d->essay;
 	if (d->outcome != NULL)
 		st->r->outcome = d->outcome;
+}
+
+/* The paths without the sandbox's layers still need a command's call
+ * written out (layers.c's command_shape_decide, the commands layer's
+ * own check). */
+static bool
+command_shape(struct step *st, const struct cmd_entry *e,
+    const struct node *call)
+{
+	struct layer_call c = { .a = st->a, .input = st->r->input, .e = e,
+	    .call = call };
+	struct layer_decision d = { .verdict = VERDICT_OK };
+
+	if (command_shape_decide(&c, &d))
+		return true;
+	apply(st, &d);
+	return false;
 }
 
 /* The policy's checker said no: the record names its rule and node. */
