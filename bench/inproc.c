@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #include "arena.h"
-#include "check.h"
+#include "allowlist.h"
 #include "eval.h"
 #include "jail.h"
 #include "mockfs.h"

@@ -1,12 +1,8 @@
 /*
- * layers.c -- the sandbox's layers as one ordered table, and the two
- * that ask the policy about the input's code before it runs.
- *
- * "commands": the command allowlist (policy.c) and the call's written
- * shape (cmd.c).  "allowlist": the policy's checker (check.c) over the
- * code, or over a command's arguments (the dict display around them is
- * the command's own syntax, so its keys and values are checked, not it),
- * then the name rule.  The other layers have a file each (layers.h).
+ * layers.c -- the sandbox's layers as one ordered table, and the first
+ * of them, "commands": the command allowlist (policy.c) and the call's
+ * written shape (cmd.c).  The other layers have a file each (layers.h):
+ * "allowlist" is allowlist.c.
  */
 #include "config.h"
 
@@ -14,7 +10,6 @@
 
 #include "arena.h"
 #include "ast.h"
-#include "check.h"
 #include "cmd.h"
 #include "layers.h"
 #include "policy.h"
@@ -46,14 +41,6 @@ layers_walk(enum layer_stage stage, enum layer last, struct layer_call *c,
 			break;
 	}
 	return true;
-}
-
-void
-layers_blocked(const struct check_result *cr, struct layer_decision *d)
-{
-	*d = (struct layer_decision){ .verdict = VERDICT_BLOCKED,
-	    .layer = LAYER_ALLOWLIST, .rule = cr->rule, .reason = cr->reason,
-	    .essay = cr->essay, .node = cr->node };
 }
 
 /* The literal str a command's call gives key, by position, keyword
@@ -150,75 +137,4 @@ command_shape_decide(struct layer_call *c, struct layer_decision *d)
 	d->rule = "arguments";
 	d->reason = why;
 	return false;
-}
-
-/* The code policy on one argument of a command: a dict display is the
- * command's own syntax, so its keys and values are checked, not it. */
-static bool
-check_arg(const struct layer_call *c, const struct node *arg,
-    struct check_result *cr)
-{
-	size_t i;
-
-	if (arg->kind != NODE_DICT)
-		return check_tree(c->policy, arg, c->a, cr);
-	for (i = 0; i < arg->u.dict.keys.len; i++) {
-		const struct node *k = arg->u.dict.keys.items[i];
-		if (k == NULL) {
-			cr->node = arg->u.dict.values.items[i];
-			cr->rule = "nodes";
-			cr->reason = "unpacking a dict (**) is not allowed";
-			cr->essay = "disallowed ** unpacking";
-			return false;
-		}
-		if (!check_tree(c->policy, k, c->a, cr) ||
-		    !check_tree(c->policy, arg->u.dict.values.items[i], c->a,
-		    cr))
-			return false;
-	}
-	return true;
-}
-
-/* The code the input runs: the whole tree, or a command's arguments. */
-static size_t
-code_count(const struct layer_call *c)
-{
-	return c->e == NULL ? 1 :
-	    c->call->u.call.args.len + c->call->u.call.keywords.len;
-}
-
-static const struct node *
-code_at(const struct layer_call *c, size_t i)
-{
-	const struct node *call = c->call;
-
-	if (c->e == NULL)
-		return c->root;
-	return i < call->u.call.args.len ? call->u.call.args.items[i] :
-	    call->u.call.keywords.items[i -
-	    call->u.call.args.len]->u.keyword.value;
-}
-
-bool
-allowlist_decide(struct layer_call *c, struct layer_decision *d)
-{
-	const struct node *whole = c->e == NULL ? c->root : c->call;
-	struct check_result cr;
-	bool ok;
-	size_t i, n = code_count(c);
-
-	ok = check_source(c->policy, whole, c->input, strlen(c->input), c->a,
-	    &cr);
-	for (i = 0; ok && i < n; i++)
-		ok = c->e == NULL ? check_tree(c->policy, c->root, c->a, &cr) :
-		    i < c->call->u.call.args.len ?
-		    check_arg(c, code_at(c, i), &cr) :
-		    check_tree(c->policy, code_at(c, i), c->a, &cr);
-	/* the name rule: a name the policy does not give is refused by its
-	 * filter, not left to a NameError */
-	for (i = 0; ok && c->names && i < n; i++)
-		ok = check_names(c->policy, code_at(c, i), c->a, &cr);
-	if (!ok)
-		layers_blocked(&cr, d);
-	return ok;
 }

@@ -6,7 +6,7 @@
  * and applies the first decision.  Where each layer's rule lives:
  *
  *   commands     policy.c (the command allowlist) and cmd.c (the call's shape)
- *   allowlist    check.c (the AST walk, the blocklist, the name rule)
+ *   allowlist    allowlist.c (the AST walk, the blocklist, the name rule)
  *   budget       budget.c
  *   surface      surface.c
  *   network      network.c
@@ -61,7 +61,7 @@ struct layer_decision {
 	const char		*rule;
 	const char		*reason;
 	const char		*essay;	/* the rule in the essay's words, or
-					   NULL (check.h) */
+					   NULL (allowlist.h) */
 	const char		*outcome; /* an ok decision's outcome, or NULL */
 	const struct node	*node;	/* the node the record marks, or NULL */
 	/* the effect the refusal stopped, recorded as refused (op NULL:
@@ -96,7 +96,7 @@ extern const struct layer_entry sandbox_layers[];
 bool layers_walk(enum layer_stage stage, enum layer last,
     struct layer_call *c, struct layer_decision *d);
 
-/* The decision of the policy's checker when it said no (check.h). */
+/* The decision of the policy's checker when it said no (allowlist.c). */
 struct check_result;
 void layers_blocked(const struct check_result *cr, struct layer_decision *d);
 
@@ -104,7 +104,7 @@ void layers_blocked(const struct check_result *cr, struct layer_decision *d);
 layer_fn commands_decide;	/* layers.c: policy.c's list, cmd.c's shape */
 layer_fn command_shape_decide;	/* layers.c: cmd.c's shape alone, which the
 				   paths without the sandbox's layers ask */
-layer_fn allowlist_decide;	/* layers.c: check.c's walks */
+layer_fn allowlist_decide;	/* allowlist.c */
 layer_fn budget_decide;		/* budget.c */
 layer_fn surface_decide;	/* surface.c */
 layer_fn network_decide;	/* network.c */

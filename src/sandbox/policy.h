@@ -4,7 +4,7 @@
  * A policy is a table of what exists: node kinds, operators, call names,
  * commands and hosts that are allowed, how attribute access and names are
  * treated, a textual blocklist, the budget and the caps.  The checker
- * (check.c), the evaluator's name resolution (eval.c) and the sandbox's
+ * (allowlist.c), the evaluator's name resolution (eval.c) and the sandbox's
  * layers (layers.c) read it; nothing else decides.
  *
  * Presets:

@@ -24,7 +24,7 @@
  *
  * The sandbox's layers are one table, walked here: layers.c (each layer
  * in its own file: budget.c, surface.c, network.c, idempotency.c; the
- * allowlists are check.c and policy.c).  The first layer that says no
+ * allowlists are allowlist.c and policy.c).  The first layer that says no
  * decides the record; later layers are not consulted.  Every record ends
  * with the path's filesystem listing and budget after the step, and the
  * trace line built from label, shown input and outcome (trace.c).
@@ -44,7 +44,7 @@
 #include "arena.h"
 #include "ast.h"
 #include "builtins.h"
-#include "check.h"
+#include "allowlist.h"
 #include "cmd.h"
 #include "eval.h"
 #include "jailpath.h"
@@ -877,7 +877,7 @@ struct step {
 	const char		*raised_after; /* the exception that ended
 					   code which had done harm first */
 	const char		*essay;	/* the deciding rule's phrase in the
-					   essay's words (check.h), or NULL */
+					   essay's words (allowlist.h), or NULL */
 };
 
 static void

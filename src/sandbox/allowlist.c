@@ -1,5 +1,8 @@
 /*
- * check.c -- the AST allowlist walk.
+ * allowlist.c -- the essay's allowlist: the AST walk, and the layer
+ * (allowlist_decide) that runs it over the input's code, or over a
+ * command's arguments (the dict display around them is the command's own
+ * syntax, so its keys and values are checked, not it), then the name rule.
  *
  * The policy is a table of what exists (policy.h); this file only asks the
  * table.  Structural nodes (the Expression/Module roots and expression
@@ -13,10 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "allowlist.h"
 #include "arena.h"
 #include "ast.h"
-#include "check.h"
 #include "cmd.h"
+#include "layers.h"
 #include "policy.h"
 #include "sbuf.h"
 
@@ -634,4 +638,86 @@ check_names(const struct policy *p, const struct node *root, struct arena *a,
 			return false;
 	}
 	return true;
+}
+
+/* ---- the layer: the policy over the input's code ---- */
+
+/* The checker said no: the layer's decision (layers.h). */
+void
+layers_blocked(const struct check_result *cr, struct layer_decision *d)
+{
+	*d = (struct layer_decision){ .verdict = VERDICT_BLOCKED,
+	    .layer = LAYER_ALLOWLIST, .rule = cr->rule, .reason = cr->reason,
+	    .essay = cr->essay, .node = cr->node };
+}
+
+/* The code policy on one argument of a command: a dict display is the
+ * command's own syntax, so its keys and values are checked, not it. */
+static bool
+check_arg(const struct layer_call *c, const struct node *arg,
+    struct check_result *cr)
+{
+	size_t i;
+
+	if (arg->kind != NODE_DICT)
+		return check_tree(c->policy, arg, c->a, cr);
+	for (i = 0; i < arg->u.dict.keys.len; i++) {
+		const struct node *k = arg->u.dict.keys.items[i];
+		if (k == NULL) {
+			cr->node = arg->u.dict.values.items[i];
+			cr->rule = "nodes";
+			cr->reason = "unpacking a dict (**) is not allowed";
+			cr->essay = "disallowed ** unpacking";
+			return false;
+		}
+		if (!check_tree(c->policy, k, c->a, cr) ||
+		    !check_tree(c->policy, arg->u.dict.values.items[i], c->a,
+		    cr))
+			return false;
+	}
+	return true;
+}
+
+/* The code the input runs: the whole tree, or a command's arguments. */
+static size_t
+code_count(const struct layer_call *c)
+{
+	return c->e == NULL ? 1 :
+	    c->call->u.call.args.len + c->call->u.call.keywords.len;
+}
+
+static const struct node *
+code_at(const struct layer_call *c, size_t i)
+{
+	const struct node *call = c->call;
+
+	if (c->e == NULL)
+		return c->root;
+	return i < call->u.call.args.len ? call->u.call.args.items[i] :
+	    call->u.call.keywords.items[i -
+	    call->u.call.args.len]->u.keyword.value;
+}
+
+bool
+allowlist_decide(struct layer_call *c, struct layer_decision *d)
+{
+	const struct node *whole = c->e == NULL ? c->root : c->call;
+	struct check_result cr;
+	bool ok;
+	size_t i, n = code_count(c);
+
+	ok = check_source(c->policy, whole, c->input, strlen(c->input), c->a,
+	    &cr);
+	for (i = 0; ok && i < n; i++)
+		ok = c->e == NULL ? check_tree(c->policy, c->root, c->a, &cr) :
+		    i < c->call->u.call.args.len ?
+		    check_arg(c, code_at(c, i), &cr) :
+		    check_tree(c->policy, code_at(c, i), c->a, &cr);
+	/* the name rule: a name the policy does not give is refused by its
+	 * filter, not left to a NameError */
+	for (i = 0; ok && c->names && i < n; i++)
+		ok = check_names(c->policy, code_at(c, i), c->a, &cr);
+	if (!ok)
+		layers_blocked(&cr, d);
+	return ok;
 }

@@ -1,8 +1,8 @@
 /*
- * check.h -- the AST allowlist: does a policy allow this tree?
+ * allowlist.h -- the AST allowlist: does a policy allow this tree?
  */
-#ifndef SANDBOXREPL_CHECK_H
-#define SANDBOXREPL_CHECK_H
+#ifndef SANDBOXREPL_ALLOWLIST_H
+#define SANDBOXREPL_ALLOWLIST_H
 
 #include <stdbool.h>
 

@@ -1,5 +1,5 @@
 /*
- * test_check.c -- the AST allowlist: what the essay policy lets through,
+ * test_allowlist.c -- the AST allowlist: what the essay policy lets through,
  * what it stops, which rule and which node it names.
  */
 #include "config.h"
@@ -13,7 +13,7 @@
 
 #include "arena.h"
 #include "ast.h"
-#include "check.h"
+#include "allowlist.h"
 #include "cmd.h"
 #include "parse.h"
 #include "policy.h"
