@@ -2,7 +2,7 @@
  * eval.c -- the tree-walking evaluator.
  *
  * Each node kind has one case in eval_expr().  Numbers, containers and
- * comparisons are the value layer's business (value.c, num.c); this file
+ * comparisons are the value layer's business (src/value/); this file
  * only walks, resolves names, and calls.
  *
  * Two things keep hostile trees from taking the process down:

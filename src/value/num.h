@@ -2,9 +2,10 @@
  * num.h -- numbers: bool-as-int, int (int64 fast path, GMP beyond), float
  * and complex, with CPython 3.11's results and exceptions.
  *
- * value.c dispatches here when both operands of an operator are numbers;
- * builtins.c uses the conversions and round/abs.  Everything allocates in
- * rt->arena and fails by returning false with rt->exc set.
+ * operator.c dispatches here when both operands of an operator are
+ * numbers, compare.c to hash and compare a number; builtins.c uses the
+ * conversions and round/abs.  Everything allocates in rt->arena and fails
+ * by returning false with rt->exc set.
  */
 #ifndef SANDBOXREPL_NUM_H
 #define SANDBOXREPL_NUM_H
@@ -25,7 +26,7 @@ struct sbuf;
 
 /* a OP b for two numbers (TypeError for ops numbers lack, e.g. 1.5 << 1). */
 bool num_binop(struct rt *rt, enum binop op, value a, value b, value *out);
-/* -a, +a, ~a for a number (not is value.c's). */
+/* -a, +a, ~a for a number (not is operator.c's). */
 bool num_unaryop(struct rt *rt, enum unaryop op, value a, value *out);
 /* EQ..GTE between two numbers; *res is the C truth. */
 bool num_compare(struct rt *rt, enum cmpop op, value a, value b, bool *res);

@@ -142,7 +142,7 @@ struct vnative {
 #define IS_TUPLE(v)	((v).type == VT_TUPLE)
 #define IS_DICT(v)	((v).type == VT_DICT)
 
-/* ---- constructors (all allocate in rt->arena / the given arena) ---- */
+/* ---- constructors (value.c; all allocate in the given arena) ---- */
 value value_none(void);
 value value_bool(bool b);
 value value_int(int64_t i);
@@ -172,7 +172,7 @@ value value_slice(struct arena *a, value start, value stop, value step);
 value value_native(struct arena *a, const char *name, native_fn fn,
     value self, const void *data);
 
-/* ---- containers ---- */
+/* ---- containers (value.c; the dict/set lookups compare.c) ---- */
 void value_list_append(struct arena *a, value list, value item);
 /* dict/set: false with an exception when the key is unhashable. */
 bool value_dict_set(struct rt *rt, value dict, value key, value val);
@@ -189,14 +189,14 @@ bool value_set_update(struct rt *rt, value set, value iterable);
 /* The items of any iterable, as a new list. */
 bool value_collect(struct rt *rt, value iterable, value *list);
 
-/* ---- queries ---- */
+/* ---- queries (value.c; value_hash compare.c) ---- */
 const char *value_type_name(value v);
 bool value_truthy(struct rt *rt, value v, bool *out);
 bool value_hash(struct rt *rt, value v, uint64_t *out);
 /* Identity as Python's "is" sees it for our model. */
 bool value_is(value a, value b);
 
-/* ---- representation ---- */
+/* ---- representation (repr.c) ---- */
 /* repr(v), appended to out.  Fails for ints past INT_MAX_STR_DIGITS
  * (ValueError, as CPython 3.11) and for nesting past the depth cap. */
 bool value_repr(struct rt *rt, value v, struct sbuf *out);
@@ -209,7 +209,8 @@ uint64_t value_repr_bound(const char *s, size_t len, bool is_bytes);
 /* Python's repr of a str/bytes body with its quotes. */
 void value_str_repr(const struct vstr *s, bool is_bytes, struct sbuf *out);
 
-/* ---- operations (num.c for numbers, value.c for the rest) ---- */
+/* ---- operations (operator.c, which hands numbers to num.c; value_compare
+ * and value_eq compare.c; iteration and len value.c) ---- */
 bool value_binop(struct rt *rt, enum binop op, value a, value b, value *out);
 bool value_unaryop(struct rt *rt, enum unaryop op, value a, value *out);
 /* Comparison a OP b for every cmpop (IN/NOTIN: a in b); the result is a
