@@ -191,7 +191,7 @@ input_redisplay(void)
 		return;
 	rows = input_rows(U);
 	if (rows != U->input_h)
-		layout_draw(U);		/* the area grew or shrank */
+		H->layout(U);		/* the area grew or shrank */
 	npend = U->pending != NULL ? count_lines(U->pending, U->npending) : 0;
 	total = npend + count_lines(buf, strlen(buf));
 	curidx = npend + count_lines(buf, (size_t)rl_point) - 1;

@@ -90,20 +90,6 @@ ui_resize(struct ui *u)
 	ui_redraw(u);
 }
 
-void
-ui_quit(struct ui *u)
-{
-	size_t n = u->m.unsaved;
-
-	if (n == 0 || u->quit_asked) {
-		u->quit = true;
-		return;
-	}
-	u->quit_asked = true;
-	message_set(u, "%zu step%s not saved: :save FILE first, or "
-	    "press F10 or :quit again to quit", n, n == 1 ? "" : "s");
-}
-
 /*
  * '? TASK' with --agent: ask the agent, show its proposal in every path's
  * transcript before it runs, then run each proposed line like typed input.
@@ -187,7 +173,7 @@ ui_line(struct ui *u, const char *line)
 	size_t len;
 
 	if (line == NULL) {
-		ui_quit(u);
+		meta_quit(u);
 		ui_redraw(u);
 		return;
 	}
@@ -325,7 +311,7 @@ init_colors(struct ui *u, enum ui_theme theme)
 
 /* What the input line calls back (input.c does not name ui.c). */
 static const struct input_hooks hooks = {
-	ui_line, ui_redraw, ui_resize, ui_quit, ui_stopped
+	ui_line, ui_redraw, layout_draw, ui_resize, meta_quit, ui_stopped
 };
 
 int
