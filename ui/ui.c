@@ -7,7 +7,7 @@
  * time until :quit, F10 or end of input.  Every line readline accepts
  * comes to ui_line(): a ':' meta command, a presenter step (Enter on an
  * empty line while a scenario plays, play.c), or code, which is
- * accumulated while the parser says it is incomplete and then run on
+ * accumulated while the session says it is incomplete and then run on
  * every path.
  */
 #include "config.h"
@@ -19,7 +19,6 @@
 
 #include "agent.h"
 #include "arena.h"
-#include "parse.h"
 #include "policy.h"
 #include "session.h"
 #include "ui.h"
@@ -211,8 +210,8 @@ ui_line(struct ui *u, const char *line)
 	memcpy(u->pending + u->npending, line, len);
 	u->npending += len;
 	u->pending[u->npending] = '\0';
-	/* An empty line ends a continuation whatever the parser says. */
-	if (len > 0 && parse_is_incomplete(u->pending, u->npending)) {
+	/* An empty line ends a continuation whatever the session says. */
+	if (len > 0 && session_input_incomplete(u->pending, u->npending)) {
 		message_set(u, "incomplete input: go on, or Ctrl-C");
 		ui_redraw(u);
 		return;

@@ -1857,6 +1857,12 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 	finish(&st, input, len, label, e ? e->name : NULL);
 }
 
+bool
+session_input_incomplete(const char *input, size_t len)
+{
+	return parse_is_incomplete(input, len);
+}
+
 size_t
 session_run(struct session *s, const char *input, size_t len,
     const char *label, unsigned mask, struct arena *a, struct record **out)

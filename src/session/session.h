@@ -107,6 +107,14 @@ size_t session_run(struct session *s, const char *input, size_t len,
     const char *label, unsigned mask, struct arena *a, struct record **out);
 
 /*
+ * Does the input want more lines before it runs (an open bracket or
+ * string, a block's header "for x in y:" until a blank line)?  A reader
+ * that takes an input line by line (the UI, batch mode) asks this, so it
+ * needs no parser of its own.
+ */
+bool session_input_incomplete(const char *input, size_t len);
+
+/*
  * Told as each path of an input starts (done false) and ends (done
  * true), on the thread that called session_run(), so that a screen can
  * show which path is still running; fn NULL: nobody is told.
