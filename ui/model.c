@@ -21,6 +21,7 @@
 
 #include "arena.h"
 #include "ast.h"
+#include "layers.h"
 #include "mockfs.h"
 #include "model.h"
 #include "parse.h"
@@ -401,53 +402,24 @@ stops_evaluation(enum layer l)
 }
 
 /*
- * The layers an input meets on a path, in order.  The sandbox runs code
- * through the AST allowlist and the budget; a command first meets the
- * command allowlist, then its argument code meets the AST allowlist, then
- * budget, surface (path confinement), network and idempotency before its
- * effect.  The unsafe path has no layers between parsing and effect.
+ * The strip: the layers an input meets on the path, in order, as the
+ * sandbox's table has them (layers.h), and where the path's last record
+ * stopped.
  */
 size_t
 model_strip(const struct model *m, enum path_id p,
     struct strip_item out[STRIP_MAX])
 {
-	static const enum layer sandbox_code[] = { LAYER_PARSE,
-	    LAYER_ALLOWLIST, LAYER_BUDGET, LAYER_EVAL };
-	static const enum layer sandbox_cmd[] = { LAYER_PARSE, LAYER_COMMANDS,
-	    LAYER_ALLOWLIST, LAYER_BUDGET, LAYER_SURFACE, LAYER_NETWORK,
-	    LAYER_IDEMPOTENCY, LAYER_EVAL };
-	static const enum layer unsafe[] = { LAYER_PARSE, LAYER_EVAL };
-	static const enum layer jail[] = { LAYER_PARSE, LAYER_NAMESPACE,
-	    LAYER_LANDLOCK, LAYER_SECCOMP, LAYER_RLIMIT, LAYER_EVAL };
-	static const enum layer gvisor[] = { LAYER_PARSE, LAYER_GVISOR,
-	    LAYER_RLIMIT, LAYER_EVAL };
 	const struct model_last *last = &m->paths[p].last;
-	const enum layer *seq;
-	enum layer with[STRIP_MAX];
+	enum layer seq[STRIP_MAX];
 	size_t n, i, stop, bypass_at;
-	bool is_cmd = last->valid && last->kind == KIND_COMMAND, gv;
+	bool is_cmd = last->valid && last->kind == KIND_COMMAND;
 	bool found = false;
 
-	switch (p) {
-	case PATH_SANDBOX:
-		seq = is_cmd ? sandbox_cmd : sandbox_code;
-		n = is_cmd ? 8 : 4;
-		break;
-	case PATH_JAIL:
-		/* (under --jail=gvisor, gVisor's layers) */
-		gv = session_jail(m->s) == JAIL_BOUNDARY_GVISOR;
-		seq = gv ? gvisor : jail;
-		n = gv ? 4 : 6;
-		break;
-	case PATH_GVISOR:
-		seq = gvisor;
-		n = 4;
-		break;
-	default:
-		seq = unsafe;
-		n = 2;
-		break;
-	}
+	/* (the jail path under --jail=gvisor has gVisor's layers) */
+	n = layers_path(p, is_cmd ? KIND_COMMAND : KIND_CODE,
+	    p == PATH_GVISOR || session_jail(m->s) == JAIL_BOUNDARY_GVISOR,
+	    seq);
 	/* The deciding layer's place; a limit or a timeout stops the
 	 * evaluation, and names its place in the strip (the record's
 	 * layer, not "eval"). */
@@ -463,11 +435,8 @@ model_strip(const struct model *m, enum path_id p,
 	 * parsing, where it ran. */
 	if (last->valid && !found && !stops_evaluation(last->layer) &&
 	    last->layer != LAYER_EVAL && n < STRIP_MAX) {
-		with[0] = seq[0];
-		with[1] = last->layer;
-		for (i = 1; i < n; i++)
-			with[i + 1] = seq[i];
-		seq = with;
+		memmove(seq + 2, seq + 1, (n - 1) * sizeof *seq);
+		seq[1] = last->layer;
 		n++;
 		stop = 1;
 	}

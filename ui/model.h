@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "layers.h"
 #include "record.h"
 
 struct session;
@@ -109,7 +110,9 @@ struct strip_item {
 	enum strip_mark	 mark;
 };
 
-#define STRIP_MAX 10
+/* (a layer the path does not usually have may be added: the sandbox's
+ * filter in front of the jail) */
+#define STRIP_MAX (LAYERS_PATH_MAX + 1)
 
 void model_init(struct model *m, struct session *s);
 void model_free(struct model *m);
