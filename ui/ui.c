@@ -333,6 +333,8 @@ ui_run(struct session *s, const struct ui_opts *o)
 	noecho();
 	nonl();
 	init_colors(&u, o->theme);
+	/* (the AST pane and the files pane draw what records carry) */
+	session_report_panes(s);
 	model_init(&u.m, s);
 	/* (a play's first snapshot may come after inputs: see session.h) */
 	session_report_literals(s);

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "mockfs.h"
+#include "sha256.h"
 #include "xalloc.h"
 
 struct mfile {
@@ -21,6 +22,8 @@ struct mfile {
 	unsigned long stamp;	/* the generation that last wrote it */
 	unsigned mode;		/* st_mode */
 	bool	 unreadable;
+	bool	 hashed;	/* digest holds data's SHA-256 */
+	unsigned char digest[SHA256_BYTES];
 };
 
 struct mfs {
@@ -72,6 +75,11 @@ mfs_assign(struct mfs *fs, const struct mfs *from)
 		    from->files[i].len);
 		fs->files[i].mode = from->files[i].mode;
 		fs->files[i].unreadable = from->files[i].unreadable;
+		if (from->files[i].hashed) {
+			fs->files[i].hashed = true;
+			memcpy(fs->files[i].digest, from->files[i].digest,
+			    sizeof fs->files[i].digest);
+		}
 	}
 }
 
@@ -160,6 +168,7 @@ mfs_put(struct mfs *fs, const char *name, const char *data, size_t len)
 		    S_IFREG | 0644;
 	}
 	fs->files[i].unreadable = false;
+	fs->files[i].hashed = false;
 	fs->files[i].data = copy_data(data, len);
 	fs->files[i].len = len;
 	fs->files[i].stamp = ++fs->gen;
@@ -243,6 +252,21 @@ mfs_set_mode(struct mfs *fs, const char *name, unsigned mode,
 		fs->files[i].stamp = ++fs->gen;
 	}
 	return true;
+}
+
+const unsigned char *
+mfs_digest(struct mfs *fs, size_t i)
+{
+	struct mfile *f = &fs->files[i];
+
+	if (!f->hashed) {
+		struct sha256 c;
+		sha256_init(&c);
+		sha256_update(&c, f->data, f->len);
+		sha256_final(&c, f->digest);
+		f->hashed = true;
+	}
+	return f->digest;
 }
 
 size_t

@@ -204,6 +204,23 @@ void session_snap_free(struct session *s, struct session_snap *sn);
 size_t session_snap_bytes(const struct session_snap *sn);
 void session_report_literals(struct session *s);
 
+/*
+ * Panes: from now on, the records of an input carry what a screen's
+ * panes show beyond the JSON record: the input's tree or parse error
+ * (r->tree) and each file's digest (r->fs[i].digest).  A screen (the UI)
+ * asks for them before its first input; the JSON, batch and serve modes
+ * do not pay for them.
+ */
+void session_report_panes(struct session *s);
+/*
+ * Path p's files now, in the records' shape (record.h; with digests once
+ * panes are reported): what a screen starts from before any record, and
+ * after the session changed without one (a reset, a set-up step).
+ * Everything is allocated in a; returns their number.
+ */
+size_t session_files(struct session *s, enum path_id p, struct arena *a,
+    struct record_file **out);
+
 /* "unsafe", "sandboxed", "jailed": the word the essay's labels use. */
 const char *session_path_adjective(enum path_id p);
 
