@@ -63,7 +63,7 @@ fx_has(const struct record *r, const char *name)
 	size_t i;
 
 	for (i = 0; i < r->nfs; i++)
-		if (strcmp(r->fs[i], name) == 0)
+		if (strcmp(r->fs[i].name, name) == 0)
 			return true;
 	return false;
 }

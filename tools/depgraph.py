@@ -9,14 +9,17 @@ undefined symbol to the object that defines it, and prints
   - inside each folder, the groups of objects that call each other in a
     cycle (strongly connected components), largest first.
 
-Usage: depgraph.py [--check] [--allow FILE] OBJECT...
+Usage: depgraph.py [--check] [--allow FILE] [--forbid FOLDER=F1,F2] OBJECT...
 
 With --check it exits 1 when the folder graph has a cycle, or when a
 folder holds an object cycle that FILE does not list (FILE: one cycle per
-line, its objects' base names separated by spaces; '#' starts a comment).
-Those allowed cycles are the interpreter's own recursion (eval calls the
-object model, which calls eval for eval()).  Objects are grouped by the
-directory they were built in, so the graph follows the source tree.
+line, its objects' base names separated by spaces; '#' starts a comment),
+or when an object in FOLDER uses a symbol that an object in F1 or F2
+defines (--forbid, repeatable: "ui=src/lang,src/fs", the UI renders
+records and parses nothing).  Those allowed cycles are the interpreter's
+own recursion (eval calls the object model, which calls eval for eval()).
+Objects are grouped by the directory they were built in, so the graph
+follows the source tree.
 """
 import os
 import subprocess
@@ -75,11 +78,15 @@ def sccs(nodes, edges):
 
 
 def main(argv):
-    check, allow, objs = False, set(), []
+    check, allow, objs, forbid = False, set(), [], []
     args = iter(argv)
     for a in args:
         if a == "--check":
             check = True
+        elif a == "--forbid":
+            src, _, dsts = next(args).partition("=")
+            forbid.append((src.rstrip("/"),
+                           {d.rstrip("/") for d in dsts.split(",") if d}))
         elif a == "--allow":
             with open(next(args)) as f:
                 for line in f:
@@ -119,6 +126,16 @@ def main(argv):
         if len(comp) > 1:
             print(f"FOLDER CYCLE: {' <-> '.join(comp)}")
             bad += 1
+    for src, dsts in forbid:
+        for o in objs:
+            if folder[o] != src:
+                continue
+            for sym in sorted(needs[o]):
+                t = definer.get(sym)
+                if t is not None and folder[t] in dsts:
+                    print(f"FORBIDDEN: {o} uses {sym} from {t} "
+                          f"({src} may not need {', '.join(sorted(dsts))})")
+                    bad += 1
     for f in folders:
         inner = [o for o in objs if folder[o] == f]
         iedges = defaultdict(set)
@@ -134,7 +151,7 @@ def main(argv):
             if not known:
                 bad += 1
     if check and bad:
-        print(f"{bad} cycle(s) not allowed", file=sys.stderr)
+        print(f"{bad} cycle(s) or use(s) not allowed", file=sys.stderr)
         return 1
     return 0
 

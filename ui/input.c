@@ -28,7 +28,6 @@
 #include <readline/readline.h>
 
 #include "cmd.h"
-#include "mockfs.h"
 #include "ns.h"
 #include "policy.h"
 #include "session.h"
@@ -191,7 +190,7 @@ input_redisplay(void)
 		return;
 	rows = input_rows(U);
 	if (rows != U->input_h)
-		layout_draw(U);		/* the area grew or shrank */
+		H->layout(U);		/* the area grew or shrank */
 	npend = U->pending != NULL ? count_lines(U->pending, U->npending) : 0;
 	total = npend + count_lines(buf, strlen(buf));
 	curidx = npend + count_lines(buf, (size_t)rl_point) - 1;
@@ -602,11 +601,11 @@ complete(const char *text, int start, int end)
 		for (i = 0; cmd_names[i] != NULL; i++)
 			add_candidate(cmd_names[i]);
 		for (p = 0; p < PATH__COUNT; p++) {
-			const struct mfs *fs = session_fs(U->s,
-			    (enum path_id)p);
+			/* the files the files pane shows (model.h) */
+			const struct model_path *mp = &U->m.paths[p];
 			struct ns *ns = session_ns(U->s, (enum path_id)p);
-			for (i = 0; fs != NULL && i < mfs_count(fs); i++)
-				add_candidate(mfs_name(fs, i));
+			for (i = 0; i < mp->nnow; i++)
+				add_candidate(mp->now[i].name);
 			for (i = 0; ns != NULL && i < ns_count(ns); i++) {
 				value v;
 				add_candidate(ns_name(ns, i, &v));

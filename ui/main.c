@@ -26,7 +26,6 @@
 #include "arena.h"
 #include "doctor.h"
 #include "mcp.h"
-#include "parse.h"
 #include "policy.h"
 #include "record.h"
 #include "sbuf.h"
@@ -393,7 +392,7 @@ run_stdin(struct session *s, const struct options *o)
 		if (acc.len == 0)
 			continue;
 		if (acc.len < MAX_INPUT_BYTES && ++lines < MAX_INPUT_LINES &&
-		    parse_is_incomplete(acc.data, acc.len))
+		    session_input_incomplete(acc.data, acc.len))
 			continue;
 		lines = 0;
 		{

@@ -3,7 +3,8 @@
  *
  * A table of what exists: each row is a name, its argument and its
  * handler.  :play, :goto and :reset during a play drive the presenter
- * view (play.c).
+ * view (play.c).  Quitting is :quit's, whatever asks for it (F10,
+ * Ctrl-D): ui.c hands meta_quit to the input line as its quit hook.
  */
 #include "config.h"
 
@@ -163,10 +164,24 @@ do_save(struct ui *u, const char *arg)
 		    arg);
 }
 
+void
+meta_quit(struct ui *u)
+{
+	size_t n = u->m.unsaved;
+
+	if (n == 0 || u->quit_asked) {
+		u->quit = true;
+		return;
+	}
+	u->quit_asked = true;
+	message_set(u, "%zu step%s not saved: :save FILE first, or "
+	    "press F10 or :quit again to quit", n, n == 1 ? "" : "s");
+}
+
 static void
 do_quit(struct ui *u, const char *arg)
 {
-	ui_quit(u);
+	meta_quit(u);
 }
 
 /* :jail [ns|gvisor]: say or set the jail path's boundary. */

@@ -3,13 +3,13 @@
  *
  * model_apply() is called once per input with that input's records.  It
  * appends one transcript entry per record, keeps the last verdict and
- * deciding layer per path for the strip, and re-parses the input (the
- * parser is cheap and records carry spans, not trees) to dump the tree
- * with spans, so that the line whose span and kind match the offending
- * node can be highlighted.  File changes are not tracked per step: each
- * path's live filesystem is compared with a baseline taken at start,
- * :reset and after set-up steps, so a deleted file stays on screen,
- * marked, as the essay's "report.txt and secrets.txt are gone".
+ * deciding layer per path for the strip, takes the input's tree from the
+ * records (record.h: one line per node with its span and kind, or the
+ * parse error), so that the line whose span and kind match the offending
+ * node can be highlighted, and keeps each path's files as its last record
+ * left them.  Those are compared with a baseline taken at start, :reset
+ * and after set-up steps, by size and digest, so a deleted file stays on
+ * screen, marked, as the essay's "report.txt and secrets.txt are gone".
  */
 #include "config.h"
 
@@ -20,10 +20,8 @@
 #include <sys/stat.h>
 
 #include "arena.h"
-#include "ast.h"
-#include "mockfs.h"
+#include "layers.h"
 #include "model.h"
-#include "parse.h"
 #include "sbuf.h"
 #include "session.h"
 #include "textesc.h"
@@ -43,16 +41,48 @@ free_entry(struct model_entry *e)
 }
 
 static void
-free_base(struct model_path *mp)
+free_files(struct model_file **f, size_t *n)
 {
 	size_t i;
-	for (i = 0; i < mp->nbase; i++) {
-		free(mp->base[i].name);
-		free(mp->base[i].data);
+	for (i = 0; i < *n; i++)
+		free((*f)[i].name);
+	free(*f);
+	*f = NULL;
+	*n = 0;
+}
+
+/* A heap copy of n files (a record's, or a copy's). */
+static struct model_file *
+copy_files(const struct model_file *from, size_t n)
+{
+	struct model_file *f = xcalloc(n + 1, sizeof *f);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		f[i] = from[i];
+		f[i].name = xstrdup(from[i].name);
 	}
-	free(mp->base);
-	mp->base = NULL;
-	mp->nbase = 0;
+	return f;
+}
+
+/* Path p's files become those a record (or session_files) gives. */
+static void
+take_files(struct model_path *mp, const struct record_file *fs, size_t n)
+{
+	size_t i;
+
+	free_files(&mp->now, &mp->nnow);
+	mp->now = xcalloc(n + 1, sizeof *mp->now);
+	for (i = 0; i < n; i++) {
+		struct model_file *f = &mp->now[i];
+		f->name = xstrdup(fs[i].name);
+		f->mode = fs[i].mode;
+		f->unreadable = fs[i].unreadable;
+		f->size = fs[i].size;
+		if (fs[i].digest != NULL)
+			memcpy(f->digest, fs[i].digest, sizeof f->digest);
+	}
+	mp->nnow = n;
 }
 
 static void
@@ -92,7 +122,8 @@ model_free(struct model *m)
 		for (i = 0; i < mp->n; i++)
 			free_entry(&mp->entries[i]);
 		free(mp->entries);
-		free_base(mp);
+		free_files(&mp->base, &mp->nbase);
+		free_files(&mp->now, &mp->nnow);
 		free(mp->rows);
 	}
 	for (i = 0; i < m->nlog; i++)
@@ -123,25 +154,17 @@ model_clear(struct model *m)
 void
 model_rebase(struct model *m)
 {
-	size_t p, i;
+	size_t p;
 	for (p = 0; p < PATH__COUNT; p++) {
 		struct model_path *mp = &m->paths[p];
-		const struct mfs *fs = session_fs(m->s, (enum path_id)p);
-		free_base(mp);
-		if (fs == NULL)
-			continue;
-		mp->nbase = mfs_count(fs);
-		mp->base = xcalloc(mp->nbase + 1, sizeof *mp->base);
-		for (i = 0; i < mp->nbase; i++) {
-			const char *name = mfs_name(fs, i);
-			size_t len;
-			const char *data = mfs_get(fs, name, &len);
-			mp->base[i].name = xstrdup(name);
-			mp->base[i].data = xmalloc(len + 1);
-			memcpy(mp->base[i].data, data, len);
-			mp->base[i].data[len] = '\0';
-			mp->base[i].len = len;
-		}
+		struct arena *a = arena_new();
+		struct record_file *fs;
+		size_t n = session_files(m->s, (enum path_id)p, a, &fs);
+		take_files(mp, fs, n);
+		free_files(&mp->base, &mp->nbase);
+		mp->base = copy_files(mp->now, mp->nnow);
+		mp->nbase = mp->nnow;
+		arena_free(a);
 	}
 }
 
@@ -190,43 +213,29 @@ model_note(struct model *m, unsigned mask, const char *text)
 	sbuf_free(&b);
 }
 
-/* Split "[start,end) text" dump lines into the model's tree. */
+/* The input's tree (or parse error) from its records. */
 static void
-take_tree(struct model *m, const char *dump)
+take_tree(struct model *m, const struct record_tree *t)
 {
-	const char *p = dump;
-	while (*p != '\0') {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		struct model_astline *l;
-		unsigned start = 0, end = 0;
-		int used = 0;
-		m->ast = xreallocarray(m->ast, m->nast + 1, sizeof *m->ast);
-		l = &m->ast[m->nast++];
-		/* "[start,end) " then the indented line: keep the indent. */
-		if (sscanf(p, "[%u,%u)%n", &start, &end, &used) == 2 &&
-		    used > 0 && (size_t)used < len && p[used] == ' ') {
-			used++;
-			l->start = start;
-			l->end = end;
-		} else
-			used = 0;
-		l->text = xstrndup(p + used, len - (size_t)used);
-		p += len + (nl != NULL);
-	}
-}
+	size_t i;
 
-/* Does the tree line name a node of kind type (after indent and label)? */
-static bool
-line_is_kind(const char *text, const char *type)
-{
-	const char *p = text + strspn(text, " ");
-	const char *colon = strstr(p, ": ");
-	size_t n = strlen(type);
-	if (colon != NULL && (size_t)(colon - p) < strcspn(p, " ("))
-		p = colon + 2;
-	return strncmp(p, type, n) == 0 &&
-	    (p[n] == '\0' || p[n] == ' ' || p[n] == '(');
+	if (t->error_class != NULL) {
+		m->parse_error = xasprintf("%s: %s", t->error_class,
+		    t->error_message);
+		/* A caret even at the end of the input ("1 +"). */
+		m->has_span = true;
+		m->span_start = t->error_start;
+		m->span_end = t->error_end > t->error_start ? t->error_end :
+		    t->error_start + 1;
+		return;
+	}
+	m->ast = xcalloc(t->nrows + 1, sizeof *m->ast);
+	for (i = 0; i < t->nrows; i++) {
+		m->ast[i].text = xstrdup(t->rows[i].text);
+		m->ast[i].start = t->rows[i].start;
+		m->ast[i].end = t->rows[i].end;
+	}
+	m->nast = t->nrows;
 }
 
 /* Did the step do harm (not merely try it)? */
@@ -248,9 +257,8 @@ model_apply(struct model *m, const char *input, size_t len,
 {
 	static const enum path_id prefer[] = { PATH_SANDBOX, PATH_JAIL,
 	    PATH_GVISOR, PATH_UNSAFE };
-	struct arena *a = arena_new();
-	struct parse_result pr;
 	const struct record *hl = NULL;
+	const struct record_tree *tree = NULL;
 	size_t i, k;
 
 	for (i = 0; i < n; i++) {
@@ -276,6 +284,9 @@ model_apply(struct model *m, const char *input, size_t len,
 		mp->last.layer = r[i].layer;
 		mp->last.kind = r[i].kind;
 		mp->last.fs_partial = r[i].fs_partial;
+		take_files(mp, r[i].fs, r[i].nfs);
+		if (tree == NULL)
+			tree = r[i].tree;
 		log_line(m, r[i].line ? r[i].line : "");
 	}
 	if (n > 0)
@@ -289,22 +300,8 @@ model_apply(struct model *m, const char *input, size_t len,
 
 	free_last_input(m);
 	m->input = xstrndup(input, len);
-	parse_input(a, input, len, &pr);
-	if (pr.status == PARSE_OK) {
-		struct sbuf b = SBUF_INIT;
-		ast_dump_tree(pr.root, true, &b);
-		take_tree(m, sbuf_cstr(&b));
-		sbuf_free(&b);
-	} else {
-		m->parse_error = xasprintf("%s: %s",
-		    pyexc_name(pr.error.cls),
-		    pr.error.msg ? pr.error.msg : "invalid syntax");
-		/* A caret even at the end of the input ("1 +"). */
-		m->has_span = true;
-		m->span_start = pr.error.start;
-		m->span_end = pr.error.end > pr.error.start ? pr.error.end :
-		    pr.error.start + 1;
-	}
+	if (tree != NULL)
+		take_tree(m, tree);
 	if (hl != NULL) {
 		m->has_span = true;
 		m->span_start = hl->node_start;
@@ -313,16 +310,17 @@ model_apply(struct model *m, const char *input, size_t len,
 		m->span_note = xasprintf("%s: %s", hl->node_type ?
 		    hl->node_type : "node", hl->reason ? hl->reason :
 		    record_verdict_name(hl->verdict));
+		/* (the model's tree lines are the record's, in order) */
 		for (i = 0; i < m->nast; i++)
-			if (m->ast[i].start == hl->node_start &&
-			    m->ast[i].end == hl->node_end &&
+			if (tree->rows[i].kind != NULL &&
+			    tree->rows[i].start == hl->node_start &&
+			    tree->rows[i].end == hl->node_end &&
 			    (hl->node_type == NULL ||
-			    line_is_kind(m->ast[i].text, hl->node_type))) {
+			    strcmp(tree->rows[i].kind, hl->node_type) == 0)) {
 				m->ast_hl = (long)i;
 				break;
 			}
 	}
-	arena_free(a);
 }
 
 static int
@@ -336,9 +334,9 @@ cmp_rows(const void *x, const void *y)
  * kind, or its mode when not the usual one, and whether it could be
  * read. */
 static void
-fs_note(const struct mfs *fs, size_t i, char *buf, size_t n)
+fs_note(const struct model_file *f, char *buf, size_t n)
 {
-	unsigned mode = mfs_mode(fs, i);
+	unsigned mode = f->mode;
 	const char *kind = S_ISLNK(mode) ? "link" : S_ISFIFO(mode) ? "fifo" :
 	    S_ISSOCK(mode) ? "socket" : S_ISCHR(mode) || S_ISBLK(mode) ?
 	    "device" : NULL;
@@ -346,7 +344,7 @@ fs_note(const struct mfs *fs, size_t i, char *buf, size_t n)
 
 	if (kind != NULL)
 		snprintf(buf, n, "%s", kind);
-	else if (mfs_unreadable(fs, i))
+	else if (f->unreadable)
 		snprintf(buf, n, "mode %03o, unreadable", mode & 07777);
 	else if (!usual)
 		snprintf(buf, n, "mode %03o", mode & 07777);
@@ -354,33 +352,38 @@ fs_note(const struct mfs *fs, size_t i, char *buf, size_t n)
 		buf[0] = '\0';
 }
 
+/* The baseline's file of that name, or NULL. */
+static const struct model_file *
+find_file(const struct model_file *f, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(f[i].name, name) == 0)
+			return &f[i];
+	return NULL;
+}
+
 size_t
 model_fs_rows(struct model *m, enum path_id p, const struct model_fsrow **rows)
 {
 	struct model_path *mp = &m->paths[p];
-	const struct mfs *fs = session_fs(m->s, p);
-	size_t n = fs ? mfs_count(fs) : 0, i, k = 0;
+	size_t i, k = 0;
 
-	mp->rows = xreallocarray(mp->rows, n + mp->nbase + 1,
+	mp->rows = xreallocarray(mp->rows, mp->nnow + mp->nbase + 1,
 	    sizeof *mp->rows);
-	for (i = 0; i < n; i++) {
-		const char *name = mfs_name(fs, i);
-		size_t len, j;
-		const char *data = mfs_get(fs, name, &len);
-		enum fs_mark mark = FS_CREATED;
-		for (j = 0; j < mp->nbase; j++)
-			if (strcmp(mp->base[j].name, name) == 0) {
-				mark = mp->base[j].len == len &&
-				    memcmp(mp->base[j].data, data, len) == 0 ?
-				    FS_SAME : FS_CHANGED;
-				break;
-			}
-		mp->rows[k].name = name;
-		fs_note(fs, i, mp->rows[k].note, sizeof mp->rows[k].note);
-		mp->rows[k++].mark = mark;
+	for (i = 0; i < mp->nnow; i++) {
+		const struct model_file *f = &mp->now[i];
+		const struct model_file *b = find_file(mp->base, mp->nbase,
+		    f->name);
+		mp->rows[k].name = f->name;
+		fs_note(f, mp->rows[k].note, sizeof mp->rows[k].note);
+		mp->rows[k++].mark = b == NULL ? FS_CREATED :
+		    b->size == f->size && memcmp(b->digest, f->digest,
+		    sizeof f->digest) == 0 ? FS_SAME : FS_CHANGED;
 	}
 	for (i = 0; i < mp->nbase; i++)
-		if (fs == NULL || !mfs_exists(fs, mp->base[i].name)) {
+		if (find_file(mp->now, mp->nnow, mp->base[i].name) == NULL) {
 			mp->rows[k].name = mp->base[i].name;
 			mp->rows[k].note[0] = '\0';
 			mp->rows[k++].mark = FS_DELETED;
@@ -401,53 +404,24 @@ stops_evaluation(enum layer l)
 }
 
 /*
- * The layers an input meets on a path, in order.  The sandbox runs code
- * through the AST allowlist and the budget; a command first meets the
- * command allowlist, then its argument code meets the AST allowlist, then
- * budget, surface (path confinement), network and idempotency before its
- * effect.  The unsafe path has no layers between parsing and effect.
+ * The strip: the layers an input meets on the path, in order, as the
+ * sandbox's table has them (layers.h), and where the path's last record
+ * stopped.
  */
 size_t
 model_strip(const struct model *m, enum path_id p,
     struct strip_item out[STRIP_MAX])
 {
-	static const enum layer sandbox_code[] = { LAYER_PARSE,
-	    LAYER_ALLOWLIST, LAYER_BUDGET, LAYER_EVAL };
-	static const enum layer sandbox_cmd[] = { LAYER_PARSE, LAYER_COMMANDS,
-	    LAYER_ALLOWLIST, LAYER_BUDGET, LAYER_SURFACE, LAYER_NETWORK,
-	    LAYER_IDEMPOTENCY, LAYER_EVAL };
-	static const enum layer unsafe[] = { LAYER_PARSE, LAYER_EVAL };
-	static const enum layer jail[] = { LAYER_PARSE, LAYER_NAMESPACE,
-	    LAYER_LANDLOCK, LAYER_SECCOMP, LAYER_RLIMIT, LAYER_EVAL };
-	static const enum layer gvisor[] = { LAYER_PARSE, LAYER_GVISOR,
-	    LAYER_RLIMIT, LAYER_EVAL };
 	const struct model_last *last = &m->paths[p].last;
-	const enum layer *seq;
-	enum layer with[STRIP_MAX];
+	enum layer seq[STRIP_MAX];
 	size_t n, i, stop, bypass_at;
-	bool is_cmd = last->valid && last->kind == KIND_COMMAND, gv;
+	bool is_cmd = last->valid && last->kind == KIND_COMMAND;
 	bool found = false;
 
-	switch (p) {
-	case PATH_SANDBOX:
-		seq = is_cmd ? sandbox_cmd : sandbox_code;
-		n = is_cmd ? 8 : 4;
-		break;
-	case PATH_JAIL:
-		/* (under --jail=gvisor, gVisor's layers) */
-		gv = session_jail(m->s) == JAIL_BOUNDARY_GVISOR;
-		seq = gv ? gvisor : jail;
-		n = gv ? 4 : 6;
-		break;
-	case PATH_GVISOR:
-		seq = gvisor;
-		n = 4;
-		break;
-	default:
-		seq = unsafe;
-		n = 2;
-		break;
-	}
+	/* (the jail path under --jail=gvisor has gVisor's layers) */
+	n = layers_path(p, is_cmd ? KIND_COMMAND : KIND_CODE,
+	    p == PATH_GVISOR || session_jail(m->s) == JAIL_BOUNDARY_GVISOR,
+	    seq);
 	/* The deciding layer's place; a limit or a timeout stops the
 	 * evaluation, and names its place in the strip (the record's
 	 * layer, not "eval"). */
@@ -463,11 +437,8 @@ model_strip(const struct model *m, enum path_id p,
 	 * parsing, where it ran. */
 	if (last->valid && !found && !stops_evaluation(last->layer) &&
 	    last->layer != LAYER_EVAL && n < STRIP_MAX) {
-		with[0] = seq[0];
-		with[1] = last->layer;
-		for (i = 1; i < n; i++)
-			with[i + 1] = seq[i];
-		seq = with;
+		memmove(seq + 2, seq + 1, (n - 1) * sizeof *seq);
+		seq[1] = last->layer;
 		n++;
 		stop = 1;
 	}
@@ -543,14 +514,8 @@ model_copy(struct model *dst, const struct model *src)
 			dp->entries[i].outcome =
 			    dup_or_null(sp->entries[i].outcome);
 		}
-		dp->base = xcalloc(sp->nbase + 1, sizeof *dp->base);
-		for (i = 0; i < sp->nbase; i++) {
-			dp->base[i].name = xstrdup(sp->base[i].name);
-			dp->base[i].data = xmalloc(sp->base[i].len + 1);
-			memcpy(dp->base[i].data, sp->base[i].data,
-			    sp->base[i].len + 1);
-			dp->base[i].len = sp->base[i].len;
-		}
+		dp->base = copy_files(sp->base, sp->nbase);
+		dp->now = copy_files(sp->now, sp->nnow);
 		dp->rows = NULL;
 		dp->nrows = 0;
 	}
@@ -586,8 +551,9 @@ model_bytes(const struct model *m)
 			    len0(mp->entries[i].shown) +
 			    len0(mp->entries[i].outcome);
 		for (i = 0; i < mp->nbase; i++)
-			n += sizeof mp->base[i] + strlen(mp->base[i].name) +
-			    mp->base[i].len + 2;
+			n += sizeof mp->base[i] + strlen(mp->base[i].name) + 1;
+		for (i = 0; i < mp->nnow; i++)
+			n += sizeof mp->now[i] + strlen(mp->now[i].name) + 1;
 	}
 	for (i = 0; i < m->nlog; i++)
 		n += sizeof *m->log + strlen(m->log[i]) + 1;

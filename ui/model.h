@@ -6,7 +6,10 @@
  * the last record per path (for the layer strip), the last input's syntax
  * tree with the offending node, the files each path has now compared with
  * a baseline (so deletions stay visible), and the trace lines for :save.
- * Nothing here includes curses, so a test can drive it without a terminal.
+ * All of it comes from records and from the session's files in the
+ * records' shape (session_files): the UI parses nothing and reads no
+ * filesystem.  Nothing here includes curses, so a test can drive it
+ * without a terminal.
  */
 #ifndef SANDBOXREPL_UI_MODEL_H
 #define SANDBOXREPL_UI_MODEL_H
@@ -15,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "layers.h"
 #include "record.h"
 
 struct session;
@@ -42,10 +46,13 @@ struct model_last {
 	bool		 bypassed;	/* its filter let an escape through */
 };
 
+/* A file as a record gives it (record.h), kept. */
 struct model_file {
 	char		*name;
-	char		*data;
-	size_t		 len;
+	unsigned	 mode;
+	bool		 unreadable;
+	size_t		 size;
+	unsigned char	 digest[32];	/* zeros: none was given */
 };
 
 enum fs_mark { FS_SAME, FS_CREATED, FS_CHANGED, FS_DELETED };
@@ -64,13 +71,16 @@ struct model_path {
 	struct model_last	 last;
 	struct model_file	*base;	/* the baseline: start or :reset */
 	size_t			 nbase;
+	struct model_file	*now;	/* its files after its last record
+					   (or the baseline's time) */
+	size_t			 nnow;
 	struct model_fsrow	*rows;	/* scratch for model_fs_rows */
 	size_t			 nrows;
 };
 
 /* One line of the dumped tree. */
 struct model_astline {
-	char		*text;		/* without the span prefix */
+	char		*text;		/* indented, without a span */
 	uint32_t	 start, end;
 };
 
@@ -109,14 +119,17 @@ struct strip_item {
 	enum strip_mark	 mark;
 };
 
-#define STRIP_MAX 10
+/* (a layer the path does not usually have may be added: the sandbox's
+ * filter in front of the jail) */
+#define STRIP_MAX (LAYERS_PATH_MAX + 1)
 
 void model_init(struct model *m, struct session *s);
 void model_free(struct model *m);
 /* Forget transcripts, the log and the last input; the baseline becomes
  * now. */
 void model_clear(struct model *m);
-/* The baseline becomes the session's files now (after a set-up step). */
+/* The baseline, and the files now, become the session's files now
+ * (after a set-up step). */
 void model_rebase(struct model *m);
 /* Take in one input's records (copies what it keeps). */
 void model_apply(struct model *m, const char *input, size_t len,
@@ -124,7 +137,8 @@ void model_apply(struct model *m, const char *input, size_t len,
 /* A note in the transcripts of the paths in mask (0: all) and the log,
  * escaped (textesc.h) as a trace line is. */
 void model_note(struct model *m, unsigned mask, const char *text);
-/* The path's files now, merged with deleted baseline files, sorted. */
+/* The path's files now (its last record's), merged with deleted
+ * baseline files, sorted. */
 size_t model_fs_rows(struct model *m, enum path_id p,
     const struct model_fsrow **rows);
 /* The strip for the path's last record; returns the number of items. */

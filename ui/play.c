@@ -431,6 +431,7 @@ play_live(struct ui *u, const char *input, size_t len,
 		c->truncated = c->source = c->engine = NULL;
 		c->fs = NULL;
 		c->nfs = 0;
+		c->tree = NULL;
 	}
 	pl->nlive = n;
 	message_set(u, "a live input, run on the session as it is; "

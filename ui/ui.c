@@ -7,7 +7,7 @@
  * time until :quit, F10 or end of input.  Every line readline accepts
  * comes to ui_line(): a ':' meta command, a presenter step (Enter on an
  * empty line while a scenario plays, play.c), or code, which is
- * accumulated while the parser says it is incomplete and then run on
+ * accumulated while the session says it is incomplete and then run on
  * every path.
  */
 #include "config.h"
@@ -19,7 +19,6 @@
 
 #include "agent.h"
 #include "arena.h"
-#include "parse.h"
 #include "policy.h"
 #include "session.h"
 #include "ui.h"
@@ -88,20 +87,6 @@ ui_resize(struct ui *u)
 	/* ncurses has already resized stdscr (LINES, COLS). */
 	clearok(curscr, TRUE);
 	ui_redraw(u);
-}
-
-void
-ui_quit(struct ui *u)
-{
-	size_t n = u->m.unsaved;
-
-	if (n == 0 || u->quit_asked) {
-		u->quit = true;
-		return;
-	}
-	u->quit_asked = true;
-	message_set(u, "%zu step%s not saved: :save FILE first, or "
-	    "press F10 or :quit again to quit", n, n == 1 ? "" : "s");
 }
 
 /*
@@ -187,7 +172,7 @@ ui_line(struct ui *u, const char *line)
 	size_t len;
 
 	if (line == NULL) {
-		ui_quit(u);
+		meta_quit(u);
 		ui_redraw(u);
 		return;
 	}
@@ -225,8 +210,8 @@ ui_line(struct ui *u, const char *line)
 	memcpy(u->pending + u->npending, line, len);
 	u->npending += len;
 	u->pending[u->npending] = '\0';
-	/* An empty line ends a continuation whatever the parser says. */
-	if (len > 0 && parse_is_incomplete(u->pending, u->npending)) {
+	/* An empty line ends a continuation whatever the session says. */
+	if (len > 0 && session_input_incomplete(u->pending, u->npending)) {
 		message_set(u, "incomplete input: go on, or Ctrl-C");
 		ui_redraw(u);
 		return;
@@ -325,7 +310,7 @@ init_colors(struct ui *u, enum ui_theme theme)
 
 /* What the input line calls back (input.c does not name ui.c). */
 static const struct input_hooks hooks = {
-	ui_line, ui_redraw, ui_resize, ui_quit, ui_stopped
+	ui_line, ui_redraw, layout_draw, ui_resize, meta_quit, ui_stopped
 };
 
 int
@@ -348,6 +333,8 @@ ui_run(struct session *s, const struct ui_opts *o)
 	noecho();
 	nonl();
 	init_colors(&u, o->theme);
+	/* (the AST pane and the files pane draw what records carry) */
+	session_report_panes(s);
 	model_init(&u.m, s);
 	/* (a play's first snapshot may come after inputs: see session.h) */
 	session_report_literals(s);

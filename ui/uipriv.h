@@ -121,6 +121,9 @@ struct input_hooks {
 	/* A line from readline, NULL at end of input. */
 	void	(*line)(struct ui *u, const char *line);
 	void	(*redraw)(struct ui *u);
+	void	(*layout)(struct ui *u);	/* the input area grew or
+						   shrank: lay the screen
+						   out again */
 	void	(*resize)(struct ui *u);
 	void	(*quit)(struct ui *u);	/* F10, Ctrl-D */
 	bool	(*stopped)(void);	/* a terminating signal arrived */
@@ -148,6 +151,9 @@ void progress_fini(struct ui *u);
 /* meta.c: ':' commands.  Returns true when line was one. */
 bool meta_run(struct ui *u, const char *line);
 extern const char *const meta_names[];
+/* :quit, :q, F10, Ctrl-D, the end of input: quit, unless the transcript
+ * has inputs not saved and this is the first ask since the last input. */
+void meta_quit(struct ui *u);
 
 /* play.c: the presenter view of a scenario (:play, --play).  Start
  * shows its first step (false with a message when it cannot load);
@@ -179,8 +185,5 @@ void ui_redraw(struct ui *u);
  * continuation, presenter step or an input to run. */
 void ui_line(struct ui *u, const char *line);
 void ui_resize(struct ui *u);
-/* :quit, :q, F10, Ctrl-D: quit, unless the transcript has inputs not
- * saved and this is the first ask since the last input. */
-void ui_quit(struct ui *u);
 
 #endif

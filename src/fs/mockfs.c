@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "mockfs.h"
+#include "sha256.h"
 #include "strlist.h"
 #include "xalloc.h"
 
@@ -23,6 +24,8 @@ struct mfile {
 	unsigned long stamp;	/* the generation that last wrote it */
 	unsigned mode;		/* st_mode */
 	bool	 unreadable;
+	bool	 hashed;	/* digest holds data's SHA-256 */
+	unsigned char digest[SHA256_BYTES];
 };
 
 struct mfs {
@@ -74,6 +77,11 @@ mfs_assign(struct mfs *fs, const struct mfs *from)
 		    from->files[i].len);
 		fs->files[i].mode = from->files[i].mode;
 		fs->files[i].unreadable = from->files[i].unreadable;
+		if (from->files[i].hashed) {
+			fs->files[i].hashed = true;
+			memcpy(fs->files[i].digest, from->files[i].digest,
+			    sizeof fs->files[i].digest);
+		}
 	}
 }
 
@@ -130,9 +138,12 @@ copy_data(const char *data, size_t len)
 bool
 mfs_put(struct mfs *fs, const char *name, const char *data, size_t len)
 {
-	bool found;
+	bool found, same = false;
 	size_t i = find(fs, name, &found);
 	if (found) {
+		/* the same bytes again keep their digest */
+		same = fs->files[i].len == len && (len == 0 ||
+		    memcmp(fs->files[i].data, data, len) == 0);
 		fs->bytes -= fs->files[i].len;
 		free(fs->files[i].data);
 	} else {
@@ -149,6 +160,7 @@ mfs_put(struct mfs *fs, const char *name, const char *data, size_t len)
 		    S_IFREG | 0644;
 	}
 	fs->files[i].unreadable = false;
+	fs->files[i].hashed = same && fs->files[i].hashed;
 	fs->files[i].data = copy_data(data, len);
 	fs->files[i].len = len;
 	fs->files[i].stamp = ++fs->gen;
@@ -232,6 +244,21 @@ mfs_set_mode(struct mfs *fs, const char *name, unsigned mode,
 		fs->files[i].stamp = ++fs->gen;
 	}
 	return true;
+}
+
+const unsigned char *
+mfs_digest(struct mfs *fs, size_t i)
+{
+	struct mfile *f = &fs->files[i];
+
+	if (!f->hashed) {
+		struct sha256 c;
+		sha256_init(&c);
+		sha256_update(&c, f->data, f->len);
+		sha256_final(&c, f->digest);
+		f->hashed = true;
+	}
+	return f->digest;
 }
 
 size_t

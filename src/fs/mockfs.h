@@ -57,6 +57,11 @@ bool mfs_set_mode(struct mfs *fs, const char *name, unsigned mode,
 size_t mfs_index(const struct mfs *fs, const char *name);
 /* A name that stands for a directory ("loot/"). */
 bool mfs_is_dir_name(const char *name);
+/* The SHA-256 of the i-th entry's contents (SHA256_BYTES), valid until
+ * the next change to fs.  It is kept with the entry until its contents
+ * change (and copied by mfs_assign), so each contents are hashed once
+ * however often they are asked for. */
+const unsigned char *mfs_digest(struct mfs *fs, size_t i);
 /* Total bytes held (for caps). */
 size_t mfs_bytes(const struct mfs *fs);
 /* Grows with every put, append and delete: a cheap "did it change". */

@@ -19,6 +19,7 @@
 #include "rt.h"
 #include "sbuf.h"
 #include "value.h"
+#include "xalloc.h"
 
 #define AST_DUMP_MAX_DEPTH 800
 
@@ -116,6 +117,9 @@ struct dumper {
 	unsigned	 depth;
 	bool		 too_deep;
 	struct rt	 rt;		/* for value_repr */
+	/* ast_dump_tree_at: where each line starts, or NULL */
+	struct ast_line	**lines;
+	size_t		 nlines;
 };
 
 static void dump_node(struct dumper *d, const struct node *n,
@@ -412,6 +416,12 @@ dump_node(struct dumper *d, const struct node *n, const char *label)
 	}
 	d->depth++;
 	if (d->tree) {
+		if (d->lines != NULL) {
+			*d->lines = xreallocarray(*d->lines, d->nlines + 1,
+			    sizeof **d->lines);
+			(*d->lines)[d->nlines++] = (struct ast_line){
+			    .off = d->out->len, .node = n };
+		}
 		if (d->spans && n != NULL)
 			sbuf_addf(d->out, "[%u,%u) ", n->start, n->end);
 		else if (d->spans)
@@ -447,30 +457,44 @@ dump_node(struct dumper *d, const struct node *n, const char *label)
 }
 
 static bool
-dump(const struct node *root, bool tree, bool spans, struct sbuf *out)
+dump(const struct node *root, bool tree, bool spans, struct sbuf *out,
+    struct ast_line **lines, size_t *nlines)
 {
 	struct dumper d;
+	bool ok;
 	memset(&d, 0, sizeof d);
 	d.out = out;
 	d.tree = tree;
 	d.spans = spans;
+	d.lines = lines;
 	d.first = true;
 	d.phase = PH_ALL;
 	d.rt.arena = arena_new();
 	d.rt.limits.max_depth = AST_DUMP_MAX_DEPTH;
 	dump_node(&d, root, NULL);
 	arena_free(d.rt.arena);
-	return !d.too_deep;
+	ok = !d.too_deep;
+	if (nlines != NULL)
+		*nlines = d.nlines;
+	return ok;
 }
 
 bool
 ast_dump_line(const struct node *root, struct sbuf *out)
 {
-	return dump(root, false, false, out);
+	return dump(root, false, false, out, NULL, NULL);
 }
 
 bool
 ast_dump_tree(const struct node *root, bool with_spans, struct sbuf *out)
 {
-	return dump(root, true, with_spans, out);
+	return dump(root, true, with_spans, out, NULL, NULL);
+}
+
+bool
+ast_dump_tree_at(const struct node *root, struct sbuf *out,
+    struct ast_line **at, size_t *nat)
+{
+	*at = NULL;
+	return dump(root, true, false, out, at, nat);
 }

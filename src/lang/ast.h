@@ -191,4 +191,18 @@ const char *ast_ctx_name(enum exprctx ctx);
 bool ast_dump_line(const struct node *root, struct sbuf *out);
 bool ast_dump_tree(const struct node *root, bool with_spans, struct sbuf *out);
 
+/*
+ * ast_dump_tree_at: the tree dump without spans, and where each node's
+ * line starts, for a screen that points at nodes: *at (heap, the caller
+ * frees it) gets one entry per line of a node or of an absent list item
+ * ("None"), in order, and *nat their number.  (The marker
+ * of a tree too deep has no entry.)
+ */
+struct ast_line {
+	size_t			 off;	/* the line's first byte in out */
+	const struct node	*node;	/* NULL: an absent item */
+};
+bool ast_dump_tree_at(const struct node *root, struct sbuf *out,
+    struct ast_line **at, size_t *nat);
+
 #endif

@@ -135,7 +135,7 @@ record_to_json(const struct record *r)
 	}
 	json_object_set_new(o, "effects", effects);
 	for (i = 0; i < r->nfs; i++)
-		json_array_append_new(fs, jstr(r->fs[i]));
+		json_array_append_new(fs, jstr(r->fs[i].name));
 	json_object_set_new(o, "fs", fs);
 	json_object_set_new(o, "truncated", jstr(r->truncated));
 	json_object_set_new(o, "budget", json_pack("{s:I,s:I}",

@@ -3,8 +3,12 @@
  *
  * The record is the program's one output shape.  The trace printer, the
  * JSON printer, the UI and the tests all consume it; nothing renders
- * straight from the evaluator.  A record and everything it points to live
- * in the arena the caller passed to session_run().
+ * straight from the evaluator.  It carries what a screen shows of a step:
+ * the path's files after it (names, kinds, sizes and, for a screen,
+ * digests) and, for a screen, the input's syntax tree or its parse error,
+ * so that the UI parses nothing and reads no filesystem.  A record and
+ * everything it points to live in the arena the caller passed to
+ * session_run().
  */
 #ifndef SANDBOXREPL_RECORD_H
 #define SANDBOXREPL_RECORD_H
@@ -93,6 +97,44 @@ struct effect {
 					   "output", "world"; NULL: the model */
 };
 
+/* A file of the path after the step, as the files pane shows it. */
+struct record_file {
+	const char	*name;		/* "loot/" is a directory (mockfs.h) */
+	unsigned	 mode;		/* st_mode: its type and permission
+					   bits */
+	bool		 unreadable;	/* a world could not read it */
+	size_t		 size;		/* its contents' bytes */
+	const unsigned char *digest;	/* their SHA-256 (32 bytes), so that a
+					   consumer tells a changed file from
+					   one it saw before without keeping
+					   contents; NULL unless the session
+					   reports panes (session.h) */
+};
+
+/* One line of the input's syntax tree, as the AST pane draws it. */
+struct record_treeline {
+	const char	*text;		/* indented, "value: Call" and the
+					   node's scalar fields (ast.h's tree
+					   dump, without spans) */
+	const char	*kind;		/* its node's ast name, as node_type
+					   names it, or NULL: a line of no
+					   node (an absent item, a marker) */
+	uint32_t	 start, end;	/* its node's byte span */
+};
+
+/* The input's syntax tree, or why it did not parse.  One per input: all
+ * of its records point to the same one. */
+struct record_tree {
+	const struct record_treeline *rows;	/* when it parsed: its
+						   lines, in order */
+	size_t		 nrows;
+	const char	*error_class;	/* when it did not ("SyntaxError"),
+					   else NULL */
+	const char	*error_message;
+	uint32_t	 error_start;	/* the byte span the error points */
+	uint32_t	 error_end;	/*   at (may be empty: at the end) */
+};
+
 struct record {
 	unsigned	 step;		/* 1-based input number */
 	enum path_id	 path;
@@ -111,7 +153,9 @@ struct record {
 	const char	*result;	/* repr of the value, or NULL */
 	struct effect	*effects;
 	size_t		 neffects;
-	const char	**fs;		/* sorted file names after the step */
+	const struct record_file *fs;	/* the path's files after the
+					   step, sorted by name (the JSON
+					   form lists their names) */
 	size_t		 nfs;
 	const char	*truncated;	/* what the record leaves out (files
 					   the jail's read-back did not bring,
@@ -130,6 +174,9 @@ struct record {
 	const char	*source;	/* "user", "scenario", "agent" */
 	const char	*engine;	/* what ran the code: "cpython" or
 					   "model" (world.h) */
+	const struct record_tree *tree;	/* the input's tree, or NULL unless
+					   the session reports panes; not in
+					   the JSON form */
 };
 
 /*

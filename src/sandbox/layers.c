@@ -15,14 +15,51 @@
 #include "policy.h"
 
 const struct layer_entry sandbox_layers[] = {
-	{ LAYER_COMMANDS,    LAYER_STAGE_CHECK, commands_decide },
-	{ LAYER_ALLOWLIST,   LAYER_STAGE_CHECK, allowlist_decide },
-	{ LAYER_BUDGET,      LAYER_STAGE_CHECK, budget_decide },
-	{ LAYER_SURFACE,     LAYER_STAGE_ARGS,  surface_decide },
-	{ LAYER_NETWORK,     LAYER_STAGE_ARGS,  network_decide },
-	{ LAYER_IDEMPOTENCY, LAYER_STAGE_ARGS,  idempotency_decide },
-	{ LAYER__COUNT,      LAYER_STAGE_CHECK, NULL }
+	{ LAYER_COMMANDS,    LAYER_STAGE_CHECK, true,  commands_decide },
+	{ LAYER_ALLOWLIST,   LAYER_STAGE_CHECK, false, allowlist_decide },
+	{ LAYER_BUDGET,      LAYER_STAGE_CHECK, false, budget_decide },
+	{ LAYER_SURFACE,     LAYER_STAGE_ARGS,  true,  surface_decide },
+	{ LAYER_NETWORK,     LAYER_STAGE_ARGS,  true,  network_decide },
+	{ LAYER_IDEMPOTENCY, LAYER_STAGE_ARGS,  true,  idempotency_decide },
+	{ LAYER__COUNT,      LAYER_STAGE_CHECK, false, NULL }
 };
+
+/* The other paths' layers, whose rules live in their boundary (jail.h,
+ * world.h): the kernel jail's, in the order its child sets them up, and
+ * gVisor's. */
+static const enum layer unsafe_path[] = { LAYER_PARSE, LAYER_EVAL };
+static const enum layer jail_path[] = { LAYER_PARSE, LAYER_NAMESPACE,
+    LAYER_LANDLOCK, LAYER_SECCOMP, LAYER_RLIMIT, LAYER_EVAL };
+static const enum layer gvisor_path[] = { LAYER_PARSE, LAYER_GVISOR,
+    LAYER_RLIMIT, LAYER_EVAL };
+
+size_t
+layers_path(enum path_id p, enum input_kind k, bool gvisor,
+    enum layer out[LAYERS_PATH_MAX])
+{
+	const struct layer_entry *l;
+	const enum layer *seq = unsafe_path;
+	size_t n = 0, len = sizeof unsafe_path / sizeof unsafe_path[0];
+
+	if (p == PATH_SANDBOX) {
+		out[n++] = LAYER_PARSE;
+		for (l = sandbox_layers; l->decide != NULL; l++)
+			if (k == KIND_COMMAND || !l->commands_only)
+				out[n++] = l->layer;
+		out[n++] = LAYER_EVAL;
+		return n;
+	}
+	if (record_path_is_jail(p) && gvisor) {
+		seq = gvisor_path;
+		len = sizeof gvisor_path / sizeof gvisor_path[0];
+	} else if (record_path_is_jail(p)) {
+		seq = jail_path;
+		len = sizeof jail_path / sizeof jail_path[0];
+	}
+	for (n = 0; n < len; n++)
+		out[n] = seq[n];
+	return n;
+}
 
 bool
 layers_walk(enum layer_stage stage, enum layer last, struct layer_call *c,
@@ -31,7 +68,7 @@ layers_walk(enum layer_stage stage, enum layer last, struct layer_call *c,
 	const struct layer_entry *l;
 
 	for (l = sandbox_layers; l->decide != NULL; l++) {
-		if (l->stage == stage) {
+		if (l->stage == stage && (c->e != NULL || !l->commands_only)) {
 			*d = (struct layer_decision){ .verdict = VERDICT_OK,
 			    .layer = l->layer };
 			if (!l->decide(c, d))
@@ -98,8 +135,6 @@ commands_decide(struct layer_call *c, struct layer_decision *d)
 	const struct policy *p = c->policy;
 	const struct cmd_entry *e = c->e;
 
-	if (e == NULL)
-		return true;
 	if (!policy_allows_command(p, e->name)) {
 		d->node = c->call;
 		d->effect_op = e->op;

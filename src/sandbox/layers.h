@@ -82,11 +82,28 @@ enum layer_stage {
 struct layer_entry {
 	enum layer		 layer;
 	enum layer_stage	 stage;
+	bool			 commands_only;	/* code does not meet it: it
+						   looks at a command or its
+						   arguments */
 	layer_fn		*decide;
 };
 
 /* The sandbox's layers in order, ended by an entry whose decide is NULL. */
 extern const struct layer_entry sandbox_layers[];
+
+/* The most layers layers_path() gives. */
+#define LAYERS_PATH_MAX 10
+
+/*
+ * The layers an input of kind k meets on path p, in order, from parsing
+ * to its evaluation (LAYER_EVAL, a command's effect): on the sandbox
+ * path, the table's that see its kind; on a jail path, the kernel jail's
+ * (namespaces, Landlock, seccomp, rlimits) or, when gvisor, gVisor's;
+ * on the unsafe path none between.  Returns how many are in out.  (The
+ * UI's layer strip draws these.)
+ */
+size_t layers_path(enum path_id p, enum input_kind k, bool gvisor,
+    enum layer out[LAYERS_PATH_MAX]);
 
 /*
  * Walk the layers of one stage in order, up to and including the layer

@@ -57,6 +57,7 @@
 #include "policy.h"
 #include "sbuf.h"
 #include "session.h"
+#include "sha256.h"
 #include "state.h"
 #include "trace.h"
 #include "strlist.h"
@@ -110,6 +111,8 @@ struct session {
 						   their literals */
 	bool			 literals;	/* worlds report them always
 						   (session_report_literals) */
+	bool			 panes;		/* records carry trees and
+						   digests (session.h) */
 	size_t			 mem_input;	/* memory caps (session.h) */
 	size_t			 mem_session;
 };
@@ -1682,7 +1685,7 @@ finish(struct step *st, const char *input, size_t len, const char *label,
     const char *cmdname)
 {
 	struct record *r = st->r;
-	size_t i, n;
+	size_t i;
 
 	if (!record_path_is_jail(st->path) || st->ev.neffects > 0) {
 		/* (the jail path's effects came back from the jail, unless
@@ -1701,11 +1704,11 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 			c->text = e->text ? arena_strdup(st->a, e->text) : NULL;
 		}
 	}
-	n = mfs_count(st->ps->fs);
-	r->fs = arena_array(st->a, n + 1, sizeof *r->fs);
-	for (i = 0; i < n; i++)
-		r->fs[i] = arena_strdup(st->a, mfs_name(st->ps->fs, i));
-	r->nfs = n;
+	{
+		struct record_file *fs;
+		r->nfs = session_files(st->s, st->path, st->a, &fs);
+		r->fs = fs;
+	}
 	r->budget_used = st->ps->used;
 	r->budget_limit = session_budget_limit(st->s, st->path);
 	/* (a scenario's label too says gVisor's jail) */
@@ -1859,6 +1862,90 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 	finish(&st, input, len, label, e ? e->name : NULL);
 }
 
+void
+session_report_panes(struct session *s)
+{
+	s->panes = true;
+}
+
+size_t
+session_files(struct session *s, enum path_id p, struct arena *a,
+    struct record_file **out)
+{
+	struct mfs *fs = s->paths[p].fs;
+	size_t n = mfs_count(fs), i;
+	struct record_file *f = arena_array(a, n + 1, sizeof *f);
+
+	for (i = 0; i < n; i++) {
+		const char *name = mfs_name(fs, i);
+		mfs_get(fs, name, &f[i].size);
+		f[i].name = arena_strdup(a, name);
+		f[i].mode = mfs_mode(fs, i);
+		f[i].unreadable = mfs_unreadable(fs, i);
+		if (s->panes) {
+			unsigned char *d = arena_alloc(a, SHA256_BYTES);
+			memcpy(d, mfs_digest(fs, i), SHA256_BYTES);
+			f[i].digest = d;
+		}
+	}
+	*out = f;
+	return n;
+}
+
+/*
+ * The input's tree as the AST pane draws it, one line per node with its
+ * span and kind, or why it did not parse; in a.  (Made after the paths
+ * ran, so that it does not count against their memory.)
+ */
+static const struct record_tree *
+input_tree(struct arena *a, const struct parse_result *pr)
+{
+	struct record_tree *t = arena_alloc(a, sizeof *t);
+	struct record_treeline *l;
+	struct ast_line *at;
+	struct sbuf b = SBUF_INIT;
+	size_t nat, k = 0, n = 0, i;
+	const char *p, *end;
+
+	if (pr->status != PARSE_OK) {
+		t->error_class = pyexc_name(pr->error.cls);
+		t->error_message = arena_strdup(a, pr->error.msg != NULL ?
+		    pr->error.msg : "invalid syntax");
+		t->error_start = pr->error.start;
+		t->error_end = pr->error.end;
+		return t;
+	}
+	ast_dump_tree_at(pr->root, &b, &at, &nat);
+	for (i = 0; i < b.len; i++)
+		n += b.data[i] == '\n';
+	if (b.len > 0 && b.data[b.len - 1] != '\n')
+		n++;
+	t->rows = l = arena_array(a, n + 1, sizeof *l);
+	t->nrows = n;
+	for (i = 0, p = sbuf_cstr(&b), end = p + b.len; p < end; i++) {
+		size_t len = strcspn(p, "\n"), off = (size_t)(p - b.data);
+		l[i].text = arena_strndup(a, p, len);
+		/* the dump's entries are in the order of the lines */
+		while (k < nat && at[k].off < off)
+			k++;
+		if (k < nat && at[k].off == off && at[k].node != NULL) {
+			l[i].kind = ast_kind_name(at[k].node->kind);
+			l[i].start = at[k].node->start;
+			l[i].end = at[k].node->end;
+		}
+		p += len + (p + len < end);
+	}
+	free(at);
+	sbuf_free(&b);
+	return t;
+}
+
+bool
+session_input_incomplete(const char *input, size_t len)
+{
+	return parse_is_incomplete(input, len);
+}
+
 size_t
 session_run(struct session *s, const char *input, size_t len,
     const char *label, unsigned mask, struct arena *a, struct record **out)
@@ -1903,6 +1990,10 @@ session_run(struct session *s, const char *input, size_t len,
 		} else
 			arena_free(pa);
 	}
+	if (s->panes)
+		for (p = 0; p < (int)n; p++)
+			recs[p].tree = p == 0 ? input_tree(a, &pr) :
+			    recs[0].tree;
 	if (pinned)
 		pin(s, ea);
 	else

@@ -107,6 +107,14 @@ size_t session_run(struct session *s, const char *input, size_t len,
     const char *label, unsigned mask, struct arena *a, struct record **out);
 
 /*
+ * Does the input want more lines before it runs (an open bracket or
+ * string, a block's header "for x in y:" until a blank line)?  A reader
+ * that takes an input line by line (the UI, batch mode) asks this, so it
+ * needs no parser of its own.
+ */
+bool session_input_incomplete(const char *input, size_t len);
+
+/*
  * Told as each path of an input starts (done false) and ends (done
  * true), on the thread that called session_run(), so that a screen can
  * show which path is still running; fn NULL: nobody is told.
@@ -195,6 +203,23 @@ void session_snap_restore(struct session *s, const struct session_snap *sn);
 void session_snap_free(struct session *s, struct session_snap *sn);
 size_t session_snap_bytes(const struct session_snap *sn);
 void session_report_literals(struct session *s);
+
+/*
+ * Panes: from now on, the records of an input carry what a screen's
+ * panes show beyond the JSON record: the input's tree or parse error
+ * (r->tree) and each file's digest (r->fs[i].digest).  A screen (the UI)
+ * asks for them before its first input; the JSON, batch and serve modes
+ * do not pay for them.
+ */
+void session_report_panes(struct session *s);
+/*
+ * Path p's files now, in the records' shape (record.h; with digests once
+ * panes are reported): what a screen starts from before any record, and
+ * after the session changed without one (a reset, a set-up step).
+ * Everything is allocated in a; returns their number.
+ */
+size_t session_files(struct session *s, enum path_id p, struct arena *a,
+    struct record_file **out);
 
 /* "unsafe", "sandboxed", "jailed": the word the essay's labels use. */
 const char *session_path_adjective(enum path_id p);

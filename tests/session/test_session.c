@@ -709,6 +709,123 @@ test_weak_presets_words(void **state)
 	session_free(s);
 }
 
+/* The file of that name in a record's (or session_files') listing. */
+static const struct record_file *
+file_named(const struct record_file *fs, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(fs[i].name, name) == 0)
+			return &fs[i];
+	return NULL;
+}
+
+/* Same contents, as a screen tells them: size and digest. */
+static bool
+same_file(const struct record_file *x, const struct record_file *y)
+{
+	assert_non_null(x->digest);
+	assert_non_null(y->digest);
+	return x->size == y->size && memcmp(x->digest, y->digest, 32) == 0;
+}
+
+/*
+ * The records are the one output a screen needs: with panes reported,
+ * they carry the input's tree (one line per node, with span and kind, the
+ * offending node among them) or its parse error, and the path's files
+ * with what tells a created, changed or deleted file from the baseline --
+ * what the UI's AST and files panes draw, without a parser or the mock
+ * filesystem of their own.  Without panes, neither is paid for.
+ */
+static void
+test_records_carry_panes(void **state)
+{
+	struct fx *f = *state;
+	struct record *r, *two;
+	struct record_file *base;
+	const struct record_file *fl;
+	const struct record_tree *t;
+	const char *in = "__import__('os').system('ls')";
+	unsigned char x[32];
+	size_t nbase, n, i, hits = 0;
+
+	r = run1(f, PATH_SANDBOX, "1 + 1");
+	assert_null(r->tree);
+	assert_true(r->nfs > 0);
+	assert_null(r->fs[0].digest);
+
+	session_report_panes(f->s);
+	nbase = session_files(f->s, PATH_UNSAFE, f->a, &base);
+	assert_non_null(file_named(base, nbase, "secrets.txt"));
+	assert_non_null(file_named(base, nbase, "report.txt"));
+
+	/* the tree, shared by the input's records, points at the node */
+	n = session_run(f->s, in, strlen(in), NULL, PATH_BIT(PATH_UNSAFE) |
+	    PATH_BIT(PATH_SANDBOX), f->a, &two);
+	assert_int_equal(n, 2);
+	r = &two[1];
+	assert_int_equal(r->path, PATH_SANDBOX);
+	assert_true(r->has_node);
+	t = r->tree;
+	assert_non_null(t);
+	assert_ptr_equal(two[0].tree, t);
+	assert_null(t->error_class);
+	assert_true(t->nrows >= 4);
+	assert_string_equal(t->rows[0].kind, "Expression");
+	assert_int_equal(t->rows[0].start, 0);
+	assert_int_equal(t->rows[0].end, strlen(in));
+	for (i = 0; i < t->nrows; i++)
+		if (t->rows[i].kind != NULL &&
+		    strcmp(t->rows[i].kind, r->node_type) == 0 &&
+		    t->rows[i].start == r->node_start &&
+		    t->rows[i].end == r->node_end) {
+			hits++;
+			assert_non_null(strstr(t->rows[i].text, "Call"));
+		}
+	assert_int_equal(hits, 1);
+	assert_non_null(strstr(t->rows[1].text, "body: Call"));
+
+	/* a parse error instead of a tree */
+	r = run1(f, PATH_SANDBOX, "1 +");
+	assert_int_equal(r->layer, LAYER_PARSE);
+	assert_non_null(r->tree);
+	assert_int_equal(r->tree->nrows, 0);
+	assert_string_equal(r->tree->error_class, "SyntaxError");
+	assert_non_null(r->tree->error_message);
+	assert_int_equal(r->tree->error_start, 3);
+
+	/* files: deleted, created, changed (the same size, other bytes),
+	 * and a rewrite that changes nothing */
+	r = run1(f, PATH_UNSAFE, "delete_file({'path': 'secrets.txt'})");
+	assert_null(file_named(r->fs, r->nfs, "secrets.txt"));
+	r = run1(f, PATH_UNSAFE, "write_file({'path': 'new.txt', "
+	    "'text': 'x'})");
+	fl = file_named(r->fs, r->nfs, "new.txt");
+	assert_non_null(fl);
+	assert_null(file_named(base, nbase, "new.txt"));
+	assert_int_equal(fl->size, 1);
+	assert_false(fl->unreadable);
+	assert_int_equal(fl->mode, 0100644);
+	memcpy(x, fl->digest, sizeof x);
+	assert_true(same_file(file_named(r->fs, r->nfs, "report.txt"),
+	    file_named(base, nbase, "report.txt")));
+	r = run1(f, PATH_UNSAFE, "write_file({'path': 'new.txt', "
+	    "'text': 'x'})");
+	assert_memory_equal(file_named(r->fs, r->nfs, "new.txt")->digest, x,
+	    sizeof x);
+	r = run1(f, PATH_UNSAFE, "write_file({'path': 'new.txt', "
+	    "'text': 'y'})");
+	fl = file_named(r->fs, r->nfs, "new.txt");
+	assert_int_equal(fl->size, 1);
+	assert_memory_not_equal(fl->digest, x, sizeof x);
+	r = run1(f, PATH_UNSAFE, "write_file({'path': 'report.txt', "
+	    "'text': 'rewritten'})");
+	fl = file_named(r->fs, r->nfs, "report.txt");
+	assert_int_equal(fl->size, 9);
+	assert_false(same_file(fl, file_named(base, nbase, "report.txt")));
+}
+
 int
 main(void)
 {
@@ -734,6 +851,7 @@ main(void)
 		T(test_names_share_after_commit),
 		T(test_command_forms),
 		T(test_weak_presets_words),
+		T(test_records_carry_panes),
 #undef T
 #define S(fn) cmocka_unit_test_setup_teardown(fn, setup_small, fx_teardown)
 		S(test_memory_cap_per_input),
