@@ -230,6 +230,7 @@ parse_input(struct arena *a, const char *src, size_t len,
 	memset(out, 0, sizeof *out);
 	memset(&p, 0, offsetof(struct parser, lx));
 	p.a = a;
+	p.nodes.a = a;
 	p.src = src;
 	p.depth = &p.own_depth;
 	p.column_override = -1;

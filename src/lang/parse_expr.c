@@ -355,7 +355,7 @@ number_slow(struct parser *p)
 
 /* ============================================================ plumbing */
 
-/* The slow paths of parse_int.h's vec_push and node_alloc. */
+/* The slow path of parse_int.h's vec_push. */
 void
 vec_grow(struct parser *p, struct vec *v)
 {
@@ -364,20 +364,6 @@ vec_grow(struct parser *p, struct vec *v)
 	memcpy(items, v->items, v->len * sizeof *items);
 	v->items = items;
 	v->cap = ncap;
-}
-
-/* A new chunk (or, for a big request, the arena itself). */
-void *
-node_alloc_slow(struct parser *p, size_t size)
-{
-	size_t next = p->chunk_size == 0 ? 1024 :
-	    p->chunk_size < 65536 ? p->chunk_size * 2 : 65536;
-	if (size > next / 4)
-		return arena_alloc(p->a, size);
-	p->chunk_size = next;
-	p->chunk = arena_alloc(p->a, p->chunk_size);
-	p->chunk_left = p->chunk_size;
-	return node_alloc(p, size);
 }
 
 /* ============================================================ displays */

@@ -57,9 +57,7 @@ fstring_expr(struct parser *p, uint32_t start, uint32_t end)
 	sub.src = p->src;
 	sub.len = p->len;
 	sub.depth = p->depth;
-	sub.chunk = p->chunk;		/* share the node chunk */
-	sub.chunk_left = p->chunk_left;
-	sub.chunk_size = p->chunk_size;
+	sub.nodes = p->nodes;		/* share the node chunk */
 	sub.column_override = -1;
 	sub.probe_depth = UINT_MAX;
 	lex_init(&sub.lx, p->a, p->src, start, end);
@@ -67,9 +65,7 @@ fstring_expr(struct parser *p, uint32_t start, uint32_t end)
 	sub.lx.at_line_start = false;
 	sub.tok = lex_next(&sub.lx);
 	e = star_expressions(&sub);
-	p->chunk = sub.chunk;
-	p->chunk_left = sub.chunk_left;
-	p->chunk_size = sub.chunk_size;
+	p->nodes = sub.nodes;
 	if (e && sub.tok.kind != TOK_EOF && sub.tok.kind != TOK_NEWLINE)
 		e = error_here(&sub, NULL);
 	if (e && e->kind == NODE_STARRED)

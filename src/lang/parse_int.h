@@ -51,8 +51,7 @@ struct parser {
 	 * operator levels to take as their left operand; its start */
 	struct node	*pending;
 	uint32_t	 pending_start;
-	char		*chunk;		/* nodes are carved from here */
-	size_t		 chunk_left, chunk_size;
+	struct arena_bump nodes;	/* nodes are carved from here */
 	uint32_t	 str_err_at;	/* where string errors point: the end
 					 * of the last literal of a strings run */
 	struct parse_error err;
@@ -172,26 +171,15 @@ node_size(enum node_kind kind)
 
 /*
  * Nodes (and names and node lists) are carved 8-byte aligned and zeroed
- * from arena chunks that double from 1 KiB to 64 KiB: a one-line
- * input costs one small chunk, a megabyte of nodes costs no per-node
- * call into the arena.  A request of more than a quarter of a chunk (a
- * long list's items) goes to the arena itself.
+ * by the arena's bump allocator (arena.h): a one-line input costs one
+ * small chunk, a megabyte of nodes costs no per-node call into the arena.
  */
-void *node_alloc_slow(struct parser *p, size_t size)
-    __attribute__((noinline));
-
 static inline void *
 node_alloc(struct parser *p, size_t size)
 {
-	void *r;
-	size = (size + 7) & ~(size_t)7;
-	if (size > p->chunk_left)
-		return node_alloc_slow(p, size);
-	r = p->chunk;
-	p->chunk += size;
-	p->chunk_left -= size;
-	return r;
+	return arena_bump(&p->nodes, size);
 }
+
 static inline struct node *
 mk_extra(struct parser *p, enum node_kind kind, uint32_t start, uint32_t end,
     size_t extra)
