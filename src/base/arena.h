@@ -39,6 +39,37 @@ struct arena *arena_new(void);
 void arena_free(struct arena *a);
 /* Zeroed memory, aligned for any object, valid until arena_free(). */
 void *arena_alloc(struct arena *a, size_t size);
+/*
+ * Many small objects without a call each (the parser's nodes): a bump
+ * pointer over chunks this arena hands out, 8-byte aligned, zeroed and
+ * valid until arena_free() like the rest.  Chunks double from 1 KiB to
+ * 64 KiB, so a one-line input costs one small chunk and a megabyte of
+ * nodes no per-node call; a request of more than a quarter of a chunk
+ * goes to arena_alloc() itself.  Start from { a } (the rest zero); a copy
+ * carries on where the original stopped, and the original must not be
+ * used again until it is copied back (the parser's f-string sub-parsers).
+ */
+struct arena_bump {
+	struct arena	*a;
+	char		*next;		/* the chunk's unused, zeroed bytes */
+	size_t		 left, chunk_size;
+};
+void *arena_bump_slow(struct arena_bump *b, size_t size)
+    __attribute__((noinline));
+
+static inline void *
+arena_bump(struct arena_bump *b, size_t size)
+{
+	void *r;
+	size = (size + 7) & ~(size_t)7;
+	if (size > b->left)
+		return arena_bump_slow(b, size);
+	r = b->next;
+	b->next += size;
+	b->left -= size;
+	return r;
+}
+
 /* count*size with overflow check. */
 void *arena_array(struct arena *a, size_t count, size_t size);
 /* Grow an arena array: old contents are copied, the old block is wasted. */

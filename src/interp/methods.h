@@ -24,8 +24,9 @@ struct eval;
  *
  * Methods that mutate (list.append, dict.update, ...) change obj in place.
  * When obj may be a value kept in ev->ns, the namespace is brought up to
- * date when the input's arena is freed (see note_mutation in methods.c):
- * so the arena of an input must be freed before the session it ran in.
+ * date when the input's arena is freed (see note_mutation in
+ * methods_args.c): so the arena of an input must be freed before the
+ * session it ran in.
  */
 bool methods_getattr(struct eval *ev, value obj, const char *name,
     value *out, bool *found);

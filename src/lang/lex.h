@@ -34,7 +34,7 @@ struct arena;
 	X(NUMBER,       "number")		\
 	X(STRING,       "string")		\
 	X(ERROR,        "error")		\
-	/* operators and delimiters (parse.c	\
+	/* operators and delimiters (parse_*.c	\
 	 * relies on LPAR..RBRACE and on	\
 	 * PLUSEQUAL..ATEQUAL being runs) */	\
 	X(LPAR,         "(")			\

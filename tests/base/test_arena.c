@@ -1,6 +1,6 @@
 /*
  * test_arena.c -- the arena hands out zeroed, aligned memory, runs its
- * finalisers, and the sbuf grows.
+ * finalisers, bumps small objects out of its chunks, and the sbuf grows.
  */
 #include "config.h"
 
@@ -36,6 +36,40 @@ test_alloc_zeroed_aligned(void **state)
 		assert_int_equal(p[i - 1], 0);
 		memset(p, 0xAB, (size_t)i);
 	}
+	arena_free(a);
+}
+
+/*
+ * arena_bump(): zeroed, 8-byte aligned, in the arena, never overlapping
+ * (each object is filled and checked afterwards), across chunk changes
+ * and requests too big for a chunk, and through a copy that carries on
+ * and is copied back, as the parser's f-string sub-parsers do.
+ */
+static void
+test_bump(void **state)
+{
+	struct arena *a = arena_new();
+	struct arena_bump b = { a, NULL, 0, 0 }, sub;
+	unsigned char *obj[3000];
+	size_t len[3000], i, k;
+	(void)state;
+	for (i = 0; i < 3000; i++) {
+		len[i] = i % 500 == 499 ? 20000 : 1 + (i * 37) % 300;
+		if (i == 1500) {
+			sub = b;
+			obj[i] = arena_bump(&sub, len[i]);
+			b = sub;
+		} else
+			obj[i] = arena_bump(&b, len[i]);
+		assert_int_equal((uintptr_t)obj[i] % 8, 0);
+		assert_true(arena_owns(a, obj[i]));
+		for (k = 0; k < len[i]; k++)
+			assert_int_equal(obj[i][k], 0);
+		memset(obj[i], (int)(i & 0xFF), len[i]);
+	}
+	for (i = 0; i < 3000; i++)
+		for (k = 0; k < len[i]; k++)
+			assert_int_equal(obj[i][k], i & 0xFF);
 	arena_free(a);
 }
 
@@ -115,6 +149,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_alloc_zeroed_aligned),
+		cmocka_unit_test(test_bump),
 		cmocka_unit_test(test_finalisers_run),
 		cmocka_unit_test(test_grow_copies),
 		cmocka_unit_test(test_sbuf),
