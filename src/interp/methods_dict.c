@@ -16,44 +16,6 @@
 /* dict                                                              */
 /* ================================================================ */
 
-/*
- * Deleting is the one dict operation the value layer does not offer: the
- * entry is marked dead and its index slot becomes -2 (deleted), which is
- * how value.c's probing already treats it.  Probing mirrors value.c's.
- */
-static bool
-dict_take(struct rt *rt, value dict, value key, bool *found, value *val)
-{
-	struct vdict *d = dict.as.dict;
-	uint64_t h;
-	size_t mask, i;
-
-	*found = false;
-	if (d->len == 0 || d->nindex == 0)	/* {}.pop([]) is a KeyError */
-		return true;
-	if (!value_hash(rt, key, &h))
-		return false;
-	mask = d->nindex - 1;
-	for (i = (size_t)h & mask;; i = (i + 1) & mask) {
-		int64_t ix = d->index[i];
-		bool eq;
-		if (ix == -1)
-			return true;
-		if (ix == -2 || d->entries[ix].hash != h)
-			continue;
-		if (!value_eq(rt, d->entries[ix].key, key, &eq))
-			return false;
-		if (!eq)
-			continue;
-		*val = d->entries[ix].val;
-		d->entries[ix].live = false;
-		d->index[i] = -2;
-		d->len--;
-		*found = true;
-		return true;
-	}
-}
-
 METHOD(dict_get)
 {
 	bool found;
@@ -127,7 +89,7 @@ METHOD(dict_pop)
 {
 	bool found;
 	if (!pos_args(rt, "dict.pop", 1, 2, nargs, nkw) ||
-	    !dict_take(rt, self, args[0], &found, out))
+	    !value_dict_take(rt, self, args[0], out, &found))
 		return false;
 	if (!found) {
 		if (nargs == 2) {
@@ -154,7 +116,7 @@ METHOD(dict_popitem)
 		if (d->entries[i].live)
 			break;
 	key = d->entries[i].key;
-	if (!dict_take(rt, self, key, &found, &val))
+	if (!value_dict_take(rt, self, key, &val, &found))
 		return false;
 	t = value_tuple(rt->arena, 2);
 	t.as.tuple->items[0] = key;

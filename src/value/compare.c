@@ -151,6 +151,29 @@ value_dict_get(struct rt *rt, value dict, value key, value *out, bool *found)
 	return true;
 }
 
+bool
+value_dict_take(struct rt *rt, value dict, value key, value *out, bool *found)
+{
+	struct vdict *d = dict.as.dict;
+	uint64_t h;
+	int64_t e;
+	size_t slot;
+	*found = false;
+	if (d->len == 0 || d->nindex == 0)	/* {}.pop([]) is a KeyError */
+		return true;
+	if (!value_hash(rt, key, &h) || !dict_lookup(rt, d, key, h, &e, &slot))
+		return false;
+	if (e < 0)
+		return true;
+	*found = true;
+	if (out)
+		*out = d->entries[e].val;
+	d->entries[e].live = false;
+	d->index[slot] = -2;		/* deleted: probing goes on past it */
+	d->len--;
+	return true;
+}
+
 /* Add an item to the set at ctx, within the cap on its length. */
 static bool
 update_step(struct rt *rt, value item, void *ctx)

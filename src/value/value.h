@@ -179,6 +179,10 @@ bool value_dict_set(struct rt *rt, value dict, value key, value val);
 /* *found false when absent. */
 bool value_dict_get(struct rt *rt, value dict, value key, value *out,
     bool *found);
+/* Remove key and give its value (*found false when absent; an empty
+ * dict answers absent without hashing, as CPython's {}.pop([]) does). */
+bool value_dict_take(struct rt *rt, value dict, value key, value *out,
+    bool *found);
 bool value_set_add(struct rt *rt, value set, value key);
 
 /* Append every item of an iterable to list (capped by max_seq_len). */
