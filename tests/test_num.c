@@ -357,7 +357,7 @@ test_round_fast_as_exact(void **state)
 	for (i = 0; i < 300000; i++) {
 		uint64_t r = next_random();
 		double m = (double)(r % 2000000000u) - 1e9, x, y;
-		k = (int)(r >> 32) % 11;
+		k = (int)((r >> 32) % 11);
 		n = (int)((r >> 40) % 24) - 1;
 		switch (i % 4) {
 		case 0:		/* a short decimal */
