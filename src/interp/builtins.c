@@ -116,12 +116,10 @@ static inline bool
 sum_step(struct rt *rt, value item, void *p)
 {
 	struct sum_ctx *c = p;
-	/* CPython's int and float fast paths are plain addition too */
-	if (c->acc.type == VT_FLOAT && item.type == VT_FLOAT) {
-		c->acc.as.f += item.as.f;
-		return true;
-	}
-	if (!rt_step(rt))
+	/* a float added to a float charges no step, as ever: CPython's
+	 * float sum is plain addition in C */
+	if (!(c->acc.type == VT_FLOAT && item.type == VT_FLOAT) &&
+	    !rt_step(rt))
 		return false;
 	return value_binop(rt, BINOP_ADD, c->acc, item, &c->acc);
 }
@@ -641,7 +639,7 @@ bi_set(struct rt *rt, value self, const value *args, size_t nargs,
 
 /* ---- the table ---- */
 
-/* sorted by name: builtin_find() finds the rows of a first letter */
+/* sorted by name (byte order): builtin_find() halves it */
 const struct builtin builtin_table[] = {
 	{ "abs",	bi_abs },
 	{ "all",	bi_all },
@@ -665,32 +663,24 @@ const struct builtin builtin_table[] = {
 	{ "tuple",	bi_tuple },
 };
 const size_t builtin_count = sizeof builtin_table / sizeof builtin_table[0];
-_Static_assert(sizeof builtin_table / sizeof builtin_table[0] < 256,
-    "builtin_find() indexes the table with bytes");
 
 const struct builtin *
 builtin_find(const char *name)
 {
-	/* where the rows of each first byte begin and end in the sorted
-	 * table, made on first use: a lookup compares with the two or three
-	 * rows of its letter only */
-	static uint8_t first[256], last[256];
-	static bool have_index;
-	unsigned c = (unsigned char)name[0];
-	size_t i;
+	/* a binary search (a first-byte index of the table on top of it
+	 * was worth under 10% in make bench) */
+	size_t lo = 0, hi = builtin_count;
 
-	if (!have_index) {
-		for (i = builtin_count; i > 0; i--)
-			first[(unsigned char)builtin_table[i - 1].name[0]] =
-			    (uint8_t)(i - 1);
-		for (i = 0; i < builtin_count; i++)
-			last[(unsigned char)builtin_table[i].name[0]] =
-			    (uint8_t)(i + 1);
-		have_index = true;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strlist_cmp(name, builtin_table[mid].name);
+		if (c == 0)
+			return &builtin_table[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
 	}
-	for (i = first[c]; i < last[c]; i++)
-		if (strlist_cmp(name, builtin_table[i].name) == 0)
-			return &builtin_table[i];
 	/* the type constructors and iterator builtins live in typecons.c */
 	return typecons_find(name);
 }

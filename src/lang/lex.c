@@ -32,15 +32,10 @@ lex_token_text(enum token_kind kind)
 	return kind < TOK__COUNT ? token_texts[kind] : "?";
 }
 
-static bool have_keyword_lengths;
-static void keyword_lengths_init(void);
-
 void
 lex_init(struct lexer *lx, struct arena *a, const char *src, uint32_t begin,
     uint32_t end)
 {
-	if (!have_keyword_lengths)
-		keyword_lengths_init();
 	/* the bracket stack needs no clearing: depth says what is live */
 	memset(lx, 0, offsetof(struct lexer, brackets));
 	memset(&lx->at_line_start, 0,
@@ -215,28 +210,6 @@ static const enum token_kind keywords_by_letter[][6] = {
 };
 #define NLETTERS (sizeof keywords_by_letter / sizeof keywords_by_letter[0])
 
-/* The lengths of the keywords of each letter (bit n: one of n bytes)
- * and their second letters (bit c - 'A'), made from the table by
- * lex_init() the first time: most names are turned away by these two
- * bits without a compare. */
-static uint16_t keyword_lengths_of[256];	/* by the first byte */
-static uint64_t keyword_seconds[NLETTERS];
-
-static void
-keyword_lengths_init(void)
-{
-	size_t l, i;
-	for (l = 0; l < NLETTERS; l++)
-		for (i = 0; i < 6 && keywords_by_letter[l][i] != TOK_EOF; i++) {
-			enum token_kind k = keywords_by_letter[l][i];
-			keyword_lengths_of['A' + l] |=
-			    (uint16_t)(1u << token_lengths[k]);
-			keyword_seconds[l] |= UINT64_C(1) <<
-			    (token_texts[k][1] - 'A');
-		}
-	have_keyword_lengths = true;
-}
-
 static enum token_kind keyword_scan(const char *s, uint32_t n)
     __attribute__((noinline));
 
@@ -252,25 +225,16 @@ keyword_scan(const char *s, uint32_t n)
 	return TOK_NAME;
 }
 
-/* Could the name s[0, n) be a keyword?  Only if a keyword of its first
- * letter has its length and its second letter. */
-static inline bool
-may_be_keyword(const char *s, uint32_t n)
-{
-	unsigned first = (unsigned char)s[0], second;
-	/* (no bit for lengths 0 and 1, nor for bytes other than letters) */
-	if (n > 8 || (keyword_lengths_of[first] & (1u << n)) == 0)
-		return false;
-	second = (unsigned)(unsigned char)s[1] - 'A';
-	return second < 64 &&
-	    (keyword_seconds[first - 'A'] >> second & 1) != 0;
-}
-
 /* A name's keyword kind, or TOK_NAME. */
 static inline enum token_kind
 keyword(const char *s, uint32_t n)
 {
-	return may_be_keyword(s, n) ? keyword_scan(s, n) : TOK_NAME;
+	/* (A filter by each letter's keyword lengths and second letters,
+	 * to turn most names away without a compare, was worth 3.5% of the
+	 * essay expression's time in make bench: under the 10% a fast path
+	 * must be worth.) */
+	return (unsigned)(unsigned char)s[0] - 'A' < NLETTERS ?
+	    keyword_scan(s, n) : TOK_NAME;
 }
 
 /* The STR_* flags of a string prefix, or -1 when s[0..n) is not one. */
@@ -762,7 +726,10 @@ scan_operator(struct lexer *lx, uint32_t start)
  * token fast_ops[] names unless the byte after it lengthens it (a bit of
  * longer_after[next] is the bit of each operator that next lengthens:
  * '=' after '+', '>' after '-', '*' after '*', a digit after '.').
- * Anything else, and every error, goes to lex_general().
+ * Anything else, and every error, goes to lex_general().  Without it the
+ * essay expression took 1.2x the instructions in make bench and the
+ * 1 MiB inputs 1.35x, and 2.2x the time; tests/test_lex.c checks it
+ * against lex_general() alone (lex_next_general) on generated inputs.
  */
 enum fast_class {
 	FC_OTHER, FC_BLANK, FC_NAME, FC_DIGIT, FC_OP, FC_OPEN, FC_CLOSE
@@ -827,8 +794,6 @@ static const bool name_stop_slow[256] = {
 #undef LETTERS
 
 static struct token lex_general(struct lexer *lx) __attribute__((noinline));
-static struct token keyword_token(struct lexer *lx, uint32_t start,
-    uint32_t end) __attribute__((noinline));
 
 /*
  * Inside a line, with no error: skip blanks and take the token the fast
@@ -865,9 +830,7 @@ again:
 			p++;
 		if (p < end && name_stop_slow[s[p]])
 			return lex_general(lx);
-		if (may_be_keyword((const char *)s + pos, p - pos))
-			return keyword_token(lx, pos, p);
-		k = TOK_NAME;
+		k = keyword((const char *)s + pos, p - pos);
 		break;
 	case FC_DIGIT:
 		if (c != '0')
@@ -917,12 +880,10 @@ at_end:
 	return (struct token){ k, pos, 0, 0, 0, 0, false };
 }
 
-/* The fast path's name that may be a keyword, src[start, end). */
-static struct token
-keyword_token(struct lexer *lx, uint32_t start, uint32_t end)
+struct token
+lex_next_general(struct lexer *lx)
 {
-	lx->pos = end;
-	return make(lx, keyword_scan(lx->src + start, end - start), start);
+	return lex_general(lx);
 }
 
 static struct token

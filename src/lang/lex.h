@@ -183,6 +183,9 @@ void lex_init(struct lexer *lx, struct arena *a, const char *src,
     uint32_t begin, uint32_t end);
 /* The next token; after TOK_EOF or TOK_ERROR the same kind again. */
 struct token lex_next(struct lexer *lx);
+/* Test hook: lex_next() by the general scanner alone, without its fast
+ * tables (tests/test_lex.c compares the two on generated inputs). */
+struct token lex_next_general(struct lexer *lx);
 /* "(" or "[" etc. for a token kind, or its description. */
 const char *lex_token_text(enum token_kind kind);
 /* Is s (NUL-terminated) a name as the lexer reads one: letters, digits,

@@ -466,12 +466,14 @@ all_allowed(const struct policy *p, const struct node *root, struct arena *a)
 	return !s.leaf_blocked;
 }
 
+/*
+ * all_allowed() first: without it, the chains' parse + check + evaluate
+ * took 14-18% more instructions in make bench (the 1 MiB chain 18%).
+ */
 bool
 check_tree(const struct policy *p, const struct node *root, struct arena *a,
     struct check_result *out)
 {
-	struct stack s;
-
 	out->node = NULL;
 	out->rule = NULL;
 	out->reason = NULL;
@@ -479,6 +481,19 @@ check_tree(const struct policy *p, const struct node *root, struct arena *a,
 	if (all_allowed(p, root, a))
 		return true;
 	/* blocked: walk again in pre-order for the first offender */
+	return check_tree_general(p, root, a, out);
+}
+
+bool
+check_tree_general(const struct policy *p, const struct node *root,
+    struct arena *a, struct check_result *out)
+{
+	struct stack s;
+
+	out->node = NULL;
+	out->rule = NULL;
+	out->reason = NULL;
+	out->essay = NULL;
 	stack_init(&s, a);
 	push(&s, root);
 	while (s.len > 0) {

@@ -40,6 +40,10 @@ struct check_result {
  */
 bool check_tree(const struct policy *p, const struct node *root,
     struct arena *a, struct check_result *out);
+/* Test hook: check_tree() by the pre-order walk alone, without its fast
+ * yes-or-no walk first (tests/test_check.c compares the two). */
+bool check_tree_general(const struct policy *p, const struct node *root,
+    struct arena *a, struct check_result *out);
 
 /*
  * The policy's textual blocklist over the source (what naive filters do):

@@ -75,41 +75,7 @@ static const char *const no_list[] = { NULL };
 #define ALL_BOOLOPS	((UINT32_C(1) << BOOLOP__COUNT) - 1)
 #define ALL_NODES	((UINT64_C(1) << NODE__COUNT) - 1)
 
-/* ---- the calls index ---- */
-
-/* Index p->calls into x (left unindexed when the list is too long). */
-static void
-index_calls(struct policy_calls *x, const char *const *calls)
-{
-	size_t n = 0, i, row = 0;
-	unsigned c;
-
-	x->list = NULL;
-	for (i = 0; calls != NULL && calls[i] != NULL; i++)
-		n++;
-	if (calls == NULL || n > POLICY_CALLS_MAX)
-		return;
-	/* the rows of each first byte together, in list order: count
-	 * them, give each byte its range, then fill the ranges */
-	memset(x->last, 0, sizeof x->last);
-	for (i = 0; i < n; i++)
-		x->last[(unsigned char)calls[i][0]]++;
-	for (c = 0; c < 256; c++) {
-		x->first[c] = (uint8_t)row;
-		row += x->last[c];
-		x->last[c] = x->first[c];	/* the next free row */
-	}
-	for (i = 0; i < n; i++) {
-		c = (unsigned char)calls[i][0];
-		x->names[x->last[c]] = calls[i];
-		x->last[c]++;
-	}
-	x->list = calls;
-}
-
 /* ---- presets ---- */
-
-static struct policy_calls essay_index;
 
 static const struct policy essay = {
 	.name = "essay",
@@ -127,15 +93,12 @@ static const struct policy essay = {
 	.name_rule = NAMES_CALLS,
 	.attr_rule = ATTRS_ALL,
 	.calls = essay_calls,
-	.calls_index = &essay_index,
 	.blocked_words = no_list,
 	.commands = essay_commands,
 	.hosts = no_list,
 	.budget = POLICY_DEFAULT_BUDGET,
 	.limits = DEFAULT_LIMITS,
 };
-
-static struct policy_calls dunder_index;
 
 static const struct policy dunder = {
 	.name = "dunder",
@@ -154,15 +117,12 @@ static const struct policy dunder = {
 	.attr_rule = ATTRS_PUBLIC,
 	.object_model = true,
 	.calls = dunder_calls,
-	.calls_index = &dunder_index,
 	.blocked_words = no_list,
 	.commands = essay_commands,
 	.hosts = no_list,
 	.budget = POLICY_DEFAULT_BUDGET,
 	.limits = DEFAULT_LIMITS,
 };
-
-static struct policy_calls blocklist_index;
 
 static const struct policy blocklist = {
 	.name = "blocklist",
@@ -179,7 +139,6 @@ static const struct policy blocklist = {
 	.attr_rule = ATTRS_ALL,
 	.object_model = true,
 	.calls = essay_calls,
-	.calls_index = &blocklist_index,
 	.blocked_words = blocked_words,
 	.commands = essay_commands,
 	.hosts = no_list,
@@ -197,14 +156,8 @@ policy_preset(const char *name)
 {
 	size_t i;
 	for (i = 0; i < sizeof presets / sizeof presets[0]; i++)
-		if (strcmp(presets[i]->name, name) == 0) {
-			/* (made before anyone holds the preset, so a copy
-			 * of it has the index too) */
-			if (presets[i]->calls_index->list == NULL)
-				index_calls(presets[i]->calls_index,
-				    presets[i]->calls);
+		if (strcmp(presets[i]->name, name) == 0)
 			return presets[i];
-		}
 	return NULL;
 }
 
@@ -249,7 +202,6 @@ policy_filter_name(const struct policy *p)
 /* A loaded policy owns its strings: one block of names per list. */
 struct owned_policy {
 	struct policy	 p;
-	struct policy_calls index;	/* of p.calls */
 	char		**strings;	/* heap blocks to free (heap) */
 	int		 nstrings, capstrings;
 };
@@ -584,9 +536,6 @@ policy_parse(const char *name, const char *text, size_t len,
 	if (!named)
 		op->p.name = "custom";
 	op->p.summary = "a policy file";
-	/* (the base's index came with the copy; the calls may differ) */
-	index_calls(&op->index, op->p.calls);
-	op->p.calls_index = &op->index;
 	return &op->p;
 }
 

@@ -48,6 +48,9 @@ bool num_int_repr(struct rt *rt, value v, struct sbuf *out);
 void num_format_double(double f, bool add_dot0, bool plus_sign, char *buf);
 /* round(x) and round(x, ndigits) (ndigits None when absent). */
 bool num_round(struct rt *rt, value x, value ndigits, value *out);
+/* Test hook: when set, round(float, ndigits) takes the exact path only,
+ * never its fast path (tests/test_num.c compares the two). */
+extern bool num_round_exact_only;
 /* abs(x) */
 bool num_abs(struct rt *rt, value x, value *out);
 /* divmod(a, b) as a 2-tuple, for two numbers. */

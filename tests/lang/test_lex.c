@@ -196,6 +196,111 @@ test_position(void **state)
 	assert_int_equal(column, 3);	/* code points, not bytes */
 }
 
+/*
+ * The fast tables against the general scanner.  lex_next() decides most
+ * tokens from its tables and leaves the rest to the general scanner;
+ * lex_next_general() takes every token there.  Both must give the same
+ * tokens, the same error and its place, for every input: every string of
+ * up to three bytes from the bytes the tables know, then random strings
+ * of fragments (keywords, numbers, operators, strings, brackets,
+ * indentation, comments, joined lines, non-ASCII names).
+ */
+static const char *const frag[] = {
+	" ", "  ", "\t", "\n", "\r\n", "\\\n", "#c\n", "a", "b_1", "_", "x",
+	"if", "in", "is", "not", "and", "or", "lambda", "None", "True",
+	"False", "else", "for", "await", "rb", "f", "u", "0", "1", "9", "10",
+	"0x1f", "1e5", "1.5", ".5", "1_0", "1j", "07", "'s'", "\"t\"",
+	"'''u'''", "f'{a}'", "'", "\"", "+", "-", "*", "/", "%", "&", "|",
+	"^", "@", "<", ">", "=", ".", ":", "!", "~", ",", ";", "**", "//",
+	"->", "...", ":=", "!=", "<<=", "(", ")", "[", "]", "{", "}",
+	"\xc3\xa9", "\xe2\x82\xac", "$", "?", "`",
+};
+static const char single[] =
+    " \t\n\\#ab_fi0159.+-*/%&|^@<>=:!~,;()[]{}'\"$";
+
+static uint64_t rng = 0x9e3779b97f4a7c15u;
+
+static uint64_t
+next_random(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* Fails, naming src, unless both scanners agree on every token. */
+static void
+same_tokens(const char *src, size_t len)
+{
+	struct arena *a = arena_new(), *b = arena_new();
+	struct lexer fast, general;
+	struct token t, u;
+	int guard = 0;
+
+	lex_init(&fast, a, src, 0, (uint32_t)len);
+	lex_init(&general, b, src, 0, (uint32_t)len);
+	do {
+		t = lex_next(&fast);
+		u = lex_next_general(&general);
+		if (t.kind != u.kind || t.start != u.start ||
+		    t.length != u.length || t.flags != u.flags ||
+		    t.prefix_len != u.prefix_len ||
+		    t.quote_len != u.quote_len ||
+		    t.is_non_ascii != u.is_non_ascii ||
+		    fast.pos != general.pos)
+			fail_msg("token %d of \"%.*s\": kind %d at %u+%u, the "
+			    "general scanner's %d at %u+%u", guard, (int)len,
+			    src, (int)t.kind, t.start, t.length, (int)u.kind,
+			    u.start, u.length);
+	} while (t.kind != TOK_EOF && t.kind != TOK_ERROR && ++guard < 200);
+	if ((fast.error.msg == NULL) != (general.error.msg == NULL) ||
+	    (fast.error.msg != NULL &&
+	    (strcmp(fast.error.msg, general.error.msg) != 0 ||
+	    strcmp(fast.error.cls, general.error.cls) != 0 ||
+	    fast.error.start != general.error.start ||
+	    fast.error.end != general.error.end ||
+	    fast.error.is_incomplete != general.error.is_incomplete)))
+		fail_msg("the error of \"%.*s\": %s, the general scanner's %s",
+		    (int)len, src, fast.error.msg ? fast.error.msg : "none",
+		    general.error.msg ? general.error.msg : "none");
+	arena_free(a);
+	arena_free(b);
+}
+
+static void
+test_fast_tables_as_general(void **state)
+{
+	const size_t nsingle = sizeof single - 1;
+	const size_t nfrag = sizeof frag / sizeof frag[0];
+	char buf[256];
+	size_t i, j, k, n;
+	(void)state;
+
+	for (i = 0; i < nsingle; i++)
+		for (j = 0; j <= nsingle; j++)
+			for (k = 0; k <= nsingle; k++) {
+				n = 0;
+				buf[n++] = single[i];
+				if (j < nsingle)
+					buf[n++] = single[j];
+				if (j < nsingle && k < nsingle)
+					buf[n++] = single[k];
+				same_tokens(buf, n);
+			}
+	for (i = 0; i < 200000; i++) {
+		size_t parts = next_random() % 12;
+		n = 0;
+		for (j = 0; j < parts; j++) {
+			const char *f = frag[next_random() % nfrag];
+			size_t fl = strlen(f);
+			memcpy(buf + n, f, fl);
+			n += fl;
+		}
+		same_tokens(buf, n);
+	}
+}
+
 int
 main(void)
 {
@@ -204,6 +309,7 @@ main(void)
 		cmocka_unit_test(test_error_tokens),
 		cmocka_unit_test(test_borrowed_spans),
 		cmocka_unit_test(test_position),
+		cmocka_unit_test(test_fast_tables_as_general),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

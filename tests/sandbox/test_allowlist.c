@@ -17,6 +17,7 @@
 #include "cmd.h"
 #include "parse.h"
 #include "policy.h"
+#include "sbuf.h"
 
 struct want {
 	const char	*input;
@@ -177,6 +178,135 @@ test_url_host(void **state)
 	arena_free(a);
 }
 
+/*
+ * check_tree()'s fast yes-or-no walk against the pre-order walk alone
+ * (check_tree_general): the same verdict, and when blocked the same
+ * node, rule and sentences, for random expressions under every preset.
+ */
+static uint64_t rng = 0x853c49e6748fea9bu;
+
+static unsigned
+pick(unsigned n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (unsigned)(rng % n);
+}
+
+static void
+random_expr(struct sbuf *b, int depth)
+{
+	static const char *const leaf[] = { "1", "2.5", "'a'", "x", "orders",
+	    "None", "True", "b'b'", "-3" };
+	static const char *const callee[] = { "sum", "len", "min", "max",
+	    "round", "abs", "open", "eval", "__import__", "f", "x.count",
+	    "(lambda: 0)" };
+	static const char *const binop[] = { " + ", " - ", " * ", " / ",
+	    " % ", " ** ", " // ", " << ", " & ", " | ", " @ " };
+	static const char *const unop[] = { "-", "+", "~", "not " };
+	static const char *const attr[] = { ".real", ".__class__", "._x",
+	    ".count" };
+	unsigned k = depth > 4 ? 0 : pick(11), i, n;
+
+	switch (k) {
+	case 0: case 1:
+		sbuf_adds(b, leaf[pick(sizeof leaf / sizeof leaf[0])]);
+		break;
+	case 2: case 3:
+		random_expr(b, depth + 1);
+		sbuf_adds(b, binop[pick(sizeof binop / sizeof binop[0])]);
+		random_expr(b, depth + 1);
+		break;
+	case 4:
+		sbuf_adds(b, unop[pick(sizeof unop / sizeof unop[0])]);
+		random_expr(b, depth + 1);
+		break;
+	case 5: case 6:
+		sbuf_adds(b, callee[pick(sizeof callee / sizeof callee[0])]);
+		sbuf_addc(b, '(');
+		for (i = 0, n = pick(4); i < n; i++) {
+			if (i > 0)
+				sbuf_adds(b, ", ");
+			if (i == n - 1 && pick(4) == 0)
+				sbuf_adds(b, pick(2) ? "default=" : "*");
+			random_expr(b, depth + 1);
+		}
+		sbuf_addc(b, ')');
+		break;
+	case 7: {
+		bool list = pick(2);
+		sbuf_addc(b, list ? '[' : '(');
+		for (i = 0, n = pick(4); i < n; i++) {
+			random_expr(b, depth + 1);
+			sbuf_adds(b, ", ");
+		}
+		sbuf_addc(b, list ? ']' : ')');
+		break;
+	}
+	case 8:
+		sbuf_addc(b, '(');
+		random_expr(b, depth + 1);
+		sbuf_adds(b, ")");
+		sbuf_adds(b, attr[pick(sizeof attr / sizeof attr[0])]);
+		break;
+	case 9:
+		random_expr(b, depth + 1);
+		sbuf_adds(b, pick(2) ? " < " : " if x else ");
+		random_expr(b, depth + 1);
+		break;
+	default:
+		random_expr(b, depth + 1);
+		sbuf_addc(b, '[');
+		random_expr(b, depth + 1);
+		sbuf_addc(b, ']');
+		break;
+	}
+}
+
+static void
+test_fast_walk_as_general(void **state)
+{
+	static const char *const presets[] = { "essay", "dunder",
+	    "blocklist" };
+	size_t i, j, parsed = 0, allowed = 0;
+	(void)state;
+
+	for (i = 0; i < 60000; i++) {
+		struct sbuf src = SBUF_INIT;
+		struct arena *a = arena_new();
+		struct parse_result pr;
+
+		random_expr(&src, 0);
+		parse_input(a, sbuf_cstr(&src), src.len, &pr);
+		for (j = 0; pr.status == PARSE_OK && j < 3; j++) {
+			const struct policy *p = policy_preset(presets[j]);
+			struct check_result fast, general;
+			bool ok = check_tree(p, pr.root, a, &fast);
+
+			parsed++;
+			allowed += ok;
+			if (ok != check_tree_general(p, pr.root, a, &general) ||
+			    fast.node != general.node ||
+			    (fast.rule != general.rule &&
+			    strcmp(fast.rule, general.rule) != 0) ||
+			    (fast.reason != general.reason &&
+			    strcmp(fast.reason, general.reason) != 0) ||
+			    (fast.essay != general.essay &&
+			    strcmp(fast.essay, general.essay) != 0))
+				fail_msg("%s under %s: %s, the pre-order walk "
+				    "%s", sbuf_cstr(&src), presets[j],
+				    ok ? "allowed" : "blocked",
+				    ok ? "blocks it" : "differs");
+		}
+		arena_free(a);
+		sbuf_free(&src);
+	}
+	/* both verdicts were met often */
+	assert_true(allowed > parsed / 10);
+	assert_true(parsed - allowed > parsed / 10);
+}
+
 int
 main(void)
 {
@@ -185,6 +315,7 @@ main(void)
 		cmocka_unit_test(test_commands_are_matched_only_at_top),
 		cmocka_unit_test(test_surface_rule),
 		cmocka_unit_test(test_url_host),
+		cmocka_unit_test(test_fast_walk_as_general),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

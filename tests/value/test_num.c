@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 
 #include "arena.h"
 #include "builtins.h"
+#include "num.h"
 #include "sbuf.h"
 #include "value.h"
 
@@ -305,6 +307,82 @@ test_caps_sequences(void **state)
 	arena_free(rt.arena);
 }
 
+/*
+ * round(x, n)'s fast path against its exact path (num_round_exact_only):
+ * the same double, bit for bit, over values the fast path takes -- short
+ * decimals, random floats, values at and next to a tie -- and values it
+ * leaves alone (huge, tiny, negative n).
+ */
+static uint64_t rng = 0x2545f4914f6cdd1du;
+
+static uint64_t
+next_random(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static void
+same_rounding(struct rt *rt, double x, int n)
+{
+	value fast, exact;
+	bool ok_fast, ok_exact;
+
+	num_round_exact_only = false;
+	ok_fast = num_round(rt, value_float(x), value_int(n), &fast);
+	rt_clear(rt);
+	num_round_exact_only = true;
+	ok_exact = num_round(rt, value_float(x), value_int(n), &exact);
+	rt_clear(rt);
+	num_round_exact_only = false;
+	if (ok_fast != ok_exact || (ok_fast &&
+	    (fast.type != VT_FLOAT || exact.type != VT_FLOAT ||
+	    memcmp(&fast.as.f, &exact.as.f, sizeof fast.as.f) != 0)))
+		fail_msg("round(%.17g, %d): %.17g, the exact path %.17g", x, n,
+		    ok_fast ? fast.as.f : 0.0, ok_exact ? exact.as.f : 0.0);
+}
+
+static void
+test_round_fast_as_exact(void **state)
+{
+	static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
+	    1e8, 1e9, 1e10 };
+	struct rt rt = { 0 };
+	int i, n, k, d;
+	(void)state;
+
+	rt.arena = arena_new();
+	for (i = 0; i < 300000; i++) {
+		uint64_t r = next_random();
+		double m = (double)(r % 2000000000u) - 1e9, x, y;
+		k = (int)((r >> 32) % 11);
+		n = (int)((r >> 40) % 24) - 1;
+		switch (i % 4) {
+		case 0:		/* a short decimal */
+			x = m / p10[k];
+			break;
+		case 1:		/* a tie at n digits, or next to one */
+			x = (m + 0.5) / p10[n < 0 ? 0 : n > 10 ? 10 : n];
+			for (d = (int)(r >> 60) % 4; d > 0; d--)
+				x = nextafter(x, (r >> 59) & 1 ? 1e300 : -1e300);
+			break;
+		case 2:		/* any double in a range */
+			memcpy(&y, &r, sizeof y);
+			x = isfinite(y) ? fmod(y, 1e6) : 0.5;
+			break;
+		default:	/* any double at all */
+			memcpy(&x, &r, sizeof x);
+			if (!isfinite(x))
+				x = -0.0;
+			break;
+		}
+		same_rounding(&rt, x, n);
+	}
+	arena_free(rt.arena);
+}
+
 int
 main(void)
 {
@@ -312,6 +390,7 @@ main(void)
 		cmocka_unit_test(test_num_table),
 		cmocka_unit_test(test_caps_refuse_fast),
 		cmocka_unit_test(test_caps_sequences),
+		cmocka_unit_test(test_round_fast_as_exact),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
