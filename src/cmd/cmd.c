@@ -121,7 +121,8 @@ cmd_make_args(struct eval *ev, const struct cmd_entry *e, const value *pos,
 		return true;
 	}
 	if (npos > cmd_positional(e))
-		return rt_raise(rt, PYEXC_TypeError, "%s() %s, e.g. %s", e->name,
+		return rt_raise(rt, PYEXC_TypeError,
+		    "%s() %s, e.g. %s", e->name,
 		    takes(rt->arena, e), e->example);
 	*out = value_dict(rt->arena);
 	for (i = 0, k = 0; i < npos; i++, k++) {
@@ -176,16 +177,18 @@ cmd_check_args(struct eval *ev, const struct cmd_entry *e, value args)
 		if (!en->live)
 			continue;
 		if (en->key.type != VT_STR)
-			return rt_raise(rt, PYEXC_TypeError, "%s() argument keys "
-			    "must be str, not %s, e.g. %s", e->name,
+			return rt_raise(rt, PYEXC_TypeError,
+			    "%s() argument keys must be str, not %s, e.g. %s",
+			    e->name,
 			    value_type_name(en->key), e->example);
 		if (!strlist_has(e->keys, en->key.as.s->data))
 			return rt_raise(rt, PYEXC_TypeError, "%s() got an "
 			    "unexpected key '%s', e.g. %s", e->name,
 			    en->key.as.s->data, e->example);
 		if (en->val.type != VT_STR)
-			return rt_raise(rt, PYEXC_TypeError, "%s(): '%s' must be "
-			    "a str, not %s, e.g. %s", e->name,
+			return rt_raise(rt, PYEXC_TypeError,
+			    "%s(): '%s' must be a str, not %s, e.g. %s",
+			    e->name,
 			    en->key.as.s->data, value_type_name(en->val),
 			    e->example);
 	}
@@ -197,8 +200,9 @@ cmd_check_args(struct eval *ev, const struct cmd_entry *e, value args)
 			    strcmp(en->key.as.s->data, *req) == 0;
 		}
 		if (!found)
-			return rt_raise(rt, PYEXC_TypeError, "%s() missing required "
-			    "key '%s', e.g. %s", e->name, *req, e->example);
+			return rt_raise(rt, PYEXC_TypeError,
+			    "%s() missing required key '%s', e.g. %s",
+			    e->name, *req, e->example);
 	}
 	return true;
 }

@@ -311,8 +311,8 @@ fsops_exec(struct eval *ev, const char *cmdline)
 	char *envp[1] = { NULL };
 
 	if (!is_jail(ev))
-		return rt_raise(&ev->rt, PYEXC_RuntimeError, "no real execution "
-		    "outside the jail");
+		return rt_raise(&ev->rt, PYEXC_RuntimeError,
+		    "no real execution outside the jail");
 	/* Written down first: if the kernel kills us, the record still
 	 * says what was attempted. */
 	effect_add(ev, "exec", cmdline, EFFECT_PROCESS,

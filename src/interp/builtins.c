@@ -65,8 +65,9 @@ parse_args(struct rt *rt, const char *fname, const struct param *params,
 		if (i == nparams)
 			continue;	/* reported after the missing check */
 		if (given[i])
-			return rt_raise(rt, PYEXC_TypeError, "argument for %s() "
-			    "given by name ('%s') and position (%zu)", fname,
+			return rt_raise(rt, PYEXC_TypeError,
+			    "argument for %s() given by name ('%s') and "
+			    "position (%zu)", fname,
 			    kwnames[j], i + 1);
 		out[i] = args[nargs + j];
 		given[i] = true;
@@ -75,8 +76,9 @@ parse_args(struct rt *rt, const char *fname, const struct param *params,
 		if (!params[i].required || given[i])
 			continue;
 		if (params[i].name == NULL)
-			return rt_raise(rt, PYEXC_TypeError, "%s() takes at least "
-			    "%zu positional argument%s (%zu given)", fname, i + 1,
+			return rt_raise(rt, PYEXC_TypeError,
+			    "%s() takes at least %zu positional argument%s "
+			    "(%zu given)", fname, i + 1,
 			    i == 0 ? "" : "s", nargs);
 		return rt_raise(rt, PYEXC_TypeError, "%s() missing required "
 		    "argument '%s' (pos %zu)", fname, params[i].name, i + 1);
@@ -87,8 +89,9 @@ parse_args(struct rt *rt, const char *fname, const struct param *params,
 			    strcmp(params[i].name, kwnames[j]) == 0)
 				break;
 		if (i == nparams)
-			return rt_raise(rt, PYEXC_TypeError, "'%s' is an invalid "
-			    "keyword argument for %s()", kwnames[j], fname);
+			return rt_raise(rt, PYEXC_TypeError,
+			    "'%s' is an invalid keyword argument for %s()",
+			    kwnames[j], fname);
 	}
 	return true;
 }
@@ -150,7 +153,8 @@ bi_sum(struct rt *rt, value self, const value *args, size_t nargs,
 	case VT_SET: case VT_FROZENSET: case VT_OBJECT:
 		break;
 	default:
-		return rt_raise(rt, PYEXC_TypeError, "'%s' object is not iterable",
+		return rt_raise(rt, PYEXC_TypeError,
+		    "'%s' object is not iterable",
 		    value_type_name(a[0]));
 	}
 	if (c.acc.type == VT_STR)
@@ -211,8 +215,9 @@ minmax_step(struct rt *rt, value item, void *p)
 		return false;
 	if (c->key.type != VT_NONE) {
 		if (rt->call == NULL)
-			return rt_raise(rt, PYEXC_TypeError, "'%s' object is not "
-			    "callable", value_type_name(c->key));
+			return rt_raise(rt, PYEXC_TypeError,
+			    "'%s' object is not callable",
+			    value_type_name(c->key));
 		if (!rt->call(rt, c->key, &item, 1, &val))
 			return false;
 	}
@@ -251,12 +256,14 @@ min_max(struct rt *rt, const char *fname, enum cmpop op, const value *args,
 			dflt = args[nargs + j];
 			has_default = true;
 		} else
-			return rt_raise(rt, PYEXC_TypeError, "'%s' is an invalid "
-			    "keyword argument for %s()", kwnames[j], fname);
+			return rt_raise(rt, PYEXC_TypeError,
+			    "'%s' is an invalid keyword argument for %s()",
+			    kwnames[j], fname);
 	}
 	if (has_default && nargs > 1)
-		return rt_raise(rt, PYEXC_TypeError, "Cannot specify a default for "
-		    "%s() with multiple positional arguments", fname);
+		return rt_raise(rt, PYEXC_TypeError,
+		    "Cannot specify a default for %s() with multiple "
+		    "positional arguments", fname);
 	if (nargs > 1) {
 		/* the positional arguments are the sequence */
 		seq = value_tuple(rt->arena, 0);
@@ -380,8 +387,9 @@ bi_divmod(struct rt *rt, value self, const value *args, size_t nargs,
 		return rt_raise(rt, PYEXC_TypeError,
 		    "divmod expected 2 arguments, got %zu", nargs);
 	if (!NUM_IS_NUMBER(args[0]) || !NUM_IS_NUMBER(args[1]))
-		return rt_raise(rt, PYEXC_TypeError, "unsupported operand type(s) "
-		    "for divmod(): '%s' and '%s'", value_type_name(args[0]),
+		return rt_raise(rt, PYEXC_TypeError,
+		    "unsupported operand type(s) for divmod(): '%s' and '%s'",
+		    value_type_name(args[0]),
 		    value_type_name(args[1]));
 	return num_divmod(rt, args[0], args[1], out);
 }
@@ -408,10 +416,12 @@ bi_pow(struct rt *rt, value self, const value *args, size_t nargs,
 	    !NUM_IS_INTLIKE(a[2])) {
 		if (NUM_IS_NUMBER(a[0]) && NUM_IS_NUMBER(a[1]) &&
 		    NUM_IS_NUMBER(a[2]))
-			return rt_raise(rt, PYEXC_TypeError, "pow() 3rd argument "
-			    "not allowed unless all arguments are integers");
-		return rt_raise(rt, PYEXC_TypeError, "unsupported operand type(s) "
-		    "for ** or pow(): '%s', '%s', '%s'",
+			return rt_raise(rt, PYEXC_TypeError,
+			    "pow() 3rd argument not allowed unless all "
+			    "arguments are integers");
+		return rt_raise(rt, PYEXC_TypeError,
+		    "unsupported operand type(s) for ** or pow(): '%s', '%s', "
+		    "'%s'",
 		    value_type_name(a[0]), value_type_name(a[1]),
 		    value_type_name(a[2]));
 	}
@@ -419,7 +429,8 @@ bi_pow(struct rt *rt, value self, const value *args, size_t nargs,
 	num_get_mpz(a[1], e);
 	num_get_mpz(a[2], m);
 	if (mpz_sgn(m) == 0) {
-		ok = rt_raise(rt, PYEXC_ValueError, "pow() 3rd argument cannot be 0");
+		ok = rt_raise(rt, PYEXC_ValueError,
+		    "pow() 3rd argument cannot be 0");
 		goto done;
 	}
 	/* long_pow: work modulo |m|, then move into m's sign range */
@@ -429,8 +440,9 @@ bi_pow(struct rt *rt, value self, const value *args, size_t nargs,
 		mpz_neg(e, e);
 		if (mpz_invert(b, b, m) == 0) {
 			if (mpz_cmp_ui(m, 1) != 0) {
-				ok = rt_raise(rt, PYEXC_ValueError, "base is not "
-				    "invertible for the given modulus");
+				ok = rt_raise(rt, PYEXC_ValueError,
+				    "base is not invertible for the given "
+				    "modulus");
 				goto done;
 			}
 			mpz_set_ui(b, 0);
@@ -490,8 +502,9 @@ bi_ord(struct rt *rt, value self, const value *args, size_t nargs,
 		return rt_raise(rt, PYEXC_TypeError, "ord() expected string of "
 		    "length 1, but %s found", value_type_name(v));
 	if (v.as.s->nchars != 1)
-		return rt_raise(rt, PYEXC_TypeError, "ord() expected a character, "
-		    "but string of length %zu found", v.as.s->nchars);
+		return rt_raise(rt, PYEXC_TypeError,
+		    "ord() expected a character, but string of length %zu found",
+		    v.as.s->nchars);
 	size_t i = 0;
 	*out = value_int(v.type == VT_BYTES ? (unsigned char)v.as.s->data[0] :
 	    unicode_next(v.as.s->data, v.as.s->len, &i));

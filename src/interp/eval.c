@@ -452,8 +452,9 @@ eval_dict(struct eval *ev, const struct node *n, value *out)
 		if (kn == NULL) {	/* {**mapping} */
 			size_t j;
 			if (v.type != VT_DICT) {
-				rt_raise(&ev->rt, PYEXC_TypeError, "'%s' object is "
-				    "not a mapping", value_type_name(v));
+				rt_raise(&ev->rt, PYEXC_TypeError,
+				    "'%s' object is not a mapping",
+				    value_type_name(v));
 				return fail_at(ev, n->u.dict.values.items[i]);
 			}
 			for (j = 0; j < v.as.dict->used; j++) {
@@ -624,8 +625,9 @@ call_lambda(struct eval *ev, const struct vfunction *f, const value *args,
 	}
 	if (nargs > npos) {
 		if (a->u.arguments.vararg == NULL)
-			return rt_raise(&ev->rt, PYEXC_TypeError, "%s() takes %zu "
-			    "positional %s but %zu %s given", f->name, npos,
+			return rt_raise(&ev->rt, PYEXC_TypeError,
+			    "%s() takes %zu positional %s but %zu %s given",
+			    f->name, npos,
 			    plural(npos, "argument", "arguments"), nargs,
 			    nargs == 1 ? "was" : "were");
 	}
@@ -657,13 +659,15 @@ call_lambda(struct eval *ev, const struct vfunction *f, const value *args,
 					found = false;
 					break;
 				}
-				return rt_raise(&ev->rt, PYEXC_TypeError, "%s() got "
-				    "some positional-only arguments passed as "
+				return rt_raise(&ev->rt, PYEXC_TypeError,
+				    "%s() got some positional-only arguments "
+				    "passed as "
 				    "keyword arguments: '%s'", f->name, name);
 			}
 			if (bound[i])
-				return rt_raise(&ev->rt, PYEXC_TypeError, "%s() got "
-				    "multiple values for argument '%s'",
+				return rt_raise(&ev->rt, PYEXC_TypeError,
+				    "%s() got multiple values for argument '%s'",
+				    
 				    f->name, name);
 			scope_set(ev, sc, p->u.arg.arg, v);
 			bound[i] = true;
@@ -696,8 +700,9 @@ call_lambda(struct eval *ev, const struct vfunction *f, const value *args,
 			sbuf_addf(&names, "'%s'", p->u.arg.arg);
 		}
 		if (missing) {
-			rt_raise(&ev->rt, PYEXC_TypeError, "%s() missing %zu required "
-			    "positional %s: %s", f->name, missing,
+			rt_raise(&ev->rt, PYEXC_TypeError,
+			    "%s() missing %zu required positional %s: %s",
+			    f->name, missing,
 			    plural(missing, "argument", "arguments"),
 			    sbuf_cstr(&names));
 			sbuf_free(&names);
@@ -716,8 +721,9 @@ call_lambda(struct eval *ev, const struct vfunction *f, const value *args,
 			sbuf_addf(&names, "'%s'", ko->items[i]->u.arg.arg);
 		}
 		if (missing) {
-			rt_raise(&ev->rt, PYEXC_TypeError, "%s() missing %zu required "
-			    "keyword-only %s: %s", f->name, missing,
+			rt_raise(&ev->rt, PYEXC_TypeError,
+			    "%s() missing %zu required keyword-only %s: %s",
+			    f->name, missing,
 			    plural(missing, "argument", "arguments"),
 			    sbuf_cstr(&names));
 			sbuf_free(&names);
@@ -1043,7 +1049,8 @@ eval_expr(struct eval *ev, const struct node *n, value *out)
 		ok = eval_joinedstr(ev, n, out);
 		break;
 	case NODE_STARRED:
-		rt_raise(rt, PYEXC_SyntaxError, "can't use starred expression here");
+		rt_raise(rt, PYEXC_SyntaxError,
+		    "can't use starred expression here");
 		fail_at(ev, n);
 		break;
 	default:
@@ -1094,8 +1101,9 @@ setitem(struct eval *ev, const struct node *t, value obj, value key, value v)
 		return value_dict_set(rt, obj, key, v) || fail_at(ev, t);
 	}
 	if (obj.type != VT_LIST) {
-		rt_raise(rt, PYEXC_TypeError, "'%s' object does not support item "
-		    "assignment", value_type_name(obj));
+		rt_raise(rt, PYEXC_TypeError,
+		    "'%s' object does not support item assignment",
+		    value_type_name(obj));
 		return fail_at(ev, t);
 	}
 	if (key.type == VT_SLICE) {
@@ -1106,8 +1114,8 @@ setitem(struct eval *ev, const struct node *t, value obj, value key, value v)
 		size_t n, i;
 		if (sl->step.type != VT_NONE && !(sl->step.type == VT_INT &&
 		    sl->step.as.i == 1)) {
-			rt_raise(rt, PYEXC_NotImplementedError, "assignment to an "
-			    "extended slice");
+			rt_raise(rt, PYEXC_NotImplementedError,
+			    "assignment to an extended slice");
 			return fail_at(ev, t);
 		}
 		lo = sl->start.type == VT_INT ? sl->start.as.i :
@@ -1152,8 +1160,9 @@ setitem(struct eval *ev, const struct node *t, value obj, value key, value v)
 		return true;
 	}
 	if (key.type != VT_INT && key.type != VT_BOOL) {
-		rt_raise(rt, PYEXC_TypeError, "list indices must be integers or "
-		    "slices, not %s", value_type_name(key));
+		rt_raise(rt, PYEXC_TypeError,
+		    "list indices must be integers or slices, not %s",
+		    value_type_name(key));
 		return fail_at(ev, t);
 	}
 	{
@@ -1162,8 +1171,8 @@ setitem(struct eval *ev, const struct node *t, value obj, value key, value v)
 		if (i < 0)
 			i += len;
 		if (i < 0 || i >= len) {
-			rt_raise(rt, PYEXC_IndexError, "list assignment index out "
-			    "of range");
+			rt_raise(rt, PYEXC_IndexError,
+			    "list assignment index out of range");
 			return fail_at(ev, t);
 		}
 		obj.as.list->items[i] = v;
@@ -1196,12 +1205,14 @@ assign_to(struct eval *ev, const struct node *t, value v)
 		if (star == elts->len) {
 			if (u.n != elts->len) {
 				if (u.n > elts->len)
-					rt_raise(&ev->rt, PYEXC_ValueError, "too "
-					    "many values to unpack (expected "
+					rt_raise(&ev->rt, PYEXC_ValueError,
+					    "too many values to unpack "
+					    "(expected "
 					    "%zu)", elts->len);
 				else
-					rt_raise(&ev->rt, PYEXC_ValueError, "not "
-					    "enough values to unpack (expected "
+					rt_raise(&ev->rt, PYEXC_ValueError,
+					    "not enough values to unpack "
+					    "(expected "
 					    "%zu, got %zu)", elts->len, u.n);
 				return fail_at(ev, t);
 			}
@@ -1212,8 +1223,9 @@ assign_to(struct eval *ev, const struct node *t, value v)
 		}
 		nafter = elts->len - star - 1;
 		if (u.n < elts->len - 1) {
-			rt_raise(&ev->rt, PYEXC_ValueError, "not enough values to "
-			    "unpack (expected at least %zu, got %zu)",
+			rt_raise(&ev->rt, PYEXC_ValueError,
+			    "not enough values to unpack (expected at least "
+			    "%zu, got %zu)",
 			    elts->len - 1, u.n);
 			return fail_at(ev, t);
 		}
@@ -1257,8 +1269,9 @@ assign_to(struct eval *ev, const struct node *t, value v)
 			    "attribute of immutable type '%s'",
 			    t->u.attribute.attr, obj.as.obj->name);
 		else
-			rt_raise(&ev->rt, PYEXC_AttributeError, "'%s' object has no "
-			    "attribute '%s'", value_type_name(obj),
+			rt_raise(&ev->rt, PYEXC_AttributeError,
+			    "'%s' object has no attribute '%s'",
+			    value_type_name(obj),
 			    t->u.attribute.attr);
 		return fail_at(ev, t);
 	}
@@ -1371,8 +1384,9 @@ eval_stmt(struct eval *ev, const struct node *s, value *out, bool *has_value)
 		value mod;
 		if (s->u.importfrom.module == NULL ||
 		    s->u.importfrom.level != 0) {
-			rt_raise(&ev->rt, PYEXC_ImportError, "attempted relative "
-			    "import with no known parent package");
+			rt_raise(&ev->rt, PYEXC_ImportError,
+			    "attempted relative import with no known parent "
+			    "package");
 			return fail_at(ev, s);
 		}
 		if (!mock_import(ev, s->u.importfrom.module, &mod))
@@ -1383,8 +1397,9 @@ eval_stmt(struct eval *ev, const struct node *s, value *out, bool *has_value)
 			    al->u.alias.asname : al->u.alias.name;
 			if (!mock_getattr(ev, mod, al->u.alias.name, &v)) {
 				rt_clear(&ev->rt);
-				rt_raise(&ev->rt, PYEXC_ImportError, "cannot import "
-				    "name '%s' from '%s'", al->u.alias.name,
+				rt_raise(&ev->rt, PYEXC_ImportError,
+				    "cannot import name '%s' from '%s'",
+				    al->u.alias.name,
 				    s->u.importfrom.module);
 				return fail_at(ev, s);
 			}

@@ -74,8 +74,9 @@ pos_args(struct rt *rt, const char *qual, size_t min, size_t max,
 			    "argument%s, got %zu", shortname, min, plural(min),
 			    nargs);
 		if (nargs < min)
-			return rt_raise(rt, PYEXC_TypeError, "%s expected at least "
-			    "%zu argument%s, got %zu", shortname, min,
+			return rt_raise(rt, PYEXC_TypeError,
+			    "%s expected at least %zu argument%s, got %zu",
+			    shortname, min,
 			    plural(min), nargs);
 		return rt_raise(rt, PYEXC_TypeError, "%s expected at most %zu "
 		    "argument%s, got %zu", shortname, max, plural(max), nargs);
@@ -141,11 +142,13 @@ kw_args(struct rt *rt, const char *fname, const struct param *params,
 			if (strcmp(params[i].name, kwnames[j]) == 0)
 				break;
 		if (i == nparams)
-			return rt_raise(rt, PYEXC_TypeError, "'%s' is an invalid "
-			    "keyword argument for %s()", kwnames[j], fname);
+			return rt_raise(rt, PYEXC_TypeError,
+			    "'%s' is an invalid keyword argument for %s()",
+			    kwnames[j], fname);
 		if (given[i])
-			return rt_raise(rt, PYEXC_TypeError, "argument for %s() "
-			    "given by name ('%s') and position (%zu)", fname,
+			return rt_raise(rt, PYEXC_TypeError,
+			    "argument for %s() given by name ('%s') and "
+			    "position (%zu)", fname,
 			    kwnames[j], i + 1);
 		vals[i] = args[nargs + j];
 		given[i] = true;
@@ -172,8 +175,8 @@ arg_index(struct rt *rt, value v, int64_t *out)
 		return rt_raise(rt, PYEXC_TypeError, "'%s' object cannot be "
 		    "interpreted as an integer", value_type_name(v));
 	if (!num_to_int64_clamped(v, out))
-		return rt_raise(rt, PYEXC_OverflowError, "Python int too large to "
-		    "convert to C ssize_t");
+		return rt_raise(rt, PYEXC_OverflowError,
+		    "Python int too large to convert to C ssize_t");
 	return true;
 }
 

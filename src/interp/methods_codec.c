@@ -77,8 +77,8 @@ find_errors(struct rt *rt, const char *name, bool encoding, enum errors *out)
 	else if (encoding && strcmp(name, "xmlcharrefreplace") == 0)
 		*out = E_XMLCHARREF;
 	else
-		return rt_raise(rt, PYEXC_LookupError, "unknown error handler name "
-		    "'%s'", name);
+		return rt_raise(rt, PYEXC_LookupError,
+		    "unknown error handler name '%s'", name);
 	return true;
 }
 
@@ -111,8 +111,9 @@ METHOD(str_encode)
 		return false;
 	for (i = 0; i < 2; i++)
 		if (given[i] && a[i].type != VT_STR)
-			return rt_raise(rt, PYEXC_TypeError, "encode() argument "
-			    "'%s' must be str, not %s", params[i].name,
+			return rt_raise(rt, PYEXC_TypeError,
+			    "encode() argument '%s' must be str, not %s",
+			    params[i].name,
 			    clinic_type_name(a[i]));
 	if (given[0] && !find_codec(rt, a[0], &codec))
 		return false;
@@ -159,8 +160,9 @@ METHOD(str_encode)
 				    "in position %zu: %s", codec_display[codec],
 				    esc, i, reason);
 			}
-			return rt_raise(rt, PYEXC_UnicodeEncodeError, "'%s' codec "
-			    "can't encode characters in position %zu-%zu: %s",
+			return rt_raise(rt, PYEXC_UnicodeEncodeError,
+			    "'%s' codec can't encode characters in position "
+			    "%zu-%zu: %s",
 			    codec_display[codec], i, j - 1, reason);
 		}
 		for (; i < j; i++) {
@@ -208,8 +210,9 @@ METHOD(bytes_decode)
 		return false;
 	for (i = 0; i < 2; i++)
 		if (given[i] && a[i].type != VT_STR)
-			return rt_raise(rt, PYEXC_TypeError, "decode() argument "
-			    "'%s' must be str, not %s", params[i].name,
+			return rt_raise(rt, PYEXC_TypeError,
+			    "decode() argument '%s' must be str, not %s",
+			    params[i].name,
 			    clinic_type_name(a[i]));
 	if (given[0] && !find_codec(rt, a[0], &codec))
 		return false;
@@ -245,8 +248,9 @@ METHOD(bytes_decode)
 				    "'%s' codec can't decode byte 0x%02x in "
 				    "position %zu: %s", codec_display[codec],
 				    s[i], i, why);
-			return rt_raise(rt, PYEXC_UnicodeDecodeError, "'%s' codec "
-			    "can't decode bytes in position %zu-%zu: %s",
+			return rt_raise(rt, PYEXC_UnicodeDecodeError,
+			    "'%s' codec can't decode bytes in position "
+			    "%zu-%zu: %s",
 			    codec_display[codec], i, i + len - 1, why);
 		case E_REPLACE:
 			sbuf_add(&b, e, unicode_encode(0xFFFD, e));
@@ -300,17 +304,19 @@ METHOD(bytes_hex)
 		case VT_DICT: case VT_SET: case VT_FROZENSET:
 			len = a[0].as.dict->len; break;
 		default:
-			return rt_raise(rt, PYEXC_TypeError, "object of type '%s' "
-			    "has no len()", value_type_name(a[0]));
+			return rt_raise(rt, PYEXC_TypeError,
+			    "object of type '%s' has no len()",
+			    value_type_name(a[0]));
 		}
 		if (len != 1)
 			return rt_raise(rt, PYEXC_ValueError,
 			    "sep must be length 1.");
 		if (a[0].type != VT_STR && a[0].type != VT_BYTES)
-			return rt_raise(rt, PYEXC_TypeError, "sep must be str or "
-			    "bytes.");
+			return rt_raise(rt, PYEXC_TypeError,
+			    "sep must be str or bytes.");
 		if ((unsigned char)a[0].as.s->data[0] >= 0x80)
-			return rt_raise(rt, PYEXC_ValueError, "sep must be ASCII.");
+			return rt_raise(rt, PYEXC_ValueError,
+			    "sep must be ASCII.");
 		sep = a[0].as.s->data[0];
 	}
 	if (!check_bytes(rt, 0, n, 3))

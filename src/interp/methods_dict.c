@@ -154,13 +154,15 @@ update_step(struct rt *rt, value item, void *p)
 	    item.type != VT_STR && item.type != VT_BYTES &&
 	    item.type != VT_DICT && item.type != VT_SET &&
 	    item.type != VT_FROZENSET)
-		return rt_raise(rt, PYEXC_TypeError, "cannot convert dictionary "
-		    "update sequence element #%zu to a sequence", c->i);
+		return rt_raise(rt, PYEXC_TypeError,
+		    "cannot convert dictionary update sequence element #%zu to "
+		    "a sequence", c->i);
 	if (!items_of(rt, item, &pair))
 		return false;
 	if (pair.as.list->len != 2)
-		return rt_raise(rt, PYEXC_ValueError, "dictionary update sequence "
-		    "element #%zu has length %zu; 2 is required", c->i,
+		return rt_raise(rt, PYEXC_ValueError,
+		    "dictionary update sequence element #%zu has length %zu; 2 "
+		    "is required", c->i,
 		    pair.as.list->len);
 	c->i++;
 	return value_dict_set(rt, c->dict, pair.as.list->items[0],
@@ -172,8 +174,8 @@ METHOD(dict_update)
 	struct update_ctx c = { self, 0 };
 	size_t i;
 	if (nargs > 1)
-		return rt_raise(rt, PYEXC_TypeError, "update expected at most 1 "
-		    "argument, got %zu", nargs);
+		return rt_raise(rt, PYEXC_TypeError,
+		    "update expected at most 1 argument, got %zu", nargs);
 	if (nargs == 1) {
 		if (args[0].type == VT_DICT) {
 			struct vdict *d = args[0].as.dict;

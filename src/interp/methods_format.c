@@ -68,8 +68,8 @@ field_integer(struct rt *rt, const char *s, size_t n, int64_t *out)
 			return true;
 	for (i = 0; i < n; i++) {
 		if (v > (INT64_MAX - (s[i] - '0')) / 10)
-			return rt_raise(rt, PYEXC_ValueError, "Too many decimal "
-			    "digits in format string");
+			return rt_raise(rt, PYEXC_ValueError,
+			    "Too many decimal digits in format string");
 		v = v * 10 + (s[i] - '0');
 	}
 	*out = v;
@@ -105,11 +105,13 @@ field_getitem(struct rt *rt, value obj, value key, value *out)
 		return true;
 	case VT_LIST: case VT_TUPLE: case VT_STR: case VT_BYTES:
 		if (!NUM_IS_INTLIKE(key) && obj.type == VT_STR)
-			return rt_raise(rt, PYEXC_TypeError, "string indices must "
-			    "be integers, not '%s'", value_type_name(key));
+			return rt_raise(rt, PYEXC_TypeError,
+			    "string indices must be integers, not '%s'",
+			    value_type_name(key));
 		if (!NUM_IS_INTLIKE(key))
-			return rt_raise(rt, PYEXC_TypeError, "%s indices must be "
-			    "integers or slices, not %s", obj.type == VT_BYTES ?
+			return rt_raise(rt, PYEXC_TypeError,
+			    "%s indices must be integers or slices, not %s",
+			    obj.type == VT_BYTES ?
 			    "byte" : value_type_name(obj),
 			    value_type_name(key));
 		num_to_int64_clamped(key, &i);
@@ -162,8 +164,8 @@ field_object_rest(struct rt *rt, const char *s, size_t n, value *obj,
 				    "attribute in format string");
 			attr = arena_strndup(rt->arena, s + i, j - i);
 			if (rt->ev == NULL)
-				return rt_raise(rt, PYEXC_AttributeError, "'%s' "
-				    "object has no attribute '%s'",
+				return rt_raise(rt, PYEXC_AttributeError,
+				    "'%s' object has no attribute '%s'",
 				    value_type_name(*obj), attr);
 			if (!mock_getattr(rt->ev, *obj, attr, &next))
 				return false;
@@ -172,8 +174,8 @@ field_object_rest(struct rt *rt, const char *s, size_t n, value *obj,
 			while (j < n && s[j] != ']')
 				j++;
 			if (j == n)
-				return rt_raise(rt, PYEXC_ValueError, "Missing ']' "
-				    "in format string");
+				return rt_raise(rt, PYEXC_ValueError,
+				    "Missing ']' in format string");
 			if (j == i)
 				return rt_raise(rt, PYEXC_ValueError, "Empty "
 				    "attribute in format string");
@@ -186,8 +188,9 @@ field_object_rest(struct rt *rt, const char *s, size_t n, value *obj,
 				return false;
 			i = j + 1;
 		} else
-			return rt_raise(rt, PYEXC_ValueError, "Only '.' or '[' may "
-			    "follow ']' in format field specifier");
+			return rt_raise(rt, PYEXC_ValueError,
+			    "Only '.' or '[' may follow ']' in format field "
+			    "specifier");
 		*obj = next;
 	}
 	*out = *obj;
@@ -213,12 +216,14 @@ field_object(struct rt *rt, struct fmt *f, const char *name, size_t n,
 		if (f->an == AN_INIT)
 			f->an = empty ? AN_AUTO : AN_MANUAL;
 		if (f->an == AN_MANUAL && empty)
-			return rt_raise(rt, PYEXC_ValueError, "cannot switch from "
-			    "manual field specification to automatic field "
+			return rt_raise(rt, PYEXC_ValueError,
+			    "cannot switch from manual field specification to "
+			    "automatic field "
 			    "numbering");
 		if (f->an == AN_AUTO && !empty)
-			return rt_raise(rt, PYEXC_ValueError, "cannot switch from "
-			    "automatic field numbering to manual field "
+			return rt_raise(rt, PYEXC_ValueError,
+			    "cannot switch from automatic field numbering to "
+			    "manual field "
 			    "specification");
 		if (empty)
 			idx = f->next_auto++;
@@ -226,8 +231,9 @@ field_object(struct rt *rt, struct fmt *f, const char *name, size_t n,
 			return rt_raise(rt, PYEXC_ValueError, "Format string "
 			    "contains positional fields");
 		if ((uint64_t)idx >= f->nargs)
-			return rt_raise(rt, PYEXC_IndexError, "Replacement index "
-			    "%lld out of range for positional args tuple",
+			return rt_raise(rt, PYEXC_IndexError,
+			    "Replacement index %lld out of range for "
+			    "positional args tuple",
 			    (long long)idx);
 		obj = f->args[idx];
 	} else {
@@ -351,8 +357,8 @@ render_field(struct rt *rt, struct fmt *f, const char *name, size_t nname,
 				return rt_raise(rt, PYEXC_ValueError, "Unknown "
 				    "conversion specifier %c",
 				    (char)conversion);
-			return rt_raise(rt, PYEXC_ValueError, "Unknown conversion "
-			    "specifier \\x%x", conversion);
+			return rt_raise(rt, PYEXC_ValueError,
+			    "Unknown conversion specifier \\x%x", conversion);
 		}
 		if (ok)
 			obj = value_str(rt->arena, sbuf_cstr(&conv), conv.len);
@@ -398,8 +404,8 @@ build_string(struct rt *rt, struct fmt *f, const char *s, size_t n,
 		c = s[i++];
 		if (c == '}') {
 			if (i == n || s[i] != '}')
-				return rt_raise(rt, PYEXC_ValueError, "Single '}' "
-				    "encountered in format string");
+				return rt_raise(rt, PYEXC_ValueError,
+				    "Single '}' encountered in format string");
 			sbuf_addc(out, '}');
 			i++;
 			continue;
@@ -418,8 +424,8 @@ build_string(struct rt *rt, struct fmt *f, const char *s, size_t n,
 		while (i < n) {
 			c = s[i++];
 			if (c == '{')
-				return rt_raise(rt, PYEXC_ValueError, "unexpected "
-				    "'{' in field name");
+				return rt_raise(rt, PYEXC_ValueError,
+				    "unexpected '{' in field name");
 			if (c == '[') {
 				while (i < n && s[i] != ']')
 					i++;
@@ -466,8 +472,8 @@ build_string(struct rt *rt, struct fmt *f, const char *s, size_t n,
 			}
 			nspec = i - 1 - spec;
 		} else if (c != '}')
-			return rt_raise(rt, PYEXC_ValueError, "expected '}' before "
-			    "end of string");
+			return rt_raise(rt, PYEXC_ValueError,
+			    "expected '}' before end of string");
 field_done:
 		if (!render_field(rt, f, s + name, nend - name, conversion,
 		    s + spec, nspec, expand, depth, out))

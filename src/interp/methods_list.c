@@ -126,8 +126,8 @@ METHOD(list_remove)
 	    !seq_find(rt, l->items, l->len, args[0], 0, INT64_MAX, &at))
 		return false;
 	if (at < 0)
-		return rt_raise(rt, PYEXC_ValueError, "list.remove(x): x not in "
-		    "list");
+		return rt_raise(rt, PYEXC_ValueError,
+		    "list.remove(x): x not in list");
 	memmove(l->items + at, l->items + at + 1,
 	    (l->len - 1 - (size_t)at) * sizeof *l->items);
 	l->len--;
@@ -154,8 +154,8 @@ seq_index(struct rt *rt, value self, const char *qual, const value *items,
 		return true;
 	}
 	if (self.type == VT_TUPLE)
-		return rt_raise(rt, PYEXC_ValueError, "tuple.index(x): x not in "
-		    "tuple");
+		return rt_raise(rt, PYEXC_ValueError,
+		    "tuple.index(x): x not in tuple");
 	{
 		struct sbuf b = SBUF_INIT;
 		if (value_repr(rt, args[0], &b))
@@ -289,8 +289,9 @@ METHOD(list_sort)
 		items[i].key = l->items[i];
 		if (a[0].type != VT_NONE) {
 			if (rt->call == NULL)
-				return rt_raise(rt, PYEXC_TypeError, "'%s' object "
-				    "is not callable", value_type_name(a[0]));
+				return rt_raise(rt, PYEXC_TypeError,
+				    "'%s' object is not callable",
+				    value_type_name(a[0]));
 			if (!rt->call(rt, a[0], &l->items[i], 1, &items[i].key))
 				return false;
 		}

@@ -88,14 +88,15 @@ METHOD(int_to_bytes)
 		return false;
 	if (given[1]) {
 		if (a[1].type != VT_STR)
-			return rt_raise(rt, PYEXC_TypeError, "to_bytes() argument "
-			    "'byteorder' must be str, not %s",
+			return rt_raise(rt, PYEXC_TypeError,
+			    "to_bytes() argument 'byteorder' must be str, not "
+			    "%s",
 			    clinic_type_name(a[1]));
 		if (strcmp(a[1].as.s->data, "little") == 0)
 			little = true;
 		else if (strcmp(a[1].as.s->data, "big") != 0)
-			return rt_raise(rt, PYEXC_ValueError, "byteorder must be "
-			    "either 'little' or 'big'");
+			return rt_raise(rt, PYEXC_ValueError,
+			    "byteorder must be either 'little' or 'big'");
 	}
 	if (given[2] && !value_truthy(rt, a[2], &is_signed))
 		return false;
@@ -107,8 +108,8 @@ METHOD(int_to_bytes)
 	int_mpz(self, z);
 	if (!is_signed && mpz_sgn(z) < 0) {
 		mpz_clear(z);
-		return rt_raise(rt, PYEXC_OverflowError, "can't convert negative "
-		    "int to unsigned");
+		return rt_raise(rt, PYEXC_OverflowError,
+		    "can't convert negative int to unsigned");
 	}
 	/* bits needed: magnitude bits, plus a sign bit when signed */
 	if (mpz_sgn(z) == 0)
@@ -125,7 +126,8 @@ METHOD(int_to_bytes)
 	}
 	if (nbits > (uint64_t)length * 8) {
 		mpz_clear(z);
-		return rt_raise(rt, PYEXC_OverflowError, "int too big to convert");
+		return rt_raise(rt, PYEXC_OverflowError,
+		    "int too big to convert");
 	}
 	/* two's complement: add 2**(8*length) to a negative value */
 	if (mpz_sgn(z) < 0) {
@@ -222,8 +224,8 @@ METHOD(float_as_integer_ratio)
 		return rt_raise(rt, PYEXC_ValueError, "cannot convert NaN to "
 		    "integer ratio");
 	if (isinf(f))
-		return rt_raise(rt, PYEXC_OverflowError, "cannot convert Infinity "
-		    "to integer ratio");
+		return rt_raise(rt, PYEXC_OverflowError,
+		    "cannot convert Infinity to integer ratio");
 	/* m * 2**e with m an integer of at most 53 bits */
 	m = frexp(f, &e);
 	while (m != floor(m)) {

@@ -150,7 +150,8 @@ want_same(struct rt *rt, value self, value v)
 {
 	if (self.type == VT_STR) {
 		if (v.type != VT_STR)
-			return rt_raise(rt, PYEXC_TypeError, "must be str, not %s",
+			return rt_raise(rt, PYEXC_TypeError,
+			    "must be str, not %s",
 			    value_type_name(v));
 		return true;
 	}
@@ -834,8 +835,9 @@ do_strip(struct rt *rt, value self, const char *qual, bool left, bool right,
 		return false;
 	if (nargs == 1 && args[0].type != VT_NONE) {
 		if (!is_bytes && args[0].type != VT_STR)
-			return rt_raise(rt, PYEXC_TypeError, "%s arg must be None "
-			    "or str", strchr(qual, '.') + 1);
+			return rt_raise(rt, PYEXC_TypeError,
+			    "%s arg must be None or str",
+			    strchr(qual, '.') + 1);
 		if (!want_same(rt, self, args[0]))
 			return false;
 		chars = units_of(rt, args[0]);
@@ -930,8 +932,9 @@ do_split(struct rt *rt, value self, bool reverse, const value *args,
 		return false;
 	if (a[0].type != VT_NONE) {
 		if (!is_bytes && a[0].type != VT_STR)
-			return rt_raise(rt, PYEXC_TypeError, "must be str or None, "
-			    "not %s", value_type_name(a[0]));
+			return rt_raise(rt, PYEXC_TypeError,
+			    "must be str or None, not %s",
+			    value_type_name(a[0]));
 		if (!want_same(rt, self, a[0]))
 			return false;
 	}
@@ -1151,7 +1154,8 @@ do_join(struct rt *rt, value self, const char *qual, const value *args,
 	if (!one_arg(rt, qual, nargs, nkw))
 		return false;
 	if (!value_is_iterable(args[0]))
-		return rt_raise(rt, PYEXC_TypeError, "can only join an iterable");
+		return rt_raise(rt, PYEXC_TypeError,
+		    "can only join an iterable");
 	c.sep = units_of(rt, self);
 	if (!value_iterate(rt, args[0], join_step, &c))
 		return false;
@@ -1187,11 +1191,13 @@ do_replace(struct rt *rt, value self, const char *qual, const value *args,
 		return false;
 	if (!is_bytes) {
 		if (args[0].type != VT_STR)
-			return rt_raise(rt, PYEXC_TypeError, "replace() argument 1 "
-			    "must be str, not %s", clinic_type_name(args[0]));
+			return rt_raise(rt, PYEXC_TypeError,
+			    "replace() argument 1 must be str, not %s",
+			    clinic_type_name(args[0]));
 		if (args[1].type != VT_STR)
-			return rt_raise(rt, PYEXC_TypeError, "replace() argument 2 "
-			    "must be str, not %s", clinic_type_name(args[1]));
+			return rt_raise(rt, PYEXC_TypeError,
+			    "replace() argument 2 must be str, not %s",
+			    clinic_type_name(args[1]));
 	} else if (!want_same(rt, self, args[0]) ||
 	    !want_same(rt, self, args[1]))
 		return false;
@@ -1271,19 +1277,21 @@ do_affix(struct rt *rt, value self, const char *qual, bool ends,
 		ncand = args[0].as.tuple->len;
 		for (i = 0; i < ncand; i++)
 			if (cands[i].type != self.type && is_bytes)
-				return rt_raise(rt, PYEXC_TypeError, "a bytes-like "
-				    "object is required, not '%s'",
+				return rt_raise(rt, PYEXC_TypeError,
+				    "a bytes-like object is required, not '%s'",
 				    value_type_name(cands[i]));
 			else if (cands[i].type != self.type)
-				return rt_raise(rt, PYEXC_TypeError, "tuple for %s "
-				    "must only contain %s, not %s", fname,
+				return rt_raise(rt, PYEXC_TypeError,
+				    "tuple for %s must only contain %s, not %s",
+				    fname,
 				    tname, value_type_name(cands[i]));
 	} else if (args[0].type == self.type) {
 		cands = &args[0];
 		ncand = 1;
 	} else
-		return rt_raise(rt, PYEXC_TypeError, "%s first arg must be %s or a "
-		    "tuple of %s, not %s", fname, tname, tname,
+		return rt_raise(rt, PYEXC_TypeError,
+		    "%s first arg must be %s or a tuple of %s, not %s",
+		    fname, tname, tname,
 		    value_type_name(args[0]));
 	s = units_of(rt, self);
 	adjust_bounds((int64_t)s.n, &start, &end);
@@ -1349,7 +1357,8 @@ do_find(struct rt *rt, value self, const char *qual, enum findop op,
 		return false;
 	if (!is_bytes) {
 		if (args[0].type != VT_STR)
-			return rt_raise(rt, PYEXC_TypeError, "must be str, not %s",
+			return rt_raise(rt, PYEXC_TypeError,
+			    "must be str, not %s",
 			    value_type_name(args[0]));
 		sub = units_of(rt, args[0]);
 	} else if (NUM_IS_INTLIKE(args[0])) {
@@ -1363,8 +1372,9 @@ do_find(struct rt *rt, value self, const char *qual, enum findop op,
 	} else if (args[0].type == VT_BYTES)
 		sub = units_of(rt, args[0]);
 	else
-		return rt_raise(rt, PYEXC_TypeError, "argument should be integer "
-		    "or bytes-like object, not '%s'", value_type_name(args[0]));
+		return rt_raise(rt, PYEXC_TypeError,
+		    "argument should be integer or bytes-like object, not '%s'",
+		    value_type_name(args[0]));
 	s = units_of(rt, self);
 	adjust_bounds((int64_t)s.n, &start, &end);
 	if (op == F_COUNT) {
@@ -1484,8 +1494,9 @@ do_remove_affix(struct rt *rt, value self, const char *qual, bool suffix,
 	if (!one_arg(rt, qual, nargs, nkw))
 		return false;
 	if (self.type == VT_STR && args[0].type != VT_STR)
-		return rt_raise(rt, PYEXC_TypeError, "%s() argument must be str, "
-		    "not %s", strchr(qual, '.') + 1, clinic_type_name(args[0]));
+		return rt_raise(rt, PYEXC_TypeError,
+		    "%s() argument must be str, not %s",
+		    strchr(qual, '.') + 1, clinic_type_name(args[0]));
 	if (!want_same(rt, self, args[0]))
 		return false;
 	s = units_of(rt, self);
@@ -1585,18 +1596,21 @@ do_justify(struct rt *rt, value self, const char *qual, enum justify how,
 		return false;
 	if (nargs == 2 && self.type == VT_BYTES) {
 		if (args[1].type != VT_BYTES || args[1].as.s->len != 1)
-			return rt_raise(rt, PYEXC_TypeError, "%s() argument 2 must "
-			    "be a byte string of length 1, not %s",
+			return rt_raise(rt, PYEXC_TypeError,
+			    "%s() argument 2 must be a byte string of length "
+			    "1, not %s",
 			    strchr(qual, '.') + 1, clinic_type_name(args[1]));
 		fillc = (unsigned char)args[1].as.s->data[0];
 	} else if (nargs == 2) {
 		if (args[1].type != VT_STR)
-			return rt_raise(rt, PYEXC_TypeError, "The fill character "
-			    "must be a unicode character, not %s",
+			return rt_raise(rt, PYEXC_TypeError,
+			    "The fill character must be a unicode character, "
+			    "not %s",
 			    value_type_name(args[1]));
 		if (args[1].as.s->nchars != 1)
-			return rt_raise(rt, PYEXC_TypeError, "The fill character "
-			    "must be exactly one character long");
+			return rt_raise(rt, PYEXC_TypeError,
+			    "The fill character must be exactly one character "
+			    "long");
 		fillc = units_of(rt, args[1]).u[0];
 	}
 	s = units_of(rt, self);
@@ -1676,13 +1690,13 @@ do_expandtabs(struct rt *rt, value self, const value *args, size_t nargs,
 		return false;
 	if (given[0]) {
 		if (!NUM_IS_INTLIKE(a[0]))
-			return rt_raise(rt, PYEXC_TypeError, "'%s' object cannot "
-			    "be interpreted as an integer",
+			return rt_raise(rt, PYEXC_TypeError,
+			    "'%s' object cannot be interpreted as an integer",
 			    value_type_name(a[0]));
 		if (!num_to_int64_clamped(a[0], &tab) || tab > INT32_MAX ||
 		    tab < INT32_MIN)
-			return rt_raise(rt, PYEXC_OverflowError, "Python int too "
-			    "large to convert to C int");
+			return rt_raise(rt, PYEXC_OverflowError,
+			    "Python int too large to convert to C int");
 	}
 	s = units_of(rt, self);
 	/* measure first: the result is at most len + tabs * tabsize */

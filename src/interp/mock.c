@@ -41,11 +41,13 @@ mock_want_args(struct rt *rt, const char *fname, size_t nargs, size_t nkw,
 		    "arguments", fname);
 	if (nargs < min || nargs > max) {
 		if (min == max)
-			return rt_raise(rt, PYEXC_TypeError, "%s() takes exactly "
-			    "%zu argument%s (%zu given)", fname, min,
+			return rt_raise(rt, PYEXC_TypeError,
+			    "%s() takes exactly %zu argument%s (%zu given)",
+			    fname, min,
 			    min == 1 ? "" : "s", nargs);
-		return rt_raise(rt, PYEXC_TypeError, "%s() takes from %zu to %zu "
-		    "positional arguments but %zu were given", fname, min,
+		return rt_raise(rt, PYEXC_TypeError,
+		    "%s() takes from %zu to %zu positional arguments but %zu "
+		    "were given", fname, min,
 		    max, nargs);
 	}
 	return true;
@@ -55,7 +57,8 @@ static bool
 want_str(struct rt *rt, const char *what, value v)
 {
 	if (v.type != VT_STR)
-		return rt_raise(rt, PYEXC_TypeError, "%s must be str, not %s", what,
+		return rt_raise(rt, PYEXC_TypeError,
+		    "%s must be str, not %s", what,
 		    value_type_name(v));
 	return true;
 }
@@ -873,8 +876,8 @@ NATIVE(so_create_connection)
 	struct eval *ev = rt->ev;
 	const char *where;
 	if (nargs < 1 || (where = address(rt, args[0])) == NULL)
-		return rt_raise(rt, PYEXC_TypeError, "create_connection() wants "
-		    "an address tuple (host, port)");
+		return rt_raise(rt, PYEXC_TypeError,
+		    "create_connection() wants an address tuple (host, port)");
 	if (!send_to(ev, where, NULL, 0))
 		return false;
 	*out = mock_new(ev, MK_SOCKET, where);
@@ -913,8 +916,8 @@ NATIVE(sock_connect)
 	const char *where;
 	if (!mock_want_args(rt, "connect", nargs, nkw, 1, 1) ||
 	    (where = address(rt, args[0])) == NULL)
-		return rt_raise(rt, PYEXC_TypeError, "connect() wants an address "
-		    "tuple (host, port)");
+		return rt_raise(rt, PYEXC_TypeError,
+		    "connect() wants an address tuple (host, port)");
 	if (!send_to(rt->ev, where, NULL, 0))
 		return false;
 	self.as.obj->name = where;
@@ -951,7 +954,8 @@ NATIVE(url_urlopen)
 	const value *u = arg_or_kw(args, nargs, kw, nkw, 0, "url");
 	const value *d = arg_or_kw(args, nargs, kw, nkw, 1, "data");
 	if (u == NULL || u->type != VT_STR)
-		return rt_raise(rt, PYEXC_TypeError, "urlopen() wants a URL string");
+		return rt_raise(rt, PYEXC_TypeError,
+		    "urlopen() wants a URL string");
 	if (!send_to(rt->ev, u->as.s->data,
 	    d && d->type != VT_NONE && (d->type == VT_BYTES || d->type == VT_STR)
 	    ? d->as.s->data : NULL, d && (d->type == VT_BYTES ||
@@ -1367,8 +1371,8 @@ NATIVE(builtin_import)
 	value top;
 	char *dot;
 	if (n == NULL)
-		return rt_raise(rt, PYEXC_TypeError, "__import__() missing required "
-		    "argument 'name' (pos 1)");
+		return rt_raise(rt, PYEXC_TypeError,
+		    "__import__() missing required argument 'name' (pos 1)");
 	if (!want_str(rt, "__import__() argument 1", *n))
 		return false;
 	if (!mock_import(rt->ev, n->as.s->data, out))
@@ -1401,8 +1405,9 @@ eval_source(struct rt *rt, value src, bool is_exec, value *out)
 		src = src.as.obj->data;
 	}
 	if (src.type != VT_STR && src.type != VT_BYTES)
-		return rt_raise(rt, PYEXC_TypeError, "%s() arg 1 must be a string, "
-		    "bytes or code object", is_exec ? "exec" : "eval");
+		return rt_raise(rt, PYEXC_TypeError,
+		    "%s() arg 1 must be a string, bytes or code object",
+		    is_exec ? "exec" : "eval");
 	s = src.as.s->data;
 	len = src.as.s->len;
 	parse_input(rt->arena, s, len, &pr);
@@ -1412,8 +1417,8 @@ eval_source(struct rt *rt, value src, bool is_exec, value *out)
 	if (!is_exec && pr.root->kind != NODE_EXPRESSION)
 		return rt_raise(rt, PYEXC_SyntaxError, "invalid syntax");
 	if (rt->depth + 8 >= rt->limits.max_depth && rt->limits.max_depth)
-		return rt_raise(rt, PYEXC_RecursionError, "maximum recursion depth "
-		    "exceeded");
+		return rt_raise(rt, PYEXC_RecursionError,
+		    "maximum recursion depth exceeded");
 	rt->depth += 8;
 	if (!eval_root(ev, pr.root, out, &has_value)) {
 		rt->depth -= 8;
@@ -1445,11 +1450,11 @@ NATIVE(builtin_exec)
 NATIVE(builtin_compile)
 {
 	if (nargs < 3)
-		return rt_raise(rt, PYEXC_TypeError, "compile() missing required "
-		    "argument 'mode' (pos 3)");
+		return rt_raise(rt, PYEXC_TypeError,
+		    "compile() missing required argument 'mode' (pos 3)");
 	if (args[0].type != VT_STR)
-		return rt_raise(rt, PYEXC_TypeError, "compile() arg 1 must be a "
-		    "string, bytes or AST object");
+		return rt_raise(rt, PYEXC_TypeError,
+		    "compile() arg 1 must be a string, bytes or AST object");
 	*out = mock_new(rt->ev, MK_CODE, "<module>");
 	out->as.obj->data = args[0];
 	out->as.obj->pos = args[2].type == VT_STR &&
@@ -1486,8 +1491,9 @@ NATIVE(builtin_getattr)
 		    "arguments, got %zu", nargs < 2 ? "at least 2" : "at most",
 		    nargs);
 	if (args[1].type != VT_STR)
-		return rt_raise(rt, PYEXC_TypeError, "attribute name must be string,"
-		    " not '%s'", value_type_name(args[1]));
+		return rt_raise(rt, PYEXC_TypeError,
+		    "attribute name must be string, not '%s'",
+		    value_type_name(args[1]));
 	if (mock_getattr(rt->ev, args[0], args[1].as.s->data, out))
 		return true;
 	if (nargs == 3 && rt->exc.kind == EXC_PYTHON &&
@@ -1504,8 +1510,9 @@ NATIVE(builtin_hasattr)
 	if (!mock_want_args(rt, "hasattr", nargs, nkw, 2, 2))
 		return false;
 	if (args[1].type != VT_STR)
-		return rt_raise(rt, PYEXC_TypeError, "attribute name must be string,"
-		    " not '%s'", value_type_name(args[1]));
+		return rt_raise(rt, PYEXC_TypeError,
+		    "attribute name must be string, not '%s'",
+		    value_type_name(args[1]));
 	*out = value_bool(mock_getattr(rt->ev, args[0], args[1].as.s->data,
 	    out));
 	rt_clear(rt);
@@ -1668,8 +1675,9 @@ instance_of(struct rt *rt, value v, value t, unsigned depth, bool *res)
 	size_t i;
 	if (t.type == VT_TUPLE) {
 		if (depth > 64)
-			return rt_raise(rt, PYEXC_RecursionError, "maximum recursion "
-			    "depth exceeded in __instancecheck__");
+			return rt_raise(rt, PYEXC_RecursionError,
+			    "maximum recursion depth exceeded in "
+			    "__instancecheck__");
 		for (i = 0, *res = false; i < t.as.tuple->len && !*res; i++)
 			if (!instance_of(rt, v, t.as.tuple->items[i], depth + 1,
 			    res))
@@ -1677,8 +1685,9 @@ instance_of(struct rt *rt, value v, value t, unsigned depth, bool *res)
 		return true;
 	}
 	if (t.type != VT_OBJECT || t.as.obj->kind != MK_TYPE)
-		return rt_raise(rt, PYEXC_TypeError, "isinstance() arg 2 must be a "
-		    "type, a tuple of types, or a union");
+		return rt_raise(rt, PYEXC_TypeError,
+		    "isinstance() arg 2 must be a type, a tuple of types, or a "
+		    "union");
 	cur = mock_type_of(rt->ev, v);
 	for (int guard = 0; guard < 16 && cur.type == VT_OBJECT; guard++) {
 		if (cur.as.obj == t.as.obj) {

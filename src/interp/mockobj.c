@@ -342,8 +342,9 @@ getattribute(struct rt *rt, value self, const value *args, size_t nargs,
 	if (!mock_want_args(rt, "__getattribute__", nargs, nkw, 1, 1))
 		return false;
 	if (args[0].type != VT_STR)
-		return rt_raise(rt, PYEXC_TypeError, "attribute name must be string,"
-		    " not '%s'", value_type_name(args[0]));
+		return rt_raise(rt, PYEXC_TypeError,
+		    "attribute name must be string, not '%s'",
+		    value_type_name(args[0]));
 	return mock_getattr(rt->ev, self, args[0].as.s->data, out);
 }
 
@@ -354,8 +355,9 @@ importer_load_module(struct rt *rt, value self, const value *args,
 	if (!mock_want_args(rt, "load_module", nargs, nkw, 1, 1))
 		return false;
 	if (args[0].type != VT_STR)
-		return rt_raise(rt, PYEXC_TypeError, "load_module() argument must be "
-		    "str, not %s", value_type_name(args[0]));
+		return rt_raise(rt, PYEXC_TypeError,
+		    "load_module() argument must be str, not %s",
+		    value_type_name(args[0]));
 	return mock_import(rt->ev, args[0].as.s->data, out);
 }
 
@@ -386,11 +388,13 @@ static bool
 no_attr(struct eval *ev, value obj, const char *name)
 {
 	if (obj.type == VT_OBJECT && obj.as.obj->kind == MK_MODULE)
-		return rt_raise(&ev->rt, PYEXC_AttributeError, "module '%s' has no "
-		    "attribute '%s'", obj.as.obj->name, name);
+		return rt_raise(&ev->rt, PYEXC_AttributeError,
+		    "module '%s' has no attribute '%s'",
+		    obj.as.obj->name, name);
 	if (obj.type == VT_OBJECT && obj.as.obj->kind == MK_TYPE)
-		return rt_raise(&ev->rt, PYEXC_AttributeError, "type object '%s' has "
-		    "no attribute '%s'", obj.as.obj->name, name);
+		return rt_raise(&ev->rt, PYEXC_AttributeError,
+		    "type object '%s' has no attribute '%s'",
+		    obj.as.obj->name, name);
 	return rt_raise(&ev->rt, PYEXC_AttributeError, "'%s' object has no "
 	    "attribute '%s'", object_type_name(obj), name);
 }
@@ -776,8 +780,8 @@ mock_call(struct eval *ev, value fn, const value *args, size_t nargs,
 	value v;
 
 	if (o->kind == MK_PYFUNC)
-		return rt_raise(&ev->rt, PYEXC_TypeError, "%s() missing required "
-		    "positional arguments", o->name);
+		return rt_raise(&ev->rt, PYEXC_TypeError,
+		    "%s() missing required positional arguments", o->name);
 	if (o->kind != MK_TYPE)
 		return rt_raise(&ev->rt, PYEXC_TypeError, "'%s' object is not "
 		    "callable", object_type_name(fn));
@@ -789,12 +793,12 @@ mock_call(struct eval *ev, value fn, const value *args, size_t nargs,
 			return true;
 		}
 		if (strcmp(n, "type") == 0 && nargs != 3)
-			return rt_raise(&ev->rt, PYEXC_TypeError, "type() takes 1 "
-			    "or 3 arguments");
+			return rt_raise(&ev->rt, PYEXC_TypeError,
+			    "type() takes 1 or 3 arguments");
 		if (strcmp(n, "object") == 0) {
 			if (nargs || nkw)
-				return rt_raise(&ev->rt, PYEXC_TypeError, "object() "
-				    "takes no arguments");
+				return rt_raise(&ev->rt, PYEXC_TypeError,
+				    "object() takes no arguments");
 			return new_instance(ev, 0, out);
 		}
 		if ((b = builtin_find(n)) != NULL)

@@ -130,8 +130,9 @@ int_from_str(struct rt *rt, const char *s, size_t len, int base, value *out)
 	if (base == 10 && digits.len > INT_MAX_STR_DIGITS) {
 		size_t n = digits.len;
 		sbuf_free(&digits);
-		return rt_raise(rt, PYEXC_ValueError, "Exceeds the limit (%d digits) "
-		    "for integer string conversion: value has %zu digits; use "
+		return rt_raise(rt, PYEXC_ValueError,
+		    "Exceeds the limit (%d digits) for integer string "
+		    "conversion: value has %zu digits; use "
 		    "sys.set_int_max_str_digits() to increase the limit",
 		    INT_MAX_STR_DIGITS, n);
 	}
@@ -155,8 +156,9 @@ bad:
 		struct sbuf r = SBUF_INIT;
 		value sv = value_str(rt->arena, s, len);
 		value_str_repr(sv.as.s, false, &r);
-		rt_raise(rt, PYEXC_ValueError, "invalid literal for int() with base "
-		    "%d: %s", base, sbuf_cstr(&r));
+		rt_raise(rt, PYEXC_ValueError,
+		    "invalid literal for int() with base %d: %s",
+		    base, sbuf_cstr(&r));
 		sbuf_free(&r);
 		sbuf_free(&digits);
 		return false;
@@ -175,8 +177,9 @@ NATIVE(tc_int)
 			base = args[nargs + i].as.i;
 			has_base = true;
 		} else
-			return rt_raise(rt, PYEXC_TypeError, "'%s' is an invalid "
-			    "keyword argument for int()", kw[i]);
+			return rt_raise(rt, PYEXC_TypeError,
+			    "'%s' is an invalid keyword argument for int()",
+			    kw[i]);
 	}
 	if (!at_most(rt, "int", nargs, 2))
 		return false;
@@ -187,32 +190,32 @@ NATIVE(tc_int)
 	x = args[0];
 	if (nargs == 2) {
 		if (args[1].type != VT_INT)
-			return rt_raise(rt, PYEXC_TypeError, "'%s' object cannot be "
-			    "interpreted as an integer",
+			return rt_raise(rt, PYEXC_TypeError,
+			    "'%s' object cannot be interpreted as an integer",
 			    value_type_name(args[1]));
 		base = args[1].as.i;
 		has_base = true;
 	}
 	if (has_base && (base != 0 && (base < 2 || base > 36)))
-		return rt_raise(rt, PYEXC_ValueError, "int() base must be >= 2 and "
-		    "<= 36, or 0");
+		return rt_raise(rt, PYEXC_ValueError,
+		    "int() base must be >= 2 and <= 36, or 0");
 	if (x.type == VT_STR || x.type == VT_BYTES)
 		return int_from_str(rt, x.as.s->data, x.as.s->len, (int)base,
 		    out);
 	if (has_base)
-		return rt_raise(rt, PYEXC_TypeError, "int() can't convert non-string "
-		    "with explicit base");
+		return rt_raise(rt, PYEXC_TypeError,
+		    "int() can't convert non-string with explicit base");
 	switch (x.type) {
 	case VT_BOOL: *out = value_int(x.as.b); return true;
 	case VT_INT: case VT_BIGINT: *out = x; return true;
 	case VT_FLOAT: {
 		mpz_t z;
 		if (isinf(x.as.f))
-			return rt_raise(rt, PYEXC_OverflowError, "cannot convert "
-			    "float infinity to integer");
+			return rt_raise(rt, PYEXC_OverflowError,
+			    "cannot convert float infinity to integer");
 		if (isnan(x.as.f))
-			return rt_raise(rt, PYEXC_ValueError, "cannot convert float "
-			    "NaN to integer");
+			return rt_raise(rt, PYEXC_ValueError,
+			    "cannot convert float NaN to integer");
 		mpz_init_set_d(z, x.as.f);
 		*out = value_int_mpz(rt->arena, z);
 		mpz_clear(z);
@@ -274,8 +277,9 @@ NATIVE(tc_float)
 		    strpbrk(sbuf_cstr(&b), "xX") != NULL) {
 			struct sbuf r = SBUF_INIT;
 			value_str_repr(x.as.s, false, &r);
-			rt_raise(rt, PYEXC_ValueError, "could not convert string to "
-			    "float: %s", sbuf_cstr(&r));
+			rt_raise(rt, PYEXC_ValueError,
+			    "could not convert string to float: %s",
+			    sbuf_cstr(&r));
 			sbuf_free(&r);
 			sbuf_free(&b);
 			return false;
@@ -285,8 +289,9 @@ NATIVE(tc_float)
 		return true;
 	}
 	default:
-		return rt_raise(rt, PYEXC_TypeError, "float() argument must be a "
-		    "string or a real number, not '%s'", value_type_name(x));
+		return rt_raise(rt, PYEXC_TypeError,
+		    "float() argument must be a string or a real number, not "
+		    "'%s'", value_type_name(x));
 	}
 }
 
@@ -303,8 +308,9 @@ NATIVE(tc_str)
 	}
 	if (nargs >= 2) {
 		if (args[0].type != VT_BYTES)
-			return rt_raise(rt, PYEXC_TypeError, "decoding to str: need a "
-			    "bytes-like object, %s found",
+			return rt_raise(rt, PYEXC_TypeError,
+			    "decoding to str: need a bytes-like object, %s "
+			    "found",
 			    value_type_name(args[0]));
 		*out = value_str(rt->arena, args[0].as.s->data,
 		    args[0].as.s->len);
@@ -327,8 +333,8 @@ byte_item(struct rt *rt, value item, void *ctx)
 		return rt_raise(rt, PYEXC_TypeError, "'%s' object cannot be "
 		    "interpreted as an integer", value_type_name(item));
 	if (item.type == VT_INT && (item.as.i < 0 || item.as.i > 255))
-		return rt_raise(rt, PYEXC_ValueError, "bytes must be in range(0, "
-		    "256)");
+		return rt_raise(rt, PYEXC_ValueError,
+		    "bytes must be in range(0, 256)");
 	if (!rt_check_str_bytes(rt, b->len + 1))
 		return false;
 	sbuf_addc(b, (char)(item.type == VT_BOOL ? item.as.b : item.as.i));
@@ -370,8 +376,9 @@ NATIVE(tc_bytes)
 	}
 	if (!value_is_iterable(args[0])) {
 		sbuf_free(&b);
-		return rt_raise(rt, PYEXC_TypeError, "cannot convert '%s' object "
-		    "to bytes", value_type_name(args[0]));
+		return rt_raise(rt, PYEXC_TypeError,
+		    "cannot convert '%s' object to bytes",
+		    value_type_name(args[0]));
 	}
 	if (!value_iterate(rt, args[0], byte_item, &b)) {
 		sbuf_free(&b);
@@ -396,12 +403,14 @@ pair_item(struct rt *rt, value item, void *ctx)
 	value list;
 	if (!collect(rt, item, &list)) {
 		rt_clear(rt);
-		return rt_raise(rt, PYEXC_TypeError, "cannot convert dictionary "
-		    "update sequence element #%zu to a sequence", c->index);
+		return rt_raise(rt, PYEXC_TypeError,
+		    "cannot convert dictionary update sequence element #%zu to "
+		    "a sequence", c->index);
 	}
 	if (list.as.list->len != 2)
-		return rt_raise(rt, PYEXC_ValueError, "dictionary update sequence "
-		    "element #%zu has length %zu; 2 is required", c->index,
+		return rt_raise(rt, PYEXC_ValueError,
+		    "dictionary update sequence element #%zu has length %zu; 2 "
+		    "is required", c->index,
 		    list.as.list->len);
 	c->index++;
 	return value_dict_set(rt, c->dict, list.as.list->items[0],
@@ -445,24 +454,25 @@ NATIVE(tc_range)
 	if (!no_kw(rt, "range", nkw))
 		return false;
 	if (nargs == 0 || nargs > 3)
-		return rt_raise(rt, PYEXC_TypeError, nargs == 0 ? "range expected "
-		    "at least 1 argument, got 0" : "range expected at most 3 "
+		return rt_raise(rt, PYEXC_TypeError,
+		    nargs == 0 ? "range expected at least 1 argument, got 0" : "range expected at most 3 "
 		    "arguments, got %zu", nargs);
 	for (i = 0; i < nargs; i++) {
 		value a = args[i];
 		if (a.type == VT_BOOL)
 			a = value_int(a.as.b);
 		if (a.type == VT_BIGINT)
-			return rt_raise(rt, PYEXC_OverflowError, "Python int too "
-			    "large to convert to C ssize_t");
+			return rt_raise(rt, PYEXC_OverflowError,
+			    "Python int too large to convert to C ssize_t");
 		if (a.type != VT_INT)
-			return rt_raise(rt, PYEXC_TypeError, "'%s' object cannot be "
-			    "interpreted as an integer", value_type_name(a));
+			return rt_raise(rt, PYEXC_TypeError,
+			    "'%s' object cannot be interpreted as an integer",
+			    value_type_name(a));
 		v[nargs == 1 ? 1 : i] = a.as.i;
 	}
 	if (nargs == 3 && v[2] == 0)
-		return rt_raise(rt, PYEXC_ValueError, "range() arg 3 must not be "
-		    "zero");
+		return rt_raise(rt, PYEXC_ValueError,
+		    "range() arg 3 must not be zero");
 	t = value_tuple(rt->arena, 3);
 	for (i = 0; i < 3; i++)
 		t.as.tuple->items[i] = value_int(v[i]);
@@ -542,8 +552,8 @@ NATIVE(tc_sorted)
 	value *keys, *ti, *tk;
 
 	if (nargs != 1)
-		return rt_raise(rt, PYEXC_TypeError, "sorted expected 1 argument, "
-		    "got %zu", nargs);
+		return rt_raise(rt, PYEXC_TypeError,
+		    "sorted expected 1 argument, got %zu", nargs);
 	for (i = 0; i < nkw; i++) {
 		if (strcmp(kw[i], "key") == 0)
 			key = args[nargs + i];
@@ -579,8 +589,8 @@ NATIVE(tc_reversed)
 	if (!no_kw(rt, "reversed", nkw))
 		return false;
 	if (nargs != 1)
-		return rt_raise(rt, PYEXC_TypeError, "reversed expected 1 argument, "
-		    "got %zu", nargs);
+		return rt_raise(rt, PYEXC_TypeError,
+		    "reversed expected 1 argument, got %zu", nargs);
 	if (args[0].type == VT_DICT || args[0].type == VT_SET ||
 	    (args[0].type == VT_OBJECT && args[0].as.obj->kind == MK_ITER))
 		return rt_raise(rt, PYEXC_TypeError, "'%s' object is not "
@@ -606,13 +616,14 @@ NATIVE(tc_enumerate)
 	int64_t start = 0;
 	size_t i;
 	if (nargs < 1 || nargs > 2)
-		return rt_raise(rt, PYEXC_TypeError, "enumerate() missing required "
-		    "argument 'iterable' (pos 1)");
+		return rt_raise(rt, PYEXC_TypeError,
+		    "enumerate() missing required argument 'iterable' (pos 1)");
 	if (nargs == 2 || nkw == 1) {
 		value s = nargs == 2 ? args[1] : args[nargs];
 		if (s.type != VT_INT)
-			return rt_raise(rt, PYEXC_TypeError, "'%s' object cannot be "
-			    "interpreted as an integer", value_type_name(s));
+			return rt_raise(rt, PYEXC_TypeError,
+			    "'%s' object cannot be interpreted as an integer",
+			    value_type_name(s));
 		start = s.as.i;
 	}
 	if (!collect(rt, args[0], &list))
@@ -661,8 +672,8 @@ NATIVE(tc_map)
 	if (!no_kw(rt, "map", nkw))
 		return false;
 	if (nargs < 2)
-		return rt_raise(rt, PYEXC_TypeError, "map() must have at least two "
-		    "arguments.");
+		return rt_raise(rt, PYEXC_TypeError,
+		    "map() must have at least two arguments.");
 	lists = arena_array(rt->arena, nargs, sizeof *lists);
 	for (i = 1; i < nargs; i++) {
 		if (!collect(rt, args[i], &lists[i]))
@@ -690,8 +701,8 @@ NATIVE(tc_filter)
 	if (!no_kw(rt, "filter", nkw))
 		return false;
 	if (nargs != 2)
-		return rt_raise(rt, PYEXC_TypeError, "filter expected 2 arguments, "
-		    "got %zu", nargs);
+		return rt_raise(rt, PYEXC_TypeError,
+		    "filter expected 2 arguments, got %zu", nargs);
 	if (!collect(rt, args[1], &list))
 		return false;
 	res = value_list(rt->arena, list.as.list->len);
@@ -724,8 +735,8 @@ NATIVE(tc_iter)
 	if (!no_kw(rt, "iter", nkw))
 		return false;
 	if (nargs != 1)
-		return rt_raise(rt, PYEXC_TypeError, "iter expected 1 argument, got "
-		    "%zu", nargs);
+		return rt_raise(rt, PYEXC_TypeError,
+		    "iter expected 1 argument, got %zu", nargs);
 	if (args[0].type == VT_OBJECT && (args[0].as.obj->kind == MK_ITER ||
 	    args[0].as.obj->kind == MK_GENERATOR)) {
 		*out = args[0];
@@ -778,8 +789,9 @@ complex_from_str(struct rt *rt, value x, value *out)
 				/* CPython's underscore check speaks this way */
 				struct sbuf r = SBUF_INIT;
 				value_str_repr(x.as.s, false, &r);
-				rt_raise(rt, PYEXC_ValueError, "could not convert "
-				    "string to complex: %s", sbuf_cstr(&r));
+				rt_raise(rt, PYEXC_ValueError,
+				    "could not convert string to complex: %s",
+				    sbuf_cstr(&r));
 				sbuf_free(&r);
 				return false;
 			}
@@ -846,8 +858,9 @@ NATIVE(tc_complex)
 	bool have_im = false;
 
 	if (nargs > 2)
-		return rt_raise(rt, PYEXC_TypeError, "complex() takes at most 2 "
-		    "arguments (%zu given)", nargs + nkw);
+		return rt_raise(rt, PYEXC_TypeError,
+		    "complex() takes at most 2 arguments (%zu given)",
+		    nargs + nkw);
 	if (nargs > 0)
 		re = args[0];
 	if (nargs > 1) {
@@ -863,8 +876,9 @@ NATIVE(tc_complex)
 			have_im = true;
 		} else if (strcmp(kw[i], "real") == 0 ||
 		    strcmp(kw[i], "imag") == 0)
-			return rt_raise(rt, PYEXC_TypeError, "argument for complex() "
-			    "given by name ('%s') and position (%d)", kw[i],
+			return rt_raise(rt, PYEXC_TypeError,
+			    "argument for complex() given by name ('%s') and "
+			    "position (%d)", kw[i],
 			    strcmp(kw[i], "real") == 0 ? 1 : 2);
 		else
 			return rt_raise(rt, PYEXC_TypeError, "complex() got an "
@@ -872,19 +886,22 @@ NATIVE(tc_complex)
 	}
 	if (re.type == VT_STR) {
 		if (have_im)
-			return rt_raise(rt, PYEXC_TypeError, "complex() can't take "
-			    "second arg if first is a string");
+			return rt_raise(rt, PYEXC_TypeError,
+			    "complex() can't take second arg if first is a "
+			    "string");
 		return complex_from_str(rt, re, out);
 	}
 	if (!is_number(re))
-		return rt_raise(rt, PYEXC_TypeError, "complex() first argument must "
-		    "be a string or a number, not '%s'", value_type_name(re));
+		return rt_raise(rt, PYEXC_TypeError,
+		    "complex() first argument must be a string or a number, "
+		    "not '%s'", value_type_name(re));
 	if (im.type == VT_STR)
-		return rt_raise(rt, PYEXC_TypeError, "complex() second arg can't be "
-		    "a string");
+		return rt_raise(rt, PYEXC_TypeError,
+		    "complex() second arg can't be a string");
 	if (!is_number(im))
-		return rt_raise(rt, PYEXC_TypeError, "complex() second argument must "
-		    "be a number, not '%s'", value_type_name(im));
+		return rt_raise(rt, PYEXC_TypeError,
+		    "complex() second argument must be a number, not '%s'",
+		    value_type_name(im));
 	/* re + im*1j, each part a float as CPython makes it */
 	j = value_complex(rt->arena, 0.0, 1.0);
 	if (!value_binop(rt, BINOP_MULT, im, j, &t) ||
@@ -917,8 +934,8 @@ NATIVE(tc_slice)
 	if (!no_kw(rt, "slice", nkw))
 		return false;
 	if (nargs == 0)
-		return rt_raise(rt, PYEXC_TypeError, "slice expected at least 1 "
-		    "argument, got 0");
+		return rt_raise(rt, PYEXC_TypeError,
+		    "slice expected at least 1 argument, got 0");
 	if (!at_most(rt, "slice", nargs, 3))
 		return false;
 	if (nargs == 1)
@@ -951,11 +968,12 @@ NATIVE(tc_format)
 	if (!no_kw(rt, "format", nkw))
 		return false;
 	if (nargs < 1 || nargs > 2)
-		return rt_raise(rt, PYEXC_TypeError, "format expected at most 2 "
-		    "arguments, got %zu", nargs);
+		return rt_raise(rt, PYEXC_TypeError,
+		    "format expected at most 2 arguments, got %zu", nargs);
 	if (nargs == 2 && args[1].type != VT_STR)
-		return rt_raise(rt, PYEXC_TypeError, "format() argument 2 must be "
-		    "str, not %s", value_type_name(args[1]));
+		return rt_raise(rt, PYEXC_TypeError,
+		    "format() argument 2 must be str, not %s",
+		    value_type_name(args[1]));
 	if (!format_value(rt, args[0], nargs == 2 ? args[1].as.s->data : "",
 	    nargs == 2 ? args[1].as.s->len : 0, &b)) {
 		sbuf_free(&b);

@@ -290,7 +290,8 @@ check_identifier(struct lexer *lx, uint32_t start)
 			char buf[5];
 			size_t bl = unicode_encode(cp, buf);
 			if (unicode_is_printable(cp))
-				return fail(lx, PYEXC_SyntaxError, i, i + n, false,
+				return fail(lx, PYEXC_SyntaxError,
+				    i, i + n, false,
 				    arena_printf(lx->arena,
 				    "invalid character '%.*s' (U+%04X)",
 				    (int)bl, buf, (unsigned)cp));
@@ -327,12 +328,14 @@ scan_string(struct lexer *lx, uint32_t start, int flags)
 		int c = peekc(lx, lx->pos);
 		if (c < 0) {
 			if (qlen == 3)
-				return fail(lx, PYEXC_SyntaxError, start, start + 1,
+				return fail(lx, PYEXC_SyntaxError,
+				    start, start + 1,
 				    true, arena_printf(lx->arena,
 				    "unterminated triple-quoted string literal"
 				    " (detected at line %u)",
 				    line_of(lx, lx->end - 1)));
-			return fail(lx, PYEXC_SyntaxError, start, start + 1, false,
+			return fail(lx, PYEXC_SyntaxError,
+			    start, start + 1, false,
 			    arena_printf(lx->arena,
 			    "unterminated string literal (detected at line %u)",
 			    line_of(lx, lx->end - 1)));
@@ -345,7 +348,8 @@ scan_string(struct lexer *lx, uint32_t start, int flags)
 			continue;
 		}
 		if ((c == '\n' || c == '\r') && qlen == 1)
-			return fail(lx, PYEXC_SyntaxError, start, start + 1, false,
+			return fail(lx, PYEXC_SyntaxError,
+			    start, start + 1, false,
 			    arena_printf(lx->arena,
 			    "unterminated string literal (detected at line %u)",
 			    line_of(lx, lx->pos)));
@@ -537,7 +541,8 @@ scan_number(struct lexer *lx, uint32_t start)
 		if (c == '.' || c == 'e' || c == 'E' || c == 'j' || c == 'J')
 			return scan_float_tail(lx, start, false);
 		if (nonzero)
-			return fail(lx, PYEXC_SyntaxError, start, lx->pos, false,
+			return fail(lx, PYEXC_SyntaxError,
+			    start, lx->pos, false,
 			    "leading zeros in decimal integer literals are not "
 			    "permitted; use an 0o prefix for octal integers");
 		return number_end(lx, start, NUM_INT, "decimal");
@@ -703,7 +708,8 @@ scan_operator(struct lexer *lx, uint32_t start)
 	if (k == TOK_ERROR) {
 		if (c < 0x20 || c == 0x7f) {
 			lx->pos = start + 1;
-			return fail(lx, PYEXC_SyntaxError, start, start + 1, false,
+			return fail(lx, PYEXC_SyntaxError,
+			    start, start + 1, false,
 			    arena_printf(lx->arena,
 			    "invalid non-printable character U+%04X", c));
 		}
@@ -940,13 +946,15 @@ again:
 			/* a joined line that never comes: CPython's REPL
 			 * reports this as an error, not as more to read */
 			if (lx->pos >= lx->end)
-				return fail(lx, PYEXC_SyntaxError, start, start + 1,
+				return fail(lx, PYEXC_SyntaxError,
+				    start, start + 1,
 				    false, "unexpected EOF while parsing");
 			lx->at_line_start = false;
 			goto again;
 		}
 		if (n < 0)
-			return fail(lx, PYEXC_SyntaxError, start, start + 1, true,
+			return fail(lx, PYEXC_SyntaxError,
+			    start, start + 1, true,
 			    "unexpected EOF while parsing");
 		return fail_at(lx, start + 2, "unexpected character after "
 		    "line continuation character");

@@ -531,8 +531,9 @@ contains(struct rt *rt, value c, value item, bool *res)
 		return true;
 	case VT_STR:
 		if (item.type != VT_STR)
-			return rt_raise(rt, PYEXC_TypeError, "'in <string>' requires "
-			    "string as left operand, not %s",
+			return rt_raise(rt, PYEXC_TypeError,
+			    "'in <string>' requires string as left operand, "
+			    "not %s",
 			    value_type_name(item));
 		*res = memmem(c.as.s->data, c.as.s->len, item.as.s->data,
 		    item.as.s->len) != NULL;
@@ -548,8 +549,9 @@ contains(struct rt *rt, value c, value item, bool *res)
 			return true;
 		}
 		if (item.type != VT_BYTES)
-			return rt_raise(rt, PYEXC_TypeError, "a bytes-like object is "
-			    "required, not '%s'", value_type_name(item));
+			return rt_raise(rt, PYEXC_TypeError,
+			    "a bytes-like object is required, not '%s'",
+			    value_type_name(item));
 		*res = memmem(c.as.s->data, c.as.s->len, item.as.s->data,
 		    item.as.s->len) != NULL;
 		return true;
@@ -572,8 +574,9 @@ contains(struct rt *rt, value c, value item, bool *res)
 		return ok;
 	}
 	default:
-		return rt_raise(rt, PYEXC_TypeError, "argument of type '%s' is not "
-		    "iterable", value_type_name(c));
+		return rt_raise(rt, PYEXC_TypeError,
+		    "argument of type '%s' is not iterable",
+		    value_type_name(c));
 	}
 }
 

@@ -86,8 +86,8 @@ parse_spec(struct rt *rt, const char *s, size_t n, const char *tname,
 	if (i < n && (s[i] == ',' || s[i] == '_'))
 		sp->grouping = s[i++];
 	if (i < n && (s[i] == ',' || s[i] == '_'))
-		return rt_raise(rt, PYEXC_ValueError, "Cannot specify both ',' and "
-		    "'_'.");
+		return rt_raise(rt, PYEXC_ValueError,
+		    "Cannot specify both ',' and '_'.");
 	if (i < n && s[i] == '.') {
 		i++;
 		if (i >= n || s[i] < '0' || s[i] > '9')
@@ -105,12 +105,14 @@ parse_spec(struct rt *rt, const char *s, size_t n, const char *tname,
 		/* one non-ASCII character: an unknown type, named as CPython
 		 * names it */
 		uint32_t cp = unicode_next(s, n, &i);
-		return rt_raise(rt, PYEXC_ValueError, "Unknown format code '\\x%x' "
-		    "for object of type '%s'", (unsigned)cp, tname);
+		return rt_raise(rt, PYEXC_ValueError,
+		    "Unknown format code '\\x%x' for object of type '%s'",
+		    (unsigned)cp, tname);
 	}
 	if (n - i > 1)
-		return rt_raise(rt, PYEXC_ValueError, "Invalid format specifier "
-		    "'%.*s' for object of type '%s'", (int)n, s, tname);
+		return rt_raise(rt, PYEXC_ValueError,
+		    "Invalid format specifier '%.*s' for object of type '%s'",
+		    (int)n, s, tname);
 	if (i < n)
 		sp->type = (unsigned char)s[i];
 	if (sp->zero && sp->align == 0) {
@@ -225,14 +227,15 @@ format_int(struct rt *rt, value v, const struct spec *sp, struct sbuf *out)
 	case 'c':
 		break;
 	default:
-		return rt_raise(rt, PYEXC_ValueError, "Unknown format code '%c' for "
-		    "object of type '%s'", type, v.type == VT_BOOL ? "bool" :
+		return rt_raise(rt, PYEXC_ValueError,
+		    "Unknown format code '%c' for object of type '%s'",
+		    type, v.type == VT_BOOL ? "bool" :
 		    "int");
 	}
 	/* (CPython looks at the type before the precision) */
 	if (sp->precision >= 0)
-		return rt_raise(rt, PYEXC_ValueError, "Precision not allowed in "
-		    "integer format specifier");
+		return rt_raise(rt, PYEXC_ValueError,
+		    "Precision not allowed in integer format specifier");
 	if (sp->grouping == ',' && base != 10)
 		return rt_raise(rt, PYEXC_ValueError, "Cannot specify ',' with "
 		    "'%c'.", type);
@@ -240,8 +243,9 @@ format_int(struct rt *rt, value v, const struct spec *sp, struct sbuf *out)
 		return rt_raise(rt, PYEXC_ValueError, "Cannot specify ',' with "
 		    "'n'.");
 	if (sp->zflag)
-		return rt_raise(rt, PYEXC_ValueError, "Negative zero coercion (z) "
-		    "not allowed in integer format specifier");
+		return rt_raise(rt, PYEXC_ValueError,
+		    "Negative zero coercion (z) not allowed in integer format "
+		    "specifier");
 	mpz_init(z);
 	if (v.type == VT_BIGINT)
 		mpz_set(z, v.as.big->z);
@@ -249,16 +253,16 @@ format_int(struct rt *rt, value v, const struct spec *sp, struct sbuf *out)
 		mpz_set_si(z, v.type == VT_BOOL ? v.as.b : v.as.i);
 	if (type == 'c') {
 		if (sp->sign)
-			return mpz_clear(z), rt_raise(rt, PYEXC_ValueError, "Sign "
-			    "not allowed with integer format specifier 'c'");
+			return mpz_clear(z), rt_raise(rt, PYEXC_ValueError,
+			    "Sign not allowed with integer format specifier 'c'");
 		if (sp->alt)
 			return mpz_clear(z), rt_raise(rt, PYEXC_ValueError,
 			    "Alternate form (#) not allowed with integer "
 			    "format specifier 'c'");
 		if (mpz_sgn(z) < 0 || mpz_cmp_ui(z, 0x10FFFF) > 0) {
 			mpz_clear(z);
-			return rt_raise(rt, PYEXC_OverflowError, "%%c arg not in "
-			    "range(0x110000)");
+			return rt_raise(rt, PYEXC_OverflowError,
+			    "%%c arg not in range(0x110000)");
 		}
 		{
 			unsigned long cp = mpz_get_ui(z);
@@ -395,8 +399,9 @@ format_float(struct rt *rt, double x, const struct spec *sp, struct sbuf *out)
 		type = (char)(type - 'A' + 'a');
 		break;
 	default:
-		return rt_raise(rt, PYEXC_ValueError, "Unknown format code '%c' for "
-		    "object of type 'float'", sp->type);
+		return rt_raise(rt, PYEXC_ValueError,
+		    "Unknown format code '%c' for object of type 'float'",
+		    sp->type);
 	}
 	if (sp->alt && none_type && sp->precision < 0)
 		none_type = true;
@@ -461,23 +466,25 @@ format_str(struct rt *rt, const struct vstr *s, const struct spec *sp,
 	size_t n = s->len;
 
 	if (sp->type != 0 && sp->type != 's')
-		return rt_raise(rt, PYEXC_ValueError, "Unknown format code '%c' for "
-		    "object of type 'str'", sp->type);
+		return rt_raise(rt, PYEXC_ValueError,
+		    "Unknown format code '%c' for object of type 'str'",
+		    sp->type);
 	if (sp->sign)
-		return rt_raise(rt, PYEXC_ValueError, "%s not allowed in string "
-		    "format specifier", sp->sign == ' ' ? "Space" : "Sign");
+		return rt_raise(rt, PYEXC_ValueError,
+		    "%s not allowed in string format specifier",
+		    sp->sign == ' ' ? "Space" : "Sign");
 	if (sp->alt)
 		return rt_raise(rt, PYEXC_ValueError, "Alternate form (#) not "
 		    "allowed in string format specifier");
 	if (sp->zflag)
-		return rt_raise(rt, PYEXC_ValueError, "Negative zero coercion (z) "
-		    "not allowed in format specifier");
+		return rt_raise(rt, PYEXC_ValueError,
+		    "Negative zero coercion (z) not allowed in format specifier");
 	if (sp->grouping)
-		return rt_raise(rt, PYEXC_ValueError, "Cannot specify '%c' with "
-		    "'s'.", sp->grouping);
+		return rt_raise(rt, PYEXC_ValueError,
+		    "Cannot specify '%c' with 's'.", sp->grouping);
 	if (sp->align == '=' && !sp->zero_align)
-		return rt_raise(rt, PYEXC_ValueError, "'=' alignment not allowed in "
-		    "string format specifier");
+		return rt_raise(rt, PYEXC_ValueError,
+		    "'=' alignment not allowed in string format specifier");
 	if (sp->precision >= 0) {
 		size_t cps = 0, i = 0;
 		while (i < s->len && cps < (size_t)sp->precision) {
@@ -537,8 +544,8 @@ format_value(struct rt *rt, value v, const char *spec, size_t speclen,
 		return format_str(rt, v.as.s, &sp, out);
 	default:
 		if (speclen != 0)
-			return rt_raise(rt, PYEXC_TypeError, "unsupported format "
-			    "string passed to %s.__format__",
+			return rt_raise(rt, PYEXC_TypeError,
+			    "unsupported format string passed to %s.__format__",
 			    value_type_name(v));
 		return value_str_of(rt, v, out);
 	}

@@ -181,7 +181,8 @@ static bool
 int_true_divide(struct rt *rt, value a, value b, double *out)
 {
 	if (int_sign(b) == 0)
-		return rt_raise(rt, PYEXC_ZeroDivisionError, "division by zero");
+		return rt_raise(rt, PYEXC_ZeroDivisionError,
+		    "division by zero");
 	bool negate = (int_sign(a) < 0) != (int_sign(b) < 0);
 	if (int_bits(a) <= DBL_MANT_DIG && int_bits(b) <= DBL_MANT_DIG) {
 		/* both exact as doubles: IEEE division rounds correctly */
@@ -390,7 +391,8 @@ int_binop(struct rt *rt, enum binop op, value a, value b, value *out)
 	case BINOP_LSHIFT:
 	case BINOP_RSHIFT:
 		if (int_sign(b) < 0)
-			return rt_raise(rt, PYEXC_ValueError, "negative shift count");
+			return rt_raise(rt, PYEXC_ValueError,
+			    "negative shift count");
 		if (int_sign(a) == 0) {
 			*out = value_int(0);
 			return true;
@@ -605,7 +607,8 @@ float_binop(struct rt *rt, enum binop op, value a, value b, value *out)
 		return true;
 	case BINOP_MOD:
 		if (y == 0.0)
-			return rt_raise(rt, PYEXC_ZeroDivisionError, "float modulo");
+			return rt_raise(rt, PYEXC_ZeroDivisionError,
+			    "float modulo");
 		/* float_rem */
 		m = fmod(x, y);
 		if (m) {
@@ -741,7 +744,8 @@ complex_pow(struct rt *rt, struct vcomplex a, struct vcomplex b, value *out)
 		return rt_raise(rt, PYEXC_ZeroDivisionError,
 		    "0.0 to a negative or complex power");
 	if (e == ERANGE)
-		return rt_raise(rt, PYEXC_OverflowError, "complex exponentiation");
+		return rt_raise(rt, PYEXC_OverflowError,
+		    "complex exponentiation");
 	*out = value_complex(rt->arena, p.re, p.im);
 	return true;
 }
@@ -852,7 +856,8 @@ num_unaryop(struct rt *rt, enum unaryop op, value a, value *out)
 	default:
 		break;
 	}
-	return rt_raise(rt, PYEXC_TypeError, "bad operand type for unary %s: '%s'",
+	return rt_raise(rt, PYEXC_TypeError,
+	    "bad operand type for unary %s: '%s'",
 	    op == UNARYOP_USUB ? "-" : op == UNARYOP_UADD ? "+" : "~",
 	    value_type_name(a));
 }
@@ -916,8 +921,9 @@ num_compare(struct rt *rt, enum cmpop op, value a, value b, bool *res)
 		struct vcomplex x, y;
 		bool eq;
 		if (op != CMPOP_EQ && op != CMPOP_NOTEQ)
-			return rt_raise(rt, PYEXC_TypeError, "'%s' not supported "
-			    "between instances of '%s' and '%s'",
+			return rt_raise(rt, PYEXC_TypeError,
+			    "'%s' not supported between instances of '%s' and "
+			    "'%s'",
 			    cmpop_syms[op], value_type_name(a),
 			    value_type_name(b));
 		if (a.type != VT_COMPLEX || b.type != VT_COMPLEX) {
@@ -1192,8 +1198,9 @@ num_int_repr(struct rt *rt, value v, struct sbuf *out)
 	sbuf_adds(out, s);
 	return true;
 too_long:
-	return rt_raise(rt, PYEXC_ValueError, "Exceeds the limit (%d digits) for "
-	    "integer string conversion; use sys.set_int_max_str_digits() to "
+	return rt_raise(rt, PYEXC_ValueError,
+	    "Exceeds the limit (%d digits) for integer string conversion; use "
+	    "sys.set_int_max_str_digits() to "
 	    "increase the limit", INT_MAX_STR_DIGITS);
 }
 
@@ -1411,15 +1418,17 @@ num_divmod(struct rt *rt, value a, value b, value *out)
 {
 	value q, m, t;
 	if (a.type == VT_COMPLEX || b.type == VT_COMPLEX)
-		return rt_raise(rt, PYEXC_TypeError, "unsupported operand type(s) "
-		    "for divmod(): '%s' and '%s'", value_type_name(a),
+		return rt_raise(rt, PYEXC_TypeError,
+		    "unsupported operand type(s) for divmod(): '%s' and '%s'",
+		    value_type_name(a),
 		    value_type_name(b));
 	if (a.type == VT_FLOAT || b.type == VT_FLOAT) {
 		double x, y, fq, fm;
 		if (!num_to_double(rt, a, &x) || !num_to_double(rt, b, &y))
 			return false;
 		if (y == 0.0)
-			return rt_raise(rt, PYEXC_ZeroDivisionError, "float divmod()");
+			return rt_raise(rt, PYEXC_ZeroDivisionError,
+			    "float divmod()");
 		float_div_mod(x, y, &fq, &fm);
 		q = value_float(fq);
 		m = value_float(fm);

@@ -33,8 +33,9 @@ static bool
 slice_index(struct rt *rt, value v, int64_t *out)
 {
 	if (!NUM_IS_INTLIKE(v))
-		return rt_raise(rt, PYEXC_TypeError, "slice indices must be integers "
-		    "or None or have an __index__ method");
+		return rt_raise(rt, PYEXC_TypeError,
+		    "slice indices must be integers or None or have an "
+		    "__index__ method");
 	num_to_int64_clamped(v, out);
 	return true;
 }
@@ -114,7 +115,8 @@ value_getitem(struct rt *rt, value c, value key, value *out)
 			struct sbuf r = SBUF_INIT;
 			bool ok = value_repr(rt, key, &r);
 			if (ok)
-				rt_raise(rt, PYEXC_KeyError, "%s", sbuf_cstr(&r));
+				rt_raise(rt, PYEXC_KeyError,
+				    "%s", sbuf_cstr(&r));
 			sbuf_free(&r);
 			return false;
 		}
@@ -174,10 +176,12 @@ value_getitem(struct rt *rt, value c, value key, value *out)
 
 	if (!NUM_IS_INTLIKE(key)) {
 		if (c.type == VT_STR)
-			return rt_raise(rt, PYEXC_TypeError, "string indices must be "
-			    "integers, not '%s'", value_type_name(key));
-		return rt_raise(rt, PYEXC_TypeError, "%s indices must be integers "
-		    "or slices, not %s", what, value_type_name(key));
+			return rt_raise(rt, PYEXC_TypeError,
+			    "string indices must be integers, not '%s'",
+			    value_type_name(key));
+		return rt_raise(rt, PYEXC_TypeError,
+		    "%s indices must be integers or slices, not %s",
+		    what, value_type_name(key));
 	}
 	if (!num_to_int64_clamped(key, &i))
 		return rt_raise(rt, PYEXC_IndexError,
@@ -186,8 +190,10 @@ value_getitem(struct rt *rt, value c, value key, value *out)
 		i += len;
 	if (i < 0 || i >= len) {
 		if (c.type == VT_BYTES)
-			return rt_raise(rt, PYEXC_IndexError, "index out of range");
-		return rt_raise(rt, PYEXC_IndexError, "%s index out of range", what);
+			return rt_raise(rt, PYEXC_IndexError,
+			    "index out of range");
+		return rt_raise(rt, PYEXC_IndexError,
+		    "%s index out of range", what);
 	}
 	switch (c.type) {
 	case VT_LIST:
@@ -239,7 +245,8 @@ concat(struct rt *rt, value a, value b, value *out)
 {
 	if (a.type != b.type) {
 		if (a.type == VT_BYTES)
-			return rt_raise(rt, PYEXC_TypeError, "can't concat %s to %s",
+			return rt_raise(rt, PYEXC_TypeError,
+			    "can't concat %s to %s",
 			    value_type_name(b), value_type_name(a));
 		return rt_raise(rt, PYEXC_TypeError,
 		    "can only concatenate %s (not \"%s\") to %s",

@@ -73,8 +73,9 @@ repr_depth_ok(struct rt *rt, const struct repr_seen *seen)
 {
 	unsigned cap = rt->limits.max_depth ? rt->limits.max_depth : 10000;
 	if (seen != NULL && seen->depth >= cap)
-		return rt_raise(rt, PYEXC_RecursionError, "maximum recursion depth "
-		    "exceeded while getting the repr of an object");
+		return rt_raise(rt, PYEXC_RecursionError,
+		    "maximum recursion depth exceeded while getting the repr "
+		    "of an object");
 	return true;
 }
 

@@ -202,13 +202,16 @@ mapping_get(struct fmtctx *c, const char *key, size_t n, value *out)
 	    value_str(rt->arena, key, n);
 	bool found;
 	if (c->dict.type == VT_NONE)
-		return rt_raise(rt, PYEXC_TypeError, "format requires a mapping");
+		return rt_raise(rt, PYEXC_TypeError,
+		    "format requires a mapping");
 	if (c->dict.type == VT_LIST)
-		return rt_raise(rt, PYEXC_TypeError, "list indices must be integers "
-		    "or slices, not %s", value_type_name(k));
+		return rt_raise(rt, PYEXC_TypeError,
+		    "list indices must be integers or slices, not %s",
+		    value_type_name(k));
 	if (c->dict.type == VT_BYTES)
-		return rt_raise(rt, PYEXC_TypeError, "byte indices must be integers "
-		    "or slices, not %s", value_type_name(k));
+		return rt_raise(rt, PYEXC_TypeError,
+		    "byte indices must be integers or slices, not %s",
+		    value_type_name(k));
 	if (!value_dict_get(rt, c->dict, k, out, &found))
 		return false;
 	if (!found) {
@@ -233,8 +236,9 @@ star_arg(struct fmtctx *c, int64_t *out, bool is_prec)
 		return rt_raise(c->rt, PYEXC_TypeError, "* wants int");
 	if (!num_to_int64_clamped(v, out) ||
 	    (is_prec && (*out > INT32_MAX || *out < INT32_MIN)))
-		return rt_raise(c->rt, PYEXC_OverflowError, "Python int too large "
-		    "to convert to C %s", is_prec ? "int" : "ssize_t");
+		return rt_raise(c->rt, PYEXC_OverflowError,
+		    "Python int too large to convert to C %s",
+		    is_prec ? "int" : "ssize_t");
 	return true;
 }
 
@@ -245,7 +249,8 @@ parse_number(struct fmtctx *c, const char *f, size_t n, size_t *i,
 	int64_t v = 0;
 	while (*i < n && f[*i] >= '0' && f[*i] <= '9') {
 		if (v > (INT64_MAX - 9) / 10)
-			return rt_raise(c->rt, PYEXC_ValueError, "%s too big", what);
+			return rt_raise(c->rt, PYEXC_ValueError,
+			    "%s too big", what);
 		v = v * 10 + (f[*i] - '0');
 		(*i)++;
 	}
@@ -267,8 +272,9 @@ convert(struct fmtctx *c, value v, char ch, uint32_t cp, int flags,
 	case 'b':
 		if (c->is_bytes && (ch == 's' || ch == 'b')) {
 			if (v.type != VT_BYTES)
-				return rt_raise(rt, PYEXC_TypeError, "%%b requires a "
-				    "bytes-like object, or an object that "
+				return rt_raise(rt, PYEXC_TypeError,
+				    "%%b requires a bytes-like object, or an "
+				    "object that "
 				    "implements __bytes__, not '%s'",
 				    value_type_name(v));
 			sbuf_add(body, v.as.s->data, v.as.s->len);
@@ -303,8 +309,9 @@ convert(struct fmtctx *c, value v, char ch, uint32_t cp, int flags,
 				return false;
 		} else if (!NUM_IS_INTLIKE(v)) {
 			if (ch == 'i' || ch == 'd' || ch == 'u')
-				return rt_raise(rt, PYEXC_TypeError, "%%%c format: a "
-				    "real number is required, not %s",
+				return rt_raise(rt, PYEXC_TypeError,
+				    "%%%c format: a real number is required, "
+				    "not %s",
 				    c->is_bytes && ch == 'i' ? 'd' : ch,
 				    value_type_name(v));
 			return rt_raise(rt, PYEXC_TypeError, "%%%c format: an "
@@ -335,8 +342,9 @@ convert(struct fmtctx *c, value v, char ch, uint32_t cp, int flags,
 			bool fits = num_to_int64_clamped(v, &code);
 			int64_t top = c->is_bytes ? 0x100 : 0x110000;
 			if (!fits || code < 0 || code >= top)
-				return rt_raise(rt, PYEXC_OverflowError, "%%c arg not "
-				    "in range(%s)", c->is_bytes ? "256" :
+				return rt_raise(rt, PYEXC_OverflowError,
+				    "%%c arg not in range(%s)",
+				    c->is_bytes ? "256" :
 				    "0x110000");
 			if (c->is_bytes) {
 				sbuf_addc(body, (char)code);
@@ -353,21 +361,24 @@ convert(struct fmtctx *c, value v, char ch, uint32_t cp, int flags,
 				sbuf_add(body, v.as.s->data, 1);
 				return true;
 			}
-			return rt_raise(rt, PYEXC_TypeError, "%%c requires an integer "
-			    "in range(256) or a single byte");
+			return rt_raise(rt, PYEXC_TypeError,
+			    "%%c requires an integer in range(256) or a single "
+			    "byte");
 		}
 		if (v.type == VT_STR && v.as.s->nchars == 1) {
 			sbuf_add(body, v.as.s->data, v.as.s->len);
 			return true;
 		}
-		return rt_raise(rt, PYEXC_TypeError, "%%c requires int or char");
+		return rt_raise(rt, PYEXC_TypeError,
+		    "%%c requires int or char");
 	default:
 		break;
 	}
 unsupported:
 	/* CPython shows a non-ASCII character as '?' and its code point */
-	return rt_raise(rt, PYEXC_ValueError, "unsupported format character '%c' "
-	    "(0x%x) at index %zu", cp < 0x80 ? (char)cp : '?', (unsigned)cp,
+	return rt_raise(rt, PYEXC_ValueError,
+	    "unsupported format character '%c' (0x%x) at index %zu",
+	    cp < 0x80 ? (char)cp : '?', (unsigned)cp,
 	    at);
 }
 
@@ -520,7 +531,8 @@ format_all(struct fmtctx *c, const char *f, size_t n, struct sbuf *out)
 		if (i < n && (f[i] == 'h' || f[i] == 'l' || f[i] == 'L'))
 			i++;
 		if (i >= n)
-			return rt_raise(rt, PYEXC_ValueError, "incomplete format");
+			return rt_raise(rt, PYEXC_ValueError,
+			    "incomplete format");
 		if ((width > 0 && !rt_check_str_bytes(rt, (uint64_t)width)) ||
 		    (prec > 0 && !rt_check_str_bytes(rt, (uint64_t)prec)))
 			return false;
@@ -546,8 +558,9 @@ format_all(struct fmtctx *c, const char *f, size_t n, struct sbuf *out)
 			return false;
 	}
 	if (c->argidx < c->arglen && c->dict.type == VT_NONE)
-		return rt_raise(rt, PYEXC_TypeError, "not all arguments converted "
-		    "during %s formatting", c->is_bytes ? "bytes" : "string");
+		return rt_raise(rt, PYEXC_TypeError,
+		    "not all arguments converted during %s formatting",
+		    c->is_bytes ? "bytes" : "string");
 	return true;
 }
 

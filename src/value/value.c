@@ -514,15 +514,16 @@ value_iterate(struct rt *rt, value it,
 			if (!fn(rt, d->entries[i].key, ctx))
 				return false;
 			if (d->used != used || d->len != len)
-				return rt_raise(rt, PYEXC_RuntimeError, "dictionary "
-				    "changed size during iteration");
+				return rt_raise(rt, PYEXC_RuntimeError,
+				    "dictionary changed size during iteration");
 		}
 		return true;
 	}
 	default:
 		if (value_is_iterable(it))
 			return slots_of(it)->iterate(rt, it, fn, ctx);
-		return rt_raise(rt, PYEXC_TypeError, "'%s' object is not iterable",
+		return rt_raise(rt, PYEXC_TypeError,
+		    "'%s' object is not iterable",
 		    value_type_name(it));
 	}
 }

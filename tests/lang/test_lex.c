@@ -257,7 +257,7 @@ same_tokens(const char *src, size_t len)
 	if ((fast.error.msg == NULL) != (general.error.msg == NULL) ||
 	    (fast.error.msg != NULL &&
 	    (strcmp(fast.error.msg, general.error.msg) != 0 ||
-	    strcmp(fast.error.cls, general.error.cls) != 0 ||
+	    fast.error.cls != general.error.cls ||
 	    fast.error.start != general.error.start ||
 	    fast.error.end != general.error.end ||
 	    fast.error.is_incomplete != general.error.is_incomplete)))
