@@ -35,6 +35,9 @@ objs=
 for c in "$srcdir"/src/*/*.c; do
 	# (the files Makefile.am builds only with libpython)
 	case $c in
+	# (the program's stand-in for pyrun.c and fakenet.c, which are
+	# linked here)
+	*/world/pymod.c) continue ;;
 	*/world/cpython.c | */world/gvisor.c | */world/pyrun.c | */world/replica.c | \
 	*/world/zygote.c)
 		[ -n "$with_python" ] || continue ;;

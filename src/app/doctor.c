@@ -38,14 +38,11 @@
 #include <linux/seccomp.h>
 #include <jansson.h>
 
-#ifdef HAVE_PYTHON
-#include <Python.h>
-#endif
-
 #include "doctor.h"
 #include "jail.h"
 #include "mockfs.h"
 #include "session.h"
+#include "world.h"
 #include "xalloc.h"
 
 #ifndef __NR_landlock_create_ruleset
@@ -317,20 +314,11 @@ world_builds(enum world_kind k)
 	return err;
 }
 
-/* The embedded CPython's version, or NULL (static). */
+/* The embedded CPython's version, or NULL (world.h). */
 static const char *
 cpython_version(char *buf, size_t n)
 {
-#ifdef HAVE_PYTHON
-	const char *v = Py_GetVersion();	/* "3.11.2 (main, ...) ..." */
-
-	snprintf(buf, n, "%.*s", (int)strcspn(v, " "), v);
-	return buf;
-#else
-	(void)buf;
-	(void)n;
-	return NULL;
-#endif
+	return world_python_version(buf, n);
 }
 
 static void
@@ -341,11 +329,20 @@ check_cpython(struct doctor_check *c, char **replica, char **jail)
 
 	*replica = world_builds(WORLD_KIND_REPLICA);
 	*jail = world_builds(WORLD_KIND_JAIL);
+#ifdef HAVE_PYTHON
+	if (v == NULL)		/* built in, but its module does not load */
+		set(c, DOCTOR_STATE_MISSING, xasprintf("CPython does not "
+		    "load: %s", *replica != NULL ? *replica : "?"),
+		    xstrdup("CPython worlds cannot be built here"),
+		    xstrdup("install sandboxrepl-python.so with the program "
+		    "(make install)"));
+#else
 	if (v == NULL)
 		set(c, DOCTOR_STATE_MISSING, xstrdup("not built in "
 		    "(configure found no libpython)"),
 		    xstrdup("built without libpython"),
 		    xstrdup("install libpython3-dev and build again"));
+#endif
 	else if (*replica == NULL && *jail == NULL)
 		set(c, DOCTOR_STATE_OK, xasprintf("CPython %s; replica and "
 		    "jail worlds build", v), NULL, NULL);

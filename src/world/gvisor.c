@@ -72,8 +72,14 @@
 #define __NR_close_range	436
 #endif
 
-/* The worker's mount point, inside. */
+/* The worker's mount point, inside, and the CPython module's beside it
+ * (pymod.c looks for it next to the program). */
 #define WORKER_PATH	"/worker"
+#define MODULE_NAME	"sandboxrepl-python.so"
+
+/* A read-only file's bind mount. */
+static const char *const ro_file_opts[] = { "bind", "ro", "nosuid", "nodev",
+    NULL };
 
 /* ---------------------------------------------------------------- */
 /* the session's side                                                 */
@@ -239,8 +245,6 @@ make_spec(const char *exe, int fail_at, json_t *mounts)
 {
 	static const char *const ro[] = { "rbind", "ro", "nosuid", "nodev",
 	    NULL };
-	static const char *const ro_file[] = { "bind", "ro", "nosuid",
-	    "nodev", NULL };
 	static const char *const proc[] = { "nosuid", "nodev", "noexec",
 	    NULL };
 	char ws[32], tmp[32], uid[16], gid[16], fail[16];
@@ -262,7 +266,7 @@ make_spec(const char *exe, int fail_at, json_t *mounts)
 	    NULL));
 	json_array_append_new(mounts, mount_of("/usr", "bind", "/usr", ro));
 	json_array_append_new(mounts, mount_of(WORKER_PATH, "bind", exe,
-	    ro_file));
+	    ro_file_opts));
 	json_array_append_new(mounts, mount_of(WORLD_WORKSPACE, "tmpfs",
 	    "tmpfs", ws_opts));
 	json_array_append_new(mounts, mount_of(WORLD_HOME, "tmpfs", "tmpfs",
@@ -366,7 +370,7 @@ gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
     char *why, size_t n)
 {
 	char runsc[PATH_MAX], exe[PATH_MAX], root[PATH_MAX], state[PATH_MAX],
-	    bundle[PATH_MAX + 16], id[64], tmpl[PATH_MAX];
+	    bundle[PATH_MAX + 16], id[64], tmpl[PATH_MAX], module[PATH_MAX];
 	const char *tmpdir = getenv("TMPDIR");
 	static unsigned serial;
 	json_t *mounts, *spec;
@@ -406,6 +410,18 @@ gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
 			snprintf(why, n, "bundle: %s", strerror(errno));
 		json_decref(mounts);
 		goto fail;
+	}
+	/* The program's CPython module (pymod.c), beside the worker, where
+	 * the worker looks for it. */
+	pyrun_module_path(module, sizeof module);
+	if (module[0] != '\0') {
+		if (make_file(root, MODULE_NAME, "") == -1) {
+			snprintf(why, n, "bundle: %s", strerror(errno));
+			json_decref(mounts);
+			goto fail;
+		}
+		json_array_append_new(mounts, mount_of("/" MODULE_NAME, "bind",
+		    module, ro_file_opts));
 	}
 	spec = make_spec(exe, fail_at, mounts);	/* (takes mounts) */
 	snprintf(bundle, sizeof bundle, "%s/config.json", g->dir);

@@ -391,6 +391,30 @@ static PyObject *commands;	/* name -> the command's function */
 static PyObject *said_list;	/* [message] of the last command */
 
 int
+pyrun_preload(char *why, size_t n)
+{
+	(void)why;
+	(void)n;
+	return 0;
+}
+
+void
+pyrun_module_path(char *buf, size_t n)
+{
+	if (n > 0)
+		buf[0] = '\0';
+}
+
+const char *
+pyrun_version(char *buf, size_t n)
+{
+	const char *v = Py_GetVersion();	/* "3.11.2 (main, ...) ..." */
+
+	snprintf(buf, n, "%.*s", (int)strcspn(v, " "), v);
+	return buf;
+}
+
+int
 pyrun_init(char *why, size_t n)
 {
 	PyPreConfig pre;

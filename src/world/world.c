@@ -95,6 +95,18 @@ world_literals(const struct world *w, size_t *n)
 	return w->ops->literals != NULL ? w->ops->literals(w, n) : NULL;
 }
 
+const char *
+world_python_version(char *buf, size_t n)
+{
+#ifdef HAVE_PYTHON
+	return pyrun_version(buf, n);
+#else
+	(void)buf;
+	(void)n;
+	return NULL;
+#endif
+}
+
 void
 world_zygote_start(void)
 {

@@ -200,6 +200,9 @@ struct world *world_new(enum world_engine e, unsigned wall_ms, int fail_at);
 struct world *world_new_kind(enum world_engine e, enum world_kind k,
     unsigned wall_ms, int fail_at);
 const char *world_kind_name(enum world_kind k);
+/* The CPython worlds run, "3.11.2" in buf, or NULL when this program has
+ * none (built without libpython, or its module does not load). */
+const char *world_python_version(char *buf, size_t n);
 /* Does a world of kind k have the fake internet (fakenet.h)?  Without it
  * its network namespace is empty: no interface, no route, no name. */
 bool world_kind_has_fakenet(enum world_kind k);

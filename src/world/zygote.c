@@ -380,6 +380,13 @@ zygote_start(void)
 	}
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) == -1)
 		return -1;
+	/* CPython's module is loaded here, not in the child: a fork keeps
+	 * only this thread, and the loader's lock may be another's.  When
+	 * it does not load, the zygote's pyrun_init() says why. */
+	{
+		char why[256];
+		(void)pyrun_preload(why, sizeof why);
+	}
 	fflush(NULL);	/* nothing buffered is written twice */
 	pid = fork();
 	if (pid == -1) {

@@ -1,0 +1,266 @@
+/*
+ * pymod.c -- CPython and OpenSSL only in the processes that build worlds.
+ *
+ * The program links neither libpython nor libssl: mapping them costs every
+ * process about 4 MiB and most of its start-up (54,000 relocations against
+ * 9,000), and a one-shot `-e` on the sandbox path, a --batch run or a jail
+ * needs neither.  The code that does -- pyrun.c (CPython inside a world)
+ * and fakenet.c (the fake internet, its TLS) -- is built into a module,
+ * sandboxrepl-python.so, which the first caller loads with dlopen(): the
+ * zygote, a gVisor worker, a session reading a world's captures.
+ *
+ * This file stands in for those two files in the program: each function
+ * here has the signature pyrun.c's or fakenet.c's has (world_int.h,
+ * fakenet.h) and calls the module's.  The test programs and the fuzz
+ * targets link pyrun.c and fakenet.c themselves and never see this file.
+ *
+ * Where the module comes from: SANDBOXREPL_PYTHON_MODULE when set (the
+ * build tree's tests and bench), else sandboxrepl-python.so beside the
+ * program (a build tree), else the one `make install` put in PYMOD_DIR.
+ * A module is loaded only if it is a regular file owned by root or by us
+ * and writable by nobody else.  When none loads, each call fails with the
+ * reason (a world then refuses, saying it), never with a crash.
+ *
+ * The module binds its own calls to itself (-Bsymbolic); what it needs of
+ * the program (xmalloc, the jail's wire, ...) the program exports
+ * (Makefile.am, PYMOD_EXPORTS).
+ */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fakenet.h"
+#include "world_int.h"
+
+#define PYMOD_NAME	"sandboxrepl-python.so"
+
+static void *handle;
+static char load_why[512];
+static char loaded[PATH_MAX + sizeof PYMOD_NAME];	/* its path */
+static int tried;
+
+/* A module we may load: a regular file, owned by root or by us, written
+ * by nobody else. */
+static int
+trusted(const char *path, char *why, size_t n)
+{
+	struct stat sb;
+
+	if (stat(path, &sb) == -1) {
+		snprintf(why, n, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(sb.st_mode) || (sb.st_uid != 0 && sb.st_uid != geteuid())
+	    || (sb.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+		snprintf(why, n, "%s: not ours to load (only a file of root "
+		    "or ours that no one else may write)", path);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+load(void)
+{
+	const char *env = getenv("SANDBOXREPL_PYTHON_MODULE");
+	char exe[PATH_MAX], path[PATH_MAX + sizeof PYMOD_NAME];
+	ssize_t len;
+	char *slash;
+
+	tried = 1;
+	if (env != NULL && env[0] != '\0')
+		snprintf(path, sizeof path, "%s", env);
+	else {
+		path[0] = '\0';
+		len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+		if (len > 0) {
+			exe[len] = '\0';
+			slash = strrchr(exe, '/');
+			if (slash != NULL) {
+				slash[1] = '\0';
+				snprintf(path, sizeof path, "%s%s", exe,
+				    PYMOD_NAME);
+			}
+		}
+		if (path[0] == '\0' || access(path, F_OK) == -1)
+			snprintf(path, sizeof path, "%s/%s", PYMOD_DIR,
+			    PYMOD_NAME);
+	}
+	if (trusted(path, load_why, sizeof load_why) == -1)
+		return;
+	/* GLOBAL: CPython's own extension modules (_socket, _ssl) find
+	 * libpython's symbols in the global scope. */
+	handle = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+	if (handle == NULL)
+		snprintf(load_why, sizeof load_why, "%s", dlerror());
+	else
+		snprintf(loaded, sizeof loaded, "%s", path);
+}
+
+/* The module's function name, or NULL with why. */
+static void *
+sym(const char *name, char *why, size_t n)
+{
+	void *f;
+
+	if (!tried)
+		load();
+	if (handle == NULL) {
+		if (why != NULL)
+			snprintf(why, n, "the CPython module did not load: %s",
+			    load_why);
+		return NULL;
+	}
+	f = dlsym(handle, name);
+	if (f == NULL && why != NULL)
+		snprintf(why, n, "the CPython module has no %s", name);
+	return f;
+}
+
+int
+pyrun_preload(char *why, size_t n)
+{
+	return sym("pyrun_init", why, n) != NULL ? 0 : -1;
+}
+
+int
+pyrun_init(char *why, size_t n)
+{
+	int (*f)(char *, size_t);
+
+	*(void **)&f = sym("pyrun_init", why, n);
+	return f != NULL ? f(why, n) : -1;
+}
+
+void
+pyrun_after_fork(void)
+{
+	void (*f)(void);
+
+	*(void **)&f = sym("pyrun_after_fork", NULL, 0);
+	if (f != NULL)
+		f();
+}
+
+void
+pyrun_serve(int sock, int capfd, int wsdir)
+{
+	void (*f)(int, int, int);
+
+	*(void **)&f = sym("pyrun_serve", NULL, 0);
+	if (f != NULL)
+		f(sock, capfd, wsdir);
+	_exit(127);	/* (only after pyrun_init, which loaded it) */
+}
+
+void
+pyrun_ended(int sock, int capfd, int wsdir, int ws)
+{
+	void (*f)(int, int, int, int);
+
+	*(void **)&f = sym("pyrun_ended", NULL, 0);
+	if (f != NULL)
+		f(sock, capfd, wsdir, ws);
+}
+
+void
+pyrun_module_path(char *buf, size_t n)
+{
+	(void)sym("pyrun_init", NULL, 0);
+	snprintf(buf, n, "%s", handle != NULL ? loaded : "");
+}
+
+const char *
+pyrun_version(char *buf, size_t n)
+{
+	const char *(*f)(char *, size_t);
+
+	*(void **)&f = sym("pyrun_version", NULL, 0);
+	return f != NULL ? f(buf, n) : NULL;
+}
+
+struct fakenet_ca *
+fakenet_ca_new(char *why, size_t n)
+{
+	struct fakenet_ca *(*f)(char *, size_t);
+
+	*(void **)&f = sym("fakenet_ca_new", why, n);
+	return f != NULL ? f(why, n) : NULL;
+}
+
+int
+fakenet_start(const struct fakenet_config *cfg, struct fakenet *out,
+    char *why, size_t n)
+{
+	int (*f)(const struct fakenet_config *, struct fakenet *, char *,
+	    size_t);
+
+	*(void **)&f = sym("fakenet_start", why, n);
+	return f != NULL ? f(cfg, out, why, n) : -1;
+}
+
+int
+fakenet_wait(struct fakenet *fn, char *why, size_t n)
+{
+	int (*f)(struct fakenet *, char *, size_t);
+
+	*(void **)&f = sym("fakenet_wait", why, n);
+	return f != NULL ? f(fn, why, n) : -1;
+}
+
+void
+fakenet_attach(struct fakenet *fn, int fd, int ctl)
+{
+	void (*f)(struct fakenet *, int, int);
+
+	*(void **)&f = sym("fakenet_attach", NULL, 0);
+	if (f != NULL) {
+		f(fn, fd, ctl);
+		return;
+	}
+	/* no module: the descriptors it would own are closed, and the
+	 * captures read as none */
+	memset(fn, 0, sizeof *fn);
+	close(fd);
+	close(ctl);
+}
+
+int
+fakenet_read_captures(struct fakenet *fn, int timeout_ms, fakenet_cb cb,
+    void *ctx, char *why, size_t n)
+{
+	int (*f)(struct fakenet *, int, fakenet_cb, void *, char *, size_t);
+
+	*(void **)&f = sym("fakenet_read_captures", why, n);
+	return f != NULL ? f(fn, timeout_ms, cb, ctx, why, n) : -1;
+}
+
+void
+fakenet_down(struct fakenet *fn)
+{
+	void (*f)(struct fakenet *);
+
+	*(void **)&f = sym("fakenet_down", NULL, 0);
+	if (f != NULL)
+		f(fn);
+}
+
+size_t
+fakenet_url(const struct fakenet_capture *c, char *buf, size_t n)
+{
+	size_t (*f)(const struct fakenet_capture *, char *, size_t);
+
+	*(void **)&f = sym("fakenet_url", NULL, 0);
+	if (f != NULL)
+		return f(c, buf, n);
+	if (n > 0)
+		buf[0] = '\0';
+	return 0;
+}
