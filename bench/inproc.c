@@ -41,6 +41,7 @@
 #include "sbuf.h"
 #include "session.h"
 #include "value.h"
+#include "world.h"
 #include "world/fakenet.h"
 #include "xalloc.h"
 
@@ -396,6 +397,11 @@ inproc_fakenet(int reps, struct samples *netns, struct samples *up,
 	if (pipe(pfd) == -1) {
 		snprintf(why, whylen, "pipe failed");
 		return false;
+	}
+	{	/* CPython's module, loaded here as the zygote's parent does
+		 * (world.h): the child below leaves the host's ids behind */
+		char v[32];
+		(void)world_python_version(v, sizeof v);
 	}
 	pid = fork();
 	if (pid == 0) {

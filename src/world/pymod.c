@@ -196,6 +196,17 @@ fakenet_ca_new(char *why, size_t n)
 }
 
 int
+fakenet_up(const struct fakenet_config *cfg, struct fakenet *out,
+    char *why, size_t n)
+{
+	int (*f)(const struct fakenet_config *, struct fakenet *, char *,
+	    size_t);
+
+	*(void **)&f = sym("fakenet_up", why, n);
+	return f != NULL ? f(cfg, out, why, n) : -1;
+}
+
+int
 fakenet_start(const struct fakenet_config *cfg, struct fakenet *out,
     char *why, size_t n)
 {
