@@ -221,6 +221,24 @@ parse_memory(const char *s, struct session_opts *so)
 	return 0;
 }
 
+/*
+ * May this run build a world?  The terminal UI may (its paths change at a
+ * key), and so may any run with the unsafe path, a jail or a policy whose
+ * code runs in CPython; the sandbox path alone under the essay's policy
+ * never does, and then CPython is not even loaded (pymod.c).
+ */
+static bool
+may_build_worlds(const struct options *o)
+{
+	unsigned others = ~(unsigned)PATH_BIT(PATH_SANDBOX);
+
+	if (!o->batch && o->nexprs == 0 && !o->serve && !o->mcp)
+		return true;
+	if (o->paths == 0 || (o->paths & others) != 0)
+		return true;
+	return o->policy != NULL && policy_runs_in_world(o->policy);
+}
+
 static int
 parse_path_list(const char *s, unsigned *out)
 {
@@ -687,8 +705,11 @@ main(int argc, char **argv)
 							   cannot be built */
 	/* Worlds are forked from a small process started before the heap
 	 * grows (the session, curses, readline, history): see
-	 * src/world/zygote.c.  CPython initialises there meanwhile. */
-	if (so.engine == WORLD_ENGINE_CPYTHON)
+	 * src/world/zygote.c.  CPython initialises there meanwhile.  Not
+	 * where no world will be built: the sandbox path alone under a
+	 * policy its evaluator answers (a run that switches paths later
+	 * starts it then). */
+	if (so.engine == WORLD_ENGINE_CPYTHON && may_build_worlds(&o))
 		world_zygote_start();
 	if (o.mcp) {
 		/* A client that hangs up makes the next write fail (EPIPE,

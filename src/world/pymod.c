@@ -258,6 +258,8 @@ fakenet_down(struct fakenet *fn)
 {
 	void (*f)(struct fakenet *);
 
+	if (handle == NULL)	/* nothing of the module's was started */
+		return;
 	*(void **)&f = sym("fakenet_down", NULL, 0);
 	if (f != NULL)
 		f(fn);

@@ -364,6 +364,23 @@ wait_readable(int fd, int ms)
 
 static bool zygote_up;		/* its first message came */
 
+/* This process's threads (/proc/self/status), or 2 when unknown. */
+static int
+threads(void)
+{
+	char line[128];
+	int n = 2;
+	FILE *f = fopen("/proc/self/status", "re");
+
+	if (f == NULL)
+		return n;
+	while (fgets(line, sizeof line, f) != NULL)
+		if (sscanf(line, "Threads: %d", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
 /* Fork the zygote; its first message is awaited by zygote_ensure(), so
  * CPython initialises while the caller goes on. */
 int
@@ -380,10 +397,12 @@ zygote_start(void)
 	}
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) == -1)
 		return -1;
-	/* CPython's module is loaded here, not in the child: a fork keeps
-	 * only this thread, and the loader's lock may be another's.  When
-	 * it does not load, the zygote's pyrun_init() says why. */
-	{
+	/* Started late, from a process with threads (the UI's progress
+	 * line), CPython's module is loaded here, not in the child: a fork
+	 * keeps only this thread, and the loader's lock may be another's.
+	 * Started first thing, the child loads it and this process never
+	 * maps CPython.  When it does not load, pyrun_init() says why. */
+	if (threads() > 1) {
 		char why[256];
 		(void)pyrun_preload(why, sizeof why);
 	}
