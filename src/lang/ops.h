@@ -64,4 +64,19 @@ enum boolop { BOOLOPS(X_ENUM) BOOLOP__COUNT };
 enum exprctx { CTXS(X_ENUM) CTX__COUNT };
 #undef X_ENUM
 
+/* Does a three-way comparison's c (<0, 0, >0) satisfy op, one of ==, !=,
+ * <, <=, >, >=?  (The other comparisons, in and is, are not orders.) */
+static inline int
+cmpop_holds(enum cmpop op, int c)
+{
+	switch (op) {
+	case CMPOP_EQ: return c == 0;
+	case CMPOP_NOTEQ: return c != 0;
+	case CMPOP_LT: return c < 0;
+	case CMPOP_LTE: return c <= 0;
+	case CMPOP_GT: return c > 0;
+	default: return c >= 0;
+	}
+}
+
 #endif

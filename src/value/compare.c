@@ -296,19 +296,6 @@ not_supported(struct rt *rt, enum cmpop op, value a, value b)
 	    cmp_syms[op], value_type_name(a), value_type_name(b));
 }
 
-static bool
-three_way(enum cmpop op, int c)
-{
-	switch (op) {
-	case CMPOP_EQ: return c == 0;
-	case CMPOP_NOTEQ: return c != 0;
-	case CMPOP_LT: return c < 0;
-	case CMPOP_LTE: return c <= 0;
-	case CMPOP_GT: return c > 0;
-	default: return c >= 0;
-	}
-}
-
 static bool compare_bool(struct rt *rt, enum cmpop op, value a, value b,
     bool *res);
 
@@ -340,7 +327,7 @@ compare_seq(struct rt *rt, enum cmpop op, value a, value b, bool *res)
 	}
 	bool ok = true;
 	if (i >= na || i >= nb)
-		*res = three_way(op, (na > nb) - (na < nb));
+		*res = cmpop_holds(op, (na > nb) - (na < nb));
 	else if (op == CMPOP_EQ)
 		*res = false;
 	else if (op == CMPOP_NOTEQ)
@@ -466,7 +453,7 @@ compare_bool(struct rt *rt, enum cmpop op, value a, value b, bool *res)
 		int c = memcmp(a.as.s->data, b.as.s->data, n);
 		if (c == 0)
 			c = (a.as.s->len > b.as.s->len) - (a.as.s->len < b.as.s->len);
-		*res = three_way(op, c);
+		*res = cmpop_holds(op, c);
 		return true;
 	}
 	if (a.type == b.type && (a.type == VT_LIST || a.type == VT_TUPLE))

@@ -888,19 +888,6 @@ cmp_int_double(value a, double d)
 	return (c > 0) - (c < 0);
 }
 
-static bool
-cmp_result(enum cmpop op, int c)
-{
-	switch (op) {
-	case CMPOP_EQ: return c == 0;
-	case CMPOP_NOTEQ: return c != 0;
-	case CMPOP_LT: return c < 0;
-	case CMPOP_LTE: return c <= 0;
-	case CMPOP_GT: return c > 0;
-	default: return c >= 0;
-	}
-}
-
 static int
 cmp_int_int(value a, value b)
 {
@@ -967,10 +954,10 @@ num_compare(struct rt *rt, enum cmpop op, value a, value b, bool *res)
 		}
 		c = a.type == VT_FLOAT ? -cmp_int_double(b, d) :
 		    cmp_int_double(a, d);
-		*res = cmp_result(op, c);
+		*res = cmpop_holds(op, c);
 		return true;
 	}
-	*res = cmp_result(op, cmp_int_int(a, b));
+	*res = cmpop_holds(op, cmp_int_int(a, b));
 	return true;
 }
 
