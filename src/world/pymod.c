@@ -29,6 +29,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,11 +50,11 @@ static int tried;
 /* A module we may load: a regular file, owned by root or by us, written
  * by nobody else. */
 static int
-trusted(const char *path, char *why, size_t n)
+trusted(int fd, const char *path, char *why, size_t n)
 {
 	struct stat sb;
 
-	if (stat(path, &sb) == -1) {
+	if (fstat(fd, &sb) == -1) {
 		snprintf(why, n, "%s: %s", path, strerror(errno));
 		return -1;
 	}
@@ -71,8 +72,10 @@ load(void)
 {
 	const char *env = getenv("SANDBOXREPL_PYTHON_MODULE");
 	char exe[PATH_MAX], path[PATH_MAX + sizeof PYMOD_NAME];
+	char byfd[32];
 	ssize_t len;
 	char *slash;
+	int fd;
 
 	tried = 1;
 	if (env != NULL && env[0] != '\0')
@@ -93,11 +96,24 @@ load(void)
 			snprintf(path, sizeof path, "%s/%s", PYMOD_DIR,
 			    PYMOD_NAME);
 	}
-	if (trusted(path, load_why, sizeof load_why) == -1)
+	/* The file checked is the file loaded: it is opened once, and
+	 * dlopen() is given that descriptor, so it cannot be swapped
+	 * between the check and the load. */
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd == -1) {
+		snprintf(load_why, sizeof load_why, "%s: %s", path,
+		    strerror(errno));
 		return;
+	}
+	if (trusted(fd, path, load_why, sizeof load_why) == -1) {
+		close(fd);
+		return;
+	}
+	snprintf(byfd, sizeof byfd, "/proc/self/fd/%d", fd);
 	/* GLOBAL: CPython's own extension modules (_socket, _ssl) find
 	 * libpython's symbols in the global scope. */
-	handle = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+	handle = dlopen(byfd, RTLD_NOW | RTLD_GLOBAL);
+	close(fd);
 	if (handle == NULL)
 		snprintf(load_why, sizeof load_why, "%s", dlerror());
 	else
