@@ -186,55 +186,21 @@ is_text(enum token_kind k, const char *s, uint32_t n)
 	    memcmp(token_texts[k], s, n) == 0;
 }
 
-/* The keywords by first letter. */
-static const enum token_kind keywords_by_letter[][6] = {
-	['F' - 'A'] = { TOK_FALSE },
-	['N' - 'A'] = { TOK_NONE },
-	['T' - 'A'] = { TOK_TRUE },
-	['a' - 'A'] = { TOK_AND, TOK_AS, TOK_ASSERT, TOK_ASYNC, TOK_AWAIT },
-	['b' - 'A'] = { TOK_BREAK },
-	['c' - 'A'] = { TOK_CLASS, TOK_CONTINUE },
-	['d' - 'A'] = { TOK_DEF, TOK_DEL },
-	['e' - 'A'] = { TOK_ELIF, TOK_ELSE, TOK_EXCEPT },
-	['f' - 'A'] = { TOK_FINALLY, TOK_FOR, TOK_FROM },
-	['g' - 'A'] = { TOK_GLOBAL },
-	['i' - 'A'] = { TOK_IF, TOK_IMPORT, TOK_IN, TOK_IS },
-	['l' - 'A'] = { TOK_LAMBDA },
-	['n' - 'A'] = { TOK_NONLOCAL, TOK_NOT },
-	['o' - 'A'] = { TOK_OR },
-	['p' - 'A'] = { TOK_PASS },
-	['r' - 'A'] = { TOK_RAISE, TOK_RETURN },
-	['t' - 'A'] = { TOK_TRY },
-	['w' - 'A'] = { TOK_WHILE, TOK_WITH },
-	['y' - 'A'] = { TOK_YIELD },
-};
-#define NLETTERS (sizeof keywords_by_letter / sizeof keywords_by_letter[0])
-
-static enum token_kind keyword_scan(const char *s, uint32_t n)
-    __attribute__((noinline));
-
-static enum token_kind
-keyword_scan(const char *s, uint32_t n)
-{
-	const enum token_kind *k = keywords_by_letter[s[0] - 'A'];
-	size_t i;
-	/* an empty slot is 0, which is TOK_EOF: the end of the list */
-	for (i = 0; i < 6 && k[i] != TOK_EOF; i++)
-		if (is_text(k[i], s, n))
-			return k[i];
-	return TOK_NAME;
-}
+/*
+ * The keywords, a slot each (tools/gen_keywords.py, from CPython's
+ * keyword.kwlist): a name's first and last bytes and its length pick the
+ * one slot it can be in, and one compare says whether it is that keyword.
+ * An empty slot is 0, which is TOK_EOF.
+ */
+#include "keywords.gen.h"
+_Static_assert(TOK__COUNT <= 256, "keyword_slots holds token kinds in bytes");
 
 /* A name's keyword kind, or TOK_NAME. */
 static inline enum token_kind
 keyword(const char *s, uint32_t n)
 {
-	/* (A filter by each letter's keyword lengths and second letters,
-	 * to turn most names away without a compare, was worth 3.5% of the
-	 * essay expression's time in make bench: under the 10% a fast path
-	 * must be worth.) */
-	return (unsigned)(unsigned char)s[0] - 'A' < NLETTERS ?
-	    keyword_scan(s, n) : TOK_NAME;
+	enum token_kind k = (enum token_kind)keyword_slots[KEYWORD_SLOT(s, n)];
+	return k != TOK_EOF && is_text(k, s, n) ? k : TOK_NAME;
 }
 
 /* The STR_* flags of a string prefix, or -1 when s[0..n) is not one. */

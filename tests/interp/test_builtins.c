@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,12 +230,80 @@ test_more_builtins(void **state)
 	run_table("tests/data/builtin_cases.rpn", 150, "more builtins");
 }
 
+/*
+ * sum() adds a float to a float in its own loop (builtins.c's sum_step):
+ * over random lists of floats -- with infinities, NaNs, signed zeros,
+ * huge and tiny values, and ints among them -- it must give what adding
+ * the items in turn with value_binop() gives, bit for bit.
+ */
+static uint64_t rng = 0x9e3779b97f4a7c15u;
+
+static double
+some_float(void)
+{
+	static const double odd[] = { 0.0, -0.0, 1e308, -1e308, 5e-324,
+	    0.1, 0.2, 0.3, 1e16, -1e16 };
+	uint64_t r;
+	double d;
+
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	r = rng;
+	switch (r % 8) {
+	case 0:
+		return odd[(r >> 8) % (sizeof odd / sizeof odd[0])];
+	case 1:
+		return (r >> 8) % 2 ? INFINITY : -INFINITY;
+	case 2:
+		return (r >> 8) % 50 == 0 ? NAN : (double)(int64_t)(r >> 40);
+	default:
+		memcpy(&d, &r, sizeof d);
+		return isnan(d) ? 1.5 : d;
+	}
+}
+
+static void
+test_sum_floats_as_binop(void **state)
+{
+	const struct builtin *sum = builtin_find("sum");
+	int round_;
+	(void)state;
+	for (round_ = 0; round_ < 2000; round_++) {
+		struct rt rt = { 0 };
+		size_t n = (size_t)(rng % 12), i;
+		value list, got, want = value_int(0);
+
+		rt.arena = arena_new();
+		list = value_list(rt.arena, n);
+		for (i = 0; i < n; i++) {
+			value item = rng % 7 == 0 ?
+			    value_int((int64_t)(rng % 1000) - 500) :
+			    value_float(some_float());
+			value_list_append(rt.arena, list, item);
+			assert_true(value_binop(&rt, BINOP_ADD, want, item,
+			    &want));
+		}
+		assert_true(sum->fn(&rt, value_none(), &list, 1, NULL, 0,
+		    &got));
+		assert_int_equal(got.type, want.type);
+		if (want.type == VT_FLOAT && !(isnan(want.as.f) &&
+		    isnan(got.as.f)))
+			assert_memory_equal(&got.as.f, &want.as.f,
+			    sizeof want.as.f);
+		else if (want.type == VT_INT)
+			assert_int_equal(got.as.i, want.as.i);
+		arena_free(rt.arena);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diff_table),
 		cmocka_unit_test(test_more_builtins),
+		cmocka_unit_test(test_sum_floats_as_binop),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

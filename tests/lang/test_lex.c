@@ -95,6 +95,80 @@ test_token_table(void **state)
 	}
 }
 
+/* The kind of the one token src is, or TOK_ERROR when it is more. */
+static enum token_kind
+kind_of(const char *src)
+{
+	struct arena *a = arena_new();
+	struct lexer lx;
+	struct token t, next;
+
+	lex_init(&lx, a, src, 0, (uint32_t)strlen(src));
+	t = lex_next(&lx);
+	next = lex_next(&lx);
+	arena_free(a);
+	return next.kind == TOK_NEWLINE ? t.kind : TOK_ERROR;
+}
+
+/* The keyword whose text is s, or TOK_NAME. */
+static enum token_kind
+keyword_named(const char *s)
+{
+	int k;
+	for (k = TOK_FIRST_KEYWORD; k < TOK__COUNT; k++)
+		if (strcmp(lex_token_text((enum token_kind)k), s) == 0)
+			return (enum token_kind)k;
+	return TOK_NAME;
+}
+
+/*
+ * The lexer finds keywords by a slot table (keywords.gen.h): every
+ * keyword is found, and every other name is a name -- every name of up
+ * to three letters, and each keyword with a byte added, taken away or
+ * changed, which are the names a wrong slot would let through.
+ */
+static void
+test_keywords(void **state)
+{
+	static const char letters[] = "abcdefghijklmnopqrstuvwxyzFNT_";
+	char buf[16];
+	size_t i, j, l;
+	int k;
+	(void)state;
+	assert_int_equal(TOK__COUNT - TOK_FIRST_KEYWORD, 35);
+	for (k = TOK_FIRST_KEYWORD; k < TOK__COUNT; k++) {
+		const char *text = lex_token_text((enum token_kind)k);
+		size_t n = strlen(text);
+		assert_int_equal(kind_of(text), k);
+		for (i = 0; i < sizeof letters - 1; i++) {
+			snprintf(buf, sizeof buf, "%s%c", text, letters[i]);
+			assert_int_equal(kind_of(buf), keyword_named(buf));
+			snprintf(buf, sizeof buf, "%c%s", letters[i], text);
+			assert_int_equal(kind_of(buf), keyword_named(buf));
+			for (j = 0; j < n; j++) {
+				memcpy(buf, text, n + 1);
+				buf[j] = letters[i];
+				assert_int_equal(kind_of(buf),
+				    keyword_named(buf));
+			}
+		}
+		memcpy(buf, text, n + 1);
+		buf[n - 1] = '\0';
+		if (n > 1)
+			assert_int_equal(kind_of(buf), keyword_named(buf));
+	}
+	for (i = 0; i < sizeof letters - 1; i++)
+		for (j = 0; j < sizeof letters; j++)
+			for (l = 0; l < sizeof letters; l++) {
+				buf[0] = letters[i];
+				buf[1] = letters[j];
+				buf[2] = letters[l];
+				buf[3] = '\0';
+				assert_int_equal(kind_of(buf),
+				    keyword_named(buf));
+			}
+}
+
 static void
 test_error_tokens(void **state)
 {
@@ -306,6 +380,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_token_table),
+		cmocka_unit_test(test_keywords),
 		cmocka_unit_test(test_error_tokens),
 		cmocka_unit_test(test_borrowed_spans),
 		cmocka_unit_test(test_position),
