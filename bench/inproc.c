@@ -49,6 +49,7 @@
 
 struct inproc {
 	const struct policy	*policy;
+	struct eval_calls	*calls;
 	struct ns		*ns;
 	struct mfs		*fs;
 	struct session		*session;
@@ -66,6 +67,7 @@ inproc_new(void)
 	value orders = value_list(a, 3);
 
 	ip->policy = policy_preset("essay");
+	ip->calls = eval_calls_new(ip->policy);
 	ip->ns = ns_new();
 	ip->fs = mfs_new();
 	value_list_append(a, orders, value_float(250.0));
@@ -88,6 +90,7 @@ inproc_free(struct inproc *ip)
 	if (ip == NULL)
 		return;
 	session_free(ip->session);
+	eval_calls_free(ip->calls);
 	mfs_free(ip->fs);
 	ns_free(ip->ns);
 	free(ip);
@@ -102,6 +105,7 @@ setup_eval(struct inproc *ip, struct eval *ev, struct arena *a,
 	ev->ns = ip->ns;
 	ev->src = src;
 	ev->policy = ip->policy;
+	ev->calls = ip->calls;
 	ev->rt.limits = ip->policy->limits;
 }
 

@@ -22,13 +22,21 @@ strlist_cmp(const char *a, const char *b)
 	return (unsigned char)*a - (unsigned char)*b;
 }
 
+/* The row of name in list, or -1. */
+static inline long
+strlist_index(const char *const *list, const char *name)
+{
+	long i;
+	for (i = 0; list != NULL && list[i] != NULL; i++)
+		if (strlist_cmp(list[i], name) == 0)
+			return i;
+	return -1;
+}
+
 static inline bool
 strlist_has(const char *const *list, const char *name)
 {
-	for (; list != NULL && *list != NULL; list++)
-		if (strlist_cmp(*list, name) == 0)
-			return true;
-	return false;
+	return strlist_index(list, name) >= 0;
 }
 
 /*

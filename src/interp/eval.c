@@ -16,6 +16,7 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "arena.h"
@@ -29,6 +30,7 @@
 #include "policy.h"
 #include "sbuf.h"
 #include "strlist.h"
+#include "xalloc.h"
 
 /* A local scope (lambda parameters, comprehension targets). */
 struct scope {
@@ -55,6 +57,31 @@ eval_init(struct eval *ev, struct arena *a, enum path_id path)
 	ev->rt.ev = ev;
 	ev->rt.limits.max_depth = 500;
 	ev->path = path;
+}
+
+struct eval_calls *
+eval_calls_new(const struct policy *p)
+{
+	struct eval_calls *c = xcalloc(1, sizeof *c);
+	long n = 0, i;
+
+	while (p->calls != NULL && p->calls[n] != NULL)
+		n++;
+	c->policy = p;
+	c->list = p->calls;
+	c->builtins = xcalloc((size_t)n + 1, sizeof *c->builtins);
+	for (i = 0; i < n; i++)
+		c->builtins[i] = builtin_find(p->calls[i]);
+	return c;
+}
+
+void
+eval_calls_free(struct eval_calls *c)
+{
+	if (c == NULL)
+		return;
+	free(c->builtins);
+	free(c);
 }
 
 /* Remember where an exception arose: the innermost node wins. */
@@ -161,18 +188,29 @@ builtin_value(struct arena *a, const struct builtin *b)
 bool
 eval_lookup(struct eval *ev, const char *name, value *out)
 {
-	const struct builtin *b;
+	const struct builtin *b = NULL;
+	bool resolved = false;
 
 	if (ev->scope != NULL && scope_get(ev->scope, name, out))
 		return true;
 	if (ev->ns != NULL && ns_get(ev->ns, name, out))
 		return true;
 	/* Which builtins exist is the policy's to say (the essay's reduced
-	 * namespace); the unsafe and jail paths have them all. */
-	if (ev->policy != NULL && ev->policy->name_rule != NAMES_ALL &&
-	    !policy_allows_call(ev->policy, name)) {
-		ev->withheld = name;
-		goto undefined;
+	 * namespace); the unsafe and jail paths have them all.  The row
+	 * that admits the name has its builtin, when the policy's calls
+	 * came with it. */
+	if (ev->policy != NULL && ev->policy->name_rule != NAMES_ALL) {
+		long row = policy_call_row(ev->policy, name);
+		const struct eval_calls *c = ev->calls;
+		if (row < 0) {
+			ev->withheld = name;
+			goto undefined;
+		}
+		if (c != NULL && c->policy == ev->policy &&
+		    c->list == ev->policy->calls) {
+			b = c->builtins[row];
+			resolved = true;
+		}
 	}
 	/* In the object model a builtin type's name is the type object
 	 * (calling it constructs), as in CPython: str is type('') */
@@ -181,7 +219,8 @@ eval_lookup(struct eval *ev, const char *name, value *out)
 		return true;
 	if (ev->full_model && mock_builtin(ev, name, out))
 		return true;
-	b = builtin_find(name);
+	if (!resolved)
+		b = builtin_find(name);
 	if (b != NULL) {
 		*out = builtin_value(ev->rt.arena, b);
 		return true;

@@ -24,6 +24,8 @@
 #include "rt.h"
 #include "value.h"
 
+struct builtin;
+struct eval_calls;
 struct mfs;
 struct node;
 struct ns;
@@ -34,6 +36,7 @@ struct eval {
 	enum path_id		 path;
 	bool			 full_model;	/* unsafe: the mock object model */
 	const struct policy	*policy;	/* sandbox: which calls exist */
+	const struct eval_calls	*calls;		/* policy's builtins, or NULL */
 	struct mfs		*fs;		/* the path's filesystem */
 	struct ns		*ns;		/* the path's names */
 	const char		*src;		/* the input, for messages */
@@ -70,6 +73,22 @@ struct vfunction {
 	value			*kw_defaults;	/* per kwonly arg; VT__COUNT: none */
 	const char		*name;		/* "<lambda>" */
 };
+
+/*
+ * A policy's call names with their builtins, row for row: builtins[i] is
+ * builtin_find() of policy->calls[i], or NULL.  Whoever gives evaluations
+ * a policy may make one for it and give it with the policy (the session
+ * makes one per policy it takes): a call name's builtin is then found by
+ * the one search that admits the name.  An evaluation whose calls were
+ * made for another policy ignores them.
+ */
+struct eval_calls {
+	const struct policy	 *policy;
+	const char *const	 *list;		/* policy->calls, when made */
+	const struct builtin	**builtins;
+};
+struct eval_calls *eval_calls_new(const struct policy *p);
+void eval_calls_free(struct eval_calls *c);
 
 /* Set up ev for one input; the caller fills the other fields. */
 void eval_init(struct eval *ev, struct arena *a, enum path_id path);

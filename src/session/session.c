@@ -81,6 +81,8 @@ struct session {
 	struct pathstate	 paths[PATH__COUNT];
 	unsigned		 enabled;
 	const struct policy	*policy;
+	struct eval_calls	*calls;		/* policy's builtins, made on
+					   first use, dropped with it */
 	unsigned		 budget;	/* the sandbox's limit */
 	bool			 budget_explicit; /* set by the user, kept
 					    across policy changes */
@@ -294,6 +296,7 @@ session_free(struct session *s)
 		return;
 	s->nsnaps = 0;	/* (its snapshots were freed before it) */
 	free_paths(s);
+	eval_calls_free(s->calls);
 	free(s->pinned);
 	state_close(s->state);
 	sbuf_free(&s->setup);
@@ -814,6 +817,8 @@ session_set_policy(struct session *s, const struct policy *p)
 	    jail_boundary_parse(p->jail, &b))
 		set_jail(s, b);
 	s->policy = p;
+	eval_calls_free(s->calls);
+	s->calls = NULL;
 	if (!s->budget_explicit)
 		s->budget = p->budget;
 }
@@ -1800,7 +1805,10 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 	st.ev.ns = st.ps->ns;
 	st.ev.src = r->input;
 	if (p == PATH_SANDBOX) {
+		if (s->calls == NULL)
+			s->calls = eval_calls_new(s->policy);
 		st.ev.policy = s->policy;
+		st.ev.calls = s->calls;
 		st.ev.rt.limits = s->policy->limits;
 		st.ev.full_model = s->policy->object_model;
 	} else {
@@ -2154,8 +2162,11 @@ session_snap_restore(struct session *s, const struct session_snap *sn)
 		ps->restore = sp->restore ? xstrdup(sp->restore) : NULL;
 		ps->resumed = ps->restore != NULL;
 	}
-	if (sn->policy_preset)
+	if (sn->policy_preset) {
 		s->policy = policy_preset(sn->policy);
+		eval_calls_free(s->calls);
+		s->calls = NULL;
+	}
 	s->budget = sn->budget;
 	s->budget_explicit = sn->budget_explicit;
 	s->steps = sn->steps;

@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "arena.h"
+#include "builtins.h"
+#include "eval.h"
 #include "policy.h"
 #include "record.h"
 #include "session.h"
@@ -153,6 +155,58 @@ test_loaded_policy_decides(void **state)
 	free(err);
 }
 
+/*
+ * The evaluator finds a call's builtin on the row of the policy's calls
+ * that admits the name (eval_calls, made by the session per policy).
+ * Each preset's rows are builtin_find()'s answers, and a session that
+ * takes another policy, whose rows hold other names, answers with the
+ * new rows: abs is row 5 of the essay's calls and row 0 here, so a
+ * table kept from the essay would call sum.
+ */
+static void
+test_calls_rows(void **state)
+{
+	static const char text[] = "calls: abs len\n";
+	const char *const *name;
+	struct session_opts o = { .paths = PATH_BIT(PATH_SANDBOX) };
+	struct session *s = session_new(&o);
+	struct arena *a = arena_new();
+	struct policy *p;
+	struct record *r;
+	char *err = NULL;
+	const char *in;
+	size_t i;
+	(void)state;
+	for (name = policy_preset_names; *name != NULL; name++) {
+		const struct policy *pre = policy_preset(*name);
+		struct eval_calls *c = eval_calls_new(pre);
+		for (i = 0; pre->calls[i] != NULL; i++)
+			assert_ptr_equal(c->builtins[i],
+			    builtin_find(pre->calls[i]));
+		eval_calls_free(c);
+	}
+	in = "abs(-3) + round(2.5)";
+	session_run(s, in, strlen(in), NULL, 0, a, &r);
+	assert_string_equal(r->result, "5");
+	p = policy_parse("t.policy", text, strlen(text),
+	    &session_policy_names, &err);
+	assert_non_null(p);
+	session_set_policy(s, p);
+	in = "abs(-3) + len('ab')";
+	session_run(s, in, strlen(in), NULL, 0, a, &r);
+	assert_string_equal(r->result, "5");
+	in = "round(2.5)";
+	session_run(s, in, strlen(in), NULL, 0, a, &r);
+	assert_int_equal(r->verdict, VERDICT_BLOCKED);
+	session_set_policy(s, policy_preset("essay"));
+	in = "abs(-3) + round(2.5)";
+	session_run(s, in, strlen(in), NULL, 0, a, &r);
+	assert_string_equal(r->result, "5");
+	session_free(s);
+	policy_free(p);
+	arena_free(a);
+}
+
 int
 main(void)
 {
@@ -161,6 +215,7 @@ main(void)
 		cmocka_unit_test(test_file_keys),
 		cmocka_unit_test(test_file_errors),
 		cmocka_unit_test(test_loaded_policy_decides),
+		cmocka_unit_test(test_calls_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
