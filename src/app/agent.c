@@ -45,6 +45,7 @@
 #include "agent.h"
 #include "arena.h"
 #include "ast.h"
+#include "clock.h"
 #include "cmd.h"
 #include "mockfs.h"
 #include "ns.h"
@@ -421,14 +422,6 @@ fail:
 
 /* ---- running the agent ---- */
 
-static long long
-now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void
 close_fd(int *fd)
 {
@@ -756,7 +749,7 @@ agent_exec(const struct agent_opts *o, const char *task, const char *in,
 	fcntl(inp[1], F_SETFL, fcntl(inp[1], F_GETFL) | O_NONBLOCK);
 	if (inlen == 0)
 		close_fd(&inp[1]);
-	deadline = now_ms() + timeout;
+	deadline = clock_ms_whole() + timeout;
 
 	/*
 	 * Feed stdin, drain stdout and stderr, until both outputs are
@@ -768,7 +761,7 @@ agent_exec(const struct agent_opts *o, const char *task, const char *in,
 		struct pollfd fds[3];
 		int *which[3];
 		nfds_t n = 0, i;
-		long long now = now_ms(), wait;
+		long long now = clock_ms_whole(), wait;
 		if (!exited && has_exited(pid)) {
 			exited = true;
 			exited_at = now;

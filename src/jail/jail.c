@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "jail_ids.h"
 #include "jail_int.h"
 #include "xalloc.h"
@@ -201,15 +202,6 @@ jail_memory_cgroup(const char **why)
 	return cgroup_state;
 }
 
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 static void
 set_reason(struct jail_outcome *out, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -297,7 +289,7 @@ read_reply(int fd, pid_t child, double deadline, struct reply *r)
 {
 	for (;;) {
 		struct pollfd pfd = { fd, POLLIN, 0 };
-		double left = deadline - now_ms();
+		double left = deadline - clock_ms();
 		ssize_t n;
 		int rc;
 
@@ -583,7 +575,7 @@ run_with(const struct jail_config *cfg, const struct jail_ids *ids,
 	make_plan(cfg, fn, arg, &plan);
 	plan.uid = ids->uid;
 	plan.gid = ids->gid;
-	start = now_ms();
+	start = clock_ms();
 
 	/* The filter is the same for every run: compile it once. */
 	pthread_once(&seccomp_once, compile_seccomp);
@@ -635,7 +627,7 @@ run_with(const struct jail_config *cfg, const struct jail_ids *ids,
 	close(fds[0]);
 	while (waitpid(pid, &wstatus, 0) == -1 && errno == EINTR)
 		;
-	out->elapsed_ms = now_ms() - start;
+	out->elapsed_ms = clock_ms() - start;
 	if (plan.cgroup_dir != NULL)
 		jail_cgroup_remove(plan.cgroup_dir, (unsigned)plan.uid);
 

@@ -76,6 +76,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "jail_int.h"
 
 #ifndef __NR_pidfd_open
@@ -573,15 +574,6 @@ send_workspace(const struct jail_plan *p, const struct stat *host_root,
 		send_or_die(fd, WIRE_TRUNCATED, NULL, 0, NULL, 0);
 }
 
-static uint64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* What the warden gathered from PID 1's status pipe. */
 struct status_log {
 	char		buf[512];	/* one refusal frame at most matters */
@@ -639,7 +631,7 @@ warden_supervise(struct stage *st, const struct stat *host_root, pid_t pid,
 	struct status_log sl;
 	struct wire_wait ww;
 	struct rusage ru;
-	uint64_t deadline = now_ms() + p->wall_ms;
+	uint64_t deadline = clock_ms_whole() + p->wall_ms;
 	size_t rlen = 0;
 	char *result = malloc((size_t)p->max_result + 1);
 	bool exited = false;
@@ -653,7 +645,7 @@ warden_supervise(struct stage *st, const struct stat *host_root, pid_t pid,
 
 	while (!exited || result_rd >= 0 || status_rd >= 0) {
 		struct pollfd pfd[3];
-		uint64_t now = now_ms();
+		uint64_t now = clock_ms_whole();
 		int timeout;
 
 		if (!exited && now >= deadline) {

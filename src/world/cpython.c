@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "arena.h"
+#include "clock.h"
 #include "fakenet.h"
 #include "jail.h"
 #include "jail_int.h"
@@ -143,15 +144,6 @@ ended_how(struct arena *a, int ws)
 /* LOST: the stream ended; BAD: it broke the protocol. */
 enum read_end { READ_OK, READ_TIMEOUT, READ_LOST, READ_BAD };
 
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 static void
 kill_world(struct cpy *c)
 {
@@ -176,7 +168,7 @@ read_n(int fd, char *p, size_t n, double deadline)
 {
 	while (n > 0) {
 		struct pollfd pfd = { fd, POLLIN, 0 };
-		double left = deadline - now_ms();
+		double left = deadline - clock_ms();
 		ssize_t r;
 		int rc;
 
@@ -508,7 +500,7 @@ send_input(struct cpy *c, char flags, const char *src, size_t len)
 	char head[9];
 
 	if (getrandom(&c->nonce, sizeof c->nonce, 0) != sizeof c->nonce)
-		c->nonce = (uint64_t)now_ms() * 2654435761u ^ c->nonce;
+		c->nonce = (uint64_t)clock_ms() * 2654435761u ^ c->nonce;
 	head[0] = flags;
 	memcpy(head + 1, &c->nonce, 8);
 	return send_frame(c, WW_INPUT, head, sizeof head, src, len);
@@ -557,7 +549,7 @@ spawn(struct cpy *c, struct arena *a, char **err)
 	fakenet_attach(&c->net, cap_rd, ctl_wr);
 	c->sock = sock;
 ready:
-	end = read_reply(c, now_ms() + BUILD_MS, a, &r);
+	end = read_reply(c, clock_ms() + BUILD_MS, a, &r);
 	raw_free(&r);
 	if (end == READ_OK && r.ready)
 		return true;
@@ -643,7 +635,7 @@ start(struct cpy *c, char **err)
 	if (!send_input(c, flags, c->setup ? c->setup : "",
 	    c->setup ? strlen(c->setup) : 0))
 		goto lost;
-	end = read_reply(c, now_ms() + SETUP_MS, a, &r);
+	end = read_reply(c, clock_ms() + SETUP_MS, a, &r);
 	if (end != READ_OK || !r.has_end) {
 		raw_free(&r);
 		goto lost;
@@ -1656,7 +1648,7 @@ cpy_run(struct world *w, const struct world_input *in,
 		out->error = "the world had died; it restarts on the next input";
 		return;
 	}
-	end = read_reply(c, now_ms() + c->wall_ms, a, &r);
+	end = read_reply(c, clock_ms() + c->wall_ms, a, &r);
 	if (end == READ_TIMEOUT) {
 		kill_world(c);
 		c->died = true;
@@ -1745,7 +1737,7 @@ cpy_run(struct world *w, const struct world_input *in,
 		/* SystemExit: PID 1 says with which status (Z) */
 		struct raw k;
 		const char *how = "exited";
-		if (read_reply(c, now_ms() + 1000, a, &k) == READ_OK &&
+		if (read_reply(c, clock_ms() + 1000, a, &k) == READ_OK &&
 		    k.ended)
 			how = ended_how(a, k.wstatus);
 		raw_free(&k);

@@ -89,6 +89,7 @@
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
+#include "clock.h"
 #include "jail_int.h"
 #include "world/fakenet.h"
 #include "xalloc.h"
@@ -169,15 +170,6 @@ is_sink_port(uint16_t port)
 		if (fakenet_ports[i] == port)
 			return true;
 	return false;
-}
-
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1962,7 +1954,7 @@ sink_pass(struct sink *s, int timeout, uint32_t *sync_seq, bool *sync)
 	ready = poll(pfd, np, timeout);
 	if (ready < 0)
 		return errno == EINTR ? 0 : -1;
-	now = now_ms();
+	now = clock_ms_whole();
 	/* Packets first: a DNS question comes before the connection it
 	 * named, and the connection takes the name at accept.  Read them
 	 * whatever poll said: it looks at descriptors one after another,
@@ -2045,8 +2037,8 @@ sink_loop(struct sink *s)
 		bool sync = false;
 		int round;
 
-		expire(s, now_ms());
-		if (sink_pass(s, next_timeout(s, now_ms()), &seq, &sync) < 0)
+		expire(s, clock_ms_whole());
+		if (sink_pass(s, next_timeout(s, clock_ms_whole()), &seq, &sync) < 0)
 			_exit(0);
 		if (!sync)
 			continue;
@@ -2293,7 +2285,7 @@ read_until(struct fakenet *fn, uint32_t want, int64_t deadline,
 		}
 		{
 			struct pollfd p = { .fd = fn->fd, .events = POLLIN };
-			int64_t left = deadline - now_ms();
+			int64_t left = deadline - clock_ms_whole();
 			ssize_t got;
 
 			if (left <= 0) {
@@ -2361,7 +2353,7 @@ fakenet_read_captures(struct fakenet *fn, int timeout_ms, fakenet_cb cb,
 		snprintf(why, n, "fakenet: sync: %s", strerror(errno));
 		return -1;
 	}
-	return read_until(fn, fn->seq, now_ms() + timeout_ms, cb, ctx, why, n);
+	return read_until(fn, fn->seq, clock_ms_whole() + timeout_ms, cb, ctx, why, n);
 }
 
 /*
@@ -2403,7 +2395,7 @@ probe_dns(struct fakenet *fn, const uint8_t answer[4], int errfd,
 	for (;;) {
 		struct pollfd p[2] = { { .fd = fd, .events = POLLIN },
 		    { .fd = errfd, .events = POLLIN } };
-		int64_t t = now_ms(), wait;
+		int64_t t = clock_ms_whole(), wait;
 		ssize_t got;
 
 		if (t >= deadline) {
@@ -2430,7 +2422,7 @@ probe_dns(struct fakenet *fn, const uint8_t answer[4], int errfd,
 				break;
 			}
 			if (got < 0 && errno == ECONNREFUSED)	/* not yet */
-				resend = now_ms() + RETRY_MS;
+				resend = clock_ms_whole() + RETRY_MS;
 		}
 		if (errfd >= 0 && p[1].revents) {
 			/* dnsmasq logged (say, that it started), or exited */
@@ -2443,7 +2435,7 @@ probe_dns(struct fakenet *fn, const uint8_t answer[4], int errfd,
 			if (got == 0 || (got < 0 && errno != EINTR &&
 			    errno != EAGAIN))
 				errfd = -1;	/* EOF: waitpid says why */
-			resend = now_ms();
+			resend = clock_ms_whole();
 		}
 		if (waitpid(fn->dnsmasq, &status, WNOHANG) == fn->dnsmasq) {
 			fn->dnsmasq = 0;
@@ -2471,7 +2463,7 @@ wait_sink(int rdy, int64_t deadline, char *why, size_t n)
 
 	for (;;) {
 		struct pollfd p = { .fd = rdy, .events = POLLIN };
-		int64_t left = deadline - now_ms();
+		int64_t left = deadline - clock_ms_whole();
 		ssize_t got;
 
 		if (left <= 0) {
@@ -2545,7 +2537,7 @@ fakenet_start(const struct fakenet_config *cfg_in, struct fakenet *out,
 		cfg.life_ms = 10000;
 	if (!cfg.start_ms)
 		cfg.start_ms = 3000;
-	out->start_deadline = now_ms() + cfg.start_ms;
+	out->start_deadline = clock_ms_whole() + cfg.start_ms;
 	out->buf = xmalloc(RBUF_CAP);
 	if (inet_pton(AF_INET, cfg.answer, &answer) != 1) {
 		snprintf(why, n, "fakenet: answer %s is no IPv4 address",
