@@ -15,8 +15,9 @@
  * The entry says which argument keys exist, which are required, which one
  * is a path (checked by the surface layer), which one is a URL (checked by
  * the network layer), and whether the command writes (so the idempotency
- * layer applies).  run() performs the command on the path's filesystem
- * once every layer has let it through.
+ * layer applies).  run() performs the command on the path's workspace
+ * (workspace.h: its files, and where its effects are written; never the
+ * evaluator) once every layer has let it through.
  */
 #ifndef SANDBOXREPL_CMD_H
 #define SANDBOXREPL_CMD_H
@@ -28,9 +29,10 @@
 
 struct eval;
 struct node;
+struct workspace;
 
 struct cmd_run {
-	struct eval	*ev;		/* filesystem, effects, arena */
+	struct workspace *ws;		/* filesystem, effects, arena */
 	value		 args;		/* the evaluated dict */
 	bool		 unsafe;	/* no boundary: harm is "simulated" */
 	const char	*message;	/* what the trace shows after "->" */
@@ -50,7 +52,7 @@ struct cmd_entry {
 	const char		*path_key;	/* surface-checked, or NULL */
 	const char		*url_key;	/* network-checked, or NULL */
 	bool			 writes;	/* idempotent writes apply */
-	/* false with ev->rt.exc set on a Python-level error */
+	/* false with ws->rt->exc set on a Python-level error */
 	bool			(*run)(struct cmd_run *r);
 };
 
