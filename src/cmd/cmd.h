@@ -29,6 +29,7 @@
 
 struct eval;
 struct node;
+struct rt;
 struct workspace;
 
 struct cmd_run {
@@ -77,9 +78,9 @@ const char *cmd_arg(const struct cmd_run *r, const char *key);
  * argument; otherwise the values fill the entry's keys in order (at most
  * as many as it has, the idempotency key only by keyword) and the
  * keywords are added.  False with a TypeError naming a call that works
- * in ev->rt.exc.  The dict is in ev's arena.
+ * in rt->exc.  The dict is in rt's arena.
  */
-bool cmd_make_args(struct eval *ev, const struct cmd_entry *e,
+bool cmd_make_args(struct rt *rt, const struct cmd_entry *e,
     const value *pos, size_t npos, const char *const *kwnames,
     const value *kwvals, size_t nkw, value *out);
 /* How many positional arguments the entry takes (its keys less the
@@ -98,9 +99,9 @@ bool cmd_eval_args(struct eval *ev, const struct cmd_entry *e,
 /*
  * Check an evaluated argument: a dict with str keys from the entry's keys,
  * every required key present, every value a str.  On failure returns false
- * with a TypeError in ev->rt.exc, which shows a call that works.
+ * with a TypeError in rt->exc, which shows a call that works.
  */
-bool cmd_check_args(struct eval *ev, const struct cmd_entry *e, value args);
+bool cmd_check_args(struct rt *rt, const struct cmd_entry *e, value args);
 
 /*
  * The surface layer: a path must be relative and stay inside the

@@ -216,7 +216,7 @@ child_main(void *arg)
 		struct cmd_run run = { .ws = &ev.ws, .unsafe = true };
 		value args;
 		ok = cmd_eval_args(&ev, job->cmd, job->call, &args) &&
-		    cmd_check_args(&ev, job->cmd, args);
+		    cmd_check_args(&ev.rt, job->cmd, args);
 		if (ok) {
 			run.args = args;
 			ok = job->cmd->run(&run);

@@ -1257,8 +1257,8 @@ command_args(struct step *st, const struct cmd_entry *e,
 			return false;
 		}
 	}
-	if (cmd_make_args(ev, e, pos, npos, kwn, kwv, nkw, args) &&
-	    cmd_check_args(ev, e, *args))
+	if (cmd_make_args(&ev->rt, e, pos, npos, kwn, kwv, nkw, args) &&
+	    cmd_check_args(&ev->rt, e, *args))
 		return true;
 	mark_node(st->r, npos == 1 && nkw == 0 ? call->u.call.args.items[0] :
 	    call);
