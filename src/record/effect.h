@@ -26,9 +26,8 @@ struct effect_log {
 	struct arena	*arena;		/* the input's: the list, its texts */
 	struct effect	*items;
 	size_t		 n, cap;
-	bool		 simulated;	/* not the jail path: the effects
-					   happen on a mock (their
-					   .simulated) */
+	bool		 simulated;	/* its effects happen on a mock
+					   (every path but the jail) */
 	/* Jail path: called for every effect as it happens, so that what
 	 * was done before the kernel killed the process is still known. */
 	void		(*sink)(const struct effect *e);
