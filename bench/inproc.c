@@ -101,7 +101,7 @@ setup_eval(struct inproc *ip, struct eval *ev, struct arena *a,
     const char *src)
 {
 	eval_init(ev, a, PATH_SANDBOX);
-	ev->fs = ip->fs;
+	ev->ws.fs = ip->fs;
 	ev->ns = ip->ns;
 	ev->src = src;
 	ev->policy = ip->policy;

@@ -109,11 +109,10 @@ cmd_shape_error(struct arena *a, const struct cmd_entry *e,
 }
 
 bool
-cmd_make_args(struct eval *ev, const struct cmd_entry *e, const value *pos,
+cmd_make_args(struct rt *rt, const struct cmd_entry *e, const value *pos,
     size_t npos, const char *const *kwnames, const value *kwvals, size_t nkw,
     value *out)
 {
-	struct rt *rt = &ev->rt;
 	size_t i, k;
 
 	if (npos == 1 && nkw == 0 && pos[0].type == VT_DICT) {
@@ -158,13 +157,12 @@ cmd_eval_args(struct eval *ev, const struct cmd_entry *e,
 		if (!eval_expr(ev, kw->u.keyword.value, &kwv[i]))
 			return false;
 	}
-	return cmd_make_args(ev, e, pos, npos, kwn, kwv, nkw, out);
+	return cmd_make_args(&ev->rt, e, pos, npos, kwn, kwv, nkw, out);
 }
 
 bool
-cmd_check_args(struct eval *ev, const struct cmd_entry *e, value args)
+cmd_check_args(struct rt *rt, const struct cmd_entry *e, value args)
 {
-	struct rt *rt = &ev->rt;
 	const char *const *req;
 	size_t i;
 

@@ -15,8 +15,9 @@
  * The entry says which argument keys exist, which are required, which one
  * is a path (checked by the surface layer), which one is a URL (checked by
  * the network layer), and whether the command writes (so the idempotency
- * layer applies).  run() performs the command on the path's filesystem
- * once every layer has let it through.
+ * layer applies).  run() performs the command on the path's workspace
+ * (workspace.h: its files, and where its effects are written; never the
+ * evaluator) once every layer has let it through.
  */
 #ifndef SANDBOXREPL_CMD_H
 #define SANDBOXREPL_CMD_H
@@ -28,9 +29,11 @@
 
 struct eval;
 struct node;
+struct rt;
+struct workspace;
 
 struct cmd_run {
-	struct eval	*ev;		/* filesystem, effects, arena */
+	struct workspace *ws;		/* filesystem, effects, arena */
 	value		 args;		/* the evaluated dict */
 	bool		 unsafe;	/* no boundary: harm is "simulated" */
 	const char	*message;	/* what the trace shows after "->" */
@@ -50,7 +53,7 @@ struct cmd_entry {
 	const char		*path_key;	/* surface-checked, or NULL */
 	const char		*url_key;	/* network-checked, or NULL */
 	bool			 writes;	/* idempotent writes apply */
-	/* false with ev->rt.exc set on a Python-level error */
+	/* false with ws->rt->exc set on a Python-level error */
 	bool			(*run)(struct cmd_run *r);
 };
 
@@ -75,9 +78,9 @@ const char *cmd_arg(const struct cmd_run *r, const char *key);
  * argument; otherwise the values fill the entry's keys in order (at most
  * as many as it has, the idempotency key only by keyword) and the
  * keywords are added.  False with a TypeError naming a call that works
- * in ev->rt.exc.  The dict is in ev's arena.
+ * in rt->exc.  The dict is in rt's arena.
  */
-bool cmd_make_args(struct eval *ev, const struct cmd_entry *e,
+bool cmd_make_args(struct rt *rt, const struct cmd_entry *e,
     const value *pos, size_t npos, const char *const *kwnames,
     const value *kwvals, size_t nkw, value *out);
 /* How many positional arguments the entry takes (its keys less the
@@ -96,9 +99,9 @@ bool cmd_eval_args(struct eval *ev, const struct cmd_entry *e,
 /*
  * Check an evaluated argument: a dict with str keys from the entry's keys,
  * every required key present, every value a str.  On failure returns false
- * with a TypeError in ev->rt.exc, which shows a call that works.
+ * with a TypeError in rt->exc, which shows a call that works.
  */
-bool cmd_check_args(struct eval *ev, const struct cmd_entry *e, value args);
+bool cmd_check_args(struct rt *rt, const struct cmd_entry *e, value args);
 
 /*
  * The surface layer: a path must be relative and stay inside the

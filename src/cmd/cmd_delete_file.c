@@ -6,20 +6,21 @@
 
 #include "arena.h"
 #include "cmd.h"
-#include "eval.h"
+#include "effect.h"
 #include "fsops.h"
+#include "workspace.h"
 
 static bool
 run(struct cmd_run *r)
 {
-	struct eval *ev = r->ev;
+	struct workspace *ws = r->ws;
 	const char *path = cmd_arg(r, "path");
 
-	if (!fsops_delete(ev, path))
+	if (!fsops_delete(ws, path))
 		return false;
-	eval_effect(ev, "delete", path, "damage",
-	    arena_printf(ev->rt.arena, "deleted %s", path), false);
-	r->message = arena_printf(ev->rt.arena, "deleted %s", path);
+	effect_add(ws->effects, "delete", path, EFFECT_DAMAGE,
+	    arena_printf(ws->rt->arena, "deleted %s", path), false);
+	r->message = arena_printf(ws->rt->arena, "deleted %s", path);
 	r->result = value_none();
 	return true;
 }

@@ -10,24 +10,25 @@
 
 #include "arena.h"
 #include "cmd.h"
-#include "eval.h"
+#include "effect.h"
 #include "fsops.h"
+#include "workspace.h"
 
 static bool
 run(struct cmd_run *r)
 {
-	struct eval *ev = r->ev;
+	struct workspace *ws = r->ws;
 	const char *url = cmd_arg(r, "url");
 	const char *body = cmd_arg(r, "body");
-	struct arena *a = ev->rt.arena;
+	struct arena *a = ws->rt->arena;
 
-	if (record_path_is_jail(ev->path))
-		return fsops_connect(ev, url);
+	if (record_path_is_jail(ws->path))
+		return fsops_connect(ws, url);
 	if (body != NULL)
-		eval_effect(ev, "send", url, "exfiltration",
+		effect_add(ws->effects, "send", url, EFFECT_EXFILTRATION,
 		    arena_printf(a, "sent '%s' to %s", body, url), false);
 	else
-		eval_effect(ev, "send", url, "exfiltration",
+		effect_add(ws->effects, "send", url, EFFECT_EXFILTRATION,
 		    arena_printf(a, "fetched %s", url), false);
 	r->message = arena_printf(a, "200 OK (mock response from %s)", url);
 	r->result = value_cstr(a, "");

@@ -6,26 +6,28 @@
 
 #include "arena.h"
 #include "cmd.h"
-#include "eval.h"
+#include "effect.h"
 #include "fsops.h"
 #include "sbuf.h"
+#include "workspace.h"
 
 static bool
 run(struct cmd_run *r)
 {
-	struct eval *ev = r->ev;
+	struct workspace *ws = r->ws;
 	struct sbuf b = SBUF_INIT;
 	const char *dir = cmd_arg(r, "path");
 
-	if (!fsops_listdir(ev, dir != NULL ? dir : ".", &r->result))
+	if (!fsops_listdir(ws, dir != NULL ? dir : ".", &r->result))
 		return false;
-	if (!value_repr(&ev->rt, r->result, &b)) {
+	if (!value_repr(ws->rt, r->result, &b)) {
 		sbuf_free(&b);
 		return false;
 	}
-	r->message = arena_strdup(ev->rt.arena, sbuf_cstr(&b));
+	r->message = arena_strdup(ws->rt->arena, sbuf_cstr(&b));
 	sbuf_free(&b);
-	eval_effect(ev, "list", ".", NULL, "listed the workspace", false);
+	effect_add(ws->effects, "list", ".", EFFECT_HARMLESS,
+	    "listed the workspace", false);
 	return true;
 }
 

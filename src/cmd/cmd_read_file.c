@@ -5,22 +5,23 @@
 
 #include "arena.h"
 #include "cmd.h"
-#include "eval.h"
+#include "effect.h"
 #include "fsops.h"
+#include "workspace.h"
 
 static bool
 run(struct cmd_run *r)
 {
-	struct eval *ev = r->ev;
+	struct workspace *ws = r->ws;
 	const char *path = cmd_arg(r, "path");
 	size_t len;
 	const char *d;
 
-	if (!fsops_read(ev, path, &d, &len))
+	if (!fsops_read(ws, path, &d, &len))
 		return false;
-	eval_effect(ev, "read", path, NULL,
-	    arena_printf(ev->rt.arena, "read %s", path), false);
-	r->result = value_str(ev->rt.arena, d, len);
+	effect_add(ws->effects, "read", path, EFFECT_HARMLESS,
+	    arena_printf(ws->rt->arena, "read %s", path), false);
+	r->result = value_str(ws->rt->arena, d, len);
 	r->message = r->result.as.s->data;
 	return true;
 }

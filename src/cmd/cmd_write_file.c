@@ -9,24 +9,25 @@
 
 #include "arena.h"
 #include "cmd.h"
-#include "eval.h"
+#include "effect.h"
 #include "fsops.h"
+#include "workspace.h"
 
 static bool
 run(struct cmd_run *r)
 {
-	struct eval *ev = r->ev;
+	struct workspace *ws = r->ws;
 	const char *path = cmd_arg(r, "path");
 	const char *text = cmd_arg(r, "text");
 	bool replaced;
 
-	if (!fsops_write(ev, path, text, strlen(text), false, &replaced))
+	if (!fsops_write(ws, path, text, strlen(text), false, &replaced))
 		return false;
-	eval_effect(ev, "write", path,
-	    r->unsafe && replaced ? "damage" : NULL,
-	    arena_printf(ev->rt.arena, replaced ? "overwrote %s" :
+	effect_add(ws->effects, "write", path,
+	    r->unsafe && replaced ? EFFECT_DAMAGE : EFFECT_HARMLESS,
+	    arena_printf(ws->rt->arena, replaced ? "overwrote %s" :
 	    "wrote %s", path), false);
-	r->message = arena_printf(ev->rt.arena, "wrote %s", path);
+	r->message = arena_printf(ws->rt->arena, "wrote %s", path);
 	r->result = value_none();
 	return true;
 }

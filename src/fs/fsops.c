@@ -20,23 +20,23 @@
 
 #include "arena.h"
 #include "effect.h"
-#include "eval.h"
 #include "fsops.h"
 #include "mockfs.h"
 #include "sbuf.h"
 #include "textesc.h"
+#include "workspace.h"
 
 #define MAX_REAL_READ (16u << 20)
 
 static bool
-is_jail(const struct eval *ev)
+is_jail(const struct workspace *ws)
 {
-	return record_path_is_jail(ev->path) && ev->fs == NULL;
+	return record_path_is_jail(ws->path) && ws->fs == NULL;
 }
 
 /* CPython's OSError subclass and message for an errno. */
 static bool
-raise_os(struct eval *ev, int err, const char *path)
+raise_os(struct workspace *ws, int err, const char *path)
 {
 	enum pyexc_class cls = PYEXC_OSError;
 	switch (err) {
@@ -51,7 +51,7 @@ raise_os(struct eval *ev, int err, const char *path)
 	bool r;
 
 	textesc_repr(&name, path, strlen(path));	/* Python shows the repr */
-	r = rt_raise(&ev->rt, cls, "[Errno %d] %s: %s", err, strerror(err),
+	r = rt_raise(ws->rt, cls, "[Errno %d] %s: %s", err, strerror(err),
 	    sbuf_cstr(&name));
 	sbuf_free(&name);
 	return r;
@@ -99,24 +99,25 @@ doing(const char *op)
  * refusal: a typo ('reprot.txt') is the FileNotFoundError it is on
  * every path. */
 static bool
-denied(struct eval *ev, const char *op, const char *target, int err)
+denied(struct workspace *ws, const char *op, const char *target, int err)
 {
 	const char *layer = err == EACCES || err == EPERM ? "landlock" :
 	    "namespace";
 
 	if ((err == ENOENT || err == ENOTDIR) && in_workspace(target))
-		return raise_os(ev, err, target);
-	effect_add(ev, op, target, EFFECT_HARMLESS, arena_printf(ev->rt.arena,
-	    "%s %s: %s (%s)", op, target, strerror(err), layer), true);
-	ev->denied_layer = layer;
+		return raise_os(ws, err, target);
+	effect_add(ws->effects, op, target, EFFECT_HARMLESS,
+	    arena_printf(ws->rt->arena, "%s %s: %s (%s)", op, target,
+	    strerror(err), layer), true);
+	ws->denied_layer = layer;
 	/* the sentence after "CONTAINED by Landlock: " */
-	ev->denied_reason = err == EACCES || err == EPERM ?
-	    arena_printf(ev->rt.arena, "%s %s is forbidden: it is outside "
+	ws->denied_reason = err == EACCES || err == EPERM ?
+	    arena_printf(ws->rt->arena, "%s %s is forbidden: it is outside "
 	    "what the jail grants (%s)", doing(op), target, op) :
-	    arena_printf(ev->rt.arena, "%s %s finds nothing: the jail's "
+	    arena_printf(ws->rt->arena, "%s %s finds nothing: the jail's "
 	    "root does not hold it (%s: %s)", doing(op), target, op,
 	    strerror(err));
-	return raise_os(ev, err, target);
+	return raise_os(ws, err, target);
 }
 
 /*
@@ -137,12 +138,13 @@ static const struct { const char *path, *text; } host_files[] = {
 };
 
 bool
-fsops_read(struct eval *ev, const char *path, const char **data, size_t *len)
+fsops_read(struct workspace *ws, const char *path, const char **data,
+    size_t *len)
 {
-	if (!is_jail(ev)) {
-		const char *d = mfs_get(ev->fs, path, len);
+	if (!is_jail(ws)) {
+		const char *d = mfs_get(ws->fs, path, len);
 		size_t i;
-		if (d == NULL && ev->path == PATH_UNSAFE)
+		if (d == NULL && ws->path == PATH_UNSAFE)
 			for (i = 0; i < sizeof host_files /
 			    sizeof host_files[0]; i++)
 				if (strcmp(host_files[i].path, path) == 0) {
@@ -153,7 +155,7 @@ fsops_read(struct eval *ev, const char *path, const char **data, size_t *len)
 					return true;
 				}
 		if (d == NULL)
-			return raise_os(ev, ENOENT, path);
+			return raise_os(ws, ENOENT, path);
 		*data = d;
 		return true;
 	}
@@ -163,7 +165,7 @@ fsops_read(struct eval *ev, const char *path, const char **data, size_t *len)
 		ssize_t n;
 		int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 		if (fd < 0)
-			return denied(ev, "open", path, errno);
+			return denied(ws, "open", path, errno);
 		while ((n = read(fd, buf, sizeof buf)) > 0) {
 			sbuf_add(&b, buf, (size_t)n);
 			if (b.len > MAX_REAL_READ)
@@ -173,9 +175,10 @@ fsops_read(struct eval *ev, const char *path, const char **data, size_t *len)
 		if (n < 0) {
 			int err = errno;
 			sbuf_free(&b);
-			return denied(ev, "read", path, err);
+			return denied(ws, "read", path, err);
 		}
-		*data = arena_strndup(ev->rt.arena, b.data ? b.data : "", b.len);
+		*data = arena_strndup(ws->rt->arena, b.data ? b.data : "",
+		    b.len);
 		*len = b.len;
 		sbuf_free(&b);
 		return true;
@@ -183,20 +186,20 @@ fsops_read(struct eval *ev, const char *path, const char **data, size_t *len)
 }
 
 bool
-fsops_write(struct eval *ev, const char *path, const char *data, size_t len,
-    bool append, bool *existed)
+fsops_write(struct workspace *ws, const char *path, const char *data,
+    size_t len, bool append, bool *existed)
 {
-	if (!is_jail(ev)) {
+	if (!is_jail(ws)) {
 		/* The mock filesystem keeps what the input writes: it
 		 * counts against the input's memory as its values do. */
-		if (!rt_check_bytes(&ev->rt, len))
+		if (!rt_check_bytes(ws->rt, len))
 			return false;
-		arena_charge(ev->rt.arena, len);
-		*existed = mfs_exists(ev->fs, path);
+		arena_charge(ws->rt->arena, len);
+		*existed = mfs_exists(ws->fs, path);
 		if (append)
-			mfs_append(ev->fs, path, data, len);
+			mfs_append(ws->fs, path, data, len);
 		else
-			mfs_put(ev->fs, path, data, len);
+			mfs_put(ws->fs, path, data, len);
 		return true;
 	}
 	{
@@ -206,13 +209,13 @@ fsops_write(struct eval *ev, const char *path, const char *data, size_t len,
 		fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW |
 		    (append ? O_APPEND : O_TRUNC), 0644);
 		if (fd < 0)
-			return denied(ev, "open", path, errno);
+			return denied(ws, "open", path, errno);
 		while (off < len) {
 			ssize_t n = write(fd, data + off, len - off);
 			if (n < 0) {
 				int err = errno;
 				close(fd);
-				return denied(ev, "write", path, err);
+				return denied(ws, "write", path, err);
 			}
 			off += (size_t)n;
 		}
@@ -222,23 +225,23 @@ fsops_write(struct eval *ev, const char *path, const char *data, size_t len,
 }
 
 bool
-fsops_delete(struct eval *ev, const char *path)
+fsops_delete(struct workspace *ws, const char *path)
 {
-	if (!is_jail(ev)) {
-		if (!mfs_delete(ev->fs, path))
-			return raise_os(ev, ENOENT, path);
+	if (!is_jail(ws)) {
+		if (!mfs_delete(ws->fs, path))
+			return raise_os(ws, ENOENT, path);
 		return true;
 	}
 	if (unlink(path) != 0)
-		return denied(ev, "unlink", path, errno);
+		return denied(ws, "unlink", path, errno);
 	return true;
 }
 
 bool
-fsops_exists(struct eval *ev, const char *path)
+fsops_exists(struct workspace *ws, const char *path)
 {
-	if (!is_jail(ev))
-		return mfs_exists(ev->fs, path);
+	if (!is_jail(ws))
+		return mfs_exists(ws->fs, path);
 	return access(path, F_OK) == 0;
 }
 
@@ -249,30 +252,30 @@ cmp_str(const void *a, const void *b)
 }
 
 bool
-fsops_list(struct eval *ev, value *out)
+fsops_list(struct workspace *ws, value *out)
 {
-	return fsops_listdir(ev, ".", out);
+	return fsops_listdir(ws, ".", out);
 }
 
 bool
-fsops_listdir(struct eval *ev, const char *dir, value *out)
+fsops_listdir(struct workspace *ws, const char *dir, value *out)
 {
 	size_t i;
 	bool here = strcmp(dir, ".") == 0 || strcmp(dir, "./") == 0;
 
-	if (!is_jail(ev) && !here) {
+	if (!is_jail(ws) && !here) {
 		/* (the mock workspace is flat: a name in it is a file) */
 		const char *d;
 		size_t len;
-		if (ev->fs != NULL && (d = mfs_get(ev->fs, dir, &len)) != NULL)
-			return raise_os(ev, ENOTDIR, dir);
-		return raise_os(ev, ENOENT, dir);
+		if (ws->fs != NULL && (d = mfs_get(ws->fs, dir, &len)) != NULL)
+			return raise_os(ws, ENOTDIR, dir);
+		return raise_os(ws, ENOENT, dir);
 	}
-	if (!is_jail(ev)) {
-		*out = value_list(ev->rt.arena, mfs_count(ev->fs));
-		for (i = 0; i < mfs_count(ev->fs); i++)
-			value_list_append(ev->rt.arena, *out,
-			    value_cstr(ev->rt.arena, mfs_name(ev->fs, i)));
+	if (!is_jail(ws)) {
+		*out = value_list(ws->rt->arena, mfs_count(ws->fs));
+		for (i = 0; i < mfs_count(ws->fs); i++)
+			value_list_append(ws->rt->arena, *out,
+			    value_cstr(ws->rt->arena, mfs_name(ws->fs, i)));
 		return true;
 	}
 	{
@@ -281,64 +284,64 @@ fsops_listdir(struct eval *ev, const char *dir, value *out)
 		char **names = NULL;
 		size_t n = 0, cap = 0;
 		if (d == NULL)
-			return denied(ev, "opendir", dir, errno);
+			return denied(ws, "opendir", dir, errno);
 		while ((de = readdir(d)) != NULL) {
 			if (strcmp(de->d_name, ".") == 0 ||
 			    strcmp(de->d_name, "..") == 0)
 				continue;
 			if (n == cap) {
 				cap = cap ? cap * 2 : 16;
-				names = arena_grow(ev->rt.arena, names, n, cap,
+				names = arena_grow(ws->rt->arena, names, n, cap,
 				    sizeof *names);
 			}
-			names[n++] = arena_strdup(ev->rt.arena, de->d_name);
+			names[n++] = arena_strdup(ws->rt->arena, de->d_name);
 		}
 		closedir(d);
 		if (n > 1)
 			qsort(names, n, sizeof *names, cmp_str);
-		*out = value_list(ev->rt.arena, n);
+		*out = value_list(ws->rt->arena, n);
 		for (i = 0; i < n; i++)
-			value_list_append(ev->rt.arena, *out,
-			    value_cstr(ev->rt.arena, names[i]));
+			value_list_append(ws->rt->arena, *out,
+			    value_cstr(ws->rt->arena, names[i]));
 		return true;
 	}
 }
 
 bool
-fsops_exec(struct eval *ev, const char *cmdline)
+fsops_exec(struct workspace *ws, const char *cmdline)
 {
 	char *argv[4];
 	char *envp[1] = { NULL };
 
-	if (!is_jail(ev))
-		return rt_raise(&ev->rt, PYEXC_RuntimeError,
+	if (!is_jail(ws))
+		return rt_raise(ws->rt, PYEXC_RuntimeError,
 		    "no real execution outside the jail");
 	/* Written down first: if the kernel kills us, the record still
 	 * says what was attempted. */
-	effect_add(ev, "exec", cmdline, EFFECT_PROCESS,
+	effect_add(ws->effects, "exec", cmdline, EFFECT_PROCESS,
 	    "tried to run a program", false);
 	argv[0] = (char *)"sh";
 	argv[1] = (char *)"-c";
 	argv[2] = (char *)cmdline;
 	argv[3] = NULL;
 	execve("/bin/sh", argv, envp);
-	return denied(ev, "execve", "/bin/sh", errno);
+	return denied(ws, "execve", "/bin/sh", errno);
 }
 
 bool
-fsops_connect(struct eval *ev, const char *url)
+fsops_connect(struct workspace *ws, const char *url)
 {
 	struct sockaddr_in sa;
 	int fd, err;
 
-	if (!is_jail(ev))
-		return rt_raise(&ev->rt, PYEXC_RuntimeError, "no real network "
+	if (!is_jail(ws))
+		return rt_raise(ws->rt, PYEXC_RuntimeError, "no real network "
 		    "outside the jail");
-	effect_add(ev, "send", url, EFFECT_EXFILTRATION, "tried to connect",
-	    false);
+	effect_add(ws->effects, "send", url, EFFECT_EXFILTRATION,
+	    "tried to connect", false);
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
-		return denied(ev, "socket", url, errno);
+		return denied(ws, "socket", url, errno);
 	memset(&sa, 0, sizeof sa);
 	sa.sin_family = AF_INET;
 	sa.sin_port = htons(80);
@@ -346,7 +349,7 @@ fsops_connect(struct eval *ev, const char *url)
 	if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
 		err = errno;
 		close(fd);
-		return denied(ev, "connect", url, err);
+		return denied(ws, "connect", url, err);
 	}
 	close(fd);
 	return true;

@@ -1,16 +1,18 @@
 /*
- * fsops.h -- the filesystem an evaluation acts on.
+ * fsops.h -- the file operations, on the workspace an input acts on.
  *
- * On the unsafe and sandbox paths it is the path's mock filesystem.  On the
- * jail path it is the real workspace inside the jail: these functions then
- * make real system calls (open, read, write, unlink, getdents, execve,
- * socket), relative to the jail's root, and what the kernel refuses is
- * written down as a denied effect.  Callers never touch mfs_* directly for
- * an evaluation's file access, so the same builtin or command code serves
- * every path.
+ * Each takes a struct workspace (workspace.h), not the evaluator: on the
+ * unsafe and sandbox paths its files are the path's mock filesystem.  On
+ * the jail path (ws->fs NULL) it is the real workspace inside the jail:
+ * these functions then make real system calls (open, read, write, unlink,
+ * getdents, execve, socket), relative to the jail's root, and what the
+ * kernel refuses is written down as a denied effect.  Callers never touch
+ * mfs_* directly for an evaluation's file access, so the same builtin or
+ * command code serves every path.
  *
- * All return false with a Python exception set (FileNotFoundError, ...)
- * when the operation failed; data returned lives in the evaluation arena.
+ * All return false with a Python exception set in ws->rt
+ * (FileNotFoundError, ...) when the operation failed; data returned lives
+ * in ws->rt's arena.
  */
 #ifndef SANDBOXREPL_FSOPS_H
 #define SANDBOXREPL_FSOPS_H
@@ -20,20 +22,20 @@
 
 #include "value.h"
 
-struct eval;
+struct workspace;
 
-bool fsops_read(struct eval *ev, const char *path, const char **data,
+bool fsops_read(struct workspace *ws, const char *path, const char **data,
     size_t *len);
 /* Create or replace (or append); *existed says whether it was there. */
-bool fsops_write(struct eval *ev, const char *path, const char *data,
+bool fsops_write(struct workspace *ws, const char *path, const char *data,
     size_t len, bool append, bool *existed);
-bool fsops_delete(struct eval *ev, const char *path);
-bool fsops_exists(struct eval *ev, const char *path);
+bool fsops_delete(struct workspace *ws, const char *path);
+bool fsops_exists(struct workspace *ws, const char *path);
 /* The sorted file names, as a list of str. */
-bool fsops_list(struct eval *ev, value *out);
+bool fsops_list(struct workspace *ws, value *out);
 /* The sorted names in dir ("." is the workspace), or the OSError
  * os.listdir(dir) raises. */
-bool fsops_listdir(struct eval *ev, const char *dir, value *out);
+bool fsops_listdir(struct workspace *ws, const char *dir, value *out);
 
 /*
  * Jail path only: really try to run a command line (execve of /bin/sh) and
@@ -41,7 +43,7 @@ bool fsops_listdir(struct eval *ev, const char *dir, value *out);
  * both; these return false with an exception when it merely refused, and
  * do not return at all when it killed the process.
  */
-bool fsops_exec(struct eval *ev, const char *cmdline);
-bool fsops_connect(struct eval *ev, const char *url);
+bool fsops_exec(struct workspace *ws, const char *cmdline);
+bool fsops_connect(struct workspace *ws, const char *url);
 
 #endif

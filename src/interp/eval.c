@@ -57,6 +57,11 @@ eval_init(struct eval *ev, struct arena *a, enum path_id path)
 	ev->rt.ev = ev;
 	ev->rt.limits.max_depth = 500;
 	ev->path = path;
+	ev->effects.arena = a;
+	ev->effects.simulated = !record_path_is_jail(path);
+	ev->ws.rt = &ev->rt;
+	ev->ws.path = path;
+	ev->ws.effects = &ev->effects;
 }
 
 struct eval_calls *

@@ -11,7 +11,9 @@
  *
  * An evaluation allocates in ev->rt.arena (the input line's arena) and
  * reports a Python exception or a cap refusal in ev->rt.exc, with the node
- * that raised it in ev->exc_node.
+ * that raised it in ev->exc_node.  What it does to the world goes through
+ * ev->ws (workspace.h), which is all a file operation or a command gets,
+ * and is written down in ev->effects (effect.h).
  */
 #ifndef SANDBOXREPL_EVAL_H
 #define SANDBOXREPL_EVAL_H
@@ -23,26 +25,28 @@
 #include "record.h"
 #include "rt.h"
 #include "value.h"
+#include "workspace.h"
 
 struct builtin;
 struct eval_calls;
-struct mfs;
 struct node;
 struct ns;
 struct policy;
 
 struct eval {
 	struct rt		 rt;		/* arena, exception, caps */
-	enum path_id		 path;
+	enum path_id		 path;		/* (ws.path too) */
 	bool			 full_model;	/* unsafe: the mock object model */
 	const struct policy	*policy;	/* sandbox: which calls exist */
 	const struct eval_calls	*calls;		/* policy's builtins, or NULL */
-	struct mfs		*fs;		/* the path's filesystem */
+	/* What the input acts on (ws.fs: the path's filesystem, or NULL
+	 * on the jail path) and what it did: eval_init() points ws.rt at
+	 * rt and ws.effects at effects; the jail path sets effects.sink. */
+	struct workspace	 ws;
+	struct effect_log	 effects;	/* in the arena */
 	struct ns		*ns;		/* the path's names */
 	const char		*src;		/* the input, for messages */
 	const struct node	*exc_node;	/* where the exception arose */
-	struct effect		*effects;	/* in the arena */
-	size_t			 neffects, capeffects;
 	struct scope		*scope;		/* innermost local scope */
 	bool			 made_function;	/* a lambda was created */
 	bool			 mutated;	/* a method changed a value in
@@ -52,12 +56,6 @@ struct eval {
 	 * was raised (a builtin it does not give, as in eval("open")), or
 	 * NULL: the sandbox tells that as its filter's refusal. */
 	const char		*withheld;
-	/* Jail path: the last real operation the kernel refused. */
-	const char		*denied_layer;	/* "landlock", "namespace" */
-	const char		*denied_reason;
-	/* Jail path: called for every effect as it happens, so that what
-	 * was done before the kernel killed the process is still known. */
-	void			(*effect_sink)(const struct effect *e);
 };
 
 /*
@@ -90,7 +88,8 @@ struct eval_calls {
 struct eval_calls *eval_calls_new(const struct policy *p);
 void eval_calls_free(struct eval_calls *c);
 
-/* Set up ev for one input; the caller fills the other fields. */
+/* Set up ev for one input, ev->ws and ev->effects with it (but for
+ * ws.fs); the caller fills the other fields. */
 void eval_init(struct eval *ev, struct arena *a, enum path_id path);
 
 /*
@@ -107,16 +106,6 @@ bool eval_expr(struct eval *ev, const struct node *n, value *out);
 /* Call a callable value (the rt->call hook uses this). */
 bool eval_call_value(struct eval *ev, value fn, const value *args,
     size_t nargs, const char *const *kwnames, size_t nkw, value *out);
-
-/* Write down an effect with its category by name: effect_add_named()
- * (effect.h) under its old name, which the commands and the session still
- * call; new code calls effect_add() with an enum effect_category. */
-static inline void
-eval_effect(struct eval *ev, const char *op, const char *target,
-    const char *category, const char *text, bool denied)
-{
-	effect_add_named(ev, op, target, category, text, denied);
-}
 
 /* Look a name up as the path resolves it: names, then builtins. */
 bool eval_lookup(struct eval *ev, const char *name, value *out);

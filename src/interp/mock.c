@@ -124,7 +124,7 @@ run_process(struct eval *ev, const char *cmdline, struct sbuf *output,
     int *status)
 {
 	if (ev->path == PATH_JAIL)
-		return fsops_exec(ev, cmdline);
+		return fsops_exec(&ev->ws, cmdline);
 	*status = mock_shell(ev, cmdline, output);
 	return true;
 }
@@ -135,13 +135,13 @@ static bool
 send_to(struct eval *ev, const char *where, const char *data, size_t len)
 {
 	if (ev->path == PATH_JAIL)
-		return fsops_connect(ev, where);
+		return fsops_connect(&ev->ws, where);
 	if (data != NULL)
-		effect_add(ev, "send", where, EFFECT_EXFILTRATION,
+		effect_add(&ev->effects, "send", where, EFFECT_EXFILTRATION,
 		    arena_printf(ev->rt.arena, "sent '%.*s' to %s",
 		    (int)(len > 200 ? 200 : len), data, where), false);
 	else
-		effect_add(ev, "send", where, EFFECT_EXFILTRATION,
+		effect_add(&ev->effects, "send", where, EFFECT_EXFILTRATION,
 		    arena_printf(ev->rt.arena, "connected to %s", where), false);
 	return true;
 }
@@ -207,9 +207,11 @@ shell_one(struct eval *ev, char **w, size_t n, struct sbuf *out)
 				force |= strchr(w[i], 'f') != NULL;
 				continue;
 			}
-			if (fsops_exists(ev, w[i]) && fsops_delete(ev, w[i]))
-				effect_add(ev, "delete", w[i], EFFECT_DAMAGE,
-				    arena_printf(a, "%s deleted", w[i]), false);
+			if (fsops_exists(&ev->ws, w[i]) &&
+			    fsops_delete(&ev->ws, w[i]))
+				effect_add(&ev->effects, "delete", w[i],
+				    EFFECT_DAMAGE, arena_printf(a,
+				    "%s deleted", w[i]), false);
 			else if (!force) {
 				rt_clear(&ev->rt);
 				if (out)
@@ -224,14 +226,14 @@ shell_one(struct eval *ev, char **w, size_t n, struct sbuf *out)
 		for (i = 1; i < n; i++) {
 			size_t len;
 			const char *d;
-			if (!fsops_read(ev, w[i], &d, &len)) {
+			if (!fsops_read(&ev->ws, w[i], &d, &len)) {
 				rt_clear(&ev->rt);
 				if (out)
 					sbuf_addf(out, "cat: %s: No such file "
 					    "or directory\n", w[i]);
 				return 1;
 			}
-			effect_add(ev, "read", w[i], EFFECT_HARMLESS,
+			effect_add(&ev->effects, "read", w[i], EFFECT_HARMLESS,
 			    arena_printf(a, "read %s", w[i]), false);
 			if (out)
 				sbuf_add(out, d, len);
@@ -240,7 +242,7 @@ shell_one(struct eval *ev, char **w, size_t n, struct sbuf *out)
 	}
 	if (strcmp(w[0], "ls") == 0) {
 		value names;
-		if (!fsops_list(ev, &names)) {
+		if (!fsops_list(&ev->ws, &names)) {
 			rt_clear(&ev->rt);
 			return 2;
 		}
@@ -252,13 +254,14 @@ shell_one(struct eval *ev, char **w, size_t n, struct sbuf *out)
 	if (strcmp(w[0], "touch") == 0) {
 		for (i = 1; i < n; i++) {
 			bool existed;
-			if (fsops_exists(ev, w[i]))
+			if (fsops_exists(&ev->ws, w[i]))
 				continue;
-			if (!fsops_write(ev, w[i], "", 0, true, &existed)) {
+			if (!fsops_write(&ev->ws, w[i], "", 0, true,
+			    &existed)) {
 				rt_clear(&ev->rt);
 				return 1;
 			}
-			effect_add(ev, "write", w[i], EFFECT_HARMLESS,
+			effect_add(&ev->effects, "write", w[i], EFFECT_HARMLESS,
 			    arena_printf(a, "created %s", w[i]), false);
 		}
 		return 0;
@@ -284,14 +287,15 @@ shell_one(struct eval *ev, char **w, size_t n, struct sbuf *out)
 				sbuf_add(out, text.data, text.len);
 		} else {
 			bool existed;
-			if (!fsops_write(ev, target, text.data, text.len,
+			if (!fsops_write(&ev->ws, target, text.data, text.len,
 			    append, &existed)) {
 				rt_clear(&ev->rt);
 				sbuf_free(&text);
 				return 1;
 			}
-			effect_add(ev, "write", target, existed && !append ?
-			    EFFECT_DAMAGE : EFFECT_HARMLESS, arena_printf(a,
+			effect_add(&ev->effects, "write", target,
+			    existed && !append ? EFFECT_DAMAGE :
+			    EFFECT_HARMLESS, arena_printf(a,
 			    existed && !append ? "%s overwritten" :
 			    "wrote %s", target), false);
 		}
@@ -312,14 +316,14 @@ shell_one(struct eval *ev, char **w, size_t n, struct sbuf *out)
 		if (data != NULL && data[0] == '@') {
 			size_t len;
 			const char *d;
-			if (!fsops_read(ev, data + 1, &d, &len)) {
+			if (!fsops_read(&ev->ws, data + 1, &d, &len)) {
 				rt_clear(&ev->rt);
 				d = "", len = 0;
 			}
 			data = arena_strndup(a, d, len);
 		}
-		effect_add(ev, "send", url, EFFECT_EXFILTRATION, data ?
-		    arena_printf(a, "sent '%s' to %s", data, url) :
+		effect_add(&ev->effects, "send", url, EFFECT_EXFILTRATION,
+		    data ? arena_printf(a, "sent '%s' to %s", data, url) :
 		    arena_printf(a, "fetched %s", url), false);
 		return 0;
 	}
@@ -335,8 +339,8 @@ mock_shell(struct eval *ev, const char *cmdline, struct sbuf *out)
 	char *line = arena_strdup(a, cmdline), *p = line;
 	int status = 0;
 
-	effect_add(ev, "exec", cmdline, EFFECT_PROCESS, "arbitrary code ran",
-	    false);
+	effect_add(&ev->effects, "exec", cmdline, EFFECT_PROCESS,
+	    "arbitrary code ran", false);
 	/* Commands separated by ';', '&&' or newlines, run in order. */
 	while (p != NULL && *p != '\0') {
 		char *sep = p + strcspn(p, ";&\n|");
@@ -392,9 +396,9 @@ NATIVE(os_remove)
 	if (!mock_want_args(rt, "remove", nargs, nkw, 1, 1) ||
 	    !want_str(rt, "remove: path", args[0]))
 		return false;
-	if (!fsops_delete(ev, args[0].as.s->data))
+	if (!fsops_delete(&ev->ws, args[0].as.s->data))
 		return false;
-	effect_add(ev, "delete", args[0].as.s->data, EFFECT_DAMAGE,
+	effect_add(&ev->effects, "delete", args[0].as.s->data, EFFECT_DAMAGE,
 	    arena_printf(rt->arena, "deleted %s", args[0].as.s->data), false);
 	*out = value_none();
 	return true;
@@ -410,11 +414,12 @@ NATIVE(os_rename)
 	    !want_str(rt, "rename: src", args[0]) ||
 	    !want_str(rt, "rename: dst", args[1]))
 		return false;
-	if (!fsops_read(ev, args[0].as.s->data, &d, &len) ||
-	    !fsops_write(ev, args[1].as.s->data, d, len, false, &existed) ||
-	    !fsops_delete(ev, args[0].as.s->data))
+	if (!fsops_read(&ev->ws, args[0].as.s->data, &d, &len) ||
+	    !fsops_write(&ev->ws, args[1].as.s->data, d, len, false,
+	    &existed) ||
+	    !fsops_delete(&ev->ws, args[0].as.s->data))
 		return false;
-	effect_add(ev, "rename", args[0].as.s->data, EFFECT_DAMAGE,
+	effect_add(&ev->effects, "rename", args[0].as.s->data, EFFECT_DAMAGE,
 	    arena_printf(rt->arena, "renamed %s to %s", args[0].as.s->data,
 	    args[1].as.s->data), false);
 	*out = value_none();
@@ -425,7 +430,7 @@ NATIVE(os_listdir)
 {
 	if (!mock_want_args(rt, "listdir", nargs, nkw, 0, 1))
 		return false;
-	return fsops_list(rt->ev, out);
+	return fsops_list(&rt->ev->ws, out);
 }
 
 NATIVE(os_getcwd)
@@ -475,8 +480,8 @@ NATIVE(os_fork)
 	if (!mock_want_args(rt, "fork", nargs, nkw, 0, 0))
 		return false;
 	if (ev->path == PATH_JAIL)
-		return fsops_exec(ev, "fork");
-	effect_add(ev, "fork", "python", EFFECT_PROCESS,
+		return fsops_exec(&ev->ws, "fork");
+	effect_add(&ev->effects, "fork", "python", EFFECT_PROCESS,
 	    "forked a second interpreter", false);
 	*out = value_int(4242);
 	return true;
@@ -494,7 +499,7 @@ NATIVE(os_exec)
 		cmd = command_line(rt, args[1]);
 	if (!run_process(rt->ev, cmd, NULL, &status))
 		return false;
-	effect_add(rt->ev, "exit", "python", EFFECT_PROCESS,
+	effect_add(&rt->ev->effects, "exit", "python", EFFECT_PROCESS,
 	    "the interpreter was replaced by the program", false);
 	*out = value_none();
 	return true;
@@ -504,7 +509,7 @@ NATIVE(os_kill)
 {
 	if (!mock_want_args(rt, "kill", nargs, nkw, 2, 2))
 		return false;
-	effect_add(rt->ev, "kill", "a process", EFFECT_PROCESS,
+	effect_add(&rt->ev->effects, "kill", "a process", EFFECT_PROCESS,
 	    "sent a signal to another process", false);
 	*out = value_none();
 	return true;
@@ -528,7 +533,7 @@ NATIVE(os_chmod)
 	if (!mock_want_args(rt, "chmod", nargs, nkw, 2, 2) ||
 	    !want_str(rt, "chmod: path", args[0]))
 		return false;
-	effect_add(rt->ev, "chmod", args[0].as.s->data, EFFECT_DAMAGE,
+	effect_add(&rt->ev->effects, "chmod", args[0].as.s->data, EFFECT_DAMAGE,
 	    arena_printf(rt->arena, "changed the mode of %s",
 	    args[0].as.s->data), false);
 	*out = value_none();
@@ -573,7 +578,7 @@ NATIVE(path_exists)
 	if (!mock_want_args(rt, "exists", nargs, nkw, 1, 1))
 		return false;
 	*out = value_bool(args[0].type == VT_STR &&
-	    fsops_exists(rt->ev, args[0].as.s->data));
+	    fsops_exists(&rt->ev->ws, args[0].as.s->data));
 	return true;
 }
 
@@ -619,7 +624,7 @@ static const struct mattr path_funcs[] = {
 
 NATIVE(sys_exit)
 {
-	effect_add(rt->ev, "exit", "python", EFFECT_PROCESS,
+	effect_add(&rt->ev->effects, "exit", "python", EFFECT_PROCESS,
 	    "the interpreter would exit (SystemExit)", false);
 	*out = value_none();
 	return true;
@@ -808,13 +813,13 @@ NATIVE(sh_rmtree)
 	if (!mock_want_args(rt, "rmtree", nargs, 0, 1, 3) ||
 	    !want_str(rt, "rmtree: path", args[0]))
 		return false;
-	if (!fsops_list(ev, &names))
+	if (!fsops_list(&ev->ws, &names))
 		return false;
 	for (i = 0; i < names.as.list->len; i++) {
 		const char *n = names.as.list->items[i].as.s->data;
-		if (!fsops_delete(ev, n))
+		if (!fsops_delete(&ev->ws, n))
 			return false;
-		effect_add(ev, "delete", n, EFFECT_DAMAGE,
+		effect_add(&ev->effects, "delete", n, EFFECT_DAMAGE,
 		    arena_printf(rt->arena, "%s deleted", n), false);
 	}
 	*out = value_none();
@@ -831,10 +836,10 @@ NATIVE(sh_copy)
 	    !want_str(rt, "copy: src", args[0]) ||
 	    !want_str(rt, "copy: dst", args[1]))
 		return false;
-	if (!fsops_read(ev, args[0].as.s->data, &d, &len) ||
-	    !fsops_write(ev, args[1].as.s->data, d, len, false, &existed))
+	if (!fsops_read(&ev->ws, args[0].as.s->data, &d, &len) ||
+	    !fsops_write(&ev->ws, args[1].as.s->data, d, len, false, &existed))
 		return false;
-	effect_add(ev, "write", args[1].as.s->data,
+	effect_add(&ev->effects, "write", args[1].as.s->data,
 	    existed ? EFFECT_DAMAGE : EFFECT_HARMLESS, arena_printf(rt->arena,
 	    "copied %s to %s", args[0].as.s->data, args[1].as.s->data),
 	    false);
@@ -866,7 +871,7 @@ NATIVE(so_socket)
 {
 	struct eval *ev = rt->ev;
 	if (ev->path == PATH_JAIL)
-		return fsops_connect(ev, "socket()");
+		return fsops_connect(&ev->ws, "socket()");
 	*out = mock_new(ev, MK_SOCKET, NULL);
 	return true;
 }
@@ -1195,9 +1200,9 @@ NATIVE(file_read)
 		    "file.");
 	if (f->writable)
 		return rt_raise(rt, PYEXC_UnsupportedOperation, "not readable");
-	if (!fsops_read(ev, f->name, &d, &len))
+	if (!fsops_read(&ev->ws, f->name, &d, &len))
 		return false;
-	effect_add(ev, "read", f->name, EFFECT_HARMLESS,
+	effect_add(&ev->effects, "read", f->name, EFFECT_HARMLESS,
 	    arena_printf(rt->arena, "read %s", f->name), false);
 	*out = value_str(rt->arena, d, len);
 	return true;
@@ -1220,8 +1225,8 @@ NATIVE(file_write)
 	if (args[0].type != VT_STR)
 		return rt_raise(rt, PYEXC_TypeError, "write() argument must be "
 		    "str, not %s", value_type_name(args[0]));
-	if (!fsops_write(ev, f->name, args[0].as.s->data, args[0].as.s->len,
-	    true, &existed))
+	if (!fsops_write(&ev->ws, f->name, args[0].as.s->data,
+	    args[0].as.s->len, true, &existed))
 		return false;
 	*out = value_int((int64_t)args[0].as.s->nchars);
 	return true;
@@ -1343,18 +1348,18 @@ NATIVE(builtin_open)
 	}
 	o = mock_new(ev, MK_FILE, arena_strdup(rt->arena, file->as.s->data));
 	o.as.obj->writable = strpbrk(mode, "wax+") != NULL;
-	existed = fsops_exists(ev, o.as.obj->name);
+	existed = fsops_exists(&ev->ws, o.as.obj->name);
 	if (!o.as.obj->writable) {
 		const char *d;
 		size_t len;
-		if (!fsops_read(ev, o.as.obj->name, &d, &len))
+		if (!fsops_read(&ev->ws, o.as.obj->name, &d, &len))
 			return false;
 	}
 	if (strchr(mode, 'w') != NULL) {
 		bool was;
-		if (!fsops_write(ev, o.as.obj->name, "", 0, false, &was))
+		if (!fsops_write(&ev->ws, o.as.obj->name, "", 0, false, &was))
 			return false;
-		effect_add(ev, "write", o.as.obj->name,
+		effect_add(&ev->effects, "write", o.as.obj->name,
 		    existed ? EFFECT_DAMAGE : EFFECT_HARMLESS,
 		    arena_printf(rt->arena, existed ? "%s truncated" :
 		    "created %s", o.as.obj->name), false);
@@ -1468,8 +1473,8 @@ NATIVE(builtin_help)
 {
 	struct eval *ev = rt->ev;
 	if (ev->path == PATH_JAIL)
-		return fsops_exec(ev, "less");
-	effect_add(ev, "exec", "pager", EFFECT_PROCESS,
+		return fsops_exec(&ev->ws, "less");
+	effect_add(&ev->effects, "exec", "pager", EFFECT_PROCESS,
 	    "help() would start a pager, which runs '!command'", false);
 	*out = value_none();
 	return true;
@@ -1478,7 +1483,7 @@ NATIVE(builtin_help)
 /* license(), credits(), copyright(): print text, harmless */
 NATIVE(builtin_site_text)
 {
-	effect_add(rt->ev, "print", "stdout", EFFECT_HARMLESS,
+	effect_add(&rt->ev->effects, "print", "stdout", EFFECT_HARMLESS,
 	    "(the interpreter's license text)", false);
 	*out = value_none();
 	return true;
@@ -1601,8 +1606,8 @@ NATIVE(builtin_print)
 		sbuf_free(&b);
 		return false;
 	}
-	effect_add(ev, "print", "stdout", EFFECT_HARMLESS, sbuf_cstr(&b),
-	    false);
+	effect_add(&ev->effects, "print", "stdout", EFFECT_HARMLESS,
+	    sbuf_cstr(&b), false);
 	sbuf_free(&b);
 	*out = value_none();
 	return true;
@@ -1617,8 +1622,8 @@ NATIVE(builtin_breakpoint)
 {
 	struct eval *ev = rt->ev;
 	if (ev->path == PATH_JAIL)
-		return fsops_exec(ev, "pdb");
-	effect_add(ev, "debugger", "pdb", EFFECT_PROCESS,
+		return fsops_exec(&ev->ws, "pdb");
+	effect_add(&ev->effects, "debugger", "pdb", EFFECT_PROCESS,
 	    "a debugger prompt would take any command", false);
 	*out = value_none();
 	return true;

@@ -663,7 +663,7 @@ mock_getattr(struct eval *ev, value obj, const char *name, value *out)
 	 */
 	if (ev->path == PATH_SANDBOX && ev->policy != NULL &&
 	    ev->policy->attr_rule == ATTRS_PUBLIC && name[0] == '_')
-		effect_add(ev, "introspect", name, EFFECT_HARMLESS,
+		effect_add(&ev->effects, "introspect", name, EFFECT_HARMLESS,
 		    arena_printf(ev->rt.arena,
 		    "reached the private attribute %s", name), false);
 

@@ -206,17 +206,17 @@ child_main(void *arg)
 	a = arena_new();
 	eval_init(&ev, a, PATH_JAIL);
 	ev.full_model = true;
-	ev.fs = NULL;			/* the real workspace */
+	ev.ws.fs = NULL;		/* the real workspace */
 	ev.ns = job->ns;
-	ev.effect_sink = sink;
+	ev.effects.sink = sink;
 	memset(&ev.rt.limits, 0, sizeof ev.rt.limits);
 	ev.rt.limits.max_depth = 500;	/* the C stack is not a kernel limit */
 
 	if (job->cmd != NULL) {
-		struct cmd_run run = { .ev = &ev, .unsafe = true };
+		struct cmd_run run = { .ws = &ev.ws, .unsafe = true };
 		value args;
 		ok = cmd_eval_args(&ev, job->cmd, job->call, &args) &&
-		    cmd_check_args(&ev, job->cmd, args);
+		    cmd_check_args(&ev.rt, job->cmd, args);
 		if (ok) {
 			run.args = args;
 			ok = job->cmd->run(&run);
@@ -248,10 +248,11 @@ child_main(void *arg)
 	if (ok)
 		emit_bindings(&ev, job->ns);
 	emit_listing();
-	if (ev.denied_layer != NULL) {
-		json_object_set_new(fin, "layer", json_string(ev.denied_layer));
+	if (ev.ws.denied_layer != NULL) {
+		json_object_set_new(fin, "layer",
+		    json_string(ev.ws.denied_layer));
 		json_object_set_new(fin, "denied",
-		    jstr_or_null(ev.denied_reason));
+		    jstr_or_null(ev.ws.denied_reason));
 	}
 	sbuf_free(&b);
 	emit(fin);

@@ -1,5 +1,5 @@
 /*
- * effect.c -- the evaluation's list of effects (see effect.h).
+ * effect.c -- an input's log of effects (see effect.h).
  */
 #include "config.h"
 
@@ -7,7 +7,7 @@
 
 #include "arena.h"
 #include "effect.h"
-#include "eval.h"
+#include "record.h"
 #include "value.h"
 
 #define X_NAME(e, name) name,
@@ -42,44 +42,44 @@ effect_text_held(const char *text, size_t len)
 
 /* The category is a static name or (effect_add_named) copied. */
 static void
-add(struct eval *ev, const char *op, const char *target,
+add(struct effect_log *log, const char *op, const char *target,
     const char *category, const char *text, bool denied)
 {
 	struct effect *e;
-	if (ev->neffects == ev->capeffects) {
-		size_t ncap = ev->capeffects ? ev->capeffects * 2 : 8;
-		ev->effects = arena_grow(ev->rt.arena, ev->effects,
-		    ev->neffects, ncap, sizeof *ev->effects);
-		ev->capeffects = ncap;
+	if (log->n == log->cap) {
+		size_t ncap = log->cap ? log->cap * 2 : 8;
+		log->items = arena_grow(log->arena, log->items, log->n, ncap,
+		    sizeof *log->items);
+		log->cap = ncap;
 	}
-	e = &ev->effects[ev->neffects++];
-	e->op = arena_strdup(ev->rt.arena, op);
-	e->target = arena_strdup(ev->rt.arena, target);
+	e = &log->items[log->n++];
+	e->op = arena_strdup(log->arena, op);
+	e->target = arena_strdup(log->arena, target);
 	e->category = category;
-	e->text = text ? arena_strdup(ev->rt.arena, text) : NULL;
+	e->text = text ? arena_strdup(log->arena, text) : NULL;
 	if (text != NULL)
-		arena_charge(ev->rt.arena, (size_t)effect_text_held(text,
+		arena_charge(log->arena, (size_t)effect_text_held(text,
 		    strlen(text)) - strlen(text));
-	e->simulated = !record_path_is_jail(ev->path);
+	e->simulated = log->simulated;
 	e->denied = denied;
 	e->source = NULL;
-	if (ev->effect_sink != NULL)
-		ev->effect_sink(e);
+	if (log->sink != NULL)
+		log->sink(e);
 }
 
 void
-effect_add(struct eval *ev, const char *op, const char *target,
+effect_add(struct effect_log *log, const char *op, const char *target,
     enum effect_category category, const char *text, bool denied)
 {
-	add(ev, op, target, effect_category_name(category), text, denied);
+	add(log, op, target, effect_category_name(category), text, denied);
 }
 
 void
-effect_add_named(struct eval *ev, const char *op, const char *target,
+effect_add_named(struct effect_log *log, const char *op, const char *target,
     const char *category, const char *text, bool denied)
 {
 	enum effect_category c;
-	add(ev, op, target, effect_category_parse(category, &c) ?
-	    effect_category_name(c) : arena_strdup(ev->rt.arena, category),
+	add(log, op, target, effect_category_parse(category, &c) ?
+	    effect_category_name(c) : arena_strdup(log->arena, category),
 	    text, denied);
 }

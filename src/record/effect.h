@@ -3,10 +3,10 @@
  *
  * Every command, file operation and function of the object model that
  * acts on the world (reads, writes, deletes, runs a program, sends, ...)
- * adds an effect to its evaluation's list (ev->effects, in the input's
+ * adds an effect to its input's log (struct effect_log, in the input's
  * arena) at the moment it acts; the session turns that list into the
  * record's effects and the trace.  This is the only writer of the list,
- * so a command or a file operation needs the effects, not the evaluator.
+ * so a command or a file operation needs the log, not the evaluator.
  *
  * An effect's category says what kind of harm it is, from one X-macro
  * with its names; harmless effects (HARMLESS, name NULL) are only listed.
@@ -18,7 +18,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct eval;
+struct arena;
+struct effect;
+
+/* Where an input's effects are written (the evaluator holds one). */
+struct effect_log {
+	struct arena	*arena;		/* the input's: the list, its texts */
+	struct effect	*items;
+	size_t		 n, cap;
+	bool		 simulated;	/* its effects happen on a mock
+					   (every path but the jail) */
+	/* Jail path: called for every effect as it happens, so that what
+	 * was done before the kernel killed the process is still known. */
+	void		(*sink)(const struct effect *e);
+};
 
 /* X(enum suffix, name in records and traces; NULL: harmless) */
 #define EFFECT_CATEGORIES(X)				\
@@ -45,17 +58,18 @@ bool effect_category_parse(const char *name, enum effect_category *out);
  */
 uint64_t effect_text_held(const char *text, size_t len);
 
-/* Write down an effect (op, target and text are copied into the
- * evaluation's arena; text may be NULL).  The text is counted against
- * the input's memory (effect_text_held()): a caller with a text of the
- * user's size asks rt_check_bytes() first.  Also hands the effect to
- * ev->effect_sink when there is one. */
-void effect_add(struct eval *ev, const char *op, const char *target,
+/* Write down an effect (op, target and text are copied into the log's
+ * arena; text may be NULL).  The text is counted against the input's
+ * memory (effect_text_held()): a caller with a text of the user's size
+ * asks rt_check_bytes() first.  Also hands the effect to log->sink when
+ * there is one. */
+void effect_add(struct effect_log *log, const char *op, const char *target,
     enum effect_category category, const char *text, bool denied);
 
 /* The same, with the category by name, for a category that comes as
  * text (from a world's report); an unknown name is kept as it is. */
-void effect_add_named(struct eval *ev, const char *op, const char *target,
-    const char *category, const char *text, bool denied);
+void effect_add_named(struct effect_log *log, const char *op,
+    const char *target, const char *category, const char *text,
+    bool denied);
 
 #endif

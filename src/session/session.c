@@ -437,7 +437,7 @@ session_seed_name(struct session *s, const char *name, const char *expr,
 	eval_init(&ev, a, PATH_UNSAFE);
 	ev.rt.limits = unsafe_limits;
 	ev.full_model = true;
-	ev.fs = scratch;
+	ev.ws.fs = scratch;
 	ev.ns = s->paths[PATH_UNSAFE].ns;
 	if (!eval_root(&ev, pr.root, &v, &has_value)) {
 		*err = xasprintf("%s: %s", pyexc_name(ev.rt.exc.cls), ev.rt.exc.msg);
@@ -970,8 +970,8 @@ decide_exception(struct step *st)
 		if (st->path == PATH_UNSAFE &&
 		    ev->rt.exc.limit != LIMIT_MEMORY) {
 			/* No boundary: the bomb "goes off", on paper. */
-			eval_effect(ev, "exhaust", "memory and CPU",
-			    "resource exhaustion", bomb_estimate(st), false);
+			effect_add(&ev->effects, "exhaust", "memory and CPU",
+			    EFFECT_EXHAUSTION, bomb_estimate(st), false);
 			decide(st, VERDICT_SIMULATED, LAYER_EVAL, NULL, NULL);
 			return;
 		}
@@ -1017,8 +1017,8 @@ apply(struct step *st, const struct layer_decision *d)
 {
 	mark_node(st->r, d->node);
 	if (d->effect_op != NULL)
-		eval_effect(&st->ev, d->effect_op, d->effect_target, NULL,
-		    NULL, true);
+		effect_add(&st->ev.effects, d->effect_op, d->effect_target,
+		    EFFECT_HARMLESS, NULL, true);
 	decide(st, d->verdict, d->layer, d->rule, d->reason);
 	st->essay = d->essay;
 	if (d->outcome != NULL)
@@ -1141,10 +1141,10 @@ mark_bypass(struct step *st)
 
 	if (st->path != PATH_SANDBOX)
 		return;
-	for (i = 0; i < st->ev.neffects; i++)
-		if (touches_surface(st, &st->ev.effects[i]))
+	for (i = 0; i < st->ev.effects.n; i++)
+		if (touches_surface(st, &st->ev.effects.items[i]))
 			break;
-	if (i == st->ev.neffects)
+	if (i == st->ev.effects.n)
 		return;
 	if (st->world != NULL && st->r->verdict != VERDICT_OK &&
 	    st->raised_after == NULL)
@@ -1262,8 +1262,8 @@ command_args(struct step *st, const struct cmd_entry *e,
 			return false;
 		}
 	}
-	if (cmd_make_args(ev, e, pos, npos, kwn, kwv, nkw, args) &&
-	    cmd_check_args(ev, e, *args))
+	if (cmd_make_args(&ev->rt, e, pos, npos, kwn, kwv, nkw, args) &&
+	    cmd_check_args(&ev->rt, e, *args))
 		return true;
 	mark_node(st->r, npos == 1 && nkw == 0 ? call->u.call.args.items[0] :
 	    call);
@@ -1306,7 +1306,8 @@ run_command(struct step *st, const struct cmd_entry *e,
     const struct node *call)
 {
 	struct eval *ev = &st->ev;
-	struct cmd_run run = { .ev = ev, .unsafe = st->path == PATH_UNSAFE };
+	struct cmd_run run = { .ws = &ev->ws,
+	    .unsafe = st->path == PATH_UNSAFE };
 	struct layer_call c;
 	const char *key = NULL, *args_canon = NULL;
 	value args;
@@ -1441,7 +1442,7 @@ run_jail_world(struct step *st, const struct node *root,
 		return;
 	}
 	run_world(st, st->r->input, root, e, call);
-	told_inside(st, st->ev.effects, st->ev.neffects,
+	told_inside(st, st->ev.effects.items, st->ev.effects.n,
 	    w->kind == WORLD_KIND_GVISOR);
 }
 
@@ -1552,15 +1553,16 @@ resumed_note(struct step *st, const struct world *w)
 		sbuf_addf(&lost, " and %zu more", k - 8);
 	if (kept > 8)
 		sbuf_addf(&again, " and %zu more", kept - 8);
-	eval_effect(&st->ev, "resume", "state", NULL, arena_printf(st->a,
-	    "resumed from the saved state: files, ledger and budget restored"
-	    "%s%s%s%s%s", kept > 0 ? "; names bound to plain data bound "
-	    "again: " : "", sbuf_cstr(&again), k > 0 ? "; names not (a "
-	    "CPython world's objects cannot be saved): " : "",
+	effect_add(&st->ev.effects, "resume", "state", EFFECT_HARMLESS,
+	    arena_printf(st->a, "resumed from the saved state: files, "
+	    "ledger and budget restored%s%s%s%s%s", kept > 0 ? "; names "
+	    "bound to plain data bound again: " : "", sbuf_cstr(&again),
+	    k > 0 ? "; names not (a CPython world's objects cannot be "
+	    "saved): " : "",
 	    sbuf_cstr(&lost), k > 1 ? " are gone" : k > 0 ? " is gone" :
 	    kept > 0 ? "" : "; the earlier world held no other names"),
 	    false);
-	st->ev.effects[st->ev.neffects - 1].source = "world";
+	st->ev.effects.items[st->ev.effects.n - 1].source = "world";
 	st->resumed = k > 0;
 	free(st->ps->restore);
 	st->ps->restore = NULL;
@@ -1607,14 +1609,15 @@ run_world(struct step *st, const char *src, const struct node *root,
 	resumed_note(st, w);
 	st->restarted = rep.restarted;
 	if (rep.restarted)
-		eval_effect(&st->ev, "restart", "world", NULL,
+		effect_add(&st->ev.effects, "restart", "world", EFFECT_HARMLESS,
 		    "world restarted: the previous one had died", false);
 	for (i = 0; i < rep.neffects; i++) {
 		/* (a jail world's kernel refusals are the boundary's) */
-		eval_effect(&st->ev, rep.effects[i].op, rep.effects[i].target,
-		    rep.effects[i].category, rep.effects[i].text,
+		effect_add_named(&st->ev.effects, rep.effects[i].op,
+		    rep.effects[i].target, rep.effects[i].category,
+		    rep.effects[i].text,
 		    strcmp(rep.effects[i].op, "denied") == 0);
-		st->ev.effects[st->ev.neffects - 1].source =
+		st->ev.effects.items[st->ev.effects.n - 1].source =
 		    rep.effects[i].source;
 	}
 	if (rep.refused != NULL && world_kind_contains(w->kind)) {
@@ -1692,14 +1695,14 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 	struct record *r = st->r;
 	size_t i;
 
-	if (!record_path_is_jail(st->path) || st->ev.neffects > 0) {
+	if (!record_path_is_jail(st->path) || st->ev.effects.n > 0) {
 		/* (the jail path's effects came back from the jail, unless
 		 * its filter refused the input in here) */
-		r->effects = arena_array(st->a, st->ev.neffects + 1,
+		r->effects = arena_array(st->a, st->ev.effects.n + 1,
 		    sizeof *r->effects);
-		r->neffects = st->ev.neffects;
+		r->neffects = st->ev.effects.n;
 		for (i = 0; i < r->neffects; i++) {
-			const struct effect *e = &st->ev.effects[i];
+			const struct effect *e = &st->ev.effects.items[i];
 			struct effect *c = &r->effects[i];
 			*c = *e;
 			c->op = arena_strdup(st->a, e->op);
@@ -1723,8 +1726,8 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 	    cmdname ? cmdname : "code", gvisor_path(st) ? " (gVisor)" : "");
 	trace_render(&(struct trace_step){ .r = r, .a = st->a,
 	    .path = st->path, .input = input, .len = len,
-	    .is_command = cmdname != NULL, .effects = st->ev.effects,
-	    .neffects = st->ev.neffects,
+	    .is_command = cmdname != NULL, .effects = st->ev.effects.items,
+	    .neffects = st->ev.effects.n,
 	    .filter = policy_filter_name(st->s->policy),
 	    .gvisor = gvisor_path(st), .world = st->world != NULL,
 	    .restarted = st->restarted, .resumed = st->resumed,
@@ -1801,7 +1804,7 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 	r->source = "user";
 	eval_init(&st.ev, pa, p);
 	st.ev.rt.mem = mem;
-	st.ev.fs = st.ps->fs;
+	st.ev.ws.fs = st.ps->fs;
 	st.ev.ns = st.ps->ns;
 	st.ev.src = r->input;
 	if (p == PATH_SANDBOX) {
