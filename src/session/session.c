@@ -808,6 +808,16 @@ session_set_jail(struct session *s, enum jail_boundary b)
 	set_jail(s, b);
 }
 
+/* The session's policy is p from now on; the calls made for the one
+ * before go with it (run_path() makes p's on first use). */
+static void
+take_policy(struct session *s, const struct policy *p)
+{
+	s->policy = p;
+	eval_calls_free(s->calls);
+	s->calls = NULL;
+}
+
 void
 session_set_policy(struct session *s, const struct policy *p)
 {
@@ -816,9 +826,7 @@ session_set_policy(struct session *s, const struct policy *p)
 	if (!s->jail_explicit && p->jail != NULL &&
 	    jail_boundary_parse(p->jail, &b))
 		set_jail(s, b);
-	s->policy = p;
-	eval_calls_free(s->calls);
-	s->calls = NULL;
+	take_policy(s, p);
 	if (!s->budget_explicit)
 		s->budget = p->budget;
 }
@@ -2165,11 +2173,8 @@ session_snap_restore(struct session *s, const struct session_snap *sn)
 		ps->restore = sp->restore ? xstrdup(sp->restore) : NULL;
 		ps->resumed = ps->restore != NULL;
 	}
-	if (sn->policy_preset) {
-		s->policy = policy_preset(sn->policy);
-		eval_calls_free(s->calls);
-		s->calls = NULL;
-	}
+	if (sn->policy_preset)
+		take_policy(s, policy_preset(sn->policy));
 	s->budget = sn->budget;
 	s->budget_explicit = sn->budget_explicit;
 	s->steps = sn->steps;
