@@ -390,14 +390,6 @@ static const char *const command_names[] = {
 static PyObject *commands;	/* name -> the command's function */
 static PyObject *said_list;	/* [message] of the last command */
 
-int
-pyrun_preload(char *why, size_t n)
-{
-	(void)why;
-	(void)n;
-	return 0;
-}
-
 void
 pyrun_module_path(char *buf, size_t n)
 {

@@ -238,6 +238,12 @@ const char *const *world_literals(const struct world *w, size_t *n);
  * Start the zygote now, before the caller's heap grows (ui/main.c calls
  * it first thing).  Without it, the first cpython world starts it.  A
  * no-op without libpython.
+ *
+ * The zygote is this program again, exec'd with an argv and environment
+ * of its own (zygote.c), so no world holds the session's environment or
+ * command line.  A program needs nothing in its main() for that: a
+ * constructor in zygote.c, linked into every program that builds
+ * CPython worlds, makes the exec'd program the zygote before main().
  */
 void world_zygote_start(void);
 

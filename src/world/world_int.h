@@ -132,10 +132,6 @@ void gvisor_worker_main(int argc, char **argv);
 /* pyrun.c, in the zygote: install the audit hook and initialise CPython
  * once.  0, or -1 with why. */
 int pyrun_init(char *why, size_t n);
-/* Before the zygote's fork: in the program, load the CPython module
- * (pymod.c) while this process is whole; where pyrun.c is linked in,
- * nothing.  0, or -1 with why (pyrun_init then fails with it too). */
-int pyrun_preload(char *why, size_t n);
 /* The CPython module the program loaded, for a gVisor worker to see
  * (pymod.c): its path in buf, or "" where pyrun.c is linked in. */
 void pyrun_module_path(char *buf, size_t n);
