@@ -97,7 +97,14 @@
  * where the CPython module is, and the options of a sanitizer this build
  * has (ASAN_OPTIONS=allocator_may_return_null=1 makes a world's huge
  * allocation fail as it does without ASan).  Nothing else. */
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__)		/* gcc */
+#define SANITIZED	1
+#elif defined(__has_feature)			/* clang */
+#if __has_feature(address_sanitizer)
+#define SANITIZED	1
+#endif
+#endif
+#ifdef SANITIZED
 #define SANITIZER_ENV	"ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS",
 #else
 #define SANITIZER_ENV
