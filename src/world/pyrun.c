@@ -38,6 +38,7 @@
 #include <poll.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -516,7 +517,23 @@ pyrun_init(char *why, size_t n)
 void
 pyrun_after_fork(void)
 {
+	PyObject *sig, *r = NULL;
+
 	PyOS_AfterFork_Child();
+	/* Ctrl-C is KeyboardInterrupt, as at Python's prompt (the zygote
+	 * initialised CPython without its signal handlers: the session,
+	 * not the zygote, is the one a terminal interrupts).  _signal is
+	 * imported already, so sys.modules does not change. */
+	sig = PyImport_ImportModule("_signal");
+	if (sig != NULL) {
+		PyObject *h = PyObject_GetAttrString(sig, "default_int_handler");
+		if (h != NULL)
+			r = PyObject_CallMethod(sig, "signal", "iO", SIGINT, h);
+		Py_XDECREF(h);
+	}
+	Py_XDECREF(r);
+	Py_XDECREF(sig);
+	PyErr_Clear();
 }
 
 /* ---------------------------------------------------------------- */
@@ -1390,6 +1407,10 @@ pyrun_serve(int sock, int capfd, int wsdir)
 			if (len < 9)
 				_exit(0);
 			memcpy(&nonce, buf + 1, 8);
+			/* a Ctrl-C that came after the last input ended is
+			 * not this one's */
+			if (PyErr_CheckSignals() == -1)
+				PyErr_Clear();
 			apply_dir_modes(wsdir);
 			run_input(main_dict, buf + 9, len - 9,
 			    (buf[0] & WW_SETUP) != 0,

@@ -101,8 +101,12 @@ extern const struct world_etc_file world_etc_files[];
 /* a world's rlimits over jail_mapped_bytes() (the base its RLIMIT_AS
  * adds to): 0, or -1 with errno; */
 int world_set_rlimits(uint64_t as_base);
-/* and PID 1 once the interpreter (interp) runs: reap orphans, and when
- * the interpreter ends send what it left (pyrun_ended) and exit. */
+/* the interpreter's child of PID 1, first thing: a process group of
+ * its own, which Ctrl-C reaches (world.h's world_interrupt); */
+void world_interp_group(void);
+/* and PID 1 once the interpreter (interp) runs: reap orphans, pass
+ * Ctrl-C on to the interpreter's group, and when the interpreter ends
+ * send what it left (pyrun_ended) and exit. */
 void world_init_main(int sock, int capfd, int wsdir, pid_t interp)
     __attribute__((noreturn));
 

@@ -276,6 +276,10 @@ zygote_main(int ctl, pid_t parent)
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1 ||
 	    getppid() != parent)
 		_exit(0);
+	/* A session of its own: the terminal's Ctrl-C and hang-up reach
+	 * the session, which passes Ctrl-C on to the running input alone
+	 * (world.h), never to the zygote and every world at once. */
+	(void)setsid();
 	/* Nothing of the session's but the control socket. */
 	devnull = open("/dev/null", O_RDWR);
 	if (devnull < 0 || dup2(devnull, 0) == -1 || dup2(devnull, 1) == -1 ||
