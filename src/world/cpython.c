@@ -1086,6 +1086,13 @@ event_effects(struct effects *e, const struct raw *r)
 		else if (is_event(ev, "os.fork") || is_event(ev, "os.forkpty"))
 			effect(e, "fork", "python", "process",
 			    "forked a process");
+		else if (is_event(ev, FORKS_EVENT))
+			/* (ours: forks.c; not a harm, so listed only) */
+			effect(e, "ended", "python", NULL, arena_printf(a,
+			    "%s cop%s of the interpreter that the code forked "
+			    "and that never ran a program ended with the "
+			    "input", arg(ev, 0), strcmp(arg(ev, 0), "1") == 0 ?
+			    "y" : "ies"));
 		else if (is_event(ev, "os.kill") || is_event(ev, "os.killpg"))
 			effect(e, "kill", arg(ev, 0), "process",
 			    arena_printf(a, "sent signal %s to process %s",

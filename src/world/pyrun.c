@@ -226,7 +226,7 @@ is_noise(const char *event, PyObject *args)
 		return true;
 	/* the kernel's refusals are sent as "seccomp" events (jailkind.c):
 	 * the code's own sys.audit('seccomp', ...) is not one */
-	if (strcmp(event, "seccomp") == 0)
+	if (strcmp(event, "seccomp") == 0 || strcmp(event, FORKS_EVENT) == 0)
 		return true;
 	if (strcmp(event, "open") == 0 && is_write_open(args))
 		return false;
@@ -520,6 +520,7 @@ pyrun_after_fork(void)
 	PyObject *sig, *r = NULL;
 
 	PyOS_AfterFork_Child();
+	(void)forks_watch();	/* (without it, copies end as before) */
 	/* Ctrl-C is KeyboardInterrupt, as at Python's prompt (the zygote
 	 * initialised CPython without its signal handlers: the session,
 	 * not the zygote, is the one a terminal interrupts).  _signal is
@@ -1179,6 +1180,28 @@ static PyMethodDef keep_shown_def = {
 
 static size_t send_refusals(void);
 
+/* What forks_end() ended, as an event of ours (the code's own
+ * sys.audit of that name is dropped as noise). */
+static void
+forks_ended(unsigned n)
+{
+	char num[16];
+	struct text t;
+	uint16_t len;
+
+	if (n == 0 || nevents == WW_MAX_EVENTS)
+		return;
+	len = (uint16_t)snprintf(num, sizeof num, "%u", n);
+	t.p = events[nevents];
+	t.len = 0;
+	t.cap = WW_MAX_EVENT;
+	adds(&t, FORKS_EVENT);
+	add(&t, "", 1);
+	add(&t, (const char *)&len, 2);
+	add(&t, num, len);
+	event_len[nevents++] = (uint32_t)t.len;
+}
+
 static void
 run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
     bool literals, bool command, int capfd, int wsdir)
@@ -1265,6 +1288,8 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 	Py_XDECREF(v);
 	Py_XDECREF(code);
 	flush_std();
+	if (!setup)
+		forks_ended(forks_end());
 	if (command && (said = said_list) != NULL &&
 	    PyList_Check(said) && PyList_GET_SIZE(said) == 1 &&
 	    PyUnicode_CheckExact(PyList_GET_ITEM(said, 0))) {

@@ -148,6 +148,12 @@ void pyrun_module_path(char *buf, size_t n);
 const char *pyrun_version(char *buf, size_t n);
 /* pyrun.c, in the interpreter (PID 1's child) right after its fork. */
 void pyrun_after_fork(void);
+/* forks.c, in the interpreter: forks_watch() once (0, or -1 with
+ * errno), and forks_end() at the end of each input: the copies of the
+ * interpreter its code forked that are still running and never ran a
+ * program end; how many. */
+int forks_watch(void);
+unsigned forks_end(void);
 /* pyrun.c, in the interpreter once set-up is done: answer requests on
  * sock until it closes.  capfd is where fds 1 and 2 write (captured
  * output), wsdir the workspace.  Never returns. */
