@@ -1618,6 +1618,15 @@ run_world(struct step *st, const char *src, const struct node *root,
 	if (rep.decided)
 		return;
 	st->r->kind = e ? KIND_COMMAND : KIND_CODE;
+	if (rep.nchunks > 0) {
+		struct record_chunk *o = arena_array(st->a, rep.nchunks,
+		    sizeof *o);
+		for (i = 0; i < rep.nchunks; i++)
+			o[i] = (struct record_chunk){ rep.chunks[i].stream,
+			    rep.chunks[i].text, rep.chunks[i].len };
+		st->r->output = o;
+		st->r->noutput = rep.nchunks;
+	}
 	if (rep.truncated != NULL)	/* what the world's caps left out */
 		st->r->truncated = st->r->truncated == NULL ? rep.truncated :
 		    arena_printf(st->a, "%s; %s", st->r->truncated,
@@ -1705,6 +1714,35 @@ gvisor_path(const struct step *st)
 	    st->s->jail == JAIL_BOUNDARY_GVISOR);
 }
 
+/* A path without a world's output (the sandbox's evaluator, the model,
+ * the model's jail): what its print() wrote, from its print effects, as
+ * one stdout chunk, each print a line as at a terminal. */
+static void
+output_of_prints(struct record *r, struct arena *a)
+{
+	struct sbuf b = SBUF_INIT;
+	struct record_chunk *o;
+	size_t i;
+
+	for (i = 0; i < r->neffects; i++)
+		if (strcmp(r->effects[i].op, "print") == 0 &&
+		    r->effects[i].text != NULL &&
+		    (r->effects[i].source == NULL ||
+		    strcmp(r->effects[i].source, "output") != 0)) {
+			sbuf_adds(&b, r->effects[i].text);
+			sbuf_addc(&b, '\n');
+		}
+	if (b.len > 0) {
+		o = arena_array(a, 1, sizeof *o);
+		o->stream = "stdout";
+		o->text = arena_strndup(a, sbuf_cstr(&b), b.len);
+		o->len = b.len;
+		r->output = o;
+		r->noutput = 1;
+	}
+	sbuf_free(&b);
+}
+
 static void
 finish(struct step *st, const char *input, size_t len, const char *label,
     const char *cmdname)
@@ -1729,6 +1767,8 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 			c->text = e->text ? arena_strdup(st->a, e->text) : NULL;
 		}
 	}
+	if (r->noutput == 0)
+		output_of_prints(r, st->a);
 	{
 		struct record_file *fs;
 		r->nfs = session_files(st->s, st->path, st->a, &fs);

@@ -1401,6 +1401,70 @@ cut_notes(const struct raw *r, struct arena *a, const char *note)
 	return note;
 }
 
+/*
+ * The output file's {stream, text} frames (output.c) as chunks, in the
+ * order written, neighbours of one stream joined.  The code can write to
+ * that file too: what does not parse is stdout text, never dropped.
+ * *total is the text's length.
+ */
+static struct world_chunk *
+output_chunks(struct arena *a, const char *p, size_t len, size_t *n,
+    size_t *total)
+{
+	struct world_chunk *v = arena_array(a, len / 5 + 2, sizeof *v);
+	size_t k = 0, off = 0;
+
+	*total = 0;
+	while (off < len) {
+		const char *stream = "stdout", *text = p + off;
+		size_t tlen = len - off;
+		uint32_t l;
+
+		if (len - off >= 5 && (p[off] == 'o' || p[off] == 'e')) {
+			memcpy(&l, p + off + 1, 4);
+			stream = p[off] == 'e' ? "stderr" : "stdout";
+			text = p + off + 5;
+			tlen = l <= len - off - 5 ? l : len - off - 5;
+			off += 5 + tlen;
+		} else
+			off = len;	/* not ours: the rest as it is */
+		if (tlen == 0)
+			continue;
+		if (k > 0 && strcmp(v[k - 1].stream, stream) == 0) {
+			char *j = arena_alloc(a, v[k - 1].len + tlen + 1);
+			memcpy(j, v[k - 1].text, v[k - 1].len);
+			memcpy(j + v[k - 1].len, text, tlen);
+			j[v[k - 1].len + tlen] = '\0';
+			v[k - 1].text = j;
+			v[k - 1].len += tlen;
+		} else {
+			v[k].stream = stream;
+			v[k].text = arena_strndup(a, text, tlen);
+			v[k].len = tlen;
+			k++;
+		}
+		*total += tlen;
+	}
+	*n = k;
+	return v;
+}
+
+/* The chunks' text as one string (total bytes). */
+static const char *
+output_text(struct arena *a, const struct world_chunk *v, size_t n,
+    size_t total)
+{
+	char *s = arena_alloc(a, total + 1), *q = s;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		memcpy(q, v[i].text, v[i].len);
+		q += v[i].len;
+	}
+	*q = '\0';
+	return s;
+}
+
 static void
 free_names(struct cpy *c)
 {
@@ -1832,11 +1896,16 @@ cpy_run(struct world *w, const struct world_input *in,
 	c->files = r.files;
 	r.files = NULL;
 	if (r.output_len > 0) {
-		size_t n = r.output_len;
-		if (r.output[n - 1] == '\n')
-			n--;
-		out->output = arena_strndup(a, r.output, n);
-		effect(&e, "print", "stdout", NULL, out->output);
+		size_t n;
+		out->chunks = output_chunks(a, r.output, r.output_len,
+		    &out->nchunks, &n);
+		/* (the print effect and the trace keep the text as one) */
+		out->output = output_text(a, out->chunks, out->nchunks, n);
+		n = strlen(out->output);
+		if (n > 0 && out->output[n - 1] == '\n')
+			((char *)out->output)[n - 1] = '\0';
+		if (out->output[0] != '\0')
+			effect(&e, "print", "stdout", NULL, out->output);
 	}
 	e.source = "world";
 	out->result = r.result;

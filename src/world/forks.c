@@ -49,6 +49,8 @@
 
 static int born[2] = { -1, -1 }, ended[2] = { -1, -1 };
 static pid_t interp;		/* the interpreter's own pid */
+static pid_t waiting[MAX_BORN];	/* born, not reaped yet */
+static size_t nwaiting;
 
 static void
 on_ending(int sig)
@@ -125,6 +127,11 @@ forks_end(void)
 
 	if (born[0] < 0 || getpid() != interp)
 		return 0;
+	for (i = 0; i < nwaiting;)	/* (what ended since) */
+		if (waitpid(waiting[i], NULL, WNOHANG) != 0)
+			waiting[i] = waiting[--nwaiting];
+		else
+			i++;
 	/* rounds until no copy is born or ends for a while: a copy still
 	 * forking when it is told makes more */
 	start = last = now_ms();
@@ -137,7 +144,7 @@ forks_end(void)
 			(void)kill(pids[i], ENDING_SIGNAL);
 		n += got;
 		if (n == 0)
-			return 0;
+			return 0;	/* (nothing forked this input) */
 		i = read_pids(ended[0], gone + k, MAX_BORN - k);
 		k += i;
 		if (got > 0 || i > 0)
@@ -147,11 +154,19 @@ forks_end(void)
 			break;
 		(void)poll(p, 2, QUIET_MS);
 	}
-	/* the interpreter's own children that ended, now or before (a copy
-	 * that ran to the end of the input exits by itself): no zombie
-	 * keeps a place of the limit.  (The others' parents were copies
-	 * too, and PID 1 reaps what they leave.) */
-	for (i = 0; i < n; i++)
-		(void)waitpid(pids[i], NULL, WNOHANG);
+	/* the interpreter's own children that ended, now or since an
+	 * earlier input (a copy that ran to the end of the input exits by
+	 * itself, maybe later): no zombie keeps a place of the limit.
+	 * (The others' parents were copies too, and PID 1 reaps what they
+	 * leave.) */
+	for (i = 0; i < n && nwaiting < MAX_BORN; i++)
+		waiting[nwaiting++] = pids[i];
+	for (i = 0; i < nwaiting;) {
+		pid_t r = waitpid(waiting[i], NULL, WNOHANG);
+		if (r == 0)
+			i++;	/* alive: a program, or not ended yet */
+		else
+			waiting[i] = waiting[--nwaiting];
+	}
 	return (unsigned)k;
 }

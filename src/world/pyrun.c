@@ -684,6 +684,28 @@ flush_std(void)
 	}
 }
 
+/* sys.stdout line-buffered, as python3's at a terminal: a print comes
+ * before the listing of the os.system('ls') after it. */
+static void
+line_buffered_stdout(void)
+{
+	PyObject *out = PySys_GetObject("stdout");	/* borrowed */
+	PyObject *kw = NULL, *m = NULL, *r = NULL;
+
+	if (out != NULL && out != Py_None &&
+	    (kw = Py_BuildValue("{s:O}", "line_buffering", Py_True)) != NULL &&
+	    (m = PyObject_GetAttrString(out, "reconfigure")) != NULL) {
+		PyObject *none = PyTuple_New(0);
+		if (none != NULL)
+			r = PyObject_Call(m, none, kw);
+		Py_XDECREF(none);
+	}
+	Py_XDECREF(r);
+	Py_XDECREF(m);
+	Py_XDECREF(kw);
+	PyErr_Clear();
+}
+
 static void
 send_output(int capfd)
 {
@@ -691,10 +713,16 @@ send_output(int capfd)
 	ssize_t n = pread(capfd, buf, sizeof buf, 0);
 	struct stat sb;
 
+	uint64_t cut = output_cut();
+
+	/* {stream, text} frames (output.c); when the interpreter died, PID 1
+	 * sends what its thread had kept */
 	if (n > 0)
 		send_frame(WW_OUTPUT, buf, (size_t)n, NULL, 0);
-	if (fstat(capfd, &sb) == 0 && sb.st_size > (off_t)sizeof buf)
-		send_cut(WW_CUT_OUTPUT, (uint64_t)sb.st_size);
+	if (cut > 0 || (fstat(capfd, &sb) == 0 && sb.st_size >
+	    (off_t)sizeof buf))
+		send_cut(WW_CUT_OUTPUT, cut > 0 ? output_total() :
+		    (uint64_t)sb.st_size);
 }
 
 static int
@@ -1226,7 +1254,7 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 		(void)jailkind_take(old, JAILKIND_MAX_REFUSALS, &d);
 	}
 	if (!setup) {
-		(void)ftruncate(capfd, 0);
+		output_begin();		/* (capfd: output.c's file) */
 		said = said_list;
 		if (said != NULL && PyList_Check(said) &&
 		    PyList_GET_SIZE(said) == 1)
@@ -1288,8 +1316,10 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 	Py_XDECREF(v);
 	Py_XDECREF(code);
 	flush_std();
-	if (!setup)
+	if (!setup) {
+		output_sync();
 		forks_ended(forks_end());
+	}
 	if (command && (said = said_list) != NULL &&
 	    PyList_Check(said) && PyList_GET_SIZE(said) == 1 &&
 	    PyUnicode_CheckExact(PyList_GET_ITEM(said, 0))) {
@@ -1395,6 +1425,10 @@ pyrun_serve(int sock, int capfd, int wsdir)
 
 	sock_fd = sock;
 	self_pid = getpid();
+	/* fds 1 and 2 become pipes read in order (output.c); without them
+	 * the output file takes both streams as one, as before */
+	(void)output_start(capfd);
+	line_buffered_stdout();
 	hook = PyCFunction_New(&keep_shown_def, NULL);
 	saved_hook = PySys_GetObject("displayhook");
 	Py_XINCREF(saved_hook);

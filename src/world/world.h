@@ -105,6 +105,14 @@ struct world_effect {
 					   "world" (static) */
 };
 
+/* A piece of what the code and its programs wrote, in the order written:
+ * neighbours of one stream are one chunk. */
+struct world_chunk {
+	const char	*stream;	/* "stdout" or "stderr" (static) */
+	const char	*text;		/* len bytes, NUL-terminated */
+	size_t		 len;
+};
+
 struct world_input {
 	const char	*src;		/* the input as typed */
 	size_t		 len;
@@ -133,6 +141,8 @@ struct world_reply {
 					   code made (it went on, or raised):
 					   what, as the record says it */
 	const char	*output;	/* what the code printed, or NULL */
+	const struct world_chunk *chunks;	/* the same, by stream */
+	size_t		 nchunks;
 	const char	*truncated;	/* what the caps left out of this
 					   reply (the record's "truncated"),
 					   or NULL */

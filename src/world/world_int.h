@@ -154,6 +154,17 @@ void pyrun_after_fork(void);
  * program end; how many. */
 int forks_watch(void);
 unsigned forks_end(void);
+/* output.c, in the interpreter: output_start() once, making fds 1 and 2
+ * pipes that a thread copies into capfd as {stream, text} frames (0, or
+ * -1 with errno: then they stay the file); output_begin() as an input
+ * starts (the file emptied), output_sync() before its reply (the pipes
+ * drained), output_cut() the text bytes past the cap and output_total()
+ * all the text written. */
+int output_start(int capfd);
+void output_begin(void);
+void output_sync(void);
+uint64_t output_cut(void);
+uint64_t output_total(void);
 /* pyrun.c, in the interpreter once set-up is done: answer requests on
  * sock until it closes.  capfd is where fds 1 and 2 write (captured
  * output), wsdir the workspace.  Never returns. */
