@@ -35,6 +35,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,6 +51,11 @@
 static int born[2] = { -1, -1 }, ended[2] = { -1, -1 };
 static pid_t interp;		/* the interpreter's own pid */
 static pid_t waiting[MAX_BORN];	/* born, not reaped yet */
+/* Shared with every copy (MAP_SHARED): set while the input's copies are
+ * being ended, so that a copy that forks then -- a freed place of the
+ * process limit lets a fork bomb go on -- makes one that ends at birth,
+ * and the bomb runs down instead of refilling. */
+static volatile int *over;
 static size_t nwaiting;
 
 static void
@@ -71,7 +77,9 @@ forks_child(void)
 
 	if (born[1] < 0)
 		return;
-	(void)write(born[1], &self, sizeof self);
+	if (over != NULL && *over)
+		_exit(0);	/* the input has ended: born too late */
+	/* the handler before the pid is told: told, it may be signalled */
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_ending;
 	sigemptyset(&sa.sa_mask);
@@ -79,11 +87,18 @@ forks_child(void)
 	sigemptyset(&set);
 	sigaddset(&set, ENDING_SIGNAL);
 	(void)pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	(void)write(born[1], &self, sizeof self);
 }
 
 int
 forks_watch(void)
 {
+	void *m = mmap(NULL, sizeof *over, PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED)
+		return -1;
+	over = m;
 	interp = getpid();
 	if (pipe2(born, O_CLOEXEC | O_NONBLOCK) == -1 ||
 	    pipe2(ended, O_CLOEXEC | O_NONBLOCK) == -1)
@@ -127,6 +142,7 @@ forks_end(void)
 
 	if (born[0] < 0 || getpid() != interp)
 		return 0;
+	*over = 1;	/* (until forks_begin: the next input's) */
 	for (i = 0; i < nwaiting;)	/* (what ended since) */
 		if (waitpid(waiting[i], NULL, WNOHANG) != 0)
 			waiting[i] = waiting[--nwaiting];
@@ -140,9 +156,11 @@ forks_end(void)
 		    { ended[0], POLLIN, 0 } };
 		size_t got = read_pids(born[0], pids + n, MAX_BORN - n);
 
-		for (i = n; i < n + got; i++)
-			(void)kill(pids[i], ENDING_SIGNAL);
+		/* (every round tells them all again: a copy told while it
+		 * was being born may not have heard) */
 		n += got;
+		for (i = 0; i < n; i++)
+			(void)kill(pids[i], ENDING_SIGNAL);
 		if (n == 0)
 			return 0;	/* (nothing forked this input) */
 		i = read_pids(ended[0], gone + k, MAX_BORN - k);
@@ -169,4 +187,11 @@ forks_end(void)
 			waiting[i] = waiting[--nwaiting];
 	}
 	return (unsigned)k;
+}
+
+void
+forks_begin(void)
+{
+	if (over != NULL && getpid() == interp)
+		*over = 0;
 }

@@ -1255,6 +1255,7 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 	}
 	if (!setup) {
 		output_begin();		/* (capfd: output.c's file) */
+		forks_begin();
 		said = said_list;
 		if (said != NULL && PyList_Check(said) &&
 		    PyList_GET_SIZE(said) == 1)

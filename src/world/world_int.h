@@ -149,10 +149,11 @@ const char *pyrun_version(char *buf, size_t n);
 /* pyrun.c, in the interpreter (PID 1's child) right after its fork. */
 void pyrun_after_fork(void);
 /* forks.c, in the interpreter: forks_watch() once (0, or -1 with
- * errno), and forks_end() at the end of each input: the copies of the
+ * errno), forks_begin() as each input starts and forks_end() at its end: the copies of the
  * interpreter its code forked that are still running and never ran a
  * program end; how many. */
 int forks_watch(void);
+void forks_begin(void);
 unsigned forks_end(void);
 /* output.c, in the interpreter: output_start() once, making fds 1 and 2
  * pipes that a thread copies into capfd as {stream, text} frames (0, or
