@@ -45,8 +45,8 @@
 #define ENDING_SIGNAL	SIGURG	/* ignored by default: exec forgets it */
 #define MAX_BORN	1024	/* pids kept per input; more are ended by
 				   the world's limits, not told */
-#define QUIET_MS	20	/* no pid ended for this long: done */
-#define MOST_MS		300
+#define QUIET_MS	50	/* no pid ended for this long: done */
+#define MOST_MS		1000
 
 static int born[2] = { -1, -1 }, ended[2] = { -1, -1 };
 static pid_t interp;		/* the interpreter's own pid */
