@@ -38,6 +38,7 @@
 #include <poll.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -225,7 +226,7 @@ is_noise(const char *event, PyObject *args)
 		return true;
 	/* the kernel's refusals are sent as "seccomp" events (jailkind.c):
 	 * the code's own sys.audit('seccomp', ...) is not one */
-	if (strcmp(event, "seccomp") == 0)
+	if (strcmp(event, "seccomp") == 0 || strcmp(event, FORKS_EVENT) == 0)
 		return true;
 	if (strcmp(event, "open") == 0 && is_write_open(args))
 		return false;
@@ -508,7 +509,24 @@ pyrun_init(char *why, size_t n)
 void
 pyrun_after_fork(void)
 {
+	PyObject *sig, *r = NULL;
+
 	PyOS_AfterFork_Child();
+	(void)forks_watch();	/* (without it, copies end as before) */
+	/* Ctrl-C is KeyboardInterrupt, as at Python's prompt (the zygote
+	 * initialised CPython without its signal handlers: the session,
+	 * not the zygote, is the one a terminal interrupts).  _signal is
+	 * imported already, so sys.modules does not change. */
+	sig = PyImport_ImportModule("_signal");
+	if (sig != NULL) {
+		PyObject *h = PyObject_GetAttrString(sig, "default_int_handler");
+		if (h != NULL)
+			r = PyObject_CallMethod(sig, "signal", "iO", SIGINT, h);
+		Py_XDECREF(h);
+	}
+	Py_XDECREF(r);
+	Py_XDECREF(sig);
+	PyErr_Clear();
 }
 
 /* ---------------------------------------------------------------- */
@@ -658,6 +676,28 @@ flush_std(void)
 	}
 }
 
+/* sys.stdout line-buffered, as python3's at a terminal: a print comes
+ * before the listing of the os.system('ls') after it. */
+static void
+line_buffered_stdout(void)
+{
+	PyObject *out = PySys_GetObject("stdout");	/* borrowed */
+	PyObject *kw = NULL, *m = NULL, *r = NULL;
+
+	if (out != NULL && out != Py_None &&
+	    (kw = Py_BuildValue("{s:O}", "line_buffering", Py_True)) != NULL &&
+	    (m = PyObject_GetAttrString(out, "reconfigure")) != NULL) {
+		PyObject *none = PyTuple_New(0);
+		if (none != NULL)
+			r = PyObject_Call(m, none, kw);
+		Py_XDECREF(none);
+	}
+	Py_XDECREF(r);
+	Py_XDECREF(m);
+	Py_XDECREF(kw);
+	PyErr_Clear();
+}
+
 static void
 send_output(int capfd)
 {
@@ -665,10 +705,16 @@ send_output(int capfd)
 	ssize_t n = pread(capfd, buf, sizeof buf, 0);
 	struct stat sb;
 
+	uint64_t cut = output_cut();
+
+	/* {stream, text} frames (output.c); when the interpreter died, PID 1
+	 * sends what its thread had kept */
 	if (n > 0)
 		send_frame(WW_OUTPUT, buf, (size_t)n, NULL, 0);
-	if (fstat(capfd, &sb) == 0 && sb.st_size > (off_t)sizeof buf)
-		send_cut(WW_CUT_OUTPUT, (uint64_t)sb.st_size);
+	if (cut > 0 || (fstat(capfd, &sb) == 0 && sb.st_size >
+	    (off_t)sizeof buf))
+		send_cut(WW_CUT_OUTPUT, cut > 0 ? output_total() :
+		    (uint64_t)sb.st_size);
 }
 
 static int
@@ -1154,6 +1200,28 @@ static PyMethodDef keep_shown_def = {
 
 static size_t send_refusals(void);
 
+/* What forks_end() ended, as an event of ours (the code's own
+ * sys.audit of that name is dropped as noise). */
+static void
+forks_ended(unsigned n)
+{
+	char num[16];
+	struct text t;
+	uint16_t len;
+
+	if (n == 0 || nevents == WW_MAX_EVENTS)
+		return;
+	len = (uint16_t)snprintf(num, sizeof num, "%u", n);
+	t.p = events[nevents];
+	t.len = 0;
+	t.cap = WW_MAX_EVENT;
+	adds(&t, FORKS_EVENT);
+	add(&t, "", 1);
+	add(&t, (const char *)&len, 2);
+	add(&t, num, len);
+	event_len[nevents++] = (uint32_t)t.len;
+}
+
 static void
 run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
     bool literals, bool command, int capfd, int wsdir)
@@ -1178,7 +1246,8 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 		(void)jailkind_take(old, JAILKIND_MAX_REFUSALS, &d);
 	}
 	if (!setup) {
-		(void)ftruncate(capfd, 0);
+		output_begin();		/* (capfd: output.c's file) */
+		forks_begin();
 		said = said_list;
 		if (said != NULL && PyList_Check(said) &&
 		    PyList_GET_SIZE(said) == 1)
@@ -1240,6 +1309,10 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 	Py_XDECREF(v);
 	Py_XDECREF(code);
 	flush_std();
+	if (!setup) {
+		output_sync();
+		forks_ended(forks_end());
+	}
 	if (command && (said = said_list) != NULL &&
 	    PyList_Check(said) && PyList_GET_SIZE(said) == 1 &&
 	    PyUnicode_CheckExact(PyList_GET_ITEM(said, 0))) {
@@ -1345,6 +1418,10 @@ pyrun_serve(int sock, int capfd, int wsdir)
 
 	sock_fd = sock;
 	self_pid = getpid();
+	/* fds 1 and 2 become pipes read in order (output.c); without them
+	 * the output file takes both streams as one, as before */
+	(void)output_start(capfd);
+	line_buffered_stdout();
 	hook = PyCFunction_New(&keep_shown_def, NULL);
 	saved_hook = PySys_GetObject("displayhook");
 	Py_XINCREF(saved_hook);
@@ -1382,6 +1459,10 @@ pyrun_serve(int sock, int capfd, int wsdir)
 			if (len < 9)
 				_exit(0);
 			memcpy(&nonce, buf + 1, 8);
+			/* a Ctrl-C that came after the last input ended is
+			 * not this one's */
+			if (PyErr_CheckSignals() == -1)
+				PyErr_Clear();
 			apply_dir_modes(wsdir);
 			run_input(main_dict, buf + 9, len - 9,
 			    (buf[0] & WW_SETUP) != 0,

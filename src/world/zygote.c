@@ -328,6 +328,10 @@ zygote_main(int ctl)
 	sigset_t unblocked;
 	int i;
 
+	/* A session of its own: the terminal's Ctrl-C and hang-up reach
+	 * the session, which passes Ctrl-C on to the running input alone
+	 * (world.h), never to the zygote and every world at once. */
+	(void)setsid();
 	/* (kept across the exec, set again in case it was not) */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1)
 		_exit(0);
