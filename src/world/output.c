@@ -139,6 +139,7 @@ int
 output_start(int capfd)
 {
 	int out[2], err[2];
+	pthread_attr_t attr;
 	pthread_t t;
 	sigset_t all, old;
 	int rc;
@@ -164,7 +165,12 @@ output_start(int capfd)
 	 * KeyboardInterrupt, forks.c's) */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&t, NULL, reader, NULL);
+	/* a small stack: its address space counts against the world's
+	 * RLIMIT_AS, and the reader needs little (its buffer is static) */
+	pthread_attr_init(&attr);
+	(void)pthread_attr_setstacksize(&attr, 64u << 10);
+	rc = pthread_create(&t, &attr, reader, NULL);
+	pthread_attr_destroy(&attr);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {
 		errno = rc;
