@@ -274,7 +274,12 @@ model_apply(struct model *m, const char *input, size_t len,
 			    r[i].input ? r[i].input : "");
 		else
 			e->shown = xstrdup(r[i].input ? r[i].input : "");
-		e->outcome = xstrdup(r[i].outcome ? r[i].outcome : "");
+		/* (a CPython world's value comes marked "= " (trace.c):
+		 * the pane marks every outcome itself, "= ok 2") */
+		e->outcome = xstrdup(r[i].outcome == NULL ? "" :
+		    r[i].verdict == VERDICT_OK &&
+		    strncmp(r[i].outcome, "= ", 2) == 0 ? r[i].outcome + 2 :
+		    r[i].outcome);
 		e->inside = record_path_is_jail(r[i].path) &&
 		    r[i].verdict == VERDICT_OK && did_harm(&r[i]);
 		mp->last.valid = true;
