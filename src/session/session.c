@@ -1579,6 +1579,19 @@ resumed_note(struct step *st, const struct world *w)
 }
 
 /*
+ * What the session may keep of a world's files after this input: its
+ * memory cap less what it keeps beside this path's files (the world's
+ * read-back takes no more: cpython.c).
+ */
+static size_t
+files_room(const struct session *s, const struct pathstate *ps)
+{
+	size_t kept = session_kept(s) - mfs_bytes(ps->fs);
+
+	return kept < s->mem_session ? s->mem_session - kept : 1;
+}
+
+/*
  * Run src (the input, or on the sandbox path the code of a command's
  * argument or the command as its layers let it through) in the path's
  * world.  The model decides the record itself; any other world's reply
@@ -1595,6 +1608,7 @@ run_world(struct step *st, const char *src, const struct node *root,
 	struct world_input in = {
 		.src = src, .len = strlen(src),
 		.command = e ? e->name : NULL, .a = st->a,
+		.files_cap = files_room(st->s, st->ps),
 		.literals = st->s->state != NULL || st->s->nsnaps > 0 ||
 		    st->s->literals,
 		.model_run = model_step, .model_ctx = &job,
