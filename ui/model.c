@@ -238,6 +238,16 @@ take_tree(struct model *m, const struct record_tree *t)
 	m->nast = t->nrows;
 }
 
+/* An ok value a CPython world computed, which its trace line marks
+ * "= " (trace.c)? */
+static bool
+is_world_value(const struct record *r)
+{
+	return r->verdict == VERDICT_OK && r->kind == KIND_CODE &&
+	    r->engine != NULL && strcmp(r->engine, "cpython") == 0 &&
+	    r->outcome != NULL && strncmp(r->outcome, "= ", 2) == 0;
+}
+
 /* Did the step do harm (not merely try it)? */
 static bool
 did_harm(const struct record *r)
@@ -277,9 +287,7 @@ model_apply(struct model *m, const char *input, size_t len,
 		/* (a CPython world's value comes marked "= " (trace.c):
 		 * the pane marks every outcome itself, "= ok 2") */
 		e->outcome = xstrdup(r[i].outcome == NULL ? "" :
-		    r[i].verdict == VERDICT_OK &&
-		    strncmp(r[i].outcome, "= ", 2) == 0 ? r[i].outcome + 2 :
-		    r[i].outcome);
+		    is_world_value(&r[i]) ? r[i].outcome + 2 : r[i].outcome);
 		e->inside = record_path_is_jail(r[i].path) &&
 		    r[i].verdict == VERDICT_OK && did_harm(&r[i]);
 		mp->last.valid = true;
