@@ -13,7 +13,8 @@
  *      to its stderr only (never to the host's /dev/log), holding only
  *      CAP_NET_BIND_SERVICE (ambient, so it survives execve whatever uid
  *      the world maps) and no_new_privs, under a seccomp filter that
- *      lets it exec itself once and never again (dnsmasq_rules);
+ *      lets it exec itself once and never again (dnsmasq_rules), from a
+ *      copy it may not read, so that it is not dumpable (dnsmasq_image);
  *   3. forks the sink: it binds its listeners and four raw sockets (TCP
  *      and UDP, IPv4 and IPv6), drops every capability, sets
  *      no_new_privs and a seccomp allowlist under which the only
@@ -84,6 +85,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -641,11 +643,62 @@ caps_keep(uint32_t mask)
  * program we did not write; execveat allowed only from DNSMASQ_EXEC_FD
  * with AT_EMPTY_PATH (the one exec that starts it, before which the
  * filter is loaded), execve never; sockets of the families it uses
- * only (AF_UNIX, AF_INET, AF_INET6, AF_NETLINK); no terminal injection.
- * Compiled once (fakenet_prepare) and loaded by each dnsmasq before its
- * exec.
+ * only (AF_UNIX, AF_INET, AF_INET6, AF_NETLINK); no terminal injection;
+ * prctl(PR_SET_DUMPABLE) refused, since dnsmasq -d makes itself dumpable
+ * (see dnsmasq_image).  Compiled once (fakenet_prepare) and loaded by
+ * each dnsmasq before its exec.
  */
 static struct jail_bpf dnsmasq_filter;
+
+/*
+ * dnsmasq's binary, copied once (fakenet_prepare) into a sealed memfd of
+ * mode 0111, executed from there: a program executed from a file it may
+ * not read is not dumpable, and its memory belongs to the user namespace
+ * that may read the file (the host's), so nothing in the world, which
+ * runs as dnsmasq's user, can read its /proc links or its memory, or
+ * trace it.  -1 where it could not be made (no dnsmasq here, a kernel
+ * that refuses executable memfds): dnsmasq is then executed from its
+ * path, dumpable, protected from the world's code only by the
+ * capability it keeps (a tracer must hold every capability its tracee
+ * holds).
+ */
+static int dnsmasq_image = -1;
+
+#ifndef MFD_EXEC
+#define MFD_EXEC		0x0010U
+#endif
+
+static int
+image_new(const char *path)
+{
+	char buf[65536];
+	ssize_t got;
+	int in, fd;
+
+	in = open(path, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -1;
+	fd = memfd_create("dnsmasq", MFD_CLOEXEC | MFD_ALLOW_SEALING |
+	    MFD_EXEC);
+	if (fd < 0 && errno == EINVAL)	/* a kernel before MFD_EXEC */
+		fd = memfd_create("dnsmasq", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0) {
+		close(in);
+		return -1;
+	}
+	while ((got = read(in, buf, sizeof buf)) > 0 ||
+	    (got < 0 && errno == EINTR))
+		if (got > 0 && jail_write_all(fd, buf, (size_t)got) == -1)
+			break;
+	close(in);
+	if (got != 0 || fchmod(fd, 0111) == -1 ||
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW |
+	    F_SEAL_WRITE) == -1) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
 
 static int
 dnsmasq_rules(void *vctx, void *arg)
@@ -685,6 +738,10 @@ dnsmasq_rules(void *vctx, void *arg)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
 		    SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_MASKED_EQ,
 		    0xffffffffu, TIOCLINUX));
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+		    SCMP_SYS(prctl), 1, SCMP_A0(SCMP_CMP_EQ,
+		    PR_SET_DUMPABLE));
 	if (rc < 0) {
 		errno = -rc;
 		return -1;
@@ -699,6 +756,7 @@ fakenet_prepare(char *why, size_t n)
 
 	if (dnsmasq_filter.insns != NULL)
 		return 0;
+	dnsmasq_image = image_new(DNSMASQ_PATH);	/* -1: see above */
 	if (jail_seccomp_compile_table(&dnsmasq_filter, SCMP_ACT_ERRNO(EPERM),
 	    except, dnsmasq_rules, NULL) == -1) {
 		snprintf(why, n, "fakenet: dnsmasq's seccomp filter: %s",
@@ -708,11 +766,12 @@ fakenet_prepare(char *why, size_t n)
 	return 0;
 }
 
-/* dnsmasq's own descriptor for its exec, at DNSMASQ_EXEC_FD, with
- * RLIMIT_NOFILE lowered to it: once the exec has closed it (CLOEXEC), no
- * process of dnsmasq's can have that descriptor again. */
+/* dnsmasq's own descriptor for its exec, at DNSMASQ_EXEC_FD (image, or
+ * path when image is -1), with RLIMIT_NOFILE lowered to it: once the
+ * exec has closed it (CLOEXEC), no process of dnsmasq's can have that
+ * descriptor again. */
 static int
-exec_fd(const char *path)
+exec_fd(const char *path, int image)
 {
 	struct rlimit rl;
 	int fd, hi;
@@ -728,7 +787,7 @@ exec_fd(const char *path)
 		if (setrlimit(RLIMIT_NOFILE, &rl) == -1)
 			return -1;
 	}
-	fd = open(path, O_PATH | O_CLOEXEC);
+	fd = image >= 0 ? image : open(path, O_PATH | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	hi = fcntl(fd, F_DUPFD_CLOEXEC, DNSMASQ_EXEC_FD);
@@ -742,18 +801,20 @@ exec_fd(const char *path)
 }
 
 static void __attribute__((noreturn))
-dnsmasq_child(pid_t parent, const char *path, const char *answer,
+dnsmasq_child(pid_t parent, const char *path, int image, const char *answer,
     int devnull, int err)
 {
 	char address[64];
 	char *const envp[] = { NULL };
 	struct sock_fprog prog = { dnsmasq_filter.len, dnsmasq_filter.insns };
+	int keep[1] = { image };
 
-	if (child_common(parent, devnull, err, NULL, 0) == -1) {
+	if (child_common(parent, devnull, err, keep, image >= 0 ? 1 : 0)
+	    == -1) {
 		dprintf(2, "set-up: %s", strerror(errno));
 		_exit(127);
 	}
-	if (exec_fd(path) == -1) {
+	if (exec_fd(path, image >= 0 ? keep[0] : -1) == -1) {
 		dprintf(2, "%s: %s", path, strerror(errno));
 		_exit(127);
 	}
@@ -2712,7 +2773,9 @@ fakenet_start(const struct fakenet_config *cfg_in, struct fakenet *out,
 		goto done;
 	}
 	if (out->dnsmasq == 0)
-		dnsmasq_child(self, cfg.dnsmasq, cfg.answer, devnull, err[1]);
+		dnsmasq_child(self, cfg.dnsmasq,
+		    strcmp(cfg.dnsmasq, DNSMASQ_PATH) == 0 ? dnsmasq_image : -1,
+		    cfg.answer, devnull, err[1]);
 	close(err[1]);
 	err[1] = -1;
 	out->sink = fork();

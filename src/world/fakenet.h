@@ -133,7 +133,10 @@ void fakenet_ca_free(struct fakenet_ca *ca);			/* NULL: no-op */
 
 /*
  * What every world's fake internet shares, made once per process that
- * builds worlds (the zygote, with the CA): dnsmasq's seccomp filter.
+ * builds worlds (the zygote, with the CA): dnsmasq's seccomp filter, and
+ * the sealed, unreadable copy of its binary it is executed from (not
+ * made where the kernel refuses: dnsmasq is then executed from its path
+ * and stays dumpable).
  * fakenet_start() makes it on its first call when nobody did.  0, or -1
  * with why set.
  */
@@ -260,8 +263,8 @@ const char *fakenet_flag_name(unsigned bit);
  * the sink start with the caller's root and / as working directory, in
  * a session of their own (no controlling terminal), with descriptors 0
  * to 2 on /dev/null or the set-up's pipes and nothing else of the
- * caller's but the capture pipes, and each under a seccomp filter (the
- * sink's allowlist; dnsmasq's, fakenet_prepare()).  Forked before
+ * caller's but the capture pipes, neither dumpable, and each under a
+ * seccomp filter (the sink's allowlist; dnsmasq's, fakenet_prepare()).  Forked before
  * pivot_root, they would keep the caller's working directory, a
  * directory of the host, through it.  Forks dnsmasq and the sink (both
  * die with the caller: PDEATHSIG) and returns when both answer, within
