@@ -28,8 +28,8 @@
  *           answered, a sink capturing what was sent, HTTPS decrypted
  *           with the zygote's CA, which is the replica's whole trust
  *           store; its helpers with / as working directory, a session
- *           of their own and seccomp filters); rlimits; descriptors 0 on /dev/null, 1 and
- *           2 on the output file, 3 the session's socket, nothing else; a
+ *           of their own and seccomp filters); rlimits; descriptors 0
+ *           on /dev/null, 1 and 2 on the output file, 3 the session's socket, nothing else; a
  *           new session; every capability dropped; no_new_privs; the
  *           seccomp denylist (below).  Then it says "ready" and serves.
  *
