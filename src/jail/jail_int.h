@@ -175,6 +175,14 @@ int jail_seccomp_compile(struct jail_bpf *out);
  * processes may be made (fork, vfork, clone without namespace flags). */
 int jail_seccomp_compile_notify(struct jail_bpf *out);
 /*
+ * Another filter with the same table (world/fakenet.c's dnsmasq): default
+ * ALLOW, every call of the table but those named in except (a NULL-ended
+ * list, or NULL) given action, then more(ctx, arg) adds rules to the
+ * libseccomp context (0, or -1 with errno).  0, or -1 with errno.
+ */
+int jail_seccomp_compile_table(struct jail_bpf *out, uint32_t action,
+    const char *const *except, int (*more)(void *ctx, void *arg), void *arg);
+/*
  * Install the SIGSYS reporter on report_fd and load prog (no_new_privs
  * must be set).  0, or -1 with errno.
  */

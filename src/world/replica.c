@@ -11,12 +11,7 @@
  *           and ends with it; the session ends a world by killing it
  *           (PID 1 dies with it, and everything in the pid namespace with
  *           PID 1).
- *   pid1    the interpreter.  Private mounts; the network namespace's
- *           fake internet where the kind has one (world.h; the others
- *           leave the namespace empty) (fakenet.h: every address and
- *           name answered, a sink capturing what was sent, HTTPS
- *           decrypted with the zygote's CA, which is the replica's whole
- *           trust store); a
+ *   pid1    the interpreter.  Private mounts; a
  *           new root on
  *           a small tmpfs: the host's /usr read-only (nosuid, nodev; /bin,
  *           /lib, /lib64 and /sbin as usrmerge's links), a replica /etc
@@ -27,8 +22,14 @@
  *           /tmp, HOME (/home/agent) and the workspace (/workspace, where
  *           the model's os.getcwd() says it is) as capped tmpfs; then
  *           pivot_root, the root remounted read-only, the workspace as
- *           working directory; rlimits; descriptors 0 on /dev/null, 1 and
- *           2 on the output file, 3 the session's socket, nothing else; a
+ *           working directory; inside it, the network namespace's fake
+ *           internet where the kind has one (world.h; the others leave
+ *           the namespace empty) (fakenet.h: every address and name
+ *           answered, a sink capturing what was sent, HTTPS decrypted
+ *           with the zygote's CA, which is the replica's whole trust
+ *           store; its helpers with / as working directory, a session
+ *           of their own and seccomp filters); rlimits; descriptors 0
+ *           on /dev/null, 1 and 2 on the output file, 3 the session's socket, nothing else; a
  *           new session; every capability dropped; no_new_privs; the
  *           seccomp denylist (below).  Then it says "ready" and serves.
  *
@@ -216,9 +217,10 @@ static struct fakenet_ca *fake_ca;
  * dnsmasq answering every name, the sink capturing what was sent, HTTPS
  * decrypted with the zygote's CA.  The capture pipes' other ends are the
  * session's: fakenet_start() hands ours to the sink and closes them here,
- * so the code can neither read nor forge captures.  It is started before
- * the root is built and waited for after (step_network_wait): dnsmasq
- * starts up while this process mounts.
+ * so the code can neither read nor forge captures.  It is started once
+ * the new root is in place (its helpers' working directory, root and
+ * descriptors are the world's, fakenet.h) and waited for after the
+ * limits are set (step_network_wait).
  */
 static int
 step_network(struct stage *st)
@@ -378,6 +380,7 @@ step_rootfs(struct stage *st)
 		"/etc", "/etc/ssl", "/home", "/root", "/dev", "/proc", "/var",
 		"/var/tmp", "/run",
 	};
+	const char *pem;
 	char opts[96], path[128];
 	size_t i;
 
@@ -418,9 +421,11 @@ step_rootfs(struct stage *st)
 	}
 	/* The trust store holds the fake internet's CA, and only it:
 	 * nothing real is reachable (fakenet.h). */
+	pem = world_kind_has_fakenet(st->kind) && fake_ca != NULL ?
+	    fakenet_ca_pem(fake_ca) : NULL;
 	if (mkdir(NEWROOT "/etc/ssl/certs", 0755) == -1 ||
 	    jail_write_text(NEWROOT "/etc/ssl/certs/ca-certificates.crt",
-	    st->fn.ca_pem != NULL ? st->fn.ca_pem : "", O_CREAT | O_EXCL)
+	    pem != NULL ? pem : "", O_CREAT | O_EXCL)
 	    == -1) {
 		snprintf(st->detail, sizeof st->detail, "the trust store");
 		return -1;
@@ -636,7 +641,7 @@ replica_compile(char *why, size_t n)
 
 	/* OpenSSL's start-up costs milliseconds: once, not per world */
 	fake_ca = fakenet_ca_new(why, n);
-	if (fake_ca == NULL)
+	if (fake_ca == NULL || fakenet_prepare(why, n) == -1)
 		return -1;
 	ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (ctx == NULL) {
@@ -799,28 +804,29 @@ pid1_main(struct stage *st)
 	if (injected(st, WORLD_STEP_MOUNT_PRIVATE) ||
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1)
 		refuse(st, WORLD_STEP_MOUNT_PRIVATE, errno);
-	/* (a kind without the fake internet keeps its network namespace
-	 * empty: not even loopback) */
-	if (injected(st, WORLD_STEP_NETWORK) ||
-	    (world_kind_has_fakenet(st->kind) && step_network(st) == -1))
-		refuse(st, WORLD_STEP_NETWORK, errno);
 	if (injected(st, WORLD_STEP_ROOTFS) || step_rootfs(st) == -1)
 		refuse(st, WORLD_STEP_ROOTFS, errno);
 	if (injected(st, WORLD_STEP_WORKSPACE) || step_workspace(st) == -1)
 		refuse(st, WORLD_STEP_WORKSPACE, errno);
-	/* Before pivot_root: its read-only remount fails (EBUSY) while
-	 * any process holds write access to the new root even for a moment
-	 * (an open for writing, an atime update), so dnsmasq and the sink
-	 * are past their start-up first. */
-	if (step_network_wait(st) == -1)
-		refuse(st, WORLD_STEP_NETWORK, errno);
 	if (injected(st, WORLD_STEP_PIVOT_ROOT) || step_pivot_root(st) == -1)
 		refuse(st, WORLD_STEP_PIVOT_ROOT, errno);
+	/* The fake internet's helpers start here, inside the new root
+	 * (read-only by now), never before it: forked earlier, they kept
+	 * a directory of the host as their working directory through
+	 * pivot_root.  (A kind without the fake internet keeps its
+	 * network namespace empty: not even loopback.) */
+	if (injected(st, WORLD_STEP_NETWORK) ||
+	    (world_kind_has_fakenet(st->kind) && step_network(st) == -1))
+		refuse(st, WORLD_STEP_NETWORK, errno);
 	if (injected(st, WORLD_STEP_RLIMITS) ||
 	    world_set_rlimits(st->as_base) == -1)
 		refuse(st, WORLD_STEP_RLIMITS, errno);
 	if (sethostname("world", 5) == -1)
 		refuse(st, WORLD_STEP_RLIMITS, errno);
+	/* dnsmasq started while the limits were set; before step_fds,
+	 * which closes the descriptors the wait reads */
+	if (step_network_wait(st) == -1)
+		refuse(st, WORLD_STEP_NETWORK, errno);
 	if (injected(st, WORLD_STEP_FDS) || step_fds(st) == -1)
 		refuse(st, WORLD_STEP_FDS, errno);
 	if (injected(st, WORLD_STEP_CAPS) || jail_drop_caps() == -1)
