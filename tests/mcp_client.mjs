@@ -135,6 +135,19 @@ check('run_code on the unsafe path: the delete happens (simulated), no error',
     r.structuredContent.verdict === 'simulated' &&
     !r.structuredContent.fs.includes('secrets.txt'), r);
 
+// what the code and its programs wrote, in order, in the record and as a
+// text of its own after the trace line
+r = await call('run_code', { code: "print('files:'); import os; " +
+    "os.system('ls; ls nothere')", path: 'unsafe' });
+check('run_code on the unsafe path: the output, in order, by stream',
+    JSON.stringify(r.structuredContent?.output) === JSON.stringify([
+	{ stream: 'stdout', text: 'files:\nreport.txt\n' },
+	{ stream: 'stderr', text: "ls: cannot access 'nothere': No such " +
+	    'file or directory\n' }]), r);
+check('run_code on the unsafe path: the output is a text content too',
+    r.content?.[1]?.text === "files:\nreport.txt\nls: cannot access " +
+    "'nothere': No such file or directory\n", r);
+
 r = await call('run_code', { code: 'sum(orders) * 2', path: 'jail' });
 check('run_code on the jail path: 1040.0',
     r.isError === false && r.structuredContent.path === 'jail' &&
