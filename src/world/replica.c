@@ -163,8 +163,12 @@ replica_cgroup_prepare(char *why, size_t n)
 /*
  * Still root: put the warden, and so every process of the world, in a
  * memory cgroup of its own named by its unique id (reused by the next
- * world with that id), capped at WORLD_MEM_BYTES.  Nothing to do where
- * the machine has no cgroup to give; a failure where it has one refuses.
+ * world with that id), capped at WORLD_MEM_BYTES, and bounded to one
+ * core's worth of CPU (jail_cgroup.c).  The cgroup lives as long as the
+ * world, so what the processes an input leaves behind hold and burn
+ * between inputs is counted too.  Nothing to do where the machine has no
+ * cgroup to give (the rlimits bound the world: world_set_rlimits); a
+ * failure where it has one refuses.
  */
 static int
 step_memcg(struct stage *st, const struct jail_ids *ids)
@@ -174,8 +178,11 @@ step_memcg(struct stage *st, const struct jail_ids *ids)
 		errno = EIO;
 		return -1;
 	}
-	if (cgroup_dir[0] == '\0' || geteuid() != 0)
+	if (geteuid() != 0)
 		return 0;
+	if (cgroup_dir[0] == '\0')
+		return jail_cgroup_cpu_enter((unsigned)ids->uid, st->detail,
+		    sizeof st->detail);
 	return jail_cgroup_enter(cgroup_dir, (unsigned)ids->uid,
 	    WORLD_MEM_BYTES, st->detail, sizeof st->detail);
 }
@@ -509,6 +516,18 @@ set_limit(int resource, uint64_t soft, uint64_t hard)
 	return setrlimit(resource, &rl);
 }
 
+/*
+ * One budget per world that holds without a cgroup too: at most
+ * WORLD_NPROC tasks (RLIMIT_NPROC counts per user and user namespace, and
+ * every world has a user namespace of its own, and as root an id of its
+ * own too: jail_ids.h), each of at most the base plus WORLD_AS_BYTES of
+ * address space, each of at most WORLD_CPU_SECONDS of CPU over its life.
+ * So a world holds at most WORLD_NPROC x (base + WORLD_AS_BYTES) --
+ * 12 x 64 MiB, WORLD_MEM_BYTES, with CPython's base of about 24 MiB --
+ * and burns at most WORLD_NPROC x WORLD_CPU_SECONDS, whatever it leaves
+ * running between inputs.  A cgroup, where there is one, bounds the sum
+ * at any moment as well: step_memcg.
+ */
 int
 world_set_rlimits(uint64_t as_base)
 {
