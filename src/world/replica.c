@@ -11,7 +11,9 @@
  *           and ends with it; the session ends a world by killing it
  *           (PID 1 dies with it, and everything in the pid namespace with
  *           PID 1).
- *   pid1    the interpreter.  Private mounts; the network namespace's
+ *   pid1    the interpreter.  Its rlimits first (the world's budget:
+ *           every process forked after inherits them); private mounts;
+ *           the network namespace's
  *           fake internet where the kind has one (world.h; the others
  *           leave the namespace empty) (fakenet.h: every address and
  *           name answered, a sink capturing what was sent, HTTPS
@@ -27,7 +29,7 @@
  *           /tmp, HOME (/home/agent) and the workspace (/workspace, where
  *           the model's os.getcwd() says it is) as capped tmpfs; then
  *           pivot_root, the root remounted read-only, the workspace as
- *           working directory; rlimits; descriptors 0 on /dev/null, 1 and
+ *           working directory; descriptors 0 on /dev/null, 1 and
  *           2 on the output file, 3 the session's socket, nothing else; a
  *           new session; every capability dropped; no_new_privs; the
  *           seccomp denylist (below).  Then it says "ready" and serves.
@@ -761,6 +763,12 @@ pid1_main(struct stage *st)
 	if (injected(st, WORLD_STEP_MOUNT_PRIVATE) ||
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1)
 		refuse(st, WORLD_STEP_MOUNT_PRIVATE, errno);
+	/* Before any process of the world is forked (the fake internet's
+	 * helpers too), so that every one of them counts within the
+	 * world's budget (world_set_rlimits). */
+	if (injected(st, WORLD_STEP_RLIMITS) ||
+	    world_set_rlimits(st->as_base) == -1)
+		refuse(st, WORLD_STEP_RLIMITS, errno);
 	/* (a kind without the fake internet keeps its network namespace
 	 * empty: not even loopback) */
 	if (injected(st, WORLD_STEP_NETWORK) ||
@@ -778,9 +786,6 @@ pid1_main(struct stage *st)
 		refuse(st, WORLD_STEP_NETWORK, errno);
 	if (injected(st, WORLD_STEP_PIVOT_ROOT) || step_pivot_root(st) == -1)
 		refuse(st, WORLD_STEP_PIVOT_ROOT, errno);
-	if (injected(st, WORLD_STEP_RLIMITS) ||
-	    world_set_rlimits(st->as_base) == -1)
-		refuse(st, WORLD_STEP_RLIMITS, errno);
 	if (sethostname("world", 5) == -1)
 		refuse(st, WORLD_STEP_RLIMITS, errno);
 	if (injected(st, WORLD_STEP_FDS) || step_fds(st) == -1)
