@@ -467,7 +467,9 @@ jail_cgroup_cpu_enter(unsigned id, char *detail, size_t n)
 	snprintf(path, sizeof path, "%s/jail-%u/cpu.cfs_quota_us",
 	    cpu_v1_dir, id);
 	snprintf(num, sizeof num, "%u", JAIL_CPU_QUOTA_US);
-	if (jail_write_text(path, num, O_NOFOLLOW) == -1) {
+	/* (v1 refuses a quota above an ancestor's, EINVAL: that one is
+	 * smaller, and binds the jail already) */
+	if (jail_write_text(path, num, O_NOFOLLOW) == -1 && errno != EINVAL) {
 		snprintf(detail, n, "cpu.cfs_quota_us");
 		return -1;
 	}
