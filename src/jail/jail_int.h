@@ -161,6 +161,17 @@ int jail_cgroup_prepare(char *dir, size_t dirlen, char *why, size_t n);
 int jail_cgroup_enter(const char *dir, unsigned id, uint64_t bytes,
     char *detail, size_t n);
 void jail_cgroup_remove(const char *dir, unsigned id);
+/*
+ * The CPU bound that comes with it (see jail_cgroup.c): one core's worth
+ * per jail or world, JAIL_CPU_QUOTA_US of every JAIL_CPU_PERIOD_US.
+ * jail_cgroup_enter sets it too; cpu_enter alone, for a caller with a cpu
+ * controller but no memory cgroup (dir ""), moves the calling process
+ * into the v1 cpu cgroup jail-<id>: 0 (also where there is none), or -1
+ * with errno and the file in detail.
+ */
+#define JAIL_CPU_PERIOD_US	100000u
+#define JAIL_CPU_QUOTA_US	100000u
+int jail_cgroup_cpu_enter(unsigned id, char *detail, size_t n);
 
 /* A compiled seccomp program (classic BPF), owned by whoever compiled it. */
 struct jail_bpf {

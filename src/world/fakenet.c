@@ -122,11 +122,14 @@
 /* The descriptor dnsmasq is executed from, at and above which it can
  * open nothing (RLIMIT_NOFILE): the only execveat its filter allows
  * names a descriptor no process of dnsmasq's can have once the exec
- * closed this one (see dnsmasq_child). */
-#define DNSMASQ_EXEC_FD	1000
+ * closed this one (see dnsmasq_child).  Below the world's own
+ * RLIMIT_NOFILE (world_int.h's WORLD_NOFILE, 256), which its helpers
+ * start under: they are within the world's budget too. */
+#define DNSMASQ_EXEC_FD	255
 #define FRAME_VERSION	1
 #define NFIELDS		7
-#define MAX_CONNS	256		/* open connections at once */
+#define MAX_CONNS	224		/* open connections at once (within
+				   the world's 256 descriptors) */
 #define READ_LIMIT	(4u << 20)	/* bytes read from one connection */
 #define OUT_CAP		(1u << 20)	/* frames waiting for the caller */
 #define PKT_BUF		65600		/* one packet from lo (MTU 65536) */
