@@ -13,15 +13,19 @@
  * exec) keeps running, as in a real session, within the world's limits.
  *
  * How a copy is told from a program, without /proc (the jail's Landlock
- * hides it): every fork of the interpreter (and of its copies) runs
- * forks_child() (pthread_atfork), which writes its pid to the "born"
- * pipe and installs a handler for ENDING_SIGNAL that writes the pid to
- * the "ended" pipe and exits.  exec resets the handler to the signal's
- * default, which is to ignore it: a program never hears it.  At the end
- * of an input, forks_end() signals every pid born, gathers the pids that
- * ended (a short wait: a copy busy in C takes the signal at once),
- * reaps those that were the interpreter's own children (a zombie holds
- * a place of the limit too) and says how many ended.  The pipes are
+ * hides it): the interpreter holds a handler for ENDING_SIGNAL that
+ * ignores it in the interpreter and, in any other process, writes the
+ * pid to the "ended" pipe and exits; a fork keeps the handler, so a copy
+ * has it from its first instruction, and exec resets it to the signal's
+ * default, which is to ignore it: a program never hears it, nor do the
+ * world's PID 1 and helpers, which never had it.  Every fork of the
+ * interpreter (and of its copies) also runs forks_child()
+ * (pthread_atfork), which writes its pid to the "born" pipe.  At the end
+ * of an input that forked, forks_end() sends the signal to every process
+ * of the world (kill -1) in rounds until none is born or ends for a
+ * while, reaps the interpreter's own children that ended (a zombie
+ * holds a place of the limit too; one that ends later is reaped at a
+ * later input's end) and says how many ended.  The pipes are
  * close-on-exec and non-blocking: a program does not inherit them, and
  * a full pipe loses a pid, never blocks a fork.
  */
@@ -45,8 +49,9 @@
 #define ENDING_SIGNAL	SIGURG	/* ignored by default: exec forgets it */
 #define MAX_BORN	1024	/* pids kept per input; more are ended by
 				   the world's limits, not told */
-#define QUIET_MS	50	/* no pid ended for this long: done */
+#define QUIET_MS	150	/* no pid ended for this long: done */
 #define MOST_MS		1000
+#define EXEC_GRACE_MS	250	/* for a fork to reach its exec */
 
 static int born[2] = { -1, -1 }, ended[2] = { -1, -1 };
 static pid_t interp;		/* the interpreter's own pid */
@@ -56,6 +61,13 @@ static pid_t waiting[MAX_BORN];	/* born, not reaped yet */
  * process limit lets a fork bomb go on -- makes one that ends at birth,
  * and the bomb runs down instead of refilling. */
 static volatile int *over;
+static bool forked;		/* the interpreter forked this input */
+
+static void
+forks_parent(void)
+{
+	forked = true;
+}
 static size_t nwaiting;
 
 static void
@@ -64,6 +76,8 @@ on_ending(int sig)
 	pid_t self = getpid();
 
 	(void)sig;
+	if (self == interp)
+		return;		/* (the interpreter's own: its copies') */
 	(void)write(ended[1], &self, sizeof self);
 	_exit(0);
 }
@@ -71,19 +85,20 @@ on_ending(int sig)
 static void
 forks_child(void)
 {
-	struct sigaction sa;
 	sigset_t set;
 	pid_t self = getpid();
 
 	if (born[1] < 0)
 		return;
-	if (over != NULL && *over)
-		_exit(0);	/* the input has ended: born too late */
-	/* the handler before the pid is told: told, it may be signalled */
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_ending;
-	sigemptyset(&sa.sa_mask);
-	(void)sigaction(ENDING_SIGNAL, &sa, NULL);
+	if (over != NULL && *over) {
+		/* its input has ended before it ran (a busy machine runs a
+		 * child late), or a copy forked it since: it ends now, told
+		 * as ended, so that it is counted and reaped */
+		(void)write(ended[1], &self, sizeof self);
+		_exit(0);
+	}
+	/* (the handler came with the fork; the mask too, and a copy must
+	 * hear the signal) */
 	sigemptyset(&set);
 	sigaddset(&set, ENDING_SIGNAL);
 	(void)pthread_sigmask(SIG_UNBLOCK, &set, NULL);
@@ -93,6 +108,7 @@ forks_child(void)
 int
 forks_watch(void)
 {
+	struct sigaction sa;
 	void *m = mmap(NULL, sizeof *over, PROT_READ | PROT_WRITE,
 	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 
@@ -103,7 +119,16 @@ forks_watch(void)
 	if (pipe2(born, O_CLOEXEC | O_NONBLOCK) == -1 ||
 	    pipe2(ended, O_CLOEXEC | O_NONBLOCK) == -1)
 		return -1;
-	return pthread_atfork(NULL, NULL, forks_child) == 0 ? 0 : -1;
+	/* The interpreter holds the handler itself (it ignores the signal
+	 * there), so that a copy has it from the moment it is forked, even
+	 * one the machine has not run yet when its input ends. */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_ending;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(ENDING_SIGNAL, &sa, NULL) == -1)
+		return -1;
+	return pthread_atfork(NULL, forks_parent, forks_child) == 0 ? 0 :
+	    -1;
 }
 
 static double
@@ -142,12 +167,17 @@ forks_end(void)
 
 	if (born[0] < 0 || getpid() != interp)
 		return 0;
-	*over = 1;	/* (until forks_begin: the next input's) */
 	for (i = 0; i < nwaiting;)	/* (what ended since) */
 		if (waitpid(waiting[i], NULL, WNOHANG) != 0)
 			waiting[i] = waiting[--nwaiting];
 		else
 			i++;
+	/* A fork about to exec a program (pid == 0 and os.execv(...)), and
+	 * one a busy machine has not run yet, gets a moment to do so before
+	 * anything is told; from then on a copy born ends at birth. */
+	if (forked)
+		(void)poll(NULL, 0, EXEC_GRACE_MS);
+	*over = 1;	/* (until forks_begin: the next input's) */
 	/* rounds until no copy is born or ends for a while: a copy still
 	 * forking when it is told makes more */
 	start = last = now_ms();
@@ -156,18 +186,20 @@ forks_end(void)
 		    { ended[0], POLLIN, 0 } };
 		size_t got = read_pids(born[0], pids + n, MAX_BORN - n);
 
-		/* (every round tells them all again: a copy told while it
-		 * was being born may not have heard) */
+		/* Every process of the world the interpreter may signal,
+		 * every round: a copy not run yet has not told its pid, and
+		 * one told while it was being born may not have heard.
+		 * Programs, the world's helpers and PID 1 ignore the signal
+		 * (exec set it back to its default; they never had ours). */
 		n += got;
-		for (i = 0; i < n; i++)
-			(void)kill(pids[i], ENDING_SIGNAL);
-		if (n == 0)
+		if (n == 0 && !forked)
 			return 0;	/* (nothing forked this input) */
+		(void)kill(-1, ENDING_SIGNAL);
 		i = read_pids(ended[0], gone + k, MAX_BORN - k);
 		k += i;
 		if (got > 0 || i > 0)
 			last = now_ms();
-		if (k >= n || now_ms() - last >= QUIET_MS ||
+		if ((n > 0 && k >= n) || now_ms() - last >= QUIET_MS ||
 		    now_ms() - start >= MOST_MS || n == MAX_BORN)
 			break;
 		(void)poll(p, 2, QUIET_MS);
@@ -179,6 +211,9 @@ forks_end(void)
 	 * leave.) */
 	for (i = 0; i < n && nwaiting < MAX_BORN; i++)
 		waiting[nwaiting++] = pids[i];
+	k += read_pids(ended[0], gone + k, MAX_BORN - k);
+	for (i = 0; i < k && nwaiting < MAX_BORN; i++)
+		waiting[nwaiting++] = gone[i];	/* (one not told yet) */
 	for (i = 0; i < nwaiting;) {
 		pid_t r = waitpid(waiting[i], NULL, WNOHANG);
 		if (r == 0)
@@ -194,4 +229,5 @@ forks_begin(void)
 {
 	if (over != NULL && getpid() == interp)
 		*over = 0;
+	forked = false;
 }

@@ -6,7 +6,6 @@
  */
 #include "config.h"
 
-#include <signal.h>
 #include <stdlib.h>
 
 #include "mockfs.h"
@@ -23,27 +22,6 @@ world_worker_main(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 #endif
-}
-
-/* Ctrl-C: see world.h and cpython.c's interrupt_world(). */
-static volatile sig_atomic_t interrupt_requested;
-
-void
-world_interrupt(void)
-{
-	interrupt_requested = 1;
-}
-
-void
-world_interrupt_clear(void)
-{
-	interrupt_requested = 0;
-}
-
-bool
-world_interrupt_pending(void)
-{
-	return interrupt_requested != 0;
 }
 
 struct world *
