@@ -101,6 +101,8 @@ struct raw {
 	size_t		 lits_len;
 	bool		 has_lits;
 	size_t		 output_len;
+	uint32_t	 echoed;	/* output's last bytes: the result's
+					   echo (wire.h's e) */
 	struct raw_event events[WW_MAX_EVENTS];
 	size_t		 nevents;
 	uint32_t	 dropped;
@@ -201,6 +203,7 @@ frame_cap(char type)
 	case WW_REFUSE:		return 8 + WW_MAX_DETAIL;
 	case WW_STATUS:		return 12;
 	case WW_DROPPED:	return 4;
+	case WW_ECHOED:		return 4;
 	case WW_ENDED:		return 4;
 	case WW_RESULT:		return WW_MAX_RESULT;
 	case WW_MESSAGE:	return WW_MAX_RESULT;
@@ -319,7 +322,8 @@ read_reply(struct cpy *c, double deadline, struct arena *a, struct raw *r)
 		if (frame_cap(head[0]) == (size_t)-1 ||
 		    len > frame_cap(head[0]) ||
 		    ((head[0] == WW_STATUS || head[0] == WW_CUT) && len != 12) ||
-		    (head[0] == WW_ENDED && len != 4))
+		    ((head[0] == WW_ENDED || head[0] == WW_ECHOED) &&
+		    len != 4))
 			return READ_BAD;
 		pay = arena_alloc(a, (size_t)len + 1);
 		if ((end = read_n(c->sock, pay, len, deadline)) != READ_OK)
@@ -367,6 +371,12 @@ read_reply(struct cpy *c, double deadline, struct arena *a, struct raw *r)
 		case WW_OUTPUT:
 			r->output = pay;
 			r->output_len = len;
+			break;
+		case WW_ECHOED:
+			/* (after the output it points into) */
+			memcpy(&r->echoed, pay, 4);
+			if (!r->has_status || r->echoed > r->output_len)
+				return READ_BAD;
 			break;
 		case WW_EVENT:
 			if (r->nevents == WW_MAX_EVENTS ||
@@ -1715,12 +1725,19 @@ cpy_run(struct world *w, const struct world_input *in,
 	mfs_free(c->files);
 	c->files = r.files;
 	r.files = NULL;
+	/* The output is what a terminal would have shown, the prompt's
+	 * echoes and traceback included; the print effect leaves out the
+	 * echo of the result when it came last, as the result says it. */
 	if (r.output_len > 0) {
-		size_t n = r.output_len;
+		size_t n = r.output_len, shown = r.output_len - r.echoed;
 		if (r.output[n - 1] == '\n')
 			n--;
 		out->output = arena_strndup(a, r.output, n);
-		effect(&e, "print", "stdout", NULL, out->output);
+		if (shown > 0 && r.output[shown - 1] == '\n')
+			shown--;
+		if (shown > 0)
+			effect(&e, "print", "stdout", NULL,
+			    arena_strndup(a, r.output, shown));
 	}
 	e.source = "world";
 	out->result = r.result;

@@ -414,6 +414,121 @@ pyrun_version(char *buf, size_t n)
 	return buf;
 }
 
+/*
+ * How the prompt reads an input, with CPython's own parser and compiler:
+ * the input is parsed whole (a syntax error anywhere runs none of it, as
+ * a pasted block), then each top-level statement -- a decorated def or
+ * class, a compound statement, a line of simple statements -- is
+ * compiled in 'single' mode, as the interactive loop compiles what it
+ * read, so every expression statement in it goes to sys.displayhook, and
+ * the __future__ features a statement turns on stay on for the next
+ * ones, as codeop's Compile keeps them.  compile, Interactive and the
+ * flags are bound when the zygote starts: code that replaces
+ * builtins.compile or patches the ast module changes its own calls, not
+ * how its prompt reads.
+ */
+static const char prompt_src[] =
+"def _sandboxrepl_prompt(Interactive, only_ast, mask, compile=compile):\n"
+"    def units(source, flags):\n"
+"        tree = compile(source, '<stdin>', 'exec', only_ast | flags, True)\n"
+"        return [Interactive(body=[s]) for s in tree.body]\n"
+"    def compile_unit(unit, flags):\n"
+"        code = compile(unit, '<stdin>', 'single', flags, True)\n"
+"        return code, flags | (code.co_flags & mask)\n"
+"    return units, compile_unit\n";
+
+static PyObject *split_units;	/* units(source, flags) -> [Interactive] */
+static PyObject *compile_unit;	/* compile_unit(unit, flags) -> (code, flags) */
+static PyObject *real_hook;	/* CPython's own sys.displayhook */
+
+/*
+ * What python3 at its prompt has that `python3 -c` has not: site's
+ * interactive hook imports readline and rlcompleter (rlcompleter brings
+ * inspect, ast, dis, tokenize...), sys.ps1 and sys.ps2 are set.  The
+ * hook's history file is not read: it is the host's user's, not the
+ * world's.  The five commands are builtins, as the prompt's own exit()
+ * and help() are: reachable by name, not in dir().  Then the prompt's
+ * reader (prompt_src), compiled where the code cannot see it.
+ */
+static int
+at_the_prompt(char *why, size_t n)
+{
+	static const char *const imports[] = { "readline", "rlcompleter",
+	    "ast", NULL };
+	PyObject *builtins = PyEval_GetBuiltins(), *ast = NULL;
+	PyObject *globals, *code, *r, *made = NULL, *ps;
+	size_t i;
+
+	for (i = 0; imports[i] != NULL; i++) {
+		PyObject *m = PyImport_ImportModule(imports[i]);
+		if (m == NULL && strcmp(imports[i], "readline") == 0) {
+			PyErr_Clear();	/* (a Python built without it) */
+			continue;
+		}
+		if (m == NULL) {
+			PyErr_Clear();
+			snprintf(why, n, "import %s", imports[i]);
+			return -1;
+		}
+		if (strcmp(imports[i], "ast") == 0)
+			ast = m;
+		else
+			Py_DECREF(m);
+	}
+	ps = PyUnicode_FromString(">>> ");
+	if (ps == NULL || PySys_SetObject("ps1", ps) != 0) {
+		snprintf(why, n, "sys.ps1");
+		return -1;
+	}
+	Py_DECREF(ps);
+	ps = PyUnicode_FromString("... ");
+	if (ps == NULL || PySys_SetObject("ps2", ps) != 0) {
+		snprintf(why, n, "sys.ps2");
+		return -1;
+	}
+	Py_DECREF(ps);
+	for (i = 0; command_names[i] != NULL; i++)
+		if (builtins == NULL || PyDict_SetItemString(builtins,
+		    command_names[i], PyDict_GetItemString(commands,
+		    command_names[i])) != 0) {
+			PyErr_Clear();
+			snprintf(why, n, "bind the commands");
+			return -1;
+		}
+	real_hook = PySys_GetObject("displayhook");
+	Py_XINCREF(real_hook);
+	globals = PyDict_New();
+	if (globals != NULL)
+		(void)PyDict_SetItemString(globals, "__builtins__", builtins);
+	code = Py_CompileString(prompt_src, "<sandboxrepl>", Py_file_input);
+	r = code && globals ? PyEval_EvalCode(code, globals, globals) : NULL;
+	Py_XDECREF(code);
+	Py_XDECREF(r);
+	{
+		PyObject *f = globals ? PyDict_GetItemString(globals,
+		    "_sandboxrepl_prompt") : NULL;
+		PyObject *cls = ast ? PyObject_GetAttrString(ast,
+		    "Interactive") : NULL;
+		if (f != NULL && cls != NULL)
+			made = PyObject_CallFunction(f, "Oii", cls,
+			    PyCF_ONLY_AST, PyCF_MASK);
+		Py_XDECREF(cls);
+	}
+	Py_XDECREF(globals);
+	Py_XDECREF(ast);
+	if (real_hook == NULL || made == NULL || !PyTuple_Check(made) ||
+	    PyTuple_GET_SIZE(made) != 2) {
+		PyErr_Clear();
+		Py_XDECREF(made);
+		snprintf(why, n, "compile the prompt's reader");
+		return -1;
+	}
+	split_units = Py_NewRef(PyTuple_GET_ITEM(made, 0));
+	compile_unit = Py_NewRef(PyTuple_GET_ITEM(made, 1));
+	Py_DECREF(made);
+	return 0;
+}
+
 int
 pyrun_init(char *why, size_t n)
 {
@@ -437,18 +552,20 @@ pyrun_init(char *why, size_t n)
 		return -1;
 	}
 	PyConfig_InitIsolatedConfig(&cfg);
-	cfg.site_import = 1;		/* python3 -c imports site */
+	cfg.site_import = 1;		/* python3 imports site */
 	cfg.install_signal_handlers = 1; /* and has its SIGINT handler */
 	cfg.safe_path = 0;
 	cfg.parse_argv = 0;
+	cfg.inspect = 1;		/* sys.flags as at the prompt */
+	cfg.interactive = 1;
 	/* Explicit, or the path search follows the first python3 on PATH. */
 	st = PyConfig_SetString(&cfg, &cfg.home, L"/usr");
 	if (!PyStatus_Exception(st))
 		st = PyConfig_SetString(&cfg, &cfg.program_name,
 		    L"/usr/bin/python3");
 	if (!PyStatus_Exception(st)) {
-		/* sys.argv as `python3 -c` has it */
-		wchar_t *argv[] = { (wchar_t *)L"-c" };
+		/* sys.argv as python3 at its prompt has it */
+		wchar_t *argv[] = { (wchar_t *)L"" };
 		st = PyConfig_SetArgv(&cfg, 1, argv);
 	}
 	starting = true;
@@ -500,8 +617,7 @@ pyrun_init(char *why, size_t n)
 		for (i = 0; command_names[i] != NULL; i++) {
 			PyObject *f = PyTuple_GET_ITEM(made, (Py_ssize_t)i + 1);
 			if (PyDict_SetItemString(commands, command_names[i], f)
-			    != 0 || PyDict_SetItemString(md, command_names[i],
-			    f) != 0) {
+			    != 0) {
 				PyErr_Clear();
 				Py_DECREF(made);
 				snprintf(why, n, "bind the commands");
@@ -510,7 +626,7 @@ pyrun_init(char *why, size_t n)
 		}
 		Py_DECREF(made);
 	}
-	return 0;
+	return at_the_prompt(why, n);
 }
 
 void
@@ -579,7 +695,8 @@ exit_as(PyObject *value)
 	Py_XDECREF(code);
 }
 
-/* The last line of the traceback Python would print. */
+/* The last line of the traceback Python would print, then the whole of
+ * it printed to stderr. */
 static void
 send_exception(enum ww_status *status)
 {
@@ -647,9 +764,18 @@ send_exception(enum ww_status *status)
 	Py_XDECREF(str);
 	Py_XDECREF(name);
 	Py_XDECREF(mod);
-	Py_XDECREF(type);
-	Py_XDECREF(value);
-	Py_XDECREF(tb);
+	if (*status == WW_EXITED) {
+		Py_XDECREF(type);
+		Py_XDECREF(value);
+		Py_XDECREF(tb);
+		return;
+	}
+	/* Then printed as the prompt prints it, through sys.excepthook:
+	 * the traceback, "Did you mean", a syntax error's caret line; and
+	 * kept in sys.last_value. */
+	PyErr_Restore(type, value, tb);
+	PyErr_PrintEx(1);
+	PyErr_Clear();
 }
 
 static void
@@ -1118,65 +1244,250 @@ apply_dir_modes(int wsdir)
 	}
 }
 
-/* Bind the five commands into __main__. */
+/* The five commands are builtins: a set-up's name that would shadow one
+ * is dropped, as a runner that defined the commands after it had them. */
 static void
-bind_commands(PyObject *main_dict)
+unshadow_commands(PyObject *main_dict)
 {
 	size_t i;
 
-	for (i = 0; command_names[i] != NULL; i++) {
-		PyObject *f = PyDict_GetItemString(commands, command_names[i]);
-		/* (re)bound last: after the set-up's names, as a runner that
-		 * defines orders and then the commands has them */
-		if (f != NULL && PyDict_GetItemString(main_dict,
-		    command_names[i]) == f)
+	for (i = 0; command_names[i] != NULL; i++)
+		if (PyDict_GetItemString(main_dict, command_names[i]) != NULL)
 			(void)PyDict_DelItemString(main_dict, command_names[i]);
-		if (f != NULL)
-			PyDict_SetItemString(main_dict, command_names[i], f);
-	}
 	PyErr_Clear();
 }
 
 /*
- * sys.displayhook while an input runs: keeps the value the prompt would
- * print, instead of printing it.
+ * sys.displayhook while an input runs: CPython's own (sysmodule.c's
+ * sys_displayhook) -- '_' set to None, the repr written to sys.stdout
+ * and a newline, '_' bound to the value -- written here so that the
+ * repr it echoed is also the record's result without calling the code's
+ * __repr__ a second time.  It flushes around the echo, as the prompt
+ * flushes after each statement, so that the capture's size tells where
+ * the echo is.  A displayhook the code installed is called instead, as
+ * the prompt would.
  */
-static PyObject *shown_value;
-static PyObject *hook, *saved_hook;
+static PyObject *hook;		/* echo, as a function */
+static PyObject *user_hook;	/* sys.displayhook as the code left it */
+static PyObject *shown_value;	/* the last value the hook was given */
+static PyObject *shown_repr;	/* its repr as echoed, or NULL */
+static off_t echo_start, echo_end;	/* where the capture held it */
+static int echo_capfd = -1;
+
+static off_t
+capture_size(void)
+{
+	struct stat sb;
+
+	return fstat(echo_capfd, &sb) == 0 ? sb.st_size : -1;
+}
+
+static void
+flush_stdout(void)
+{
+	PyObject *f = PySys_GetObject("stdout");
+	PyObject *r = f && f != Py_None ? PyObject_CallMethod(f, "flush",
+	    NULL) : NULL;
+
+	Py_XDECREF(r);
+	PyErr_Clear();
+}
+
+/* sysmodule.c's sys_displayhook_unencodable: the repr with what the
+ * stream cannot encode backslash-escaped. */
+static int
+write_unencodable(PyObject *outf, PyObject *repr)
+{
+	PyObject *enc = PyObject_GetAttrString(outf, "encoding");
+	const char *e = enc && PyUnicode_Check(enc) ? PyUnicode_AsUTF8(enc) :
+	    NULL;
+	PyObject *bytes = e ? PyUnicode_AsEncodedString(repr, e,
+	    "backslashreplace") : NULL;
+	PyObject *buffer = NULL, *r = NULL;
+	int rc = -1;
+
+	if (bytes != NULL) {
+		buffer = PyObject_GetAttrString(outf, "buffer");
+		if (buffer == NULL)
+			PyErr_Clear();
+	}
+	if (bytes != NULL && buffer != NULL) {
+		r = PyObject_CallMethod(buffer, "write", "O", bytes);
+		rc = r != NULL ? 0 : -1;
+	} else if (bytes != NULL) {
+		PyObject *text = PyUnicode_FromEncodedObject(bytes, e,
+		    "strict");
+		rc = text ? PyFile_WriteObject(text, outf, Py_PRINT_RAW) : -1;
+		Py_XDECREF(text);
+	}
+	Py_XDECREF(r);
+	Py_XDECREF(buffer);
+	Py_XDECREF(bytes);
+	Py_XDECREF(enc);
+	return rc;
+}
 
 static PyObject *
-keep_shown(PyObject *self, PyObject *o)
+echo(PyObject *self, PyObject *o)
 {
+	static PyObject *builtins_name;
+	PyObject *builtins, *outf, *repr;
+
 	(void)self;
-	/* None too: the record's result is 'None' for an expression whose
-	 * value it is (the prompt prints nothing for it; the trace tells
-	 * "ok" or what was printed), and null for a statement. */
-	Py_XDECREF(shown_value);
-	shown_value = Py_NewRef(o);
+	Py_CLEAR(shown_repr);
+	Py_XSETREF(shown_value, Py_NewRef(o));
+	if (user_hook != NULL && user_hook != real_hook)
+		return PyObject_CallOneArg(user_hook, o);
+	if (builtins_name == NULL &&
+	    (builtins_name = PyUnicode_InternFromString("builtins")) == NULL)
+		return NULL;
+	builtins = PyImport_GetModule(builtins_name);
+	if (builtins == NULL) {
+		if (!PyErr_Occurred())
+			PyErr_SetString(PyExc_RuntimeError,
+			    "lost builtins module");
+		return NULL;
+	}
+	Py_DECREF(builtins);	/* (sys.modules holds it) */
+	/* None is not echoed: the record's result is still 'None', for an
+	 * expression whose value it is, and null for a statement. */
+	if (o == Py_None)
+		Py_RETURN_NONE;
+	if (PyObject_SetAttrString(builtins, "_", Py_None) != 0)
+		return NULL;
+	outf = PySys_GetObject("stdout");
+	if (outf == NULL || outf == Py_None) {
+		PyErr_SetString(PyExc_RuntimeError, "lost sys.stdout");
+		return NULL;
+	}
+	Py_INCREF(outf);
+	repr = PyObject_Repr(o);
+	if (repr == NULL) {
+		Py_DECREF(outf);
+		return NULL;
+	}
+	flush_stdout();
+	echo_start = capture_size();
+	if (PyFile_WriteObject(repr, outf, Py_PRINT_RAW) != 0 &&
+	    (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError) ||
+	    (PyErr_Clear(), write_unencodable(outf, repr)) != 0)) {
+		Py_DECREF(repr);
+		Py_DECREF(outf);
+		return NULL;
+	}
+	if (PyFile_WriteString("\n", outf) != 0) {
+		Py_DECREF(repr);
+		Py_DECREF(outf);
+		return NULL;
+	}
+	Py_DECREF(outf);
+	flush_stdout();
+	echo_end = capture_size();
+	shown_repr = repr;
+	if (PyObject_SetAttrString(builtins, "_", o) != 0)
+		return NULL;
 	Py_RETURN_NONE;
 }
 
-static PyMethodDef keep_shown_def = {
-	"displayhook", keep_shown, METH_O, NULL
+static PyMethodDef echo_def = {
+	"displayhook", echo, METH_O, NULL
 };
 
 static size_t send_refusals(void);
+
+/* Call the prompt's reader (prompt_src) with its flags, unrecorded; an
+ * exception it raises has no traceback of the reader's frames. */
+static PyObject *
+reader(PyObject *f, PyObject *arg, int flags)
+{
+	PyObject *r = PyObject_CallFunction(f, "Oi", arg, flags);
+
+	if (r == NULL) {
+		PyObject *type, *value, *tb;
+		PyErr_Fetch(&type, &value, &tb);
+		PyErr_NormalizeException(&type, &value, &tb);
+		Py_XDECREF(tb);
+		PyErr_Restore(type, value, NULL);
+	}
+	return r;
+}
+
+static int future_flags;	/* the __future__ features turned on */
+
+/*
+ * Run the input as the prompt would run it pasted: each statement in
+ * turn (prompt_src), up to the first that raises.  True when it ran;
+ * false with the exception set, *read_error when the reader raised it
+ * (a syntax error: nothing ran of that statement).
+ */
+static bool
+run_units(PyObject *main_dict, const char *src, size_t len, bool setup,
+    bool *read_error)
+{
+	PyObject *source, *units;
+	Py_ssize_t i;
+	bool ok = true;
+
+	*read_error = true;
+	if (memchr(src, '\0', len) != NULL) {
+		PyErr_SetString(PyExc_SyntaxError,
+		    "source code string cannot contain null bytes");
+		return false;
+	}
+	source = PyBytes_FromStringAndSize(src, (Py_ssize_t)len);
+	units = source ? reader(split_units, source, future_flags) : NULL;
+	Py_XDECREF(source);
+	if (units == NULL || !PyList_Check(units)) {
+		Py_XDECREF(units);
+		return false;
+	}
+	for (i = 0; ok && i < PyList_GET_SIZE(units); i++) {
+		PyObject *made = reader(compile_unit, PyList_GET_ITEM(units, i),
+		    future_flags);
+		PyObject *v;
+
+		if (made == NULL || !PyTuple_Check(made) ||
+		    PyTuple_GET_SIZE(made) != 2) {
+			Py_XDECREF(made);
+			ok = false;
+			break;
+		}
+		future_flags = (int)PyLong_AsLong(PyTuple_GET_ITEM(made, 1));
+		PyErr_Clear();
+		*read_error = false;
+		recording = !setup;
+		v = PyEval_EvalCode(PyTuple_GET_ITEM(made, 0), main_dict,
+		    main_dict);
+		recording = false;
+		if (getpid() != self_pid)
+			_exit(0);	/* a child the code forked: it must
+					   not answer for the interpreter */
+		Py_DECREF(made);
+		if (v == NULL)
+			ok = false;
+		Py_XDECREF(v);
+		if (ok) {
+			/* as the prompt flushes after each statement */
+			flush_std();
+			*read_error = true;
+		}
+	}
+	if (ok)
+		*read_error = false;
+	Py_DECREF(units);
+	return ok;
+}
 
 static void
 run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
     bool literals, bool command, int capfd, int wsdir)
 {
 	enum ww_status status = WW_OK;
-	PyObject *code = NULL, *v = NULL, *said;
-	bool has_value = false;	/* the displayhook saw a value */
-	uint32_t st;
-	char *text;
+	PyObject *said, *cur;
+	bool ran, read_error;
+	off_t end;
+	uint32_t st, echoed = 0;
 
-	text = malloc(len + 1);
-	if (text == NULL)
-		_exit(0);
-	memcpy(text, src, len);
-	text[len] = '\0';
 	nevents = dropped = 0;
 	events_cut = 0;
 	{
@@ -1192,62 +1503,46 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 		    PyList_GET_SIZE(said) == 1)
 			PyList_SetItem(said, 0, Py_NewRef(Py_None));
 	}
-	if (memchr(src, '\0', len) == NULL) {
-		/* As at the prompt: one statement (a line, ';' included)
-		 * compiles 'single', whose expression values go to
-		 * sys.displayhook; anything longer runs as a module. */
-		code = Py_CompileString(text, "<stdin>", Py_single_input);
-		if (code == NULL && PyErr_ExceptionMatches(PyExc_SyntaxError)) {
-			PyErr_Clear();
-			code = Py_CompileString(text, "<stdin>", Py_file_input);
-		}
-	} else
-		PyErr_SetString(PyExc_SyntaxError,
-		    "source code string cannot contain null bytes");
-	free(text);
-	recording = !setup;
+	echo_capfd = capfd;
+	echo_start = echo_end = -1;
 	Py_CLEAR(shown_value);
-	if (code != NULL && PySys_SetObject("displayhook", hook) == 0) {
-		v = PyEval_EvalCode(code, main_dict, main_dict);
-		if (getpid() != self_pid)
-			_exit(0);	/* a child the code forked: it must
-					   not answer for the interpreter */
-		if (v != NULL) {
-			Py_DECREF(v);
-			has_value = shown_value != NULL;
-			v = has_value ? shown_value : Py_NewRef(Py_None);
-			shown_value = NULL;
-		}
-	}
+	Py_CLEAR(shown_repr);
+	/* the code's own displayhook, if an earlier input installed one */
+	cur = PySys_GetObject("displayhook");
+	if (cur != NULL && cur != hook)
+		Py_XSETREF(user_hook, Py_NewRef(cur));
+	if (PySys_SetObject("displayhook", hook) == 0)
+		ran = run_units(main_dict, src, len, setup, &read_error);
+	else
+		ran = false, read_error = true;
 	recording = false;
-	(void)PySys_SetObject("displayhook", saved_hook);
-	recording = !setup;
-	if (v == NULL) {
+	if (PySys_GetObject("displayhook") == hook)
+		(void)PySys_SetObject("displayhook", user_hook);
+	if (!ran) {
 		status = WW_RAISED;
-		recording = false;
-		send_exception(&status);	/* sends WW_ERROR first */
-		if (code == NULL && status == WW_NOMEM)
+		send_exception(&status);	/* sends WW_ERROR first, then
+						   prints it as the prompt */
+		if (read_error && status == WW_NOMEM)
 			status = WW_RAISED;	/* the parser's own limit */
-	} else if (has_value) {
-		PyObject *r = PyObject_Repr(v);
-		recording = false;
-		if (r == NULL) {
-			status = WW_RAISED;
-			send_exception(&status);
-		} else {
-			Py_ssize_t n;
-			const char *s = PyUnicode_AsUTF8AndSize(r, &n);
-			if (s != NULL)
-				send_text(WW_RESULT, s, (size_t)n,
-				    WW_MAX_RESULT);
-			PyErr_Clear();
-			Py_DECREF(r);
-		}
-	}
-	recording = false;
-	Py_XDECREF(v);
-	Py_XDECREF(code);
+	} else if (shown_value != NULL && shown_repr != NULL) {
+		Py_ssize_t n;
+		const char *s = PyUnicode_AsUTF8AndSize(shown_repr, &n);
+		if (s != NULL)
+			send_text(WW_RESULT, s, (size_t)n, WW_MAX_RESULT);
+		PyErr_Clear();
+	} else if (shown_value == Py_None)
+		send_text(WW_RESULT, "None", 4, WW_MAX_RESULT);
 	flush_std();
+	/* The echo of the result is the capture's last bytes: the session
+	 * says it once, as the result. */
+	end = capture_size();
+	if (ran && shown_repr != NULL && echo_start >= 0 &&
+	    echo_end > echo_start && end == echo_end &&
+	    end <= (off_t)WW_MAX_OUTPUT) {
+		echoed = (uint32_t)(echo_end - echo_start);
+	}
+	Py_CLEAR(shown_value);
+	Py_CLEAR(shown_repr);
 	if (command && (said = said_list) != NULL &&
 	    PyList_Check(said) && PyList_GET_SIZE(said) == 1 &&
 	    PyUnicode_CheckExact(PyList_GET_ITEM(said, 0))) {
@@ -1259,12 +1554,14 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 		PyErr_Clear();
 	}
 	if (setup)
-		bind_commands(main_dict);
+		unshadow_commands(main_dict);
 	st = status;
 	send_frame(WW_STATUS, &st, 4, &nonce, 8);
 	if (!setup) {
 		uint32_t i, room;
 		send_output(capfd);
+		if (echoed > 0)
+			send_frame(WW_ECHOED, &echoed, 4, NULL, 0);
 		/* the kernel's refusals first: they share the cap */
 		room = WW_MAX_EVENTS - (uint32_t)send_refusals();
 		for (i = 0; i < nevents && i < room; i++)
@@ -1353,12 +1650,11 @@ pyrun_serve(int sock, int capfd, int wsdir)
 
 	sock_fd = sock;
 	self_pid = getpid();
-	hook = PyCFunction_New(&keep_shown_def, NULL);
-	saved_hook = PySys_GetObject("displayhook");
-	Py_XINCREF(saved_hook);
-	if (main_dict == NULL || hook == NULL || saved_hook == NULL)
+	hook = PyCFunction_New(&echo_def, NULL);
+	user_hook = Py_XNewRef(real_hook);
+	if (main_dict == NULL || hook == NULL || user_hook == NULL)
 		_exit(0);
-	bind_commands(main_dict);
+	unshadow_commands(main_dict);
 	for (;;) {
 		char head[WIRE_HEADER];
 		uint32_t len;
