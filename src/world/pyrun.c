@@ -3,29 +3,36 @@
  *
  * In the zygote, pyrun_init() installs the audit hook (before
  * initialisation, so nothing runs unseen) and initialises CPython once so
- * that a world looks like a fresh `python3 -c` to its code: the same
- * modules imported (site too), the same __main__, the same
- * object.__subclasses__() (compared with Debian's /usr/bin/python3 -c
- * under LANG=C.UTF-8 with no third-party .pth start-up hooks: identical
- * lists), '' first on sys.path.  What
- * differs: sys.flags.isolated is 1 (no PYTHON* variables, no user site).
- * The five commands are compiled here once, as closures made in
- * __main__ (so their __globals__ is __main__'s, as for functions a user
- * defines) by a factory that is then removed from it.
+ * that a world looks like Debian's python3 at its >>> prompt to its code:
+ * the same modules imported (site, and what site's interactive hook
+ * imports: readline, rlcompleter and through it inspect, ast, warnings),
+ * the same __main__, the same object.__subclasses__() in the same order
+ * (compared with /usr/bin/python3 -i, its stdin a pipe, under
+ * LANG=C.UTF-8 with no third-party .pth start-up hooks: identical lists),
+ * sys.argv [''], sys.ps1 and sys.ps2, '' first on sys.path.  What
+ * differs: sys.flags.isolated is 1 (no PYTHON* variables, no user site),
+ * and no history file is read.  The five commands are compiled here
+ * once, as closures made in __main__ (so their __globals__ is __main__'s,
+ * as for functions a user defines) by a factory that is then removed
+ * from it, and bound as builtins: reachable by name, not in dir().
  *
  * In the world's interpreter (PID 1's child: replica.c), pyrun_serve()
  * reads requests and answers them:
  * set-up (files, environment, the teacher's names, unreported) or one
- * input.  An input runs as at Python's prompt: an expression is evaluated
- * and its repr returned (not printed), anything else is executed; names
- * persist in __main__.  While it runs, the audit hook records events with
+ * input.  An input runs as the prompt runs a pasted block (prompt_src):
+ * parsed whole, each top-level statement compiled in 'single' mode and
+ * run in turn, every expression statement's value echoed by the display
+ * hook (echo: CPython's own logic, '_' bound) into the output, an
+ * exception printed through sys.excepthook; names persist in __main__.
+ * While it runs, the audit hook records events with
  * their arguments as text -- only str, bytes, int and None, and lists or
  * tuples of those, are rendered, so recording never calls the code's own
- * methods.  Afterwards the reply carries the status, the repr or the
- * exception's last traceback line, the captured output (fds 1 and 2,
- * shared with child processes, are a file in /tmp), the events, and the
- * workspace's tree, all capped (wire.h); what a cap cut is said (K and
- * T frames), never dropped without a word.
+ * methods.  Afterwards the reply carries the status, the repr of the last
+ * value echoed or the exception's last traceback line, the captured
+ * output (fds 1 and 2, shared with child processes, are a file in /tmp:
+ * what a terminal would have shown, in the order written), the events,
+ * and the workspace's tree, all capped (wire.h); what a cap cut is said
+ * (K and T frames), never dropped without a word.
  */
 #include "config.h"
 
@@ -422,7 +429,9 @@ pyrun_version(char *buf, size_t n)
  * compiled in 'single' mode, as the interactive loop compiles what it
  * read, so every expression statement in it goes to sys.displayhook, and
  * the __future__ features a statement turns on stay on for the next
- * ones, as codeop's Compile keeps them.  compile, Interactive and the
+ * ones, as codeop's Compile keeps them.  (An input too deep for the
+ * parser's tree is compiled whole, as the prompt compiles a line, and
+ * fails as it fails there.)  compile, Interactive and the
  * flags are bound when the zygote starts: code that replaces
  * builtins.compile or patches the ast module changes its own calls, not
  * how its prompt reads.
@@ -430,7 +439,11 @@ pyrun_version(char *buf, size_t n)
 static const char prompt_src[] =
 "def _sandboxrepl_prompt(Interactive, only_ast, mask, compile=compile):\n"
 "    def units(source, flags):\n"
-"        tree = compile(source, '<stdin>', 'exec', only_ast | flags, True)\n"
+"        try:\n"
+"            tree = compile(source, '<stdin>', 'exec', only_ast | flags,\n"
+"                           True)\n"
+"        except (RecursionError, MemoryError):\n"
+"            return [source]\n"
 "        return [Interactive(body=[s]) for s in tree.body]\n"
 "    def compile_unit(unit, flags):\n"
 "        code = compile(unit, '<stdin>', 'single', flags, True)\n"
@@ -541,7 +554,7 @@ pyrun_init(char *why, size_t n)
 		snprintf(why, n, "PySys_AddAuditHook");
 		return -1;
 	}
-	/* As `python3 -c` under LANG=C.UTF-8 (the world's locale). */
+	/* As python3 under LANG=C.UTF-8 (the world's locale). */
 	PyPreConfig_InitIsolatedConfig(&pre);
 	pre.configure_locale = 1;
 	pre.coerce_c_locale = 1;
@@ -578,7 +591,7 @@ pyrun_init(char *why, size_t n)
 		    st.err_msg : "failed");
 		return -1;
 	}
-	/* `python3 -c` puts '' (the working directory) first. */
+	/* python3 at its prompt puts '' (the working directory) first. */
 	sys_path = PySys_GetObject("path");
 	empty = PyUnicode_FromString("");
 	if (sys_path == NULL || empty == NULL ||
