@@ -13,8 +13,9 @@
  * differs: sys.flags.isolated is 1 (no PYTHON* variables, no user site),
  * and no history file is read.  The five commands are compiled here
  * once, as closures made in __main__ (so their __globals__ is __main__'s,
- * as for functions a user defines) by a factory that is then removed
- * from it, and bound as builtins: reachable by name, not in dir().
+ * as for functions a user defines, and their __qualname__ their name) by
+ * a factory that is then removed from it, and bound as builtins:
+ * reachable by name, not in dir().
  *
  * In the world's interpreter (PID 1's child: replica.c), pyrun_serve()
  * reads requests and answers them:
@@ -386,8 +387,10 @@ static const char commands_src[] =
 "        except OSError as e:\n"
 "            said[0] = f'no answer from {d[\"url\"]} ({e})'\n"
 "            return ''\n"
-"    return (said, read_file, write_file, delete_file, list_files,\n"
-"            http_get)\n";
+"    made = (read_file, write_file, delete_file, list_files, http_get)\n"
+"    for f in made:\n"
+"        f.__qualname__ = f.__name__\n"
+"    return (said,) + made\n";
 
 static const char *const command_names[] = {
 	"read_file", "write_file", "delete_file", "list_files", "http_get",
