@@ -101,8 +101,9 @@ struct raw {
 	size_t		 lits_len;
 	bool		 has_lits;
 	size_t		 output_len;
-	uint32_t	 echoed;	/* output's last bytes: the result's
-					   echo (wire.h's e) */
+	uint32_t	 tail_kind;	/* output's last tail bytes are what
+					   the prompt wrote (wire.h's e) */
+	uint32_t	 tail;
 	struct raw_event events[WW_MAX_EVENTS];
 	size_t		 nevents;
 	uint32_t	 dropped;
@@ -203,7 +204,7 @@ frame_cap(char type)
 	case WW_REFUSE:		return 8 + WW_MAX_DETAIL;
 	case WW_STATUS:		return 12;
 	case WW_DROPPED:	return 4;
-	case WW_ECHOED:		return 4;
+	case WW_TAIL:		return 8;
 	case WW_ENDED:		return 4;
 	case WW_RESULT:		return WW_MAX_RESULT;
 	case WW_MESSAGE:	return WW_MAX_RESULT;
@@ -322,8 +323,8 @@ read_reply(struct cpy *c, double deadline, struct arena *a, struct raw *r)
 		if (frame_cap(head[0]) == (size_t)-1 ||
 		    len > frame_cap(head[0]) ||
 		    ((head[0] == WW_STATUS || head[0] == WW_CUT) && len != 12) ||
-		    ((head[0] == WW_ENDED || head[0] == WW_ECHOED) &&
-		    len != 4))
+		    (head[0] == WW_ENDED && len != 4) ||
+		    (head[0] == WW_TAIL && len != 8))
 			return READ_BAD;
 		pay = arena_alloc(a, (size_t)len + 1);
 		if ((end = read_n(c->sock, pay, len, deadline)) != READ_OK)
@@ -372,10 +373,12 @@ read_reply(struct cpy *c, double deadline, struct arena *a, struct raw *r)
 			r->output = pay;
 			r->output_len = len;
 			break;
-		case WW_ECHOED:
+		case WW_TAIL:
 			/* (after the output it points into) */
-			memcpy(&r->echoed, pay, 4);
-			if (!r->has_status || r->echoed > r->output_len)
+			memcpy(&r->tail_kind, pay, 4);
+			memcpy(&r->tail, pay + 4, 4);
+			if (!r->has_status || r->tail_kind >= WW_TAIL__COUNT ||
+			    r->tail > r->output_len)
 				return READ_BAD;
 			break;
 		case WW_EVENT:
@@ -1726,10 +1729,13 @@ cpy_run(struct world *w, const struct world_input *in,
 	c->files = r.files;
 	r.files = NULL;
 	/* The output is what a terminal would have shown, the prompt's
-	 * echoes and traceback included; the print effect leaves out the
-	 * echo of the result when it came last, as the result says it. */
+	 * echoes and traceback included.  The print effect leaves out what
+	 * the prompt wrote last for the outcome: the result's echo (the
+	 * result says it) or the traceback, which is an effect of its own
+	 * (the reason says its last line; a trace line tells what was
+	 * printed, and a traceback is not that). */
 	if (r.output_len > 0) {
-		size_t n = r.output_len, shown = r.output_len - r.echoed;
+		size_t n = r.output_len, shown = r.output_len - r.tail, t;
 		if (r.output[n - 1] == '\n')
 			n--;
 		out->output = arena_strndup(a, r.output, n);
@@ -1738,6 +1744,14 @@ cpy_run(struct world *w, const struct world_input *in,
 		if (shown > 0)
 			effect(&e, "print", "stdout", NULL,
 			    arena_strndup(a, r.output, shown));
+		t = r.output_len;
+		if (r.output[t - 1] == '\n')
+			t--;
+		if (r.tail_kind == WW_TAIL_TRACEBACK && r.tail > 0 &&
+		    t > r.output_len - r.tail)
+			effect(&e, "traceback", "stderr", NULL, arena_strndup(a,
+			    r.output + r.output_len - r.tail,
+			    t - (r.output_len - r.tail)));
 	}
 	e.source = "world";
 	out->result = r.result;

@@ -658,6 +658,19 @@ pyrun_after_fork(void)
 static int sock_fd = -1;
 static uint64_t nonce;		/* of the input being answered */
 static pid_t self_pid;		/* the interpreter's */
+static int echo_capfd = -1;	/* the capture (fds 1 and 2) */
+static off_t tb_start, tb_end;	/* where it held the traceback printed */
+
+static void flush_std(void);
+
+/* The capture's size: where the next write to fd 1 or 2 lands. */
+static off_t
+capture_size(void)
+{
+	struct stat sb;
+
+	return fstat(echo_capfd, &sb) == 0 ? sb.st_size : -1;
+}
 
 static void
 send_frame(enum ww_type type, const void *a, size_t alen, const void *b,
@@ -789,9 +802,13 @@ send_exception(enum ww_status *status)
 	/* Then printed as the prompt prints it, through sys.excepthook:
 	 * the traceback, "Did you mean", a syntax error's caret line; and
 	 * kept in sys.last_value. */
+	flush_std();
+	tb_start = capture_size();
 	PyErr_Restore(type, value, tb);
 	PyErr_PrintEx(1);
 	PyErr_Clear();
+	flush_std();
+	tb_end = capture_size();
 }
 
 static void
@@ -1288,15 +1305,6 @@ static PyObject *user_hook;	/* sys.displayhook as the code left it */
 static PyObject *shown_value;	/* the last value the hook was given */
 static PyObject *shown_repr;	/* its repr as echoed, or NULL */
 static off_t echo_start, echo_end;	/* where the capture held it */
-static int echo_capfd = -1;
-
-static off_t
-capture_size(void)
-{
-	struct stat sb;
-
-	return fstat(echo_capfd, &sb) == 0 ? sb.st_size : -1;
-}
 
 static void
 flush_stdout(void)
@@ -1502,7 +1510,7 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 	PyObject *said, *cur;
 	bool ran, read_error;
 	off_t end;
-	uint32_t st, echoed = 0;
+	uint32_t st, tail[2] = { 0, 0 };	/* enum ww_tail, bytes */
 
 	nevents = dropped = 0;
 	events_cut = 0;
@@ -1520,7 +1528,7 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 			PyList_SetItem(said, 0, Py_NewRef(Py_None));
 	}
 	echo_capfd = capfd;
-	echo_start = echo_end = -1;
+	echo_start = echo_end = tb_start = tb_end = -1;
 	Py_CLEAR(shown_value);
 	Py_CLEAR(shown_repr);
 	/* the code's own displayhook, if an earlier input installed one */
@@ -1555,7 +1563,12 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 	if (ran && shown_repr != NULL && echo_start >= 0 &&
 	    echo_end > echo_start && end == echo_end &&
 	    end <= (off_t)WW_MAX_OUTPUT) {
-		echoed = (uint32_t)(echo_end - echo_start);
+		tail[0] = WW_TAIL_ECHO;
+		tail[1] = (uint32_t)(echo_end - echo_start);
+	} else if (!ran && tb_start >= 0 && tb_end > tb_start &&
+	    end == tb_end && end <= (off_t)WW_MAX_OUTPUT) {
+		tail[0] = WW_TAIL_TRACEBACK;
+		tail[1] = (uint32_t)(tb_end - tb_start);
 	}
 	Py_CLEAR(shown_value);
 	Py_CLEAR(shown_repr);
@@ -1576,8 +1589,8 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 	if (!setup) {
 		uint32_t i, room;
 		send_output(capfd);
-		if (echoed > 0)
-			send_frame(WW_ECHOED, &echoed, 4, NULL, 0);
+		if (tail[1] > 0)
+			send_frame(WW_TAIL, tail, 8, NULL, 0);
 		/* the kernel's refusals first: they share the cap */
 		room = WW_MAX_EVENTS - (uint32_t)send_refusals();
 		for (i = 0; i < nevents && i < room; i++)
