@@ -31,7 +31,8 @@
  * methods.  Afterwards the reply carries the status, the repr of the last
  * value echoed or the exception's last traceback line, the captured
  * output (fds 1 and 2, shared with child processes, are a file in /tmp:
- * what a terminal would have shown, in the order written), the events,
+ * what a terminal would have shown, the prompt's echoes and traceback
+ * included, and which of its tail the prompt wrote last), the events,
  * and the workspace's tree, all capped (wire.h); what a cap cut is said
  * (K and T frames), never dropped without a word.
  */
