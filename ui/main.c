@@ -49,7 +49,7 @@ __asan_default_options(void)
 #endif
 
 /* Long options without a short form. */
-enum { OPT_AGENT = 256, OPT_AGENT_TIMEOUT, OPT_SERVE, OPT_MEMORY, OPT_ENGINE,
+enum { OPT_AGENT = 256, OPT_AGENT_TIMEOUT, OPT_TIMEOUT, OPT_SERVE, OPT_MEMORY, OPT_ENGINE,
 	OPT_FRESH_WORLD, OPT_MCP, OPT_JAIL, OPT_DOCTOR, OPT_THEME, OPT_PLAY };
 
 /*
@@ -123,6 +123,9 @@ static const char help_text[] =
 "                       gvisor (gVisor's runsc, a user-space kernel)\n"
 "  -S, --state=DIR      keep files, names, budgets and ledgers in DIR across\n"
 "                       runs (saved atomically after every input)\n"
+"      --timeout=SECONDS\n"
+"                       wall-clock time one input may run on every path\n"
+"                       before its world is killed (default 5, up to 3600)\n"
 "      --memory=INPUT[,SESSION]\n"
 "                       memory one input may hold on the unsafe and sandbox\n"
 "                       paths (default 256M), and the session with the names\n"
@@ -470,6 +473,7 @@ main(int argc, char **argv)
 		{ "fresh-world", no_argument, NULL, OPT_FRESH_WORLD },
 		{ "jail", required_argument, NULL, OPT_JAIL },
 		{ "memory", required_argument, NULL, OPT_MEMORY },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "doctor", no_argument, NULL, OPT_DOCTOR },
 		{ "theme", required_argument, NULL, OPT_THEME },
 		{ "play", required_argument, NULL, OPT_PLAY },
@@ -568,6 +572,19 @@ main(int argc, char **argv)
 				return usage_error("invalid agent timeout '%s' "
 				    "(expected seconds, up to 3600)", optarg);
 			o.agent.timeout_ms = (unsigned)(secs * 1000 + 0.5);
+			break;
+		}
+		case OPT_TIMEOUT: {
+			char *end;
+			double secs;
+			errno = 0;
+			secs = strtod(optarg, &end);
+			if (errno != 0 || *end != '\0' || end == optarg ||
+			    !(secs >= 0.1 && secs <= 3600))
+				return usage_error("invalid timeout '%s' "
+				    "(expected seconds, from 0.1 to 3600)",
+				    optarg);
+			so.world_wall_ms = (unsigned)(secs * 1000 + 0.5);
 			break;
 		}
 		case OPT_SERVE:

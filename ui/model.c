@@ -38,6 +38,78 @@ free_entry(struct model_entry *e)
 	free(e->label);
 	free(e->shown);
 	free(e->outcome);
+	free(e->output);
+}
+
+/* A heap copy of s, one line a terminal shows as it is. */
+static char *
+escaped(const char *s)
+{
+	struct sbuf b = SBUF_INIT;
+	char *c;
+
+	textesc_add(&b, s, strlen(s), 0);
+	c = xstrdup(sbuf_cstr(&b));
+	sbuf_free(&b);
+	return c;
+}
+
+/* Lines an entry shows of its output; the rest are counted. */
+#define MAX_OUTPUT_LINES 200
+
+/*
+ * A record's output as the terminal would show it: the chunks in order,
+ * one line per line written (a tab to the next multiple of 8, anything a
+ * terminal would act on escaped), the last newline dropped; NULL when it
+ * wrote nothing.
+ */
+static char *
+output_lines(const struct record *r)
+{
+	struct sbuf b = SBUF_INIT;
+	size_t i, k, col = 0, lines = 0, more = 0;
+	char *s;
+
+	for (i = 0; i < r->noutput; i++) {
+		const char *t = r->output[i].text;
+		size_t n = r->output[i].len;
+
+		for (k = 0; k < n; k++) {
+			if (t[k] == '\n') {
+				if (lines >= MAX_OUTPUT_LINES)
+					more++;
+				else
+					sbuf_addc(&b, '\n');
+				lines++;
+				col = 0;
+			} else if (lines >= MAX_OUTPUT_LINES)
+				continue;
+			else if (t[k] == '\t') {
+				do
+					sbuf_addc(&b, ' ');
+				while (++col % 8 != 0);
+			} else {
+				size_t m = 1;
+				while (k + m < n && t[k + m] != '\n' &&
+				    t[k + m] != '\t')
+					m++;
+				textesc_add(&b, t + k, m, 0);
+				col += m;
+				k += m - 1;
+			}
+		}
+	}
+	if (b.len > 0 && b.data[b.len - 1] == '\n')
+		b.data[--b.len] = '\0';
+	if (more > 1)
+		sbuf_addf(&b, "\n... %zu more lines", more - 1);
+	if (b.len == 0) {
+		sbuf_free(&b);
+		return NULL;
+	}
+	s = xstrdup(sbuf_cstr(&b));
+	sbuf_free(&b);
+	return s;
 }
 
 static void
@@ -274,7 +346,17 @@ model_apply(struct model *m, const char *input, size_t len,
 			    r[i].input ? r[i].input : "");
 		else
 			e->shown = xstrdup(r[i].input ? r[i].input : "");
-		e->outcome = xstrdup(r[i].outcome ? r[i].outcome : "");
+		e->output = output_lines(&r[i]);
+		/* What it wrote is on the rows above: an ok row says the
+		 * value, as the prompt echoes it, not "printed '...'"
+		 * again (nor "ok" for a statement that has none). */
+		if (r[i].verdict == VERDICT_OK && r[i].kind == KIND_CODE &&
+		    (e->output != NULL || r[i].result == NULL))
+			e->outcome = escaped(r[i].result != NULL &&
+			    strcmp(r[i].result, "None") != 0 ? r[i].result :
+			    "");
+		else
+			e->outcome = xstrdup(r[i].outcome ? r[i].outcome : "");
 		e->inside = record_path_is_jail(r[i].path) &&
 		    r[i].verdict == VERDICT_OK && did_harm(&r[i]);
 		mp->last.valid = true;
@@ -513,6 +595,8 @@ model_copy(struct model *dst, const struct model *src)
 			dp->entries[i].shown = dup_or_null(sp->entries[i].shown);
 			dp->entries[i].outcome =
 			    dup_or_null(sp->entries[i].outcome);
+			dp->entries[i].output =
+			    dup_or_null(sp->entries[i].output);
 		}
 		dp->base = copy_files(sp->base, sp->nbase);
 		dp->now = copy_files(sp->now, sp->nnow);
@@ -549,7 +633,8 @@ model_bytes(const struct model *m)
 			n += sizeof mp->entries[i] +
 			    len0(mp->entries[i].label) +
 			    len0(mp->entries[i].shown) +
-			    len0(mp->entries[i].outcome);
+			    len0(mp->entries[i].outcome) +
+			    len0(mp->entries[i].output);
 		for (i = 0; i < mp->nbase; i++)
 			n += sizeof mp->base[i] + strlen(mp->base[i].name) + 1;
 		for (i = 0; i < mp->nnow; i++)

@@ -31,6 +31,10 @@ struct model_entry {
 	char		*label;
 	char		*shown;		/* the input as typed */
 	char		*outcome;	/* or the note's text */
+	char		*output;	/* what the code and its programs
+					   wrote, as a terminal shows it: lines
+					   (escaped, tabs expanded) joined by
+					   newlines, or NULL */
 	bool		 inside;	/* ok, with harm done inside a jail's
 					   throwaway copy: told as contained,
 					   never as a plain ok */

@@ -280,6 +280,14 @@ draw_transcript(struct ui *u, struct rect r, enum path_id p)
 			    first ? "> " : ". ", draw_attr(u, UC_DIM));
 			line += len + (line[len] == '\n');
 		}
+		/* What it wrote, as the terminal shows it, above its
+		 * verdict (as python3 prints above the echoed value). */
+		for (line = e->output; line != NULL && *line != '\0';) {
+			size_t len = strcspn(line, "\n");
+			add_rows(&rows, &n, &cap, line, len, A_NORMAL, r.w,
+			    "  ", A_NORMAL);
+			line += len + (line[len] == '\n');
+		}
 		/* (harm done inside a jail's throwaway copy is the jail
 		 * holding, told in its colour: not a plain green ok) */
 		add_rows(&rows, &n, &cap, e->outcome, strlen(e->outcome),

@@ -196,7 +196,9 @@ run_next(struct ui *u)
 			break;
 		if (!seen && st->caption != NULL)
 			d.caption = st->caption;
+		ui_running(true);
 		scenario_exec(u->s, st, d.a, &out);
+		ui_running(false);
 		if (out.failed) {
 			d.failed = out.text ? out.text : "a set-up step failed";
 			model_note(&u->m, 0, d.failed);
@@ -229,6 +231,7 @@ run_next(struct ui *u)
 	pl->cur = pl->ndone;
 	focus_scroll_reset(u);
 	set_progress(u);
+	flushinp();	/* keys pressed while it ran do not skip a step */
 	return true;
 }
 

@@ -38,6 +38,32 @@ on_signal(int sig)
 	stop_signal = sig;
 }
 
+/* Ctrl-C while an input runs: KeyboardInterrupt in its worlds. */
+static void
+on_interrupt(int sig)
+{
+	(void)sig;
+	session_interrupt();
+}
+
+void
+ui_running(bool running)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = running ? on_interrupt : on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	/* raw() reads Ctrl-C as a key (readline's cancel at the prompt);
+	 * while an input runs the terminal turns it into SIGINT, as it
+	 * does for python3 */
+	if (running)
+		cbreak();
+	else
+		raw();
+}
+
 bool
 ui_stopped(void)
 {
@@ -142,7 +168,9 @@ submit(struct ui *u, const char *input, size_t len)
 		return;
 	}
 	a = arena_new();
+	ui_running(true);
 	n = session_run(u->s, input, len, NULL, 0, a, &r);
+	ui_running(false);
 	model_apply(&u->m, input, len, r, n);
 	focus_scroll_reset(u);
 	free(u->message);

@@ -180,6 +180,9 @@ void play_live(struct ui *u, const char *input, size_t len,
 
 /* ui.c */
 bool ui_stopped(void);	/* a terminating signal arrived */
+/* An input runs (true) or the prompt is back (false): Ctrl-C is
+ * SIGINT for the input's worlds, or a key for readline. */
+void ui_running(bool running);
 void ui_redraw(struct ui *u);
 /* A line from readline (NULL at end of input): meta command,
  * continuation, presenter step or an input to run. */

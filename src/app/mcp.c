@@ -384,6 +384,13 @@ output_schema(void)
 	    "denied", "type", "boolean", "category", "type", "string",
 	    "text", "type", "string", "source", "type", "string",
 	    "required", "op", "target", "simulated", "denied"));
+	json_object_set_new(props, "output", json_pack("{s:s,s:s,s:{s:s,"
+	    "s:{s:{s:s,s:[s,s]},s:{s:s}},s:[s,s]}}", "type", "array",
+	    "description", "what the code and its programs wrote, in the "
+	    "order written, as a terminal shows it", "items", "type",
+	    "object", "properties", "stream", "type", "string", "enum",
+	    "stdout", "stderr", "text", "type", "string", "required",
+	    "stream", "text"));
 	json_object_set_new(props, "fs", json_pack("{s:s,s:{s:s}}", "type",
 	    "array", "items", "type", "string"));
 	json_object_set_new(props, "budget", json_pack("{s:s,s:{s:{s:s},s:{"

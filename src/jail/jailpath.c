@@ -620,6 +620,8 @@ jailpath_run(const struct jailpath_job *job, struct arena *a,
 	cfg.files = files;
 	cfg.nfiles = n;
 	cfg.fail_at = job->fail_at;
+	if (job->wall_ms != 0)
+		cfg.wall_ms = job->wall_ms;
 
 	jail_run(&cfg, child_main, (void *)job, &o);
 	rp.binds = json_array();

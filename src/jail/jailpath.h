@@ -22,6 +22,7 @@ struct jailpath_job {
 	struct mfs		*fs;		/* the jail path's files, in/out */
 	struct ns		*ns;		/* the jail path's names */
 	int			 fail_at;	/* test hook: a jail set-up step */
+	unsigned		 wall_ms;	/* 0: JAIL_DEFAULT_WALL_MS */
 };
 
 /*

@@ -69,16 +69,22 @@ record_set_line(struct record *r, struct arena *a)
 
 /* A JSON string from arbitrary bytes: invalid UTF-8 (including encoded
  * surrogates) becomes U+FFFD. */
+static json_t *jstrn(const char *s, size_t len);
+
 static json_t *
 jstr(const char *s)
 {
-	size_t len, i = 0;
+	return s == NULL ? json_null() : jstrn(s, strlen(s));
+}
+
+/* The same for len bytes (a NUL among them is U+0000). */
+static json_t *
+jstrn(const char *s, size_t len)
+{
+	size_t i = 0;
 	struct sbuf b = SBUF_INIT;
 	json_t *j;
 
-	if (s == NULL)
-		return json_null();
-	len = strlen(s);
 	while (i < len) {
 		uint32_t cp;
 		size_t n = unicode_decode(s + i, len - i, &cp);
@@ -98,7 +104,8 @@ jstr(const char *s)
 json_t *
 record_to_json(const struct record *r)
 {
-	json_t *o = json_object(), *effects = json_array(), *fs = json_array();
+	json_t *o = json_object(), *effects = json_array(), *fs = json_array(),
+	    *output = json_array();
 	size_t i;
 
 	json_object_set_new(o, "step", json_integer(r->step));
@@ -117,6 +124,11 @@ record_to_json(const struct record *r)
 	else
 		json_object_set_new(o, "node", json_null());
 	json_object_set_new(o, "result", jstr(r->result));
+	for (i = 0; i < r->noutput; i++)
+		json_array_append_new(output, json_pack("{s:s,s:o}",
+		    "stream", r->output[i].stream, "text",
+		    jstrn(r->output[i].text, r->output[i].len)));
+	json_object_set_new(o, "output", output);
 	for (i = 0; i < r->neffects; i++) {
 		const struct effect *e = &r->effects[i];
 		json_t *je = json_object();

@@ -135,6 +135,14 @@ struct record_tree {
 	uint32_t	 error_end;	/*   at (may be empty: at the end) */
 };
 
+/* What the code and the programs it ran wrote, as a terminal shows it:
+ * in the order written, each piece with its stream. */
+struct record_chunk {
+	const char	*stream;	/* "stdout" or "stderr" */
+	const char	*text;		/* len bytes */
+	size_t		 len;
+};
+
 struct record {
 	unsigned	 step;		/* 1-based input number */
 	enum path_id	 path;
@@ -151,6 +159,11 @@ struct record {
 	uint32_t	 node_start;	/*   its byte span */
 	uint32_t	 node_end;
 	const char	*result;	/* repr of the value, or NULL */
+	const struct record_chunk *output;	/* what was written, in
+					   order (the JSON "output": a list of
+					   {"stream","text"}), capped: the
+					   record's truncated says so */
+	size_t		 noutput;
 	struct effect	*effects;
 	size_t		 neffects;
 	const struct record_file *fs;	/* the path's files after the

@@ -1411,6 +1411,7 @@ run_jail(struct step *st, const struct node *root, const struct cmd_entry *e,
 	struct jailpath_job job = {
 		.root = root, .cmd = e, .call = call, .fs = st->ps->fs,
 		.ns = st->ps->ns, .fail_at = st->s->jail_fail_at,
+		.wall_ms = st->s->world_wall_ms,
 	};
 
 	st->r->kind = e ? KIND_COMMAND : KIND_CODE;
@@ -1578,6 +1579,18 @@ resumed_note(struct step *st, const struct world *w)
 	sbuf_free(&lost);
 }
 
+/* What a world is given to run src (a command's name with it). */
+static struct world_input
+world_input_of(const struct session *s, const char *src,
+    const struct cmd_entry *e, struct arena *a)
+{
+	return (struct world_input){
+		.src = src, .len = strlen(src),
+		.command = e ? e->name : NULL, .a = a,
+		.literals = s->state != NULL || s->nsnaps > 0 || s->literals,
+	};
+}
+
 /*
  * Run src (the input, or on the sandbox path the code of a command's
  * argument or the command as its layers let it through) in the path's
@@ -1592,23 +1605,28 @@ run_world(struct step *st, const char *src, const struct node *root,
     const struct cmd_entry *e, const struct node *call)
 {
 	struct model_job job = { st, root, e, call };
-	struct world_input in = {
-		.src = src, .len = strlen(src),
-		.command = e ? e->name : NULL, .a = st->a,
-		.literals = st->s->state != NULL || st->s->nsnaps > 0 ||
-		    st->s->literals,
-		.model_run = model_step, .model_ctx = &job,
-	};
+	struct world_input in = world_input_of(st->s, src, e, st->a);
 	struct world *w = st->ps->world;
 	struct world_reply rep;
 	size_t i;
 
+	in.model_run = model_step;
+	in.model_ctx = &job;
 	world_run(w, &in, &rep);
 	world_read_back(w, st->ps->fs);
 	st->r->engine = world_engine_name(w->ops->engine);
 	if (rep.decided)
 		return;
 	st->r->kind = e ? KIND_COMMAND : KIND_CODE;
+	if (rep.nchunks > 0) {
+		struct record_chunk *o = arena_array(st->a, rep.nchunks,
+		    sizeof *o);
+		for (i = 0; i < rep.nchunks; i++)
+			o[i] = (struct record_chunk){ rep.chunks[i].stream,
+			    rep.chunks[i].text, rep.chunks[i].len };
+		st->r->output = o;
+		st->r->noutput = rep.nchunks;
+	}
 	if (rep.truncated != NULL)	/* what the world's caps left out */
 		st->r->truncated = st->r->truncated == NULL ? rep.truncated :
 		    arena_printf(st->a, "%s; %s", st->r->truncated,
@@ -1696,6 +1714,35 @@ gvisor_path(const struct step *st)
 	    st->s->jail == JAIL_BOUNDARY_GVISOR);
 }
 
+/* A path without a world's output (the sandbox's evaluator, the model,
+ * the model's jail): what its print() wrote, from its print effects, as
+ * one stdout chunk, each print a line as at a terminal. */
+static void
+output_of_prints(struct record *r, struct arena *a)
+{
+	struct sbuf b = SBUF_INIT;
+	struct record_chunk *o;
+	size_t i;
+
+	for (i = 0; i < r->neffects; i++)
+		if (strcmp(r->effects[i].op, "print") == 0 &&
+		    r->effects[i].text != NULL &&
+		    (r->effects[i].source == NULL ||
+		    strcmp(r->effects[i].source, "output") != 0)) {
+			sbuf_adds(&b, r->effects[i].text);
+			sbuf_addc(&b, '\n');
+		}
+	if (b.len > 0) {
+		o = arena_array(a, 1, sizeof *o);
+		o->stream = "stdout";
+		o->text = arena_strndup(a, sbuf_cstr(&b), b.len);
+		o->len = b.len;
+		r->output = o;
+		r->noutput = 1;
+	}
+	sbuf_free(&b);
+}
+
 static void
 finish(struct step *st, const char *input, size_t len, const char *label,
     const char *cmdname)
@@ -1720,6 +1767,8 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 			c->text = e->text ? arena_strdup(st->a, e->text) : NULL;
 		}
 	}
+	if (r->noutput == 0)
+		output_of_prints(r, st->a);
 	{
 		struct record_file *fs;
 		r->nfs = session_files(st->s, st->path, st->a, &fs);
@@ -1882,6 +1931,12 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 }
 
 void
+session_interrupt(void)
+{
+	world_interrupt();
+}
+
+void
 session_report_panes(struct session *s)
 {
 	s->panes = true;
@@ -1965,6 +2020,48 @@ session_input_incomplete(const char *input, size_t len)
 	return parse_is_incomplete(input, len);
 }
 
+/*
+ * Paths side by side.  Before any path runs, the input is sent to every
+ * path's world that will run it as typed -- the unsafe path's, and the
+ * jail's without --jail-filter -- so that the worlds compute at once and
+ * the slowest one, not their sum, bounds the wait (a bomb costs one wall
+ * clock).  The paths then run in order as before, and each reads the
+ * reply its world has been working on (world.h's start_input), so the
+ * records are the same and keep their order.  The sandbox path decides
+ * in here first, and its world runs only what the policy lets through:
+ * it is not started ahead.  Returns the paths started.
+ */
+static unsigned
+start_worlds(struct session *s, const char *input, size_t len,
+    const struct parse_result *pr, unsigned mask, struct arena *a)
+{
+	const struct cmd_entry *e = NULL;
+	const struct node *call = NULL;
+	unsigned started = 0;
+	int p;
+
+	if (pr->status == PARSE_OK)
+		e = cmd_match(pr->root, &call);
+	for (p = 0; p < PATH__COUNT; p++) {
+		struct pathstate *ps = &s->paths[p];
+		struct world_input in;
+		const char *refused = NULL;
+		struct world *w;
+
+		if (!(mask & PATH_BIT(p)) || p == PATH_SANDBOX ||
+		    live_world(s, (enum path_id)p) == NULL ||
+		    (record_path_is_jail((enum path_id)p) && s->jail_filter))
+			continue;
+		if ((w = ready_world(s, ps, a, &refused)) == NULL ||
+		    (pr->status != PARSE_OK && !w->ops->compiles))
+			continue;
+		in = world_input_of(s, arena_strndup(a, input, len), e, a);
+		if (world_start(w, &in))
+			started |= PATH_BIT(p);
+	}
+	return started;
+}
+
 size_t
 session_run(struct session *s, const char *input, size_t len,
     const char *label, unsigned mask, struct arena *a, struct record **out)
@@ -1975,6 +2072,7 @@ session_run(struct session *s, const char *input, size_t len,
 	unsigned long gens[PATH__COUNT];
 	size_t n = 0, held_before = arena_held(a);
 	bool big, pinned = false;
+	unsigned started;
 	int p;
 
 	if (mask == 0)
@@ -1983,6 +2081,13 @@ session_run(struct session *s, const char *input, size_t len,
 	generations(s, gens);
 	parse_input(ea, input, len, &pr);
 	big = arena_used(ea) > (8u << 20);
+	world_interrupt_clear();
+	started = start_worlds(s, input, len, &pr, mask, a);
+	if (s->progress != NULL)
+		for (p = 0; p < PATH__COUNT; p++)
+			if (started & PATH_BIT(p))
+				s->progress(s->progress_ctx, (enum path_id)p,
+				    false);
 	/* Each path evaluates in an arena of its own, freed before the
 	 * next path runs; what the paths before it keep is their records
 	 * (in a), and those count against its cap: the cap is the
@@ -1994,7 +2099,7 @@ session_run(struct session *s, const char *input, size_t len,
 			continue;
 		pa = arena_new();
 		meter_path(s, ea, arena_held(a) - held_before, pa, &mem);
-		if (s->progress != NULL)
+		if (s->progress != NULL && !(started & PATH_BIT(p)))
 			s->progress(s->progress_ctx, (enum path_id)p, false);
 		run_path(s, (enum path_id)p, input, len, &pr, label, a, pa,
 		    &mem, &recs[n++]);
@@ -2009,6 +2114,10 @@ session_run(struct session *s, const char *input, size_t len,
 		} else
 			arena_free(pa);
 	}
+	/* (a world started and not run -- none, as the paths go -- ends) */
+	for (p = 0; p < PATH__COUNT; p++)
+		if ((started & PATH_BIT(p)) && s->paths[p].world != NULL)
+			world_settle(s->paths[p].world);
 	if (s->panes)
 		for (p = 0; p < (int)n; p++)
 			recs[p].tree = p == 0 ? input_tree(a, &pr) :

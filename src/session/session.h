@@ -205,6 +205,15 @@ size_t session_snap_bytes(const struct session_snap *sn);
 void session_report_literals(struct session *s);
 
 /*
+ * Ctrl-C while session_run() runs (async-signal-safe: the UI's SIGINT
+ * handler calls it): the input is interrupted on every path still
+ * running it -- KeyboardInterrupt in each CPython world, whose names
+ * stay; a world whose code does not end within a second is killed and
+ * restarts on the next input.  Each session_run() starts uninterrupted.
+ */
+void session_interrupt(void);
+
+/*
  * Panes: from now on, the records of an input carry what a screen's
  * panes show beyond the JSON record: the input's tree or parse error
  * (r->tree) and each file's digest (r->fs[i].digest).  A screen (the UI)

@@ -55,6 +55,7 @@
 #endif
 
 #define BUILD_MS	10000	/* set-up, valgrind included */
+#define INTERRUPT_GRACE_MS 1000	/* Ctrl-C to the world's kill */
 #define SETUP_MS	10000
 
 struct cpy {
@@ -74,6 +75,14 @@ struct cpy {
 					   bound to plain data (wire.h's L) */
 	size_t		 nlits;		/* pairs */
 	uint64_t	 nonce;		/* of the input in flight */
+	/* An input started (cpy_start) and not read yet (cpy_run). */
+	bool		 inflight;
+	bool		 running;	/* cpy_run is reading its reply */
+	bool		 interrupted;	/* Ctrl-C was passed on to it */
+	bool		 restarted;	/* its world was rebuilt to run it */
+	double		 started_ms;	/* its wall clock's start */
+	enum world_status start_status;	/* OK, or what sending it met */
+	const char	*start_error;	/* (in the input's arena) */
 	struct fakenet	 net;		/* the reader of its captures */
 	struct gvisor_proc gv;		/* a gVisor world's runsc */
 	/* Connections already told, with the bytes they had then: one
@@ -165,24 +174,61 @@ kill_world(struct cpy *c)
 	gvisor_reap(&c->gv);	/* (runsc is not the zygote's child) */
 }
 
-/* Read exactly n bytes before the deadline. */
+/*
+ * Ctrl-C.  The UI's SIGINT handler calls world_interrupt() (world.c: it
+ * only sets a flag, so a signal handler may call it); a read of an input's reply
+ * that sees it tells its world once -- WORLD_INTERRUPT_SIGNAL to the
+ * world's warden, which PID 1 turns into SIGINT for every process of the
+ * world, as a terminal's Ctrl-C reaches its foreground programs -- and
+ * then waits INTERRUPT_GRACE_MS more at most: code that does not end by
+ * then (a long computation in C, a handler that swallows
+ * KeyboardInterrupt forever) loses its world, as at the wall clock.
+ * Several worlds running one input side by side are each told.
+ */
+/* Tell the world of c's running input that Ctrl-C was pressed, once;
+ * the deadline becomes the grace period's end when that is sooner. */
+static void
+interrupt_world(struct cpy *c, double *deadline)
+{
+	double end;
+
+	if (!c->running || c->interrupted || !world_interrupt_pending())
+		return;
+	c->interrupted = true;
+	if (c->pidfd >= 0)
+		(void)syscall(__NR_pidfd_send_signal, c->pidfd,
+		    WORLD_INTERRUPT_SIGNAL, NULL, 0);
+	end = clock_ms() + INTERRUPT_GRACE_MS;
+	if (end < *deadline)
+		*deadline = end;
+}
+
+/* Read exactly n bytes before the deadline (what is there already is
+ * read even after it: a world that answered in time while the session
+ * read another path's reply is not late). */
 static enum read_end
-read_n(int fd, char *p, size_t n, double deadline)
+read_n(struct cpy *c, char *p, size_t n, double *deadline)
 {
 	while (n > 0) {
-		struct pollfd pfd = { fd, POLLIN, 0 };
-		double left = deadline - clock_ms();
+		struct pollfd pfd = { c->sock, POLLIN, 0 };
+		double left;
 		ssize_t r;
 		int rc;
 
-		if (left <= 0)
-			return READ_TIMEOUT;
-		rc = poll(&pfd, 1, (int)left + 1);
+		interrupt_world(c, deadline);
+		left = *deadline - clock_ms();
+		/* (a wake every 100 ms sees a Ctrl-C whose signal came
+		 * between the check and the poll) */
+		rc = poll(&pfd, 1, left <= 0 ? 0 : left > 100 ? 100 :
+		    (int)left + 1);
 		if (rc == -1 && errno == EINTR)
 			continue;
-		if (rc <= 0)
+		if (rc <= 0) {
+			if (left <= 0)
+				return READ_TIMEOUT;
 			continue;
-		r = read(fd, p, n);
+		}
+		r = read(c->sock, p, n);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
@@ -316,7 +362,7 @@ read_reply(struct cpy *c, double deadline, struct arena *a, struct raw *r)
 		uint32_t len;
 		enum read_end end;
 
-		end = read_n(c->sock, head, sizeof head, deadline);
+		end = read_n(c, head, sizeof head, &deadline);
 		if (end != READ_OK)
 			return end;
 		memcpy(&len, head + 1, 4);
@@ -327,7 +373,7 @@ read_reply(struct cpy *c, double deadline, struct arena *a, struct raw *r)
 		    (head[0] == WW_TAIL && len != 8))
 			return READ_BAD;
 		pay = arena_alloc(a, (size_t)len + 1);
-		if ((end = read_n(c->sock, pay, len, deadline)) != READ_OK)
+		if ((end = read_n(c, pay, len, &deadline)) != READ_OK)
 			return end;
 		pay[len] = '\0';
 		switch (head[0]) {
@@ -1053,6 +1099,13 @@ event_effects(struct effects *e, const struct raw *r)
 		else if (is_event(ev, "os.fork") || is_event(ev, "os.forkpty"))
 			effect(e, "fork", "python", "process",
 			    "forked a process");
+		else if (is_event(ev, FORKS_EVENT))
+			/* (ours: forks.c; not a harm, so listed only) */
+			effect(e, "ended", "python", NULL, arena_printf(a,
+			    "%s cop%s of the interpreter that the code forked "
+			    "and that never ran a program ended with the "
+			    "input", arg(ev, 0), strcmp(arg(ev, 0), "1") == 0 ?
+			    "y" : "ies"));
 		else if (is_event(ev, "os.kill") || is_event(ev, "os.killpg"))
 			effect(e, "kill", arg(ev, 0), "process",
 			    arena_printf(a, "sent signal %s to process %s",
@@ -1361,6 +1414,70 @@ cut_notes(const struct raw *r, struct arena *a, const char *note)
 	return note;
 }
 
+/*
+ * The output file's {stream, text} frames (output.c) as chunks, in the
+ * order written, neighbours of one stream joined.  The code can write to
+ * that file too: what does not parse is stdout text, never dropped.
+ * *total is the text's length.
+ */
+static struct world_chunk *
+output_chunks(struct arena *a, const char *p, size_t len, size_t *n,
+    size_t *total)
+{
+	struct world_chunk *v = arena_array(a, len / 5 + 2, sizeof *v);
+	size_t k = 0, off = 0;
+
+	*total = 0;
+	while (off < len) {
+		const char *stream = "stdout", *text = p + off;
+		size_t tlen = len - off;
+		uint32_t l;
+
+		if (len - off >= 5 && (p[off] == 'o' || p[off] == 'e')) {
+			memcpy(&l, p + off + 1, 4);
+			stream = p[off] == 'e' ? "stderr" : "stdout";
+			text = p + off + 5;
+			tlen = l <= len - off - 5 ? l : len - off - 5;
+			off += 5 + tlen;
+		} else
+			off = len;	/* not ours: the rest as it is */
+		if (tlen == 0)
+			continue;
+		if (k > 0 && strcmp(v[k - 1].stream, stream) == 0) {
+			char *j = arena_alloc(a, v[k - 1].len + tlen + 1);
+			memcpy(j, v[k - 1].text, v[k - 1].len);
+			memcpy(j + v[k - 1].len, text, tlen);
+			j[v[k - 1].len + tlen] = '\0';
+			v[k - 1].text = j;
+			v[k - 1].len += tlen;
+		} else {
+			v[k].stream = stream;
+			v[k].text = arena_strndup(a, text, tlen);
+			v[k].len = tlen;
+			k++;
+		}
+		*total += tlen;
+	}
+	*n = k;
+	return v;
+}
+
+/* The chunks' text as one string (total bytes). */
+static const char *
+output_text(struct arena *a, const struct world_chunk *v, size_t n,
+    size_t total)
+{
+	char *s = arena_alloc(a, total + 1), *q = s;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		memcpy(q, v[i].text, v[i].len);
+		q += v[i].len;
+	}
+	*q = '\0';
+	return s;
+}
+
 static void
 free_names(struct cpy *c)
 {
@@ -1619,6 +1736,76 @@ jail_limit(const struct cpy *c, const struct raw *r, struct arena *a,
 		}
 }
 
+/*
+ * Send one input (cpy_start) and read its reply (cpy_run) may be two
+ * calls, so that the session can start an input on every path's world
+ * before it reads the first reply: the worlds run side by side, and the
+ * wall clock of each counts from its own start.  What went wrong while
+ * sending is kept for cpy_run to say.
+ */
+static void
+cpy_start(struct world *w, const struct world_input *in)
+{
+	struct cpy *c = w->impl;
+	struct arena *a = in->a;
+	char flags = (char)((in->setup ? WW_SETUP : 0) |
+	    (in->literals ? WW_LITERALS : 0));
+	char *err = NULL;
+
+	if (c->inflight)
+		return;
+	c->inflight = true;
+	c->start_status = WORLD_OK;
+	c->start_error = NULL;
+	c->restarted = false;
+	c->interrupted = false;
+	c->started_ms = clock_ms();
+	if (c->sock < 0) {
+		/* It died (or was killed): a fresh one, as a notebook
+		 * restarts its kernel. */
+		if (!start(c, &err)) {
+			c->start_status = WORLD_LOST;
+			c->start_error = arena_printf(a, "the world could not "
+			    "be rebuilt: %s", err);
+			free(err);
+			return;
+		}
+		c->restarted = c->died;
+		c->died = false;
+		c->started_ms = clock_ms();
+	}
+	if (in->len > WW_MAX_SOURCE) {
+		c->start_status = WORLD_RAISED;
+		c->start_error = arena_printf(a, "SyntaxError: the input is "
+		    "over %u bytes (column %u)", WW_MAX_SOURCE,
+		    WW_MAX_SOURCE + 1);
+		return;
+	}
+	if ((in->command != NULL && !send_frame(c, WW_COMMAND, in->command,
+	    strlen(in->command), NULL, 0)) ||
+	    !send_input(c, flags, in->src, in->len)) {
+		kill_world(c);
+		c->died = true;
+		c->start_status = WORLD_LOST;
+		c->start_error = "the world had died; it restarts on the next "
+		    "input";
+	}
+}
+
+/* An input started and never read: its world cannot be trusted to be
+ * between inputs, so it goes (a fresh one starts on the next input). */
+static void
+cpy_settle(struct world *w)
+{
+	struct cpy *c = w->impl;
+
+	if (!c->inflight)
+		return;
+	c->inflight = false;
+	kill_world(c);
+	c->died = true;
+}
+
 static void
 cpy_run(struct world *w, const struct world_input *in,
     struct world_reply *out)
@@ -1627,41 +1814,34 @@ cpy_run(struct world *w, const struct world_input *in,
 	struct arena *a = in->a;
 	struct effects e = { .a = a, .source = "world" };
 	struct raw r;
-	char flags = (char)((in->setup ? WW_SETUP : 0) |
-	    (in->literals ? WW_LITERALS : 0));
 	enum read_end end;
-	char *err = NULL;
 
 	memset(out, 0, sizeof *out);
-	if (c->sock < 0) {
-		/* It died (or was killed): a fresh one, as a notebook
-		 * restarts its kernel. */
-		if (!start(c, &err)) {
-			out->status = WORLD_LOST;
-			out->error = arena_printf(a, "the world could not be "
-			    "rebuilt: %s", err);
-			free(err);
-			return;
-		}
-		out->restarted = c->died;
-		c->died = false;
-	}
-	if (in->len > WW_MAX_SOURCE) {
-		out->status = WORLD_RAISED;
-		out->error = arena_printf(a, "SyntaxError: the input is over "
-		    "%u bytes (column %u)", WW_MAX_SOURCE, WW_MAX_SOURCE + 1);
+	cpy_start(w, in);	/* (nothing when the session started it) */
+	c->inflight = false;
+	out->restarted = c->restarted;
+	if (c->start_status != WORLD_OK) {
+		out->status = c->start_status;
+		out->error = c->start_error;
 		return;
 	}
-	if ((in->command != NULL && !send_frame(c, WW_COMMAND, in->command,
-	    strlen(in->command), NULL, 0)) ||
-	    !send_input(c, flags, in->src, in->len)) {
+	c->running = true;
+	end = read_reply(c, c->started_ms + c->wall_ms, a, &r);
+	c->running = false;
+	if (end == READ_TIMEOUT && c->interrupted) {
+		/* Ctrl-C, and the code did not end within the grace
+		 * period: the world goes, as the wall clock would. */
 		kill_world(c);
 		c->died = true;
-		out->status = WORLD_LOST;
-		out->error = "the world had died; it restarts on the next input";
-		return;
+		out->status = WORLD_KILLED;
+		out->layer = "interrupt";
+		out->error = arena_printf(a, "KeyboardInterrupt: still running "
+		    "%u ms after Ctrl-C: the world was killed (a fresh one "
+		    "starts on the next input)", INTERRUPT_GRACE_MS);
+		effect(&e, "interrupt", "world", NULL, out->error);
+		raw_free(&r);
+		goto effects;
 	}
-	end = read_reply(c, clock_ms() + c->wall_ms, a, &r);
 	if (end == READ_TIMEOUT) {
 		kill_world(c);
 		c->died = true;
@@ -1735,23 +1915,31 @@ cpy_run(struct world *w, const struct world_input *in,
 	 * (the reason says its last line; a trace line tells what was
 	 * printed, and a traceback is not that). */
 	if (r.output_len > 0) {
-		size_t n = r.output_len, shown = r.output_len - r.tail, t;
-		if (r.output[n - 1] == '\n')
-			n--;
-		out->output = arena_strndup(a, r.output, n);
-		if (shown > 0 && r.output[shown - 1] == '\n')
-			shown--;
-		if (shown > 0)
-			effect(&e, "print", "stdout", NULL,
-			    arena_strndup(a, r.output, shown));
-		t = r.output_len;
-		if (r.output[t - 1] == '\n')
-			t--;
-		if (r.tail_kind == WW_TAIL_TRACEBACK && r.tail > 0 &&
-		    t > r.output_len - r.tail)
-			effect(&e, "traceback", "stderr", NULL, arena_strndup(a,
-			    r.output + r.output_len - r.tail,
-			    t - (r.output_len - r.tail)));
+		size_t n, keep = r.output_len - r.tail, nk;
+		const struct world_chunk *ck;
+		char *t;
+
+		out->chunks = output_chunks(a, r.output, r.output_len,
+		    &out->nchunks, &n);
+		/* (the tail is whole frames: the text before it parses alone;
+		 * the print effect and the trace keep that text as one) */
+		ck = output_chunks(a, r.output, keep, &nk, &n);
+		t = (char *)output_text(a, ck, nk, n);
+		n = strlen(t);	/* (an effect's text ends at a NUL) */
+		if (n > 0 && t[n - 1] == '\n')
+			t[--n] = '\0';
+		out->output = t;
+		if (n > 0)
+			effect(&e, "print", "stdout", NULL, t);
+		if (r.tail_kind == WW_TAIL_TRACEBACK && r.tail > 0) {
+			ck = output_chunks(a, r.output + keep, r.tail, &nk, &n);
+			t = (char *)output_text(a, ck, nk, n);
+			n = strlen(t);
+			if (n > 0 && t[n - 1] == '\n')
+				t[--n] = '\0';
+			if (n > 0)
+				effect(&e, "traceback", "stderr", NULL, t);
+		}
 	}
 	e.source = "world";
 	out->result = r.result;
@@ -1855,7 +2043,9 @@ const struct world_ops world_cpython_ops = {
 	.engine = WORLD_ENGINE_CPYTHON,
 	.compiles = true,
 	.build = cpy_build,
+	.start_input = cpy_start,
 	.run_input = cpy_run,
+	.settle = cpy_settle,
 	.read_back = cpy_read_back,
 	.destroy = cpy_destroy,
 	.names = cpy_names,

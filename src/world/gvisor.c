@@ -665,6 +665,7 @@ gvisor_worker(int fail_at)
 	if ((interp = fork()) == -1)
 		refuse(sock, WORLD_STEP_PYTHON, errno, "fork");
 	if (interp == 0) {
+		world_interp_group();
 		close(KEPT_STDOUT);
 		pyrun_after_fork();
 		if (jail_wire_send(sock, (enum wire_type)WW_READY, NULL, 0,

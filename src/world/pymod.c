@@ -141,12 +141,6 @@ sym(const char *name, char *why, size_t n)
 }
 
 int
-pyrun_preload(char *why, size_t n)
-{
-	return sym("pyrun_init", why, n) != NULL ? 0 : -1;
-}
-
-int
 pyrun_init(char *why, size_t n)
 {
 	int (*f)(char *, size_t);

@@ -47,6 +47,7 @@
 #include <poll.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -234,7 +235,7 @@ is_noise(const char *event, PyObject *args)
 		return true;
 	/* the kernel's refusals are sent as "seccomp" events (jailkind.c):
 	 * the code's own sys.audit('seccomp', ...) is not one */
-	if (strcmp(event, "seccomp") == 0)
+	if (strcmp(event, "seccomp") == 0 || strcmp(event, FORKS_EVENT) == 0)
 		return true;
 	if (strcmp(event, "open") == 0 && is_write_open(args))
 		return false;
@@ -401,14 +402,6 @@ static const char *const command_names[] = {
 static PyObject *commands;	/* name -> the command's function */
 static PyObject *said_list;	/* [message] of the last command */
 
-int
-pyrun_preload(char *why, size_t n)
-{
-	(void)why;
-	(void)n;
-	return 0;
-}
-
 void
 pyrun_module_path(char *buf, size_t n)
 {
@@ -553,6 +546,7 @@ pyrun_init(char *why, size_t n)
 	PyConfig cfg;
 	PyStatus st;
 	PyObject *sys_path, *empty, *code, *r;
+	bool home_was_set;
 
 	if (PySys_AddAuditHook(audit_hook, NULL) != 0) {
 		snprintf(why, n, "PySys_AddAuditHook");
@@ -585,10 +579,20 @@ pyrun_init(char *why, size_t n)
 		wchar_t *argv[] = { (wchar_t *)L"" };
 		st = PyConfig_SetArgv(&cfg, 1, argv);
 	}
+	/* A user's python3 starts with HOME set; without it, site's start-up
+	 * imports pwd to find the home directory, a module the prompt does
+	 * not have.  The zygote's environment is empty (zygote.c): HOME is
+	 * the world's own while CPython starts, and the world's set-up
+	 * replaces os.environ as a whole. */
+	home_was_set = getenv("HOME") != NULL;
+	if (!home_was_set)
+		(void)setenv("HOME", "/home/agent", 0);
 	starting = true;
 	if (!PyStatus_Exception(st))
 		st = Py_InitializeFromConfig(&cfg);
 	starting = false;
+	if (!home_was_set)
+		(void)unsetenv("HOME");
 	PyConfig_Clear(&cfg);
 	if (PyStatus_Exception(st)) {
 		snprintf(why, n, "initialise: %s", st.err_msg ?
@@ -649,7 +653,24 @@ pyrun_init(char *why, size_t n)
 void
 pyrun_after_fork(void)
 {
+	PyObject *sig, *r = NULL;
+
 	PyOS_AfterFork_Child();
+	(void)forks_watch();	/* (without it, copies end as before) */
+	/* Ctrl-C is KeyboardInterrupt, as at Python's prompt (the zygote
+	 * initialised CPython without its signal handlers: the session,
+	 * not the zygote, is the one a terminal interrupts).  _signal is
+	 * imported already, so sys.modules does not change. */
+	sig = PyImport_ImportModule("_signal");
+	if (sig != NULL) {
+		PyObject *h = PyObject_GetAttrString(sig, "default_int_handler");
+		if (h != NULL)
+			r = PyObject_CallMethod(sig, "signal", "iO", SIGINT, h);
+		Py_XDECREF(h);
+	}
+	Py_XDECREF(r);
+	Py_XDECREF(sig);
+	PyErr_Clear();
 }
 
 /* ---------------------------------------------------------------- */
@@ -804,11 +825,13 @@ send_exception(enum ww_status *status)
 	 * the traceback, "Did you mean", a syntax error's caret line; and
 	 * kept in sys.last_value. */
 	flush_std();
+	output_sync();
 	tb_start = capture_size();
 	PyErr_Restore(type, value, tb);
 	PyErr_PrintEx(1);
 	PyErr_Clear();
 	flush_std();
+	output_sync();
 	tb_end = capture_size();
 }
 
@@ -826,6 +849,28 @@ flush_std(void)
 	}
 }
 
+/* sys.stdout line-buffered, as python3's at a terminal: a print comes
+ * before the listing of the os.system('ls') after it. */
+static void
+line_buffered_stdout(void)
+{
+	PyObject *out = PySys_GetObject("stdout");	/* borrowed */
+	PyObject *kw = NULL, *m = NULL, *r = NULL;
+
+	if (out != NULL && out != Py_None &&
+	    (kw = Py_BuildValue("{s:O}", "line_buffering", Py_True)) != NULL &&
+	    (m = PyObject_GetAttrString(out, "reconfigure")) != NULL) {
+		PyObject *none = PyTuple_New(0);
+		if (none != NULL)
+			r = PyObject_Call(m, none, kw);
+		Py_XDECREF(none);
+	}
+	Py_XDECREF(r);
+	Py_XDECREF(m);
+	Py_XDECREF(kw);
+	PyErr_Clear();
+}
+
 static void
 send_output(int capfd)
 {
@@ -833,10 +878,16 @@ send_output(int capfd)
 	ssize_t n = pread(capfd, buf, sizeof buf, 0);
 	struct stat sb;
 
+	uint64_t cut = output_cut();
+
+	/* {stream, text} frames (output.c); when the interpreter died, PID 1
+	 * sends what its thread had kept */
 	if (n > 0)
 		send_frame(WW_OUTPUT, buf, (size_t)n, NULL, 0);
-	if (fstat(capfd, &sb) == 0 && sb.st_size > (off_t)sizeof buf)
-		send_cut(WW_CUT_OUTPUT, (uint64_t)sb.st_size);
+	if (cut > 0 || (fstat(capfd, &sb) == 0 && sb.st_size >
+	    (off_t)sizeof buf))
+		send_cut(WW_CUT_OUTPUT, cut > 0 ? output_total() :
+		    (uint64_t)sb.st_size);
 }
 
 static int
@@ -1297,8 +1348,8 @@ unshadow_commands(PyObject *main_dict)
  * and a newline, '_' bound to the value -- written here so that the
  * repr it echoed is also the record's result without calling the code's
  * __repr__ a second time.  It flushes around the echo, as the prompt
- * flushes after each statement, so that the capture's size tells where
- * the echo is.  A displayhook the code installed is called instead, as
+ * flushes after each statement, and waits for output.c's thread, so that
+ * the output file's size tells where the echo is.  A displayhook the code installed is called instead, as
  * the prompt would.
  */
 static PyObject *hook;		/* echo, as a function */
@@ -1391,7 +1442,8 @@ echo(PyObject *self, PyObject *o)
 		Py_DECREF(outf);
 		return NULL;
 	}
-	flush_stdout();
+	flush_std();
+	output_sync();
 	echo_start = capture_size();
 	if (PyFile_WriteObject(repr, outf, Py_PRINT_RAW) != 0 &&
 	    (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError) ||
@@ -1407,6 +1459,7 @@ echo(PyObject *self, PyObject *o)
 	}
 	Py_DECREF(outf);
 	flush_stdout();
+	output_sync();
 	echo_end = capture_size();
 	shown_repr = repr;
 	if (PyObject_SetAttrString(builtins, "_", o) != 0)
@@ -1503,6 +1556,28 @@ run_units(PyObject *main_dict, const char *src, size_t len, bool setup,
 	return ok;
 }
 
+/* What forks_end() ended, as an event of ours (the code's own
+ * sys.audit of that name is dropped as noise). */
+static void
+forks_ended(unsigned n)
+{
+	char num[16];
+	struct text t;
+	uint16_t len;
+
+	if (n == 0 || nevents == WW_MAX_EVENTS)
+		return;
+	len = (uint16_t)snprintf(num, sizeof num, "%u", n);
+	t.p = events[nevents];
+	t.len = 0;
+	t.cap = WW_MAX_EVENT;
+	adds(&t, FORKS_EVENT);
+	add(&t, "", 1);
+	add(&t, (const char *)&len, 2);
+	add(&t, num, len);
+	event_len[nevents++] = (uint32_t)t.len;
+}
+
 static void
 run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
     bool literals, bool command, int capfd, int wsdir)
@@ -1522,7 +1597,8 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 		(void)jailkind_take(old, JAILKIND_MAX_REFUSALS, &d);
 	}
 	if (!setup) {
-		(void)ftruncate(capfd, 0);
+		output_begin();		/* (capfd: output.c's file) */
+		forks_begin();
 		said = said_list;
 		if (said != NULL && PyList_Check(said) &&
 		    PyList_GET_SIZE(said) == 1)
@@ -1558,10 +1634,17 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 	} else if (shown_value == Py_None)
 		send_text(WW_RESULT, "None", 4, WW_MAX_RESULT);
 	flush_std();
-	/* The echo of the result is the capture's last bytes: the session
-	 * says it once, as the result. */
+	if (!setup) {
+		output_sync();
+		forks_ended(forks_end());
+	}
+	/* What the prompt wrote last for the outcome -- the result's echo
+	 * (the session says it once, as the result) or the traceback -- as
+	 * the output file's last bytes: whole frames, as each was synced. */
 	end = capture_size();
-	if (ran && shown_repr != NULL && echo_start >= 0 &&
+	if (output_cut() > 0)
+		;	/* (the cap cut the end: no tail to tell) */
+	else if (ran && shown_repr != NULL && echo_start >= 0 &&
 	    echo_end > echo_start && end == echo_end &&
 	    end <= (off_t)WW_MAX_OUTPUT) {
 		tail[0] = WW_TAIL_ECHO;
@@ -1680,6 +1763,10 @@ pyrun_serve(int sock, int capfd, int wsdir)
 
 	sock_fd = sock;
 	self_pid = getpid();
+	/* fds 1 and 2 become pipes read in order (output.c); without them
+	 * the output file takes both streams as one, as before */
+	(void)output_start(capfd);
+	line_buffered_stdout();
 	hook = PyCFunction_New(&echo_def, NULL);
 	user_hook = Py_XNewRef(real_hook);
 	if (main_dict == NULL || hook == NULL || user_hook == NULL)
@@ -1716,6 +1803,10 @@ pyrun_serve(int sock, int capfd, int wsdir)
 			if (len < 9)
 				_exit(0);
 			memcpy(&nonce, buf + 1, 8);
+			/* a Ctrl-C that came after the last input ended is
+			 * not this one's */
+			if (PyErr_CheckSignals() == -1)
+				PyErr_Clear();
 			apply_dir_modes(wsdir);
 			run_input(main_dict, buf + 9, len - 9,
 			    (buf[0] & WW_SETUP) != 0,

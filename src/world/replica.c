@@ -704,12 +704,69 @@ step_seccomp(void)
  * and its wait status, and exits once the session has read the fake
  * internet's captures: the namespace and everything in it go.
  */
+/*
+ * Ctrl-C (world.h's world_interrupt): the session signals the warden
+ * (WORLD_INTERRUPT_SIGNAL through its pidfd), the warden passes the
+ * signal on to PID 1 (a signal from outside its namespace reaches an
+ * init only when it has a handler), and PID 1 sends SIGINT to the
+ * interpreter's process group: the interpreter (KeyboardInterrupt) and
+ * the programs it runs in the foreground, as a terminal's Ctrl-C does.
+ * The helpers of the world (the fake internet) are not in that group.
+ * Each handler only calls kill(), which is async-signal-safe.
+ */
+static volatile pid_t pass_to;		/* the warden's PID 1 */
+static volatile pid_t interp_group;	/* PID 1's interpreter */
+
+static void
+warden_on_interrupt(int sig)
+{
+	int saved = errno;
+
+	(void)sig;
+	if (pass_to > 0)
+		(void)kill(pass_to, WORLD_INTERRUPT_SIGNAL);
+	errno = saved;
+}
+
+static void
+pid1_on_interrupt(int sig)
+{
+	int saved = errno;
+
+	(void)sig;
+	if (interp_group > 1)
+		(void)kill(-interp_group, SIGINT);
+	errno = saved;
+}
+
+static void
+on_interrupt(void (*fn)(int))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = fn;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	(void)sigaction(WORLD_INTERRUPT_SIGNAL, &sa, NULL);
+}
+
+void
+world_interp_group(void)
+{
+	(void)setpgid(0, 0);
+	on_interrupt(SIG_DFL);
+}
+
 void
 world_init_main(int sock, int capfd, int wsdir, pid_t interp)
 {
 	int ws;
 	pid_t p;
 
+	(void)setpgid(interp, interp);	/* (the child does it too) */
+	interp_group = interp;
+	on_interrupt(pid1_on_interrupt);
 	for (;;) {
 		p = waitpid(-1, &ws, __WALL);
 		if (p == -1 && errno == EINTR)
@@ -780,6 +837,7 @@ pid1_main(struct stage *st)
 	if (injected(st, WORLD_STEP_PYTHON) || (interp = fork()) == -1)
 		refuse(st, WORLD_STEP_PYTHON, errno);
 	if (interp == 0) {
+		world_interp_group();
 		pyrun_after_fork();
 		if (jail_wire_send(st->sock, (enum wire_type)WW_READY, NULL, 0,
 		    NULL, 0) == -1)
@@ -835,6 +893,7 @@ warden(struct stage *stp)
 	if (injected(&st, WORLD_STEP_DUMPABLE) ||
 	    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == -1)
 		refuse(&st, WORLD_STEP_DUMPABLE, errno);
+	on_interrupt(warden_on_interrupt);
 	if (injected(&st, WORLD_STEP_PID1) || (pid = fork()) == -1)
 		refuse(&st, WORLD_STEP_PID1, errno);
 	if (pid == 0) {
@@ -846,6 +905,7 @@ warden(struct stage *stp)
 		}
 		pid1_main(&st);
 	}
+	pass_to = pid;
 	close(st.sock);
 	close(st.cap_wr);	/* only PID 1's sink may hold them */
 	close(st.ctl_rd);

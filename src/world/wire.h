@@ -114,6 +114,9 @@ enum ww_status {
 #define WW_MAX_ERROR	4096
 #define WW_MAX_OUTPUT	(64u << 10)	/* bytes of captured output */
 #define WW_MAX_EVENTS	128		/* audit events per input */
+/* The event a world adds for the copies of the interpreter that ended
+ * with the input (forks.c), its one argument their number. */
+#define FORKS_EVENT	"sandboxrepl.forks_ended"
 #define WW_MAX_EVENT	512		/* bytes of one event */
 #define WW_MAX_FILES	64		/* workspace entries read back */
 #define WW_MAX_DEPTH	8		/* components of an entry's path */

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <signal.h>
 #include <stdlib.h>
 
 #include "mockfs.h"
@@ -22,6 +23,27 @@ world_worker_main(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 #endif
+}
+
+/* Ctrl-C: see world.h and cpython.c's interrupt_world(). */
+static volatile sig_atomic_t interrupt_requested;
+
+void
+world_interrupt(void)
+{
+	interrupt_requested = 1;
+}
+
+void
+world_interrupt_clear(void)
+{
+	interrupt_requested = 0;
+}
+
+bool
+world_interrupt_pending(void)
+{
+	return interrupt_requested != 0;
 }
 
 struct world *
@@ -73,6 +95,22 @@ world_run(struct world *w, const struct world_input *in,
     struct world_reply *out)
 {
 	w->ops->run_input(w, in, out);
+}
+
+bool
+world_start(struct world *w, const struct world_input *in)
+{
+	if (w->ops->start_input == NULL || !w->built)
+		return false;
+	w->ops->start_input(w, in);
+	return true;
+}
+
+void
+world_settle(struct world *w)
+{
+	if (w != NULL && w->ops->settle != NULL)
+		w->ops->settle(w);
 }
 
 void

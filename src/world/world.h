@@ -28,6 +28,7 @@
 #ifndef SANDBOXREPL_WORLD_H
 #define SANDBOXREPL_WORLD_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -104,6 +105,14 @@ struct world_effect {
 					   "world" (static) */
 };
 
+/* A piece of what the code and its programs wrote, in the order written:
+ * neighbours of one stream are one chunk. */
+struct world_chunk {
+	const char	*stream;	/* "stdout" or "stderr" (static) */
+	const char	*text;		/* len bytes, NUL-terminated */
+	size_t		 len;
+};
+
 struct world_input {
 	const char	*src;		/* the input as typed */
 	size_t		 len;
@@ -132,6 +141,8 @@ struct world_reply {
 					   code made (it went on, or raised):
 					   what, as the record says it */
 	const char	*output;	/* what the code printed, or NULL */
+	const struct world_chunk *chunks;	/* the same, by stream */
+	size_t		 nchunks;
 	const char	*truncated;	/* what the caps left out of this
 					   reply (the record's "truncated"),
 					   or NULL */
@@ -147,8 +158,15 @@ struct world_ops {
 				   session's parser does not judge it */
 	bool	(*build)(struct world *w, const struct world_seed *seed,
 		    char **err);
+	/* Send the input now and return (optional): the run_input that
+	 * follows with the same input reads its reply, its wall clock
+	 * counting from here.  So the session starts one input on every
+	 * path's world before it reads any, and they run side by side. */
+	void	(*start_input)(struct world *w, const struct world_input *in);
 	void	(*run_input)(struct world *w, const struct world_input *in,
 		    struct world_reply *out);
+	/* An input started and never run (optional): end what it does. */
+	void	(*settle)(struct world *w);
 	/* Make fs the world's workspace as it is now. */
 	void	(*read_back)(struct world *w, struct mfs *fs);
 	void	(*destroy)(struct world *w);
@@ -228,7 +246,25 @@ void world_free(struct world *w);
 bool world_build(struct world *w, const struct world_seed *seed, char **err);
 void world_run(struct world *w, const struct world_input *in,
     struct world_reply *out);
+/* Start in on w (a built world whose ops can: true) for the
+ * world_run() with the same input that must follow; see
+ * world_ops.start_input.  world_settle() ends one never run. */
+bool world_start(struct world *w, const struct world_input *in);
+void world_settle(struct world *w);
 void world_read_back(struct world *w, struct mfs *fs);
+
+/*
+ * Ctrl-C (async-signal-safe: a SIGINT handler calls it): every input
+ * running in a world now gets KeyboardInterrupt, as at Python's prompt --
+ * WORLD_INTERRUPT_SIGNAL to its warden, which PID 1 passes on as SIGINT
+ * to every process of the world -- and its world is killed if the code
+ * has not ended a second later.  The flag stays until cleared (the
+ * session clears it as each input starts).
+ */
+#define WORLD_INTERRUPT_SIGNAL	SIGUSR1
+void world_interrupt(void);
+void world_interrupt_clear(void);
+bool world_interrupt_pending(void);
 /* See world_ops.names; NULL when the world keeps no names of its own. */
 const char *const *world_names(const struct world *w, size_t *n);
 /* See world_ops.literals. */
@@ -238,6 +274,12 @@ const char *const *world_literals(const struct world *w, size_t *n);
  * Start the zygote now, before the caller's heap grows (ui/main.c calls
  * it first thing).  Without it, the first cpython world starts it.  A
  * no-op without libpython.
+ *
+ * The zygote is this program again, exec'd with an argv and environment
+ * of its own (zygote.c), so no world holds the session's environment or
+ * command line.  A program needs nothing in its main() for that: a
+ * constructor in zygote.c, linked into every program that builds
+ * CPython worlds, makes the exec'd program the zygote before main().
  */
 void world_zygote_start(void);
 

@@ -101,8 +101,12 @@ extern const struct world_etc_file world_etc_files[];
 /* a world's rlimits over jail_mapped_bytes() (the base its RLIMIT_AS
  * adds to): 0, or -1 with errno; */
 int world_set_rlimits(uint64_t as_base);
-/* and PID 1 once the interpreter (interp) runs: reap orphans, and when
- * the interpreter ends send what it left (pyrun_ended) and exit. */
+/* the interpreter's child of PID 1, first thing: a process group of
+ * its own, which Ctrl-C reaches (world.h's world_interrupt); */
+void world_interp_group(void);
+/* and PID 1 once the interpreter (interp) runs: reap orphans, pass
+ * Ctrl-C on to the interpreter's group, and when the interpreter ends
+ * send what it left (pyrun_ended) and exit. */
 void world_init_main(int sock, int capfd, int wsdir, pid_t interp)
     __attribute__((noreturn));
 
@@ -132,10 +136,6 @@ void gvisor_worker_main(int argc, char **argv);
 /* pyrun.c, in the zygote: install the audit hook and initialise CPython
  * once.  0, or -1 with why. */
 int pyrun_init(char *why, size_t n);
-/* Before the zygote's fork: in the program, load the CPython module
- * (pymod.c) while this process is whole; where pyrun.c is linked in,
- * nothing.  0, or -1 with why (pyrun_init then fails with it too). */
-int pyrun_preload(char *why, size_t n);
 /* The CPython module the program loaded, for a gVisor worker to see
  * (pymod.c): its path in buf, or "" where pyrun.c is linked in. */
 void pyrun_module_path(char *buf, size_t n);
@@ -144,6 +144,24 @@ void pyrun_module_path(char *buf, size_t n);
 const char *pyrun_version(char *buf, size_t n);
 /* pyrun.c, in the interpreter (PID 1's child) right after its fork. */
 void pyrun_after_fork(void);
+/* forks.c, in the interpreter: forks_watch() once (0, or -1 with
+ * errno), forks_begin() as each input starts and forks_end() at its end: the copies of the
+ * interpreter its code forked that are still running and never ran a
+ * program end; how many. */
+int forks_watch(void);
+void forks_begin(void);
+unsigned forks_end(void);
+/* output.c, in the interpreter: output_start() once, making fds 1 and 2
+ * pipes that a thread copies into capfd as {stream, text} frames (0, or
+ * -1 with errno: then they stay the file); output_begin() as an input
+ * starts (the file emptied), output_sync() before its reply (the pipes
+ * drained), output_cut() the text bytes past the cap and output_total()
+ * all the text written. */
+int output_start(int capfd);
+void output_begin(void);
+void output_sync(void);
+uint64_t output_cut(void);
+uint64_t output_total(void);
 /* pyrun.c, in the interpreter once set-up is done: answer requests on
  * sock until it closes.  capfd is where fds 1 and 2 write (captured
  * output), wsdir the workspace.  Never returns. */

@@ -4,10 +4,35 @@
  * Forking a world from the session's own process would copy its heap
  * (the UI's, readline's, every arena) and pay for it on every fork; and
  * CPython must be initialised once, not per input.  So a small process is
- * forked early (ui/main.c calls world_zygote_start() first thing; any
+ * started early (ui/main.c calls world_zygote_start() first thing; any
  * other caller gets one on its first world), keeps nothing but its
  * control socket, initialises CPython (pyrun_init) and then only forks.
  * It is single-threaded, which unshare(CLONE_NEWUSER) requires.
+ *
+ * Started by exec, not only by fork.  Every world is a fork of the
+ * zygote, so whatever the zygote's memory holds, the code in every world
+ * can read (ctypes, between program_invocation_name and AT_EXECFN): a
+ * zygote forked from the session would hold the session's original
+ * environment and argv on its inherited stack -- the teacher's API key,
+ * an MCP host's secrets, an --agent command line -- even with environ
+ * replaced.  So zygote_start() forks a child that only arranges its
+ * descriptors and execs this very program (readlink of /proc/self/exe,
+ * which valgrind answers with the program it runs) with an argv of its
+ * own, { "sandboxrepl", ZYGOTE_FLAG }, and an environment of nothing but
+ * what the zygote needs: SANDBOXREPL_PYTHON_MODULE, the CPython module's
+ * path, when the session has it (pymod.c), and in a sanitizer's build
+ * that sanitizer's options.  Nothing of the session's memory survives
+ * the exec; nothing else is sent later but kinds and test hooks.
+ *
+ * How any program becomes the zygote: the exec'd program finds itself in
+ * zygote_entry(), a constructor of this file (glibc passes argc and argv
+ * to the main program's constructors), before its main() runs: with
+ * argv[1] ZYGOTE_FLAG and the control socket at ZYGOTE_CTL_FD it is the
+ * zygote and never returns; otherwise the constructor returns at once.
+ * Every program that builds CPython worlds links this file, so each of
+ * them -- sandboxrepl, the bench, the test programs -- can be its own
+ * zygote without a line in its main().  (gVisor's worker is the other
+ * exec of the program, and its main() asks: world_worker_main.)
  *
  * The control socket is a SOCK_SEQPACKET pair: the session sends one
  * message, the world's kind and a fail_at (a test hook); the zygote
@@ -17,7 +42,8 @@
  * socket and of the fake internet's two pipes.  The world then speaks to
  * the session directly.  The zygote dies with the session (PDEATHSIG)
  * and when the control socket closes, reaps the wardens, and never reads
- * anything from a world.
+ * anything from a world.  Its first message says whether CPython came
+ * up; when the exec itself fails, the child sends that message instead.
  *
  * Spares.  Building a world takes milliseconds of forks, namespaces,
  * mounts and dnsmasq's start; a session with --fresh-world asks for one
@@ -35,10 +61,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -49,6 +77,7 @@
 
 #include "world.h"
 #include "world_int.h"
+#include "xalloc.h"
 
 #ifndef __NR_pidfd_open
 #define __NR_pidfd_open		434
@@ -61,6 +90,29 @@
 #endif
 
 #define ZYGOTE_TIMEOUT_MS	10000	/* start-up (valgrind is slow) */
+#define ZYGOTE_FLAG		"--world-zygote"	/* argv[1] */
+#define ZYGOTE_CTL_FD		3	/* the control socket, after exec */
+
+/* The session's environment variables the zygote is given, when set:
+ * where the CPython module is, and the options of a sanitizer this build
+ * has (ASAN_OPTIONS=allocator_may_return_null=1 makes a world's huge
+ * allocation fail as it does without ASan).  Nothing else. */
+#if defined(__SANITIZE_ADDRESS__)		/* gcc */
+#define SANITIZED	1
+#elif defined(__has_feature)			/* clang */
+#if __has_feature(address_sanitizer)
+#define SANITIZED	1
+#endif
+#endif
+#ifdef SANITIZED
+#define SANITIZER_ENV	"ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS",
+#else
+#define SANITIZER_ENV
+#endif
+static const char *const zygote_env[] = {
+	"SANDBOXREPL_PYTHON_MODULE", SANITIZER_ENV NULL
+};
+#define ZYGOTE_ENV_MAX	(sizeof zygote_env / sizeof zygote_env[0])
 
 struct zreq {
 	uint32_t	fail_at;
@@ -264,31 +316,32 @@ spares_make(int ctl)
 			(void)make_world(ctl, (int)k, 0, &spares[k]);
 }
 
-static void zygote_main(int ctl, pid_t parent) __attribute__((noreturn));
+static void zygote_main(int ctl) __attribute__((noreturn));
 
+/* The zygote, in the program zygote_start() exec'd: fds 0 to 2 are
+ * /dev/null, ctl the control socket, no other is open (zygote_exec). */
 static void
-zygote_main(int ctl, pid_t parent)
+zygote_main(int ctl)
 {
 	struct sigaction sa;
 	struct zrep rep;
-	int devnull, i;
+	sigset_t unblocked;
+	int i;
 
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1 ||
-	    getppid() != parent)
-		_exit(0);
-	/* Nothing of the session's but the control socket. */
-	devnull = open("/dev/null", O_RDWR);
-	if (devnull < 0 || dup2(devnull, 0) == -1 || dup2(devnull, 1) == -1 ||
-	    dup2(devnull, 2) == -1 || dup2(ctl, 3) == -1)
-		_exit(0);
-	ctl = 3;
-	if (syscall(__NR_close_range, 4U, ~0U, 0U) == -1)
+	/* A session of its own: the terminal's Ctrl-C and hang-up reach
+	 * the session, which passes Ctrl-C on to the running input alone
+	 * (world.h), never to the zygote and every world at once. */
+	(void)setsid();
+	/* (kept across the exec, set again in case it was not) */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1)
 		_exit(0);
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = SIG_DFL;
 	for (i = 1; i < NSIG; i++)
 		if (i != SIGKILL && i != SIGSTOP)
 			(void)sigaction(i, &sa, NULL);
+	sigemptyset(&unblocked);
+	(void)sigprocmask(SIG_SETMASK, &unblocked, NULL);
 	memset(&rep, 0, sizeof rep);
 	/* (a cgroup that could not be set up makes every world refuse,
 	 * at its memory-cgroup step: see replica.c) */
@@ -346,6 +399,31 @@ zygote_main(int ctl, pid_t parent)
 	}
 }
 
+/*
+ * Before main(), in every program that links this file: be the zygote
+ * when zygote_start() exec'd this program as one, else return at once.
+ * glibc calls the main program's constructors with main()'s arguments.
+ */
+static void zygote_entry(int argc, char **argv, char **envp)
+    __attribute__((constructor));
+
+static void
+zygote_entry(int argc, char **argv, char **envp)
+{
+	socklen_t len = sizeof(int);
+	int type = 0;
+
+	(void)envp;
+	if (argc != 2 || argv == NULL || argv[1] == NULL ||
+	    strcmp(argv[1], ZYGOTE_FLAG) != 0)
+		return;
+	/* (not a user who typed the flag: the socket is there) */
+	if (getsockopt(ZYGOTE_CTL_FD, SOL_SOCKET, SO_TYPE, &type, &len) == -1
+	    || type != SOCK_SEQPACKET)
+		return;
+	zygote_main(ZYGOTE_CTL_FD);
+}
+
 /* ---------------------------------------------------------------- */
 /* the session's side                                                 */
 /* ---------------------------------------------------------------- */
@@ -364,29 +442,52 @@ wait_readable(int fd, int ms)
 
 static bool zygote_up;		/* its first message came */
 
-/* This process's threads (/proc/self/status), or 2 when unknown. */
-static int
-threads(void)
-{
-	char line[128];
-	int n = 2;
-	FILE *f = fopen("/proc/self/status", "re");
+/* The child of zygote_start(), with the session's memory until the exec:
+ * only async-signal-safe calls (the session may have threads), and the
+ * failure's message was written before the fork. */
+static void zygote_exec(int ctl, pid_t parent, const char *exe,
+    char *const *argv, char *const *envp, struct zrep *failed)
+    __attribute__((noreturn));
 
-	if (f == NULL)
-		return n;
-	while (fgets(line, sizeof line, f) != NULL)
-		if (sscanf(line, "Threads: %d", &n) == 1)
-			break;
-	fclose(f);
-	return n;
+static void
+zygote_exec(int ctl, pid_t parent, const char *exe, char *const *argv,
+    char *const *envp, struct zrep *failed)
+{
+	sigset_t none;
+	int devnull, high;
+
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1 ||
+	    getppid() != parent)
+		_exit(0);
+	/* Nothing of the session's but the control socket, at
+	 * ZYGOTE_CTL_FD: moved up first, so that 0 to 2 cannot be it. */
+	high = fcntl(ctl, F_DUPFD, 10);
+	devnull = open("/dev/null", O_RDWR);
+	if (high < 0 || devnull < 0 || dup2(devnull, 0) == -1 ||
+	    dup2(devnull, 1) == -1 || dup2(devnull, 2) == -1 ||
+	    dup2(high, ZYGOTE_CTL_FD) == -1 ||
+	    syscall(__NR_close_range, ZYGOTE_CTL_FD + 1U, ~0U, 0U) == -1)
+		_exit(0);
+	sigemptyset(&none);
+	(void)sigprocmask(SIG_SETMASK, &none, NULL);
+	execve(exe, argv, envp);
+	failed->err = errno;
+	(void)send(ZYGOTE_CTL_FD, failed, sizeof *failed, MSG_NOSIGNAL);
+	_exit(0);
 }
 
-/* Fork the zygote; its first message is awaited by zygote_ensure(), so
- * CPython initialises while the caller goes on. */
+/* Start the zygote: a fork that execs this program as one (see the top of
+ * the file).  Its first message is awaited by zygote_ensure(), so CPython
+ * initialises while the caller goes on. */
 int
 zygote_start(void)
 {
-	int sv[2];
+	char exe[PATH_MAX], *envp[ZYGOTE_ENV_MAX];
+	char *argv[] = { (char *)"sandboxrepl", (char *)ZYGOTE_FLAG, NULL };
+	struct zrep failed;
+	size_t i, k = 0;
+	ssize_t len;
+	int sv[2], saved;
 	pid_t pid, self = getpid();
 
 	if (ctl_fd >= 0)
@@ -395,29 +496,39 @@ zygote_start(void)
 		errno = zygote_err;
 		return -1;
 	}
+	len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (len <= 0 || (size_t)len >= sizeof exe - 1) {
+		zygote_err = len < 0 ? errno : ENAMETOOLONG;
+		snprintf(zygote_why, sizeof zygote_why, "cannot find this "
+		    "program to run as the zygote");
+		errno = zygote_err;
+		return -1;
+	}
+	exe[len] = '\0';
+	memset(&failed, 0, sizeof failed);
+	failed.pid = -1;
+	snprintf(failed.why, sizeof failed.why, "cannot exec %.90s as the "
+	    "zygote", exe);
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) == -1)
 		return -1;
-	/* Started late, from a process with threads (the UI's progress
-	 * line), CPython's module is loaded here, not in the child: a fork
-	 * keeps only this thread, and the loader's lock may be another's.
-	 * Started first thing, the child loads it and this process never
-	 * maps CPython.  When it does not load, pyrun_init() says why. */
-	if (threads() > 1) {
-		char why[256];
-		(void)pyrun_preload(why, sizeof why);
+	for (i = 0; zygote_env[i] != NULL; i++) {
+		const char *v = getenv(zygote_env[i]);
+		if (v != NULL)
+			envp[k++] = xasprintf("%s=%s", zygote_env[i], v);
 	}
-	fflush(NULL);	/* nothing buffered is written twice */
+	envp[k] = NULL;
 	pid = fork();
+	saved = errno;
+	if (pid == 0)
+		zygote_exec(sv[1], self, exe, argv, envp, &failed);
+	for (i = 0; i < k; i++)
+		free(envp[i]);
+	close(sv[1]);
 	if (pid == -1) {
 		close(sv[0]);
-		close(sv[1]);
+		errno = saved;
 		return -1;
 	}
-	if (pid == 0) {
-		close(sv[0]);
-		zygote_main(sv[1], self);
-	}
-	close(sv[1]);
 	ctl_fd = sv[0];
 	zygote_pid = pid;
 	zygote_up = false;
