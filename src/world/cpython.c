@@ -1909,17 +1909,19 @@ cpy_run(struct world *w, const struct world_input *in,
 	c->files = r.files;
 	r.files = NULL;
 	/* The output is what a terminal would have shown, the prompt's
-	 * echoes and traceback included.  The print effect leaves out what
-	 * the prompt wrote last for the outcome: the result's echo (the
-	 * result says it) or the traceback, which is an effect of its own
-	 * (the reason says its last line; a trace line tells what was
-	 * printed, and a traceback is not that). */
+	 * echoes and traceback included -- but for the echo of the result
+	 * when it came last: the result is that echo, and the screen shows
+	 * it after the output as the prompt does.  The print effect also
+	 * leaves out a traceback the prompt printed last, which is an effect
+	 * of its own (the reason says its last line; a trace line tells
+	 * what was printed, and a traceback is not that). */
 	if (r.output_len > 0) {
 		size_t n, keep = r.output_len - r.tail, nk;
 		const struct world_chunk *ck;
 		char *t;
 
-		out->chunks = output_chunks(a, r.output, r.output_len,
+		out->chunks = output_chunks(a, r.output,
+		    r.tail_kind == WW_TAIL_ECHO ? keep : r.output_len,
 		    &out->nchunks, &n);
 		/* (the tail is whole frames: the text before it parses alone;
 		 * the print effect and the trace keep that text as one) */
