@@ -110,8 +110,9 @@ struct raw {
 	size_t		 lits_len;
 	bool		 has_lits;
 	size_t		 output_len;
-	uint32_t	 tail_kind;	/* output's last tail bytes are what
-					   the prompt wrote (wire.h's e) */
+	uint32_t	 tail_kind;	/* the output's last tail bytes of
+					   text are what the prompt wrote
+					   (wire.h's e) */
 	uint32_t	 tail;
 	struct raw_event events[WW_MAX_EVENTS];
 	size_t		 nevents;
@@ -423,8 +424,9 @@ read_reply(struct cpy *c, double deadline, struct arena *a, struct raw *r)
 			/* (after the output it points into) */
 			memcpy(&r->tail_kind, pay, 4);
 			memcpy(&r->tail, pay + 4, 4);
-			if (!r->has_status || r->tail_kind >= WW_TAIL__COUNT ||
-			    r->tail > r->output_len)
+			/* (text bytes: checked against the text, once
+			 * parsed) */
+			if (!r->has_status || r->tail_kind >= WW_TAIL__COUNT)
 				return READ_BAD;
 			break;
 		case WW_EVENT:
@@ -1916,32 +1918,43 @@ cpy_run(struct world *w, const struct world_input *in,
 	 * of its own (the reason says its last line; a trace line tells
 	 * what was printed, and a traceback is not that). */
 	if (r.output_len > 0) {
-		size_t n, keep = r.output_len - r.tail, nk;
-		const struct world_chunk *ck;
+		size_t n, keep, tail, k;
+		struct world_chunk *ck;
+		const char *all;
 		char *t;
 
-		out->chunks = output_chunks(a, r.output,
-		    r.tail_kind == WW_TAIL_ECHO ? keep : r.output_len,
-		    &out->nchunks, &n);
-		/* (the tail is whole frames: the text before it parses alone;
-		 * the print effect and the trace keep that text as one) */
-		ck = output_chunks(a, r.output, keep, &nk, &n);
-		t = (char *)output_text(a, ck, nk, n);
+		ck = output_chunks(a, r.output, r.output_len, &out->nchunks,
+		    &n);
+		all = output_text(a, ck, out->nchunks, n);
+		tail = r.tail <= n ? r.tail : 0;	/* (text bytes) */
+		keep = n - tail;
+		/* the print effect and the trace keep the text as one */
+		t = arena_strndup(a, all, keep);
 		n = strlen(t);	/* (an effect's text ends at a NUL) */
 		if (n > 0 && t[n - 1] == '\n')
 			t[--n] = '\0';
 		out->output = t;
 		if (n > 0)
 			effect(&e, "print", "stdout", NULL, t);
-		if (r.tail_kind == WW_TAIL_TRACEBACK && r.tail > 0) {
-			ck = output_chunks(a, r.output + keep, r.tail, &nk, &n);
-			t = (char *)output_text(a, ck, nk, n);
+		if (r.tail_kind == WW_TAIL_TRACEBACK && tail > 0) {
+			t = arena_strndup(a, all + keep, tail);
 			n = strlen(t);
 			if (n > 0 && t[n - 1] == '\n')
 				t[--n] = '\0';
 			if (n > 0)
 				effect(&e, "traceback", "stderr", NULL, t);
-		}
+		} else if (r.tail_kind == WW_TAIL_ECHO)
+			/* the chunks without the echo's bytes, from the end */
+			for (k = out->nchunks; k > 0 && tail > 0; k--) {
+				size_t cut = tail < ck[k - 1].len ? tail :
+				    ck[k - 1].len;
+				ck[k - 1].len -= cut;
+				((char *)ck[k - 1].text)[ck[k - 1].len] = '\0';
+				tail -= cut;
+				if (ck[k - 1].len == 0)
+					out->nchunks--;
+			}
+		out->chunks = ck;
 	}
 	e.source = "world";
 	out->result = r.result;

@@ -52,6 +52,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -1347,27 +1348,15 @@ unshadow_commands(PyObject *main_dict)
  * sys_displayhook) -- '_' set to None, the repr written to sys.stdout
  * and a newline, '_' bound to the value -- written here so that the
  * repr it echoed is also the record's result without calling the code's
- * __repr__ a second time.  It flushes around the echo, as the prompt
- * flushes after each statement, and waits for output.c's thread, so that
- * the output file's size tells where the echo is.  A displayhook the code installed is called instead, as
+ * __repr__ a second time.  Whether the echo was the last thing written
+ * is read from the output file when the input ends (tail_text), so an
+ * echo costs what the prompt's does, in a loop too.  A displayhook the code installed is called instead, as
  * the prompt would.
  */
 static PyObject *hook;		/* echo, as a function */
 static PyObject *user_hook;	/* sys.displayhook as the code left it */
 static PyObject *shown_value;	/* the last value the hook was given */
 static PyObject *shown_repr;	/* its repr as echoed, or NULL */
-static off_t echo_start, echo_end;	/* where the capture held it */
-
-static void
-flush_stdout(void)
-{
-	PyObject *f = PySys_GetObject("stdout");
-	PyObject *r = f && f != Py_None ? PyObject_CallMethod(f, "flush",
-	    NULL) : NULL;
-
-	Py_XDECREF(r);
-	PyErr_Clear();
-}
 
 /* sysmodule.c's sys_displayhook_unencodable: the repr with what the
  * stream cannot encode backslash-escaped. */
@@ -1401,6 +1390,22 @@ write_unencodable(PyObject *outf, PyObject *repr)
 	Py_XDECREF(bytes);
 	Py_XDECREF(enc);
 	return rc;
+}
+
+/*
+ * Before the echo goes to stdout, what is still waiting in stderr's pipe
+ * (a program's complaint, written before it ended) is read first, or
+ * output.c's thread, which reads stdout first when both have data, would
+ * put the echo before it.  Bounded: a program in the background that
+ * keeps writing is not waited for.
+ */
+static void
+stderr_drained(void)
+{
+	int n, i;
+
+	for (i = 0; i < 200 && ioctl(2, FIONREAD, &n) == 0 && n > 0; i++)
+		(void)poll(NULL, 0, 1);
 }
 
 static PyObject *
@@ -1442,9 +1447,7 @@ echo(PyObject *self, PyObject *o)
 		Py_DECREF(outf);
 		return NULL;
 	}
-	flush_std();
-	output_sync();
-	echo_start = capture_size();
+	stderr_drained();
 	if (PyFile_WriteObject(repr, outf, Py_PRINT_RAW) != 0 &&
 	    (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError) ||
 	    (PyErr_Clear(), write_unencodable(outf, repr)) != 0)) {
@@ -1458,9 +1461,6 @@ echo(PyObject *self, PyObject *o)
 		return NULL;
 	}
 	Py_DECREF(outf);
-	flush_stdout();
-	output_sync();
-	echo_end = capture_size();
 	shown_repr = repr;
 	if (PyObject_SetAttrString(builtins, "_", o) != 0)
 		return NULL;
@@ -1472,6 +1472,79 @@ static PyMethodDef echo_def = {
 };
 
 static size_t send_refusals(void);
+
+/*
+ * The output file (output.c): frames of a stream byte, a u32 length and
+ * text; or, when its pipes could not be made, the text alone, as stdout.
+ * Its first size bytes are read into buf; false when they are not frames
+ * to the end.
+ */
+static char file_buf[WW_MAX_OUTPUT];
+
+static bool
+read_frames(int capfd, off_t size, size_t *len)
+{
+	ssize_t n = size > 0 ? pread(capfd, file_buf, (size_t)size, 0) : 0;
+	size_t off = 0;
+
+	*len = n > 0 ? (size_t)n : 0;
+	while (off + 5 <= *len && (file_buf[off] == 'o' ||
+	    file_buf[off] == 'e')) {
+		uint32_t l;
+		memcpy(&l, file_buf + off + 1, 4);
+		if (l > *len - off - 5)
+			break;
+		off += 5 + l;
+	}
+	return off == *len;
+}
+
+/* Did the output end with want and a newline, on stdout (the echo the
+ * prompt wrote last)? */
+static bool
+tail_text(int capfd, off_t size, const char *want, size_t wlen)
+{
+	static char text[WW_MAX_OUTPUT];
+	size_t len, off = 0, tlen = 0;
+
+	if (!read_frames(capfd, size, &len)) {
+		memcpy(text, file_buf, len);	/* (unframed: one text) */
+		tlen = len;
+	} else
+		while (off < len) {
+			uint32_t l;
+			memcpy(&l, file_buf + off + 1, 4);
+			if (file_buf[off] != 'o')
+				tlen = 0;	/* stdout's last run only */
+			else {
+				memcpy(text + tlen, file_buf + off + 5, l);
+				tlen += l;
+			}
+			off += 5 + l;
+		}
+	return tlen >= wlen + 1 && text[tlen - 1] == '\n' &&
+	    memcmp(text + tlen - 1 - wlen, want, wlen) == 0;
+}
+
+/* The bytes of text the output file holds from offset from to to (whole
+ * frames, as output_sync() left them on both sides). */
+static uint32_t
+text_bytes(int capfd, off_t from, off_t to)
+{
+	size_t len, off = 0;
+	uint32_t n = 0;
+
+	if (!read_frames(capfd, to, &len))
+		return (uint32_t)(to - from);
+	while (off < len) {
+		uint32_t l;
+		memcpy(&l, file_buf + off + 1, 4);
+		if ((off_t)off >= from)
+			n += l;
+		off += 5 + l;
+	}
+	return n;
+}
 
 /* Call the prompt's reader (prompt_src) with its flags, unrecorded; an
  * exception it raises has no traceback of the reader's frames. */
@@ -1605,7 +1678,7 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 			PyList_SetItem(said, 0, Py_NewRef(Py_None));
 	}
 	echo_capfd = capfd;
-	echo_start = echo_end = tb_start = tb_end = -1;
+	tb_start = tb_end = -1;
 	Py_CLEAR(shown_value);
 	Py_CLEAR(shown_repr);
 	/* the code's own displayhook, if an earlier input installed one */
@@ -1642,17 +1715,21 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 	 * (the session says it once, as the result) or the traceback -- as
 	 * the output file's last bytes: whole frames, as each was synced. */
 	end = capture_size();
-	if (output_cut() > 0)
+	if (output_cut() > 0 || end > (off_t)WW_MAX_OUTPUT)
 		;	/* (the cap cut the end: no tail to tell) */
-	else if (ran && shown_repr != NULL && echo_start >= 0 &&
-	    echo_end > echo_start && end == echo_end &&
-	    end <= (off_t)WW_MAX_OUTPUT) {
-		tail[0] = WW_TAIL_ECHO;
-		tail[1] = (uint32_t)(echo_end - echo_start);
+	else if (ran && shown_repr != NULL) {
+		Py_ssize_t rn;
+		const char *r = PyUnicode_AsUTF8AndSize(shown_repr, &rn);
+		if (r != NULL && rn < (Py_ssize_t)WW_MAX_OUTPUT &&
+		    tail_text(capfd, end, r, (size_t)rn)) {
+			tail[0] = WW_TAIL_ECHO;
+			tail[1] = (uint32_t)rn + 1;
+		}
+		PyErr_Clear();
 	} else if (!ran && tb_start >= 0 && tb_end > tb_start &&
-	    end == tb_end && end <= (off_t)WW_MAX_OUTPUT) {
+	    end == tb_end) {
 		tail[0] = WW_TAIL_TRACEBACK;
-		tail[1] = (uint32_t)(tb_end - tb_start);
+		tail[1] = text_bytes(capfd, tb_start, tb_end);
 	}
 	Py_CLEAR(shown_value);
 	Py_CLEAR(shown_repr);

@@ -28,8 +28,9 @@
  *   code and its children wrote, the prompt's echo of every expression
  *   statement's value and the traceback it printed; r is the repr of the
  *   last value echoed, X the last line of the traceback, and e, when
- *   O ends with what the prompt wrote for the outcome -- the result's
- *   echo, or the exception's traceback -- which and how many bytes.  K says a cap cut something (u32 enum ww_cut, u64
+ *   O's text ends with what the prompt wrote for the outcome -- the
+ *   result's echo, or the exception's traceback -- which and how many
+ *   bytes of text.  K says a cap cut something (u32 enum ww_cut, u64
  *   how much it held); T that the workspace was read back in part (u32
  *   entries left out, then the paths of the first of them, each ending in
  *   NUL, a directory's with '/', up to WW_MAX_UNSENT bytes).  L, sent
@@ -68,7 +69,7 @@ enum ww_type {
 	WW_MESSAGE	= 'M',
 	WW_ERROR	= 'X',
 	WW_OUTPUT	= 'O',
-	WW_TAIL		= 'e',	/* u32 enum ww_tail, u32 O's last bytes it is */
+	WW_TAIL		= 'e',	/* u32 enum ww_tail, u32 bytes of O's text */
 	WW_EVENT	= 'A',	/* event name, NUL, its arguments as text */
 	WW_DROPPED	= 'D',	/* u32 events left out */
 	WW_FILE		= 'F',	/* u32 name length, name, data */
