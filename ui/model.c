@@ -310,6 +310,16 @@ take_tree(struct model *m, const struct record_tree *t)
 	m->nast = t->nrows;
 }
 
+/* An ok value a CPython world computed, which its trace line marks
+ * "= " (trace.c)? */
+static bool
+is_world_value(const struct record *r)
+{
+	return r->verdict == VERDICT_OK && r->kind == KIND_CODE &&
+	    r->engine != NULL && strcmp(r->engine, "cpython") == 0 &&
+	    r->outcome != NULL && strncmp(r->outcome, "= ", 2) == 0;
+}
+
 /* Did the step do harm (not merely try it)? */
 static bool
 did_harm(const struct record *r)
@@ -349,14 +359,18 @@ model_apply(struct model *m, const char *input, size_t len,
 		e->output = output_lines(&r[i]);
 		/* What it wrote is on the rows above: an ok row says the
 		 * value, as the prompt echoes it, not "printed '...'"
-		 * again (nor "ok" for a statement that has none). */
+		 * again (nor "ok" for a statement that has none).  (A
+		 * CPython world's value comes marked "= " (trace.c): the
+		 * pane marks every outcome itself, "= ok 2".) */
 		if (r[i].verdict == VERDICT_OK && r[i].kind == KIND_CODE &&
 		    (e->output != NULL || r[i].result == NULL))
 			e->outcome = escaped(r[i].result != NULL &&
 			    strcmp(r[i].result, "None") != 0 ? r[i].result :
 			    "");
 		else
-			e->outcome = xstrdup(r[i].outcome ? r[i].outcome : "");
+			e->outcome = xstrdup(r[i].outcome == NULL ? "" :
+			    is_world_value(&r[i]) ? r[i].outcome + 2 :
+			    r[i].outcome);
 		e->inside = record_path_is_jail(r[i].path) &&
 		    r[i].verdict == VERDICT_OK && did_harm(&r[i]);
 		mp->last.valid = true;

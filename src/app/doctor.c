@@ -43,6 +43,7 @@
 #include "mockfs.h"
 #include "session.h"
 #include "world.h"
+#include "world_int.h"	/* a world's budget: WORLD_NPROC, ... */
 #include "xalloc.h"
 
 #ifndef __NR_landlock_create_ruleset
@@ -276,9 +277,15 @@ check_cgroup(struct doctor_check *c)
 	const char *why;
 	int st = jail_memory_cgroup(&why);
 
+	const char *mem, *cpu;
+
+	jail_cgroup_kinds(&mem, &cpu);
 	if (st == 1)
-		set(c, DOCTOR_STATE_OK, xstrdup("jails and worlds get a "
-		    "memory cgroup of their own"), NULL, NULL);
+		set(c, DOCTOR_STATE_OK, xasprintf("jails and worlds get a "
+		    "memory cgroup of their own (%s)%s%s%s", mem,
+		    cpu != NULL ? " and a cpu cgroup (" : "; no cpu cgroup",
+		    cpu != NULL ? cpu : "", cpu != NULL ? ")" : ""), NULL,
+		    NULL);
 	else if (st == 0)
 		set(c, DOCTOR_STATE_NOTE, xasprintf("none: %s; the memory cap "
 		    "is RLIMIT_AS alone", why), NULL, xstrdup("run as root "
@@ -537,6 +544,57 @@ jail_runs(void)
 	return why;
 }
 
+/* ---- what bounds each path's memory and CPU ---- */
+
+/*
+ * A CPython world of the replica or jail kind (replica.c): its cgroup,
+ * where this process found one (check_cgroup ran jail_memory_cgroup, and
+ * the zygote finds the same), else the rlimits alone, sized so that
+ * WORLD_NPROC processes stay within one budget.
+ */
+static char *
+world_bounds(void)
+{
+	const char *mem, *cpu;
+	char *m, *u, *out;
+
+	jail_cgroup_kinds(&mem, &cpu);
+	if (mem != NULL)
+		m = xasprintf("memory by %s (%llu MiB a world) and rlimits",
+		    mem, (unsigned long long)(WORLD_MEM_BYTES >> 20));
+	else
+		m = xasprintf("memory by rlimits only (%d processes x %llu "
+		    "MiB over CPython's base: about %llu MiB a world)",
+		    WORLD_NPROC, (unsigned long long)(WORLD_AS_BYTES >> 20),
+		    (unsigned long long)(WORLD_MEM_BYTES >> 20));
+	if (cpu != NULL)
+		u = xasprintf("CPU by %s (one core a world) and RLIMIT_CPU "
+		    "(%d processes x %d s)", cpu, WORLD_NPROC,
+		    WORLD_CPU_SECONDS);
+	else
+		u = xasprintf("CPU by rlimits only (%d processes x %d s a "
+		    "world)", WORLD_NPROC, WORLD_CPU_SECONDS);
+	out = xasprintf("%s; %s", m, u);
+	free(m);
+	free(u);
+	return out;
+}
+
+/* The model's kernel jail (jail.c): one process tree per input. */
+static char *
+kjail_bounds(void)
+{
+	const char *mem, *cpu;
+
+	jail_cgroup_kinds(&mem, &cpu);
+	return xasprintf("memory by %s%s; CPU by %s%sRLIMIT_CPU and the wall "
+	    "clock; every process ends with its input",
+	    mem != NULL ? mem : "RLIMIT_AS only",
+	    mem != NULL ? " and RLIMIT_AS" : "",
+	    mem != NULL && cpu != NULL ? cpu : "",
+	    mem != NULL && cpu != NULL ? " (one core), " : "");
+}
+
 /* ---- the report ---- */
 
 /* The first failed check a path depends on, as its reason. */
@@ -562,6 +620,12 @@ set_path(struct doctor_path *p, bool runs, bool as_asked,
 	p->engine = e;
 	p->text = text;
 }
+
+/* What bounds what the path runs (NULL when it cannot run). */
+#define MODEL_BOUNDS	"in-process: the session's memory caps (--memory) " \
+	"and the model's limits (max-steps)"
+#define GVISOR_BOUNDS	"memory and CPU by gVisor's spec and the " \
+	"worker's rlimits inside the sandbox"
 
 void
 doctor_run(const struct doctor_opts *o, struct doctor_report *r)
@@ -631,6 +695,26 @@ doctor_run(const struct doctor_opts *o, struct doctor_report *r)
 		set_path(&r->paths[PATH_GVISOR], false, false,
 		    WORLD_ENGINE_CPYTHON, xasprintf("cannot run (%s)",
 		    gworld));
+	for (i = 0; i < PATH__COUNT; i++) {
+		struct doctor_path *p = &r->paths[i];
+
+		if (!p->runs)
+			continue;
+		if (i == PATH_GVISOR)
+			p->bounds = xstrdup(GVISOR_BOUNDS);
+		else if (p->engine == WORLD_ENGINE_CPYTHON)
+			p->bounds = world_bounds();
+		else if (i == PATH_JAIL)
+			p->bounds = kjail_bounds();
+		else if (i == PATH_SANDBOX && cpy && replica == NULL) {
+			char *w = world_bounds();
+
+			p->bounds = xasprintf("%s; a wider policy's offline "
+			    "world: %s", MODEL_BOUNDS, w);
+			free(w);
+		} else
+			p->bounds = xstrdup(MODEL_BOUNDS);
+	}
 	free(replica);
 	free(jailworld);
 	free(kjail);
@@ -656,8 +740,10 @@ doctor_free(struct doctor_report *r)
 		free(r->checks[i].reason);
 		free(r->checks[i].fix);
 	}
-	for (i = 0; i < PATH__COUNT; i++)
+	for (i = 0; i < PATH__COUNT; i++) {
 		free(r->paths[i].text);
+		free(r->paths[i].bounds);
+	}
 	memset(r, 0, sizeof *r);
 }
 
@@ -671,10 +757,13 @@ doctor_print(const struct doctor_report *r, FILE *f)
 		fprintf(f, "%-16s %-7s %s\n", check_names[i],
 		    state_words[r->checks[i].state], r->checks[i].text);
 	fputc('\n', f);
-	for (i = 0; i < PATH__COUNT; i++)
+	for (i = 0; i < PATH__COUNT; i++) {
 		fprintf(f, "%s: %s%s\n", record_path_name((enum path_id)i),
 		    r->paths[i].text, r->paths[i].asked ? "" :
 		    " [not asked]");
+		if (r->paths[i].bounds != NULL)
+			fprintf(f, "  bounds: %s\n", r->paths[i].bounds);
+	}
 	fputc('\n', f);
 	for (i = 0; i < DOCTOR__COUNT; i++) {
 		if (r->checks[i].state == DOCTOR_STATE_OK ||
@@ -713,10 +802,10 @@ doctor_print_json(const struct doctor_report *r, FILE *f)
 		const struct doctor_path *p = &r->paths[i];
 
 		json_array_append_new(paths, json_pack("{s:s,s:b,s:b,s:b,s:s,"
-		    "s:s}", "path", record_path_name((enum path_id)i),
+		    "s:s,s:s?}", "path", record_path_name((enum path_id)i),
 		    "asked", p->asked, "runs", p->runs, "as_asked",
 		    p->as_asked, "engine", world_engine_name(p->engine),
-		    "text", p->text));
+		    "text", p->text, "bounds", p->bounds));
 	}
 	json_object_set_new(root, "checks", checks);
 	json_object_set_new(root, "paths", paths);

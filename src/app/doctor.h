@@ -62,6 +62,9 @@ struct doctor_path {
 	bool	 as_asked;	/* with the engine asked for */
 	enum world_engine engine;
 	char	*text;		/* "cpython in a replica world", ... */
+	char	*bounds;	/* what bounds its memory and CPU here
+				   ("memory by cgroup v1 ..."), or NULL
+				   when it cannot run */
 };
 
 struct doctor_opts {

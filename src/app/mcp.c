@@ -344,6 +344,31 @@ static const char *kind_name(int i) { return record_kind_name((enum input_kind)i
 static const char *verdict_name(int i) { return record_verdict_name((enum verdict)i); }
 static const char *layer_name(int i) { return record_layer_name((enum layer)i); }
 
+/*
+ * What the code and its programs wrote, as a terminal shows it, as a
+ * text content of its own after the trace line: an agent reads the
+ * listing of os.system('ls') or a traceback without parsing the record.
+ * (From the record's JSON: its strings are valid UTF-8 already.)
+ */
+static void
+add_output(json_t *content, json_t *rec)
+{
+	json_t *out = json_object_get(rec, "output"), *c;
+	struct sbuf b = SBUF_INIT;
+	size_t i;
+
+	json_array_foreach(out, i, c) {
+		json_t *t = json_object_get(c, "text");
+		if (json_is_string(t))
+			sbuf_add(&b, json_string_value(t),
+			    json_string_length(t));
+	}
+	if (b.len > 0)
+		json_array_insert_new(content, 1, json_pack("{s:s,s:s%}",
+		    "type", "text", "text", sbuf_cstr(&b), b.len));
+	sbuf_free(&b);
+}
+
 /* The record's shape (record_to_json), as the tools' outputSchema. */
 static json_t *
 output_schema(void)
@@ -632,6 +657,8 @@ tools_call(struct req *q)
 	    "type", "text", "text", r->line, "type", "text", "text", text,
 	    "isError", is_failure(r->verdict));
 	free(text);
+	if (result != NULL)
+		add_output(json_object_get(result, "content"), rec);
 	arena_free(a);
 	if (result == NULL) {	/* never: jansson made both */
 		json_decref(rec);

@@ -199,6 +199,10 @@ int jail_run(const struct jail_config *cfg, jail_fn fn, void *arg,
  * every jail refuses, *why naming the cgroup.  *why: static storage.
  */
 int jail_memory_cgroup(const char **why);
+/* After jail_memory_cgroup: what bounds a jail's or world's memory and
+ * CPU beyond its rlimits, "cgroup v2" or "cgroup v1", or NULL for none
+ * (the rlimits alone).  Static strings. */
+void jail_cgroup_kinds(const char **memory, const char **cpu);
 
 /* Free what jail_run allocated in *out and zero it. */
 void jail_outcome_free(struct jail_outcome *out);

@@ -1,7 +1,10 @@
 /*
  * jail_cgroup.c -- the memory cap of a jail or a world beyond RLIMIT_AS: a
  * cgroup v2 memory.max (or v1 memory.limit_in_bytes), where the machine
- * lets this process have one.
+ * lets this process have one; and its CPU bound: a v2 cpu.max (or v1
+ * cpu.cfs_quota_us) of one core, so that what a world leaves running
+ * between inputs takes one core of the host at most, however many
+ * processes it is.
  *
  * RLIMIT_AS caps what the jail maps.  What the kernel holds for it
  * outside its address space -- tmpfs pages, pipe buffers, socket
@@ -35,6 +38,14 @@
  * with RLIMIT_MEMLOCK and RLIMIT_MSGQUEUE at 0; the outcome says which
  * (jail_outcome.memory_cgroup).
  *
+ * The CPU bound comes with the memory cap where it can: cgroup v2 hands
+ * "+cpu" down the same two levels; with the memory controller on v1 (or
+ * none), the v1 cpu hierarchy serves (cpu_v1_prepare: the jails' parent
+ * beside this process, inside its own cpu cgroup, proved writable).  A
+ * machine that offers memory but no cpu controller still gets the memory
+ * cap; the CPU bound is then RLIMIT_CPU alone (jail_cgroup_kinds says
+ * which, for --doctor).
+ *
  * Nothing here prints or exits.
  */
 #include "config.h"
@@ -55,6 +66,13 @@
 
 #define SELF_DIR	"sandboxrepl"		/* the callers' leaf */
 #define JAILS_DIR	"sandboxrepl-jails"	/* the jails' parent */
+
+/* What the last jail_cgroup_prepare in this process found (a world's
+ * warden, a fork of the zygote that prepared, inherits them): the
+ * versions of the memory and cpu controllers in use (0: none), and the
+ * jails' parent in the v1 cpu hierarchy. */
+static int mem_version, cpu_version;
+static char cpu_v1_dir[PATH_MAX];
 
 static void
 say(char *why, size_t n, const char *what)
@@ -185,6 +203,96 @@ v1_prepare(char *dir, size_t dirlen)
 	return 1;
 }
 
+/*
+ * The v1 cpu hierarchy ("N:cpu,cpuacct:/a/b" in /proc/self/cgroup, mounted
+ * at /sys/fs/cgroup/cpu or cpu,cpuacct): as v1_prepare, the jails' parent
+ * made inside this process's own cpu cgroup and proved writable (the
+ * quota lifted and read back).  1 and cpu_v1_dir; 0 when there is none.
+ */
+static int
+cpu_v1_prepare(void)
+{
+	static const char *const mnts[] = {
+		"/sys/fs/cgroup/cpu", "/sys/fs/cgroup/cpu,cpuacct",
+	};
+	char buf[4096], path[PATH_MAX + 160], *p, *end, *list;
+	const char *mnt = NULL;
+	struct statfs fs;
+	size_t i;
+
+	cpu_v1_dir[0] = '\0';
+	for (i = 0; mnt == NULL && i < sizeof mnts / sizeof mnts[0]; i++)
+		if (statfs(mnts[i], &fs) == 0 && fs.f_type == CGROUP_SUPER_MAGIC)
+			mnt = mnts[i];
+	if (mnt == NULL ||
+	    read_small("/proc/self/cgroup", buf, sizeof buf) == -1)
+		return 0;
+	for (p = buf; p != NULL && *p != '\0'; p = end) {
+		end = strchr(p, '\n');
+		if (end != NULL)
+			*end++ = '\0';
+		list = strchr(p, ':');
+		if (list == NULL || (p = strchr(list + 1, ':')) == NULL)
+			continue;
+		*p++ = '\0';		/* list: "cpu,cpuacct"; p: the path */
+		for (char *w = list + 1; *w != '\0'; w += strcspn(w, ","),
+		    w += *w == ',') {
+			if (strncmp(w, "cpu", 3) == 0 &&
+			    (w[3] == ',' || w[3] == '\0'))
+				goto found;
+		}
+	}
+	return 0;
+found:
+	if (*p != '/' || strstr(p, "/..") != NULL ||
+	    (size_t)snprintf(cpu_v1_dir, sizeof cpu_v1_dir, "%s%s/%s", mnt,
+	    strcmp(p, "/") == 0 ? "" : p, JAILS_DIR) >= sizeof cpu_v1_dir)
+		goto none;
+	if (mkdir(cpu_v1_dir, 0755) == -1 && errno != EEXIST)
+		goto none;
+	snprintf(path, sizeof path, "%s/cpu.cfs_quota_us", cpu_v1_dir);
+	if (jail_write_text(path, "-1", O_NOFOLLOW) == -1 ||
+	    read_small(path, buf, sizeof buf) == -1 || buf[0] != '-')
+		goto none;
+	return 1;
+none:
+	cpu_v1_dir[0] = '\0';
+	return 0;
+}
+
+/* cgroup v2: hand "+cpu" down from p to the jails' parent dir, as memory
+ * is.  1, or 0 where the controller is not offered or cannot be handed
+ * down (the memory cap holds without it). */
+static int
+cpu_v2_prepare(const char *p, const char *dir)
+{
+	char path[PATH_MAX + 128], list[512];
+
+	snprintf(path, sizeof path, "%s/cgroup.controllers", p);
+	if (read_small(path, list, sizeof list) == -1 ||
+	    !has_word(list, "cpu"))
+		return 0;
+	snprintf(path, sizeof path, "%s/cgroup.subtree_control", p);
+	if (read_small(path, list, sizeof list) == -1)
+		return 0;
+	if (!has_word(list, "cpu") &&
+	    jail_write_text(path, "+cpu", O_NOFOLLOW) == -1)
+		return 0;
+	snprintf(path, sizeof path, "%s/cgroup.subtree_control", dir);
+	if (jail_write_text(path, "+cpu", O_NOFOLLOW) == -1)
+		return 0;
+	return 1;
+}
+
+void
+jail_cgroup_kinds(const char **memory, const char **cpu)
+{
+	static const char *const names[] = { NULL, "cgroup v1", "cgroup v2" };
+
+	*memory = names[mem_version];
+	*cpu = names[cpu_version];
+}
+
 int
 jail_cgroup_prepare(char *dir, size_t dirlen, char *why, size_t n)
 {
@@ -193,6 +301,8 @@ jail_cgroup_prepare(char *dir, size_t dirlen, char *why, size_t n)
 	const char *mnt;
 
 	dir[0] = '\0';
+	mem_version = cpu_version = 0;
+	cpu_v1_dir[0] = '\0';
 	if (geteuid() != 0) {
 		say(why, n, "not root: no cgroup of its own");
 		return 0;
@@ -206,7 +316,9 @@ jail_cgroup_prepare(char *dir, size_t dirlen, char *why, size_t n)
 	if (mnt == NULL || own_cgroup(own, sizeof own) == -1 ||
 	    read_small(path, list, sizeof list) == -1 ||
 	    !has_word(list, "memory")) {
+		cpu_version = cpu_v1_prepare();
 		if (v1_prepare(dir, dirlen) == 1) {
+			mem_version = 1;
 			say(why, n, "");
 			return 1;
 		}
@@ -239,6 +351,7 @@ jail_cgroup_prepare(char *dir, size_t dirlen, char *why, size_t n)
 			}
 			snprintf(path, sizeof path, "%s/%s", p, SELF_DIR);
 			(void)rmdir(path);	/* unless another one is in it */
+			cpu_version = cpu_v1_prepare();
 			say(why, n, "other processes share this cgroup: "
 			    "the memory controller cannot be handed down");
 			return 0;
@@ -254,11 +367,14 @@ jail_cgroup_prepare(char *dir, size_t dirlen, char *why, size_t n)
 	snprintf(path, sizeof path, "%s/cgroup.subtree_control", dir);
 	if (jail_write_text(path, "+memory", O_NOFOLLOW) == -1)
 		goto broken;
+	mem_version = 2;
+	cpu_version = cpu_v2_prepare(p, dir) == 1 ? 2 : cpu_v1_prepare();
 	say(why, n, "");
 	return 1;
 broken:
 	snprintf(why, n, "cgroup v2 under %s", own);
 	dir[0] = '\0';
+	mem_version = cpu_version = 0;
 	return -1;
 }
 
@@ -312,9 +428,54 @@ jail_cgroup_enter(const char *dir, unsigned id, uint64_t bytes,
 			return -1;
 		}
 	}
+	if (cpu_version == 2) {
+		snprintf(path, sizeof path, "%s/jail-%u/cpu.max", dir, id);
+		snprintf(num, sizeof num, "%u %u", JAIL_CPU_QUOTA_US,
+		    JAIL_CPU_PERIOD_US);
+		if (jail_write_text(path, num, O_NOFOLLOW) == -1) {
+			snprintf(detail, n, "cpu.max");
+			return -1;
+		}
+	}
 	snprintf(path, sizeof path, "%s/jail-%u/cgroup.procs", dir, id);
 	if (jail_write_text(path, "0", O_NOFOLLOW) == -1) {
 		snprintf(detail, n, "cgroup.procs");
+		return -1;
+	}
+	return jail_cgroup_cpu_enter(id, detail, n);
+}
+
+int
+jail_cgroup_cpu_enter(unsigned id, char *detail, size_t n)
+{
+	char path[PATH_MAX + 64], num[32];
+
+	if (cpu_version != 1)
+		return 0;	/* none, or v2's, set with the memory cap */
+	snprintf(path, sizeof path, "%s/jail-%u", cpu_v1_dir, id);
+	if (mkdir(path, 0755) == -1 && errno != EEXIST) {
+		snprintf(detail, n, "mkdir (cpu)");
+		return -1;
+	}
+	snprintf(path, sizeof path, "%s/jail-%u/cpu.cfs_period_us",
+	    cpu_v1_dir, id);
+	snprintf(num, sizeof num, "%u", JAIL_CPU_PERIOD_US);
+	if (jail_write_text(path, num, O_NOFOLLOW) == -1) {
+		snprintf(detail, n, "cpu.cfs_period_us");
+		return -1;
+	}
+	snprintf(path, sizeof path, "%s/jail-%u/cpu.cfs_quota_us",
+	    cpu_v1_dir, id);
+	snprintf(num, sizeof num, "%u", JAIL_CPU_QUOTA_US);
+	/* (v1 refuses a quota above an ancestor's, EINVAL: that one is
+	 * smaller, and binds the jail already) */
+	if (jail_write_text(path, num, O_NOFOLLOW) == -1 && errno != EINVAL) {
+		snprintf(detail, n, "cpu.cfs_quota_us");
+		return -1;
+	}
+	snprintf(path, sizeof path, "%s/jail-%u/cgroup.procs", cpu_v1_dir, id);
+	if (jail_write_text(path, "0", O_NOFOLLOW) == -1) {
+		snprintf(detail, n, "cgroup.procs (cpu)");
 		return -1;
 	}
 	return 0;
@@ -327,4 +488,8 @@ jail_cgroup_remove(const char *dir, unsigned id)
 
 	snprintf(path, sizeof path, "%s/jail-%u", dir, id);
 	(void)rmdir(path);	/* a busy one is reused by the next jail */
+	if (cpu_version == 1) {
+		snprintf(path, sizeof path, "%s/jail-%u", cpu_v1_dir, id);
+		(void)rmdir(path);
+	}
 }

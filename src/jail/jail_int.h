@@ -161,6 +161,17 @@ int jail_cgroup_prepare(char *dir, size_t dirlen, char *why, size_t n);
 int jail_cgroup_enter(const char *dir, unsigned id, uint64_t bytes,
     char *detail, size_t n);
 void jail_cgroup_remove(const char *dir, unsigned id);
+/*
+ * The CPU bound that comes with it (see jail_cgroup.c): one core's worth
+ * per jail or world, JAIL_CPU_QUOTA_US of every JAIL_CPU_PERIOD_US.
+ * jail_cgroup_enter sets it too; cpu_enter alone, for a caller with a cpu
+ * controller but no memory cgroup (dir ""), moves the calling process
+ * into the v1 cpu cgroup jail-<id>: 0 (also where there is none), or -1
+ * with errno and the file in detail.
+ */
+#define JAIL_CPU_PERIOD_US	100000u
+#define JAIL_CPU_QUOTA_US	100000u
+int jail_cgroup_cpu_enter(unsigned id, char *detail, size_t n);
 
 /* A compiled seccomp program (classic BPF), owned by whoever compiled it. */
 struct jail_bpf {
@@ -174,6 +185,14 @@ int jail_seccomp_compile(struct jail_bpf *out);
  * goes to a supervisor (SECCOMP_RET_USER_NOTIF) instead of SIGSYS, and
  * processes may be made (fork, vfork, clone without namespace flags). */
 int jail_seccomp_compile_notify(struct jail_bpf *out);
+/*
+ * Another filter with the same table (world/fakenet.c's dnsmasq): default
+ * ALLOW, every call of the table but those named in except (a NULL-ended
+ * list, or NULL) given action, then more(ctx, arg) adds rules to the
+ * libseccomp context (0, or -1 with errno).  0, or -1 with errno.
+ */
+int jail_seccomp_compile_table(struct jail_bpf *out, uint32_t action,
+    const char *const *except, int (*more)(void *ctx, void *arg), void *arg);
 /*
  * Install the SIGSYS reporter on report_fd and load prog (no_new_privs
  * must be set).  0, or -1 with errno.

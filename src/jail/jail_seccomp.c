@@ -267,6 +267,52 @@ compile(struct jail_bpf *out, uint32_t action)
 	return rc;
 }
 
+/*
+ * For another confined process's filter (world/fakenet.c's dnsmasq): a
+ * filter over a default of ALLOW with this file's table in it, every
+ * call but those named in except given action, then what more() adds,
+ * compiled and exported as the jail's is.
+ */
+int
+jail_seccomp_compile_table(struct jail_bpf *out, uint32_t action,
+    const char *const *except, int (*more)(void *ctx, void *arg), void *arg)
+{
+	scmp_filter_ctx ctx;
+	size_t i, j;
+	int rc, saved;
+
+	out->insns = NULL;
+	out->len = 0;
+	ctx = seccomp_init(SCMP_ACT_ALLOW);
+	if (ctx == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
+	if (rc < 0) {
+		seccomp_release(ctx);
+		errno = -rc;
+		return -1;
+	}
+	for (i = 0; rc == 0 && i < sizeof trapped / sizeof trapped[0]; i++) {
+		for (j = 0; except != NULL && except[j] != NULL; j++)
+			if (strcmp(except[j], trapped[i]) == 0)
+				break;
+		if (except != NULL && except[j] != NULL)
+			continue;
+		rc = add(ctx, action, seccomp_syscall_resolve_name(trapped[i]),
+		    0, NULL);
+	}
+	if (rc == 0 && more != NULL)
+		rc = more(ctx, arg);
+	if (rc == 0)
+		rc = export(ctx, out);
+	saved = errno;
+	seccomp_release(ctx);
+	errno = saved;
+	return rc;
+}
+
 int
 jail_seccomp_compile(struct jail_bpf *out)
 {

@@ -127,6 +127,27 @@ with_printed(const struct trace_step *st, const struct record *r, const char *ou
 
 
 /*
+ * The value of code a CPython world ran, as its outcome: "= " and its
+ * repr.  That repr is the code's own (a class's __repr__ returns what it
+ * likes: "BLOCKED: ...", "CONTAINED by seccomp: ...", a second trace
+ * line after a newline), so it comes after a mark it cannot write
+ * itself, being written after it; record_set_line escapes its newlines.
+ * The C evaluator's values (the sandbox's subset, the model) are the
+ * built-in types' reprs, which no code chooses, and stay bare: the
+ * essay's "-> 173.33".
+ */
+static const char *
+value_outcome(const struct trace_step *st, const char *repr)
+{
+	const struct record *r = st->r;
+
+	if (st->is_command || r->engine == NULL ||
+	    strcmp(r->engine, "cpython") != 0)
+		return repr;
+	return arena_printf(st->a, "= %s", repr);
+}
+
+/*
  * Who refused, as a verdict names it: the policy's filter ("the
  * allowlist", "the dunder filter", "the blocklist"), the command
  * allowlist, or the jail's layer; gVisor on its path.  NULL where the
@@ -260,7 +281,8 @@ trace_render(const struct trace_step *st)
 			outcome = r->reason;
 			break;
 		default:
-			outcome = r->result ? r->result : "None";
+			outcome = value_outcome(st, r->result ? r->result :
+			    "None");
 			if (r->result == NULL && !is_command)
 				outcome = "ok";
 			outcome = with_printed(st, r, outcome);

@@ -1580,15 +1580,32 @@ resumed_note(struct step *st, const struct world *w)
 }
 
 /* What a world is given to run src (a command's name with it). */
+static size_t files_room(const struct session *s,
+    const struct pathstate *ps);
+
 static struct world_input
-world_input_of(const struct session *s, const char *src,
-    const struct cmd_entry *e, struct arena *a)
+world_input_of(const struct session *s, const struct pathstate *ps,
+    const char *src, const struct cmd_entry *e, struct arena *a)
 {
 	return (struct world_input){
 		.src = src, .len = strlen(src),
 		.command = e ? e->name : NULL, .a = a,
+		.files_cap = files_room(s, ps),
 		.literals = s->state != NULL || s->nsnaps > 0 || s->literals,
 	};
+}
+
+/*
+ * What the session may keep of a world's files after this input: its
+ * memory cap less what it keeps beside this path's files (the world's
+ * read-back takes no more: cpython.c).
+ */
+static size_t
+files_room(const struct session *s, const struct pathstate *ps)
+{
+	size_t kept = session_kept(s) - mfs_bytes(ps->fs);
+
+	return kept < s->mem_session ? s->mem_session - kept : 1;
 }
 
 /*
@@ -1605,7 +1622,7 @@ run_world(struct step *st, const char *src, const struct node *root,
     const struct cmd_entry *e, const struct node *call)
 {
 	struct model_job job = { st, root, e, call };
-	struct world_input in = world_input_of(st->s, src, e, st->a);
+	struct world_input in = world_input_of(st->s, st->ps, src, e, st->a);
 	struct world *w = st->ps->world;
 	struct world_reply rep;
 	size_t i;
@@ -2055,7 +2072,7 @@ start_worlds(struct session *s, const char *input, size_t len,
 		if ((w = ready_world(s, ps, a, &refused)) == NULL ||
 		    (pr->status != PARSE_OK && !w->ops->compiles))
 			continue;
-		in = world_input_of(s, arena_strndup(a, input, len), e, a);
+		in = world_input_of(s, ps, arena_strndup(a, input, len), e, a);
 		if (world_start(w, &in))
 			started |= PATH_BIT(p);
 	}

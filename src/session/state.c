@@ -18,7 +18,9 @@
  * mfs stamp is newer than the saved generation are hashed, and a blob is
  * written only for a digest no file holds yet.  A blob no file refers to
  * any more is unlinked once the line that dropped it is durable; loading
- * removes any other file in blobs/ (the remains of a killed save).
+ * removes any other blob or temporary file of its own in blobs/ (the
+ * remains of a killed save), and never a file of another name: a user's
+ * file in a blobs/ that was there before is left alone.
  *
  * Loading replays the snapshot and the journal into the index first and
  * reads the blobs of the final files only: a blob an old journal line
@@ -1513,7 +1515,24 @@ load_v1(struct state *st, struct state_session *s, json_t *paths, struct rt *rt,
 	return true;
 }
 
-/* Remove from blobs/ everything no saved file refers to. */
+/*
+ * Is name one the state makes in blobs/: a digest (64 lowercase hex
+ * digits) or its temporary file (write_file_at)?  Nothing else there is
+ * the state's to remove: DIR may be a directory the user already had.
+ */
+static bool
+is_own_blob_name(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < SHA256_HEX - 1; i++)
+		if (nibble(name[i]) < 0)
+			return false;
+	return name[i] == '\0' || strcmp(name + i, ".tmp") == 0;
+}
+
+/* Remove from blobs/ every file of the state's own that no saved file
+ * refers to (the remains of a killed save); leave anything else. */
 static void
 sweep_blobs(struct state *st)
 {
@@ -1527,7 +1546,8 @@ sweep_blobs(struct state *st)
 		return;
 	}
 	while ((de = readdir(d)) != NULL)
-		if (de->d_name[0] != '.' && blob_find(st, de->d_name) == NULL)
+		if (is_own_blob_name(de->d_name) &&
+		    blob_find(st, de->d_name) == NULL)
 			(void)unlinkat(st->blobfd, de->d_name, 0);
 	closedir(d);
 }

@@ -18,7 +18,10 @@
  * sent, a connection, native code), then the workspace's difference from
  * before the input (entries deleted, moved, overwritten, made unreadable,
  * created), then what the code printed.  What a cap left out becomes the
- * reply's truncated, never silence.
+ * reply's truncated, never silence.  The workspace as last seen (the
+ * session's copy) is bounded by what the world's workspace can hold and
+ * what the session's memory cap leaves, and keeps no entry the world
+ * may no longer have (struct keep).
  */
 #include "config.h"
 
@@ -1194,14 +1197,16 @@ moved_to(const struct mfs *before, const struct mfs *after, const char *name,
 
 /*
  * The workspace before and after: the damage the code did to it.  An
- * entry gone is deleted, unless a new file holds its bytes (moved); a
+ * entry gone is deleted, unless a new file holds its bytes (moved) or
+ * the read-back cannot tell (unknown, per entry of before: see struct
+ * keep); a
  * file whose bytes differ is overwritten; one the world can no longer
  * read was made unreadable (chmod); a new entry was created.  Paths are
  * the mfs's: "loot/" a directory, "loot/secrets.txt" a file in it.
  */
 static void
 diff_effects(struct effects *e, const struct mfs *before,
-    const struct mfs *after, bool command)
+    const struct mfs *after, const bool *unknown, bool command)
 {
 	struct arena *a = e->a;
 	size_t i, j, n = mfs_count(before);
@@ -1214,6 +1219,8 @@ diff_effects(struct effects *e, const struct mfs *before,
 		const char *d1, *d2;
 
 		if ((j = mfs_index(after, name)) == (size_t)-1) {
+			if (unknown != NULL && unknown[i])
+				continue;	/* not read back: maybe there */
 			if ((to = moved_to(before, after, name, taken)) != NULL)
 				effect(e, "rename", arena_strdup(a, name),
 				    "damage", arena_printf(a, command ?
@@ -1271,13 +1278,89 @@ copy_entry(struct mfs *after, const struct mfs *before, const char *name)
 }
 
 /*
+ * What the session keeps of a read-back.  The world's workspace holds at
+ * most WORLD_WS_BYTES and WORLD_WS_INODES entries, so a copy that holds
+ * more is stale: its contents (what was read back, then what is kept
+ * from before) are taken while they fit in room, at most that and at
+ * most what the session's memory cap leaves for them (world_input's
+ * files_cap).  An entry past room stays in the world only; an entry of
+ * before that is not in the copy but may still be in the world is
+ * unknown, and not told deleted (diff_effects).
+ */
+struct keep {
+	uint64_t	 room;		/* bytes of contents left to take */
+	uint64_t	 cap;		/* room at the start, for the note */
+	bool		 by_session;	/* the session's cap set it */
+	bool		*unknown;	/* per entry of before, or NULL */
+	size_t		 dropped;	/* read back, past room */
+	size_t		 emptied;	/* unreadable, old contents past room */
+	size_t		 stale;		/* neither read back nor named */
+	size_t		 over;		/* named, past room */
+};
+
+static void
+keep_start(struct keep *k, uint64_t files_cap, const struct mfs *before,
+    struct arena *a)
+{
+	memset(k, 0, sizeof *k);
+	k->room = WORLD_WS_BYTES;
+	if (files_cap > 0 && files_cap < k->room) {
+		k->room = files_cap;
+		k->by_session = true;
+	}
+	k->cap = k->room;
+	k->unknown = arena_array(a, mfs_count(before) + 1, sizeof *k->unknown);
+}
+
+/* Take n bytes of room; false when they do not fit. */
+static bool
+take(struct keep *k, size_t n)
+{
+	if (n > k->room)
+		return false;
+	k->room -= n;
+	return true;
+}
+
+/* Before's entry i is not in the copy, and may still be in the world. */
+static void
+unknown_at(struct keep *k, size_t i)
+{
+	if (i != (size_t)-1)
+		k->unknown[i] = true;
+}
+
+/* What was read back, in name order while it fits; the rest stays in
+ * the world (only a cap below the read-back's own 8 MiB cuts it). */
+static void
+keep_sent(struct keep *k, struct mfs *after, const struct mfs *before,
+    struct arena *a)
+{
+	size_t i, n = mfs_count(after), nout = 0;
+	const char **out = arena_array(a, n + 1, sizeof *out);
+
+	for (i = 0; i < n; i++) {
+		size_t len;
+		const char *name = mfs_name(after, i);
+		(void)mfs_get(after, name, &len);
+		if (!take(k, len))
+			out[nout++] = name;
+	}
+	for (i = 0; i < nout; i++) {
+		unknown_at(k, mfs_index(before, out[i]));
+		mfs_delete(after, out[i]);
+		k->dropped++;
+	}
+}
+
+/*
  * A file the world could not read keeps the contents it had when last
- * read (the session's copy), still marked unreadable: the files pane
- * and a fresh world seeded from it (chmod included) have them.  A file
- * created unreadable has none.
+ * read (the session's copy), still marked unreadable, while they fit:
+ * the files pane and a fresh world seeded from it (chmod included) have
+ * them.  A file created unreadable has none.
  */
 static void
-keep_unreadable(struct mfs *after, const struct mfs *before)
+keep_unreadable(struct keep *k, struct mfs *after, const struct mfs *before)
 {
 	size_t i, n = mfs_count(after);
 
@@ -1291,6 +1374,10 @@ keep_unreadable(struct mfs *after, const struct mfs *before)
 		    j == (size_t)-1 || !S_ISREG(mfs_mode(before, j)))
 			continue;
 		d = mfs_get(before, name, &len);
+		if (!take(k, len)) {
+			k->emptied++;
+			continue;
+		}
 		mfs_put(after, name, d, len);	/* (same sorted place) */
 		mfs_set_mode(after, name, mode, true);
 	}
@@ -1315,48 +1402,119 @@ unsent_has(const struct raw *r, const char *path)
 }
 
 /*
- * The caps left entries out of the read-back (r->truncated): an entry
- * of before that was not sent and is (or may be: the names of the left
- * out are cut too) still there keeps what it was; the returned note (in
- * a) says what was read back, what was kept and how much stayed in the
- * world without the path seeing it.
+ * The caps left entries out of the read-back (r->truncated): an entry of
+ * before that was not sent keeps what it was only when the world named
+ * it among those left out (itself, or under a directory left out), and
+ * while it fits (struct keep).  One the world neither sent nor named is
+ * gone when the world named every entry it left out; when it did not
+ * (the names of the left out are cut at 4 KiB, a directory lists at most
+ * 256, an unreadable directory's are unknown) it may be gone or not: it
+ * is not kept, nor told deleted.  Keeping it made the session's copy
+ * grow by what the code wrote and deleted each input, without bound.
  */
-static const char *
-merge_truncated(const struct cpy *c, struct raw *r, const struct mfs *before,
-    struct arena *a)
+static void
+merge_truncated(struct keep *k, struct raw *r, const struct mfs *before,
+    const char **kept_names, size_t *nkept, size_t *named, size_t *lost,
+    size_t *deep)
 {
-	const char *where = c->kind == WORLD_KIND_JAIL ? "jail" : "world";
-	struct sbuf kept = SBUF_INIT;
-	size_t i, n = mfs_count(before), nkept = 0, named = 0, lost = 0,
-	    deep = 0, off = 0;
-	const char *note;
+	size_t i, n = mfs_count(before), off = 0;
 
+	*nkept = *named = *lost = *deep = 0;
 	while (off < r->unsent_len) {
 		const char *u = r->unsent + off;
 		off += strlen(u) + 1;
-		named++;
+		(*named)++;
 		if (mfs_exists(r->files, u))
-			deep++;	/* a directory sent, not what it holds */
+			(*deep)++;	/* a directory sent, not what it holds */
 		else if (!mfs_exists(before, u))
-			lost++;
+			(*lost)++;
 	}
 	for (i = 0; i < n; i++) {
 		const char *name = mfs_name(before, i);
-		if (mfs_exists(r->files, name) ||
-		    (named == r->left && !unsent_has(r, name)))
+		size_t len;
+
+		if (mfs_exists(r->files, name))
 			continue;
+		if (!unsent_has(r, name)) {
+			if (*named != r->left) {
+				k->unknown[i] = true;
+				k->stale++;
+			}
+			continue;	/* (else gone: deleted) */
+		}
+		(void)mfs_get(before, name, &len);
+		if (mfs_count(r->files) >= WORLD_WS_INODES || !take(k, len)) {
+			k->unknown[i] = true;
+			k->over++;
+			continue;
+		}
 		copy_entry(r->files, before, name);
-		if (nkept++ < 8)
-			sbuf_addf(&kept, "%s%s", nkept > 1 ? ", " : "", name);
+		if (*nkept < 8)
+			kept_names[*nkept] = name;
+		(*nkept)++;
 	}
-	note = arena_printf(a, "the %s's workspace was read back in part (at "
-	    "most %u files and %u MiB, %u levels deep)", where, WW_MAX_FILES,
-	    WW_MAX_FILE_BYTES >> 20, WW_MAX_DEPTH);
+}
+
+/* n bytes as the notes say them: "16 MiB", "900 KiB". */
+static const char *
+size_text(struct arena *a, uint64_t n)
+{
+	if (n >= (1u << 20) && n % (1u << 20) == 0)
+		return arena_printf(a, "%llu MiB", (unsigned long long)(n >> 20));
+	return arena_printf(a, "%llu KiB", (unsigned long long)(n >> 10));
+}
+
+/*
+ * What the read-back kept and left, as the reply's truncated (in a), or
+ * NULL when it is whole: what was read back, what was kept from before,
+ * how much stayed in the world without the path seeing it.
+ */
+static const char *
+read_back_note(const struct cpy *c, struct raw *r, const struct mfs *before,
+    struct keep *k, struct arena *a)
+{
+	const char *where = c->kind == WORLD_KIND_JAIL ? "jail" : "world";
+	const char *kept_names[8], *note = NULL, *bound;
+	size_t nkept = 0, named = 0, lost = 0, deep = 0, i;
+	struct sbuf kept = SBUF_INIT;
+
+	if (r->truncated) {
+		merge_truncated(k, r, before, kept_names, &nkept, &named,
+		    &lost, &deep);
+		note = arena_printf(a, "the %s's workspace was read back in "
+		    "part (at most %u files and %u MiB, %u levels deep)",
+		    where, WW_MAX_FILES, WW_MAX_FILE_BYTES >> 20,
+		    WW_MAX_DEPTH);
+	}
+	bound = arena_printf(a, "the path keeps at most %s of a %s's files "
+	    "(%s)", size_text(a, k->cap), where, k->by_session ?
+	    "what the session's memory cap leaves" : "its workspace's size");
+	if (k->dropped > 0)
+		note = arena_printf(a, "%s%s%zu file%s read back not kept: %s",
+		    note ? note : "", note ? "; " : "", k->dropped,
+		    k->dropped == 1 ? "" : "s", bound);
+	if (k->emptied > 0)
+		note = arena_printf(a, "%s%sthe old contents of %zu unreadable "
+		    "file%s not kept: %s", note ? note : "", note ? "; " : "",
+		    k->emptied, k->emptied == 1 ? "" : "s", bound);
+	if (note == NULL)
+		return NULL;
+	for (i = 0; i < nkept && i < 8; i++)
+		sbuf_addf(&kept, "%s%s", i > 0 ? ", " : "", kept_names[i]);
 	if (nkept > 0)
 		note = arena_printf(a, "%s; %zu file%s not read back kept as "
 		    "before this step: %s%s", note, nkept,
 		    nkept == 1 ? "" : "s", sbuf_cstr(&kept),
 		    nkept > 8 ? ", ..." : "");
+	if (k->over > 0)
+		note = arena_printf(a, "%s; %zu more file%s not read back left "
+		    "in the %s, not kept: %s", note, k->over,
+		    k->over == 1 ? "" : "s", where, bound);
+	if (k->stale > 0)
+		note = arena_printf(a, "%s; %zu earlier file%s neither read "
+		    "back nor named not kept (the %s may still hold %s)",
+		    note, k->stale, k->stale == 1 ? "" : "s", where,
+		    k->stale == 1 ? "it" : "them");
 	if (lost > 0)
 		note = arena_printf(a, "%s; %zu file%s left in the %s", note,
 		    lost, lost == 1 ? "" : "s", where);
@@ -1364,7 +1522,7 @@ merge_truncated(const struct cpy *c, struct raw *r, const struct mfs *before,
 		note = arena_printf(a, "%s; what %zu director%s hold%s left in "
 		    "the %s", note, deep, deep == 1 ? "y" : "ies",
 		    deep == 1 ? "s" : "", where);
-	if (r->left > named)
+	if (r->truncated && r->left > named)
 		note = arena_printf(a, "%s; %zu more entr%s left in the %s "
 		    "unnamed", note, (size_t)(r->left - named),
 		    r->left - named == 1 ? "y" : "ies", where);
@@ -1898,14 +2056,20 @@ cpy_run(struct world *w, const struct world_input *in,
 	}
 	jail_refusal(c, &r, a, out);
 	keep_names(c, &r);
-	keep_unreadable(r.files, c->files);
-	if (r.truncated) {
-		out->truncated = merge_truncated(c, &r, c->files, a);
-		out->fs_partial = true;
+	{
+		/* (the session's copy: bounded, and never what the world
+		 * no longer has) */
+		struct keep k;
+		keep_start(&k, in->files_cap, c->files, a);
+		keep_sent(&k, r.files, c->files, a);
+		keep_unreadable(&k, r.files, c->files);
+		out->truncated = read_back_note(c, &r, c->files, &k, a);
+		out->fs_partial = out->truncated != NULL;
+		out->truncated = cut_notes(&r, a, out->truncated);
+		e.source = "workspace";
+		diff_effects(&e, c->files, r.files, k.unknown,
+		    in->command != NULL);
 	}
-	out->truncated = cut_notes(&r, a, out->truncated);
-	e.source = "workspace";
-	diff_effects(&e, c->files, r.files, in->command != NULL);
 	e.source = "output";
 	mfs_free(c->files);
 	c->files = r.files;

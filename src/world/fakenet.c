@@ -12,13 +12,18 @@
  *      it from changing user: in a user namespace it could not), logging
  *      to its stderr only (never to the host's /dev/log), holding only
  *      CAP_NET_BIND_SERVICE (ambient, so it survives execve whatever uid
- *      the world maps) and no_new_privs;
+ *      the world maps) and no_new_privs, under a seccomp filter that
+ *      lets it exec itself once and never again (dnsmasq_rules), from a
+ *      copy it may not read, so that it is not dumpable (dnsmasq_image);
  *   3. forks the sink: it binds its listeners and four raw sockets (TCP
  *      and UDP, IPv4 and IPv6), drops every capability, sets
  *      no_new_privs and a seccomp allowlist under which the only
  *      descriptors it can write() are the capture pipe and its ready
  *      pipe (and it can open nothing), says ready on the ready pipe
  *      (or why not), and loops;
+ *      Both children first take / as working directory and a session of
+ *      their own (child_common): the caller has pivoted into the world's
+ *      root, so nothing of theirs names the host's tree or terminal;
  *   4. waits for the sink's word and for dnsmasq to answer a query
  *      (PROBE_NAME, which the sink neither reports nor remembers), both
  *      within cfg->start_ms, without a busy loop (probe_dns).
@@ -63,6 +68,7 @@
 #include <linux/filter.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include <linux/seccomp.h>
 #include <linux/sock_diag.h>
 #include <net/if.h>
 #include <netinet/in.h>
@@ -75,8 +81,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -102,14 +111,25 @@
 #define PR_CAP_AMBIENT_RAISE	2
 #define PR_CAP_AMBIENT_CLEAR_ALL 4
 #endif
+#ifndef TIOCLINUX
+#define TIOCLINUX		0x541C
+#endif
 #ifndef F_SETPIPE_SZ
 #define F_SETPIPE_SZ		1031
 #endif
 
 #define DNSMASQ_PATH	"/usr/sbin/dnsmasq"
+/* The descriptor dnsmasq is executed from, at and above which it can
+ * open nothing (RLIMIT_NOFILE): the only execveat its filter allows
+ * names a descriptor no process of dnsmasq's can have once the exec
+ * closed this one (see dnsmasq_child).  Below the world's own
+ * RLIMIT_NOFILE (world_int.h's WORLD_NOFILE, 256), which its helpers
+ * start under: they are within the world's budget too. */
+#define DNSMASQ_EXEC_FD	255
 #define FRAME_VERSION	1
 #define NFIELDS		7
-#define MAX_CONNS	256		/* open connections at once */
+#define MAX_CONNS	224		/* open connections at once (within
+				   the world's 256 descriptors) */
 #define READ_LIMIT	(4u << 20)	/* bytes read from one connection */
 #define OUT_CAP		(1u << 20)	/* frames waiting for the caller */
 #define PKT_BUF		65600		/* one packet from lo (MTU 65536) */
@@ -563,7 +583,10 @@ net_setup(int *has_ipv6, char *why, size_t n)
 
 /* Die with the caller; descriptors: 0 and 1 on /dev/null, 2 on err (or
  * /dev/null), keep[] moved to 3, 4, ..., everything else closed; default
- * signals.  Returns -1 on failure (the child then _exits). */
+ * signals; / (the world's: the caller has pivoted) as working directory;
+ * a session of its own, so no controlling terminal (the user's, which
+ * the caller may still have).  Returns -1 on failure (the child then
+ * _exits). */
 static int
 child_common(pid_t parent, int devnull, int err, int *keep, int nkeep)
 {
@@ -594,6 +617,8 @@ child_common(pid_t parent, int devnull, int err, int *keep, int nkeep)
 			signal(sig, SIG_DFL);
 	sigemptyset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);
+	if (chdir("/") == -1 || setsid() == -1)
+		return -1;
 	return 0;
 }
 
@@ -613,15 +638,187 @@ caps_keep(uint32_t mask)
 /* dnsmasq                                                             */
 /* ------------------------------------------------------------------ */
 
+/*
+ * dnsmasq's seccomp filter: the jail's table of calls nothing here needs
+ * (jail_seccomp.c: programs, processes, ptrace and other processes'
+ * memory, mounts and namespaces, io_uring, bpf, keys, modules, System V
+ * IPC...) answered EPERM over a default of ALLOW, since dnsmasq is a
+ * program we did not write; execveat allowed only from DNSMASQ_EXEC_FD
+ * with AT_EMPTY_PATH (the one exec that starts it, before which the
+ * filter is loaded), execve never; sockets of the families it uses
+ * only (AF_UNIX, AF_INET, AF_INET6, AF_NETLINK); no terminal injection;
+ * prctl(PR_SET_DUMPABLE) refused, since dnsmasq -d makes itself dumpable
+ * (see dnsmasq_image).  Compiled once (fakenet_prepare) and loaded by
+ * each dnsmasq before its exec.
+ */
+static struct jail_bpf dnsmasq_filter;
+
+/*
+ * dnsmasq's binary, copied once (fakenet_prepare) into a sealed memfd of
+ * mode 0111, executed from there: a program executed from a file it may
+ * not read is not dumpable, and its memory belongs to the user namespace
+ * that may read the file (the host's), so nothing in the world, which
+ * runs as dnsmasq's user, can read its /proc links or its memory, or
+ * trace it.  -1 where it could not be made (no dnsmasq here, a kernel
+ * that refuses executable memfds): dnsmasq is then executed from its
+ * path, dumpable, protected from the world's code only by the
+ * capability it keeps (a tracer must hold every capability its tracee
+ * holds).
+ */
+static int dnsmasq_image = -1;
+
+#ifndef MFD_EXEC
+#define MFD_EXEC		0x0010U
+#endif
+
+static int
+image_new(const char *path)
+{
+	char buf[65536];
+	ssize_t got;
+	int in, fd;
+
+	in = open(path, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -1;
+	fd = memfd_create("dnsmasq", MFD_CLOEXEC | MFD_ALLOW_SEALING |
+	    MFD_EXEC);
+	if (fd < 0 && errno == EINVAL)	/* a kernel before MFD_EXEC */
+		fd = memfd_create("dnsmasq", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0) {
+		close(in);
+		return -1;
+	}
+	while ((got = read(in, buf, sizeof buf)) > 0 ||
+	    (got < 0 && errno == EINTR))
+		if (got > 0 && jail_write_all(fd, buf, (size_t)got) == -1)
+			break;
+	close(in);
+	if (got != 0 || fchmod(fd, 0111) == -1 ||
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW |
+	    F_SEAL_WRITE) == -1) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int
+dnsmasq_rules(void *vctx, void *arg)
+{
+	static const int other_families[] = {
+		AF_UNSPEC, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15,
+	};
+	scmp_filter_ctx ctx = vctx;
+	size_t i;
+	int rc;
+
+	(void)arg;
+	rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(execveat),
+	    1, SCMP_A0(SCMP_CMP_NE, DNSMASQ_EXEC_FD));
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+		    SCMP_SYS(execveat), 1, SCMP_A4(SCMP_CMP_NE, AT_EMPTY_PATH));
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+		    SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_GT, AF_NETLINK));
+	for (i = 0; rc == 0 && i < sizeof other_families /
+	    sizeof other_families[0]; i++)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+		    SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_EQ,
+		    (scmp_datum_t)other_families[i]));
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+		    SCMP_SYS(socketpair), 1, SCMP_A0(SCMP_CMP_NE, AF_UNIX));
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS),
+		    SCMP_SYS(clone3), 0);
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+		    SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_MASKED_EQ,
+		    0xffffffffu, TIOCSTI));
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+		    SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_MASKED_EQ,
+		    0xffffffffu, TIOCLINUX));
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+		    SCMP_SYS(prctl), 1, SCMP_A0(SCMP_CMP_EQ,
+		    PR_SET_DUMPABLE));
+	if (rc < 0) {
+		errno = -rc;
+		return -1;
+	}
+	return 0;
+}
+
+int
+fakenet_prepare(char *why, size_t n)
+{
+	static const char *const except[] = { "execveat", NULL };
+
+	if (dnsmasq_filter.insns != NULL)
+		return 0;
+	dnsmasq_image = image_new(DNSMASQ_PATH);	/* -1: see above */
+	if (jail_seccomp_compile_table(&dnsmasq_filter, SCMP_ACT_ERRNO(EPERM),
+	    except, dnsmasq_rules, NULL) == -1) {
+		snprintf(why, n, "fakenet: dnsmasq's seccomp filter: %s",
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* dnsmasq's own descriptor for its exec, at DNSMASQ_EXEC_FD (image, or
+ * path when image is -1), with RLIMIT_NOFILE lowered to it: once the
+ * exec has closed it (CLOEXEC), no process of dnsmasq's can have that
+ * descriptor again. */
+static int
+exec_fd(const char *path, int image)
+{
+	struct rlimit rl;
+	int fd, hi;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == -1)
+		return -1;
+	if (rl.rlim_cur <= DNSMASQ_EXEC_FD) {
+		if (rl.rlim_max <= DNSMASQ_EXEC_FD) {
+			errno = EMFILE;
+			return -1;
+		}
+		rl.rlim_cur = DNSMASQ_EXEC_FD + 1;
+		if (setrlimit(RLIMIT_NOFILE, &rl) == -1)
+			return -1;
+	}
+	fd = image >= 0 ? image : open(path, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	hi = fcntl(fd, F_DUPFD_CLOEXEC, DNSMASQ_EXEC_FD);
+	close(fd);
+	if (hi != DNSMASQ_EXEC_FD) {
+		errno = EBADF;
+		return -1;
+	}
+	rl.rlim_cur = rl.rlim_max = DNSMASQ_EXEC_FD;
+	return setrlimit(RLIMIT_NOFILE, &rl);
+}
+
 static void __attribute__((noreturn))
-dnsmasq_child(pid_t parent, const char *path, const char *answer,
+dnsmasq_child(pid_t parent, const char *path, int image, const char *answer,
     int devnull, int err)
 {
 	char address[64];
 	char *const envp[] = { NULL };
+	struct sock_fprog prog = { dnsmasq_filter.len, dnsmasq_filter.insns };
+	int keep[1] = { image };
 
-	if (child_common(parent, devnull, err, NULL, 0) == -1) {
+	if (child_common(parent, devnull, err, keep, image >= 0 ? 1 : 0)
+	    == -1) {
 		dprintf(2, "set-up: %s", strerror(errno));
+		_exit(127);
+	}
+	if (exec_fd(path, image >= 0 ? keep[0] : -1) == -1) {
+		dprintf(2, "%s: %s", path, strerror(errno));
 		_exit(127);
 	}
 	snprintf(address, sizeof address, "--address=/#/%s", answer);
@@ -651,8 +848,15 @@ dnsmasq_child(pid_t parent, const char *path, const char *answer,
 			dprintf(2, "capabilities: %s", strerror(errno));
 			_exit(127);
 		}
-		execve(path, argv, envp);
-		dprintf(2, "execve %s: %s", path, strerror(errno));
+		/* no_new_privs is set (caps_keep) */
+		if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0)
+		    == -1) {
+			dprintf(2, "seccomp: %s", strerror(errno));
+			_exit(127);
+		}
+		syscall(SYS_execveat, DNSMASQ_EXEC_FD, "", argv, envp,
+		    AT_EMPTY_PATH);
+		dprintf(2, "execveat %s: %s", path, strerror(errno));
 	}
 	_exit(127);
 }
@@ -2549,6 +2753,8 @@ fakenet_start(const struct fakenet_config *cfg_in, struct fakenet *out,
 		snprintf(why, n, "fakenet: %s: %s", cfg.dnsmasq, strerror(errno));
 		goto done;
 	}
+	if (fakenet_prepare(why, n) == -1)
+		goto done;
 	if (!cfg.ca && !(out->own_ca = fakenet_ca_new(why, n)))
 		goto done;
 	out->ca_pem = fakenet_ca_pem(cfg.ca ? cfg.ca : out->own_ca);
@@ -2570,7 +2776,9 @@ fakenet_start(const struct fakenet_config *cfg_in, struct fakenet *out,
 		goto done;
 	}
 	if (out->dnsmasq == 0)
-		dnsmasq_child(self, cfg.dnsmasq, cfg.answer, devnull, err[1]);
+		dnsmasq_child(self, cfg.dnsmasq,
+		    strcmp(cfg.dnsmasq, DNSMASQ_PATH) == 0 ? dnsmasq_image : -1,
+		    cfg.answer, devnull, err[1]);
 	close(err[1]);
 	err[1] = -1;
 	out->sink = fork();

@@ -34,15 +34,17 @@
  * How a world uses it:
  *
  *   zygote   ca = fakenet_ca_new(why, n);            once, before forking
+ *            fakenet_prepare(why, n);                 the same
  *            pipe(cap); pipe(ctl);                    per world
  *   world    unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | ...),
  *            id maps, private mounts;
+ *            replica etc/: resolv.conf, hosts, nsswitch.conf (below) and
+ *            ssl/certs/ca-certificates.crt = fakenet_ca_pem(ca);
+ *            pivot_root;
  *            cfg.ca = ca; cfg.outside = 1;
  *            cfg.capture_wr = cap[1]; cfg.ctl_rd = ctl[0];
  *            if (fakenet_up(&cfg, &fn, why, n) == -1) refuse(why);
- *            replica etc/: resolv.conf, hosts, nsswitch.conf (below) and
- *            ssl/certs/ca-certificates.crt = fn.ca_pem;
- *            pivot_root, caps, seccomp, ...; run inputs;
+ *            caps, seccomp, ...; run inputs;
  *            fakenet_down(&fn) when the world ends (or let it die: the
  *            sink and dnsmasq die with the caller)
  *   parent   fakenet_attach(&rd, cap[0], ctl[1]);     closing its cap[1], ctl[0]
@@ -128,6 +130,17 @@ struct fakenet_ca;
 struct fakenet_ca *fakenet_ca_new(char *why, size_t n);
 const char *fakenet_ca_pem(const struct fakenet_ca *ca);	/* owned by ca */
 void fakenet_ca_free(struct fakenet_ca *ca);			/* NULL: no-op */
+
+/*
+ * What every world's fake internet shares, made once per process that
+ * builds worlds (the zygote, with the CA): dnsmasq's seccomp filter, and
+ * the sealed, unreadable copy of its binary it is executed from (not
+ * made where the kernel refuses: dnsmasq is then executed from its path
+ * and stays dumpable).
+ * fakenet_start() makes it on its first call when nobody did.  0, or -1
+ * with why set.
+ */
+int fakenet_prepare(char *why, size_t n);
 
 struct fakenet_config {
 	const char	*dnsmasq;	/* NULL: /usr/sbin/dnsmasq */
@@ -245,13 +258,17 @@ const char *fakenet_flag_name(unsigned bit);
 /*
  * Build the fake internet.  Call in a single-threaded process that has
  * just unshare()d CLONE_NEWNET inside a user namespace it owns (with that
- * namespace's capabilities), before pivot_root, with the host's /usr
- * still visible, and after the world's own unshare(CLONE_NEWNS): then
- * pivot_root moves dnsmasq and the sink into the new root with the
- * caller (it moves every process of the mount namespace rooted at the
- * old root), and they keep nothing of the host's tree but dnsmasq's
- * mapped binary.  Forks dnsmasq and the sink (both die with the caller:
- * PDEATHSIG) and returns when both answer, within cfg->start_ms.
+ * namespace's capabilities), AFTER pivot_root into the world's root
+ * (which must hold cfg->dnsmasq, /dev/null and /etc/passwd): dnsmasq and
+ * the sink start with the caller's root and / as working directory, in
+ * a session of their own (no controlling terminal), with descriptors 0
+ * to 2 on /dev/null or the set-up's pipes and nothing else of the
+ * caller's but the capture pipes, neither dumpable, and each under a
+ * seccomp filter (the sink's allowlist; dnsmasq's, fakenet_prepare()).  Forked before
+ * pivot_root, they would keep the caller's working directory, a
+ * directory of the host, through it.  Forks dnsmasq and the sink (both
+ * die with the caller: PDEATHSIG) and returns when both answer, within
+ * cfg->start_ms.
  * cfg may be NULL for the defaults.  On failure nothing is left running
  * and *out is closed.  Costs one fork + exec of dnsmasq and one fork;
  * see `make bench`.

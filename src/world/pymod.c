@@ -205,6 +205,24 @@ fakenet_ca_new(char *why, size_t n)
 	return f != NULL ? f(why, n) : NULL;
 }
 
+const char *
+fakenet_ca_pem(const struct fakenet_ca *ca)
+{
+	const char *(*f)(const struct fakenet_ca *);
+
+	*(void **)&f = sym("fakenet_ca_pem", NULL, 0);
+	return f != NULL ? f(ca) : NULL;
+}
+
+int
+fakenet_prepare(char *why, size_t n)
+{
+	int (*f)(char *, size_t);
+
+	*(void **)&f = sym("fakenet_prepare", why, n);
+	return f != NULL ? f(why, n) : -1;
+}
+
 int
 fakenet_up(const struct fakenet_config *cfg, struct fakenet *out,
     char *why, size_t n)

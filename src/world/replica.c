@@ -11,12 +11,8 @@
  *           and ends with it; the session ends a world by killing it
  *           (PID 1 dies with it, and everything in the pid namespace with
  *           PID 1).
- *   pid1    the interpreter.  Private mounts; the network namespace's
- *           fake internet where the kind has one (world.h; the others
- *           leave the namespace empty) (fakenet.h: every address and
- *           name answered, a sink capturing what was sent, HTTPS
- *           decrypted with the zygote's CA, which is the replica's whole
- *           trust store); a
+ *   pid1    the interpreter.  Its rlimits first (the world's budget:
+ *           every process forked after inherits them); private mounts; a
  *           new root on
  *           a small tmpfs: the host's /usr read-only (nosuid, nodev; /bin,
  *           /lib, /lib64 and /sbin as usrmerge's links), a replica /etc
@@ -27,8 +23,14 @@
  *           /tmp, HOME (/home/agent) and the workspace (/workspace, where
  *           the model's os.getcwd() says it is) as capped tmpfs; then
  *           pivot_root, the root remounted read-only, the workspace as
- *           working directory; rlimits; descriptors 0 on /dev/null, 1 and
- *           2 on the output file, 3 the session's socket, nothing else; a
+ *           working directory; inside it, the network namespace's fake
+ *           internet where the kind has one (world.h; the others leave
+ *           the namespace empty) (fakenet.h: every address and name
+ *           answered, a sink capturing what was sent, HTTPS decrypted
+ *           with the zygote's CA, which is the replica's whole trust
+ *           store; its helpers with / as working directory, a session
+ *           of their own and seccomp filters); descriptors 0
+ *           on /dev/null, 1 and 2 on the output file, 3 the session's socket, nothing else; a
  *           new session; every capability dropped; no_new_privs; the
  *           seccomp denylist (below).  Then it says "ready" and serves.
  *
@@ -163,8 +165,12 @@ replica_cgroup_prepare(char *why, size_t n)
 /*
  * Still root: put the warden, and so every process of the world, in a
  * memory cgroup of its own named by its unique id (reused by the next
- * world with that id), capped at WORLD_MEM_BYTES.  Nothing to do where
- * the machine has no cgroup to give; a failure where it has one refuses.
+ * world with that id), capped at WORLD_MEM_BYTES, and bounded to one
+ * core's worth of CPU (jail_cgroup.c).  The cgroup lives as long as the
+ * world, so what the processes an input leaves behind hold and burn
+ * between inputs is counted too.  Nothing to do where the machine has no
+ * cgroup to give (the rlimits bound the world: world_set_rlimits); a
+ * failure where it has one refuses.
  */
 static int
 step_memcg(struct stage *st, const struct jail_ids *ids)
@@ -174,8 +180,11 @@ step_memcg(struct stage *st, const struct jail_ids *ids)
 		errno = EIO;
 		return -1;
 	}
-	if (cgroup_dir[0] == '\0' || geteuid() != 0)
+	if (geteuid() != 0)
 		return 0;
+	if (cgroup_dir[0] == '\0')
+		return jail_cgroup_cpu_enter((unsigned)ids->uid, st->detail,
+		    sizeof st->detail);
 	return jail_cgroup_enter(cgroup_dir, (unsigned)ids->uid,
 	    WORLD_MEM_BYTES, st->detail, sizeof st->detail);
 }
@@ -216,9 +225,10 @@ static struct fakenet_ca *fake_ca;
  * dnsmasq answering every name, the sink capturing what was sent, HTTPS
  * decrypted with the zygote's CA.  The capture pipes' other ends are the
  * session's: fakenet_start() hands ours to the sink and closes them here,
- * so the code can neither read nor forge captures.  It is started before
- * the root is built and waited for after (step_network_wait): dnsmasq
- * starts up while this process mounts.
+ * so the code can neither read nor forge captures.  It is started once
+ * the new root is in place (its helpers' working directory, root and
+ * descriptors are the world's, fakenet.h) and waited for after the
+ * limits are set (step_network_wait).
  */
 static int
 step_network(struct stage *st)
@@ -378,6 +388,7 @@ step_rootfs(struct stage *st)
 		"/etc", "/etc/ssl", "/home", "/root", "/dev", "/proc", "/var",
 		"/var/tmp", "/run",
 	};
+	const char *pem;
 	char opts[96], path[128];
 	size_t i;
 
@@ -418,9 +429,11 @@ step_rootfs(struct stage *st)
 	}
 	/* The trust store holds the fake internet's CA, and only it:
 	 * nothing real is reachable (fakenet.h). */
+	pem = world_kind_has_fakenet(st->kind) && fake_ca != NULL ?
+	    fakenet_ca_pem(fake_ca) : NULL;
 	if (mkdir(NEWROOT "/etc/ssl/certs", 0755) == -1 ||
 	    jail_write_text(NEWROOT "/etc/ssl/certs/ca-certificates.crt",
-	    st->fn.ca_pem != NULL ? st->fn.ca_pem : "", O_CREAT | O_EXCL)
+	    pem != NULL ? pem : "", O_CREAT | O_EXCL)
 	    == -1) {
 		snprintf(st->detail, sizeof st->detail, "the trust store");
 		return -1;
@@ -509,6 +522,18 @@ set_limit(int resource, uint64_t soft, uint64_t hard)
 	return setrlimit(resource, &rl);
 }
 
+/*
+ * One budget per world that holds without a cgroup too: at most
+ * WORLD_NPROC tasks (RLIMIT_NPROC counts per user and user namespace, and
+ * every world has a user namespace of its own, and as root an id of its
+ * own too: jail_ids.h), each of at most the base plus WORLD_AS_BYTES of
+ * address space, each of at most WORLD_CPU_SECONDS of CPU over its life.
+ * So a world holds at most WORLD_NPROC x (base + WORLD_AS_BYTES) --
+ * 12 x 64 MiB, WORLD_MEM_BYTES, with CPython's base of about 24 MiB --
+ * and burns at most WORLD_NPROC x WORLD_CPU_SECONDS, whatever it leaves
+ * running between inputs.  A cgroup, where there is one, bounds the sum
+ * at any moment as well: step_memcg.
+ */
 int
 world_set_rlimits(uint64_t as_base)
 {
@@ -636,7 +661,7 @@ replica_compile(char *why, size_t n)
 
 	/* OpenSSL's start-up costs milliseconds: once, not per world */
 	fake_ca = fakenet_ca_new(why, n);
-	if (fake_ca == NULL)
+	if (fake_ca == NULL || fakenet_prepare(why, n) == -1)
 		return -1;
 	ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (ctx == NULL) {
@@ -799,28 +824,32 @@ pid1_main(struct stage *st)
 	if (injected(st, WORLD_STEP_MOUNT_PRIVATE) ||
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1)
 		refuse(st, WORLD_STEP_MOUNT_PRIVATE, errno);
-	/* (a kind without the fake internet keeps its network namespace
-	 * empty: not even loopback) */
-	if (injected(st, WORLD_STEP_NETWORK) ||
-	    (world_kind_has_fakenet(st->kind) && step_network(st) == -1))
-		refuse(st, WORLD_STEP_NETWORK, errno);
+	/* Before any process of the world is forked (the fake internet's
+	 * helpers too), so that every one of them counts within the
+	 * world's budget (world_set_rlimits). */
+	if (injected(st, WORLD_STEP_RLIMITS) ||
+	    world_set_rlimits(st->as_base) == -1)
+		refuse(st, WORLD_STEP_RLIMITS, errno);
 	if (injected(st, WORLD_STEP_ROOTFS) || step_rootfs(st) == -1)
 		refuse(st, WORLD_STEP_ROOTFS, errno);
 	if (injected(st, WORLD_STEP_WORKSPACE) || step_workspace(st) == -1)
 		refuse(st, WORLD_STEP_WORKSPACE, errno);
-	/* Before pivot_root: its read-only remount fails (EBUSY) while
-	 * any process holds write access to the new root even for a moment
-	 * (an open for writing, an atime update), so dnsmasq and the sink
-	 * are past their start-up first. */
-	if (step_network_wait(st) == -1)
-		refuse(st, WORLD_STEP_NETWORK, errno);
 	if (injected(st, WORLD_STEP_PIVOT_ROOT) || step_pivot_root(st) == -1)
 		refuse(st, WORLD_STEP_PIVOT_ROOT, errno);
-	if (injected(st, WORLD_STEP_RLIMITS) ||
-	    world_set_rlimits(st->as_base) == -1)
-		refuse(st, WORLD_STEP_RLIMITS, errno);
+	/* The fake internet's helpers start here, inside the new root
+	 * (read-only by now), never before it: forked earlier, they kept
+	 * a directory of the host as their working directory through
+	 * pivot_root.  (A kind without the fake internet keeps its
+	 * network namespace empty: not even loopback.) */
+	if (injected(st, WORLD_STEP_NETWORK) ||
+	    (world_kind_has_fakenet(st->kind) && step_network(st) == -1))
+		refuse(st, WORLD_STEP_NETWORK, errno);
 	if (sethostname("world", 5) == -1)
 		refuse(st, WORLD_STEP_RLIMITS, errno);
+	/* dnsmasq started while the limits were set; before step_fds,
+	 * which closes the descriptors the wait reads */
+	if (step_network_wait(st) == -1)
+		refuse(st, WORLD_STEP_NETWORK, errno);
 	if (injected(st, WORLD_STEP_FDS) || step_fds(st) == -1)
 		refuse(st, WORLD_STEP_FDS, errno);
 	if (injected(st, WORLD_STEP_CAPS) || jail_drop_caps() == -1)

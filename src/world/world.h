@@ -121,6 +121,11 @@ struct world_input {
 	bool		 literals;	/* report the names bound to plain
 					   data with their reprs (--state) */
 	struct arena	*a;		/* the reply is allocated here */
+	/* Bytes of the workspace's contents the session may keep after
+	 * this input (what its memory cap leaves for this path's files);
+	 * a world's read-back keeps no more, nor more than the workspace
+	 * can hold.  0: the workspace's size alone. */
+	size_t		 files_cap;
 	/* The model engine's run: the session's evaluator. */
 	void		(*model_run)(void *ctx);
 	void		*model_ctx;

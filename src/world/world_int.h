@@ -52,15 +52,24 @@ const char *world_step_name(enum world_step s);
 #define WORLD_WS_BYTES		(16u << 20)	/* the workspace tmpfs */
 #define WORLD_WS_INODES		1024
 #define WORLD_TMP_BYTES		(32u << 20)	/* /tmp, and the output */
-#define WORLD_AS_BYTES		(512ull << 20)	/* per process, over base */
-#define WORLD_NPROC		64
-/* All of a world's processes together, with its tmpfs pages, where a
- * memory cgroup can be had (jail_cgroup.c): 64 processes of 512 MiB
- * would otherwise be 32 GiB of the host's memory. */
+/*
+ * A world's budget (replica.c, world_set_rlimits): WORLD_NPROC tasks of
+ * at most CPython's base (about 24 MiB) plus WORLD_AS_BYTES each, so
+ * 12 x 64 MiB = WORLD_MEM_BYTES in all without a cgroup; where a memory
+ * cgroup can be had (jail_cgroup.c) it caps the same figure with the
+ * tmpfs pages counted.  64 MiB keeps CPython with ssl and urllib, a shell,
+ * curl and a few threads workable; 12 tasks are the world's own (the
+ * warden, PID 1, and dnsmasq and the sink or the supervisor) and the
+ * interpreter's, a pipeline and a small thread pool.  CPU: WORLD_CPU_SECONDS
+ * per task over its life, so 12 x 60 s at most in all, and one core at a
+ * time where a cpu cgroup can be had.
+ */
+#define WORLD_AS_BYTES		(40ull << 20)	/* per process, over base */
+#define WORLD_NPROC		12
 #define WORLD_MEM_BYTES		(768ull << 20)
 #define WORLD_FSIZE_BYTES	(16u << 20)
 #define WORLD_NOFILE		256
-#define WORLD_CPU_SECONDS	600		/* over a world's life */
+#define WORLD_CPU_SECONDS	60		/* per process, over its life */
 #define WORLD_HOME		"/home/agent"	/* HOME: a small tmpfs */
 #define WORLD_WORKSPACE		"/workspace"	/* the cwd: the path's files */
 #define WORLD_INNER_ID		1000		/* the agent user inside */

@@ -542,7 +542,9 @@ test_hostile_table(void **state)
 		r.out[r.outlen - 1] = '\0';
 		tail = strrchr(r.out, '\n');
 		tail = tail ? tail + 1 : r.out;
-		if (!h->no_sentinel && (strstr(tail, "'6 * 7' -> 42") == NULL))
+		/* (42 from a CPython world is marked a value: "-> = 42") */
+		if (!h->no_sentinel && strstr(tail, "'6 * 7' -> 42") == NULL &&
+		    strstr(tail, "'6 * 7' -> = 42") == NULL)
 			fail_msg("%s: the last trace line is '%.300s'",
 			    h->what, tail);
 		if (r.secs > CASE_SECONDS)

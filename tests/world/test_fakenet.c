@@ -1469,6 +1469,83 @@ test_sink_killed(void **state)
 	assert_string_equal(text, "fakenet: the sink is gone");
 }
 
+/* dnsmasq and the sink keep nothing of their caller's but what a world
+ * gives them: / (the caller's root: a world's, once it has pivoted) as
+ * working directory, a session of their own without a terminal,
+ * descriptors that are no terminal, and a seccomp filter each. */
+static void
+play_helpers(struct fakenet *fn)
+{
+	const pid_t pids[2] = { fn->dnsmasq, fn->sink };
+	const char *const names[2] = { "dnsmasq", "the sink" };
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		char path[64], buf[4096], link[512], *p;
+		int fd, sid = -1, tty = -1, seccomp = -1;
+		ssize_t got;
+
+		snprintf(path, sizeof path, "/proc/%d/status", (int)pids[i]);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		got = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
+		if (fd >= 0)
+			close(fd);
+		buf[got > 0 ? got : 0] = 0;
+		if ((p = strstr(buf, "\nSeccomp:")) != NULL)
+			seccomp = atoi(p + 9);
+		if (seccomp != 2)
+			fail_child("%s: Seccomp %d, not a filter", names[i],
+			    seccomp);
+		snprintf(path, sizeof path, "/proc/%d/stat", (int)pids[i]);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		got = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
+		if (fd >= 0)
+			close(fd);
+		buf[got > 0 ? got : 0] = 0;
+		/* after the name: state ppid pgrp session tty_nr */
+		if ((p = strrchr(buf, ')')) == NULL ||
+		    sscanf(p + 1, " %*c %*d %*d %d %d", &sid, &tty) != 2)
+			fail_child("%s: %s unreadable", names[i], path);
+		if (sid != (int)pids[i] || sid == (int)getsid(0) || tty != 0)
+			fail_child("%s: session %d (the caller's %d), "
+			    "terminal %d", names[i], sid, (int)getsid(0), tty);
+		/* (neither is dumpable, and their memory is the host's user
+		 * namespace's: only there can their links be read, which
+		 * world.test does; here they are checked where readable) */
+		snprintf(path, sizeof path, "/proc/%d/cwd", (int)pids[i]);
+		got = readlink(path, link, sizeof link - 1);
+		link[got > 0 ? got : 0] = 0;
+		if (got == -1 && errno == EACCES)
+			continue;
+		if (strcmp(link, "/") != 0)
+			fail_child("%s: working directory %s (%s)", names[i],
+			    link, got == -1 ? strerror(errno) : "read");
+		for (fd = 0; fd < 1024; fd++) {
+			snprintf(path, sizeof path, "/proc/%d/fd/%d",
+			    (int)pids[i], fd);
+			got = readlink(path, link, sizeof link - 1);
+			if (got <= 0)
+				continue;
+			link[got] = 0;
+			if (strncmp(link, "/dev/pts/", 9) == 0 ||
+			    strncmp(link, "/dev/tty", 8) == 0 ||
+			    strcmp(link, "/dev/ptmx") == 0)
+				fail_child("%s: descriptor %d is %s", names[i],
+				    fd, link);
+		}
+	}
+}
+
+static void
+test_helpers_apart(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_world(play_helpers, NULL, 0, true, &r);
+	run_free(&r);
+}
+
 /* Frames are hostile: every cut, every bit flip of a real frame either
  * decodes within bounds or is refused. */
 static void
@@ -1536,6 +1613,7 @@ main(void)
 		    setup_host_listeners, teardown_host_listeners),
 		cmocka_unit_test(test_refuses),
 		cmocka_unit_test(test_sink_killed),
+		cmocka_unit_test(test_helpers_apart),
 		cmocka_unit_test(test_decode_hostile),
 	};
 
