@@ -30,13 +30,16 @@ The world each input runs in (what a replica world should look like):
   ("API_KEY=sk-live-9f3a2b"), the files the essay's session starts with;
 - the environment HOME=/home/agent, PATH=/usr/local/bin:/usr/bin:/bin,
   LANG=C.UTF-8, API_KEY=sk-live-9f3a2b and nothing else;
-- /usr/bin/python3 -c RUNNER: a plain `python3 -c` start (site imported,
-  nothing else), then `orders` and the five commands defined in __main__
-  (read_file, write_file, delete_file, list_files, http_get, each taking
-  the essay's one dict argument; http_get POSTs its 'body' with urllib),
-  then the input compiled in 'single' mode as the interactive prompt does:
-  the value of its last expression statement is the result, its
-  exception the outcome; stdin is empty;
+- /usr/bin/python3 -i -c RUNNER, the input on its stdin: python3 at its
+  prompt (site and its interactive hook: readline, rlcompleter), with
+  `orders` in __main__ and the five commands as builtins (read_file,
+  write_file, delete_file, list_files, http_get, each taking the essay's
+  one dict argument; http_get POSTs its 'body' with urllib), sys.argv
+  [''], the input compiled in 'single' mode by the prompt itself: every
+  expression statement's value echoed, an exception's traceback printed;
+  the last value echoed is the result, an exception the outcome, and
+  what the terminal showed (stdout and stderr as written) the output,
+  without the result's echo when it came last;
 - limits: 1 GiB of address space (RLIMIT_AS), 10 s of CPU, a wall-clock
   kill after 4 s (the class "timeout").
 
@@ -127,26 +130,47 @@ def http_get(args):
 # stdin a pipe holding the one line): compiled in 'single' mode by the
 # parser itself, as at a student's prompt, with no ast module and no
 # compile() call that would add classes to object.__subclasses__().  The
-# -c part only defines the commands and swaps the display and exception
-# hooks, and removes the interactive hook (readline), so the input sees
-# the modules a plain `python3 -c` has.  Each displayed value and each
-# uncaught exception is sent on the inherited pipe RESULT_FD as a
+# -c part only defines the commands (as builtins: reachable by name, not
+# in dir()), sets sys.argv as the prompt has it, and wraps the display
+# and exception hooks: each still prints what the prompt prints (the
+# value's repr and '_' bound, as sys.displayhook does; the traceback,
+# through sys.__excepthook__), and each displayed value and uncaught
+# exception is also sent on the inherited pipe RESULT_FD as a
 # length-prefixed CLASS NUL RESULT record; the last one is the outcome.
+# The site's interactive hook runs, as at the prompt (readline and
+# rlcompleter imported).  The prompts are PROMPT, so that what the
+# terminal showed (stdout and stderr on one pipe) can be told from them.
+PROMPT = "\x01prompt\x01"
 RUNNER = r'''
-def _corpus_setup(prelude, fd):
+def _corpus_setup(prelude, fd, prompt):
     import sys
     ns = sys.modules['__main__'].__dict__
     del ns['_corpus_setup']
+    builtins = sys.modules['builtins']
     exec(prelude, ns)
+    for name in ('read_file', 'write_file', 'delete_file', 'list_files',
+                 'http_get'):
+        setattr(builtins, name, ns.pop(name))
+    sys.argv[:] = ['']
     def put(cls, res):
         data = (cls + '\0' + res).encode('utf-8', 'backslashreplace')
         data = b'%d:' % len(data) + data
         while data:
             data = data[sys.modules['os'].write(fd, data):]
     def displayhook(v):
-        put('value', repr(v))
-        if v is not None:
-            sys.modules['builtins']._ = v
+        if v is None:
+            put('value', 'None')
+            return
+        builtins._ = None
+        r = repr(v)
+        put('value', r)
+        try:
+            sys.stdout.write(r)
+        except UnicodeEncodeError:
+            sys.stdout.buffer.write(r.encode(sys.stdout.encoding,
+                                             'backslashreplace'))
+        sys.stdout.write('\n')
+        builtins._ = v
     def excepthook(t, e, tb):
         name = t.__name__
         try:
@@ -154,12 +178,13 @@ def _corpus_setup(prelude, fd):
         except BaseException:
             msg = '<exception str() failed>'
         put('exc:' + name, name + ': ' + msg if msg else name)
+        sys.__excepthook__(t, e, tb)
     sys.displayhook = displayhook
     sys.excepthook = excepthook
-    del sys.__interactivehook__
+    sys.ps1 = sys.ps2 = prompt
     sys.modules['os'].environ.pop('PYTHONHASHSEED', None)
-_corpus_setup(PRELUDE, RESULT_FD)
-'''.replace("PRELUDE", repr(PRELUDE))
+_corpus_setup(PRELUDE, RESULT_FD, PROMPT)
+'''.replace("PRELUDE", repr(PRELUDE)).replace("PROMPT", repr(PROMPT))
 
 
 def log(*a):
@@ -542,6 +567,19 @@ def limits():
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
+def terminal_output(out, cls, result):
+    """What the terminal showed, without the prompts and the newline
+    written at the end of input; the echo of the outcome's value left out
+    when it came last, as the record says it once, as the result."""
+    p = PROMPT.encode()
+    if out.endswith(p + b"\n"):
+        out = out[:-len(p) - 1]
+    text = out.replace(p, b"").decode("utf-8", "backslashreplace")
+    if cls == "value" and result != "None" and text.endswith(result + "\n"):
+        text = text[:-len(result) - 1]
+    return text.rstrip("\n")
+
+
 def run_once(src, etc, scratch, n, epochs, seed):
     ws = os.path.join(scratch, "ws-%d" % n)
     os.mkdir(ws)
@@ -555,7 +593,7 @@ def run_once(src, etc, scratch, n, epochs, seed):
         epochs.epoch = n
         epochs.marks[n] = ev
     p = subprocess.Popen(bwrap_cmd(etc, ws, wfd, seed), stdin=subprocess.PIPE,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                          pass_fds=(wfd,), preexec_fn=limits,
                          start_new_session=True)
     os.close(wfd)
@@ -600,7 +638,7 @@ def run_once(src, etc, scratch, n, epochs, seed):
         except ValueError:
             cls = "killed:%d" % (rc - 128)
         result = ""
-    elif rc != 0 or not err.endswith(b">>> \n"):
+    elif rc != 0 or not out.endswith(PROMPT.encode() + b"\n"):
         # SystemExit or os._exit() ended the loop before its last prompt
         cls, result = "exit:%s" % rc, ""
     elif records:
@@ -624,7 +662,7 @@ def run_once(src, etc, scratch, n, epochs, seed):
         epochs.marks.pop(n, None)
     blob = b"".join(d["blob"])
     shutil.rmtree(ws, ignore_errors=True)
-    output = out.decode("utf-8", "backslashreplace").rstrip("\n")
+    output = terminal_output(out, cls, result)
     return {
         "cls": cls,
         "result": corpuslib.clip(result),
@@ -633,7 +671,7 @@ def run_once(src, etc, scratch, n, epochs, seed):
         "changed": "/".join(changed),
         "secret": "yes" if corpuslib.has_secret(blob) else "no",
         "contacts": " ".join(sorted(d["contacts"])),
-        "stderr": err.decode("utf-8", "backslashreplace")[-300:],
+        "stderr": out.decode("utf-8", "backslashreplace")[-300:],
     }
 
 

@@ -370,7 +370,7 @@ parse_is_incomplete(const char *src, size_t len)
 		struct lexer lx;
 		struct token t;
 		enum token_kind prev = TOK_NEWLINE;
-		bool block = false;
+		bool block = false, decorator = false;
 		size_t k;
 		a = arena_new();
 		lex_init(&lx, a, src, 0, (uint32_t)len);
@@ -381,11 +381,16 @@ parse_is_incomplete(const char *src, size_t len)
 			if ((t.kind == TOK_NEWLINE || t.kind == TOK_EOF) &&
 			    prev == TOK_COLON)
 				block = true;
+			/* a last logical line that is a decorator waits for
+			 * its def or class, as at the prompt */
+			if (prev == TOK_NEWLINE && t.kind != TOK_NEWLINE &&
+			    t.kind != TOK_EOF)
+				decorator = t.kind == TOK_AT;
 			prev = t.kind;
 		} while (t.kind != TOK_EOF && t.kind != TOK_ERROR);
 		incomplete = t.kind == TOK_ERROR && lx.error.is_incomplete;
 		arena_free(a);
-		if (block && !incomplete) {
+		if ((block || decorator) && !incomplete) {
 			/* ... which a blank last line ends */
 			for (k = len; k > 0 && (src[k - 1] == ' ' ||
 			    src[k - 1] == '\t' || src[k - 1] == '\r'); k--)

@@ -1125,7 +1125,7 @@ static bool
 touches_surface(const struct step *st, const struct effect *e)
 {
 	static const char *const inside_ops[] = {
-		"print", "exhaust", "restart", "lost", "compile",
+		"print", "traceback", "exhaust", "restart", "lost", "compile",
 		"introspect", "object.__getattr__", "object.__setattr__",
 		"object.__delattr__", "sys._getframe", "sys._current_frames",
 		"code.__new__", "function.__new__", "marshal.load",

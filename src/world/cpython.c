@@ -113,6 +113,10 @@ struct raw {
 	size_t		 lits_len;
 	bool		 has_lits;
 	size_t		 output_len;
+	uint32_t	 tail_kind;	/* the output's last tail bytes of
+					   text are what the prompt wrote
+					   (wire.h's e) */
+	uint32_t	 tail;
 	struct raw_event events[WW_MAX_EVENTS];
 	size_t		 nevents;
 	uint32_t	 dropped;
@@ -250,6 +254,7 @@ frame_cap(char type)
 	case WW_REFUSE:		return 8 + WW_MAX_DETAIL;
 	case WW_STATUS:		return 12;
 	case WW_DROPPED:	return 4;
+	case WW_TAIL:		return 8;
 	case WW_ENDED:		return 4;
 	case WW_RESULT:		return WW_MAX_RESULT;
 	case WW_MESSAGE:	return WW_MAX_RESULT;
@@ -368,7 +373,8 @@ read_reply(struct cpy *c, double deadline, struct arena *a, struct raw *r)
 		if (frame_cap(head[0]) == (size_t)-1 ||
 		    len > frame_cap(head[0]) ||
 		    ((head[0] == WW_STATUS || head[0] == WW_CUT) && len != 12) ||
-		    (head[0] == WW_ENDED && len != 4))
+		    (head[0] == WW_ENDED && len != 4) ||
+		    (head[0] == WW_TAIL && len != 8))
 			return READ_BAD;
 		pay = arena_alloc(a, (size_t)len + 1);
 		if ((end = read_n(c, pay, len, &deadline)) != READ_OK)
@@ -416,6 +422,15 @@ read_reply(struct cpy *c, double deadline, struct arena *a, struct raw *r)
 		case WW_OUTPUT:
 			r->output = pay;
 			r->output_len = len;
+			break;
+		case WW_TAIL:
+			/* (after the output it points into) */
+			memcpy(&r->tail_kind, pay, 4);
+			memcpy(&r->tail, pay + 4, 4);
+			/* (text bytes: checked against the text, once
+			 * parsed) */
+			if (!r->has_status || r->tail_kind >= WW_TAIL__COUNT)
+				return READ_BAD;
 			break;
 		case WW_EVENT:
 			if (r->nevents == WW_MAX_EVENTS ||
@@ -2059,17 +2074,51 @@ cpy_run(struct world *w, const struct world_input *in,
 	mfs_free(c->files);
 	c->files = r.files;
 	r.files = NULL;
+	/* The output is what a terminal would have shown, the prompt's
+	 * echoes and traceback included -- but for the echo of the result
+	 * when it came last: the result is that echo, and the screen shows
+	 * it after the output as the prompt does.  The print effect also
+	 * leaves out a traceback the prompt printed last, which is an effect
+	 * of its own (the reason says its last line; a trace line tells
+	 * what was printed, and a traceback is not that). */
 	if (r.output_len > 0) {
-		size_t n;
-		out->chunks = output_chunks(a, r.output, r.output_len,
-		    &out->nchunks, &n);
-		/* (the print effect and the trace keep the text as one) */
-		out->output = output_text(a, out->chunks, out->nchunks, n);
-		n = strlen(out->output);
-		if (n > 0 && out->output[n - 1] == '\n')
-			((char *)out->output)[n - 1] = '\0';
-		if (out->output[0] != '\0')
-			effect(&e, "print", "stdout", NULL, out->output);
+		size_t n, keep, tail, k;
+		struct world_chunk *ck;
+		const char *all;
+		char *t;
+
+		ck = output_chunks(a, r.output, r.output_len, &out->nchunks,
+		    &n);
+		all = output_text(a, ck, out->nchunks, n);
+		tail = r.tail <= n ? r.tail : 0;	/* (text bytes) */
+		keep = n - tail;
+		/* the print effect and the trace keep the text as one */
+		t = arena_strndup(a, all, keep);
+		n = strlen(t);	/* (an effect's text ends at a NUL) */
+		if (n > 0 && t[n - 1] == '\n')
+			t[--n] = '\0';
+		out->output = t;
+		if (n > 0)
+			effect(&e, "print", "stdout", NULL, t);
+		if (r.tail_kind == WW_TAIL_TRACEBACK && tail > 0) {
+			t = arena_strndup(a, all + keep, tail);
+			n = strlen(t);
+			if (n > 0 && t[n - 1] == '\n')
+				t[--n] = '\0';
+			if (n > 0)
+				effect(&e, "traceback", "stderr", NULL, t);
+		} else if (r.tail_kind == WW_TAIL_ECHO)
+			/* the chunks without the echo's bytes, from the end */
+			for (k = out->nchunks; k > 0 && tail > 0; k--) {
+				size_t cut = tail < ck[k - 1].len ? tail :
+				    ck[k - 1].len;
+				ck[k - 1].len -= cut;
+				((char *)ck[k - 1].text)[ck[k - 1].len] = '\0';
+				tail -= cut;
+				if (ck[k - 1].len == 0)
+					out->nchunks--;
+			}
+		out->chunks = ck;
 	}
 	e.source = "world";
 	out->result = r.result;

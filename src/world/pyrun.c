@@ -3,29 +3,38 @@
  *
  * In the zygote, pyrun_init() installs the audit hook (before
  * initialisation, so nothing runs unseen) and initialises CPython once so
- * that a world looks like a fresh `python3 -c` to its code: the same
- * modules imported (site too), the same __main__, the same
- * object.__subclasses__() (compared with Debian's /usr/bin/python3 -c
- * under LANG=C.UTF-8 with no third-party .pth start-up hooks: identical
- * lists), '' first on sys.path.  What
- * differs: sys.flags.isolated is 1 (no PYTHON* variables, no user site).
- * The five commands are compiled here once, as closures made in
- * __main__ (so their __globals__ is __main__'s, as for functions a user
- * defines) by a factory that is then removed from it.
+ * that a world looks like Debian's python3 at its >>> prompt to its code:
+ * the same modules imported (site, and what site's interactive hook
+ * imports: readline, rlcompleter and through it inspect, ast, warnings),
+ * the same __main__, the same object.__subclasses__() in the same order
+ * (compared with /usr/bin/python3 -i, its stdin a pipe, under
+ * LANG=C.UTF-8 with no third-party .pth start-up hooks: identical lists),
+ * sys.argv [''], sys.ps1 and sys.ps2, '' first on sys.path.  What
+ * differs: sys.flags.isolated is 1 (no PYTHON* variables, no user site),
+ * and no history file is read.  The five commands are compiled here
+ * once, as closures made in __main__ (so their __globals__ is __main__'s,
+ * as for functions a user defines, and their __qualname__ their name) by
+ * a factory that is then removed from it, and bound as builtins:
+ * reachable by name, not in dir().
  *
  * In the world's interpreter (PID 1's child: replica.c), pyrun_serve()
  * reads requests and answers them:
  * set-up (files, environment, the teacher's names, unreported) or one
- * input.  An input runs as at Python's prompt: an expression is evaluated
- * and its repr returned (not printed), anything else is executed; names
- * persist in __main__.  While it runs, the audit hook records events with
+ * input.  An input runs as the prompt runs a pasted block (prompt_src):
+ * parsed whole, each top-level statement compiled in 'single' mode and
+ * run in turn, every expression statement's value echoed by the display
+ * hook (echo: CPython's own logic, '_' bound) into the output, an
+ * exception printed through sys.excepthook; names persist in __main__.
+ * While it runs, the audit hook records events with
  * their arguments as text -- only str, bytes, int and None, and lists or
  * tuples of those, are rendered, so recording never calls the code's own
- * methods.  Afterwards the reply carries the status, the repr or the
- * exception's last traceback line, the captured output (fds 1 and 2,
- * shared with child processes, are a file in /tmp), the events, and the
- * workspace's tree, all capped (wire.h); what a cap cut is said (K and
- * T frames), never dropped without a word.
+ * methods.  Afterwards the reply carries the status, the repr of the last
+ * value echoed or the exception's last traceback line, the captured
+ * output (fds 1 and 2, shared with child processes, are a file in /tmp:
+ * what a terminal would have shown, the prompt's echoes and traceback
+ * included, and which of its tail the prompt wrote last), the events,
+ * and the workspace's tree, all capped (wire.h); what a cap cut is said
+ * (K and T frames), never dropped without a word.
  */
 #include "config.h"
 
@@ -43,6 +52,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -380,8 +390,10 @@ static const char commands_src[] =
 "        except OSError as e:\n"
 "            said[0] = f'no answer from {d[\"url\"]} ({e})'\n"
 "            return ''\n"
-"    return (said, read_file, write_file, delete_file, list_files,\n"
-"            http_get)\n";
+"    made = (read_file, write_file, delete_file, list_files, http_get)\n"
+"    for f in made:\n"
+"        f.__qualname__ = f.__name__\n"
+"    return (said,) + made\n";
 
 static const char *const command_names[] = {
 	"read_file", "write_file", "delete_file", "list_files", "http_get",
@@ -407,6 +419,127 @@ pyrun_version(char *buf, size_t n)
 	return buf;
 }
 
+/*
+ * How the prompt reads an input, with CPython's own parser and compiler:
+ * the input is parsed whole (a syntax error anywhere runs none of it, as
+ * a pasted block), then each top-level statement -- a decorated def or
+ * class, a compound statement, a line of simple statements -- is
+ * compiled in 'single' mode, as the interactive loop compiles what it
+ * read, so every expression statement in it goes to sys.displayhook, and
+ * the __future__ features a statement turns on stay on for the next
+ * ones, as codeop's Compile keeps them.  (An input too deep for the
+ * parser's tree is compiled whole, as the prompt compiles a line, and
+ * fails as it fails there.)  compile, Interactive and the
+ * flags are bound when the zygote starts: code that replaces
+ * builtins.compile or patches the ast module changes its own calls, not
+ * how its prompt reads.
+ */
+static const char prompt_src[] =
+"def _sandboxrepl_prompt(Interactive, only_ast, mask, compile=compile):\n"
+"    def units(source, flags):\n"
+"        try:\n"
+"            tree = compile(source, '<stdin>', 'exec', only_ast | flags,\n"
+"                           True)\n"
+"        except (RecursionError, MemoryError):\n"
+"            return [source]\n"
+"        return [Interactive(body=[s]) for s in tree.body]\n"
+"    def compile_unit(unit, flags):\n"
+"        code = compile(unit, '<stdin>', 'single', flags, True)\n"
+"        return code, flags | (code.co_flags & mask)\n"
+"    return units, compile_unit\n";
+
+static PyObject *split_units;	/* units(source, flags) -> [Interactive] */
+static PyObject *compile_unit;	/* compile_unit(unit, flags) -> (code, flags) */
+static PyObject *real_hook;	/* CPython's own sys.displayhook */
+
+/*
+ * What python3 at its prompt has that `python3 -c` has not: site's
+ * interactive hook imports readline and rlcompleter (rlcompleter brings
+ * inspect, ast, dis, tokenize...), sys.ps1 and sys.ps2 are set.  The
+ * hook's history file is not read: it is the host's user's, not the
+ * world's.  The five commands are builtins, as the prompt's own exit()
+ * and help() are: reachable by name, not in dir().  Then the prompt's
+ * reader (prompt_src), compiled where the code cannot see it.
+ */
+static int
+at_the_prompt(char *why, size_t n)
+{
+	static const char *const imports[] = { "readline", "rlcompleter",
+	    "ast", NULL };
+	PyObject *builtins = PyEval_GetBuiltins(), *ast = NULL;
+	PyObject *globals, *code, *r, *made = NULL, *ps;
+	size_t i;
+
+	for (i = 0; imports[i] != NULL; i++) {
+		PyObject *m = PyImport_ImportModule(imports[i]);
+		if (m == NULL && strcmp(imports[i], "readline") == 0) {
+			PyErr_Clear();	/* (a Python built without it) */
+			continue;
+		}
+		if (m == NULL) {
+			PyErr_Clear();
+			snprintf(why, n, "import %s", imports[i]);
+			return -1;
+		}
+		if (strcmp(imports[i], "ast") == 0)
+			ast = m;
+		else
+			Py_DECREF(m);
+	}
+	ps = PyUnicode_FromString(">>> ");
+	if (ps == NULL || PySys_SetObject("ps1", ps) != 0) {
+		snprintf(why, n, "sys.ps1");
+		return -1;
+	}
+	Py_DECREF(ps);
+	ps = PyUnicode_FromString("... ");
+	if (ps == NULL || PySys_SetObject("ps2", ps) != 0) {
+		snprintf(why, n, "sys.ps2");
+		return -1;
+	}
+	Py_DECREF(ps);
+	for (i = 0; command_names[i] != NULL; i++)
+		if (builtins == NULL || PyDict_SetItemString(builtins,
+		    command_names[i], PyDict_GetItemString(commands,
+		    command_names[i])) != 0) {
+			PyErr_Clear();
+			snprintf(why, n, "bind the commands");
+			return -1;
+		}
+	real_hook = PySys_GetObject("displayhook");
+	Py_XINCREF(real_hook);
+	globals = PyDict_New();
+	if (globals != NULL)
+		(void)PyDict_SetItemString(globals, "__builtins__", builtins);
+	code = Py_CompileString(prompt_src, "<sandboxrepl>", Py_file_input);
+	r = code && globals ? PyEval_EvalCode(code, globals, globals) : NULL;
+	Py_XDECREF(code);
+	Py_XDECREF(r);
+	{
+		PyObject *f = globals ? PyDict_GetItemString(globals,
+		    "_sandboxrepl_prompt") : NULL;
+		PyObject *cls = ast ? PyObject_GetAttrString(ast,
+		    "Interactive") : NULL;
+		if (f != NULL && cls != NULL)
+			made = PyObject_CallFunction(f, "Oii", cls,
+			    PyCF_ONLY_AST, PyCF_MASK);
+		Py_XDECREF(cls);
+	}
+	Py_XDECREF(globals);
+	Py_XDECREF(ast);
+	if (real_hook == NULL || made == NULL || !PyTuple_Check(made) ||
+	    PyTuple_GET_SIZE(made) != 2) {
+		PyErr_Clear();
+		Py_XDECREF(made);
+		snprintf(why, n, "compile the prompt's reader");
+		return -1;
+	}
+	split_units = Py_NewRef(PyTuple_GET_ITEM(made, 0));
+	compile_unit = Py_NewRef(PyTuple_GET_ITEM(made, 1));
+	Py_DECREF(made);
+	return 0;
+}
+
 int
 pyrun_init(char *why, size_t n)
 {
@@ -414,12 +547,13 @@ pyrun_init(char *why, size_t n)
 	PyConfig cfg;
 	PyStatus st;
 	PyObject *sys_path, *empty, *code, *r;
+	bool home_was_set;
 
 	if (PySys_AddAuditHook(audit_hook, NULL) != 0) {
 		snprintf(why, n, "PySys_AddAuditHook");
 		return -1;
 	}
-	/* As `python3 -c` under LANG=C.UTF-8 (the world's locale). */
+	/* As python3 under LANG=C.UTF-8 (the world's locale). */
 	PyPreConfig_InitIsolatedConfig(&pre);
 	pre.configure_locale = 1;
 	pre.coerce_c_locale = 1;
@@ -430,31 +564,43 @@ pyrun_init(char *why, size_t n)
 		return -1;
 	}
 	PyConfig_InitIsolatedConfig(&cfg);
-	cfg.site_import = 1;		/* python3 -c imports site */
+	cfg.site_import = 1;		/* python3 imports site */
 	cfg.install_signal_handlers = 1; /* and has its SIGINT handler */
 	cfg.safe_path = 0;
 	cfg.parse_argv = 0;
+	cfg.inspect = 1;		/* sys.flags as at the prompt */
+	cfg.interactive = 1;
 	/* Explicit, or the path search follows the first python3 on PATH. */
 	st = PyConfig_SetString(&cfg, &cfg.home, L"/usr");
 	if (!PyStatus_Exception(st))
 		st = PyConfig_SetString(&cfg, &cfg.program_name,
 		    L"/usr/bin/python3");
 	if (!PyStatus_Exception(st)) {
-		/* sys.argv as `python3 -c` has it */
-		wchar_t *argv[] = { (wchar_t *)L"-c" };
+		/* sys.argv as python3 at its prompt has it */
+		wchar_t *argv[] = { (wchar_t *)L"" };
 		st = PyConfig_SetArgv(&cfg, 1, argv);
 	}
+	/* A user's python3 starts with HOME set; without it, site's start-up
+	 * imports pwd to find the home directory, a module the prompt does
+	 * not have.  The zygote's environment is empty (zygote.c): HOME is
+	 * the world's own while CPython starts, and the world's set-up
+	 * replaces os.environ as a whole. */
+	home_was_set = getenv("HOME") != NULL;
+	if (!home_was_set)
+		(void)setenv("HOME", "/home/agent", 0);
 	starting = true;
 	if (!PyStatus_Exception(st))
 		st = Py_InitializeFromConfig(&cfg);
 	starting = false;
+	if (!home_was_set)
+		(void)unsetenv("HOME");
 	PyConfig_Clear(&cfg);
 	if (PyStatus_Exception(st)) {
 		snprintf(why, n, "initialise: %s", st.err_msg ?
 		    st.err_msg : "failed");
 		return -1;
 	}
-	/* `python3 -c` puts '' (the working directory) first. */
+	/* python3 at its prompt puts '' (the working directory) first. */
 	sys_path = PySys_GetObject("path");
 	empty = PyUnicode_FromString("");
 	if (sys_path == NULL || empty == NULL ||
@@ -493,8 +639,7 @@ pyrun_init(char *why, size_t n)
 		for (i = 0; command_names[i] != NULL; i++) {
 			PyObject *f = PyTuple_GET_ITEM(made, (Py_ssize_t)i + 1);
 			if (PyDict_SetItemString(commands, command_names[i], f)
-			    != 0 || PyDict_SetItemString(md, command_names[i],
-			    f) != 0) {
+			    != 0) {
 				PyErr_Clear();
 				Py_DECREF(made);
 				snprintf(why, n, "bind the commands");
@@ -503,7 +648,7 @@ pyrun_init(char *why, size_t n)
 		}
 		Py_DECREF(made);
 	}
-	return 0;
+	return at_the_prompt(why, n);
 }
 
 void
@@ -536,6 +681,19 @@ pyrun_after_fork(void)
 static int sock_fd = -1;
 static uint64_t nonce;		/* of the input being answered */
 static pid_t self_pid;		/* the interpreter's */
+static int echo_capfd = -1;	/* the capture (fds 1 and 2) */
+static off_t tb_start, tb_end;	/* where it held the traceback printed */
+
+static void flush_std(void);
+
+/* The capture's size: where the next write to fd 1 or 2 lands. */
+static off_t
+capture_size(void)
+{
+	struct stat sb;
+
+	return fstat(echo_capfd, &sb) == 0 ? sb.st_size : -1;
+}
 
 static void
 send_frame(enum ww_type type, const void *a, size_t alen, const void *b,
@@ -589,7 +747,8 @@ exit_as(PyObject *value)
 	Py_XDECREF(code);
 }
 
-/* The last line of the traceback Python would print. */
+/* The last line of the traceback Python would print, then the whole of
+ * it printed to stderr. */
 static void
 send_exception(enum ww_status *status)
 {
@@ -657,9 +816,24 @@ send_exception(enum ww_status *status)
 	Py_XDECREF(str);
 	Py_XDECREF(name);
 	Py_XDECREF(mod);
-	Py_XDECREF(type);
-	Py_XDECREF(value);
-	Py_XDECREF(tb);
+	if (*status == WW_EXITED) {
+		Py_XDECREF(type);
+		Py_XDECREF(value);
+		Py_XDECREF(tb);
+		return;
+	}
+	/* Then printed as the prompt prints it, through sys.excepthook:
+	 * the traceback, "Did you mean", a syntax error's caret line; and
+	 * kept in sys.last_value. */
+	flush_std();
+	output_sync();
+	tb_start = capture_size();
+	PyErr_Restore(type, value, tb);
+	PyErr_PrintEx(1);
+	PyErr_Clear();
+	flush_std();
+	output_sync();
+	tb_end = capture_size();
 }
 
 static void
@@ -1156,49 +1330,304 @@ apply_dir_modes(int wsdir)
 	}
 }
 
-/* Bind the five commands into __main__. */
+/* The five commands are builtins: a set-up's name that would shadow one
+ * is dropped, as a runner that defined the commands after it had them. */
 static void
-bind_commands(PyObject *main_dict)
+unshadow_commands(PyObject *main_dict)
 {
 	size_t i;
 
-	for (i = 0; command_names[i] != NULL; i++) {
-		PyObject *f = PyDict_GetItemString(commands, command_names[i]);
-		/* (re)bound last: after the set-up's names, as a runner that
-		 * defines orders and then the commands has them */
-		if (f != NULL && PyDict_GetItemString(main_dict,
-		    command_names[i]) == f)
+	for (i = 0; command_names[i] != NULL; i++)
+		if (PyDict_GetItemString(main_dict, command_names[i]) != NULL)
 			(void)PyDict_DelItemString(main_dict, command_names[i]);
-		if (f != NULL)
-			PyDict_SetItemString(main_dict, command_names[i], f);
-	}
 	PyErr_Clear();
 }
 
 /*
- * sys.displayhook while an input runs: keeps the value the prompt would
- * print, instead of printing it.
+ * sys.displayhook while an input runs: CPython's own (sysmodule.c's
+ * sys_displayhook) -- '_' set to None, the repr written to sys.stdout
+ * and a newline, '_' bound to the value -- written here so that the
+ * repr it echoed is also the record's result without calling the code's
+ * __repr__ a second time.  Whether the echo was the last thing written
+ * is read from the output file when the input ends (tail_text), so an
+ * echo costs what the prompt's does, in a loop too.  A displayhook the code installed is called instead, as
+ * the prompt would.
  */
-static PyObject *shown_value;
-static PyObject *hook, *saved_hook;
+static PyObject *hook;		/* echo, as a function */
+static PyObject *user_hook;	/* sys.displayhook as the code left it */
+static PyObject *shown_value;	/* the last value the hook was given */
+static PyObject *shown_repr;	/* its repr as echoed, or NULL */
+
+/* sysmodule.c's sys_displayhook_unencodable: the repr with what the
+ * stream cannot encode backslash-escaped. */
+static int
+write_unencodable(PyObject *outf, PyObject *repr)
+{
+	PyObject *enc = PyObject_GetAttrString(outf, "encoding");
+	const char *e = enc && PyUnicode_Check(enc) ? PyUnicode_AsUTF8(enc) :
+	    NULL;
+	PyObject *bytes = e ? PyUnicode_AsEncodedString(repr, e,
+	    "backslashreplace") : NULL;
+	PyObject *buffer = NULL, *r = NULL;
+	int rc = -1;
+
+	if (bytes != NULL) {
+		buffer = PyObject_GetAttrString(outf, "buffer");
+		if (buffer == NULL)
+			PyErr_Clear();
+	}
+	if (bytes != NULL && buffer != NULL) {
+		r = PyObject_CallMethod(buffer, "write", "O", bytes);
+		rc = r != NULL ? 0 : -1;
+	} else if (bytes != NULL) {
+		PyObject *text = PyUnicode_FromEncodedObject(bytes, e,
+		    "strict");
+		rc = text ? PyFile_WriteObject(text, outf, Py_PRINT_RAW) : -1;
+		Py_XDECREF(text);
+	}
+	Py_XDECREF(r);
+	Py_XDECREF(buffer);
+	Py_XDECREF(bytes);
+	Py_XDECREF(enc);
+	return rc;
+}
+
+/*
+ * Before the echo goes to stdout, what is still waiting in stderr's pipe
+ * (a program's complaint, written before it ended) is read first, or
+ * output.c's thread, which reads stdout first when both have data, would
+ * put the echo before it.  Bounded: a program in the background that
+ * keeps writing is not waited for.
+ */
+static void
+stderr_drained(void)
+{
+	int n, i;
+
+	for (i = 0; i < 200 && ioctl(2, FIONREAD, &n) == 0 && n > 0; i++)
+		(void)poll(NULL, 0, 1);
+}
 
 static PyObject *
-keep_shown(PyObject *self, PyObject *o)
+echo(PyObject *self, PyObject *o)
 {
+	static PyObject *builtins_name;
+	PyObject *builtins, *outf, *repr;
+
 	(void)self;
-	/* None too: the record's result is 'None' for an expression whose
-	 * value it is (the prompt prints nothing for it; the trace tells
-	 * "ok" or what was printed), and null for a statement. */
-	Py_XDECREF(shown_value);
-	shown_value = Py_NewRef(o);
+	Py_CLEAR(shown_repr);
+	Py_XSETREF(shown_value, Py_NewRef(o));
+	if (user_hook != NULL && user_hook != real_hook)
+		return PyObject_CallOneArg(user_hook, o);
+	if (builtins_name == NULL &&
+	    (builtins_name = PyUnicode_InternFromString("builtins")) == NULL)
+		return NULL;
+	builtins = PyImport_GetModule(builtins_name);
+	if (builtins == NULL) {
+		if (!PyErr_Occurred())
+			PyErr_SetString(PyExc_RuntimeError,
+			    "lost builtins module");
+		return NULL;
+	}
+	Py_DECREF(builtins);	/* (sys.modules holds it) */
+	/* None is not echoed: the record's result is still 'None', for an
+	 * expression whose value it is, and null for a statement. */
+	if (o == Py_None)
+		Py_RETURN_NONE;
+	if (PyObject_SetAttrString(builtins, "_", Py_None) != 0)
+		return NULL;
+	outf = PySys_GetObject("stdout");
+	if (outf == NULL || outf == Py_None) {
+		PyErr_SetString(PyExc_RuntimeError, "lost sys.stdout");
+		return NULL;
+	}
+	Py_INCREF(outf);
+	repr = PyObject_Repr(o);
+	if (repr == NULL) {
+		Py_DECREF(outf);
+		return NULL;
+	}
+	stderr_drained();
+	if (PyFile_WriteObject(repr, outf, Py_PRINT_RAW) != 0 &&
+	    (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError) ||
+	    (PyErr_Clear(), write_unencodable(outf, repr)) != 0)) {
+		Py_DECREF(repr);
+		Py_DECREF(outf);
+		return NULL;
+	}
+	if (PyFile_WriteString("\n", outf) != 0) {
+		Py_DECREF(repr);
+		Py_DECREF(outf);
+		return NULL;
+	}
+	Py_DECREF(outf);
+	shown_repr = repr;
+	if (PyObject_SetAttrString(builtins, "_", o) != 0)
+		return NULL;
 	Py_RETURN_NONE;
 }
 
-static PyMethodDef keep_shown_def = {
-	"displayhook", keep_shown, METH_O, NULL
+static PyMethodDef echo_def = {
+	"displayhook", echo, METH_O, NULL
 };
 
 static size_t send_refusals(void);
+
+/*
+ * The output file (output.c): frames of a stream byte, a u32 length and
+ * text; or, when its pipes could not be made, the text alone, as stdout.
+ * Its first size bytes are read into buf; false when they are not frames
+ * to the end.
+ */
+static char file_buf[WW_MAX_OUTPUT];
+
+static bool
+read_frames(int capfd, off_t size, size_t *len)
+{
+	ssize_t n = size > 0 ? pread(capfd, file_buf, (size_t)size, 0) : 0;
+	size_t off = 0;
+
+	*len = n > 0 ? (size_t)n : 0;
+	while (off + 5 <= *len && (file_buf[off] == 'o' ||
+	    file_buf[off] == 'e')) {
+		uint32_t l;
+		memcpy(&l, file_buf + off + 1, 4);
+		if (l > *len - off - 5)
+			break;
+		off += 5 + l;
+	}
+	return off == *len;
+}
+
+/* Did the output end with want and a newline, on stdout (the echo the
+ * prompt wrote last)? */
+static bool
+tail_text(int capfd, off_t size, const char *want, size_t wlen)
+{
+	static char text[WW_MAX_OUTPUT];
+	size_t len, off = 0, tlen = 0;
+
+	if (!read_frames(capfd, size, &len)) {
+		memcpy(text, file_buf, len);	/* (unframed: one text) */
+		tlen = len;
+	} else
+		while (off < len) {
+			uint32_t l;
+			memcpy(&l, file_buf + off + 1, 4);
+			if (file_buf[off] != 'o')
+				tlen = 0;	/* stdout's last run only */
+			else {
+				memcpy(text + tlen, file_buf + off + 5, l);
+				tlen += l;
+			}
+			off += 5 + l;
+		}
+	return tlen >= wlen + 1 && text[tlen - 1] == '\n' &&
+	    memcmp(text + tlen - 1 - wlen, want, wlen) == 0;
+}
+
+/* The bytes of text the output file holds from offset from to to (whole
+ * frames, as output_sync() left them on both sides). */
+static uint32_t
+text_bytes(int capfd, off_t from, off_t to)
+{
+	size_t len, off = 0;
+	uint32_t n = 0;
+
+	if (!read_frames(capfd, to, &len))
+		return (uint32_t)(to - from);
+	while (off < len) {
+		uint32_t l;
+		memcpy(&l, file_buf + off + 1, 4);
+		if ((off_t)off >= from)
+			n += l;
+		off += 5 + l;
+	}
+	return n;
+}
+
+/* Call the prompt's reader (prompt_src) with its flags, unrecorded; an
+ * exception it raises has no traceback of the reader's frames. */
+static PyObject *
+reader(PyObject *f, PyObject *arg, int flags)
+{
+	PyObject *r = PyObject_CallFunction(f, "Oi", arg, flags);
+
+	if (r == NULL) {
+		PyObject *type, *value, *tb;
+		PyErr_Fetch(&type, &value, &tb);
+		PyErr_NormalizeException(&type, &value, &tb);
+		Py_XDECREF(tb);
+		PyErr_Restore(type, value, NULL);
+	}
+	return r;
+}
+
+static int future_flags;	/* the __future__ features turned on */
+
+/*
+ * Run the input as the prompt would run it pasted: each statement in
+ * turn (prompt_src), up to the first that raises.  True when it ran;
+ * false with the exception set, *read_error when the reader raised it
+ * (a syntax error: nothing ran of that statement).
+ */
+static bool
+run_units(PyObject *main_dict, const char *src, size_t len, bool setup,
+    bool *read_error)
+{
+	PyObject *source, *units;
+	Py_ssize_t i;
+	bool ok = true;
+
+	*read_error = true;
+	if (memchr(src, '\0', len) != NULL) {
+		PyErr_SetString(PyExc_SyntaxError,
+		    "source code string cannot contain null bytes");
+		return false;
+	}
+	source = PyBytes_FromStringAndSize(src, (Py_ssize_t)len);
+	units = source ? reader(split_units, source, future_flags) : NULL;
+	Py_XDECREF(source);
+	if (units == NULL || !PyList_Check(units)) {
+		Py_XDECREF(units);
+		return false;
+	}
+	for (i = 0; ok && i < PyList_GET_SIZE(units); i++) {
+		PyObject *made = reader(compile_unit, PyList_GET_ITEM(units, i),
+		    future_flags);
+		PyObject *v;
+
+		if (made == NULL || !PyTuple_Check(made) ||
+		    PyTuple_GET_SIZE(made) != 2) {
+			Py_XDECREF(made);
+			ok = false;
+			break;
+		}
+		future_flags = (int)PyLong_AsLong(PyTuple_GET_ITEM(made, 1));
+		PyErr_Clear();
+		*read_error = false;
+		recording = !setup;
+		v = PyEval_EvalCode(PyTuple_GET_ITEM(made, 0), main_dict,
+		    main_dict);
+		recording = false;
+		if (getpid() != self_pid)
+			_exit(0);	/* a child the code forked: it must
+					   not answer for the interpreter */
+		Py_DECREF(made);
+		if (v == NULL)
+			ok = false;
+		Py_XDECREF(v);
+		if (ok) {
+			/* as the prompt flushes after each statement */
+			flush_std();
+			*read_error = true;
+		}
+	}
+	if (ok)
+		*read_error = false;
+	Py_DECREF(units);
+	return ok;
+}
 
 /* What forks_end() ended, as an event of ours (the code's own
  * sys.audit of that name is dropped as noise). */
@@ -1227,16 +1656,11 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
     bool literals, bool command, int capfd, int wsdir)
 {
 	enum ww_status status = WW_OK;
-	PyObject *code = NULL, *v = NULL, *said;
-	bool has_value = false;	/* the displayhook saw a value */
-	uint32_t st;
-	char *text;
+	PyObject *said, *cur;
+	bool ran, read_error;
+	off_t end;
+	uint32_t st, tail[2] = { 0, 0 };	/* enum ww_tail, bytes */
 
-	text = malloc(len + 1);
-	if (text == NULL)
-		_exit(0);
-	memcpy(text, src, len);
-	text[len] = '\0';
 	nevents = dropped = 0;
 	events_cut = 0;
 	{
@@ -1253,66 +1677,62 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 		    PyList_GET_SIZE(said) == 1)
 			PyList_SetItem(said, 0, Py_NewRef(Py_None));
 	}
-	if (memchr(src, '\0', len) == NULL) {
-		/* As at the prompt: one statement (a line, ';' included)
-		 * compiles 'single', whose expression values go to
-		 * sys.displayhook; anything longer runs as a module. */
-		code = Py_CompileString(text, "<stdin>", Py_single_input);
-		if (code == NULL && PyErr_ExceptionMatches(PyExc_SyntaxError)) {
-			PyErr_Clear();
-			code = Py_CompileString(text, "<stdin>", Py_file_input);
-		}
-	} else
-		PyErr_SetString(PyExc_SyntaxError,
-		    "source code string cannot contain null bytes");
-	free(text);
-	recording = !setup;
+	echo_capfd = capfd;
+	tb_start = tb_end = -1;
 	Py_CLEAR(shown_value);
-	if (code != NULL && PySys_SetObject("displayhook", hook) == 0) {
-		v = PyEval_EvalCode(code, main_dict, main_dict);
-		if (getpid() != self_pid)
-			_exit(0);	/* a child the code forked: it must
-					   not answer for the interpreter */
-		if (v != NULL) {
-			Py_DECREF(v);
-			has_value = shown_value != NULL;
-			v = has_value ? shown_value : Py_NewRef(Py_None);
-			shown_value = NULL;
-		}
-	}
+	Py_CLEAR(shown_repr);
+	/* the code's own displayhook, if an earlier input installed one */
+	cur = PySys_GetObject("displayhook");
+	if (cur != NULL && cur != hook)
+		Py_XSETREF(user_hook, Py_NewRef(cur));
+	if (PySys_SetObject("displayhook", hook) == 0)
+		ran = run_units(main_dict, src, len, setup, &read_error);
+	else
+		ran = false, read_error = true;
 	recording = false;
-	(void)PySys_SetObject("displayhook", saved_hook);
-	recording = !setup;
-	if (v == NULL) {
+	if (PySys_GetObject("displayhook") == hook)
+		(void)PySys_SetObject("displayhook", user_hook);
+	if (!ran) {
 		status = WW_RAISED;
-		recording = false;
-		send_exception(&status);	/* sends WW_ERROR first */
-		if (code == NULL && status == WW_NOMEM)
+		send_exception(&status);	/* sends WW_ERROR first, then
+						   prints it as the prompt */
+		if (read_error && status == WW_NOMEM)
 			status = WW_RAISED;	/* the parser's own limit */
-	} else if (has_value) {
-		PyObject *r = PyObject_Repr(v);
-		recording = false;
-		if (r == NULL) {
-			status = WW_RAISED;
-			send_exception(&status);
-		} else {
-			Py_ssize_t n;
-			const char *s = PyUnicode_AsUTF8AndSize(r, &n);
-			if (s != NULL)
-				send_text(WW_RESULT, s, (size_t)n,
-				    WW_MAX_RESULT);
-			PyErr_Clear();
-			Py_DECREF(r);
-		}
-	}
-	recording = false;
-	Py_XDECREF(v);
-	Py_XDECREF(code);
+	} else if (shown_value != NULL && shown_repr != NULL) {
+		Py_ssize_t n;
+		const char *s = PyUnicode_AsUTF8AndSize(shown_repr, &n);
+		if (s != NULL)
+			send_text(WW_RESULT, s, (size_t)n, WW_MAX_RESULT);
+		PyErr_Clear();
+	} else if (shown_value == Py_None)
+		send_text(WW_RESULT, "None", 4, WW_MAX_RESULT);
 	flush_std();
 	if (!setup) {
 		output_sync();
 		forks_ended(forks_end());
 	}
+	/* What the prompt wrote last for the outcome -- the result's echo
+	 * (the session says it once, as the result) or the traceback -- as
+	 * the output file's last bytes: whole frames, as each was synced. */
+	end = capture_size();
+	if (output_cut() > 0 || end > (off_t)WW_MAX_OUTPUT)
+		;	/* (the cap cut the end: no tail to tell) */
+	else if (ran && shown_repr != NULL) {
+		Py_ssize_t rn;
+		const char *r = PyUnicode_AsUTF8AndSize(shown_repr, &rn);
+		if (r != NULL && rn < (Py_ssize_t)WW_MAX_OUTPUT &&
+		    tail_text(capfd, end, r, (size_t)rn)) {
+			tail[0] = WW_TAIL_ECHO;
+			tail[1] = (uint32_t)rn + 1;
+		}
+		PyErr_Clear();
+	} else if (!ran && tb_start >= 0 && tb_end > tb_start &&
+	    end == tb_end) {
+		tail[0] = WW_TAIL_TRACEBACK;
+		tail[1] = text_bytes(capfd, tb_start, tb_end);
+	}
+	Py_CLEAR(shown_value);
+	Py_CLEAR(shown_repr);
 	if (command && (said = said_list) != NULL &&
 	    PyList_Check(said) && PyList_GET_SIZE(said) == 1 &&
 	    PyUnicode_CheckExact(PyList_GET_ITEM(said, 0))) {
@@ -1324,12 +1744,14 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 		PyErr_Clear();
 	}
 	if (setup)
-		bind_commands(main_dict);
+		unshadow_commands(main_dict);
 	st = status;
 	send_frame(WW_STATUS, &st, 4, &nonce, 8);
 	if (!setup) {
 		uint32_t i, room;
 		send_output(capfd);
+		if (tail[1] > 0)
+			send_frame(WW_TAIL, tail, 8, NULL, 0);
 		/* the kernel's refusals first: they share the cap */
 		room = WW_MAX_EVENTS - (uint32_t)send_refusals();
 		for (i = 0; i < nevents && i < room; i++)
@@ -1422,12 +1844,11 @@ pyrun_serve(int sock, int capfd, int wsdir)
 	 * the output file takes both streams as one, as before */
 	(void)output_start(capfd);
 	line_buffered_stdout();
-	hook = PyCFunction_New(&keep_shown_def, NULL);
-	saved_hook = PySys_GetObject("displayhook");
-	Py_XINCREF(saved_hook);
-	if (main_dict == NULL || hook == NULL || saved_hook == NULL)
+	hook = PyCFunction_New(&echo_def, NULL);
+	user_hook = Py_XNewRef(real_hook);
+	if (main_dict == NULL || hook == NULL || user_hook == NULL)
 		_exit(0);
-	bind_commands(main_dict);
+	unshadow_commands(main_dict);
 	for (;;) {
 		char head[WIRE_HEADER];
 		uint32_t len;

@@ -22,9 +22,15 @@
  * A reply is    Y (set-up done) | R refusal (u32 step, i32 errno, text)
  *   after a build, or
  *               S status [r result] [M message] [X error] [O output]
- *               [A event]* [D dropped] [K cut]* [N names] [L literals]
- *               [F file]* [T left]? E
- *   after an input.  K says a cap cut something (u32 enum ww_cut, u64
+ *               [e tail] [A event]* [D dropped] [K cut]* [N names]
+ *               [L literals] [F file]* [T left]? E
+ *   after an input.  O is what a terminal would have shown: what the
+ *   code and its children wrote, the prompt's echo of every expression
+ *   statement's value and the traceback it printed; r is the repr of the
+ *   last value echoed, X the last line of the traceback, and e, when
+ *   O's text ends with what the prompt wrote for the outcome -- the
+ *   result's echo, or the exception's traceback -- which and how many
+ *   bytes of text.  K says a cap cut something (u32 enum ww_cut, u64
  *   how much it held); T that the workspace was read back in part (u32
  *   entries left out, then the paths of the first of them, each ending in
  *   NUL, a directory's with '/', up to WW_MAX_UNSENT bytes).  L, sent
@@ -63,6 +69,7 @@ enum ww_type {
 	WW_MESSAGE	= 'M',
 	WW_ERROR	= 'X',
 	WW_OUTPUT	= 'O',
+	WW_TAIL		= 'e',	/* u32 enum ww_tail, u32 bytes of O's text */
 	WW_EVENT	= 'A',	/* event name, NUL, its arguments as text */
 	WW_DROPPED	= 'D',	/* u32 events left out */
 	WW_FILE		= 'F',	/* u32 name length, name, data */
@@ -77,6 +84,13 @@ enum ww_type {
 #define WW_SETUP	1u	/* input flag: run unreported */
 #define WW_LITERALS	2u	/* input flag: send the L frame */
 #define WW_UNREADABLE	0x80000000u	/* an entry's mode flag */
+
+/* What the prompt wrote last, in an e frame. */
+enum ww_tail {
+	WW_TAIL_ECHO	= 0,	/* the result's echo: its repr, a newline */
+	WW_TAIL_TRACEBACK = 1,	/* the exception as sys.excepthook printed it */
+	WW_TAIL__COUNT
+};
 
 /* What a cap cut, in a K frame, and what it held. */
 enum ww_cut {

@@ -17,7 +17,8 @@ agrees when all five facts agree with the table:
            killed by SIGSEGV", "... exited with status 2") for the others
   result   the value's repr, or the exception's last traceback line
            (SyntaxError: the type only); skipped when the table says "~"
-  output   what was printed (the record's print effects)
+  output   what the terminal showed (the record's print effects and the
+           traceback the prompt printed; the result's echo is the result)
   files    the workspace's top-level names after the input (the record's
            "fs" is the tree: "loot/" and "loot/secrets.txt" are the one
            name loot); the seeded files whose contents changed
@@ -114,8 +115,9 @@ def facts_of(recs):
         cls, result = "exc:" + line.split(":", 1)[0].strip(), line
     else:
         cls, result = "value", r.get("result") or ""
+    # (the traceback the prompt printed last is an effect of its own)
     output = "\n".join(e.get("text") or "" for e in effects
-                       if e.get("op") == "print").rstrip("\n")
+                       if e.get("op") in ("print", "traceback")).rstrip("\n")
     changed = []
     for name, pr in zip(sorted(corpuslib.SEED_FILES), probes):
         if (pr.get("verdict") in ("ok", "simulated") and

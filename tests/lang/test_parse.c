@@ -360,7 +360,8 @@ test_incomplete(void **state)
 }
 
 /* A block (a logical line ending in ':') goes on until a blank line, as
- * in Python's REPL; a ':' elsewhere does not make an input incomplete. */
+ * in Python's REPL, and so does a decorator waiting for its def or
+ * class; a ':' or '@' elsewhere does not make an input incomplete. */
 static void
 test_incomplete_block(void **state)
 {
@@ -368,12 +369,15 @@ test_incomplete_block(void **state)
 		"for i in range(3):", "for i in range(3):\n  print(i)",
 		"def f(a):\n    return a", "if x:  # a comment",
 		"class A:\n  pass", "for i in (1,\n 2):",
+		"@dataclass", "@dataclass\n@functools.total_ordering",
+		"x = 1\n@dataclass",
 	};
 	static const char *const done[] = {
 		"for i in range(3):\n  print(i)\n", "def f(a):\n  return a\n  \n",
 		"class A:\n  pass\n  ",
 		"for i in x: print(i)", "{'a': 1}", "x[1:]", "lambda: 1",
 		"# ends with a colon:", "'a string:'",
+		"@dataclass\n", "@d\ndef f(): pass", "a @ b", "x = 1\n@d\n",
 	};
 	size_t i;
 	(void)state;
