@@ -1610,9 +1610,6 @@ run_units(PyObject *main_dict, const char *src, size_t len, bool setup,
 		v = PyEval_EvalCode(PyTuple_GET_ITEM(made, 0), main_dict,
 		    main_dict);
 		recording = false;
-		if (getpid() != self_pid)
-			_exit(0);	/* a child the code forked: it must
-					   not answer for the interpreter */
 		Py_DECREF(made);
 		if (v == NULL)
 			ok = false;
@@ -1622,6 +1619,17 @@ run_units(PyObject *main_dict, const char *src, size_t len, bool setup,
 			flush_std();
 			*read_error = true;
 		}
+	}
+	if (getpid() != self_pid) {
+		/* A copy the code forked ran the rest of the input, as a
+		 * pasted block runs on in a forked python3 (pid == 0 and
+		 * os.execv(...) in the statement after the fork); it must
+		 * not answer for the interpreter: it says what it raised,
+		 * as a copy at a terminal would, and ends. */
+		if (!ok && PyErr_Occurred())
+			PyErr_Print();
+		flush_std();
+		_exit(0);
 	}
 	if (ok)
 		*read_error = false;
