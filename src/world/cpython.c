@@ -86,6 +86,11 @@ struct cpy {
 	double		 started_ms;	/* its wall clock's start */
 	enum world_status start_status;	/* OK, or what sending it met */
 	const char	*start_error;	/* (in the input's arena) */
+	/* Where its live output goes while it runs (world_input.live). */
+	void		(*live)(void *ctx, const char *stream,
+			    const char *text, size_t len);
+	void		*live_ctx;
+	size_t		 live_bytes;	/* told this input */
 	struct fakenet	 net;		/* the reader of its captures */
 	struct gvisor_proc gv;		/* a gVisor world's runsc */
 	/* Connections already told, with the bytes they had then: one
@@ -260,6 +265,7 @@ frame_cap(char type)
 	case WW_MESSAGE:	return WW_MAX_RESULT;
 	case WW_ERROR:		return WW_MAX_ERROR;
 	case WW_OUTPUT:		return WW_MAX_OUTPUT;
+	case WW_LIVE:		return WW_MAX_LIVE + 1;
 	case WW_EVENT:		return WW_MAX_EVENT;
 	case WW_NAMES:		return WW_MAX_NAMES;
 	case WW_LITERALS_F:	return WW_MAX_LITERALS;
@@ -376,6 +382,24 @@ read_reply(struct cpy *c, double deadline, struct arena *a, struct raw *r)
 		    (head[0] == WW_ENDED && len != 4) ||
 		    (head[0] == WW_TAIL && len != 8))
 			return READ_BAD;
+		if (head[0] == WW_LIVE) {
+			/* Output as it is written, for a screen to show now
+			 * (world_input.live); the reply's O frame is what the
+			 * record keeps.  Not in the arena: a loop printing
+			 * until the wall clock sends many. */
+			static char live[WW_MAX_LIVE + 1];
+			if (len < 1 || (end = read_n(c, live, len, &deadline))
+			    != READ_OK)
+				return len < 1 ? READ_BAD : end;
+			if (live[0] != 'o' && live[0] != 'e')
+				return READ_BAD;
+			if (c->live != NULL && c->live_bytes < WW_MAX_OUTPUT) {
+				c->live_bytes += len - 1;
+				c->live(c->live_ctx, live[0] == 'e' ? "stderr" :
+				    "stdout", live + 1, len - 1);
+			}
+			continue;
+		}
 		pay = arena_alloc(a, (size_t)len + 1);
 		if ((end = read_n(c, pay, len, &deadline)) != READ_OK)
 			return end;
@@ -1915,6 +1939,9 @@ cpy_start(struct world *w, const struct world_input *in)
 	if (c->inflight)
 		return;
 	c->inflight = true;
+	c->live = in->live;
+	c->live_ctx = in->live_ctx;
+	c->live_bytes = 0;
 	c->start_status = WORLD_OK;
 	c->start_error = NULL;
 	c->restarted = false;

@@ -121,6 +121,12 @@ struct world_input {
 	bool		 literals;	/* report the names bound to plain
 					   data with their reprs (--state) */
 	struct arena	*a;		/* the reply is allocated here */
+	/* What the code writes, as it writes it, while it runs (or NULL):
+	 * for a screen to show now; the reply's output is the record's.
+	 * Called on the caller's thread during world_run(). */
+	void		(*live)(void *ctx, const char *stream,
+			    const char *text, size_t len);
+	void		*live_ctx;
 	/* Bytes of the workspace's contents the session may keep after
 	 * this input (what its memory cap leaves for this path's files);
 	 * a world's read-back keeps no more, nor more than the workspace

@@ -166,7 +166,11 @@ unsigned forks_end(void);
  * starts (the file emptied), output_sync() before its reply (the pipes
  * drained), output_cut() the text bytes past the cap and output_total()
  * all the text written. */
-int output_start(int capfd);
+int output_start(int capfd, int sock);
+/* Send one frame on the session's socket (jail_wire_send), never
+ * interleaved with another thread's: 0, or -1. */
+int output_send(int fd, int type, const void *a, size_t alen,
+    const void *b, size_t blen);
 void output_begin(void);
 void output_sync(void);
 uint64_t output_cut(void);
