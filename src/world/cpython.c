@@ -29,6 +29,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +92,18 @@ struct cpy {
 			    const char *text, size_t len);
 	void		*live_ctx;
 	size_t		 live_bytes;	/* told this input */
+	/* Its live frames taken while another world's reply was read
+	 * (pump_one): a frame begun, or the first header of its reply,
+	 * held for read_reply. */
+	struct pump {
+		char	 head[WIRE_HEADER];
+		size_t	 nhead;		/* of head read */
+		size_t	 hoff;		/* of a held head, given back */
+		bool	 held;		/* head is the reply's, not live */
+		uint32_t len;		/* a live frame's payload */
+		size_t	 got;
+		char	 buf[WW_MAX_LIVE + 1];
+	} pump;
 	struct fakenet	 net;		/* the reader of its captures */
 	struct gvisor_proc gv;		/* a gVisor world's runsc */
 	/* Connections already told, with the bytes they had then: one
@@ -212,28 +225,174 @@ interrupt_world(struct cpy *c, double *deadline)
 		*deadline = end;
 }
 
+/*
+ * Every column live.  The paths' worlds run side by side but their
+ * replies are read in the paths' order; while one is read, the others'
+ * live frames are taken as they arrive (pump_one, never blocking) and
+ * told at once, so their columns fill too.  A world's reply is not read
+ * here: the first header that is not a live frame is held in its pump
+ * for its own read_reply, which also finishes a live frame begun.
+ */
+#define MAX_PUMPED	8
+static struct cpy *pumped[MAX_PUMPED];	/* started, not read yet */
+
+static void
+pump_add(struct cpy *c)
+{
+	size_t i;
+
+	memset(&c->pump, 0, offsetof(struct pump, buf));
+	for (i = 0; i < MAX_PUMPED; i++)
+		if (pumped[i] == NULL) {
+			pumped[i] = c;
+			return;
+		}
+}
+
+static void
+pump_drop(struct cpy *c)
+{
+	size_t i;
+
+	for (i = 0; i < MAX_PUMPED; i++)
+		if (pumped[i] == c)
+			pumped[i] = NULL;
+}
+
+static void
+live_tell(struct cpy *c, const char *pay, size_t len)
+{
+	if (len < 1 || (pay[0] != 'o' && pay[0] != 'e'))
+		return;		/* (its own read would call it broken) */
+	if (c->live != NULL && c->live_bytes < WW_MAX_OUTPUT) {
+		c->live_bytes += len - 1;
+		c->live(c->live_ctx, pay[0] == 'e' ? "stderr" : "stdout",
+		    pay + 1, len - 1);
+	}
+}
+
+/* Take what c's socket holds of live frames now, without waiting. */
+static void
+pump_one(struct cpy *c)
+{
+	struct pump *pu = &c->pump;
+	ssize_t r;
+
+	while (!pu->held && c->sock >= 0) {
+		if (pu->nhead < WIRE_HEADER) {
+			r = recv(c->sock, pu->head + pu->nhead, WIRE_HEADER -
+			    pu->nhead, MSG_DONTWAIT);
+			if (r <= 0)
+				return;	/* (nothing now, or its read says) */
+			pu->nhead += (size_t)r;
+			if (pu->nhead < WIRE_HEADER)
+				return;
+			memcpy(&pu->len, pu->head + 1, 4);
+			if (pu->head[0] != WW_LIVE || pu->len < 1 ||
+			    pu->len > WW_MAX_LIVE + 1) {
+				pu->held = true;	/* the reply's */
+				return;
+			}
+			pu->got = 0;
+		}
+		r = recv(c->sock, pu->buf + pu->got, pu->len - pu->got,
+		    MSG_DONTWAIT);
+		if (r <= 0)
+			return;
+		pu->got += (size_t)r;
+		if (pu->got < pu->len)
+			return;
+		live_tell(c, pu->buf, pu->len);
+		pu->nhead = 0;
+	}
+}
+
+static enum read_end read_n(struct cpy *c, char *p, size_t n,
+    double *deadline);
+
+/* Before c's own reply is read: a live frame the pump began is read to
+ * its end and told. */
+static enum read_end
+pump_finish(struct cpy *c, double *deadline)
+{
+	struct pump *pu = &c->pump;
+	struct pump saved;
+	enum read_end end;
+
+	pump_drop(c);
+	if (pu->held || pu->nhead == 0)
+		return READ_OK;
+	saved = *pu;
+	pu->nhead = 0;		/* (read_n reads the socket itself now) */
+	if (saved.nhead < WIRE_HEADER) {
+		if ((end = read_n(c, saved.head + saved.nhead, WIRE_HEADER -
+		    saved.nhead, deadline)) != READ_OK)
+			return end;
+		memcpy(&saved.len, saved.head + 1, 4);
+		if (saved.head[0] != WW_LIVE || saved.len < 1 ||
+		    saved.len > WW_MAX_LIVE + 1) {
+			memcpy(pu->head, saved.head, WIRE_HEADER);
+			pu->nhead = WIRE_HEADER;
+			pu->hoff = 0;
+			pu->held = true;
+			return READ_OK;
+		}
+		saved.got = 0;
+	}
+	if ((end = read_n(c, pu->buf, saved.len - saved.got, deadline)) !=
+	    READ_OK)
+		return end;
+	memmove(pu->buf + saved.got, pu->buf, saved.len - saved.got);
+	memcpy(pu->buf, saved.buf, saved.got);
+	live_tell(c, pu->buf, saved.len);
+	return READ_OK;
+}
+
 /* Read exactly n bytes before the deadline (what is there already is
  * read even after it: a world that answered in time while the session
- * read another path's reply is not late). */
+ * read another path's reply is not late).  A header the pump held comes
+ * first; meanwhile the other started worlds' live frames are taken. */
 static enum read_end
 read_n(struct cpy *c, char *p, size_t n, double *deadline)
 {
+	struct pump *pu = &c->pump;
+
+	if (pu->held && n > 0) {
+		size_t k = pu->nhead - pu->hoff < n ? pu->nhead - pu->hoff : n;
+		memcpy(p, pu->head + pu->hoff, k);
+		pu->hoff += k;
+		p += k;
+		n -= k;
+		if (pu->hoff == pu->nhead)
+			pu->held = false, pu->nhead = pu->hoff = 0;
+	}
 	while (n > 0) {
-		struct pollfd pfd = { c->sock, POLLIN, 0 };
+		struct pollfd pfd[1 + MAX_PUMPED] = { { c->sock, POLLIN, 0 } };
+		struct cpy *who[1 + MAX_PUMPED] = { c };
 		double left;
 		ssize_t r;
-		int rc;
+		int rc, np = 1, i;
 
+		for (i = 0; i < MAX_PUMPED; i++)
+			if (pumped[i] != NULL && pumped[i] != c &&
+			    pumped[i]->sock >= 0 && !pumped[i]->pump.held) {
+				who[np] = pumped[i];
+				pfd[np++] = (struct pollfd){ pumped[i]->sock,
+				    POLLIN, 0 };
+			}
 		interrupt_world(c, deadline);
 		left = *deadline - clock_ms();
 		/* (a wake every 100 ms sees a Ctrl-C whose signal came
 		 * between the check and the poll) */
-		rc = poll(&pfd, 1, left <= 0 ? 0 : left > 100 ? 100 :
+		rc = poll(pfd, (nfds_t)np, left <= 0 ? 0 : left > 100 ? 100 :
 		    (int)left + 1);
 		if (rc == -1 && errno == EINTR)
 			continue;
-		if (rc <= 0) {
-			if (left <= 0)
+		for (i = 1; rc > 0 && i < np; i++)
+			if (pfd[i].revents != 0)
+				pump_one(who[i]);
+		if (rc <= 0 || pfd[0].revents == 0) {
+			if (rc <= 0 && left <= 0)
 				return READ_TIMEOUT;
 			continue;
 		}
@@ -393,11 +552,7 @@ read_reply(struct cpy *c, double deadline, struct arena *a, struct raw *r)
 				return len < 1 ? READ_BAD : end;
 			if (live[0] != 'o' && live[0] != 'e')
 				return READ_BAD;
-			if (c->live != NULL && c->live_bytes < WW_MAX_OUTPUT) {
-				c->live_bytes += len - 1;
-				c->live(c->live_ctx, live[0] == 'e' ? "stderr" :
-				    "stdout", live + 1, len - 1);
-			}
+			live_tell(c, live, len);
 			continue;
 		}
 		pay = arena_alloc(a, (size_t)len + 1);
@@ -1976,7 +2131,9 @@ cpy_start(struct world *w, const struct world_input *in)
 		c->start_status = WORLD_LOST;
 		c->start_error = "the world had died; it restarts on the next "
 		    "input";
+		return;
 	}
+	pump_add(c);
 }
 
 /* An input started and never read: its world cannot be trusted to be
@@ -1989,6 +2146,7 @@ cpy_settle(struct world *w)
 	if (!c->inflight)
 		return;
 	c->inflight = false;
+	pump_drop(c);
 	kill_world(c);
 	c->died = true;
 }
@@ -2013,7 +2171,14 @@ cpy_run(struct world *w, const struct world_input *in,
 		return;
 	}
 	c->running = true;
-	end = read_reply(c, c->started_ms + c->wall_ms, a, &r);
+	{
+		double deadline = c->started_ms + c->wall_ms;
+		end = pump_finish(c, &deadline);
+		if (end == READ_OK)
+			end = read_reply(c, deadline, a, &r);
+		else
+			memset(&r, 0, sizeof r);
+	}
 	c->running = false;
 	if (end == READ_TIMEOUT && c->interrupted) {
 		/* Ctrl-C, and the code did not end within the grace
@@ -2215,6 +2380,7 @@ cpy_destroy(struct world *w)
 	struct cpy *c = w->impl;
 	size_t i;
 
+	pump_drop(c);
 	kill_world(c);
 	mfs_free(c->files);
 	for (i = 0; i < c->nenv; i++)
