@@ -59,6 +59,64 @@ ms_between(const struct timespec *a, const struct timespec *b)
 	    (b->tv_nsec - a->tv_nsec) / 1000000;
 }
 
+/* The last line the path's code wrote so far, escaped, or "". */
+static void
+last_line(enum path_id p, struct sbuf *b)
+{
+	const char *s = P.live[p], *end = s + P.nlive[p], *q;
+
+	while (end > s && end[-1] == '\n')
+		end--;
+	for (q = end; q > s && q[-1] != '\n'; q--)
+		;
+	textesc_add(b, q, (size_t)(end - q), 0);
+}
+
+/*
+ * The presenter has no columns: one row, where the message goes, says
+ * which paths still run and for how long, and the last line each one's
+ * code wrote ("running  unsafe 3s: tick 5 | jail 3s: tick 5").
+ */
+static void
+draw_presenter(void)
+{
+	struct ui *u = P.u;
+	struct timespec now;
+	struct sbuf b = SBUF_INIT;
+	struct rect row = { LINES - 2 - u->input_h, 0, 1, COLS };
+	int p, cy, cx;
+	bool any = false;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	sbuf_adds(&b, " running ");
+	for (p = 0; p < PATH__COUNT; p++) {
+		long ms;
+		if (!P.started[p])
+			continue;
+		ms = ms_between(&P.start[p], P.done[p] ? &P.end[p] : &now);
+		if (ms < SHOW_AFTER_MS && P.nlive[p] == 0)
+			continue;
+		sbuf_addf(&b, "%s %s %lds", any ? " |" : "",
+		    record_path_name((enum path_id)p), ms / 1000);
+		if (P.done[p])
+			sbuf_adds(&b, " (done)");
+		else if (P.nlive[p] > 0) {
+			sbuf_adds(&b, ": ");
+			last_line((enum path_id)p, &b);
+		}
+		any = true;
+	}
+	if (any && row.y > 0) {
+		getyx(stdscr, cy, cx);
+		draw_fill(row, 0, draw_attr(u, UC_HL));
+		draw_textn(row, 0, 0, draw_attr(u, UC_HL), sbuf_cstr(&b),
+		    b.len);
+		move(cy, cx);
+		refresh();
+	}
+	sbuf_free(&b);
+}
+
 /* Each started path's time at the end of its strip row (P.lock held). */
 static void
 draw_times(void)
@@ -68,6 +126,10 @@ draw_times(void)
 	int p, cy, cx;
 	bool drawn = false;
 
+	if (play_view_shown(u)) {
+		draw_presenter();
+		return;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	getyx(stdscr, cy, cx);
 	for (p = 0; p < PATH__COUNT; p++) {
@@ -224,7 +286,10 @@ on_output(void *ctx, enum path_id p, const char *stream, const char *text,
 	}
 	memcpy(buf + P.nlive[p], text, len);
 	P.nlive[p] += len;
-	draw_live(p);
+	if (play_view_shown(P.u))
+		draw_presenter();
+	else
+		draw_live(p);
 	pthread_mutex_unlock(&P.lock);
 }
 
