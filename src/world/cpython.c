@@ -2332,9 +2332,10 @@ cpy_run(struct world *w, const struct world_input *in,
 			how = ended_how(a, k.wstatus);
 		raw_free(&k);
 		out->status = WORLD_OK;
-		effect(&e, "exit", "python", "process", arena_printf(a,
-		    "the interpreter %s (%s); a fresh world starts on the "
-		    "next input", how, r.error ? r.error : "SystemExit"));
+		out->exited = arena_printf(a, "the interpreter %s (%s); a "
+		    "fresh world starts on the next input", how, r.error ?
+		    r.error : "SystemExit");
+		effect(&e, "exit", "python", "process", out->exited);
 		kill_world(c);
 		c->died = true;
 		break;

@@ -151,6 +151,9 @@ struct world_reply {
 	const char	*refused;	/* a jail's kernel refused a call the
 					   code made (it went on, or raised):
 					   what, as the record says it */
+	const char	*exited;	/* the interpreter ended (exit(),
+					   quit(), SystemExit): how, as the
+					   outcome says it, or NULL */
 	const char	*output;	/* what the code printed, or NULL */
 	const struct world_chunk *chunks;	/* the same, by stream */
 	size_t		 nchunks;
