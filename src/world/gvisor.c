@@ -401,6 +401,7 @@ gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
 		return -1;
 	}
 	g->dir = xstrdup(tmpl);
+	janitor_bundle(g->dir);	/* (removed after a kill too) */
 	snprintf(root, sizeof root, "%s/rootfs", g->dir);
 	snprintf(state, sizeof state, "--root=%s/state", g->dir);
 	mounts = json_array();
@@ -515,8 +516,10 @@ gvisor_reap(struct gvisor_proc *g)
 		while (waitpid(g->pid, NULL, 0) == -1 && errno == EINTR)
 			;
 	g->pid = 0;
-	if (g->dir != NULL)
+	if (g->dir != NULL) {
 		remove_tree(g->dir);
+		janitor_bundle_gone(g->dir);
+	}
 	free(g->dir);
 	g->dir = NULL;
 }

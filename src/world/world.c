@@ -127,6 +127,7 @@ void
 world_zygote_start(void)
 {
 #ifdef HAVE_PYTHON
+	(void)janitor_start();	/* (forked while the session is small) */
 	(void)zygote_start();
 #endif
 }
