@@ -54,11 +54,13 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <grp.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "jail_ids.h"
 #include "jail_int.h"
 #include "wire.h"
 #include "world.h"
@@ -76,6 +78,13 @@
  * (pymod.c looks for it next to the program). */
 #define WORKER_PATH	"/worker"
 #define MODULE_NAME	"sandboxrepl-python.so"
+
+/*
+ * All a gVisor world holds, where the machine gives it a memory cgroup
+ * (jail_cgroup.c): what the code holds, as in every world
+ * (WORLD_MEM_BYTES), and gVisor's own kernel and gofer beside it.
+ */
+#define GVISOR_MEM_BYTES	(WORLD_MEM_BYTES + (256ull << 20))
 
 /* A read-only file's bind mount. */
 static const char *const ro_file_opts[] = { "bind", "ro", "nosuid", "nodev",
@@ -341,15 +350,100 @@ remove_tree(const char *dir)
 	(void)nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* The child: runsc, with the socket as its stdin and stdout. */
-static void run_runsc(int sock, int errfd, pid_t parent, char *const *argv)
-    __attribute__((noreturn));
+/* A copy of the file src as dir/rel, read-only.  0, or -1 with errno. */
+static int
+copy_file(const char *src, const char *dir, const char *rel)
+{
+	char path[PATH_MAX], buf[65536];
+	int in, out, saved;
+	ssize_t got;
+
+	if (!join(path, sizeof path, dir, rel))
+		return -1;
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -1;
+	out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	    0555);
+	if (out < 0) {
+		saved = errno;
+		close(in);
+		errno = saved;
+		return -1;
+	}
+	while ((got = read(in, buf, sizeof buf)) > 0)
+		if (write(out, buf, (size_t)got) != got) {
+			got = -1;
+			if (errno == 0)
+				errno = EIO;
+			break;
+		}
+	saved = errno;
+	close(in);
+	if (close(out) == -1 && got == 0)
+		return -1;
+	errno = saved;
+	return got == 0 ? 0 : -1;
+}
+
+/* The bundle, owned by the world's id: runsc runs as it. */
+static uid_t chown_to;
+
+static int
+chown_one(const char *path, const struct stat *sb, int flag,
+    struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return lchown(path, chown_to, chown_to) == -1 ? -1 : 0;
+}
+
+/*
+ * As root, the child becomes the world's own id before runsc starts: in
+ * the world's memory cgroup first where the machine has one (every
+ * process runsc starts is then in it), then no groups, the id as every
+ * uid and gid.  runsc runs --rootless as that id: its sandbox, gofer and
+ * Sentry run as an id no one else on the host holds, not as nobody.
+ * 0, or -1 with what failed in errfd.
+ */
+static int
+become_world(int errfd, uid_t id)
+{
+	char dir[PATH_MAX], why[256] = "";
+
+	if (jail_cgroup_prepare(dir, sizeof dir, why, sizeof why) == -1) {
+		dprintf(errfd, "memory cgroup: %s\n", why);
+		return -1;
+	}
+	if (dir[0] != '\0' && jail_cgroup_enter(dir, (unsigned)id,
+	    GVISOR_MEM_BYTES, why, sizeof why) == -1) {
+		dprintf(errfd, "memory cgroup: %s: %s\n", why,
+		    strerror(errno));
+		return -1;
+	}
+	if (setgroups(0, NULL) == -1 || setresgid(id, id, id) == -1 ||
+	    setresuid(id, id, id) == -1 || geteuid() == 0) {
+		dprintf(errfd, "cannot become the world's id %u: %s\n",
+		    (unsigned)id, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The child: runsc, with the socket as its stdin and stdout; as root,
+ * in the world's cgroup and as its id first (become_world). */
+static void run_runsc(int sock, int errfd, pid_t parent, uid_t id,
+    char *const *argv) __attribute__((noreturn));
 
 static void
-run_runsc(int sock, int errfd, pid_t parent, char *const *argv)
+run_runsc(int sock, int errfd, pid_t parent, uid_t id, char *const *argv)
 {
 	sigset_t none;
 
+	if (id != 0 && become_world(errfd, id) == -1)
+		_exit(127);
+	/* (after the ids change: a change of credentials clears it) */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1 ||
 	    getppid() != parent)
 		_exit(127);
@@ -373,6 +467,7 @@ gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
 	    bundle[PATH_MAX + 16], id[64], tmpl[PATH_MAX], module[PATH_MAX];
 	const char *tmpdir = getenv("TMPDIR");
 	static unsigned serial;
+	struct jail_ids ids = { .uid = 0, .gid = 0, .lock_fd = -1 };
 	json_t *mounts, *spec;
 	char *argv[12];
 	size_t k = 0;
@@ -381,24 +476,36 @@ gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
 	pid_t pid;
 
 	memset(g, 0, sizeof *g);
+	g->id_lock = -1;
 	*pidfd = -1;
 	if (!find_runsc(runsc, sizeof runsc, why, n))
 		return -1;
+	if (geteuid() == 0) {
+		/* an id of the world's own, held until it is reaped */
+		char idwhy[200] = "";
+
+		if (jail_ids_acquire(&ids, idwhy, sizeof idwhy) == -1) {
+			snprintf(why, n, "the world's own id: %s%s%s", idwhy,
+			    idwhy[0] ? ": " : "", strerror(errno));
+			return -1;
+		}
+		g->id_lock = ids.lock_fd;
+	}
 	len = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	if (len <= 0 || (size_t)len >= sizeof exe - 1) {
 		snprintf(why, n, "cannot find this program for the worker");
-		return -1;
+		goto fail;
 	}
 	exe[len] = '\0';
 	if (tmpdir == NULL || tmpdir[0] != '/' || strlen(tmpdir) > 256)
 		tmpdir = "/tmp";
 	if (!searchable(tmpdir, why, n))
-		return -1;
+		goto fail;
 	snprintf(tmpl, sizeof tmpl, "%s/sandboxrepl-gvisor.XXXXXX", tmpdir);
 	if (mkdtemp(tmpl) == NULL) {
 		snprintf(why, n, "bundle: mkdtemp in %s: %s", tmpdir,
 		    strerror(errno));
-		return -1;
+		goto fail;
 	}
 	g->dir = xstrdup(tmpl);
 	janitor_bundle(g->dir);	/* (removed after a kill too) */
@@ -413,16 +520,15 @@ gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
 		goto fail;
 	}
 	/* The program's CPython module (pymod.c), beside the worker, where
-	 * the worker looks for it. */
+	 * the worker looks for it: a copy of the world's own, since the
+	 * worker loads only a module of root or its own, and inside
+	 * runsc's user namespace the host's root is no one. */
 	pyrun_module_path(module, sizeof module);
-	if (module[0] != '\0') {
-		if (make_file(root, MODULE_NAME, "") == -1) {
-			snprintf(why, n, "bundle: %s", strerror(errno));
-			json_decref(mounts);
-			goto fail;
-		}
-		json_array_append_new(mounts, mount_of("/" MODULE_NAME, "bind",
-		    module, ro_file_opts));
+	if (module[0] != '\0' && copy_file(module, root, MODULE_NAME) == -1) {
+		snprintf(why, n, "bundle: %s: %s", MODULE_NAME,
+		    strerror(errno));
+		json_decref(mounts);
+		goto fail;
 	}
 	spec = make_spec(exe, fail_at, mounts);	/* (takes mounts) */
 	snprintf(bundle, sizeof bundle, "%s/config.json", g->dir);
@@ -432,6 +538,12 @@ gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
 		goto fail;
 	}
 	json_decref(spec);
+	chown_to = ids.uid;
+	if (ids.uid != 0 && nftw(g->dir, chown_one, 16, FTW_PHYS) != 0) {
+		snprintf(why, n, "bundle: chown to the world's id: %s",
+		    strerror(errno));
+		goto fail;
+	}
 	snprintf(bundle, sizeof bundle, "%s/runsc.err", g->dir);
 	errfd = open(bundle, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (errfd < 0) {
@@ -442,8 +554,8 @@ gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
 	snprintf(id, sizeof id, "sandboxrepl-%ld-%u", (long)getpid(),
 	    ++serial);
 	argv[k++] = runsc;
-	if (geteuid() != 0)	/* (without root: runsc's own user ns) */
-		argv[k++] = (char *)"--rootless";
+	/* (never as root: as the caller, or as the world's own id) */
+	argv[k++] = (char *)"--rootless";
 	argv[k++] = (char *)"--ignore-cgroups";
 	argv[k++] = (char *)"--network=none";
 	argv[k++] = state;
@@ -454,7 +566,7 @@ gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0)
-		run_runsc(sock, errfd, getppid(), argv);
+		run_runsc(sock, errfd, getppid(), ids.uid, argv);
 	close(errfd);
 	if (pid < 0) {
 		snprintf(why, n, "fork: %s", strerror(errno));
@@ -522,6 +634,9 @@ gvisor_reap(struct gvisor_proc *g)
 	}
 	free(g->dir);
 	g->dir = NULL;
+	if (g->id_lock > 2)	/* (its processes are gone with runsc's) */
+		close(g->id_lock);
+	g->id_lock = -1;
 }
 
 /* ---------------------------------------------------------------- */
@@ -685,4 +800,30 @@ gvisor_worker_main(int argc, char **argv)
 	if (argc >= 3 && strcmp(argv[1], GVISOR_WORKER_FLAG) == 0 &&
 	    getpid() == 1)
 		gvisor_worker(atoi(argv[2]));
+}
+
+/* ---------------------------------------------------------------- */
+/* what bounds a world                                                */
+/* ---------------------------------------------------------------- */
+
+#define MIB(b)	((unsigned)((b) >> 20))
+
+const char *
+gvisor_memory_bound(void)
+{
+	static char text[512];
+	int len;
+
+	/* every world's rlimits, which gVisor's kernel enforces */
+	len = snprintf(text, sizeof text, "enforced by gVisor: at most %u "
+	    "processes of %u MiB of address space over the interpreter's "
+	    "(%u MiB in all), %u s of CPU each, and the wall clock per input",
+	    (unsigned)WORLD_NPROC, MIB(WORLD_AS_BYTES), MIB(WORLD_MEM_BYTES),
+	    (unsigned)WORLD_CPU_SECONDS);
+	if (geteuid() == 0 && len > 0 && (size_t)len < sizeof text)
+		snprintf(text + len, sizeof text - (size_t)len, "; as root, "
+		    "under an id of its own, and the whole sandbox (gVisor's "
+		    "kernel and gofer included) in a memory cgroup of %u MiB "
+		    "where the machine gives one", MIB(GVISOR_MEM_BYTES));
+	return text;
 }

@@ -125,12 +125,12 @@ jail_cgroup_name(const char *name, unsigned *id)
 
 /*
  * Remove the cgroups jail-<id> of one parent whose id no one holds.
- * Returns how many are left that could be removed later: busy (its
- * processes are still ending), and with held, those whose id is still
- * held (a warden still dying).
+ * Returns how many are left busy: their processes are still ending.
+ * (One whose id is held is in use: another session's world may have
+ * taken the id since.)
  */
 static int
-sweep_dir(const char *parent, int locks, bool held)
+sweep_dir(const char *parent, int locks)
 {
 	DIR *d = opendir(parent);
 	struct dirent *de;
@@ -149,11 +149,9 @@ sweep_dir(const char *parent, int locks, bool held)
 		fd = openat(locks, lock, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
 			continue;	/* never an id of ours */
-		if (flock(fd, LOCK_EX | LOCK_NB) == -1) {
-			if (held)
-				busy++;
-		} else if (unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR) ==
-		    -1 && errno == EBUSY)
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0 &&
+		    unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR) == -1 &&
+		    errno == EBUSY)
 			busy++;		/* its processes are still ending */
 		close(fd);
 	}
@@ -167,7 +165,7 @@ sweep_dir(const char *parent, int locks, bool held)
  * number of busy cgroups left.
  */
 static int
-sweep_cgroups(bool held)
+sweep_cgroups(void)
 {
 	char buf[4096], *line, *next;
 	ssize_t got;
@@ -206,7 +204,7 @@ sweep_cgroups(bool held)
 		if (*ctl == '\0') {	/* v2: where its mount is */
 			snprintf(dir, sizeof dir, "/sys/fs/cgroup%s/%s", path,
 			    JAILS_DIR);
-			busy += sweep_dir(dir, locks, held);
+			busy += sweep_dir(dir, locks);
 			snprintf(dir, sizeof dir,
 			    "/sys/fs/cgroup/unified%s/%s", path, JAILS_DIR);
 		} else {		/* v1: the hierarchy's usual mount */
@@ -215,7 +213,7 @@ sweep_cgroups(bool held)
 			snprintf(dir, sizeof dir, "/sys/fs/cgroup/%s%s/%s", ctl,
 			    path, JAILS_DIR);
 		}
-		busy += sweep_dir(dir, locks, held);
+		busy += sweep_dir(dir, locks);
 	}
 	close(locks);
 	return busy;
@@ -272,7 +270,7 @@ janitor_main(int rd, int owner)
 		int rc;
 
 		/* a world ended: its cgroup goes once its processes have */
-		if (sweep_until > 0 && (sweep_cgroups(false) == 0 ||
+		if (sweep_until > 0 && (sweep_cgroups() == 0 ||
 		    clock_ms() > sweep_until))
 			sweep_until = 0;
 		rc = poll(p, 2, sweep_until > 0 ? 100 : -1);
@@ -299,8 +297,9 @@ janitor_main(int rd, int owner)
 			break;
 	}
 	/* Its worlds die with it; remove what they leave, until nothing
-	 * is left (and a warden that was making its cgroup as the session
-	 * died has had the time to die too) or the wait is over. */
+	 * is left -- and a warden that was making its cgroup as the
+	 * session died, holding its id, has had the time to die too -- or
+	 * the wait is over. */
 	start = clock_ms();
 	until = start + JANITOR_WAIT_MS;
 	for (;;) {
@@ -312,7 +311,7 @@ janitor_main(int rd, int owner)
 				b.dir[i] = NULL;
 			} else if (b.dir[i] != NULL)
 				left = true;
-		if (sweep_cgroups(true) > 0)
+		if (sweep_cgroups() > 0)
 			left = true;
 		if ((!left && clock_ms() > start + JANITOR_LINGER_MS) ||
 		    clock_ms() > until)

@@ -132,6 +132,14 @@ world_zygote_start(void)
 #endif
 }
 
+#ifndef HAVE_PYTHON
+const char *
+gvisor_memory_bound(void)
+{
+	return NULL;
+}
+#endif
+
 enum world_engine
 world_best_engine(const char **why)
 {

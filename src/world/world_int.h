@@ -131,6 +131,9 @@ void world_init_main(int sock, int capfd, int wsdir, pid_t interp)
 struct gvisor_proc {
 	pid_t	 pid;		/* runsc, or 0 */
 	char	*dir;		/* the bundle (heap), or NULL */
+	int	 id_lock;	/* as root: the lock on the world's own id
+				   (jail_ids.h), held until it is reaped;
+				   else <= 2 */
 };
 int gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
     char *why, size_t n);
