@@ -4,23 +4,32 @@
  *
  * The session's side (gvisor_spawn) makes an OCI bundle in TMPDIR for
  * each world: a read-only root of its own holding the replica's minimal
- * /etc (replica.c's table, an empty trust store: there is no network)
- * and mount points; the host's /usr bound read-only, nosuid, nodev, as
- * every world has it; this program bound read-only at /worker; tmpfs for
- * the workspace, HOME and /tmp; new pid, network, ipc, uts and mount
- * namespaces; the agent user (1000), no capabilities, no_new_privs.  It
- * then runs
+ * /etc (replica.c's table, an empty trust store: there is no network),
+ * mount points and a copy of the program's CPython module; the host's
+ * /usr bound read-only, nosuid, nodev, as every world has it; this
+ * program bound read-only at /worker; tmpfs for the workspace, HOME and
+ * /tmp; new pid, network, ipc, uts and mount namespaces; the agent user
+ * (1000), no capabilities, no_new_privs.  The janitor (janitor.c) is
+ * told of the bundle, so it goes however the session ends.  It then runs
  *
- *     runsc [--rootless] --ignore-cgroups --network=none --root=BUNDLE/state
+ *     runsc --rootless --ignore-cgroups --network=none --root=BUNDLE/state
  *           run --bundle=BUNDLE ID
  *
- * (--rootless where the caller is not root: runsc then needs user
- * namespaces, as the other worlds do; as root it sets up its own.
- * --ignore-cgroups: as root runsc would make a cgroup per container in
- * every controller, and a world's end -- runsc killed -- leaves them all
- * behind; the world's bounds are its rlimits and the wall clock) with
- * the world's end of the session's socket as the container's stdin and
- * stdout, its own stderr in the bundle (what it says when it cannot
+ * never as root.  As root, the world takes an id of its own (jail_ids.h,
+ * held until runsc is reaped), the bundle is chowned to it, and the
+ * child that execs runsc enters the world's memory cgroup where the
+ * machine gives one (jail_cgroup.c, GVISOR_MEM_BYTES for the whole
+ * sandbox) and becomes that id: runsc's sandbox, gofer and gVisor's
+ * kernel run as no one else on the host (as root, runsc would run its
+ * sandbox as nobody, 65534, whom any process of nobody's can signal).
+ * --rootless makes runsc's own user namespace; it needs user namespaces,
+ * as the other worlds do.  --ignore-cgroups: runsc would make a cgroup
+ * per container in every controller, and a world's end -- runsc killed
+ * -- leaves them all behind.  Where there is no cgroup, gVisor's own
+ * rlimits bound the world as a whole (GVISOR_RL_*): the bundle holds a
+ * spec for each bound, and the child keeps the one that holds.  runsc
+ * has the world's end of the session's socket as the container's stdin
+ * and stdout, its own stderr in the bundle (what it says when it cannot
  * start), a death signal tied to the session, and a session of its own.
  * Killing runsc ends the sandbox (its boot is --attached).
  *
@@ -46,6 +55,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <grp.h>
 #include <jansson.h>
 #include <limits.h>
 #include <signal.h>
@@ -54,7 +64,6 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <grp.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
