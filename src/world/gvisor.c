@@ -25,12 +25,13 @@
  * --rootless makes runsc's own user namespace; it needs user namespaces,
  * as the other worlds do.  --ignore-cgroups: runsc would make a cgroup
  * per container in every controller, and a world's end -- runsc killed
- * -- leaves them all behind.  Where there is no cgroup, gVisor's own
- * rlimits bound the world as a whole (GVISOR_RL_*): the bundle holds a
- * spec for each bound, and the child keeps the one that holds.  runsc
- * has the world's end of the session's socket as the container's stdin
- * and stdout, its own stderr in the bundle (what it says when it cannot
- * start), a death signal tied to the session, and a session of its own.
+ * -- leaves them all behind.  Inside, every world's rlimits, which
+ * gVisor's kernel enforces, bound the code's processes, cgroup or not
+ * (WORLD_NPROC of them, WORLD_AS_BYTES each over the interpreter's:
+ * WORLD_MEM_BYTES in all).  runsc has the world's end of the session's
+ * socket as the container's stdin and stdout, its own stderr in the
+ * bundle (what it says when it cannot start), a death signal tied to
+ * the session, and a session of its own.
  * Killing runsc ends the sandbox (its boot is --attached).
  *
  * Inside, gvisor_worker() is the sandbox's PID 1, and does what a
