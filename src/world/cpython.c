@@ -194,6 +194,7 @@ kill_world(struct cpy *c)
 		close(c->sock);
 	c->pidfd = c->sock = -1;
 	gvisor_reap(&c->gv);	/* (runsc is not the zygote's child) */
+	janitor_world_ended();	/* (its cgroup, once it is empty) */
 }
 
 /*
@@ -758,6 +759,8 @@ spawn(struct cpy *c, struct arena *a, char **err)
 	pid_t pid;
 	enum read_end end;
 
+	/* what the world leaves on disk goes, however the session ends */
+	(void)janitor_start();
 	if (c->kind == WORLD_KIND_GVISOR) {
 		/* runsc, not the zygote, starts it (gvisor.c) */
 		char why[512] = "";

@@ -297,6 +297,14 @@ const char *const *world_literals(const struct world *w, size_t *n);
  */
 void world_zygote_start(void);
 
+/*
+ * What bounds a gVisor world's memory and CPU here, in words (static),
+ * for --doctor: every world's rlimits, which gVisor enforces, and as
+ * root a memory cgroup for the whole sandbox where the machine gives
+ * one; or NULL without libpython.
+ */
+const char *gvisor_memory_bound(void);
+
 extern const struct world_ops world_model_ops;
 #ifdef HAVE_PYTHON
 extern const struct world_ops world_cpython_ops;

@@ -131,11 +131,25 @@ void world_init_main(int sock, int capfd, int wsdir, pid_t interp)
 struct gvisor_proc {
 	pid_t	 pid;		/* runsc, or 0 */
 	char	*dir;		/* the bundle (heap), or NULL */
+	int	 id_lock;	/* as root: the lock on the world's own id
+				   (jail_ids.h), held until it is reaped;
+				   else <= 2 */
 };
 int gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
     char *why, size_t n);
 void gvisor_failure(const struct gvisor_proc *g, char *why, size_t n);
 void gvisor_reap(struct gvisor_proc *g);
+/*
+ * janitor.c, in the session: start the process that removes what the
+ * session's worlds leave on disk once the session is gone, however it
+ * ends (idempotent; 0, or -1 with errno: then nothing is removed after a
+ * kill); tell it of a gVisor bundle made, and of one removed; and that a
+ * world was killed (its cgroup goes once its processes have).
+ */
+int janitor_start(void);
+void janitor_bundle(const char *dir);
+void janitor_bundle_gone(const char *dir);
+void janitor_world_ended(void);
 /* gvisor.c, first thing in main (world_worker_main): argv[1] is this
  * flag and the process is PID 1 of a sandbox: be the worker, never
  * return.  Otherwise return. */
