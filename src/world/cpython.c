@@ -218,7 +218,9 @@ interrupt_world(struct cpy *c, double *deadline)
 	if (!c->running || c->interrupted || !world_interrupt_pending())
 		return;
 	c->interrupted = true;
-	if (c->pidfd >= 0)
+	if (c->kind == WORLD_KIND_GVISOR)
+		gvisor_interrupt(&c->gv);	/* (runsc passes no signal) */
+	else if (c->pidfd >= 0)
 		(void)syscall(__NR_pidfd_send_signal, c->pidfd,
 		    WORLD_INTERRUPT_SIGNAL, NULL, 0);
 	end = clock_ms() + INTERRUPT_GRACE_MS;

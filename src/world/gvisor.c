@@ -563,6 +563,10 @@ gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
 	snprintf(bundle, sizeof bundle, "--bundle=%s", g->dir);
 	snprintf(id, sizeof id, "sandboxrepl-%ld-%u", (long)getpid(),
 	    ++serial);
+	g->uid = ids.uid;
+	g->runsc = xstrdup(runsc);
+	g->state = xstrdup(state);
+	g->id = xstrdup(id);
 	argv[k++] = runsc;
 	/* (never as root: as the caller, or as the world's own id) */
 	argv[k++] = (char *)"--rootless";
@@ -632,8 +636,54 @@ gvisor_failure(const struct gvisor_proc *g, char *why, size_t n)
 }
 
 void
+gvisor_interrupt(struct gvisor_proc *g)
+{
+	char sig[16];
+	pid_t pid, parent = getpid();
+
+	if (g->killer > 0 && waitpid(g->killer, NULL, WNOHANG) != 0)
+		g->killer = 0;		/* (the last one is done) */
+	if (g->pid <= 0 || g->runsc == NULL || g->killer > 0)
+		return;
+	snprintf(sig, sizeof sig, "%d", WORLD_INTERRUPT_SIGNAL);
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		char *argv[] = { g->runsc, (char *)"--rootless", g->state,
+		    (char *)"kill", g->id, sig, NULL };
+		int devnull = open("/dev/null", O_RDWR);
+
+		if (devnull < 0 || dup2(devnull, 0) == -1 ||
+		    dup2(devnull, 1) == -1 || dup2(devnull, 2) == -1 ||
+		    syscall(__NR_close_range, 3U, ~0U, 0U) == -1)
+			_exit(127);
+		/* as the id its runsc runs as, whose state it is */
+		if (g->uid != 0 && (setgroups(0, NULL) == -1 ||
+		    setresgid(g->uid, g->uid, g->uid) == -1 ||
+		    setresuid(g->uid, g->uid, g->uid) == -1))
+			_exit(127);
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1 ||
+		    getppid() != parent)
+			_exit(127);
+		(void)setsid();
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (pid > 0)
+		g->killer = pid;
+}
+
+void
 gvisor_reap(struct gvisor_proc *g)
 {
+	if (g->killer > 0)
+		while (waitpid(g->killer, NULL, 0) == -1 && errno == EINTR)
+			;
+	g->killer = 0;
+	free(g->runsc);
+	free(g->state);
+	free(g->id);
+	g->runsc = g->state = g->id = NULL;
 	if (g->pid > 0)
 		while (waitpid(g->pid, NULL, 0) == -1 && errno == EINTR)
 			;

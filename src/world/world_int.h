@@ -134,7 +134,16 @@ struct gvisor_proc {
 	int	 id_lock;	/* as root: the lock on the world's own id
 				   (jail_ids.h), held until it is reaped;
 				   else <= 2 */
+	uid_t	 uid;		/* the id runsc runs as (0: the caller) */
+	char	*runsc;		/* its path, */
+	char	*state;		/* its --root=, */
+	char	*id;		/* and the container's id (heap) */
+	pid_t	 killer;	/* a runsc kill under way, or 0 */
 };
+/* Ctrl-C inside gVisor (world.h's world_interrupt): runsc kill sends
+ * WORLD_INTERRUPT_SIGNAL to the sandbox's PID 1, which passes SIGINT to
+ * the interpreter's group as in the other worlds.  Does not wait. */
+void gvisor_interrupt(struct gvisor_proc *g);
 int gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
     char *why, size_t n);
 void gvisor_failure(const struct gvisor_proc *g, char *why, size_t n);
