@@ -334,36 +334,3 @@ progress_fini(struct ui *u)
 	session_set_output(u->s, NULL, NULL);
 	pthread_cond_destroy(&P.wake);
 }
-
-/* Ctrl-C while an input runs: KeyboardInterrupt in its worlds. */
-static void
-on_interrupt(int sig)
-{
-	(void)sig;
-	session_interrupt();
-}
-
-void
-ui_running(bool running)
-{
-	static struct sigaction before;	/* the prompt's SIGINT action */
-	static bool saved;
-	struct sigaction sa;
-
-	if (running) {
-		memset(&sa, 0, sizeof sa);
-		sa.sa_handler = on_interrupt;
-		sigemptyset(&sa.sa_mask);
-		if (sigaction(SIGINT, &sa, &before) == 0)
-			saved = true;
-		/* raw() reads Ctrl-C as a key (readline's cancel at the
-		 * prompt); while an input runs the terminal turns it into
-		 * SIGINT, as it does for python3 */
-		cbreak();
-	} else {
-		if (saved)
-			sigaction(SIGINT, &before, NULL);
-		saved = false;
-		raw();
-	}
-}
