@@ -2185,30 +2185,28 @@ cpy_run(struct world *w, const struct world_input *in,
 			memset(&r, 0, sizeof r);
 	}
 	c->running = false;
-	if (end == READ_TIMEOUT && c->interrupted) {
-		/* Ctrl-C, and the code did not end within the grace
-		 * period: the world goes, as the wall clock would. */
-		kill_world(c);
-		c->died = true;
-		out->status = WORLD_KILLED;
-		out->layer = "interrupt";
-		out->error = arena_printf(a, "KeyboardInterrupt: still running "
-		    "%u ms after Ctrl-C: the world was killed (a fresh one "
-		    "starts on the next input)", INTERRUPT_GRACE_MS);
-		effect(&e, "interrupt", "world", NULL, out->error);
-		raw_free(&r);
-		goto effects;
-	}
 	if (end == READ_TIMEOUT) {
+		/* The wall clock, or Ctrl-C and the code did not end
+		 * within the grace period (an error the user asked for,
+		 * not a limit): the world goes either way. */
 		kill_world(c);
 		c->died = true;
-		out->status = WORLD_KILLED;
-		out->layer = "timeout";
-		out->error = arena_printf(a, "still running after %u ms of "
-		    "wall-clock time: the world was killed (a fresh one "
-		    "starts on the next input)", c->wall_ms);
-		effect(&e, "exhaust", "wall clock", "resource exhaustion",
-		    out->error);
+		if (c->interrupted) {
+			out->status = WORLD_LOST;
+			out->error = arena_printf(a, "KeyboardInterrupt: still "
+			    "running %u ms after Ctrl-C: the world was killed "
+			    "(a fresh one starts on the next input)",
+			    INTERRUPT_GRACE_MS);
+			effect(&e, "interrupt", "world", NULL, out->error);
+		} else {
+			out->status = WORLD_KILLED;
+			out->layer = "timeout";
+			out->error = arena_printf(a, "still running after %u "
+			    "ms of wall-clock time: the world was killed (a "
+			    "fresh one starts on the next input)", c->wall_ms);
+			effect(&e, "exhaust", "wall clock", "resource "
+			    "exhaustion", out->error);
+		}
 		raw_free(&r);
 		goto effects;
 	}

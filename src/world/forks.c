@@ -44,6 +44,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "world_int.h"
 
 #define ENDING_SIGNAL	SIGURG	/* ignored by default: exec forgets it */
@@ -131,15 +132,6 @@ forks_watch(void)
 	    -1;
 }
 
-static double
-now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
-
 /* Up to max pids from fd (non-blocking) into v; how many. */
 static size_t
 read_pids(int fd, pid_t *v, size_t max)
@@ -180,7 +172,7 @@ forks_end(void)
 	*over = 1;	/* (until forks_begin: the next input's) */
 	/* rounds until no copy is born or ends for a while: a copy still
 	 * forking when it is told makes more */
-	start = last = now_ms();
+	start = last = clock_ms();
 	for (;;) {
 		struct pollfd p[2] = { { born[0], POLLIN, 0 },
 		    { ended[0], POLLIN, 0 } };
@@ -198,9 +190,9 @@ forks_end(void)
 		i = read_pids(ended[0], gone + k, MAX_BORN - k);
 		k += i;
 		if (got > 0 || i > 0)
-			last = now_ms();
-		if ((n > 0 && k >= n) || now_ms() - last >= QUIET_MS ||
-		    now_ms() - start >= MOST_MS || n == MAX_BORN)
+			last = clock_ms();
+		if ((n > 0 && k >= n) || clock_ms() - last >= QUIET_MS ||
+		    clock_ms() - start >= MOST_MS || n == MAX_BORN)
 			break;
 		(void)poll(p, 2, QUIET_MS);
 	}

@@ -46,6 +46,7 @@
 
 #include "jail_int.h"
 #include "wire.h"
+#include "clock.h"
 #include "world_int.h"
 
 #define OUTPUT_CAP	WW_MAX_OUTPUT	/* text bytes an input keeps */
@@ -204,15 +205,6 @@ output_start(int capfd, int session)
 	return 0;
 }
 
-static double
-now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
-
 static bool
 drained(void)
 {
@@ -227,7 +219,7 @@ drained(void)
 void
 output_sync(void)
 {
-	double end = now_ms() + OUTPUT_SYNC_MS;
+	double end = clock_ms() + OUTPUT_SYNC_MS;
 
 	if (rd[0] < 0)
 		return;
@@ -236,10 +228,10 @@ output_sync(void)
 
 		pthread_mutex_lock(&lock);
 		done = drained();
-		if (done || now_ms() > end)
+		if (done || clock_ms() > end)
 			streaming = false;	/* (the reply follows) */
 		pthread_mutex_unlock(&lock);
-		if (done || now_ms() > end)
+		if (done || clock_ms() > end)
 			return;
 		(void)poll(NULL, 0, 1);
 	}
