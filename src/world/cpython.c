@@ -1097,13 +1097,33 @@ event_effects(struct effects *e, const struct raw *r)
 		    is_event(ev, "subprocess.Popen") ||
 		    strncmp(n, "os.exec", 7) == 0 ||
 		    strncmp(n, "os.posix_spawn", 14) == 0 ||
-		    strncmp(n, "os.spawn", 8) == 0 || is_event(ev, "pty.spawn"))
-			effect(e, "exec", shown(a, arg(ev, is_event(ev,
-			    "subprocess.Popen") ? 1 : 0)), "process",
-			    "arbitrary code ran");
+		    strncmp(n, "os.spawn", 8) == 0 || is_event(ev, "pty.spawn")) {
+			const char *what = shown(a, arg(ev, is_event(ev,
+			    "subprocess.Popen") ? 1 : 0));
+
+			/* no process was created for it (pyrun.c's
+			 * spawn_check): nothing ran, and why */
+			if (i + 1 < r->nevents &&
+			    is_event(&r->events[i + 1], NOSPAWN_EVENT)) {
+				const struct raw_event *no = &r->events[++i];
+
+				bool full = strcmp(arg(no, 0), "full") == 0;
+
+				effect(e, "exec", what, full ?
+				    "resource exhaustion" : NULL, full ?
+				    arena_printf(a, "could not start a process: "
+				    "the world's %s-process limit is full",
+				    arg(no, 1)) : "could not start a process "
+				    "(fork failed)");
+			} else
+				effect(e, "exec", what, "process",
+				    "arbitrary code ran");
+		}
 		else if (is_event(ev, "os.fork") || is_event(ev, "os.forkpty"))
 			effect(e, "fork", "python", "process",
 			    "forked a process");
+		else if (is_event(ev, NOSPAWN_EVENT))
+			continue;
 		else if (is_event(ev, FORKS_EVENT))
 			/* (ours: forks.c; not a harm, so listed only) */
 			effect(e, "ended", "python", NULL, arena_printf(a,
@@ -1896,6 +1916,29 @@ jail_limit(const struct cpy *c, const struct raw *r, struct arena *a,
 		}
 }
 
+/* A program the input could not start because the world's process
+ * limit was full: the outcome says so in words, never a green ok. */
+static void
+spawn_limit(const struct effects *e, struct arena *a,
+    struct world_reply *out)
+{
+	size_t i;
+
+	if (out->status != WORLD_OK && out->status != WORLD_RAISED)
+		return;
+	for (i = 0; i < e->n; i++)
+		if (strcmp(e->v[i].op, "exec") == 0 &&
+		    strncmp(e->v[i].text, "could not start a process: ", 27)
+		    == 0) {
+			out->error = out->status == WORLD_RAISED ?
+			    arena_printf(a, "%s; then %s", e->v[i].text,
+			    out->error) : e->v[i].text;
+			out->status = WORLD_KILLED;
+			out->layer = "rlimit";
+			return;
+		}
+}
+
 /*
  * Send one input (cpy_start) and read its reply (cpy_run) may be two
  * calls, so that the session can start an input on every path's world
@@ -2167,6 +2210,7 @@ cpy_run(struct world *w, const struct world_input *in,
 		break;
 	}
 	jail_limit(c, &r, a, out);
+	spawn_limit(&e, a, out);
 	raw_free(&r);
 effects:
 	out->effects = e.v;

@@ -852,6 +852,16 @@ pid1_main(struct stage *st)
 		refuse(st, WORLD_STEP_NETWORK, errno);
 	if (injected(st, WORLD_STEP_FDS) || step_fds(st) == -1)
 		refuse(st, WORLD_STEP_FDS, errno);
+	{
+		/* (where it cannot be had, the interpreter tells nothing of
+		 * the processes it could not start) */
+		int lp = open("/proc/sys/kernel/ns_last_pid",
+		    O_RDONLY | O_CLOEXEC);
+		if (lp >= 0 && lp != WORLD_LASTPID_FD) {
+			(void)dup3(lp, WORLD_LASTPID_FD, O_CLOEXEC);
+			close(lp);
+		}
+	}
 	if (injected(st, WORLD_STEP_CAPS) || jail_drop_caps() == -1)
 		refuse(st, WORLD_STEP_CAPS, errno);
 	if (injected(st, WORLD_STEP_NO_NEW_PRIVS) || jail_no_new_privs() == -1)

@@ -70,6 +70,9 @@ const char *world_step_name(enum world_step s);
 #define WORLD_FSIZE_BYTES	(16u << 20)
 #define WORLD_NOFILE		256
 #define WORLD_CPU_SECONDS	60		/* per process, over its life */
+/* PID 1 leaves the world's /proc/sys/kernel/ns_last_pid open here,
+ * close-on-exec, before the jail's Landlock (pyrun.c, spawn_check). */
+#define WORLD_LASTPID_FD	6
 #define WORLD_HOME		"/home/agent"	/* HOME: a small tmpfs */
 #define WORLD_WORKSPACE		"/workspace"	/* the cwd: the path's files */
 #define WORLD_INNER_ID		1000		/* the agent user inside */
