@@ -67,6 +67,7 @@ struct cpy {
 	unsigned	 wall_ms;
 	int		 fail_at;
 	int		 kind;		/* enum world_kind */
+	uint64_t	 mem;		/* its budget (world_memory) */
 	struct mfs	*files;		/* the workspace as last seen */
 	char		**env;
 	size_t		 nenv;
@@ -603,7 +604,7 @@ spawn(struct cpy *c, struct arena *a, char **err)
 	/* the world's socket, and the fake internet's capture and sync
 	 * pipes, whose other ends only the world's sink holds: the zygote
 	 * makes them with the world (which it may have built already) */
-	if (zygote_spawn(c->fail_at, c->kind, &sock, &cap_rd, &ctl_wr,
+	if (zygote_spawn(c->fail_at, c->kind, c->mem, &sock, &cap_rd, &ctl_wr,
 	    &c->pidfd, &pid) == -1) {
 		const char *why = zygote_failure();
 		*err = xasprintf("the zygote could not start a world: %s%s%s",
@@ -1867,7 +1868,8 @@ jail_intentions(const struct cpy *c, struct effects *e, size_t from)
 		if (jail && strcmp(f->op, "denied") == 0)
 			f->source = "seccomp";
 		else if (world_kind_contains(c->kind) &&
-		    strcmp(f->op, "exec") == 0) {
+		    strcmp(f->op, "exec") == 0 && strncmp(f->text,
+		    "could not start a process", 25) != 0) {
 			/* (in gVisor, its Sentry runs it, in its sandbox) */
 			f->category = NULL;
 			f->text = arena_printf(e->a, c->kind ==
@@ -2204,7 +2206,7 @@ cpy_run(struct world *w, const struct world_input *in,
 		out->layer = "rlimit";
 		out->error = arena_printf(a, "MemoryError: the world's "
 		    "address space is capped at %llu MiB per process",
-		    (unsigned long long)(WORLD_AS_BYTES >> 20));
+		    (unsigned long long)(world_as_over(c->mem) >> 20));
 		effect(&e, "exhaust", "memory", "resource exhaustion",
 		    out->error);
 		break;
@@ -2284,6 +2286,9 @@ world_cpython_new(unsigned wall_ms, int fail_at, int kind)
 	c->sock = c->pidfd = -1;
 	c->net.fd = c->net.ctl = -1;
 	c->wall_ms = wall_ms ? wall_ms : WORLD_DEFAULT_WALL_MS;
+	/* (a gVisor world's worker sets the default's rlimits itself:
+	 * gvisor.c) */
+	c->mem = kind == WORLD_KIND_GVISOR ? WORLD_MEM_BYTES : world_memory();
 	c->fail_at = fail_at;
 	return c;
 }

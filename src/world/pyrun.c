@@ -42,7 +42,6 @@
 #include <Python.h>
 
 #include <dirent.h>
-#include <linux/magic.h>
 #include <seccomp.h>
 #include <errno.h>
 #include <poll.h>
@@ -56,7 +55,6 @@
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -748,9 +746,14 @@ pyrun_after_fork(void)
 
 	PyOS_AfterFork_Child();
 	{
-		struct statfs sf;
-		world_lastpid_fd = fstatfs(WORLD_LASTPID_FD, &sf) == 0 &&
-		    sf.f_type == PROC_SUPER_MAGIC ? WORLD_LASTPID_FD : -1;
+		/* (a /proc file: regular, of size 0; the jail's seccomp
+		 * refuses fstatfs) */
+		struct stat sb;
+		world_lastpid_fd = fstat(WORLD_LASTPID_FD, &sb) == 0 &&
+		    S_ISREG(sb.st_mode) && sb.st_size == 0 ?
+		    WORLD_LASTPID_FD : -1;
+		if (read_lastpid() <= 0)
+			world_lastpid_fd = -1;
 	}
 	(void)forks_watch();	/* (without it, copies end as before) */
 	/* Ctrl-C is KeyboardInterrupt, as at Python's prompt (the zygote
