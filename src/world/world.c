@@ -24,26 +24,6 @@ world_worker_main(int argc, char **argv)
 #endif
 }
 
-static uint64_t budget;	/* 0: the default */
-
-void
-world_set_memory(uint64_t input)
-{
-	budget = input > WORLD_MEM_MIN / 3 ? 3 * input : WORLD_MEM_MIN;
-}
-
-uint64_t
-world_memory(void)
-{
-	return budget ? budget : WORLD_MEM_BYTES;
-}
-
-uint64_t
-world_process_memory(uint64_t mem)
-{
-	return world_as_over(mem);
-}
-
 struct world *
 world_new_kind(enum world_engine e, enum world_kind k, unsigned wall_ms,
     int fail_at)
