@@ -340,6 +340,7 @@ draw_transcript(struct ui *u, struct rect r, enum path_id p)
 		draw_textn(r, first_row + k, rw->indent, rw->attr, rw->s,
 		    rw->len);
 	}
+	u->trans_used[p] = first_row + k;	/* (live output goes after) */
 	free(rows);
 }
 
@@ -402,6 +403,7 @@ draw(struct ui *u, struct rect r, enum path_id p)
 		fs = (struct rect){ r.y + row, r.x + r.w - fsw, r.h - row,
 		    fsw };
 	}
+	u->trans[p] = t;	/* (progress.c shows live output there) */
 	draw_transcript(u, t, p);
 	pane_fs.draw(u, fs, p);
 }

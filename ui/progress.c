@@ -27,15 +27,22 @@
 #include <string.h>
 #include <time.h>
 
+#include "sbuf.h"
 #include "session.h"
+#include "textesc.h"
 #include "uipriv.h"
 
 /* Nothing is shown for a path that finishes within this time. */
 #define SHOW_AFTER_MS 1000
 #define TICK_MS 250
 
+/* Live output kept per path while an input runs: its last bytes. */
+#define LIVE_MAX 8192
+
 static struct {
 	pthread_mutex_t	 lock;
+	char		 live[PATH__COUNT][LIVE_MAX];
+	size_t		 nlive[PATH__COUNT];
 	pthread_cond_t	 wake;
 	pthread_t	 thread;
 	bool		 running;	/* the ticker exists */
@@ -52,6 +59,64 @@ ms_between(const struct timespec *a, const struct timespec *b)
 	    (b->tv_nsec - a->tv_nsec) / 1000000;
 }
 
+/* The last line the path's code wrote so far, escaped, or "". */
+static void
+last_line(enum path_id p, struct sbuf *b)
+{
+	const char *s = P.live[p], *end = s + P.nlive[p], *q;
+
+	while (end > s && end[-1] == '\n')
+		end--;
+	for (q = end; q > s && q[-1] != '\n'; q--)
+		;
+	textesc_add(b, q, (size_t)(end - q), 0);
+}
+
+/*
+ * The presenter has no columns: one row, where the message goes, says
+ * which paths still run and for how long, and the last line each one's
+ * code wrote ("running  unsafe 3s: tick 5 | jail 3s: tick 5").
+ */
+static void
+draw_presenter(void)
+{
+	struct ui *u = P.u;
+	struct timespec now;
+	struct sbuf b = SBUF_INIT;
+	struct rect row = { LINES - 2 - u->input_h, 0, 1, COLS };
+	int p, cy, cx;
+	bool any = false;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	sbuf_adds(&b, " running ");
+	for (p = 0; p < PATH__COUNT; p++) {
+		long ms;
+		if (!P.started[p])
+			continue;
+		ms = ms_between(&P.start[p], P.done[p] ? &P.end[p] : &now);
+		if (ms < SHOW_AFTER_MS && P.nlive[p] == 0)
+			continue;
+		sbuf_addf(&b, "%s %s %lds", any ? " |" : "",
+		    record_path_name((enum path_id)p), ms / 1000);
+		if (P.done[p])
+			sbuf_adds(&b, " (done)");
+		else if (P.nlive[p] > 0) {
+			sbuf_adds(&b, ": ");
+			last_line((enum path_id)p, &b);
+		}
+		any = true;
+	}
+	if (any && row.y > 0) {
+		getyx(stdscr, cy, cx);
+		draw_fill(row, 0, draw_attr(u, UC_HL));
+		draw_textn(row, 0, 0, draw_attr(u, UC_HL), sbuf_cstr(&b),
+		    b.len);
+		move(cy, cx);
+		refresh();
+	}
+	sbuf_free(&b);
+}
+
 /* Each started path's time at the end of its strip row (P.lock held). */
 static void
 draw_times(void)
@@ -61,6 +126,10 @@ draw_times(void)
 	int p, cy, cx;
 	bool drawn = false;
 
+	if (play_view_shown(u)) {
+		draw_presenter();
+		return;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	getyx(stdscr, cy, cx);
 	for (p = 0; p < PATH__COUNT; p++) {
@@ -122,7 +191,9 @@ on_progress(void *ctx, enum path_id p, bool done)
 		if (P.started[p]) {
 			memset(P.started, 0, sizeof P.started);
 			memset(P.done, 0, sizeof P.done);
+			memset(P.nlive, 0, sizeof P.nlive);
 		}
+		P.nlive[p] = 0;
 		P.started[p] = true;
 		P.done[p] = false;
 		clock_gettime(CLOCK_MONOTONIC, &P.start[p]);
@@ -142,6 +213,86 @@ on_progress(void *ctx, enum path_id p, bool done)
 	pthread_mutex_unlock(&P.lock);
 }
 
+/*
+ * What a path's code writes, while its input runs: the last lines that
+ * fit, at the bottom of its transcript's rows, under a dim "output so
+ * far" row, as a terminal scrolls; the full redraw after the input puts
+ * the record's rows there.  Called on the main thread inside
+ * session_run(), while the ticker may draw: both under P.lock.
+ */
+static void
+draw_live(enum path_id p)
+{
+	struct ui *u = P.u;
+	struct rect t = u->trans[p];
+	const char *s = P.live[p], *end = s + P.nlive[p], *q;
+	int rows = t.h - 1, k, cy, cx, lines, at;
+	size_t n = P.nlive[p];
+
+	if (rows < 1 || t.w < 8 || !(u->col_shown & PATH_BIT(p)))
+		return;
+	if (n > 0 && s[n - 1] == '\n')
+		end--;			/* (the last line's newline) */
+	/* the start of the last rows lines */
+	for (q = end, k = 0; q > s; q--)
+		if (q[-1] == '\n' && ++k == rows)
+			break;
+	for (lines = 1, at = 0; s + at < end; at++)	/* (those shown) */
+		lines += q <= s + at && s[at] == '\n';
+	if (lines > rows)
+		lines = rows;
+	/* under the transcript's rows, or as many of them as it must
+	 * cover at the bottom */
+	at = u->trans_used[p] < t.h - lines - 1 ? u->trans_used[p] :
+	    t.h - lines - 1;
+	getyx(stdscr, cy, cx);
+	draw_fill(t, at, A_NORMAL);
+	draw_text(t, at, 0, draw_attr(u, UC_DIM), "  ... output so far");
+	for (k = 0; k < lines; k++) {
+		struct sbuf b = SBUF_INIT;
+		const char *nl = q < end ? memchr(q, '\n', (size_t)(end - q)) :
+		    NULL;
+		size_t len = nl != NULL ? (size_t)(nl - q) : q < end ?
+		    (size_t)(end - q) : 0;
+
+		sbuf_adds(&b, "  ");
+		textesc_add(&b, q, len, 0);
+		draw_fill(t, at + 1 + k, A_NORMAL);
+		draw_textn(t, at + 1 + k, 0, A_NORMAL, sbuf_cstr(&b), b.len);
+		sbuf_free(&b);
+		q += len + (nl != NULL);
+	}
+	move(cy, cx);
+	refresh();
+}
+
+static void
+on_output(void *ctx, enum path_id p, const char *stream, const char *text,
+    size_t len)
+{
+	char *buf = P.live[p];
+
+	(void)ctx;
+	(void)stream;	/* (a terminal shows both streams as one) */
+	pthread_mutex_lock(&P.lock);
+	if (len > LIVE_MAX / 2) {	/* only its end can show */
+		text += len - LIVE_MAX / 2;
+		len = LIVE_MAX / 2;
+	}
+	if (P.nlive[p] + len > LIVE_MAX) {	/* the oldest half goes */
+		size_t drop = P.nlive[p] - LIVE_MAX / 2;
+		memmove(buf, buf + drop, P.nlive[p] - drop);
+		P.nlive[p] -= drop;
+	}
+	memcpy(buf + P.nlive[p], text, len);
+	P.nlive[p] += len;
+	if (play_view_shown(P.u))
+		draw_presenter();
+	else
+		draw_live(p);
+	pthread_mutex_unlock(&P.lock);
+}
+
 void
 progress_init(struct ui *u)
 {
@@ -153,6 +304,7 @@ progress_init(struct ui *u)
 	pthread_cond_init(&P.wake, &ca);
 	pthread_condattr_destroy(&ca);
 	session_set_progress(u->s, on_progress, u);
+	session_set_output(u->s, on_output, u);
 }
 
 void
@@ -179,6 +331,7 @@ progress_fini(struct ui *u)
 {
 	progress_end();
 	session_set_progress(u->s, NULL, NULL);
+	session_set_output(u->s, NULL, NULL);
 	pthread_cond_destroy(&P.wake);
 }
 

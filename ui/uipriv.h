@@ -53,6 +53,8 @@ struct ui {
 	char		*message;	/* the line above the input */
 	int		 input_h;	/* rows the layout gave the input */
 	struct rect	 col[PATH__COUNT];	/* each path's column */
+	struct rect	 trans[PATH__COUNT];	/* its transcript's rows */
+	int		 trans_used[PATH__COUNT];	/* of them, drawn */
 	unsigned	 col_shown;	/* the paths drawn in col */
 	struct play	*play;		/* the presenter (play.c), or NULL */
 	/* Continuation: lines typed so far of an incomplete input. */

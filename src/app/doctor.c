@@ -702,7 +702,8 @@ doctor_run(const struct doctor_opts *o, struct doctor_report *r)
 		if (!p->runs)
 			continue;
 		if (i == PATH_GVISOR)
-			p->bounds = xstrdup(GVISOR_BOUNDS);
+			p->bounds = xstrdup(gvisor_memory_bound() != NULL ?
+			    gvisor_memory_bound() : GVISOR_BOUNDS);
 		else if (p->engine == WORLD_ENGINE_CPYTHON)
 			p->bounds = world_bounds();
 		else if (i == PATH_JAIL)

@@ -75,6 +75,11 @@ struct pathstate {
 					   has not run yet */
 	char		*restore;	/* while resumed: source binding its
 					   old world's plain names, or NULL */
+	struct live {			/* its world's live output's way to
+					   session_set_output's fn */
+		struct session	*s;
+		enum path_id	 p;
+	} live;
 };
 
 struct session {
@@ -107,6 +112,8 @@ struct session {
 	char			*engine_note;	/* why the model runs instead */
 	session_progress_fn	*progress;	/* told as each path runs */
 	void			*progress_ctx;
+	session_output_fn	*output;	/* told what a world writes */
+	void			*output_ctx;
 	unsigned		 nsnaps;	/* snapshots alive: pinned
 						   arenas are kept across
 						   resets, and worlds report
@@ -470,6 +477,23 @@ struct ns *session_ns(const struct session *s, enum path_id p) { return s->paths
 unsigned session_budget_used(const struct session *s, enum path_id p) { return s->paths[p].used; }
 unsigned session_steps(const struct session *s) { return s->steps; }
 const char *session_engine_note(const struct session *s) { return s->engine_note; }
+
+void
+session_set_output(struct session *s, session_output_fn *fn, void *ctx)
+{
+	s->output = fn;
+	s->output_ctx = ctx;
+}
+
+/* A world's live output (world_input.live), to the session's fn. */
+static void
+live_output(void *ctx, const char *stream, const char *text, size_t len)
+{
+	struct live *l = ctx;
+
+	if (l->s->output != NULL)
+		l->s->output(l->s->output_ctx, l->p, stream, text, len);
+}
 
 void
 session_set_progress(struct session *s, session_progress_fn *fn, void *ctx)
@@ -1587,12 +1611,15 @@ static size_t files_room(const struct session *s,
     const struct pathstate *ps);
 
 static struct world_input
-world_input_of(const struct session *s, const struct pathstate *ps,
+world_input_of(struct session *s, struct pathstate *ps,
     const char *src, const struct cmd_entry *e, struct arena *a)
 {
+	ps->live = (struct live){ s, (enum path_id)(ps - s->paths) };
 	return (struct world_input){
 		.src = src, .len = strlen(src),
 		.command = e ? e->name : NULL, .a = a,
+		.live = s->output != NULL ? live_output : NULL,
+		.live_ctx = &ps->live,
 		.files_cap = files_room(s, ps),
 		.literals = s->state != NULL || s->nsnaps > 0 || s->literals,
 	};
@@ -1682,6 +1709,11 @@ run_world(struct step *st, const char *src, const struct node *root,
 		st->r->result = rep.result;
 		if (e != NULL && rep.message != NULL)
 			st->r->outcome = rep.message;
+		else if (e == NULL && rep.exited != NULL &&
+		    world_kind_contains(w->kind))
+			/* (as at a prompt, exit() ends the session: said, in
+			 * the jail too, where nothing is simulated) */
+			st->r->outcome = rep.exited;
 		else if (e != NULL && rep.result == NULL)
 			st->r->result = "None";
 		break;

@@ -123,6 +123,16 @@ typedef void session_progress_fn(void *ctx, enum path_id p, bool done);
 void session_set_progress(struct session *s, session_progress_fn *fn,
     void *ctx);
 
+/*
+ * Told, during session_run() and on its thread, what the code on path p
+ * writes as it writes it (a CPython world's stdout or stderr, text of
+ * len bytes, not NUL-terminated), so that a screen can show it while
+ * the input runs; the record's output is what stays.  fn NULL: nobody.
+ */
+typedef void session_output_fn(void *ctx, enum path_id p, const char *stream,
+    const char *text, size_t len);
+void session_set_output(struct session *s, session_output_fn *fn, void *ctx);
+
 /* The memory the session keeps between inputs: names, files and the
  * arenas its names still point into, on every path. */
 size_t session_kept(const struct session *s);

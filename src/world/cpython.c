@@ -29,6 +29,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +88,23 @@ struct cpy {
 	double		 started_ms;	/* its wall clock's start */
 	enum world_status start_status;	/* OK, or what sending it met */
 	const char	*start_error;	/* (in the input's arena) */
+	/* Where its live output goes while it runs (world_input.live). */
+	void		(*live)(void *ctx, const char *stream,
+			    const char *text, size_t len);
+	void		*live_ctx;
+	size_t		 live_bytes;	/* told this input */
+	/* Its live frames taken while another world's reply was read
+	 * (pump_one): a frame begun, or the first header of its reply,
+	 * held for read_reply. */
+	struct pump {
+		char	 head[WIRE_HEADER];
+		size_t	 nhead;		/* of head read */
+		size_t	 hoff;		/* of a held head, given back */
+		bool	 held;		/* head is the reply's, not live */
+		uint32_t len;		/* a live frame's payload */
+		size_t	 got;
+		char	 buf[WW_MAX_LIVE + 1];
+	} pump;
 	struct fakenet	 net;		/* the reader of its captures */
 	struct gvisor_proc gv;		/* a gVisor world's runsc */
 	/* Connections already told, with the bytes they had then: one
@@ -177,6 +195,7 @@ kill_world(struct cpy *c)
 		close(c->sock);
 	c->pidfd = c->sock = -1;
 	gvisor_reap(&c->gv);	/* (runsc is not the zygote's child) */
+	janitor_world_ended();	/* (its cgroup, once it is empty) */
 }
 
 /*
@@ -200,7 +219,9 @@ interrupt_world(struct cpy *c, double *deadline)
 	if (!c->running || c->interrupted || !world_interrupt_pending())
 		return;
 	c->interrupted = true;
-	if (c->pidfd >= 0)
+	if (c->kind == WORLD_KIND_GVISOR)
+		gvisor_interrupt(&c->gv);	/* (runsc passes no signal) */
+	else if (c->pidfd >= 0)
 		(void)syscall(__NR_pidfd_send_signal, c->pidfd,
 		    WORLD_INTERRUPT_SIGNAL, NULL, 0);
 	end = clock_ms() + INTERRUPT_GRACE_MS;
@@ -208,28 +229,174 @@ interrupt_world(struct cpy *c, double *deadline)
 		*deadline = end;
 }
 
+/*
+ * Every column live.  The paths' worlds run side by side but their
+ * replies are read in the paths' order; while one is read, the others'
+ * live frames are taken as they arrive (pump_one, never blocking) and
+ * told at once, so their columns fill too.  A world's reply is not read
+ * here: the first header that is not a live frame is held in its pump
+ * for its own read_reply, which also finishes a live frame begun.
+ */
+#define MAX_PUMPED	8
+static struct cpy *pumped[MAX_PUMPED];	/* started, not read yet */
+
+static void
+pump_add(struct cpy *c)
+{
+	size_t i;
+
+	memset(&c->pump, 0, offsetof(struct pump, buf));
+	for (i = 0; i < MAX_PUMPED; i++)
+		if (pumped[i] == NULL) {
+			pumped[i] = c;
+			return;
+		}
+}
+
+static void
+pump_drop(struct cpy *c)
+{
+	size_t i;
+
+	for (i = 0; i < MAX_PUMPED; i++)
+		if (pumped[i] == c)
+			pumped[i] = NULL;
+}
+
+static void
+live_tell(struct cpy *c, const char *pay, size_t len)
+{
+	if (len < 1 || (pay[0] != 'o' && pay[0] != 'e'))
+		return;		/* (its own read would call it broken) */
+	if (c->live != NULL && c->live_bytes < WW_MAX_OUTPUT) {
+		c->live_bytes += len - 1;
+		c->live(c->live_ctx, pay[0] == 'e' ? "stderr" : "stdout",
+		    pay + 1, len - 1);
+	}
+}
+
+/* Take what c's socket holds of live frames now, without waiting. */
+static void
+pump_one(struct cpy *c)
+{
+	struct pump *pu = &c->pump;
+	ssize_t r;
+
+	while (!pu->held && c->sock >= 0) {
+		if (pu->nhead < WIRE_HEADER) {
+			r = recv(c->sock, pu->head + pu->nhead, WIRE_HEADER -
+			    pu->nhead, MSG_DONTWAIT);
+			if (r <= 0)
+				return;	/* (nothing now, or its read says) */
+			pu->nhead += (size_t)r;
+			if (pu->nhead < WIRE_HEADER)
+				return;
+			memcpy(&pu->len, pu->head + 1, 4);
+			if (pu->head[0] != WW_LIVE || pu->len < 1 ||
+			    pu->len > WW_MAX_LIVE + 1) {
+				pu->held = true;	/* the reply's */
+				return;
+			}
+			pu->got = 0;
+		}
+		r = recv(c->sock, pu->buf + pu->got, pu->len - pu->got,
+		    MSG_DONTWAIT);
+		if (r <= 0)
+			return;
+		pu->got += (size_t)r;
+		if (pu->got < pu->len)
+			return;
+		live_tell(c, pu->buf, pu->len);
+		pu->nhead = 0;
+	}
+}
+
+static enum read_end read_n(struct cpy *c, char *p, size_t n,
+    double *deadline);
+
+/* Before c's own reply is read: a live frame the pump began is read to
+ * its end and told. */
+static enum read_end
+pump_finish(struct cpy *c, double *deadline)
+{
+	struct pump *pu = &c->pump;
+	struct pump saved;
+	enum read_end end;
+
+	pump_drop(c);
+	if (pu->held || pu->nhead == 0)
+		return READ_OK;
+	saved = *pu;
+	pu->nhead = 0;		/* (read_n reads the socket itself now) */
+	if (saved.nhead < WIRE_HEADER) {
+		if ((end = read_n(c, saved.head + saved.nhead, WIRE_HEADER -
+		    saved.nhead, deadline)) != READ_OK)
+			return end;
+		memcpy(&saved.len, saved.head + 1, 4);
+		if (saved.head[0] != WW_LIVE || saved.len < 1 ||
+		    saved.len > WW_MAX_LIVE + 1) {
+			memcpy(pu->head, saved.head, WIRE_HEADER);
+			pu->nhead = WIRE_HEADER;
+			pu->hoff = 0;
+			pu->held = true;
+			return READ_OK;
+		}
+		saved.got = 0;
+	}
+	if ((end = read_n(c, pu->buf, saved.len - saved.got, deadline)) !=
+	    READ_OK)
+		return end;
+	memmove(pu->buf + saved.got, pu->buf, saved.len - saved.got);
+	memcpy(pu->buf, saved.buf, saved.got);
+	live_tell(c, pu->buf, saved.len);
+	return READ_OK;
+}
+
 /* Read exactly n bytes before the deadline (what is there already is
  * read even after it: a world that answered in time while the session
- * read another path's reply is not late). */
+ * read another path's reply is not late).  A header the pump held comes
+ * first; meanwhile the other started worlds' live frames are taken. */
 static enum read_end
 read_n(struct cpy *c, char *p, size_t n, double *deadline)
 {
+	struct pump *pu = &c->pump;
+
+	if (pu->held && n > 0) {
+		size_t k = pu->nhead - pu->hoff < n ? pu->nhead - pu->hoff : n;
+		memcpy(p, pu->head + pu->hoff, k);
+		pu->hoff += k;
+		p += k;
+		n -= k;
+		if (pu->hoff == pu->nhead)
+			pu->held = false, pu->nhead = pu->hoff = 0;
+	}
 	while (n > 0) {
-		struct pollfd pfd = { c->sock, POLLIN, 0 };
+		struct pollfd pfd[1 + MAX_PUMPED] = { { c->sock, POLLIN, 0 } };
+		struct cpy *who[1 + MAX_PUMPED] = { c };
 		double left;
 		ssize_t r;
-		int rc;
+		int rc, np = 1, i;
 
+		for (i = 0; i < MAX_PUMPED; i++)
+			if (pumped[i] != NULL && pumped[i] != c &&
+			    pumped[i]->sock >= 0 && !pumped[i]->pump.held) {
+				who[np] = pumped[i];
+				pfd[np++] = (struct pollfd){ pumped[i]->sock,
+				    POLLIN, 0 };
+			}
 		interrupt_world(c, deadline);
 		left = *deadline - clock_ms();
 		/* (a wake every 100 ms sees a Ctrl-C whose signal came
 		 * between the check and the poll) */
-		rc = poll(&pfd, 1, left <= 0 ? 0 : left > 100 ? 100 :
+		rc = poll(pfd, (nfds_t)np, left <= 0 ? 0 : left > 100 ? 100 :
 		    (int)left + 1);
 		if (rc == -1 && errno == EINTR)
 			continue;
-		if (rc <= 0) {
-			if (left <= 0)
+		for (i = 1; rc > 0 && i < np; i++)
+			if (pfd[i].revents != 0)
+				pump_one(who[i]);
+		if (rc <= 0 || pfd[0].revents == 0) {
+			if (rc <= 0 && left <= 0)
 				return READ_TIMEOUT;
 			continue;
 		}
@@ -261,6 +428,7 @@ frame_cap(char type)
 	case WW_MESSAGE:	return WW_MAX_RESULT;
 	case WW_ERROR:		return WW_MAX_ERROR;
 	case WW_OUTPUT:		return WW_MAX_OUTPUT;
+	case WW_LIVE:		return WW_MAX_LIVE + 1;
 	case WW_EVENT:		return WW_MAX_EVENT;
 	case WW_NAMES:		return WW_MAX_NAMES;
 	case WW_LITERALS_F:	return WW_MAX_LITERALS;
@@ -377,6 +545,20 @@ read_reply(struct cpy *c, double deadline, struct arena *a, struct raw *r)
 		    (head[0] == WW_ENDED && len != 4) ||
 		    (head[0] == WW_TAIL && len != 8))
 			return READ_BAD;
+		if (head[0] == WW_LIVE) {
+			/* Output as it is written, for a screen to show now
+			 * (world_input.live); the reply's O frame is what the
+			 * record keeps.  Not in the arena: a loop printing
+			 * until the wall clock sends many. */
+			static char live[WW_MAX_LIVE + 1];
+			if (len < 1 || (end = read_n(c, live, len, &deadline))
+			    != READ_OK)
+				return len < 1 ? READ_BAD : end;
+			if (live[0] != 'o' && live[0] != 'e')
+				return READ_BAD;
+			live_tell(c, live, len);
+			continue;
+		}
 		pay = arena_alloc(a, (size_t)len + 1);
 		if ((end = read_n(c, pay, len, &deadline)) != READ_OK)
 			return end;
@@ -580,6 +762,8 @@ spawn(struct cpy *c, struct arena *a, char **err)
 	pid_t pid;
 	enum read_end end;
 
+	/* what the world leaves on disk goes, however the session ends */
+	(void)janitor_start();
 	if (c->kind == WORLD_KIND_GVISOR) {
 		/* runsc, not the zygote, starts it (gvisor.c) */
 		char why[512] = "";
@@ -1960,6 +2144,9 @@ cpy_start(struct world *w, const struct world_input *in)
 	if (c->inflight)
 		return;
 	c->inflight = true;
+	c->live = in->live;
+	c->live_ctx = in->live_ctx;
+	c->live_bytes = 0;
 	c->start_status = WORLD_OK;
 	c->start_error = NULL;
 	c->restarted = false;
@@ -1994,7 +2181,9 @@ cpy_start(struct world *w, const struct world_input *in)
 		c->start_status = WORLD_LOST;
 		c->start_error = "the world had died; it restarts on the next "
 		    "input";
+		return;
 	}
+	pump_add(c);
 }
 
 /* An input started and never read: its world cannot be trusted to be
@@ -2007,6 +2196,7 @@ cpy_settle(struct world *w)
 	if (!c->inflight)
 		return;
 	c->inflight = false;
+	pump_drop(c);
 	kill_world(c);
 	c->died = true;
 }
@@ -2031,7 +2221,14 @@ cpy_run(struct world *w, const struct world_input *in,
 		return;
 	}
 	c->running = true;
-	end = read_reply(c, c->started_ms + c->wall_ms, a, &r);
+	{
+		double deadline = c->started_ms + c->wall_ms;
+		end = pump_finish(c, &deadline);
+		if (end == READ_OK)
+			end = read_reply(c, deadline, a, &r);
+		else
+			memset(&r, 0, sizeof r);
+	}
 	c->running = false;
 	if (end == READ_TIMEOUT && c->interrupted) {
 		/* Ctrl-C, and the code did not end within the grace
@@ -2185,9 +2382,10 @@ cpy_run(struct world *w, const struct world_input *in,
 			how = ended_how(a, k.wstatus);
 		raw_free(&k);
 		out->status = WORLD_OK;
-		effect(&e, "exit", "python", "process", arena_printf(a,
-		    "the interpreter %s (%s); a fresh world starts on the "
-		    "next input", how, r.error ? r.error : "SystemExit"));
+		out->exited = arena_printf(a, "the interpreter %s (%s); a "
+		    "fresh world starts on the next input", how, r.error ?
+		    r.error : "SystemExit");
+		effect(&e, "exit", "python", "process", out->exited);
 		kill_world(c);
 		c->died = true;
 		break;
@@ -2234,6 +2432,7 @@ cpy_destroy(struct world *w)
 	struct cpy *c = w->impl;
 	size_t i;
 
+	pump_drop(c);
 	kill_world(c);
 	mfs_free(c->files);
 	for (i = 0; i < c->nenv; i++)

@@ -4,24 +4,34 @@
  *
  * The session's side (gvisor_spawn) makes an OCI bundle in TMPDIR for
  * each world: a read-only root of its own holding the replica's minimal
- * /etc (replica.c's table, an empty trust store: there is no network)
- * and mount points; the host's /usr bound read-only, nosuid, nodev, as
- * every world has it; this program bound read-only at /worker; tmpfs for
- * the workspace, HOME and /tmp; new pid, network, ipc, uts and mount
- * namespaces; the agent user (1000), no capabilities, no_new_privs.  It
- * then runs
+ * /etc (replica.c's table, an empty trust store: there is no network),
+ * mount points and a copy of the program's CPython module; the host's
+ * /usr bound read-only, nosuid, nodev, as every world has it; this
+ * program bound read-only at /worker; tmpfs for the workspace, HOME and
+ * /tmp; new pid, network, ipc, uts and mount namespaces; the agent user
+ * (1000), no capabilities, no_new_privs.  The janitor (janitor.c) is
+ * told of the bundle, so it goes however the session ends.  It then runs
  *
- *     runsc [--rootless] --ignore-cgroups --network=none --root=BUNDLE/state
+ *     runsc --rootless --ignore-cgroups --network=none --root=BUNDLE/state
  *           run --bundle=BUNDLE ID
  *
- * (--rootless where the caller is not root: runsc then needs user
- * namespaces, as the other worlds do; as root it sets up its own.
- * --ignore-cgroups: as root runsc would make a cgroup per container in
- * every controller, and a world's end -- runsc killed -- leaves them all
- * behind; the world's bounds are its rlimits and the wall clock) with
- * the world's end of the session's socket as the container's stdin and
- * stdout, its own stderr in the bundle (what it says when it cannot
- * start), a death signal tied to the session, and a session of its own.
+ * never as root.  As root, the world takes an id of its own (jail_ids.h,
+ * held until runsc is reaped), the bundle is chowned to it, and the
+ * child that execs runsc enters the world's memory cgroup where the
+ * machine gives one (jail_cgroup.c, GVISOR_MEM_BYTES for the whole
+ * sandbox) and becomes that id: runsc's sandbox, gofer and gVisor's
+ * kernel run as no one else on the host (as root, runsc would run its
+ * sandbox as nobody, 65534, whom any process of nobody's can signal).
+ * --rootless makes runsc's own user namespace; it needs user namespaces,
+ * as the other worlds do.  --ignore-cgroups: runsc would make a cgroup
+ * per container in every controller, and a world's end -- runsc killed
+ * -- leaves them all behind.  Inside, every world's rlimits, which
+ * gVisor's kernel enforces, bound the code's processes, cgroup or not
+ * (WORLD_NPROC of them, WORLD_AS_BYTES each over the interpreter's:
+ * WORLD_MEM_BYTES in all).  runsc has the world's end of the session's
+ * socket as the container's stdin and stdout, its own stderr in the
+ * bundle (what it says when it cannot start), a death signal tied to
+ * the session, and a session of its own.
  * Killing runsc ends the sandbox (its boot is --attached).
  *
  * Inside, gvisor_worker() is the sandbox's PID 1, and does what a
@@ -46,6 +56,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <grp.h>
 #include <jansson.h>
 #include <limits.h>
 #include <signal.h>
@@ -59,6 +70,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "jail_ids.h"
 #include "jail_int.h"
 #include "wire.h"
 #include "world.h"
@@ -76,6 +88,13 @@
  * (pymod.c looks for it next to the program). */
 #define WORKER_PATH	"/worker"
 #define MODULE_NAME	"sandboxrepl-python.so"
+
+/*
+ * All a gVisor world holds, where the machine gives it a memory cgroup
+ * (jail_cgroup.c): what the code holds, as in every world
+ * (WORLD_MEM_BYTES), and gVisor's own kernel and gofer beside it.
+ */
+#define GVISOR_MEM_BYTES	(WORLD_MEM_BYTES + (256ull << 20))
 
 /* A read-only file's bind mount. */
 static const char *const ro_file_opts[] = { "bind", "ro", "nosuid", "nodev",
@@ -341,15 +360,100 @@ remove_tree(const char *dir)
 	(void)nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* The child: runsc, with the socket as its stdin and stdout. */
-static void run_runsc(int sock, int errfd, pid_t parent, char *const *argv)
-    __attribute__((noreturn));
+/* A copy of the file src as dir/rel, read-only.  0, or -1 with errno. */
+static int
+copy_file(const char *src, const char *dir, const char *rel)
+{
+	char path[PATH_MAX], buf[65536];
+	int in, out, saved;
+	ssize_t got;
+
+	if (!join(path, sizeof path, dir, rel))
+		return -1;
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -1;
+	out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	    0555);
+	if (out < 0) {
+		saved = errno;
+		close(in);
+		errno = saved;
+		return -1;
+	}
+	while ((got = read(in, buf, sizeof buf)) > 0)
+		if (write(out, buf, (size_t)got) != got) {
+			got = -1;
+			if (errno == 0)
+				errno = EIO;
+			break;
+		}
+	saved = errno;
+	close(in);
+	if (close(out) == -1 && got == 0)
+		return -1;
+	errno = saved;
+	return got == 0 ? 0 : -1;
+}
+
+/* The bundle, owned by the world's id: runsc runs as it. */
+static uid_t chown_to;
+
+static int
+chown_one(const char *path, const struct stat *sb, int flag,
+    struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return lchown(path, chown_to, chown_to) == -1 ? -1 : 0;
+}
+
+/*
+ * As root, the child becomes the world's own id before runsc starts: in
+ * the world's memory cgroup first where the machine has one (every
+ * process runsc starts is then in it), then no groups, the id as every
+ * uid and gid.  runsc runs --rootless as that id: its sandbox, gofer and
+ * Sentry run as an id no one else on the host holds, not as nobody.
+ * 0, or -1 with what failed in errfd.
+ */
+static int
+become_world(int errfd, uid_t id)
+{
+	char dir[PATH_MAX], why[256] = "";
+
+	if (jail_cgroup_prepare(dir, sizeof dir, why, sizeof why) == -1) {
+		dprintf(errfd, "memory cgroup: %s\n", why);
+		return -1;
+	}
+	if (dir[0] != '\0' && jail_cgroup_enter(dir, (unsigned)id,
+	    GVISOR_MEM_BYTES, why, sizeof why) == -1) {
+		dprintf(errfd, "memory cgroup: %s: %s\n", why,
+		    strerror(errno));
+		return -1;
+	}
+	if (setgroups(0, NULL) == -1 || setresgid(id, id, id) == -1 ||
+	    setresuid(id, id, id) == -1 || geteuid() == 0) {
+		dprintf(errfd, "cannot become the world's id %u: %s\n",
+		    (unsigned)id, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The child: runsc, with the socket as its stdin and stdout; as root,
+ * in the world's cgroup and as its id first (become_world). */
+static void run_runsc(int sock, int errfd, pid_t parent, uid_t id,
+    char *const *argv) __attribute__((noreturn));
 
 static void
-run_runsc(int sock, int errfd, pid_t parent, char *const *argv)
+run_runsc(int sock, int errfd, pid_t parent, uid_t id, char *const *argv)
 {
 	sigset_t none;
 
+	if (id != 0 && become_world(errfd, id) == -1)
+		_exit(127);
+	/* (after the ids change: a change of credentials clears it) */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1 ||
 	    getppid() != parent)
 		_exit(127);
@@ -373,6 +477,7 @@ gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
 	    bundle[PATH_MAX + 16], id[64], tmpl[PATH_MAX], module[PATH_MAX];
 	const char *tmpdir = getenv("TMPDIR");
 	static unsigned serial;
+	struct jail_ids ids = { .uid = 0, .gid = 0, .lock_fd = -1 };
 	json_t *mounts, *spec;
 	char *argv[12];
 	size_t k = 0;
@@ -381,26 +486,39 @@ gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
 	pid_t pid;
 
 	memset(g, 0, sizeof *g);
+	g->id_lock = -1;
 	*pidfd = -1;
 	if (!find_runsc(runsc, sizeof runsc, why, n))
 		return -1;
+	if (geteuid() == 0) {
+		/* an id of the world's own, held until it is reaped */
+		char idwhy[200] = "";
+
+		if (jail_ids_acquire(&ids, idwhy, sizeof idwhy) == -1) {
+			snprintf(why, n, "the world's own id: %s%s%s", idwhy,
+			    idwhy[0] ? ": " : "", strerror(errno));
+			return -1;
+		}
+		g->id_lock = ids.lock_fd;
+	}
 	len = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	if (len <= 0 || (size_t)len >= sizeof exe - 1) {
 		snprintf(why, n, "cannot find this program for the worker");
-		return -1;
+		goto fail;
 	}
 	exe[len] = '\0';
 	if (tmpdir == NULL || tmpdir[0] != '/' || strlen(tmpdir) > 256)
 		tmpdir = "/tmp";
 	if (!searchable(tmpdir, why, n))
-		return -1;
+		goto fail;
 	snprintf(tmpl, sizeof tmpl, "%s/sandboxrepl-gvisor.XXXXXX", tmpdir);
 	if (mkdtemp(tmpl) == NULL) {
 		snprintf(why, n, "bundle: mkdtemp in %s: %s", tmpdir,
 		    strerror(errno));
-		return -1;
+		goto fail;
 	}
 	g->dir = xstrdup(tmpl);
+	janitor_bundle(g->dir);	/* (removed after a kill too) */
 	snprintf(root, sizeof root, "%s/rootfs", g->dir);
 	snprintf(state, sizeof state, "--root=%s/state", g->dir);
 	mounts = json_array();
@@ -412,16 +530,15 @@ gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
 		goto fail;
 	}
 	/* The program's CPython module (pymod.c), beside the worker, where
-	 * the worker looks for it. */
+	 * the worker looks for it: a copy of the world's own, since the
+	 * worker loads only a module of root or its own, and inside
+	 * runsc's user namespace the host's root is no one. */
 	pyrun_module_path(module, sizeof module);
-	if (module[0] != '\0') {
-		if (make_file(root, MODULE_NAME, "") == -1) {
-			snprintf(why, n, "bundle: %s", strerror(errno));
-			json_decref(mounts);
-			goto fail;
-		}
-		json_array_append_new(mounts, mount_of("/" MODULE_NAME, "bind",
-		    module, ro_file_opts));
+	if (module[0] != '\0' && copy_file(module, root, MODULE_NAME) == -1) {
+		snprintf(why, n, "bundle: %s: %s", MODULE_NAME,
+		    strerror(errno));
+		json_decref(mounts);
+		goto fail;
 	}
 	spec = make_spec(exe, fail_at, mounts);	/* (takes mounts) */
 	snprintf(bundle, sizeof bundle, "%s/config.json", g->dir);
@@ -431,6 +548,12 @@ gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
 		goto fail;
 	}
 	json_decref(spec);
+	chown_to = ids.uid;
+	if (ids.uid != 0 && nftw(g->dir, chown_one, 16, FTW_PHYS) != 0) {
+		snprintf(why, n, "bundle: chown to the world's id: %s",
+		    strerror(errno));
+		goto fail;
+	}
 	snprintf(bundle, sizeof bundle, "%s/runsc.err", g->dir);
 	errfd = open(bundle, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (errfd < 0) {
@@ -440,9 +563,13 @@ gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
 	snprintf(bundle, sizeof bundle, "--bundle=%s", g->dir);
 	snprintf(id, sizeof id, "sandboxrepl-%ld-%u", (long)getpid(),
 	    ++serial);
+	g->uid = ids.uid;
+	g->runsc = xstrdup(runsc);
+	g->state = xstrdup(state);
+	g->id = xstrdup(id);
 	argv[k++] = runsc;
-	if (geteuid() != 0)	/* (without root: runsc's own user ns) */
-		argv[k++] = (char *)"--rootless";
+	/* (never as root: as the caller, or as the world's own id) */
+	argv[k++] = (char *)"--rootless";
 	argv[k++] = (char *)"--ignore-cgroups";
 	argv[k++] = (char *)"--network=none";
 	argv[k++] = state;
@@ -453,7 +580,7 @@ gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0)
-		run_runsc(sock, errfd, getppid(), argv);
+		run_runsc(sock, errfd, getppid(), ids.uid, argv);
 	close(errfd);
 	if (pid < 0) {
 		snprintf(why, n, "fork: %s", strerror(errno));
@@ -509,16 +636,67 @@ gvisor_failure(const struct gvisor_proc *g, char *why, size_t n)
 }
 
 void
+gvisor_interrupt(struct gvisor_proc *g)
+{
+	char sig[16];
+	pid_t pid, parent = getpid();
+
+	if (g->killer > 0 && waitpid(g->killer, NULL, WNOHANG) != 0)
+		g->killer = 0;		/* (the last one is done) */
+	if (g->pid <= 0 || g->runsc == NULL || g->killer > 0)
+		return;
+	snprintf(sig, sizeof sig, "%d", WORLD_INTERRUPT_SIGNAL);
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		char *argv[] = { g->runsc, (char *)"--rootless", g->state,
+		    (char *)"kill", g->id, sig, NULL };
+		int devnull = open("/dev/null", O_RDWR);
+
+		if (devnull < 0 || dup2(devnull, 0) == -1 ||
+		    dup2(devnull, 1) == -1 || dup2(devnull, 2) == -1 ||
+		    syscall(__NR_close_range, 3U, ~0U, 0U) == -1)
+			_exit(127);
+		/* as the id its runsc runs as, whose state it is */
+		if (g->uid != 0 && (setgroups(0, NULL) == -1 ||
+		    setresgid(g->uid, g->uid, g->uid) == -1 ||
+		    setresuid(g->uid, g->uid, g->uid) == -1))
+			_exit(127);
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1 ||
+		    getppid() != parent)
+			_exit(127);
+		(void)setsid();
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (pid > 0)
+		g->killer = pid;
+}
+
+void
 gvisor_reap(struct gvisor_proc *g)
 {
+	if (g->killer > 0)
+		while (waitpid(g->killer, NULL, 0) == -1 && errno == EINTR)
+			;
+	g->killer = 0;
+	free(g->runsc);
+	free(g->state);
+	free(g->id);
+	g->runsc = g->state = g->id = NULL;
 	if (g->pid > 0)
 		while (waitpid(g->pid, NULL, 0) == -1 && errno == EINTR)
 			;
 	g->pid = 0;
-	if (g->dir != NULL)
+	if (g->dir != NULL) {
 		remove_tree(g->dir);
+		janitor_bundle_gone(g->dir);
+	}
 	free(g->dir);
 	g->dir = NULL;
+	if (g->id_lock > 2)	/* (its processes are gone with runsc's) */
+		close(g->id_lock);
+	g->id_lock = -1;
 }
 
 /* ---------------------------------------------------------------- */
@@ -682,4 +860,30 @@ gvisor_worker_main(int argc, char **argv)
 	if (argc >= 3 && strcmp(argv[1], GVISOR_WORKER_FLAG) == 0 &&
 	    getpid() == 1)
 		gvisor_worker(atoi(argv[2]));
+}
+
+/* ---------------------------------------------------------------- */
+/* what bounds a world                                                */
+/* ---------------------------------------------------------------- */
+
+#define MIB(b)	((unsigned)((b) >> 20))
+
+const char *
+gvisor_memory_bound(void)
+{
+	static char text[512];
+	int len;
+
+	/* every world's rlimits, which gVisor's kernel enforces */
+	len = snprintf(text, sizeof text, "enforced by gVisor: at most %u "
+	    "processes of %u MiB of address space over the interpreter's "
+	    "(%u MiB in all), %u s of CPU each, and the wall clock per input",
+	    (unsigned)WORLD_NPROC, MIB(WORLD_AS_BYTES), MIB(WORLD_MEM_BYTES),
+	    (unsigned)WORLD_CPU_SECONDS);
+	if (geteuid() == 0 && len > 0 && (size_t)len < sizeof text)
+		snprintf(text + len, sizeof text - (size_t)len, "; as root, "
+		    "under an id of its own, and the whole sandbox (gVisor's "
+		    "kernel and gofer included) in a memory cgroup of %u MiB "
+		    "where the machine gives one", MIB(GVISOR_MEM_BYTES));
+	return text;
 }

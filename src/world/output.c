@@ -12,7 +12,10 @@
  *
  *     one byte 'o' (stdout) or 'e' (stderr), a u32 length, the bytes
  *
- * so the session gets {stream, text} chunks in the order of arrival
+ * and, while an input runs, sends each piece to the session at once as a
+ * live frame (W), so a screen can show it as it comes; the file stays
+ * what the record is made from.  The session gets {stream, text} chunks
+ * in the order of arrival
  * (cpython.c parses them, and trusts nothing: the code can write to the
  * file too).  sys.stdout is line-buffered, as on a terminal, so that a
  * print before os.system('ls') comes before the listing.
@@ -41,6 +44,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "jail_int.h"
 #include "wire.h"
 #include "world_int.h"
 
@@ -49,6 +53,11 @@
 
 static int rd[2] = { -1, -1 };	/* the read ends: stdout, stderr */
 static int file = -1;
+static int sock = -1;		/* the session's: live frames */
+static bool streaming;		/* an input runs: send live frames too */
+/* Every frame the interpreter sends goes through output_send(), one at
+ * a time: the thread's live frames and the main thread's reply. */
+static pthread_mutex_t send_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static bool busy;		/* the thread holds bytes not yet written */
 static uint64_t written, kept, cut;	/* bytes this input: kept (heads
@@ -92,12 +101,26 @@ keep(char stream, const char *p, size_t n)
 	write_all(file, p, n);
 	written += sizeof head + n;
 	kept += n;
+	if (streaming && sock >= 0)
+		(void)output_send(sock, (int)WW_LIVE, &stream, 1, p, n);
+}
+
+int
+output_send(int fd, int type, const void *a, size_t alen, const void *b,
+    size_t blen)
+{
+	int rc;
+
+	pthread_mutex_lock(&send_lock);
+	rc = jail_wire_send(fd, (enum wire_type)type, a, alen, b, blen);
+	pthread_mutex_unlock(&send_lock);
+	return rc;
 }
 
 static void *
 reader(void *arg)
 {
-	static char buf[16384];
+	static char buf[WW_MAX_LIVE];	/* (a read is one live frame) */
 	struct pollfd p[2];
 	int open = 2, i;
 
@@ -136,7 +159,7 @@ reader(void *arg)
 }
 
 int
-output_start(int capfd)
+output_start(int capfd, int session)
 {
 	int out[2], err[2];
 	pthread_attr_t attr;
@@ -145,6 +168,7 @@ output_start(int capfd)
 	int rc;
 
 	file = capfd;
+	sock = session;
 	if (pipe2(out, O_CLOEXEC) == -1)
 		return -1;
 	if (pipe2(err, O_CLOEXEC) == -1) {
@@ -212,6 +236,8 @@ output_sync(void)
 
 		pthread_mutex_lock(&lock);
 		done = drained();
+		if (done || now_ms() > end)
+			streaming = false;	/* (the reply follows) */
 		pthread_mutex_unlock(&lock);
 		if (done || now_ms() > end)
 			return;
@@ -226,6 +252,7 @@ output_begin(void)
 	if (file >= 0)
 		(void)ftruncate(file, 0);
 	written = kept = cut = 0;
+	streaming = true;
 	pthread_mutex_unlock(&lock);
 }
 

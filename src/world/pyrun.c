@@ -797,8 +797,7 @@ static void
 send_frame(enum ww_type type, const void *a, size_t alen, const void *b,
     size_t blen)
 {
-	if (jail_wire_send(sock_fd, (enum wire_type)type, a, alen, b,
-	    blen) == -1)
+	if (output_send(sock_fd, (int)type, a, alen, b, blen) == -1)
 		_exit(0);	/* the session is gone */
 }
 
@@ -1950,7 +1949,7 @@ pyrun_serve(int sock, int capfd, int wsdir)
 	self_pid = getpid();
 	/* fds 1 and 2 become pipes read in order (output.c); without them
 	 * the output file takes both streams as one, as before */
-	(void)output_start(capfd);
+	(void)output_start(capfd, sock);
 	line_buffered_stdout();
 	hook = PyCFunction_New(&echo_def, NULL);
 	user_hook = Py_XNewRef(real_hook);

@@ -79,6 +79,8 @@ enum ww_type {
 	WW_CUT		= 'K',	/* u32 enum ww_cut, u64 its size */
 	WW_END		= 'E',
 	WW_ENDED	= 'Z',	/* i32 the interpreter's wait status */
+	WW_LIVE		= 'W',	/* u8 'o' or 'e', text: output as it is
+				   written, before the reply (output.c) */
 };
 
 #define WW_SETUP	1u	/* input flag: run unreported */
@@ -114,6 +116,7 @@ enum ww_status {
 #define WW_MAX_RESULT	(64u << 10)	/* bytes of a repr or message */
 #define WW_MAX_ERROR	4096
 #define WW_MAX_OUTPUT	(64u << 10)	/* bytes of captured output */
+#define WW_MAX_LIVE	16384		/* text bytes of one live frame */
 #define WW_MAX_EVENTS	128		/* audit events per input */
 /* The event a world adds for the copies of the interpreter that ended
  * with the input (forks.c), its one argument their number. */

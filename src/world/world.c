@@ -127,9 +127,18 @@ void
 world_zygote_start(void)
 {
 #ifdef HAVE_PYTHON
+	(void)janitor_start();	/* (forked while the session is small) */
 	(void)zygote_start();
 #endif
 }
+
+#ifndef HAVE_PYTHON
+const char *
+gvisor_memory_bound(void)
+{
+	return NULL;
+}
+#endif
 
 enum world_engine
 world_best_engine(const char **why)

@@ -122,6 +122,12 @@ struct world_input {
 	bool		 literals;	/* report the names bound to plain
 					   data with their reprs (--state) */
 	struct arena	*a;		/* the reply is allocated here */
+	/* What the code writes, as it writes it, while it runs (or NULL):
+	 * for a screen to show now; the reply's output is the record's.
+	 * Called on the caller's thread during world_run(). */
+	void		(*live)(void *ctx, const char *stream,
+			    const char *text, size_t len);
+	void		*live_ctx;
 	/* Bytes of the workspace's contents the session may keep after
 	 * this input (what its memory cap leaves for this path's files);
 	 * a world's read-back keeps no more, nor more than the workspace
@@ -146,6 +152,9 @@ struct world_reply {
 	const char	*refused;	/* a jail's kernel refused a call the
 					   code made (it went on, or raised):
 					   what, as the record says it */
+	const char	*exited;	/* the interpreter ended (exit(),
+					   quit(), SystemExit): how, as the
+					   outcome says it, or NULL */
 	const char	*output;	/* what the code printed, or NULL */
 	const struct world_chunk *chunks;	/* the same, by stream */
 	size_t		 nchunks;
@@ -297,6 +306,14 @@ const char *const *world_literals(const struct world *w, size_t *n);
  * CPython worlds, makes the exec'd program the zygote before main().
  */
 void world_zygote_start(void);
+
+/*
+ * What bounds a gVisor world's memory and CPU here, in words (static),
+ * for --doctor: every world's rlimits, which gVisor enforces, and as
+ * root a memory cgroup for the whole sandbox where the machine gives
+ * one; or NULL without libpython.
+ */
+const char *gvisor_memory_bound(void);
 
 extern const struct world_ops world_model_ops;
 #ifdef HAVE_PYTHON

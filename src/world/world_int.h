@@ -154,11 +154,34 @@ void world_init_main(int sock, int capfd, int wsdir, pid_t interp)
 struct gvisor_proc {
 	pid_t	 pid;		/* runsc, or 0 */
 	char	*dir;		/* the bundle (heap), or NULL */
+	int	 id_lock;	/* as root: the lock on the world's own id
+				   (jail_ids.h), held until it is reaped;
+				   else <= 2 */
+	uid_t	 uid;		/* the id runsc runs as (0: the caller) */
+	char	*runsc;		/* its path, */
+	char	*state;		/* its --root=, */
+	char	*id;		/* and the container's id (heap) */
+	pid_t	 killer;	/* a runsc kill under way, or 0 */
 };
+/* Ctrl-C inside gVisor (world.h's world_interrupt): runsc kill sends
+ * WORLD_INTERRUPT_SIGNAL to the sandbox's PID 1, which passes SIGINT to
+ * the interpreter's group as in the other worlds.  Does not wait. */
+void gvisor_interrupt(struct gvisor_proc *g);
 int gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
     char *why, size_t n);
 void gvisor_failure(const struct gvisor_proc *g, char *why, size_t n);
 void gvisor_reap(struct gvisor_proc *g);
+/*
+ * janitor.c, in the session: start the process that removes what the
+ * session's worlds leave on disk once the session is gone, however it
+ * ends (idempotent; 0, or -1 with errno: then nothing is removed after a
+ * kill); tell it of a gVisor bundle made, and of one removed; and that a
+ * world was killed (its cgroup goes once its processes have).
+ */
+int janitor_start(void);
+void janitor_bundle(const char *dir);
+void janitor_bundle_gone(const char *dir);
+void janitor_world_ended(void);
 /* gvisor.c, first thing in main (world_worker_main): argv[1] is this
  * flag and the process is PID 1 of a sandbox: be the worker, never
  * return.  Otherwise return. */
@@ -189,7 +212,11 @@ unsigned forks_end(void);
  * starts (the file emptied), output_sync() before its reply (the pipes
  * drained), output_cut() the text bytes past the cap and output_total()
  * all the text written. */
-int output_start(int capfd);
+int output_start(int capfd, int sock);
+/* Send one frame on the session's socket (jail_wire_send), never
+ * interleaved with another thread's: 0, or -1. */
+int output_send(int fd, int type, const void *a, size_t alen,
+    const void *b, size_t blen);
 void output_begin(void);
 void output_sync(void);
 uint64_t output_cut(void);
