@@ -130,7 +130,8 @@ static const char help_text[] =
 "                       memory one input may hold on the unsafe and sandbox\n"
 "                       paths (default 256M), and the session with the names\n"
 "                       and files it keeps (default twice INPUT); a size is\n"
-"                       bytes or a number with K, M or G\n"
+"                       bytes or a number with K, M or G; a CPython world's\n"
+"                       budget is three times INPUT (768M at the default)\n"
 "      --play=FILE      start the UI presenting scenario FILE, one step\n"
 "                       at a time (Enter or Right next, Left back, Esc\n"
 "                       the columns)\n"
@@ -669,6 +670,8 @@ main(int argc, char **argv)
 			return usage_error("--doctor takes no inputs, files, "
 			    "--serve or --mcp");
 		world_zygote_start();
+		if (so.memory_input != 0)	/* the bounds it says */
+			world_set_memory(so.memory_input);
 		doctor_run(&d, &r);
 		werr = o.json ? doctor_print_json(&r, stdout) :
 		    doctor_print(&r, stdout);

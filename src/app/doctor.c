@@ -561,12 +561,13 @@ world_bounds(void)
 	jail_cgroup_kinds(&mem, &cpu);
 	if (mem != NULL)
 		m = xasprintf("memory by %s (%llu MiB a world) and rlimits",
-		    mem, (unsigned long long)(WORLD_MEM_BYTES >> 20));
+		    mem, (unsigned long long)(world_memory() >> 20));
 	else
 		m = xasprintf("memory by rlimits only (%d processes x %llu "
 		    "MiB over CPython's base: about %llu MiB a world)",
-		    WORLD_NPROC, (unsigned long long)(WORLD_AS_BYTES >> 20),
-		    (unsigned long long)(WORLD_MEM_BYTES >> 20));
+		    WORLD_NPROC,
+		    (unsigned long long)(world_process_memory(world_memory())
+		    >> 20), (unsigned long long)(world_memory() >> 20));
 	if (cpu != NULL)
 		u = xasprintf("CPU by %s (one core a world) and RLIMIT_CPU "
 		    "(%d processes x %d s)", cpu, WORLD_NPROC,

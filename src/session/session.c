@@ -292,6 +292,9 @@ session_new(const struct session_opts *opts)
 	    MEMORY_INPUT_DEFAULT;
 	s->mem_session = opts->memory_session ? opts->memory_session :
 	    MEMORY_SESSION_DEFAULT;
+	/* the CPython worlds' budget follows it (--serve and --mcp too:
+	 * they share these options) */
+	world_set_memory(s->mem_input);
 	init_paths(s);
 	return s;
 }

@@ -68,6 +68,7 @@ struct cpy {
 	unsigned	 wall_ms;
 	int		 fail_at;
 	int		 kind;		/* enum world_kind */
+	uint64_t	 mem;		/* its budget (world_memory) */
 	struct mfs	*files;		/* the workspace as last seen */
 	char		**env;
 	size_t		 nenv;
@@ -787,7 +788,7 @@ spawn(struct cpy *c, struct arena *a, char **err)
 	/* the world's socket, and the fake internet's capture and sync
 	 * pipes, whose other ends only the world's sink holds: the zygote
 	 * makes them with the world (which it may have built already) */
-	if (zygote_spawn(c->fail_at, c->kind, &sock, &cap_rd, &ctl_wr,
+	if (zygote_spawn(c->fail_at, c->kind, c->mem, &sock, &cap_rd, &ctl_wr,
 	    &c->pidfd, &pid) == -1) {
 		const char *why = zygote_failure();
 		*err = xasprintf("the zygote could not start a world: %s%s%s",
@@ -1281,13 +1282,33 @@ event_effects(struct effects *e, const struct raw *r)
 		    is_event(ev, "subprocess.Popen") ||
 		    strncmp(n, "os.exec", 7) == 0 ||
 		    strncmp(n, "os.posix_spawn", 14) == 0 ||
-		    strncmp(n, "os.spawn", 8) == 0 || is_event(ev, "pty.spawn"))
-			effect(e, "exec", shown(a, arg(ev, is_event(ev,
-			    "subprocess.Popen") ? 1 : 0)), "process",
-			    "arbitrary code ran");
+		    strncmp(n, "os.spawn", 8) == 0 || is_event(ev, "pty.spawn")) {
+			const char *what = shown(a, arg(ev, is_event(ev,
+			    "subprocess.Popen") ? 1 : 0));
+
+			/* no process was created for it (pyrun.c's
+			 * spawn_check): nothing ran, and why */
+			if (i + 1 < r->nevents &&
+			    is_event(&r->events[i + 1], NOSPAWN_EVENT)) {
+				const struct raw_event *no = &r->events[++i];
+
+				bool full = strcmp(arg(no, 0), "full") == 0;
+
+				effect(e, "exec", what, full ?
+				    "resource exhaustion" : NULL, full ?
+				    arena_printf(a, "could not start a process: "
+				    "the world's %s-process limit is full",
+				    arg(no, 1)) : "could not start a process "
+				    "(fork failed)");
+			} else
+				effect(e, "exec", what, "process",
+				    "arbitrary code ran");
+		}
 		else if (is_event(ev, "os.fork") || is_event(ev, "os.forkpty"))
 			effect(e, "fork", "python", "process",
 			    "forked a process");
+		else if (is_event(ev, NOSPAWN_EVENT))
+			continue;
 		else if (is_event(ev, FORKS_EVENT))
 			/* (ours: forks.c; not a harm, so listed only) */
 			effect(e, "ended", "python", NULL, arena_printf(a,
@@ -2031,7 +2052,8 @@ jail_intentions(const struct cpy *c, struct effects *e, size_t from)
 		if (jail && strcmp(f->op, "denied") == 0)
 			f->source = "seccomp";
 		else if (world_kind_contains(c->kind) &&
-		    strcmp(f->op, "exec") == 0) {
+		    strcmp(f->op, "exec") == 0 && strncmp(f->text,
+		    "could not start a process", 25) != 0) {
 			/* (in gVisor, its Sentry runs it, in its sandbox) */
 			f->category = NULL;
 			f->text = arena_printf(e->a, c->kind ==
@@ -2076,6 +2098,29 @@ jail_limit(const struct cpy *c, const struct raw *r, struct arena *a,
 			out->error = arena_printf(a, "RLIMIT_NPROC (%d "
 			    "processes) refused os.fork: %s", WORLD_NPROC,
 			    out->error);
+			return;
+		}
+}
+
+/* A program the input could not start because the world's process
+ * limit was full: the outcome says so in words, never a green ok. */
+static void
+spawn_limit(const struct effects *e, struct arena *a,
+    struct world_reply *out)
+{
+	size_t i;
+
+	if (out->status != WORLD_OK && out->status != WORLD_RAISED)
+		return;
+	for (i = 0; i < e->n; i++)
+		if (strcmp(e->v[i].op, "exec") == 0 &&
+		    strncmp(e->v[i].text, "could not start a process: ", 27)
+		    == 0) {
+			out->error = out->status == WORLD_RAISED ?
+			    arena_printf(a, "%s; then %s", e->v[i].text,
+			    out->error) : e->v[i].text;
+			out->status = WORLD_KILLED;
+			out->layer = "rlimit";
 			return;
 		}
 }
@@ -2357,12 +2402,13 @@ cpy_run(struct world *w, const struct world_input *in,
 		out->layer = "rlimit";
 		out->error = arena_printf(a, "MemoryError: the world's "
 		    "address space is capped at %llu MiB per process",
-		    (unsigned long long)(WORLD_AS_BYTES >> 20));
+		    (unsigned long long)(world_as_over(c->mem) >> 20));
 		effect(&e, "exhaust", "memory", "resource exhaustion",
 		    out->error);
 		break;
 	}
 	jail_limit(c, &r, a, out);
+	spawn_limit(&e, a, out);
 	raw_free(&r);
 effects:
 	out->effects = e.v;
@@ -2437,6 +2483,9 @@ world_cpython_new(unsigned wall_ms, int fail_at, int kind)
 	c->sock = c->pidfd = -1;
 	c->net.fd = c->net.ctl = -1;
 	c->wall_ms = wall_ms ? wall_ms : WORLD_DEFAULT_WALL_MS;
+	/* (a gVisor world's worker sets the default's rlimits itself:
+	 * gvisor.c) */
+	c->mem = kind == WORLD_KIND_GVISOR ? WORLD_MEM_BYTES : world_memory();
 	c->fail_at = fail_at;
 	return c;
 }

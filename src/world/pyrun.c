@@ -53,7 +53,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "jail_int.h"
@@ -236,7 +239,8 @@ is_noise(const char *event, PyObject *args)
 		return true;
 	/* the kernel's refusals are sent as "seccomp" events (jailkind.c):
 	 * the code's own sys.audit('seccomp', ...) is not one */
-	if (strcmp(event, "seccomp") == 0 || strcmp(event, FORKS_EVENT) == 0)
+	if (strcmp(event, "seccomp") == 0 || strcmp(event, FORKS_EVENT) == 0 ||
+	    strcmp(event, NOSPAWN_EVENT) == 0)
 		return true;
 	if (strcmp(event, "open") == 0 && is_write_open(args))
 		return false;
@@ -277,6 +281,87 @@ is_site_hook(PyObject *args)
 	    strstr(s, "/site-packages/") != NULL);
 }
 
+/*
+ * Was a process created for a program the code asked for?  os.system
+ * returns -1 and subprocess raises when fork fails (the world's process
+ * limit full, typically), and the event alone would say a program ran.
+ * The world's pid namespace's last pid (ns_last_pid, held open by PID 1
+ * before the jail's Landlock: world_lastpid_fd) is read at the event and
+ * again at the next event or the statement's end: unchanged, no process
+ * was made, and NOSPAWN_EVENT says so -- "full" when a fork made now (a
+ * raw clone: no atfork handler, so forks.c never sees it) fails with
+ * EAGAIN.  Where the file cannot be read (a gVisor world), nothing is
+ * said.
+ */
+static int world_lastpid_fd = -1;
+static long spawn_lastpid = -1;	/* at a pending event, or -1 */
+
+static long
+read_lastpid(void)
+{
+	char buf[32];
+	ssize_t n;
+
+	if (world_lastpid_fd < 0)
+		return -1;
+	n = pread(world_lastpid_fd, buf, sizeof buf - 1, 0);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return strtol(buf, NULL, 10);
+}
+
+static bool
+is_spawn_event(const char *event)
+{
+	return strcmp(event, "os.system") == 0 ||
+	    strcmp(event, "subprocess.Popen") == 0 ||
+	    strcmp(event, "os.posix_spawn") == 0;
+}
+
+static void
+spawn_check(void)
+{
+	char num[24];
+	const char *why;
+	struct rlimit rl;
+	struct text t;
+	uint16_t len;
+	long pid;
+	int saved = errno;
+
+	if (spawn_lastpid < 0)
+		return;
+	pid = read_lastpid();
+	if (pid < 0 || pid != spawn_lastpid || nevents == WW_MAX_EVENTS) {
+		spawn_lastpid = -1;
+		return;
+	}
+	spawn_lastpid = -1;
+	pid = syscall(SYS_clone, (unsigned long)SIGCHLD, 0UL, 0UL, 0UL, 0UL);
+	if (pid == 0)
+		syscall(SYS_exit_group, 0);
+	why = pid == -1 && errno == EAGAIN ? "full" : "failed";
+	if (pid > 0)
+		(void)waitpid((pid_t)pid, NULL, 0);
+	if (getrlimit(RLIMIT_NPROC, &rl) == -1 || rl.rlim_cur == RLIM_INFINITY)
+		rl.rlim_cur = 0;
+	t.p = events[nevents];
+	t.len = 0;
+	t.cap = WW_MAX_EVENT;
+	adds(&t, NOSPAWN_EVENT);
+	add(&t, "", 1);
+	len = (uint16_t)strlen(why);
+	add(&t, (const char *)&len, 2);
+	add(&t, why, len);
+	len = (uint16_t)snprintf(num, sizeof num, "%llu",
+	    (unsigned long long)rl.rlim_cur);
+	add(&t, (const char *)&len, 2);
+	add(&t, num, len);
+	event_len[nevents++] = (uint32_t)t.len;
+	errno = saved;
+}
+
 static int
 audit_hook(const char *event, PyObject *args, void *data)
 {
@@ -292,6 +377,7 @@ audit_hook(const char *event, PyObject *args, void *data)
 		return 0;
 	in_hook = true;
 	PyErr_Fetch(&type, &value, &tb);
+	spawn_check();
 	if (!is_noise(event, args)) {
 		if (nevents == WW_MAX_EVENTS)
 			dropped++;
@@ -306,6 +392,8 @@ audit_hook(const char *event, PyObject *args, void *data)
 			if (t.len == t.cap)
 				events_cut++;
 			event_len[nevents++] = (uint32_t)t.len;
+			if (is_spawn_event(event))
+				spawn_lastpid = read_lastpid();
 		}
 	}
 	PyErr_Restore(type, value, tb);
@@ -657,6 +745,16 @@ pyrun_after_fork(void)
 	PyObject *sig, *r = NULL;
 
 	PyOS_AfterFork_Child();
+	{
+		/* (a /proc file: regular, of size 0; the jail's seccomp
+		 * refuses fstatfs) */
+		struct stat sb;
+		world_lastpid_fd = fstat(WORLD_LASTPID_FD, &sb) == 0 &&
+		    S_ISREG(sb.st_mode) && sb.st_size == 0 ?
+		    WORLD_LASTPID_FD : -1;
+		if (read_lastpid() <= 0)
+			world_lastpid_fd = -1;
+	}
 	(void)forks_watch();	/* (without it, copies end as before) */
 	/* Ctrl-C is KeyboardInterrupt, as at Python's prompt (the zygote
 	 * initialised CPython without its signal handlers: the session,
@@ -1608,6 +1706,7 @@ run_units(PyObject *main_dict, const char *src, size_t len, bool setup,
 		recording = !setup;
 		v = PyEval_EvalCode(PyTuple_GET_ITEM(made, 0), main_dict,
 		    main_dict);
+		spawn_check();
 		recording = false;
 		Py_DECREF(made);
 		if (v == NULL)
@@ -1670,6 +1769,7 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 
 	nevents = dropped = 0;
 	events_cut = 0;
+	spawn_lastpid = -1;
 	{
 		/* refusals before this input are not its own */
 		struct jailkind_refusal old[JAILKIND_MAX_REFUSALS];

@@ -162,10 +162,13 @@ replica_cgroup_prepare(char *why, size_t n)
 	return rc == -1 ? -1 : 0;
 }
 
+/* This world's memory budget (--memory: zygote.c's request), bytes. */
+static uint64_t world_mem = WORLD_MEM_BYTES;
+
 /*
  * Still root: put the warden, and so every process of the world, in a
  * memory cgroup of its own named by its unique id (reused by the next
- * world with that id), capped at WORLD_MEM_BYTES, and bounded to one
+ * world with that id), capped at its budget (world_mem), and bounded to one
  * core's worth of CPU (jail_cgroup.c).  The cgroup lives as long as the
  * world, so what the processes an input leaves behind hold and burn
  * between inputs is counted too.  Nothing to do where the machine has no
@@ -186,7 +189,7 @@ step_memcg(struct stage *st, const struct jail_ids *ids)
 		return jail_cgroup_cpu_enter((unsigned)ids->uid, st->detail,
 		    sizeof st->detail);
 	return jail_cgroup_enter(cgroup_dir, (unsigned)ids->uid,
-	    WORLD_MEM_BYTES, st->detail, sizeof st->detail);
+	    world_mem, st->detail, sizeof st->detail);
 }
 
 static int
@@ -526,10 +529,12 @@ set_limit(int resource, uint64_t soft, uint64_t hard)
  * One budget per world that holds without a cgroup too: at most
  * WORLD_NPROC tasks (RLIMIT_NPROC counts per user and user namespace, and
  * every world has a user namespace of its own, and as root an id of its
- * own too: jail_ids.h), each of at most the base plus WORLD_AS_BYTES of
- * address space, each of at most WORLD_CPU_SECONDS of CPU over its life.
- * So a world holds at most WORLD_NPROC x (base + WORLD_AS_BYTES) --
- * 12 x 64 MiB, WORLD_MEM_BYTES, with CPython's base of about 24 MiB --
+ * own too: jail_ids.h), each of at most the base plus world_as_over()
+ * of its budget (world_mem) of address space, each of at most
+ * WORLD_CPU_SECONDS of CPU over its life.  So a world holds at most
+ * WORLD_NPROC x (base + world_as_over(world_mem)) -- 12 x 64 MiB,
+ * WORLD_MEM_BYTES at the default --memory, with CPython's base of
+ * about 24 MiB --
  * and burns at most WORLD_NPROC x WORLD_CPU_SECONDS, whatever it leaves
  * running between inputs.  A cgroup, where there is one, bounds the sum
  * at any moment as well: step_memcg.
@@ -541,8 +546,8 @@ world_set_rlimits(uint64_t as_base)
 		errno = ENODATA;
 		return -1;
 	}
-	if (set_limit(RLIMIT_AS, as_base + WORLD_AS_BYTES,
-	    as_base + WORLD_AS_BYTES) == -1 ||
+	if (set_limit(RLIMIT_AS, as_base + world_as_over(world_mem),
+	    as_base + world_as_over(world_mem)) == -1 ||
 	    set_limit(RLIMIT_CPU, WORLD_CPU_SECONDS, WORLD_CPU_SECONDS + 1)
 	    == -1 ||
 	    set_limit(RLIMIT_NPROC, WORLD_NPROC, WORLD_NPROC) == -1 ||
@@ -852,6 +857,16 @@ pid1_main(struct stage *st)
 		refuse(st, WORLD_STEP_NETWORK, errno);
 	if (injected(st, WORLD_STEP_FDS) || step_fds(st) == -1)
 		refuse(st, WORLD_STEP_FDS, errno);
+	{
+		/* (where it cannot be had, the interpreter tells nothing of
+		 * the processes it could not start) */
+		int lp = open("/proc/sys/kernel/ns_last_pid",
+		    O_RDONLY | O_CLOEXEC);
+		if (lp >= 0 && lp != WORLD_LASTPID_FD) {
+			(void)dup3(lp, WORLD_LASTPID_FD, O_CLOEXEC);
+			close(lp);
+		}
+	}
 	if (injected(st, WORLD_STEP_CAPS) || jail_drop_caps() == -1)
 		refuse(st, WORLD_STEP_CAPS, errno);
 	if (injected(st, WORLD_STEP_NO_NEW_PRIVS) || jail_no_new_privs() == -1)
@@ -879,8 +894,11 @@ pid1_main(struct stage *st)
 static void warden(struct stage *st) __attribute__((noreturn));
 
 void
-replica_main(int sock, int cap_wr, int ctl_rd, int fail_at, int kind)
+replica_main(int sock, int cap_wr, int ctl_rd, int fail_at, int kind,
+    uint64_t mem)
 {
+	if (mem != 0)
+		world_mem = mem;
 	struct stage st;
 
 	memset(&st, 0, sizeof st);

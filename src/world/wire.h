@@ -121,6 +121,11 @@ enum ww_status {
 /* The event a world adds for the copies of the interpreter that ended
  * with the input (forks.c), its one argument their number. */
 #define FORKS_EVENT	"sandboxrepl.forks_ended"
+/* The event a world adds after a program the code asked for
+ * (os.system, subprocess.Popen, os.posix_spawn) when no process was
+ * created for it (pyrun.c, spawn_check): its arguments "full" (the
+ * world's process limit was full) or "failed", and RLIMIT_NPROC. */
+#define NOSPAWN_EVENT	"sandboxrepl.no_process"
 #define WW_MAX_EVENT	512		/* bytes of one event */
 #define WW_MAX_FILES	64		/* workspace entries read back */
 #define WW_MAX_DEPTH	8		/* components of an entry's path */

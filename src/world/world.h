@@ -31,6 +31,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct arena;
 struct mfs;
@@ -232,6 +233,15 @@ struct world *world_new(enum world_engine e, unsigned wall_ms, int fail_at);
 struct world *world_new_kind(enum world_engine e, enum world_kind k,
     unsigned wall_ms, int fail_at);
 const char *world_kind_name(enum world_kind k);
+/* The CPython worlds' memory budget follows --memory: input is what one
+ * input may hold (session_opts.memory_input), a world's budget three
+ * times that (world_int.h).  Worlds made after the call take it.
+ * world_memory: the budget in force, bytes. */
+void world_set_memory(uint64_t input);
+uint64_t world_memory(void);
+/* A process's address space over CPython's base in a world of budget
+ * mem (world_memory()), bytes. */
+uint64_t world_process_memory(uint64_t mem);
 /* The CPython worlds run, "3.11.2" in buf, or NULL when this program has
  * none (built without libpython, or its module does not load). */
 const char *world_python_version(char *buf, size_t n);

@@ -53,9 +53,10 @@ const char *world_step_name(enum world_step s);
 #define WORLD_WS_INODES		1024
 #define WORLD_TMP_BYTES		(32u << 20)	/* /tmp, and the output */
 /*
- * A world's budget (replica.c, world_set_rlimits): WORLD_NPROC tasks of
- * at most CPython's base (about 24 MiB) plus WORLD_AS_BYTES each, so
- * 12 x 64 MiB = WORLD_MEM_BYTES in all without a cgroup; where a memory
+ * A world's budget at the default --memory (replica.c,
+ * world_set_rlimits): WORLD_NPROC tasks of at most CPython's base (about
+ * 24 MiB) plus WORLD_AS_BYTES each, so 12 x 64 MiB = WORLD_MEM_BYTES in
+ * all without a cgroup; where a memory
  * cgroup can be had (jail_cgroup.c) it caps the same figure with the
  * tmpfs pages counted.  64 MiB keeps CPython with ssl and urllib, a shell,
  * curl and a few threads workable; 12 tasks are the world's own (the
@@ -67,9 +68,31 @@ const char *world_step_name(enum world_step s);
 #define WORLD_AS_BYTES		(40ull << 20)	/* per process, over base */
 #define WORLD_NPROC		12
 #define WORLD_MEM_BYTES		(768ull << 20)
+/*
+ * --memory moves the budget: a world's is three times what one input may
+ * hold (world_set_memory; the default 256M gives WORLD_MEM_BYTES), never
+ * less than WORLD_MEM_MIN, and a process's address space over the base
+ * is its share, WORLD_NPROC of them, less CPython's base
+ * (WORLD_BASE_BYTES): 40 MiB at the default, WORLD_AS_MIN at least.
+ */
+#define WORLD_BASE_BYTES	(24ull << 20)
+#define WORLD_AS_MIN		(16ull << 20)
+#define WORLD_MEM_MIN		(WORLD_NPROC * (WORLD_BASE_BYTES + WORLD_AS_MIN))
+
+static inline uint64_t
+world_as_over(uint64_t mem)
+{
+	uint64_t share = mem / WORLD_NPROC;
+
+	return share >= WORLD_BASE_BYTES + WORLD_AS_MIN ?
+	    share - WORLD_BASE_BYTES : WORLD_AS_MIN;
+}
 #define WORLD_FSIZE_BYTES	(16u << 20)
 #define WORLD_NOFILE		256
 #define WORLD_CPU_SECONDS	60		/* per process, over its life */
+/* PID 1 leaves the world's /proc/sys/kernel/ns_last_pid open here,
+ * close-on-exec, before the jail's Landlock (pyrun.c, spawn_check). */
+#define WORLD_LASTPID_FD	6
 #define WORLD_HOME		"/home/agent"	/* HOME: a small tmpfs */
 #define WORLD_WORKSPACE		"/workspace"	/* the cwd: the path's files */
 #define WORLD_INNER_ID		1000		/* the agent user inside */
@@ -83,15 +106,15 @@ const char *world_step_name(enum world_step s);
  * errno. */
 int zygote_start(void);
 int zygote_ensure(void);
-int zygote_spawn(int fail_at, int kind, int *sock, int *cap_rd, int *ctl_wr,
-    int *pidfd, pid_t *pid);
+int zygote_spawn(int fail_at, int kind, uint64_t mem, int *sock, int *cap_rd,
+    int *ctl_wr, int *pidfd, pid_t *pid);
 /* Why CPython could not start in the zygote, or "". */
 const char *zygote_failure(void);
 
 /* replica.c, in the zygote's child: build the world and run it; never
  * returns.  fail_at is a test hook (enum world_step, 0 = none). */
-void replica_main(int sock, int cap_wr, int ctl_rd, int fail_at, int kind)
-    __attribute__((noreturn));
+void replica_main(int sock, int cap_wr, int ctl_rd, int fail_at, int kind,
+    uint64_t mem) __attribute__((noreturn));
 /* replica.c, in the zygote: compile the worlds' seccomp filter and make
  * the fake internet's CA, once.
  * 0, or -1 with why. */

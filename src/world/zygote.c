@@ -117,6 +117,7 @@ static const char *const zygote_env[] = {
 struct zreq {
 	uint32_t	fail_at;
 	uint32_t	kind;	/* enum world_kind */
+	uint64_t	mem;	/* the world's memory budget (world_memory) */
 };
 
 struct zrep {
@@ -233,6 +234,8 @@ struct made {
 #define KINDS	8		/* more than enum world_kind has */
 static struct made spares[KINDS];
 static bool wanted[KINDS];	/* a session asked for this kind */
+/* the budget the last request of a kind asked for, its spare's */
+static uint64_t spare_mem[KINDS];
 
 static void
 made_close(struct made *m)
@@ -249,7 +252,7 @@ made_close(struct made *m)
 
 /* Fork a warden for a world of kind, with a fresh socket and pipes. */
 static int
-make_world(int ctl, int kind, int fail_at, struct made *m)
+make_world(int ctl, int kind, int fail_at, uint64_t mem, struct made *m)
 {
 	int sv[2], cap[2] = { -1, -1 }, sync[2] = { -1, -1 }, saved;
 	pid_t pid;
@@ -279,7 +282,7 @@ make_world(int ctl, int kind, int fail_at, struct made *m)
 		close(sv[0]);
 		close(cap[0]);
 		close(sync[1]);
-		replica_main(sv[1], cap[1], sync[0], fail_at, kind);
+		replica_main(sv[1], cap[1], sync[0], fail_at, kind, mem);
 	}
 	saved = errno;
 	close(sv[1]);
@@ -313,7 +316,8 @@ spares_make(int ctl)
 
 	for (k = 0; k < KINDS; k++)
 		if (wanted[k] && spares[k].pid == 0)
-			(void)make_world(ctl, (int)k, 0, &spares[k]);
+			(void)make_world(ctl, (int)k, 0, spare_mem[k] ?
+			    spare_mem[k] : WORLD_MEM_BYTES, &spares[k]);
 }
 
 static void zygote_main(int ctl) __attribute__((noreturn));
@@ -378,12 +382,21 @@ zygote_main(int ctl)
 		if (n != (ssize_t)sizeof req || req.kind >= KINDS)
 			continue;
 		memset(&rep, 0, sizeof rep);
+		if (req.mem == 0)
+			req.mem = WORLD_MEM_BYTES;
+		if (spares[req.kind].pid > 0 && (spare_mem[req.kind] ?
+		    spare_mem[req.kind] : WORLD_MEM_BYTES) != req.mem) {
+			/* built for another budget (--memory) */
+			kill(spares[req.kind].pid, SIGKILL);
+			made_close(&spares[req.kind]);
+		}
+		spare_mem[req.kind] = req.mem;
 		if (req.fail_at == 0 && spares[req.kind].pid > 0) {
 			m = spares[req.kind];	/* built while the session
 						   typed */
 			memset(&spares[req.kind], 0, sizeof m);
 		} else if (make_world(ctl, (int)req.kind, (int)req.fail_at,
-		    &m) == -1) {
+		    req.mem, &m) == -1) {
 			rep.pid = -1;
 			rep.err = errno;
 		}
@@ -564,10 +577,10 @@ zygote_ensure(void)
 }
 
 int
-zygote_spawn(int fail_at, int kind, int *sock, int *cap_rd, int *ctl_wr,
-    int *pidfd, pid_t *pid)
+zygote_spawn(int fail_at, int kind, uint64_t mem, int *sock, int *cap_rd,
+    int *ctl_wr, int *pidfd, pid_t *pid)
 {
-	struct zreq req = { (uint32_t)fail_at, (uint32_t)kind };
+	struct zreq req = { (uint32_t)fail_at, (uint32_t)kind, mem };
 	struct zrep rep;
 	int fds[4];
 
