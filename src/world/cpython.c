@@ -2485,7 +2485,7 @@ world_cpython_new(unsigned wall_ms, int fail_at, int kind)
 	c->wall_ms = wall_ms ? wall_ms : WORLD_DEFAULT_WALL_MS;
 	/* (a gVisor world's worker sets the default's rlimits itself:
 	 * gvisor.c) */
-	c->mem = kind == WORLD_KIND_GVISOR ? WORLD_MEM_BYTES : world_memory();
+	c->mem = world_memory();
 	c->fail_at = fail_at;
 	return c;
 }

@@ -94,7 +94,7 @@
  * (jail_cgroup.c): what the code holds, as in every world
  * (WORLD_MEM_BYTES), and gVisor's own kernel and gofer beside it.
  */
-#define GVISOR_MEM_BYTES	(WORLD_MEM_BYTES + (256ull << 20))
+#define GVISOR_MEM_BYTES	(world_memory() + (256ull << 20))
 
 /* A read-only file's bind mount. */
 static const char *const ro_file_opts[] = { "bind", "ro", "nosuid", "nodev",
@@ -266,7 +266,7 @@ make_spec(const char *exe, int fail_at, json_t *mounts)
 	    NULL };
 	static const char *const proc[] = { "nosuid", "nodev", "noexec",
 	    NULL };
-	char ws[32], tmp[32], uid[16], gid[16], fail[16];
+	char ws[32], tmp[32], uid[16], gid[16], fail[16], mem[32];
 	const char *ws_opts[] = { ws, uid, gid, "mode=0755", "nosuid",
 	    "nodev", NULL };
 	const char *tmp_opts[] = { tmp, "mode=1777", "nosuid", "nodev",
@@ -280,6 +280,7 @@ make_spec(const char *exe, int fail_at, json_t *mounts)
 	snprintf(gid, sizeof gid, "gid=%d", WORLD_INNER_ID);
 	snprintf(tmp, sizeof tmp, "size=%u", WORLD_TMP_BYTES);
 	snprintf(fail, sizeof fail, "%d", fail_at);
+	snprintf(mem, sizeof mem, "%llu", (unsigned long long)world_memory());
 	json_array_append_new(mounts, mount_of("/proc", "proc", "proc", proc));
 	json_array_append_new(mounts, mount_of("/dev", "tmpfs", "tmpfs",
 	    NULL));
@@ -292,14 +293,14 @@ make_spec(const char *exe, int fail_at, json_t *mounts)
 	    home_opts));
 	json_array_append_new(mounts, mount_of("/tmp", "tmpfs", "tmpfs",
 	    tmp_opts));
-	spec = json_pack("{s:s, s:{s:{s:i, s:i}, s:[s, s, s], "
+	spec = json_pack("{s:s, s:{s:{s:i, s:i}, s:[s, s, s, s], "
 	    "s:[s, s, s], s:s, s:{}, s:b, s:[{s:s, s:i, s:i}, "
 	    "{s:s, s:i, s:i}]}, s:{s:s, s:b}, s:s, s:o, "
 	    "s:{s:[{s:s}, {s:s}, {s:s}, {s:s}, {s:s}]}}",
 	    "ociVersion", "1.0.0",
 	    "process",
 	      "user", "uid", WORLD_INNER_ID, "gid", WORLD_INNER_ID,
-	      "args", WORKER_PATH, GVISOR_WORKER_FLAG, fail,
+	      "args", WORKER_PATH, GVISOR_WORKER_FLAG, fail, mem,
 	      "env", "PATH=/usr/bin:/bin", "HOME=" WORLD_HOME, "LANG=C.UTF-8",
 	      "cwd", WORLD_WORKSPACE,
 	      "capabilities",
@@ -787,10 +788,11 @@ worker_fds(int *sock)
  * own, and raising one is EPERM.  0, or -1 with errno.
  */
 static int
-worker_rlimits(uint64_t as_base)
+worker_rlimits(uint64_t as_base, uint64_t mem)
 {
-	static const struct { int res; uint64_t v; } lim[] = {
-		{ RLIMIT_AS, WORLD_AS_BYTES },	/* (plus the base) */
+	const struct { int res; uint64_t v; } lim[] = {
+		/* (plus the base; --memory's budget, world.h) */
+		{ RLIMIT_AS, world_as_over(mem) },
 		{ RLIMIT_CPU, WORLD_CPU_SECONDS },
 		{ RLIMIT_NPROC, WORLD_NPROC },
 		{ RLIMIT_FSIZE, WORLD_FSIZE_BYTES },
@@ -821,10 +823,11 @@ worker_rlimits(uint64_t as_base)
 	return 0;
 }
 
-static void gvisor_worker(int fail_at) __attribute__((noreturn));
+static void gvisor_worker(int fail_at, uint64_t mem)
+    __attribute__((noreturn));
 
 static void
-gvisor_worker(int fail_at)
+gvisor_worker(int fail_at, uint64_t mem)
 {
 	char why[WW_MAX_DETAIL] = "";
 	int sock = fcntl(0, F_DUPFD_CLOEXEC, 10);
@@ -838,7 +841,7 @@ gvisor_worker(int fail_at)
 	    pyrun_init(why, sizeof why) == -1)
 		refuse(sock, WORLD_STEP_PYTHON, errno ? errno : EIO, why);
 	if (injected(fail_at, WORLD_STEP_RLIMITS) ||
-	    worker_rlimits(jail_mapped_bytes()) == -1)
+	    worker_rlimits(jail_mapped_bytes(), mem) == -1)
 		refuse(sock, WORLD_STEP_RLIMITS, errno, "");
 	if ((interp = fork()) == -1)
 		refuse(sock, WORLD_STEP_PYTHON, errno, "fork");
@@ -857,9 +860,12 @@ gvisor_worker(int fail_at)
 void
 gvisor_worker_main(int argc, char **argv)
 {
-	if (argc >= 3 && strcmp(argv[1], GVISOR_WORKER_FLAG) == 0 &&
-	    getpid() == 1)
-		gvisor_worker(atoi(argv[2]));
+	if (argc >= 4 && strcmp(argv[1], GVISOR_WORKER_FLAG) == 0 &&
+	    getpid() == 1) {
+		uint64_t mem = strtoull(argv[3], NULL, 10);
+		gvisor_worker(atoi(argv[2]), mem >= WORLD_MEM_MIN ? mem :
+		    WORLD_MEM_BYTES);
+	}
 }
 
 /* ---------------------------------------------------------------- */
@@ -878,8 +884,8 @@ gvisor_memory_bound(void)
 	len = snprintf(text, sizeof text, "enforced by gVisor: at most %u "
 	    "processes of %u MiB of address space over the interpreter's "
 	    "(%u MiB in all), %u s of CPU each, and the wall clock per input",
-	    (unsigned)WORLD_NPROC, MIB(WORLD_AS_BYTES), MIB(WORLD_MEM_BYTES),
-	    (unsigned)WORLD_CPU_SECONDS);
+	    (unsigned)WORLD_NPROC, MIB(world_as_over(world_memory())),
+	    MIB(world_memory()), (unsigned)WORLD_CPU_SECONDS);
 	if (geteuid() == 0 && len > 0 && (size_t)len < sizeof text)
 		snprintf(text + len, sizeof text - (size_t)len, "; as root, "
 		    "under an id of its own, and the whole sandbox (gVisor's "
