@@ -42,7 +42,10 @@ for c in "$srcdir"/src/*/*.c; do
 	*/world/zygote.c)
 		[ -n "$with_python" ] || continue ;;
 	esac
-	o=$out/obj/$(basename "$c" .c).o
+	# (named with their folder: src/sandbox/budget.c and
+	# src/world/budget.c are two files)
+	d=$(basename "$(dirname "$c")")
+	o=$out/obj/${d}_$(basename "$c" .c).o
 	if [ ! -f "$o" ] || [ "$c" -nt "$o" ] || [ "$builddir/config.h" -nt "$o" ]; then
 		echo "  CC (fuzz) $(basename "$c")"
 		$CLANG $cflags -fsanitize=fuzzer-no-link -c "$c" -o "$o"
