@@ -239,32 +239,52 @@ fail:
 	return -1;
 }
 
-static int
-compile(struct jail_bpf *out, uint32_t action)
+/* A filter over a default of ALLOW, optimised as a tree; NULL with
+ * errno. */
+static scmp_filter_ctx
+new_filter(struct jail_bpf *out)
 {
 	scmp_filter_ctx ctx;
-	int rc, saved;
+	int rc;
 
 	out->insns = NULL;
 	out->len = 0;
 	ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (ctx == NULL) {
 		errno = ENOMEM;
-		return -1;
+		return NULL;
 	}
 	rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
 	if (rc < 0) {
 		seccomp_release(ctx);
 		errno = -rc;
-		return -1;
+		return NULL;
 	}
-	rc = build(ctx, action);
+	return ctx;
+}
+
+/* Export ctx's program into out when rc is 0; release ctx either way. */
+static int
+finish_filter(scmp_filter_ctx ctx, int rc, struct jail_bpf *out)
+{
+	int saved;
+
 	if (rc == 0)
 		rc = export(ctx, out);
 	saved = errno;
 	seccomp_release(ctx);
 	errno = saved;
 	return rc;
+}
+
+static int
+compile(struct jail_bpf *out, uint32_t action)
+{
+	scmp_filter_ctx ctx = new_filter(out);
+
+	if (ctx == NULL)
+		return -1;
+	return finish_filter(ctx, build(ctx, action), out);
 }
 
 /*
@@ -277,23 +297,12 @@ int
 jail_seccomp_compile_table(struct jail_bpf *out, uint32_t action,
     const char *const *except, int (*more)(void *ctx, void *arg), void *arg)
 {
-	scmp_filter_ctx ctx;
+	scmp_filter_ctx ctx = new_filter(out);
 	size_t i, j;
-	int rc, saved;
+	int rc = 0;
 
-	out->insns = NULL;
-	out->len = 0;
-	ctx = seccomp_init(SCMP_ACT_ALLOW);
-	if (ctx == NULL) {
-		errno = ENOMEM;
+	if (ctx == NULL)
 		return -1;
-	}
-	rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
-	if (rc < 0) {
-		seccomp_release(ctx);
-		errno = -rc;
-		return -1;
-	}
 	for (i = 0; rc == 0 && i < sizeof trapped / sizeof trapped[0]; i++) {
 		for (j = 0; except != NULL && except[j] != NULL; j++)
 			if (strcmp(except[j], trapped[i]) == 0)
@@ -305,12 +314,7 @@ jail_seccomp_compile_table(struct jail_bpf *out, uint32_t action,
 	}
 	if (rc == 0 && more != NULL)
 		rc = more(ctx, arg);
-	if (rc == 0)
-		rc = export(ctx, out);
-	saved = errno;
-	seccomp_release(ctx);
-	errno = saved;
-	return rc;
+	return finish_filter(ctx, rc, out);
 }
 
 int
