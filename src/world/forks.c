@@ -150,6 +150,20 @@ read_pids(int fd, pid_t *v, size_t max)
 	return n;
 }
 
+/* Reap what of waiting has ended; keep what is alive (a program, or a
+ * copy not ended yet); drop what is not the interpreter's child. */
+static void
+reap_waiting(void)
+{
+	size_t i;
+
+	for (i = 0; i < nwaiting;)
+		if (waitpid(waiting[i], NULL, WNOHANG) == 0)
+			i++;
+		else
+			waiting[i] = waiting[--nwaiting];
+}
+
 unsigned
 forks_end(void)
 {
@@ -159,11 +173,7 @@ forks_end(void)
 
 	if (born[0] < 0 || getpid() != interp)
 		return 0;
-	for (i = 0; i < nwaiting;)	/* (what ended since) */
-		if (waitpid(waiting[i], NULL, WNOHANG) != 0)
-			waiting[i] = waiting[--nwaiting];
-		else
-			i++;
+	reap_waiting();		/* (what ended since) */
 	/* A fork about to exec a program (pid == 0 and os.execv(...)), and
 	 * one a busy machine has not run yet, gets a moment to do so before
 	 * anything is told; from then on a copy born ends at birth. */
@@ -206,13 +216,7 @@ forks_end(void)
 	k += read_pids(ended[0], gone + k, MAX_BORN - k);
 	for (i = 0; i < k && nwaiting < MAX_BORN; i++)
 		waiting[nwaiting++] = gone[i];	/* (one not told yet) */
-	for (i = 0; i < nwaiting;) {
-		pid_t r = waitpid(waiting[i], NULL, WNOHANG);
-		if (r == 0)
-			i++;	/* alive: a program, or not ended yet */
-		else
-			waiting[i] = waiting[--nwaiting];
-	}
+	reap_waiting();
 	return (unsigned)k;
 }
 
