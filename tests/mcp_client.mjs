@@ -132,7 +132,7 @@ check('http_get: refused on the sandbox path',
 r = await call('run_code', { code: 'delete_file({"path": "secrets.txt"})', path: 'unsafe' });
 check('run_code on the unsafe path: the delete happens (simulated), no error',
     r.isError === false && r.structuredContent.path === 'unsafe' &&
-    r.structuredContent.verdict === 'simulated' &&
+    r.structuredContent.verdict === 'landed' &&
     !r.structuredContent.fs.includes('secrets.txt'), r);
 
 // what the code and its programs wrote, in order, in the record and as a

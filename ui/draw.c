@@ -41,7 +41,8 @@ draw_verdict_attr(const struct ui *u, enum verdict v)
 		return draw_attr(u, UC_OK);
 	case VERDICT_BLOCKED:
 		return draw_attr(u, UC_BLOCKED);
-	case VERDICT_SIMULATED:
+	case VERDICT_LANDED:
+	case VERDICT_BYPASSED:
 		return draw_attr(u, UC_DAMAGE);
 	case VERDICT_CONTAINED:
 		return draw_attr(u, UC_CONTAINED);

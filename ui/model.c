@@ -558,7 +558,8 @@ model_strip(const struct model *m, enum path_id p,
 			out[i].mark = STRIP_UNREACHED;
 		else
 			out[i].mark = last->verdict == VERDICT_OK ||
-			    last->verdict == VERDICT_SIMULATED ? STRIP_DONE :
+			    last->verdict == VERDICT_LANDED ||
+			    last->verdict == VERDICT_BYPASSED ? STRIP_DONE :
 			    STRIP_STOPPED;
 	}
 	return n;

@@ -21,7 +21,7 @@ static const struct {
 	enum verdict	 verdict;
 	enum ui_color	 color;
 } cols[] = {
-	{ "landed",    VERDICT_SIMULATED, UC_DAMAGE },
+	{ "landed",    VERDICT_LANDED,    UC_DAMAGE },
 	{ "blocked",   VERDICT_BLOCKED,   UC_BLOCKED },
 	{ "contained", VERDICT_CONTAINED, UC_CONTAINED },
 	{ "passed",    VERDICT_OK,        UC_OK },

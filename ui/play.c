@@ -510,58 +510,6 @@ elide(struct arena *a, const char *s, int w, size_t max)
 	}
 }
 
-/* The word a student reads aloud for the record. */
-static const char *
-verdict_word(const struct record *r)
-{
-	static const char *const words[VERDICT__COUNT] = {
-#define X(e, name) #e,
-		VERDICTS(X)
-#undef X
-	};
-
-	if (r->rule != NULL && strcmp(r->rule, "bypassed") == 0)
-		return "BYPASSED";
-	return words[r->verdict];
-}
-
-/* What happened, in one sentence: the reason for a refusal, the answer
- * for work that passed, the harm done (its effects) for damage. */
-static const char *
-what_happened(struct arena *a, const struct record *r)
-{
-	struct sbuf b = SBUF_INIT;
-	const char *s;
-	size_t i;
-	bool bypassed = r->rule != NULL && strcmp(r->rule, "bypassed") == 0;
-
-	if (!bypassed && r->verdict != VERDICT_OK &&
-	    r->verdict != VERDICT_SIMULATED && r->reason != NULL)
-		return r->reason;
-	/* work that passed: the trace's words ("wrote out.txt", "ran
-	 * inside the jail: ..."), a bare value as what the code returned */
-	if (!bypassed && r->verdict == VERDICT_OK && r->outcome != NULL)
-		return r->kind == KIND_CODE && r->result != NULL &&
-		    strcmp(r->outcome, r->result) == 0 ?
-		    arena_printf(a, "returned %s", r->result) : r->outcome;
-	for (i = 0; i < r->neffects; i++)
-		if (r->effects[i].category != NULL && r->effects[i].text)
-			sbuf_addf(&b, "%s%s", b.len ? "; " : "",
-			    r->effects[i].text);
-	if (b.len == 0 && (bypassed || r->verdict == VERDICT_SIMULATED))
-		for (i = 0; i < r->neffects; i++)
-			if (r->effects[i].text != NULL)
-				sbuf_addf(&b, "%s%s", b.len ? "; " : "",
-				    r->effects[i].text);
-	if (b.len > 0) {
-		s = arena_strdup(a, sbuf_cstr(&b));
-		sbuf_free(&b);
-		return s;
-	}
-	sbuf_free(&b);
-	return r->outcome ? r->outcome : r->reason ? r->reason : "";
-}
-
 /* The policy of a sandbox record run once per policy ("... [dunder]"). */
 static const char *
 policy_of(struct arena *a, const struct record *r, const struct scn_step *st)
@@ -688,7 +636,7 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 			who[nrec] = pol ? arena_printf(a, "%s [%s]",
 			    record_path_name(rec->path), pol) :
 			    record_path_name(rec->path);
-			what[nrec] = what_happened(a, rec);
+			what[nrec] = record_happened(a, rec);
 			if (pad_width(who[nrec]) > whow)
 				whow = pad_width(who[nrec]);
 			if ((int)strlen(record_layer_name(rec->layer)) > layw)
@@ -792,7 +740,7 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 			draw_text(r, row, 1, A_BOLD, who[i]);
 			draw_text(r, row, 1 + whow + 2,
 			    draw_verdict_attr(u, recs[i]->verdict) | A_BOLD,
-			    verdict_word(recs[i]));
+			    record_verdict_word(recs[i]->verdict));
 			draw_text(r, row, 1 + whow + 2 + 9 + 2,
 			    draw_attr(u, UC_DIM),
 			    record_layer_name(recs[i]->layer));

@@ -24,13 +24,19 @@
 
 #define X_NAME(e, name) name,
 static const char *const path_names[] = { PATHS(X_NAME) };
-static const char *const verdict_names[] = { VERDICTS(X_NAME) };
+#define X_VNAME(e, name, word) name,
+static const char *const verdict_names[] = { VERDICTS(X_VNAME) };
+#undef X_VNAME
+#define X_VWORD(e, name, word) word,
+static const char *const verdict_words[] = { VERDICTS(X_VWORD) };
+#undef X_VWORD
 static const char *const layer_names[] = { LAYERS(X_NAME) };
 static const char *const kind_names[] = { KINDS(X_NAME) };
 #undef X_NAME
 
 const char *record_path_name(enum path_id p) { return path_names[p]; }
 const char *record_verdict_name(enum verdict v) { return verdict_names[v]; }
+const char *record_verdict_word(enum verdict v) { return verdict_words[v]; }
 const char *record_layer_name(enum layer l) { return layer_names[l]; }
 const char *record_kind_name(enum input_kind k) { return kind_names[k]; }
 

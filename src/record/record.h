@@ -30,12 +30,22 @@ struct sbuf;
 	X(JAIL,    "jail")			\
 	X(GVISOR,  "jail:gvisor")
 
-#define VERDICTS(X)				\
-	X(OK,        "ok")			\
-	X(BLOCKED,   "blocked")			\
-	X(ERROR,     "error")			\
-	X(SIMULATED, "simulated")		\
-	X(CONTAINED, "contained")
+/*
+ * X(enum suffix, name in records, the word on screen).  One vocabulary:
+ * the screen, the records, :summary, the handout and the docs use these
+ * words and no others.  LANDED: an attack did its damage, in the unsafe
+ * path's throwaway copy.  BYPASSED: a weak filter admitted code it
+ * should have refused, whatever happened next.  INSIDE: the code did
+ * damage inside the jail's own copy; the host is untouched.
+ */
+#define VERDICTS(X)					\
+	X(OK,        "ok",        "ok")			\
+	X(BLOCKED,   "blocked",   "BLOCKED")		\
+	X(ERROR,     "error",     "error")		\
+	X(LANDED,    "landed",    "LANDED")		\
+	X(CONTAINED, "contained", "CONTAINED")		\
+	X(BYPASSED,  "bypassed",  "BYPASSED")		\
+	X(INSIDE,    "inside",    "INSIDE")
 
 /* The layers an input passes, in the order it meets them. */
 #define LAYERS(X)				\
@@ -62,7 +72,7 @@ struct sbuf;
 #define X_ENUM(e, name) PATH_##e,
 enum path_id { PATHS(X_ENUM) PATH__COUNT };
 #undef X_ENUM
-#define X_ENUM(e, name) VERDICT_##e,
+#define X_ENUM(e, name, word) VERDICT_##e,
 enum verdict { VERDICTS(X_ENUM) VERDICT__COUNT };
 #undef X_ENUM
 #define X_ENUM(e, name) LAYER_##e,
@@ -74,6 +84,8 @@ enum input_kind { KINDS(X_ENUM) KIND__COUNT };
 
 const char *record_path_name(enum path_id p);
 const char *record_verdict_name(enum verdict v);
+/* The verdict's word on screen: "LANDED", "BLOCKED", "ok". */
+const char *record_verdict_word(enum verdict v);
 const char *record_layer_name(enum layer l);
 const char *record_kind_name(enum input_kind k);
 /* Parse a path name ("jail:ns" is "jail"); false when unknown. */
@@ -199,6 +211,12 @@ struct record {
  * trace line is made here.  Strings in a.
  */
 void record_set_line(struct record *r, struct arena *a);
+
+/* What happened, in one sentence, after the verdict's word: the reason
+ * for a refusal, the answer for work that passed, the harm done (its
+ * effects) for damage.  The presenter's rows, :summary and the handout
+ * say it.  A string in a (or one of the record's). */
+const char *record_happened(struct arena *a, const struct record *r);
 
 /* Append the record as one JSON object (no newline). */
 void record_json(const struct record *r, struct sbuf *out);

@@ -238,10 +238,10 @@ trace_render(const struct trace_step *st)
 	} else if (r->verdict == VERDICT_OK && st->path == PATH_UNSAFE) {
 		const char *sim = simulated_outcome(st);
 		if (sim != NULL) {
-			r->verdict = VERDICT_SIMULATED;
+			r->verdict = VERDICT_LANDED;
 			outcome = sim;
 		}
-	} else if (r->verdict == VERDICT_SIMULATED) {
+	} else if (r->verdict == VERDICT_LANDED) {
 		outcome = simulated_outcome(st);
 		if (st->raised_after != NULL && outcome != NULL)
 			outcome = arena_printf(st->a, "%s; then %s", outcome,
@@ -292,4 +292,41 @@ trace_render(const struct trace_step *st)
 	outcome = decorate(st, outcome);
 	r->outcome = outcome;
 	record_set_line(r, st->a);
+}
+
+/* What happened, in one sentence: the reason for a refusal, the answer
+ * for work that passed, the harm done (its effects) for damage. */
+const char *
+record_happened(struct arena *a, const struct record *r)
+{
+	struct sbuf b = SBUF_INIT;
+	const char *s;
+	size_t i;
+	bool bypassed = r->rule != NULL && strcmp(r->rule, "bypassed") == 0;
+
+	if (!bypassed && r->verdict != VERDICT_OK &&
+	    r->verdict != VERDICT_LANDED && r->reason != NULL)
+		return r->reason;
+	/* work that passed: the trace's words ("wrote out.txt", "ran
+	 * inside the jail: ..."), a bare value as what the code returned */
+	if (!bypassed && r->verdict == VERDICT_OK && r->outcome != NULL)
+		return r->kind == KIND_CODE && r->result != NULL &&
+		    strcmp(r->outcome, r->result) == 0 ?
+		    arena_printf(a, "returned %s", r->result) : r->outcome;
+	for (i = 0; i < r->neffects; i++)
+		if (r->effects[i].category != NULL && r->effects[i].text)
+			sbuf_addf(&b, "%s%s", b.len ? "; " : "",
+			    r->effects[i].text);
+	if (b.len == 0 && (bypassed || r->verdict == VERDICT_LANDED))
+		for (i = 0; i < r->neffects; i++)
+			if (r->effects[i].text != NULL)
+				sbuf_addf(&b, "%s%s", b.len ? "; " : "",
+				    r->effects[i].text);
+	if (b.len > 0) {
+		s = arena_strdup(a, sbuf_cstr(&b));
+		sbuf_free(&b);
+		return s;
+	}
+	sbuf_free(&b);
+	return r->outcome ? r->outcome : r->reason ? r->reason : "";
 }

@@ -1007,7 +1007,7 @@ decide_exception(struct step *st)
 			/* No boundary: the bomb "goes off", on paper. */
 			effect_add(&ev->effects, "exhaust", "memory and CPU",
 			    EFFECT_EXHAUSTION, bomb_estimate(st), false);
-			decide(st, VERDICT_SIMULATED, LAYER_EVAL, NULL, NULL);
+			decide(st, VERDICT_LANDED, LAYER_EVAL, NULL, NULL);
 			return;
 		}
 		decide(st, VERDICT_BLOCKED, LAYER_LIMITS, "limits",
@@ -1184,7 +1184,7 @@ mark_bypass(struct step *st)
 	if (st->world != NULL && st->r->verdict != VERDICT_OK &&
 	    st->raised_after == NULL)
 		st->raised_after = st->r->reason;
-	st->r->verdict = VERDICT_SIMULATED;
+	st->r->verdict = VERDICT_BYPASSED;
 	st->r->layer = LAYER_ALLOWLIST;
 	st->r->rule = "bypassed";
 	st->r->reason = NULL;	/* (trace.c tells what got through) */
@@ -1728,7 +1728,7 @@ run_world(struct step *st, const char *src, const struct node *root,
 				break;
 		if (i < rep.neffects && !world_kind_contains(w->kind)) {
 			/* (in a jail, nothing is simulated) */
-			decide(st, VERDICT_SIMULATED, LAYER_EVAL, NULL,
+			decide(st, VERDICT_LANDED, LAYER_EVAL, NULL,
 			    rep.error);
 			st->raised_after = rep.error;
 			break;
@@ -1746,7 +1746,7 @@ run_world(struct step *st, const char *src, const struct node *root,
 			    "limits", rep.error);
 		else
 			decide(st, world_kind_contains(w->kind) ?
-			    VERDICT_CONTAINED : VERDICT_SIMULATED,
+			    VERDICT_CONTAINED : VERDICT_LANDED,
 			    layer_named(rep.layer), w->kind ==
 			    WORLD_KIND_GVISOR ? "gvisor" :
 			    world_kind_contains(w->kind) ? "kernel" : NULL,

@@ -109,7 +109,7 @@ test_run_all_directives(void **state)
 	assert_int_equal(out.records[0].budget_limit, 5);
 	scenario_exec(s, &sc.steps[6], a, &out);	/* delete on both */
 	assert_int_equal(out.nrecords, 2);
-	assert_int_equal(out.records[0].verdict, VERDICT_SIMULATED);
+	assert_int_equal(out.records[0].verdict, VERDICT_LANDED);
 	assert_int_equal(out.records[1].verdict, VERDICT_BLOCKED);
 	assert_string_equal(out.records[0].label, "unsafe delete_file");
 	assert_string_equal(out.records[1].label, "sandboxed delete_file");

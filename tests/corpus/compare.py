@@ -108,9 +108,9 @@ def facts_of(recs):
         cls = "killed:" + m.group(1) if m.group(1) else "exit:" + m.group(2)
         result = ""
     elif reason and (r.get("verdict") in ("error", "blocked") or
-                     r.get("verdict") == "simulated" and
+                     r.get("verdict") in ("landed", "bypassed") and
                      r.get("layer") == "eval"):
-        # (simulated with a reason: damage done, then the exception)
+        # (landed with a reason: damage done, then the exception)
         line = strip_module(reason)
         cls, result = "exc:" + line.split(":", 1)[0].strip(), line
     else:
@@ -120,7 +120,7 @@ def facts_of(recs):
                        if e.get("op") in ("print", "traceback")).rstrip("\n")
     changed = []
     for name, pr in zip(sorted(corpuslib.SEED_FILES), probes):
-        if (pr.get("verdict") in ("ok", "simulated") and
+        if (pr.get("verdict") in ("ok", "landed", "bypassed", "inside") and
                 pr.get("result") != repr(corpuslib.SEED_FILES[name])):
             changed.append(name)
     secret = any(e.get("category") == "exfiltration" and

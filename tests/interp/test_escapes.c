@@ -70,7 +70,7 @@ test_gallery(void **state)
 			const struct record *r = &out.records[k];
 			bool ok = true;
 			if (r->path == PATH_UNSAFE)
-				ok = r->verdict == VERDICT_SIMULATED ||
+				ok = r->verdict == VERDICT_LANDED ||
 				    (r->verdict == VERDICT_OK && r->result);
 			else if (label_has(r, "[essay]"))
 				ok = r->verdict == VERDICT_BLOCKED &&

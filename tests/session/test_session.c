@@ -88,7 +88,7 @@ test_unsafe_plays_out_damage(void **state)
 	    "__import__('os').system('rm report.txt')");
 	size_t i;
 	bool deleted = false;
-	assert_int_equal(r->verdict, VERDICT_SIMULATED);
+	assert_int_equal(r->verdict, VERDICT_LANDED);
 	assert_string_equal(r->outcome,
 	    "[SIMULATED damage] arbitrary code ran; report.txt deleted");
 	assert_false(fx_has(r, "report.txt"));
@@ -141,7 +141,7 @@ test_command_allowlist(void **state)
 	assert_true(r->effects[0].denied);
 	assert_true(fx_has(r, "secrets.txt"));
 	r = run1(f, PATH_UNSAFE, "delete_file({'path': 'secrets.txt'})");
-	assert_int_equal(r->verdict, VERDICT_SIMULATED);
+	assert_int_equal(r->verdict, VERDICT_LANDED);
 	assert_string_equal(r->outcome, "[SIMULATED damage] deleted secrets.txt");
 	assert_false(fx_has(r, "secrets.txt"));
 }
