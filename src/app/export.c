@@ -26,7 +26,7 @@
 
 /* A row keeps this much of what the code wrote. */
 #define OUTPUT_MAX_LINES 40
-#define OUTPUT_MAX_BYTES 8192
+#define OUTPUT_MAX_BYTES 4096
 /* An input, a caption, what happened: at most this much. */
 #define TEXT_MAX 4000
 

@@ -57,7 +57,7 @@ struct export_log {
 };
 
 /* Steps a log keeps; the oldest go first. */
-#define EXPORT_MAX_STEPS 5000
+#define EXPORT_MAX_STEPS 2000
 
 void export_init(struct export_log *l);
 void export_free(struct export_log *l);
