@@ -105,6 +105,25 @@ getc_hook(FILE *f)
 			H->redraw(U);
 			continue;
 		}
+		if (U->overlay == &pane_summary && c == 27) {
+			/* the summary scrolls (its keys' sequences) */
+			char seq[8];
+			size_t n = 0;
+
+			seq[n++] = (char)c;
+			wtimeout(pad, 30);
+			while (n < sizeof seq && (c = wgetch(pad)) != ERR) {
+				seq[n++] = (char)c;
+				if (n > 2 && ((c >= 'A' && c <= 'Z') ||
+				    c == '~'))
+					break;
+			}
+			wtimeout(pad, -1);
+			if (summary_key(U, seq, n)) {
+				H->redraw(U);
+				continue;
+			}
+		}
 		if (U->overlay != NULL) {
 			/* Esc, F1 or any key closes the overlay. */
 			U->overlay = NULL;
@@ -500,6 +519,7 @@ static const struct {
 } file_args[] = {
 	{ ":play ", ".scn", false },
 	{ ":save ", NULL, false },
+	{ ":export ", NULL, false },
 	{ ":policy ", ".policy", true },
 };
 

@@ -25,6 +25,7 @@
 #include "agent.h"
 #include "arena.h"
 #include "doctor.h"
+#include "export.h"
 #include "mcp.h"
 #include "policy.h"
 #include "record.h"
@@ -50,7 +51,8 @@ __asan_default_options(void)
 
 /* Long options without a short form. */
 enum { OPT_AGENT = 256, OPT_AGENT_TIMEOUT, OPT_TIMEOUT, OPT_SERVE, OPT_MEMORY, OPT_ENGINE,
-	OPT_FRESH_WORLD, OPT_MCP, OPT_JAIL, OPT_DOCTOR, OPT_THEME, OPT_PLAY };
+	OPT_FRESH_WORLD, OPT_MCP, OPT_JAIL, OPT_DOCTOR, OPT_THEME, OPT_PLAY,
+	OPT_EXPORT };
 
 /*
  * How far batch mode follows continuation lines.  Each new line re-parses
@@ -77,6 +79,9 @@ struct options {
 	bool		 mcp;		/* --mcp: an MCP server on stdin/stdout */
 	struct agent_opts agent;	/* --agent: '?' inputs are tasks */
 	const char	*play;		/* --play: the UI starts presenting it */
+	const char	*export_file;	/* --export: the handout's file */
+	struct export_log *log;		/* what it will hold, or NULL */
+	struct sbuf	*export_title;	/* the scenarios' names */
 };
 
 static void
@@ -135,6 +140,9 @@ static const char help_text[] =
 "      --play=FILE      start the UI presenting scenario FILE, one step\n"
 "                       at a time (Enter or Right next, Left back, Esc\n"
 "                       the columns)\n"
+"      --export=FILE    with --batch or -e, also write what ran as one\n"
+"                       self-contained HTML page (a handout): each step's\n"
+"                       caption, input, outcomes and output, and a summary\n"
 "      --no-history     do not read or write the UI's input history\n"
 "      --theme=THEME    the UI's colours for a dark (the default) or light\n"
 "                       background; also SANDBOXREPL_THEME=light; NO_COLOR\n"
@@ -332,6 +340,9 @@ run_agent_task(struct session *s, const struct options *o, const char *task,
 		struct arena *a = arena_new();
 		struct record *r;
 		size_t n = agent_run_line(s, prop.lines[i], 0, a, &r);
+		if (o->log != NULL)
+			export_add(o->log, NULL, NULL, NULL, prop.lines[i],
+			    strlen(prop.lines[i]), r, n);
 		if (!print_records(o, r, n))
 			status = 1;
 		arena_free(a);
@@ -356,6 +367,8 @@ run_input(struct session *s, const struct options *o, const char *input,
 		return run_agent_task(s, o, task, tasklen);
 	a = arena_new();
 	n = session_run(s, input, len, NULL, 0, a, &r);
+	if (o->log != NULL)
+		export_add(o->log, NULL, NULL, NULL, input, len, r, n);
 	ok = print_records(o, r, n);
 	arena_free(a);
 	return ok ? 0 : 1;
@@ -368,16 +381,38 @@ run_scenario(struct session *s, const struct options *o, const char *path)
 	char *err;
 	size_t i;
 	int status = 0;
+	const char *caption = NULL;	/* for the handout's next step */
+	const char *base = strrchr(path, '/');
 
 	if (!scenario_load(path, &sc, &err)) {
 		fprintf(stderr, "sandboxrepl: %s\n", err);
 		free(err);
 		return 1;
 	}
+	if (o->log != NULL)
+		sbuf_addf(o->export_title, "%s%s", o->export_title->len ?
+		    ", " : "", base ? base + 1 : path);
 	for (i = 0; i < sc.n; i++) {
 		struct arena *a = arena_new();
 		struct scn_output out;
-		scenario_exec(s, &sc.steps[i], a, &out);
+		const struct scn_step *st = &sc.steps[i];
+
+		scenario_exec(s, st, a, &out);
+		/* the handout: a visible step with the caption above it (or
+		 * above the set-up steps before it) */
+		if (st->caption != NULL)
+			caption = st->caption;
+		if (o->log != NULL && !out.failed && out.nrecords > 0)
+			export_add(o->log, caption, st->label,
+			    base ? base + 1 : path, st->arg, st->arglen,
+			    out.records, out.nrecords);
+		else if (o->log != NULL && !out.failed && out.text != NULL &&
+		    (st->kind == SCN_ECHO || st->kind == SCN_LS))
+			export_note(o->log, caption, base ? base + 1 : path,
+			    out.text);
+		if (st->kind == SCN_RUN || st->kind == SCN_ECHO ||
+		    st->kind == SCN_LS)
+			caption = NULL;
 		if (out.failed) {
 			fprintf(stderr, "sandboxrepl: %s: %s\n", path, out.text);
 			status = 1;
@@ -478,6 +513,7 @@ main(int argc, char **argv)
 		{ "doctor", no_argument, NULL, OPT_DOCTOR },
 		{ "theme", required_argument, NULL, OPT_THEME },
 		{ "play", required_argument, NULL, OPT_PLAY },
+		{ "export", required_argument, NULL, OPT_EXPORT },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -621,6 +657,12 @@ main(int argc, char **argv)
 		case OPT_PLAY:
 			o.play = optarg;
 			break;
+		case OPT_EXPORT:
+			if (*optarg == '\0')
+				return usage_error("empty file name for "
+				    "--export");
+			o.export_file = optarg;
+			break;
 		case OPT_FRESH_WORLD:
 			so.fresh_world = true;
 			break;
@@ -700,6 +742,13 @@ main(int argc, char **argv)
 		}
 		scenario_free(&sc);
 	}
+	if (o.export_file != NULL && ((!o.batch && o.nexprs == 0) ||
+	    o.serve || o.mcp || o.play != NULL)) {
+		free(o.exprs);
+		policy_free(owned_policy);
+		return usage_error("--export writes the handout of a --batch "
+		    "or -e run (in the UI, :export FILE)");
+	}
 	if (!o.batch && o.nexprs == 0 && optind < argc)
 		return usage_error("unexpected argument '%s' (scenario files "
 		    "go with --batch)", argv[optind]);
@@ -758,6 +807,13 @@ main(int argc, char **argv)
 			return 1;
 		}
 	}
+	struct export_log log;
+	struct sbuf export_title = SBUF_INIT;
+	if (o.export_file != NULL) {
+		export_init(&log);
+		o.log = &log;
+		o.export_title = &export_title;
+	}
 	if (o.mcp) {
 		struct mcp_opts mo = { .paths = o.paths };
 		status = mcp_loop(s, &mo, stdin, stdout);
@@ -800,6 +856,21 @@ main(int argc, char **argv)
 		}
 		status = ui_status >= 0 ? ui_status : o.play != NULL ?
 		    run_scenario(s, &o, o.play) : run_stdin(s, &o);
+	}
+	if (o.log != NULL) {
+		/* the handout, written whole once everything ran */
+		char *err, *title = xasprintf("sandboxrepl: %s",
+		    export_title.len ? sbuf_cstr(&export_title) :
+		    "a session");
+		if (!export_write(o.log, title, o.export_file, &err)) {
+			fprintf(stderr, "sandboxrepl: cannot write the "
+			    "handout: %s\n", err);
+			free(err);
+			status = 1;
+		}
+		free(title);
+		export_free(o.log);
+		sbuf_free(&export_title);
 	}
 	if (session_engine_note(s) != NULL)
 		fprintf(stderr, "sandboxrepl: %s\n", session_engine_note(s));

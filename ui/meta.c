@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "arena.h"
+#include "export.h"
+#include "lesson.h"
 #include "policy.h"
 #include "sbuf.h"
 #include "session.h"
@@ -29,7 +31,8 @@ struct meta {
 };
 
 const char *const meta_names[] = { ":help", ":reset", ":policy", ":budget",
-    ":paths", ":jail", ":summary", ":play", ":goto", ":save", ":quit", NULL };
+    ":paths", ":jail", ":summary", ":play", ":goto", ":save", ":export",
+    ":quit", NULL };
 
 static void
 do_help(struct ui *u, const char *arg)
@@ -205,11 +208,12 @@ do_jail(struct ui *u, const char *arg)
 }
 
 /*
- * :summary: the boundaries compared over the transcript -- a table over
- * the screen (pane_summary.c), and the same counts on the message line
- * for a narrow screen and for scripts: per path shown, how many of its
- * inputs each verdict ended, "jail:gvisor 2 contained, 1 ok".  The paths
- * that ran nothing are left out.
+ * :summary: what the class ran this session (lesson.h), through every
+ * :reset and play -- the steps and the counts over the screen
+ * (pane_summary.c), and the counts on the message line for a narrow
+ * screen and for scripts: per path, how many of its inputs each verdict
+ * ended, "jail:gvisor 2 contained, 1 ok".  The paths that ran nothing
+ * are left out.  ":summary clear" starts it again from here.
  */
 static void
 do_summary(struct ui *u, const char *arg)
@@ -217,7 +221,15 @@ do_summary(struct ui *u, const char *arg)
 	struct sbuf b = SBUF_INIT;
 	size_t count[VERDICT__COUNT], p, i, v;
 
-	(void)arg;
+	if (strcmp(arg, "clear") == 0) {
+		lesson_clear();
+		message_set(u, "summary cleared: :summary counts from here");
+		return;
+	}
+	if (*arg != '\0') {
+		message_set(u, "usage: :summary, or :summary clear");
+		return;
+	}
 	for (p = 0; p < PATH__COUNT; p++) {
 		if (!summary_count(u, (enum path_id)p, count))
 			continue;
@@ -235,7 +247,28 @@ do_summary(struct ui *u, const char *arg)
 	message_set(u, "summary: %s", b.len ? sbuf_cstr(&b) :
 	    "nothing has run yet");
 	sbuf_free(&b);
-	u->overlay = &pane_summary;
+	summary_open(u);
+}
+
+/* :export FILE: the session's handout, one HTML page (export.h). */
+static void
+do_export(struct ui *u, const char *arg)
+{
+	char *err, *title;
+
+	if (*arg == '\0') {
+		message_set(u, "usage: :export FILE.html (the session as a "
+		    "handout)");
+		return;
+	}
+	title = lesson_title();
+	if (!export_write(lesson_log(), title, arg, &err)) {
+		message_set(u, "export failed: %s", err);
+		free(err);
+	} else
+		message_set(u, "exported %zu input%s to %s", lesson_inputs(),
+		    lesson_inputs() == 1 ? "" : "s", arg);
+	free(title);
 }
 
 static const struct meta metas[] = {
@@ -249,6 +282,7 @@ static const struct meta metas[] = {
 	{ ":play", "FILE", do_play },
 	{ ":goto", "N", do_goto },
 	{ ":save", "FILE", do_save },
+	{ ":export", "FILE", do_export },
 	{ ":quit", "", do_quit },
 	{ ":q", "", do_quit },
 };

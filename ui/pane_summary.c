@@ -1,116 +1,247 @@
 /*
- * pane_summary.c -- the :summary overlay: the boundaries compared over the
- * transcript, a row per path and a column per outcome (an attack that
- * landed, was blocked, was contained; work that passed; an error), the
- * end of a lesson in one table.  Counts come from the transcript's
- * verdicts, so the table says what the records said.  Any key closes it,
- * as the help.
+ * pane_summary.c -- the :summary overlay, the lesson's last slide: a row
+ * per step the class ran this session (lesson.h: typed inputs and played
+ * steps, through every :reset), its input, then each path's outcome word
+ * and what happened; underneath, pinned, the counts per path in the same
+ * words.  The words are the records' (record_verdict_word), the
+ * sentences record_happened's, so the slide says what the screen said.
+ * PgUp/PgDn, the arrows, Home and End scroll the steps; any other key
+ * closes it, as the help.
  */
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "lesson.h"
+#include "sbuf.h"
 #include "session.h"
 #include "uipriv.h"
+#include "xalloc.h"
 
-/* The columns, in the order a class reads them, and the verdict and
- * colour each one counts. */
-static const struct {
-	const char	*head;
-	enum verdict	 verdict;
-	enum ui_color	 color;
-} cols[] = {
-	{ "landed",    VERDICT_LANDED,    UC_DAMAGE },
-	{ "blocked",   VERDICT_BLOCKED,   UC_BLOCKED },
-	{ "contained", VERDICT_CONTAINED, UC_CONTAINED },
-	{ "passed",    VERDICT_OK,        UC_OK },
-	{ "error",     VERDICT_ERROR,     UC_ERROR },
-};
-#define NCOLS	(sizeof cols / sizeof cols[0])
+/* The first line of the steps shown; the lines they had last draw. */
+static int top;
+static int page = 1;
+static int nlines;
 
-static const char *const legend[] = {
-	"landed     it did damage: [SIMULATED ...], or BYPASSED a filter",
-	"blocked    an in-process layer refused it (BLOCKED by ...)",
-	"contained  the kernel refused a call (CONTAINED by ...)",
-	"passed     it ran and answered: work, or a read the path allowed",
-	"error      the code's own error: a typo, a missing file",
-};
-#define NLEGEND	(sizeof legend / sizeof legend[0])
-
-/* Inputs the transcript holds on path p, by verdict; false if none. */
+/* Inputs the log holds on path p, by verdict; false if none. */
 bool
 summary_count(const struct ui *u, enum path_id p, size_t count[VERDICT__COUNT])
 {
-	const struct model_path *mp = &u->m.paths[p];
-	size_t i, any = 0;
+	const struct export_log *l = lesson_log();
+	size_t i, j, any = 0;
 
+	(void)u;
 	memset(count, 0, VERDICT__COUNT * sizeof count[0]);
-	for (i = 0; i < mp->n; i++)
-		if (!mp->entries[i].is_note) {
-			count[mp->entries[i].verdict]++;
-			any++;
-		}
+	for (i = 0; i < l->n; i++)
+		for (j = 0; j < l->steps[i].nrows; j++)
+			if (l->steps[i].rows[j].path == p) {
+				count[l->steps[i].rows[j].verdict]++;
+				any++;
+			}
 	return any > 0;
+}
+
+void
+summary_open(struct ui *u)
+{
+	top = 0;
+	u->overlay = &pane_summary;
+}
+
+bool
+summary_key(struct ui *u, const char *seq, size_t n)
+{
+	static const struct {
+		const char	*seq;
+		int		 move;	/* lines; +-2: a page; +-3: an end */
+	} keys[] = {
+		{ "\033[5~", -2 }, { "\033[6~", 2 },
+		{ "\033[A", -1 }, { "\033OA", -1 },
+		{ "\033[B", 1 }, { "\033OB", 1 },
+		{ "\033[H", -3 }, { "\033OH", -3 }, { "\033[1~", -3 },
+		{ "\033[F", 3 }, { "\033OF", 3 }, { "\033[4~", 3 },
+	};
+	size_t i;
+
+	(void)u;
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (strlen(keys[i].seq) == n &&
+		    memcmp(keys[i].seq, seq, n) == 0)
+			break;
+	if (i == sizeof keys / sizeof keys[0])
+		return false;
+	switch (keys[i].move) {
+	case -1: case 1: top += keys[i].move; break;
+	case -2: top -= page > 1 ? page - 1 : 1; break;
+	case 2: top += page > 1 ? page - 1 : 1; break;
+	case -3: top = 0; break;
+	default: top = nlines; break;
+	}
+	/* (draw() keeps it in range) */
+	if (top < 0)
+		top = 0;
+	return true;
+}
+
+/* One line of the steps' part: a step's input or note, or a row. */
+struct line {
+	const struct export_step *st;
+	const struct export_row	*row;	/* NULL: the step's own line */
+	size_t			 num;
+};
+
+static void
+draw_step_line(struct ui *u, struct rect in, int y, const struct line *ln,
+    int namew)
+{
+	struct sbuf b = SBUF_INIT;
+	int x;
+
+	if (ln->row == NULL) {
+		sbuf_addf(&b, "%zu ", ln->num);
+		x = draw_text(in, y, 0, A_BOLD, sbuf_cstr(&b));
+		sbuf_truncate(&b, 0);
+		if (ln->st->note != NULL) {
+			draw_text(in, y, x, draw_attr(u, UC_DIM), ln->st->note);
+		} else {
+			if (ln->st->title != NULL)
+				sbuf_addf(&b, "%s: ", ln->st->title);
+			sbuf_adds(&b, ln->st->input);
+			draw_text(in, y, x, A_BOLD, sbuf_cstr(&b));
+		}
+	} else {
+		int wordw = 0;
+		size_t v;
+
+		for (v = 0; v < VERDICT__COUNT; v++)
+			if ((int)strlen(record_verdict_word((enum verdict)v)) >
+			    wordw)
+				wordw = (int)strlen(record_verdict_word(
+				    (enum verdict)v));
+		sbuf_adds(&b, "  ");
+		export_row_name(ln->row, &b);
+		x = draw_text(in, y, 0, A_NORMAL, sbuf_cstr(&b));
+		x = 2 + namew + 1 > x ? 2 + namew + 1 : x + 1;
+		draw_text(in, y, x, draw_verdict_attr(u, ln->row->verdict),
+		    record_verdict_word(ln->row->verdict));
+		x += wordw + 1;
+		draw_text(in, y, x, A_NORMAL, ln->row->happened);
+	}
+	sbuf_free(&b);
 }
 
 static void
 draw(struct ui *u, struct rect r, enum path_id unused)
 {
-	size_t count[PATH__COUNT][VERDICT__COUNT];
-	bool ran[PATH__COUNT];
-	int nrows = 0, w = 0, i, row;
-	size_t p, c;
+	const struct export_log *l = lesson_log();
+	struct export_count *c;
+	size_t nc = export_counts(l, &c), i, j, v;
+	struct line *lines = NULL;
+	int n = 0, namew = 4, colw[VERDICT__COUNT], countw, steps_h, k, x;
+	int want_h, below;
 	struct rect b, in;
-	char buf[96];
-	int x;
+	char buf[64], title[128];
 
-	for (p = 0; p < PATH__COUNT; p++)
-		if ((ran[p] = summary_count(u, (enum path_id)p, count[p])))
-			nrows++;
-	for (i = 0; i < (int)NLEGEND; i++)
-		if ((int)strlen(legend[i]) > w)
-			w = (int)strlen(legend[i]);
-	/* the header, a row per path (or one saying none ran), a blank, the
-	 * legend */
-	b.h = 1 + (nrows ? nrows : 1) + 1 + (int)NLEGEND + 2;
-	if (b.h > r.h)
+	/* the lines of the steps' part */
+	lines = xreallocarray(NULL, 1, sizeof *lines);
+	for (i = 0; i < l->n; i++) {
+		const struct export_step *st = &l->steps[i];
+
+		lines = xreallocarray(lines, (size_t)n + st->nrows + 1,
+		    sizeof *lines);
+		lines[n++] = (struct line){ st, NULL, l->dropped + i + 1 };
+		for (j = 0; j < st->nrows; j++)
+			lines[n++] = (struct line){ st, &st->rows[j], 0 };
+	}
+	for (i = 0; i < nc; i++)
+		if ((int)strlen(c[i].name) > namew)
+			namew = (int)strlen(c[i].name);
+	if (namew > 20)
+		namew = 20;
+	/* the counts: a column per word, as wide as the word */
+	countw = namew + 2;
+	for (v = 0; v < VERDICT__COUNT; v++) {
+		colw[v] = (int)strlen(record_verdict_word(
+		    export_verdict_order[v])) + 1;
+		if (colw[v] < 4)
+			colw[v] = 4;
+		countw += colw[v];
+	}
+
+	/* the box: every line if they fit, else the whole screen */
+	/* (the message line -- two rows when long, as layout.c gives it --
+	 * and the input stay in sight, below it) */
+	below = (u->input_h > 0 ? u->input_h : 1) + 1 +
+	    (u->message != NULL && r.h >= 20 && draw_width(u->message,
+	    strlen(u->message)) > r.w);
+	want_h = 2 + (n > 0 ? n : 1) + 1 + 1 + (nc > 0 ? (int)nc : 1);
+	b.h = want_h < r.h - below ? want_h : r.h - below;
+	if (b.h < 3)
 		b.h = r.h;
-	b.w = w + 4 < r.w ? w + 4 : r.w;
-	b.y = r.y + (r.h - b.h) / 2;
+	b.w = r.w > 100 ? 100 : r.w;
+	if (b.w < countw + 4 && countw + 4 <= r.w)
+		b.w = countw + 4;
+	b.y = r.y + (r.h - below - b.h > 0 ? (r.h - below - b.h) / 2 : 0);
 	b.x = r.x + (r.w - b.w) / 2;
-	for (i = 0; i < b.h; i++)
-		draw_fill(b, i, A_NORMAL);
-	draw_box(b, draw_attr(u, UC_TITLE),
-	    " what each path did (any key closes) ");
+	for (k = 0; k < b.h; k++)
+		draw_fill(b, k, A_NORMAL);
 	in = (struct rect){ b.y + 1, b.x + 2, b.h - 2, b.w - 4 };
-	x = draw_text(in, 0, 0, A_BOLD, "path        ");
-	for (c = 0; c < NCOLS; c++) {
-		snprintf(buf, sizeof buf, "%10s", cols[c].head);
-		x += draw_text(in, 0, x, A_BOLD, buf);
-	}
-	row = 1;
-	if (nrows == 0)
-		draw_text(in, row++, 0, A_NORMAL, "nothing has run yet");
-	for (p = 0; p < PATH__COUNT; p++) {
-		if (!ran[p])
-			continue;
-		snprintf(buf, sizeof buf, "%-12s", p == PATH_JAIL &&
-		    session_jail(u->s) == JAIL_BOUNDARY_GVISOR ?
-		    "jail gVisor" : record_path_name((enum path_id)p));
-		x = draw_text(in, row, 0, A_BOLD, buf);
-		for (c = 0; c < NCOLS; c++) {
-			size_t n = count[p][cols[c].verdict];
+	/* the counts keep their rows at the bottom; the steps scroll */
+	steps_h = in.h - 2 - (nc > 0 ? (int)nc : 1);
+	if (steps_h < 1)
+		steps_h = 1;
+	page = steps_h;
+	nlines = n;
+	if (top > n - steps_h)
+		top = n - steps_h;
+	if (top < 0)
+		top = 0;
+	if (n > steps_h)
+		snprintf(title, sizeof title, " what the class ran: lines "
+		    "%d-%d of %d (PgUp/PgDn; any other key closes) ", top + 1,
+		    top + steps_h < n ? top + steps_h : n, n);
+	else
+		snprintf(title, sizeof title, " what the class ran (any key "
+		    "closes) ");
+	draw_box(b, draw_attr(u, UC_TITLE), title);
 
-			snprintf(buf, sizeof buf, "%10zu", n);
-			x += draw_text(in, row, x, n ? draw_attr(u,
-			    cols[c].color) : (int)A_NORMAL, buf);
-		}
-		row++;
+	if (n == 0)
+		draw_text(in, 0, 0, A_NORMAL, "nothing has run yet");
+	for (k = 0; k < steps_h && top + k < n; k++)
+		draw_step_line(u, in, k, &lines[top + k], namew);
+
+	/* the counts, pinned under the steps */
+	k = in.h - 1 - (nc > 0 ? (int)nc : 1);
+	if (k < 0)
+		k = 0;
+	snprintf(buf, sizeof buf, "%-*s", namew + 2, "path");
+	x = draw_text(in, k, 0, A_BOLD, buf);
+	for (v = 0; v < VERDICT__COUNT; v++) {
+		snprintf(buf, sizeof buf, "%*s", colw[v], record_verdict_word(
+		    export_verdict_order[v]));
+		x += draw_text(in, k, x, A_BOLD, buf);
 	}
-	row++;
-	for (i = 0; i < (int)NLEGEND; i++)
-		draw_text(in, row++, 0, A_NORMAL, legend[i]);
+	k++;
+	if (nc == 0)
+		draw_text(in, k, 0, A_NORMAL, "nothing has run yet");
+	for (i = 0; i < nc; i++, k++) {
+		snprintf(buf, sizeof buf, "%-*.*s", namew + 2, namew,
+		    i < nc && c[i].path == PATH_JAIL && c[i].name[4] == '\0' &&
+		    session_jail(u->s) == JAIL_BOUNDARY_GVISOR ?
+		    "jail gVisor" : c[i].name);
+		x = draw_text(in, k, 0, A_BOLD, buf);
+		for (v = 0; v < VERDICT__COUNT; v++) {
+			size_t cnt = c[i].n[export_verdict_order[v]];
+
+			snprintf(buf, sizeof buf, "%*zu", colw[v], cnt);
+			x += draw_text(in, k, x, cnt ? draw_verdict_attr(u,
+			    export_verdict_order[v]) : (int)A_NORMAL, buf);
+		}
+	}
+	export_counts_free(c, nc);
+	free(lines);
 	(void)unused;
 }
 

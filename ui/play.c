@@ -28,6 +28,7 @@
 #include "record.h"
 #include "sbuf.h"
 #include "session.h"
+#include "lesson.h"
 #include "uipriv.h"
 #include "xalloc.h"
 
@@ -207,6 +208,10 @@ run_next(struct ui *u)
 			    out.nrecords);
 		else if (out.text != NULL)
 			model_note(&u->m, st->kind == SCN_LS ? st->paths : 0,
+			    out.text);
+		if (visible && !out.failed)	/* :summary's, :export's */
+			lesson_played(pl->sc.name, d.caption, st->label,
+			    st->arg, st->arglen, out.records, out.nrecords,
 			    out.text);
 		if (st->kind == SCN_RESET)
 			model_clear(&u->m);

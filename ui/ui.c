@@ -22,6 +22,7 @@
 #include "policy.h"
 #include "session.h"
 #include "ui.h"
+#include "lesson.h"
 #include "uipriv.h"
 #include "xalloc.h"
 
@@ -118,6 +119,7 @@ submit_task(struct ui *u, const char *task, size_t tasklen)
 		struct record *r;
 		size_t n = agent_run_line(u->s, prop.lines[i], 0, a, &r);
 		model_apply(&u->m, prop.lines[i], strlen(prop.lines[i]), r, n);
+		lesson_typed(prop.lines[i], strlen(prop.lines[i]), r, n);
 		arena_free(a);
 	}
 	message_set(u, "the agent proposed %zu line%s for: %s",
@@ -146,6 +148,7 @@ submit(struct ui *u, const char *input, size_t len)
 	n = session_run(u->s, input, len, NULL, 0, a, &r);
 	ui_running(false);
 	model_apply(&u->m, input, len, r, n);
+	lesson_typed(input, len, r, n);
 	focus_scroll_reset(u);
 	free(u->message);
 	u->message = NULL;

@@ -136,9 +136,14 @@ void input_redisplay(void);
 /* The rows the input area wants: a continued input's earlier lines and
  * the line being edited (a recalled input may hold several). */
 int input_rows(const struct ui *u);
-/* pane_summary.c: inputs on path p by verdict; false if it ran none. */
+/* pane_summary.c: inputs on path p by verdict since the session began
+ * (or :summary clear); false if it ran none.  summary_open() shows the
+ * overlay from its top; summary_key() scrolls it for a key's sequence
+ * (PgUp, PgDn, the arrows, Home, End), false for any other key. */
 bool summary_count(const struct ui *u, enum path_id p,
     size_t count[VERDICT__COUNT]);
+void summary_open(struct ui *u);
+bool summary_key(struct ui *u, const char *seq, size_t n);
 void input_read(struct ui *u);	/* one key (blocks) */
 const char *input_prompt(const struct ui *u);
 void input_add_history(struct ui *u, const char *line);
