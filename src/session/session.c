@@ -1931,6 +1931,31 @@ is_space(char c)
 	    c == '\f' || c == '\v';
 }
 
+/*
+ * run_shell('...') of the command line s[0, n), as a literal that gives
+ * sh the bytes typed: escaped as repr() escapes (textesc.h), but for a
+ * byte that is not UTF-8, written as os.fsencode() takes it back to that
+ * byte (PEP 383's surrogate escape, \udcNN), not as the character \xNN.
+ */
+static void
+shell_literal(struct sbuf *b, const char *s, size_t n)
+{
+	char esc[TEXTESC_MAX];
+	size_t i, k;
+
+	sbuf_adds(b, "run_shell('");
+	for (i = 0; i < n; i += k) {
+		k = textesc_next(s + i, n - i, '\'', esc);
+		if (k == 1 && (unsigned char)s[i] >= 0x80)
+			sbuf_addf(b, "\\udc%02x", (unsigned char)s[i]);
+		else if (esc[0] != '\0')
+			sbuf_adds(b, esc);
+		else
+			sbuf_add(b, s + i, k);
+	}
+	sbuf_adds(b, "')");
+}
+
 /* Move the call's spans onto the typed line (see above). */
 static void
 shell_spans(struct node *root, uint32_t bang, uint32_t bangs,
@@ -1971,9 +1996,7 @@ parse_line(struct arena *a, const char *input, size_t len, struct line *ln,
 		;
 	while (end > cmd && is_space(input[end - 1]))
 		end--;
-	sbuf_adds(&b, "run_shell(");
-	textesc_repr(&b, input + cmd, end - cmd);
-	sbuf_addc(&b, ')');
+	shell_literal(&b, input + cmd, end - cmd);
 	ln->src = arena_strndup(a, b.data, b.len);
 	ln->len = b.len;
 	sbuf_free(&b);
