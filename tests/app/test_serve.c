@@ -3,7 +3,7 @@
  * one reply per request, records as DESIGN.md has them, session state kept
  * across requests, every malformed request answered with an error while
  * the loop goes on, overlong lines capped, agent tasks answered with the
- * proposal.  Replies are read back with jansson.
+ * proposal, a '!' line run as the shell command.  Replies are read back with jansson.
  */
 #include "config.h"
 
@@ -166,6 +166,58 @@ test_records_and_state(void **state)
 	r = serve_str(s, "{\"id\": 9, \"input\": \"x\", \"paths\": "
 	    "[\"unsafe\"]}");
 	assert_string_equal(rec_str(r, 0, 0, "result"), "21");
+	json_decref(r);
+	session_free(s);
+}
+
+/* A '!' line is the shell command run_shell, on every path, as typed. */
+static void
+test_shell_line(void **state)
+{
+	struct session *s = new_session();
+	json_t *r, *out;
+	const char *text;
+	(void)state;
+
+	r = serve_str(s,
+	    "{\"id\": 1, \"input\": \"!ls\", \"paths\": [\"unsafe\", "
+	    "\"sandbox\"]}\n"
+	    "{\"id\": 2, \"input\": \"run_shell({'cmd': 'rm report.txt'})\", "
+	    "\"paths\": [\"unsafe\"]}\n"
+	    "{\"id\": 3, \"input\": \"  !ls \", \"paths\": [\"unsafe\"]}\n"
+	    "{\"id\": 4, \"input\": \"!   \"}\n");
+	assert_int_equal(json_array_size(r), 4);
+
+	/* unsafe: the listing is sh's output; sandbox: the allowlist */
+	assert_string_equal(rec_str(r, 0, 0, "input"), "!ls");
+	assert_string_equal(rec_str(r, 0, 0, "kind"), "command");
+	out = json_object_get(json_array_get(json_object_get(
+	    json_array_get(r, 0), "records"), 0), "output");
+	text = json_string_value(json_object_get(json_array_get(out, 0),
+	    "text"));
+	assert_non_null(text);
+	assert_string_equal(text, "report.txt\nsecrets.txt\n");
+	assert_string_equal(rec_str(r, 0, 1, "verdict"), "blocked");
+	assert_string_equal(rec_str(r, 0, 1, "layer"), "commands");
+	assert_string_equal(rec_str(r, 0, 1, "line"), "sandboxed run_shell: "
+	    "!ls -> BLOCKED by the command allowlist: run_shell is not "
+	    "allowed (read_file, write_file are)");
+
+	/* the call typed as Python did the damage; the next '!ls' sees it */
+	assert_string_equal(rec_str(r, 1, 0, "verdict"), "landed");
+	out = json_object_get(json_array_get(json_object_get(
+	    json_array_get(r, 2), "records"), 0), "output");
+	assert_string_equal(json_string_value(json_object_get(
+	    json_array_get(out, 0), "text")), "secrets.txt\n");
+
+	/* a '!' alone: the same clear error on every path */
+	assert_int_equal(nrecords(r, 3), 2);
+	assert_string_equal(rec_str(r, 3, 0, "verdict"), "error");
+	assert_string_equal(rec_str(r, 3, 1, "verdict"), "error");
+	assert_non_null(strstr(rec_str(r, 3, 0, "reason"),
+	    "'!' runs a shell command"));
+	assert_string_equal(rec_str(r, 3, 0, "reason"),
+	    rec_str(r, 3, 1, "reason"));
 	json_decref(r);
 	session_free(s);
 }
@@ -365,6 +417,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_records_and_state),
+		cmocka_unit_test(test_shell_line),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_agent_tasks),

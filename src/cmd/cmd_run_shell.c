@@ -1,0 +1,63 @@
+/*
+ * cmd_run_shell.c -- run_shell({'cmd': C}), run_shell('ls'), and the line
+ * a student types as IPython's shell escape, !ls (session.c turns it into
+ * this call): the agent's shell tool, a command line for /bin/sh.
+ *
+ * In a CPython world the command is the world's own (world/pyrun.c): the
+ * real /bin/sh through os.system, its output the world's output; the
+ * jail's seccomp refuses its execve.  Here is the model's: the unsafe
+ * path's mock shell (interp/mock.c), its output written as the input's
+ * stdout, or on the model's jail path a real execve that the kernel
+ * refuses (fsops_exec).  Not on any preset's command allowlist: behind
+ * the sandbox's boundary it never gets this far.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "arena.h"
+#include "cmd.h"
+#include "effect.h"
+#include "eval.h"
+#include "fsops.h"
+#include "mock.h"
+#include "sbuf.h"
+#include "workspace.h"
+
+static bool
+run(struct cmd_run *r)
+{
+	struct workspace *ws = r->ws;
+	struct arena *a = ws->rt->arena;
+	const char *line = cmd_arg(r, "cmd");
+	struct sbuf out = SBUF_INIT;
+	int status;
+
+	if (line[strspn(line, " \t\r\n\f\v")] == '\0')
+		return rt_raise(ws->rt, PYEXC_ValueError, "run_shell() needs a "
+		    "command line, e.g. run_shell('ls') or !ls");
+	if (record_path_is_jail(ws->path) || ws->rt->ev == NULL)
+		return fsops_exec(ws, line);	/* (no world but the jail's
+						   makes a real call) */
+	status = mock_shell(ws->rt->ev, line, &out);
+	if (out.len > 0 && out.data[out.len - 1] == '\n')
+		out.len--;	/* (each print is a line: session.c) */
+	if (out.len > 0)
+		effect_add(ws->effects, "print", "stdout", EFFECT_HARMLESS,
+		    arena_strndup(a, out.data, out.len), false);
+	sbuf_free(&out);
+	r->message = arena_printf(a, "exit status %d", status);
+	r->result = value_none();
+	return true;
+}
+
+static const char *const keys[] = { "cmd", NULL };
+
+const struct cmd_entry cmd_run_shell_entry = {
+	.name = "run_shell",
+	.op = "exec",
+	.example = "run_shell('ls')",
+	.keys = keys,
+	.required = keys,
+	.run = run,
+};
