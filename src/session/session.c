@@ -6,7 +6,7 @@
  *   unsafe:   run in the path's world (world.h): CPython in a disposable
  *             replica world, or the mock object model where worlds
  *             cannot be built; dangerous effects happen to the replica
- *             (or the mock filesystem) and are reported "simulated".
+ *             (or the mock filesystem): LANDED, in a throwaway copy.
  *   sandbox:  code:     allowlist -> budget -> evaluate (reduced names, caps)
  *             commands: command allowlist -> allowlist (argument code) ->
  *                       budget -> surface -> network -> idempotency -> effect
@@ -18,9 +18,11 @@
  *             stays on the evaluator, and so does the model engine.
  *   jail:     [--jail-filter: the sandbox's allowlists] -> CPython in a
  *             world of the jail kind (world.h), whose kernel refusals
- *             are "contained"; or, with the model engine, the model in
- *             its own kernel jail per input (jailpath.h).  Never anything
- *             unjailed: a jail that cannot be built refuses.
+ *             are "contained", and whose harm to its own copy (a file
+ *             deleted, the secret read) is "inside"; or, with the model
+ *             engine, the model in its own kernel jail per input
+ *             (jailpath.h).  Never anything unjailed: a jail that
+ *             cannot be built refuses.
  *
  * The sandbox's layers are one table, walked here: layers.c (each layer
  * in its own file: budget.c, surface.c, network.c, idempotency.c; the
