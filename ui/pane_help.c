@@ -26,11 +26,6 @@ static const char *const lines[] = {
 	"  Tab complete: names, commands, files after :play :save :policy",
 	"  :play: Enter/Right next  Left back  Home start  Esc columns/view",
 	"",
-	"Words: ok, error; BLOCKED a layer refused; CONTAINED the jail stopped it;",
-	"  LANDED harm done, in a throwaway copy; BYPASSED a weak filter let it",
-	"  through; INSIDE harm inside the jail's copy, the host untouched.",
-	"  A weak filter is named on its row: dunder filter, blocklist.",
-	"",
 	"Marks: '+' passed '!' stopped '*' done '?' let through '.' not reached;",
 	"files: '+' new  '~' changed  '-' deleted.  A narrow column's strip",
 	"shortens layer names: prs parse, cmd commands, alw allowlist,",
@@ -40,6 +35,8 @@ static const char *const lines[] = {
 	"",
 	"The sandbox path is the essay's teaching model, not a security boundary:",
 	"in-process filtering is a speed bump.  Only the kernel jail is one.",
+	"Words: LANDED harm done in a throwaway copy; BYPASSED a weak filter let",
+	"it through; INSIDE harm inside the jail's copy, the host untouched.",
 	NULL
 };
 

@@ -24,15 +24,17 @@ static const struct {
 	{ "landed",    VERDICT_LANDED,    UC_DAMAGE },
 	{ "blocked",   VERDICT_BLOCKED,   UC_BLOCKED },
 	{ "contained", VERDICT_CONTAINED, UC_CONTAINED },
+	{ "inside",    VERDICT_INSIDE,    UC_INSIDE },
 	{ "passed",    VERDICT_OK,        UC_OK },
 	{ "error",     VERDICT_ERROR,     UC_ERROR },
 };
 #define NCOLS	(sizeof cols / sizeof cols[0])
 
 static const char *const legend[] = {
-	"landed     it did damage: [SIMULATED ...], or BYPASSED a filter",
+	"landed     it did damage: LANDED ..., or BYPASSED a filter",
 	"blocked    an in-process layer refused it (BLOCKED by ...)",
 	"contained  the kernel refused a call (CONTAINED by ...)",
+	"inside     harm inside the jail's own copy; the host untouched",
 	"passed     it ran and answered: work, or a read the path allowed",
 	"error      the code's own error: a typo, a missing file",
 };
