@@ -73,6 +73,8 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 	for (i = 0; i < (int)NLEGEND; i++)
 		if ((int)strlen(legend[i]) > w)
 			w = (int)strlen(legend[i]);
+	if (w < 12 + 10 * (int)NCOLS)	/* (the table's own width) */
+		w = 12 + 10 * (int)NCOLS;
 	/* the header, a row per path (or one saying none ran), a blank, the
 	 * legend */
 	b.h = 1 + (nrows ? nrows : 1) + 1 + (int)NLEGEND + 2;
