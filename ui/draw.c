@@ -25,6 +25,7 @@ draw_attr(const struct ui *u, enum ui_color c)
 		return A_REVERSE;
 	case UC_BLOCKED:
 	case UC_DAMAGE:
+	case UC_INSIDE:
 		return A_BOLD;
 	case UC_DIM:
 		return u->light ? A_NORMAL : A_DIM;
@@ -46,6 +47,8 @@ draw_verdict_attr(const struct ui *u, enum verdict v)
 		return draw_attr(u, UC_DAMAGE);
 	case VERDICT_CONTAINED:
 		return draw_attr(u, UC_CONTAINED);
+	case VERDICT_INSIDE:
+		return draw_attr(u, UC_INSIDE);
 	default:
 		return draw_attr(u, UC_ERROR);
 	}

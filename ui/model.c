@@ -320,19 +320,6 @@ is_world_value(const struct record *r)
 	    r->outcome != NULL && strncmp(r->outcome, "= ", 2) == 0;
 }
 
-/* Did the step do harm (not merely try it)? */
-static bool
-did_harm(const struct record *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->neffects; i++)
-		if (r->effects[i].category != NULL && !r->effects[i].denied &&
-		    strcmp(r->effects[i].category, "damage") == 0)
-			return true;
-	return false;
-}
-
 void
 model_apply(struct model *m, const char *input, size_t len,
     const struct record *r, size_t n)
@@ -371,11 +358,10 @@ model_apply(struct model *m, const char *input, size_t len,
 			e->outcome = xstrdup(r[i].outcome == NULL ? "" :
 			    is_world_value(&r[i]) ? r[i].outcome + 2 :
 			    r[i].outcome);
-		e->inside = record_path_is_jail(r[i].path) &&
-		    r[i].verdict == VERDICT_OK && did_harm(&r[i]);
+		/* (the session's verdict: harm inside a jail's copy) */
+		e->inside = r[i].verdict == VERDICT_INSIDE;
 		mp->last.valid = true;
-		mp->last.bypassed = r[i].rule != NULL &&
-		    strcmp(r[i].rule, "bypassed") == 0;
+		mp->last.bypassed = r[i].verdict == VERDICT_BYPASSED;
 		mp->last.verdict = r[i].verdict;
 		mp->last.layer = r[i].layer;
 		mp->last.kind = r[i].kind;
@@ -559,6 +545,7 @@ model_strip(const struct model *m, enum path_id p,
 		else
 			out[i].mark = last->verdict == VERDICT_OK ||
 			    last->verdict == VERDICT_LANDED ||
+			    last->verdict == VERDICT_INSIDE ||
 			    last->verdict == VERDICT_BYPASSED ? STRIP_DONE :
 			    STRIP_STOPPED;
 	}

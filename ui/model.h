@@ -35,9 +35,9 @@ struct model_entry {
 					   wrote, as a terminal shows it: lines
 					   (escaped, tabs expanded) joined by
 					   newlines, or NULL */
-	bool		 inside;	/* ok, with harm done inside a jail's
-					   throwaway copy: told as contained,
-					   never as a plain ok */
+	bool		 inside;	/* INSIDE: harm done inside a jail's
+					   copy, in its own colour, never as
+					   a plain ok */
 };
 
 /* The last record of a path, as much as the layer strip needs. */

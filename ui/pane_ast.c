@@ -45,7 +45,7 @@ paths_text(const struct ui *u, char *buf, size_t size)
 		case PATH_UNSAFE:
 			what = engine != NULL && strcmp(engine, "cpython") == 0 ?
 			    "Unsafe: no boundary (a throwaway world)." :
-			    "Unsafe: no boundary (damage simulated).";
+			    "Unsafe: no boundary (a throwaway mock).";
 			break;
 		case PATH_SANDBOX:
 			what = "Sandbox: the essay's toy boundary.";

@@ -35,6 +35,8 @@ static const char *const lines[] = {
 	"",
 	"The sandbox path is the essay's teaching model, not a security boundary:",
 	"in-process filtering is a speed bump.  Only the kernel jail is one.",
+	"Words: LANDED harm done in a throwaway copy; BYPASSED a weak filter let",
+	"it through; INSIDE harm inside the jail's copy, the host untouched.",
 	NULL
 };
 

@@ -31,8 +31,8 @@ controls(const struct ui *u, enum path_id p, int width, char *buf,
     size_t size)
 {
 	static const char *const unsafe[] = {
-		"UNSAFE  no boundary; effects simulated on a mock fs",
-		"UNSAFE  no boundary (simulated)", "UNSAFE", NULL };
+		"UNSAFE  no boundary; harm lands in a throwaway mock",
+		"UNSAFE  no boundary (throwaway mock)", "UNSAFE", NULL };
 	static const char *const unsafe_world[] = {
 		"UNSAFE  no boundary; real CPython in a throwaway world",
 		"UNSAFE  no boundary (throwaway world)", "UNSAFE", NULL };
@@ -288,15 +288,13 @@ draw_transcript(struct ui *u, struct rect r, enum path_id p)
 			    "  ", A_NORMAL);
 			line += len + (line[len] == '\n');
 		}
-		/* (harm done inside a jail's throwaway copy is the jail
-		 * holding, told in its colour: not a plain green ok) */
+		/* (harm done inside a jail's copy is INSIDE, in its own
+		 * colour: not a plain green ok, nor CONTAINED) */
 		add_rows(&rows, &n, &cap, e->outcome, strlen(e->outcome),
-		    draw_verdict_attr(u, e->inside ? VERDICT_CONTAINED :
-		    e->verdict), r.w, e->inside ? "  = " :
+		    draw_verdict_attr(u, e->verdict), r.w,
 		    e->verdict == VERDICT_OK ? "  = ok " :
 		    e->verdict == VERDICT_ERROR ? "  = error " : "  = ",
-		    draw_verdict_attr(u, e->inside ? VERDICT_CONTAINED :
-		    e->verdict));
+		    draw_verdict_attr(u, e->verdict));
 	}
 	/* The newest rows at the bottom, scrolled back by this column's
 	 * scroll.  What is out of view is counted on a row of its own at

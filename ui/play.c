@@ -644,9 +644,8 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 			what[nrec] = record_happened(a, rec);
 			if (pad_width(who[nrec]) > whow)
 				whow = pad_width(who[nrec]);
-			if ((int)strlen(record_layer_name(rec->layer)) > layw)
-				layw = (int)strlen(record_layer_name(
-				    rec->layer));
+			if ((int)strlen(record_layer_word(rec)) > layw)
+				layw = (int)strlen(record_layer_word(rec));
 			nrec++;
 		}
 	for (k = 0; k < PATH__COUNT; k++)
@@ -748,7 +747,7 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 			    record_verdict_word(recs[i]->verdict));
 			draw_text(r, row, 1 + whow + 2 + 9 + 2,
 			    draw_attr(u, UC_DIM),
-			    record_layer_name(recs[i]->layer));
+			    record_layer_word(recs[i]));
 			if (tw < 8) {
 				row++;
 				continue;

@@ -27,6 +27,8 @@ enum ui_color {
 	UC_DAMAGE,
 	UC_ERROR,
 	UC_CONTAINED,
+	UC_INSIDE,	/* harm inside a jail's own copy: neither OK's
+			   green nor CONTAINED's colour */
 	UC_TITLE,
 	UC_DIM,
 	UC_HL,

@@ -393,9 +393,11 @@ output_schema(void)
 	json_object_set_new(props, "kind", name_enum(kind_name, KIND__COUNT));
 	v = name_enum(verdict_name, VERDICT__COUNT);
 	json_object_set_new(v, "description", json_string("ok; blocked (a "
-	    "layer refused it); error (it raised); simulated (no boundary: "
-	    "the harm happened, on a mock or in a throwaway world); "
-	    "contained (the jail stopped it)"));
+	    "layer refused it); error (it raised); landed (no boundary: the "
+	    "harm happened, in a throwaway copy); contained (the jail "
+	    "stopped it); bypassed (a weak filter let the code through); "
+	    "inside (harm done inside the jail's own copy; the host "
+	    "untouched)"));
 	json_object_set_new(props, "verdict", v);
 	v = name_enum(layer_name, LAYER__COUNT);
 	json_object_set_new(v, "description",

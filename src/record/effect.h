@@ -10,6 +10,10 @@
  *
  * An effect's category says what kind of harm it is, from one X-macro
  * with its names; harmless effects (HARMLESS, name NULL) are only listed.
+ * DISCLOSURE: code read one of the session's secret files (the essay's
+ * secrets.txt): no file changed, but the secret is in the code's hands.
+ * The session sets it (session.c) where it gathers a step's effects, on
+ * every path and engine alike.
  */
 #ifndef SANDBOXREPL_EFFECT_H
 #define SANDBOXREPL_EFFECT_H
@@ -38,6 +42,7 @@ struct effect_log {
 	X(HARMLESS,	NULL)				\
 	X(DAMAGE,	"damage")			\
 	X(EXFILTRATION,	"exfiltration")			\
+	X(DISCLOSURE,	"disclosure")			\
 	X(PROCESS,	"process")			\
 	X(EXHAUSTION,	"resource exhaustion")
 

@@ -40,6 +40,13 @@ const char *record_verdict_word(enum verdict v) { return verdict_words[v]; }
 const char *record_layer_name(enum layer l) { return layer_names[l]; }
 const char *record_kind_name(enum input_kind k) { return kind_names[k]; }
 
+const char *
+record_layer_word(const struct record *r)
+{
+	return r->layer == LAYER_ALLOWLIST && r->filter != NULL ? r->filter :
+	    layer_names[r->layer];
+}
+
 bool
 record_path_is_jail(enum path_id p)
 {

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 struct arena;
+struct record;
 struct sbuf;
 
 /* X(enum suffix, name in records).  Two jails can run side by side:
@@ -87,6 +88,10 @@ const char *record_verdict_name(enum verdict v);
 /* The verdict's word on screen: "LANDED", "BLOCKED", "ok". */
 const char *record_verdict_word(enum verdict v);
 const char *record_layer_name(enum layer l);
+/* The layer that decided r, as a screen names it: its name, except the
+ * allowlist layer under a weak policy, named for its filter ("dunder
+ * filter", "blocklist"). */
+const char *record_layer_word(const struct record *r);
 const char *record_kind_name(enum input_kind k);
 /* Parse a path name ("jail:ns" is "jail"); false when unknown. */
 bool record_path_parse(const char *name, size_t len, enum path_id *out);
@@ -99,9 +104,10 @@ struct effect {
 	const char	*target;	/* file name, command line, URL */
 	bool		 simulated;	/* happened on a mock, not for real */
 	bool		 denied;	/* the boundary refused it */
-	const char	*category;	/* "damage" "exfiltration" "process"
-					   "resource exhaustion", or NULL
-					   when the effect is harmless */
+	const char	*category;	/* "damage" "exfiltration"
+					   "disclosure" "process" "resource
+					   exhaustion", or NULL when the
+					   effect is harmless (effect.h) */
 	const char	*text;		/* how the trace tells it */
 	const char	*source;	/* where a world's effect was seen:
 					   "audit" (CPython's audit hook),
@@ -199,6 +205,13 @@ struct record {
 	const char	*source;	/* "user", "scenario", "agent" */
 	const char	*engine;	/* what ran the code: "cpython" or
 					   "model" (world.h) */
+	const char	*filter;	/* the code filter the allowlist layer
+					   is on screen: "dunder filter",
+					   "blocklist" under the weak policies
+					   (policy.h); NULL: "allowlist".  Not
+					   in the JSON form, whose "layer"
+					   stays "allowlist" (its reason names
+					   the filter) */
 	const struct record_tree *tree;	/* the input's tree, or NULL unless
 					   the session reports panes; not in
 					   the JSON form */
@@ -214,8 +227,10 @@ void record_set_line(struct record *r, struct arena *a);
 
 /* What happened, in one sentence, after the verdict's word: the reason
  * for a refusal, the answer for work that passed, the harm done (its
- * effects) for damage.  The presenter's rows, :summary and the handout
- * say it.  A string in a (or one of the record's). */
+ * effects) for damage ("in a throwaway copy: report.txt deleted", "the
+ * jail's copy: deleted secrets.txt; the host is untouched").  The
+ * presenter's rows, :summary and the handout say it.  A string in a (or
+ * one of the record's). */
 const char *record_happened(struct arena *a, const struct record *r);
 
 /* Append the record as one JSON object (no newline). */

@@ -3,8 +3,10 @@
  *
  * After a path decided an input (session.c), its record has a verdict, a
  * layer, a rule and a reason; this file turns them into what a user
- * reads: "BLOCKED by the allowlist: ...", "[SIMULATED damage] ...",
- * "BYPASSED: ...", "ok 42, printed 'hi'", with what the record leaves
+ * reads: "BLOCKED by the allowlist: ...", "LANDED in a throwaway copy:
+ * ...", "INSIDE the jail's copy: ...", "BYPASSED: ...", "ok 42, printed
+ * 'hi'" (and, for a scenario's "wording essay", the essay's own
+ * "[SIMULATED damage] ..." and "BLOCKED: ..."), with what the record leaves
  * out, a restarted world or a resumed session said after.  It also
  * writes the input as the trace shows it, and sets the trace line
  * (record_set_line).  It reads only what struct trace_step hands it.
@@ -20,35 +22,47 @@
 #include "trace.h"
 #include "value.h"
 
-/* What the trace tells of a step with harmful simulated effects. */
+/*
+ * The harm among effects, joined with "; " in the order done, and the
+ * most severe category (*cat), or NULL when none.  inside: only what the
+ * code really did to its own copy (damage, a secret read) and the
+ * boundary did not refuse, as on a jail's path.
+ */
 static const char *
-simulated_outcome(const struct trace_step *st)
+harm_of(struct arena *a, const struct effect *effects, size_t n,
+    bool inside, const char **cat)
 {
 	static const char *const severity[] = {
-		"damage", "exfiltration", "resource exhaustion", "process"
+		"damage", "exfiltration", "disclosure", "resource exhaustion",
+		"process"
 	};
 	struct sbuf b = SBUF_INIT;
-	const char *cat = NULL, *s;
+	const char *s;
 	size_t i, k;
 
-	for (k = 0; k < sizeof severity / sizeof severity[0] && !cat; k++)
-		for (i = 0; i < st->neffects; i++)
-			if (st->effects[i].category != NULL &&
-			    strcmp(st->effects[i].category, severity[k]) == 0) {
-				cat = severity[k];
+	*cat = NULL;
+	for (k = 0; k < sizeof severity / sizeof severity[0] && !*cat; k++)
+		for (i = 0; i < n; i++)
+			if (effects[i].category != NULL &&
+			    strcmp(effects[i].category, severity[k]) == 0 &&
+			    (!inside || (!effects[i].denied && k != 1 &&
+			    k < 3))) {
+				*cat = severity[k];
 				break;
 			}
-	if (cat == NULL)
+	if (*cat == NULL)
 		return NULL;
-	sbuf_addf(&b, "[SIMULATED %s] ", cat);
-	for (i = 0, k = 0; i < st->neffects; i++) {
-		if (st->effects[i].category == NULL)
+	for (i = 0; i < n; i++) {
+		if (effects[i].category == NULL || effects[i].text == NULL ||
+		    (inside && (effects[i].denied ||
+		    (strcmp(effects[i].category, "damage") != 0 &&
+		    strcmp(effects[i].category, "disclosure") != 0))))
 			continue;
-		if (k++)
+		if (b.len)
 			sbuf_adds(&b, "; ");
-		sbuf_adds(&b, st->effects[i].text);
+		sbuf_adds(&b, effects[i].text);
 	}
-	s = arena_strdup(st->a, sbuf_cstr(&b));
+	s = arena_strdup(a, sbuf_cstr(&b));
 	sbuf_free(&b);
 	return s;
 }
@@ -217,12 +231,15 @@ trace_render(const struct trace_step *st)
 	struct record *r = st->r;
 	const char *outcome = r->outcome;
 
-	if (r->rule != NULL && strcmp(r->rule, "bypassed") == 0) {
+	if (r->verdict == VERDICT_BYPASSED) {
 		/* the escape, in words: the harm it did, else what it
 		 * touched, else what it returned */
-		const char *sim = simulated_outcome(st);
-		if (sim != NULL && sim[0] == '[' && strstr(sim, "] ") != NULL)
-			sim = strstr(sim, "] ") + 2;	/* (its files: real) */
+		const char *cat;
+		const char *sim = harm_of(st->a, st->effects, st->neffects,
+		    false, &cat);
+		if (sim != NULL && st->raised_after != NULL &&
+		    strcmp(cat, "resource exhaustion") == 0)
+			sim = NULL;	/* (the limit that stopped it says it) */
 		if (sim == NULL && st->world && (r->result == NULL ||
 		    strcmp(r->result, "None") == 0))
 			sim = surface_outcome(st);
@@ -231,21 +248,44 @@ trace_render(const struct trace_step *st)
 			sim = arena_printf(st->a, "it returned %s", r->result);
 		if (st->raised_after != NULL)
 			sim = sim ? arena_printf(st->a, "%s; then %s", sim,
-			    st->raised_after) : st->raised_after;
+			    st->raised_after) : arena_printf(st->a, "then %s",
+			    st->raised_after);
 		r->reason = arena_printf(st->a, "%s let this through "
 		    "\xe2\x80\x94 %s", st->filter, sim ? sim : "it ran");
 		outcome = arena_printf(st->a, "BYPASSED: %s", r->reason);
-	} else if (r->verdict == VERDICT_OK && st->path == PATH_UNSAFE) {
-		const char *sim = simulated_outcome(st);
-		if (sim != NULL) {
+	} else if ((r->verdict == VERDICT_OK && st->path == PATH_UNSAFE) ||
+	    r->verdict == VERDICT_LANDED) {
+		/* the harm done, where it was done: once on the row */
+		const char *cat;
+		const char *harm = harm_of(st->a, st->effects, st->neffects,
+		    false, &cat);
+		if (harm == NULL && r->verdict == VERDICT_LANDED)
+			harm = r->reason;
+		if (harm != NULL) {
+			const char *then = st->raised_after != NULL ?
+			    arena_printf(st->a, "; then %s", st->raised_after) :
+			    "";
 			r->verdict = VERDICT_LANDED;
-			outcome = sim;
+			r->reason = arena_printf(st->a, "in a throwaway copy: "
+			    "%s%s", harm, then);
+			outcome = arena_printf(st->a, "LANDED %s", r->reason);
+			/* the essay's words, for its "wording essay" */
+			r->essay_outcome = decorate(st, arena_printf(st->a,
+			    "[SIMULATED %s] %s%s", cat ? cat : "damage", harm,
+			    then));
 		}
-	} else if (r->verdict == VERDICT_LANDED) {
-		outcome = simulated_outcome(st);
-		if (st->raised_after != NULL && outcome != NULL)
-			outcome = arena_printf(st->a, "%s; then %s", outcome,
-			    st->raised_after);
+	} else if (r->verdict == VERDICT_INSIDE) {
+		/* damage in the jail's own copy: real there, and only there */
+		const char *cat;
+		const char *harm = harm_of(st->a, r->effects, r->neffects,
+		    true, &cat);
+		r->reason = arena_printf(st->a, st->gvisor ? "gVisor's "
+		    "sandbox: %s; the host kernel never saw the call%s%s" :
+		    "the jail's copy: %s; the host is untouched%s%s",
+		    harm ? harm : "it did harm",
+		    st->raised_after ? "; then " : "",
+		    st->raised_after ? st->raised_after : "");
+		outcome = arena_printf(st->a, "INSIDE %s", r->reason);
 	}
 	/* SHOWN: the code as a Python string repr, a command as typed. */
 	{
@@ -302,31 +342,25 @@ record_happened(struct arena *a, const struct record *r)
 	struct sbuf b = SBUF_INIT;
 	const char *s;
 	size_t i;
-	bool bypassed = r->rule != NULL && strcmp(r->rule, "bypassed") == 0;
 
-	if (!bypassed && r->verdict != VERDICT_OK &&
-	    r->verdict != VERDICT_LANDED && r->reason != NULL)
+	/* a refusal, an error, a bypass, harm done: its reason says it */
+	if (r->verdict != VERDICT_OK && r->reason != NULL)
 		return r->reason;
-	/* work that passed: the trace's words ("wrote out.txt", "ran
-	 * inside the jail: ..."), a bare value as what the code returned */
-	if (!bypassed && r->verdict == VERDICT_OK && r->outcome != NULL)
+	/* work that passed: the trace's words ("wrote out.txt", "exited"),
+	 * a bare value as what the code returned */
+	if (r->verdict == VERDICT_OK && r->outcome != NULL)
 		return r->kind == KIND_CODE && r->result != NULL &&
 		    strcmp(r->outcome, r->result) == 0 ?
 		    arena_printf(a, "returned %s", r->result) : r->outcome;
 	for (i = 0; i < r->neffects; i++)
-		if (r->effects[i].category != NULL && r->effects[i].text)
+		if (r->effects[i].text != NULL)
 			sbuf_addf(&b, "%s%s", b.len ? "; " : "",
 			    r->effects[i].text);
-	if (b.len == 0 && (bypassed || r->verdict == VERDICT_LANDED))
-		for (i = 0; i < r->neffects; i++)
-			if (r->effects[i].text != NULL)
-				sbuf_addf(&b, "%s%s", b.len ? "; " : "",
-				    r->effects[i].text);
 	if (b.len > 0) {
 		s = arena_strdup(a, sbuf_cstr(&b));
 		sbuf_free(&b);
 		return s;
 	}
 	sbuf_free(&b);
-	return r->outcome ? r->outcome : r->reason ? r->reason : "";
+	return r->outcome ? r->outcome : "";
 }

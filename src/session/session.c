@@ -6,7 +6,7 @@
  *   unsafe:   run in the path's world (world.h): CPython in a disposable
  *             replica world, or the mock object model where worlds
  *             cannot be built; dangerous effects happen to the replica
- *             (or the mock filesystem) and are reported "simulated".
+ *             (or the mock filesystem): LANDED, in a throwaway copy.
  *   sandbox:  code:     allowlist -> budget -> evaluate (reduced names, caps)
  *             commands: command allowlist -> allowlist (argument code) ->
  *                       budget -> surface -> network -> idempotency -> effect
@@ -18,9 +18,11 @@
  *             stays on the evaluator, and so does the model engine.
  *   jail:     [--jail-filter: the sandbox's allowlists] -> CPython in a
  *             world of the jail kind (world.h), whose kernel refusals
- *             are "contained"; or, with the model engine, the model in
- *             its own kernel jail per input (jailpath.h).  Never anything
- *             unjailed: a jail that cannot be built refuses.
+ *             are "contained", and whose harm to its own copy (a file
+ *             deleted, the secret read) is "inside"; or, with the model
+ *             engine, the model in its own kernel jail per input
+ *             (jailpath.h).  Never anything unjailed: a jail that
+ *             cannot be built refuses.
  *
  * The sandbox's layers are one table, walked here: layers.c (each layer
  * in its own file: budget.c, surface.c, network.c, idempotency.c; the
@@ -1176,15 +1178,27 @@ static void
 mark_bypass(struct step *st)
 {
 	size_t i;
+	/* A weak filter admitted code that ran until a limit stopped it
+	 * (9**9**9, a fork bomb): the filter let it through all the same,
+	 * and the limit is told after.  (The essay's subset keeps its own
+	 * limits layer: BLOCKED.) */
+	bool stopped = st->r->verdict == VERDICT_BLOCKED && st->r->rule !=
+	    NULL && strcmp(st->r->rule, "limits") == 0 &&
+	    policy_runs_in_world(st->s->policy);
 
 	if (st->path != PATH_SANDBOX)
 		return;
-	for (i = 0; i < st->ev.effects.n; i++)
+	for (i = 0; i < st->ev.effects.n && !stopped; i++)
 		if (touches_surface(st, &st->ev.effects.items[i]))
 			break;
-	if (i == st->ev.effects.n)
+	if (i == st->ev.effects.n && !stopped)
 		return;
-	if (st->world != NULL && st->r->verdict != VERDICT_OK &&
+	if (stopped && st->raised_after == NULL)
+		st->raised_after = arena_printf(st->a, "stopped by %s: %s",
+		    st->r->layer == LAYER_TIMEOUT ? "the time limit" :
+		    st->r->layer == LAYER_RLIMIT ? "a resource limit" :
+		    "a resource limit", st->r->reason);
+	else if (st->world != NULL && st->r->verdict != VERDICT_OK &&
 	    st->raised_after == NULL)
 		st->raised_after = st->r->reason;
 	st->r->verdict = VERDICT_BYPASSED;
@@ -1395,38 +1409,71 @@ run_command(struct step *st, const struct cmd_entry *e,
 }
 
 /*
- * Damage the code did inside a jail is real, to the jail's throwaway
- * workspace: an ok record says so in its outcome (a green "ok" beside
- * "- secrets.txt deleted" would read as the jail failing), and an error
- * after it says so in its reason.
+ * The session's secret: a file named secrets.txt, in any folder -- the
+ * essay's (seeded at the start of every session and reset) or one a
+ * scenario writes (`file secrets.txt: ...`).  Code that reads it has the
+ * secret in hand even though no file changed: that read is harm of its
+ * own, a "disclosure" (effect.h), on every path and engine alike.  A
+ * command (read_file) is the agent's own tool, whose reads are its job,
+ * and stays harmless; the sandbox's policy decides whether it may run.
  */
-static void
-told_inside(struct step *st, const struct effect *effects, size_t n,
-    bool gvisor)
+static bool
+is_secret(const char *target)
 {
-	struct sbuf done = SBUF_INIT;
+	const char *base;
+
+	if (target == NULL)
+		return false;
+	base = strrchr(target, '/');
+	base = base != NULL ? base + 1 : target;
+	return strcmp(base, "secrets.txt") == 0;
+}
+
+/* Code's reads of the secret become disclosures (is_secret). */
+static void
+mark_disclosures(struct step *st, struct effect *effects, size_t n)
+{
 	size_t i;
 
+	if (st->r->kind != KIND_CODE)
+		return;
+	for (i = 0; i < n; i++)
+		if (effects[i].category == NULL && !effects[i].denied &&
+		    strcmp(effects[i].op, "read") == 0 &&
+		    is_secret(effects[i].target)) {
+			effects[i].category =
+			    effect_category_name(EFFECT_DISCLOSURE);
+			effects[i].text = arena_printf(st->a,
+			    "read the secret in %s", effects[i].target);
+		}
+}
+
+/*
+ * Damage the code did inside a jail is real, to the jail's throwaway
+ * workspace, and so is a secret it read there: the record is INSIDE
+ * (trace.c says where, and that the host is untouched), never a green
+ * ok beside "- secrets.txt deleted", which would read as the jail
+ * failing.  An error after it is said after the harm.
+ */
+static void
+told_inside(struct step *st, struct effect *effects, size_t n)
+{
+	size_t i;
+
+	mark_disclosures(st, effects, n);
 	if (st->r->verdict != VERDICT_OK && st->r->verdict != VERDICT_ERROR)
 		return;
 	for (i = 0; i < n; i++)
-		if (effects[i].category != NULL && effects[i].text != NULL &&
-		    !effects[i].denied &&
-		    strcmp(effects[i].category, "damage") == 0)
-			sbuf_addf(&done, "%s%s", done.len ? "; " : "",
-			    effects[i].text);
-	if (done.len > 0 && st->r->verdict == VERDICT_OK)
-		st->r->outcome = arena_printf(st->a, gvisor ? "ran inside "
-		    "gVisor's sandbox: %s in its copy; the host kernel never "
-		    "saw the call" : "ran inside the jail: %s in its throwaway "
-		    "copy; the host is untouched", sbuf_cstr(&done));
-	else if (done.len > 0)	/* harm done before the exception */
-		st->r->reason = arena_printf(st->a, gvisor ? "%s; before it, "
-		    "ran inside gVisor's sandbox: %s in its copy; the host "
-		    "kernel never saw the call" : "%s; before it, ran inside "
-		    "the jail: %s in its throwaway copy; the host is "
-		    "untouched", st->r->reason, sbuf_cstr(&done));
-	sbuf_free(&done);
+		if (effects[i].category != NULL && !effects[i].denied &&
+		    (strcmp(effects[i].category, "damage") == 0 ||
+		    strcmp(effects[i].category, "disclosure") == 0))
+			break;
+	if (i == n)
+		return;
+	if (st->r->verdict == VERDICT_ERROR)
+		st->raised_after = st->r->reason;
+	st->r->verdict = VERDICT_INSIDE;
+	st->r->reason = NULL;	/* (trace.c tells what was done) */
 }
 
 /*
@@ -1450,7 +1497,7 @@ run_jail(struct step *st, const struct node *root, const struct cmd_entry *e,
 	if (e != NULL && !command_shape(st, e, call))
 		return;
 	jailpath_run(&job, st->a, st->r);
-	told_inside(st, st->r->effects, st->r->neffects, false);
+	told_inside(st, st->r->effects, st->r->neffects);
 }
 
 /* ---- a path's world ---- */
@@ -1481,8 +1528,7 @@ run_jail_world(struct step *st, const struct node *root,
 		return;
 	}
 	run_world(st, st->src, root, e, call);
-	told_inside(st, st->ev.effects.items, st->ev.effects.n,
-	    w->kind == WORLD_KIND_GVISOR);
+	told_inside(st, st->ev.effects.items, st->ev.effects.n);
 }
 
 /* The model world's run: the session's own evaluator. */
@@ -1641,6 +1687,21 @@ files_room(const struct session *s, const struct pathstate *ps)
 	return kept < s->mem_session ? s->mem_session - kept : 1;
 }
 
+/* Did the code call breakpoint(), and pdb quit for want of a
+ * terminal? */
+static bool
+breakpoint_quit(const struct world_reply *rep)
+{
+	size_t i;
+
+	if (rep->error == NULL || strncmp(rep->error, "bdb.BdbQuit", 11) != 0)
+		return false;
+	for (i = 0; i < rep->neffects; i++)
+		if (strcmp(rep->effects[i].op, "builtins.breakpoint") == 0)
+			return true;
+	return false;
+}
+
 /*
  * Run src (the input, or on the sandbox path the code of a command's
  * argument or the command as its layers let it through) in the path's
@@ -1721,6 +1782,19 @@ run_world(struct step *st, const char *src, const struct node *root,
 			st->r->result = "None";
 		break;
 	case WORLD_RAISED:
+		if (breakpoint_quit(&rep)) {
+			/* breakpoint() starts pdb, which reads its commands
+			 * from a terminal the world does not have: it quits
+			 * at once.  Said in words, not its prompt and the
+			 * traceback of its quitting. */
+			decide(st, VERDICT_ERROR, LAYER_EVAL, NULL,
+			    "breakpoint() starts the debugger (pdb), which "
+			    "needs a terminal to type into; this world has "
+			    "none, so it quit at once");
+			st->r->output = NULL;
+			st->r->noutput = 0;
+			break;
+		}
 		/* Damage done or data sent before the exception still
 		 * happened: say both (rmtree('.') deletes every file, then
 		 * raises).  A program that ran and failed is the error. */
@@ -1805,6 +1879,8 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 	struct record *r = st->r;
 	size_t i;
 
+	if (!record_path_is_jail(st->path))	/* (a jail's: told_inside) */
+		mark_disclosures(st, st->ev.effects.items, st->ev.effects.n);
 	if (!record_path_is_jail(st->path) || st->ev.effects.n > 0) {
 		/* (the jail path's effects came back from the jail, unless
 		 * its filter refused the input in here) */
@@ -1831,6 +1907,16 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 	}
 	r->budget_used = st->ps->used;
 	r->budget_limit = session_budget_limit(st->s, st->path);
+	/* (the code filter's name, where the policy's filter ran: a weak
+	 * one's row names it, "dunder filter" -- not "allowlist") */
+	if (st->path == PATH_SANDBOX || (record_path_is_jail(st->path) &&
+	    st->s->jail_filter)) {
+		const char *f = policy_filter_name(st->s->policy);
+		if (strncmp(f, "the ", 4) == 0)
+			f += 4;
+		r->filter = strcmp(f, "allowlist") == 0 ? NULL :
+		    arena_strdup(st->a, f);
+	}
 	/* (a scenario's label too says gVisor's jail) */
 	r->label = label ? arena_printf(st->a, "%s%s", label,
 	    gvisor_path(st) ? " (gVisor)" : "") :

@@ -97,11 +97,11 @@ test_legit_work(void **state)
 	assert_string_equal(r->result, "'ok'");
 	/* Real damage inside the workspace is real, and only there. */
 	r = run(f, "__import__('os').remove('secrets.txt')");
-	assert_int_equal(r->verdict, VERDICT_OK);
+	assert_int_equal(r->verdict, VERDICT_INSIDE);
 	assert_false(fx_has(r, "secrets.txt"));
 	/* and the record says where it happened, not a bare "None" */
-	assert_string_equal(r->outcome, "ran inside the jail: deleted "
-	    "secrets.txt in its throwaway copy; the host is untouched");
+	assert_string_equal(r->outcome, "INSIDE the jail's copy: deleted "
+	    "secrets.txt; the host is untouched");
 	/* A typo is the error it is on every path, not a containment. */
 	r = run(f, "read_file('reprot.txt')");
 	assert_int_equal(r->verdict, VERDICT_ERROR);

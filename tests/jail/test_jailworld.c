@@ -221,9 +221,9 @@ test_damage_stays_inside(void **state)
 	char in[512];
 
 	r = run(f, "import os; os.remove('secrets.txt')");
-	assert_int_equal(r->verdict, VERDICT_OK);
-	assert_string_equal(r->outcome, "ran inside the jail: secrets.txt "
-	    "deleted in its throwaway copy; the host is untouched");
+	assert_int_equal(r->verdict, VERDICT_INSIDE);
+	assert_string_equal(r->outcome, "INSIDE the jail's copy: secrets.txt "
+	    "deleted; the host is untouched");
 	assert_false(fx_has(r, "secrets.txt"));
 	assert_false(mfs_exists(session_fs(f->s, PATH_JAIL), "secrets.txt"));
 	snprintf(in, sizeof in, "open('%s').read()", canary_file);
@@ -242,10 +242,10 @@ test_damage_stays_inside(void **state)
 	    LAYER_LANDLOCK, "/proc/self/exe");
 	/* harm done before an exception is told with it */
 	r = run(f, "import shutil; shutil.rmtree('.')");
-	assert_int_equal(r->verdict, VERDICT_ERROR);
-	assert_non_null(strstr(r->reason, "; before it, ran inside the "
-	    "jail: report.txt deleted in its throwaway copy; the host is "
-	    "untouched"));
+	assert_int_equal(r->verdict, VERDICT_INSIDE);
+	assert_non_null(strstr(r->reason, "the jail's copy: report.txt "
+	    "deleted; the host is untouched; then OSError"));
+	assert_non_null(strstr(r->outcome, "INSIDE the jail's copy: "));
 	assert_false(fx_has(r, "report.txt"));
 }
 

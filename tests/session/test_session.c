@@ -90,7 +90,8 @@ test_unsafe_plays_out_damage(void **state)
 	bool deleted = false;
 	assert_int_equal(r->verdict, VERDICT_LANDED);
 	assert_string_equal(r->outcome,
-	    "[SIMULATED damage] arbitrary code ran; report.txt deleted");
+	    "LANDED in a throwaway copy: arbitrary code ran; report.txt "
+	    "deleted");
 	assert_false(fx_has(r, "report.txt"));
 	assert_true(fx_has(r, "secrets.txt"));
 	for (i = 0; i < r->neffects; i++)
@@ -111,8 +112,20 @@ test_unsafe_reads_secret(void **state)
 {
 	struct fx *f = *state;
 	struct record *r = run1(f, PATH_UNSAFE, "open('secrets.txt').read()");
-	assert_int_equal(r->verdict, VERDICT_OK);
+	/* a secret read with no boundary is harm done: LANDED */
+	assert_int_equal(r->verdict, VERDICT_LANDED);
 	assert_string_equal(r->result, "'API_KEY=sk-live-9f3a2b'");
+	assert_string_equal(r->outcome, "LANDED in a throwaway copy: read "
+	    "the secret in secrets.txt");
+	assert_string_equal(r->effects[0].category, "disclosure");
+	r = run1(f, PATH_UNSAFE,
+	    "getattr(__builtins__, 'op' + 'en')('secrets.txt').read()");
+	assert_int_equal(r->verdict, VERDICT_LANDED);
+	/* another file is no secret; a command's read is the tool's job */
+	r = run1(f, PATH_UNSAFE, "open('report.txt').read()");
+	assert_int_equal(r->verdict, VERDICT_OK);
+	r = run1(f, PATH_UNSAFE, "read_file('secrets.txt')");
+	assert_int_equal(r->verdict, VERDICT_OK);
 	r = run1(f, PATH_SANDBOX, "open('secrets.txt').read()");
 	assert_int_equal(r->verdict, VERDICT_BLOCKED);
 	assert_string_equal(r->reason,
@@ -142,7 +155,8 @@ test_command_allowlist(void **state)
 	assert_true(fx_has(r, "secrets.txt"));
 	r = run1(f, PATH_UNSAFE, "delete_file({'path': 'secrets.txt'})");
 	assert_int_equal(r->verdict, VERDICT_LANDED);
-	assert_string_equal(r->outcome, "[SIMULATED damage] deleted secrets.txt");
+	assert_string_equal(r->outcome,
+	    "LANDED in a throwaway copy: deleted secrets.txt");
 	assert_false(fx_has(r, "secrets.txt"));
 }
 
@@ -643,7 +657,7 @@ test_command_forms(void **state)
 	assert_string_equal(r->outcome, "['report.txt', 'secrets.txt']");
 	r = run1(f, PATH_UNSAFE, "delete_file('secrets.txt')");
 	assert_string_equal(r->outcome,
-	    "[SIMULATED damage] deleted secrets.txt");
+	    "LANDED in a throwaway copy: deleted secrets.txt");
 	/* a refused command names its target whatever the form */
 	r = run1(f, PATH_SANDBOX, "delete_file('report.txt')");
 	assert_int_equal(r->verdict, VERDICT_BLOCKED);
@@ -702,10 +716,13 @@ test_weak_presets_words(void **state)
 	session_run(s, in, strlen(in), NULL, PATH_BIT(PATH_SANDBOX), f->a,
 	    &r);
 	assert_string_equal(r->rule, "bypassed");
+	assert_int_equal(r->verdict, VERDICT_BYPASSED);
 	assert_string_equal(r->reason, "the blocklist let this through "
-	    "\xe2\x80\x94 it returned 'API_KEY=sk-live-9f3a2b'");
+	    "\xe2\x80\x94 read the secret in secrets.txt");
 	assert_string_equal(r->outcome, "BYPASSED: the blocklist let this "
-	    "through \xe2\x80\x94 it returned 'API_KEY=sk-live-9f3a2b'");
+	    "through \xe2\x80\x94 read the secret in secrets.txt");
+	/* the row names the filter, not "allowlist" */
+	assert_string_equal(record_layer_word(r), "blocklist");
 	session_free(s);
 }
 
