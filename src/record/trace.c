@@ -348,10 +348,15 @@ record_happened(struct arena *a, const struct record *r)
 		return r->reason;
 	/* work that passed: the trace's words ("wrote out.txt", "exited"),
 	 * a bare value as what the code returned */
-	if (r->verdict == VERDICT_OK && r->outcome != NULL)
+	if (r->verdict == VERDICT_OK && r->outcome != NULL) {
+		/* (a world's value is marked "= 173.33" on the trace line;
+		 * here every engine's value reads the same) */
+		const char *v = strncmp(r->outcome, "= ", 2) == 0 ?
+		    r->outcome + 2 : r->outcome;
 		return r->kind == KIND_CODE && r->result != NULL &&
-		    strcmp(r->outcome, r->result) == 0 ?
+		    strcmp(v, r->result) == 0 ?
 		    arena_printf(a, "returned %s", r->result) : r->outcome;
+	}
 	for (i = 0; i < r->neffects; i++)
 		if (r->effects[i].text != NULL)
 			sbuf_addf(&b, "%s%s", b.len ? "; " : "",
