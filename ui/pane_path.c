@@ -348,14 +348,14 @@ fold_entry(struct gcol *c, size_t at, int h, int mark_attr, size_t dropped)
 	v = n - a - b;
 	half = h / 2 > 2 ? (size_t)h / 2 : 2;
 	room = h > 0 && (size_t)h >= v + 2 ? (size_t)h - v : 2;
-	/* the input first (its first row at least), then the output */
-	cap = room - (b > 0 && room > 2);
-	if (cap > half)
-		cap = half;
+	/* The input whole if it leaves the output a row and a marker,
+	 * else its first rows (one at least). */
+	cap = room > (b < 2 ? b : 2) ? room - (b < 2 ? b : 2) : 2;
 	ra = fold_part(a, cap < 2 ? 2 : cap, &sa);
+	/* the output: half the rows at most, a fold hiding two at least */
 	cap = room > ra ? room - ra : 1;
 	if (cap > half)
-		cap = half;
+		cap = b == half + 1 && b <= cap ? b : half;
 	rb = fold_part(b, cap, &sb);
 	if (ra == a && rb == b)
 		return;
@@ -444,7 +444,8 @@ grid_get(struct ui *u, bool open)
 {
 	struct grid *g = &G.g[open];
 	size_t total = 0, k = 0, i, b, nb;
-	int p, h = G.h > 3 ? G.h - 1 : G.h;	/* (a row for "above") */
+	/* (past the first block, a row goes to "... N more above") */
+	int p, h = G.h > 3 ? G.h - 1 : G.h;
 
 	if (g->built)
 		return g;
@@ -475,7 +476,7 @@ grid_get(struct ui *u, bool open)
 				if (G.t[p].w > 4 &&
 				    mp->entries[i].seq == g->seq[b])
 					entry_rows(u, c, &mp->entries[i],
-					    G.t[p].w, h, !open);
+					    G.t[p].w, b == 0 ? G.h : h, !open);
 		}
 		c->first[nb] = c->n;
 	}
