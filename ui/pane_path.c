@@ -24,7 +24,8 @@ struct row {
 	const char	*prefix;
 	int		 prefix_attr;
 	enum row_kind	 kind;
-	size_t		 more;		/* RK_FOLD: the rows folded */
+	size_t		 more;		/* RK_FOLD: the lines folded */
+	size_t		 more_rows;	/* and the rows */
 };
 
 /* The header naming the path's controls: the longest wording that fits
@@ -306,19 +307,6 @@ add_rows(struct gcol *c, const char *s, size_t len, int attr, int width,
 	} while (len > 0);
 }
 
-/* The rows a part of k rows takes in cap rows: all of them, or cap - 1
- * and a marker; *shown says how many of its own it shows. */
-static size_t
-fold_part(size_t k, size_t cap, size_t *shown)
-{
-	if (k <= cap) {
-		*shown = k;
-		return k;
-	}
-	*shown = cap > 0 ? cap - 1 : 0;
-	return *shown + 1;
-}
-
 /* The lines rows [from, to) show some of (a row with a prefix starts
  * one). */
 static size_t
@@ -331,15 +319,62 @@ count_lines(const struct row *r, size_t from, size_t to)
 	return n;
 }
 
-/* Fold an entry's rows (from row at: its input, output, verdict) so
- * that the verdict starts within h rows; the markers count the lines
- * folded, and the output's dropped ones (its last line counts them). */
+/* Rows a part of k rows wants at most: all of them, or cap when a fold
+ * would hide two rows at least. */
+static size_t
+soft_cap(size_t k, size_t cap)
+{
+	return k <= cap + 1 ? k : cap;
+}
+
+/* Take up to *over rows from *want, down to least. */
+static void
+give_way(size_t *want, size_t least, size_t *over)
+{
+	size_t take = *want > least ? *want - least : 0;
+
+	if (take > *over)
+		take = *over;
+	*want -= take;
+	*over -= take;
+}
+
+/* Copy rows [from, from + k) of r to w as want rows: all of them, or
+ * want - 1 and a marker counting the rest. */
+static size_t
+put_part(struct row *r, size_t w, size_t from, size_t k, size_t want,
+    int mark_attr, size_t dropped)
+{
+	size_t shown = want >= k ? k : want > 0 ? want - 1 : 0;
+	struct row mark;
+
+	memset(&mark, 0, sizeof mark);
+	if (shown < k) {
+		mark.kind = RK_FOLD;
+		mark.attr = mark_attr;
+		mark.more = count_lines(r, from + shown, from + k) + dropped -
+		    (dropped > 0);
+		mark.more_rows = k - shown;
+	}
+	memmove(r + w, r + from, shown * sizeof *r);
+	w += shown;
+	if (shown < k)
+		r[w++] = mark;
+	return w;
+}
+
+/* Fold an entry's rows (from row at: its input, output, verdict) to h
+ * rows at most.  The output and the verdict keep half the rows at most;
+ * then, while the entry is higher than h, the output gives way (down to
+ * a marker), then the input (down to its first row), then the verdict
+ * (down to its first row, the word and the layer).  A marker counts the
+ * lines it folds, and the output's lines dropped before (its last line
+ * counts them). */
 static void
 fold_entry(struct gcol *c, size_t at, int h, int mark_attr, size_t dropped)
 {
-	struct row *r = c->rows + at, mark;
-	size_t n = c->n - at, a = 0, b = 0, v, sa, sb, ra, rb, cap, half,
-	    room, w;
+	struct row *r = c->rows + at;
+	size_t n = c->n - at, a = 0, b = 0, v, half, wa, wb, wv, over, w;
 
 	while (a < n && r[a].kind == RK_INPUT)
 		a++;
@@ -347,35 +382,19 @@ fold_entry(struct gcol *c, size_t at, int h, int mark_attr, size_t dropped)
 		b++;
 	v = n - a - b;
 	half = h / 2 > 2 ? (size_t)h / 2 : 2;
-	room = h > 0 && (size_t)h >= v + 2 ? (size_t)h - v : 2;
-	/* The input whole if it leaves the output a row and a marker,
-	 * else its first rows (one at least). */
-	cap = room > (b < 2 ? b : 2) ? room - (b < 2 ? b : 2) : 2;
-	ra = fold_part(a, cap < 2 ? 2 : cap, &sa);
-	/* the output: half the rows at most, a fold hiding two at least */
-	cap = room > ra ? room - ra : 1;
-	if (cap > half)
-		cap = b == half + 1 && b <= cap ? b : half;
-	rb = fold_part(b, cap, &sb);
-	if (ra == a && rb == b)
+	wa = a;
+	wb = soft_cap(b, half);
+	wv = soft_cap(v, half);
+	over = h > 0 && wa + wb + wv > (size_t)h ? wa + wb + wv - (size_t)h :
+	    0;
+	give_way(&wb, b < 1 ? b : 1, &over);
+	give_way(&wa, a < 2 ? a : 2, &over);
+	give_way(&wv, v < 2 ? v : 2, &over);
+	if (wa == a && wb == b && wv == v)
 		return;
-	memset(&mark, 0, sizeof mark);
-	mark.kind = RK_FOLD;
-	mark.attr = mark_attr;
-	w = sa;
-	if (sa < a) {
-		mark.more = count_lines(r, sa, a);
-		r[w++] = mark;
-	}
-	if (sb < b)
-		mark.more = count_lines(r, a + sb, a + b) + dropped -
-		    (dropped > 0);
-	memmove(r + w, r + a, sb * sizeof *r);
-	w += sb;
-	if (sb < b)
-		r[w++] = mark;
-	memmove(r + w, r + a + b, v * sizeof *r);
-	w += v;
+	w = put_part(r, 0, 0, a, wa, mark_attr, 0);
+	w = put_part(r, w, a, b, wb, mark_attr, dropped);
+	w = put_part(r, w, a + b, v, wv, mark_attr, 0);
 	c->n = at + w;
 }
 
@@ -530,8 +549,11 @@ draw_row(struct ui *u, struct rect r, int y, const struct row *rw,
 	char buf[80];
 
 	if (rw->kind == RK_FOLD) {
-		int n = snprintf(buf, sizeof buf, "  ... %zu more line%s",
-		    rw->more, rw->more == 1 ? "" : "s");
+		/* (a long line folded is counted in rows) */
+		bool rows = rw->more_rows > 2 * rw->more;
+		size_t k = rows ? rw->more_rows : rw->more;
+		int n = snprintf(buf, sizeof buf, "  ... %zu more %s%s", k,
+		    rows ? "row" : "line", k == 1 ? "" : "s");
 		if (hint && n + 7 <= r.w)
 			snprintf(buf + n, sizeof buf - (size_t)n, " (PgDn)");
 		draw_text(r, y, 0, rw->attr, buf);
