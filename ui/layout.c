@@ -15,10 +15,9 @@
 /* Side by side while every column gets this many cells (three paths fit
  * at 80 columns); narrower terminals stack the paths. */
 #define MIN_COLUMN 26
-/* The AST pane shows (unless F2 chose) while the path columns keep this
- * many rows: header, strip, files and a transcript worth reading.  At
- * 80x24 they would keep 14, seven of them transcript: it gives way. */
-#define MIN_PATHS_ROWS 16
+/* The AST pane shows (unless F2 chose) while every column keeps this
+ * many transcript rows.  At 80x24 they would keep seven: it gives way. */
+#define MIN_TRANSCRIPT_ROWS 8
 
 /* The message in msg's rows, each broken at its last space that fits. */
 static void
@@ -73,6 +72,36 @@ ast_rows(const struct ui *u, int main_h, int n)
 	return ast_h;
 }
 
+/* Each enabled path's column in paths_h rows (u->col), side by side
+ * when wide, else stacked; returns the fewest transcript rows any of them
+ * keeps. */
+static int
+place_columns(struct ui *u, unsigned mask, int n, bool wide, int paths_h)
+{
+	int p, k = 0, least = -1, t;
+
+	for (p = 0; p < PATH__COUNT; p++) {
+		struct rect r;
+		if (!(mask & PATH_BIT(p)))
+			continue;
+		if (wide) {
+			int w = COLS / n;
+			r = (struct rect){ 1, k * w, paths_h,
+			    k == n - 1 ? COLS - k * w : w - 1 };
+		} else {
+			int h = paths_h / n;
+			r = (struct rect){ 1 + k * h, 0,
+			    k == n - 1 ? paths_h - k * h : h, COLS };
+		}
+		u->col[p] = r;
+		t = pane_path_transcript_rows(u, r);
+		if (least < 0 || t < least)
+			least = t;
+		k++;
+	}
+	return least < 0 ? 0 : least;
+}
+
 void
 layout_draw(struct ui *u)
 {
@@ -105,13 +134,14 @@ layout_draw(struct ui *u)
 		main_h--;
 	}
 	ast_h = ast_rows(u, main_h, wide ? 1 : n);
+	if (u->ast_asked && !u->show_ast)
+		ast_h = 0;
 	/* Unless F2 asked for it, the tree gives way to the transcripts
 	 * when they would keep too few rows (80x24); the welcome shows
 	 * while there is no transcript. */
-	if (!u->ast_asked && u->m.input != NULL &&
-	    main_h - ast_h < MIN_PATHS_ROWS)
-		ast_h = 0;
-	if (u->ast_asked && !u->show_ast)
+	if (!u->ast_asked && u->m.input != NULL && ast_h > 0 &&
+	    place_columns(u, mask, n, wide, main_h - ast_h) <
+	    MIN_TRANSCRIPT_ROWS)
 		ast_h = 0;
 	ast_on = ast_h > 0;
 	/* The presenter view takes the columns' and the AST's rows. */
@@ -119,26 +149,11 @@ layout_draw(struct ui *u)
 		pane_play.draw(u, (struct rect){ 1, 0, main_h, cols },
 		    PATH_SANDBOX);
 	else {
-		int paths_h = main_h - ast_h, k = 0;
+		int paths_h = main_h - ast_h;
 		/* Every column's place first: their transcripts share one
 		 * grid (pane_path.c). */
-		for (p = 0; p < PATH__COUNT; p++) {
-			struct rect r;
-			if (!(mask & PATH_BIT(p)))
-				continue;
-			if (wide) {
-				int w = cols / n;
-				r = (struct rect){ 1, k * w, paths_h,
-				    k == n - 1 ? cols - k * w : w - 1 };
-			} else {
-				int h = paths_h / n;
-				r = (struct rect){ 1 + k * h, 0,
-				    k == n - 1 ? paths_h - k * h : h, cols };
-			}
-			u->col[p] = r;
-			u->col_shown |= PATH_BIT(p);
-			k++;
-		}
+		place_columns(u, mask, n, wide, paths_h);
+		u->col_shown = mask;
 		pane_path_grid_begin(u);
 		for (p = 0; p < PATH__COUNT; p++)
 			if (u->col_shown & PATH_BIT(p))

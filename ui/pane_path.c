@@ -25,7 +25,7 @@ struct row {
 	int		 prefix_attr;
 	enum row_kind	 kind;
 	size_t		 more;		/* RK_FOLD: the lines folded */
-	size_t		 more_rows;	/* and the rows */
+	bool		 by_rows;	/* or the rows */
 };
 
 /* The header naming the path's controls: the longest wording that fits
@@ -350,11 +350,14 @@ put_part(struct row *r, size_t w, size_t from, size_t k, size_t want,
 
 	memset(&mark, 0, sizeof mark);
 	if (shown < k) {
+		size_t lines = count_lines(r, from + shown, from + k);
 		mark.kind = RK_FOLD;
 		mark.attr = mark_attr;
-		mark.more = count_lines(r, from + shown, from + k) + dropped -
+		/* a line's end or one long line (a value) counts in rows */
+		mark.by_rows = r[from + shown].prefix == NULL &&
+		    (lines == 1 || k - shown > 2 * lines);
+		mark.more = mark.by_rows ? k - shown : lines + dropped -
 		    (dropped > 0);
-		mark.more_rows = k - shown;
 	}
 	memmove(r + w, r + from, shown * sizeof *r);
 	w += shown;
@@ -549,11 +552,9 @@ draw_row(struct ui *u, struct rect r, int y, const struct row *rw,
 	char buf[80];
 
 	if (rw->kind == RK_FOLD) {
-		/* (a long line folded is counted in rows) */
-		bool rows = rw->more_rows > 2 * rw->more;
-		size_t k = rows ? rw->more_rows : rw->more;
-		int n = snprintf(buf, sizeof buf, "  ... %zu more %s%s", k,
-		    rows ? "row" : "line", k == 1 ? "" : "s");
+		int n = snprintf(buf, sizeof buf, "  ... %zu more %s%s",
+		    rw->more, rw->by_rows ? "row" : "line",
+		    rw->more == 1 ? "" : "s");
 		if (hint && n + 7 <= r.w)
 			snprintf(buf + n, sizeof buf - (size_t)n, " (PgDn)");
 		draw_text(r, y, 0, rw->attr, buf);
@@ -689,6 +690,15 @@ path_rects(struct ui *u, struct rect r, struct rect *t, struct rect *fs)
 		*fs = (struct rect){ r.y + row, r.x + r.w - fsw, r.h - row,
 		    fsw };
 	}
+}
+
+int
+pane_path_transcript_rows(struct ui *u, struct rect r)
+{
+	struct rect t, fs;
+
+	path_rects(u, r, &t, &fs);
+	return t.h;
 }
 
 void

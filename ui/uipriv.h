@@ -147,6 +147,8 @@ bool layout_ast_shown(const struct ui *u);
  * u->col (layout_draw sets them first) and freed after drawing. */
 void pane_path_grid_begin(struct ui *u);
 void pane_path_grid_end(void);
+/* The transcript rows a column in r keeps. */
+int pane_path_transcript_rows(struct ui *u, struct rect r);
 
 /* input.c: the readline input line inside curses.  It calls back the UI
  * that owns it through these hooks (ui.c gives them), never by name. */
