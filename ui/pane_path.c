@@ -366,25 +366,26 @@ put_part(struct row *r, size_t w, size_t from, size_t k, size_t want,
 	return w;
 }
 
-/* Fold an entry's rows (from row at: its input, output, verdict) to h
- * rows at most.  The output and the verdict keep half the rows at most;
+/* Fold an entry's rows [at, end) (its input, output, verdict) to h rows
+ * at most.  The output and the verdict keep half of half_h at most;
  * then, while the entry is higher than h, the output gives way (down to
  * a marker), then the input (down to its first row), then the verdict
  * (down to its first row, the word and the layer).  A marker counts the
  * lines it folds, and the output's lines dropped before (its last line
  * counts them). */
 static void
-fold_entry(struct gcol *c, size_t at, int h, int mark_attr, size_t dropped)
+fold_entry(struct gcol *c, size_t at, size_t end, int h, int half_h,
+    int mark_attr, size_t dropped)
 {
 	struct row *r = c->rows + at;
-	size_t n = c->n - at, a = 0, b = 0, v, half, wa, wb, wv, over, w;
+	size_t n = end - at, a = 0, b = 0, v, half, wa, wb, wv, over, w;
 
 	while (a < n && r[a].kind == RK_INPUT)
 		a++;
 	while (a + b < n && r[a + b].kind == RK_OUTPUT)
 		b++;
 	v = n - a - b;
-	half = h / 2 > 2 ? (size_t)h / 2 : 2;
+	half = half_h / 2 > 2 ? (size_t)half_h / 2 : 2;
 	wa = a;
 	wb = soft_cap(b, half);
 	wv = soft_cap(v, half);
@@ -398,13 +399,15 @@ fold_entry(struct gcol *c, size_t at, int h, int mark_attr, size_t dropped)
 	w = put_part(r, 0, 0, a, wa, mark_attr, 0);
 	w = put_part(r, w, a, b, wb, mark_attr, dropped);
 	w = put_part(r, w, a + b, v, wv, mark_attr, 0);
-	c->n = at + w;
+	/* (the rows after the entry move up) */
+	memmove(r + w, c->rows + end, (c->n - end) * sizeof *r);
+	c->n -= n - w;
 }
 
 /* One entry's rows: the input as typed, what it wrote, its verdict. */
 static void
 entry_rows(struct ui *u, struct gcol *c, const struct model_entry *e,
-    int width, int h, bool fold)
+    int width, bool repeat)
 {
 	size_t at = c->n;
 	const char *line;
@@ -423,6 +426,10 @@ entry_rows(struct ui *u, struct gcol *c, const struct model_entry *e,
 			    RK_INPUT);
 			line += len + (line[len] == '\n');
 		}
+		/* The same input as the entry above (another policy's run):
+		 * its first row, with its label, is enough. */
+		if (repeat)
+			c->n = at + 1;
 		/* What it wrote, as the terminal shows it, above its
 		 * verdict (as python3 prints above the echoed value). */
 		for (line = e->output; line != NULL && *line != '\0';) {
@@ -441,9 +448,31 @@ entry_rows(struct ui *u, struct gcol *c, const struct model_entry *e,
 		    draw_verdict_attr(u, e->inside ? VERDICT_CONTAINED :
 		    e->verdict), RK_VERDICT);
 	}
-	if (fold)
-		fold_entry(c, at, h, draw_attr(u, UC_HL),
-		    e->is_note ? 0 : e->output_dropped);
+}
+
+static size_t
+dropped_of(const struct model_entry *e)
+{
+	return e->is_note ? 0 : e->output_dropped;
+}
+
+/* The input as typed, without a scenario's label. */
+static const char *
+bare_input(const struct model_entry *e)
+{
+	size_t n = e->label != NULL ? strlen(e->label) : 0;
+
+	if (n > 0 && strncmp(e->shown, e->label, n) == 0 &&
+	    strncmp(e->shown + n, ": ", 2) == 0)
+		return e->shown + n + 2;
+	return e->shown;
+}
+
+static bool
+same_input(const struct model_entry *a, const struct model_entry *b)
+{
+	return !a->is_note && !b->is_note && a->shown != NULL &&
+	    b->shown != NULL && strcmp(bare_input(a), bare_input(b)) == 0;
 }
 
 static int
@@ -492,13 +521,39 @@ grid_get(struct ui *u, bool open)
 			continue;
 		c->first = xcalloc(nb + 1, sizeof *c->first);
 		for (b = i = 0; b < nb; b++) {
+			size_t i0, m, at, end;
+			int hb = b == 0 ? G.h : h, hr;
 			c->first[b] = c->n;
-			for (; i < mp->n && mp->entries[i].seq <= g->seq[b];
+			for (; i < mp->n && mp->entries[i].seq < g->seq[b];
 			    i++)
-				if (G.t[p].w > 4 &&
-				    mp->entries[i].seq == g->seq[b])
-					entry_rows(u, c, &mp->entries[i],
-					    G.t[p].w, b == 0 ? G.h : h, !open);
+				;
+			for (i0 = i; i < mp->n && mp->entries[i].seq ==
+			    g->seq[b]; i++)
+				;
+			if (G.t[p].w <= 4 || (m = i - i0) == 0)
+				continue;
+			/* Several entries (one per policy): each later one
+			 * a share of the rows, the first what they leave. */
+			hr = hb / (int)m > 4 ? hb / (int)m : 4;
+			at = c->n;
+			entry_rows(u, c, &mp->entries[i0], G.t[p].w, false);
+			end = c->n;
+			for (k = i0 + 1; k < i; k++) {
+				size_t from = c->n;
+				bool rep = same_input(&mp->entries[k - 1],
+				    &mp->entries[k]);
+				entry_rows(u, c, &mp->entries[k], G.t[p].w,
+				    rep && !open);
+				if (!open)
+					fold_entry(c, from, c->n, hr, G.h,
+					    draw_attr(u, UC_HL), dropped_of(
+					    &mp->entries[k]));
+			}
+			if (!open)
+				fold_entry(c, at, end, hb - (int)(c->n - end) >
+				    4 ? hb - (int)(c->n - end) : 4, G.h,
+				    draw_attr(u, UC_HL),
+				    dropped_of(&mp->entries[i0]));
 		}
 		c->first[nb] = c->n;
 	}
