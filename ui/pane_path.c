@@ -120,8 +120,9 @@ strip_attr(const struct ui *u, enum strip_mark m)
 
 /* Shorter names for the strip in a narrow column, three letters then
  * two, no two alike at either length (eval and effect: evl ev, eff ef);
- * the help pane's legend spells them out.  A layer not listed keeps its
- * first letters. */
+ * the help pane's legend spells them out.  A layer not listed (gvisor,
+ * and limits or timeout, which only show where they decide) keeps its
+ * name. */
 static const struct {
 	const char	*name, *abbr3, *abbr2;
 } short_names[] = {
@@ -131,8 +132,7 @@ static const struct {
 	{ "idempotency", "idm", "id" }, { "eval", "evl", "ev" },
 	{ "effect", "eff", "ef" }, { "namespace", "nsp", "ns" },
 	{ "landlock", "lck", "ll" }, { "seccomp", "sec", "sc" },
-	{ "rlimit", "rlm", "rl" }, { "limits", "lim", "li" },
-	{ "timeout", "tmo", "to" }, { "gvisor", "gvs", "gv" },
+	{ "rlimit", "rlm", "rl" },
 };
 
 /* The name of a strip item at a level of shortening (0: full, 1: three
@@ -149,8 +149,7 @@ strip_name(const char *name, int level, char *buf, size_t size)
 			    short_names[i].abbr2;
 			level = 0;
 		}
-	snprintf(buf, size, "%.*s", level == 0 ? 32 : level == 1 ? 3 : 2,
-	    name);
+	snprintf(buf, size, "%s", name);
 }
 
 /* The strip on one row: "layers:" and the full names when they fit, else
