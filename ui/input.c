@@ -273,7 +273,9 @@ do_key_help(int count, int key)
 static int
 do_key_ast(int count, int key)
 {
-	U->show_ast = !U->show_ast;
+	/* (an explicit choice: the layout no longer decides) */
+	U->show_ast = !layout_ast_shown(U);
+	U->ast_asked = true;
 	H->redraw(U);
 	return 0;
 }
@@ -287,21 +289,22 @@ do_key_quit(int count, int key)
 	return 0;
 }
 
-/* PgUp/PgDn scroll the focused column only, by its height less a row
- * kept for context; its pane clamps the top. */
-static int
-page(void)
-{
-	int h = U->page[focus_column(U)] - 1;
-
-	return h > 1 ? h : 1;
-}
-
+/* PgUp/PgDn scroll every column together, or the focused one alone
+ * (F3); from the live view they open the folded output (pane_path.c):
+ * PgDn where the view is, PgUp a page before it.  PgDn past the end
+ * goes back to the live view. */
 static int
 do_page_up(int count, int key)
 {
-	U->scroll[focus_column(U)] += page();
-	U->focus_shown = true;
+	struct tscroll *sc = focus_scroll(U, focus_column(U));
+	int page = sc->page > 1 ? sc->page : 1;
+
+	if (!sc->open) {
+		sc->open = true;
+		sc->top = -1;
+		sc->delta = -page;
+	} else
+		sc->top = sc->top > page ? sc->top - page : 0;
 	H->redraw(U);
 	return 0;
 }
@@ -309,22 +312,32 @@ do_page_up(int count, int key)
 static int
 do_page_down(int count, int key)
 {
-	int *sc = &U->scroll[focus_column(U)];
+	struct tscroll *sc = focus_scroll(U, focus_column(U));
+	int page = sc->page > 1 ? sc->page : 1;
 
-	*sc -= page();
-	if (*sc < 0)
-		*sc = 0;
-	U->focus_shown = true;
+	if (!sc->open) {
+		sc->open = true;
+		sc->top = -1;
+		sc->delta = 0;
+	} else if (sc->top >= sc->max_top)
+		sc->open = false;
+	else if ((sc->top += page) > sc->max_top)
+		sc->top = sc->max_top;
 	H->redraw(U);
 	return 0;
 }
 
-/* Shift-Tab or F3: the next column takes PgUp/PgDn (Tab completes). */
+/* Shift-Tab or F3: from all columns together to each one alone, in
+ * turn, and back (Tab completes). */
 static int
 do_focus_next(int count, int key)
 {
 	focus_next(U);
-	U->focus_shown = true;
+	if (U->scroll_each)
+		message_set(U, "PgUp/PgDn scroll the %s column alone; F3: "
+		    "the next", record_path_name(focus_column(U)));
+	else
+		message_set(U, "PgUp/PgDn scroll every column together");
 	H->redraw(U);
 	return 0;
 }

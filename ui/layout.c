@@ -1,8 +1,9 @@
 /*
  * layout.c -- where the panes go.  Top: the status line.  Then one column
  * per enabled path, side by side while each gets 26 cells, else stacked;
- * under them the AST pane (F2 hides it).  At the bottom: a message line
- * and the input line (drawn by input.c).  The help overlay goes last.
+ * under them the AST pane, when it leaves the columns room or F2 asks.
+ * At the bottom: a message line and the input line (drawn by input.c).
+ * The help overlay goes last.
  */
 #include "config.h"
 
@@ -14,6 +15,9 @@
 /* Side by side while every column gets this many cells (three paths fit
  * at 80 columns); narrower terminals stack the paths. */
 #define MIN_COLUMN 26
+/* The AST pane shows (unless F2 chose) while every column keeps this
+ * many transcript rows.  At 80x24 they would keep seven: it gives way. */
+#define MIN_TRANSCRIPT_ROWS 8
 
 /* The message in msg's rows, each broken at its last space that fits. */
 static void
@@ -39,6 +43,63 @@ draw_message(struct ui *u, struct rect msg)
 			len--;
 		}
 	}
+}
+
+/* Was the AST pane drawn last time? */
+static bool ast_on;
+
+bool
+layout_ast_shown(const struct ui *u)
+{
+	(void)u;
+	return ast_on;
+}
+
+/* The AST pane's rows when it shows: enough for the welcome or a short
+ * tree, never more than the paths keep (stacked: n of them). */
+static int
+ast_rows(const struct ui *u, int main_h, int n)
+{
+	int ast_h = u->m.input == NULL ? pane_ast_welcome_rows(u,
+	    COLS - 2) + 2 : LINES < 30 ? main_h / 3 : main_h * 2 / 5;
+
+	if (ast_h > main_h - 6 * n)
+		ast_h = main_h - 6 * n;
+	if (ast_h > 16)
+		ast_h = 16;
+	if (ast_h < 4)
+		ast_h = main_h >= 10 ? 4 : 0;
+	return ast_h;
+}
+
+/* Each enabled path's column in paths_h rows (u->col), side by side
+ * when wide, else stacked; returns the fewest transcript rows any of them
+ * keeps. */
+static int
+place_columns(struct ui *u, unsigned mask, int n, bool wide, int paths_h)
+{
+	int p, k = 0, least = -1, t;
+
+	for (p = 0; p < PATH__COUNT; p++) {
+		struct rect r;
+		if (!(mask & PATH_BIT(p)))
+			continue;
+		if (wide) {
+			int w = COLS / n;
+			r = (struct rect){ 1, k * w, paths_h,
+			    k == n - 1 ? COLS - k * w : w - 1 };
+		} else {
+			int h = paths_h / n;
+			r = (struct rect){ 1 + k * h, 0,
+			    k == n - 1 ? paths_h - k * h : h, COLS };
+		}
+		u->col[p] = r;
+		t = pane_path_transcript_rows(u, r);
+		if (least < 0 || t < least)
+			least = t;
+		k++;
+	}
+	return least < 0 ? 0 : least;
 }
 
 void
@@ -72,44 +133,32 @@ layout_draw(struct ui *u)
 		msg = (struct rect){ rows - 2 - in_h, 0, 2, cols };
 		main_h--;
 	}
-	if (u->show_ast) {
-		/* Enough for the welcome or a short tree, never more than
-		 * the paths keep. */
-		ast_h = u->m.input == NULL ? pane_ast_welcome_rows(u,
-		    cols - 2) + 2 :
-		    rows < 30 ? main_h / 3 :
-		    main_h * 2 / 5;
-		if (ast_h > main_h - 6 * (wide ? 1 : n))
-			ast_h = main_h - 6 * (wide ? 1 : n);
-		if (ast_h > 16)
-			ast_h = 16;
-		if (ast_h < 4)
-			ast_h = main_h >= 10 ? 4 : 0;
-	}
+	ast_h = ast_rows(u, main_h, wide ? 1 : n);
+	if (u->ast_asked && !u->show_ast)
+		ast_h = 0;
+	/* Unless F2 asked for it, the tree gives way to the transcripts
+	 * when they would keep too few rows (80x24); the welcome shows
+	 * while there is no transcript. */
+	if (!u->ast_asked && u->m.input != NULL && ast_h > 0 &&
+	    place_columns(u, mask, n, wide, main_h - ast_h) <
+	    MIN_TRANSCRIPT_ROWS)
+		ast_h = 0;
+	ast_on = ast_h > 0;
 	/* The presenter view takes the columns' and the AST's rows. */
 	if (play_view_shown(u))
 		pane_play.draw(u, (struct rect){ 1, 0, main_h, cols },
 		    PATH_SANDBOX);
 	else {
-		int paths_h = main_h - ast_h, k = 0;
-		for (p = 0; p < PATH__COUNT; p++) {
-			struct rect r;
-			if (!(mask & PATH_BIT(p)))
-				continue;
-			if (wide) {
-				int w = cols / n;
-				r = (struct rect){ 1, k * w, paths_h,
-				    k == n - 1 ? cols - k * w : w - 1 };
-			} else {
-				int h = paths_h / n;
-				r = (struct rect){ 1 + k * h, 0,
-				    k == n - 1 ? paths_h - k * h : h, cols };
-			}
-			pane_path.draw(u, r, (enum path_id)p);
-			u->col[p] = r;
-			u->col_shown |= PATH_BIT(p);
-			k++;
-		}
+		int paths_h = main_h - ast_h;
+		/* Every column's place first: their transcripts share one
+		 * grid (pane_path.c). */
+		place_columns(u, mask, n, wide, paths_h);
+		u->col_shown = mask;
+		pane_path_grid_begin(u);
+		for (p = 0; p < PATH__COUNT; p++)
+			if (u->col_shown & PATH_BIT(p))
+				pane_path.draw(u, u->col[p], (enum path_id)p);
+		pane_path_grid_end();
 		if (ast_h > 0)
 			pane_ast.draw(u, (struct rect){ 1 + paths_h, 0, ast_h,
 			    cols }, PATH_SANDBOX);

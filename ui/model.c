@@ -64,7 +64,7 @@ escaped(const char *s)
  * wrote nothing.
  */
 static char *
-output_lines(const struct record *r)
+output_lines(const struct record *r, size_t *dropped)
 {
 	struct sbuf b = SBUF_INIT;
 	size_t i, k, col = 0, lines = 0, more = 0;
@@ -101,8 +101,11 @@ output_lines(const struct record *r)
 	}
 	if (b.len > 0 && b.data[b.len - 1] == '\n')
 		b.data[--b.len] = '\0';
-	if (more > 1)
+	*dropped = 0;
+	if (more > 1) {
 		sbuf_addf(&b, "\n... %zu more lines", more - 1);
+		*dropped = more - 1;
+	}
 	if (b.len == 0) {
 		sbuf_free(&b);
 		return NULL;
@@ -273,6 +276,7 @@ model_note(struct model *m, unsigned mask, const char *text)
 		mask = session_paths(m->s);
 	/* one line of text, like a trace line, whatever the note quotes */
 	textesc_add(&b, text, strlen(text), 0);
+	m->seq++;
 	for (p = 0; p < PATH__COUNT; p++) {
 		struct model_entry *e;
 		if (!(mask & PATH_BIT(p)))
@@ -280,6 +284,7 @@ model_note(struct model *m, unsigned mask, const char *text)
 		e = new_entry(&m->paths[p]);
 		e->is_note = true;
 		e->outcome = xstrdup(sbuf_cstr(&b));
+		e->seq = m->seq;
 	}
 	log_line(m, sbuf_cstr(&b));
 	sbuf_free(&b);
@@ -330,10 +335,12 @@ model_apply(struct model *m, const char *input, size_t len,
 	const struct record_tree *tree = NULL;
 	size_t i, k;
 
+	m->seq++;
 	for (i = 0; i < n; i++) {
 		struct model_path *mp = &m->paths[r[i].path];
 		struct model_entry *e = new_entry(mp);
 		e->step = r[i].step;
+		e->seq = m->seq;
 		e->verdict = r[i].verdict;
 		e->label = xstrdup(r[i].label ? r[i].label : "");
 		/* The input as typed (the trace's repr quotes code); a
@@ -343,7 +350,7 @@ model_apply(struct model *m, const char *input, size_t len,
 			    r[i].input ? r[i].input : "");
 		else
 			e->shown = xstrdup(r[i].input ? r[i].input : "");
-		e->output = output_lines(&r[i]);
+		e->output = output_lines(&r[i], &e->output_dropped);
 		/* What it wrote is on the rows above: an ok row says the
 		 * value, as the prompt echoes it, not "printed '...'"
 		 * again (nor "ok" for a statement that has none).  (A

@@ -26,6 +26,9 @@ struct session;
 /* One transcript line: an input's outcome on one path, or a note. */
 struct model_entry {
 	unsigned	 step;
+	unsigned	 seq;		/* the input or note it belongs to:
+					   entries with one seq share a row
+					   of the columns' grid */
 	bool		 is_note;	/* echo/listing text, no verdict */
 	enum verdict	 verdict;
 	char		*label;
@@ -35,6 +38,8 @@ struct model_entry {
 					   wrote, as a terminal shows it: lines
 					   (escaped, tabs expanded) joined by
 					   newlines, or NULL */
+	size_t		 output_dropped;	/* lines past the ones kept,
+					   counted on output's last line */
 	bool		 inside;	/* INSIDE: harm done inside a jail's
 					   copy, in its own colour, never as
 					   a plain ok */
@@ -96,6 +101,7 @@ struct model {
 	size_t			 unsaved;	/* inputs in the log since the
 						   last :save (or the start,
 						   or :reset) */
+	unsigned		 seq;	/* the last input's or note's */
 	/* The last input and its tree. */
 	char			*input;
 	struct model_astline	*ast;

@@ -15,6 +15,7 @@
 #include "xalloc.h"
 
 /* A wrapped transcript row. */
+enum row_kind { RK_INPUT, RK_OUTPUT, RK_VERDICT, RK_FOLD };
 struct row {
 	const char	*s;
 	size_t		 len;
@@ -22,6 +23,9 @@ struct row {
 	int		 indent;
 	const char	*prefix;
 	int		 prefix_attr;
+	enum row_kind	 kind;
+	size_t		 more;		/* RK_FOLD: the lines folded */
+	bool		 by_rows;	/* or the rows */
 };
 
 /* The header naming the path's controls: the longest wording that fits
@@ -114,21 +118,25 @@ strip_attr(const struct ui *u, enum strip_mark m)
 	}
 }
 
-/* Shorter names for the strip in a narrow column; the help pane's legend
- * spells them out.  A layer not listed keeps its first letters. */
+/* Shorter names for the strip in a narrow column, three letters then
+ * two, no two alike at either length (eval and effect: evl ev, eff ef);
+ * the help pane's legend spells them out.  A layer not listed (gvisor,
+ * and limits or timeout, which only show where they decide) keeps its
+ * name. */
 static const struct {
-	const char	*name, *abbr3, *abbr1;
+	const char	*name, *abbr3, *abbr2;
 } short_names[] = {
-	{ "parse", "prs", "p" }, { "commands", "cmd", "c" },
-	{ "allowlist", "alw", "a" }, { "budget", "bud", "b" },
-	{ "surface", "srf", "s" }, { "network", "net", "n" },
-	{ "idempotency", "idm", "i" }, { "eval", "evl", "e" },
-	{ "effect", "eff", "e" }, { "namespace", "nsp", "N" },
-	{ "landlock", "lck", "L" }, { "seccomp", "sec", "S" },
-	{ "rlimit", "rlm", "R" },
+	{ "parse", "prs", "pa" }, { "commands", "cmd", "cm" },
+	{ "allowlist", "alw", "al" }, { "budget", "bud", "bu" },
+	{ "surface", "srf", "su" }, { "network", "net", "ne" },
+	{ "idempotency", "idm", "id" }, { "eval", "evl", "ev" },
+	{ "effect", "eff", "ef" }, { "namespace", "nsp", "ns" },
+	{ "landlock", "lck", "ll" }, { "seccomp", "sec", "sc" },
+	{ "rlimit", "rlm", "rl" },
 };
 
-/* The name of a strip item at a level of shortening (0: full). */
+/* The name of a strip item at a level of shortening (0: full, 1: three
+ * letters, 2: two). */
 static void
 strip_name(const char *name, int level, char *buf, size_t size)
 {
@@ -138,17 +146,17 @@ strip_name(const char *name, int level, char *buf, size_t size)
 	    sizeof short_names[0]; i++)
 		if (strcmp(short_names[i].name, name) == 0) {
 			name = level == 1 ? short_names[i].abbr3 :
-			    short_names[i].abbr1;
+			    short_names[i].abbr2;
 			level = 0;
 		}
-	snprintf(buf, size, "%.*s", level == 0 ? 32 : level == 1 ? 3 : 1,
-	    name);
+	snprintf(buf, size, "%s", name);
 }
 
 /* The strip on one row: "layers:" and the full names when they fit, else
  * the names alone, else three-letter names, spaced then not (the marks
- * still part them), else one-letter names; while it fits, the deciding
- * layer keeps its full name. */
+ * still part them), else two-letter names; while it fits, the deciding
+ * layer keeps its full name.  (Two letters fit the sandbox's eight
+ * command layers in a 26-cell column.) */
 static void
 draw_strip(struct ui *u, struct rect r, int row, enum path_id p)
 {
@@ -159,7 +167,8 @@ draw_strip(struct ui *u, struct rect r, int row, enum path_id p)
 	} levels[] = { { 0, 1, true, true }, { 0, 1, false, true },
 	    { 1, 1, false, true }, { 1, 1, false, false },
 	    { 1, 0, false, true }, { 1, 0, false, false },
-	    { 2, 1, false, true }, { 2, 1, false, false } };
+	    { 2, 1, false, true }, { 2, 1, false, false },
+	    { 2, 0, false, true }, { 2, 0, false, false } };
 	struct strip_item it[STRIP_MAX];
 	size_t n = model_strip(&u->m, p, it), i, lv;
 	int x = 0, want;
@@ -220,26 +229,72 @@ draw_gauge(struct ui *u, struct rect r, int row, enum path_id p)
 	draw_text(r, row, x, A_NORMAL, "]");
 }
 
+/*
+ * The transcripts share one grid: each input (or note) is a block that
+ * starts on the same row in every column, the shorter cells padded with
+ * blank rows, so the same input reads across.  Live, a block's long
+ * parts are folded: a part longer than half the rows keeps its first rows
+ * and a "... N more lines" marker, and the output gives way (then the
+ * input, down to its first row) until the verdict starts within the
+ * rows; the view shows the newest block from its first row, and as many
+ * rows before it as fit.  Open (PgUp/PgDn), every row is there.
+ */
+
+/* One column's rows, and where each block's start. */
+struct gcol {
+	struct row	*rows;
+	size_t		 n, cap;
+	size_t		*first;		/* per block its first row;
+					   first[nb] is n */
+};
+
+struct grid {
+	bool		 built;
+	size_t		 nb;		/* blocks */
+	unsigned	*seq;		/* each block's seq, ascending */
+	int		*start;		/* its grid row; start[nb]: all rows */
+	struct gcol	 col[PATH__COUNT];
+};
+
+/* Between pane_path_grid_begin and _end: the shown columns' transcript
+ * rectangles and the grid in each shape, built when first drawn. */
+static struct {
+	bool		 on;
+	struct rect	 t[PATH__COUNT];
+	int		 h;		/* the lowest transcript's rows */
+	struct grid	 g[2];		/* [0] live (folded), [1] open */
+} G;
+
+static struct row *
+new_row(struct gcol *c)
+{
+	struct row *rw;
+
+	if (c->n == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 64;
+		c->rows = xreallocarray(c->rows, c->cap, sizeof *c->rows);
+	}
+	rw = &c->rows[c->n++];
+	memset(rw, 0, sizeof *rw);
+	return rw;
+}
+
 static void
-add_rows(struct row **rows, size_t *n, size_t *cap, const char *s, size_t len,
-    int attr, int width, const char *prefix, int prefix_attr)
+add_rows(struct gcol *c, const char *s, size_t len, int attr, int width,
+    const char *prefix, int prefix_attr, enum row_kind kind)
 {
 	int pw = prefix ? (int)strlen(prefix) : 0;
 	bool first = true;
 	do {
 		size_t take = draw_wrap(s, len, width - pw);
-		struct row *rw;
-		if (*n == *cap) {
-			*cap = *cap ? *cap * 2 : 64;
-			*rows = xreallocarray(*rows, *cap, sizeof **rows);
-		}
-		rw = &(*rows)[(*n)++];
+		struct row *rw = new_row(c);
 		rw->s = s;
 		rw->len = take;
 		rw->attr = attr;
 		rw->indent = pw;
 		rw->prefix = first ? prefix : NULL;
 		rw->prefix_attr = prefix_attr;
+		rw->kind = kind;
 		s += take;
 		len -= take;
 		/* A row does not start with the space it broke at. */
@@ -251,128 +306,414 @@ add_rows(struct row **rows, size_t *n, size_t *cap, const char *s, size_t len,
 	} while (len > 0);
 }
 
-static void
-draw_transcript(struct ui *u, struct rect r, enum path_id p)
+/* The lines rows [from, to) show some of (a row with a prefix starts
+ * one). */
+static size_t
+count_lines(const struct row *r, size_t from, size_t to)
 {
-	const struct model_path *mp = &u->m.paths[p];
-	struct row *rows = NULL;
-	size_t n = 0, cap = 0, i;
+	size_t n = from < to && r[from].prefix == NULL;
+
+	for (; from < to; from++)
+		n += r[from].prefix != NULL;
+	return n;
+}
+
+/* Rows a part of k rows wants at most: all of them, or cap when a fold
+ * would hide two rows at least. */
+static size_t
+soft_cap(size_t k, size_t cap)
+{
+	return k <= cap + 1 ? k : cap;
+}
+
+/* Take up to *over rows from *want, down to least. */
+static void
+give_way(size_t *want, size_t least, size_t *over)
+{
+	size_t take = *want > least ? *want - least : 0;
+
+	if (take > *over)
+		take = *over;
+	*want -= take;
+	*over -= take;
+}
+
+/* Copy rows [from, from + k) of r to w as want rows: all of them, or
+ * want - 1 and a marker counting the rest. */
+static size_t
+put_part(struct row *r, size_t w, size_t from, size_t k, size_t want,
+    int mark_attr, size_t dropped)
+{
+	size_t shown = want >= k ? k : want > 0 ? want - 1 : 0;
+	struct row mark;
+
+	memset(&mark, 0, sizeof mark);
+	if (shown < k) {
+		size_t lines = count_lines(r, from + shown, from + k);
+		mark.kind = RK_FOLD;
+		mark.attr = mark_attr;
+		/* a line's end or one long line (a value) counts in rows */
+		mark.by_rows = r[from + shown].prefix == NULL &&
+		    (lines == 1 || k - shown > 2 * lines);
+		mark.more = mark.by_rows ? k - shown : lines + dropped -
+		    (dropped > 0);
+	}
+	memmove(r + w, r + from, shown * sizeof *r);
+	w += shown;
+	if (shown < k)
+		r[w++] = mark;
+	return w;
+}
+
+/* Fold an entry's rows [at, end) (its input, output, verdict) to h rows
+ * at most.  The output and the verdict keep half of half_h at most;
+ * then, while the entry is higher than h, the output gives way (down to
+ * a marker), then the input (down to its first row), then the verdict
+ * (down to its first row, the word and the layer).  A marker counts the
+ * lines it folds, and the output's lines dropped before (its last line
+ * counts them). */
+static void
+fold_entry(struct gcol *c, size_t at, size_t end, int h, int half_h,
+    int mark_attr, size_t dropped)
+{
+	struct row *r = c->rows + at;
+	size_t n = end - at, a = 0, b = 0, v, half, wa, wb, wv, over, w;
+
+	while (a < n && r[a].kind == RK_INPUT)
+		a++;
+	while (a + b < n && r[a + b].kind == RK_OUTPUT)
+		b++;
+	v = n - a - b;
+	half = half_h / 2 > 2 ? (size_t)half_h / 2 : 2;
+	wa = a;
+	wb = soft_cap(b, half);
+	wv = soft_cap(v, half);
+	over = h > 0 && wa + wb + wv > (size_t)h ? wa + wb + wv - (size_t)h :
+	    0;
+	give_way(&wb, b < 1 ? b : 1, &over);
+	give_way(&wa, a < 2 ? a : 2, &over);
+	give_way(&wv, v < 2 ? v : 2, &over);
+	if (wa == a && wb == b && wv == v)
+		return;
+	w = put_part(r, 0, 0, a, wa, mark_attr, 0);
+	w = put_part(r, w, a, b, wb, mark_attr, dropped);
+	w = put_part(r, w, a + b, v, wv, mark_attr, 0);
+	/* (the rows after the entry move up) */
+	memmove(r + w, c->rows + end, (c->n - end) * sizeof *r);
+	c->n -= n - w;
+}
+
+/* One entry's rows: the input as typed, what it wrote, its verdict. */
+static void
+entry_rows(struct ui *u, struct gcol *c, const struct model_entry *e,
+    int width, bool repeat)
+{
+	size_t at = c->n;
 	const char *line;
 	bool first;
-	int top, k, shown, first_row, *sc;
-	char more[64];
 
-	if (r.h <= 0 || r.w <= 4)
-		return;
-	for (i = 0; i < mp->n; i++) {
-		const struct model_entry *e = &mp->entries[i];
-		if (e->is_note) {
-			add_rows(&rows, &n, &cap, e->outcome,
-			    strlen(e->outcome), draw_attr(u, UC_DIM), r.w, "  ",
-			    A_NORMAL);
-			continue;
-		}
+	if (e->is_note)
+		add_rows(c, e->outcome, strlen(e->outcome),
+		    draw_attr(u, UC_DIM), width, "  ", A_NORMAL, RK_OUTPUT);
+	else {
 		/* An input of several lines shows them as typed. */
 		for (line = e->shown, first = true; first || *line != '\0';
 		    first = false) {
 			size_t len = strcspn(line, "\n");
-			add_rows(&rows, &n, &cap, line, len, A_NORMAL, r.w,
-			    first ? "> " : ". ", draw_attr(u, UC_DIM));
+			add_rows(c, line, len, A_NORMAL, width,
+			    first ? "> " : ". ", draw_attr(u, UC_DIM),
+			    RK_INPUT);
 			line += len + (line[len] == '\n');
 		}
+		/* The same input as the entry above (another policy's run):
+		 * its first row, with its label, is enough. */
+		if (repeat)
+			c->n = at + 1;
 		/* What it wrote, as the terminal shows it, above its
 		 * verdict (as python3 prints above the echoed value). */
 		for (line = e->output; line != NULL && *line != '\0';) {
 			size_t len = strcspn(line, "\n");
-			add_rows(&rows, &n, &cap, line, len, A_NORMAL, r.w,
-			    "  ", A_NORMAL);
+			add_rows(c, line, len, A_NORMAL, width, "  ",
+			    A_NORMAL, RK_OUTPUT);
 			line += len + (line[len] == '\n');
 		}
 		/* (harm done inside a jail's copy is INSIDE, in its own
 		 * colour: not a plain green ok, nor CONTAINED) */
-		add_rows(&rows, &n, &cap, e->outcome, strlen(e->outcome),
-		    draw_verdict_attr(u, e->verdict), r.w,
+		add_rows(c, e->outcome, strlen(e->outcome),
+		    draw_verdict_attr(u, e->verdict), width,
 		    e->verdict == VERDICT_OK ? "  = ok " :
 		    e->verdict == VERDICT_ERROR ? "  = error " : "  = ",
-		    draw_verdict_attr(u, e->verdict));
+		    draw_verdict_attr(u, e->verdict), RK_VERDICT);
 	}
-	/* The newest rows at the bottom, scrolled back by this column's
-	 * scroll.  What is out of view is counted on a row of its own at
-	 * the top or bottom, so no transcript text is covered. */
-	sc = &u->scroll[p];
-	if ((int)n <= r.h || r.h < 3) {
-		if (*sc > (int)n - r.h)
-			*sc = (int)n - r.h > 0 ? (int)n - r.h : 0;
-		top = (int)n - r.h - *sc;
-		if (top < 0)
-			top = 0;
-		first_row = 0;
-		shown = r.h;
-	} else {
-		/* Scrolled to the top: the rows from 0, a marker below. */
-		if (*sc > (int)n - r.h + 1)
-			*sc = (int)n - r.h + 1;
-		shown = r.h - (*sc > 0);
-		top = (int)n - *sc - shown;
-		first_row = 0;
-		if (top > 0) {
-			top++;
-			shown--;
-			first_row = 1;
-			snprintf(more, sizeof more, "  ... %d more above%s",
-			    top, p == focus_column(u) ? " (PgUp)" : "");
-			draw_text(r, 0, 0, draw_attr(u, UC_HL), more);
+}
+
+static size_t
+dropped_of(const struct model_entry *e)
+{
+	return e->is_note ? 0 : e->output_dropped;
+}
+
+/* The input as typed, without a scenario's label. */
+static const char *
+bare_input(const struct model_entry *e)
+{
+	size_t n = e->label != NULL ? strlen(e->label) : 0;
+
+	if (n > 0 && strncmp(e->shown, e->label, n) == 0 &&
+	    strncmp(e->shown + n, ": ", 2) == 0)
+		return e->shown + n + 2;
+	return e->shown;
+}
+
+static bool
+same_input(const struct model_entry *a, const struct model_entry *b)
+{
+	return !a->is_note && !b->is_note && a->shown != NULL &&
+	    b->shown != NULL && strcmp(bare_input(a), bare_input(b)) == 0;
+}
+
+static int
+cmp_seq(const void *x, const void *y)
+{
+	unsigned a = *(const unsigned *)x, b = *(const unsigned *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+static bool
+grid_shows(const struct ui *u, int p)
+{
+	return G.on && (u->col_shown & PATH_BIT(p)) != 0;
+}
+
+/* The grid in one shape, built on first use. */
+static struct grid *
+grid_get(struct ui *u, bool open)
+{
+	struct grid *g = &G.g[open];
+	size_t total = 0, k = 0, i, b, nb;
+	/* (past the first block, a row goes to "... N more above") */
+	int p, h = G.h > 3 ? G.h - 1 : G.h;
+
+	if (g->built)
+		return g;
+	g->built = true;
+	for (p = 0; p < PATH__COUNT; p++)
+		if (grid_shows(u, p))
+			total += u->m.paths[p].n;
+	g->seq = xcalloc(total + 1, sizeof *g->seq);
+	for (p = 0; p < PATH__COUNT; p++)
+		for (i = 0; grid_shows(u, p) && i < u->m.paths[p].n; i++)
+			g->seq[k++] = u->m.paths[p].entries[i].seq;
+	qsort(g->seq, k, sizeof *g->seq, cmp_seq);
+	for (i = nb = 0; i < k; i++)
+		if (nb == 0 || g->seq[nb - 1] != g->seq[i])
+			g->seq[nb++] = g->seq[i];
+	g->nb = nb;
+	g->start = xcalloc(nb + 1, sizeof *g->start);
+	for (p = 0; p < PATH__COUNT; p++) {
+		const struct model_path *mp = &u->m.paths[p];
+		struct gcol *c = &g->col[p];
+		if (!grid_shows(u, p))
+			continue;
+		c->first = xcalloc(nb + 1, sizeof *c->first);
+		for (b = i = 0; b < nb; b++) {
+			size_t i0, m, at, end;
+			int hb = b == 0 ? G.h : h, hr;
+			c->first[b] = c->n;
+			for (; i < mp->n && mp->entries[i].seq < g->seq[b];
+			    i++)
+				;
+			for (i0 = i; i < mp->n && mp->entries[i].seq ==
+			    g->seq[b]; i++)
+				;
+			if (G.t[p].w <= 4 || (m = i - i0) == 0)
+				continue;
+			/* Several entries (one per policy): each later one
+			 * a share of the rows, the first what they leave. */
+			hr = hb / (int)m > 4 ? hb / (int)m : 4;
+			at = c->n;
+			entry_rows(u, c, &mp->entries[i0], G.t[p].w, false);
+			end = c->n;
+			for (k = i0 + 1; k < i; k++) {
+				size_t from = c->n;
+				bool rep = same_input(&mp->entries[k - 1],
+				    &mp->entries[k]);
+				entry_rows(u, c, &mp->entries[k], G.t[p].w,
+				    rep && !open);
+				if (!open)
+					fold_entry(c, from, c->n, hr, G.h,
+					    draw_attr(u, UC_HL), dropped_of(
+					    &mp->entries[k]));
+			}
+			if (!open)
+				fold_entry(c, at, end, hb - (int)(c->n - end) >
+				    4 ? hb - (int)(c->n - end) : 4, G.h,
+				    draw_attr(u, UC_HL),
+				    dropped_of(&mp->entries[i0]));
 		}
-		if (*sc > 0) {
-			snprintf(more, sizeof more, "  ... %d more below%s",
-			    *sc, p == focus_column(u) ? " (PgDn)" : "");
-			draw_text(r, r.h - 1, 0, draw_attr(u, UC_HL), more);
-		}
+		c->first[nb] = c->n;
 	}
-	u->page[p] = shown;
-	for (k = 0; k < shown && top + k < (int)n; k++) {
-		const struct row *rw = &rows[top + k];
-		if (rw->prefix)
-			draw_text(r, first_row + k, 0, rw->prefix_attr,
-			    rw->prefix);
-		draw_textn(r, first_row + k, rw->indent, rw->attr, rw->s,
-		    rw->len);
+	/* each block as high as its highest cell */
+	for (b = 0; b < nb; b++) {
+		size_t hb = 0;
+		for (p = 0; p < PATH__COUNT; p++)
+			if (grid_shows(u, p) && g->col[p].first[b + 1] -
+			    g->col[p].first[b] > hb)
+				hb = g->col[p].first[b + 1] -
+				    g->col[p].first[b];
+		g->start[b + 1] = g->start[b] + (int)hb;
 	}
-	u->trans_used[p] = first_row + k;	/* (live output goes after) */
-	free(rows);
+	return g;
 }
 
 static void
-draw(struct ui *u, struct rect r, enum path_id p)
+grid_free(struct grid *g)
 {
-	char buf[256];
-	int row = 0, fsw;
-	struct rect t, fs;
+	int p;
 
-	if (r.h <= 0)
-		return;
-	draw_fill(r, row, draw_attr(u, UC_TITLE));
-	{
-		/* The budget gauge sits at the right end of the header; a
-		 * narrow column leaves it to the status line. */
-		int gw = p != PATH_SANDBOX || r.w < 44 ? 0 : r.w >= 60 ? 30 :
-		    r.w / 2;
-		struct rect h = { r.y, r.x, 1, r.w - gw };
-		struct rect g = { r.y, r.x + r.w - gw + 1, 1, gw - 1 };
-		draw_text(h, 0, 1, draw_attr(u, UC_TITLE),
-		    controls(u, p, h.w - 2, buf, sizeof buf));
-		/* Once a scroll key was used, mark the column it moves. */
-		if (u->focus_shown && p == focus_column(u) &&
-		    session_paths(u->s) != PATH_BIT(p))
-			draw_text(h, 0, 0, draw_attr(u, UC_TITLE), ">");
-		if (gw > 0) {
-			draw_fill(g, 0, A_NORMAL);
-			draw_gauge(u, g, 0, p);
-		}
-		row++;
+	for (p = 0; p < PATH__COUNT; p++) {
+		free(g->col[p].rows);
+		free(g->col[p].first);
 	}
-	if (row < r.h)
-		draw_strip(u, r, row++, p);
+	free(g->seq);
+	free(g->start);
+	memset(g, 0, sizeof *g);
+}
+
+/* The block that holds grid row row (the last before it). */
+static size_t
+block_at(const struct grid *g, int row)
+{
+	size_t lo = 0, hi = g->nb;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (g->start[mid] <= row)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void
+draw_row(struct ui *u, struct rect r, int y, const struct row *rw,
+    bool hint)
+{
+	char buf[80];
+
+	if (rw->kind == RK_FOLD) {
+		int n = snprintf(buf, sizeof buf, "  ... %zu more %s%s",
+		    rw->more, rw->by_rows ? "row" : "line",
+		    rw->more == 1 ? "" : "s");
+		if (hint && n + 7 <= r.w)
+			snprintf(buf + n, sizeof buf - (size_t)n, " (PgDn)");
+		draw_text(r, y, 0, rw->attr, buf);
+		return;
+	}
+	if (rw->prefix)
+		draw_text(r, y, 0, rw->prefix_attr, rw->prefix);
+	draw_textn(r, y, rw->indent, rw->attr, rw->s, rw->len);
+}
+
+/* "  ... N more above (PgUp)", the key left out when it does not fit
+ * in w columns. */
+static const char *
+marker(char *buf, size_t size, int n, const char *where, const char *key,
+    int w)
+{
+	int len = snprintf(buf, size, "  ... %d more %s", n, where);
+
+	if (len > 0 && (size_t)len < size && len + (int)strlen(key) <= w)
+		snprintf(buf + len, size - (size_t)len, "%s", key);
+	return buf;
+}
+
+static void
+draw_transcript(struct ui *u, struct rect r, enum path_id p)
+{
+	struct tscroll *sc = focus_scroll(u, p);
+	const struct grid *g;
+	const struct gcol *c;
+	bool marks = r.h >= 3, hint;
+	int total, top, avail, k, first_row = 0, below = 0, max_top;
+	size_t b;
+	char more[80];
+
+	u->trans_used[p] = 0;
+	if (r.h <= 0 || r.w <= 4 || !grid_shows(u, p))
+		return;
+	g = grid_get(u, sc->open);
+	c = &g->col[p];
+	total = g->start[g->nb];
+	max_top = total > r.h ? total - (r.h - marks) : 0;
+	if (!sc->open) {
+		/* The newest block from its first row, and the rows
+		 * before it that fit. */
+		top = max_top;
+		if (g->nb > 0 && top > g->start[g->nb - 1])
+			top = g->start[g->nb - 1];
+		b = block_at(g, top);
+		sc->anchor_seq = g->nb > 0 ? g->seq[b] : 0;
+		sc->anchor_off = g->nb > 0 ? top - g->start[b] : 0;
+		sc->max_top = -1;
+	} else {
+		if (sc->top < 0) {
+			/* Opened: from where the live view's top was. */
+			for (b = 0; b + 1 < g->nb && g->seq[b] <
+			    sc->anchor_seq; b++)
+				;
+			top = g->nb > 0 ? g->start[b] : 0;
+			if (g->nb > 0 && sc->anchor_off <
+			    g->start[b + 1] - g->start[b])
+				top += sc->anchor_off;
+			top += sc->delta;
+			sc->top = top < 0 ? 0 : top > max_top ? max_top : top;
+		}
+		top = sc->top < 0 ? 0 : sc->top > max_top ? max_top : sc->top;
+		sc->max_top = max_top;
+	}
+	sc->page = r.h > 3 ? r.h - 2 : 1;
+	/* What is out of view is counted on a row of its own at the top or
+	 * bottom, so no transcript text is covered. */
+	hint = !u->scroll_each || p == focus_column(u);
+	avail = r.h;
+	if (marks && top > 0) {
+		first_row = 1;
+		avail--;
+	}
+	if (marks && top + avail < total) {
+		avail--;
+		below = total - top - avail;
+	}
+	if (first_row)
+		draw_text(r, 0, 0, draw_attr(u, UC_HL), marker(more,
+		    sizeof more, top, "above", hint ? " (PgUp)" : "", r.w));
+	if (below > 0)
+		draw_text(r, r.h - 1, 0, draw_attr(u, UC_HL), marker(more,
+		    sizeof more, below, "below", hint ? " (PgDn)" : "", r.w));
+	b = block_at(g, top);
+	for (k = 0; k < avail && top + k < total; k++) {
+		int row = top + k;
+		size_t local;
+		while (b + 1 < g->nb && g->start[b + 1] <= row)
+			b++;
+		local = (size_t)(row - g->start[b]);
+		if (c->first[b] + local < c->first[b + 1])
+			draw_row(u, r, first_row + k,
+			    &c->rows[c->first[b] + local], hint);
+	}
+	u->trans_used[p] = first_row + k;	/* (live output goes after) */
+}
+
+/* Where a column r's transcript and files go, under its header and
+ * strip. */
+static void
+path_rects(struct ui *u, struct rect r, struct rect *t, struct rect *fs)
+{
+	int row = r.h < 2 ? r.h : 2, fsw;
+
 	if (r.h - row >= 14 || r.w < 60) {
 		/* Tall or narrow: the files under the transcript, which keeps
 		 * the column's full width; every column's box as high as the
@@ -389,18 +730,85 @@ draw(struct ui *u, struct rect r, enum path_id p)
 		/* Before the first input the files have the room. */
 		room = u->m.input == NULL ? r.h - row : (r.h - row) / 2;
 		fsh = want < room ? want : room;
-		t = (struct rect){ r.y + row, r.x, r.h - row - fsh, r.w };
-		fs = (struct rect){ r.y + r.h - fsh, r.x, fsh, r.w };
+		*t = (struct rect){ r.y + row, r.x, r.h - row - fsh, r.w };
+		*fs = (struct rect){ r.y + r.h - fsh, r.x, fsh, r.w };
 	} else {
 		fsw = r.w * 2 / 5;
 		if (fsw > 28)
 			fsw = 28;
 		if (fsw < 16)
 			fsw = 16;
-		t = (struct rect){ r.y + row, r.x, r.h - row, r.w - fsw - 1 };
-		fs = (struct rect){ r.y + row, r.x + r.w - fsw, r.h - row,
+		*t = (struct rect){ r.y + row, r.x, r.h - row, r.w - fsw - 1 };
+		*fs = (struct rect){ r.y + row, r.x + r.w - fsw, r.h - row,
 		    fsw };
 	}
+}
+
+int
+pane_path_transcript_rows(struct ui *u, struct rect r)
+{
+	struct rect t, fs;
+
+	path_rects(u, r, &t, &fs);
+	return t.h;
+}
+
+void
+pane_path_grid_begin(struct ui *u)
+{
+	struct rect fs;
+	int p;
+
+	pane_path_grid_end();
+	G.on = true;
+	G.h = 0;
+	for (p = 0; p < PATH__COUNT; p++) {
+		if (!(u->col_shown & PATH_BIT(p)))
+			continue;
+		path_rects(u, u->col[p], &G.t[p], &fs);
+		if (G.h == 0 || G.t[p].h < G.h)
+			G.h = G.t[p].h;
+	}
+}
+
+void
+pane_path_grid_end(void)
+{
+	grid_free(&G.g[0]);
+	grid_free(&G.g[1]);
+	G.on = false;
+}
+
+static void
+draw(struct ui *u, struct rect r, enum path_id p)
+{
+	char buf[256];
+	struct rect t, fs;
+
+	if (r.h <= 0)
+		return;
+	draw_fill(r, 0, draw_attr(u, UC_TITLE));
+	{
+		/* The budget gauge sits at the right end of the header; a
+		 * narrow column leaves it to the status line. */
+		int gw = p != PATH_SANDBOX || r.w < 44 ? 0 : r.w >= 60 ? 30 :
+		    r.w / 2;
+		struct rect h = { r.y, r.x, 1, r.w - gw };
+		struct rect g = { r.y, r.x + r.w - gw + 1, 1, gw - 1 };
+		draw_text(h, 0, 1, draw_attr(u, UC_TITLE),
+		    controls(u, p, h.w - 2, buf, sizeof buf));
+		/* A column scrolled on its own (F3) is marked. */
+		if (u->scroll_each && p == focus_column(u) &&
+		    session_paths(u->s) != PATH_BIT(p))
+			draw_text(h, 0, 0, draw_attr(u, UC_TITLE), ">");
+		if (gw > 0) {
+			draw_fill(g, 0, A_NORMAL);
+			draw_gauge(u, g, 0, p);
+		}
+	}
+	if (r.h > 1)
+		draw_strip(u, r, 1, p);
+	path_rects(u, r, &t, &fs);
 	u->trans[p] = t;	/* (progress.c shows live output there) */
 	draw_transcript(u, t, p);
 	pane_fs.draw(u, fs, p);

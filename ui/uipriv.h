@@ -35,23 +35,45 @@ enum ui_color {
 	UC__COUNT
 };
 
+/* Where a transcript is scrolled (pane_path.c).  Live: the newest
+ * inputs, each top-anchored, long output folded under "... N more
+ * lines"; open: every row unfolded, from grid row top.  PgUp/PgDn open
+ * it, PgDn past the end goes live again, a new input too. */
+struct tscroll {
+	bool		 open;
+	int		 top;		/* open: the grid row at the top; -1:
+					   where the live view's top was,
+					   moved by delta rows */
+	int		 delta;
+	/* what the last draw found, for the keys */
+	unsigned	 anchor_seq;	/* the live view's top input */
+	int		 anchor_off;	/* and its row in it */
+	int		 max_top;	/* open: the last top (-1 live) */
+	int		 page;		/* rows a page moves */
+};
+
 struct ui {
 	struct session	*s;
 	struct model	 m;
 	bool		 has_color;
 	bool		 light;		/* --theme=light */
 	int		 color_attr[UC__COUNT];	/* with colour: each one's */
+	/* The AST pane: shown while the screen leaves the transcripts
+	 * enough rows (layout.c), unless F2 chose (ast_asked: show_ast
+	 * is the choice). */
 	bool		 show_ast;
+	bool		 ast_asked;
 	const struct pane_ops *overlay;	/* the help or the summary, drawn
 					   over the rest; any key closes it */
 	bool		 quit;
 	bool		 quit_asked;	/* unsaved steps were pointed out */
-	/* Each column scrolls on its own: rows scrolled back from the
-	 * newest, per path; PgUp/PgDn move the focused column's. */
-	int		 scroll[PATH__COUNT];
-	int		 page[PATH__COUNT];	/* rows it showed last */
+	/* The transcripts scroll together (scroll_all) on one grid, each
+	 * input on the same row in every column; F3/Shift-Tab give the
+	 * focused column a scroll of its own (scroll_each). */
+	struct tscroll	 scroll_all;
+	struct tscroll	 scroll[PATH__COUNT];
+	bool		 scroll_each;
 	enum path_id	 focus;		/* layout_focus() gives the live one */
-	bool		 focus_shown;	/* mark it once a scroll key was used */
 	char		*message;	/* the line above the input */
 	int		 input_h;	/* rows the layout gave the input */
 	struct rect	 col[PATH__COUNT];	/* each path's column */
@@ -105,11 +127,13 @@ size_t draw_fit(const char *s, size_t len, int cols);
 size_t draw_wrap(const char *s, size_t len, int cols);
 
 /* focus.c: the focused column: u->focus if that path is enabled, else
- * the first enabled one.  focus_next() moves it to the next enabled
- * path. */
+ * the first enabled one.  focus_next() goes from all columns together
+ * to each enabled column on its own in turn, then back to together. */
 enum path_id focus_column(const struct ui *u);
 void focus_next(struct ui *u);
-/* Every column back to its newest rows. */
+/* The scroll path p's transcript follows. */
+struct tscroll *focus_scroll(struct ui *u, enum path_id p);
+/* Every column back to its newest rows (live). */
 void focus_scroll_reset(struct ui *u);
 
 /* message.c: the message line's text, printf-style (replaces it). */
@@ -118,6 +142,15 @@ void message_set(struct ui *u, const char *fmt, ...)
 
 /* layout.c: where each pane goes for this screen size. */
 void layout_draw(struct ui *u);
+/* Is the AST pane on screen (F2's choice, else room enough)? */
+bool layout_ast_shown(const struct ui *u);
+
+/* pane_path.c: the transcripts' shared grid, built for the columns in
+ * u->col (layout_draw sets them first) and freed after drawing. */
+void pane_path_grid_begin(struct ui *u);
+void pane_path_grid_end(void);
+/* The transcript rows a column in r keeps. */
+int pane_path_transcript_rows(struct ui *u, struct rect r);
 
 /* input.c: the readline input line inside curses.  It calls back the UI
  * that owns it through these hooks (ui.c gives them), never by name. */
