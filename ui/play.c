@@ -743,7 +743,8 @@ draw_keys(struct ui *u, struct rect r, int x, bool at_end)
  * path's files.  Every record's first row is there before anything
  * grows: then each record's second row, the files, the caption and
  * payload (three rows each, six on a tall screen), blank rows between
- * the parts, more rows for what happened.
+ * the parts, more rows for what happened, and the rest of the caption
+ * and payload.
  */
 static void
 draw(struct ui *u, struct rect r, enum path_id unused)
@@ -928,6 +929,14 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 				got[i]++;
 				room--;
 			}
+	while (room > 0 && cap_max < caprows) {	/* the rest, whole */
+		cap_max++;
+		room--;
+	}
+	while (room > 0 && pay_max < payrows) {
+		pay_max++;
+		room--;
+	}
 
 	row = 0;
 	if (heading != NULL && row < r.h) {
