@@ -101,7 +101,7 @@ getc_hook(FILE *f)
 		if (c == 27 && play_active(U) && U->overlay == NULL &&
 		    lone_escape()) {
 			/* (readline's callback mode never acts on Esc alone) */
-			play_toggle_view(U);
+			play_escape(U);
 			H->redraw(U);
 			continue;
 		}
@@ -296,9 +296,17 @@ do_key_quit(int count, int key)
 static int
 do_page_up(int count, int key)
 {
-	struct tscroll *sc = focus_scroll(U, focus_column(U));
-	int page = sc->page > 1 ? sc->page : 1;
+	struct tscroll *sc;
+	int page;
 
+	if (play_view_shown(U) && U->pending == NULL) {
+		/* a clicker's back: the presenter has nothing to scroll */
+		play_back(U);
+		H->redraw(U);
+		return 0;
+	}
+	sc = focus_scroll(U, focus_column(U));
+	page = sc->page > 1 ? sc->page : 1;
 	if (!sc->open) {
 		sc->open = true;
 		sc->top = -1;
@@ -315,6 +323,12 @@ do_page_down(int count, int key)
 	struct tscroll *sc = focus_scroll(U, focus_column(U));
 	int page = sc->page > 1 ? sc->page : 1;
 
+	if (play_view_shown(U) && U->pending == NULL) {
+		/* a clicker's next */
+		play_next(U);
+		H->redraw(U);
+		return 0;
+	}
 	if (!sc->open) {
 		sc->open = true;
 		sc->top = -1;
@@ -423,9 +437,11 @@ bind_keys(void)
 
 /*
  * The presenter's keys (play.c), while a scenario plays and the line is
- * empty: Right steps on, Left back, Home to the start.  Otherwise they
- * edit the line as ever.  (Esc, between the presenter view and the
- * columns, is seen in getc_hook.)
+ * empty: Right steps on, Left back, Home to the start, and in the
+ * presenter view Space steps on.  Otherwise they edit the line as ever.
+ * (PgDn and PgUp step in the presenter view whatever the line holds:
+ * do_page_down, do_page_up.  Esc, between the presenter view and the
+ * columns, or out of the play on its last step, is seen in getc_hook.)
  */
 static bool
 play_keys(void)
@@ -463,9 +479,20 @@ do_play_home(int count, int key)
 	return 0;
 }
 
+static int
+do_play_space(int count, int key)
+{
+	if (!play_keys() || !play_view_shown(U))
+		return rl_insert(count, key);
+	play_next(U);
+	H->redraw(U);
+	return 0;
+}
+
 static void
 bind_play_keys(void)
 {
+	rl_bind_key(' ', do_play_space);
 	bind("\033[C", do_play_right);
 	bind("\033OC", do_play_right);
 	bind("\033[D", do_play_left);

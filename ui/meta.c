@@ -2,8 +2,8 @@
  * meta.c -- the ':' commands.
  *
  * A table of what exists: each row is a name, its argument and its
- * handler.  :play, :goto and :reset during a play drive the presenter
- * view (play.c).  Quitting is :quit's, whatever asks for it (F10,
+ * handler.  :play, :goto, :stop and :reset during a play drive the
+ * presenter view (play.c).  Quitting is :quit's, whatever asks for it (F10,
  * Ctrl-D): ui.c hands meta_quit to the input line as its quit hook.
  */
 #include "config.h"
@@ -31,8 +31,8 @@ struct meta {
 };
 
 const char *const meta_names[] = { ":help", ":reset", ":policy", ":budget",
-    ":paths", ":jail", ":summary", ":play", ":goto", ":save", ":export",
-    ":quit", NULL };
+    ":paths", ":jail", ":summary", ":play", ":goto", ":stop", ":save",
+    ":export", ":quit", NULL };
 
 static void
 do_help(struct ui *u, const char *arg)
@@ -40,14 +40,19 @@ do_help(struct ui *u, const char *arg)
 	u->overlay = &pane_help;
 }
 
+/* :reset: fresh worlds and the essay's files and names (the policy
+ * stays); during a play, the scenario's step 0 as it began, no step
+ * run. */
 static void
 do_reset(struct ui *u, const char *arg)
 {
+	if (play_active(u)) {
+		play_reset(u);
+		return;
+	}
 	session_reset(u->s, true);
 	model_clear(&u->m);
 	message_set(u, "reset: the essay's files and names again");
-	if (play_active(u))	/* and the scenario from its start */
-		play_restart(u);
 }
 
 static void
@@ -151,6 +156,14 @@ do_goto(struct ui *u, const char *arg)
 		return;
 	}
 	play_goto(u, arg);
+}
+
+/* :stop: the scenario playing ends; the session stays as it is. */
+static void
+do_stop(struct ui *u, const char *arg)
+{
+	(void)arg;
+	play_leave(u);
 }
 
 static void
@@ -281,6 +294,7 @@ static const struct meta metas[] = {
 	{ ":summary", "", do_summary },
 	{ ":play", "FILE", do_play },
 	{ ":goto", "N", do_goto },
+	{ ":stop", "", do_stop },
 	{ ":save", "FILE", do_save },
 	{ ":export", "FILE", do_export },
 	{ ":quit", "", do_quit },

@@ -67,6 +67,29 @@ controls(const struct ui *u, enum path_id p, int width, char *buf,
 		alt = gvisor;
 		break;
 	default:
+		/* a scenario's step run once per policy: all of them */
+		if (play_policies(u) != NULL) {
+			const char *l = play_policies(u);
+			char list[128];
+			size_t n = 0, k = 1;
+			for (; *l != '\0' && n + 1 < sizeof list; l++)
+				if (*l != ' ' && *l != '\t')
+					list[n++] = *l;
+				else if (n > 0 && list[n - 1] != ',') {
+					list[n++] = ',';
+					k++;
+				}
+			list[n] = '\0';
+			snprintf(buf, size, "SANDBOX  policies %s: a row each",
+			    list);
+			if ((int)strlen(buf) > width)
+				snprintf(buf, size, "SANDBOX  policies %s", list);
+			if ((int)strlen(buf) > width)
+				snprintf(buf, size, "SANDBOX  %s", list);
+			if ((int)strlen(buf) > width)
+				snprintf(buf, size, "SANDBOX  %zu policies", k);
+			return buf;
+		}
 		/* (a policy wider than the essay's subset runs in CPython) */
 		if (strcmp(session_engine(u->s, PATH_SANDBOX), "cpython") == 0) {
 			snprintf(buf, size, "SANDBOX  policy %s, run in an "

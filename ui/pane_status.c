@@ -1,6 +1,7 @@
 /*
- * pane_status.c -- the status line: policy, budget, paths, presenter
- * progress and the keys.
+ * pane_status.c -- the status line: policy (a scenario's step run under
+ * several, all of them), budget, paths, presenter progress and the
+ * keys.
  */
 #include "config.h"
 
@@ -34,9 +35,11 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 	/* The budget counts inputs (see the gauge); the word goes when
 	 * the line would not fit. */
 	for (k = 0; k < 2; k++) {
-		snprintf(buf, sizeof buf, "%s%s policy %s | budget %u/%u%s | "
+		snprintf(buf, sizeof buf, "%s%s %s %s | budget %u/%u%s | "
 		    "paths %s | unsafe: %s", r.w >= 100 ? " sandboxrepl |" : "",
-		    step, pol ? pol->name : "?", session_budget_used(u->s,
+		    step, play_policies(u) ? "policies" : "policy",
+		    play_policies(u) ? play_policies(u) : pol ? pol->name :
+		    "?", session_budget_used(u->s,
 		    PATH_SANDBOX), session_budget_limit(u->s, PATH_SANDBOX),
 		    k == 0 ? " inputs" : "", paths,
 		    session_engine(u->s, PATH_UNSAFE));

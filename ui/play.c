@@ -7,7 +7,12 @@
  * payload once, then one line per record -- per path, and on the sandbox
  * path per policy when the scenario runs several -- with the verdict,
  * the layer that decided and what happened, and each path's files.
- * Set-up steps (files, names, policies) run silently on the way.
+ * Set-up steps (files, names, policies) run silently on the way; those
+ * before the first visible step run when the play starts, and step 0,
+ * the welcome, shows the scenario's title and opening question (its
+ * "title" and "question" lines) on the files they made.  While a step
+ * runs the view shows its caption and input, and progress.c the paths
+ * still running.
  *
  * Going back is exact: before the first step and after each one, the
  * session is saved whole in memory (session_snap_take: files on every
@@ -16,7 +21,11 @@
  * recorded, not run again.  A live input typed meanwhile runs on the
  * session as it is, and the steps after the one shown are forgotten, so
  * the next step runs on what the class sees.  Esc switches to the three
- * columns and back; Enter on an empty line steps in either view.
+ * columns and back; Enter on an empty line steps in either view, and in
+ * the presenter PgDn and Space step on, PgUp back (a clicker's keys).
+ * :reset goes back to step 0 as the play began, forgetting the steps
+ * run; :stop, or Esc on the last step, leaves the play, the session as
+ * it is.
  */
 #include "config.h"
 
@@ -25,6 +34,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "policy.h"
 #include "record.h"
 #include "sbuf.h"
 #include "session.h"
@@ -55,6 +65,16 @@ struct play_done {
 struct play {
 	struct scenario		 sc;
 	size_t			 total;		/* visible steps */
+	size_t			 first;		/* the first step after the
+						   set-up run at the start */
+	struct arena		*pre_a;		/* what that set-up said */
+	const char		*pre_caption;	/* its caption, step 1's when
+						   it has none */
+	const char		*pre_failed;	/* a set-up step that failed */
+	bool			 jail_named;	/* a step names the jail path */
+	/* the visible step running now (its caption), or NULL */
+	const struct scn_step	*running;
+	const char		*running_caption;
 	struct play_done	*done;		/* the steps run so far */
 	size_t			 ndone;
 	size_t			 cur;		/* shown: 1..ndone; 0: the
@@ -134,15 +154,15 @@ set_progress(struct ui *u)
 	live_clear(pl);
 
 	if (pl->cur == 0)
-		message_set(u, "%s: the start; Enter or Right runs step 1 "
-		    "of %zu", pl->sc.name, pl->total);
+		message_set(u, "%s: step 0, the start; Enter, PgDn or Space "
+		    "runs step 1 of %zu", pl->sc.name, pl->total);
 	else if (pl->cur < pl->total)
-		message_set(u, "step %zu of %zu: Enter or Right for the "
-		    "next, Left back, Esc the columns", pl->cur, pl->total);
+		message_set(u, "step %zu of %zu: Enter, PgDn or Space for the "
+		    "next, PgUp back, Esc the columns", pl->cur, pl->total);
 	else
-		message_set(u, "step %zu of %zu: the end of %s; :summary "
-		    "for the table, Home to start again", pl->cur, pl->total,
-		    pl->sc.name);
+		message_set(u, "step %zu of %zu, the end of %s: Esc or :stop "
+		    "leaves it, :summary the table, Home the start", pl->cur,
+		    pl->total, pl->sc.name);
 }
 
 /* Show step k (0: the start) as it was after it ran. */
@@ -166,16 +186,42 @@ show(struct ui *u, size_t k)
 	set_progress(u);
 }
 
+/* Run one step of the scenario on the session and the model; a set-up
+ * step that failed says why in *failed. */
+static void
+exec_step(struct ui *u, const struct scn_step *st, struct arena *a,
+    struct scn_output *out, const char **failed)
+{
+	ui_running(true);
+	scenario_exec(u->s, st, a, out);
+	ui_running(false);
+	if (out->failed) {
+		*failed = out->text ? out->text : "a set-up step failed";
+		model_note(&u->m, 0, *failed);
+	} else if (out->nrecords > 0)
+		model_apply(&u->m, st->arg, st->arglen, out->records,
+		    out->nrecords);
+	else if (out->text != NULL)
+		model_note(&u->m, st->kind == SCN_LS ? st->paths : 0,
+		    out->text);
+	if (st->kind == SCN_RESET)
+		model_clear(&u->m);
+	else if (!is_visible(st) && !out->failed)
+		model_rebase(&u->m);
+}
+
 /*
  * Run the scenario on to its next visible step, its set-up steps first,
  * and keep what it showed; the set-up steps after the last visible one
- * run with that one.  False at the end.
+ * run with that one.  The view shows the step's caption and input while
+ * it runs.  False at the end.
  */
 static bool
 run_next(struct ui *u)
 {
 	struct play *pl = u->play;
-	size_t i = pl->ndone > 0 ? pl->done[pl->ndone - 1].idx + 1 : 0;
+	size_t i = pl->ndone > 0 ? pl->done[pl->ndone - 1].idx + 1 :
+	    pl->first;
 	struct play_done d;
 	bool seen = false;
 	size_t last = pl->sc.n;	/* the last visible step */
@@ -186,6 +232,8 @@ run_next(struct ui *u)
 		last--;
 	memset(&d, 0, sizeof d);
 	d.a = arena_new();
+	if (pl->ndone == 0)
+		d.caption = pl->pre_caption;
 	for (; i < pl->sc.n; i++) {
 		const struct scn_step *st = &pl->sc.steps[i];
 		bool visible = is_visible(st);
@@ -197,26 +245,22 @@ run_next(struct ui *u)
 			break;
 		if (!seen && st->caption != NULL)
 			d.caption = st->caption;
-		ui_running(true);
-		scenario_exec(u->s, st, d.a, &out);
-		ui_running(false);
-		if (out.failed) {
-			d.failed = out.text ? out.text : "a set-up step failed";
-			model_note(&u->m, 0, d.failed);
-		} else if (out.nrecords > 0)
-			model_apply(&u->m, st->arg, st->arglen, out.records,
-			    out.nrecords);
-		else if (out.text != NULL)
-			model_note(&u->m, st->kind == SCN_LS ? st->paths : 0,
-			    out.text);
+		if (visible && st->kind == SCN_RUN && pl->view) {
+			/* the class sees what runs, and progress.c for how
+			 * long */
+			pl->running = st;
+			pl->running_caption = d.caption;
+			live_clear(pl);
+			message_set(u, "step %zu of %zu: running ...",
+			    pl->ndone + 1, pl->total);
+			ui_redraw(u);
+			pl->running = NULL;
+		}
+		exec_step(u, st, d.a, &out, &d.failed);
 		if (visible && !out.failed)	/* :summary's, :export's */
 			lesson_played(pl->sc.name, d.caption, st->label,
 			    st->arg, st->arglen, out.records, out.nrecords,
 			    out.text);
-		if (st->kind == SCN_RESET)
-			model_clear(&u->m);
-		else if (!visible && !out.failed)
-			model_rebase(&u->m);
 		if (visible) {
 			d.idx = i;
 			d.out = out;
@@ -276,6 +320,7 @@ play_stop(struct ui *u)
 	session_snap_free(u->s, pl->start);
 	model_free(&pl->start_m);
 	scenario_free(&pl->sc);
+	arena_free(pl->pre_a);
 	free(pl);
 	u->play = NULL;
 }
@@ -294,8 +339,13 @@ play_start(struct ui *u, const char *file)
 		free(pl);
 		return false;
 	}
-	for (i = 0; i < pl->sc.n; i++)
-		pl->total += is_visible(&pl->sc.steps[i]);
+	for (i = 0; i < pl->sc.n; i++) {
+		const struct scn_step *st = &pl->sc.steps[i];
+		pl->total += is_visible(st);
+		if ((st->kind == SCN_RUN || st->kind == SCN_LS) &&
+		    (st->paths & (PATH_BIT(PATH_JAIL) | PATH_BIT(PATH_GVISOR))))
+			pl->jail_named = true;
+	}
 	if (pl->total == 0 || pl->total > PLAY_MAX_STEPS) {
 		message_set(u, "%s: %zu steps to show (a scenario for "
 		    ":play has 1 to %u)", file, pl->total, PLAY_MAX_STEPS);
@@ -306,8 +356,21 @@ play_start(struct ui *u, const char *file)
 	play_stop(u);
 	pl->view = true;
 	u->play = pl;
+	/* the set-up before the first visible step: the start's files,
+	 * names and policy */
+	pl->pre_a = arena_new();
+	for (i = 0; i < pl->sc.n && !is_visible(&pl->sc.steps[i]); i++) {
+		const struct scn_step *st = &pl->sc.steps[i];
+		struct scn_output out;
+		if (st->caption != NULL)
+			pl->pre_caption = st->caption;
+		exec_step(u, st, pl->pre_a, &out, &pl->pre_failed);
+	}
+	pl->first = i;
 	take_start(u);
-	run_next(u);
+	pl->cur = 0;
+	focus_scroll_reset(u);
+	set_progress(u);
 	return true;
 }
 
@@ -359,18 +422,73 @@ play_goto(struct ui *u, const char *arg)
 		;
 }
 
+/* :reset during a play: step 0 as the play began (the session restored
+ * from the start's snapshot, new worlds), the steps run forgotten. */
 void
-play_restart(struct ui *u)
+play_reset(struct ui *u)
 {
 	struct play *pl = u->play;
 
 	while (pl->ndone > 0)
 		done_free(u, &pl->done[--pl->ndone]);
-	session_snap_free(u->s, pl->start);
-	model_free(&pl->start_m);
-	pl->cur = 0;
-	take_start(u);
-	run_next(u);
+	show(u, 0);
+	message_set(u, "reset: step 0 of %zu, the start of %s (its files, "
+	    "names and policy; no step run); Enter runs step 1",
+	    pl->total, pl->sc.name);
+}
+
+/* :stop, or Esc on the last step: the play ends, the session and the
+ * columns stay as they are. */
+void
+play_leave(struct ui *u)
+{
+	struct play *pl = u->play;
+	const struct policy *pol = session_policy(u->s);
+	char *name;
+	size_t cur, total;
+
+	if (pl == NULL) {
+		message_set(u, ":stop leaves a scenario playing; none is "
+		    "(:play FILE starts one)");
+		return;
+	}
+	name = xstrdup(pl->sc.name);
+	cur = pl->cur;
+	total = pl->total;
+	play_stop(u);
+	message_set(u, "left %s at step %zu of %zu; the session stays as it "
+	    "is (policy %s): :reset for the essay's files", name, cur, total,
+	    pol != NULL ? pol->name : "?");
+	free(name);
+}
+
+/* Esc: on the last step of the presenter, leave; else the columns and
+ * back. */
+void
+play_escape(struct ui *u)
+{
+	struct play *pl = u->play;
+
+	if (pl->view && pl->cur == pl->total && pl->live_a == NULL)
+		play_leave(u);
+	else
+		play_toggle_view(u);
+}
+
+const char *
+play_policies(const struct ui *u)
+{
+	const struct play *pl = u->play;
+	size_t i;
+
+	if (pl == NULL || pl->live_a != NULL)
+		return NULL;
+	if (pl->cur > 0)
+		return pl->sc.steps[pl->done[pl->cur - 1].idx].policies;
+	for (i = pl->first; i < pl->sc.n; i++)	/* the next step's */
+		if (is_visible(&pl->sc.steps[i]))
+			return pl->sc.steps[i].policies;
+	return NULL;
 }
 
 void
@@ -561,23 +679,104 @@ pad_width(const char *s)
 	return draw_width(s, strlen(s));
 }
 
+/* The rows s takes folded into a first row of width w1 and the others
+ * of width w2 (broken as wrap() breaks); with rs, each row's start and
+ * length pushed (x is 0: the caller places them). */
+static size_t
+fold(struct rows *rs, const char *s, int w1, int w2)
+{
+	size_t len = strlen(s), n = 0, take;
+	int w = w1;
+
+	do {
+		take = draw_wrap(s, len, w);
+		if (rs != NULL)
+			push(rs, s, take, A_NORMAL, 0);
+		n++;
+		s += take;
+		len -= take;
+		while (len > 0 && *s == ' ') {
+			s++;
+			len--;
+		}
+		w = w2;
+	} while (len > 0);
+	return n;
+}
+
+/* The label a step shows in the title row: its own, else its kind. */
+static const char *
+step_label(const struct scn_step *st)
+{
+	if (st->label != NULL)
+		return st->label;
+	return st->kind == SCN_RUN ? "an input" : st->kind == SCN_LS ?
+	    "a listing" : "a note";
+}
+
+/* The keys the title row names, the first of them that fits. */
+static void
+draw_keys(struct ui *u, struct rect r, int x, bool at_end)
+{
+	static const char *const keys[] = {
+		"Enter/PgDn next  PgUp back  Home start  :goto N  "
+		"Esc columns ",
+		"PgDn next  PgUp back  Esc columns ",
+		"PgDn next  PgUp back ", NULL };
+	static const char *const end_keys[] = {
+		"PgUp back  Home start  :summary  Esc leaves ",
+		"PgUp back  Esc leaves ", "Esc leaves ", NULL };
+	const char *const *k = at_end ? end_keys : keys;
+	size_t i;
+
+	for (i = 0; k[i] != NULL; i++)
+		if (pad_width(k[i]) + x + 2 <= r.w) {
+			draw_text(r, 0, r.w - pad_width(k[i]),
+			    draw_attr(u, UC_TITLE), k[i]);
+			break;
+		}
+}
+
+#define PLAY_MAX_RECS 64
+#define PLAY_MAX_NOTES 4
+
+/*
+ * The view, under its title row: a heading (the welcome's title), the
+ * caption, the payload once, notes (the jail path being off, what runs,
+ * what Enter does), one or more rows per record -- who, the verdict
+ * word, the layer, then what happened, folded under itself -- and each
+ * path's files.  Every record's first row is there before anything
+ * grows: then each record's second row, the files, the caption and
+ * payload (three rows each, six on a tall screen), blank rows between
+ * the parts, more rows for what happened, and the rest of the caption
+ * and payload.
+ */
 static void
 draw(struct ui *u, struct rect r, enum path_id unused)
 {
 	struct play *pl = u->play;
 	const struct play_done *d = pl->cur > 0 ? &pl->done[pl->cur - 1] :
 	    NULL;
-	const struct scn_step *st = d ? &pl->sc.steps[d->idx] : NULL;
+	const struct scn_step *st = pl->running != NULL ? pl->running :
+	    d ? &pl->sc.steps[d->idx] : NULL;
 	struct arena *a = arena_new();
 	struct rows rs = { NULL, 0, 0 };
-	const struct record *recs[64];
-	const char *who[64], *what[64];
-	const char *caption, *payload, *title, *files[PATH__COUNT];
-	int fattr[PATH__COUNT], whow = 0, layw = 0, room, x, used;
-	size_t nrec = 0, nfiles = 0, i, k, caprows, payrows, cap_max,
-	    pay_max, verdict_rows;
+	const struct record *recs[PLAY_MAX_RECS];
+	const char *who[PLAY_MAX_RECS], *what[PLAY_MAX_RECS];
+	size_t want[PLAY_MAX_RECS], got[PLAY_MAX_RECS];
+	const char *notes[PLAY_MAX_NOTES];
+	int nattr[PLAY_MAX_NOTES];
+	const char *heading = NULL, *caption, *payload, *title,
+	    *files[PATH__COUNT];
+	int fattr[PATH__COUNT], whow = 0, layw = 0, room, x, row, tx, tw,
+	    cw, cx;
+	size_t nrec = 0, nfiles = 0, nnotes = 0, i, k, caprows, payrows,
+	    cap_max, pay_max, lim = r.h >= 30 ? 6 : 3, vmax;
 	unsigned mask = session_paths(u->s);
-	bool blanks;
+	bool welcome = pl->running == NULL && pl->live_a == NULL && d == NULL;
+	bool blank[3] = { false, false, false };	/* after the caption,
+							   before the records,
+							   before the files */
 
 	(void)unused;
 	if (r.h < 3 || r.w < 20) {
@@ -585,52 +784,66 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 		return;
 	}
 	/* the title row: where we are, always */
-	if (pl->live_a != NULL)
+	if (pl->running != NULL)
+		title = arena_printf(a, " step %zu of %zu: %s (running)",
+		    pl->ndone + 1, pl->total, step_label(st));
+	else if (pl->live_a != NULL)
 		title = arena_printf(a, " step %zu of %zu, then a live input",
 		    pl->cur, pl->total);
 	else if (d == NULL)
-		title = arena_printf(a, " %s  step 0 of %zu: the start",
-		    pl->sc.name, pl->total);
+		title = arena_printf(a, " step 0 of %zu: %s", pl->total,
+		    pl->sc.title ? pl->sc.title : pl->sc.name);
 	else
 		title = arena_printf(a, " step %zu of %zu%s%s", pl->cur,
 		    pl->total, st->label ? ": " : "", st->label ? st->label :
 		    "");
 	draw_fill(r, 0, draw_attr(u, UC_TITLE));
 	x = draw_text(r, 0, 0, draw_attr(u, UC_TITLE), title);
-	{
-		static const char *const keys[] = {
-			"Enter/Right next  Left back  Home start  :goto N  "
-			"Esc columns ",
-			"Enter next  Left back  Esc columns ",
-			"Left back  Esc columns ", NULL };
-		for (i = 0; keys[i] != NULL; i++)
-			if (pad_width(keys[i]) + x + 2 <= r.w) {
-				draw_text(r, 0, r.w - pad_width(keys[i]),
-				    draw_attr(u, UC_TITLE), keys[i]);
-				break;
-			}
-	}
+	draw_keys(u, r, x, pl->running == NULL && pl->live_a == NULL &&
+	    pl->cur == pl->total);
 	r.y++;
 	r.h--;
 
 	/* what there is to show */
-	if (pl->live_a != NULL) {
+	if (pl->jail_named && !(mask & (PATH_BIT(PATH_JAIL) |
+	    PATH_BIT(PATH_GVISOR)))) {
+		nattr[nnotes] = draw_attr(u, UC_HL);
+		notes[nnotes++] = "the jail path is off (this scenario shows "
+		    "it): :paths unsafe,sandbox,jail";
+	}
+	if (pl->running != NULL) {
+		caption = pl->running_caption;
+		payload = st->arg;
+		nattr[nnotes] = draw_attr(u, UC_DIM);
+		notes[nnotes++] = "running ...";
+	} else if (pl->live_a != NULL) {
 		caption = "Typed live, on the session as the step left it "
 		    "(the scenario waits).";
 		payload = pl->live_input;
-	} else if (d == NULL) {
-		caption = "The state before the first step.  Enter or Right "
-		    "runs step 1.";
+	} else if (welcome) {
+		heading = pl->sc.title ? pl->sc.title : pl->sc.name;
+		caption = pl->sc.question;
 		payload = NULL;
+		if (pl->pre_failed != NULL) {
+			nattr[nnotes] = draw_attr(u, UC_DAMAGE);
+			notes[nnotes++] = pl->pre_failed;
+		}
+		for (i = pl->first; i < pl->sc.n; i++)
+			if (is_visible(&pl->sc.steps[i]))
+				break;
+		nattr[nnotes] = draw_attr(u, UC_DIM);
+		notes[nnotes++] = i < pl->sc.n ? arena_printf(a, "Enter, "
+		    "PgDn or Space runs step 1: %s.",
+		    step_label(&pl->sc.steps[i])) : "Enter runs step 1.";
 	} else {
 		caption = d->caption;
 		payload = st->kind == SCN_RUN ? st->arg : d->out.text;
 		if (d->failed != NULL)
 			payload = d->failed;
 	}
-	for (k = 0; k < PATH__COUNT; k++)
+	for (k = 0; k < PATH__COUNT && pl->running == NULL; k++)
 		for (i = 0; i < (pl->live_a ? pl->nlive : d ? d->out.nrecords :
-		    0) && nrec < 64; i++) {
+		    0) && nrec < PLAY_MAX_RECS; i++) {
 			const struct record *rec = pl->live_a ? &pl->live[i] :
 			    &d->out.records[i];
 			const char *pol;
@@ -655,30 +868,37 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 			nfiles++;
 		}
 
-	/*
-	 * The rows: every verdict first (one row each), then at least a
-	 * row of caption and of payload, the files, blank lines between
-	 * the parts, and what is left to the payload and caption (up to
-	 * three rows each, more on a tall screen) and to verdicts that
-	 * want a second row.
-	 */
-	room = r.h;
+	/* the records' columns: what happened from tx, folded under
+	 * itself, or under the verdict word when that is too narrow */
+	tx = 1 + whow + 2 + 9 + 2 + layw + 2;
+	tw = r.w - tx;
+	cx = tw >= 24 || r.w - (1 + whow + 2) <= tw ? tx : 1 + whow + 2;
+	cw = r.w - cx;
+	for (i = 0; i < nrec; i++) {
+		want[i] = tw >= 8 ? fold(NULL, what[i], tw, cw) : 1;
+		got[i] = 1;
+	}
+
+	/* the rows, in the order of what matters */
+	room = r.h - (int)(heading != NULL) - (int)nnotes - (int)nrec;
 	caprows = caption ? wrap(NULL, caption, strlen(caption), 0, 0,
 	    r.w - 2) : 0;
 	payrows = payload ? wrap(NULL, payload, strlen(payload), 0, 0,
 	    r.w - 4) : 0;
-	cap_max = caprows > 0;
-	pay_max = payrows > 0;
-	room -= (int)(nrec + cap_max + pay_max);
+	cap_max = caprows > 0 && room > 0;
+	room -= (int)cap_max;
+	pay_max = payrows > 0 && room > 0;
+	room -= (int)pay_max;
+	for (i = 0; i < nrec && room > 0; i++)	/* a second row each */
+		if (want[i] > 1) {
+			got[i]++;
+			room--;
+		}
 	if (room >= (int)nfiles)
 		room -= (int)nfiles;
 	else
 		nfiles = 0;
-	blanks = room >= 3;
-	if (blanks)
-		room -= 3;
 	while (room > 0 && (pay_max < payrows || cap_max < caprows)) {
-		size_t lim = r.h >= 30 ? 6 : 3;
 		bool grew = false;
 		if (pay_max < payrows && pay_max < lim) {
 			pay_max++;
@@ -693,108 +913,118 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 		if (!grew)
 			break;
 	}
-	verdict_rows = nrec;
+	/* blank rows: before the records, before the files, after the
+	 * caption (or heading) */
+	if (room > 0 && (nrec > 0 || nnotes > 0)) {
+		blank[1] = true;
+		room--;
+	}
+	if (room > 0 && nfiles > 0) {
+		blank[2] = true;
+		room--;
+	}
+	if (room > 0 && cap_max > 0) {
+		blank[0] = true;
+		room--;
+	}
+	for (vmax = 3; vmax <= 6 && room > 0; vmax++)	/* and more */
+		for (i = 0; i < nrec && room > 0; i++)
+			if (want[i] > got[i] && got[i] < vmax) {
+				got[i]++;
+				room--;
+			}
+	while (room > 0 && cap_max < caprows) {	/* the rest, whole */
+		cap_max++;
+		room--;
+	}
+	while (room > 0 && pay_max < payrows) {
+		pay_max++;
+		room--;
+	}
 
+	row = 0;
+	if (heading != NULL && row < r.h) {
+		size_t take = draw_fit(heading, strlen(heading), r.w - 2);
+		draw_textn(r, row++, 1, A_BOLD, heading, take);
+		if (blank[0]) {		/* (between it and the question) */
+			row++;
+			blank[0] = false;
+		}
+	}
 	/* caption */
-	if (caption != NULL) {
+	if (caption != NULL && cap_max > 0) {
 		const char *c = elide(a, caption, r.w - 2, cap_max);
+		rs.n = 0;
 		wrap(&rs, c, strlen(c), A_BOLD, 1, r.w - 2);
-		while (rs.n > cap_max)
-			rs.n--;
+		for (i = 0; i < rs.n && i < cap_max && row < r.h; i++)
+			draw_textn(r, row++, 1, heading ? A_NORMAL : A_BOLD,
+			    rs.r[i].s, rs.r[i].len);
 	}
-	if (blanks)
-		push(&rs, "", 0, A_NORMAL, 0);
-	/* the payload, once */
-	if (payload != NULL) {
+	if (blank[0])
+		row++;
+	/* the payload, once; "> " marks an input's first row */
+	if (payload != NULL && pay_max > 0) {
 		const char *p = elide(a, payload, r.w - 4, pay_max);
-		size_t first = rs.n;
+		rs.n = 0;
 		wrap(&rs, p, strlen(p), A_NORMAL, 3, r.w - 4);
-		while (rs.n > first + pay_max)
-			rs.n--;
-	}
-	if (blanks)
-		push(&rs, "", 0, A_NORMAL, 0);
-	/* the caption and payload rows; "> " marks the payload's first */
-	{
-		int row = 0;
-		bool first_pay = true;
-		for (i = 0; i < rs.n && row < r.h; i++) {
-			draw_textn(r, row, rs.r[i].x, rs.r[i].attr, rs.r[i].s,
-			    rs.r[i].len);
-			if (rs.r[i].x == 3 && first_pay && (pl->live_a ||
-			    (st != NULL && st->kind == SCN_RUN))) {
+		for (i = 0; i < rs.n && i < pay_max && row < r.h; i++) {
+			if (i == 0 && (pl->live_a || st->kind == SCN_RUN))
 				draw_text(r, row, 1, draw_attr(u, UC_DIM),
 				    ">");
-				first_pay = false;
-			}
-			row++;
+			draw_textn(r, row++, 3, A_NORMAL, rs.r[i].s,
+			    rs.r[i].len);
 		}
-		used = row;
 	}
-	/* one row per verdict: who, the word, the layer, what happened;
-	 * a second row for what happened when there is room */
-	{
-		int row = used, extra = r.h - used - (int)verdict_rows -
-		    (int)nfiles - (blanks ? 1 : 0);
-		int tx = 1 + whow + 2 + 9 + 2 + layw + 2;
-		for (i = 0; i < nrec && row < r.h; i++) {
-			const char *w = what[i];
-			int tw = r.w - tx;
-			size_t take;
-			draw_text(r, row, 1, A_BOLD, who[i]);
-			draw_text(r, row, 1 + whow + 2,
-			    draw_verdict_attr(u, recs[i]->verdict) | A_BOLD,
-			    record_verdict_word(recs[i]->verdict));
-			draw_text(r, row, 1 + whow + 2 + 9 + 2,
-			    draw_attr(u, UC_DIM),
-			    record_layer_word(recs[i]));
-			if (tw < 8) {
-				row++;
-				continue;
-			}
-			take = draw_fit(w, strlen(w), tw);
-			if (take < strlen(w) && extra > 0) {
-				struct rows two = { NULL, 0, 0 };
-				wrap(&two, w, strlen(w), 0, 0, tw);
-				draw_textn(r, row++, tx, A_NORMAL, two.r[0].s,
-				    two.r[0].len);
-				if (two.n > 2) {
-					const char *rest = two.r[1].s;
-					take = draw_fit(rest, strlen(rest),
-					    tw - 3);
-					draw_textn(r, row, tx, A_NORMAL, rest,
-					    take);
-					draw_text(r, row, tx + draw_width(rest,
-					    take), draw_attr(u, UC_DIM),
-					    "...");
-				} else
-					draw_textn(r, row, tx, A_NORMAL,
-					    two.r[1].s, two.r[1].len);
-				row++;
-				extra--;
-				free(two.r);
-				continue;
-			}
-			if (take < strlen(w)) {
-				take = draw_fit(w, strlen(w), tw - 3);
-				draw_textn(r, row, tx, A_NORMAL, w, take);
-				draw_text(r, row, tx + draw_width(w, take),
-				    draw_attr(u, UC_DIM), "...");
-			} else
-				draw_text(r, row, tx, A_NORMAL, w);
+	if (blank[1])
+		row++;
+	for (i = 0; i < nnotes && row < r.h; i++) {
+		size_t len = strlen(notes[i]);
+		size_t take = draw_fit(notes[i], len, r.w - 2);
+		draw_textn(r, row, 1, nattr[i], notes[i], take);
+		if (take < len)
+			draw_text(r, row, r.w - 4, draw_attr(u, UC_DIM),
+			    "...");
+		row++;
+	}
+	/* the records: who, the word, the layer, what happened folded in
+	 * the rows it got, "..." where it is cut */
+	for (i = 0; i < nrec && row < r.h; i++) {
+		draw_text(r, row, 1, A_BOLD, who[i]);
+		draw_text(r, row, 1 + whow + 2,
+		    draw_verdict_attr(u, recs[i]->verdict) | A_BOLD,
+		    record_verdict_word(recs[i]->verdict));
+		draw_text(r, row, 1 + whow + 2 + 9 + 2, draw_attr(u, UC_DIM),
+		    record_layer_word(recs[i]));
+		if (tw < 8) {
+			row++;
+			continue;
+		}
+		rs.n = 0;
+		fold(&rs, what[i], tw, cw);
+		for (k = 0; k < got[i] && k < rs.n && row < r.h; k++) {
+			int at = k == 0 ? tx : cx, w = k == 0 ? tw : cw;
+			size_t take = rs.r[k].len;
+			bool cut = k + 1 == got[i] && rs.n > got[i];
+			if (cut)
+				take = draw_fit(rs.r[k].s, strlen(rs.r[k].s),
+				    w - 3);
+			draw_textn(r, row, at, A_NORMAL, rs.r[k].s, take);
+			if (cut)
+				draw_text(r, row, at + draw_width(rs.r[k].s,
+				    take), draw_attr(u, UC_DIM), "...");
 			row++;
 		}
-		if (blanks)
-			row++;
-		for (i = 0; i < nfiles && row < r.h; i++) {
-			size_t len = strlen(files[i]);
-			size_t take = draw_fit(files[i], len, r.w - 2);
-			draw_textn(r, row, 1, fattr[i], files[i], take);
-			if (take < len)
-				draw_text(r, row, r.w - 3,
-				    draw_attr(u, UC_DIM), "...");
-			row++;
-		}
+	}
+	if (blank[2])
+		row++;
+	for (i = 0; i < nfiles && row < r.h; i++) {
+		size_t len = strlen(files[i]);
+		size_t take = draw_fit(files[i], len, r.w - 2);
+		draw_textn(r, row, 1, fattr[i], files[i], take);
+		if (take < len)
+			draw_text(r, row, r.w - 3, draw_attr(u, UC_DIM),
+			    "...");
+		row++;
 	}
 	free(rs.r);
 	arena_free(a);

@@ -198,11 +198,13 @@ extern const char *const meta_names[];
 void meta_quit(struct ui *u);
 
 /* play.c: the presenter view of a scenario (:play, --play).  Start
- * shows its first step (false with a message when it cannot load);
- * next, back, home and goto move, restoring the session as it was after
- * the step shown; restart (:reset) runs it again on a new session;
- * changed (a live input or a setting) forgets the steps after the one
- * shown. */
+ * runs its set-up and shows step 0, the welcome (false with a message
+ * when it cannot load); next, back, home and goto move, restoring the
+ * session as it was after the step shown; reset (:reset) goes back to
+ * step 0 as the play began; leave (:stop) ends the play, the session as
+ * it is; escape is Esc's (leave on the last step, else the columns and
+ * back); changed (a live input or a setting) forgets the steps after the
+ * one shown; policies is the step's "policies" list, or NULL. */
 bool play_start(struct ui *u, const char *file);
 void play_stop(struct ui *u);
 bool play_active(const struct ui *u);
@@ -212,7 +214,10 @@ void play_next(struct ui *u);
 void play_back(struct ui *u);
 void play_home(struct ui *u);
 void play_goto(struct ui *u, const char *arg);
-void play_restart(struct ui *u);
+void play_reset(struct ui *u);
+void play_leave(struct ui *u);
+void play_escape(struct ui *u);
+const char *play_policies(const struct ui *u);
 void play_toggle_view(struct ui *u);
 void play_show_view(struct ui *u);	/* :play alone */
 void play_changed(struct ui *u);

@@ -221,9 +221,9 @@ parse_line(const char *name, unsigned lineno, char *line,
 	}
 	if (!parse_paths(line, wlen, &st->paths))
 		return fail(err, name, lineno, "unknown directive or path "
-		    "(expected file, let, reset, policy, wording, budget, "
-		    "echo, ls, or a path: unsafe, sandbox, jail, jail:gvisor, "
-		    "all)");
+		    "(expected title, question, file, let, reset, policy, "
+		    "wording, budget, echo, ls, or a path: unsafe, sandbox, "
+		    "jail, jail:gvisor, all)");
 	if (line[wlen] == ':') {
 		st->arg = trimmed(line + wlen + 1, strlen(line + wlen + 1));
 	} else {
@@ -238,6 +238,41 @@ parse_line(const char *name, unsigned lineno, char *line,
 	if (st->arglen == 0)
 		return fail(err, name, lineno, "a step wants an input");
 	return true;
+}
+
+/*
+ * "title TEXT" and "question TEXT": the scenario's opening (the
+ * presenter's step 0), not steps.  True when line was one; a second
+ * title replaces the first, question lines are joined by spaces.
+ */
+static bool
+opening(struct scenario *sc, const char *line)
+{
+	size_t wlen = strcspn(line, " \t:");
+	const char *rest = line + wlen;
+	char *text, *joined;
+
+	if (line[wlen] != ' ' && line[wlen] != '\t')
+		return false;
+	rest += strspn(rest, " \t");
+	if (wlen == 5 && memcmp(line, "title", 5) == 0) {
+		free(sc->title);
+		sc->title = trimmed(rest, strlen(rest));
+		return true;
+	}
+	if (wlen == 8 && memcmp(line, "question", 8) == 0) {
+		text = trimmed(rest, strlen(rest));
+		if (sc->question == NULL) {
+			sc->question = text;
+			return true;
+		}
+		joined = xasprintf("%s %s", sc->question, text);
+		free(sc->question);
+		free(text);
+		sc->question = joined;
+		return true;
+	}
+	return false;
 }
 
 bool
@@ -293,6 +328,11 @@ scenario_parse(const char *name, const char *text, size_t len,
 			cap = cap ? cap * 2 : 16;
 			out->steps = xreallocarray(out->steps, cap,
 			    sizeof *out->steps);
+		}
+		if (opening(out, p)) {	/* title, question: no step */
+			sbuf_truncate(&caption, 0);
+			free(line);
+			continue;
 		}
 		if (!parse_line(name, lineno, (char *)p, &out->steps[out->n],
 		    err)) {
@@ -413,6 +453,8 @@ scenario_free(struct scenario *sc)
 	}
 	free(sc->steps);
 	free(sc->name);
+	free(sc->title);
+	free(sc->question);
 	memset(sc, 0, sizeof *sc);
 }
 

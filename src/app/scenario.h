@@ -8,6 +8,11 @@
  *   # a comment                 (blank lines are ignored too; the
  *                               comment lines directly above a step
  *                               are its caption, for the presenter)
+ *   title TEXT                  the scenario's title, and
+ *   question TEXT               the question it opens with: the
+ *                               presenter's step 0 (the welcome) shows
+ *                               them; several question lines are joined
+ *                               by spaces; batch mode prints neither
  *   file NAME: TEXT             seed a file on every path (\n, \t, \\ escapes)
  *   let NAME = EXPR             seed a name on every path
  *   reset [essay]               back to an empty state (no files, no names),
@@ -80,6 +85,8 @@ struct scenario {
 	struct scn_step	*steps;
 	size_t		 n;
 	char		*name;		/* for messages */
+	char		*title;		/* "title" line, or NULL */
+	char		*question;	/* "question" lines, or NULL */
 };
 
 /*

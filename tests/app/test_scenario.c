@@ -81,6 +81,35 @@ test_captions(void **state)
 	scenario_free(&sc);
 }
 
+/* "title" and "question" are the scenario's opening, not steps: the
+ * question's lines are joined, a comment above them is no step's
+ * caption, and a run step labelled "title" still runs. */
+static void
+test_opening(void **state)
+{
+	static const char text[] = "# the header\n"
+	    "title The Code-Running Tool\n"
+	    "question What would you\nquestion   let it do?\n"
+	    "all a: 1\n"
+	    "all title: 2\n";
+	static const char bare[] = "all a: 1\n";
+	struct scenario sc;
+	char *err;
+	(void)state;
+
+	assert_true(scenario_parse("t.scn", text, sizeof text - 1, &sc, &err));
+	assert_int_equal(sc.n, 2);
+	assert_string_equal(sc.title, "The Code-Running Tool");
+	assert_string_equal(sc.question, "What would you let it do?");
+	assert_null(sc.steps[0].caption);
+	assert_string_equal(sc.steps[1].label, "title");
+	scenario_free(&sc);
+	assert_true(scenario_parse("b.scn", bare, sizeof bare - 1, &sc, &err));
+	assert_null(sc.title);
+	assert_null(sc.question);
+	scenario_free(&sc);
+}
+
 static void
 test_run_all_directives(void **state)
 {
@@ -248,6 +277,7 @@ main(void)
 		cmocka_unit_test(test_run_all_directives),
 		cmocka_unit_test(test_colon_path),
 		cmocka_unit_test(test_captions),
+		cmocka_unit_test(test_opening),
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_let_failure_is_reported),
 		cmocka_unit_test(test_wording),
