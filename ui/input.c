@@ -274,7 +274,7 @@ static int
 do_key_ast(int count, int key)
 {
 	/* (an explicit choice: the layout no longer decides) */
-	U->show_ast = !layout_ast_shown(U);
+	U->show_ast = !U->ast_on;
 	U->ast_asked = true;
 	H->redraw(U);
 	return 0;

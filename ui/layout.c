@@ -46,15 +46,6 @@ draw_message(struct ui *u, struct rect msg)
 }
 
 /* Was the AST pane drawn last time? */
-static bool ast_on;
-
-bool
-layout_ast_shown(const struct ui *u)
-{
-	(void)u;
-	return ast_on;
-}
-
 /* The AST pane's rows when it shows: enough for the welcome or a short
  * tree, never more than the paths keep (stacked: n of them). */
 static int
@@ -143,7 +134,7 @@ layout_draw(struct ui *u)
 	    place_columns(u, mask, n, wide, main_h - ast_h) <
 	    MIN_TRANSCRIPT_ROWS)
 		ast_h = 0;
-	ast_on = ast_h > 0;
+	u->ast_on = ast_h > 0;
 	/* The presenter view takes the columns' and the AST's rows. */
 	if (play_view_shown(u))
 		pane_play.draw(u, (struct rect){ 1, 0, main_h, cols },

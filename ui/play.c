@@ -253,7 +253,7 @@ run_next(struct ui *u)
 			live_clear(pl);
 			message_set(u, "step %zu of %zu: running ...",
 			    pl->ndone + 1, pl->total);
-			ui_redraw(u);
+			u->redraw(u);
 			pl->running = NULL;
 		}
 		exec_step(u, st, d.a, &out, &d.failed);
@@ -673,6 +673,48 @@ files_line(struct ui *u, struct arena *a, enum path_id p, int *attr)
 	return s;
 }
 
+/* The files one record left, on one row, against its path's baseline:
+ * a policy's own, when the sandbox ran the step under several
+ * ("sandbox [dunder] files: report.txt (deleted), secrets.txt"). */
+static const char *
+record_files_line(struct ui *u, struct arena *a, const struct record *rec,
+    const char *who, int *attr)
+{
+	const struct model_path *mp = &u->m.paths[rec->path];
+	struct sbuf b = SBUF_INIT;
+	const char *s;
+	size_t i, j, n = 0;
+
+	*attr = A_NORMAL;
+	sbuf_addf(&b, "%s files: ", who);
+	for (i = 0; i < rec->nfs; i++) {
+		const struct record_file *f = &rec->fs[i];
+		const struct model_file *bf = NULL;
+		for (j = 0; j < mp->nbase && bf == NULL; j++)
+			if (strcmp(mp->base[j].name, f->name) == 0)
+				bf = &mp->base[j];
+		sbuf_addf(&b, "%s%s%s", n++ ? ", " : "", f->name,
+		    bf == NULL ? " (new)" : f->digest != NULL &&
+		    bf->size == f->size && memcmp(bf->digest, f->digest,
+		    sizeof bf->digest) == 0 ? "" : " (changed)");
+	}
+	for (j = 0; j < mp->nbase; j++) {
+		for (i = 0; i < rec->nfs; i++)
+			if (strcmp(mp->base[j].name, rec->fs[i].name) == 0)
+				break;
+		if (i < rec->nfs)
+			continue;
+		sbuf_addf(&b, "%s%s (deleted)", n++ ? ", " : "",
+		    mp->base[j].name);
+		*attr = draw_attr(u, UC_DAMAGE);
+	}
+	if (n == 0)
+		sbuf_adds(&b, "(none)");
+	s = arena_strdup(a, sbuf_cstr(&b));
+	sbuf_free(&b);
+	return s;
+}
+
 static int
 pad_width(const char *s)
 {
@@ -767,8 +809,8 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 	const char *notes[PLAY_MAX_NOTES];
 	int nattr[PLAY_MAX_NOTES];
 	const char *heading = NULL, *caption, *payload, *title,
-	    *files[PATH__COUNT];
-	int fattr[PATH__COUNT], whow = 0, layw = 0, room, x, row, tx, tw,
+	    *files[PATH__COUNT + PLAY_MAX_RECS];
+	int fattr[PATH__COUNT + PLAY_MAX_RECS], whow = 0, layw = 0, room, x, row, tx, tw,
 	    cw, cx;
 	size_t nrec = 0, nfiles = 0, nnotes = 0, i, k, caprows, payrows,
 	    cap_max, pay_max, lim = r.h >= 30 ? 6 : 3, vmax;
@@ -861,12 +903,27 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 				layw = (int)strlen(record_layer_word(rec));
 			nrec++;
 		}
-	for (k = 0; k < PATH__COUNT; k++)
-		if (mask & PATH_BIT(k)) {
-			files[nfiles] = files_line(u, a, (enum path_id)k,
-			    &fattr[nfiles]);
-			nfiles++;
+	for (k = 0; k < PATH__COUNT; k++) {
+		size_t per = 0;
+		if (!(mask & PATH_BIT(k)))
+			continue;
+		/* a step run under several policies: each one's files */
+		for (i = 0; i < nrec; i++)
+			if (recs[i]->path == (enum path_id)k &&
+			    who[i] != record_path_name(recs[i]->path))
+				per++;
+		if (per > 1) {
+			for (i = 0; i < nrec; i++)
+				if (recs[i]->path == (enum path_id)k)
+					files[nfiles] = record_files_line(u,
+					    a, recs[i], who[i],
+					    &fattr[nfiles]), nfiles++;
+			continue;
 		}
+		files[nfiles] = files_line(u, a, (enum path_id)k,
+		    &fattr[nfiles]);
+		nfiles++;
+	}
 
 	/* the records' columns: what happened from tx, folded under
 	 * itself, or under the verdict word when that is too narrow */

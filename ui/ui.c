@@ -332,6 +332,7 @@ ui_run(struct session *s, const struct ui_opts *o)
 	u.agent = o->agent;
 	u.missing = o->missing;
 	u.show_ast = true;
+	u.redraw = ui_redraw;
 	setlocale(LC_ALL, "");
 	scr = newterm(NULL, stdout, stdin);
 	if (scr == NULL)

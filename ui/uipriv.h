@@ -63,6 +63,13 @@ struct ui {
 	 * is the choice). */
 	bool		 show_ast;
 	bool		 ast_asked;
+	bool		 ast_on;	/* it shows now: the layout's last
+					   choice, which F2 turns over */
+	/* Draw the whole screen again (ui.c's ui_redraw): a part that must
+	 * show something before it returns to the loop -- a presenter
+	 * step that starts running -- calls it through here, so that no
+	 * part below the loop calls the loop's file. */
+	void		(*redraw)(struct ui *);
 	const struct pane_ops *overlay;	/* the help or the summary, drawn
 					   over the rest; any key closes it */
 	bool		 quit;
@@ -143,7 +150,6 @@ void message_set(struct ui *u, const char *fmt, ...)
 /* layout.c: where each pane goes for this screen size. */
 void layout_draw(struct ui *u);
 /* Is the AST pane on screen (F2's choice, else room enough)? */
-bool layout_ast_shown(const struct ui *u);
 
 /* pane_path.c: the transcripts' shared grid, built for the columns in
  * u->col (layout_draw sets them first) and freed after drawing. */

@@ -534,8 +534,11 @@ scenario_exec(struct session *s, const struct scn_step *st, struct arena *a,
 					record_set_line(r, a);
 				}
 		} else {
-			/* the other paths once, then the sandbox per policy */
+			/* the other paths once, then the sandbox per policy,
+			 * each from the same files and names: a row's files
+			 * are its own policy's doing */
 			const struct policy *saved = session_policy(s);
+			struct session_snap *start = NULL;
 			char *list = arena_strdup(a, st->policies), *w, *save;
 			struct record *r;
 			size_t n, cap = 16;
@@ -562,6 +565,11 @@ scenario_exec(struct session *s, const struct scn_step *st, struct arena *a,
 				const struct policy *p = policy_preset(w);
 				const char *label = arena_printf(a, "%s [%s]",
 				    st->label ? st->label : "sandboxed code", w);
+				if (start == NULL)
+					start = session_snap_take(s);
+				else
+					session_snap_restore_path(s, start,
+					    PATH_SANDBOX);
 				session_set_policy(s, p);
 				n = session_run(s, st->arg, st->arglen, label,
 				    PATH_BIT(PATH_SANDBOX), a, &r);
@@ -570,6 +578,8 @@ scenario_exec(struct session *s, const struct scn_step *st, struct arena *a,
 				out->nrecords += n;
 			}
 			session_set_policy(s, saved);
+			if (start != NULL)
+				session_snap_free(s, start);
 		}
 		for (i = 0; i < out->nrecords; i++) {
 			struct record *r = &out->records[i];

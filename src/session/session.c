@@ -2548,31 +2548,36 @@ session_snap_take(struct session *s)
 }
 
 void
+session_snap_restore_path(struct session *s, const struct session_snap *sn,
+    enum path_id p)
+{
+	struct pathstate *ps = &s->paths[p];
+	const struct snap_path *sp = &sn->paths[p];
+
+	mfs_assign(ps->fs, sp->fs);
+	ns_copy_into(ps->ns, sp->ns);
+	ledger_copy_into(ps->ledger, sp->ledger);
+	ps->used = sp->used;
+	/* A new world, built from the files restored, the seeds and the
+	 * plain names the old one held. */
+	if (ps->world != NULL && (ps->world->built || ps->restore != NULL)) {
+		struct world *w = ps->world;
+		ps->world = world_new_kind(w->ops->engine, w->kind,
+		    s->world_wall_ms, s->world_fail_at);
+		world_free(w);
+	}
+	free(ps->restore);
+	ps->restore = sp->restore ? xstrdup(sp->restore) : NULL;
+	ps->resumed = ps->restore != NULL;
+}
+
+void
 session_snap_restore(struct session *s, const struct session_snap *sn)
 {
 	size_t p;
 
-	for (p = 0; p < PATH__COUNT; p++) {
-		struct pathstate *ps = &s->paths[p];
-		const struct snap_path *sp = &sn->paths[p];
-
-		mfs_assign(ps->fs, sp->fs);
-		ns_copy_into(ps->ns, sp->ns);
-		ledger_copy_into(ps->ledger, sp->ledger);
-		ps->used = sp->used;
-		/* A new world, built from the files restored, the seeds and
-		 * the plain names the old one held. */
-		if (ps->world != NULL && (ps->world->built ||
-		    ps->restore != NULL)) {
-			struct world *w = ps->world;
-			ps->world = world_new_kind(w->ops->engine, w->kind,
-			    s->world_wall_ms, s->world_fail_at);
-			world_free(w);
-		}
-		free(ps->restore);
-		ps->restore = sp->restore ? xstrdup(sp->restore) : NULL;
-		ps->resumed = ps->restore != NULL;
-	}
+	for (p = 0; p < PATH__COUNT; p++)
+		session_snap_restore_path(s, sn, (enum path_id)p);
 	if (sn->policy_preset)
 		take_policy(s, policy_preset(sn->policy));
 	s->budget = sn->budget;

@@ -210,6 +210,11 @@ const char *session_engine_note(const struct session *s);
 struct session_snap;
 struct session_snap *session_snap_take(struct session *s);
 void session_snap_restore(struct session *s, const struct session_snap *sn);
+/* One path's part of it (its files, names, ledger, budget used and a new
+ * world): a scenario's step run under several policies starts each one
+ * from the same sandbox. */
+void session_snap_restore_path(struct session *s,
+    const struct session_snap *sn, enum path_id p);
 void session_snap_free(struct session *s, struct session_snap *sn);
 size_t session_snap_bytes(const struct session_snap *sn);
 void session_report_literals(struct session *s);

@@ -108,9 +108,11 @@ def facts_of(recs):
         cls = "killed:" + m.group(1) if m.group(1) else "exit:" + m.group(2)
         result = ""
     elif reason and (r.get("verdict") in ("error", "blocked") or
-                     r.get("verdict") in ("landed", "bypassed") and
-                     r.get("layer") == "eval"):
-        # (landed with a reason: damage done, then the exception)
+                     r.get("verdict") in ("landed", "bypassed", "inside") and
+                     r.get("layer") == "eval" and "; then " in reason):
+        # (harm done, then the exception: "...; then NameError: ...")
+        if r.get("verdict") not in ("error", "blocked"):
+            reason = reason.split("; then ", 1)[1]
         line = strip_module(reason)
         cls, result = "exc:" + line.split(":", 1)[0].strip(), line
     else:
