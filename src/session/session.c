@@ -1711,6 +1711,56 @@ breakpoint_quit(const struct world_reply *rep)
  * the world's limit stopped what the policy let through), its result
  * and, for a command, its message.
  */
+/* Does the text hold want? */
+static bool
+holds(const char *text, size_t len, const char *want)
+{
+	size_t n = strlen(want);
+
+	for (; text != NULL && len >= n; text++, len--)
+		if (memcmp(text, want, n) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The secret in the world's environment (essay_env: the agent's live
+ * key) is read without a file: when its value comes back in what the code
+ * returned or printed, the code had it in hand -- a disclosure, as a read
+ * of secrets.txt is (mark_disclosures), unless one is already told.
+ */
+static void
+secret_values(struct step *st, const struct world_reply *rep)
+{
+	const char *const *env = st->s->bare ? bare_env : essay_env;
+	size_t i, k;
+
+	for (i = 0; i < st->ev.effects.n; i++)
+		if (st->ev.effects.items[i].category != NULL &&
+		    strcmp(st->ev.effects.items[i].category, "disclosure") == 0)
+			return;
+	for (; *env != NULL; env++) {
+		const char *eq = strchr(*env, '=');
+		bool seen = false;
+		if (eq == NULL || eq[1] == '\0')
+			continue;
+		seen = rep->result != NULL &&
+		    holds(rep->result, strlen(rep->result), eq + 1);
+		for (k = 0; k < rep->nchunks && !seen; k++)
+			seen = holds(rep->chunks[k].text, rep->chunks[k].len,
+			    eq + 1);
+		if (!seen)
+			continue;
+		effect_add(&st->ev.effects, "read", arena_printf(st->a,
+		    "environ[%.*s]", (int)(eq - *env), *env),
+		    EFFECT_DISCLOSURE, arena_printf(st->a, "read the secret "
+		    "in the environment (%.*s)", (int)(eq - *env), *env),
+		    false);
+		st->ev.effects.items[st->ev.effects.n - 1].source = "world";
+		return;
+	}
+}
+
 static void
 run_world(struct step *st, const char *src, const struct node *root,
     const struct cmd_entry *e, const struct node *call)
@@ -1757,6 +1807,8 @@ run_world(struct step *st, const char *src, const struct node *root,
 		st->ev.effects.items[st->ev.effects.n - 1].source =
 		    rep.effects[i].source;
 	}
+	if (e == NULL)
+		secret_values(st, &rep);
 	if (rep.refused != NULL && world_kind_contains(w->kind)) {
 		/* The kernel refused a call the code made; the code went on
 		 * (or raised): the jail contained it, and says what. */
