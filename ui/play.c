@@ -673,6 +673,27 @@ files_line(struct ui *u, struct arena *a, enum path_id p, int *attr)
 	return s;
 }
 
+/* Lines a row each from row on, while the rectangle has rows, each cut
+ * with a dim "..." where it is wider; returns the row after them. */
+static int
+draw_cut_rows(struct ui *u, struct rect r, int row, const char *const *lines,
+    const int *attr, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && row < r.h; i++, row++) {
+		size_t len = strlen(lines[i]);
+		size_t take = draw_fit(lines[i], len, r.w - 2);
+		if (take < len)
+			take = draw_fit(lines[i], len, r.w - 5);
+		draw_textn(r, row, 1, attr[i], lines[i], take);
+		if (take < len)
+			draw_text(r, row, 1 + draw_width(lines[i], take),
+			    draw_attr(u, UC_DIM), "...");
+	}
+	return row;
+}
+
 /* The files one record left, on one row, against its path's baseline:
  * a policy's own, when the sandbox ran the step under several
  * ("sandbox [dunder] files: report.txt (deleted), secrets.txt"). */
@@ -1034,15 +1055,7 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 	}
 	if (blank[1])
 		row++;
-	for (i = 0; i < nnotes && row < r.h; i++) {
-		size_t len = strlen(notes[i]);
-		size_t take = draw_fit(notes[i], len, r.w - 2);
-		draw_textn(r, row, 1, nattr[i], notes[i], take);
-		if (take < len)
-			draw_text(r, row, r.w - 4, draw_attr(u, UC_DIM),
-			    "...");
-		row++;
-	}
+	row = draw_cut_rows(u, r, row, notes, nattr, nnotes);
 	/* the records: who, the word, the layer, what happened folded in
 	 * the rows it got, "..." where it is cut */
 	for (i = 0; i < nrec && row < r.h; i++) {
@@ -1074,15 +1087,7 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 	}
 	if (blank[2])
 		row++;
-	for (i = 0; i < nfiles && row < r.h; i++) {
-		size_t len = strlen(files[i]);
-		size_t take = draw_fit(files[i], len, r.w - 2);
-		draw_textn(r, row, 1, fattr[i], files[i], take);
-		if (take < len)
-			draw_text(r, row, r.w - 3, draw_attr(u, UC_DIM),
-			    "...");
-		row++;
-	}
+	draw_cut_rows(u, r, row, files, fattr, nfiles);
 	free(rs.r);
 	arena_free(a);
 }
