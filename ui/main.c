@@ -391,7 +391,7 @@ run_scenario(struct session *s, const struct options *o, const char *path)
 	}
 	if (o->log != NULL)
 		sbuf_addf(o->export_title, "%s%s", o->export_title->len ?
-		    ", " : "", base ? base + 1 : path);
+		    ", " : "", sc.title ? sc.title : base ? base + 1 : path);
 	for (i = 0; i < sc.n; i++) {
 		struct arena *a = arena_new();
 		struct scn_output out;
