@@ -68,6 +68,27 @@ harm_of(struct arena *a, const struct effect *effects, size_t n,
 }
 
 /*
+ * A step whose only harm is that programs ran (`!ls`, os.system('true'))
+ * or that the interpreter exited (exit(), as at python3's prompt) did
+ * nothing to land: it is work that passed, its output on the row, and
+ * the record's effects still say a program ran.  What a program did --
+ * a file deleted, data sent -- is harm of its own, and lands.
+ */
+static bool
+only_programs(const struct trace_step *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->neffects; i++)
+		if (st->effects[i].category != NULL &&
+		    (strcmp(st->effects[i].category, "process") != 0 ||
+		    (strcmp(st->effects[i].op, "exec") != 0 &&
+		    strcmp(st->effects[i].op, "exit") != 0)))
+			return false;
+	return true;
+}
+
+/*
  * What a step in the sandbox's world did past its values, when none of it
  * was harmful in itself: the files it touched, the requests it tried and
  * what it printed (the rest of CPython's audit events are in the
@@ -261,6 +282,9 @@ trace_render(const struct trace_step *st)
 		    false, &cat);
 		if (harm == NULL && r->verdict == VERDICT_LANDED)
 			harm = r->reason;
+		if (harm != NULL && r->verdict == VERDICT_OK &&
+		    only_programs(st))
+			harm = NULL;	/* (a program that did no harm) */
 		if (harm != NULL) {
 			const char *then = st->raised_after != NULL ?
 			    arena_printf(st->a, "; then %s", st->raised_after) :

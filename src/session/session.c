@@ -1825,10 +1825,8 @@ run_world(struct step *st, const char *src, const struct node *root,
 		st->r->result = rep.result;
 		if (e != NULL && rep.message != NULL)
 			st->r->outcome = rep.message;
-		else if (e == NULL && rep.exited != NULL &&
-		    world_kind_contains(w->kind))
-			/* (as at a prompt, exit() ends the session: said, in
-			 * the jail too, where nothing is simulated) */
+		else if (e == NULL && rep.exited != NULL)
+			/* (as at a prompt, exit() ends the session: said) */
 			st->r->outcome = rep.exited;
 		else if (e != NULL && rep.result == NULL)
 			st->r->result = "None";
