@@ -1735,10 +1735,13 @@ secret_values(struct step *st, const struct world_reply *rep)
 	const char *const *env = st->s->bare ? bare_env : essay_env;
 	size_t i, k;
 
-	for (i = 0; i < st->ev.effects.n; i++)
-		if (st->ev.effects.items[i].category != NULL &&
-		    strcmp(st->ev.effects.items[i].category, "disclosure") == 0)
-			return;
+	for (i = 0; i < st->ev.effects.n; i++) {
+		const struct effect *f = &st->ev.effects.items[i];
+		if ((f->category != NULL &&
+		    strcmp(f->category, "disclosure") == 0) ||
+		    (strcmp(f->op, "read") == 0 && is_secret(f->target)))
+			return;	/* (told already, or by mark_disclosures) */
+	}
 	for (; *env != NULL; env++) {
 		const char *eq = strchr(*env, '=');
 		bool seen = false;
