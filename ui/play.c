@@ -590,13 +590,16 @@ push(struct rows *rs, const char *s, size_t len, int attr, int x)
 	rs->r[rs->n++] = (struct prow){ s, len, attr, x };
 }
 
-/* Wrap s into rows of width w from column x, breaking at a space, else
- * between a name and punctuation; returns the rows it took (all are
- * pushed when rs is not NULL). */
+/* Wrap s into rows from column x, the first of width w1 and the others
+ * of width w2, breaking at a space, else between a name and
+ * punctuation; returns the rows it took (all are pushed when rs is not
+ * NULL). */
 static size_t
-wrap(struct rows *rs, const char *s, size_t len, int attr, int x, int w)
+wrap_to(struct rows *rs, const char *s, size_t len, int attr, int x, int w1,
+    int w2)
 {
 	size_t n = 0, take;
+	int w = w1;
 
 	do {
 		take = draw_wrap(s, len, w);
@@ -609,8 +612,16 @@ wrap(struct rows *rs, const char *s, size_t len, int attr, int x, int w)
 			s++;
 			len--;
 		}
+		w = w2;
 	} while (len > 0);
 	return n;
+}
+
+/* Wrap s into rows of width w from column x (wrap_to). */
+static size_t
+wrap(struct rows *rs, const char *s, size_t len, int attr, int x, int w)
+{
+	return wrap_to(rs, s, len, attr, x, w, w);
 }
 
 /* s in at most max rows of width w: whole, or its start and end with
@@ -748,23 +759,7 @@ pad_width(const char *s)
 static size_t
 fold(struct rows *rs, const char *s, int w1, int w2)
 {
-	size_t len = strlen(s), n = 0, take;
-	int w = w1;
-
-	do {
-		take = draw_wrap(s, len, w);
-		if (rs != NULL)
-			push(rs, s, take, A_NORMAL, 0);
-		n++;
-		s += take;
-		len -= take;
-		while (len > 0 && *s == ' ') {
-			s++;
-			len--;
-		}
-		w = w2;
-	} while (len > 0);
-	return n;
+	return wrap_to(rs, s, strlen(s), A_NORMAL, 0, w1, w2);
 }
 
 /* The label a step shows in the title row: its own, else its kind. */
