@@ -1,6 +1,9 @@
 /*
  * ops.h -- operators and expression contexts, named as Python's ast module
  * names them.  One X-macro each, so a name can't drift from its number.
+ * They live with the values (value_binop() and value_compare() take them)
+ * so that the value layer needs nothing from the parser above it, which
+ * names them in its trees (ast.h).
  */
 #ifndef SANDBOXREPL_OPS_H
 #define SANDBOXREPL_OPS_H
