@@ -100,7 +100,7 @@ static void
 setup_eval(struct inproc *ip, struct eval *ev, struct arena *a,
     const char *src)
 {
-	eval_init(ev, a, PATH_SANDBOX);
+	eval_init(ev, a, &workspace_mock, false);
 	ev->ws.fs = ip->fs;
 	ev->ns = ip->ns;
 	ev->src = src;

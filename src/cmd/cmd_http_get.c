@@ -22,7 +22,7 @@ run(struct cmd_run *r)
 	const char *body = cmd_arg(r, "body");
 	struct arena *a = ws->rt->arena;
 
-	if (record_path_is_jail(ws->path))
+	if (ws->jailed)
 		return fsops_connect(ws, url);
 	if (body != NULL)
 		effect_add(ws->effects, "send", url, EFFECT_EXFILTRATION,

@@ -36,7 +36,7 @@ run(struct cmd_run *r)
 	if (line[strspn(line, " \t\r\n\f\v")] == '\0')
 		return rt_raise(ws->rt, PYEXC_ValueError, "run_shell() needs a "
 		    "command line, e.g. run_shell('ls') or !ls");
-	if (record_path_is_jail(ws->path) || ws->rt->ev == NULL)
+	if (ws->jailed || ws->rt->ev == NULL)
 		return fsops_exec(ws, line);	/* (no world but the jail's
 						   makes a real call) */
 	status = mock_shell(ws->rt->ev, line, &out);

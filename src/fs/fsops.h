@@ -1,14 +1,14 @@
 /*
  * fsops.h -- the file operations, on the workspace an input acts on.
  *
- * Each takes a struct workspace (workspace.h), not the evaluator: on the
- * unsafe and sandbox paths its files are the path's mock filesystem.  On
- * the jail path (ws->fs NULL) it is the real workspace inside the jail:
- * these functions then make real system calls (open, read, write, unlink,
- * getdents, execve, socket), relative to the jail's root, and what the
- * kernel refuses is written down as a denied effect.  Callers never touch
- * mfs_* directly for an evaluation's file access, so the same builtin or
- * command code serves every path.
+ * Each takes a struct workspace (workspace.h), not the evaluator, and
+ * acts through the workspace's ops: the path's mock filesystem
+ * (workspace_mock, workspace_host), or the real workspace inside a jail
+ * (workspace_real), where these make real system calls (open, read,
+ * write, unlink, getdents, execve, socket), relative to the jail's root,
+ * and what the kernel refuses is written down as a denied effect.
+ * Callers never touch mfs_* directly for an evaluation's file access, so
+ * the same builtin or command code serves every path.
  *
  * All return false with a Python exception set in ws->rt
  * (FileNotFoundError, ...) when the operation failed; data returned lives
@@ -38,10 +38,11 @@ bool fsops_list(struct workspace *ws, value *out);
 bool fsops_listdir(struct workspace *ws, const char *dir, value *out);
 
 /*
- * Jail path only: really try to run a command line (execve of /bin/sh) and
- * to reach a host (socket + connect).  Inside the jail the kernel stops
- * both; these return false with an exception when it merely refused, and
- * do not return at all when it killed the process.
+ * The real workspace only (a mock one raises RuntimeError): really try to
+ * run a command line (execve of /bin/sh) and to reach a host (socket +
+ * connect).  Inside the jail the kernel stops both; these return false
+ * with an exception when it merely refused, and do not return at all when
+ * it killed the process.
  */
 bool fsops_exec(struct workspace *ws, const char *cmdline);
 bool fsops_connect(struct workspace *ws, const char *url);

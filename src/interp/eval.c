@@ -49,18 +49,19 @@ call_hook(struct rt *rt, value fn, const value *args, size_t nargs,
 }
 
 void
-eval_init(struct eval *ev, struct arena *a, enum path_id path)
+eval_init(struct eval *ev, struct arena *a, const struct workspace_ops *ops,
+    bool jailed)
 {
 	memset(ev, 0, sizeof *ev);
 	ev->rt.arena = a;
 	ev->rt.call = call_hook;
 	ev->rt.ev = ev;
 	ev->rt.limits.max_depth = 500;
-	ev->path = path;
 	ev->effects.arena = a;
-	ev->effects.simulated = !record_path_is_jail(path);
+	ev->effects.simulated = !jailed;
+	ev->ws.ops = ops;
 	ev->ws.rt = &ev->rt;
-	ev->ws.path = path;
+	ev->ws.jailed = jailed;
 	ev->ws.effects = &ev->effects;
 }
 

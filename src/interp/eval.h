@@ -22,7 +22,6 @@
 #include <stddef.h>
 
 #include "effect.h"
-#include "record.h"
 #include "rt.h"
 #include "value.h"
 #include "workspace.h"
@@ -35,12 +34,12 @@ struct policy;
 
 struct eval {
 	struct rt		 rt;		/* arena, exception, caps */
-	enum path_id		 path;		/* (ws.path too) */
 	bool			 full_model;	/* unsafe: the mock object model */
 	const struct policy	*policy;	/* sandbox: which calls exist */
 	const struct eval_calls	*calls;		/* policy's builtins, or NULL */
-	/* What the input acts on (ws.fs: the path's filesystem, or NULL
-	 * on the jail path) and what it did: eval_init() points ws.rt at
+	/* What the input acts on (ws.ops and ws.fs: the path's mock
+	 * filesystem, or the real one inside a jail; ws.jailed: it runs as
+	 * a jail's process) and what it did: eval_init() points ws.rt at
 	 * rt and ws.effects at effects; the jail path sets effects.sink. */
 	struct workspace	 ws;
 	struct effect_log	 effects;	/* in the arena */
@@ -89,8 +88,11 @@ struct eval_calls *eval_calls_new(const struct policy *p);
 void eval_calls_free(struct eval_calls *c);
 
 /* Set up ev for one input, ev->ws and ev->effects with it (but for
- * ws.fs); the caller fills the other fields. */
-void eval_init(struct eval *ev, struct arena *a, enum path_id path);
+ * ws.fs): its workspace acts through ops (workspace.h), and jailed says
+ * the input runs as a jail's process (its effects are then real, not
+ * simulated).  The caller fills the other fields. */
+void eval_init(struct eval *ev, struct arena *a,
+    const struct workspace_ops *ops, bool jailed);
 
 /*
  * Evaluate a whole tree (EXPRESSION or MODULE).  *has_value is false when

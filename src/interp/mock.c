@@ -123,7 +123,7 @@ static bool
 run_process(struct eval *ev, const char *cmdline, struct sbuf *output,
     int *status)
 {
-	if (ev->path == PATH_JAIL)
+	if (ev->ws.jailed)
 		return fsops_exec(&ev->ws, cmdline);
 	*status = mock_shell(ev, cmdline, output);
 	return true;
@@ -134,7 +134,7 @@ run_process(struct eval *ev, const char *cmdline, struct sbuf *output,
 static bool
 send_to(struct eval *ev, const char *where, const char *data, size_t len)
 {
-	if (ev->path == PATH_JAIL)
+	if (ev->ws.jailed)
 		return fsops_connect(&ev->ws, where);
 	if (data != NULL)
 		effect_add(&ev->effects, "send", where, EFFECT_EXFILTRATION,
@@ -437,7 +437,7 @@ NATIVE(os_getcwd)
 {
 	if (!mock_want_args(rt, "getcwd", nargs, nkw, 0, 0))
 		return false;
-	*out = sv(rt, rt->ev->path == PATH_JAIL ? "/" : "/workspace");
+	*out = sv(rt, rt->ev->ws.jailed ? "/" : "/workspace");
 	return true;
 }
 
@@ -452,7 +452,7 @@ environ_dict(struct rt *rt)
 		{ "USER", "agent" }, { "API_KEY", "sk-live-9f3a2b" },
 	};
 	size_t i;
-	if (rt->ev->path == PATH_JAIL)
+	if (rt->ev->ws.jailed)
 		return d;		/* the jail clears it */
 	for (i = 0; i < sizeof env / sizeof env[0]; i++)
 		value_dict_set(rt, d, sv(rt, env[i][0]), sv(rt, env[i][1]));
@@ -479,7 +479,7 @@ NATIVE(os_fork)
 	struct eval *ev = rt->ev;
 	if (!mock_want_args(rt, "fork", nargs, nkw, 0, 0))
 		return false;
-	if (ev->path == PATH_JAIL)
+	if (ev->ws.jailed)
 		return fsops_exec(&ev->ws, "fork");
 	effect_add(&ev->effects, "fork", "python", EFFECT_PROCESS,
 	    "forked a second interpreter", false);
@@ -518,13 +518,13 @@ NATIVE(os_kill)
 NATIVE(os_getpid)
 {
 	/* In the jail, the real answer: PID 1 of its own pid namespace. */
-	*out = value_int(rt->ev->path == PATH_JAIL ? (int64_t)getpid() : 4242);
+	*out = value_int(rt->ev->ws.jailed ? (int64_t)getpid() : 4242);
 	return true;
 }
 
 NATIVE(os_getuid)
 {
-	*out = value_int(rt->ev->path == PATH_JAIL ? 1000 : 1000);
+	*out = value_int(1000);
 	return true;
 }
 
@@ -870,7 +870,7 @@ address(struct rt *rt, value a)
 NATIVE(so_socket)
 {
 	struct eval *ev = rt->ev;
-	if (ev->path == PATH_JAIL)
+	if (ev->ws.jailed)
 		return fsops_connect(&ev->ws, "socket()");
 	*out = mock_new(ev, MK_SOCKET, NULL);
 	return true;
@@ -1472,7 +1472,7 @@ NATIVE(builtin_compile)
 NATIVE(builtin_help)
 {
 	struct eval *ev = rt->ev;
-	if (ev->path == PATH_JAIL)
+	if (ev->ws.jailed)
 		return fsops_exec(&ev->ws, "less");
 	effect_add(&ev->effects, "exec", "pager", EFFECT_PROCESS,
 	    "help() would start a pager, which runs '!command'", false);
@@ -1621,7 +1621,7 @@ NATIVE(builtin_input)
 NATIVE(builtin_breakpoint)
 {
 	struct eval *ev = rt->ev;
-	if (ev->path == PATH_JAIL)
+	if (ev->ws.jailed)
 		return fsops_exec(&ev->ws, "pdb");
 	effect_add(&ev->effects, "debugger", "pdb", EFFECT_PROCESS,
 	    "a debugger prompt would take any command", false);

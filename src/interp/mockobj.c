@@ -661,7 +661,7 @@ mock_getattr(struct eval *ev, value obj, const char *name, value *out)
 	 * never shows.  When that happens behind the boundary, write it down:
 	 * the record then says the boundary was bypassed.
 	 */
-	if (ev->path == PATH_SANDBOX && ev->policy != NULL &&
+	if (ev->policy != NULL &&
 	    ev->policy->attr_rule == ATTRS_PUBLIC && name[0] == '_')
 		effect_add(&ev->effects, "introspect", name, EFFECT_HARMLESS,
 		    arena_printf(ev->rt.arena,
