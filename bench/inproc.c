@@ -33,6 +33,7 @@
 #include "allowlist.h"
 #include "eval.h"
 #include "jail.h"
+#include "mock.h"
 #include "mockfs.h"
 #include "ns.h"
 #include "parse.h"
@@ -100,7 +101,7 @@ static void
 setup_eval(struct inproc *ip, struct eval *ev, struct arena *a,
     const char *src)
 {
-	eval_init(ev, a, &workspace_mock, false);
+	eval_init(ev, a, &mock_model, &workspace_mock, false);
 	ev->ws.fs = ip->fs;
 	ev->ns = ip->ns;
 	ev->src = src;

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Write src/interp/mock_subclasses.gen.h: the classes object.__subclasses__() lists in
+"""Write src/model/mock_subclasses.gen.h: the classes object.__subclasses__() lists in
 CPython 3.11 started with -I after `import subprocess` (as in many hosted
 notebooks and agent sandboxes), in order, so that an escape payload that
 indexes the list by number lands on the same class as it would there.
 
 Run once with python3.11 and commit the output: the build never needs
-Python.  Usage: python3.11 tools/gen_subclasses.py > src/interp/mock_subclasses.gen.h
+Python.  Usage: python3.11 tools/gen_subclasses.py > src/model/mock_subclasses.gen.h
 """
 import subprocess  # noqa: F401  (it adds subprocess.Popen to the list)
 import sys

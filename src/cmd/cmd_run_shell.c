@@ -6,7 +6,7 @@
  * In a CPython world the command is the world's own (world/pyrun.c): the
  * real /bin/sh through os.system, its output the world's output; the
  * jail's seccomp refuses its execve.  Here is the model's: the unsafe
- * path's mock shell (interp/mock.c), its output written as the input's
+ * path's mock shell (model/mock.c), its output written as the input's
  * stdout, or on the model's jail path a real execve that the kernel
  * refuses (fsops_exec).  Not on any preset's command allowlist: behind
  * the sandbox's boundary it never gets this far.

@@ -20,7 +20,6 @@
 #include <string.h>
 
 #include "builtins.h"
-#include "mock.h"
 #include "typecons.h"
 #include "num.h"
 #include "sbuf.h"

@@ -25,7 +25,6 @@
 #include "eval.h"
 #include "format.h"
 #include "methods.h"
-#include "mock.h"
 #include "ns.h"
 #include "policy.h"
 #include "sbuf.h"
@@ -49,10 +48,11 @@ call_hook(struct rt *rt, value fn, const value *args, size_t nargs,
 }
 
 void
-eval_init(struct eval *ev, struct arena *a, const struct workspace_ops *ops,
-    bool jailed)
+eval_init(struct eval *ev, struct arena *a, const struct eval_model *model,
+    const struct workspace_ops *ops, bool jailed)
 {
 	memset(ev, 0, sizeof *ev);
+	ev->model = model;
 	ev->rt.arena = a;
 	ev->rt.call = call_hook;
 	ev->rt.ev = ev;
@@ -63,6 +63,12 @@ eval_init(struct eval *ev, struct arena *a, const struct workspace_ops *ops,
 	ev->ws.rt = &ev->rt;
 	ev->ws.jailed = jailed;
 	ev->ws.effects = &ev->effects;
+}
+
+value
+eval_object(struct rt *rt, enum mkind kind, const char *name)
+{
+	return rt->ev->model->object(rt->arena, kind, name);
 }
 
 struct eval_calls *
@@ -221,9 +227,9 @@ eval_lookup(struct eval *ev, const char *name, value *out)
 	/* In the object model a builtin type's name is the type object
 	 * (calling it constructs), as in CPython: str is type('') */
 	if (ev->full_model && strcmp(name, "__builtins__") != 0 &&
-	    mock_type_named(ev, "builtins", name, out))
+	    ev->model->type_named(ev, "builtins", name, out))
 		return true;
-	if (ev->full_model && mock_builtin(ev, name, out))
+	if (ev->full_model && ev->model->builtin(ev, name, out))
 		return true;
 	if (!resolved)
 		b = builtin_find(name);
@@ -344,7 +350,7 @@ call_value(struct eval *ev, value fn, const value *args, size_t nargs,
 		return call_lambda(ev, fn.as.func, args, nargs, kwnames, nkw,
 		    out);
 	if (fn.type == VT_OBJECT)
-		return mock_call(ev, fn, args, nargs, kwnames, nkw, out);
+		return ev->model->call(ev, fn, args, nargs, kwnames, nkw, out);
 
 	return rt_raise(&ev->rt, PYEXC_TypeError, "'%s' object is not callable",
 	    value_type_name(fn));
@@ -445,7 +451,7 @@ static bool
 getitem(struct eval *ev, value obj, value idx, value *out)
 {
 	if (obj.type == VT_OBJECT)
-		return mock_getitem(ev, obj, idx, out);
+		return ev->model->getitem(ev, obj, idx, out);
 	return value_getitem(&ev->rt, obj, idx, out);
 }
 
@@ -612,7 +618,7 @@ make_lambda(struct eval *ev, const struct node *n, value *out)
 	struct vfunction *f = arena_alloc(ev->rt.arena, sizeof *f);
 	size_t i;
 
-	f->head.slots = &mock_function_slots;
+	f->head.slots = ev->model->function_slots;
 	f->lambda = n;
 	f->closure = ev->scope;
 	f->name = "<lambda>";
@@ -891,7 +897,7 @@ eval_comprehension(struct eval *ev, const struct node *n, value *out)
 	}
 	*out = c.acc;
 	if (n->kind == NODE_GENERATOREXP)
-		return mock_generator(ev, c.acc, out);
+		return ev->model->generator(ev, c.acc, out);
 	return true;
 }
 
@@ -1066,7 +1072,7 @@ eval_expr(struct eval *ev, const struct node *n, value *out)
 	case NODE_ATTRIBUTE:
 		if (!eval_expr(ev, n->u.attribute.value, &v))
 			break;
-		ok = mock_getattr(ev, v, n->u.attribute.attr, out) ||
+		ok = ev->model->getattr(ev, v, n->u.attribute.attr, out) ||
 		    fail_at(ev, n);
 		break;
 	case NODE_NAMEDEXPR:
@@ -1410,14 +1416,14 @@ eval_stmt(struct eval *ev, const struct node *s, value *out, bool *has_value)
 			const struct node *al = s->u.import.names.items[i];
 			const char *bind = al->u.alias.asname;
 			char *top;
-			if (!mock_import(ev, al->u.alias.name, &v))
+			if (!ev->model->import(ev, al->u.alias.name, &v))
 				return fail_at(ev, s);
 			if (bind == NULL) {
 				/* "import a.b" binds a */
 				top = arena_strdup(ev->rt.arena,
 				    al->u.alias.name);
 				top[strcspn(top, ".")] = '\0';
-				if (!mock_import(ev, top, &v))
+				if (!ev->model->import(ev, top, &v))
 					return fail_at(ev, s);
 				bind = top;
 			}
@@ -1434,13 +1440,13 @@ eval_stmt(struct eval *ev, const struct node *s, value *out, bool *has_value)
 			    "package");
 			return fail_at(ev, s);
 		}
-		if (!mock_import(ev, s->u.importfrom.module, &mod))
+		if (!ev->model->import(ev, s->u.importfrom.module, &mod))
 			return fail_at(ev, s);
 		for (i = 0; i < s->u.importfrom.names.len; i++) {
 			const struct node *al = s->u.importfrom.names.items[i];
 			const char *bind = al->u.alias.asname ?
 			    al->u.alias.asname : al->u.alias.name;
-			if (!mock_getattr(ev, mod, al->u.alias.name, &v)) {
+			if (!ev->model->getattr(ev, mod, al->u.alias.name, &v)) {
 				rt_clear(&ev->rt);
 				rt_raise(&ev->rt, PYEXC_ImportError,
 				    "cannot import name '%s' from '%s'",

@@ -22,19 +22,23 @@
 #include <stddef.h>
 
 #include "effect.h"
+#include "object.h"
 #include "rt.h"
 #include "value.h"
 #include "workspace.h"
 
 struct builtin;
 struct eval_calls;
+struct eval_model;
 struct node;
 struct ns;
 struct policy;
 
 struct eval {
 	struct rt		 rt;		/* arena, exception, caps */
-	bool			 full_model;	/* unsafe: the mock object model */
+	const struct eval_model	*model;		/* the object model (object.h) */
+	bool			 full_model;	/* unsafe: all of the object model's
+						   builtins and modules */
 	const struct policy	*policy;	/* sandbox: which calls exist */
 	const struct eval_calls	*calls;		/* policy's builtins, or NULL */
 	/* What the input acts on (ws.ops and ws.fs: the path's mock
@@ -88,11 +92,17 @@ struct eval_calls *eval_calls_new(const struct policy *p);
 void eval_calls_free(struct eval_calls *c);
 
 /* Set up ev for one input, ev->ws and ev->effects with it (but for
- * ws.fs): its workspace acts through ops (workspace.h), and jailed says
- * the input runs as a jail's process (its effects are then real, not
- * simulated).  The caller fills the other fields. */
+ * ws.fs): its objects behave as model says (object.h), its workspace
+ * acts through ops (workspace.h), and jailed says the input runs as a
+ * jail's process (its effects are then real, not simulated).  The
+ * caller fills the other fields. */
 void eval_init(struct eval *ev, struct arena *a,
-    const struct workspace_ops *ops, bool jailed);
+    const struct eval_model *model, const struct workspace_ops *ops,
+    bool jailed);
+
+/* A new object of the evaluation's model (ev->model->object) in rt's
+ * arena: a range, an iterator, a dict view. */
+value eval_object(struct rt *rt, enum mkind kind, const char *name);
 
 /*
  * Evaluate a whole tree (EXPRESSION or MODULE).  *has_value is false when

@@ -7,8 +7,8 @@
 #include <stdint.h>
 
 #include "arena.h"
+#include "eval.h"
 #include "methods_int.h"
-#include "mock.h"
 #include "rt.h"
 #include "value.h"
 
@@ -63,7 +63,7 @@ dict_view(struct rt *rt, value self, const char *qual, enum view v,
 		}
 		value_list_append(rt->arena, items, item);
 	}
-	*out = mock_object(rt->arena, MK_VIEW, names[v]);
+	*out = eval_object(rt, MK_VIEW, names[v]);
 	o = out->as.obj;
 	o->type = -1;
 	o->data = items;

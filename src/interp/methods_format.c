@@ -3,8 +3,8 @@
  *
  * str.format walks fields as CPython's unicode_format.h does: the literal
  * and field grammar, automatic or manual numbering, nested fields in the
- * spec (two levels), then '.attr' through mock_getattr (the evaluator's own
- * attribute lookup, so format-string escapes see the same object model as
+ * spec (two levels), then '.attr' through the object model's getattr (the
+ * evaluator's own attribute lookup, so format-string escapes see the same object model as
  * attribute syntax) and '[key]' through a small getitem.  The spec itself
  * is format_value()'s.
  */
@@ -14,9 +14,9 @@
 #include <string.h>
 
 #include "arena.h"
+#include "eval.h"
 #include "format.h"
 #include "methods_int.h"
-#include "mock.h"
 #include "num.h"
 #include "rt.h"
 #include "sbuf.h"
@@ -137,7 +137,7 @@ field_getitem(struct rt *rt, value obj, value key, value *out)
 		}
 		return true;
 	case VT_OBJECT:
-		return mock_getitem(rt->ev, obj, key, out);
+		return rt->ev->model->getitem(rt->ev, obj, key, out);
 	default:
 		return rt_raise(rt, PYEXC_TypeError, "'%s' object is not "
 		    "subscriptable", value_type_name(obj));
@@ -167,7 +167,7 @@ field_object_rest(struct rt *rt, const char *s, size_t n, value *obj,
 				return rt_raise(rt, PYEXC_AttributeError,
 				    "'%s' object has no attribute '%s'",
 				    value_type_name(*obj), attr);
-			if (!mock_getattr(rt->ev, *obj, attr, &next))
+			if (!rt->ev->model->getattr(rt->ev, *obj, attr, &next))
 				return false;
 			i = j;
 		} else if (c == '[') {

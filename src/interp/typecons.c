@@ -23,7 +23,6 @@
 #include "builtins.h"
 #include "eval.h"
 #include "format.h"
-#include "mock.h"
 #include "num.h"
 #include "sbuf.h"
 #include "typecons.h"
@@ -61,7 +60,7 @@ collect(struct rt *rt, value it, value *out)
 static value
 iterator(struct rt *rt, const char *type, value items)
 {
-	value v = mock_object(rt->arena, MK_ITER, type);
+	value v = eval_object(rt, MK_ITER, type);
 	v.as.obj->data = items;
 	return v;
 }
@@ -476,7 +475,7 @@ NATIVE(tc_range)
 	t = value_tuple(rt->arena, 3);
 	for (i = 0; i < 3; i++)
 		t.as.tuple->items[i] = value_int(v[i]);
-	*out = mock_object(rt->arena, MK_RANGE, "range");
+	*out = eval_object(rt, MK_RANGE, "range");
 	out->as.obj->data = t;
 	return true;
 }

@@ -204,7 +204,7 @@ child_main(void *arg)
 	xalloc_set_oom_exit(JAIL_EXIT_NOMEM);
 	mp_set_memory_functions(gmp_alloc, gmp_realloc, gmp_free);
 	a = arena_new();
-	eval_init(&ev, a, &workspace_real, true);
+	eval_init(&ev, a, &mock_model, &workspace_real, true);
 	ev.full_model = true;
 	ev.ws.fs = NULL;		/* the real workspace */
 	ev.ns = job->ns;
@@ -465,7 +465,7 @@ keep_bindings(const struct jailpath_job *job, json_t *binds,
 
 		if (name == NULL || strlen(name) > 256 || !lex_is_name(name))
 			continue;
-		eval_init(&ev, a, &workspace_real, true);
+		eval_init(&ev, a, &mock_model, &workspace_real, true);
 		if (rep != NULL) {
 			struct parse_result pr;
 			parse_input(a, rep, strlen(rep), &pr);

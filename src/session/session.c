@@ -447,7 +447,7 @@ session_seed_name(struct session *s, const char *name, const char *expr,
 		*err = sbuf_take(&b);
 		goto out;
 	}
-	eval_init(&ev, a, &workspace_host, false);
+	eval_init(&ev, a, &mock_model, &workspace_host, false);
 	ev.rt.limits = unsafe_limits;
 	ev.full_model = true;
 	ev.ws.fs = scratch;
@@ -2197,7 +2197,8 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 	st.src = ln->shell ? arena_strdup(a, ln->src) : r->input;
 	r->kind = KIND_CODE;
 	r->source = "user";
-	eval_init(&st.ev, pa, p == PATH_UNSAFE ? &workspace_host : &workspace_mock,
+	eval_init(&st.ev, pa, &mock_model,
+	    p == PATH_UNSAFE ? &workspace_host : &workspace_mock,
 	    record_path_is_jail(p));
 	st.ev.rt.mem = mem;
 	st.ev.ws.fs = st.ps->fs;

@@ -1,5 +1,5 @@
 /*
- * mock.h -- the unsafe path's stand-in for CPython's object graph.
+ * mock.h -- the fallback model: a stand-in for CPython's object graph.
  *
  * On the unsafe path there is no boundary: builtins such as open,
  * __import__, eval and getattr exist, modules such as os, subprocess,
@@ -10,10 +10,10 @@
  * __builtins__, a generator has gi_frame.f_globals.  Dangerous functions
  * "work" on the path's mock filesystem, through a mock shell, with every
  * consequence written down as an effect (effect.h).  Nothing is ever
- * executed on the host.  On the jail path the same model makes real
- * system calls instead (fsops.h), inside the kernel jail.
+ * executed on the host.  In a jail (ws.jailed, workspace_real) the same
+ * model makes real system calls instead (fsops.h), inside the kernel jail.
  *
- * Mock objects are VT_OBJECT values.  What exists is tables: the types come
+ * Mock objects are VT_OBJECT values (struct vobject, object.h).  What exists is tables: the types come
  * from mock_subclasses.gen.h (generated from CPython 3.11), the modules and
  * their functions are rows (mock.c), the attributes of each kind of object
  * are a switch over names that exist (mockobj.c); any other name raises
@@ -24,42 +24,11 @@
 
 #include <stdbool.h>
 
+#include "object.h"
 #include "value.h"
 
 struct eval;
 struct sbuf;
-
-enum mkind {
-	MK_MODULE,	/* name: the module */
-	MK_FILE,	/* name: the file; writable, closed */
-	MK_PIPE,	/* os.popen's result: data = the output (str) */
-	MK_TYPE,	/* type: index in the type table */
-	MK_INSTANCE,	/* type: its class; data: its __dict__ (dict) */
-	MK_PYFUNC,	/* a function defined in a module: name, module */
-	MK_WRAPPER,	/* a slot wrapper such as object.__init__: name, type */
-	MK_FRAME,	/* data: f_globals */
-	MK_GENERATOR,	/* data: the items (list); pos: next item */
-	MK_CODE,	/* name: co_name; data: the source (str) or None */
-	MK_SOCKET,	/* name: the peer "host:port", or NULL */
-	MK_RESPONSE,	/* urlopen's answer: name = the URL */
-	MK_RANGE,	/* data: (start, stop, step) as a tuple of ints */
-	MK_ITER,	/* map, filter, zip, enumerate, reversed, iter():
-			   name = the type; data = the items; pos */
-	MK_VIEW,	/* dict.keys(), values(), items(): name = the type
-			   ("dict_keys", ...); data = the items (list) */
-};
-
-struct vobject {
-	struct vhead	 head;		/* the slots: mockobj.c's */
-	enum mkind	 kind;
-	const char	*name;
-	const char	*module;	/* MK_PYFUNC: the defining module */
-	int		 type;		/* MK_TYPE, MK_INSTANCE, MK_WRAPPER */
-	value		 data;
-	size_t		 pos;
-	bool		 writable;	/* MK_FILE */
-	bool		 closed;	/* MK_FILE, MK_SOCKET */
-};
 
 /* A row of a module or of a kind of object: a function by name. */
 struct mattr {
@@ -104,6 +73,10 @@ extern const struct value_slots mock_function_slots;
 int mock_shell(struct eval *ev, const char *cmdline, struct sbuf *out);
 
 /* ---- mockobj.c: the object graph ---- */
+
+/* The model as the evaluator asks it (object.h): these functions, for
+ * eval_init(). */
+extern const struct eval_model mock_model;
 
 /* Attribute access on any value; AttributeError when absent. */
 bool mock_getattr(struct eval *ev, value obj, const char *name, value *out);

@@ -1030,3 +1030,17 @@ const struct value_slots mock_function_slots = {
 	.repr = object_repr,
 	.in_arena = object_in_arena,
 };
+
+/* ---- the model, as the evaluator asks it (object.h) ---- */
+
+const struct eval_model mock_model = {
+	.builtin = mock_builtin,
+	.import = mock_import,
+	.type_named = mock_type_named,
+	.getattr = mock_getattr,
+	.getitem = mock_getitem,
+	.call = mock_call,
+	.generator = mock_generator,
+	.object = mock_object,
+	.function_slots = &mock_function_slots,
+};
