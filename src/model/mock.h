@@ -36,7 +36,8 @@ struct mattr {
 	native_fn	 fn;
 };
 
-/* ---- mock.c: builtins, modules, files, the shell ---- */
+/* ---- mock.c, mock_builtins.c, mock_shell.c: builtins, modules, files,
+ * the shell ---- */
 
 /* CPython's TypeError when a native gets the wrong number of arguments
  * (or any keyword); true when the count is right. */
