@@ -68,7 +68,9 @@ inproc_new(void)
 	value orders = value_list(a, 3);
 
 	ip->policy = policy_preset("essay");
-	ip->calls = eval_calls_new(ip->policy);
+	ip->calls = eval_calls_new(ip->policy->calls,
+	    ip->policy->name_rule != NAMES_ALL,
+	    ip->policy->attr_rule == ATTRS_PUBLIC);
 	ip->ns = ns_new();
 	ip->fs = mfs_new();
 	value_list_append(a, orders, value_float(250.0));
@@ -105,7 +107,6 @@ setup_eval(struct inproc *ip, struct eval *ev, struct arena *a,
 	ev->ws.fs = ip->fs;
 	ev->ns = ip->ns;
 	ev->src = src;
-	ev->policy = ip->policy;
 	ev->calls = ip->calls;
 	ev->rt.limits = ip->policy->limits;
 }

@@ -26,7 +26,6 @@
 #include "format.h"
 #include "methods.h"
 #include "ns.h"
-#include "policy.h"
 #include "sbuf.h"
 #include "strlist.h"
 #include "xalloc.h"
@@ -72,18 +71,19 @@ eval_object(struct rt *rt, enum mkind kind, const char *name)
 }
 
 struct eval_calls *
-eval_calls_new(const struct policy *p)
+eval_calls_new(const char *const *list, bool calls_only, bool notes_private)
 {
 	struct eval_calls *c = xcalloc(1, sizeof *c);
 	long n = 0, i;
 
-	while (p->calls != NULL && p->calls[n] != NULL)
+	while (list != NULL && list[n] != NULL)
 		n++;
-	c->policy = p;
-	c->list = p->calls;
+	c->list = list;
+	c->calls_only = calls_only;
+	c->notes_private = notes_private;
 	c->builtins = xcalloc((size_t)n + 1, sizeof *c->builtins);
 	for (i = 0; i < n; i++)
-		c->builtins[i] = builtin_find(p->calls[i]);
+		c->builtins[i] = builtin_find(list[i]);
 	return c;
 }
 
@@ -209,20 +209,15 @@ eval_lookup(struct eval *ev, const char *name, value *out)
 		return true;
 	/* Which builtins exist is the policy's to say (the essay's reduced
 	 * namespace); the unsafe and jail paths have them all.  The row
-	 * that admits the name has its builtin, when the policy's calls
-	 * came with it. */
-	if (ev->policy != NULL && ev->policy->name_rule != NAMES_ALL) {
-		long row = policy_call_row(ev->policy, name);
-		const struct eval_calls *c = ev->calls;
+	 * that admits the name has its builtin. */
+	if (ev->calls != NULL && ev->calls->calls_only) {
+		long row = strlist_index(ev->calls->list, name);
 		if (row < 0) {
 			ev->withheld = name;
 			goto undefined;
 		}
-		if (c != NULL && c->policy == ev->policy &&
-		    c->list == ev->policy->calls) {
-			b = c->builtins[row];
-			resolved = true;
-		}
+		b = ev->calls->builtins[row];
+		resolved = true;
 	}
 	/* In the object model a builtin type's name is the type object
 	 * (calling it constructs), as in CPython: str is type('') */

@@ -32,15 +32,14 @@ struct eval_calls;
 struct eval_model;
 struct node;
 struct ns;
-struct policy;
 
 struct eval {
 	struct rt		 rt;		/* arena, exception, caps */
 	const struct eval_model	*model;		/* the object model (object.h) */
 	bool			 full_model;	/* unsafe: all of the object model's
 						   builtins and modules */
-	const struct policy	*policy;	/* sandbox: which calls exist */
-	const struct eval_calls	*calls;		/* policy's builtins, or NULL */
+	const struct eval_calls	*calls;		/* sandbox: which calls exist,
+						   or NULL: all */
 	/* What the input acts on (ws.ops and ws.fs: the path's mock
 	 * filesystem, or the real one inside a jail; ws.jailed: it runs as
 	 * a jail's process) and what it did: eval_init() points ws.rt at
@@ -76,19 +75,29 @@ struct vfunction {
 };
 
 /*
- * A policy's call names with their builtins, row for row: builtins[i] is
- * builtin_find() of policy->calls[i], or NULL.  Whoever gives evaluations
- * a policy may make one for it and give it with the policy (the session
- * makes one per policy it takes): a call name's builtin is then found by
- * the one search that admits the name.  An evaluation whose calls were
- * made for another policy ignores them.
+ * What a sandbox's policy lets an evaluation reach, as data: the
+ * evaluator knows no policy (policy.h is a layer above it).  Whoever
+ * holds a policy makes one from it and gives it to every evaluation under
+ * that policy (the session makes one per policy it takes); ev->calls
+ * NULL is every builtin and no note.
+ *  - calls_only: the only builtins are those list names (the essay's
+ *    reduced namespace, a policy's "names: calls"); another is withheld
+ *    (ev->withheld).  builtins[i] is builtin_find() of list[i], or NULL,
+ *    so a call name's builtin is found by the one search that admits it.
+ *  - notes_private: the policy forbids names that start with '_' (its
+ *    "attributes: public"), which it checks on the syntax tree; reaching
+ *    one the tree never shows (a format field's '{0.__class__}') is
+ *    written down as an effect.
+ * list is kept, not copied: it must outlive the result.
  */
 struct eval_calls {
-	const struct policy	 *policy;
-	const char *const	 *list;		/* policy->calls, when made */
+	const char *const	 *list;
+	bool			  calls_only;
+	bool			  notes_private;
 	const struct builtin	**builtins;
 };
-struct eval_calls *eval_calls_new(const struct policy *p);
+struct eval_calls *eval_calls_new(const char *const *list, bool calls_only,
+    bool notes_private);
 void eval_calls_free(struct eval_calls *c);
 
 /* Set up ev for one input, ev->ws and ev->effects with it (but for

@@ -28,7 +28,6 @@
 #include "mock.h"
 #include "mock_subclasses.gen.h"
 #include "ns.h"
-#include "policy.h"
 #include "sbuf.h"
 #include "textesc.h"
 #include "xalloc.h"
@@ -661,8 +660,7 @@ mock_getattr(struct eval *ev, value obj, const char *name, value *out)
 	 * never shows.  When that happens behind the boundary, write it down:
 	 * the record then says the boundary was bypassed.
 	 */
-	if (ev->policy != NULL &&
-	    ev->policy->attr_rule == ATTRS_PUBLIC && name[0] == '_')
+	if (ev->calls != NULL && ev->calls->notes_private && name[0] == '_')
 		effect_add(&ev->effects, "introspect", name, EFFECT_HARMLESS,
 		    arena_printf(ev->rt.arena,
 		    "reached the private attribute %s", name), false);

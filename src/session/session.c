@@ -2206,8 +2206,9 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 	st.ev.src = r->input;
 	if (p == PATH_SANDBOX) {
 		if (s->calls == NULL)
-			s->calls = eval_calls_new(s->policy);
-		st.ev.policy = s->policy;
+			s->calls = eval_calls_new(s->policy->calls,
+			    s->policy->name_rule != NAMES_ALL,
+			    s->policy->attr_rule == ATTRS_PUBLIC);
 		st.ev.calls = s->calls;
 		st.ev.rt.limits = s->policy->limits;
 		st.ev.full_model = s->policy->object_model;

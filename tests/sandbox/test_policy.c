@@ -179,7 +179,8 @@ test_calls_rows(void **state)
 	(void)state;
 	for (name = policy_preset_names; *name != NULL; name++) {
 		const struct policy *pre = policy_preset(*name);
-		struct eval_calls *c = eval_calls_new(pre);
+		struct eval_calls *c = eval_calls_new(pre->calls,
+		    pre->name_rule != NAMES_ALL, pre->attr_rule == ATTRS_PUBLIC);
 		for (i = 0; pre->calls[i] != NULL; i++)
 			assert_ptr_equal(c->builtins[i],
 			    builtin_find(pre->calls[i]));
