@@ -842,12 +842,6 @@ mock_module_is_static(const struct vobject *o)
 }
 
 bool
-mock_is_module(const char *name)
-{
-	return find_module(name) != NULL;
-}
-
-bool
 mock_import(struct eval *ev, const char *name, value *out)
 {
 	struct mmodule *m = find_module(name);

@@ -60,7 +60,6 @@ bool mock_object_attr(struct eval *ev, value obj, const char *name,
 const char *const *mock_module_names(const char *module);
 /* The builtins' names (unsafe model), NULL-terminated. */
 const char *const *mock_builtin_names(void);
-bool mock_is_module(const char *name);
 /* A new object of the model in ev's arena (mock_object: in a), with the
  * model's slots (value.h); data None, the rest zero. */
 value mock_new(struct eval *ev, enum mkind kind, const char *name);
@@ -86,9 +85,8 @@ bool mock_getitem(struct eval *ev, value obj, value idx, value *out);
 /* Call a mock object (a class, a Python-level function). */
 bool mock_call(struct eval *ev, value fn, const value *args, size_t nargs,
     const char *const *kwnames, size_t nkw, value *out);
-/* Is o one of the model's static objects (a module, a type), which live
- * for the whole process and never need their input's arena kept? */
-bool mock_is_static(const struct vobject *o);
+/* Is o one of the model's modules, which live for the whole process and
+ * never need their input's arena kept? */
 bool mock_module_is_static(const struct vobject *o);
 /* Wrap the items a generator expression produced into a generator. */
 bool mock_generator(struct eval *ev, value items, value *out);
@@ -99,9 +97,5 @@ bool mock_type_named(struct eval *ev, const char *module, const char *name,
     value *out);
 /* The globals of the __main__ module: the path's names + __builtins__. */
 value mock_main_globals(struct eval *ev);
-/* The builtins as a dict (what a module's __builtins__ is). */
-value mock_builtins_dict(struct eval *ev);
-/* The globals of a module: its names, __name__, __builtins__ (a dict). */
-value mock_module_globals(struct eval *ev, const char *module);
 
 #endif

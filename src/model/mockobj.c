@@ -110,7 +110,9 @@ type_value(int t)
 	return v;
 }
 
-bool
+/* Is o one of the model's static objects (a module, a type), which live
+ * for the whole process and never need their input's arena kept? */
+static bool
 mock_is_static(const struct vobject *o)
 {
 	return (o >= type_objects && o < type_objects + NTYPES) ||
@@ -226,7 +228,8 @@ dict_put(struct eval *ev, value d, const char *key, value v)
 
 /* ---- globals and builtins ---- */
 
-value
+/* The builtins as a dict (what a module's __builtins__ is). */
+static value
 mock_builtins_dict(struct eval *ev)
 {
 	value d = value_dict(ev->rt.arena), v;
@@ -263,7 +266,8 @@ mock_main_globals(struct eval *ev)
 	return d;
 }
 
-value
+/* The globals of a module: its names, __name__, __builtins__ (a dict). */
+static value
 mock_module_globals(struct eval *ev, const char *module)
 {
 	value d, v;

@@ -128,7 +128,7 @@ mk_int(struct rt *rt, const mpz_t z)
  * 55 significant bits with the dropped bits folded into a sticky bit, so
  * that the one conversion to double rounds exactly once.
  */
-bool
+static bool
 num_mpz_to_double(const mpz_t z, double *out)
 {
 	size_t n = mpz_sizeinbase(z, 2);

@@ -55,7 +55,5 @@ extern bool num_round_exact_only;
 bool num_abs(struct rt *rt, value x, value *out);
 /* divmod(a, b) as a 2-tuple, for two numbers. */
 bool num_divmod(struct rt *rt, value a, value b, value *out);
-/* float(int) from an mpz, correctly rounded; false when too large. */
-bool num_mpz_to_double(const mpz_t z, double *out);
 
 #endif
