@@ -4,8 +4,8 @@
  * One evaluator serves the unsafe and the sandbox path; what differs is
  * what the names resolve to.  On the sandbox path only the policy's calls
  * exist (a reduced namespace, as the essay's interpreter has); on the
- * unsafe path the mock object model (mock.c) stands in for CPython's
- * builtins and modules, and whatever dangerous thing the input does is
+ * unsafe path the fallback object model (src/model/, reached through
+ * ev->model: object.h) stands in for CPython's builtins and modules, and whatever dangerous thing the input does is
  * played out on the path's mock filesystem and written down as an effect.
  * Nothing on either path touches the host.
  *
