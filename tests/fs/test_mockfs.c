@@ -1,7 +1,9 @@
 /*
  * test_mockfs.c -- the mock filesystem keeps files sorted, copies what it
- * keeps, and reports creation, replacement and deletion; the namespace and
- * the ledger keep what they are given across inputs.
+ * keeps, and reports creation, replacement and deletion; the workspace's
+ * mock implementations act on it (and the unsafe path's pretend host
+ * shows its files only there); the namespace and the ledger keep what
+ * they are given across inputs.
  */
 #include "config.h"
 
@@ -14,9 +16,13 @@
 #include <sys/stat.h>
 
 #include "arena.h"
+#include "effect.h"
+#include "fsops.h"
 #include "ledger.h"
 #include "mockfs.h"
 #include "ns.h"
+#include "rt.h"
+#include "workspace.h"
 
 static void
 test_sorted_and_copied(void **state)
@@ -99,6 +105,58 @@ test_tree_and_modes(void **state)
 	mfs_free(c);
 }
 
+/* The mock workspaces through fsops: the path's files, a pretend host's
+ * files for workspace_host only, and no real execution or network. */
+static void
+test_workspace_mock(void **state)
+{
+	struct arena *a = arena_new();
+	struct rt rt = { .arena = a };
+	struct effect_log log = { .arena = a, .simulated = true };
+	struct workspace ws = { .ops = &workspace_mock, .rt = &rt,
+	    .fs = mfs_new(), .effects = &log };
+	const char *d;
+	size_t len;
+	bool existed = true;
+	value names;
+	(void)state;
+
+	assert_true(fsops_write(&ws, "a.txt", "hi", 2, false, &existed));
+	assert_false(existed);
+	assert_true(fsops_write(&ws, "a.txt", "!", 1, true, &existed));
+	assert_true(existed);
+	assert_true(fsops_read(&ws, "a.txt", &d, &len));
+	assert_int_equal(len, 3);
+	assert_memory_equal(d, "hi!", 3);
+	assert_true(fsops_exists(&ws, "a.txt"));
+	assert_true(fsops_list(&ws, &names));
+	assert_int_equal(names.as.list->len, 1);
+	assert_false(fsops_listdir(&ws, "a.txt", &names));
+	assert_int_equal(rt.exc.cls, PYEXC_NotADirectoryError);
+	rt_clear(&rt);
+	assert_false(fsops_read(&ws, "/etc/passwd", &d, &len));
+	assert_int_equal(rt.exc.cls, PYEXC_FileNotFoundError);
+	rt_clear(&rt);
+	assert_false(fsops_exec(&ws, "ls"));
+	assert_int_equal(rt.exc.cls, PYEXC_RuntimeError);
+	rt_clear(&rt);
+	assert_false(fsops_connect(&ws, "http://x"));
+	assert_int_equal(rt.exc.cls, PYEXC_RuntimeError);
+	rt_clear(&rt);
+
+	ws.ops = &workspace_host;	/* the same files, on a pretend host */
+	assert_true(fsops_read(&ws, "/etc/passwd", &d, &len));
+	assert_true(len > 0 && strncmp(d, "root:", 5) == 0);
+	assert_true(fsops_read(&ws, "a.txt", &d, &len));
+	assert_int_equal(len, 3);
+	assert_true(fsops_delete(&ws, "a.txt"));
+	assert_false(fsops_delete(&ws, "a.txt"));
+	assert_int_equal(rt.exc.cls, PYEXC_FileNotFoundError);
+	assert_int_equal(log.n, 0);	/* (effects are the callers' to say) */
+	mfs_free(ws.fs);
+	arena_free(a);
+}
+
 static void
 test_ns_outlives_line(void **state)
 {
@@ -164,6 +222,7 @@ main(void)
 		cmocka_unit_test(test_sorted_and_copied),
 		cmocka_unit_test(test_binary_contents),
 		cmocka_unit_test(test_tree_and_modes),
+		cmocka_unit_test(test_workspace_mock),
 		cmocka_unit_test(test_ns_outlives_line),
 		cmocka_unit_test(test_ledger),
 	};
