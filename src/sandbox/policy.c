@@ -408,47 +408,45 @@ key_boolops(const struct setting *s, const char *key, const char *val)
 	return true;
 }
 
+/* Every word is one known gets (none is checked without names). */
 static bool
-key_calls(const struct setting *s, const char *key, const char *val)
+all_known(const struct setting *s, const char *const *w,
+    bool (*known)(const char *name), const char *unknown)
 {
-	const char *const *w;
-
-	(void)key;
-	s->p->calls = words(s->op, val);
-	/* only names a builtin answers to: a typo is caught here, not
-	 * as a NameError in front of the class */
-	for (w = s->p->calls; s->names != NULL && *w; w++)
-		if (!s->names->is_builtin(*w))
-			return bad(s, "unknown builtin", *w);
+	for (; known != NULL && *w; w++)
+		if (!known(*w))
+			return bad(s, unknown, *w);
 	return true;
 }
 
 static bool
-key_blocked_words(const struct setting *s, const char *key, const char *val)
+key_calls(const struct setting *s, const char *key, const char *val)
 {
 	(void)key;
-	s->p->blocked_words = words(s->op, val);
-	return true;
+	s->p->calls = words(s->op, val);
+	/* only names a builtin answers to: a typo is caught here, not
+	 * as a NameError in front of the class */
+	return all_known(s, s->p->calls,
+	    s->names ? s->names->is_builtin : NULL, "unknown builtin");
 }
 
 static bool
 key_commands(const struct setting *s, const char *key, const char *val)
 {
-	const char *const *w;
-
 	(void)key;
 	s->p->commands = words(s->op, val);
-	for (w = s->p->commands; s->names != NULL && *w; w++)
-		if (!s->names->is_command(*w))
-			return bad(s, "unknown command", *w);
-	return true;
+	return all_known(s, s->p->commands,
+	    s->names ? s->names->is_command : NULL, "unknown command");
 }
 
+/* blocked-words, hosts: words, unchecked. */
 static bool
-key_hosts(const struct setting *s, const char *key, const char *val)
+key_words(const struct setting *s, const char *key, const char *val)
 {
-	(void)key;
-	s->p->hosts = words(s->op, val);
+	if (strcmp(key, "hosts") == 0)
+		s->p->hosts = words(s->op, val);
+	else
+		s->p->blocked_words = words(s->op, val);
 	return true;
 }
 
@@ -561,9 +559,9 @@ static const struct {
 	{ "compare", key_compare },
 	{ "boolops", key_boolops },
 	{ "calls", key_calls },
-	{ "blocked-words", key_blocked_words },
+	{ "blocked-words", key_words },
 	{ "commands", key_commands },
-	{ "hosts", key_hosts },
+	{ "hosts", key_words },
 	{ "call-rule", key_rule },
 	{ "names", key_rule },
 	{ "attributes", key_rule },
