@@ -14,7 +14,6 @@
 #include <linux/rtnetlink.h>
 #include <linux/seccomp.h>
 #include <net/if.h>
-#include <netinet/in.h>
 #include <seccomp.h>
 #include <signal.h>
 #include <stdio.h>
