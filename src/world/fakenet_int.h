@@ -16,8 +16,9 @@
  *   fakenet_ca.c     the worlds' CA and the leaves signed per ClientHello;
  *   fakenet_sink.c   the sink process: its set-up, confinement and loop.
  *
- * The calls go one way, so the objects have no cycle: fakenet -> ns,
- * sink; sink -> conn, dns, ns; conn -> ca, frame; dns -> frame.
+ * The calls go one way, so the objects have no cycle (depgraph.test):
+ * fakenet -> sink, ns, ca, frame; sink -> conn, dns, ns, frame;
+ * conn -> ca, frame; dns -> frame; ns, ca and frame call none of them.
  * Everything here is the sink's or the caller's own process state; the
  * ownership rules are those of fakenet.c's overview.
  */
