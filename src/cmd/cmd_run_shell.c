@@ -53,6 +53,27 @@ run(struct cmd_run *r)
 
 static const char *const keys[] = { "cmd", NULL };
 
+static const char *const docs[] = {
+	"The command line for /bin/sh, e.g. ls -l."
+};
+
+/* The function a CPython world runs (cmd.h): CPython's own calls. */
+static const char world[] =
+	"if not d['cmd'].strip():\n"
+	"    raise ValueError('run_shell() needs a command line, e.g. '\n"
+	"                     \"run_shell('ls') or !ls\")\n"
+	"os = __import__('os')\n"
+	"for f in (__import__('sys').stdout, __import__('sys').stderr):\n"
+	"    try:\n"
+	"        f.flush()\n"
+	"    except Exception:\n"
+	"        pass\n"
+	"status = os.system(d['cmd'])\n"
+	"if status == -1:\n"
+	"    said[0] = 'the shell could not be started'\n"
+	"else:\n"
+	"    said[0] = f'exit status {os.waitstatus_to_exitcode(status)}'\n";
+
 const struct cmd_entry cmd_run_shell_entry = {
 	.name = "run_shell",
 	.op = "exec",
@@ -60,4 +81,11 @@ const struct cmd_entry cmd_run_shell_entry = {
 	.keys = keys,
 	.required = keys,
 	.run = run,
+	.title = "Run a shell command",
+	.description = "Run a command line with /bin/sh, as the agent's "
+	    "shell tool (a typed !ls is the same call). What it wrote is in "
+	    "the result.",
+	.docs = docs,
+	.hints = { .destructive = true, .open_world = true },
+	.world = world,
 };

@@ -11,7 +11,7 @@
  * LANG=C.UTF-8 with no third-party .pth start-up hooks: identical lists),
  * sys.argv [''], sys.ps1 and sys.ps2, '' first on sys.path.  What
  * differs: sys.flags.isolated is 1 (no PYTHON* variables, no user site),
- * and no history file is read.  The six commands are compiled here
+ * and no history file is read.  The commands are compiled here
  * once, as closures made in __main__ (so their __globals__ is __main__'s,
  * as for functions a user defines, and their __qualname__ their name) by
  * a factory that is then removed from it, and bound as builtins:
@@ -59,6 +59,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cmd_world.h"
 #include "jail_int.h"
 #include "wire.h"
 #include "world_int.h"
@@ -406,108 +407,15 @@ audit_hook(const char *event, PyObject *args, void *data)
 /* ---------------------------------------------------------------- */
 
 /*
- * A command accepts the essay's dict form, read_file({'path': 'x'}), and
- * the plain ones, read_file('x') or read_file(path='x'), as cmd.c's
- * cmd_make_args does, with the same errors (each shows a call that
- * works).  Its message (what the trace shows after "->") is left in the
- * list said_list holds.  run_shell (a typed `!ls` too: session.c) is the
- * real /bin/sh through os.system, so its output is the world's output
- * and the audit hook sees it as os.system's; it returns None, as
- * IPython's `!ls` does, its exit status in the message.
+ * The commands' Python is written from the command table (cmd_world.c:
+ * each command's checks and its world text), by the program, which
+ * exports cmd_world_source() to this module.  Their messages (what the
+ * trace shows after "->") are left in the list said_list holds.  run_shell
+ * (a typed `!ls` too: session.c) is the real /bin/sh through os.system,
+ * so its output is the world's output and the audit hook sees it as
+ * os.system's; it returns None, as IPython's `!ls` does, its exit status
+ * in the message.
  */
-static const char commands_src[] =
-"def _sandboxrepl_commands():\n"
-"    said = [None]\n"
-"    def args_of(name, keys, required, example, args, kwargs):\n"
-"        if len(args) == 1 and not kwargs and type(args[0]) is dict:\n"
-"            d = dict(args[0])\n"
-"        elif len(args) <= len(keys):\n"
-"            d = dict(zip(keys, args)); d.update(kwargs)\n"
-"        else:\n"
-"            takes = ('takes no arguments' if not keys else\n"
-"                     f'takes one argument ({keys[0]}) or its dict'\n"
-"                     if len(keys) == 1 else\n"
-"                     f'takes up to {len(keys)} arguments '\n"
-"                     f'({\", \".join(keys)}) or their dict')\n"
-"            raise TypeError(f'{name}() {takes}, e.g. {example}')\n"
-"        for k, v in d.items():\n"
-"            if k not in keys and k != 'idempotency_key':\n"
-"                raise TypeError(f'{name}() got an unexpected key {k!r}, '\n"
-"                                f'e.g. {example}')\n"
-"            if type(v) is not str:\n"
-"                raise TypeError(f'{name}(): {k!r} must be a str, not '\n"
-"                                f'{type(v).__name__}, e.g. {example}')\n"
-"        for k in required:\n"
-"            if k not in d:\n"
-"                raise TypeError(f'{name}() missing required key {k!r}, '\n"
-"                                f'e.g. {example}')\n"
-"        return d\n"
-"    def read_file(*args, **kwargs):\n"
-"        d = args_of('read_file', ('path',), ('path',),\n"
-"                    \"read_file('report.txt')\", args, kwargs)\n"
-"        with open(d['path'], encoding='utf-8', errors='replace') as f:\n"
-"            text = f.read()\n"
-"        said[0] = text\n"
-"        return text\n"
-"    def write_file(*args, **kwargs):\n"
-"        d = args_of('write_file', ('path', 'text'), ('path', 'text'),\n"
-"                    \"write_file('out.txt', 'hello')\", args, kwargs)\n"
-"        with open(d['path'], 'w', encoding='utf-8') as f:\n"
-"            f.write(d['text'])\n"
-"        said[0] = 'wrote ' + d['path']\n"
-"    def delete_file(*args, **kwargs):\n"
-"        d = args_of('delete_file', ('path',), ('path',),\n"
-"                    \"delete_file('out.txt')\", args, kwargs)\n"
-"        __import__('os').remove(d['path'])\n"
-"        said[0] = 'deleted ' + d['path']\n"
-"    def list_files(*args, **kwargs):\n"
-"        d = args_of('list_files', ('path',), (), 'list_files()', args,\n"
-"                    kwargs)\n"
-"        names = sorted(__import__('os').listdir(d.get('path', '.')))\n"
-"        said[0] = repr(names)\n"
-"        return names\n"
-"    def http_get(*args, **kwargs):\n"
-"        d = args_of('http_get', ('url', 'body'), ('url',),\n"
-"                    \"http_get('https://example.com/')\", args, kwargs)\n"
-"        request = __import__('urllib.request').request\n"
-"        body = d.get('body')\n"
-"        req = request.Request(d['url'],\n"
-"                              data=None if body is None else body.encode())\n"
-"        try:\n"
-"            with request.urlopen(req, timeout=3) as r:\n"
-"                text = r.read(65536).decode('utf-8', 'replace')\n"
-"                said[0] = f'{r.status} {r.reason} from {d[\"url\"]}'\n"
-"                return text\n"
-"        except OSError as e:\n"
-"            said[0] = f'no answer from {d[\"url\"]} ({e})'\n"
-"            return ''\n"
-"    def run_shell(*args, **kwargs):\n"
-"        d = args_of('run_shell', ('cmd',), ('cmd',), \"run_shell('ls')\",\n"
-"                    args, kwargs)\n"
-"        if not d['cmd'].strip():\n"
-"            raise ValueError('run_shell() needs a command line, e.g. '\n"
-"                             \"run_shell('ls') or !ls\")\n"
-"        os = __import__('os')\n"
-"        for f in (__import__('sys').stdout, __import__('sys').stderr):\n"
-"            try:\n"
-"                f.flush()\n"
-"            except Exception:\n"
-"                pass\n"
-"        status = os.system(d['cmd'])\n"
-"        if status == -1:\n"
-"            said[0] = 'the shell could not be started'\n"
-"        else:\n"
-"            said[0] = f'exit status {os.waitstatus_to_exitcode(status)}'\n"
-"    made = (read_file, write_file, delete_file, list_files, http_get,\n"
-"            run_shell)\n"
-"    for f in made:\n"
-"        f.__qualname__ = f.__name__\n"
-"    return (said,) + made\n";
-
-static const char *const command_names[] = {
-	"read_file", "write_file", "delete_file", "list_files", "http_get",
-	"run_shell", NULL
-};
 
 static PyObject *commands;	/* name -> the command's function */
 static PyObject *said_list;	/* [message] of the last command */
@@ -566,7 +474,7 @@ static PyObject *real_hook;	/* CPython's own sys.displayhook */
  * interactive hook imports readline and rlcompleter (rlcompleter brings
  * inspect, ast, dis, tokenize...), sys.ps1 and sys.ps2 are set.  The
  * hook's history file is not read: it is the host's user's, not the
- * world's.  The six commands are builtins, as the prompt's own exit()
+ * world's.  The commands are builtins, as the prompt's own exit()
  * and help() are: reachable by name, not in dir().  Then the prompt's
  * reader (prompt_src), compiled where the code cannot see it.
  */
@@ -576,7 +484,8 @@ at_the_prompt(char *why, size_t n)
 	static const char *const imports[] = { "readline", "rlcompleter",
 	    "ast", NULL };
 	PyObject *builtins = PyEval_GetBuiltins(), *ast = NULL;
-	PyObject *globals, *code, *r, *made = NULL, *ps;
+	PyObject *globals, *code, *r, *made = NULL, *ps, *name, *f;
+	Py_ssize_t pos;
 	size_t i;
 
 	for (i = 0; imports[i] != NULL; i++) {
@@ -607,10 +516,9 @@ at_the_prompt(char *why, size_t n)
 		return -1;
 	}
 	Py_DECREF(ps);
-	for (i = 0; command_names[i] != NULL; i++)
-		if (builtins == NULL || PyDict_SetItemString(builtins,
-		    command_names[i], PyDict_GetItemString(commands,
-		    command_names[i])) != 0) {
+	pos = 0;
+	while (builtins == NULL || PyDict_Next(commands, &pos, &name, &f))
+		if (builtins == NULL || PyDict_SetItem(builtins, name, f) != 0) {
 			PyErr_Clear();
 			snprintf(why, n, "bind the commands");
 			return -1;
@@ -625,12 +533,12 @@ at_the_prompt(char *why, size_t n)
 	Py_XDECREF(code);
 	Py_XDECREF(r);
 	{
-		PyObject *f = globals ? PyDict_GetItemString(globals,
+		PyObject *fn = globals ? PyDict_GetItemString(globals,
 		    "_sandboxrepl_prompt") : NULL;
 		PyObject *cls = ast ? PyObject_GetAttrString(ast,
 		    "Interactive") : NULL;
-		if (f != NULL && cls != NULL)
-			made = PyObject_CallFunction(f, "Oii", cls,
+		if (fn != NULL && cls != NULL)
+			made = PyObject_CallFunction(fn, "Oii", cls,
 			    PyCF_ONLY_AST, PyCF_MASK);
 		Py_XDECREF(cls);
 	}
@@ -723,11 +631,12 @@ pyrun_init(char *why, size_t n)
 		PyObject *main_mod = PyImport_AddModule("__main__");
 		PyObject *md = main_mod ? PyModule_GetDict(main_mod) : NULL;
 		PyObject *factory, *made = NULL;
-		size_t i;
+		char *src = cmd_world_source();
+		Py_ssize_t i;
 
 		commands = PyDict_New();
-		code = Py_CompileString(commands_src, "<sandboxrepl>",
-		    Py_file_input);
+		code = Py_CompileString(src, "<sandboxrepl>", Py_file_input);
+		free(src);
 		r = code && md ? PyEval_EvalCode(code, md, md) : NULL;
 		Py_XDECREF(code);
 		Py_XDECREF(r);
@@ -738,20 +647,21 @@ pyrun_init(char *why, size_t n)
 		if (md != NULL)
 			(void)PyDict_DelItemString(md, "_sandboxrepl_commands");
 		if (commands == NULL || made == NULL || !PyTuple_Check(made) ||
-		    /* (said, then each command: as many as the names and
-		     * their NULL) */
-		    PyTuple_GET_SIZE(made) != (Py_ssize_t)(sizeof
-		    command_names / sizeof command_names[0])) {
+		    /* (said, then each command) */
+		    PyTuple_GET_SIZE(made) < 2) {
 			PyErr_Clear();
 			Py_XDECREF(made);
 			snprintf(why, n, "compile the commands");
 			return -1;
 		}
 		said_list = Py_NewRef(PyTuple_GET_ITEM(made, 0));
-		for (i = 0; command_names[i] != NULL; i++) {
-			PyObject *f = PyTuple_GET_ITEM(made, (Py_ssize_t)i + 1);
-			if (PyDict_SetItemString(commands, command_names[i], f)
-			    != 0) {
+		for (i = 1; i < PyTuple_GET_SIZE(made); i++) {
+			PyObject *f = PyTuple_GET_ITEM(made, i);
+			PyObject *name = PyObject_GetAttrString(f, "__name__");
+			int rc = name == NULL ? -1 :
+			    PyDict_SetItem(commands, name, f);
+			Py_XDECREF(name);
+			if (rc != 0) {
 				PyErr_Clear();
 				Py_DECREF(made);
 				snprintf(why, n, "bind the commands");
@@ -1197,20 +1107,20 @@ pyrun_ended(int sock, int capfd, int wsdir, int ws)
 }
 
 /* The names __main__ binds, as a user would list them: no dunders, not
- * the six commands; NUL-separated, cut at the cap. */
+ * the commands; NUL-separated, cut at the cap. */
 static void
 send_names(PyObject *main_dict)
 {
 	static char buf[WW_MAX_NAMES];
 	PyObject *key, *val;
 	Py_ssize_t pos = 0;
-	size_t len = 0, i;
+	size_t len = 0;
 	uint64_t unlisted = 0;
 
 	while (PyDict_Next(main_dict, &pos, &key, &val)) {
 		const char *s;
 		size_t n;
-		bool command = false;
+		bool command;
 
 		if (!PyUnicode_CheckExact(key) ||
 		    (s = PyUnicode_AsUTF8(key)) == NULL) {
@@ -1219,10 +1129,7 @@ send_names(PyObject *main_dict)
 		}
 		if (strncmp(s, "__", 2) == 0)
 			continue;
-		for (i = 0; command_names[i] != NULL; i++)
-			if (strcmp(s, command_names[i]) == 0 &&
-			    PyDict_GetItemString(commands, s) == val)
-				command = true;
+		command = PyDict_GetItemString(commands, s) == val;
 		n = strlen(s) + 1;
 		if (command)
 			continue;
@@ -1294,7 +1201,7 @@ send_literals(PyObject *main_dict)
 	static char buf[WW_MAX_LITERALS];
 	PyObject *key, *val;
 	Py_ssize_t pos = 0;
-	size_t len = 0, i;
+	size_t len = 0;
 
 	while (PyDict_Next(main_dict, &pos, &key, &val)) {
 		const char *s, *r;
@@ -1302,17 +1209,14 @@ send_literals(PyObject *main_dict)
 		Py_ssize_t rn;
 		size_t n;
 		long items = 10000;
-		bool command = false;
+		bool command;
 
 		if (!PyUnicode_CheckExact(key) ||
 		    (s = PyUnicode_AsUTF8(key)) == NULL) {
 			PyErr_Clear();
 			continue;
 		}
-		for (i = 0; command_names[i] != NULL; i++)
-			if (strcmp(s, command_names[i]) == 0 &&
-			    PyDict_GetItemString(commands, s) == val)
-				command = true;
+		command = PyDict_GetItemString(commands, s) == val;
 		if (command || strncmp(s, "__", 2) == 0 ||
 		    !is_plain(val, 0, &items))
 			continue;
@@ -1451,16 +1355,17 @@ apply_dir_modes(int wsdir)
 	}
 }
 
-/* The six commands are builtins: a set-up's name that would shadow one
+/* The commands are builtins: a set-up's name that would shadow one
  * is dropped, as a runner that defined the commands after it had them. */
 static void
 unshadow_commands(PyObject *main_dict)
 {
-	size_t i;
+	PyObject *name, *f;
+	Py_ssize_t pos = 0;
 
-	for (i = 0; command_names[i] != NULL; i++)
-		if (PyDict_GetItemString(main_dict, command_names[i]) != NULL)
-			(void)PyDict_DelItemString(main_dict, command_names[i]);
+	while (PyDict_Next(commands, &pos, &name, &f))
+		if (PyDict_GetItem(main_dict, name) != NULL)
+			(void)PyDict_DelItem(main_dict, name);
 	PyErr_Clear();
 }
 
