@@ -11,10 +11,11 @@
  * LANG=C.UTF-8 with no third-party .pth start-up hooks: identical lists),
  * sys.argv [''], sys.ps1 and sys.ps2, '' first on sys.path.  What
  * differs: sys.flags.isolated is 1 (no PYTHON* variables, no user site),
- * and no history file is read.  The commands are compiled here
- * once, as closures made in __main__ (so their __globals__ is __main__'s,
- * as for functions a user defines, and their __qualname__ their name) by
- * a factory that is then removed from it, and bound as builtins:
+ * and no history file is read.  The commands (their Python written from
+ * the command table: src/cmd/cmd_world.c) are compiled here once, as
+ * closures made in __main__ (so their __globals__ is __main__'s, as for
+ * functions a user defines, and their __qualname__ their name) by a
+ * factory that is then removed from it, and bound as builtins:
  * reachable by name, not in dir().
  *
  * In the world's interpreter (PID 1's child: replica.c), pyrun_serve()
@@ -35,28 +36,25 @@
  * included, and which of its tail the prompt wrote last), the events,
  * and the workspace's tree, all capped (wire.h); what a cap cut is said
  * (K and T frames), never dropped without a word.
+ *
+ * The audit hook and its events are in pyrun_audit.c, the workspace's
+ * tree in pyrun_tree.c (pyrun_int.h between them).
  */
 #include "config.h"
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#include <dirent.h>
-#include <seccomp.h>
 #include <errno.h>
-#include <poll.h>
 #include <fcntl.h>
-#include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cmd_world.h"
