@@ -232,12 +232,17 @@ next_command(const struct cmd_entry *prev)
 	return best;
 }
 
-/* What the tool's key'th key means. */
+/* What the command's key'th key means. */
 static const char *
 key_doc(const struct tool *t, size_t key)
 {
-	return t->cmd->docs != NULL && t->cmd->docs[key] != NULL ?
-	    t->cmd->docs[key] : "A string.";
+	const char *const *d = t->cmd->docs;
+	size_t i;
+
+	for (i = 0; d != NULL && d[i] != NULL; i++)
+		if (i == key)
+			return d[i];
+	return "A string.";
 }
 
 static bool

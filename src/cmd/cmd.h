@@ -62,7 +62,8 @@ struct cmd_entry {
 	const char		*description;	/* "Read a file from the
 					   workspace." */
 	const char *const	*docs;		/* what each key means, in
-					   keys' order */
+					   keys' order, NULL-terminated
+					   (past it: "A string.") */
 	struct cmd_hints {		/* MCP's tool annotations */
 		bool	 read_only, destructive, idempotent, open_world;
 	}			 hints;

@@ -29,7 +29,8 @@ static const char *const keys[] = { "path", "idempotency_key", NULL };
 static const char *const required[] = { "path", NULL };
 
 static const char *const docs[] = {
-	CMD_DOC_PATH, CMD_DOC_IDEMPOTENCY_KEY
+	CMD_DOC_PATH, CMD_DOC_IDEMPOTENCY_KEY,
+	NULL
 };
 
 /* The function a CPython world runs (cmd.h): CPython's own calls. */

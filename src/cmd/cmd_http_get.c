@@ -41,6 +41,7 @@ static const char *const required[] = { "url", NULL };
 static const char *const docs[] = {
 	"The URL, e.g. https://example.com/x.",
 	"Optional. A body to send.",
+	NULL
 };
 
 /* The function a CPython world runs (cmd.h): CPython's own calls. */

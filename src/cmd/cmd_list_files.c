@@ -35,7 +35,8 @@ static const char *const keys[] = { "path", NULL };
 static const char *const required[] = { NULL };
 
 static const char *const docs[] = {
-	CMD_DOC_PATH
+	CMD_DOC_PATH,
+	NULL
 };
 
 /* The function a CPython world runs (cmd.h): CPython's own calls. */

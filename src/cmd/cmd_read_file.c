@@ -29,7 +29,8 @@ run(struct cmd_run *r)
 static const char *const keys[] = { "path", NULL };
 
 static const char *const docs[] = {
-	CMD_DOC_PATH
+	CMD_DOC_PATH,
+	NULL
 };
 
 /* The function a CPython world runs (cmd.h): CPython's own calls. */

@@ -54,7 +54,8 @@ run(struct cmd_run *r)
 static const char *const keys[] = { "cmd", NULL };
 
 static const char *const docs[] = {
-	"The command line for /bin/sh, e.g. ls -l."
+	"The command line for /bin/sh, e.g. ls -l.",
+	NULL
 };
 
 /* The function a CPython world runs (cmd.h): CPython's own calls. */

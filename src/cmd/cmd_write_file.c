@@ -39,6 +39,7 @@ static const char *const docs[] = {
 	CMD_DOC_PATH,
 	"The file's new contents.",
 	CMD_DOC_IDEMPOTENCY_KEY,
+	NULL
 };
 
 /* The function a CPython world runs (cmd.h): CPython's own calls. */

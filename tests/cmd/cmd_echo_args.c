@@ -29,6 +29,7 @@ static const char *const keys[] = { "text", NULL };
 
 static const char *const docs[] = {
 	"The text to echo back.",
+	NULL
 };
 
 /* The function a CPython world runs (cmd.h). */
