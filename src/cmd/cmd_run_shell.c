@@ -3,9 +3,11 @@
  * a student types as IPython's shell escape, !ls (session.c turns it into
  * this call): the agent's shell tool, a command line for /bin/sh.
  *
- * In a CPython world the command is the world's own (world/pyrun.c): the
- * real /bin/sh through os.system, its output the world's output; the
- * jail's seccomp refuses its execve.  Here is the model's: the unsafe
+ * In a CPython world the command is the world's own (world, below): the
+ * real /bin/sh through os.system, its output the world's output, which
+ * the audit hook sees as os.system's; it returns None, as IPython's !ls
+ * does, its exit status in the message; the jail's seccomp refuses its
+ * execve.  run() is the model's: the unsafe
  * path's mock shell (interp/mock.c), its output written as the input's
  * stdout, or on the model's jail path a real execve that the kernel
  * refuses (fsops_exec).  Not on any preset's command allowlist: behind
