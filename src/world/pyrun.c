@@ -70,12 +70,9 @@
 /*
  * The commands' Python is written from the command table (cmd_world.c:
  * each command's checks and its world text), by the program, which
- * exports cmd_world_source() to this module.  Their messages (what the
- * trace shows after "->") are left in the list said_list holds.  run_shell
- * (a typed `!ls` too: session.c) is the real /bin/sh through os.system,
- * so its output is the world's output and the audit hook sees it as
- * os.system's; it returns None, as IPython's `!ls` does, its exit status
- * in the message.
+ * exports cmd_world_source() to this module; what each does is in its
+ * own file (src/cmd/cmd_<name>.c, its world text).  Their messages (what
+ * the trace shows after "->") are left in the list said_list holds.
  */
 
 static PyObject *commands;	/* name -> the command's function */
