@@ -37,8 +37,8 @@
  * and the workspace's tree, all capped (wire.h); what a cap cut is said
  * (K and T frames), never dropped without a word.
  *
- * The audit hook and its events are in pyrun_audit.c, the workspace's
- * tree in pyrun_tree.c (pyrun_int.h between them).
+ * The audit hook and its events are in pyrun_audit.c, the reply's frames
+ * and the workspace's tree in pyrun_reply.c (pyrun_int.h between them).
  */
 #include "config.h"
 
@@ -359,7 +359,6 @@ pyrun_after_fork(void)
 /* Running one input                                                  */
 /* ---------------------------------------------------------------- */
 
-static int sock_fd = -1;
 static uint64_t nonce;		/* of the input being answered */
 static pid_t self_pid;		/* the interpreter's */
 static int echo_capfd = -1;	/* the capture (fds 1 and 2) */
@@ -374,22 +373,6 @@ capture_size(void)
 	struct stat sb;
 
 	return fstat(echo_capfd, &sb) == 0 ? sb.st_size : -1;
-}
-
-void
-pyrun_send_frame(enum ww_type type, const void *a, size_t alen,
-    const void *b, size_t blen)
-{
-	if (output_send(sock_fd, (int)type, a, alen, b, blen) == -1)
-		_exit(0);	/* the session is gone */
-}
-
-void
-pyrun_send_cut(enum ww_cut what, uint64_t held)
-{
-	uint32_t w = what;
-
-	pyrun_send_frame(WW_CUT, &w, 4, &held, 8);
 }
 
 static void
@@ -575,7 +558,7 @@ pyrun_ended(int sock, int capfd, int wsdir, int ws)
 {
 	int32_t w = ws;
 
-	sock_fd = sock;
+	pyrun_reply_to(sock);
 	pyrun_send_frame(WW_ENDED, &w, 4, NULL, 0);
 	send_output(capfd);
 	pyrun_send_workspace(wsdir);
@@ -1282,7 +1265,7 @@ pyrun_serve(int sock, int capfd, int wsdir)
 	bool command = false;
 	char *buf = NULL;
 
-	sock_fd = sock;
+	pyrun_reply_to(sock);
 	self_pid = getpid();
 	/* fds 1 and 2 become pipes read in order (output.c); without them
 	 * the output file takes both streams as one, as before */

@@ -1,8 +1,8 @@
 /*
  * pyrun_int.h -- between the files of a world's interpreter side,
- * sandboxrepl-python.so: pyrun.c (set-up, running an input, its reply),
- * pyrun_audit.c (the audit hook's events) and pyrun_tree.c (the
- * workspace's tree in the reply).  Include after Python.h.
+ * sandboxrepl-python.so: pyrun.c (set-up, running an input), pyrun_audit.c
+ * (the audit hook's events) and pyrun_reply.c (the reply's frames, the
+ * workspace's tree).  Each needs only those after it.
  */
 #ifndef SANDBOXREPL_PYRUN_INT_H
 #define SANDBOXREPL_PYRUN_INT_H
@@ -13,11 +13,6 @@
 
 #include "wire.h"
 
-/* pyrun.c: a frame of the reply; a cap that cut something, and what it
- * held.  The session gone, the interpreter exits. */
-void pyrun_send_frame(enum ww_type type, const void *a, size_t alen,
-    const void *b, size_t blen);
-void pyrun_send_cut(enum ww_cut what, uint64_t held);
 
 /* pyrun_audit.c */
 /* Install the hook, before CPython initialises: 0, or -1. */
@@ -37,7 +32,13 @@ void pyrun_forks_ended(unsigned n);
 /* The kernel's refusals, then the input's events, within the cap. */
 void pyrun_send_events(void);
 
-/* pyrun_tree.c: the workspace's tree, within the caps. */
+/* pyrun_reply.c: the reply goes to sock.  A frame of it; a cap that cut
+ * something, and what it held.  The session gone, the interpreter exits.
+ * The workspace's tree, within the caps. */
+void pyrun_reply_to(int sock);
+void pyrun_send_frame(enum ww_type type, const void *a, size_t alen,
+    const void *b, size_t blen);
+void pyrun_send_cut(enum ww_cut what, uint64_t held);
 void pyrun_send_workspace(int wsdir);
 
 #endif

@@ -1,11 +1,9 @@
 /*
- * pyrun_tree.c -- the workspace as a world's reply carries it: its tree,
- * within the caps (wire.h), what they left out said.
+ * pyrun_reply.c -- a world's reply to the session (wire.h): its frames,
+ * on the socket, and the workspace as the reply carries it: its tree,
+ * within the caps, what they left out said.
  */
 #include "config.h"
-
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -20,6 +18,30 @@
 #include "pyrun_int.h"
 #include "wire.h"
 #include "world_int.h"
+
+static int sock_fd = -1;
+
+void
+pyrun_reply_to(int sock)
+{
+	sock_fd = sock;
+}
+
+void
+pyrun_send_frame(enum ww_type type, const void *a, size_t alen,
+    const void *b, size_t blen)
+{
+	if (output_send(sock_fd, (int)type, a, alen, b, blen) == -1)
+		_exit(0);	/* the session is gone */
+}
+
+void
+pyrun_send_cut(enum ww_cut what, uint64_t held)
+{
+	uint32_t w = what;
+
+	pyrun_send_frame(WW_CUT, &w, 4, &held, 8);
+}
 
 static int
 cmp_names(const void *a, const void *b)
