@@ -1975,14 +1975,22 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 	    gvisor_path(st) ? " (gVisor)" : "") :
 	    arena_printf(st->a, "%s %s%s", session_path_adjective(st->path),
 	    cmdname ? cmdname : "code", gvisor_path(st) ? " (gVisor)" : "");
-	trace_render(&(struct trace_step){ .r = r, .a = st->a,
-	    .path = st->path, .input = input, .len = len,
-	    .is_command = cmdname != NULL, .effects = st->ev.effects.items,
-	    .neffects = st->ev.effects.n,
-	    .filter = policy_filter_name(st->s->policy),
-	    .gvisor = gvisor_path(st), .world = st->world != NULL,
-	    .restarted = st->restarted, .resumed = st->resumed,
-	    .raised_after = st->raised_after, .essay = st->essay });
+	{
+		const struct trace_step ts = { .r = r, .a = st->a,
+		    .path = st->path, .input = input, .len = len,
+		    .is_command = cmdname != NULL,
+		    .effects = st->ev.effects.items,
+		    .neffects = st->ev.effects.n,
+		    .filter = policy_filter_name(st->s->policy),
+		    .gvisor = gvisor_path(st), .world = st->world != NULL,
+		    .restarted = st->restarted, .resumed = st->resumed,
+		    .raised_after = st->raised_after, .essay = st->essay };
+		/* harm done on the unsafe path lands: decided here, said
+		 * by trace_render */
+		if (trace_lands(&ts))
+			r->verdict = VERDICT_LANDED;
+		trace_render(&ts);
+	}
 }
 
 /*
