@@ -246,4 +246,4 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 	(void)unused;
 }
 
-const struct pane_ops pane_ast = { "ast", draw };
+const struct pane_ops pane_ast = { "ast", draw, NULL };

@@ -837,4 +837,4 @@ draw(struct ui *u, struct rect r, enum path_id p)
 	pane_fs.draw(u, fs, p);
 }
 
-const struct pane_ops pane_path = { "path", draw };
+const struct pane_ops pane_path = { "path", draw, NULL };

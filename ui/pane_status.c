@@ -49,7 +49,7 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 	draw_fill(r, 0, draw_attr(u, UC_TITLE));
 	x = draw_text(r, 0, 0, draw_attr(u, UC_TITLE), buf);
 	{
-		static const char keys[] = "F1 help  F2 AST  F10 quit ";
+		const char *keys = input_status_keys();
 		int kw = (int)strlen(keys);
 		if (r.w - kw > x + 1)
 			draw_text(r, 0, r.w - kw, draw_attr(u, UC_TITLE), keys);
@@ -57,4 +57,4 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 	(void)unused;
 }
 
-const struct pane_ops pane_status = { "status", draw };
+const struct pane_ops pane_status = { "status", draw, NULL };

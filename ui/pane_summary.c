@@ -50,34 +50,19 @@ summary_open(struct ui *u)
 	u->overlay = &pane_summary;
 }
 
-bool
-summary_key(struct ui *u, const char *seq, size_t n)
+/* The overlay's keys: lines, pages and ends of the steps' part. */
+static bool
+key(struct ui *u, enum ui_key k)
 {
-	static const struct {
-		const char	*seq;
-		int		 move;	/* lines; +-2: a page; +-3: an end */
-	} keys[] = {
-		{ "\033[5~", -2 }, { "\033[6~", 2 },
-		{ "\033[A", -1 }, { "\033OA", -1 },
-		{ "\033[B", 1 }, { "\033OB", 1 },
-		{ "\033[H", -3 }, { "\033OH", -3 }, { "\033[1~", -3 },
-		{ "\033[F", 3 }, { "\033OF", 3 }, { "\033[4~", 3 },
-	};
-	size_t i;
-
 	(void)u;
-	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
-		if (strlen(keys[i].seq) == n &&
-		    memcmp(keys[i].seq, seq, n) == 0)
-			break;
-	if (i == sizeof keys / sizeof keys[0])
-		return false;
-	switch (keys[i].move) {
-	case -1: case 1: top += keys[i].move; break;
-	case -2: top -= page > 1 ? page - 1 : 1; break;
-	case 2: top += page > 1 ? page - 1 : 1; break;
-	case -3: top = 0; break;
-	default: top = nlines; break;
+	switch (k) {
+	case UK_UP: top--; break;
+	case UK_DOWN: top++; break;
+	case UK_PGUP: top -= page > 1 ? page - 1 : 1; break;
+	case UK_PGDN: top += page > 1 ? page - 1 : 1; break;
+	case UK_HOME: top = 0; break;
+	case UK_END: top = nlines; break;
+	default: return false;
 	}
 	/* (draw() keeps it in range) */
 	if (top < 0)
@@ -245,4 +230,4 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 	(void)unused;
 }
 
-const struct pane_ops pane_summary = { "summary", draw };
+const struct pane_ops pane_summary = { "summary", draw, key };

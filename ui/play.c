@@ -1177,4 +1177,4 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 	arena_free(a);
 }
 
-const struct pane_ops pane_play = { "play", draw };
+const struct pane_ops pane_play = { "play", draw, NULL };

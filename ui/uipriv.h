@@ -97,10 +97,45 @@ struct ui {
 	const char	*missing;	/* ui_opts.missing */
 };
 
+/* keys.c: the keys the UI reads, one row each (key_defs). */
+enum ui_key {
+	UK_NONE,
+	UK_F1, UK_F2, UK_F3, UK_F10, UK_BTAB,
+	UK_PGUP, UK_PGDN, UK_HOME, UK_END, UK_DELETE,
+	UK_UP, UK_DOWN, UK_RIGHT, UK_LEFT,
+	UK_PASTE,		/* bracketed paste's start */
+	UK_CTRL_C, UK_CTRL_L, UK_SPACE,
+	UK__COUNT
+};
+
+#define KEY_MAX_SEQS 4
+
+struct key_def {
+	const char	*name;		/* as the help says it */
+	const char	*cap;		/* its terminfo capability, or NULL */
+	const char	*seqs[KEY_MAX_SEQS];	/* what terminals send;
+						   NULL-ended */
+	int		 byte;		/* a control key's byte, or 0 */
+};
+
+extern const struct key_def key_defs[UK__COUNT];
+/* The key a whole escape sequence is (its listed sequences, not
+ * terminfo's), UK_NONE for any other. */
+enum ui_key key_of_seq(const char *seq, size_t n);
+
+/*
+ * A pane: one file exporting one of these (tmux's window_mode).  Per-path
+ * panes are drawn once per column; an overlay (u->overlay: help,
+ * summary) is drawn over the rest, and any key closes it unless its key
+ * hook takes the key.
+ */
 struct pane_ops {
 	const char	*name;
 	/* Draw into r; path is the column's path for per-path panes. */
 	void		(*draw)(struct ui *u, struct rect r, enum path_id path);
+	/* An overlay's own keys: true if it took k (then it stays open);
+	 * NULL: none. */
+	bool		(*key)(struct ui *u, enum ui_key k);
 };
 
 extern const struct pane_ops pane_path;	/* header, strip, transcript */
@@ -179,13 +214,15 @@ void input_redisplay(void);
 int input_rows(const struct ui *u);
 /* pane_summary.c: inputs on path p by verdict since the session began
  * (or :summary clear); false if it ran none.  summary_open() shows the
- * overlay from its top; summary_key() scrolls it for a key's sequence
- * (PgUp, PgDn, the arrows, Home, End), false for any other key. */
+ * overlay from its top; its key hook scrolls it (PgUp, PgDn, the arrows,
+ * Home, End). */
 bool summary_count(const struct ui *u, enum path_id p,
     size_t count[VERDICT__COUNT]);
 void summary_open(struct ui *u);
-bool summary_key(struct ui *u, const char *seq, size_t n);
 void input_read(struct ui *u);	/* one key (blocks) */
+/* The keys the status line names, from the binding table: "F1 help  F2
+ * AST  F10 quit ". */
+const char *input_status_keys(void);
 const char *input_prompt(const struct ui *u);
 void input_add_history(struct ui *u, const char *line);
 
