@@ -552,46 +552,24 @@ generator(const char *text, int state)
 }
 
 /*
- * The meta commands that take a file: Tab completes a path relative to
- * the current directory (directories end in '/'), keeping the files of
- * the kind the command reads; :policy also offers the presets.  The path
- * is one word, '/' and all (see word_breaks).
+ * The meta commands that take a file (meta_file_arg): Tab completes a
+ * path relative to the current directory (directories end in '/'),
+ * keeping the files of the kind the command reads; :policy also offers
+ * the presets.  The path is one word, '/' and all (see word_breaks).
  */
-static const struct {
-	const char	*cmd;		/* with its space */
-	const char	*ext;		/* files kept, or NULL: any */
-	bool		 presets;
-} file_args[] = {
-	{ ":play ", ".scn", false },
-	{ ":save ", NULL, false },
-	{ ":export ", NULL, false },
-	{ ":policy ", ".policy", true },
-};
-
 /* A directory listing for Tab stops at this many names. */
 #define MAX_LISTED 2000
 
 static bool completing_files;	/* show_matches: the names, not paths */
 
-static int
-file_arg(const char *line)
-{
-	size_t i;
-
-	line += strspn(line, " \t");
-	for (i = 0; i < sizeof file_args / sizeof file_args[0]; i++)
-		if (strncmp(line, file_args[i].cmd,
-		    strlen(file_args[i].cmd)) == 0)
-			return (int)i;
-	return -1;
-}
-
 static char *
 word_breaks(void)
 {
 	static char spaces[] = " \t";
+	const char *ext;
+	bool presets;
 
-	return file_arg(rl_line_buffer) >= 0 ? spaces :
+	return meta_file_arg(rl_line_buffer, &ext, &presets) ? spaces :
 	    (char *)rl_basic_word_break_characters;
 }
 
@@ -642,23 +620,24 @@ add_files(const char *text, const char *ext)
 static char **
 complete(const char *text, int start, int end)
 {
-	const char *line = rl_line_buffer;
+	const char *line = rl_line_buffer, *ext, *name;
 	size_t i;
-	int p, f = file_arg(line);
+	int p;
+	bool presets;
 
 	rl_attempted_completion_over = 1;
 	rl_completion_append_character = '\0';
 	completing_files = false;
 	clear_candidates();
 	if (line[0] == ':' && start == 0) {
-		for (i = 0; meta_names[i] != NULL; i++)
-			add_candidate(meta_names[i]);
+		for (i = 0; (name = meta_name(i)) != NULL; i++)
+			add_candidate(name);
 		rl_completion_append_character = ' ';
-	} else if (f >= 0) {
-		if (file_args[f].presets)
+	} else if (meta_file_arg(line, &ext, &presets)) {
+		if (presets)
 			for (i = 0; policy_preset_names[i] != NULL; i++)
 				add_candidate(policy_preset_names[i]);
-		add_files(text, file_args[f].ext);
+		add_files(text, ext);
 		completing_files = true;
 	} else {
 		for (i = 0; builtin_names[i] != NULL; i++)

@@ -156,21 +156,6 @@ submit(struct ui *u, const char *input, size_t len)
 	arena_free(a);
 }
 
-/* A meta command that changes what the next step runs on (a scenario
- * playing forgets the steps it ran past the one shown). */
-static bool
-changes_session(const char *line)
-{
-	static const char *const which[] = { ":policy", ":budget", ":paths",
-	    ":jail", NULL };
-	size_t n = strcspn(line, " \t"), i;
-
-	for (i = 0; which[i] != NULL; i++)
-		if (strlen(which[i]) == n && strncmp(which[i], line, n) == 0)
-			return true;
-	return false;
-}
-
 void
 ui_line(struct ui *u, const char *line)
 {
@@ -186,7 +171,7 @@ ui_line(struct ui *u, const char *line)
 		const char *p = line + strspn(line, " \t");
 		if (*p == ':') {
 			input_add_history(u, p);
-			if (changes_session(p))
+			if (meta_changes_session(p))
 				play_changed(u);
 			meta_run(u, p);
 			ui_redraw(u);

@@ -235,7 +235,15 @@ void progress_fini(struct ui *u);
 
 /* meta.c: ':' commands.  Returns true when line was one. */
 bool meta_run(struct ui *u, const char *line);
-extern const char *const meta_names[];
+/* The i-th command's name Tab offers (from 0; NULL past the last). */
+const char *meta_name(size_t i);
+/* Does line's command change what the next step runs on (a scenario
+ * playing forgets the steps past the one shown)? */
+bool meta_changes_session(const char *line);
+/* Does line start with a command that takes a file, and its space?
+ * Then *ext: the files Tab keeps (NULL: any); *presets: the policy
+ * presets too. */
+bool meta_file_arg(const char *line, const char **ext, bool *presets);
 /* :quit, :q, F10, Ctrl-D, the end of input: quit, unless the transcript
  * has inputs not saved and this is the first ask since the last input. */
 void meta_quit(struct ui *u);
