@@ -667,8 +667,8 @@ main(int argc, char **argv)
 			so.fresh_world = true;
 			break;
 		case OPT_JAIL: {
-			enum jail_boundary b;
-			if (!jail_boundary_parse(optarg, &b))
+			enum boundary b;
+			if (!boundary_parse(optarg, &b))
 				return usage_error("invalid jail '%s' "
 				    "(expected ns or gvisor)", optarg);
 			so.jail = (int)b;
