@@ -631,8 +631,8 @@ option_world(int c, const char *arg, struct options *o,
 		so->fresh_world = true;
 		break;
 	case OPT_JAIL: {
-		enum jail_boundary b;
-		if (!jail_boundary_parse(arg, &b))
+		enum boundary b;
+		if (!boundary_parse(arg, &b))
 			return usage_error("invalid jail '%s' (expected ns or "
 			    "gvisor)", arg);
 		so->jail = (int)b;

@@ -211,20 +211,20 @@ do_quit(struct ui *u, const char *arg)
 static void
 do_jail(struct ui *u, const char *arg)
 {
-	enum jail_boundary b;
+	enum boundary b;
 
 	if (*arg == '\0') {
 		message_set(u, "jail: %s",
-		    jail_boundary_name(session_jail(u->s)));
+		    boundary_name(session_jail(u->s)));
 		return;
 	}
-	if (!jail_boundary_parse(arg, &b)) {
+	if (!boundary_parse(arg, &b)) {
 		message_set(u, "usage: :jail ns|gvisor");
 		return;
 	}
 	session_set_jail(u->s, b);
 	message_set(u, "jail: %s (a new jail world: its names are "
-	    "forgotten, its files kept)", jail_boundary_name(b));
+	    "forgotten, its files kept)", boundary_name(b));
 }
 
 /*
@@ -256,7 +256,7 @@ do_summary(struct ui *u, const char *arg)
 		sbuf_addf(&b, "%s%s", b.len ? " | " : "",
 		    record_path_name((enum path_id)p));
 		if (p == PATH_JAIL && session_jail(u->s) ==
-		    JAIL_BOUNDARY_GVISOR)
+		    BOUNDARY_GVISOR)
 			sbuf_adds(&b, " (gVisor)");
 		for (v = 0, i = 0; v < VERDICT__COUNT; v++)
 			if (count[v] > 0)

@@ -508,9 +508,8 @@ model_strip(const struct model *m, enum path_id p,
 	bool found = false;
 
 	/* (the jail path under --jail=gvisor has gVisor's layers) */
-	n = layers_path(p, is_cmd ? KIND_COMMAND : KIND_CODE,
-	    p == PATH_GVISOR || session_jail(m->s) == JAIL_BOUNDARY_GVISOR,
-	    seq);
+	n = layers_path(session_boundary(m->s, p)->id,
+	    is_cmd ? KIND_COMMAND : KIND_CODE, seq);
 	/* The deciding layer's place; a limit or a timeout stops the
 	 * evaluation, and names its place in the strip (the record's
 	 * layer, not "eval"). */

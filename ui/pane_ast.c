@@ -51,7 +51,7 @@ paths_text(const struct ui *u, char *buf, size_t size)
 			what = "Sandbox: the essay's toy boundary.";
 			break;
 		case PATH_JAIL:
-			what = session_jail(u->s) == JAIL_BOUNDARY_GVISOR ?
+			what = session_jail(u->s) == BOUNDARY_GVISOR ?
 			    "Jail: gVisor's user-space kernel." :
 			    "Jail: kernel-enforced.";
 			break;

@@ -60,7 +60,7 @@ controls(const struct ui *u, enum path_id p, int width, char *buf,
 		    unsafe_world : unsafe;
 		break;
 	case PATH_JAIL:
-		alt = session_jail(u->s) == JAIL_BOUNDARY_GVISOR ? gvisor :
+		alt = session_jail(u->s) == BOUNDARY_GVISOR ? gvisor :
 		    jail;
 		break;
 	case PATH_GVISOR:

@@ -214,7 +214,7 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 	for (i = 0; i < nc; i++, k++) {
 		snprintf(buf, sizeof buf, "%-*.*s", namew + 2, namew,
 		    i < nc && c[i].path == PATH_JAIL && c[i].name[4] == '\0' &&
-		    session_jail(u->s) == JAIL_BOUNDARY_GVISOR ?
+		    session_jail(u->s) == BOUNDARY_GVISOR ?
 		    "jail gVisor" : c[i].name);
 		x = draw_text(in, k, 0, A_BOLD, buf);
 		for (v = 0; v < VERDICT__COUNT; v++) {
