@@ -138,7 +138,7 @@ layout_draw(struct ui *u)
 	/* The presenter view takes the columns' and the AST's rows. */
 	if (play_view_shown(u))
 		pane_play.draw(u, (struct rect){ 1, 0, main_h, cols },
-		    PATH_SANDBOX);
+		    PANE_NO_PATH);
 	else {
 		int paths_h = main_h - ast_h;
 		/* Every column's place first: their transcripts share one
@@ -152,12 +152,12 @@ layout_draw(struct ui *u)
 		pane_path_grid_end();
 		if (ast_h > 0)
 			pane_ast.draw(u, (struct rect){ 1 + paths_h, 0, ast_h,
-			    cols }, PATH_SANDBOX);
+			    cols }, PANE_NO_PATH);
 	}
-	pane_status.draw(u, status, PATH_SANDBOX);
+	pane_status.draw(u, status, PANE_NO_PATH);
 	if (u->message != NULL)
 		draw_message(u, msg);
 	if (u->overlay != NULL)
 		u->overlay->draw(u, (struct rect){ 0, 0, rows, cols },
-		    PATH_SANDBOX);
+		    PANE_NO_PATH);
 }

@@ -246,7 +246,7 @@ parse_memory(const char *s, struct session_opts *so)
 static bool
 may_build_worlds(const struct options *o)
 {
-	unsigned others = ~(unsigned)PATH_BIT(PATH_SANDBOX);
+	unsigned others = ~paths_guarded(GUARD_POLICY);
 
 	if (!o->batch && o->nexprs == 0 && !o->serve && !o->mcp)
 		return true;
@@ -828,8 +828,7 @@ prepare(struct options *o, struct session_opts *so)
 		sigemptyset(&sa.sa_mask);
 		sigaction(SIGPIPE, &sa, NULL);
 		if (o->paths == 0)	/* the tools may use every path */
-			o->paths = PATH_BIT(PATH_UNSAFE) |
-			    PATH_BIT(PATH_SANDBOX) | PATH_BIT(PATH_JAIL);
+			o->paths = paths_offered();
 	}
 	so->paths = o->paths;
 	so->policy = o->policy;

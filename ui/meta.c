@@ -255,9 +255,9 @@ do_summary(struct ui *u, const char *arg)
 			continue;
 		sbuf_addf(&b, "%s%s", b.len ? " | " : "",
 		    record_path_name((enum path_id)p));
-		if (p == PATH_JAIL && session_jail(u->s) ==
-		    BOUNDARY_GVISOR)
-			sbuf_adds(&b, " (gVisor)");
+		if (path_row((enum path_id)p)->kind_by_jail)	/* :jail's */
+			sbuf_adds(&b, session_boundary(u->s,
+			    (enum path_id)p)->tag);
 		for (v = 0, i = 0; v < VERDICT__COUNT; v++)
 			if (count[v] > 0)
 				sbuf_addf(&b, "%s %zu %s", i++ ? "," : "",

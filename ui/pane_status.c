@@ -18,6 +18,9 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 	const struct policy *pol = session_policy(u->s);
 	char buf[256], paths[64] = "", step[48] = "";
 	unsigned mask = session_paths(u->s);
+	/* the path without a boundary: the engine it runs ("unsafe:
+	 * cpython") */
+	enum path_id bare = path_first(~0u, GUARD_NONE);
 	size_t len = 0, cur, total;
 	int p, x, k;
 
@@ -36,13 +39,13 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 	 * the line would not fit. */
 	for (k = 0; k < 2; k++) {
 		snprintf(buf, sizeof buf, "%s%s %s %s | budget %u/%u%s | "
-		    "paths %s | unsafe: %s", r.w >= 100 ? " sandboxrepl |" : "",
+		    "paths %s | %s: %s", r.w >= 100 ? " sandboxrepl |" : "",
 		    step, play_policies(u) ? "policies" : "policy",
 		    play_policies(u) ? play_policies(u) : pol ? pol->name :
-		    "?", session_budget_used(u->s,
-		    PATH_SANDBOX), session_budget_limit(u->s, PATH_SANDBOX),
-		    k == 0 ? " inputs" : "", paths,
-		    session_engine(u->s, PATH_UNSAFE));
+		    "?", session_budget_used(u->s, path_policy()),
+		    session_budget_limit(u->s, path_policy()),
+		    k == 0 ? " inputs" : "", paths, record_path_name(bare),
+		    session_engine(u->s, bare));
 		if ((int)strlen(buf) <= r.w)
 			break;
 	}

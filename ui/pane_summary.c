@@ -70,6 +70,22 @@ key(struct ui *u, enum ui_key k)
 	return true;
 }
 
+/* A count's row name: its path's, with the boundary :jail chose when
+ * that is not the path's own ("jail gVisor"). */
+static const char *
+count_name(const struct ui *u, const struct export_count *c, char *buf,
+    size_t size)
+{
+	const struct path_row *row = path_row(c->path);
+	const struct boundary_row *b = session_boundary(u->s, c->path);
+
+	if (!row->kind_by_jail || strcmp(c->name, row->name) != 0 ||
+	    b->id == row->kind)
+		return c->name;
+	snprintf(buf, size, "%s %s", row->name, b->title);
+	return buf;
+}
+
 /* One line of the steps' part: a step's input or note, or a row. */
 struct line {
 	const struct export_step *st;
@@ -127,7 +143,7 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 	int n = 0, namew = 4, colw[VERDICT__COUNT], countw, steps_h, k, x;
 	int want_h, below;
 	struct rect b, in;
-	char buf[64], title[128];
+	char buf[64], title[128], name[64];
 
 	/* the lines of the steps' part */
 	lines = xreallocarray(NULL, 1, sizeof *lines);
@@ -213,9 +229,7 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 		draw_text(in, k, 0, A_NORMAL, "nothing has run yet");
 	for (i = 0; i < nc; i++, k++) {
 		snprintf(buf, sizeof buf, "%-*.*s", namew + 2, namew,
-		    i < nc && c[i].path == PATH_JAIL && c[i].name[4] == '\0' &&
-		    session_jail(u->s) == BOUNDARY_GVISOR ?
-		    "jail gVisor" : c[i].name);
+		    count_name(u, &c[i], name, sizeof name));
 		x = draw_text(in, k, 0, A_BOLD, buf);
 		for (v = 0; v < VERDICT__COUNT; v++) {
 			size_t cnt = c[i].n[export_verdict_order[v]];

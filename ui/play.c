@@ -343,7 +343,7 @@ play_start(struct ui *u, const char *file)
 		const struct scn_step *st = &pl->sc.steps[i];
 		pl->total += is_visible(st);
 		if ((st->kind == SCN_RUN || st->kind == SCN_LS) &&
-		    (st->paths & (PATH_BIT(PATH_JAIL) | PATH_BIT(PATH_GVISOR))))
+		    (st->paths & paths_guarded(GUARD_KERNEL)))
 			pl->jail_named = true;
 	}
 	if (pl->total == 0 || pl->total > PLAY_MAX_STEPS) {
@@ -651,7 +651,8 @@ policy_of(struct arena *a, const struct record *r, const struct scn_step *st)
 	const char *l = r->label, *open;
 	size_t n;
 
-	if (st->policies == NULL || r->path != PATH_SANDBOX || l == NULL ||
+	if (st->policies == NULL || path_guard(r->path) != GUARD_POLICY ||
+	    l == NULL ||
 	    (n = strlen(l)) < 3 || l[n - 1] != ']' ||
 	    (open = strrchr(l, '[')) == NULL)
 		return NULL;
@@ -865,8 +866,7 @@ gather_text(struct ui *u, struct arena *a, struct view *v)
 	unsigned mask = session_paths(u->s);
 	size_t i;
 
-	if (pl->jail_named && !(mask & (PATH_BIT(PATH_JAIL) |
-	    PATH_BIT(PATH_GVISOR))))
+	if (pl->jail_named && !(mask & paths_guarded(GUARD_KERNEL)))
 		note(v, draw_attr(u, UC_HL), "the jail path is off (this "
 		    "scenario shows it): :paths unsafe,sandbox,jail");
 	if (pl->running != NULL) {

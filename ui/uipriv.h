@@ -129,9 +129,13 @@ enum ui_key key_of_seq(const char *seq, size_t n);
  * summary) is drawn over the rest, and any key closes it unless its key
  * hook takes the key.
  */
+/* The path a pane that is not per path is drawn with. */
+#define PANE_NO_PATH PATH__COUNT
+
 struct pane_ops {
 	const char	*name;
-	/* Draw into r; path is the column's path for per-path panes. */
+	/* Draw into r; path is the column's path for per-path panes
+	 * (PANE_NO_PATH for the others). */
 	void		(*draw)(struct ui *u, struct rect r, enum path_id path);
 	/* An overlay's own keys: true if it took k (then it stays open);
 	 * NULL: none. */
@@ -192,6 +196,9 @@ void pane_path_grid_begin(struct ui *u);
 void pane_path_grid_end(void);
 /* The transcript rows a column in r keeps. */
 int pane_path_transcript_rows(struct ui *u, struct rect r);
+/* Does path p's code run in a CPython world (a boundary row's _world
+ * words)? */
+bool pane_path_in_world(const struct ui *u, enum path_id p);
 
 /* input.c: the readline input line inside curses.  It calls back the UI
  * that owns it through these hooks (ui.c gives them), never by name. */
