@@ -187,12 +187,12 @@ context_path(struct session *s)
 {
 	unsigned paths = session_paths(s);
 	int p;
-	if (paths & PATH_BIT(PATH_SANDBOX))
-		return PATH_SANDBOX;
+	if (paths & PATH_BIT(path_policy()))
+		return path_policy();
 	for (p = 0; p < PATH__COUNT; p++)
 		if (paths & PATH_BIT(p))
 			return (enum path_id)p;
-	return PATH_SANDBOX;
+	return path_policy();
 }
 
 void
@@ -291,8 +291,8 @@ agent_context(struct session *s, const char *task, size_t tasklen,
 	if (pol->hosts == NULL || *pol->hosts == NULL)
 		sbuf_adds(out, " (no network)");
 	sbuf_addf(out, "\n  budget: %u of %u inputs used\n",
-	    session_budget_used(s, PATH_SANDBOX),
-	    session_budget_limit(s, PATH_SANDBOX));
+	    session_budget_used(s, path_policy()),
+	    session_budget_limit(s, path_policy()));
 	if (pol->commands != NULL && *pol->commands != NULL) {
 		const char *const *c;
 		sbuf_adds(out, "\nCOMMANDS (a call with one dict argument):\n");

@@ -20,6 +20,7 @@
 
 #include "arena.h"
 #include "export.h"
+#include "paths.h"
 #include "sbuf.h"
 #include "textesc.h"
 #include "xalloc.h"
@@ -138,7 +139,7 @@ policy_of(const struct record *r)
 	const char *l = r->label, *open;
 	size_t n;
 
-	if (r->path != PATH_SANDBOX || l == NULL)
+	if (path_guard(r->path) != GUARD_POLICY || l == NULL)
 		return NULL;
 	n = strlen(l);
 	if (n < 3 || l[n - 1] != ']' || (open = strrchr(l, '[')) == NULL ||

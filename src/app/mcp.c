@@ -1026,22 +1026,16 @@ peek_id(const char *s, size_t len)
 int
 mcp_loop(struct session *s, const struct mcp_opts *o, FILE *in, FILE *out)
 {
-	static const enum path_id home_order[] = { PATH_SANDBOX, PATH_JAIL,
-	    PATH_UNSAFE };
-	size_t max = o->max_line ? o->max_line : MCP_MAX_LINE, i;
+	size_t max = o->max_line ? o->max_line : MCP_MAX_LINE;
 	struct mcp m = { .s = s };
 	struct sbuf line = SBUF_INIT;
 	bool too_long;
 	int r, status = 0;
 
-	m.paths = o->paths ? o->paths : PATH_BIT(PATH_UNSAFE) |
-	    PATH_BIT(PATH_SANDBOX) | PATH_BIT(PATH_JAIL);
+	m.paths = o->paths ? o->paths : paths_offered();
 	/* The commands' path: the essay's sandbox when it is offered, else
 	 * the jail, else the unsafe path. */
-	m.home = PATH_SANDBOX;
-	for (i = sizeof home_order / sizeof home_order[0]; i-- > 0;)
-		if (m.paths & PATH_BIT(home_order[i]))
-			m.home = home_order[i];
+	m.home = path_home(m.paths);
 	while ((r = serve_read_line(in, max, &line, &too_long)) > 0) {
 		json_t *reply;
 

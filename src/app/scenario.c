@@ -557,7 +557,7 @@ scenario_exec(struct session *s, const struct scn_step *st, struct arena *a,
 		out->text = textesc_text(a, arena_strdup(a, st->arg));
 		break;
 	case SCN_LS: {
-		enum path_id p = PATH_UNSAFE;
+		enum path_id p = (enum path_id)0;	/* its one path */
 		const struct mfs *fs;
 		struct sbuf b = SBUF_INIT;
 		size_t i;
@@ -583,8 +583,10 @@ scenario_exec(struct session *s, const struct scn_step *st, struct arena *a,
 	}
 	case SCN_RUN: {
 		unsigned paths = st->paths ? st->paths : session_paths(s);
+		/* the path a step's "policies" run on, once each */
+		unsigned pol = PATH_BIT(path_policy());
 		size_t i;
-		if (st->policies == NULL || !(paths & PATH_BIT(PATH_SANDBOX))) {
+		if (st->policies == NULL || !(paths & pol)) {
 			out->nrecords = session_run(s, st->arg, st->arglen,
 			    st->label, st->paths, a, &out->records);
 			/* one label over several paths: say which is which
@@ -607,10 +609,9 @@ scenario_exec(struct session *s, const struct scn_step *st, struct arena *a,
 			struct record *r;
 			size_t n, cap = 16;
 			out->records = arena_array(a, cap, sizeof *out->records);
-			if (paths & ~PATH_BIT(PATH_SANDBOX)) {
+			if (paths & ~pol) {
 				n = session_run(s, st->arg, st->arglen,
-				    st->label, paths & ~PATH_BIT(PATH_SANDBOX),
-				    a, &r);
+				    st->label, paths & ~pol, a, &r);
 				memcpy(out->records, r, n * sizeof *r);
 				out->nrecords = n;
 				/* (two of them: which is which, as above) */
@@ -633,10 +634,10 @@ scenario_exec(struct session *s, const struct scn_step *st, struct arena *a,
 					start = session_snap_take(s);
 				else
 					session_snap_restore_path(s, start,
-					    PATH_SANDBOX);
+					    path_policy());
 				session_set_policy(s, p);
 				n = session_run(s, st->arg, st->arglen, label,
-				    PATH_BIT(PATH_SANDBOX), a, &r);
+				    pol, a, &r);
 				memcpy(out->records + out->nrecords, r,
 				    n * sizeof *r);
 				out->nrecords += n;
