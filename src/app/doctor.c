@@ -711,39 +711,61 @@ diagnose_gvisor(const struct doctor_report *r, const struct found *f,
 		    xasprintf("cannot run (%s)", f->gworld));
 }
 
-/* Each boundary kind's diagnosis of a path behind it (the path's own
- * kind: the doctor reports the jail path's ns jail and gVisor's path
- * apart). */
-static void (*const diagnose[BOUNDARY__COUNT])(const struct doctor_report *,
-    const struct found *, struct doctor_path *) = {
-	[BOUNDARY_NONE] = diagnose_none,
-	[BOUNDARY_POLICY] = diagnose_policy,
-	[BOUNDARY_NS] = diagnose_ns,
-	[BOUNDARY_GVISOR] = diagnose_gvisor,
-};
-
-/* What bounds what a path behind kind b runs. */
+/* What bounds what a path runs, by its boundary kind: a CPython world's
+ * cgroup and rlimits, else the kind's own. */
 static char *
-path_bounds(enum boundary b, const struct doctor_path *p,
-    const struct found *f)
+bounds_model(const struct doctor_path *p, const struct found *f)
+{
+	(void)f;
+	return p->engine == WORLD_ENGINE_CPYTHON ? world_bounds() :
+	    xstrdup(MODEL_BOUNDS);
+}
+
+static char *
+bounds_policy(const struct doctor_path *p, const struct found *f)
 {
 	char *w, *out;
 
-	if (b == BOUNDARY_GVISOR)
-		return xstrdup(gvisor_memory_bound() != NULL ?
-		    gvisor_memory_bound() : GVISOR_BOUNDS);
-	if (p->engine == WORLD_ENGINE_CPYTHON)
-		return world_bounds();
-	if (b == BOUNDARY_NS)
-		return kjail_bounds();
-	if (b != BOUNDARY_POLICY || !f->cpy || f->replica != NULL)
-		return xstrdup(MODEL_BOUNDS);
+	if (p->engine == WORLD_ENGINE_CPYTHON || !f->cpy ||
+	    f->replica != NULL)
+		return bounds_model(p, f);
 	w = world_bounds();
 	out = xasprintf("%s; a wider policy's offline world: %s",
 	    MODEL_BOUNDS, w);
 	free(w);
 	return out;
 }
+
+static char *
+bounds_ns(const struct doctor_path *p, const struct found *f)
+{
+	(void)f;
+	return p->engine == WORLD_ENGINE_CPYTHON ? world_bounds() :
+	    kjail_bounds();
+}
+
+static char *
+bounds_gvisor(const struct doctor_path *p, const struct found *f)
+{
+	(void)p;
+	(void)f;
+	return xstrdup(gvisor_memory_bound() != NULL ?
+	    gvisor_memory_bound() : GVISOR_BOUNDS);
+}
+
+/* Each boundary kind's diagnosis of a path behind it, and its bounds
+ * once it runs (the path's own kind: the doctor reports the jail path's
+ * ns jail and gVisor's path apart).  A new kind is a row. */
+static const struct {
+	void	(*diagnose)(const struct doctor_report *,
+		    const struct found *, struct doctor_path *);
+	char	*(*bounds)(const struct doctor_path *, const struct found *);
+} kinds[BOUNDARY__COUNT] = {
+	[BOUNDARY_NONE] = { diagnose_none, bounds_model },
+	[BOUNDARY_POLICY] = { diagnose_policy, bounds_policy },
+	[BOUNDARY_NS] = { diagnose_ns, bounds_ns },
+	[BOUNDARY_GVISOR] = { diagnose_gvisor, bounds_gvisor },
+};
 
 void
 doctor_run(const struct doctor_opts *o, struct doctor_report *r)
@@ -762,12 +784,12 @@ doctor_run(const struct doctor_opts *o, struct doctor_report *r)
 	f.kjail = jail_runs();
 
 	for (i = 0; i < PATH__COUNT; i++)
-		diagnose[path_row((enum path_id)i)->kind](r, &f,
+		kinds[path_row((enum path_id)i)->kind].diagnose(r, &f,
 		    &r->paths[i]);
 	for (i = 0; i < PATH__COUNT; i++)
 		if (r->paths[i].runs)
-			r->paths[i].bounds = path_bounds(
-			    path_row((enum path_id)i)->kind, &r->paths[i], &f);
+			r->paths[i].bounds = kinds[path_row((enum path_id)i)->
+			    kind].bounds(&r->paths[i], &f);
 	free(f.replica);
 	free(f.jailworld);
 	free(f.kjail);
