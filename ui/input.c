@@ -45,6 +45,8 @@ static WINDOW *pad;
 static FILE *devnull;
 static int hscroll;	/* bytes of the line scrolled off the left */
 
+static const char *input_prompt(const struct ui *u);
+
 /* Names Tab offers besides the session's files, names and commands. */
 static const char *const builtin_names[] = {
 	"abs", "len", "max", "min", "round", "sum", "open", "print",
@@ -765,7 +767,7 @@ has_timestamps(const char *path)
 
 /* ---- set-up ---- */
 
-const char *
+static const char *
 input_prompt(const struct ui *u)
 {
 	return u->pending != NULL ? "... " : ">>> ";

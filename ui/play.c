@@ -462,6 +462,8 @@ play_leave(struct ui *u)
 	free(name);
 }
 
+static void toggle_view(struct ui *u);
+
 /* Esc: on the last step of the presenter, leave; else the columns and
  * back. */
 void
@@ -472,7 +474,7 @@ play_escape(struct ui *u)
 	if (pl->view && pl->cur == pl->total && pl->live_a == NULL)
 		play_leave(u);
 	else
-		play_toggle_view(u);
+		toggle_view(u);
 }
 
 const char *
@@ -491,8 +493,8 @@ play_policies(const struct ui *u)
 	return NULL;
 }
 
-void
-play_toggle_view(struct ui *u)
+static void
+toggle_view(struct ui *u)
 {
 	u->play->view = !u->play->view;
 	if (!u->play->view)

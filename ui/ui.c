@@ -39,7 +39,7 @@ on_signal(int sig)
 	stop_signal = sig;
 }
 
-bool
+static bool
 ui_stopped(void)
 {
 	return stop_signal != 0;
@@ -74,7 +74,7 @@ ui_usable(const char **why)
 	return true;
 }
 
-void
+static void
 ui_redraw(struct ui *u)
 {
 	progress_end();
@@ -82,7 +82,7 @@ ui_redraw(struct ui *u)
 	input_redisplay();
 }
 
-void
+static void
 ui_resize(struct ui *u)
 {
 	/* ncurses has already resized stdscr (LINES, COLS). */
@@ -156,7 +156,9 @@ submit(struct ui *u, const char *input, size_t len)
 	arena_free(a);
 }
 
-void
+/* A line from readline (NULL at end of input): meta command,
+ * continuation, presenter step or an input to run. */
+static void
 ui_line(struct ui *u, const char *line)
 {
 	size_t len;

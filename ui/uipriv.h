@@ -230,7 +230,6 @@ void input_read(struct ui *u);	/* one key (blocks) */
 /* The keys the status line names, from the binding table: "F1 help  F2
  * AST  F10 quit ". */
 const char *input_status_keys(void);
-const char *input_prompt(const struct ui *u);
 void input_add_history(struct ui *u, const char *line);
 
 /* progress.c: a running path's elapsed seconds, drawn by a thread while
@@ -276,22 +275,15 @@ void play_reset(struct ui *u);
 void play_leave(struct ui *u);
 void play_escape(struct ui *u);
 const char *play_policies(const struct ui *u);
-void play_toggle_view(struct ui *u);
 void play_show_view(struct ui *u);	/* :play alone */
 void play_changed(struct ui *u);
 /* A live input's records, shown in the view until the next move. */
 void play_live(struct ui *u, const char *input, size_t len,
     const struct record *r, size_t n);
 
-/* ui.c */
-bool ui_stopped(void);	/* a terminating signal arrived */
+/* running.c */
 /* An input runs (true) or the prompt is back (false): Ctrl-C is
  * SIGINT for the input's worlds, or a key for readline. */
 void ui_running(bool running);
-void ui_redraw(struct ui *u);
-/* A line from readline (NULL at end of input): meta command,
- * continuation, presenter step or an input to run. */
-void ui_line(struct ui *u, const char *line);
-void ui_resize(struct ui *u);
 
 #endif

@@ -73,12 +73,6 @@ static const char *const state_words[] = {
 #undef X
 };
 
-const char *
-doctor_check_name(enum doctor_check_id id)
-{
-	return check_names[id];
-}
-
 static void
 set(struct doctor_check *c, enum doctor_state st, char *text, char *reason,
     char *fix)

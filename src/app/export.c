@@ -488,7 +488,8 @@ html_summary(struct sbuf *out, const struct export_log *l)
 	export_counts_free(c, n);
 }
 
-void
+/* The page, whole, into out.  title may be NULL. */
+static void
 export_html(const struct export_log *l, const char *title, struct sbuf *out)
 {
 	size_t i;
