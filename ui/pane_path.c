@@ -270,7 +270,7 @@ struct grid {
 	struct gcol	 col[PATH__COUNT];
 };
 
-/* Between pane_path_grid_begin and _end: the shown columns' transcript
+/* Between grid_begin and _end: the shown columns' transcript
  * rectangles and the grid in each shape, built when first drawn. */
 static struct {
 	bool		 on;
@@ -767,13 +767,15 @@ pane_path_transcript_rows(struct ui *u, struct rect r)
 	return t.h;
 }
 
-void
-pane_path_grid_begin(struct ui *u)
+static void grid_end(void);
+
+static void
+grid_begin(struct ui *u)
 {
 	struct rect fs;
 	int p;
 
-	pane_path_grid_end();
+	grid_end();
 	G.on = true;
 	G.h = 0;
 	for (p = 0; p < PATH__COUNT; p++) {
@@ -785,8 +787,8 @@ pane_path_grid_begin(struct ui *u)
 	}
 }
 
-void
-pane_path_grid_end(void)
+static void
+grid_end(void)
 {
 	grid_free(&G.g[0]);
 	grid_free(&G.g[1]);
@@ -830,3 +832,21 @@ draw(struct ui *u, struct rect r, enum path_id p)
 }
 
 const struct pane_ops pane_path = { "path", draw, NULL };
+
+/* Every column layout_draw placed (u->col, u->col_shown), their
+ * transcripts on one grid: each input on the same row in every column. */
+static void
+draw_columns(struct ui *u, struct rect r, enum path_id unused)
+{
+	int p;
+
+	(void)r;
+	(void)unused;
+	grid_begin(u);
+	for (p = 0; p < PATH__COUNT; p++)
+		if (u->col_shown & PATH_BIT(p))
+			draw(u, u->col[p], (enum path_id)p);
+	grid_end();
+}
+
+const struct pane_ops pane_columns = { "columns", draw_columns, NULL };

@@ -143,6 +143,7 @@ struct pane_ops {
 };
 
 extern const struct pane_ops pane_path;	/* header, strip, transcript */
+extern const struct pane_ops pane_columns;	/* every placed column */
 extern const struct pane_ops pane_fs;	/* files and names */
 extern const struct pane_ops pane_ast;	/* tree and span, or welcome */
 extern const struct pane_ops pane_status;	/* policy, budget, paths */
@@ -190,11 +191,9 @@ void message_set(struct ui *u, const char *fmt, ...)
 void layout_draw(struct ui *u);
 /* Is the AST pane on screen (F2's choice, else room enough)? */
 
-/* pane_path.c: the transcripts' shared grid, built for the columns in
- * u->col (layout_draw sets them first) and freed after drawing. */
-void pane_path_grid_begin(struct ui *u);
-void pane_path_grid_end(void);
-/* The transcript rows a column in r keeps. */
+/* pane_path.c: the transcript rows a column in r keeps.  (pane_columns
+ * draws the columns in u->col, layout_draw sets them first, on one grid
+ * built for them and freed after drawing.) */
 int pane_path_transcript_rows(struct ui *u, struct rect r);
 /* Does path p's code run in a CPython world (a boundary row's _world
  * words)? */
