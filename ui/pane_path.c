@@ -808,8 +808,7 @@ draw(struct ui *u, struct rect r, enum path_id p)
 		/* The budget gauge sits at the right end of the header; a
 		 * narrow column leaves it to the status line. */
 		int gw = path_guard(p) != GUARD_POLICY || r.w < 44 ? 0 :
-		    r.w >= 60 ? 30 :
-		    r.w / 2;
+		    r.w >= 60 ? 30 : r.w / 2;
 		struct rect h = { r.y, r.x, 1, r.w - gw };
 		struct rect g = { r.y, r.x + r.w - gw + 1, 1, gw - 1 };
 		draw_text(h, 0, 1, draw_attr(u, UC_TITLE),

@@ -654,8 +654,7 @@ policy_of(struct arena *a, const struct record *r, const struct scn_step *st)
 	size_t n;
 
 	if (st->policies == NULL || path_guard(r->path) != GUARD_POLICY ||
-	    l == NULL ||
-	    (n = strlen(l)) < 3 || l[n - 1] != ']' ||
+	    l == NULL || (n = strlen(l)) < 3 || l[n - 1] != ']' ||
 	    (open = strrchr(l, '[')) == NULL)
 		return NULL;
 	return arena_strndup(a, open + 1, (size_t)(l + n - 2 - open));
