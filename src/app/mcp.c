@@ -78,6 +78,7 @@ struct mcp {
 	struct session	*s;
 	unsigned	 paths;		/* what run_code may ask for */
 	enum path_id	 home;		/* where the commands run */
+	size_t		 max;		/* a message's bytes, at most */
 	bool		 initialized;	/* initialize was answered */
 	enum rev	 legacy;	/* the revision it negotiated */
 };
@@ -1025,47 +1026,32 @@ peek_id(const char *s, size_t len)
 
 /* ---- the loop ---- */
 
+/* What serve_lines() calls with each line: a cut one is an invalid
+ * request on the id its prefix shows. */
+static json_t *
+answer(void *arg, const char *line, size_t len, bool too_long)
+{
+	struct mcp *m = arg;
+	json_t *id, *reply;
+
+	if (!too_long)
+		return handle(m, line, len);
+	id = peek_id(line, len);
+	reply = rpc_error(id, RPC_INVALID_REQUEST, NULL, "Invalid Request: "
+	    "message longer than %zu bytes", m->max);
+	json_decref(id);
+	return reply;
+}
+
 int
 mcp_loop(struct session *s, const struct mcp_opts *o, FILE *in, FILE *out)
 {
-	static const enum path_id home_order[] = { PATH_SANDBOX, PATH_JAIL,
-	    PATH_UNSAFE };
-	size_t max = o->max_line ? o->max_line : MCP_MAX_LINE, i;
 	struct mcp m = { .s = s };
-	struct sbuf line = SBUF_INIT;
-	bool too_long;
-	int r, status = 0;
 
-	m.paths = o->paths ? o->paths : PATH_BIT(PATH_UNSAFE) |
-	    PATH_BIT(PATH_SANDBOX) | PATH_BIT(PATH_JAIL);
+	m.max = o->max_line ? o->max_line : MCP_MAX_LINE;
+	m.paths = o->paths ? o->paths : paths_offered();
 	/* The commands' path: the essay's sandbox when it is offered, else
 	 * the jail, else the unsafe path. */
-	m.home = PATH_SANDBOX;
-	for (i = sizeof home_order / sizeof home_order[0]; i-- > 0;)
-		if (m.paths & PATH_BIT(home_order[i]))
-			m.home = home_order[i];
-	while ((r = serve_read_line(in, max, &line, &too_long)) > 0) {
-		json_t *reply;
-
-		if (too_long) {
-			json_t *id = peek_id(line.data, line.len);
-			reply = rpc_error(id, RPC_INVALID_REQUEST, NULL,
-			    "Invalid Request: message longer than %zu bytes",
-			    max);
-			json_decref(id);
-		} else if (serve_is_blank(line.data, line.len))
-			continue;
-		else
-			reply = handle(&m, line.data, line.len);
-		if (reply == NULL)
-			continue;
-		if (serve_write_reply(out, reply) == -1) {
-			status = 1;
-			break;
-		}
-	}
-	if (r < 0)
-		status = 1;
-	sbuf_free(&line);
-	return status;
+	m.home = path_home(m.paths);
+	return serve_lines(in, out, m.max, answer, &m);
 }

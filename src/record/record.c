@@ -23,7 +23,6 @@
 #include "unicode.h"
 
 #define X_NAME(e, name) name,
-static const char *const path_names[] = { PATHS(X_NAME) };
 #define X_VNAME(e, name, word, colour, refusal) name,
 static const char *const verdict_names[] = { VERDICTS(X_VNAME) };
 #undef X_VNAME
@@ -47,7 +46,6 @@ static const char *const layer_refusers[] = { LAYERS(X_LREFUSER) };
 static const char *const kind_names[] = { KINDS(X_NAME) };
 #undef X_NAME
 
-const char *record_path_name(enum path_id p) { return path_names[p]; }
 const char *record_verdict_name(enum verdict v) { return verdict_names[v]; }
 const char *record_verdict_word(enum verdict v) { return verdict_words[v]; }
 const char *record_layer_name(enum layer l) { return layer_names[l]; }
@@ -76,29 +74,6 @@ record_layer_word(const struct record *r)
 {
 	return r->layer == LAYER_ALLOWLIST && r->filter != NULL ? r->filter :
 	    layer_names[r->layer];
-}
-
-bool
-record_path_is_jail(enum path_id p)
-{
-	return p == PATH_JAIL || p == PATH_GVISOR;
-}
-
-bool
-record_path_parse(const char *name, size_t len, enum path_id *out)
-{
-	int p;
-
-	if (len == 7 && memcmp(name, "jail:ns", 7) == 0) {
-		*out = PATH_JAIL;
-		return true;
-	}	for (p = 0; p < PATH__COUNT; p++)
-		if (strlen(path_names[p]) == len &&
-		    memcmp(path_names[p], name, len) == 0) {
-			*out = (enum path_id)p;
-			return true;
-		}
-	return false;
 }
 
 void
@@ -153,7 +128,7 @@ record_to_json(const struct record *r)
 	size_t i;
 
 	json_object_set_new(o, "step", json_integer(r->step));
-	json_object_set_new(o, "path", json_string(path_names[r->path]));
+	json_object_set_new(o, "path", json_string(record_path_name(r->path)));
 	json_object_set_new(o, "input", jstr(r->input));
 	json_object_set_new(o, "kind", json_string(kind_names[r->kind]));
 	json_object_set_new(o, "verdict",

@@ -24,7 +24,8 @@ struct sbuf;
 
 /* X(enum suffix, name in records).  Two jails can run side by side:
  * "jail", whose boundary --jail sets (the host kernel's namespaces by
- * default; "jail:ns" names it too), and "jail:gvisor", always gVisor. */
+ * default; "jail:ns" names it too), and "jail:gvisor", always gVisor.
+ * The rest of a path's row, and its boundary's, is in paths.h. */
 #define PATHS(X)				\
 	X(UNSAFE,  "unsafe")			\
 	X(SANDBOX, "sandbox")			\
@@ -118,9 +119,10 @@ const char *record_layer_name(enum layer l);
  * filter", "blocklist"). */
 const char *record_layer_word(const struct record *r);
 const char *record_kind_name(enum input_kind k);
-/* Parse a path name ("jail:ns" is "jail"); false when unknown. */
+/* Parse a path name or alias ("jail:ns" is "jail"); false when unknown
+ * (paths.c, from the path table). */
 bool record_path_parse(const char *name, size_t len, enum path_id *out);
-/* A path whose code runs behind a kernel boundary: jail, jail:gvisor. */
+/* A path whose code runs behind a kernel: its row's kind's guard. */
 bool record_path_is_jail(enum path_id p);
 
 /* One effect of a step: what the input did (or tried) to a surface. */
