@@ -23,51 +23,57 @@
 #include "unicode.h"
 
 #define X_NAME(e, name) name,
-static const char *const path_names[] = { PATHS(X_NAME) };
-#define X_VNAME(e, name, word) name,
+#define X_VNAME(e, name, word, colour, refusal) name,
 static const char *const verdict_names[] = { VERDICTS(X_VNAME) };
 #undef X_VNAME
-#define X_VWORD(e, name, word) word,
+#define X_VWORD(e, name, word, colour, refusal) word,
 static const char *const verdict_words[] = { VERDICTS(X_VWORD) };
 #undef X_VWORD
-static const char *const layer_names[] = { LAYERS(X_NAME) };
+#define X_VCOLOUR(e, name, word, colour, refusal) VERDICT_COLOUR_##colour,
+static const enum verdict_colour verdict_colours[] = {
+	VERDICTS(X_VCOLOUR)
+};
+#undef X_VCOLOUR
+#define X_VREFUSAL(e, name, word, colour, refusal) refusal,
+static const bool verdict_refusals[] = { VERDICTS(X_VREFUSAL) };
+#undef X_VREFUSAL
+#define X_LNAME(e, name, refuser) name,
+static const char *const layer_names[] = { LAYERS(X_LNAME) };
+#undef X_LNAME
+#define X_LREFUSER(e, name, refuser) refuser,
+static const char *const layer_refusers[] = { LAYERS(X_LREFUSER) };
+#undef X_LREFUSER
 static const char *const kind_names[] = { KINDS(X_NAME) };
 #undef X_NAME
 
-const char *record_path_name(enum path_id p) { return path_names[p]; }
 const char *record_verdict_name(enum verdict v) { return verdict_names[v]; }
 const char *record_verdict_word(enum verdict v) { return verdict_words[v]; }
 const char *record_layer_name(enum layer l) { return layer_names[l]; }
 const char *record_kind_name(enum input_kind k) { return kind_names[k]; }
+
+enum verdict_colour
+record_verdict_colour(enum verdict v)
+{
+	return verdict_colours[v];
+}
+
+bool
+record_verdict_is_refusal(enum verdict v)
+{
+	return verdict_refusals[v];
+}
+
+const char *
+record_layer_refuser(enum layer l)
+{
+	return layer_refusers[l];
+}
 
 const char *
 record_layer_word(const struct record *r)
 {
 	return r->layer == LAYER_ALLOWLIST && r->filter != NULL ? r->filter :
 	    layer_names[r->layer];
-}
-
-bool
-record_path_is_jail(enum path_id p)
-{
-	return p == PATH_JAIL || p == PATH_GVISOR;
-}
-
-bool
-record_path_parse(const char *name, size_t len, enum path_id *out)
-{
-	int p;
-
-	if (len == 7 && memcmp(name, "jail:ns", 7) == 0) {
-		*out = PATH_JAIL;
-		return true;
-	}	for (p = 0; p < PATH__COUNT; p++)
-		if (strlen(path_names[p]) == len &&
-		    memcmp(path_names[p], name, len) == 0) {
-			*out = (enum path_id)p;
-			return true;
-		}
-	return false;
 }
 
 void
@@ -122,7 +128,7 @@ record_to_json(const struct record *r)
 	size_t i;
 
 	json_object_set_new(o, "step", json_integer(r->step));
-	json_object_set_new(o, "path", json_string(path_names[r->path]));
+	json_object_set_new(o, "path", json_string(record_path_name(r->path)));
 	json_object_set_new(o, "input", jstr(r->input));
 	json_object_set_new(o, "kind", json_string(kind_names[r->kind]));
 	json_object_set_new(o, "verdict",

@@ -24,24 +24,15 @@ const struct layer_entry sandbox_layers[] = {
 	{ LAYER__COUNT,      LAYER_STAGE_CHECK, false, NULL }
 };
 
-/* The other paths' layers, whose rules live in their boundary (jail.h,
- * world.h): the kernel jail's, in the order its child sets them up, and
- * gVisor's. */
-static const enum layer unsafe_path[] = { LAYER_PARSE, LAYER_EVAL };
-static const enum layer jail_path[] = { LAYER_PARSE, LAYER_NAMESPACE,
-    LAYER_LANDLOCK, LAYER_SECCOMP, LAYER_RLIMIT, LAYER_EVAL };
-static const enum layer gvisor_path[] = { LAYER_PARSE, LAYER_GVISOR,
-    LAYER_RLIMIT, LAYER_EVAL };
-
 size_t
-layers_path(enum path_id p, enum input_kind k, bool gvisor,
+layers_path(enum boundary b, enum input_kind k,
     enum layer out[LAYERS_PATH_MAX])
 {
+	const struct boundary_row *row = boundary_row(b);
 	const struct layer_entry *l;
-	const enum layer *seq = unsafe_path;
-	size_t n = 0, len = sizeof unsafe_path / sizeof unsafe_path[0];
+	size_t n = 0;
 
-	if (p == PATH_SANDBOX) {
+	if (row->layers == NULL) {	/* the policy's: this table */
 		out[n++] = LAYER_PARSE;
 		for (l = sandbox_layers; l->decide != NULL; l++)
 			if (k == KIND_COMMAND || !l->commands_only)
@@ -49,15 +40,10 @@ layers_path(enum path_id p, enum input_kind k, bool gvisor,
 		out[n++] = LAYER_EVAL;
 		return n;
 	}
-	if (record_path_is_jail(p) && gvisor) {
-		seq = gvisor_path;
-		len = sizeof gvisor_path / sizeof gvisor_path[0];
-	} else if (record_path_is_jail(p)) {
-		seq = jail_path;
-		len = sizeof jail_path / sizeof jail_path[0];
-	}
-	for (n = 0; n < len; n++)
-		out[n] = seq[n];
+	/* (the other kinds' rules live in their boundary: jail.h,
+	 * world.h; paths.c lists them in the order they stand) */
+	for (n = 0; n < row->nlayers && n < LAYERS_PATH_MAX; n++)
+		out[n] = row->layers[n];
 	return n;
 }
 

@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 
+#include "paths.h"
 #include "record.h"
 
 struct arena;
@@ -95,14 +96,15 @@ extern const struct layer_entry sandbox_layers[];
 #define LAYERS_PATH_MAX 10
 
 /*
- * The layers an input of kind k meets on path p, in order, from parsing
- * to its evaluation (LAYER_EVAL, a command's effect): on the sandbox
- * path, the table's that see its kind; on a jail path, the kernel jail's
- * (namespaces, Landlock, seccomp, rlimits) or, when gvisor, gVisor's;
- * on the unsafe path none between.  Returns how many are in out.  (The
- * UI's layer strip draws these.)
+ * The layers an input of kind k meets behind boundary b (paths.h: the
+ * kind in force on a path, session_boundary()), in order, from parsing to
+ * its evaluation (LAYER_EVAL, a command's effect): behind the policy, the
+ * table's that see its kind; behind any other kind, its row's (the
+ * kernel jail's namespaces, Landlock, seccomp, rlimits; gVisor's; none
+ * between on the unsafe path).  Returns how many are in out.  (The UI's
+ * layer strip draws these.)
  */
-size_t layers_path(enum path_id p, enum input_kind k, bool gvisor,
+size_t layers_path(enum boundary b, enum input_kind k,
     enum layer out[LAYERS_PATH_MAX]);
 
 /*

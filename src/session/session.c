@@ -97,7 +97,7 @@ struct session {
 	bool			 bare;
 	bool			 jail_filter;
 	int			 jail_fail_at;
-	enum jail_boundary	 jail;		/* the jail path's boundary */
+	enum boundary		 jail;		/* the jail path's boundary */
 	bool			 jail_explicit;	/* by --jail or :jail, kept
 					   across policy changes */
 	unsigned		 steps;
@@ -167,32 +167,6 @@ seed_essay(struct session *s)
 	arena_free(a);
 }
 
-static const char *const boundary_names[] = {
-#define X(e, name) name,
-	JAIL_BOUNDARIES(X)
-#undef X
-};
-
-const char *
-jail_boundary_name(enum jail_boundary b)
-{
-	return (unsigned)b < JAIL_BOUNDARY__COUNT ? boundary_names[b] :
-	    "unknown";
-}
-
-bool
-jail_boundary_parse(const char *name, enum jail_boundary *out)
-{
-	size_t i;
-
-	for (i = 0; i < JAIL_BOUNDARY__COUNT; i++)
-		if (strcmp(name, boundary_names[i]) == 0) {
-			*out = (enum jail_boundary)i;
-			return true;
-		}
-	return false;
-}
-
 /*
  * The world a path's code runs in, or NULL: the jail path runs CPython in
  * a world of the jail kind, or, with the model engine (or without
@@ -211,7 +185,7 @@ path_world(const struct session *s, enum path_id p)
 	struct world *w;
 	enum world_kind kind;
 	bool gvisor = p == PATH_GVISOR || (p == PATH_JAIL &&
-	    s->jail == JAIL_BOUNDARY_GVISOR);
+	    s->jail == BOUNDARY_GVISOR);
 
 	if (p == PATH_UNSAFE)
 		return world_new(s->engine, s->world_wall_ms,
@@ -283,10 +257,11 @@ session_new(const struct session_opts *opts)
 	s->bare = opts->bare;
 	s->jail_filter = opts->jail_filter;
 	s->jail_fail_at = opts->jail_fail_at;
-	s->jail = (enum jail_boundary)opts->jail;
+	s->jail = opts->jail_set ? (enum boundary)opts->jail :
+	    path_row(PATH_JAIL)->kind;
 	s->jail_explicit = opts->jail_set;
 	if (!opts->jail_set && s->policy->jail != NULL)
-		(void)jail_boundary_parse(s->policy->jail, &s->jail);
+		(void)boundary_parse(s->policy->jail, &s->jail);
 	s->engine = (enum world_engine)opts->engine;
 	s->fresh_world = opts->fresh_world;
 	s->world_wall_ms = opts->world_wall_ms;
@@ -813,26 +788,40 @@ session_set_paths(struct session *s, unsigned paths)
 	s->enabled = paths ? paths : PATHS_DEFAULT;
 }
 
-enum jail_boundary
+enum boundary
 session_jail(const struct session *s)
 {
 	return s->jail;
 }
 
-static void
-set_jail(struct session *s, enum jail_boundary b)
+const struct boundary_row *
+session_boundary(const struct session *s, enum path_id p)
 {
-	struct pathstate *ps = &s->paths[PATH_JAIL];
+	return boundary_row(path_row(p)->kind_by_jail ? s->jail :
+	    path_row(p)->kind);
+}
 
-	if (b == s->jail || (unsigned)b >= JAIL_BOUNDARY__COUNT)
+static void
+set_jail(struct session *s, enum boundary b)
+{
+	size_t p;
+
+	if (b == s->jail || (unsigned)b >= BOUNDARY__COUNT ||
+	    !boundary_row(b)->jail_option)
 		return;
 	s->jail = b;
-	world_free(ps->world);	/* (its names go with it; files stay) */
-	ps->world = path_world(s, PATH_JAIL);
+	for (p = 0; p < PATH__COUNT; p++) {
+		struct pathstate *ps = &s->paths[p];
+		if (!path_row((enum path_id)p)->kind_by_jail)
+			continue;
+		world_free(ps->world);	/* (its names go with it; files
+					   stay) */
+		ps->world = path_world(s, (enum path_id)p);
+	}
 }
 
 void
-session_set_jail(struct session *s, enum jail_boundary b)
+session_set_jail(struct session *s, enum boundary b)
 {
 	s->jail_explicit = true;
 	set_jail(s, b);
@@ -851,10 +840,10 @@ take_policy(struct session *s, const struct policy *p)
 void
 session_set_policy(struct session *s, const struct policy *p)
 {
-	enum jail_boundary b;
+	enum boundary b;
 
 	if (!s->jail_explicit && p->jail != NULL &&
-	    jail_boundary_parse(p->jail, &b))
+	    boundary_parse(p->jail, &b))
 		set_jail(s, b);
 	take_policy(s, p);
 	if (!s->budget_explicit)
@@ -877,10 +866,7 @@ session_budget_limit(const struct session *s, enum path_id p)
 const char *
 session_path_adjective(enum path_id p)
 {
-	static const char *const adj[PATH__COUNT] = {
-		"unsafe", "sandboxed", "jailed", "jailed"
-	};
-	return adj[p];
+	return path_row(p)->adjective;
 }
 
 /* ---- the names a policy may list (policy.h) ---- */
@@ -1893,7 +1879,7 @@ static bool
 gvisor_path(const struct step *st)
 {
 	return st->path == PATH_GVISOR || (st->path == PATH_JAIL &&
-	    st->s->jail == JAIL_BOUNDARY_GVISOR);
+	    st->s->jail == BOUNDARY_GVISOR);
 }
 
 /* A path without a world's output (the sandbox's evaluator, the model,
@@ -1975,14 +1961,22 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 	    gvisor_path(st) ? " (gVisor)" : "") :
 	    arena_printf(st->a, "%s %s%s", session_path_adjective(st->path),
 	    cmdname ? cmdname : "code", gvisor_path(st) ? " (gVisor)" : "");
-	trace_render(&(struct trace_step){ .r = r, .a = st->a,
-	    .path = st->path, .input = input, .len = len,
-	    .is_command = cmdname != NULL, .effects = st->ev.effects.items,
-	    .neffects = st->ev.effects.n,
-	    .filter = policy_filter_name(st->s->policy),
-	    .gvisor = gvisor_path(st), .world = st->world != NULL,
-	    .restarted = st->restarted, .resumed = st->resumed,
-	    .raised_after = st->raised_after, .essay = st->essay });
+	{
+		const struct trace_step ts = { .r = r, .a = st->a,
+		    .path = st->path, .input = input, .len = len,
+		    .is_command = cmdname != NULL,
+		    .effects = st->ev.effects.items,
+		    .neffects = st->ev.effects.n,
+		    .filter = policy_filter_name(st->s->policy),
+		    .gvisor = gvisor_path(st), .world = st->world != NULL,
+		    .restarted = st->restarted, .resumed = st->resumed,
+		    .raised_after = st->raised_after, .essay = st->essay };
+		/* harm done on the unsafe path lands: decided here, said
+		 * by trace_render */
+		if (trace_lands(&ts))
+			r->verdict = VERDICT_LANDED;
+		trace_render(&ts);
+	}
 }
 
 /*

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "paths.h"
 #include "record.h"
 
 struct arena;
@@ -26,28 +27,6 @@ struct policy_names;
  * (policy_parse checks a policy's lists with them). */
 extern const struct policy_names session_policy_names;
 
-#define PATH_BIT(p) (1u << (p))
-#define PATHS_DEFAULT (PATH_BIT(PATH_UNSAFE) | PATH_BIT(PATH_SANDBOX))
-
-/*
- * The jail path's boundary (--jail): X(enum suffix, name).
- *   ns      the host kernel's namespaces, Landlock and seccomp (jail.h,
- *           world.h's jail kind)
- *   gvisor  gVisor's runsc: a user-space kernel between the code and the
- *           host's (world.h's gvisor kind)
- */
-#define JAIL_BOUNDARIES(X)			\
-	X(NS,     "ns")				\
-	X(GVISOR, "gvisor")
-
-#define X_ENUM(e, name) JAIL_BOUNDARY_##e,
-enum jail_boundary { JAIL_BOUNDARIES(X_ENUM) JAIL_BOUNDARY__COUNT };
-#undef X_ENUM
-
-const char *jail_boundary_name(enum jail_boundary b);
-/* Parse "ns" or "gvisor"; false when unknown. */
-bool jail_boundary_parse(const char *name, enum jail_boundary *out);
-
 struct session_opts {
 	unsigned		 paths;		/* PATH_BIT()s; 0: the default */
 	const struct policy	*policy;	/* NULL: the essay preset */
@@ -58,9 +37,10 @@ struct session_opts {
 						   policy first (defense in depth) */
 	int			 jail_fail_at;	/* test hook: a jail set-up step
 						   to fail (jail.h); 0 = none */
-	int			 jail;		/* enum jail_boundary, with
-						   jail_set; else the policy's
-						   jail key, or ns */
+	int			 jail;		/* enum boundary (paths.h: a
+						   jail_option), with jail_set;
+						   else the policy's jail key,
+						   or the jail path's own */
 	bool			 jail_set;
 	int			 engine;	/* the paths' worlds: enum
 						   world_engine (world.h); 0 =
@@ -139,13 +119,18 @@ size_t session_kept(const struct session *s);
 
 unsigned session_paths(const struct session *s);
 void session_set_paths(struct session *s, unsigned paths);
-/* The jail path's boundary; setting another one ends the jail path's
- * world (its names; its files are kept) and the next input builds one
- * of the new boundary.  Set so, or by --jail, it stays when a policy
- * with a jail key comes (session_set_policy); otherwise the policy's
- * key sets it. */
-enum jail_boundary session_jail(const struct session *s);
-void session_set_jail(struct session *s, enum jail_boundary b);
+/* The boundary of the paths whose kind --jail chooses (paths.h's
+ * kind_by_jail: the jail path); setting another one (a jail_option) ends
+ * their worlds (their names; their files are kept) and the next input
+ * builds one of the new boundary.  Set so, or by --jail, it stays when a
+ * policy with a jail key comes (session_set_policy); otherwise the
+ * policy's key sets it. */
+enum boundary session_jail(const struct session *s);
+void session_set_jail(struct session *s, enum boundary b);
+/* Path p's boundary now: its row's kind, or the session's jail kind for
+ * a path whose kind --jail chooses. */
+const struct boundary_row *session_boundary(const struct session *s,
+    enum path_id p);
 const struct policy *session_policy(const struct session *s);
 void session_set_policy(struct session *s, const struct policy *p);
 void session_set_budget(struct session *s, unsigned limit);
@@ -245,7 +230,8 @@ void session_report_panes(struct session *s);
 size_t session_files(struct session *s, enum path_id p, struct arena *a,
     struct record_file **out);
 
-/* "unsafe", "sandboxed", "jailed": the word the essay's labels use. */
+/* "unsafe", "sandboxed", "jailed": the word the essay's labels use
+ * (path_row(p)->adjective). */
 const char *session_path_adjective(enum path_id p);
 
 #endif

@@ -19,6 +19,7 @@
 
 #include "arena.h"
 #include "fixtures.h"
+#include "layers.h"
 #include "mockfs.h"
 #include "policy.h"
 #include "record.h"
@@ -843,6 +844,55 @@ test_records_carry_panes(void **state)
 	assert_false(same_file(fl, file_named(base, nbase, "report.txt")));
 }
 
+/* The path table answers what code used to ask of path ids. */
+static void
+test_path_rows(void **state)
+{
+	struct fx *f = *state;
+	enum path_id p;
+	enum boundary b;
+	enum layer seq[LAYERS_PATH_MAX];
+
+	assert_true(record_path_parse("jail:ns", 7, &p));
+	assert_int_equal(p, PATH_JAIL);
+	assert_true(record_path_parse("jail:gvisor", 11, &p));
+	assert_int_equal(p, PATH_GVISOR);
+	assert_false(record_path_parse("jail:", 5, &p));
+	assert_int_equal(PATHS_DEFAULT, PATH_BIT(PATH_UNSAFE) |
+	    PATH_BIT(PATH_SANDBOX));
+	assert_int_equal(paths_offered(), PATH_BIT(PATH_UNSAFE) |
+	    PATH_BIT(PATH_SANDBOX) | PATH_BIT(PATH_JAIL));
+	assert_int_equal(paths_guarded(GUARD_KERNEL), PATH_BIT(PATH_JAIL) |
+	    PATH_BIT(PATH_GVISOR));
+	assert_int_equal(path_policy(), PATH_SANDBOX);
+	assert_int_equal(path_home(PATH_BIT(PATH_UNSAFE) |
+	    PATH_BIT(PATH_JAIL)), PATH_JAIL);
+	assert_int_equal(path_home(PATH_BIT(PATH_GVISOR)), PATH_SANDBOX);
+	assert_int_equal(path_foremost(PATH_BIT(PATH_GVISOR) |
+	    PATH_BIT(PATH_UNSAFE)), PATH_GVISOR);
+	assert_true(record_path_is_jail(PATH_GVISOR));
+	assert_false(record_path_is_jail(PATH_SANDBOX));
+	/* --jail takes the kernel kinds only */
+	assert_true(boundary_parse("gvisor", &b));
+	assert_int_equal(b, BOUNDARY_GVISOR);
+	assert_false(boundary_parse("none", &b));
+	assert_false(boundary_parse("policy", &b));
+	assert_int_equal(session_boundary(f->s, PATH_JAIL)->id, BOUNDARY_NS);
+	session_set_jail(f->s, BOUNDARY_GVISOR);
+	assert_int_equal(session_boundary(f->s, PATH_JAIL)->id,
+	    BOUNDARY_GVISOR);
+	assert_int_equal(session_boundary(f->s, PATH_UNSAFE)->id,
+	    BOUNDARY_NONE);
+	/* the layers a strip draws, from the kind's row or the table */
+	assert_int_equal(layers_path(BOUNDARY_GVISOR, KIND_CODE, seq), 4);
+	assert_int_equal(seq[1], LAYER_GVISOR);
+	assert_int_equal(layers_path(BOUNDARY_NS, KIND_CODE, seq), 6);
+	assert_int_equal(seq[5], LAYER_EVAL);
+	assert_int_equal(layers_path(BOUNDARY_NONE, KIND_CODE, seq), 2);
+	assert_true(layers_path(BOUNDARY_POLICY, KIND_COMMAND, seq) >
+	    layers_path(BOUNDARY_POLICY, KIND_CODE, seq));
+}
+
 int
 main(void)
 {
@@ -869,6 +919,7 @@ main(void)
 		T(test_command_forms),
 		T(test_weak_presets_words),
 		T(test_records_carry_panes),
+		T(test_path_rows),
 #undef T
 #define S(fn) cmocka_unit_test_setup_teardown(fn, setup_small, fx_teardown)
 		S(test_memory_cap_per_input),
