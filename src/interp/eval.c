@@ -64,12 +64,6 @@ eval_init(struct eval *ev, struct arena *a, const struct eval_model *model,
 	ev->ws.effects = &ev->effects;
 }
 
-value
-eval_object(struct rt *rt, enum mkind kind, const char *name)
-{
-	return rt->ev->model->object(rt->arena, kind, name);
-}
-
 struct eval_calls *
 eval_calls_new(const char *const *list, bool calls_only, bool notes_private)
 {

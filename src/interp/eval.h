@@ -110,8 +110,13 @@ void eval_init(struct eval *ev, struct arena *a,
     bool jailed);
 
 /* A new object of the evaluation's model (ev->model->object) in rt's
- * arena: a range, an iterator, a dict view. */
-value eval_object(struct rt *rt, enum mkind kind, const char *name);
+ * arena: a range, an iterator, a dict view.  (Inline: the builtins that
+ * make these need the model, not the evaluator.) */
+static inline value
+eval_object(struct rt *rt, enum mkind kind, const char *name)
+{
+	return rt->ev->model->object(rt->arena, kind, name);
+}
 
 /*
  * Evaluate a whole tree (EXPRESSION or MODULE).  *has_value is false when
