@@ -78,17 +78,7 @@
 
 #include "clock.h"
 #include "jail_int.h"
-
-#ifndef __NR_pidfd_open
-#define __NR_pidfd_open		434
-#endif
-#ifndef __NR_close_range
-#define __NR_close_range	436
-#endif
-#ifndef PR_CAP_AMBIENT
-#define PR_CAP_AMBIENT		47
-#define PR_CAP_AMBIENT_CLEAR_ALL 4
-#endif
+#include "jail_sys.h"
 
 /* The id the jail sees itself as: not 0, so nothing mistakes it for root. */
 #define JAIL_INNER_ID		1000

@@ -53,10 +53,7 @@
 #include "world.h"
 #include "world_int.h"
 #include "xalloc.h"
-
-#ifndef __NR_pidfd_send_signal
-#define __NR_pidfd_send_signal	424
-#endif
+#include "jail_sys.h"
 
 #define BUILD_MS	10000	/* set-up, valgrind included */
 #define INTERRUPT_GRACE_MS 1000	/* Ctrl-C to the world's kill */

@@ -76,13 +76,7 @@
 #include "world.h"
 #include "world_int.h"
 #include "xalloc.h"
-
-#ifndef __NR_pidfd_open
-#define __NR_pidfd_open		434
-#endif
-#ifndef __NR_close_range
-#define __NR_close_range	436
-#endif
+#include "jail_sys.h"
 
 /* The worker's mount point, inside, and the CPython module's beside it
  * (pymod.c looks for it next to the program). */

@@ -70,10 +70,7 @@
 #include "wire.h"
 #include "world.h"
 #include "world_int.h"
-
-#ifndef __NR_close_range
-#define __NR_close_range	436
-#endif
+#include "jail_sys.h"
 
 /* The page PID 1 and the supervisor share. */
 struct shared {

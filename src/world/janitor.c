@@ -60,13 +60,7 @@
 #include "clock.h"
 #include "jail_ids.h"
 #include "world_int.h"
-
-#ifndef __NR_pidfd_open
-#define __NR_pidfd_open		434
-#endif
-#ifndef __NR_close_range
-#define __NR_close_range	436
-#endif
+#include "jail_sys.h"
 
 /* How long the janitor waits for the worlds' processes to end. */
 #define JANITOR_WAIT_MS		10000

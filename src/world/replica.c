@@ -81,10 +81,7 @@
 #include "jail_int.h"
 #include "wire.h"
 #include "world_int.h"
-
-#ifndef __NR_close_range
-#define __NR_close_range	436
-#endif
+#include "jail_sys.h"
 
 /* The new root is built here, in the private mount namespace. */
 #define NEWROOT		"/tmp"

@@ -78,16 +78,7 @@
 #include "world.h"
 #include "world_int.h"
 #include "xalloc.h"
-
-#ifndef __NR_pidfd_open
-#define __NR_pidfd_open		434
-#endif
-#ifndef __NR_pidfd_send_signal
-#define __NR_pidfd_send_signal	424
-#endif
-#ifndef __NR_close_range
-#define __NR_close_range	436
-#endif
+#include "jail_sys.h"
 
 #define ZYGOTE_TIMEOUT_MS	10000	/* start-up (valgrind is slow) */
 #define ZYGOTE_FLAG		"--world-zygote"	/* argv[1] */
