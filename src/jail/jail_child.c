@@ -440,7 +440,7 @@ pid1_main(struct stage *st)
 	if (injected(st, JAIL_STEP_SECCOMP) ||
 	    jail_seccomp_enforce(st->plan->seccomp, st->status_wr) == -1)
 		refuse(st, JAIL_STEP_SECCOMP, errno, NULL);
-	if (jail_wire_send(st->status_wr, WIRE_READY, NULL, 0, NULL, 0) == -1)
+	if (jail_wire_send(st->status_wr, WW_READY, NULL, 0, NULL, 0) == -1)
 		_exit(JAIL_EXIT_SETUP);
 
 	result_fd = st->result_wr;
@@ -463,7 +463,7 @@ jail_write_result(const void *data, size_t len)
 /* ---------------------------------------------------------------- */
 
 static void
-send_or_die(int fd, enum wire_type type, const void *a, size_t alen,
+send_or_die(int fd, enum ww_type type, const void *a, size_t alen,
     const void *b, size_t blen)
 {
 	if (jail_wire_send(fd, type, a, alen, b, blen) == -1)
@@ -500,7 +500,7 @@ send_workspace(const struct jail_plan *p, const struct stat *host_root,
 		_exit(JAIL_EXIT_SETUP);
 	d = opendir(".");
 	if (d == NULL) {
-		send_or_die(fd, WIRE_TRUNCATED, NULL, 0, NULL, 0);
+		send_or_die(fd, WW_FLAT_CUT, NULL, 0, NULL, 0);
 		return;
 	}
 	while ((de = readdir(d)) != NULL) {
@@ -553,7 +553,7 @@ send_workspace(const struct jail_plan *p, const struct stat *host_root,
 
 			memcpy(head, &namelen, 4);
 			memcpy(head + 4, names[i], namelen);
-			send_or_die(fd, WIRE_FILE, head, 4 + namelen, data,
+			send_or_die(fd, WW_FLAT_FILE, head, 4 + namelen, data,
 			    (size_t)got);
 		}
 		free(data);
@@ -561,7 +561,7 @@ send_workspace(const struct jail_plan *p, const struct stat *host_root,
 		sent++;
 	}
 	if (truncated)
-		send_or_die(fd, WIRE_TRUNCATED, NULL, 0, NULL, 0);
+		send_or_die(fd, WW_FLAT_CUT, NULL, 0, NULL, 0);
 }
 
 /* What the warden gathered from PID 1's status pipe. */
@@ -579,24 +579,19 @@ struct status_log {
 static void
 scan_status(struct status_log *sl)
 {
+	struct wire_frame f;
 	size_t off = 0;
 
-	while (sl->len - off >= WIRE_HEADER) {
-		uint32_t len;
-		char type = sl->buf[off];
-
-		memcpy(&len, sl->buf + off + 1, 4);
-		if (len > sl->len - off - WIRE_HEADER)
-			break;
-		if (type == WIRE_READY && !sl->has_refusal)
+	while (wire_next(sl->buf, sl->len, &off, wire_any, NULL, &f) == 1) {
+		if (f.type == WW_READY && !sl->has_refusal)
 			sl->ready = true;
-		else if (type == WIRE_REFUSE && !sl->ready && !sl->has_refusal) {
+		else if (f.type == WW_REFUSE && !sl->ready &&
+		    !sl->has_refusal) {
 			sl->has_refusal = true;
-			sl->refusal_off = off + WIRE_HEADER;
-			sl->refusal_len = len;
-		} else if (type == WIRE_SECCOMP && sl->ready && len == 4)
-			memcpy(&sl->seccomp_nr, sl->buf + off + WIRE_HEADER, 4);
-		off += WIRE_HEADER + len;
+			sl->refusal_off = (size_t)(f.pay - sl->buf);
+			sl->refusal_len = f.len;
+		} else if (f.type == WW_SECCOMP && sl->ready && f.len == 4)
+			memcpy(&sl->seccomp_nr, f.pay, 4);
 	}
 	/* Keep a refusal in place; otherwise drop what was parsed. */
 	if (!sl->has_refusal && off > 0) {
@@ -689,7 +684,7 @@ warden_supervise(struct stage *st, const struct stat *host_root, pid_t pid,
 
 	if (sl.has_refusal) {
 		/* PID 1 refused a step: forward its frame unchanged. */
-		send_or_die(st->report_fd, WIRE_REFUSE,
+		send_or_die(st->report_fd, WW_REFUSE,
 		    sl.buf + sl.refusal_off, sl.refusal_len, NULL, 0);
 		_exit(0);
 	}
@@ -714,11 +709,11 @@ warden_supervise(struct stage *st, const struct stat *host_root, pid_t pid,
 	    (uint64_t)ru.ru_utime.tv_usec +
 	    (uint64_t)ru.ru_stime.tv_sec * 1000000 +
 	    (uint64_t)ru.ru_stime.tv_usec;
-	send_or_die(st->report_fd, WIRE_WAIT, &ww, sizeof ww, NULL, 0);
-	send_or_die(st->report_fd, WIRE_RESULT, result, rlen, NULL, 0);
+	send_or_die(st->report_fd, WW_WAIT, &ww, sizeof ww, NULL, 0);
+	send_or_die(st->report_fd, WW_OUTPUT, result, rlen, NULL, 0);
 	free(result);
 	send_workspace(p, host_root, st->report_fd);
-	send_or_die(st->report_fd, WIRE_END, NULL, 0, NULL, 0);
+	send_or_die(st->report_fd, WW_END, NULL, 0, NULL, 0);
 	_exit(0);
 }
 

@@ -1,10 +1,9 @@
 /*
  * jail_int.h -- what the jail's files share and nobody else needs.
  *
- * The wire: every message between the jail's processes is a frame, a
- * one-byte type, a 32-bit payload length in host byte order (both ends
- * are the same machine), then the payload.  The reader of a frame
- * validates the type and the length before it uses a byte of it.
+ * The wire: every message between the jail's processes is a frame of the
+ * one wire (jail_wire.h), which the worlds speak too.  The reader of a
+ * frame validates the type and the length before it uses a byte of it.
  *
  * The plan: the resolved configuration, copied into each forked process
  * by fork() itself, so no process of the jail reads the caller's memory
@@ -21,19 +20,8 @@
 struct sock_filter;
 
 #include "jail.h"
+#include "jail_wire.h"
 
-enum wire_type {
-	WIRE_REFUSE	= 'R',	/* u32 step, i32 errno, detail text */
-	WIRE_WAIT	= 'W',	/* struct wire_wait */
-	WIRE_RESULT	= 'O',	/* the bytes fn wrote */
-	WIRE_FILE	= 'F',	/* u32 name length, name, data */
-	WIRE_TRUNCATED	= 'T',	/* empty: workspace was cut to the caps */
-	WIRE_END	= 'E',	/* empty: nothing follows */
-	WIRE_READY	= 'Y',	/* eval -> warden: set-up done, fn runs */
-	WIRE_SECCOMP	= 'S',	/* eval -> warden: i32 trapped syscall */
-};
-
-#define WIRE_HEADER	5	/* type + u32 length */
 #define WIRE_DETAIL_MAX	200	/* bytes of detail text in a refusal */
 #define WIRE_NAME_MAX	255	/* bytes in a workspace file name */
 
@@ -81,7 +69,7 @@ bool jail_is_flat_name(const char *name, size_t len);
  * Write one whole frame; a and b are concatenated into the payload.
  * Async-signal-safe (the SIGSYS handler uses it).  0, or -1 with errno.
  */
-int jail_wire_send(int fd, enum wire_type type, const void *a, size_t alen,
+int jail_wire_send(int fd, enum ww_type type, const void *a, size_t alen,
     const void *b, size_t blen);
 /* Send a refusal frame for step with err and a short detail (may be NULL). */
 int jail_wire_refuse(int fd, enum jail_step step, int err,
@@ -90,7 +78,7 @@ int jail_wire_refuse(int fd, enum jail_step step, int err,
 /*
  * Parse a whole reply (buf, buflen) from the jail into *out, which must
  * start zeroed with exit_code and seccomp_syscall at -1: frames in order
- * (a refusal; or WAIT, RESULT, FILE..., TRUNCATED?, END), every length,
+ * (a refusal; or WAIT, OUTPUT, FLAT_FILE..., FLAT_CUT?, END), every length,
  * step, errno and file name checked against p's caps.  Returns false and
  * leaves an ERROR outcome (nothing allocated) on any malformed byte.
  */

@@ -110,7 +110,7 @@ on_sigsys(int sig, siginfo_t *si, void *uctx)
 	(void)sig;
 	(void)uctx;
 	if (sigsys_report_fd >= 0)
-		(void)jail_wire_send(sigsys_report_fd, WIRE_SECCOMP, &nr,
+		(void)jail_wire_send(sigsys_report_fd, WW_SECCOMP, &nr,
 		    sizeof nr, NULL, 0);
 	_exit(JAIL_EXIT_SECCOMP);
 }

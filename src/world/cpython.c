@@ -272,6 +272,8 @@ live_tell(struct cpy *c, const char *pay, size_t len)
 	}
 }
 
+static bool live_head(const char *head, uint32_t *len);
+
 /* Take what c's socket holds of live frames now, without waiting. */
 static void
 pump_one(struct cpy *c)
@@ -288,9 +290,7 @@ pump_one(struct cpy *c)
 			pu->nhead += (size_t)r;
 			if (pu->nhead < WIRE_HEADER)
 				return;
-			memcpy(&pu->len, pu->head + 1, 4);
-			if (pu->head[0] != WW_LIVE || pu->len < 1 ||
-			    pu->len > WW_MAX_LIVE + 1) {
+			if (!live_head(pu->head, &pu->len)) {
 				pu->held = true;	/* the reply's */
 				return;
 			}
@@ -329,9 +329,7 @@ pump_finish(struct cpy *c, double *deadline)
 		if ((end = read_n(c, saved.head + saved.nhead, WIRE_HEADER -
 		    saved.nhead, deadline)) != READ_OK)
 			return end;
-		memcpy(&saved.len, saved.head + 1, 4);
-		if (saved.head[0] != WW_LIVE || saved.len < 1 ||
-		    saved.len > WW_MAX_LIVE + 1) {
+		if (!live_head(saved.head, &saved.len)) {
 			memcpy(pu->head, saved.head, WIRE_HEADER);
 			pu->nhead = WIRE_HEADER;
 			pu->hoff = 0;
@@ -408,31 +406,48 @@ read_n(struct cpy *c, char *p, size_t n, double *deadline)
 	return READ_OK;
 }
 
-/* The most a frame of this type may carry, or 0 when it is unknown. */
-static size_t
-frame_cap(char type)
+/* What a reply's frame may carry (jail_wire.h's wire_head checks it
+ * before its payload is read). */
+static struct wire_len
+reply_rule(enum ww_type type, const void *ctx)
 {
+	(void)ctx;
 	switch (type) {
 	case WW_READY: case WW_END:
-		return 0;
-	case WW_TRUNCATED:	return 4 + WW_MAX_UNSENT;
-	case WW_REFUSE:		return 8 + WW_MAX_DETAIL;
-	case WW_STATUS:		return 12;
-	case WW_DROPPED:	return 4;
-	case WW_TAIL:		return 8;
-	case WW_ENDED:		return 4;
-	case WW_RESULT:		return WW_MAX_RESULT;
-	case WW_MESSAGE:	return WW_MAX_RESULT;
-	case WW_ERROR:		return WW_MAX_ERROR;
-	case WW_OUTPUT:		return WW_MAX_OUTPUT;
-	case WW_LIVE:		return WW_MAX_LIVE + 1;
-	case WW_EVENT:		return WW_MAX_EVENT;
-	case WW_NAMES:		return WW_MAX_NAMES;
-	case WW_LITERALS_F:	return WW_MAX_LITERALS;
-	case WW_FILE:		return 8 + WW_MAX_PATH + WW_MAX_FILE_BYTES;
-	case WW_CUT:		return 12;
-	default:		return (size_t)-1;
+		return (struct wire_len){ 0, 0 };
+	case WW_TRUNCATED:	return (struct wire_len){ 0, 4 + WW_MAX_UNSENT };
+	case WW_REFUSE:		return (struct wire_len){ 0, 8 + WW_MAX_DETAIL };
+	case WW_STATUS:		return (struct wire_len){ 12, 12 };
+	case WW_DROPPED:	return (struct wire_len){ 4, 4 };
+	case WW_TAIL:		return (struct wire_len){ 8, 8 };
+	case WW_ENDED:		return (struct wire_len){ 4, 4 };
+	case WW_RESULT:		return (struct wire_len){ 0, WW_MAX_RESULT };
+	case WW_MESSAGE:	return (struct wire_len){ 0, WW_MAX_RESULT };
+	case WW_ERROR:		return (struct wire_len){ 0, WW_MAX_ERROR };
+	case WW_OUTPUT:		return (struct wire_len){ 0, WW_MAX_OUTPUT };
+	case WW_LIVE:		return (struct wire_len){ 1, WW_MAX_LIVE + 1 };
+	case WW_EVENT:		return (struct wire_len){ 0, WW_MAX_EVENT };
+	case WW_NAMES:		return (struct wire_len){ 0, WW_MAX_NAMES };
+	case WW_LITERALS_F:	return (struct wire_len){ 0, WW_MAX_LITERALS };
+	case WW_FILE:
+		return (struct wire_len){ 0, 8 + WW_MAX_PATH +
+		    WW_MAX_FILE_BYTES };
+	case WW_CUT:		return (struct wire_len){ 12, 12 };
+	default:		return WIRE_REJECT;
 	}
+}
+
+/* A live frame's header (pump_one, pump_finish): true when head is one,
+ * with its length in *len. */
+static bool
+live_head(const char *head, uint32_t *len)
+{
+	struct wire_frame f;
+
+	if (!wire_head(head, reply_rule, NULL, &f) || f.type != WW_LIVE)
+		return false;
+	*len = f.len;
+	return true;
 }
 
 static bool
@@ -529,28 +544,24 @@ read_reply(struct cpy *c, double deadline, struct arena *a, struct raw *r)
 	r->files = mfs_new();
 	for (;;) {
 		char head[WIRE_HEADER], *pay;
+		struct wire_frame f;
 		uint32_t len;
 		enum read_end end;
 
 		end = read_n(c, head, sizeof head, &deadline);
 		if (end != READ_OK)
 			return end;
-		memcpy(&len, head + 1, 4);
-		if (frame_cap(head[0]) == (size_t)-1 ||
-		    len > frame_cap(head[0]) ||
-		    ((head[0] == WW_STATUS || head[0] == WW_CUT) && len != 12) ||
-		    (head[0] == WW_ENDED && len != 4) ||
-		    (head[0] == WW_TAIL && len != 8))
+		if (!wire_head(head, reply_rule, NULL, &f))
 			return READ_BAD;
-		if (head[0] == WW_LIVE) {
+		len = f.len;
+		if (f.type == WW_LIVE) {
 			/* Output as it is written, for a screen to show now
 			 * (world_input.live); the reply's O frame is what the
 			 * record keeps.  Not in the arena: a loop printing
 			 * until the wall clock sends many. */
 			static char live[WW_MAX_LIVE + 1];
-			if (len < 1 || (end = read_n(c, live, len, &deadline))
-			    != READ_OK)
-				return len < 1 ? READ_BAD : end;
+			if ((end = read_n(c, live, len, &deadline)) != READ_OK)
+				return end;
 			if (live[0] != 'o' && live[0] != 'e')
 				return READ_BAD;
 			live_tell(c, live, len);
@@ -560,7 +571,7 @@ read_reply(struct cpy *c, double deadline, struct arena *a, struct raw *r)
 		if ((end = read_n(c, pay, len, &deadline)) != READ_OK)
 			return end;
 		pay[len] = '\0';
-		switch (head[0]) {
+		switch (f.type) {
 		case WW_READY:
 			r->ready = true;
 			return READ_OK;
@@ -693,6 +704,8 @@ read_reply(struct cpy *c, double deadline, struct arena *a, struct raw *r)
 			r->status = RAW_ENDED;
 			break;
 		}
+		default:	/* (reply_rule let no other type through) */
+			return READ_BAD;
 		}
 	}
 }

@@ -712,7 +712,7 @@ refuse(int sock, enum world_step step, int err, const char *detail)
 	memcpy(buf, &s, 4);
 	memcpy(buf + 4, &e, 4);
 	memcpy(buf + 8, detail, n);
-	(void)jail_wire_send(sock, (enum wire_type)WW_REFUSE, buf, 8 + n,
+	(void)jail_wire_send(sock, WW_REFUSE, buf, 8 + n,
 	    NULL, 0);
 	_exit(JAIL_EXIT_SETUP);
 }
@@ -843,7 +843,7 @@ gvisor_worker(int fail_at, uint64_t mem)
 		world_interp_group();
 		close(KEPT_STDOUT);
 		pyrun_after_fork();
-		if (jail_wire_send(sock, (enum wire_type)WW_READY, NULL, 0,
+		if (jail_wire_send(sock, WW_READY, NULL, 0,
 		    NULL, 0) == -1)
 			_exit(0);
 		pyrun_serve(sock, 4, 5);

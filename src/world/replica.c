@@ -125,7 +125,7 @@ refuse(struct stage *st, enum world_step step, int err)
 	memcpy(buf, &s, 4);
 	memcpy(buf + 4, &e, 4);
 	memcpy(buf + 8, st->detail, n);
-	(void)jail_wire_send(st->sock, (enum wire_type)WW_REFUSE, buf, 8 + n,
+	(void)jail_wire_send(st->sock, WW_REFUSE, buf, 8 + n,
 	    NULL, 0);
 	_exit(JAIL_EXIT_SETUP);
 }
@@ -880,7 +880,7 @@ pid1_main(struct stage *st)
 	if (interp == 0) {
 		world_interp_group();
 		pyrun_after_fork();
-		if (jail_wire_send(st->sock, (enum wire_type)WW_READY, NULL, 0,
+		if (jail_wire_send(st->sock, WW_READY, NULL, 0,
 		    NULL, 0) == -1)
 			_exit(0);
 		pyrun_serve(st->sock, st->capfd, st->wsdir);
