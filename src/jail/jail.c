@@ -587,6 +587,7 @@ run_with(const struct jail_config *cfg, const struct jail_ids *ids,
 	struct jail_plan plan;
 	struct reply r;
 	double start;
+	const char *failed;
 	int fds[2], wstatus;
 	pid_t pid;
 
@@ -620,7 +621,9 @@ run_with(const struct jail_config *cfg, const struct jail_ids *ids,
 		return -1;
 	}
 	plan.host_fd = fds[1];
-	pid = plan.fail_at == JAIL_STEP_FORK ? -1 : fork();
+	/* (the warden's own steps are jail_child_main's, each refused by
+	 * its name) */
+	pid = plan.fail_at == JAIL_STEP_FORK ? -1 : jail_fork(NULL, &failed);
 	if (pid == -1) {
 		int err = plan.fail_at == JAIL_STEP_FORK ? ECANCELED : errno;
 

@@ -844,9 +844,18 @@ void
 jail_child_main(const struct jail_plan *plan)
 {
 	struct stage st;
+	static const struct jail_child_spec pid1 = {
+		/* PID 1 dies with the warden.  Its parent is outside the new
+		 * pid namespace, so getppid() says 0 and cannot show a warden
+		 * that died before the prctl; but then the status pipe has no
+		 * reader, the "ready" frame fails with EPIPE, and PID 1 exits
+		 * before fn runs. */
+		.flags = JAIL_FORK_PID1,
+	};
 	struct stat host_root;
 	char detail[WIRE_DETAIL_MAX];
-	int result_pipe[2], status_pipe[2], pidfd;
+	const char *failed;
+	int result_pipe[2], status_pipe[2], pidfd, err;
 	uid_t uid;
 	gid_t gid;
 	pid_t pid;
@@ -893,27 +902,19 @@ jail_child_main(const struct jail_plan *plan)
 		refuse(&st, JAIL_STEP_PID1, errno, NULL);
 	if (pipe2(status_pipe, O_CLOEXEC) == -1)
 		refuse(&st, JAIL_STEP_PID1, errno, NULL);
-	pid = fork();
+	pid = jail_fork(&pid1, &failed);
 	if (pid == -1)
 		refuse(&st, JAIL_STEP_PID1, errno, NULL);
 	if (pid == 0) {
+		err = errno;
 		close(st.host_fd);	/* fn never holds the host pipe */
 		close(result_pipe[0]);
 		close(status_pipe[0]);
 		st.result_wr = result_pipe[1];
 		st.status_wr = status_pipe[1];
 		st.report_fd = status_pipe[1];
-		/* PID 1 dies with the warden.  Its parent is outside the new
-		 * pid namespace, so getppid() says 0 and cannot show a warden
-		 * that died before this prctl; but then the status pipe has
-		 * no reader, the "ready" frame fails with EPIPE, and PID 1
-		 * exits before fn runs. */
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1)
-			refuse(&st, JAIL_STEP_PID1, errno, "pdeathsig");
-		if (getpid() != 1) {
-			errno = EPERM;
-			refuse(&st, JAIL_STEP_PID1, errno, "not PID 1");
-		}
+		if (failed != NULL)
+			refuse(&st, JAIL_STEP_PID1, err, failed);
 		pid1_main(&st);
 	}
 	close(result_pipe[1]);

@@ -407,58 +407,63 @@ chown_one(const char *path, const struct stat *sb, int flag,
 /*
  * As root, the child becomes the world's own id before runsc starts: in
  * the world's memory cgroup first where the machine has one (every
- * process runsc starts is then in it), then no groups, the id as every
- * uid and gid.  runsc runs --rootless as that id: its sandbox, gofer and
- * Sentry run as an id no one else on the host holds, not as nobody.
- * 0, or -1 with what failed in errfd.
+ * process runsc starts is then in it: this step, jail_fork's prepare),
+ * then no groups, the id as every uid and gid (jail_fork's ids).  runsc
+ * runs --rootless as that id: its sandbox, gofer and Sentry run as an id
+ * no one else on the host holds, not as nobody.  0, or -1 with what
+ * failed on descriptor 2 (runsc.err by then).
  */
 static int
-become_world(int errfd, uid_t id)
+world_cgroup(void *ctx)
 {
+	const uid_t *id = ctx;
 	char dir[PATH_MAX], why[256] = "";
 
 	if (jail_cgroup_prepare(dir, sizeof dir, why, sizeof why) == -1) {
-		dprintf(errfd, "memory cgroup: %s\n", why);
+		dprintf(2, "memory cgroup: %s\n", why);
 		return -1;
 	}
-	if (dir[0] != '\0' && jail_cgroup_enter(dir, (unsigned)id,
+	if (dir[0] != '\0' && jail_cgroup_enter(dir, (unsigned)*id,
 	    GVISOR_MEM_BYTES, why, sizeof why) == -1) {
-		dprintf(errfd, "memory cgroup: %s: %s\n", why,
-		    strerror(errno));
-		return -1;
-	}
-	if (setgroups(0, NULL) == -1 || setresgid(id, id, id) == -1 ||
-	    setresuid(id, id, id) == -1 || geteuid() == 0) {
-		dprintf(errfd, "cannot become the world's id %u: %s\n",
-		    (unsigned)id, strerror(errno));
+		dprintf(2, "memory cgroup: %s: %s\n", why, strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
-/* The child: runsc, with the socket as its stdin and stdout; as root,
- * in the world's cgroup and as its id first (become_world). */
-static void run_runsc(int sock, int errfd, pid_t parent, uid_t id,
-    char *const *argv) __attribute__((noreturn));
-
-static void
-run_runsc(int sock, int errfd, pid_t parent, uid_t id, char *const *argv)
+/* The child: runsc, with the socket as its stdin and stdout and
+ * runsc.err as its stderr, dying with the session, signals unblocked, in
+ * a session of its own (the terminal's ^C is not runsc's); as root, in
+ * the world's cgroup and as its id first (world_cgroup). */
+static pid_t
+fork_runsc(int sock, int errfd, uid_t id, char *const *argv)
 {
-	sigset_t none;
+	const int fds[3] = { sock, sock, errfd };
+	struct jail_child_spec spec = {
+		.flags = JAIL_FORK_DEATHSIG | JAIL_FORK_SIGNALS |
+		    JAIL_FORK_SESSION | JAIL_FORK_FLUSH,
+		.fds = fds,
+		.nfds = 3,
+	};
+	const char *failed;
+	pid_t pid;
 
-	if (id != 0 && become_world(errfd, id) == -1)
+	if (id != 0) {
+		spec.flags |= JAIL_FORK_IDS;
+		spec.prepare = world_cgroup;
+		spec.ctx = &id;
+		spec.uid = id;
+		spec.gid = id;
+	}
+	pid = jail_fork(&spec, &failed);
+	if (pid != 0)
+		return pid;
+	if (failed != NULL) {
+		if (strcmp(failed, "ids") == 0)
+			dprintf(2, "cannot become the world's id %u: %s\n",
+			    (unsigned)id, strerror(errno));
 		_exit(127);
-	/* (after the ids change: a change of credentials clears it) */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1 ||
-	    getppid() != parent)
-		_exit(127);
-	if (dup2(sock, 0) == -1 || dup2(sock, 1) == -1 ||
-	    dup2(errfd, 2) == -1 ||
-	    syscall(__NR_close_range, 3U, ~0U, 0U) == -1)
-		_exit(127);
-	sigemptyset(&none);
-	(void)sigprocmask(SIG_SETMASK, &none, NULL);
-	(void)setsid();		/* the terminal's ^C is not runsc's */
+	}
 	execv(argv[0], argv);
 	dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
 	_exit(127);
@@ -572,10 +577,7 @@ gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
 	argv[k++] = bundle;
 	argv[k++] = id;
 	argv[k] = NULL;
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0)
-		run_runsc(sock, errfd, getppid(), ids.uid, argv);
+	pid = fork_runsc(sock, errfd, ids.uid, argv);
 	close(errfd);
 	if (pid < 0) {
 		snprintf(why, n, "fork: %s", strerror(errno));
@@ -633,35 +635,34 @@ gvisor_failure(const struct gvisor_proc *g, char *why, size_t n)
 void
 gvisor_interrupt(struct gvisor_proc *g)
 {
+	static const int fds[3] = { -1, -1, -1 };	/* /dev/null */
+	struct jail_child_spec spec = {
+		.flags = JAIL_FORK_DEATHSIG | JAIL_FORK_SESSION |
+		    JAIL_FORK_FLUSH,
+		.fds = fds,
+		.nfds = 3,
+	};
+	const char *failed;
 	char sig[16];
-	pid_t pid, parent = getpid();
+	pid_t pid;
 
 	if (g->killer > 0 && waitpid(g->killer, NULL, WNOHANG) != 0)
 		g->killer = 0;		/* (the last one is done) */
 	if (g->pid <= 0 || g->runsc == NULL || g->killer > 0)
 		return;
 	snprintf(sig, sizeof sig, "%d", WORLD_INTERRUPT_SIGNAL);
-	fflush(NULL);
-	pid = fork();
+	/* as the id its runsc runs as, whose state it is */
+	if (g->uid != 0) {
+		spec.flags |= JAIL_FORK_IDS;
+		spec.uid = spec.gid = g->uid;
+	}
+	pid = jail_fork(&spec, &failed);
 	if (pid == 0) {
 		char *argv[] = { g->runsc, (char *)"--rootless", g->state,
 		    (char *)"kill", g->id, sig, NULL };
-		int devnull = open("/dev/null", O_RDWR);
 
-		if (devnull < 0 || dup2(devnull, 0) == -1 ||
-		    dup2(devnull, 1) == -1 || dup2(devnull, 2) == -1 ||
-		    syscall(__NR_close_range, 3U, ~0U, 0U) == -1)
-			_exit(127);
-		/* as the id its runsc runs as, whose state it is */
-		if (g->uid != 0 && (setgroups(0, NULL) == -1 ||
-		    setresgid(g->uid, g->uid, g->uid) == -1 ||
-		    setresuid(g->uid, g->uid, g->uid) == -1))
-			_exit(127);
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1 ||
-		    getppid() != parent)
-			_exit(127);
-		(void)setsid();
-		execv(argv[0], argv);
+		if (failed == NULL)
+			execv(argv[0], argv);
 		_exit(127);
 	}
 	if (pid > 0)
@@ -825,6 +826,7 @@ gvisor_worker(int fail_at, uint64_t mem)
 {
 	char why[WW_MAX_DETAIL] = "";
 	int sock = fcntl(0, F_DUPFD_CLOEXEC, 10);
+	const char *failed;
 	pid_t interp;
 
 	if (sock < 0)
@@ -837,7 +839,7 @@ gvisor_worker(int fail_at, uint64_t mem)
 	if (injected(fail_at, WORLD_STEP_RLIMITS) ||
 	    worker_rlimits(jail_mapped_bytes(), mem) == -1)
 		refuse(sock, WORLD_STEP_RLIMITS, errno, "");
-	if ((interp = fork()) == -1)
+	if ((interp = jail_fork(NULL, &failed)) == -1)
 		refuse(sock, WORLD_STEP_PYTHON, errno, "fork");
 	if (interp == 0) {
 		world_interp_group();

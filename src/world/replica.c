@@ -817,6 +817,7 @@ static void pid1_main(struct stage *st) __attribute__((noreturn));
 static void
 pid1_main(struct stage *st)
 {
+	const char *failed;
 	pid_t interp;
 
 	st->as_base = jail_mapped_bytes();
@@ -875,7 +876,8 @@ pid1_main(struct stage *st)
 	    jailkind_seccomp(st->detail, sizeof st->detail) :
 	    step_seccomp()) == -1)
 		refuse(st, WORLD_STEP_SECCOMP, errno);
-	if (injected(st, WORLD_STEP_PYTHON) || (interp = fork()) == -1)
+	if (injected(st, WORLD_STEP_PYTHON) ||
+	    (interp = jail_fork(NULL, &failed)) == -1)
 		refuse(st, WORLD_STEP_PYTHON, errno);
 	if (interp == 0) {
 		world_interp_group();
@@ -912,8 +914,12 @@ static void
 warden(struct stage *stp)
 {
 	struct stage st = *stp;
+	static const struct jail_child_spec pid1 = {
+		.flags = JAIL_FORK_PID1,	/* dies with the warden */
+	};
 	struct jail_ids ids = { 0, 0, -1 };
 	pid_t zygote = getppid(), pid;
+	const char *failed;
 	int wstatus;
 
 	if (injected(&st, WORLD_STEP_PDEATHSIG) || jail_pdeathsig(zygote) == -1)
@@ -938,14 +944,15 @@ warden(struct stage *stp)
 	    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == -1)
 		refuse(&st, WORLD_STEP_DUMPABLE, errno);
 	on_interrupt(warden_on_interrupt);
-	if (injected(&st, WORLD_STEP_PID1) || (pid = fork()) == -1)
+	if (injected(&st, WORLD_STEP_PID1) ||
+	    (pid = jail_fork(&pid1, &failed)) == -1)
 		refuse(&st, WORLD_STEP_PID1, errno);
 	if (pid == 0) {
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1)
-			refuse(&st, WORLD_STEP_PID1, errno);
-		if (getpid() != 1) {
-			snprintf(st.detail, sizeof st.detail, "not PID 1");
-			refuse(&st, WORLD_STEP_PID1, EPERM);
+		if (failed != NULL) {
+			int err = errno;
+
+			snprintf(st.detail, sizeof st.detail, "%s", failed);
+			refuse(&st, WORLD_STEP_PID1, err);
 		}
 		pid1_main(&st);
 	}
