@@ -103,54 +103,14 @@ struct stage {
 	uint64_t as_base;	/* bytes mapped before fn runs */
 };
 
-static void refuse(struct stage *st, enum jail_step step, int err,
-    const char *detail) __attribute__((noreturn));
-
-static void
-refuse(struct stage *st, enum jail_step step, int err, const char *detail)
-{
-	(void)jail_wire_refuse(st->report_fd, step, err, detail);
-	_exit(JAIL_EXIT_SETUP);
-}
-
-/* The fail_at hook: true (errno ECANCELED) when the test asks step to fail. */
-static bool
-injected(const struct stage *st, enum jail_step step)
-{
-	if (st->plan->fail_at == (int)step) {
-		errno = ECANCELED;
-		return true;
-	}
-	return false;
-}
+/* A refusal goes where this stage's refusals go (jail_refuse). */
+#define refuse(st, step, err, detail) \
+	jail_refuse((st)->report_fd, (step), (err), (detail))
+#define injected(st, step) jail_injected((st)->plan->fail_at, (step))
 
 /* ---------------------------------------------------------------- */
 /* pid1: the workspace                                               */
 /* ---------------------------------------------------------------- */
-
-/* Bytes mapped now, before anything is mounted or limited.  PID 1 is
- * undumpable by now, so its /proc/self files belong to host root; statm
- * is mode 0444 and asks for no ptrace access, so it still reads. */
-uint64_t
-jail_mapped_bytes(void)
-{
-	char buf[128];
-	unsigned long long pages;
-	ssize_t n;
-	int fd;
-
-	fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	if (sscanf(buf, "%llu", &pages) != 1)
-		return 0;
-	return (uint64_t)pages * (uint64_t)sysconf(_SC_PAGESIZE);
-}
 
 static int
 seed(int dir, const struct jail_file *f)
@@ -215,26 +175,10 @@ step_workspace(struct stage *st, char *detail, size_t n)
 static int
 step_pivot_root(char *detail, size_t n)
 {
-	char cwd[8];
-
-	/* pivot_root(".", ".") stacks the old root under the new one; the
-	 * detach then drops it, so no directory of the host stays reachable. */
-	if (chdir(WORKSPACE_MOUNTPOINT) == -1)
+	if (jail_pivot_root(WORKSPACE_MOUNTPOINT, detail, n) == -1)
 		return -1;
-	if (syscall(SYS_pivot_root, ".", ".") == -1) {
-		snprintf(detail, n, "pivot_root");
-		return -1;
-	}
-	if (umount2(".", MNT_DETACH) == -1) {
-		snprintf(detail, n, "detach old root");
-		return -1;
-	}
-	if (chdir("/") == -1)
-		return -1;
-	/* The runc lesson (CVE-2024-21626): prove the cwd is inside. */
-	if (getcwd(cwd, sizeof cwd) == NULL || strcmp(cwd, "/") != 0) {
+	if (jail_cwd_is("/") == -1) {
 		snprintf(detail, n, "cwd outside the workspace");
-		errno = EPERM;
 		return -1;
 	}
 	return 0;
@@ -245,35 +189,16 @@ step_pivot_root(char *detail, size_t n)
 /* ---------------------------------------------------------------- */
 
 static int
-set_limit(int resource, uint64_t soft, uint64_t hard)
-{
-	struct rlimit rl;
-
-	rl.rlim_cur = (rlim_t)soft;
-	rl.rlim_max = (rlim_t)hard;
-	return setrlimit(resource, &rl);
-}
-
-static int
 step_rlimits(struct stage *st)
 {
 	const struct jail_plan *p = st->plan;
+	const struct jail_limits lim = {
+		.as_bytes = p->as_bytes, .cpu_seconds = p->cpu_seconds,
+		.nproc = p->nproc, .fsize_bytes = p->fsize_bytes,
+		.nofile = p->nofile,
+	};
 
-	if (st->as_base == 0) {
-		errno = ENODATA;	/* /proc/self/statm could not be read */
-		return -1;
-	}
-	if (set_limit(RLIMIT_CPU, p->cpu_seconds, p->cpu_seconds + 1) == -1 ||
-	    set_limit(RLIMIT_AS, st->as_base + p->as_bytes,
-	    st->as_base + p->as_bytes) == -1 ||
-	    set_limit(RLIMIT_NPROC, p->nproc, p->nproc) == -1 ||
-	    set_limit(RLIMIT_FSIZE, p->fsize_bytes, p->fsize_bytes) == -1 ||
-	    set_limit(RLIMIT_NOFILE, p->nofile, p->nofile) == -1 ||
-	    set_limit(RLIMIT_CORE, 0, 0) == -1 ||
-	    set_limit(RLIMIT_MEMLOCK, 0, 0) == -1 ||
-	    set_limit(RLIMIT_MSGQUEUE, 0, 0) == -1)
-		return -1;
-	return 0;
+	return jail_set_rlimits(&lim, st->as_base);
 }
 
 /* The rlimit signals, for PID 1: see step_fds. */
@@ -294,8 +219,7 @@ static int
 step_fds(struct stage *st)
 {
 	struct sigaction sa;
-	sigset_t none;
-	int i;
+	int i, keep[5];
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = SIG_DFL;
@@ -313,95 +237,16 @@ step_fds(struct stage *st)
 	if (sigaction(SIGXCPU, &sa, NULL) == -1 ||
 	    sigaction(SIGXFSZ, &sa, NULL) == -1)
 		return -1;
-	sigemptyset(&none);
-	if (sigprocmask(SIG_SETMASK, &none, NULL) == -1)
-		return -1;
 	if (clearenv() != 0)
 		return -1;
-
-	/* Move the pipes above the range we are about to fill. */
-	if (st->result_wr < 5) {
-		st->result_wr = fcntl(st->result_wr, F_DUPFD, 5);
-		if (st->result_wr < 0)
-			return -1;
-	}
-	if (st->status_wr < 5) {
-		st->status_wr = fcntl(st->status_wr, F_DUPFD, 5);
-		if (st->status_wr < 0)
-			return -1;
-	}
-	for (i = 0; i < 3; i++)
-		if (dup2(st->devnull, i) == -1)
-			return -1;
-	if (dup2(st->result_wr, 3) == -1 || dup2(st->status_wr, 4) == -1)
+	keep[0] = keep[1] = keep[2] = st->devnull;
+	keep[3] = st->result_wr;
+	keep[4] = st->status_wr;
+	if (jail_fresh(keep, 5, 5) == -1)
 		return -1;
 	st->result_wr = 3;
 	st->status_wr = 4;
 	st->report_fd = 4;
-	if (syscall(__NR_close_range, 5U, ~0U, 0U) == -1)
-		return -1;
-	if (setsid() == -1)
-		return -1;
-	return 0;
-}
-
-int
-jail_caps_keep(uint32_t mask)
-{
-	struct __user_cap_header_struct head;
-	struct __user_cap_data_struct data[2];
-	unsigned long cap;
-
-	/* The bounding set: drop until the kernel says there is no such cap. */
-	for (cap = 0; cap < 64; cap++) {
-		if (cap < 32 && (mask & (1u << cap)))
-			continue;
-		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == -1) {
-			if (errno == EINVAL)
-				break;
-			return -1;
-		}
-	}
-	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) == -1)
-		return -1;
-	memset(&head, 0, sizeof head);
-	memset(data, 0, sizeof data);
-	head.version = _LINUX_CAPABILITY_VERSION_3;
-	data[0].effective = data[0].permitted = data[0].inheritable = mask;
-	if (syscall(SYS_capset, &head, data) == -1)
-		return -1;
-	/* Check rather than trust. */
-	memset(data, 0, sizeof data);
-	if (syscall(SYS_capget, &head, data) == -1)
-		return -1;
-	if (data[0].effective != mask || data[0].permitted != mask ||
-	    data[0].inheritable != mask ||
-	    (data[1].effective | data[1].permitted | data[1].inheritable)) {
-		errno = EPERM;
-		return -1;
-	}
-	for (cap = 0; cap < 32; cap++)
-		if ((mask & (1u << cap)) &&
-		    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) == -1)
-			return -1;
-	return 0;
-}
-
-int
-jail_drop_caps(void)
-{
-	return jail_caps_keep(0);
-}
-
-int
-jail_no_new_privs(void)
-{
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
-		return -1;
-	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1) {
-		errno = EPERM;
-		return -1;
-	}
 	return 0;
 }
 
@@ -503,15 +348,16 @@ send_workspace(const struct jail_plan *p, const struct stat *host_root,
 		send_or_die(fd, WW_FLAT_CUT, NULL, 0, NULL, 0);
 		return;
 	}
-	while ((de = readdir(d)) != NULL) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+	/* The first names the directory gives, at most as many as names[]
+	 * holds (a name more: truncated), then in name order. */
+	for (de = readdir(d); de != NULL && !truncated; de = readdir(d)) {
+		const char *nm = de->d_name;
+
+		if (nm[0] == '.' && (nm[1] == '\0' ||
+		    (nm[1] == '.' && nm[2] == '\0')))
 			continue;
-		if (nnames == sizeof names / sizeof names[0]) {
-			truncated = true;
-			break;
-		}
-		names[nnames] = strdup(de->d_name);
-		if (names[nnames] != NULL)
+		truncated = nnames == sizeof names / sizeof names[0];
+		if (!truncated && (names[nnames] = strdup(nm)) != NULL)
 			nnames++;
 	}
 	closedir(d);
@@ -775,71 +621,6 @@ step_cgroup(struct stage *st, char *detail, size_t n)
 	    detail, n);
 }
 
-static int
-step_drop_uid(const struct jail_plan *p)
-{
-	if (geteuid() == 0) {
-		if (setgroups(0, NULL) == -1 ||
-		    setresgid(p->gid, p->gid, p->gid) == -1 ||
-		    setresuid(p->uid, p->uid, p->uid) == -1)
-			return -1;
-		if (geteuid() == 0 || getegid() == 0 || geteuid() != p->uid ||
-		    getegid() != p->gid) {
-			errno = EPERM;
-			return -1;
-		}
-	}
-	/* A uid change clears dumpable; /proc/self/setgroups needs it.
-	 * step_undumpable clears it again once the maps are written. */
-	return prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
-}
-
-static int
-step_undumpable(void)
-{
-	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == -1)
-		return -1;
-	if (prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) != 0) {
-		errno = EPERM;
-		return -1;
-	}
-	return 0;
-}
-
-int
-jail_pdeathsig(pid_t parent)
-{
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1)
-		return -1;
-	if (getppid() != parent) {	/* the parent died before the prctl */
-		errno = ESRCH;
-		return -1;
-	}
-	return 0;
-}
-
-int
-jail_id_maps(int inner, uid_t uid, gid_t gid, char *detail, size_t n)
-{
-	char map[64];
-
-	if (jail_write_text("/proc/self/setgroups", "deny", 0) == -1) {
-		snprintf(detail, n, "setgroups deny");
-		return -1;
-	}
-	snprintf(map, sizeof map, "%d %u 1", inner, (unsigned)uid);
-	if (jail_write_text("/proc/self/uid_map", map, 0) == -1) {
-		snprintf(detail, n, "uid_map");
-		return -1;
-	}
-	snprintf(map, sizeof map, "%d %u 1", inner, (unsigned)gid);
-	if (jail_write_text("/proc/self/gid_map", map, 0) == -1) {
-		snprintf(detail, n, "gid_map");
-		return -1;
-	}
-	return 0;
-}
-
 void
 jail_child_main(const struct jail_plan *plan)
 {
@@ -871,7 +652,8 @@ jail_child_main(const struct jail_plan *plan)
 	if (injected(&st, JAIL_STEP_CGROUP) ||
 	    step_cgroup(&st, detail, sizeof detail) == -1)
 		refuse(&st, JAIL_STEP_CGROUP, errno, detail);
-	if (injected(&st, JAIL_STEP_DROP_UID) || step_drop_uid(plan) == -1)
+	if (injected(&st, JAIL_STEP_DROP_UID) ||
+	    jail_become(plan->uid, plan->gid) == -1)
 		refuse(&st, JAIL_STEP_DROP_UID, errno, NULL);
 	if (injected(&st, JAIL_STEP_PDEATHSIG) ||
 	    jail_pdeathsig(plan->host_pid) == -1)
@@ -881,14 +663,13 @@ jail_child_main(const struct jail_plan *plan)
 	uid = geteuid();
 	gid = getegid();
 	if (injected(&st, JAIL_STEP_UNSHARE) ||
-	    unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID |
-	    CLONE_NEWIPC | CLONE_NEWUTS) == -1)
+	    unshare(JAIL_NAMESPACES) == -1)
 		refuse(&st, JAIL_STEP_UNSHARE, errno,
 		    "namespaces unavailable");
 	if (injected(&st, JAIL_STEP_ID_MAPS) ||
 	    jail_id_maps(JAIL_INNER_ID, uid, gid, detail, sizeof detail) == -1)
 		refuse(&st, JAIL_STEP_ID_MAPS, errno, detail);
-	if (injected(&st, JAIL_STEP_UNDUMPABLE) || step_undumpable() == -1)
+	if (injected(&st, JAIL_STEP_UNDUMPABLE) || jail_undumpable() == -1)
 		refuse(&st, JAIL_STEP_UNDUMPABLE, errno, NULL);
 
 	/* The warden shares PID 1's mount namespace.  Standing at its root

@@ -25,7 +25,7 @@
 #include "jail_sys.h"
 
 int
-jail_fds_keep(const int *fds, unsigned n)
+jail_fds_keep(const int *fds, unsigned n, unsigned cloexec_from)
 {
 	int tmp[JAIL_FORK_MAX_FDS], null = -1;
 	unsigned i;
@@ -46,7 +46,8 @@ jail_fds_keep(const int *fds, unsigned n)
 			return -1;
 	}
 	for (i = 0; i < n; i++)
-		if (dup2(tmp[i], (int)i) == -1)
+		if (dup3(tmp[i], (int)i, i >= cloexec_from ? O_CLOEXEC : 0)
+		    == -1)
 			return -1;
 	return (int)syscall(__NR_close_range, n, ~0U, 0U) == -1 ? -1 : 0;
 }
@@ -57,7 +58,7 @@ child_steps(const struct jail_child_spec *s, pid_t parent)
 {
 	sigset_t none;
 
-	if (s->nfds > 0 && jail_fds_keep(s->fds, s->nfds) == -1)
+	if (s->nfds > 0 && jail_fds_keep(s->fds, s->nfds, s->nfds) == -1)
 		return "descriptors";
 	if (s->prepare != NULL && s->prepare(s->ctx) == -1)
 		return "prepare";

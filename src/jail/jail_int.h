@@ -56,7 +56,7 @@ struct jail_plan {
  * files of a world's /etc.  0, or -1 with errno (EIO for a short write). */
 int jail_write_text(const char *path, const char *text, int flags);
 /* The bytes this process maps now, from /proc/self/statm (0 when it
- * cannot be read): the base a child's RLIMIT_AS adds to.  (jail_child.c;
+ * cannot be read): the base a child's RLIMIT_AS adds to.  (jail_contain.c;
  * the worlds' set-up uses it too.) */
 uint64_t jail_mapped_bytes(void);
 /* Write all n bytes, retrying on EINTR and short writes.  0, or -1. */
@@ -71,9 +71,10 @@ bool jail_is_flat_name(const char *name, size_t len);
  */
 int jail_wire_send(int fd, enum ww_type type, const void *a, size_t alen,
     const void *b, size_t blen);
-/* Send a refusal frame for step with err and a short detail (may be NULL). */
-int jail_wire_refuse(int fd, enum jail_step step, int err,
-    const char *detail);
+/* Send a refusal frame for step (a jail's or a world's: enum jail_step,
+ * enum world_step) with err (EIO when it is not an errno) and a short
+ * detail (may be NULL). */
+int jail_wire_refuse(int fd, int step, int err, const char *detail);
 
 /*
  * Parse a whole reply (buf, buflen) from the jail into *out, which must
@@ -86,7 +87,56 @@ bool jail_wire_parse(const struct jail_plan *p, const char *buf,
     size_t buflen, struct jail_outcome *out);
 
 /*
- * Steps the jail's PID 1 and a world's share (jail_child.c).  Drop every
+ * The container set-up (jail_contain.c), one of each step for the jail
+ * (jail_child.c) and the worlds (world/replica.c, world/gvisor.c).
+ *
+ * Every step is written "if (jail_injected(fail_at, STEP) || step() ==
+ * -1) jail_refuse(fd, STEP, errno, detail)": jail_injected is the
+ * fail_at test hook (true, errno ECANCELED, when fail_at names step);
+ * jail_refuse sends a refusal frame naming the step on fd and exits
+ * with JAIL_EXIT_SETUP.  Nothing runs in a jail or world whose set-up
+ * did not finish.
+ */
+bool jail_injected(int fail_at, int step);
+void jail_refuse(int fd, int step, int err, const char *detail)
+    __attribute__((noreturn));
+/* The namespaces a jail or world unshares, in one call. */
+#define JAIL_NAMESPACES	(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | \
+	CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS)
+/* The rlimits of a jail's or world's processes: RLIMIT_AS as_bytes over
+ * the base (jail_mapped_bytes), RLIMIT_CPU cpu_seconds (soft; the hard
+ * limit's SIGKILL a second later), NPROC, FSIZE and NOFILE, no core
+ * file, no locked memory and no POSIX message queue.  within (gVisor's
+ * worker): each no higher than the hard limit the sandbox already set,
+ * soft and hard alike, and RLIMIT_MSGQUEUE left (gVisor refuses it).
+ * 0, or -1 with errno (ENODATA when as_base is 0). */
+struct jail_limits {
+	uint64_t	 as_bytes, cpu_seconds, nproc, fsize_bytes, nofile;
+	bool		 within;
+};
+int jail_set_rlimits(const struct jail_limits *l, uint64_t as_base);
+/* As root: no supplementary groups, then uid and gid as every id
+ * (checked: not root, the ids asked).  Then dumpable again (a uid
+ * change clears it; writing the id maps needs it).  0, or -1 with
+ * errno. */
+int jail_become(uid_t uid, gid_t gid);
+/* Clear dumpable (checked): once the maps are written, nothing of the
+ * caller's uid may ptrace the warden or read its /proc files. */
+int jail_undumpable(void);
+/* chdir to newroot, pivot_root(".", "."), detach the old root, chdir
+ * "/".  0, or -1 with errno and what failed in detail. */
+int jail_pivot_root(const char *newroot, char *detail, size_t n);
+/* A PID 1's fresh process state: exactly fds[0..n) as 0..n-1, those
+ * from cloexec_from on close-on-exec (jail_fds_keep), every signal
+ * unblocked, a session of its own (no controlling terminal).  0, or -1
+ * with errno. */
+int jail_fresh(const int *fds, unsigned n, unsigned cloexec_from);
+/* 0 when the working directory is want, else -1 with EPERM (the runc
+ * lesson: prove the cwd is inside the new root). */
+int jail_cwd_is(const char *want);
+
+/*
+ * Steps the jail's PID 1 and a world's share (jail_contain.c).  Drop every
  * capability (bounding set, ambient, capset to zero, then checked), and
  * set no_new_privs (checked).  0, or -1 with errno.
  */
@@ -133,9 +183,10 @@ struct jail_child_spec {
 #define JAIL_FORK_FLUSH		0x20u	/* the parent's stdio flushed first */
 #define JAIL_FORK_MAX_FDS	8
 pid_t jail_fork(const struct jail_child_spec *spec, const char **failed);
-/* Keep exactly fds[0..n) as descriptors 0..n-1 (-1: /dev/null), without
- * close-on-exec, and close every other one.  0, or -1 with errno. */
-int jail_fds_keep(const int *fds, unsigned n);
+/* Keep exactly fds[0..n) as descriptors 0..n-1 (-1: /dev/null, where
+ * there is one), those from cloexec_from on close-on-exec, and close
+ * every other one.  0, or -1 with errno. */
+int jail_fds_keep(const int *fds, unsigned n, unsigned cloexec_from);
 
 /* The jailed side: runs the first child and never returns. */
 void jail_child_main(const struct jail_plan *plan)
@@ -213,6 +264,14 @@ int jail_seccomp_compile_notify(struct jail_bpf *out);
  */
 int jail_seccomp_compile_table(struct jail_bpf *out, uint32_t action,
     const char *const *except, int (*more)(void *ctx, void *arg), void *arg);
+/* The one compiler of every other filter (a replica world's denylist,
+ * world/replica.c): a filter over a default of ALLOW, optimised as a
+ * tree, with what rules(ctx, arg) adds to the libseccomp context (0, or
+ * -1 with errno), exported into out.  0, or -1 with errno. */
+int jail_seccomp_compile_rules(struct jail_bpf *out,
+    int (*rules)(void *ctx, void *arg), void *arg);
+/* Load prog (no_new_privs must be set).  0, or -1 with errno. */
+int jail_seccomp_load(const struct jail_bpf *prog);
 /*
  * Install the SIGSYS reporter on report_fd and load prog (no_new_privs
  * must be set).  0, or -1 with errno.

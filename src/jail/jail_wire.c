@@ -104,11 +104,11 @@ jail_wire_send(int fd, enum ww_type type, const void *a, size_t alen,
 }
 
 int
-jail_wire_refuse(int fd, enum jail_step step, int err, const char *detail)
+jail_wire_refuse(int fd, int step, int err, const char *detail)
 {
 	char head[8];
 	uint32_t s = (uint32_t)step;
-	int32_t e = err;
+	int32_t e = err > 0 && err <= 4095 ? err : EIO;
 	size_t dlen = detail != NULL ? strnlen(detail, WIRE_DETAIL_MAX) : 0;
 
 	memcpy(head, &s, 4);

@@ -699,34 +699,10 @@ gvisor_reap(struct gvisor_proc *g)
 /* the worker, PID 1 inside the sandbox                               */
 /* ---------------------------------------------------------------- */
 
-static void refuse(int sock, enum world_step step, int err,
-    const char *detail) __attribute__((noreturn));
-
-static void
-refuse(int sock, enum world_step step, int err, const char *detail)
-{
-	char buf[8 + WW_MAX_DETAIL];
-	uint32_t s = step;
-	int32_t e = err > 0 && err <= 4095 ? err : EIO;
-	size_t n = strnlen(detail, WW_MAX_DETAIL);
-
-	memcpy(buf, &s, 4);
-	memcpy(buf + 4, &e, 4);
-	memcpy(buf + 8, detail, n);
-	(void)jail_wire_send(sock, WW_REFUSE, buf, 8 + n,
-	    NULL, 0);
-	_exit(JAIL_EXIT_SETUP);
-}
-
-static bool
-injected(int fail_at, enum world_step step)
-{
-	if (fail_at == (int)step) {
-		errno = ECANCELED;
-		return true;
-	}
-	return false;
-}
+/* The one refusal and test hook of a set-up (jail_int.h). */
+#define refuse(sock, step, err, detail) \
+	jail_refuse((sock), (step), (err), (detail))
+#define injected(fail_at, step) jail_injected((fail_at), (step))
 
 /*
  * 0 /dev/null, 1 and 2 the output file, 3 the socket, 4 the output, 5
@@ -785,37 +761,15 @@ worker_fds(int *sock)
 static int
 worker_rlimits(uint64_t as_base, uint64_t mem)
 {
-	const struct { int res; uint64_t v; } lim[] = {
+	const struct jail_limits lim = {
 		/* (plus the base; --memory's budget, world.h) */
-		{ RLIMIT_AS, world_as_over(mem) },
-		{ RLIMIT_CPU, WORLD_CPU_SECONDS },
-		{ RLIMIT_NPROC, WORLD_NPROC },
-		{ RLIMIT_FSIZE, WORLD_FSIZE_BYTES },
-		{ RLIMIT_NOFILE, WORLD_NOFILE },
-		{ RLIMIT_CORE, 0 }, { RLIMIT_MEMLOCK, 0 },
-		/* (not RLIMIT_MSGQUEUE, which this gVisor refuses to set:
-		 * its message queues are the Sentry's memory) */
+		.as_bytes = world_as_over(mem),
+		.cpu_seconds = WORLD_CPU_SECONDS, .nproc = WORLD_NPROC,
+		.fsize_bytes = WORLD_FSIZE_BYTES, .nofile = WORLD_NOFILE,
+		.within = true,
 	};
-	struct rlimit rl;
-	size_t i;
 
-	if (as_base == 0) {
-		errno = ENODATA;
-		return -1;
-	}
-	for (i = 0; i < sizeof lim / sizeof lim[0]; i++) {
-		rlim_t v = (rlim_t)(lim[i].v + (lim[i].res == RLIMIT_AS ?
-		    as_base : 0));
-
-		if (getrlimit(lim[i].res, &rl) == -1)
-			return -1;
-		if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < v)
-			v = rl.rlim_max;
-		rl.rlim_cur = rl.rlim_max = v;
-		if (setrlimit(lim[i].res, &rl) == -1)
-			return -1;
-	}
-	return 0;
+	return jail_set_rlimits(&lim, as_base);
 }
 
 static void gvisor_worker(int fail_at, uint64_t mem)

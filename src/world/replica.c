@@ -111,34 +111,11 @@ struct stage {
 	char	detail[WW_MAX_DETAIL];
 };
 
-static void refuse(struct stage *st, enum world_step step, int err)
-    __attribute__((noreturn));
-
-static void
-refuse(struct stage *st, enum world_step step, int err)
-{
-	char buf[8 + WW_MAX_DETAIL];
-	uint32_t s = step;
-	int32_t e = err > 0 ? err : EIO;
-	size_t n = strnlen(st->detail, WW_MAX_DETAIL);
-
-	memcpy(buf, &s, 4);
-	memcpy(buf + 4, &e, 4);
-	memcpy(buf + 8, st->detail, n);
-	(void)jail_wire_send(st->sock, WW_REFUSE, buf, 8 + n,
-	    NULL, 0);
-	_exit(JAIL_EXIT_SETUP);
-}
-
-static bool
-injected(const struct stage *st, enum world_step step)
-{
-	if (st->fail_at == (int)step) {
-		errno = ECANCELED;
-		return true;
-	}
-	return false;
-}
+/* The one refusal and test hook of a set-up (jail_int.h): the step,
+ * errno and st's detail to the session on the world's socket. */
+#define refuse(st, step, err) \
+	jail_refuse((st)->sock, (step), (err), (st)->detail)
+#define injected(st, step) jail_injected((st)->fail_at, (step))
 
 /* ---------------------------------------------------------------- */
 /* warden                                                            */
@@ -199,18 +176,7 @@ step_ids(struct stage *st, struct jail_ids *ids)
 
 		refuse(st, WORLD_STEP_MEMCG, saved);
 	}
-	if (geteuid() == 0) {
-		if (setgroups(0, NULL) == -1 ||
-		    setresgid(ids->gid, ids->gid, ids->gid) == -1 ||
-		    setresuid(ids->uid, ids->uid, ids->uid) == -1)
-			return -1;
-		if (geteuid() == 0 || getegid() == 0) {
-			errno = EPERM;
-			return -1;
-		}
-	}
-	/* A uid change clears dumpable; /proc/self/setgroups needs it. */
-	return prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+	return jail_become(ids->uid, ids->gid);
 }
 
 /* ---------------------------------------------------------------- */
@@ -478,19 +444,7 @@ step_workspace(struct stage *st)
 static int
 step_pivot_root(struct stage *st)
 {
-	char cwd[sizeof WORLD_WORKSPACE + 1];
-
-	if (chdir(NEWROOT) == -1)
-		return -1;
-	if (syscall(SYS_pivot_root, ".", ".") == -1) {
-		snprintf(st->detail, sizeof st->detail, "pivot_root");
-		return -1;
-	}
-	if (umount2(".", MNT_DETACH) == -1) {
-		snprintf(st->detail, sizeof st->detail, "detach old root");
-		return -1;
-	}
-	if (chdir("/") == -1)
+	if (jail_pivot_root(NEWROOT, st->detail, sizeof st->detail) == -1)
 		return -1;
 	if (mount(NULL, "/", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY |
 	    MS_NOSUID | MS_NODEV, NULL) == -1) {
@@ -499,11 +453,8 @@ step_pivot_root(struct stage *st)
 	}
 	if (chdir(WORLD_WORKSPACE) == -1)
 		return -1;
-	/* The runc lesson (CVE-2024-21626): prove the cwd is inside. */
-	if (getcwd(cwd, sizeof cwd) == NULL ||
-	    strcmp(cwd, WORLD_WORKSPACE) != 0) {
+	if (jail_cwd_is(WORLD_WORKSPACE) == -1) {
 		snprintf(st->detail, sizeof st->detail, "cwd outside");
-		errno = EPERM;
 		return -1;
 	}
 	st->wsdir = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -513,14 +464,6 @@ step_pivot_root(struct stage *st)
 /* ---------------------------------------------------------------- */
 /* pid1: limits and layers                                            */
 /* ---------------------------------------------------------------- */
-
-static int
-set_limit(int resource, uint64_t soft, uint64_t hard)
-{
-	struct rlimit rl = { (rlim_t)soft, (rlim_t)hard };
-
-	return setrlimit(resource, &rl);
-}
 
 /*
  * One budget per world that holds without a cgroup too: at most
@@ -539,57 +482,34 @@ set_limit(int resource, uint64_t soft, uint64_t hard)
 int
 world_set_rlimits(uint64_t as_base)
 {
-	if (as_base == 0) {
-		errno = ENODATA;
-		return -1;
-	}
-	if (set_limit(RLIMIT_AS, as_base + world_as_over(world_mem),
-	    as_base + world_as_over(world_mem)) == -1 ||
-	    set_limit(RLIMIT_CPU, WORLD_CPU_SECONDS, WORLD_CPU_SECONDS + 1)
-	    == -1 ||
-	    set_limit(RLIMIT_NPROC, WORLD_NPROC, WORLD_NPROC) == -1 ||
-	    set_limit(RLIMIT_FSIZE, WORLD_FSIZE_BYTES, WORLD_FSIZE_BYTES)
-	    == -1 ||
-	    set_limit(RLIMIT_NOFILE, WORLD_NOFILE, WORLD_NOFILE) == -1 ||
-	    set_limit(RLIMIT_CORE, 0, 0) == -1 ||
-	    set_limit(RLIMIT_MEMLOCK, 0, 0) == -1 ||
-	    set_limit(RLIMIT_MSGQUEUE, 0, 0) == -1)
-		return -1;
-	return 0;
+	const struct jail_limits lim = {
+		.as_bytes = world_as_over(world_mem),
+		.cpu_seconds = WORLD_CPU_SECONDS, .nproc = WORLD_NPROC,
+		.fsize_bytes = WORLD_FSIZE_BYTES, .nofile = WORLD_NOFILE,
+	};
+
+	return jail_set_rlimits(&lim, as_base);
 }
 
 /* 0 /dev/null, 1 and 2 the output file, 3 the socket, nothing else. */
 static int
 step_fds(struct stage *st)
 {
-	sigset_t none;
-	int ws;
+	int keep[6];
 
 	st->capfd = open("/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 	if (st->capfd < 0 || fcntl(st->capfd, F_SETFL, O_APPEND) == -1)
 		return -1;
-	/* Above the range about to be filled, then into place. */
-	if ((st->sock = fcntl(st->sock, F_DUPFD_CLOEXEC, 10)) < 0 ||
-	    (st->capfd = fcntl(st->capfd, F_DUPFD_CLOEXEC, 10)) < 0 ||
-	    (st->devnull = fcntl(st->devnull, F_DUPFD_CLOEXEC, 10)) < 0 ||
-	    (ws = fcntl(st->wsdir, F_DUPFD_CLOEXEC, 10)) < 0)
-		return -1;
-	st->wsdir = ws;
-	if (dup2(st->devnull, 0) == -1 || dup2(st->capfd, 1) == -1 ||
-	    dup2(st->capfd, 2) == -1 || dup3(st->sock, 3, O_CLOEXEC) == -1 ||
-	    dup3(st->capfd, 4, O_CLOEXEC) == -1 ||
-	    dup3(st->wsdir, 5, O_CLOEXEC) == -1)
+	/* (3, 4 and 5 close-on-exec: the programs the code runs get 0-2) */
+	keep[0] = st->devnull;
+	keep[1] = keep[2] = keep[4] = st->capfd;
+	keep[3] = st->sock;
+	keep[5] = st->wsdir;
+	if (jail_fresh(keep, 6, 3) == -1)
 		return -1;
 	st->sock = 3;
 	st->capfd = 4;
 	st->wsdir = 5;
-	if (syscall(__NR_close_range, 6U, ~0U, 0U) == -1)
-		return -1;
-	sigemptyset(&none);
-	if (sigprocmask(SIG_SETMASK, &none, NULL) == -1)
-		return -1;
-	if (setsid() == -1)
-		return -1;
 	return 0;
 }
 
@@ -613,18 +533,26 @@ static const char *const denied_calls[] = {
 
 /*
  * The filter is the same for every world: compiled once, in the zygote
- * (replica_compile), and only loaded by each PID 1.
+ * (replica_compile, by the jail's one compiler), and only loaded by each
+ * PID 1.
  */
-static struct sock_filter *filter_insns;
-static unsigned short filter_len;
+static struct jail_bpf world_filter;
+
+/* The denylist's rules (jail_seccomp_compile_rules); what failed in
+ * why[] (struct filter_why). */
+struct filter_why {
+	char	*why;
+	size_t	 n;
+};
 
 static int
-build_filter(scmp_filter_ctx ctx, char *why, size_t n)
+build_filter(void *ctx, void *arg)
 {
 	static const unsigned long ns_flags[] = {
 		CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET,
 		CLONE_NEWIPC, CLONE_NEWUTS, CLONE_NEWCGROUP,
 	};
+	struct filter_why *fw = arg;
 	size_t i;
 	int rc = 0, nr;
 
@@ -635,7 +563,7 @@ build_filter(scmp_filter_ctx ctx, char *why, size_t n)
 			continue;	/* not on this architecture */
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
 		if (rc != 0)
-			snprintf(why, n, "seccomp rule for %s",
+			snprintf(fw->why, fw->n, "seccomp rule for %s",
 			    denied_calls[i]);
 	}
 	for (i = 0; rc == 0 && i < sizeof ns_flags / sizeof ns_flags[0]; i++)
@@ -651,52 +579,27 @@ build_filter(scmp_filter_ctx ctx, char *why, size_t n)
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
 		    SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_EQ, TIOCLINUX));
-	return rc;
+	if (rc != 0) {
+		errno = -rc;
+		return -1;
+	}
+	return 0;
 }
 
 int
 replica_compile(char *why, size_t n)
 {
-	scmp_filter_ctx ctx;
-	struct stat sb;
-	int rc, fd = -1;
+	struct filter_why fw = { why, n };
 
 	/* OpenSSL's start-up costs milliseconds: once, not per world */
 	fake_ca = fakenet_ca_new(why, n);
 	if (fake_ca == NULL || fakenet_prepare(why, n) == -1)
 		return -1;
-	ctx = seccomp_init(SCMP_ACT_ALLOW);
-	if (ctx == NULL) {
-		snprintf(why, n, "seccomp_init");
-		return -1;
-	}
-	/* a binary tree: the kernel runs a new filter once per syscall
-	 * number to cache the always-allowed ones (see jail_seccomp.c) */
-	rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
-	if (rc == 0)
-		rc = build_filter(ctx, why, n);
-	if (rc == 0 && (fd = memfd_create("world-seccomp", MFD_CLOEXEC)) < 0)
-		rc = -errno;
-	if (rc == 0)
-		rc = seccomp_export_bpf(ctx, fd);
-	seccomp_release(ctx);
-	if (rc == 0 && (fstat(fd, &sb) == -1 || sb.st_size <= 0 ||
-	    sb.st_size % sizeof(struct sock_filter) != 0 ||
-	    sb.st_size / sizeof(struct sock_filter) > BPF_MAXINSNS))
-		rc = -E2BIG;
-	if (rc == 0) {
-		filter_insns = malloc((size_t)sb.st_size);
-		if (filter_insns == NULL || pread(fd, filter_insns,
-		    (size_t)sb.st_size, 0) != sb.st_size)
-			rc = -EIO;
-		filter_len = (unsigned short)(sb.st_size /
-		    sizeof(struct sock_filter));
-	}
-	if (fd >= 0)
-		close(fd);
-	if (rc != 0) {
+	if (jail_seccomp_compile_rules(&world_filter, build_filter, &fw)
+	    == -1) {
 		if (why[0] == '\0')
-			snprintf(why, n, "seccomp filter: %s", strerror(-rc));
+			snprintf(why, n, "seccomp filter: %s",
+			    strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -705,14 +608,8 @@ replica_compile(char *why, size_t n)
 static int
 step_seccomp(void)
 {
-	struct sock_fprog prog = { filter_len, filter_insns };
-
-	if (filter_insns == NULL) {
-		errno = EINVAL;
-		return -1;
-	}
 	/* no_new_privs is already set (the step before) */
-	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+	return jail_seccomp_load(&world_filter);
 }
 
 /* ---------------------------------------------------------------- */
@@ -930,8 +827,7 @@ warden(struct stage *stp)
 	if (jail_pdeathsig(zygote) == -1)
 		refuse(&st, WORLD_STEP_PDEATHSIG, errno);
 	if (injected(&st, WORLD_STEP_UNSHARE) ||
-	    unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID |
-	    CLONE_NEWIPC | CLONE_NEWUTS) == -1) {
+	    unshare(JAIL_NAMESPACES) == -1) {
 		snprintf(st.detail, sizeof st.detail, "namespaces unavailable");
 		refuse(&st, WORLD_STEP_UNSHARE, errno);
 	}
@@ -940,8 +836,7 @@ warden(struct stage *stp)
 	    jail_id_maps(WORLD_INNER_ID, ids.uid, ids.gid, st.detail,
 	    sizeof st.detail) == -1)
 		refuse(&st, WORLD_STEP_ID_MAPS, errno);
-	if (injected(&st, WORLD_STEP_DUMPABLE) ||
-	    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == -1)
+	if (injected(&st, WORLD_STEP_DUMPABLE) || jail_undumpable() == -1)
 		refuse(&st, WORLD_STEP_DUMPABLE, errno);
 	on_interrupt(warden_on_interrupt);
 	if (injected(&st, WORLD_STEP_PID1) ||
