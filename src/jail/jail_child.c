@@ -101,6 +101,8 @@ struct stage {
 	int	result_wr;	/* pid1: fn's result pipe */
 	int	status_wr;	/* pid1: status pipe to the warden */
 	uint64_t as_base;	/* bytes mapped before fn runs */
+	uid_t	uid;		/* warden: its host ids, for the maps */
+	gid_t	gid;
 };
 
 /* A refusal goes where this stage's refusals go (jail_refuse). */
@@ -137,8 +139,9 @@ seed(int dir, const struct jail_file *f)
 }
 
 static int
-step_workspace(struct stage *st, char *detail, size_t n)
+step_workspace(void *ctx, char *detail, size_t n)
 {
+	struct stage *st = ctx;
 	const struct jail_plan *p = st->plan;
 	char opts[96];
 	size_t i;
@@ -173,7 +176,7 @@ step_workspace(struct stage *st, char *detail, size_t n)
 }
 
 static int
-step_pivot_root(char *detail, size_t n)
+step_pivot_root(void *ctx, char *detail, size_t n)
 {
 	if (jail_pivot_root(WORKSPACE_MOUNTPOINT, detail, n) == -1)
 		return -1;
@@ -189,8 +192,9 @@ step_pivot_root(char *detail, size_t n)
 /* ---------------------------------------------------------------- */
 
 static int
-step_rlimits(struct stage *st)
+step_rlimits(void *ctx, char *detail, size_t n)
 {
+	struct stage *st = ctx;
 	const struct jail_plan *p = st->plan;
 	const struct jail_limits lim = {
 		.as_bytes = p->as_bytes, .cpu_seconds = p->cpu_seconds,
@@ -216,8 +220,9 @@ on_rlimit_signal(int sig)
  * rlimits).  An empty environment: the caller's may hold secrets.
  */
 static int
-step_fds(struct stage *st)
+step_fds(void *ctx, char *detail, size_t n)
 {
+	struct stage *st = ctx;
 	struct sigaction sa;
 	int i, keep[5];
 
@@ -250,41 +255,55 @@ step_fds(struct stage *st)
 	return 0;
 }
 
+static int
+step_landlock(void *ctx, char *detail, size_t n)
+{
+	int abi = 0, saved;
+
+	if (jail_landlock_enforce(&abi) == -1) {
+		saved = errno;
+		if (abi > 0)
+			snprintf(detail, n, "Landlock ABI %d", abi);
+		errno = saved;
+		return -1;
+	}
+	return 0;
+}
+
+static int
+step_seccomp(void *ctx, char *detail, size_t n)
+{
+	struct stage *st = ctx;
+
+	return jail_seccomp_enforce(st->plan->seccomp, st->status_wr);
+}
+
+/* PID 1's set-up, walked once (jail_walk): then "ready", then fn. */
+static const struct jail_stepdef pid1_steps[] = {
+	{ JAIL_STEP_MOUNT_PRIVATE,	jail_step_private },
+	{ JAIL_STEP_WORKSPACE,		step_workspace },
+	{ JAIL_STEP_PIVOT_ROOT,		step_pivot_root },
+	{ JAIL_STEP_RLIMITS,		step_rlimits },
+	{ JAIL_STEP_FDS,		step_fds },
+	{ JAIL_STEP_CAPS,		jail_step_caps },
+	{ JAIL_STEP_NO_NEW_PRIVS,	jail_step_no_new_privs },
+	{ JAIL_STEP_LANDLOCK,		step_landlock },
+	{ JAIL_STEP_SECCOMP,		step_seccomp },
+};
+
 static void pid1_main(struct stage *st) __attribute__((noreturn));
 
 static void
 pid1_main(struct stage *st)
 {
 	char detail[WIRE_DETAIL_MAX];
-	int abi = 0, rc;
+	const struct jail_walk walk = { st->plan->fail_at, &st->report_fd,
+	    detail, sizeof detail };
+	int rc;
 
-	detail[0] = '\0';
 	st->as_base = jail_mapped_bytes();
-	if (injected(st, JAIL_STEP_MOUNT_PRIVATE) ||
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1)
-		refuse(st, JAIL_STEP_MOUNT_PRIVATE, errno, NULL);
-	if (injected(st, JAIL_STEP_WORKSPACE) ||
-	    step_workspace(st, detail, sizeof detail) == -1)
-		refuse(st, JAIL_STEP_WORKSPACE, errno, detail);
-	if (injected(st, JAIL_STEP_PIVOT_ROOT) ||
-	    step_pivot_root(detail, sizeof detail) == -1)
-		refuse(st, JAIL_STEP_PIVOT_ROOT, errno, detail);
-	if (injected(st, JAIL_STEP_RLIMITS) || step_rlimits(st) == -1)
-		refuse(st, JAIL_STEP_RLIMITS, errno, NULL);
-	if (injected(st, JAIL_STEP_FDS) || step_fds(st) == -1)
-		refuse(st, JAIL_STEP_FDS, errno, NULL);
-	if (injected(st, JAIL_STEP_CAPS) || jail_drop_caps() == -1)
-		refuse(st, JAIL_STEP_CAPS, errno, NULL);
-	if (injected(st, JAIL_STEP_NO_NEW_PRIVS) || jail_no_new_privs() == -1)
-		refuse(st, JAIL_STEP_NO_NEW_PRIVS, errno, NULL);
-	if (injected(st, JAIL_STEP_LANDLOCK) ||
-	    jail_landlock_enforce(&abi) == -1) {
-		snprintf(detail, sizeof detail, "Landlock ABI %d", abi);
-		refuse(st, JAIL_STEP_LANDLOCK, errno, abi > 0 ? detail : NULL);
-	}
-	if (injected(st, JAIL_STEP_SECCOMP) ||
-	    jail_seccomp_enforce(st->plan->seccomp, st->status_wr) == -1)
-		refuse(st, JAIL_STEP_SECCOMP, errno, NULL);
+	jail_walk(&walk, pid1_steps, sizeof pid1_steps / sizeof pid1_steps[0],
+	    st);
 	if (jail_wire_send(st->status_wr, WW_READY, NULL, 0, NULL, 0) == -1)
 		_exit(JAIL_EXIT_SETUP);
 
@@ -573,8 +592,9 @@ warden_supervise(struct stage *st, const struct stat *host_root, pid_t pid,
  * terminal.  The caller may hold anything, a terminal above all.
  */
 static int
-step_warden_fds(struct stage *st)
+step_warden_fds(void *ctx, char *detail, size_t n)
 {
+	struct stage *st = ctx;
 	int null, i;
 
 	if (st->host_fd < 3) {
@@ -610,9 +630,9 @@ step_warden_fds(struct stage *st)
  * plus slack; what it bounds is what RLIMIT_AS does not see.
  */
 static int
-step_cgroup(struct stage *st, char *detail, size_t n)
+step_cgroup(void *ctx, char *detail, size_t n)
 {
-	const struct jail_plan *p = st->plan;
+	const struct jail_plan *p = ((struct stage *)ctx)->plan;
 
 	if (p->cgroup_dir == NULL)
 		return 0;
@@ -620,6 +640,46 @@ step_cgroup(struct stage *st, char *detail, size_t n)
 	    jail_mapped_bytes() + p->as_bytes + p->tmpfs_bytes + CGROUP_SLACK,
 	    detail, n);
 }
+
+/* Leave uid 0 for the jail's own host id; then read the host ids the
+ * maps name (after unshare, and until the maps are written, geteuid()
+ * answers the overflow id 65534). */
+static int
+step_drop_uid(void *ctx, char *detail, size_t n)
+{
+	struct stage *st = ctx;
+
+	if (jail_become(st->plan->uid, st->plan->gid) == -1)
+		return -1;
+	st->uid = geteuid();
+	st->gid = getegid();
+	return 0;
+}
+
+static int
+step_pdeathsig(void *ctx, char *detail, size_t n)
+{
+	return jail_pdeathsig(((struct stage *)ctx)->plan->host_pid);
+}
+
+static int
+step_id_maps(void *ctx, char *detail, size_t n)
+{
+	struct stage *st = ctx;
+
+	return jail_id_maps(JAIL_INNER_ID, st->uid, st->gid, detail, n);
+}
+
+/* The warden's set-up, walked once (jail_walk): then PID 1. */
+static const struct jail_stepdef warden_steps[] = {
+	{ JAIL_STEP_WARDEN_FDS,		step_warden_fds },
+	{ JAIL_STEP_CGROUP,		step_cgroup },
+	{ JAIL_STEP_DROP_UID,		step_drop_uid },
+	{ JAIL_STEP_PDEATHSIG,		step_pdeathsig },
+	{ JAIL_STEP_UNSHARE,		jail_step_unshare },
+	{ JAIL_STEP_ID_MAPS,		step_id_maps },
+	{ JAIL_STEP_UNDUMPABLE,		jail_step_undumpable },
+};
 
 void
 jail_child_main(const struct jail_plan *plan)
@@ -635,42 +695,19 @@ jail_child_main(const struct jail_plan *plan)
 	};
 	struct stat host_root;
 	char detail[WIRE_DETAIL_MAX];
+	const struct jail_walk walk = { plan->fail_at, &st.report_fd, detail,
+	    sizeof detail };
 	const char *failed;
 	int result_pipe[2], status_pipe[2], pidfd, err;
-	uid_t uid;
-	gid_t gid;
 	pid_t pid;
 
 	memset(&st, 0, sizeof st);
 	st.plan = plan;
 	st.host_fd = st.report_fd = plan->host_fd;
 	st.devnull = st.result_wr = st.status_wr = -1;
-	detail[0] = '\0';
 
-	if (injected(&st, JAIL_STEP_WARDEN_FDS) || step_warden_fds(&st) == -1)
-		refuse(&st, JAIL_STEP_WARDEN_FDS, errno, NULL);
-	if (injected(&st, JAIL_STEP_CGROUP) ||
-	    step_cgroup(&st, detail, sizeof detail) == -1)
-		refuse(&st, JAIL_STEP_CGROUP, errno, detail);
-	if (injected(&st, JAIL_STEP_DROP_UID) ||
-	    jail_become(plan->uid, plan->gid) == -1)
-		refuse(&st, JAIL_STEP_DROP_UID, errno, NULL);
-	if (injected(&st, JAIL_STEP_PDEATHSIG) ||
-	    jail_pdeathsig(plan->host_pid) == -1)
-		refuse(&st, JAIL_STEP_PDEATHSIG, errno, NULL);
-	/* Read the host ids now: after unshare, and until the maps are
-	 * written, getuid() answers the overflow id 65534. */
-	uid = geteuid();
-	gid = getegid();
-	if (injected(&st, JAIL_STEP_UNSHARE) ||
-	    unshare(JAIL_NAMESPACES) == -1)
-		refuse(&st, JAIL_STEP_UNSHARE, errno,
-		    "namespaces unavailable");
-	if (injected(&st, JAIL_STEP_ID_MAPS) ||
-	    jail_id_maps(JAIL_INNER_ID, uid, gid, detail, sizeof detail) == -1)
-		refuse(&st, JAIL_STEP_ID_MAPS, errno, detail);
-	if (injected(&st, JAIL_STEP_UNDUMPABLE) || jail_undumpable() == -1)
-		refuse(&st, JAIL_STEP_UNDUMPABLE, errno, NULL);
+	jail_walk(&walk, warden_steps, sizeof warden_steps /
+	    sizeof warden_steps[0], &st);
 
 	/* The warden shares PID 1's mount namespace.  Standing at its root
 	 * now, it is carried into the workspace by PID 1's pivot_root, which

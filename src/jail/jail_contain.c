@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/capability.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -40,6 +41,60 @@ jail_refuse(int fd, int step, int err, const char *detail)
 {
 	(void)jail_wire_refuse(fd, step, err, detail);
 	_exit(JAIL_EXIT_SETUP);
+}
+
+void
+jail_walk(const struct jail_walk *w, const struct jail_stepdef *steps,
+    size_t n, void *ctx)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		w->detail[0] = '\0';
+		if (jail_injected(w->fail_at, steps[i].step) ||
+		    steps[i].run(ctx, w->detail, w->n) == -1)
+			jail_refuse(*w->report_fd, steps[i].step, errno,
+			    w->detail);
+	}
+}
+
+/* The steps every set-up takes alike, for its table. */
+int
+jail_step_private(void *ctx, char *detail, size_t n)
+{
+	/* nothing mounted from here on reaches the host's tree */
+	return mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL);
+}
+
+int
+jail_step_unshare(void *ctx, char *detail, size_t n)
+{
+	if (unshare(JAIL_NAMESPACES) == -1) {
+		int saved = errno;
+
+		snprintf(detail, n, "namespaces unavailable");
+		errno = saved;
+		return -1;
+	}
+	return 0;
+}
+
+int
+jail_step_undumpable(void *ctx, char *detail, size_t n)
+{
+	return jail_undumpable();
+}
+
+int
+jail_step_caps(void *ctx, char *detail, size_t n)
+{
+	return jail_drop_caps();
+}
+
+int
+jail_step_no_new_privs(void *ctx, char *detail, size_t n)
+{
+	return jail_no_new_privs();
 }
 
 /* Bytes mapped now, before anything is mounted or limited.  PID 1 is

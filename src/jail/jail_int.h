@@ -100,6 +100,34 @@ bool jail_wire_parse(const struct jail_plan *p, const char *buf,
 bool jail_injected(int fail_at, int step);
 void jail_refuse(int fd, int step, int err, const char *detail)
     __attribute__((noreturn));
+/*
+ * A set-up is a list of steps walked once (as bubblewrap's setup ops
+ * and nsjail's containProc): each entry its step (the set-up's enum:
+ * enum jail_step, enum world_step) and the call that takes it, 0 or -1
+ * with errno and what failed in detail.  jail_walk runs them in order,
+ * each through the test hook, and refuses the first that fails on
+ * *report_fd (a step may move the descriptor) with its detail.
+ */
+struct jail_stepdef {
+	int	 step;
+	int	(*run)(void *ctx, char *detail, size_t n);
+};
+struct jail_walk {
+	int		 fail_at;
+	const int	*report_fd;
+	char		*detail;	/* emptied before each step */
+	size_t		 n;
+};
+void jail_walk(const struct jail_walk *w, const struct jail_stepdef *steps,
+    size_t n, void *ctx);
+/* Steps every set-up's table has (ctx unused): the mount tree made
+ * private; unshare(JAIL_NAMESPACES); jail_undumpable; jail_drop_caps;
+ * jail_no_new_privs. */
+int jail_step_private(void *ctx, char *detail, size_t n);
+int jail_step_unshare(void *ctx, char *detail, size_t n);
+int jail_step_undumpable(void *ctx, char *detail, size_t n);
+int jail_step_caps(void *ctx, char *detail, size_t n);
+int jail_step_no_new_privs(void *ctx, char *detail, size_t n);
 /* The namespaces a jail or world unshares, in one call. */
 #define JAIL_NAMESPACES	(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | \
 	CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS)
