@@ -94,6 +94,7 @@ static int result_fd = -1;
  * descriptors handed from stage to stage.
  */
 struct stage {
+	struct jail_warden w;	/* (first: jail_step_id_maps' ctx) */
 	const struct jail_plan *plan;
 	int	host_fd;	/* warden: the pipe to jail_run */
 	int	report_fd;	/* refusals go here */
@@ -101,8 +102,6 @@ struct stage {
 	int	result_wr;	/* pid1: fn's result pipe */
 	int	status_wr;	/* pid1: status pipe to the warden */
 	uint64_t as_base;	/* bytes mapped before fn runs */
-	uid_t	uid;		/* warden: its host ids, for the maps */
-	gid_t	gid;
 };
 
 /* A refusal goes where this stage's refusals go (jail_refuse). */
@@ -651,23 +650,9 @@ step_drop_uid(void *ctx, char *detail, size_t n)
 
 	if (jail_become(st->plan->uid, st->plan->gid) == -1)
 		return -1;
-	st->uid = geteuid();
-	st->gid = getegid();
+	st->w.uid = geteuid();
+	st->w.gid = getegid();
 	return 0;
-}
-
-static int
-step_pdeathsig(void *ctx, char *detail, size_t n)
-{
-	return jail_pdeathsig(((struct stage *)ctx)->plan->host_pid);
-}
-
-static int
-step_id_maps(void *ctx, char *detail, size_t n)
-{
-	struct stage *st = ctx;
-
-	return jail_id_maps(JAIL_INNER_ID, st->uid, st->gid, detail, n);
 }
 
 /* The warden's set-up, walked once (jail_walk): then PID 1. */
@@ -675,9 +660,9 @@ static const struct jail_stepdef warden_steps[] = {
 	{ JAIL_STEP_WARDEN_FDS,		step_warden_fds },
 	{ JAIL_STEP_CGROUP,		step_cgroup },
 	{ JAIL_STEP_DROP_UID,		step_drop_uid },
-	{ JAIL_STEP_PDEATHSIG,		step_pdeathsig },
+	{ JAIL_STEP_PDEATHSIG,		jail_step_pdeathsig },
 	{ JAIL_STEP_UNSHARE,		jail_step_unshare },
-	{ JAIL_STEP_ID_MAPS,		step_id_maps },
+	{ JAIL_STEP_ID_MAPS,		jail_step_id_maps },
 	{ JAIL_STEP_UNDUMPABLE,		jail_step_undumpable },
 };
 
@@ -702,6 +687,8 @@ jail_child_main(const struct jail_plan *plan)
 	pid_t pid;
 
 	memset(&st, 0, sizeof st);
+	st.w.parent = plan->host_pid;
+	st.w.inner = JAIL_INNER_ID;
 	st.plan = plan;
 	st.host_fd = st.report_fd = plan->host_fd;
 	st.devnull = st.result_wr = st.status_wr = -1;

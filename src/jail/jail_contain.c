@@ -97,6 +97,20 @@ jail_step_no_new_privs(void *ctx, char *detail, size_t n)
 	return jail_no_new_privs();
 }
 
+int
+jail_step_pdeathsig(void *ctx, char *detail, size_t n)
+{
+	return jail_pdeathsig(((const struct jail_warden *)ctx)->parent);
+}
+
+int
+jail_step_id_maps(void *ctx, char *detail, size_t n)
+{
+	const struct jail_warden *w = ctx;
+
+	return jail_id_maps(w->inner, w->uid, w->gid, detail, n);
+}
+
 /* Bytes mapped now, before anything is mounted or limited.  PID 1 is
  * undumpable by now, so its /proc/self files belong to host root; statm
  * is mode 0444 and asks for no ptrace access, so it still reads. */

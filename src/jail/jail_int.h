@@ -128,6 +128,18 @@ int jail_step_unshare(void *ctx, char *detail, size_t n);
 int jail_step_undumpable(void *ctx, char *detail, size_t n);
 int jail_step_caps(void *ctx, char *detail, size_t n);
 int jail_step_no_new_privs(void *ctx, char *detail, size_t n);
+/* What a warden's steps share: the first member of its stage, so that
+ * the stage is the ctx of these two.  The death signal when parent
+ * dies (jail_pdeathsig); the maps of inner to the host ids uid and gid
+ * (jail_id_maps). */
+struct jail_warden {
+	pid_t	 parent;
+	uid_t	 uid;
+	gid_t	 gid;
+	int	 inner;
+};
+int jail_step_pdeathsig(void *ctx, char *detail, size_t n);
+int jail_step_id_maps(void *ctx, char *detail, size_t n);
 /* The namespaces a jail or world unshares, in one call. */
 #define JAIL_NAMESPACES	(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | \
 	CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS)

@@ -251,8 +251,8 @@ start(struct cpy *c, char **err)
 		    NULL, 0))
 			goto lost;
 	for (i = 0; i < c->nenv; i++)
-		if (!cpy_send_frame(c, WW_ENV, c->env[i], strlen(c->env[i]), NULL,
-		    0))
+		if (!cpy_send_frame(c, WW_ENV, c->env[i], strlen(c->env[i]),
+		    NULL, 0))
 			goto lost;
 	if (!cpy_send_input(c, flags, c->setup ? c->setup : "",
 	    c->setup ? strlen(c->setup) : 0))

@@ -107,8 +107,8 @@ keep(char stream, const char *p, size_t n)
 }
 
 int
-output_send(int fd, enum ww_type type, const void *a, size_t alen, const void *b,
-    size_t blen)
+output_send(int fd, enum ww_type type, const void *a, size_t alen,
+    const void *b, size_t blen)
 {
 	int rc;
 

@@ -99,6 +99,8 @@ world_step_name(enum world_step s)
 }
 
 struct stage {
+	struct jail_warden w;	/* (first: jail_step_id_maps' ctx) */
+	struct jail_ids ids;	/* the warden's host ids (jail_ids.h) */
 	int	sock;		/* the session's socket */
 	int	cap_wr, ctl_rd;	/* the fake internet's pipes (fakenet.h) */
 	struct fakenet fn;
@@ -167,16 +169,20 @@ step_memcg(struct stage *st, const struct jail_ids *ids)
 }
 
 static int
-step_ids(struct stage *st, struct jail_ids *ids)
+step_ids(void *ctx, char *detail, size_t n)
 {
-	if (jail_ids_acquire(ids, st->detail, sizeof st->detail) == -1)
+	struct stage *st = ctx;
+
+	if (jail_ids_acquire(&st->ids, st->detail, sizeof st->detail) == -1)
 		return -1;
-	if (injected(st, WORLD_STEP_MEMCG) || step_memcg(st, ids) == -1) {
+	if (injected(st, WORLD_STEP_MEMCG) || step_memcg(st, &st->ids) == -1) {
 		int saved = errno;
 
 		refuse(st, WORLD_STEP_MEMCG, saved);
 	}
-	return jail_become(ids->uid, ids->gid);
+	st->w.uid = st->ids.uid;
+	st->w.gid = st->ids.gid;
+	return jail_become(st->ids.uid, st->ids.gid);
 }
 
 /* ---------------------------------------------------------------- */
@@ -197,10 +203,13 @@ static struct fakenet_ca *fake_ca;
  * limits are set (step_network_wait).
  */
 static int
-step_network(struct stage *st)
+step_network(void *ctx, char *detail, size_t n)
 {
+	struct stage *st = ctx;
 	struct fakenet_config cfg;
 
+	if (!world_kind_has_fakenet(st->kind))
+		return 0;	/* (its network namespace stays empty) */
 	memset(&cfg, 0, sizeof cfg);
 	cfg.ca = fake_ca;
 	cfg.outside = 1;
@@ -218,8 +227,10 @@ step_network(struct stage *st)
 
 /* Both answer (a kind with no fake internet: nothing to wait for). */
 static int
-step_network_wait(struct stage *st)
+step_network_wait(void *ctx, char *detail, size_t n)
 {
+	struct stage *st = ctx;
+
 	if (!world_kind_has_fakenet(st->kind))
 		return 0;
 	if (fakenet_wait(&st->fn, st->detail, sizeof st->detail) == -1) {
@@ -337,8 +348,9 @@ const struct world_etc_file world_etc_files[] = {
 };
 
 static int
-step_rootfs(struct stage *st)
+step_rootfs(void *ctx, char *detail, size_t n)
 {
+	struct stage *st = ctx;
 	static const char *const links[][2] = {
 		{ "usr/bin", "/bin" }, { "usr/lib", "/lib" },
 		{ "usr/lib64", "/lib64" }, { "usr/sbin", "/sbin" },
@@ -428,8 +440,9 @@ step_rootfs(struct stage *st)
 }
 
 static int
-step_workspace(struct stage *st)
+step_workspace(void *ctx, char *detail, size_t n)
 {
+	struct stage *st = ctx;
 	char opts[96];
 
 	snprintf(opts, sizeof opts, "size=%u,nr_inodes=%u,mode=0755",
@@ -442,8 +455,10 @@ step_workspace(struct stage *st)
 }
 
 static int
-step_pivot_root(struct stage *st)
+step_pivot_root(void *ctx, char *detail, size_t n)
 {
+	struct stage *st = ctx;
+
 	if (jail_pivot_root(NEWROOT, st->detail, sizeof st->detail) == -1)
 		return -1;
 	if (mount(NULL, "/", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY |
@@ -493,8 +508,9 @@ world_set_rlimits(uint64_t as_base)
 
 /* 0 /dev/null, 1 and 2 the output file, 3 the socket, nothing else. */
 static int
-step_fds(struct stage *st)
+step_fds(void *ctx, char *detail, size_t n)
 {
+	struct stage *st = ctx;
 	int keep[6];
 
 	st->capfd = open("/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
@@ -510,6 +526,16 @@ step_fds(struct stage *st)
 	st->sock = 3;
 	st->capfd = 4;
 	st->wsdir = 5;
+	{
+		/* (where it cannot be had, the interpreter tells nothing of
+		 * the processes it could not start) */
+		int lp = open("/proc/sys/kernel/ns_last_pid",
+		    O_RDONLY | O_CLOEXEC);
+		if (lp >= 0 && lp != WORLD_LASTPID_FD) {
+			(void)dup3(lp, WORLD_LASTPID_FD, O_CLOEXEC);
+			close(lp);
+		}
+	}
 	return 0;
 }
 
@@ -605,11 +631,28 @@ replica_compile(char *why, size_t n)
 	return 0;
 }
 
+/* The kind's filter: a jail world's supervised one (jailkind.c), else
+ * the replicas' denylist.  (no_new_privs is already set: the step
+ * before) */
 static int
-step_seccomp(void)
+step_seccomp(void *ctx, char *detail, size_t n)
 {
-	/* no_new_privs is already set (the step before) */
+	struct stage *st = ctx;
+
+	if (st->kind == WORLD_KIND_JAIL)
+		return jailkind_seccomp(detail, n);
 	return jail_seccomp_load(&world_filter);
+}
+
+/* A jail world's Landlock rules (jailkind.c); the others have none. */
+static int
+step_landlock(void *ctx, char *detail, size_t n)
+{
+	struct stage *st = ctx;
+
+	if (st->kind != WORLD_KIND_JAIL)
+		return 0;
+	return jailkind_landlock(detail, n);
 }
 
 /* ---------------------------------------------------------------- */
@@ -709,70 +752,71 @@ world_init_main(int sock, int capfd, int wsdir, pid_t interp)
 	}
 }
 
+/* /dev/null, opened while the host's /dev is there; then the mount
+ * tree made private. */
+static int
+step_private(void *ctx, char *detail, size_t n)
+{
+	struct stage *st = ctx;
+
+	st->devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (st->devnull < 0)
+		return -1;
+	return jail_step_private(ctx, detail, n);
+}
+
+static int
+step_rlimits(void *ctx, char *detail, size_t n)
+{
+	return world_set_rlimits(((struct stage *)ctx)->as_base);
+}
+
+static int
+step_hostname(void *ctx, char *detail, size_t n)
+{
+	return sethostname("world", 5);
+}
+
+/*
+ * PID 1's set-up, walked once (jail_walk), the kind deciding inside a
+ * step (its network, Landlock, seccomp: world.h's kinds).  The rlimits
+ * come before any process of the world is forked (the fake internet's
+ * helpers too), so that every one of them counts within the world's
+ * budget (world_set_rlimits).  The fake internet's helpers start inside
+ * the new root (read-only by now), never before it: forked earlier,
+ * they kept a directory of the host as their working directory through
+ * pivot_root.  dnsmasq started while the limits were set is waited for
+ * before step_fds, which closes the descriptors the wait reads.
+ */
+static const struct jail_stepdef pid1_steps[] = {
+	{ WORLD_STEP_MOUNT_PRIVATE,	step_private },
+	{ WORLD_STEP_RLIMITS,		step_rlimits },
+	{ WORLD_STEP_ROOTFS,		step_rootfs },
+	{ WORLD_STEP_WORKSPACE,		step_workspace },
+	{ WORLD_STEP_PIVOT_ROOT,	step_pivot_root },
+	{ WORLD_STEP_NETWORK,		step_network },
+	{ WORLD_STEP_RLIMITS,		step_hostname },
+	{ WORLD_STEP_NETWORK,		step_network_wait },
+	{ WORLD_STEP_FDS,		step_fds },
+	{ WORLD_STEP_CAPS,		jail_step_caps },
+	{ WORLD_STEP_NO_NEW_PRIVS,	jail_step_no_new_privs },
+	{ WORLD_STEP_LANDLOCK,		step_landlock },
+	{ WORLD_STEP_SECCOMP,		step_seccomp },
+};
+
 static void pid1_main(struct stage *st) __attribute__((noreturn));
 
 static void
 pid1_main(struct stage *st)
 {
+	const struct jail_walk walk = { st->fail_at, &st->sock, st->detail,
+	    sizeof st->detail };
 	const char *failed;
 	pid_t interp;
 
 	st->as_base = jail_mapped_bytes();
-	st->devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (st->devnull < 0)
-		refuse(st, WORLD_STEP_MOUNT_PRIVATE, errno);
-	if (injected(st, WORLD_STEP_MOUNT_PRIVATE) ||
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1)
-		refuse(st, WORLD_STEP_MOUNT_PRIVATE, errno);
-	/* Before any process of the world is forked (the fake internet's
-	 * helpers too), so that every one of them counts within the
-	 * world's budget (world_set_rlimits). */
-	if (injected(st, WORLD_STEP_RLIMITS) ||
-	    world_set_rlimits(st->as_base) == -1)
-		refuse(st, WORLD_STEP_RLIMITS, errno);
-	if (injected(st, WORLD_STEP_ROOTFS) || step_rootfs(st) == -1)
-		refuse(st, WORLD_STEP_ROOTFS, errno);
-	if (injected(st, WORLD_STEP_WORKSPACE) || step_workspace(st) == -1)
-		refuse(st, WORLD_STEP_WORKSPACE, errno);
-	if (injected(st, WORLD_STEP_PIVOT_ROOT) || step_pivot_root(st) == -1)
-		refuse(st, WORLD_STEP_PIVOT_ROOT, errno);
-	/* The fake internet's helpers start here, inside the new root
-	 * (read-only by now), never before it: forked earlier, they kept
-	 * a directory of the host as their working directory through
-	 * pivot_root.  (A kind without the fake internet keeps its
-	 * network namespace empty: not even loopback.) */
-	if (injected(st, WORLD_STEP_NETWORK) ||
-	    (world_kind_has_fakenet(st->kind) && step_network(st) == -1))
-		refuse(st, WORLD_STEP_NETWORK, errno);
-	if (sethostname("world", 5) == -1)
-		refuse(st, WORLD_STEP_RLIMITS, errno);
-	/* dnsmasq started while the limits were set; before step_fds,
-	 * which closes the descriptors the wait reads */
-	if (step_network_wait(st) == -1)
-		refuse(st, WORLD_STEP_NETWORK, errno);
-	if (injected(st, WORLD_STEP_FDS) || step_fds(st) == -1)
-		refuse(st, WORLD_STEP_FDS, errno);
-	{
-		/* (where it cannot be had, the interpreter tells nothing of
-		 * the processes it could not start) */
-		int lp = open("/proc/sys/kernel/ns_last_pid",
-		    O_RDONLY | O_CLOEXEC);
-		if (lp >= 0 && lp != WORLD_LASTPID_FD) {
-			(void)dup3(lp, WORLD_LASTPID_FD, O_CLOEXEC);
-			close(lp);
-		}
-	}
-	if (injected(st, WORLD_STEP_CAPS) || jail_drop_caps() == -1)
-		refuse(st, WORLD_STEP_CAPS, errno);
-	if (injected(st, WORLD_STEP_NO_NEW_PRIVS) || jail_no_new_privs() == -1)
-		refuse(st, WORLD_STEP_NO_NEW_PRIVS, errno);
-	if (injected(st, WORLD_STEP_LANDLOCK) || (st->kind == WORLD_KIND_JAIL &&
-	    jailkind_landlock(st->detail, sizeof st->detail) == -1))
-		refuse(st, WORLD_STEP_LANDLOCK, errno);
-	if (injected(st, WORLD_STEP_SECCOMP) || (st->kind == WORLD_KIND_JAIL ?
-	    jailkind_seccomp(st->detail, sizeof st->detail) :
-	    step_seccomp()) == -1)
-		refuse(st, WORLD_STEP_SECCOMP, errno);
+	jail_walk(&walk, pid1_steps, sizeof pid1_steps / sizeof pid1_steps[0],
+	    st);
 	if (injected(st, WORLD_STEP_PYTHON) ||
 	    (interp = jail_fork(NULL, &failed)) == -1)
 		refuse(st, WORLD_STEP_PYTHON, errno);
@@ -786,6 +830,22 @@ pid1_main(struct stage *st)
 	}
 	world_init_main(st->sock, st->capfd, st->wsdir, interp);
 }
+
+/*
+ * The warden's set-up, walked once (jail_walk): its death signal, its
+ * host ids (and, as root, its memory cgroup: step_ids) -- a uid change
+ * clears the death signal, so it is asked again -- the namespaces, the
+ * id maps (inside the new namespace, geteuid() says the overflow id),
+ * undumpable.  Then PID 1.
+ */
+static const struct jail_stepdef warden_steps[] = {
+	{ WORLD_STEP_PDEATHSIG,		jail_step_pdeathsig },
+	{ WORLD_STEP_IDS,		step_ids },
+	{ WORLD_STEP_PDEATHSIG,		jail_step_pdeathsig },
+	{ WORLD_STEP_UNSHARE,		jail_step_unshare },
+	{ WORLD_STEP_ID_MAPS,		jail_step_id_maps },
+	{ WORLD_STEP_DUMPABLE,		jail_step_undumpable },
+};
 
 static void warden(struct stage *st) __attribute__((noreturn));
 
@@ -814,30 +874,17 @@ warden(struct stage *stp)
 	static const struct jail_child_spec pid1 = {
 		.flags = JAIL_FORK_PID1,	/* dies with the warden */
 	};
-	struct jail_ids ids = { 0, 0, -1 };
-	pid_t zygote = getppid(), pid;
+	const struct jail_walk walk = { st.fail_at, &st.sock, st.detail,
+	    sizeof st.detail };
 	const char *failed;
 	int wstatus;
+	pid_t pid;
 
-	if (injected(&st, WORLD_STEP_PDEATHSIG) || jail_pdeathsig(zygote) == -1)
-		refuse(&st, WORLD_STEP_PDEATHSIG, errno);
-	if (injected(&st, WORLD_STEP_IDS) || step_ids(&st, &ids) == -1)
-		refuse(&st, WORLD_STEP_IDS, errno);
-	/* a uid change clears the death signal: set it again */
-	if (jail_pdeathsig(zygote) == -1)
-		refuse(&st, WORLD_STEP_PDEATHSIG, errno);
-	if (injected(&st, WORLD_STEP_UNSHARE) ||
-	    unshare(JAIL_NAMESPACES) == -1) {
-		snprintf(st.detail, sizeof st.detail, "namespaces unavailable");
-		refuse(&st, WORLD_STEP_UNSHARE, errno);
-	}
-	/* (inside the new namespace, geteuid() says the overflow id) */
-	if (injected(&st, WORLD_STEP_ID_MAPS) ||
-	    jail_id_maps(WORLD_INNER_ID, ids.uid, ids.gid, st.detail,
-	    sizeof st.detail) == -1)
-		refuse(&st, WORLD_STEP_ID_MAPS, errno);
-	if (injected(&st, WORLD_STEP_DUMPABLE) || jail_undumpable() == -1)
-		refuse(&st, WORLD_STEP_DUMPABLE, errno);
+	st.w.parent = getppid();	/* the zygote */
+	st.w.inner = WORLD_INNER_ID;
+	st.ids = (struct jail_ids){ 0, 0, -1 };
+	jail_walk(&walk, warden_steps, sizeof warden_steps /
+	    sizeof warden_steps[0], &st);
 	on_interrupt(warden_on_interrupt);
 	if (injected(&st, WORLD_STEP_PID1) ||
 	    (pid = jail_fork(&pid1, &failed)) == -1)
@@ -857,6 +904,6 @@ warden(struct stage *stp)
 	close(st.ctl_rd);
 	while (waitpid(pid, &wstatus, 0) == -1 && errno == EINTR)
 		;
-	jail_ids_release(&ids);
+	jail_ids_release(&st.ids);
 	_exit(0);
 }
