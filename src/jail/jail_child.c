@@ -279,15 +279,15 @@ step_seccomp(void *ctx, char *detail, size_t n)
 
 /* PID 1's set-up, walked once (jail_walk): then "ready", then fn. */
 static const struct jail_stepdef pid1_steps[] = {
-	{ JAIL_STEP_MOUNT_PRIVATE,	jail_step_private },
-	{ JAIL_STEP_WORKSPACE,		step_workspace },
-	{ JAIL_STEP_PIVOT_ROOT,		step_pivot_root },
-	{ JAIL_STEP_RLIMITS,		step_rlimits },
-	{ JAIL_STEP_FDS,		step_fds },
-	{ JAIL_STEP_CAPS,		jail_step_caps },
-	{ JAIL_STEP_NO_NEW_PRIVS,	jail_step_no_new_privs },
-	{ JAIL_STEP_LANDLOCK,		step_landlock },
-	{ JAIL_STEP_SECCOMP,		step_seccomp },
+	{ JAIL_STEP_MOUNT_PRIVATE,	jail_step_private, NULL },
+	{ JAIL_STEP_WORKSPACE,		step_workspace, NULL },
+	{ JAIL_STEP_PIVOT_ROOT,		step_pivot_root, NULL },
+	{ JAIL_STEP_RLIMITS,		step_rlimits, NULL },
+	{ JAIL_STEP_FDS,		step_fds, NULL },
+	{ JAIL_STEP_CAPS,		jail_step_caps, NULL },
+	{ JAIL_STEP_NO_NEW_PRIVS,	jail_step_no_new_privs, NULL },
+	{ JAIL_STEP_LANDLOCK,		step_landlock, NULL },
+	{ JAIL_STEP_SECCOMP,		step_seccomp, NULL },
 };
 
 static void pid1_main(struct stage *st) __attribute__((noreturn));
@@ -657,13 +657,14 @@ step_drop_uid(void *ctx, char *detail, size_t n)
 
 /* The warden's set-up, walked once (jail_walk): then PID 1. */
 static const struct jail_stepdef warden_steps[] = {
-	{ JAIL_STEP_WARDEN_FDS,		step_warden_fds },
-	{ JAIL_STEP_CGROUP,		step_cgroup },
-	{ JAIL_STEP_DROP_UID,		step_drop_uid },
-	{ JAIL_STEP_PDEATHSIG,		jail_step_pdeathsig },
-	{ JAIL_STEP_UNSHARE,		jail_step_unshare },
-	{ JAIL_STEP_ID_MAPS,		jail_step_id_maps },
-	{ JAIL_STEP_UNDUMPABLE,		jail_step_undumpable },
+	{ JAIL_STEP_WARDEN_FDS,		step_warden_fds, NULL },
+	{ JAIL_STEP_CGROUP,		step_cgroup, NULL },
+	{ JAIL_STEP_DROP_UID,		step_drop_uid, NULL },
+	{ JAIL_STEP_PDEATHSIG,		jail_step_pdeathsig, NULL },
+	{ JAIL_STEP_UNSHARE,		jail_step_unshare,
+	    "namespaces unavailable" },
+	{ JAIL_STEP_ID_MAPS,		jail_step_id_maps, NULL },
+	{ JAIL_STEP_UNDUMPABLE,		jail_step_undumpable, NULL },
 };
 
 void

@@ -50,7 +50,8 @@ jail_walk(const struct jail_walk *w, const struct jail_stepdef *steps,
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		w->detail[0] = '\0';
+		snprintf(w->detail, w->n, "%s", steps[i].detail != NULL ?
+		    steps[i].detail : "");
 		if (jail_injected(w->fail_at, steps[i].step) ||
 		    steps[i].run(ctx, w->detail, w->n) == -1)
 			jail_refuse(*w->report_fd, steps[i].step, errno,
@@ -69,14 +70,7 @@ jail_step_private(void *ctx, char *detail, size_t n)
 int
 jail_step_unshare(void *ctx, char *detail, size_t n)
 {
-	if (unshare(JAIL_NAMESPACES) == -1) {
-		int saved = errno;
-
-		snprintf(detail, n, "namespaces unavailable");
-		errno = saved;
-		return -1;
-	}
-	return 0;
+	return unshare(JAIL_NAMESPACES);
 }
 
 int

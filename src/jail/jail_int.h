@@ -103,19 +103,21 @@ void jail_refuse(int fd, int step, int err, const char *detail)
 /*
  * A set-up is a list of steps walked once (as bubblewrap's setup ops
  * and nsjail's containProc): each entry its step (the set-up's enum:
- * enum jail_step, enum world_step) and the call that takes it, 0 or -1
- * with errno and what failed in detail.  jail_walk runs them in order,
- * each through the test hook, and refuses the first that fails on
- * *report_fd (a step may move the descriptor) with its detail.
+ * enum jail_step, enum world_step), the call that takes it (0, or -1
+ * with errno and what failed written to detail) and what a refusal of
+ * it says unless the call says more (may be NULL).  jail_walk runs them
+ * in order, each through the test hook, and refuses the first that
+ * fails on *report_fd (a step may move the descriptor) with its detail.
  */
 struct jail_stepdef {
-	int	 step;
-	int	(*run)(void *ctx, char *detail, size_t n);
+	int		 step;
+	int		(*run)(void *ctx, char *detail, size_t n);
+	const char	*detail;
 };
 struct jail_walk {
 	int		 fail_at;
 	const int	*report_fd;
-	char		*detail;	/* emptied before each step */
+	char		*detail;	/* the entry's, before each step */
 	size_t		 n;
 };
 void jail_walk(const struct jail_walk *w, const struct jail_stepdef *steps,

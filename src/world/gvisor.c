@@ -699,10 +699,9 @@ gvisor_reap(struct gvisor_proc *g)
 /* the worker, PID 1 inside the sandbox                               */
 /* ---------------------------------------------------------------- */
 
-/* The one refusal and test hook of a set-up (jail_int.h). */
+/* The one refusal of a set-up (jail_int.h). */
 #define refuse(sock, step, err, detail) \
 	jail_refuse((sock), (step), (err), (detail))
-#define injected(fail_at, step) jail_injected((fail_at), (step))
 
 /*
  * 0 /dev/null, 1 and 2 the output file, 3 the socket, 4 the output, 5
@@ -772,6 +771,39 @@ worker_rlimits(uint64_t as_base, uint64_t mem)
 	return jail_set_rlimits(&lim, as_base);
 }
 
+/* The worker's set-up as steps (jail_walk): its stage. */
+struct worker {
+	int		 sock;
+	uint64_t	 mem;
+};
+
+static int
+step_fds(void *ctx, char *detail, size_t n)
+{
+	return worker_fds(&((struct worker *)ctx)->sock);
+}
+
+static int
+step_python(void *ctx, char *detail, size_t n)
+{
+	return pyrun_init(detail, n);
+}
+
+static int
+step_rlimits(void *ctx, char *detail, size_t n)
+{
+	return worker_rlimits(jail_mapped_bytes(), ((struct worker *)ctx)->mem);
+}
+
+/* The worker's set-up, walked once: runsc made the namespaces, the
+ * root, the ids and the filters (gVisor's), so what is left is its
+ * descriptors, CPython, and the world's limits. */
+static const struct jail_stepdef worker_steps[] = {
+	{ WORLD_STEP_FDS,	step_fds,	"the worker's descriptors" },
+	{ WORLD_STEP_PYTHON,	step_python,	NULL },
+	{ WORLD_STEP_RLIMITS,	step_rlimits,	NULL },
+};
+
 static void gvisor_worker(int fail_at, uint64_t mem)
     __attribute__((noreturn));
 
@@ -779,20 +811,17 @@ static void
 gvisor_worker(int fail_at, uint64_t mem)
 {
 	char why[WW_MAX_DETAIL] = "";
-	int sock = fcntl(0, F_DUPFD_CLOEXEC, 10);
+	struct worker wk = { fcntl(0, F_DUPFD_CLOEXEC, 10), mem };
+	const struct jail_walk walk = { fail_at, &wk.sock, why, sizeof why };
 	const char *failed;
+	int sock;
 	pid_t interp;
 
-	if (sock < 0)
+	if (wk.sock < 0)
 		_exit(JAIL_EXIT_SETUP);
-	if (injected(fail_at, WORLD_STEP_FDS) || worker_fds(&sock) == -1)
-		refuse(sock, WORLD_STEP_FDS, errno, "the worker's descriptors");
-	if (injected(fail_at, WORLD_STEP_PYTHON) ||
-	    pyrun_init(why, sizeof why) == -1)
-		refuse(sock, WORLD_STEP_PYTHON, errno ? errno : EIO, why);
-	if (injected(fail_at, WORLD_STEP_RLIMITS) ||
-	    worker_rlimits(jail_mapped_bytes(), mem) == -1)
-		refuse(sock, WORLD_STEP_RLIMITS, errno, "");
+	jail_walk(&walk, worker_steps, sizeof worker_steps /
+	    sizeof worker_steps[0], &wk);
+	sock = wk.sock;
 	if ((interp = jail_fork(NULL, &failed)) == -1)
 		refuse(sock, WORLD_STEP_PYTHON, errno, "fork");
 	if (interp == 0) {

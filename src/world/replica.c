@@ -789,19 +789,19 @@ step_hostname(void *ctx, char *detail, size_t n)
  * before step_fds, which closes the descriptors the wait reads.
  */
 static const struct jail_stepdef pid1_steps[] = {
-	{ WORLD_STEP_MOUNT_PRIVATE,	step_private },
-	{ WORLD_STEP_RLIMITS,		step_rlimits },
-	{ WORLD_STEP_ROOTFS,		step_rootfs },
-	{ WORLD_STEP_WORKSPACE,		step_workspace },
-	{ WORLD_STEP_PIVOT_ROOT,	step_pivot_root },
-	{ WORLD_STEP_NETWORK,		step_network },
-	{ WORLD_STEP_RLIMITS,		step_hostname },
-	{ WORLD_STEP_NETWORK,		step_network_wait },
-	{ WORLD_STEP_FDS,		step_fds },
-	{ WORLD_STEP_CAPS,		jail_step_caps },
-	{ WORLD_STEP_NO_NEW_PRIVS,	jail_step_no_new_privs },
-	{ WORLD_STEP_LANDLOCK,		step_landlock },
-	{ WORLD_STEP_SECCOMP,		step_seccomp },
+	{ WORLD_STEP_MOUNT_PRIVATE,	step_private, NULL },
+	{ WORLD_STEP_RLIMITS,		step_rlimits, NULL },
+	{ WORLD_STEP_ROOTFS,		step_rootfs, NULL },
+	{ WORLD_STEP_WORKSPACE,		step_workspace, NULL },
+	{ WORLD_STEP_PIVOT_ROOT,	step_pivot_root, NULL },
+	{ WORLD_STEP_NETWORK,		step_network, NULL },
+	{ WORLD_STEP_RLIMITS,		step_hostname, NULL },
+	{ WORLD_STEP_NETWORK,		step_network_wait, NULL },
+	{ WORLD_STEP_FDS,		step_fds, NULL },
+	{ WORLD_STEP_CAPS,		jail_step_caps, NULL },
+	{ WORLD_STEP_NO_NEW_PRIVS,	jail_step_no_new_privs, NULL },
+	{ WORLD_STEP_LANDLOCK,		step_landlock, NULL },
+	{ WORLD_STEP_SECCOMP,		step_seccomp, NULL },
 };
 
 static void pid1_main(struct stage *st) __attribute__((noreturn));
@@ -839,12 +839,13 @@ pid1_main(struct stage *st)
  * undumpable.  Then PID 1.
  */
 static const struct jail_stepdef warden_steps[] = {
-	{ WORLD_STEP_PDEATHSIG,		jail_step_pdeathsig },
-	{ WORLD_STEP_IDS,		step_ids },
-	{ WORLD_STEP_PDEATHSIG,		jail_step_pdeathsig },
-	{ WORLD_STEP_UNSHARE,		jail_step_unshare },
-	{ WORLD_STEP_ID_MAPS,		jail_step_id_maps },
-	{ WORLD_STEP_DUMPABLE,		jail_step_undumpable },
+	{ WORLD_STEP_PDEATHSIG,		jail_step_pdeathsig, NULL },
+	{ WORLD_STEP_IDS,		step_ids, NULL },
+	{ WORLD_STEP_PDEATHSIG,		jail_step_pdeathsig, NULL },
+	{ WORLD_STEP_UNSHARE,		jail_step_unshare,
+	    "namespaces unavailable" },
+	{ WORLD_STEP_ID_MAPS,		jail_step_id_maps, NULL },
+	{ WORLD_STEP_DUMPABLE,		jail_step_undumpable, NULL },
 };
 
 static void warden(struct stage *st) __attribute__((noreturn));
