@@ -34,15 +34,19 @@ jail_fds_keep(const int *fds, unsigned n, unsigned cloexec_from)
 		errno = EINVAL;
 		return -1;
 	}
-	/* Above the range about to be filled first, so that no
-	 * descriptor to keep is overwritten before it is moved. */
+	/* A descriptor to keep that stands in the range about to be
+	 * filled is moved above it first, so that none is overwritten
+	 * before it is in place (the others are used where they are). */
 	for (i = 0; i < n; i++) {
-		if (fds[i] < 0 && null < 0 &&
-		    (null = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0)
-			return -1;
-		tmp[i] = fcntl(fds[i] < 0 ? null : fds[i], F_DUPFD_CLOEXEC,
-		    (int)n);
-		if (tmp[i] < 0)
+		tmp[i] = fds[i];
+		if (tmp[i] < 0) {
+			if (null < 0 && (null = open("/dev/null",
+			    O_RDWR | O_CLOEXEC)) < 0)
+				return -1;
+			tmp[i] = null;
+		}
+		if (tmp[i] < (int)n &&
+		    (tmp[i] = fcntl(tmp[i], F_DUPFD_CLOEXEC, (int)n)) < 0)
 			return -1;
 	}
 	for (i = 0; i < n; i++)

@@ -95,37 +95,6 @@ cpy_kill_world(struct cpy *c)
 	janitor_world_ended();	/* (its cgroup, once it is empty) */
 }
 
-/*
- * Ctrl-C.  The UI's SIGINT handler calls world_interrupt() (world.c: it
- * only sets a flag, so a signal handler may call it); a read of an input's reply
- * that sees it tells its world once -- WORLD_INTERRUPT_SIGNAL to the
- * world's warden, which PID 1 turns into SIGINT for every process of the
- * world, as a terminal's Ctrl-C reaches its foreground programs -- and
- * then waits INTERRUPT_GRACE_MS more at most: code that does not end by
- * then (a long computation in C, a handler that swallows
- * KeyboardInterrupt forever) loses its world, as at the wall clock.
- * Several worlds running one input side by side are each told.
- */
-/* Tell the world of c's running input that Ctrl-C was pressed, once;
- * the deadline becomes the grace period's end when that is sooner. */
-void
-cpy_interrupt_world(struct cpy *c, double *deadline)
-{
-	double end;
-
-	if (!c->running || c->interrupted || !world_interrupt_pending())
-		return;
-	c->interrupted = true;
-	if (c->kind == WORLD_KIND_GVISOR)
-		gvisor_interrupt(&c->gv);	/* (runsc passes no signal) */
-	else if (c->pidfd >= 0)
-		(void)syscall(__NR_pidfd_send_signal, c->pidfd,
-		    WORLD_INTERRUPT_SIGNAL, NULL, 0);
-	end = clock_ms() + INTERRUPT_GRACE_MS;
-	if (end < *deadline)
-		*deadline = end;
-}
-
 /* Ask the zygote for a world and wait until it is ready. */
 static bool
 spawn(struct cpy *c, struct arena *a, char **err)

@@ -145,10 +145,10 @@ struct effects {
 /* cpython.c */
 /* Kill c's world (its warden, through the pidfd), if it has one. */
 void cpy_kill_world(struct cpy *c);
-/* Ctrl-C: tell c's world once, and bring *deadline to the grace's end. */
-void cpy_interrupt_world(struct cpy *c, double *deadline);
 
 /* cpython_reply.c */
+/* Ctrl-C: tell c's world once, and bring *deadline to the grace's end. */
+void cpy_interrupt_world(struct cpy *c, double *deadline);
 /* c's live frames are taken while other worlds' replies are read (add,
  * once its input is sent), and no more (drop); finish reads a live frame
  * begun before c's own reply is read. */
