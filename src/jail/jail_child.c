@@ -40,11 +40,13 @@
  *           fifth of a run; the price is PID 1's signal rule, met in
  *           step_fds.
  *
- * Every step is written "if (injected(st, STEP) || step() == -1)
- * refuse(st, STEP, errno, detail)": injected() is the fail_at test hook,
- * refuse() sends a refusal frame naming the step and exits at once --
- * from the warden straight to jail_run(), from PID 1 to the warden, which
- * forwards it.  fn runs only after the last step succeeded.
+ * Each stage's set-up is a list of steps (warden_steps, pid1_steps)
+ * walked once by jail_walk (jail_contain.c, which the worlds' set-ups use
+ * too): each step goes through the fail_at test hook, and the first
+ * that fails is refused -- a refusal frame naming the step, then exit
+ * at once -- from the warden straight to jail_run(), from PID 1 to the
+ * warden, which forwards it.  fn runs only after the last step
+ * succeeded.
  *
  * What the jail still shares with the caller: a copy-on-write image of
  * its memory (fn is in-process code, so this is the design) and any

@@ -34,10 +34,12 @@
  *           new session; every capability dropped; no_new_privs; the
  *           seccomp denylist (below).  Then it says "ready" and serves.
  *
- * Every step is written "if (injected(STEP) || step() == -1) refuse(STEP,
- * errno, detail)": refuse() sends the step, errno and detail to the
- * session on the world's socket and exits; no code runs in a world whose
- * set-up did not finish.
+ * Each process's set-up is a list of steps (warden_steps, pid1_steps)
+ * walked once by jail_walk (jail_contain.c: the jail's set-up walks its
+ * own the same way), the kind deciding inside a step; the first that
+ * fails, or that the fail_at hook names, is refused: the step, errno and
+ * detail go to the session on the world's socket and the process exits.
+ * No code runs in a world whose set-up did not finish.
  *
  * The seccomp filter allows by default (this is the unsafe path: execve,
  * sockets and every coreutil work) and refuses, with EPERM so the code
