@@ -238,3 +238,17 @@ boundary_name(enum boundary b)
 {
 	return (unsigned)b < BOUNDARY__COUNT ? boundaries[b].name : "unknown";
 }
+
+enum boundary
+boundary_jail_default(void)
+{
+	int p;
+
+	for (p = 0; p < PATH__COUNT; p++)
+		if (paths[p].kind_by_jail)
+			return paths[p].kind;
+	for (p = 0; p < BOUNDARY__COUNT; p++)
+		if (boundaries[p].jail_option)
+			break;
+	return (enum boundary)p;
+}

@@ -152,5 +152,8 @@ enum path_id path_home(unsigned mask);
  * a jail_option. */
 bool boundary_parse(const char *name, enum boundary *out);
 const char *boundary_name(enum boundary b);
+/* The kind before --jail chooses: the own kind of the first path whose
+ * kind it chooses. */
+enum boundary boundary_jail_default(void);
 
 #endif

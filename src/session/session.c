@@ -167,45 +167,52 @@ seed_essay(struct session *s)
 	arena_free(a);
 }
 
+/* Each kind's world kind (world.h), from its row's third column. */
+static const enum world_kind boundary_worlds[BOUNDARY__COUNT] = {
+#define X(e, name, world) [BOUNDARY_##e] = WORLD_KIND_##world,
+	BOUNDARIES(X)
+#undef X
+};
+
 /*
- * The world a path's code runs in, or NULL: the jail path runs CPython in
- * a world of the jail kind, or, with the model engine (or without
- * libpython), the model in its own kernel jail (jailpath.h), never in an
- * unjailed world; under --jail=gvisor it is always CPython in a gVisor
- * world (NULL without libpython: the path then refuses).  The sandbox
- * path's evaluator is its own, except under a policy that admits more
- * than the essay's subset (policy_runs_in_world): that code runs in
- * CPython in an offline world, with the model engine on the evaluator as
- * before.  (A world is only built when it first runs something: under
- * the essay's policy the sandbox's never is.)
+ * The world a path's code runs in, or NULL, as its boundary's row says
+ * (paths.h): a kind whose model runs in a world gets one of the engine
+ * asked for (the unsafe path's replica, CPython or the model); the
+ * others get a CPython world of their kind, or NULL under the model
+ * engine (or without libpython): the policy's path then runs its own
+ * evaluator, the namespaces' jail the model in its own kernel jail
+ * (jailpath.h), never in an unjailed world, and a kind that runs CPython
+ * only (gVisor) refuses.  The policy's world runs only what a policy
+ * wider than the essay's subset admits (policy_runs_in_world), with the
+ * model engine on the evaluator as before.  (A world is only built when
+ * it first runs something: under the essay's policy the sandbox's never
+ * is.)
  */
 static struct world *
 path_world(const struct session *s, enum path_id p)
 {
+	const struct boundary_row *b = session_boundary(s, p);
 	struct world *w;
-	enum world_kind kind;
-	bool gvisor = p == PATH_GVISOR || (p == PATH_JAIL &&
-	    s->jail == BOUNDARY_GVISOR);
 
-	if (p == PATH_UNSAFE)
-		return world_new(s->engine, s->world_wall_ms,
-		    s->world_fail_at);
-	if (p == PATH_SANDBOX) {
-		if (s->engine != WORLD_ENGINE_CPYTHON)
-			return NULL;
-		kind = WORLD_KIND_OFFLINE;
-	} else if (!record_path_is_jail(p) ||
-	    (s->engine != WORLD_ENGINE_CPYTHON && !gvisor))
+	if (b->model == MODEL_IN_WORLD)
+		return world_new_kind(s->engine, boundary_worlds[b->id],
+		    s->world_wall_ms, s->world_fail_at);
+	if (b->model != MODEL_NEVER && s->engine != WORLD_ENGINE_CPYTHON)
 		return NULL;
-	else
-		kind = gvisor ? WORLD_KIND_GVISOR : WORLD_KIND_JAIL;
-	w = world_new_kind(WORLD_ENGINE_CPYTHON, kind, s->world_wall_ms,
-	    s->world_fail_at);
+	w = world_new_kind(WORLD_ENGINE_CPYTHON, boundary_worlds[b->id],
+	    s->world_wall_ms, s->world_fail_at);
 	if (w->ops->engine != WORLD_ENGINE_CPYTHON) {
 		world_free(w);	/* built without libpython */
 		return NULL;
 	}
 	return w;
+}
+
+/* The boundary in force on the path whose state ps is. */
+static const struct boundary_row *
+boundary_of(const struct session *s, const struct pathstate *ps)
+{
+	return session_boundary(s, (enum path_id)(ps - s->paths));
 }
 
 static void
@@ -258,7 +265,7 @@ session_new(const struct session_opts *opts)
 	s->jail_filter = opts->jail_filter;
 	s->jail_fail_at = opts->jail_fail_at;
 	s->jail = opts->jail_set ? (enum boundary)opts->jail :
-	    path_row(PATH_JAIL)->kind;
+	    boundary_jail_default();
 	s->jail_explicit = opts->jail_set;
 	if (!opts->jail_set && s->policy->jail != NULL)
 		(void)boundary_parse(s->policy->jail, &s->jail);
@@ -397,6 +404,15 @@ generations(const struct session *s, unsigned long *gens)
 		gens[p] = ns_generation(s->paths[p].ns);
 }
 
+/* The path whose names a set-up step evaluates in and reads back: the
+ * first without a boundary (the teacher's set-up is not the agent's
+ * code); every path gets the same names. */
+static struct pathstate *
+seed_path(struct session *s)
+{
+	return &s->paths[path_first(~0u, GUARD_NONE)];
+}
+
 bool
 session_seed_name(struct session *s, const char *name, const char *expr,
     char **err)
@@ -422,11 +438,11 @@ session_seed_name(struct session *s, const char *name, const char *expr,
 		*err = sbuf_take(&b);
 		goto out;
 	}
-	eval_init(&ev, a, PATH_UNSAFE);
+	eval_init(&ev, a, (enum path_id)(seed_path(s) - s->paths));
 	ev.rt.limits = unsafe_limits;
 	ev.full_model = true;
 	ev.ws.fs = scratch;
-	ev.ns = s->paths[PATH_UNSAFE].ns;
+	ev.ns = seed_path(s)->ns;
 	if (!eval_root(&ev, pr.root, &v, &has_value)) {
 		*err = xasprintf("%s: %s", pyexc_name(ev.rt.exc.cls), ev.rt.exc.msg);
 		goto out;
@@ -436,9 +452,9 @@ session_seed_name(struct session *s, const char *name, const char *expr,
 	sbuf_addf(&s->setup, "%s = %s\n", name, expr);
 	renew_worlds(s);
 	if (ev.mutated)
-		ns_recopy(s->paths[PATH_UNSAFE].ns);
+		ns_recopy(seed_path(s)->ns);
 	else
-		ns_commit(s->paths[PATH_UNSAFE].ns);
+		ns_commit(seed_path(s)->ns);
 	ok = true;
 out:
 	mfs_free(scratch);
@@ -480,14 +496,15 @@ session_set_progress(struct session *s, session_progress_fn *fn, void *ctx)
 	s->progress_ctx = ctx;
 }
 
-/* The world path p's code runs in now, or NULL: the sandbox path's only
+/* The world path p's code runs in now, or NULL: a policy's path's only
  * while its policy admits more than the essay's subset. */
 static struct world *
 live_world(const struct session *s, enum path_id p)
 {
 	struct world *w = s->paths[p].world;
 
-	if (p == PATH_SANDBOX && !policy_runs_in_world(s->policy))
+	if (session_boundary(s, p)->guard == GUARD_POLICY &&
+	    !policy_runs_in_world(s->policy))
 		return NULL;
 	return w;
 }
@@ -512,7 +529,7 @@ const char *
 session_engine(const struct session *s, enum path_id p)
 {
 	const struct world *w = live_world(s, p);
-	if (w == NULL && p == PATH_SANDBOX)
+	if (w == NULL && session_boundary(s, p)->model == MODEL_IN_PROCESS)
 		return world_engine_name(WORLD_ENGINE_MODEL);
 	return w != NULL ? world_engine_name(w->ops->engine) : NULL;
 }
@@ -690,7 +707,7 @@ restored(const struct pathstate *ps, const char *name)
 static void
 reseed_setup(struct session *s)
 {
-	struct ns *ns = s->paths[PATH_UNSAFE].ns;
+	struct ns *ns = seed_path(s)->ns;
 	struct arena *a = arena_new();
 	struct rt rt;
 	size_t i;
@@ -860,7 +877,7 @@ session_set_budget(struct session *s, unsigned limit)
 unsigned
 session_budget_limit(const struct session *s, enum path_id p)
 {
-	return p == PATH_SANDBOX ? s->budget : 0;
+	return session_boundary(s, p)->guard == GUARD_POLICY ? s->budget : 0;
 }
 
 const char *
@@ -897,6 +914,7 @@ const struct policy_names session_policy_names = {
 struct step {
 	struct session		*s;
 	enum path_id		 path;
+	const struct boundary_row *kind; /* its boundary now (paths.h) */
 	struct pathstate	*ps;
 	struct record		*r;
 	struct arena		*a;	/* the records' arena (the caller's) */
@@ -993,7 +1011,7 @@ decide_exception(struct step *st)
 	if (ev->rt.exc.kind == EXC_LIMIT) {
 		/* (the memory cap is this program's, on every path: it keeps
 		 * the machine that runs it alive, and refuses for real) */
-		if (st->path == PATH_UNSAFE &&
+		if (st->kind->guard == GUARD_NONE &&
 		    ev->rt.exc.limit != LIMIT_MEMORY) {
 			/* No boundary: the bomb "goes off", on paper. */
 			effect_add(&ev->effects, "exhaust", "memory and CPU",
@@ -1005,7 +1023,7 @@ decide_exception(struct step *st)
 		    arena_strdup(st->a, ev->rt.exc.msg));
 		return;
 	}
-	if (st->path == PATH_SANDBOX && ev->withheld != NULL &&
+	if (st->kind->guard == GUARD_POLICY && ev->withheld != NULL &&
 	    ev->rt.exc.cls == PYEXC_NameError &&
 	    strstr(ev->rt.exc.msg, ev->withheld) != NULL) {
 		/* code the policy let run reached for a builtin it does not
@@ -1172,7 +1190,7 @@ mark_bypass(struct step *st)
 	    NULL && strcmp(st->r->rule, "limits") == 0 &&
 	    policy_runs_in_world(st->s->policy);
 
-	if (st->path != PATH_SANDBOX)
+	if (st->kind->guard != GUARD_POLICY)
 		return;
 	for (i = 0; i < st->ev.effects.n && !stopped; i++)
 		if (touches_surface(st, &st->ev.effects.items[i]))
@@ -1201,7 +1219,7 @@ run_code(struct step *st, const struct node *root)
 	struct layer_call c;
 
 	layer_call(st, root, NULL, NULL, true, &c);
-	if (st->path == PATH_SANDBOX &&
+	if (st->kind->guard == GUARD_POLICY &&
 	    !walk_layers(st, LAYER_STAGE_CHECK, LAYER__COUNT, &c))
 		return;
 	if (st->world != NULL) {
@@ -1345,14 +1363,14 @@ run_command(struct step *st, const struct cmd_entry *e,
 {
 	struct eval *ev = &st->ev;
 	struct cmd_run run = { .ws = &ev->ws,
-	    .unsafe = st->path == PATH_UNSAFE };
+	    .unsafe = st->kind->guard == GUARD_NONE };
 	struct layer_call c;
 	const char *key = NULL, *args_canon = NULL;
 	value args;
 
 	st->r->kind = KIND_COMMAND;
 	layer_call(st, NULL, e, call, true, &c);
-	if (st->path == PATH_SANDBOX) {
+	if (st->kind->guard == GUARD_POLICY) {
 		if (!walk_layers(st, LAYER_STAGE_CHECK, LAYER__COUNT, &c))
 			return;
 	} else if (!command_shape(st, e, call))
@@ -1360,7 +1378,7 @@ run_command(struct step *st, const struct cmd_entry *e,
 	if (!command_args(st, e, call, &args))
 		return;
 	run.args = args;
-	if (st->path == PATH_SANDBOX) {
+	if (st->kind->guard == GUARD_POLICY) {
 		c.run = &run;
 		c.arg = call->u.call.args.len == 1 &&
 		    call->u.call.keywords.len == 0 ?
@@ -1488,8 +1506,6 @@ run_jail(struct step *st, const struct node *root, const struct cmd_entry *e,
 
 /* ---- a path's world ---- */
 
-static bool gvisor_path(const struct step *st);
-
 /*
  * The jail path in a world of the jail kind: CPython inside the kernel
  * jail (world.h).  With --jail-filter the sandbox's allowlists run first.
@@ -1507,8 +1523,7 @@ run_jail_world(struct step *st, const struct node *root,
 	if (st->s->jail_filter && !jail_filter(st, root, e, call))
 		return;
 	if (w == NULL) {
-		decide(st, VERDICT_ERROR, gvisor_path(st) ?
-		    LAYER_GVISOR : LAYER_NAMESPACE, "jail",
+		decide(st, VERDICT_ERROR, st->kind->refuses_at, "jail",
 		    arena_printf(st->a, "jail refused, nothing ran: %s",
 		    refused));
 		return;
@@ -1569,7 +1584,7 @@ ready_world(struct session *s, struct pathstate *ps, struct arena *a,
 	free(err);
 	world_free(ps->world);
 	ps->world = NULL;
-	if (ps == &s->paths[PATH_SANDBOX])
+	if (boundary_of(s, ps)->model == MODEL_IN_PROCESS)
 		return NULL;	/* (its own evaluator, as before) */
 	ps->world = world_new(WORLD_ENGINE_MODEL, 0, 0);
 	(void)world_build(ps->world, &seed, &err);
@@ -1802,7 +1817,7 @@ run_world(struct step *st, const char *src, const struct node *root,
 		/* The kernel refused a call the code made; the code went on
 		 * (or raised): the jail contained it, and says what. */
 		decide(st, VERDICT_CONTAINED, layer_named(rep.layer),
-		    w->kind == WORLD_KIND_GVISOR ? "gvisor" : "kernel",
+		    st->kind->rule,
 		    rep.status == WORLD_RAISED ? arena_printf(st->a,
 		    "%s; then %s", rep.refused, rep.error) : rep.refused);
 		st->r->result = rep.result;
@@ -1857,29 +1872,19 @@ run_world(struct step *st, const char *src, const struct node *root,
 	case WORLD_KILLED:
 		/* a bomb goes off in a replica; a jail contains it; the
 		 * sandbox's world stops what its policy let through */
-		if (w->kind == WORLD_KIND_OFFLINE)
+		if (st->kind->guard == GUARD_POLICY)
 			decide(st, VERDICT_BLOCKED, layer_named(rep.layer),
 			    "limits", rep.error);
 		else
 			decide(st, world_kind_contains(w->kind) ?
 			    VERDICT_CONTAINED : VERDICT_LANDED,
-			    layer_named(rep.layer), w->kind ==
-			    WORLD_KIND_GVISOR ? "gvisor" :
-			    world_kind_contains(w->kind) ? "kernel" : NULL,
-			    rep.error);
+			    layer_named(rep.layer),
+			    world_kind_contains(w->kind) ? st->kind->rule :
+			    NULL, rep.error);
 		break;
 	default:
 		break;
 	}
-}
-
-/* The step is on the jail path under --jail=gvisor: its records name
- * gVisor, whatever decided them. */
-static bool
-gvisor_path(const struct step *st)
-{
-	return st->path == PATH_GVISOR || (st->path == PATH_JAIL &&
-	    st->s->jail == BOUNDARY_GVISOR);
 }
 
 /* A path without a world's output (the sandbox's evaluator, the model,
@@ -1918,9 +1923,11 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 	struct record *r = st->r;
 	size_t i;
 
-	if (!record_path_is_jail(st->path))	/* (a jail's: told_inside) */
+	bool jail = st->kind->guard == GUARD_KERNEL;
+
+	if (!jail)	/* (a jail's: told_inside) */
 		mark_disclosures(st, st->ev.effects.items, st->ev.effects.n);
-	if (!record_path_is_jail(st->path) || st->ev.effects.n > 0) {
+	if (!jail || st->ev.effects.n > 0) {
 		/* (the jail path's effects came back from the jail, unless
 		 * its filter refused the input in here) */
 		r->effects = arena_array(st->a, st->ev.effects.n + 1,
@@ -1948,25 +1955,25 @@ finish(struct step *st, const char *input, size_t len, const char *label,
 	r->budget_limit = session_budget_limit(st->s, st->path);
 	/* (the code filter's name, where the policy's filter ran: a weak
 	 * one's row names it, "dunder filter" -- not "allowlist") */
-	if (st->path == PATH_SANDBOX || (record_path_is_jail(st->path) &&
-	    st->s->jail_filter)) {
+	if (st->kind->guard == GUARD_POLICY || (jail && st->s->jail_filter)) {
 		const char *f = policy_filter_name(st->s->policy);
 		if (strncmp(f, "the ", 4) == 0)
 			f += 4;
 		r->filter = strcmp(f, "allowlist") == 0 ? NULL :
 		    arena_strdup(st->a, f);
 	}
-	/* (a scenario's label too says gVisor's jail) */
-	r->label = label ? arena_printf(st->a, "%s%s", label,
-	    gvisor_path(st) ? " (gVisor)" : "") :
-	    arena_printf(st->a, "%s %s%s", session_path_adjective(st->path),
-	    cmdname ? cmdname : "code", gvisor_path(st) ? " (gVisor)" : "");
+	/* (a scenario's label too says gVisor's jail: the kind's tag) */
+	r->label = label ? arena_printf(st->a, "%s%s", label, st->kind->tag) :
+	    arena_printf(st->a, "%s %s%s", path_row(st->path)->adjective,
+	    cmdname ? cmdname : "code", st->kind->tag);
 	trace_render(&(struct trace_step){ .r = r, .a = st->a,
 	    .path = st->path, .input = input, .len = len,
 	    .is_command = cmdname != NULL, .effects = st->ev.effects.items,
 	    .neffects = st->ev.effects.n,
 	    .filter = policy_filter_name(st->s->policy),
-	    .gvisor = gvisor_path(st), .world = st->world != NULL,
+	    /* (trace.c's words for gVisor, until it reads the kind's) */
+	    .gvisor = st->kind->id == BOUNDARY_GVISOR,
+	    .world = st->world != NULL,
 	    .restarted = st->restarted, .resumed = st->resumed,
 	    .raised_after = st->raised_after, .essay = st->essay });
 }
@@ -2159,7 +2166,7 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
     struct arena *a, struct arena *pa, struct meter *mem, struct record *r)
 {
 	struct step st = { .s = s, .path = p, .ps = &s->paths[p], .r = r,
-	    .a = a };
+	    .a = a, .kind = session_boundary(s, p) };
 	const struct cmd_entry *e = NULL;
 	const struct node *call = NULL;
 	const char *refused = NULL;
@@ -2172,7 +2179,7 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 		 * policy that stays in the subset: a later one is built
 		 * from them) */
 		renew_world(s, st.ps);
-	if (p == PATH_SANDBOX)
+	if (st.kind->guard == GUARD_POLICY)
 		st.world = w;
 
 	r->step = s->steps;
@@ -2188,7 +2195,7 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 	st.ev.ws.fs = st.ps->fs;
 	st.ev.ns = st.ps->ns;
 	st.ev.src = r->input;
-	if (p == PATH_SANDBOX) {
+	if (st.kind->guard == GUARD_POLICY) {
 		if (s->calls == NULL)
 			s->calls = eval_calls_new(s->policy);
 		st.ev.policy = s->policy;
@@ -2203,9 +2210,9 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 	 * its syntax: what our parser does not know still runs there. */
 	if (pr->status != PARSE_OK && (w == NULL || !w->ops->compiles ||
 	    ln->shell ||				/* (a '!' and nothing) */
-	    p == PATH_SANDBOX ||			/* (a filter in front */
-	    (record_path_is_jail(p) && s->jail_filter))) { /* judges the
-							   syntax) */
+	    st.kind->guard == GUARD_POLICY ||	/* (a filter in front */
+	    (st.kind->guard == GUARD_KERNEL && s->jail_filter))) { /* judges
+							   the syntax) */
 		struct sbuf b = SBUF_INIT;
 		if (pr->status == PARSE_INCOMPLETE)
 			sbuf_addf(&b, "SyntaxError: incomplete input (%s)",
@@ -2223,13 +2230,12 @@ run_path(struct session *s, enum path_id p, const char *input, size_t len,
 	}
 	if (pr->status == PARSE_OK)
 		e = cmd_match(pr->root, &call);
-	if (record_path_is_jail(p)) {
+	if (st.kind->guard == GUARD_KERNEL) {
 		if (st.ps->world != NULL)
 			run_jail_world(&st, pr->root, e, call, w, refused);
-		else if (gvisor_path(&st))
-			run_jail_world(&st, pr->root, e, call, NULL, "gVisor "
-			    "runs CPython worlds, and this sandboxrepl was built "
-			    "without libpython");
+		else if (st.kind->model == MODEL_NEVER)
+			run_jail_world(&st, pr->root, e, call, NULL,
+			    st.kind->needs_cpython);
 		else
 			run_jail(&st, pr->root, e, call);
 		if (s->fresh_world)
@@ -2374,10 +2380,11 @@ start_worlds(struct session *s, const struct line *ln,
 		struct world_input in;
 		const char *refused = NULL;
 		struct world *w;
+		enum guard g = session_boundary(s, (enum path_id)p)->guard;
 
-		if (!(mask & PATH_BIT(p)) || p == PATH_SANDBOX ||
+		if (!(mask & PATH_BIT(p)) || g == GUARD_POLICY ||
 		    live_world(s, (enum path_id)p) == NULL ||
-		    (record_path_is_jail((enum path_id)p) && s->jail_filter))
+		    (g == GUARD_KERNEL && s->jail_filter))
 			continue;
 		if ((w = ready_world(s, ps, a, &refused)) == NULL ||
 		    (pr->status != PARSE_OK && (!w->ops->compiles ||
