@@ -283,8 +283,8 @@ session_run(struct session *s, const char *input, size_t len,
 		meter_path(s, ea, arena_held(a) - held_before, pa, &mem);
 		if (s->progress != NULL && !(started & PATH_BIT(p)))
 			s->progress(s->progress_ctx, (enum path_id)p, false);
-		step_run_path(s, (enum path_id)p, input, len, &pr, &ln, label, a, pa,
-		    &mem, &recs[n++]);
+		step_run_path(s, (enum path_id)p, input, len, &pr, &ln, label,
+		    a, pa, &mem, &recs[n++]);
 		if (s->progress != NULL)
 			s->progress(s->progress_ctx, (enum path_id)p, true);
 		big |= arena_used(pa) > (8u << 20);

@@ -85,8 +85,8 @@ output_of_prints(struct record *r, struct arena *a)
 }
 
 void
-records_finish(struct step *st, const char *input, size_t len, const char *label,
-    const char *cmdname)
+records_finish(struct step *st, const char *input, size_t len,
+    const char *label, const char *cmdname)
 {
 	struct record *r = st->r;
 	size_t i;
@@ -94,7 +94,8 @@ records_finish(struct step *st, const char *input, size_t len, const char *label
 	bool jail = st->kind->guard == GUARD_KERNEL;
 
 	if (!jail)	/* (a jail's: told_inside) */
-		records_mark_disclosures(st, st->ev.effects.items, st->ev.effects.n);
+		records_mark_disclosures(st, st->ev.effects.items,
+		    st->ev.effects.n);
 	if (!jail || st->ev.effects.n > 0) {
 		/* (the jail path's effects came back from the jail, unless
 		 * its filter refused the input in here) */

@@ -96,7 +96,8 @@ restore_is_literal_node(const struct node *n, int depth)
 		    n->u.unaryop.operand->u.constant.value.type == VT_FLOAT);
 	case NODE_LIST: case NODE_TUPLE: case NODE_SET:
 		for (i = 0; i < n->u.seq.elts.len; i++)
-			if (!restore_is_literal_node(n->u.seq.elts.items[i], depth + 1))
+			if (!restore_is_literal_node(n->u.seq.elts.items[i],
+			    depth + 1))
 				return false;
 		return true;
 	case NODE_DICT:
@@ -260,7 +261,8 @@ view_take(struct session *s, const struct state_session *ss)
  * its records says so instead of what it did (in a).
  */
 void
-restore_save_step(struct session *s, struct record *recs, size_t n, struct arena *a)
+restore_save_step(struct session *s, struct record *recs, size_t n,
+    struct arena *a)
 {
 	char *err = NULL;
 	struct state_session ss;

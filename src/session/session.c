@@ -248,7 +248,8 @@ session_seed_file(struct session *s, const char *name, const char *data,
 /* Do the names of path mask's paths, changed since gens, hold values
  * that point into the arenas of the input that made them? */
 bool
-session_holds_shared(struct session *s, unsigned mask, const unsigned long *gens)
+session_holds_shared(struct session *s, unsigned mask,
+    const unsigned long *gens)
 {
 	size_t p, i;
 	for (p = 0; p < PATH__COUNT; p++) {

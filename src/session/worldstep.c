@@ -222,7 +222,8 @@ secret_values(struct step *st, const struct world_reply *rep)
 		const struct effect *f = &st->ev.effects.items[i];
 		if ((f->category != NULL &&
 		    strcmp(f->category, "disclosure") == 0) ||
-		    (strcmp(f->op, "read") == 0 && records_is_secret(f->target)))
+		    (strcmp(f->op, "read") == 0 &&
+		    records_is_secret(f->target)))
 			return;	/* (told already, or by mark_disclosures) */
 	}
 	for (; *env != NULL; env++) {
