@@ -43,7 +43,8 @@ static const char *const gvisor_headings[] = {
  */
 #define BOUNDARY_ROW_NONE \
 	.guard = GUARD_NONE, .model = MODEL_IN_WORLD,			\
-	.layers = SEQ(none_layers), .refuses_at = LAYER_EVAL, .tag = "",	\
+	.layers = SEQ(none_layers), .refuses_at = LAYER_EVAL,		\
+	.tag = "",							\
 	.headings = none_headings, .headings_world = none_headings_world, \
 	.what = "no boundary (a throwaway mock).",			\
 	.what_world = "no boundary (a throwaway world).",		\

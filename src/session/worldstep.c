@@ -73,15 +73,18 @@ worldstep_ready(struct session *s, struct pathstate *ps, struct arena *a,
 	return ps->world;
 }
 
+/* The layer a world's reply names ("rlimit", "seccomp", "gvisor": the
+ * world's side of this process says which, never the code), by its
+ * name in records; eval when it names none. */
 static enum layer
 layer_named(const char *name)
 {
-	return name != NULL && strcmp(name, "rlimit") == 0 ? LAYER_RLIMIT :
-	    name != NULL && strcmp(name, "timeout") == 0 ? LAYER_TIMEOUT :
-	    name != NULL && strcmp(name, "seccomp") == 0 ? LAYER_SECCOMP :
-	    name != NULL && strcmp(name, "landlock") == 0 ? LAYER_LANDLOCK :
-	    name != NULL && strcmp(name, "gvisor") == 0 ? LAYER_GVISOR :
-	    LAYER_EVAL;
+	int l;
+
+	for (l = 0; name != NULL && l < LAYER__COUNT; l++)
+		if (strcmp(name, record_layer_name((enum layer)l)) == 0)
+			return (enum layer)l;
+	return LAYER_EVAL;
 }
 
 /*
