@@ -246,6 +246,24 @@ file_entry(struct enc *e, const struct sfile *f)
 
 /* ---- what a path holds, as JSON ---- */
 
+/* n strings (in groups of per: one, or a pair) as [hex, ...] or
+ * [[hex, hex], ...]; NULL when strs is. */
+static json_t *
+hex_list(struct enc *e, const char *const *strs, size_t n, size_t per)
+{
+	json_t *arr;
+	size_t i;
+
+	if (strs == NULL)
+		return NULL;
+	arr = json_array();
+	for (i = 0; i < n; i++, strs += per)
+		sjson_push(e, arr, per == 1 ? sjson_hex(strs[0],
+		    strlen(strs[0])) : sjson_pair(e, sjson_hex(strs[0],
+		    strlen(strs[0])), sjson_hex(strs[1], strlen(strs[1]))));
+	return arr;
+}
+
 /*
  * The names a path's CPython world holds (hex, sorted), or NULL when the
  * path keeps its names in its namespace.  They are not values: a world's
@@ -256,16 +274,8 @@ static json_t *
 world_names_json(struct enc *e, const struct state_session *s,
     enum path_id p)
 {
-	size_t i, n = s->paths[p].nworld_names;
-	const char *const *names = s->paths[p].world_names;
-	json_t *arr;
-
-	if (names == NULL)
-		return NULL;
-	arr = json_array();
-	for (i = 0; i < n; i++)
-		sjson_push(e, arr, sjson_hex(names[i], strlen(names[i])));
-	return arr;
+	return hex_list(e, s->paths[p].world_names, s->paths[p].nworld_names,
+	    1);
 }
 
 /*
@@ -278,18 +288,8 @@ static json_t *
 world_values_json(struct enc *e, const struct state_session *s,
     enum path_id p)
 {
-	size_t i, n = s->paths[p].nworld_literals;
-	const char *const *lits = s->paths[p].world_literals;
-	json_t *arr;
-
-	if (lits == NULL)
-		return NULL;
-	arr = json_array();
-	for (i = 0; i < n; i++)
-		sjson_push(e, arr, sjson_pair(e,
-		    sjson_hex(lits[2 * i], strlen(lits[2 * i])),
-		    sjson_hex(lits[2 * i + 1], strlen(lits[2 * i + 1]))));
-	return arr;
+	return hex_list(e, s->paths[p].world_literals,
+	    s->paths[p].nworld_literals, 2);
 }
 
 /* ---- files in DIR ---- */
