@@ -43,8 +43,9 @@
  * (one input through every path), step.c (one path's layers, evaluator,
  * commands and jail), worldstep.c (a path's world), records.c (the
  * record's end, and the panes), restore.c (--state and plain names
- * given back), snap.c (snapshots).  Nothing outside src/session includes
- * this header: session.h is the interface.
+ * given back), snap.c (snapshots); state.c keeps the state on disk
+ * (state.h), in the JSON forms of sjson.c.  Nothing outside src/session
+ * includes this header: session.h is the interface.
  */
 #ifndef SANDBOXREPL_SESSION_INT_H
 #define SANDBOXREPL_SESSION_INT_H
@@ -53,8 +54,8 @@
 #include <stddef.h>
 
 #include "eval.h"
-#include "record.h"
 #include "paths.h"
+#include "record.h"
 #include "sbuf.h"
 #include "session.h"
 #include "world.h"
@@ -65,7 +66,6 @@ struct effect;
 struct meter;
 struct node;
 struct parse_result;
-struct record;
 
 struct pathstate {
 	struct mfs	*fs;
@@ -205,7 +205,7 @@ void session_take_policy(struct session *s, const struct policy *p);
 /* A tree of literals only (what ast.literal_eval takes, less complex
  * numbers): nothing in it can run anything. */
 bool restore_is_literal_node(const struct node *n, int depth);
-/* "name = repr\\n" for each of n (name, repr) pairs that binds a literal
+/* "name = repr\n" for each of n (name, repr) pairs that binds a literal
  * to an identifier path p's names do not hold (heap), or NULL. */
 char *restore_literal_source(const struct session *s, enum path_id p,
     const char *const *lits, size_t n);
@@ -218,9 +218,6 @@ void restore_save_step(struct session *s, struct record *recs, size_t n,
 
 /* ---- step.c ---- */
 
-void step_run_code(struct step *st, const struct node *root);
-void step_run_command(struct step *st, const struct cmd_entry *e,
-    const struct node *call);
 /* Run the parsed input on path p, in pa on the meter mem: its record
  * in r, allocated in a. */
 void step_run_path(struct session *s, enum path_id p, const char *input,

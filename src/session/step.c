@@ -292,8 +292,8 @@ mark_bypass(struct step *st)
 	st->r->reason = NULL;	/* (trace.c tells what got through) */
 }
 
-void
-step_run_code(struct step *st, const struct node *root)
+static void
+run_code(struct step *st, const struct node *root)
 {
 	value v;
 	bool has_value;
@@ -438,8 +438,8 @@ world_command(struct step *st, const struct cmd_entry *e,
 		    st->r->outcome : e->name);
 }
 
-void
-step_run_command(struct step *st, const struct cmd_entry *e,
+static void
+run_command(struct step *st, const struct cmd_entry *e,
     const struct node *call)
 {
 	struct eval *ev = &st->ev;
@@ -584,9 +584,9 @@ model_step(void *ctx)
 {
 	struct model_job *job = ctx;
 	if (job->cmd != NULL)
-		step_run_command(job->st, job->cmd, job->call);
+		run_command(job->st, job->cmd, job->call);
 	else
-		step_run_code(job->st, job->root);
+		run_code(job->st, job->root);
 }
 
 /* Run src in the step's world (worldstep.c), whose model, if it is the
@@ -686,9 +686,9 @@ step_run_path(struct session *s, enum path_id p, const char *input, size_t len,
 	if (w != NULL && st.world == NULL)
 		run_world(&st, st.src, pr->root, e, call);
 	else if (e != NULL)
-		step_run_command(&st, e, call);
+		run_command(&st, e, call);
 	else
-		step_run_code(&st, pr->root);
+		run_code(&st, pr->root);
 	if (s->fresh_world)
 		session_renew_world(s, st.ps);
 	/* bindings the input made are copied now, before its arena goes
