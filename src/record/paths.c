@@ -101,10 +101,12 @@ path_row(enum path_id p)
 	return &paths[(unsigned)p < PATH__COUNT ? p : 0];
 }
 
+/* (a kind out of range is a bug; it gets the jail's kind, never none) */
 const struct boundary_row *
 boundary_row(enum boundary b)
 {
-	return &boundaries[(unsigned)b < BOUNDARY__COUNT ? b : 0];
+	return &boundaries[(unsigned)b < BOUNDARY__COUNT ? b :
+	    boundary_jail_default()];
 }
 
 const char *

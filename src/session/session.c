@@ -168,8 +168,9 @@ session_new(const struct session_opts *opts)
 	s->bare = opts->bare;
 	s->jail_filter = opts->jail_filter;
 	s->jail_fail_at = opts->jail_fail_at;
-	s->jail = opts->jail_set ? (enum boundary)opts->jail :
-	    boundary_jail_default();
+	s->jail = opts->jail_set && (unsigned)opts->jail < BOUNDARY__COUNT &&
+	    boundary_row((enum boundary)opts->jail)->jail_option ?
+	    (enum boundary)opts->jail : boundary_jail_default();
 	s->jail_explicit = opts->jail_set;
 	if (!opts->jail_set && s->policy->jail != NULL)
 		(void)boundary_parse(s->policy->jail, &s->jail);
