@@ -46,7 +46,7 @@ printf 'extends: blocklist\nblocked-words: import eval\ncommands: read_file writ
 
 # Frames: type, u32 length (little-endian, as on the build machines), payload.
 printf 'R\010\000\000\000\001\000\000\000\001\000\000\000' >"$out/jailwire/refuse"
-printf 'W\030\000\000\000\000\000\000\000\377\377\377\377\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000O\001\000\000\000rF\006\000\000\000\001\000\000\000a1E\000\000\000\000' >"$out/jailwire/ok"
+printf 'w\030\000\000\000\000\000\000\000\377\377\377\377\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000O\001\000\000\000rf\006\000\000\000\001\000\000\000a1E\000\000\000\000' >"$out/jailwire/ok"
 
 # MCP messages: both eras, every tool, a few malformed ones.
 n=0

@@ -37,21 +37,20 @@ draw_attr(const struct ui *u, enum ui_color c)
 int
 draw_verdict_attr(const struct ui *u, enum verdict v)
 {
-	switch (v) {
-	case VERDICT_OK:
-		return draw_attr(u, UC_OK);
-	case VERDICT_BLOCKED:
-		return draw_attr(u, UC_BLOCKED);
-	case VERDICT_LANDED:
-	case VERDICT_BYPASSED:
-		return draw_attr(u, UC_DAMAGE);
-	case VERDICT_CONTAINED:
-		return draw_attr(u, UC_CONTAINED);
-	case VERDICT_INSIDE:
-		return draw_attr(u, UC_INSIDE);
-	default:
-		return draw_attr(u, UC_ERROR);
-	}
+	/* the verdicts' table (record.h) says which colour; this says how a
+	 * terminal draws it */
+	static const enum ui_color colour[] = {
+		[VERDICT_COLOUR_OK] = UC_OK,
+		[VERDICT_COLOUR_BLOCKED] = UC_BLOCKED,
+		[VERDICT_COLOUR_ERROR] = UC_ERROR,
+		[VERDICT_COLOUR_DAMAGE] = UC_DAMAGE,
+		[VERDICT_COLOUR_CONTAINED] = UC_CONTAINED,
+		[VERDICT_COLOUR_INSIDE] = UC_INSIDE,
+	};
+	enum verdict_colour c = record_verdict_colour(v);
+
+	return draw_attr(u, (unsigned)c < VERDICT_COLOUR__COUNT ? colour[c] :
+	    UC_ERROR);
 }
 
 /*

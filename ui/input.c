@@ -45,6 +45,8 @@ static WINDOW *pad;
 static FILE *devnull;
 static int hscroll;	/* bytes of the line scrolled off the left */
 
+static const char *input_prompt(const struct ui *u);
+
 /* Names Tab offers besides the session's files, names and commands. */
 static const char *const builtin_names[] = {
 	"abs", "len", "max", "min", "round", "sum", "open", "print",
@@ -105,8 +107,10 @@ getc_hook(FILE *f)
 			H->redraw(U);
 			continue;
 		}
-		if (U->overlay == &pane_summary && c == 27) {
-			/* the summary scrolls (its keys' sequences) */
+		if (U->overlay != NULL && U->overlay->key != NULL &&
+		    c == 27) {
+			/* an overlay with keys of its own (the summary
+			 * scrolls): the key's whole sequence */
 			char seq[8];
 			size_t n = 0;
 
@@ -119,7 +123,7 @@ getc_hook(FILE *f)
 					break;
 			}
 			wtimeout(pad, -1);
-			if (summary_key(U, seq, n)) {
+			if (U->overlay->key(U, key_of_seq(seq, n))) {
 				H->redraw(U);
 				continue;
 			}
@@ -378,63 +382,6 @@ do_key_cancel(int count, int key)
 	return 0;
 }
 
-static void
-bind(const char *seq, rl_command_func_t *fn)
-{
-	if (seq != NULL && seq != (const char *)-1 && *seq != '\0')
-		rl_bind_keyseq(seq, fn);
-}
-
-static void
-bind_cap(const char *cap, rl_command_func_t *fn)
-{
-	bind(tigetstr((char *)cap), fn);
-}
-
-static void
-bind_keys(void)
-{
-	bind_cap("kf1", do_key_help);
-	bind("\033OP", do_key_help);
-	bind("\033[11~", do_key_help);
-	bind_cap("kf2", do_key_ast);
-	bind("\033OQ", do_key_ast);
-	bind("\033[12~", do_key_ast);
-	bind_cap("kf10", do_key_quit);
-	bind("\033[21~", do_key_quit);
-	bind_cap("kcbt", do_focus_next);
-	bind("\033[Z", do_focus_next);
-	bind_cap("kf3", do_focus_next);
-	bind("\033OR", do_focus_next);
-	bind("\033[13~", do_focus_next);
-	bind_cap("kpp", do_page_up);
-	bind("\033[5~", do_page_up);
-	bind_cap("knp", do_page_down);
-	bind("\033[6~", do_page_down);
-	/* With a custom redisplay readline binds nothing from terminfo. */
-	bind_cap("khome", rl_beg_of_line);
-	bind("\033[1~", rl_beg_of_line);
-	bind("\033[H", rl_beg_of_line);
-	bind("\033OH", rl_beg_of_line);
-	bind_cap("kend", rl_end_of_line);
-	bind("\033[4~", rl_end_of_line);
-	bind("\033[F", rl_end_of_line);
-	bind("\033OF", rl_end_of_line);
-	bind_cap("kdch1", rl_delete);
-	bind("\033[3~", rl_delete);
-	bind("\033[A", rl_get_previous_history);
-	bind("\033[B", rl_get_next_history);
-	bind("\033OA", rl_get_previous_history);
-	bind("\033OB", rl_get_next_history);
-	bind("\033[C", rl_forward_char);
-	bind("\033[D", rl_backward_char);
-	bind("\033OC", rl_forward_char);
-	bind("\033OD", rl_backward_char);
-	bind("\033[200~", rl_bracketed_paste_begin);
-	rl_bind_key('\f', do_key_redraw);
-	rl_bind_key(3, do_key_cancel);
-}
-
 /*
  * The presenter's keys (play.c), while a scenario plays and the line is
  * empty: Right steps on, Left back, Home to the start, and in the
@@ -489,18 +436,78 @@ do_play_space(int count, int key)
 	return 0;
 }
 
+/*
+ * What each key does, one row per key (keys.c says what sends it), bound
+ * in this order.  Keys the presenter takes (Right, Left, Home, Space)
+ * edit the line as ever when no scenario plays.
+ */
+static const struct binding {
+	enum ui_key		 key;
+	rl_command_func_t	*fn;
+	const char		*status;	/* the status line's word for
+						   it, or NULL */
+} bindings[] = {
+	{ UK_F1, do_key_help, "help" },
+	{ UK_F2, do_key_ast, "AST" },
+	{ UK_F10, do_key_quit, "quit" },
+	{ UK_BTAB, do_focus_next, NULL },
+	{ UK_F3, do_focus_next, NULL },
+	{ UK_PGUP, do_page_up, NULL },
+	{ UK_PGDN, do_page_down, NULL },
+	{ UK_HOME, do_play_home, NULL },
+	{ UK_END, rl_end_of_line, NULL },
+	{ UK_DELETE, rl_delete, NULL },
+	{ UK_UP, rl_get_previous_history, NULL },
+	{ UK_DOWN, rl_get_next_history, NULL },
+	{ UK_RIGHT, do_play_right, NULL },
+	{ UK_LEFT, do_play_left, NULL },
+	{ UK_PASTE, rl_bracketed_paste_begin, NULL },
+	{ UK_CTRL_L, do_key_redraw, NULL },
+	{ UK_CTRL_C, do_key_cancel, NULL },
+	{ UK_SPACE, do_play_space, NULL },
+};
+
 static void
-bind_play_keys(void)
+bind(const char *seq, rl_command_func_t *fn)
 {
-	rl_bind_key(' ', do_play_space);
-	bind("\033[C", do_play_right);
-	bind("\033OC", do_play_right);
-	bind("\033[D", do_play_left);
-	bind("\033OD", do_play_left);
-	bind_cap("khome", do_play_home);
-	bind("\033[1~", do_play_home);
-	bind("\033[H", do_play_home);
-	bind("\033OH", do_play_home);
+	if (seq != NULL && seq != (const char *)-1 && *seq != '\0')
+		rl_bind_keyseq(seq, fn);
+}
+
+/* Every row of bindings: a key's terminfo sequence, then the ones
+ * terminals send, or its byte. */
+static void
+bind_keys(void)
+{
+	size_t i, j;
+
+	for (i = 0; i < sizeof bindings / sizeof bindings[0]; i++) {
+		const struct key_def *k = &key_defs[bindings[i].key];
+		if (k->cap != NULL)
+			bind(tigetstr((char *)k->cap), bindings[i].fn);
+		for (j = 0; j < KEY_MAX_SEQS && k->seqs[j] != NULL; j++)
+			bind(k->seqs[j], bindings[i].fn);
+		if (k->byte != 0)
+			rl_bind_key(k->byte, bindings[i].fn);
+	}
+}
+
+const char *
+input_status_keys(void)
+{
+	static char buf[64];
+	size_t i, len = 0;
+
+	if (buf[0] != '\0')
+		return buf;
+	for (i = 0; i < sizeof bindings / sizeof bindings[0]; i++)
+		if (bindings[i].status != NULL)
+			len += (size_t)snprintf(buf + len, sizeof buf - len,
+			    "%s%s %s", len ? "  " : "",
+			    key_defs[bindings[i].key].name,
+			    bindings[i].status);
+	snprintf(buf + len, sizeof buf - len, " ");
+	return buf;
 }
 
 /* ---- completion ---- */
@@ -547,46 +554,24 @@ generator(const char *text, int state)
 }
 
 /*
- * The meta commands that take a file: Tab completes a path relative to
- * the current directory (directories end in '/'), keeping the files of
- * the kind the command reads; :policy also offers the presets.  The path
- * is one word, '/' and all (see word_breaks).
+ * The meta commands that take a file (meta_file_arg): Tab completes a
+ * path relative to the current directory (directories end in '/'),
+ * keeping the files of the kind the command reads; :policy also offers
+ * the presets.  The path is one word, '/' and all (see word_breaks).
  */
-static const struct {
-	const char	*cmd;		/* with its space */
-	const char	*ext;		/* files kept, or NULL: any */
-	bool		 presets;
-} file_args[] = {
-	{ ":play ", ".scn", false },
-	{ ":save ", NULL, false },
-	{ ":export ", NULL, false },
-	{ ":policy ", ".policy", true },
-};
-
 /* A directory listing for Tab stops at this many names. */
 #define MAX_LISTED 2000
 
 static bool completing_files;	/* show_matches: the names, not paths */
 
-static int
-file_arg(const char *line)
-{
-	size_t i;
-
-	line += strspn(line, " \t");
-	for (i = 0; i < sizeof file_args / sizeof file_args[0]; i++)
-		if (strncmp(line, file_args[i].cmd,
-		    strlen(file_args[i].cmd)) == 0)
-			return (int)i;
-	return -1;
-}
-
 static char *
 word_breaks(void)
 {
 	static char spaces[] = " \t";
+	const char *ext;
+	bool presets;
 
-	return file_arg(rl_line_buffer) >= 0 ? spaces :
+	return meta_file_arg(rl_line_buffer, &ext, &presets) ? spaces :
 	    (char *)rl_basic_word_break_characters;
 }
 
@@ -637,23 +622,24 @@ add_files(const char *text, const char *ext)
 static char **
 complete(const char *text, int start, int end)
 {
-	const char *line = rl_line_buffer;
+	const char *line = rl_line_buffer, *ext, *name;
 	size_t i;
-	int p, f = file_arg(line);
+	int p;
+	bool presets;
 
 	rl_attempted_completion_over = 1;
 	rl_completion_append_character = '\0';
 	completing_files = false;
 	clear_candidates();
 	if (line[0] == ':' && start == 0) {
-		for (i = 0; meta_names[i] != NULL; i++)
-			add_candidate(meta_names[i]);
+		for (i = 0; (name = meta_name(i)) != NULL; i++)
+			add_candidate(name);
 		rl_completion_append_character = ' ';
-	} else if (f >= 0) {
-		if (file_args[f].presets)
+	} else if (meta_file_arg(line, &ext, &presets)) {
+		if (presets)
 			for (i = 0; policy_preset_names[i] != NULL; i++)
 				add_candidate(policy_preset_names[i]);
-		add_files(text, file_args[f].ext);
+		add_files(text, ext);
 		completing_files = true;
 	} else {
 		for (i = 0; builtin_names[i] != NULL; i++)
@@ -781,7 +767,7 @@ has_timestamps(const char *path)
 
 /* ---- set-up ---- */
 
-const char *
+static const char *
 input_prompt(const struct ui *u)
 {
 	return u->pending != NULL ? "... " : ">>> ";
@@ -851,7 +837,6 @@ input_init(struct ui *u, const struct input_hooks *h, bool no_history)
 	rl_variable_bind("bell-style", "none");
 	rl_variable_bind("enable-bracketed-paste", "on");
 	bind_keys();
-	bind_play_keys();
 	/* Bracketed paste: a paste arrives as one input, newlines and all. */
 	fputs("\033[?2004h", stdout);
 	fflush(stdout);

@@ -3,7 +3,8 @@
  * per enabled path, side by side while each gets 26 cells, else stacked;
  * under them the AST pane, when it leaves the columns room or F2 asks.
  * At the bottom: a message line and the input line (drawn by input.c).
- * The help overlay goes last.
+ * The help overlay goes last.  The panes are a table (panes[]): each
+ * row's place() says where it goes this time, or that it does not.
  */
 #include "config.h"
 
@@ -67,7 +68,7 @@ ast_rows(const struct ui *u, int main_h, int n)
  * when wide, else stacked; returns the fewest transcript rows any of them
  * keeps. */
 static int
-place_columns(struct ui *u, unsigned mask, int n, bool wide, int paths_h)
+place_each_column(struct ui *u, unsigned mask, int n, bool wide, int paths_h)
 {
 	int p, k = 0, least = -1, t;
 
@@ -93,15 +94,76 @@ place_columns(struct ui *u, unsigned mask, int n, bool wide, int paths_h)
 	return least < 0 ? 0 : least;
 }
 
+/* Where the parts go this time (layout_draw works it out). */
+struct frame {
+	int		 main_h;	/* rows between the status and the
+					   message lines */
+	int		 paths_h;	/* of them, the columns' */
+	int		 ast_h;		/* and the AST pane's, or 0 */
+	unsigned	 mask;		/* the enabled paths */
+	int		 n;		/* how many (at least 1) */
+	bool		 wide;		/* side by side */
+};
+
+/* The presenter view takes the columns' and the AST's rows. */
+static bool
+place_play(struct ui *u, const struct frame *f, struct rect *r)
+{
+	*r = (struct rect){ 1, 0, f->main_h, COLS };
+	return play_view_shown(u);
+}
+
+/* Every column's place first (u->col): their transcripts share one grid
+ * (pane_path.c). */
+static bool
+place_columns(struct ui *u, const struct frame *f, struct rect *r)
+{
+	if (play_view_shown(u))
+		return false;
+	place_each_column(u, f->mask, f->n, f->wide, f->paths_h);
+	u->col_shown = f->mask;
+	*r = (struct rect){ 1, 0, f->paths_h, COLS };
+	return true;
+}
+
+static bool
+place_ast(struct ui *u, const struct frame *f, struct rect *r)
+{
+	*r = (struct rect){ 1 + f->paths_h, 0, f->ast_h, COLS };
+	return !play_view_shown(u) && f->ast_h > 0;
+}
+
+static bool
+place_status(struct ui *u, const struct frame *f, struct rect *r)
+{
+	(void)u;
+	(void)f;
+	*r = (struct rect){ 0, 0, 1, COLS };
+	return true;
+}
+
+/* The screen's panes, drawn in this order wherever their place() puts
+ * them (false: not this time).  A new pane is one file exporting its
+ * pane_ops and one row here (an overlay: u->overlay, drawn last). */
+static const struct {
+	const struct pane_ops	*pane;
+	bool			(*place)(struct ui *u, const struct frame *f,
+				    struct rect *r);
+} panes[] = {
+	{ &pane_play, place_play },
+	{ &pane_columns, place_columns },
+	{ &pane_ast, place_ast },
+	{ &pane_status, place_status },
+};
+
 void
 layout_draw(struct ui *u)
 {
-	unsigned mask = session_paths(u->s);
-	int rows = LINES, cols = COLS, main_h, ast_h = 0, n = 0, p;
-	bool wide;
-	struct rect status = { 0, 0, 1, cols };
+	int rows = LINES, cols = COLS, p;
 	int in_h = input_rows(u);
-	struct rect msg = { rows - 1 - in_h, 0, 1, cols };
+	struct rect msg = { rows - 1 - in_h, 0, 1, cols }, r;
+	struct frame f = { .mask = session_paths(u->s) };
+	size_t i;
 
 	u->col_shown = 0;
 	erase();
@@ -111,53 +173,37 @@ layout_draw(struct ui *u)
 		return;
 	}
 	for (p = 0; p < PATH__COUNT; p++)
-		n += (mask & PATH_BIT(p)) != 0;
-	if (n == 0)
-		n = 1;
-	wide = cols / n >= MIN_COLUMN;
+		f.n += (f.mask & PATH_BIT(p)) != 0;
+	if (f.n == 0)
+		f.n = 1;
+	f.wide = cols / f.n >= MIN_COLUMN;
 	u->input_h = in_h;
-	main_h = rows - 2 - in_h;
+	f.main_h = rows - 2 - in_h;
 	/* A message wider than the screen (a policy's word list) takes a
 	 * second row, broken at a space, rather than being cut. */
 	if (u->message != NULL && draw_width(u->message,
 	    strlen(u->message)) > cols && rows >= 20) {
 		msg = (struct rect){ rows - 2 - in_h, 0, 2, cols };
-		main_h--;
+		f.main_h--;
 	}
-	ast_h = ast_rows(u, main_h, wide ? 1 : n);
+	f.ast_h = ast_rows(u, f.main_h, f.wide ? 1 : f.n);
 	if (u->ast_asked && !u->show_ast)
-		ast_h = 0;
+		f.ast_h = 0;
 	/* Unless F2 asked for it, the tree gives way to the transcripts
 	 * when they would keep too few rows (80x24); the welcome shows
 	 * while there is no transcript. */
-	if (!u->ast_asked && u->m.input != NULL && ast_h > 0 &&
-	    place_columns(u, mask, n, wide, main_h - ast_h) <
+	if (!u->ast_asked && u->m.input != NULL && f.ast_h > 0 &&
+	    place_each_column(u, f.mask, f.n, f.wide, f.main_h - f.ast_h) <
 	    MIN_TRANSCRIPT_ROWS)
-		ast_h = 0;
-	u->ast_on = ast_h > 0;
-	/* The presenter view takes the columns' and the AST's rows. */
-	if (play_view_shown(u))
-		pane_play.draw(u, (struct rect){ 1, 0, main_h, cols },
-		    PATH_SANDBOX);
-	else {
-		int paths_h = main_h - ast_h;
-		/* Every column's place first: their transcripts share one
-		 * grid (pane_path.c). */
-		place_columns(u, mask, n, wide, paths_h);
-		u->col_shown = mask;
-		pane_path_grid_begin(u);
-		for (p = 0; p < PATH__COUNT; p++)
-			if (u->col_shown & PATH_BIT(p))
-				pane_path.draw(u, u->col[p], (enum path_id)p);
-		pane_path_grid_end();
-		if (ast_h > 0)
-			pane_ast.draw(u, (struct rect){ 1 + paths_h, 0, ast_h,
-			    cols }, PATH_SANDBOX);
-	}
-	pane_status.draw(u, status, PATH_SANDBOX);
+		f.ast_h = 0;
+	u->ast_on = f.ast_h > 0;
+	f.paths_h = f.main_h - f.ast_h;
+	for (i = 0; i < sizeof panes / sizeof panes[0]; i++)
+		if (panes[i].place(u, &f, &r))
+			panes[i].pane->draw(u, r, PANE_NO_PATH);
 	if (u->message != NULL)
 		draw_message(u, msg);
 	if (u->overlay != NULL)
 		u->overlay->draw(u, (struct rect){ 0, 0, rows, cols },
-		    PATH_SANDBOX);
+		    PANE_NO_PATH);
 }

@@ -82,6 +82,10 @@ struct options {
 	const char	*export_file;	/* --export: the handout's file */
 	struct export_log *log;		/* what it will hold, or NULL */
 	struct sbuf	*export_title;	/* the scenarios' names */
+	struct policy	*owned_policy;	/* one -P read from a file */
+	const char	*state_dir;	/* --state */
+	bool		 engine_set;	/* --engine given */
+	bool		 doctor;	/* --doctor */
 };
 
 static void
@@ -242,7 +246,7 @@ parse_memory(const char *s, struct session_opts *so)
 static bool
 may_build_worlds(const struct options *o)
 {
-	unsigned others = ~(unsigned)PATH_BIT(PATH_SANDBOX);
+	unsigned others = ~paths_guarded(GUARD_POLICY);
 
 	if (!o->batch && o->nexprs == 0 && !o->serve && !o->mcp)
 		return true;
@@ -488,289 +492,324 @@ close_stdout(int status)
 	return status;
 }
 
-int
-main(int argc, char **argv)
+/* The long options; those without a short form are numbered from 256. */
+static const struct option longopts[] = {
+	{ "batch", no_argument, NULL, 'b' },
+	{ "eval", required_argument, NULL, 'e' },
+	{ "path", required_argument, NULL, 'p' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "policy", required_argument, NULL, 'P' },
+	{ "budget", required_argument, NULL, 'B' },
+	{ "jail-filter", no_argument, NULL, 'F' },
+	{ "state", required_argument, NULL, 'S' },
+	{ "no-history", no_argument, NULL, 'N' },
+	{ "agent", required_argument, NULL, OPT_AGENT },
+	{ "agent-timeout", required_argument, NULL, OPT_AGENT_TIMEOUT },
+	{ "serve", no_argument, NULL, OPT_SERVE },
+	{ "mcp", no_argument, NULL, OPT_MCP },
+	{ "engine", required_argument, NULL, OPT_ENGINE },
+	{ "fresh-world", no_argument, NULL, OPT_FRESH_WORLD },
+	{ "jail", required_argument, NULL, OPT_JAIL },
+	{ "memory", required_argument, NULL, OPT_MEMORY },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "doctor", no_argument, NULL, OPT_DOCTOR },
+	{ "theme", required_argument, NULL, OPT_THEME },
+	{ "play", required_argument, NULL, OPT_PLAY },
+	{ "export", required_argument, NULL, OPT_EXPORT },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Keep going: what option(), check_options() and the like return when
+ * the program goes on (else the exit status). */
+#define GO_ON (-1)
+
+/* Seconds from lo to hi, as milliseconds; false if s is not one. */
+static bool
+parse_seconds(const char *s, double lo, double hi, unsigned *ms)
 {
-	static const struct option longopts[] = {
-		{ "batch", no_argument, NULL, 'b' },
-		{ "eval", required_argument, NULL, 'e' },
-		{ "path", required_argument, NULL, 'p' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "policy", required_argument, NULL, 'P' },
-		{ "budget", required_argument, NULL, 'B' },
-		{ "jail-filter", no_argument, NULL, 'F' },
-		{ "state", required_argument, NULL, 'S' },
-		{ "no-history", no_argument, NULL, 'N' },
-		{ "agent", required_argument, NULL, OPT_AGENT },
-		{ "agent-timeout", required_argument, NULL, OPT_AGENT_TIMEOUT },
-		{ "serve", no_argument, NULL, OPT_SERVE },
-		{ "mcp", no_argument, NULL, OPT_MCP },
-		{ "engine", required_argument, NULL, OPT_ENGINE },
-		{ "fresh-world", no_argument, NULL, OPT_FRESH_WORLD },
-		{ "jail", required_argument, NULL, OPT_JAIL },
-		{ "memory", required_argument, NULL, OPT_MEMORY },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "doctor", no_argument, NULL, OPT_DOCTOR },
-		{ "theme", required_argument, NULL, OPT_THEME },
-		{ "play", required_argument, NULL, OPT_PLAY },
-		{ "export", required_argument, NULL, OPT_EXPORT },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct options o = { 0 };
-	struct session_opts so = { 0 };
-	struct session *s;
-	struct policy *owned_policy = NULL;
-	const char *state_dir = NULL;
-	bool engine_set = false, doctor = false;
-	int c, status = 0, i;
+	char *end;
+	double secs;
 
-	/* Inside gVisor's sandbox, this program is a world's worker
-	 * (src/world/gvisor.c): that, and nothing else. */
-	world_worker_main(argc, argv);
-	/* getopt's own messages name the program as the others do */
-	argv[0] = (char *)"sandboxrepl";
-	while ((c = getopt_long(argc, argv, "be:p:jP:B:FS:hV", longopts,
-	    NULL)) != -1) {
-		switch (c) {
-		case 'b':
-			o.batch = true;
-			break;
-		case 'e':
-			o.exprs = xreallocarray(o.exprs, o.nexprs + 1,
-			    sizeof *o.exprs);
-			o.exprs[o.nexprs++] = optarg;
-			break;
-		case 'p':
-			if (parse_path_list(optarg, &o.paths) != 0)
-				return usage_error("invalid path list '%s' "
-				    "(expected unsafe,sandbox,jail,jail:gvisor)",
-				    optarg);
-			break;
-		case 'j':
-			o.json = true;
-			break;
-		case 'P': {
-			char *err;
-			o.policy = policy_resolve(optarg,
-			    &session_policy_names, &err);
-			if (o.policy == NULL) {
-				/* an unknown name is a usage error; a file
-				 * that cannot be read or parsed, a runtime one */
-				bool named = strncmp(err, "unknown policy", 14)
-				    == 0;
-				fprintf(stderr, "sandboxrepl: %s\n", err);
-				free(err);
-				if (!named)
-					return 1;
-				usage_hint();
-				return 2;
-			}
-			if (policy_preset(o.policy->name) != o.policy)
-				owned_policy = (struct policy *)o.policy;
-			break;
-		}
-		case 'B': {
-			char *end;
-			long n;
-			errno = 0;
-			n = strtol(optarg, &end, 10);
-			if (errno != 0 || *end != '\0' || end == optarg ||
-			    n < 0 || n > 1000000)
-				return usage_error("invalid budget '%s' "
-				    "(expected 0 to 1000000)", optarg);
-			o.budget = (unsigned)n;
-			so.budget_set = true;
-			break;
-		}
-		case 'F':
-			so.jail_filter = true;
-			break;
-		case 'S':
-			state_dir = optarg;
-			o.flush = true;	/* acknowledged = printed */
-			break;
-		case 'N':
-			o.no_history = true;
-			break;
-		case OPT_AGENT:
-			if (*optarg == '\0')
-				return usage_error("empty agent command");
-			o.agent.command = optarg;
-			break;
-		case OPT_AGENT_TIMEOUT: {
-			char *end;
-			double secs;
-			errno = 0;
-			secs = strtod(optarg, &end);
-			if (errno != 0 || *end != '\0' || end == optarg ||
-			    !(secs >= 0.001 && secs <= 3600))
-				return usage_error("invalid agent timeout '%s' "
-				    "(expected seconds, up to 3600)", optarg);
-			o.agent.timeout_ms = (unsigned)(secs * 1000 + 0.5);
-			break;
-		}
-		case OPT_TIMEOUT: {
-			char *end;
-			double secs;
-			errno = 0;
-			secs = strtod(optarg, &end);
-			if (errno != 0 || *end != '\0' || end == optarg ||
-			    !(secs >= 0.1 && secs <= 3600))
-				return usage_error("invalid timeout '%s' "
-				    "(expected seconds, from 0.1 to 3600)",
-				    optarg);
-			so.world_wall_ms = (unsigned)(secs * 1000 + 0.5);
-			break;
-		}
-		case OPT_SERVE:
-			o.serve = true;
-			break;
-		case OPT_MCP:
-			o.mcp = true;
-			break;
-		case OPT_MEMORY:
-			if (parse_memory(optarg, &so) != 0)
-				return usage_error("invalid memory size '%s' "
-				    "(expected INPUT[,SESSION], e.g. 256M or "
-				    "256M,1G: from 1M to 1024G, the session's "
-				    "no less than the input's)", optarg);
-			break;
-		case OPT_ENGINE: {
-			enum world_engine e;
-			if (!world_engine_parse(optarg, &e))
-				return usage_error("invalid engine '%s' "
-				    "(expected cpython or model)", optarg);
-			so.engine = (int)e;
-			engine_set = true;
-			break;
-		}
-		case OPT_DOCTOR:
-			doctor = true;
-			break;
-		case OPT_THEME:
-			if (!ui_theme_parse(optarg, &o.theme))
-				return usage_error("invalid theme '%s' "
-				    "(expected dark or light)", optarg);
-			break;
-		case OPT_PLAY:
-			o.play = optarg;
-			break;
-		case OPT_EXPORT:
-			if (*optarg == '\0')
-				return usage_error("empty file name for "
-				    "--export");
-			o.export_file = optarg;
-			break;
-		case OPT_FRESH_WORLD:
-			so.fresh_world = true;
-			break;
-		case OPT_JAIL: {
-			enum boundary b;
-			if (!boundary_parse(optarg, &b))
-				return usage_error("invalid jail '%s' "
-				    "(expected ns or gvisor)", optarg);
-			so.jail = (int)b;
-			so.jail_set = true;
-			break;
-		}
-		case 'h': {
-			const char *why = NULL;
-			fputs(help_text, stdout);
-			if (world_best_engine(&why) == WORLD_ENGINE_CPYTHON)
-				printf("\nEngine: the unsafe and jail paths run "
-				    "CPython in disposable Linux worlds "
-				    "here.\n");
-			else
-				printf("\nEngine: the unsafe path runs "
-				    "sandboxrepl's model here, and the jail "
-				    "path the model in its kernel jail: %s.\n"
-				    "'sandboxrepl --doctor' says what is "
-				    "missing and how to fix it.\n", why);
-			return close_stdout(0);
-		}
-		case 'V':
-			printf("sandboxrepl %s\n", PACKAGE_VERSION);
-			return close_stdout(0);
-		default:
-			usage_hint();
-			return 2;
-		}
-	}
-	if (doctor) {
-		struct doctor_opts d = { .engine = engine_set ?
-		    (enum world_engine)so.engine : WORLD_ENGINE_CPYTHON,
-		    .paths = o.paths };
-		struct doctor_report r;
-		int werr;
+	errno = 0;
+	secs = strtod(s, &end);
+	if (errno != 0 || *end != '\0' || end == s || !(secs >= lo &&
+	    secs <= hi))
+		return false;
+	*ms = (unsigned)(secs * 1000 + 0.5);
+	return true;
+}
 
-		free(o.exprs);
-		policy_free(owned_policy);
-		if (o.batch || o.nexprs > 0 || optind < argc || o.serve ||
-		    o.mcp)
-			return usage_error("--doctor takes no inputs, files, "
-			    "--serve or --mcp");
-		world_zygote_start();
-		if (so.memory_input != 0)	/* the bounds it says */
-			world_set_memory(so.memory_input);
-		doctor_run(&d, &r);
-		werr = o.json ? doctor_print_json(&r, stdout) :
-		    doctor_print(&r, stdout);
-		status = werr != 0 ? 1 : r.ok ? 0 : 1;
-		doctor_free(&r);
-		return close_stdout(status);
+/* -P, --policy: a preset's name or a policy file. */
+static int
+option_policy(struct options *o, const char *arg)
+{
+	char *err;
+	bool named;
+
+	o->policy = policy_resolve(arg, &session_policy_names, &err);
+	if (o->policy != NULL) {
+		if (policy_preset(o->policy->name) != o->policy)
+			o->owned_policy = (struct policy *)o->policy;
+		return GO_ON;
 	}
-	if (o.play != NULL && (o.batch || o.nexprs > 0 || optind < argc ||
-	    o.serve || o.mcp || doctor)) {
-		free(o.exprs);
-		policy_free(owned_policy);
-		return usage_error("--play starts the UI in a scenario; it "
-		    "takes no --batch, -e, files, --serve, --mcp or --doctor");
+	/* an unknown name is a usage error; a file that cannot be read or
+	 * parsed, a runtime one */
+	named = strncmp(err, "unknown policy", 14) == 0;
+	fprintf(stderr, "sandboxrepl: %s\n", err);
+	free(err);
+	if (!named)
+		return 1;
+	usage_hint();
+	return 2;
+}
+
+/* -B, --budget */
+static int
+option_budget(struct options *o, struct session_opts *so, const char *arg)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (errno != 0 || *end != '\0' || end == arg || n < 0 || n > 1000000)
+		return usage_error("invalid budget '%s' (expected 0 to "
+		    "1000000)", arg);
+	o->budget = (unsigned)n;
+	so->budget_set = true;
+	return GO_ON;
+}
+
+/* -h, --help: the text, and which engine this machine gives. */
+static int
+print_help(void)
+{
+	const char *why = NULL;
+
+	fputs(help_text, stdout);
+	if (world_best_engine(&why) == WORLD_ENGINE_CPYTHON)
+		printf("\nEngine: the unsafe and jail paths run CPython in "
+		    "disposable Linux worlds here.\n");
+	else
+		printf("\nEngine: the unsafe path runs sandboxrepl's model "
+		    "here, and the jail path the model in its kernel jail: "
+		    "%s.\n'sandboxrepl --doctor' says what is missing and "
+		    "how to fix it.\n", why);
+	return close_stdout(0);
+}
+
+/* The options that set a session's world: engine, jail, limits. */
+static int
+option_world(int c, const char *arg, struct options *o,
+    struct session_opts *so)
+{
+	switch (c) {
+	case OPT_TIMEOUT:
+		if (!parse_seconds(arg, 0.1, 3600, &so->world_wall_ms))
+			return usage_error("invalid timeout '%s' (expected "
+			    "seconds, from 0.1 to 3600)", arg);
+		break;
+	case OPT_MEMORY:
+		if (parse_memory(arg, so) != 0)
+			return usage_error("invalid memory size '%s' "
+			    "(expected INPUT[,SESSION], e.g. 256M or "
+			    "256M,1G: from 1M to 1024G, the session's no "
+			    "less than the input's)", arg);
+		break;
+	case OPT_ENGINE: {
+		enum world_engine e;
+		if (!world_engine_parse(arg, &e))
+			return usage_error("invalid engine '%s' (expected "
+			    "cpython or model)", arg);
+		so->engine = (int)e;
+		o->engine_set = true;
+		break;
 	}
-	if (o.play != NULL) {
-		/* a scenario that cannot be read is said before the screen
-		 * is taken over */
+	case OPT_FRESH_WORLD:
+		so->fresh_world = true;
+		break;
+	case OPT_JAIL: {
+		enum boundary b;
+		if (!boundary_parse(arg, &b))
+			return usage_error("invalid jail '%s' (expected ns or "
+			    "gvisor)", arg);
+		so->jail = (int)b;
+		so->jail_set = true;
+		break;
+	}
+	case 'F':
+		so->jail_filter = true;
+		break;
+	}
+	return GO_ON;
+}
+
+/* One option from getopt_long (c, with its argument arg). */
+static int
+option(int c, char *arg, struct options *o, struct session_opts *so)
+{
+	switch (c) {
+	case 'b':
+		o->batch = true;
+		break;
+	case 'e':
+		o->exprs = xreallocarray(o->exprs, o->nexprs + 1,
+		    sizeof *o->exprs);
+		o->exprs[o->nexprs++] = arg;
+		break;
+	case 'p':
+		if (parse_path_list(arg, &o->paths) != 0)
+			return usage_error("invalid path list '%s' (expected "
+			    "unsafe,sandbox,jail,jail:gvisor)", arg);
+		break;
+	case 'j':
+		o->json = true;
+		break;
+	case 'P':
+		return option_policy(o, arg);
+	case 'B':
+		return option_budget(o, so, arg);
+	case 'S':
+		o->state_dir = arg;
+		o->flush = true;	/* acknowledged = printed */
+		break;
+	case 'N':
+		o->no_history = true;
+		break;
+	case OPT_AGENT:
+		if (*arg == '\0')
+			return usage_error("empty agent command");
+		o->agent.command = arg;
+		break;
+	case OPT_AGENT_TIMEOUT:
+		if (!parse_seconds(arg, 0.001, 3600, &o->agent.timeout_ms))
+			return usage_error("invalid agent timeout '%s' "
+			    "(expected seconds, up to 3600)", arg);
+		break;
+	case OPT_SERVE:
+		o->serve = true;
+		break;
+	case OPT_MCP:
+		o->mcp = true;
+		break;
+	case OPT_DOCTOR:
+		o->doctor = true;
+		break;
+	case OPT_THEME:
+		if (!ui_theme_parse(arg, &o->theme))
+			return usage_error("invalid theme '%s' (expected dark "
+			    "or light)", arg);
+		break;
+	case OPT_PLAY:
+		o->play = arg;
+		break;
+	case OPT_EXPORT:
+		if (*arg == '\0')
+			return usage_error("empty file name for --export");
+		o->export_file = arg;
+		break;
+	case OPT_TIMEOUT: case OPT_MEMORY: case OPT_ENGINE:
+	case OPT_FRESH_WORLD: case OPT_JAIL: case 'F':
+		return option_world(c, arg, o, so);
+	case 'h':
+		return print_help();
+	case 'V':
+		printf("sandboxrepl %s\n", PACKAGE_VERSION);
+		return close_stdout(0);
+	default:
+		usage_hint();
+		return 2;
+	}
+	return GO_ON;
+}
+
+/* Free what the options hold; returns status. */
+static int
+options_free(struct options *o, int status)
+{
+	free(o->exprs);
+	o->exprs = NULL;
+	policy_free(o->owned_policy);
+	o->owned_policy = NULL;
+	return status;
+}
+
+/* --doctor: what this machine can build, and the run ends there. */
+static int
+run_doctor(struct options *o, struct session_opts *so, int nargs)
+{
+	struct doctor_opts d = { .engine = o->engine_set ?
+	    (enum world_engine)so->engine : WORLD_ENGINE_CPYTHON,
+	    .paths = o->paths };
+	struct doctor_report r;
+	int werr, status;
+
+	options_free(o, 0);
+	if (o->batch || o->nexprs > 0 || nargs > 0 || o->serve || o->mcp)
+		return usage_error("--doctor takes no inputs, files, "
+		    "--serve or --mcp");
+	world_zygote_start();
+	if (so->memory_input != 0)	/* the bounds it says */
+		world_set_memory(so->memory_input);
+	doctor_run(&d, &r);
+	werr = o->json ? doctor_print_json(&r, stdout) :
+	    doctor_print(&r, stdout);
+	status = werr != 0 ? 1 : r.ok ? 0 : 1;
+	doctor_free(&r);
+	return close_stdout(status);
+}
+
+/* The options that cannot go together, and --play's scenario read
+ * before the screen is taken over; nargs: the file arguments left. */
+static int
+check_options(struct options *o, int nargs, const char *first)
+{
+	if (o->play != NULL && (o->batch || o->nexprs > 0 || nargs > 0 ||
+	    o->serve || o->mcp || o->doctor))
+		return options_free(o, usage_error("--play starts the UI in "
+		    "a scenario; it takes no --batch, -e, files, --serve, "
+		    "--mcp or --doctor"));
+	if (o->play != NULL) {
 		struct scenario sc;
 		char *err;
-		if (!scenario_load(o.play, &sc, &err)) {
+		if (!scenario_load(o->play, &sc, &err)) {
 			fprintf(stderr, "sandboxrepl: %s\n", err);
 			free(err);
-			free(o.exprs);
-			policy_free(owned_policy);
-			return 1;
+			return options_free(o, 1);
 		}
 		scenario_free(&sc);
 	}
-	if (o.export_file != NULL && ((!o.batch && o.nexprs == 0) ||
-	    o.serve || o.mcp || o.play != NULL)) {
-		free(o.exprs);
-		policy_free(owned_policy);
-		return usage_error("--export writes the handout of a --batch "
-		    "or -e run (in the UI, :export FILE)");
-	}
-	if (!o.batch && o.nexprs == 0 && optind < argc)
+	if (o->export_file != NULL && ((!o->batch && o->nexprs == 0) ||
+	    o->serve || o->mcp || o->play != NULL))
+		return options_free(o, usage_error("--export writes the "
+		    "handout of a --batch or -e run (in the UI, :export "
+		    "FILE)"));
+	if (!o->batch && o->nexprs == 0 && nargs > 0)
 		return usage_error("unexpected argument '%s' (scenario files "
-		    "go with --batch)", argv[optind]);
-	if (o.nexprs > 0 && optind < argc)
+		    "go with --batch)", first);
+	if (o->nexprs > 0 && nargs > 0)
 		return usage_error("unexpected argument '%s' (scenario files "
-		    "go with --batch)", argv[optind]);
-	if (o.serve && (o.batch || o.nexprs > 0 || optind < argc)) {
-		free(o.exprs);
-		policy_free(owned_policy);
-		return usage_error("--serve reads requests from stdin; it "
-		    "takes no -e, --batch or files");
-	}
-	if (o.mcp && (o.serve || o.batch || o.nexprs > 0 || optind < argc ||
-	    o.agent.command != NULL)) {
-		free(o.exprs);
-		policy_free(owned_policy);
-		return usage_error("--mcp reads MCP messages from stdin; it "
-		    "takes no --serve, --agent, -e, --batch or files");
-	}
+		    "go with --batch)", first);
+	if (o->serve && (o->batch || o->nexprs > 0 || nargs > 0))
+		return options_free(o, usage_error("--serve reads requests "
+		    "from stdin; it takes no -e, --batch or files"));
+	if (o->mcp && (o->serve || o->batch || o->nexprs > 0 || nargs > 0 ||
+	    o->agent.command != NULL))
+		return options_free(o, usage_error("--mcp reads MCP messages "
+		    "from stdin; it takes no --serve, --agent, -e, --batch or "
+		    "files"));
+	return GO_ON;
+}
 
-	if (!engine_set)
-		so.engine = WORLD_ENGINE_CPYTHON;	/* the model where it
+/* What runs before the session is built: the zygote, and --mcp's
+ * SIGPIPE and paths. */
+static void
+prepare(struct options *o, struct session_opts *so)
+{
+	if (!o->engine_set)
+		so->engine = WORLD_ENGINE_CPYTHON;	/* the model where it
 							   cannot be built */
 	/* Worlds are forked from a small process started before the heap
 	 * grows (the session, curses, readline, history): see
@@ -778,9 +817,9 @@ main(int argc, char **argv)
 	 * where no world will be built: the sandbox path alone under a
 	 * policy its evaluator answers (a run that switches paths later
 	 * starts it then). */
-	if (so.engine == WORLD_ENGINE_CPYTHON && may_build_worlds(&o))
+	if (so->engine == WORLD_ENGINE_CPYTHON && may_build_worlds(o))
 		world_zygote_start();
-	if (o.mcp) {
+	if (o->mcp) {
 		/* A client that hangs up makes the next write fail (EPIPE,
 		 * exit status 1) instead of killing the server.  A handler,
 		 * not SIG_IGN: a program a world or jail execs gets the
@@ -788,94 +827,145 @@ main(int argc, char **argv)
 		struct sigaction sa = { .sa_handler = ignore_signal };
 		sigemptyset(&sa.sa_mask);
 		sigaction(SIGPIPE, &sa, NULL);
-		if (o.paths == 0)	/* the tools may use every path */
-			o.paths = PATH_BIT(PATH_UNSAFE) |
-			    PATH_BIT(PATH_SANDBOX) | PATH_BIT(PATH_JAIL);
+		if (o->paths == 0)	/* the tools may use every path */
+			o->paths = paths_offered();
 	}
-	so.paths = o.paths;
-	so.policy = o.policy;
-	so.budget = o.budget;
+	so->paths = o->paths;
+	so->policy = o->policy;
+	so->budget = o->budget;
+}
+
+/* No -e, files, --serve or --mcp: the terminal UI where there is one,
+ * else --play's scenario or stdin in batch mode. */
+static int
+run_terminal(struct session *s, const struct options *o,
+    const struct session_opts *so)
+{
+	int ui_status = -1;
+
+	if (!o->batch) {
+		const char *why = "stdin and stdout are not a terminal";
+		if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) &&
+		    ui_usable(&why)) {
+			struct ui_opts uo = { .no_history = o->no_history,
+			    .agent = o->agent.command ? &o->agent : NULL,
+			    .theme = o->theme, .play = o->play };
+			const char *missing = NULL;
+
+			if (so->engine == WORLD_ENGINE_CPYTHON &&
+			    world_best_engine(&missing) !=
+			    WORLD_ENGINE_CPYTHON)
+				uo.missing = missing;
+			why = "the terminal could not be set up";
+			ui_status = ui_run(s, &uo);
+		}
+		if (ui_status < 0 && o->play != NULL)
+			fprintf(stderr, "sandboxrepl: %s; running %s in batch "
+			    "mode\n", why, o->play);
+		else if (ui_status < 0)
+			fprintf(stderr, "sandboxrepl: %s; reading inputs from "
+			    "stdin (batch mode)\n", why);
+	}
+	return ui_status >= 0 ? ui_status : o->play != NULL ?
+	    run_scenario(s, o, o->play) : run_stdin(s, o);
+}
+
+/* The run the options ask for: MCP, serve, -e, scenario files or the
+ * terminal; args are the file arguments. */
+static int
+run(struct session *s, struct options *o, const struct session_opts *so,
+    char **args, int nargs)
+{
+	int status = 0, i;
+	size_t k;
+
+	if (o->mcp) {
+		struct mcp_opts mo = { .paths = o->paths };
+		return mcp_loop(s, &mo, stdin, stdout);
+	}
+	if (o->serve) {
+		struct serve_opts sv = { .agent = o->agent.command ?
+		    &o->agent : NULL };
+		return serve_loop(s, &sv, stdin, stdout);
+	}
+	if (o->nexprs > 0) {
+		for (k = 0; k < o->nexprs; k++)
+			status |= run_input(s, o, o->exprs[k],
+			    strlen(o->exprs[k]));
+		return status;
+	}
+	if (o->batch && nargs > 0) {
+		for (i = 0; i < nargs; i++)
+			status |= run_scenario(s, o, args[i]);
+		return status;
+	}
+	return run_terminal(s, o, so);
+}
+
+/* --export: the handout, written whole once everything ran. */
+static int
+write_handout(const struct options *o, int status)
+{
+	char *err, *title = xasprintf("sandboxrepl: %s",
+	    o->export_title->len ? sbuf_cstr(o->export_title) : "a session");
+
+	if (!export_write(o->log, title, o->export_file, &err)) {
+		fprintf(stderr, "sandboxrepl: cannot write the handout: %s\n",
+		    err);
+		free(err);
+		status = 1;
+	}
+	free(title);
+	export_free(o->log);
+	sbuf_free(o->export_title);
+	return status;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct options o = { 0 };
+	struct session_opts so = { 0 };
+	struct session *s;
+	struct export_log log;
+	struct sbuf export_title = SBUF_INIT;
+	int c, status;
+
+	/* Inside gVisor's sandbox, this program is a world's worker
+	 * (src/world/gvisor.c): that, and nothing else. */
+	world_worker_main(argc, argv);
+	/* getopt's own messages name the program as the others do */
+	argv[0] = (char *)"sandboxrepl";
+	while ((c = getopt_long(argc, argv, "be:p:jP:B:FS:hV", longopts,
+	    NULL)) != -1)
+		if ((status = option(c, optarg, &o, &so)) != GO_ON)
+			return status;
+	if (o.doctor)
+		return run_doctor(&o, &so, argc - optind);
+	if ((status = check_options(&o, argc - optind, argv[optind])) !=
+	    GO_ON)
+		return status;
+	prepare(&o, &so);
 	s = session_new(&so);
-	if (state_dir != NULL) {
+	if (o.state_dir != NULL) {
 		char *err;
-		if (!session_use_state(s, state_dir, &err)) {
+		if (!session_use_state(s, o.state_dir, &err)) {
 			fprintf(stderr, "sandboxrepl: %s\n", err);
 			free(err);
 			session_free(s);
-			policy_free(owned_policy);
-			free(o.exprs);
-			return 1;
+			return options_free(&o, 1);
 		}
 	}
-	struct export_log log;
-	struct sbuf export_title = SBUF_INIT;
 	if (o.export_file != NULL) {
 		export_init(&log);
 		o.log = &log;
 		o.export_title = &export_title;
 	}
-	if (o.mcp) {
-		struct mcp_opts mo = { .paths = o.paths };
-		status = mcp_loop(s, &mo, stdin, stdout);
-	} else if (o.serve) {
-		struct serve_opts sv = { .agent = o.agent.command ? &o.agent :
-		    NULL };
-		status = serve_loop(s, &sv, stdin, stdout);
-	} else if (o.nexprs > 0) {
-		size_t k;
-		for (k = 0; k < o.nexprs; k++)
-			status |= run_input(s, &o, o.exprs[k],
-			    strlen(o.exprs[k]));
-	} else if (o.batch && optind < argc) {
-		for (i = optind; i < argc; i++)
-			status |= run_scenario(s, &o, argv[i]);
-	} else {
-		int ui_status = -1;
-		if (!o.batch) {
-			const char *why = "stdin and stdout are not a terminal";
-			if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) &&
-			    ui_usable(&why)) {
-				struct ui_opts uo = { .no_history =
-				    o.no_history, .agent = o.agent.command ?
-				    &o.agent : NULL, .theme = o.theme, .play = o.play };
-				const char *missing = NULL;
-
-				if (so.engine == WORLD_ENGINE_CPYTHON &&
-				    world_best_engine(&missing) !=
-				    WORLD_ENGINE_CPYTHON)
-					uo.missing = missing;
-				why = "the terminal could not be set up";
-				ui_status = ui_run(s, &uo);
-			}
-			if (ui_status < 0 && o.play != NULL)
-				fprintf(stderr, "sandboxrepl: %s; running %s "
-				    "in batch mode\n", why, o.play);
-			else if (ui_status < 0)
-				fprintf(stderr, "sandboxrepl: %s; reading "
-				    "inputs from stdin (batch mode)\n", why);
-		}
-		status = ui_status >= 0 ? ui_status : o.play != NULL ?
-		    run_scenario(s, &o, o.play) : run_stdin(s, &o);
-	}
-	if (o.log != NULL) {
-		/* the handout, written whole once everything ran */
-		char *err, *title = xasprintf("sandboxrepl: %s",
-		    export_title.len ? sbuf_cstr(&export_title) :
-		    "a session");
-		if (!export_write(o.log, title, o.export_file, &err)) {
-			fprintf(stderr, "sandboxrepl: cannot write the "
-			    "handout: %s\n", err);
-			free(err);
-			status = 1;
-		}
-		free(title);
-		export_free(o.log);
-		sbuf_free(&export_title);
-	}
+	status = run(s, &o, &so, argv + optind, argc - optind);
+	if (o.log != NULL)
+		status = write_handout(&o, status);
 	if (session_engine_note(s) != NULL)
 		fprintf(stderr, "sandboxrepl: %s\n", session_engine_note(s));
 	session_free(s);
-	policy_free(owned_policy);
-	free(o.exprs);
-	return close_stdout(status);
+	return close_stdout(options_free(&o, status));
 }

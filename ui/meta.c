@@ -24,15 +24,22 @@
 #include "uipriv.h"
 #include "xalloc.h"
 
+/* A row's flags. */
+#define META_CHANGES	0x1	/* changes what the next step runs on (a
+				   scenario playing forgets the steps it ran
+				   past the one shown) */
+#define META_FILE	0x2	/* takes a file: Tab completes paths */
+#define META_PRESETS	0x4	/* and the policy presets */
+#define META_HIDDEN	0x8	/* not offered by Tab (an alias) */
+
 struct meta {
 	const char	*name;
 	const char	*arg;
 	void		(*run)(struct ui *u, const char *arg);
+	unsigned	 flags;
+	const char	*ext;		/* META_FILE: the files kept, or NULL:
+					   any */
 };
-
-const char *const meta_names[] = { ":help", ":reset", ":policy", ":budget",
-    ":paths", ":jail", ":summary", ":play", ":goto", ":stop", ":save",
-    ":export", ":quit", NULL };
 
 static void
 do_help(struct ui *u, const char *arg)
@@ -248,9 +255,9 @@ do_summary(struct ui *u, const char *arg)
 			continue;
 		sbuf_addf(&b, "%s%s", b.len ? " | " : "",
 		    record_path_name((enum path_id)p));
-		if (p == PATH_JAIL && session_jail(u->s) ==
-		    BOUNDARY_GVISOR)
-			sbuf_adds(&b, " (gVisor)");
+		if (path_row((enum path_id)p)->kind_by_jail)	/* :jail's */
+			sbuf_adds(&b, session_boundary(u->s,
+			    (enum path_id)p)->tag);
 		for (v = 0, i = 0; v < VERDICT__COUNT; v++)
 			if (count[v] > 0)
 				sbuf_addf(&b, "%s %zu %s", i++ ? "," : "",
@@ -285,27 +292,81 @@ do_export(struct ui *u, const char *arg)
 }
 
 static const struct meta metas[] = {
-	{ ":help", "", do_help },
-	{ ":reset", "", do_reset },
-	{ ":policy", "NAME", do_policy },
-	{ ":budget", "N", do_budget },
-	{ ":paths", "LIST", do_paths },
-	{ ":jail", "ns|gvisor", do_jail },
-	{ ":summary", "", do_summary },
-	{ ":play", "FILE", do_play },
-	{ ":goto", "N", do_goto },
-	{ ":stop", "", do_stop },
-	{ ":save", "FILE", do_save },
-	{ ":export", "FILE", do_export },
-	{ ":quit", "", do_quit },
-	{ ":q", "", do_quit },
+	{ ":help", "", do_help, 0, NULL },
+	{ ":reset", "", do_reset, 0, NULL },
+	{ ":policy", "NAME", do_policy, META_CHANGES | META_FILE |
+	    META_PRESETS, ".policy" },
+	{ ":budget", "N", do_budget, META_CHANGES, NULL },
+	{ ":paths", "LIST", do_paths, META_CHANGES, NULL },
+	{ ":jail", "ns|gvisor", do_jail, META_CHANGES, NULL },
+	{ ":summary", "", do_summary, 0, NULL },
+	{ ":play", "FILE", do_play, META_FILE, ".scn" },
+	{ ":goto", "N", do_goto, 0, NULL },
+	{ ":stop", "", do_stop, 0, NULL },
+	{ ":save", "FILE", do_save, META_FILE, NULL },
+	{ ":export", "FILE", do_export, META_FILE, NULL },
+	{ ":quit", "", do_quit, 0, NULL },
+	{ ":q", "", do_quit, META_HIDDEN, NULL },
 };
+
+#define NMETAS (sizeof metas / sizeof metas[0])
+
+/* The row of line's first word (n bytes), or NULL. */
+static const struct meta *
+find(const char *line, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < NMETAS; i++)
+		if (strlen(metas[i].name) == n &&
+		    strncmp(metas[i].name, line, n) == 0)
+			return &metas[i];
+	return NULL;
+}
+
+const char *
+meta_name(size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < NMETAS; k++)
+		if (!(metas[k].flags & META_HIDDEN) && i-- == 0)
+			return metas[k].name;
+	return NULL;
+}
+
+bool
+meta_changes_session(const char *line)
+{
+	const struct meta *m = find(line, strcspn(line, " \t"));
+
+	return m != NULL && (m->flags & META_CHANGES);
+}
+
+bool
+meta_file_arg(const char *line, const char **ext, bool *presets)
+{
+	size_t i, n;
+
+	line += strspn(line, " \t");
+	n = strcspn(line, " ");
+	for (i = 0; i < NMETAS; i++)
+		if ((metas[i].flags & META_FILE) &&
+		    strlen(metas[i].name) == n && line[n] == ' ' &&
+		    strncmp(metas[i].name, line, n) == 0) {
+			*ext = metas[i].ext;
+			*presets = (metas[i].flags & META_PRESETS) != 0;
+			return true;
+		}
+	return false;
+}
 
 bool
 meta_run(struct ui *u, const char *line)
 {
-	size_t n = strcspn(line, " \t"), i;
+	size_t n = strcspn(line, " \t");
 	const char *arg = line + n;
+	const struct meta *m;
 	char *a;
 	size_t alen;
 
@@ -316,13 +377,11 @@ meta_run(struct ui *u, const char *line)
 	while (alen > 0 && (arg[alen - 1] == ' ' || arg[alen - 1] == '\t'))
 		alen--;
 	a = xstrndup(arg, alen);
-	for (i = 0; i < sizeof metas / sizeof metas[0]; i++)
-		if (strlen(metas[i].name) == n &&
-		    strncmp(metas[i].name, line, n) == 0) {
-			metas[i].run(u, a);
-			free(a);
-			return true;
-		}
+	if ((m = find(line, n)) != NULL) {
+		m->run(u, a);
+		free(a);
+		return true;
+	}
 	message_set(u, "unknown command '%.*s'; :help lists them",
 	    (int)n, line);
 	free(a);

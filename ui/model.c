@@ -329,11 +329,11 @@ void
 model_apply(struct model *m, const char *input, size_t len,
     const struct record *r, size_t n)
 {
-	static const enum path_id prefer[] = { PATH_SANDBOX, PATH_JAIL,
-	    PATH_GVISOR, PATH_UNSAFE };
 	const struct record *hl = NULL;
 	const struct record_tree *tree = NULL;
-	size_t i, k;
+	size_t i;
+	unsigned noded = 0;	/* the paths whose records name a node */
+	enum path_id first;
 
 	m->seq++;
 	for (i = 0; i < n; i++) {
@@ -380,12 +380,15 @@ model_apply(struct model *m, const char *input, size_t len,
 	}
 	if (n > 0)
 		m->unsaved++;
-	for (k = 0; hl == NULL && k < sizeof prefer / sizeof prefer[0]; k++)
-		for (i = 0; i < n; i++)
-			if (r[i].path == prefer[k] && r[i].has_node) {
-				hl = &r[i];
-				break;
-			}
+	/* the span shown: the node the foremost path's record names (the
+	 * policy's, else a kernel's, else the unsafe path's) */
+	for (i = 0; i < n; i++)
+		if (r[i].has_node)
+			noded |= PATH_BIT(r[i].path);
+	first = path_foremost(noded);
+	for (i = 0; hl == NULL && i < n; i++)
+		if (r[i].path == first && r[i].has_node)
+			hl = &r[i];
 
 	free_last_input(m);
 	m->input = xstrndup(input, len);

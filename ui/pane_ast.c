@@ -32,35 +32,21 @@ static void
 paths_text(const struct ui *u, char *buf, size_t size)
 {
 	unsigned mask = session_paths(u->s);
-	const char *engine = session_engine(u->s, PATH_UNSAFE);
 	size_t len = 0;
 	int p, n;
 
 	buf[0] = '\0';
 	for (p = 0; p < PATH__COUNT; p++) {
-		const char *what;
+		const struct boundary_row *b = session_boundary(u->s,
+		    (enum path_id)p);
+		const char *what = b->what;
 		if (!(mask & PATH_BIT(p)))
 			continue;
-		switch (p) {
-		case PATH_UNSAFE:
-			what = engine != NULL && strcmp(engine, "cpython") == 0 ?
-			    "Unsafe: no boundary (a throwaway world)." :
-			    "Unsafe: no boundary (a throwaway mock).";
-			break;
-		case PATH_SANDBOX:
-			what = "Sandbox: the essay's toy boundary.";
-			break;
-		case PATH_JAIL:
-			what = session_jail(u->s) == BOUNDARY_GVISOR ?
-			    "Jail: gVisor's user-space kernel." :
-			    "Jail: kernel-enforced.";
-			break;
-		default:
-			what = "jail:gvisor: gVisor's user-space kernel.";
-			break;
-		}
-		n = snprintf(buf + len, size - len, "%s%s", len ? "  " : "",
-		    what);
+		if (b->what_world != NULL && pane_path_in_world(u,
+		    (enum path_id)p))
+			what = b->what_world;
+		n = snprintf(buf + len, size - len, "%s%s: %s", len ? "  " :
+		    "", path_row((enum path_id)p)->title, what);
 		if (n < 0 || (size_t)n >= size - len)
 			return;
 		len += (size_t)n;
@@ -246,4 +232,4 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 	(void)unused;
 }
 
-const struct pane_ops pane_ast = { "ast", draw };
+const struct pane_ops pane_ast = { "ast", draw, NULL };

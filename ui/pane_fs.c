@@ -104,4 +104,4 @@ draw(struct ui *u, struct rect r, enum path_id p)
 	}
 }
 
-const struct pane_ops pane_fs = { "fs", draw };
+const struct pane_ops pane_fs = { "fs", draw, NULL };

@@ -67,4 +67,4 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 	(void)unused;
 }
 
-const struct pane_ops pane_help = { "help", draw };
+const struct pane_ops pane_help = { "help", draw, NULL };

@@ -28,96 +28,87 @@ struct row {
 	bool		 by_rows;	/* or the rows */
 };
 
+bool
+pane_path_in_world(const struct ui *u, enum path_id p)
+{
+	const char *engine = session_engine(u->s, p);
+
+	return engine != NULL && strcmp(engine, "cpython") == 0;
+}
+
+/* A policy's header: its name and what it checks, or a scenario's step
+ * run once per policy (all of them), the longest that fits. */
+static const char *
+policy_controls(const struct ui *u, enum path_id p, int width, char *buf,
+    size_t size)
+{
+	const struct policy *pol = session_policy(u->s);
+	const char *name = pol ? pol->name : "?", *head = path_row(p)->heading;
+
+	if (play_policies(u) != NULL) {
+		const char *l = play_policies(u);
+		char list[128];
+		size_t n = 0, k = 1;
+		for (; *l != '\0' && n + 1 < sizeof list; l++)
+			if (*l != ' ' && *l != '\t')
+				list[n++] = *l;
+			else if (n > 0 && list[n - 1] != ',') {
+				list[n++] = ',';
+				k++;
+			}
+		list[n] = '\0';
+		snprintf(buf, size, "%s  policies %s: a row each", head, list);
+		if ((int)strlen(buf) > width)
+			snprintf(buf, size, "%s  policies %s", head, list);
+		if ((int)strlen(buf) > width)
+			snprintf(buf, size, "%s  %s", head, list);
+		if ((int)strlen(buf) > width)
+			snprintf(buf, size, "%s  %zu policies", head, k);
+		return buf;
+	}
+	/* (a policy wider than the essay's subset runs in CPython) */
+	if (strcmp(session_engine(u->s, p), "cpython") == 0) {
+		snprintf(buf, size, "%s  policy %s, run in an offline CPython "
+		    "world: %s", head, name, pol && pol->summary ?
+		    pol->summary : "");
+		if ((int)strlen(buf) > width)
+			snprintf(buf, size, "%s  policy %s, offline CPython "
+			    "world", head, name);
+		if ((int)strlen(buf) > width)
+			snprintf(buf, size, "%s  %s in CPython", head, name);
+		if ((int)strlen(buf) <= width)
+			return buf;
+	}
+	snprintf(buf, size, "%s  policy %s: %s", head, name,
+	    pol && pol->summary ? pol->summary : "");
+	if ((int)strlen(buf) > width)
+		snprintf(buf, size, "%s  policy %s: allowlist, budget, no "
+		    "network, idempotent writes", head, name);
+	if ((int)strlen(buf) > width)
+		snprintf(buf, size, "%s  %s: allowlist, budget, no net, "
+		    "idempotent", head, name);
+	if ((int)strlen(buf) > width)
+		snprintf(buf, size, "%s  policy %s", head, name);
+	if ((int)strlen(buf) > width)
+		snprintf(buf, size, "%s %s", head, name);
+	return buf;
+}
+
 /* The header naming the path's controls: the longest wording that fits
- * in width columns. */
+ * in width columns, from its boundary's row (the one in force: :jail
+ * turns the jail path's). */
 static const char *
 controls(const struct ui *u, enum path_id p, int width, char *buf,
     size_t size)
 {
-	static const char *const unsafe[] = {
-		"UNSAFE  no boundary; harm lands in a throwaway mock",
-		"UNSAFE  no boundary (throwaway mock)", "UNSAFE", NULL };
-	static const char *const unsafe_world[] = {
-		"UNSAFE  no boundary; real CPython in a throwaway world",
-		"UNSAFE  no boundary (throwaway world)", "UNSAFE", NULL };
-	const char *engine = session_engine(u->s, PATH_UNSAFE);
-	static const char *const jail[] = {
-		"JAIL  kernel: namespaces, Landlock, seccomp, rlimits",
-		"JAIL  kernel: namespaces, Landlock, seccomp",
-		"JAIL  kernel-enforced", "JAIL", NULL };
-	static const char *const gvisor[] = {
-		"JAIL (gVisor)  a user-space kernel: runsc, no network",
-		"JAIL (gVisor)  user-space kernel", "JAIL (gVisor)",
-		"JAIL", NULL };
-	const struct policy *pol = session_policy(u->s);
-	const char *name = pol ? pol->name : "?";
-	const char *const *alt;
+	const struct boundary_row *b = session_boundary(u->s, p);
+	const char *const *alt = b->headings;
 	size_t i;
 
-	switch (p) {
-	case PATH_UNSAFE:
-		alt = engine != NULL && strcmp(engine, "cpython") == 0 ?
-		    unsafe_world : unsafe;
-		break;
-	case PATH_JAIL:
-		alt = session_jail(u->s) == BOUNDARY_GVISOR ? gvisor :
-		    jail;
-		break;
-	case PATH_GVISOR:
-		alt = gvisor;
-		break;
-	default:
-		/* a scenario's step run once per policy: all of them */
-		if (play_policies(u) != NULL) {
-			const char *l = play_policies(u);
-			char list[128];
-			size_t n = 0, k = 1;
-			for (; *l != '\0' && n + 1 < sizeof list; l++)
-				if (*l != ' ' && *l != '\t')
-					list[n++] = *l;
-				else if (n > 0 && list[n - 1] != ',') {
-					list[n++] = ',';
-					k++;
-				}
-			list[n] = '\0';
-			snprintf(buf, size, "SANDBOX  policies %s: a row each",
-			    list);
-			if ((int)strlen(buf) > width)
-				snprintf(buf, size, "SANDBOX  policies %s", list);
-			if ((int)strlen(buf) > width)
-				snprintf(buf, size, "SANDBOX  %s", list);
-			if ((int)strlen(buf) > width)
-				snprintf(buf, size, "SANDBOX  %zu policies", k);
-			return buf;
-		}
-		/* (a policy wider than the essay's subset runs in CPython) */
-		if (strcmp(session_engine(u->s, PATH_SANDBOX), "cpython") == 0) {
-			snprintf(buf, size, "SANDBOX  policy %s, run in an "
-			    "offline CPython world: %s", name,
-			    pol && pol->summary ? pol->summary : "");
-			if ((int)strlen(buf) > width)
-				snprintf(buf, size, "SANDBOX  policy %s, "
-				    "offline CPython world", name);
-			if ((int)strlen(buf) > width)
-				snprintf(buf, size, "SANDBOX  %s in CPython",
-				    name);
-			if ((int)strlen(buf) <= width)
-				return buf;
-		}
-		snprintf(buf, size, "SANDBOX  policy %s: %s", name,
-		    pol && pol->summary ? pol->summary : "");
-		if ((int)strlen(buf) > width)
-			snprintf(buf, size, "SANDBOX  policy %s: allowlist, "
-			    "budget, no network, idempotent writes", name);
-		if ((int)strlen(buf) > width)
-			snprintf(buf, size, "SANDBOX  %s: allowlist, budget, "
-			    "no net, idempotent", name);
-		if ((int)strlen(buf) > width)
-			snprintf(buf, size, "SANDBOX  policy %s", name);
-		if ((int)strlen(buf) > width)
-			snprintf(buf, size, "SANDBOX %s", name);
-		return buf;
-	}
+	if (alt == NULL)
+		return policy_controls(u, p, width, buf, size);
+	if (b->headings_world != NULL && pane_path_in_world(u, p))
+		alt = b->headings_world;
 	for (i = 0; alt[i + 1] != NULL; i++)
 		if ((int)strlen(alt[i]) <= width)
 			break;
@@ -279,7 +270,7 @@ struct grid {
 	struct gcol	 col[PATH__COUNT];
 };
 
-/* Between pane_path_grid_begin and _end: the shown columns' transcript
+/* Between grid_begin and _end: the shown columns' transcript
  * rectangles and the grid in each shape, built when first drawn. */
 static struct {
 	bool		 on;
@@ -776,13 +767,15 @@ pane_path_transcript_rows(struct ui *u, struct rect r)
 	return t.h;
 }
 
-void
-pane_path_grid_begin(struct ui *u)
+static void grid_end(void);
+
+static void
+grid_begin(struct ui *u)
 {
 	struct rect fs;
 	int p;
 
-	pane_path_grid_end();
+	grid_end();
 	G.on = true;
 	G.h = 0;
 	for (p = 0; p < PATH__COUNT; p++) {
@@ -794,8 +787,8 @@ pane_path_grid_begin(struct ui *u)
 	}
 }
 
-void
-pane_path_grid_end(void)
+static void
+grid_end(void)
 {
 	grid_free(&G.g[0]);
 	grid_free(&G.g[1]);
@@ -814,8 +807,8 @@ draw(struct ui *u, struct rect r, enum path_id p)
 	{
 		/* The budget gauge sits at the right end of the header; a
 		 * narrow column leaves it to the status line. */
-		int gw = p != PATH_SANDBOX || r.w < 44 ? 0 : r.w >= 60 ? 30 :
-		    r.w / 2;
+		int gw = path_guard(p) != GUARD_POLICY || r.w < 44 ? 0 :
+		    r.w >= 60 ? 30 : r.w / 2;
 		struct rect h = { r.y, r.x, 1, r.w - gw };
 		struct rect g = { r.y, r.x + r.w - gw + 1, 1, gw - 1 };
 		draw_text(h, 0, 1, draw_attr(u, UC_TITLE),
@@ -837,4 +830,22 @@ draw(struct ui *u, struct rect r, enum path_id p)
 	pane_fs.draw(u, fs, p);
 }
 
-const struct pane_ops pane_path = { "path", draw };
+const struct pane_ops pane_path = { "path", draw, NULL };
+
+/* Every column layout_draw placed (u->col, u->col_shown), their
+ * transcripts on one grid: each input on the same row in every column. */
+static void
+draw_columns(struct ui *u, struct rect r, enum path_id unused)
+{
+	int p;
+
+	(void)r;
+	(void)unused;
+	grid_begin(u);
+	for (p = 0; p < PATH__COUNT; p++)
+		if (u->col_shown & PATH_BIT(p))
+			draw(u, u->col[p], (enum path_id)p);
+	grid_end();
+}
+
+const struct pane_ops pane_columns = { "columns", draw_columns, NULL };

@@ -18,6 +18,9 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 	const struct policy *pol = session_policy(u->s);
 	char buf[256], paths[64] = "", step[48] = "";
 	unsigned mask = session_paths(u->s);
+	/* the path without a boundary: the engine it runs ("unsafe:
+	 * cpython") */
+	enum path_id bare = path_first(~0u, GUARD_NONE);
 	size_t len = 0, cur, total;
 	int p, x, k;
 
@@ -36,20 +39,20 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 	 * the line would not fit. */
 	for (k = 0; k < 2; k++) {
 		snprintf(buf, sizeof buf, "%s%s %s %s | budget %u/%u%s | "
-		    "paths %s | unsafe: %s", r.w >= 100 ? " sandboxrepl |" : "",
+		    "paths %s | %s: %s", r.w >= 100 ? " sandboxrepl |" : "",
 		    step, play_policies(u) ? "policies" : "policy",
 		    play_policies(u) ? play_policies(u) : pol ? pol->name :
-		    "?", session_budget_used(u->s,
-		    PATH_SANDBOX), session_budget_limit(u->s, PATH_SANDBOX),
-		    k == 0 ? " inputs" : "", paths,
-		    session_engine(u->s, PATH_UNSAFE));
+		    "?", session_budget_used(u->s, path_policy()),
+		    session_budget_limit(u->s, path_policy()),
+		    k == 0 ? " inputs" : "", paths, record_path_name(bare),
+		    session_engine(u->s, bare));
 		if ((int)strlen(buf) <= r.w)
 			break;
 	}
 	draw_fill(r, 0, draw_attr(u, UC_TITLE));
 	x = draw_text(r, 0, 0, draw_attr(u, UC_TITLE), buf);
 	{
-		static const char keys[] = "F1 help  F2 AST  F10 quit ";
+		const char *keys = input_status_keys();
 		int kw = (int)strlen(keys);
 		if (r.w - kw > x + 1)
 			draw_text(r, 0, r.w - kw, draw_attr(u, UC_TITLE), keys);
@@ -57,4 +60,4 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 	(void)unused;
 }
 
-const struct pane_ops pane_status = { "status", draw };
+const struct pane_ops pane_status = { "status", draw, NULL };

@@ -50,39 +50,40 @@ summary_open(struct ui *u)
 	u->overlay = &pane_summary;
 }
 
-bool
-summary_key(struct ui *u, const char *seq, size_t n)
+/* The overlay's keys: lines, pages and ends of the steps' part. */
+static bool
+key(struct ui *u, enum ui_key k)
 {
-	static const struct {
-		const char	*seq;
-		int		 move;	/* lines; +-2: a page; +-3: an end */
-	} keys[] = {
-		{ "\033[5~", -2 }, { "\033[6~", 2 },
-		{ "\033[A", -1 }, { "\033OA", -1 },
-		{ "\033[B", 1 }, { "\033OB", 1 },
-		{ "\033[H", -3 }, { "\033OH", -3 }, { "\033[1~", -3 },
-		{ "\033[F", 3 }, { "\033OF", 3 }, { "\033[4~", 3 },
-	};
-	size_t i;
-
 	(void)u;
-	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
-		if (strlen(keys[i].seq) == n &&
-		    memcmp(keys[i].seq, seq, n) == 0)
-			break;
-	if (i == sizeof keys / sizeof keys[0])
-		return false;
-	switch (keys[i].move) {
-	case -1: case 1: top += keys[i].move; break;
-	case -2: top -= page > 1 ? page - 1 : 1; break;
-	case 2: top += page > 1 ? page - 1 : 1; break;
-	case -3: top = 0; break;
-	default: top = nlines; break;
+	switch (k) {
+	case UK_UP: top--; break;
+	case UK_DOWN: top++; break;
+	case UK_PGUP: top -= page > 1 ? page - 1 : 1; break;
+	case UK_PGDN: top += page > 1 ? page - 1 : 1; break;
+	case UK_HOME: top = 0; break;
+	case UK_END: top = nlines; break;
+	default: return false;
 	}
 	/* (draw() keeps it in range) */
 	if (top < 0)
 		top = 0;
 	return true;
+}
+
+/* A count's row name: its path's, with the boundary :jail chose when
+ * that is not the path's own ("jail gVisor"). */
+static const char *
+count_name(const struct ui *u, const struct export_count *c, char *buf,
+    size_t size)
+{
+	const struct path_row *row = path_row(c->path);
+	const struct boundary_row *b = session_boundary(u->s, c->path);
+
+	if (!row->kind_by_jail || strcmp(c->name, row->name) != 0 ||
+	    b->id == row->kind)
+		return c->name;
+	snprintf(buf, size, "%s %s", row->name, b->title);
+	return buf;
 }
 
 /* One line of the steps' part: a step's input or note, or a row. */
@@ -142,7 +143,7 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 	int n = 0, namew = 4, colw[VERDICT__COUNT], countw, steps_h, k, x;
 	int want_h, below;
 	struct rect b, in;
-	char buf[64], title[128];
+	char buf[64], title[128], name[64];
 
 	/* the lines of the steps' part */
 	lines = xreallocarray(NULL, 1, sizeof *lines);
@@ -228,9 +229,7 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 		draw_text(in, k, 0, A_NORMAL, "nothing has run yet");
 	for (i = 0; i < nc; i++, k++) {
 		snprintf(buf, sizeof buf, "%-*.*s", namew + 2, namew,
-		    i < nc && c[i].path == PATH_JAIL && c[i].name[4] == '\0' &&
-		    session_jail(u->s) == BOUNDARY_GVISOR ?
-		    "jail gVisor" : c[i].name);
+		    count_name(u, &c[i], name, sizeof name));
 		x = draw_text(in, k, 0, A_BOLD, buf);
 		for (v = 0; v < VERDICT__COUNT; v++) {
 			size_t cnt = c[i].n[export_verdict_order[v]];
@@ -245,4 +244,4 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 	(void)unused;
 }
 
-const struct pane_ops pane_summary = { "summary", draw };
+const struct pane_ops pane_summary = { "summary", draw, key };

@@ -343,7 +343,7 @@ play_start(struct ui *u, const char *file)
 		const struct scn_step *st = &pl->sc.steps[i];
 		pl->total += is_visible(st);
 		if ((st->kind == SCN_RUN || st->kind == SCN_LS) &&
-		    (st->paths & (PATH_BIT(PATH_JAIL) | PATH_BIT(PATH_GVISOR))))
+		    (st->paths & paths_guarded(GUARD_KERNEL)))
 			pl->jail_named = true;
 	}
 	if (pl->total == 0 || pl->total > PLAY_MAX_STEPS) {
@@ -462,6 +462,8 @@ play_leave(struct ui *u)
 	free(name);
 }
 
+static void toggle_view(struct ui *u);
+
 /* Esc: on the last step of the presenter, leave; else the columns and
  * back. */
 void
@@ -472,7 +474,7 @@ play_escape(struct ui *u)
 	if (pl->view && pl->cur == pl->total && pl->live_a == NULL)
 		play_leave(u);
 	else
-		play_toggle_view(u);
+		toggle_view(u);
 }
 
 const char *
@@ -491,8 +493,8 @@ play_policies(const struct ui *u)
 	return NULL;
 }
 
-void
-play_toggle_view(struct ui *u)
+static void
+toggle_view(struct ui *u)
 {
 	u->play->view = !u->play->view;
 	if (!u->play->view)
@@ -651,8 +653,8 @@ policy_of(struct arena *a, const struct record *r, const struct scn_step *st)
 	const char *l = r->label, *open;
 	size_t n;
 
-	if (st->policies == NULL || r->path != PATH_SANDBOX || l == NULL ||
-	    (n = strlen(l)) < 3 || l[n - 1] != ']' ||
+	if (st->policies == NULL || path_guard(r->path) != GUARD_POLICY ||
+	    l == NULL || (n = strlen(l)) < 3 || l[n - 1] != ']' ||
 	    (open = strrchr(l, '[')) == NULL)
 		return NULL;
 	return arena_strndup(a, open + 1, (size_t)(l + n - 2 - open));
@@ -798,6 +800,337 @@ draw_keys(struct ui *u, struct rect r, int x, bool at_end)
 #define PLAY_MAX_RECS 64
 #define PLAY_MAX_NOTES 4
 
+/* What the view shows, gathered before it is laid out (struct view),
+ * and the rows each part gets (allot). */
+struct view {
+	const struct play_done	*d;	/* the step shown, or NULL */
+	const struct scn_step	*st;	/* its step (or the running one) */
+	const char		*heading, *caption, *payload;
+	const struct record	*recs[PLAY_MAX_RECS];
+	const char		*who[PLAY_MAX_RECS], *what[PLAY_MAX_RECS];
+	size_t			 want[PLAY_MAX_RECS], got[PLAY_MAX_RECS];
+	size_t			 nrec;
+	const char		*notes[PLAY_MAX_NOTES];
+	int			 nattr[PLAY_MAX_NOTES];
+	size_t			 nnotes;
+	const char		*files[PATH__COUNT + PLAY_MAX_RECS];
+	int			 fattr[PATH__COUNT + PLAY_MAX_RECS];
+	size_t			 nfiles;
+	int			 whow, layw;	/* the who and layer columns */
+	int			 tx, tw, cx, cw;	/* what happened: first row's
+						   and the others' x, width */
+	size_t			 cap_max, pay_max;	/* rows given */
+	bool			 blank[3];	/* after the caption, before the
+						   records, before the files */
+};
+
+static void
+note(struct view *v, int attr, const char *s)
+{
+	v->nattr[v->nnotes] = attr;
+	v->notes[v->nnotes++] = s;
+}
+
+/* The title row: where we are, always, and the keys. */
+static void
+draw_title(struct ui *u, struct arena *a, struct rect r, struct view *v)
+{
+	struct play *pl = u->play;
+	const struct scn_step *st = v->st;
+	const char *title;
+	int x;
+
+	if (pl->running != NULL)
+		title = arena_printf(a, " step %zu of %zu: %s (running)",
+		    pl->ndone + 1, pl->total, step_label(st));
+	else if (pl->live_a != NULL)
+		title = arena_printf(a, " step %zu of %zu, then a live input",
+		    pl->cur, pl->total);
+	else if (v->d == NULL)
+		title = arena_printf(a, " step 0 of %zu: %s", pl->total,
+		    pl->sc.title ? pl->sc.title : pl->sc.name);
+	else
+		title = arena_printf(a, " step %zu of %zu%s%s", pl->cur,
+		    pl->total, st->label ? ": " : "", st->label ? st->label :
+		    "");
+	draw_fill(r, 0, draw_attr(u, UC_TITLE));
+	x = draw_text(r, 0, 0, draw_attr(u, UC_TITLE), title);
+	draw_keys(u, r, x, pl->running == NULL && pl->live_a == NULL &&
+	    pl->cur == pl->total);
+}
+
+/* The heading, caption, payload and notes. */
+static void
+gather_text(struct ui *u, struct arena *a, struct view *v)
+{
+	struct play *pl = u->play;
+	unsigned mask = session_paths(u->s);
+	size_t i;
+
+	if (pl->jail_named && !(mask & paths_guarded(GUARD_KERNEL)))
+		note(v, draw_attr(u, UC_HL), "the jail path is off (this "
+		    "scenario shows it): :paths unsafe,sandbox,jail");
+	if (pl->running != NULL) {
+		v->caption = pl->running_caption;
+		v->payload = v->st->arg;
+		note(v, draw_attr(u, UC_DIM), "running ...");
+	} else if (pl->live_a != NULL) {
+		v->caption = "Typed live, on the session as the step left it "
+		    "(the scenario waits).";
+		v->payload = pl->live_input;
+	} else if (v->d == NULL) {	/* the welcome */
+		v->heading = pl->sc.title ? pl->sc.title : pl->sc.name;
+		v->caption = pl->sc.question;
+		v->payload = NULL;
+		if (pl->pre_failed != NULL)
+			note(v, draw_attr(u, UC_DAMAGE), pl->pre_failed);
+		for (i = pl->first; i < pl->sc.n; i++)
+			if (is_visible(&pl->sc.steps[i]))
+				break;
+		note(v, draw_attr(u, UC_DIM), i < pl->sc.n ? arena_printf(a,
+		    "Enter, PgDn or Space runs step 1: %s.",
+		    step_label(&pl->sc.steps[i])) : "Enter runs step 1.");
+	} else {
+		v->caption = v->d->caption;
+		v->payload = v->st->kind == SCN_RUN ? v->st->arg :
+		    v->d->out.text;
+		if (v->d->failed != NULL)
+			v->payload = v->d->failed;
+	}
+}
+
+/* The records, path by path, with who ran them and what happened. */
+static void
+gather_records(struct ui *u, struct arena *a, struct view *v)
+{
+	struct play *pl = u->play;
+	const struct play_done *d = v->d;
+	size_t i, k, n = pl->live_a ? pl->nlive : d ? d->out.nrecords : 0;
+
+	for (k = 0; k < PATH__COUNT && pl->running == NULL; k++)
+		for (i = 0; i < n && v->nrec < PLAY_MAX_RECS; i++) {
+			const struct record *rec = pl->live_a ? &pl->live[i] :
+			    &d->out.records[i];
+			const char *pol, **who = &v->who[v->nrec];
+			if (rec->path != (enum path_id)k)
+				continue;
+			v->recs[v->nrec] = rec;
+			pol = pl->live_a ? NULL : policy_of(a, rec, v->st);
+			*who = pol ? arena_printf(a, "%s [%s]",
+			    record_path_name(rec->path), pol) :
+			    record_path_name(rec->path);
+			v->what[v->nrec] = record_happened(a, rec);
+			if (pad_width(*who) > v->whow)
+				v->whow = pad_width(*who);
+			if ((int)strlen(record_layer_word(rec)) > v->layw)
+				v->layw = (int)strlen(record_layer_word(rec));
+			v->nrec++;
+		}
+}
+
+/* Each path's files: a step run under several policies, each one's. */
+static void
+gather_files(struct ui *u, struct arena *a, struct view *v)
+{
+	unsigned mask = session_paths(u->s);
+	size_t i, k;
+
+	for (k = 0; k < PATH__COUNT; k++) {
+		size_t per = 0;
+		if (!(mask & PATH_BIT(k)))
+			continue;
+		for (i = 0; i < v->nrec; i++)
+			if (v->recs[i]->path == (enum path_id)k &&
+			    v->who[i] != record_path_name(v->recs[i]->path))
+				per++;
+		if (per > 1) {
+			for (i = 0; i < v->nrec; i++)
+				if (v->recs[i]->path == (enum path_id)k)
+					v->files[v->nfiles] =
+					    record_files_line(u, a, v->recs[i],
+					    v->who[i], &v->fattr[v->nfiles]),
+					    v->nfiles++;
+			continue;
+		}
+		v->files[v->nfiles] = files_line(u, a, (enum path_id)k,
+		    &v->fattr[v->nfiles]);
+		v->nfiles++;
+	}
+}
+
+/* Give the room (rows) to one part after another while each wants it
+ * (*have < want) and may have it (*have < lim); returns the room left. */
+static int
+grow(int room, size_t *have, size_t want, size_t lim)
+{
+	while (room > 0 && *have < want && *have < lim) {
+		(*have)++;
+		room--;
+	}
+	return room;
+}
+
+/* The rows, in the order of what matters (see draw()). */
+static void
+allot(struct view *v, struct rect r)
+{
+	size_t i, caprows, payrows, lim = r.h >= 30 ? 6 : 3, vmax;
+	int room;
+
+	/* the records' columns: what happened from tx, folded under
+	 * itself, or under the verdict word when that is too narrow */
+	v->tx = 1 + v->whow + 2 + 9 + 2 + v->layw + 2;
+	v->tw = r.w - v->tx;
+	v->cx = v->tw >= 24 || r.w - (1 + v->whow + 2) <= v->tw ? v->tx :
+	    1 + v->whow + 2;
+	v->cw = r.w - v->cx;
+	for (i = 0; i < v->nrec; i++) {
+		v->want[i] = v->tw >= 8 ? fold(NULL, v->what[i], v->tw, v->cw) :
+		    1;
+		v->got[i] = 1;
+	}
+	room = r.h - (int)(v->heading != NULL) - (int)v->nnotes -
+	    (int)v->nrec;
+	caprows = v->caption ? wrap(NULL, v->caption, strlen(v->caption), 0,
+	    0, r.w - 2) : 0;
+	payrows = v->payload ? wrap(NULL, v->payload, strlen(v->payload), 0,
+	    0, r.w - 4) : 0;
+	v->cap_max = caprows > 0 && room > 0;
+	room -= (int)v->cap_max;
+	v->pay_max = payrows > 0 && room > 0;
+	room -= (int)v->pay_max;
+	for (i = 0; i < v->nrec && room > 0; i++)	/* a second row each */
+		if (v->want[i] > 1) {
+			v->got[i]++;
+			room--;
+		}
+	if (room >= (int)v->nfiles)
+		room -= (int)v->nfiles;
+	else
+		v->nfiles = 0;
+	while (room > 0 && (v->pay_max < payrows || v->cap_max < caprows)) {
+		bool grew = false;
+		if (v->pay_max < payrows && v->pay_max < lim) {
+			v->pay_max++;
+			room--;
+			grew = true;
+		}
+		if (room > 0 && v->cap_max < caprows && v->cap_max < lim) {
+			v->cap_max++;
+			room--;
+			grew = true;
+		}
+		if (!grew)
+			break;
+	}
+	/* blank rows: before the records, before the files, after the
+	 * caption (or heading) */
+	if (room > 0 && (v->nrec > 0 || v->nnotes > 0)) {
+		v->blank[1] = true;
+		room--;
+	}
+	if (room > 0 && v->nfiles > 0) {
+		v->blank[2] = true;
+		room--;
+	}
+	if (room > 0 && v->cap_max > 0) {
+		v->blank[0] = true;
+		room--;
+	}
+	for (vmax = 3; vmax <= 6 && room > 0; vmax++)	/* and more */
+		for (i = 0; i < v->nrec && room > 0; i++)
+			if (v->want[i] > v->got[i] && v->got[i] < vmax) {
+				v->got[i]++;
+				room--;
+			}
+	/* the rest, whole */
+	room = grow(room, &v->cap_max, caprows, caprows);
+	(void)grow(room, &v->pay_max, payrows, payrows);
+}
+
+/* The heading, the caption and the payload from row; returns the row
+ * after them. */
+static int
+draw_text_part(struct ui *u, struct arena *a, struct rect r, struct view *v,
+    struct rows *rs, int row)
+{
+	size_t i;
+
+	if (v->heading != NULL && row < r.h) {
+		size_t take = draw_fit(v->heading, strlen(v->heading),
+		    r.w - 2);
+		draw_textn(r, row++, 1, A_BOLD, v->heading, take);
+		if (v->blank[0]) {	/* (between it and the question) */
+			row++;
+			v->blank[0] = false;
+		}
+	}
+	if (v->caption != NULL && v->cap_max > 0) {
+		const char *c = elide(a, v->caption, r.w - 2, v->cap_max);
+		rs->n = 0;
+		wrap(rs, c, strlen(c), A_BOLD, 1, r.w - 2);
+		for (i = 0; i < rs->n && i < v->cap_max && row < r.h; i++)
+			draw_textn(r, row++, 1, v->heading ? A_NORMAL : A_BOLD,
+			    rs->r[i].s, rs->r[i].len);
+	}
+	if (v->blank[0])
+		row++;
+	/* the payload, once; "> " marks an input's first row */
+	if (v->payload != NULL && v->pay_max > 0) {
+		const char *p = elide(a, v->payload, r.w - 4, v->pay_max);
+		rs->n = 0;
+		wrap(rs, p, strlen(p), A_NORMAL, 3, r.w - 4);
+		for (i = 0; i < rs->n && i < v->pay_max && row < r.h; i++) {
+			if (i == 0 && (u->play->live_a || v->st->kind ==
+			    SCN_RUN))
+				draw_text(r, row, 1, draw_attr(u, UC_DIM),
+				    ">");
+			draw_textn(r, row++, 3, A_NORMAL, rs->r[i].s,
+			    rs->r[i].len);
+		}
+	}
+	return row;
+}
+
+/* The records: who, the word, the layer, what happened folded in the
+ * rows it got, "..." where it is cut; returns the row after them. */
+static int
+draw_records(struct ui *u, struct rect r, struct view *v, struct rows *rs,
+    int row)
+{
+	size_t i, k;
+
+	for (i = 0; i < v->nrec && row < r.h; i++) {
+		draw_text(r, row, 1, A_BOLD, v->who[i]);
+		draw_text(r, row, 1 + v->whow + 2,
+		    draw_verdict_attr(u, v->recs[i]->verdict) | A_BOLD,
+		    record_verdict_word(v->recs[i]->verdict));
+		draw_text(r, row, 1 + v->whow + 2 + 9 + 2,
+		    draw_attr(u, UC_DIM), record_layer_word(v->recs[i]));
+		if (v->tw < 8) {
+			row++;
+			continue;
+		}
+		rs->n = 0;
+		fold(rs, v->what[i], v->tw, v->cw);
+		for (k = 0; k < v->got[i] && k < rs->n && row < r.h; k++) {
+			int at = k == 0 ? v->tx : v->cx, w = k == 0 ? v->tw :
+			    v->cw;
+			size_t take = rs->r[k].len;
+			bool cut = k + 1 == v->got[i] && rs->n > v->got[i];
+			if (cut)
+				take = draw_fit(rs->r[k].s,
+				    strlen(rs->r[k].s), w - 3);
+			draw_textn(r, row, at, A_NORMAL, rs->r[k].s, take);
+			if (cut)
+				draw_text(r, row, at + draw_width(rs->r[k].s,
+				    take), draw_attr(u, UC_DIM), "...");
+			row++;
+		}
+	}
+	return row;
+}
+
 /*
  * The view, under its title row: a heading (the welcome's title), the
  * caption, the payload once, notes (the jail path being off, what runs,
@@ -813,278 +1146,36 @@ static void
 draw(struct ui *u, struct rect r, enum path_id unused)
 {
 	struct play *pl = u->play;
-	const struct play_done *d = pl->cur > 0 ? &pl->done[pl->cur - 1] :
-	    NULL;
-	const struct scn_step *st = pl->running != NULL ? pl->running :
-	    d ? &pl->sc.steps[d->idx] : NULL;
-	struct arena *a = arena_new();
+	struct arena *a;
 	struct rows rs = { NULL, 0, 0 };
-	const struct record *recs[PLAY_MAX_RECS];
-	const char *who[PLAY_MAX_RECS], *what[PLAY_MAX_RECS];
-	size_t want[PLAY_MAX_RECS], got[PLAY_MAX_RECS];
-	const char *notes[PLAY_MAX_NOTES];
-	int nattr[PLAY_MAX_NOTES];
-	const char *heading = NULL, *caption, *payload, *title,
-	    *files[PATH__COUNT + PLAY_MAX_RECS];
-	int fattr[PATH__COUNT + PLAY_MAX_RECS], whow = 0, layw = 0, room, x, row, tx, tw,
-	    cw, cx;
-	size_t nrec = 0, nfiles = 0, nnotes = 0, i, k, caprows, payrows,
-	    cap_max, pay_max, lim = r.h >= 30 ? 6 : 3, vmax;
-	unsigned mask = session_paths(u->s);
-	bool welcome = pl->running == NULL && pl->live_a == NULL && d == NULL;
-	bool blank[3] = { false, false, false };	/* after the caption,
-							   before the records,
-							   before the files */
+	struct view v;
+	int row;
 
 	(void)unused;
-	if (r.h < 3 || r.w < 20) {
-		arena_free(a);
+	if (r.h < 3 || r.w < 20)
 		return;
-	}
-	/* the title row: where we are, always */
-	if (pl->running != NULL)
-		title = arena_printf(a, " step %zu of %zu: %s (running)",
-		    pl->ndone + 1, pl->total, step_label(st));
-	else if (pl->live_a != NULL)
-		title = arena_printf(a, " step %zu of %zu, then a live input",
-		    pl->cur, pl->total);
-	else if (d == NULL)
-		title = arena_printf(a, " step 0 of %zu: %s", pl->total,
-		    pl->sc.title ? pl->sc.title : pl->sc.name);
-	else
-		title = arena_printf(a, " step %zu of %zu%s%s", pl->cur,
-		    pl->total, st->label ? ": " : "", st->label ? st->label :
-		    "");
-	draw_fill(r, 0, draw_attr(u, UC_TITLE));
-	x = draw_text(r, 0, 0, draw_attr(u, UC_TITLE), title);
-	draw_keys(u, r, x, pl->running == NULL && pl->live_a == NULL &&
-	    pl->cur == pl->total);
+	a = arena_new();
+	memset(&v, 0, sizeof v);
+	v.d = pl->cur > 0 ? &pl->done[pl->cur - 1] : NULL;
+	v.st = pl->running != NULL ? pl->running : v.d ?
+	    &pl->sc.steps[v.d->idx] : NULL;
+	draw_title(u, a, r, &v);
 	r.y++;
 	r.h--;
-
-	/* what there is to show */
-	if (pl->jail_named && !(mask & (PATH_BIT(PATH_JAIL) |
-	    PATH_BIT(PATH_GVISOR)))) {
-		nattr[nnotes] = draw_attr(u, UC_HL);
-		notes[nnotes++] = "the jail path is off (this scenario shows "
-		    "it): :paths unsafe,sandbox,jail";
-	}
-	if (pl->running != NULL) {
-		caption = pl->running_caption;
-		payload = st->arg;
-		nattr[nnotes] = draw_attr(u, UC_DIM);
-		notes[nnotes++] = "running ...";
-	} else if (pl->live_a != NULL) {
-		caption = "Typed live, on the session as the step left it "
-		    "(the scenario waits).";
-		payload = pl->live_input;
-	} else if (welcome) {
-		heading = pl->sc.title ? pl->sc.title : pl->sc.name;
-		caption = pl->sc.question;
-		payload = NULL;
-		if (pl->pre_failed != NULL) {
-			nattr[nnotes] = draw_attr(u, UC_DAMAGE);
-			notes[nnotes++] = pl->pre_failed;
-		}
-		for (i = pl->first; i < pl->sc.n; i++)
-			if (is_visible(&pl->sc.steps[i]))
-				break;
-		nattr[nnotes] = draw_attr(u, UC_DIM);
-		notes[nnotes++] = i < pl->sc.n ? arena_printf(a, "Enter, "
-		    "PgDn or Space runs step 1: %s.",
-		    step_label(&pl->sc.steps[i])) : "Enter runs step 1.";
-	} else {
-		caption = d->caption;
-		payload = st->kind == SCN_RUN ? st->arg : d->out.text;
-		if (d->failed != NULL)
-			payload = d->failed;
-	}
-	for (k = 0; k < PATH__COUNT && pl->running == NULL; k++)
-		for (i = 0; i < (pl->live_a ? pl->nlive : d ? d->out.nrecords :
-		    0) && nrec < PLAY_MAX_RECS; i++) {
-			const struct record *rec = pl->live_a ? &pl->live[i] :
-			    &d->out.records[i];
-			const char *pol;
-			if (rec->path != (enum path_id)k)
-				continue;
-			recs[nrec] = rec;
-			pol = pl->live_a ? NULL : policy_of(a, rec, st);
-			who[nrec] = pol ? arena_printf(a, "%s [%s]",
-			    record_path_name(rec->path), pol) :
-			    record_path_name(rec->path);
-			what[nrec] = record_happened(a, rec);
-			if (pad_width(who[nrec]) > whow)
-				whow = pad_width(who[nrec]);
-			if ((int)strlen(record_layer_word(rec)) > layw)
-				layw = (int)strlen(record_layer_word(rec));
-			nrec++;
-		}
-	for (k = 0; k < PATH__COUNT; k++) {
-		size_t per = 0;
-		if (!(mask & PATH_BIT(k)))
-			continue;
-		/* a step run under several policies: each one's files */
-		for (i = 0; i < nrec; i++)
-			if (recs[i]->path == (enum path_id)k &&
-			    who[i] != record_path_name(recs[i]->path))
-				per++;
-		if (per > 1) {
-			for (i = 0; i < nrec; i++)
-				if (recs[i]->path == (enum path_id)k)
-					files[nfiles] = record_files_line(u,
-					    a, recs[i], who[i],
-					    &fattr[nfiles]), nfiles++;
-			continue;
-		}
-		files[nfiles] = files_line(u, a, (enum path_id)k,
-		    &fattr[nfiles]);
-		nfiles++;
-	}
-
-	/* the records' columns: what happened from tx, folded under
-	 * itself, or under the verdict word when that is too narrow */
-	tx = 1 + whow + 2 + 9 + 2 + layw + 2;
-	tw = r.w - tx;
-	cx = tw >= 24 || r.w - (1 + whow + 2) <= tw ? tx : 1 + whow + 2;
-	cw = r.w - cx;
-	for (i = 0; i < nrec; i++) {
-		want[i] = tw >= 8 ? fold(NULL, what[i], tw, cw) : 1;
-		got[i] = 1;
-	}
-
-	/* the rows, in the order of what matters */
-	room = r.h - (int)(heading != NULL) - (int)nnotes - (int)nrec;
-	caprows = caption ? wrap(NULL, caption, strlen(caption), 0, 0,
-	    r.w - 2) : 0;
-	payrows = payload ? wrap(NULL, payload, strlen(payload), 0, 0,
-	    r.w - 4) : 0;
-	cap_max = caprows > 0 && room > 0;
-	room -= (int)cap_max;
-	pay_max = payrows > 0 && room > 0;
-	room -= (int)pay_max;
-	for (i = 0; i < nrec && room > 0; i++)	/* a second row each */
-		if (want[i] > 1) {
-			got[i]++;
-			room--;
-		}
-	if (room >= (int)nfiles)
-		room -= (int)nfiles;
-	else
-		nfiles = 0;
-	while (room > 0 && (pay_max < payrows || cap_max < caprows)) {
-		bool grew = false;
-		if (pay_max < payrows && pay_max < lim) {
-			pay_max++;
-			room--;
-			grew = true;
-		}
-		if (room > 0 && cap_max < caprows && cap_max < lim) {
-			cap_max++;
-			room--;
-			grew = true;
-		}
-		if (!grew)
-			break;
-	}
-	/* blank rows: before the records, before the files, after the
-	 * caption (or heading) */
-	if (room > 0 && (nrec > 0 || nnotes > 0)) {
-		blank[1] = true;
-		room--;
-	}
-	if (room > 0 && nfiles > 0) {
-		blank[2] = true;
-		room--;
-	}
-	if (room > 0 && cap_max > 0) {
-		blank[0] = true;
-		room--;
-	}
-	for (vmax = 3; vmax <= 6 && room > 0; vmax++)	/* and more */
-		for (i = 0; i < nrec && room > 0; i++)
-			if (want[i] > got[i] && got[i] < vmax) {
-				got[i]++;
-				room--;
-			}
-	while (room > 0 && cap_max < caprows) {	/* the rest, whole */
-		cap_max++;
-		room--;
-	}
-	while (room > 0 && pay_max < payrows) {
-		pay_max++;
-		room--;
-	}
-
-	row = 0;
-	if (heading != NULL && row < r.h) {
-		size_t take = draw_fit(heading, strlen(heading), r.w - 2);
-		draw_textn(r, row++, 1, A_BOLD, heading, take);
-		if (blank[0]) {		/* (between it and the question) */
-			row++;
-			blank[0] = false;
-		}
-	}
-	/* caption */
-	if (caption != NULL && cap_max > 0) {
-		const char *c = elide(a, caption, r.w - 2, cap_max);
-		rs.n = 0;
-		wrap(&rs, c, strlen(c), A_BOLD, 1, r.w - 2);
-		for (i = 0; i < rs.n && i < cap_max && row < r.h; i++)
-			draw_textn(r, row++, 1, heading ? A_NORMAL : A_BOLD,
-			    rs.r[i].s, rs.r[i].len);
-	}
-	if (blank[0])
+	gather_text(u, a, &v);
+	gather_records(u, a, &v);
+	gather_files(u, a, &v);
+	allot(&v, r);
+	row = draw_text_part(u, a, r, &v, &rs, 0);
+	if (v.blank[1])
 		row++;
-	/* the payload, once; "> " marks an input's first row */
-	if (payload != NULL && pay_max > 0) {
-		const char *p = elide(a, payload, r.w - 4, pay_max);
-		rs.n = 0;
-		wrap(&rs, p, strlen(p), A_NORMAL, 3, r.w - 4);
-		for (i = 0; i < rs.n && i < pay_max && row < r.h; i++) {
-			if (i == 0 && (pl->live_a || st->kind == SCN_RUN))
-				draw_text(r, row, 1, draw_attr(u, UC_DIM),
-				    ">");
-			draw_textn(r, row++, 3, A_NORMAL, rs.r[i].s,
-			    rs.r[i].len);
-		}
-	}
-	if (blank[1])
+	row = draw_cut_rows(u, r, row, v.notes, v.nattr, v.nnotes);
+	row = draw_records(u, r, &v, &rs, row);
+	if (v.blank[2])
 		row++;
-	row = draw_cut_rows(u, r, row, notes, nattr, nnotes);
-	/* the records: who, the word, the layer, what happened folded in
-	 * the rows it got, "..." where it is cut */
-	for (i = 0; i < nrec && row < r.h; i++) {
-		draw_text(r, row, 1, A_BOLD, who[i]);
-		draw_text(r, row, 1 + whow + 2,
-		    draw_verdict_attr(u, recs[i]->verdict) | A_BOLD,
-		    record_verdict_word(recs[i]->verdict));
-		draw_text(r, row, 1 + whow + 2 + 9 + 2, draw_attr(u, UC_DIM),
-		    record_layer_word(recs[i]));
-		if (tw < 8) {
-			row++;
-			continue;
-		}
-		rs.n = 0;
-		fold(&rs, what[i], tw, cw);
-		for (k = 0; k < got[i] && k < rs.n && row < r.h; k++) {
-			int at = k == 0 ? tx : cx, w = k == 0 ? tw : cw;
-			size_t take = rs.r[k].len;
-			bool cut = k + 1 == got[i] && rs.n > got[i];
-			if (cut)
-				take = draw_fit(rs.r[k].s, strlen(rs.r[k].s),
-				    w - 3);
-			draw_textn(r, row, at, A_NORMAL, rs.r[k].s, take);
-			if (cut)
-				draw_text(r, row, at + draw_width(rs.r[k].s,
-				    take), draw_attr(u, UC_DIM), "...");
-			row++;
-		}
-	}
-	if (blank[2])
-		row++;
-	draw_cut_rows(u, r, row, files, fattr, nfiles);
+	draw_cut_rows(u, r, row, v.files, v.fattr, v.nfiles);
 	free(rs.r);
 	arena_free(a);
 }
 
-const struct pane_ops pane_play = { "play", draw };
+const struct pane_ops pane_play = { "play", draw, NULL };

@@ -39,7 +39,7 @@ on_signal(int sig)
 	stop_signal = sig;
 }
 
-bool
+static bool
 ui_stopped(void)
 {
 	return stop_signal != 0;
@@ -74,7 +74,7 @@ ui_usable(const char **why)
 	return true;
 }
 
-void
+static void
 ui_redraw(struct ui *u)
 {
 	progress_end();
@@ -82,7 +82,7 @@ ui_redraw(struct ui *u)
 	input_redisplay();
 }
 
-void
+static void
 ui_resize(struct ui *u)
 {
 	/* ncurses has already resized stdscr (LINES, COLS). */
@@ -156,22 +156,9 @@ submit(struct ui *u, const char *input, size_t len)
 	arena_free(a);
 }
 
-/* A meta command that changes what the next step runs on (a scenario
- * playing forgets the steps it ran past the one shown). */
-static bool
-changes_session(const char *line)
-{
-	static const char *const which[] = { ":policy", ":budget", ":paths",
-	    ":jail", NULL };
-	size_t n = strcspn(line, " \t"), i;
-
-	for (i = 0; which[i] != NULL; i++)
-		if (strlen(which[i]) == n && strncmp(which[i], line, n) == 0)
-			return true;
-	return false;
-}
-
-void
+/* A line from readline (NULL at end of input): meta command,
+ * continuation, presenter step or an input to run. */
+static void
 ui_line(struct ui *u, const char *line)
 {
 	size_t len;
@@ -186,7 +173,7 @@ ui_line(struct ui *u, const char *line)
 		const char *p = line + strspn(line, " \t");
 		if (*p == ':') {
 			input_add_history(u, p);
-			if (changes_session(p))
+			if (meta_changes_session(p))
 				play_changed(u);
 			meta_run(u, p);
 			ui_redraw(u);

@@ -97,13 +97,53 @@ struct ui {
 	const char	*missing;	/* ui_opts.missing */
 };
 
+/* keys.c: the keys the UI reads, one row each (key_defs). */
+enum ui_key {
+	UK_NONE,
+	UK_F1, UK_F2, UK_F3, UK_F10, UK_BTAB,
+	UK_PGUP, UK_PGDN, UK_HOME, UK_END, UK_DELETE,
+	UK_UP, UK_DOWN, UK_RIGHT, UK_LEFT,
+	UK_PASTE,		/* bracketed paste's start */
+	UK_CTRL_C, UK_CTRL_L, UK_SPACE,
+	UK__COUNT
+};
+
+#define KEY_MAX_SEQS 4
+
+struct key_def {
+	const char	*name;		/* as the help says it */
+	const char	*cap;		/* its terminfo capability, or NULL */
+	const char	*seqs[KEY_MAX_SEQS];	/* what terminals send;
+						   NULL-ended */
+	int		 byte;		/* a control key's byte, or 0 */
+};
+
+extern const struct key_def key_defs[UK__COUNT];
+/* The key a whole escape sequence is (its listed sequences, not
+ * terminfo's), UK_NONE for any other. */
+enum ui_key key_of_seq(const char *seq, size_t n);
+
+/*
+ * A pane: one file exporting one of these (tmux's window_mode).  Per-path
+ * panes are drawn once per column; an overlay (u->overlay: help,
+ * summary) is drawn over the rest, and any key closes it unless its key
+ * hook takes the key.
+ */
+/* The path a pane that is not per path is drawn with. */
+#define PANE_NO_PATH PATH__COUNT
+
 struct pane_ops {
 	const char	*name;
-	/* Draw into r; path is the column's path for per-path panes. */
+	/* Draw into r; path is the column's path for per-path panes
+	 * (PANE_NO_PATH for the others). */
 	void		(*draw)(struct ui *u, struct rect r, enum path_id path);
+	/* An overlay's own keys: true if it took k (then it stays open);
+	 * NULL: none. */
+	bool		(*key)(struct ui *u, enum ui_key k);
 };
 
 extern const struct pane_ops pane_path;	/* header, strip, transcript */
+extern const struct pane_ops pane_columns;	/* every placed column */
 extern const struct pane_ops pane_fs;	/* files and names */
 extern const struct pane_ops pane_ast;	/* tree and span, or welcome */
 extern const struct pane_ops pane_status;	/* policy, budget, paths */
@@ -151,12 +191,13 @@ void message_set(struct ui *u, const char *fmt, ...)
 void layout_draw(struct ui *u);
 /* Is the AST pane on screen (F2's choice, else room enough)? */
 
-/* pane_path.c: the transcripts' shared grid, built for the columns in
- * u->col (layout_draw sets them first) and freed after drawing. */
-void pane_path_grid_begin(struct ui *u);
-void pane_path_grid_end(void);
-/* The transcript rows a column in r keeps. */
+/* pane_path.c: the transcript rows a column in r keeps.  (pane_columns
+ * draws the columns in u->col, layout_draw sets them first, on one grid
+ * built for them and freed after drawing.) */
 int pane_path_transcript_rows(struct ui *u, struct rect r);
+/* Does path p's code run in a CPython world (a boundary row's _world
+ * words)? */
+bool pane_path_in_world(const struct ui *u, enum path_id p);
 
 /* input.c: the readline input line inside curses.  It calls back the UI
  * that owns it through these hooks (ui.c gives them), never by name. */
@@ -179,14 +220,15 @@ void input_redisplay(void);
 int input_rows(const struct ui *u);
 /* pane_summary.c: inputs on path p by verdict since the session began
  * (or :summary clear); false if it ran none.  summary_open() shows the
- * overlay from its top; summary_key() scrolls it for a key's sequence
- * (PgUp, PgDn, the arrows, Home, End), false for any other key. */
+ * overlay from its top; its key hook scrolls it (PgUp, PgDn, the arrows,
+ * Home, End). */
 bool summary_count(const struct ui *u, enum path_id p,
     size_t count[VERDICT__COUNT]);
 void summary_open(struct ui *u);
-bool summary_key(struct ui *u, const char *seq, size_t n);
 void input_read(struct ui *u);	/* one key (blocks) */
-const char *input_prompt(const struct ui *u);
+/* The keys the status line names, from the binding table: "F1 help  F2
+ * AST  F10 quit ". */
+const char *input_status_keys(void);
 void input_add_history(struct ui *u, const char *line);
 
 /* progress.c: a running path's elapsed seconds, drawn by a thread while
@@ -198,7 +240,15 @@ void progress_fini(struct ui *u);
 
 /* meta.c: ':' commands.  Returns true when line was one. */
 bool meta_run(struct ui *u, const char *line);
-extern const char *const meta_names[];
+/* The i-th command's name Tab offers (from 0; NULL past the last). */
+const char *meta_name(size_t i);
+/* Does line's command change what the next step runs on (a scenario
+ * playing forgets the steps past the one shown)? */
+bool meta_changes_session(const char *line);
+/* Does line start with a command that takes a file, and its space?
+ * Then *ext: the files Tab keeps (NULL: any); *presets: the policy
+ * presets too. */
+bool meta_file_arg(const char *line, const char **ext, bool *presets);
 /* :quit, :q, F10, Ctrl-D, the end of input: quit, unless the transcript
  * has inputs not saved and this is the first ask since the last input. */
 void meta_quit(struct ui *u);
@@ -224,22 +274,15 @@ void play_reset(struct ui *u);
 void play_leave(struct ui *u);
 void play_escape(struct ui *u);
 const char *play_policies(const struct ui *u);
-void play_toggle_view(struct ui *u);
 void play_show_view(struct ui *u);	/* :play alone */
 void play_changed(struct ui *u);
 /* A live input's records, shown in the view until the next move. */
 void play_live(struct ui *u, const char *input, size_t len,
     const struct record *r, size_t n);
 
-/* ui.c */
-bool ui_stopped(void);	/* a terminating signal arrived */
+/* running.c */
 /* An input runs (true) or the prompt is back (false): Ctrl-C is
  * SIGINT for the input's worlds, or a key for readline. */
 void ui_running(bool running);
-void ui_redraw(struct ui *u);
-/* A line from readline (NULL at end of input): meta command,
- * continuation, presenter step or an input to run. */
-void ui_line(struct ui *u, const char *line);
-void ui_resize(struct ui *u);
 
 #endif

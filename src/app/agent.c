@@ -187,12 +187,12 @@ context_path(struct session *s)
 {
 	unsigned paths = session_paths(s);
 	int p;
-	if (paths & PATH_BIT(PATH_SANDBOX))
-		return PATH_SANDBOX;
+	if (paths & PATH_BIT(path_policy()))
+		return path_policy();
 	for (p = 0; p < PATH__COUNT; p++)
 		if (paths & PATH_BIT(p))
 			return (enum path_id)p;
-	return PATH_SANDBOX;
+	return path_policy();
 }
 
 void
@@ -291,8 +291,8 @@ agent_context(struct session *s, const char *task, size_t tasklen,
 	if (pol->hosts == NULL || *pol->hosts == NULL)
 		sbuf_adds(out, " (no network)");
 	sbuf_addf(out, "\n  budget: %u of %u inputs used\n",
-	    session_budget_used(s, PATH_SANDBOX),
-	    session_budget_limit(s, PATH_SANDBOX));
+	    session_budget_used(s, path_policy()),
+	    session_budget_limit(s, path_policy()));
 	if (pol->commands != NULL && *pol->commands != NULL) {
 		const char *const *c;
 		sbuf_adds(out, "\nCOMMANDS (a call with one dict argument):\n");
@@ -682,22 +682,186 @@ must_stop(const struct agent_opts *o, long long deadline, long long now)
 	return RAN;
 }
 
+/* One run of the agent: its pipes (our ends; -1 once closed), what it
+ * wrote, and how it ended. */
+struct run {
+	const struct agent_opts	*o;
+	pid_t			 pid;
+	int			 in, out, err;	/* our ends of its stdin,
+						   stdout and stderr */
+	const char		*input;
+	size_t			 inlen, inoff;	/* stdin: fed so far */
+	struct sbuf		 ob, eb;	/* its stdout, stderr */
+	size_t			 cap;		/* stdout's */
+	unsigned		 timeout;	/* ms */
+	int			 io_errno;	/* IO_FAILED's */
+};
+
+/* Feed the agent's stdin one chunk (a full pipe is for later; an agent
+ * that stopped reading is fine). */
+static void
+feed(struct run *rn)
+{
+	size_t want = rn->inlen - rn->inoff;
+	ssize_t r = write(rn->in, rn->input + rn->inoff,
+	    want > READ_CHUNK ? READ_CHUNK : want);
+
+	if (r < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (r < 0) {
+		close_fd(&rn->in);
+		return;
+	}
+	rn->inoff += (size_t)r;
+	if (rn->inoff == rn->inlen)
+		close_fd(&rn->in);
+}
+
+/* Read what is ready on *fd (stdout or stderr), closing it at its end;
+ * TOO_LONG once stdout passes the cap. */
+static enum outcome
+drain_fd(struct run *rn, int *fd)
+{
+	char buf[READ_CHUNK];
+	ssize_t r = read(*fd, buf, sizeof buf);
+
+	if (r < 0 && (errno == EAGAIN || errno == EINTR))
+		return RAN;
+	if (r <= 0) {
+		close_fd(fd);
+		return RAN;
+	}
+	if (fd == &rn->out) {
+		sbuf_add(&rn->ob, buf, (size_t)r);
+		if (rn->ob.len > rn->cap)
+			return TOO_LONG;
+	} else if (rn->eb.len < AGENT_MAX_STDERR)
+		sbuf_add(&rn->eb, buf, (size_t)r);
+	return RAN;
+}
+
+/*
+ * Feed stdin, drain stdout and stderr, until both outputs are closed and
+ * the agent has exited; or the deadline, the cap or the caller stops it;
+ * or the agent has exited but something it left behind still holds the
+ * pipes.
+ */
+static enum outcome
+exchange(struct run *rn)
+{
+	long long deadline = clock_ms_whole() + rn->timeout, exited_at = 0;
+	bool exited = false;
+	enum outcome oc;
+
+	for (;;) {
+		struct pollfd fds[3];
+		int *which[3];
+		nfds_t n = 0, i;
+		long long now = clock_ms_whole(), wait;
+		if (!exited && has_exited(rn->pid)) {
+			exited = true;
+			exited_at = now;
+		}
+		if (rn->out < 0 && rn->err < 0) {
+			close_fd(&rn->in);	/* its answer is complete */
+			if (exited)
+				return RAN;
+		}
+		if ((oc = must_stop(rn->o, deadline, now)) != RAN)
+			return oc;
+		if (exited && now - exited_at >= EXIT_GRACE_MS)
+			return RAN;
+		wait = deadline - now;
+		if (rn->in >= 0) {
+			fds[n].fd = rn->in;
+			fds[n].events = POLLOUT;
+			which[n++] = &rn->in;
+		}
+		if (rn->out >= 0) {
+			fds[n].fd = rn->out;
+			fds[n].events = POLLIN;
+			which[n++] = &rn->out;
+		}
+		if (rn->err >= 0) {
+			fds[n].fd = rn->err;
+			fds[n].events = POLLIN;
+			which[n++] = &rn->err;
+		}
+		/* Look at the exit (and the caller) now and then; more
+		 * often when there is nothing left but the exit. */
+		if (wait > (n > 0 ? EXIT_POLL_MS : EXIT_WAIT_MS))
+			wait = n > 0 ? EXIT_POLL_MS : EXIT_WAIT_MS;
+		if (poll(fds, n, (int)wait) < 0) {
+			if (errno == EINTR)
+				continue;
+			rn->io_errno = errno;
+			return IO_FAILED;
+		}
+		for (i = 0; i < n; i++) {
+			if (fds[i].revents == 0)
+				continue;
+			if (which[i] == &rn->in)
+				feed(rn);
+			else if ((oc = drain_fd(rn, which[i])) != RAN)
+				return oc;
+		}
+	}
+}
+
+/* Why a run failed, in words; empty when it did not. */
+static void
+outcome_message(const struct run *rn, enum outcome oc, int status,
+    struct sbuf *msg)
+{
+	unsigned timeout = rn->timeout;
+
+	switch (oc) {
+	case TIMED_OUT:
+		if (timeout % 1000 == 0)
+			sbuf_addf(msg, "the agent timed out after %u s "
+			    "(killed)", timeout / 1000);
+		else
+			sbuf_addf(msg, "the agent timed out after %u.%03u "
+			    "s (killed)", timeout / 1000, timeout % 1000);
+		break;
+	case TOO_LONG:
+		sbuf_addf(msg, "the agent wrote more than %zu bytes "
+		    "(killed)", rn->cap);
+		break;
+	case CANCELLED:
+		sbuf_adds(msg, "the agent was cancelled (killed)");
+		break;
+	case IO_FAILED:
+		sbuf_addf(msg, "reading from the agent failed: %s",
+		    strerror(rn->io_errno));
+		break;
+	case RAN:
+		if (WIFSIGNALED(status))
+			sbuf_addf(msg, "the agent was killed by signal %d "
+			    "(%s)", WTERMSIG(status),
+			    strsignal(WTERMSIG(status)));
+		else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+			sbuf_addf(msg, "the agent exited with status %d",
+			    WEXITSTATUS(status));
+		break;
+	}
+}
+
 bool
 agent_exec(const struct agent_opts *o, const char *task, const char *in,
     size_t inlen, char **out, size_t *outlen, char **err)
 {
-	unsigned timeout = o->timeout_ms ? o->timeout_ms :
-	    AGENT_DEFAULT_TIMEOUT_MS;
-	size_t cap = o->max_output ? o->max_output : AGENT_DEFAULT_MAX_OUTPUT;
+	struct run rn = { .o = o, .input = in, .inlen = inlen,
+	    .ob = SBUF_INIT, .eb = SBUF_INIT, .timeout = o->timeout_ms ?
+	    o->timeout_ms : AGENT_DEFAULT_TIMEOUT_MS, .cap = o->max_output ?
+	    o->max_output : AGENT_DEFAULT_MAX_OUTPUT };
 	int inp[2] = { -1, -1 }, outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
-	struct sbuf ob = SBUF_INIT, eb = SBUF_INIT, msg = SBUF_INIT;
+	struct sbuf msg = SBUF_INIT;
 	sigset_t pipe_set, old_mask, pending;
-	bool had_sigpipe, exited = false;
-	long long deadline, exited_at = 0;
-	enum outcome oc = RAN;
-	size_t inoff = 0;
+	bool had_sigpipe;
+	enum outcome oc;
 	char **env, *env_task;
-	int status = 0, io_errno = 0, was_subreaper = 0;
+	int status = 0, was_subreaper = 0;
 	pid_t pid, *before;
 	size_t nbefore;
 
@@ -749,103 +913,14 @@ agent_exec(const struct agent_opts *o, const char *task, const char *in,
 	fcntl(inp[1], F_SETFL, fcntl(inp[1], F_GETFL) | O_NONBLOCK);
 	if (inlen == 0)
 		close_fd(&inp[1]);
-	deadline = clock_ms_whole() + timeout;
-
-	/*
-	 * Feed stdin, drain stdout and stderr, until both outputs are
-	 * closed and the agent has exited; or the deadline, the cap or the
-	 * caller stops it; or the agent has exited but something it left
-	 * behind still holds the pipes.
-	 */
-	for (;;) {
-		struct pollfd fds[3];
-		int *which[3];
-		nfds_t n = 0, i;
-		long long now = clock_ms_whole(), wait;
-		if (!exited && has_exited(pid)) {
-			exited = true;
-			exited_at = now;
-		}
-		if (outp[0] < 0 && errp[0] < 0) {
-			close_fd(&inp[1]);	/* its answer is complete */
-			if (exited)
-				break;
-		}
-		if ((oc = must_stop(o, deadline, now)) != RAN)
-			break;
-		if (exited && now - exited_at >= EXIT_GRACE_MS)
-			break;
-		wait = deadline - now;
-		if (inp[1] >= 0) {
-			fds[n].fd = inp[1];
-			fds[n].events = POLLOUT;
-			which[n++] = &inp[1];
-		}
-		if (outp[0] >= 0) {
-			fds[n].fd = outp[0];
-			fds[n].events = POLLIN;
-			which[n++] = &outp[0];
-		}
-		if (errp[0] >= 0) {
-			fds[n].fd = errp[0];
-			fds[n].events = POLLIN;
-			which[n++] = &errp[0];
-		}
-		/* Look at the exit (and the caller) now and then; more
-		 * often when there is nothing left but the exit. */
-		if (wait > (n > 0 ? EXIT_POLL_MS : EXIT_WAIT_MS))
-			wait = n > 0 ? EXIT_POLL_MS : EXIT_WAIT_MS;
-		if (poll(fds, n, (int)wait) < 0) {
-			if (errno == EINTR)
-				continue;
-			io_errno = errno;
-			oc = IO_FAILED;
-			break;
-		}
-		for (i = 0; i < n; i++) {
-			char buf[READ_CHUNK];
-			ssize_t r;
-			if (fds[i].revents == 0)
-				continue;
-			if (which[i] == &inp[1]) {
-				size_t want = inlen - inoff;
-				r = write(inp[1], in + inoff,
-				    want > READ_CHUNK ? READ_CHUNK : want);
-				if (r < 0 && (errno == EAGAIN ||
-				    errno == EINTR))
-					continue;
-				if (r < 0) {
-					/* The agent stopped reading: fine. */
-					close_fd(&inp[1]);
-					continue;
-				}
-				inoff += (size_t)r;
-				if (inoff == inlen)
-					close_fd(&inp[1]);
-				continue;
-			}
-			r = read(*which[i], buf, sizeof buf);
-			if (r < 0 && (errno == EAGAIN || errno == EINTR))
-				continue;
-			if (r <= 0) {
-				close_fd(which[i]);
-				continue;
-			}
-			if (which[i] == &outp[0]) {
-				sbuf_add(&ob, buf, (size_t)r);
-				if (ob.len > cap) {
-					oc = TOO_LONG;
-					break;
-				}
-			} else if (eb.len < AGENT_MAX_STDERR)
-				sbuf_add(&eb, buf, (size_t)r);
-		}
-		if (oc != RAN)
-			break;
-	}
-	close_fd(&inp[1]);
-	close_fd(&outp[0]);
-	close_fd(&errp[0]);
+	rn.pid = pid;
+	rn.in = inp[1];
+	rn.out = outp[0];
+	rn.err = errp[0];
+	oc = exchange(&rn);
+	close_fd(&rn.in);
+	close_fd(&rn.out);
+	close_fd(&rn.err);
 	/* The leader is unreaped: the group id is still the agent's. */
 	kill(-pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
@@ -862,47 +937,18 @@ agent_exec(const struct agent_opts *o, const char *task, const char *in,
 	}
 	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 
-	switch (oc) {
-	case TIMED_OUT:
-		if (timeout % 1000 == 0)
-			sbuf_addf(&msg, "the agent timed out after %u s "
-			    "(killed)", timeout / 1000);
-		else
-			sbuf_addf(&msg, "the agent timed out after %u.%03u "
-			    "s (killed)", timeout / 1000, timeout % 1000);
-		break;
-	case TOO_LONG:
-		sbuf_addf(&msg, "the agent wrote more than %zu bytes "
-		    "(killed)", cap);
-		break;
-	case CANCELLED:
-		sbuf_adds(&msg, "the agent was cancelled (killed)");
-		break;
-	case IO_FAILED:
-		sbuf_addf(&msg, "reading from the agent failed: %s",
-		    strerror(io_errno));
-		break;
-	case RAN:
-		if (WIFSIGNALED(status))
-			sbuf_addf(&msg, "the agent was killed by signal %d "
-			    "(%s)", WTERMSIG(status),
-			    strsignal(WTERMSIG(status)));
-		else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
-			sbuf_addf(&msg, "the agent exited with status %d",
-			    WEXITSTATUS(status));
-		break;
-	}
+	outcome_message(&rn, oc, status, &msg);
 	if (msg.len > 0) {
-		add_stderr_line(&msg, &eb);
+		add_stderr_line(&msg, &rn.eb);
 		*err = sbuf_take(&msg);
-		sbuf_free(&ob);
-		sbuf_free(&eb);
+		sbuf_free(&rn.ob);
+		sbuf_free(&rn.eb);
 		return false;
 	}
-	sbuf_free(&eb);
-	*outlen = ob.len;
-	*out = ob.len > 0 ? sbuf_take(&ob) : xstrdup("");
-	sbuf_free(&ob);
+	sbuf_free(&rn.eb);
+	*outlen = rn.ob.len;
+	*out = rn.ob.len > 0 ? sbuf_take(&rn.ob) : xstrdup("");
+	sbuf_free(&rn.ob);
 	return true;
 }
 

@@ -73,12 +73,6 @@ static const char *const state_words[] = {
 #undef X
 };
 
-const char *
-doctor_check_name(enum doctor_check_id id)
-{
-	return check_names[id];
-}
-
 static void
 set(struct doctor_check *c, enum doctor_state st, char *text, char *reason,
     char *fix)
@@ -628,19 +622,149 @@ set_path(struct doctor_path *p, bool runs, bool as_asked,
 #define GVISOR_BOUNDS	"memory and CPU by gVisor's spec and the " \
 	"worker's rlimits inside the sandbox"
 
+/* Their reasons, the cause before its consequence. */
+static const enum doctor_check_id world_needs[] = {
+	DOCTOR_USERNS, DOCTOR_SECCOMP, DOCTOR_CGROUP, DOCTOR_CPYTHON,
+};
+static const enum doctor_check_id jail_needs[] = {
+	DOCTOR_USERNS, DOCTOR_LANDLOCK, DOCTOR_SECCOMP, DOCTOR_CGROUP,
+};
+
+/* What the checks found, for the paths' diagnoses: why each kind of
+ * world (or the model's kernel jail) cannot be built here, or NULL. */
+struct found {
+	bool	 cpy;		/* CPython was asked for */
+	char	*replica, *jailworld, *kjail, *gworld;
+};
+
+/* No boundary (unsafe): a replica world, or the model in-process. */
+static void
+diagnose_none(const struct doctor_report *r, const struct found *f,
+    struct doctor_path *p)
+{
+	const char *why = first_reason(r, world_needs, 4);
+
+	if (f->cpy && f->replica == NULL)
+		set_path(p, true, true, WORLD_ENGINE_CPYTHON,
+		    xstrdup("cpython in a replica world"));
+	else if (f->cpy)
+		set_path(p, true, false, WORLD_ENGINE_MODEL,
+		    xasprintf("model (%s)", why != NULL ? why : f->replica));
+	else
+		set_path(p, true, true, WORLD_ENGINE_MODEL,
+		    xstrdup("model, as asked"));
+}
+
+/* The policy (sandbox): the model, behind the essay's allowlist; a wider
+ * policy runs in an offline world where worlds build. */
+static void
+diagnose_policy(const struct doctor_report *r, const struct found *f,
+    struct doctor_path *p)
+{
+	(void)r;
+	set_path(p, true, true, WORLD_ENGINE_MODEL,
+	    xasprintf("model behind the essay's allowlist, in-process%s",
+	    f->cpy && f->replica == NULL ? " (a policy wider than the "
+	    "essay's: cpython in an offline world)" : ""));
+}
+
+/* The kernel's namespaces (jail): a jail world, or the model in a
+ * kernel jail, or nothing. */
+static void
+diagnose_ns(const struct doctor_report *r, const struct found *f,
+    struct doctor_path *p)
+{
+	const char *why = first_reason(r, jail_needs, 4);
+
+	if (f->cpy && f->jailworld == NULL)
+		set_path(p, true, true, WORLD_ENGINE_CPYTHON,
+		    xstrdup("cpython in a jail world"));
+	else if (f->kjail == NULL)
+		set_path(p, true, !f->cpy, WORLD_ENGINE_MODEL,
+		    f->cpy ? xasprintf("model in a kernel jail (%s)",
+		    first_reason(r, world_needs, 4) != NULL ?
+		    first_reason(r, world_needs, 4) : f->jailworld) :
+		    xstrdup("model in a kernel jail, as asked"));
+	else
+		set_path(p, false, false, WORLD_ENGINE_MODEL,
+		    xasprintf("cannot run (%s)", why != NULL ? why :
+		    f->kjail));
+}
+
+/* gVisor (jail:gvisor): a gVisor world, or nothing (never weaker). */
+static void
+diagnose_gvisor(const struct doctor_report *r, const struct found *f,
+    struct doctor_path *p)
+{
+	(void)r;
+	if (f->gworld == NULL)
+		set_path(p, true, true, WORLD_ENGINE_CPYTHON,
+		    xstrdup("cpython in a gVisor world"));
+	else
+		set_path(p, false, false, WORLD_ENGINE_CPYTHON,
+		    xasprintf("cannot run (%s)", f->gworld));
+}
+
+/* What bounds what a path runs, by its boundary kind: a CPython world's
+ * cgroup and rlimits, else the kind's own. */
+static char *
+bounds_model(const struct doctor_path *p, const struct found *f)
+{
+	(void)f;
+	return p->engine == WORLD_ENGINE_CPYTHON ? world_bounds() :
+	    xstrdup(MODEL_BOUNDS);
+}
+
+static char *
+bounds_policy(const struct doctor_path *p, const struct found *f)
+{
+	char *w, *out;
+
+	if (p->engine == WORLD_ENGINE_CPYTHON || !f->cpy ||
+	    f->replica != NULL)
+		return bounds_model(p, f);
+	w = world_bounds();
+	out = xasprintf("%s; a wider policy's offline world: %s",
+	    MODEL_BOUNDS, w);
+	free(w);
+	return out;
+}
+
+static char *
+bounds_ns(const struct doctor_path *p, const struct found *f)
+{
+	(void)f;
+	return p->engine == WORLD_ENGINE_CPYTHON ? world_bounds() :
+	    kjail_bounds();
+}
+
+static char *
+bounds_gvisor(const struct doctor_path *p, const struct found *f)
+{
+	(void)p;
+	(void)f;
+	return xstrdup(gvisor_memory_bound() != NULL ?
+	    gvisor_memory_bound() : GVISOR_BOUNDS);
+}
+
+/* Each boundary kind's diagnosis of a path behind it, and its bounds
+ * once it runs (the path's own kind: the doctor reports the jail path's
+ * ns jail and gVisor's path apart).  A new kind is a row. */
+static const struct {
+	void	(*diagnose)(const struct doctor_report *,
+		    const struct found *, struct doctor_path *);
+	char	*(*bounds)(const struct doctor_path *, const struct found *);
+} kinds[BOUNDARY__COUNT] = {
+	[BOUNDARY_NONE] = { diagnose_none, bounds_model },
+	[BOUNDARY_POLICY] = { diagnose_policy, bounds_policy },
+	[BOUNDARY_NS] = { diagnose_ns, bounds_ns },
+	[BOUNDARY_GVISOR] = { diagnose_gvisor, bounds_gvisor },
+};
+
 void
 doctor_run(const struct doctor_opts *o, struct doctor_report *r)
 {
-	/* Their reasons, the cause before its consequence. */
-	static const enum doctor_check_id world_needs[] = {
-		DOCTOR_USERNS, DOCTOR_SECCOMP, DOCTOR_CGROUP, DOCTOR_CPYTHON,
-	};
-	static const enum doctor_check_id jail_needs[] = {
-		DOCTOR_USERNS, DOCTOR_LANDLOCK, DOCTOR_SECCOMP, DOCTOR_CGROUP,
-	};
-	bool cpy = o->engine == WORLD_ENGINE_CPYTHON;
-	char *replica, *jailworld, *kjail, *gworld;
-	const char *why;
+	struct found f = { .cpy = o->engine == WORLD_ENGINE_CPYTHON };
 	size_t i;
 
 	memset(r, 0, sizeof *r);
@@ -648,84 +772,29 @@ doctor_run(const struct doctor_opts *o, struct doctor_report *r)
 	check_landlock(&r->checks[DOCTOR_LANDLOCK]);
 	check_seccomp(&r->checks[DOCTOR_SECCOMP]);
 	check_cgroup(&r->checks[DOCTOR_CGROUP]);
-	check_cpython(&r->checks[DOCTOR_CPYTHON], &replica, &jailworld);
-	check_gvisor(&r->checks[DOCTOR_GVISOR], &gworld);
+	check_cpython(&r->checks[DOCTOR_CPYTHON], &f.replica, &f.jailworld);
+	check_gvisor(&r->checks[DOCTOR_GVISOR], &f.gworld);
 	check_kvm(&r->checks[DOCTOR_KVM]);
-	kjail = jail_runs();
+	f.kjail = jail_runs();
 
-	/* unsafe: a replica world, or the model in-process. */
-	why = first_reason(r, world_needs, 4);
-	if (cpy && replica == NULL)
-		set_path(&r->paths[PATH_UNSAFE], true, true,
-		    WORLD_ENGINE_CPYTHON, xstrdup("cpython in a replica world"));
-	else if (cpy)
-		set_path(&r->paths[PATH_UNSAFE], true, false,
-		    WORLD_ENGINE_MODEL, xasprintf("model (%s)",
-		    why != NULL ? why : replica));
-	else
-		set_path(&r->paths[PATH_UNSAFE], true, true,
-		    WORLD_ENGINE_MODEL, xstrdup("model, as asked"));
-
-	/* sandbox: the model, behind the essay's allowlist; a wider policy
-	 * runs in an offline world where worlds build. */
-	set_path(&r->paths[PATH_SANDBOX], true, true, WORLD_ENGINE_MODEL,
-	    xasprintf("model behind the essay's allowlist, in-process%s",
-	    cpy && replica == NULL ? " (a policy wider than the essay's: "
-	    "cpython in an offline world)" : ""));
-
-	/* jail: a jail world, or the model in a kernel jail, or nothing. */
-	why = first_reason(r, jail_needs, 4);
-	if (cpy && jailworld == NULL)
-		set_path(&r->paths[PATH_JAIL], true, true,
-		    WORLD_ENGINE_CPYTHON, xstrdup("cpython in a jail world"));
-	else if (kjail == NULL)
-		set_path(&r->paths[PATH_JAIL], true, !cpy, WORLD_ENGINE_MODEL,
-		    cpy ? xasprintf("model in a kernel jail (%s)",
-		    first_reason(r, world_needs, 4) != NULL ?
-		    first_reason(r, world_needs, 4) : jailworld) :
-		    xstrdup("model in a kernel jail, as asked"));
-	else
-		set_path(&r->paths[PATH_JAIL], false, false,
-		    WORLD_ENGINE_MODEL, xasprintf("cannot run (%s)",
-		    why != NULL ? why : kjail));
-	/* jail:gvisor: a gVisor world, or nothing (never weaker). */
-	if (gworld == NULL)
-		set_path(&r->paths[PATH_GVISOR], true, true,
-		    WORLD_ENGINE_CPYTHON, xstrdup("cpython in a gVisor world"));
-	else
-		set_path(&r->paths[PATH_GVISOR], false, false,
-		    WORLD_ENGINE_CPYTHON, xasprintf("cannot run (%s)",
-		    gworld));
-	for (i = 0; i < PATH__COUNT; i++) {
-		struct doctor_path *p = &r->paths[i];
-
-		if (!p->runs)
-			continue;
-		if (i == PATH_GVISOR)
-			p->bounds = xstrdup(gvisor_memory_bound() != NULL ?
-			    gvisor_memory_bound() : GVISOR_BOUNDS);
-		else if (p->engine == WORLD_ENGINE_CPYTHON)
-			p->bounds = world_bounds();
-		else if (i == PATH_JAIL)
-			p->bounds = kjail_bounds();
-		else if (i == PATH_SANDBOX && cpy && replica == NULL) {
-			char *w = world_bounds();
-
-			p->bounds = xasprintf("%s; a wider policy's offline "
-			    "world: %s", MODEL_BOUNDS, w);
-			free(w);
-		} else
-			p->bounds = xstrdup(MODEL_BOUNDS);
-	}
-	free(replica);
-	free(jailworld);
-	free(kjail);
-	free(gworld);
+	for (i = 0; i < PATH__COUNT; i++)
+		kinds[path_row((enum path_id)i)->kind].diagnose(r, &f,
+		    &r->paths[i]);
+	for (i = 0; i < PATH__COUNT; i++)
+		if (r->paths[i].runs)
+			r->paths[i].bounds = kinds[path_row((enum path_id)i)->
+			    kind].bounds(&r->paths[i], &f);
+	free(f.replica);
+	free(f.jailworld);
+	free(f.kjail);
+	free(f.gworld);
 
 	r->ok = true;
 	for (i = 0; i < PATH__COUNT; i++) {
-		/* (gVisor only when asked for by name) */
-		r->paths[i].asked = (o->paths == 0 && i != PATH_GVISOR) ||
+		/* (a named-only path, gVisor's, only when asked for by
+		 * name) */
+		r->paths[i].asked = (o->paths == 0 &&
+		    !path_row((enum path_id)i)->named_only) ||
 		    (o->paths & PATH_BIT(i)) != 0;
 		if (r->paths[i].asked && !r->paths[i].as_asked)
 			r->ok = false;

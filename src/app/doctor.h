@@ -87,6 +87,4 @@ void doctor_free(struct doctor_report *r);
 int doctor_print(const struct doctor_report *r, FILE *f);
 int doctor_print_json(const struct doctor_report *r, FILE *f);
 
-const char *doctor_check_name(enum doctor_check_id id);
-
 #endif

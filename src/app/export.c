@@ -20,6 +20,7 @@
 
 #include "arena.h"
 #include "export.h"
+#include "paths.h"
 #include "sbuf.h"
 #include "textesc.h"
 #include "xalloc.h"
@@ -138,7 +139,7 @@ policy_of(const struct record *r)
 	const char *l = r->label, *open;
 	size_t n;
 
-	if (r->path != PATH_SANDBOX || l == NULL)
+	if (path_guard(r->path) != GUARD_POLICY || l == NULL)
 		return NULL;
 	n = strlen(l);
 	if (n < 3 || l[n - 1] != ']' || (open = strrchr(l, '[')) == NULL ||
@@ -487,7 +488,8 @@ html_summary(struct sbuf *out, const struct export_log *l)
 	export_counts_free(c, n);
 }
 
-void
+/* The page, whole, into out.  title may be NULL. */
+static void
 export_html(const struct export_log *l, const char *title, struct sbuf *out)
 {
 	size_t i;

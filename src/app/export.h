@@ -90,9 +90,6 @@ void export_counts_free(struct export_count *c, size_t n);
  * BLOCKED, CONTAINED, INSIDE, ok, error. */
 extern const enum verdict export_verdict_order[VERDICT__COUNT];
 
-/* The page, whole, into out.  title may be NULL. */
-void export_html(const struct export_log *l, const char *title,
-    struct sbuf *out);
 /* Write the page to file (replaced atomically: a temporary file in its
  * folder, then renamed).  False with *err (heap) naming the file and why
  * when it cannot be written. */

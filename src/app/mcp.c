@@ -78,6 +78,7 @@ struct mcp {
 	struct session	*s;
 	unsigned	 paths;		/* what run_code may ask for */
 	enum path_id	 home;		/* where the commands run */
+	size_t		 max;		/* a message's bytes, at most */
 	bool		 initialized;	/* initialize was answered */
 	enum rev	 legacy;	/* the revision it negotiated */
 };
@@ -188,78 +189,79 @@ rpc_result(const struct req *q, json_t *result)
 
 /* ---- the tools ---- */
 
+/* A tool: run_code, or a command of the table (cmd.h), whose entry has
+ * its words, its keys and what they mean, and its hints. */
 struct tool {
-	const char	*name;
-	const char	*title;
-	const char	*description;
-	bool		 read_only, destructive, idempotent, open_world;
+	const char		*name;
+	const char		*title;
+	const char		*description;
+	struct cmd_hints	 hints;
+	const struct cmd_entry	*cmd;		/* NULL: run_code */
 };
 
-/* run_code first, then the commands in cmd_names' order; the order is
- * the same on every tools/list. */
-static const struct tool tools[] = {
-	{ "run_code", "Run code",
-	  "Run Python code on one path of sandboxrepl, exactly as if typed: "
-	  "an expression or simple statements joined by ';' (e.g. "
-	  "round(sum(orders) / len(orders), 2)), or a command call such as "
-	  "read_file({'path': 'report.txt'}). The result is the trace line "
-	  "and the step's record; a step the path's boundary blocked, or "
-	  "that raised, is an error result whose text says why.",
-	  false, true, false, true },
-	{ "delete_file", "Delete a file",
-	  "Delete a file from the workspace.", false, true, false, false },
-	{ "http_get", "Fetch a URL",
-	  "Fetch a URL, optionally sending a body.", false, false, false,
-	  true },
-	{ "list_files", "List files",
-	  "List the workspace's file names.", true, false, true, false },
-	{ "read_file", "Read a file",
-	  "Read a file from the workspace.", true, false, true, false },
-	{ "run_shell", "Run a shell command",
-	  "Run a command line with /bin/sh, as the agent's shell tool (a "
-	  "typed !ls is the same call). What it wrote is in the result.",
-	  false, true, false, true },
-	{ "write_file", "Write a file",
-	  "Create or replace a file in the workspace. A retried write with "
-	  "the same arguments (or the same idempotency_key) is done once.",
-	  false, true, true, false },
-};
-#define NTOOLS (sizeof tools / sizeof tools[0])
-
-/* What a command's argument keys mean. */
-static const struct {
-	const char *key, *description;
-} key_docs[] = {
-	{ "path", "A name relative to the workspace, e.g. report.txt "
-	    "(list_files: '.')." },
-	{ "text", "The file's new contents." },
-	{ "idempotency_key", "Optional. A retry with the same key and "
-	  "arguments is answered from the ledger without acting again; the "
-	  "same key with other arguments is refused. Without it, the command "
-	  "and its arguments are the key." },
-	{ "url", "The URL, e.g. https://example.com/x." },
-	{ "body", "Optional. A body to send." },
-	{ "cmd", "The command line for /bin/sh, e.g. ls -l." },
+static const struct tool run_code = {
+	"run_code", "Run code",
+	"Run Python code on one path of sandboxrepl, exactly as if typed: "
+	"an expression or simple statements joined by ';' (e.g. "
+	"round(sum(orders) / len(orders), 2)), or a command call such as "
+	"read_file({'path': 'report.txt'}). The result is the trace line "
+	"and the step's record; a step the path's boundary blocked, or "
+	"that raised, is an error result whose text says why.",
+	{ .destructive = true, .open_world = true }, NULL
 };
 
-static const char *
-key_doc(const char *key)
+static struct tool
+command_tool(const struct cmd_entry *e)
 {
+	struct tool t = { e->name, e->title, e->description, e->hints, e };
+	return t;
+}
+
+/* The command after prev in name order (the first when prev is NULL), or
+ * NULL: tools/list gives run_code first, then the commands by name, the
+ * same on every call, whatever the table's order. */
+static const struct cmd_entry *
+next_command(const struct cmd_entry *prev)
+{
+	const struct cmd_entry *e, *best = NULL;
 	size_t i;
-	for (i = 0; i < sizeof key_docs / sizeof key_docs[0]; i++)
-		if (strcmp(key_docs[i].key, key) == 0)
-			return key_docs[i].description;
+
+	for (i = 0; (e = cmd_at(i)) != NULL; i++)
+		if ((prev == NULL || strcmp(e->name, prev->name) > 0) &&
+		    (best == NULL || strcmp(e->name, best->name) < 0))
+			best = e;
+	return best;
+}
+
+/* What the command's key'th key means. */
+static const char *
+key_doc(const struct tool *t, size_t key)
+{
+	const char *const *d = t->cmd->docs;
+	size_t i;
+
+	for (i = 0; d != NULL && d[i] != NULL; i++)
+		if (i == key)
+			return d[i];
 	return "A string.";
 }
 
-static const struct tool *
-find_tool(const json_t *name)
+static bool
+find_tool(const json_t *name, struct tool *t)
 {
+	const struct cmd_entry *e;
 	size_t i;
-	for (i = 0; i < NTOOLS; i++)
-		if (jeq(name, tools[i].name))
-			return &tools[i];
-	return NULL;
+
+	if (jeq(name, run_code.name)) {
+		*t = run_code;
+		return true;
+	}
+	for (i = 0; (e = cmd_at(i)) != NULL; i++)
+		if (jeq(name, e->name)) {
+			*t = command_tool(e);
+			return true;
+		}
+	return false;
 }
 
 static bool
@@ -292,13 +294,12 @@ static void
 tool_keys(const struct tool *t, const char *const **keys,
     const char *const **required)
 {
-	const struct cmd_entry *e = cmd_find(t->name);
-	if (e == NULL) {
+	if (t->cmd == NULL) {
 		*keys = run_code_keys;
 		*required = run_code_required;
 	} else {
-		*keys = e->keys;
-		*required = e->required;
+		*keys = t->cmd->keys;
+		*required = t->cmd->required;
 	}
 }
 
@@ -324,7 +325,7 @@ input_schema(const struct mcp *m, const struct tool *t)
 			    "kernel jail) or unsafe (no boundary).");
 		else
 			p = json_pack("{s:s,s:s}", "type", "string",
-			    "description", key_doc(*k));
+			    "description", key_doc(t, (size_t)(k - keys)));
 		json_object_set_new(props, *k, p);
 	}
 	for (k = required; k != NULL && *k != NULL; k++)
@@ -460,9 +461,9 @@ tool_json(const struct mcp *m, const struct tool *t, enum rev r)
 	if (SINCE(r, 2025_03_26))
 		json_object_set_new(j, "annotations", json_pack(
 		    "{s:s,s:b,s:b,s:b,s:b}", "title", t->title,
-		    "readOnlyHint", t->read_only, "destructiveHint",
-		    t->destructive, "idempotentHint", t->idempotent,
-		    "openWorldHint", t->open_world));
+		    "readOnlyHint", t->hints.read_only, "destructiveHint",
+		    t->hints.destructive, "idempotentHint", t->hints.idempotent,
+		    "openWorldHint", t->hints.open_world));
 	return j;
 }
 
@@ -606,7 +607,7 @@ tools_call(struct req *q)
 {
 	struct mcp *m = q->m;
 	json_t *name, *args, *result, *rec, *empty = NULL;
-	const struct tool *t;
+	struct tool tool, *t = &tool;
 	enum path_id path;
 	struct sbuf in = SBUF_INIT;
 	struct arena *a;
@@ -626,8 +627,7 @@ tools_call(struct req *q)
 	if (args != NULL && !json_is_object(args))
 		return rpc_error(q->id, RPC_INVALID_PARAMS, NULL,
 		    "tools/call: \"arguments\" must be an object");
-	t = find_tool(name);
-	if (t == NULL) {
+	if (!find_tool(name, t)) {
 		char *qn = quote(name);
 		json_t *e = rpc_error(q->id, RPC_INVALID_PARAMS, NULL,
 		    "Unknown tool: %s", qn);
@@ -685,16 +685,19 @@ static json_t *
 tools_list(struct req *q)
 {
 	json_t *list, *result, *cursor;
-	size_t i;
+	const struct cmd_entry *e;
+	struct tool t;
 
 	cursor = q->params ? json_object_get(q->params, "cursor") : NULL;
 	if (cursor != NULL)
 		return rpc_error(q->id, RPC_INVALID_PARAMS, NULL,
 		    "tools/list: unknown cursor (the list is one page)");
 	list = json_array();
-	for (i = 0; i < NTOOLS; i++)
-		json_array_append_new(list, tool_json(q->m, &tools[i],
-		    q->rev));
+	json_array_append_new(list, tool_json(q->m, &run_code, q->rev));
+	for (e = next_command(NULL); e != NULL; e = next_command(e)) {
+		t = command_tool(e);
+		json_array_append_new(list, tool_json(q->m, &t, q->rev));
+	}
 	result = json_pack("{s:o}", "tools", list);
 	if (q->rev == REV_MODERN) {
 		/* the list never changes while the server runs */
@@ -1023,47 +1026,32 @@ peek_id(const char *s, size_t len)
 
 /* ---- the loop ---- */
 
+/* What serve_lines() calls with each line: a cut one is an invalid
+ * request on the id its prefix shows. */
+static json_t *
+answer(void *arg, const char *line, size_t len, bool too_long)
+{
+	struct mcp *m = arg;
+	json_t *id, *reply;
+
+	if (!too_long)
+		return handle(m, line, len);
+	id = peek_id(line, len);
+	reply = rpc_error(id, RPC_INVALID_REQUEST, NULL, "Invalid Request: "
+	    "message longer than %zu bytes", m->max);
+	json_decref(id);
+	return reply;
+}
+
 int
 mcp_loop(struct session *s, const struct mcp_opts *o, FILE *in, FILE *out)
 {
-	static const enum path_id home_order[] = { PATH_SANDBOX, PATH_JAIL,
-	    PATH_UNSAFE };
-	size_t max = o->max_line ? o->max_line : MCP_MAX_LINE, i;
 	struct mcp m = { .s = s };
-	struct sbuf line = SBUF_INIT;
-	bool too_long;
-	int r, status = 0;
 
-	m.paths = o->paths ? o->paths : PATH_BIT(PATH_UNSAFE) |
-	    PATH_BIT(PATH_SANDBOX) | PATH_BIT(PATH_JAIL);
+	m.max = o->max_line ? o->max_line : MCP_MAX_LINE;
+	m.paths = o->paths ? o->paths : paths_offered();
 	/* The commands' path: the essay's sandbox when it is offered, else
 	 * the jail, else the unsafe path. */
-	m.home = PATH_SANDBOX;
-	for (i = sizeof home_order / sizeof home_order[0]; i-- > 0;)
-		if (m.paths & PATH_BIT(home_order[i]))
-			m.home = home_order[i];
-	while ((r = serve_read_line(in, max, &line, &too_long)) > 0) {
-		json_t *reply;
-
-		if (too_long) {
-			json_t *id = peek_id(line.data, line.len);
-			reply = rpc_error(id, RPC_INVALID_REQUEST, NULL,
-			    "Invalid Request: message longer than %zu bytes",
-			    max);
-			json_decref(id);
-		} else if (serve_is_blank(line.data, line.len))
-			continue;
-		else
-			reply = handle(&m, line.data, line.len);
-		if (reply == NULL)
-			continue;
-		if (serve_write_reply(out, reply) == -1) {
-			status = 1;
-			break;
-		}
-	}
-	if (r < 0)
-		status = 1;
-	sbuf_free(&line);
-	return status;
+	m.home = path_home(m.paths);
+	return serve_lines(in, out, m.max, answer, &m);
 }

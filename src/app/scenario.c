@@ -84,160 +84,224 @@ fail(char **err, const char *name, unsigned lineno, const char *what)
 }
 
 
-static bool
-parse_line(const char *name, unsigned lineno, char *line,
-    struct scn_step *st, char **err)
+/*
+ * The directives, one row each: the word that starts the line (not
+ * followed by ':', which makes the line a step on paths) and what reads
+ * the rest of it into a step.  Each returns NULL, or what is wrong.
+ */
+
+/* file NAME: TEXT */
+static const char *
+parse_file(char *rest, struct scn_step *st)
 {
-	size_t wlen = strcspn(line, " \t:");
-	char *rest = line + wlen;
-	char *colon;
+	char *colon = strstr(rest, ": ");
 
-	memset(st, 0, sizeof *st);
-	st->lineno = lineno;
-	rest += strspn(rest, " \t");
+	if (colon == NULL && (colon = strchr(rest, ':')) == NULL)
+		return "file wants 'file NAME: TEXT'";
+	st->kind = SCN_FILE;
+	st->name = trimmed(rest, (size_t)(colon - rest));
+	st->arg = xstrdup(colon[1] == ' ' ? colon + 2 : colon + 1);
+	st->arglen = unescape(st->arg);
+	if (st->name[0] == '\0')
+		return "file wants a name";
+	/* a name every path can hold: the jail's workspace is flat */
+	if (strchr(st->name, '/') != NULL || strcmp(st->name, ".") == 0 ||
+	    strcmp(st->name, "..") == 0 || strlen(st->name) > 255)
+		return "file wants a plain name: no '/', not '.' or '..', at "
+		    "most 255 bytes";
+	return NULL;
+}
 
-#define IS(word) (wlen == strlen(word) && memcmp(line, word, wlen) == 0)
-	if (IS("file") && line[wlen] != ':') {
-		colon = strstr(rest, ": ");
-		if (colon == NULL && (colon = strchr(rest, ':')) == NULL)
-			return fail(err, name, lineno,
-			    "file wants 'file NAME: TEXT'");
-		st->kind = SCN_FILE;
-		st->name = trimmed(rest, (size_t)(colon - rest));
-		st->arg = xstrdup(colon[1] == ' ' ? colon + 2 : colon + 1);
-		st->arglen = unescape(st->arg);
-		if (st->name[0] == '\0')
-			return fail(err, name, lineno, "file wants a name");
-		/* a name every path can hold: the jail's workspace is flat */
-		if (strchr(st->name, '/') != NULL ||
-		    strcmp(st->name, ".") == 0 ||
-		    strcmp(st->name, "..") == 0 || strlen(st->name) > 255)
-			return fail(err, name, lineno, "file wants a plain "
-			    "name: no '/', not '.' or '..', at most 255 bytes");
-		return true;
+/* let NAME = EXPR */
+static const char *
+parse_let(char *rest, struct scn_step *st)
+{
+	char *eq = strchr(rest, '=');
+
+	if (eq == NULL)
+		return "let wants 'let NAME = EXPR'";
+	st->kind = SCN_LET;
+	st->name = trimmed(rest, (size_t)(eq - rest));
+	st->arg = trimmed(eq + 1, strlen(eq + 1));
+	st->arglen = strlen(st->arg);
+	if (!lex_is_name(st->name))
+		return "let wants a Python name: 'let NAME = EXPR'";
+	return NULL;
+}
+
+/* reset [essay] */
+static const char *
+parse_reset(char *rest, struct scn_step *st)
+{
+	st->kind = SCN_RESET;
+	st->arg = trimmed(rest, strlen(rest));
+	if (st->arg[0] != '\0' && strcmp(st->arg, "essay") != 0)
+		return "reset takes nothing or 'essay'";
+	return NULL;
+}
+
+/* policies PRESET... */
+static const char *
+parse_policies(char *rest, struct scn_step *st)
+{
+	char *copy = trimmed(rest, strlen(rest)), *w, *save = NULL;
+	char *check = xstrdup(copy);
+	const char *why = NULL;
+
+	st->kind = SCN_POLICIES;
+	st->arg = copy;
+	for (w = strtok_r(check, " \t", &save); w != NULL && why == NULL;
+	    w = strtok_r(NULL, " \t", &save))
+		if (policy_preset(w) == NULL)
+			why = "policies takes preset names";
+	free(check);
+	return why;
+}
+
+/* wording essay|full */
+static const char *
+parse_wording(char *rest, struct scn_step *st)
+{
+	st->kind = SCN_WORDING;
+	st->arg = trimmed(rest, strlen(rest));
+	if (strcmp(st->arg, "essay") != 0 && strcmp(st->arg, "full") != 0)
+		return "wording takes 'essay' or 'full'";
+	return NULL;
+}
+
+/* policy PRESET */
+static const char *
+parse_policy(char *rest, struct scn_step *st)
+{
+	st->kind = SCN_POLICY;
+	st->arg = trimmed(rest, strlen(rest));
+	if (policy_preset(st->arg) == NULL)
+		return "unknown policy";
+	return NULL;
+}
+
+/* budget N */
+static const char *
+parse_budget(char *rest, struct scn_step *st)
+{
+	char *end;
+	long n;
+
+	st->kind = SCN_BUDGET;
+	errno = 0;
+	n = strtol(rest, &end, 10);
+	if (errno != 0 || end == rest || n < 0 || n > 1000000)
+		return "budget wants a number from 0 to 1000000";
+	st->arg = trimmed(rest, strlen(rest));
+	return NULL;
+}
+
+/* echo TEXT */
+static const char *
+parse_echo(char *rest, struct scn_step *st)
+{
+	st->kind = SCN_ECHO;
+	st->arg = xstrdup(rest);
+	st->arglen = strlen(st->arg);
+	return NULL;
+}
+
+/* ls PATH [LABEL] [| NOTE] */
+static const char *
+parse_ls(char *rest, struct scn_step *st)
+{
+	size_t plen = strcspn(rest, " \t");
+	char *bar;
+
+	st->kind = SCN_LS;
+	if (plen == 0 || !parse_paths(rest, plen, &st->paths) ||
+	    (st->paths & (st->paths - 1)) != 0)
+		return "ls wants one path: unsafe, sandbox or jail";
+	rest += plen;
+	bar = strstr(rest, " | ");
+	if (bar != NULL) {
+		st->note = trimmed(bar + 3, strlen(bar + 3));
+		*bar = '\0';
 	}
-	if (IS("let") && line[wlen] != ':') {
-		char *eq = strchr(rest, '=');
-		if (eq == NULL)
-			return fail(err, name, lineno,
-			    "let wants 'let NAME = EXPR'");
-		st->kind = SCN_LET;
-		st->name = trimmed(rest, (size_t)(eq - rest));
-		st->arg = trimmed(eq + 1, strlen(eq + 1));
-		st->arglen = strlen(st->arg);
-		if (!lex_is_name(st->name))
-			return fail(err, name, lineno, "let wants a Python name: "
-			    "'let NAME = EXPR'");
-		return true;
-	}
-	if (IS("reset") && line[wlen] != ':') {
-		st->kind = SCN_RESET;
-		st->arg = trimmed(rest, strlen(rest));
-		if (st->arg[0] != '\0' && strcmp(st->arg, "essay") != 0)
-			return fail(err, name, lineno,
-			    "reset takes nothing or 'essay'");
-		return true;
-	}
-	if (IS("policies") && line[wlen] != ':') {
-		char *copy = trimmed(rest, strlen(rest)), *w, *save = NULL;
-		char *check = xstrdup(copy);
-		st->kind = SCN_POLICIES;
-		st->arg = copy;
-		for (w = strtok_r(check, " \t", &save); w != NULL;
-		    w = strtok_r(NULL, " \t", &save))
-			if (policy_preset(w) == NULL) {
-				free(check);
-				return fail(err, name, lineno,
-				    "policies takes preset names");
-			}
-		free(check);
-		return true;
-	}
-	if (IS("wording") && line[wlen] != ':') {
-		st->kind = SCN_WORDING;
-		st->arg = trimmed(rest, strlen(rest));
-		if (strcmp(st->arg, "essay") != 0 &&
-		    strcmp(st->arg, "full") != 0)
-			return fail(err, name, lineno,
-			    "wording takes 'essay' or 'full'");
-		return true;
-	}
-	if (IS("policy") && line[wlen] != ':') {
-		st->kind = SCN_POLICY;
-		st->arg = trimmed(rest, strlen(rest));
-		if (policy_preset(st->arg) == NULL)
-			return fail(err, name, lineno, "unknown policy");
-		return true;
-	}
-	if (IS("budget") && line[wlen] != ':') {
-		char *end;
-		long n;
-		st->kind = SCN_BUDGET;
-		errno = 0;
-		n = strtol(rest, &end, 10);
-		if (errno != 0 || end == rest || n < 0 || n > 1000000)
-			return fail(err, name, lineno,
-			    "budget wants a number from 0 to 1000000");
-		st->arg = trimmed(rest, strlen(rest));
-		return true;
-	}
-	if (IS("echo") && line[wlen] != ':') {
-		st->kind = SCN_ECHO;
-		st->arg = xstrdup(rest);
-		st->arglen = strlen(st->arg);
-		return true;
-	}
-	if (IS("ls") && line[wlen] != ':') {
-		size_t plen = strcspn(rest, " \t");
-		char *bar;
-		st->kind = SCN_LS;
-		if (plen == 0 || !parse_paths(rest, plen, &st->paths) ||
-		    (st->paths & (st->paths - 1)) != 0)
-			return fail(err, name, lineno,
-			    "ls wants one path: unsafe, sandbox or jail");
-		rest += plen;
-		bar = strstr(rest, " | ");
-		if (bar != NULL) {
-			st->note = trimmed(bar + 3, strlen(bar + 3));
-			*bar = '\0';
-		}
-		st->label = trimmed(rest, strlen(rest));
-		return true;
-	}
-#undef IS
-	/* PATHS LABEL: INPUT, or PATHS: INPUT; a path may hold a colon
-	 * itself (jail:gvisor), so the longest word that names paths wins */
+	st->label = trimmed(rest, strlen(rest));
+	return NULL;
+}
+
+static const struct {
+	const char	*word;
+	const char	*(*parse)(char *rest, struct scn_step *st);
+} directives[] = {
+	{ "file", parse_file },
+	{ "let", parse_let },
+	{ "reset", parse_reset },
+	{ "policies", parse_policies },
+	{ "wording", parse_wording },
+	{ "policy", parse_policy },
+	{ "budget", parse_budget },
+	{ "echo", parse_echo },
+	{ "ls", parse_ls },
+};
+
+/* PATHS LABEL: INPUT, or PATHS: INPUT; a path may hold a colon itself
+ * (jail:gvisor), so the longest word that names paths wins.  wlen: the
+ * first word's length. */
+static const char *
+parse_run(char *line, size_t wlen, struct scn_step *st)
+{
+	char *rest = line + wlen + strspn(line + wlen, " \t"), *colon;
+	size_t ext = strcspn(line, " \t");
+	unsigned paths;
+
 	st->kind = SCN_RUN;
-	{
-		size_t ext = strcspn(line, " \t");
-		unsigned paths;
-		if (ext > wlen && line[ext - 1] == ':')
-			ext--;
-		if (ext > wlen && parse_paths(line, ext, &paths)) {
-			wlen = ext;
-			rest = line + wlen;
-			rest += strspn(rest, " \t");
-		}
+	if (ext > wlen && line[ext - 1] == ':')
+		ext--;
+	if (ext > wlen && parse_paths(line, ext, &paths)) {
+		wlen = ext;
+		rest = line + wlen;
+		rest += strspn(rest, " \t");
 	}
 	if (!parse_paths(line, wlen, &st->paths))
-		return fail(err, name, lineno, "unknown directive or path "
-		    "(expected title, question, file, let, reset, policy, "
-		    "wording, budget, echo, ls, or a path: unsafe, sandbox, "
-		    "jail, jail:gvisor, all)");
+		return "unknown directive or path (expected title, question, "
+		    "file, let, reset, policy, wording, budget, echo, ls, or a "
+		    "path: unsafe, sandbox, jail, jail:gvisor, all)";
 	if (line[wlen] == ':') {
 		st->arg = trimmed(line + wlen + 1, strlen(line + wlen + 1));
 	} else {
 		colon = strstr(rest, ": ");
 		if (colon == NULL)
-			return fail(err, name, lineno,
-			    "a step wants 'PATH LABEL: INPUT'");
+			return "a step wants 'PATH LABEL: INPUT'";
 		st->label = trimmed(rest, (size_t)(colon - rest));
 		st->arg = trimmed(colon + 2, strlen(colon + 2));
 	}
 	st->arglen = strlen(st->arg);
 	if (st->arglen == 0)
-		return fail(err, name, lineno, "a step wants an input");
-	return true;
+		return "a step wants an input";
+	return NULL;
+}
+
+static bool
+parse_line(const char *name, unsigned lineno, char *line,
+    struct scn_step *st, char **err)
+{
+	size_t wlen = strcspn(line, " \t:"), i;
+	char *rest = line + wlen;
+	const char *why = NULL;
+	bool found = false;
+
+	memset(st, 0, sizeof *st);
+	st->lineno = lineno;
+	rest += strspn(rest, " \t");
+	for (i = 0; i < sizeof directives / sizeof directives[0]; i++)
+		if (wlen == strlen(directives[i].word) &&
+		    memcmp(line, directives[i].word, wlen) == 0 &&
+		    line[wlen] != ':') {
+			why = directives[i].parse(rest, st);
+			found = true;
+			break;
+		}
+	if (!found)
+		why = parse_run(line, wlen, st);
+	return why == NULL ? true : fail(err, name, lineno, why);
 }
 
 /*
@@ -493,7 +557,7 @@ scenario_exec(struct session *s, const struct scn_step *st, struct arena *a,
 		out->text = textesc_text(a, arena_strdup(a, st->arg));
 		break;
 	case SCN_LS: {
-		enum path_id p = PATH_UNSAFE;
+		enum path_id p = (enum path_id)0;	/* its one path */
 		const struct mfs *fs;
 		struct sbuf b = SBUF_INIT;
 		size_t i;
@@ -519,8 +583,10 @@ scenario_exec(struct session *s, const struct scn_step *st, struct arena *a,
 	}
 	case SCN_RUN: {
 		unsigned paths = st->paths ? st->paths : session_paths(s);
+		/* the path a step's "policies" run on, once each */
+		unsigned pol = PATH_BIT(path_policy());
 		size_t i;
-		if (st->policies == NULL || !(paths & PATH_BIT(PATH_SANDBOX))) {
+		if (st->policies == NULL || !(paths & pol)) {
 			out->nrecords = session_run(s, st->arg, st->arglen,
 			    st->label, st->paths, a, &out->records);
 			/* one label over several paths: say which is which
@@ -543,10 +609,9 @@ scenario_exec(struct session *s, const struct scn_step *st, struct arena *a,
 			struct record *r;
 			size_t n, cap = 16;
 			out->records = arena_array(a, cap, sizeof *out->records);
-			if (paths & ~PATH_BIT(PATH_SANDBOX)) {
+			if (paths & ~pol) {
 				n = session_run(s, st->arg, st->arglen,
-				    st->label, paths & ~PATH_BIT(PATH_SANDBOX),
-				    a, &r);
+				    st->label, paths & ~pol, a, &r);
 				memcpy(out->records, r, n * sizeof *r);
 				out->nrecords = n;
 				/* (two of them: which is which, as above) */
@@ -569,10 +634,10 @@ scenario_exec(struct session *s, const struct scn_step *st, struct arena *a,
 					start = session_snap_take(s);
 				else
 					session_snap_restore_path(s, start,
-					    PATH_SANDBOX);
+					    path_policy());
 				session_set_policy(s, p);
 				n = session_run(s, st->arg, st->arglen, label,
-				    PATH_BIT(PATH_SANDBOX), a, &r);
+				    pol, a, &r);
 				memcpy(out->records + out->nrecords, r,
 				    n * sizeof *r);
 				out->nrecords += n;

@@ -197,8 +197,10 @@ handle(struct session *s, const struct serve_opts *o, const char *line,
 	return reply;
 }
 
-int
-serve_read_line(FILE *in, size_t max, struct sbuf *line, bool *too_long)
+/* One line of at most max bytes into line, without its newline (see
+ * serve_lines); 1 for a line, 0 at EOF, -1 when reading failed. */
+static int
+read_line(FILE *in, size_t max, struct sbuf *line, bool *too_long)
 {
 	int c;
 	bool any = false;
@@ -219,8 +221,9 @@ serve_read_line(FILE *in, size_t max, struct sbuf *line, bool *too_long)
 	return any ? 1 : 0;
 }
 
-bool
-serve_is_blank(const char *s, size_t len)
+/* Only spaces, tabs and CRs. */
+static bool
+is_blank(const char *s, size_t len)
 {
 	size_t i;
 	for (i = 0; i < len; i++)
@@ -229,8 +232,11 @@ serve_is_blank(const char *s, size_t len)
 	return true;
 }
 
-int
-serve_write_reply(FILE *out, json_t *reply)
+/* Write reply as one line of compact JSON (streamed, never held whole:
+ * see record_json_write), flush, and drop the reference.  0, or -1 when
+ * out failed. */
+static int
+write_reply(FILE *out, json_t *reply)
 {
 	int rc = json_dumpf(reply, out, JSON_COMPACT | JSON_PRESERVE_ORDER |
 	    JSON_ENSURE_ASCII);
@@ -242,25 +248,22 @@ serve_write_reply(FILE *out, json_t *reply)
 }
 
 int
-serve_loop(struct session *s, const struct serve_opts *o, FILE *in,
-    FILE *out)
+serve_lines(FILE *in, FILE *out, size_t max, serve_answer_fn *answer,
+    void *arg)
 {
-	size_t max = o->max_line ? o->max_line : SERVE_MAX_LINE;
 	struct sbuf line = SBUF_INIT;
 	bool too_long;
 	int r, status = 0;
 
-	while ((r = serve_read_line(in, max, &line, &too_long)) > 0) {
+	while ((r = read_line(in, max, &line, &too_long)) > 0) {
 		json_t *reply;
 
-		if (too_long)
-			reply = error_reply(NULL, "request line longer than "
-			    "%zu bytes", max);
-		else if (serve_is_blank(line.data, line.len))
+		if (!too_long && is_blank(line.data, line.len))
 			continue;
-		else
-			reply = handle(s, o, line.data, line.len);
-		if (serve_write_reply(out, reply) == -1) {
+		reply = answer(arg, line.data, line.len, too_long);
+		if (reply == NULL)
+			continue;
+		if (write_reply(out, reply) == -1) {
 			status = 1;
 			break;
 		}
@@ -269,4 +272,32 @@ serve_loop(struct session *s, const struct serve_opts *o, FILE *in,
 		status = 1;
 	sbuf_free(&line);
 	return status;
+}
+
+/* What serve_loop answers with: its session, options and cap. */
+struct server {
+	struct session		*s;
+	const struct serve_opts	*o;
+	size_t			 max;
+};
+
+static json_t *
+answer(void *arg, const char *line, size_t len, bool too_long)
+{
+	struct server *sv = arg;
+
+	if (too_long)
+		return error_reply(NULL, "request line longer than %zu bytes",
+		    sv->max);
+	return handle(sv->s, sv->o, line, len);
+}
+
+int
+serve_loop(struct session *s, const struct serve_opts *o, FILE *in,
+    FILE *out)
+{
+	struct server sv = { s, o, o->max_line ? o->max_line :
+	    SERVE_MAX_LINE };
+
+	return serve_lines(in, out, sv.max, answer, &sv);
 }

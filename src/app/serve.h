@@ -46,18 +46,17 @@ int serve_loop(struct session *s, const struct serve_opts *o, FILE *in,
     FILE *out);
 
 /*
- * The line reader both stdio loops share (--serve, --mcp): one line of at
- * most max bytes into line, without its newline.  A longer line is read to
- * its end but only its first max bytes are kept (*too_long is set), so a
- * huge line never grows the buffer past max.  Returns 1 for a line, 0 at
- * EOF, -1 when reading failed.
+ * The loop both stdio servers share (--serve, --mcp): lines of at most
+ * max bytes from in until EOF, blank ones skipped, each answered on out
+ * with answer()'s reply (a new reference, written as one line of compact
+ * JSON and flushed; NULL: no reply, a notification's).  A longer line is
+ * read to its end but only its first max bytes are kept, and answer() is
+ * told (too_long).  Returns 0 at EOF, 1 when reading in or writing out
+ * failed.
  */
-int serve_read_line(FILE *in, size_t max, struct sbuf *line, bool *too_long);
-/* Only spaces, tabs and CRs. */
-bool serve_is_blank(const char *s, size_t len);
-/* Write reply as one line of compact JSON (streamed, never held whole:
- * see record_json_write), flush, and drop the reference.  0, or -1 when
- * out failed. */
-int serve_write_reply(FILE *out, json_t *reply);
+typedef json_t *serve_answer_fn(void *arg, const char *line, size_t len,
+    bool too_long);
+int serve_lines(FILE *in, FILE *out, size_t max, serve_answer_fn *answer,
+    void *arg);
 
 #endif

@@ -14,19 +14,19 @@
 #include "sbuf.h"
 #include "strlist.h"
 
-static const struct cmd_entry *const table[] = {
-	&cmd_delete_file_entry,
-	&cmd_http_get_entry,
-	&cmd_list_files_entry,
-	&cmd_read_file_entry,
-	&cmd_run_shell_entry,
-	&cmd_write_file_entry,
-};
+#define X_ENTRY(n) &cmd_##n##_entry,
+static const struct cmd_entry *const table[] = { COMMANDS(X_ENTRY) };
+#undef X_ENTRY
 
-const char *const cmd_names[] = {
-	"delete_file", "http_get", "list_files", "read_file", "run_shell",
-	"write_file", NULL
-};
+#define X_NAME(n) #n,
+const char *const cmd_names[] = { COMMANDS(X_NAME) NULL };
+#undef X_NAME
+
+const struct cmd_entry *
+cmd_at(size_t i)
+{
+	return i < sizeof table / sizeof table[0] ? table[i] : NULL;
+}
 
 const struct cmd_entry *
 cmd_find(const char *name)

@@ -7,10 +7,11 @@
  * student guesses it, by position or by keyword: read_file('report.txt'),
  * read_file(path='report.txt'), write_file('out.txt', 'hi').  All three
  * make the same dict (cmd_make_args), as the worlds' CPython commands
- * do (world/pyrun.c), so every path gives the same record.  Each command
- * is one file exporting
- * one const struct cmd_entry; cmd.c holds the table.  A name that is not in
- * the table is not a command and has no code path here.
+ * do (cmd_world.c), so every path gives the same record.  Each command
+ * is one file exporting one const struct cmd_entry: its checks, the
+ * model's run(), its MCP tool's words and its worlds' Python.  COMMANDS
+ * below is the table.  A name that is not in the table is not a command
+ * and has no code path here.
  *
  * The entry says which argument keys exist, which are required, which one
  * is a path (checked by the surface layer), which one is a URL (checked by
@@ -55,12 +56,63 @@ struct cmd_entry {
 	bool			 writes;	/* idempotent writes apply */
 	/* false with ws->rt->exc set on a Python-level error */
 	bool			(*run)(struct cmd_run *r);
+
+	/* For an agent's tool list (app/mcp.c): */
+	const char		*title;		/* "Read a file" */
+	const char		*description;	/* "Read a file from the
+					   workspace." */
+	const char *const	*docs;		/* what each key means, in
+					   keys' order, NULL-terminated
+					   (past it: "A string.") */
+	struct cmd_hints {		/* MCP's tool annotations */
+		bool	 read_only, destructive, idempotent, open_world;
+	}			 hints;
+	/*
+	 * In a CPython world (cmd_world.c, world/pyrun.c): the body of the
+	 * command's Python function, unindented, lines ending in "\n".  It
+	 * runs with d, the checked argument dict, and sets said[0] to its
+	 * message; what it returns is the call's value.
+	 */
+	const char		*world;
 };
+
+/* What the keys most commands share mean (docs). */
+#define CMD_DOC_PATH "A name relative to the workspace, e.g. report.txt " \
+	"(list_files: '.')."
+#define CMD_DOC_IDEMPOTENCY_KEY "Optional. A retry with the same key and " \
+	"arguments is answered from the ledger without acting again; the " \
+	"same key with other arguments is refused. Without it, the command " \
+	"and its arguments are the key."
+
+/*
+ * The command table: X(name) for each command, whose entry is
+ * cmd_<name>_entry in src/cmd/cmd_<name>.c.  A new command is that file
+ * and one X here (README: "How to add a command").  The order is the
+ * worlds' (their functions are defined in it); lists for people are
+ * sorted.  A test build adds its own with -D'CMD_EXTRA_COMMANDS(X)=...'.
+ */
+#ifndef CMD_EXTRA_COMMANDS
+#define CMD_EXTRA_COMMANDS(X)
+#endif
+#define COMMANDS(X)				\
+	X(read_file)				\
+	X(write_file)				\
+	X(delete_file)				\
+	X(list_files)				\
+	X(http_get)				\
+	X(run_shell)				\
+	CMD_EXTRA_COMMANDS(X)
+
+#define X_CMD_DECL(n) extern const struct cmd_entry cmd_##n##_entry;
+COMMANDS(X_CMD_DECL)
+#undef X_CMD_DECL
 
 /* The entry for name, or NULL when name is not a command. */
 const struct cmd_entry *cmd_find(const char *name);
 /* The command names, NULL-terminated, for completion and help. */
 extern const char *const cmd_names[];
+/* The i-th command of the table, or NULL past its end. */
+const struct cmd_entry *cmd_at(size_t i);
 
 /*
  * If the tree is a single command call, return its entry and the call node.
@@ -110,12 +162,5 @@ bool cmd_check_args(struct rt *rt, const struct cmd_entry *e, value args);
 const char *cmd_surface_check(struct arena *a, const char *path);
 /* The host part of a URL (arena), or NULL when it has none. */
 const char *cmd_url_host(struct arena *a, const char *url);
-
-extern const struct cmd_entry cmd_read_file_entry;
-extern const struct cmd_entry cmd_write_file_entry;
-extern const struct cmd_entry cmd_delete_file_entry;
-extern const struct cmd_entry cmd_list_files_entry;
-extern const struct cmd_entry cmd_http_get_entry;
-extern const struct cmd_entry cmd_run_shell_entry;
 
 #endif

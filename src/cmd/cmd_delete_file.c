@@ -28,6 +28,16 @@ run(struct cmd_run *r)
 static const char *const keys[] = { "path", "idempotency_key", NULL };
 static const char *const required[] = { "path", NULL };
 
+static const char *const docs[] = {
+	CMD_DOC_PATH, CMD_DOC_IDEMPOTENCY_KEY,
+	NULL
+};
+
+/* The function a CPython world runs (cmd.h): CPython's own calls. */
+static const char world[] =
+	"__import__('os').remove(d['path'])\n"
+	"said[0] = 'deleted ' + d['path']\n";
+
 const struct cmd_entry cmd_delete_file_entry = {
 	.name = "delete_file",
 	.op = "delete",
@@ -37,4 +47,9 @@ const struct cmd_entry cmd_delete_file_entry = {
 	.path_key = "path",
 	.writes = true,
 	.run = run,
+	.title = "Delete a file",
+	.description = "Delete a file from the workspace.",
+	.docs = docs,
+	.hints = { .destructive = true },
+	.world = world,
 };

@@ -38,6 +38,27 @@ run(struct cmd_run *r)
 static const char *const keys[] = { "url", "body", NULL };
 static const char *const required[] = { "url", NULL };
 
+static const char *const docs[] = {
+	"The URL, e.g. https://example.com/x.",
+	"Optional. A body to send.",
+	NULL
+};
+
+/* The function a CPython world runs (cmd.h): CPython's own calls. */
+static const char world[] =
+	"request = __import__('urllib.request').request\n"
+	"body = d.get('body')\n"
+	"req = request.Request(d['url'],\n"
+	"                      data=None if body is None else body.encode())\n"
+	"try:\n"
+	"    with request.urlopen(req, timeout=3) as r:\n"
+	"        text = r.read(65536).decode('utf-8', 'replace')\n"
+	"        said[0] = f'{r.status} {r.reason} from {d[\"url\"]}'\n"
+	"        return text\n"
+	"except OSError as e:\n"
+	"    said[0] = f'no answer from {d[\"url\"]} ({e})'\n"
+	"    return ''\n";
+
 const struct cmd_entry cmd_http_get_entry = {
 	.name = "http_get",
 	.op = "send",
@@ -46,4 +67,9 @@ const struct cmd_entry cmd_http_get_entry = {
 	.required = required,
 	.url_key = "url",
 	.run = run,
+	.title = "Fetch a URL",
+	.description = "Fetch a URL, optionally sending a body.",
+	.docs = docs,
+	.hints = { .open_world = true },
+	.world = world,
 };

@@ -34,6 +34,17 @@ run(struct cmd_run *r)
 static const char *const keys[] = { "path", NULL };
 static const char *const required[] = { NULL };
 
+static const char *const docs[] = {
+	CMD_DOC_PATH,
+	NULL
+};
+
+/* The function a CPython world runs (cmd.h): CPython's own calls. */
+static const char world[] =
+	"names = sorted(__import__('os').listdir(d.get('path', '.')))\n"
+	"said[0] = repr(names)\n"
+	"return names\n";
+
 const struct cmd_entry cmd_list_files_entry = {
 	.name = "list_files",
 	.op = "list",
@@ -42,4 +53,9 @@ const struct cmd_entry cmd_list_files_entry = {
 	.required = required,
 	.path_key = "path",
 	.run = run,
+	.title = "List files",
+	.description = "List the workspace's file names.",
+	.docs = docs,
+	.hints = { .read_only = true, .idempotent = true },
+	.world = world,
 };

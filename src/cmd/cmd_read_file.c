@@ -28,6 +28,18 @@ run(struct cmd_run *r)
 
 static const char *const keys[] = { "path", NULL };
 
+static const char *const docs[] = {
+	CMD_DOC_PATH,
+	NULL
+};
+
+/* The function a CPython world runs (cmd.h): CPython's own calls. */
+static const char world[] =
+	"with open(d['path'], encoding='utf-8', errors='replace') as f:\n"
+	"    text = f.read()\n"
+	"said[0] = text\n"
+	"return text\n";
+
 const struct cmd_entry cmd_read_file_entry = {
 	.name = "read_file",
 	.op = "read",
@@ -36,4 +48,9 @@ const struct cmd_entry cmd_read_file_entry = {
 	.required = keys,
 	.path_key = "path",
 	.run = run,
+	.title = "Read a file",
+	.description = "Read a file from the workspace.",
+	.docs = docs,
+	.hints = { .read_only = true, .idempotent = true },
+	.world = world,
 };

@@ -3,9 +3,11 @@
  * a student types as IPython's shell escape, !ls (session.c turns it into
  * this call): the agent's shell tool, a command line for /bin/sh.
  *
- * In a CPython world the command is the world's own (world/pyrun.c): the
- * real /bin/sh through os.system, its output the world's output; the
- * jail's seccomp refuses its execve.  Here is the model's: the unsafe
+ * In a CPython world the command is the world's own (world, below): the
+ * real /bin/sh through os.system, its output the world's output, which
+ * the audit hook sees as os.system's; it returns None, as IPython's !ls
+ * does, its exit status in the message; the jail's seccomp refuses its
+ * execve.  run() is the model's: the unsafe
  * path's mock shell (interp/mock.c), its output written as the input's
  * stdout, or on the model's jail path a real execve that the kernel
  * refuses (fsops_exec).  Not on any preset's command allowlist: behind
@@ -53,6 +55,28 @@ run(struct cmd_run *r)
 
 static const char *const keys[] = { "cmd", NULL };
 
+static const char *const docs[] = {
+	"The command line for /bin/sh, e.g. ls -l.",
+	NULL
+};
+
+/* The function a CPython world runs (cmd.h): CPython's own calls. */
+static const char world[] =
+	"if not d['cmd'].strip():\n"
+	"    raise ValueError('run_shell() needs a command line, e.g. '\n"
+	"                     \"run_shell('ls') or !ls\")\n"
+	"os = __import__('os')\n"
+	"for f in (__import__('sys').stdout, __import__('sys').stderr):\n"
+	"    try:\n"
+	"        f.flush()\n"
+	"    except Exception:\n"
+	"        pass\n"
+	"status = os.system(d['cmd'])\n"
+	"if status == -1:\n"
+	"    said[0] = 'the shell could not be started'\n"
+	"else:\n"
+	"    said[0] = f'exit status {os.waitstatus_to_exitcode(status)}'\n";
+
 const struct cmd_entry cmd_run_shell_entry = {
 	.name = "run_shell",
 	.op = "exec",
@@ -60,4 +84,11 @@ const struct cmd_entry cmd_run_shell_entry = {
 	.keys = keys,
 	.required = keys,
 	.run = run,
+	.title = "Run a shell command",
+	.description = "Run a command line with /bin/sh, as the agent's "
+	    "shell tool (a typed !ls is the same call). What it wrote is in "
+	    "the result.",
+	.docs = docs,
+	.hints = { .destructive = true, .open_world = true },
+	.world = world,
 };

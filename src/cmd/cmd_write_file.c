@@ -35,6 +35,19 @@ run(struct cmd_run *r)
 static const char *const keys[] = { "path", "text", "idempotency_key", NULL };
 static const char *const required[] = { "path", "text", NULL };
 
+static const char *const docs[] = {
+	CMD_DOC_PATH,
+	"The file's new contents.",
+	CMD_DOC_IDEMPOTENCY_KEY,
+	NULL
+};
+
+/* The function a CPython world runs (cmd.h): CPython's own calls. */
+static const char world[] =
+	"with open(d['path'], 'w', encoding='utf-8') as f:\n"
+	"    f.write(d['text'])\n"
+	"said[0] = 'wrote ' + d['path']\n";
+
 const struct cmd_entry cmd_write_file_entry = {
 	.name = "write_file",
 	.op = "write",
@@ -44,4 +57,11 @@ const struct cmd_entry cmd_write_file_entry = {
 	.path_key = "path",
 	.writes = true,
 	.run = run,
+	.title = "Write a file",
+	.description = "Create or replace a file in the workspace. A "
+	    "retried write with the same arguments (or the same "
+	    "idempotency_key) is done once.",
+	.docs = docs,
+	.hints = { .destructive = true, .idempotent = true },
+	.world = world,
 };

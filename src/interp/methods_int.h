@@ -7,7 +7,7 @@
  * of them the tables methods_getattr() bsearches.  A method that is not in
  * a list has no code path at all.  The argument checkers, one per CPython
  * calling style, are methods_args.c's; the units of str and bytes are
- * methods_str.c's.
+ * methods_str.c's (their case and classes methods_case.c's).
  */
 #ifndef SANDBOXREPL_METHODS_INT_H
 #define SANDBOXREPL_METHODS_INT_H
@@ -211,6 +211,25 @@ struct units {
 struct units units_of(struct rt *rt, value v);
 value units_value(struct rt *rt, bool is_bytes, const uint32_t *u, size_t n);
 bool check_bytes(struct rt *rt, uint64_t base, uint64_t count, uint64_t per);
+/* units_value() after checking the exact size against the caps. */
+bool units_result(struct rt *rt, bool is_bytes, const uint32_t *u, size_t n,
+    value *out);
+/* Python's whitespace (bytes: ASCII's only). */
+bool is_space_unit(uint32_t c, bool is_bytes);
+
+/* A growable array of units in the arena. */
+struct ubuf {
+	uint32_t	*u;
+	size_t		 n, cap;
+};
+
+void ubuf_add(struct rt *rt, struct ubuf *b, const uint32_t *u, size_t n);
+
+static inline void
+ubuf_add1(struct rt *rt, struct ubuf *b, uint32_t c)
+{
+	ubuf_add(rt, b, &c, 1);
+}
 
 /* ---- shared by two types' files ---- */
 

@@ -412,11 +412,35 @@ classify(const struct jail_plan *p, const struct wire_wait *ww,
 	}
 }
 
+/* What jail_run() accepts from the warden (jail_child.c), capped by p. */
+static struct wire_len
+jail_reply_rule(enum ww_type type, const void *ctx)
+{
+	const struct jail_plan *p = ctx;
+
+	switch (type) {
+	case WW_REFUSE:
+		return (struct wire_len){ 8, 8 + WIRE_DETAIL_MAX };
+	case WW_WAIT:
+		return (struct wire_len){ sizeof(struct wire_wait),
+		    sizeof(struct wire_wait) };
+	case WW_OUTPUT:
+		return (struct wire_len){ 0, p->max_result };
+	case WW_FLAT_FILE:
+		return (struct wire_len){ 4, UINT32_MAX };
+	case WW_FLAT_CUT: case WW_END:
+		return (struct wire_len){ 0, 0 };
+	default:
+		return WIRE_REJECT;
+	}
+}
+
 bool
 jail_wire_parse(const struct jail_plan *p, const char *buf, size_t buflen,
     struct jail_outcome *out)
 {
 	struct wire_wait ww;
+	struct wire_frame f;
 	size_t off = 0, maxfiles = (size_t)p->max_files;
 	uint64_t file_bytes = 0;
 	bool has_wait = false, has_result = false, has_end = false;
@@ -424,23 +448,17 @@ jail_wire_parse(const struct jail_plan *p, const char *buf, size_t buflen,
 	while (off < buflen && !has_end) {
 		const char *pay;
 		uint32_t len;
-		char type;
 
-		if (buflen - off < WIRE_HEADER)
+		if (wire_next(buf, buflen, &off, jail_reply_rule, p, &f) != 1)
 			goto bad;
-		type = buf[off];
-		memcpy(&len, buf + off + 1, 4);
-		if (len > buflen - off - WIRE_HEADER)
-			goto bad;
-		pay = buf + off + WIRE_HEADER;
-		off += WIRE_HEADER + len;
-
-		switch (type) {
-		case WIRE_REFUSE: {
+		pay = f.pay;
+		len = f.len;
+		switch (f.type) {
+		case WW_REFUSE: {
 			uint32_t step;
 			int32_t err;
 
-			if (len < 8 || len > 8 + WIRE_DETAIL_MAX || has_wait)
+			if (has_wait)
 				goto bad;
 			memcpy(&step, pay, 4);
 			memcpy(&err, pay + 4, 4);
@@ -452,16 +470,16 @@ jail_wire_parse(const struct jail_plan *p, const char *buf, size_t buflen,
 			    len - 8);
 			return true;
 		}
-		case WIRE_WAIT:
-			if (len != sizeof ww || has_wait)
+		case WW_WAIT:
+			if (has_wait)
 				goto bad;
 			memcpy(&ww, pay, sizeof ww);
 			if (ww.seccomp_nr < -1)
 				goto bad;
 			has_wait = true;
 			break;
-		case WIRE_RESULT:
-			if (!has_wait || has_result || len > p->max_result)
+		case WW_OUTPUT:
+			if (!has_wait || has_result)
 				goto bad;
 			out->result = xmalloc((size_t)len + 1);
 			memcpy(out->result, pay, len);
@@ -469,11 +487,11 @@ jail_wire_parse(const struct jail_plan *p, const char *buf, size_t buflen,
 			out->result_len = len;
 			has_result = true;
 			break;
-		case WIRE_FILE: {
+		case WW_FLAT_FILE: {
 			uint32_t namelen;
-			struct jail_file *f;
+			struct jail_file *jf;
 
-			if (!has_result || len < 4)
+			if (!has_result)
 				goto bad;
 			memcpy(&namelen, pay, 4);
 			if (namelen > len - 4 ||
@@ -483,22 +501,22 @@ jail_wire_parse(const struct jail_plan *p, const char *buf, size_t buflen,
 				goto bad;
 			out->files = xreallocarray(out->files, out->nfiles + 1,
 			    sizeof *out->files);
-			f = &out->files[out->nfiles++];
-			f->name = xstrndup(pay + 4, namelen);
-			f->len = len - 4 - namelen;
-			f->data = xmalloc(f->len + 1);
-			memcpy(f->data, pay + 4 + namelen, f->len);
-			f->data[f->len] = '\0';
-			file_bytes += f->len;
+			jf = &out->files[out->nfiles++];
+			jf->name = xstrndup(pay + 4, namelen);
+			jf->len = len - 4 - namelen;
+			jf->data = xmalloc(jf->len + 1);
+			memcpy(jf->data, pay + 4 + namelen, jf->len);
+			jf->data[jf->len] = '\0';
+			file_bytes += jf->len;
 			break;
 		}
-		case WIRE_TRUNCATED:
-			if (!has_result || len != 0)
+		case WW_FLAT_CUT:
+			if (!has_result)
 				goto bad;
 			out->files_truncated = true;
 			break;
-		case WIRE_END:
-			if (!has_result || len != 0)
+		case WW_END:
+			if (!has_result)
 				goto bad;
 			has_end = true;
 			break;
@@ -569,6 +587,7 @@ run_with(const struct jail_config *cfg, const struct jail_ids *ids,
 	struct jail_plan plan;
 	struct reply r;
 	double start;
+	const char *failed;
 	int fds[2], wstatus;
 	pid_t pid;
 
@@ -602,7 +621,9 @@ run_with(const struct jail_config *cfg, const struct jail_ids *ids,
 		return -1;
 	}
 	plan.host_fd = fds[1];
-	pid = plan.fail_at == JAIL_STEP_FORK ? -1 : fork();
+	/* (the warden's own steps are jail_child_main's, each refused by
+	 * its name) */
+	pid = plan.fail_at == JAIL_STEP_FORK ? -1 : jail_fork(NULL, &failed);
 	if (pid == -1) {
 		int err = plan.fail_at == JAIL_STEP_FORK ? ECANCELED : errno;
 

@@ -40,11 +40,13 @@
  *           fifth of a run; the price is PID 1's signal rule, met in
  *           step_fds.
  *
- * Every step is written "if (injected(st, STEP) || step() == -1)
- * refuse(st, STEP, errno, detail)": injected() is the fail_at test hook,
- * refuse() sends a refusal frame naming the step and exits at once --
- * from the warden straight to jail_run(), from PID 1 to the warden, which
- * forwards it.  fn runs only after the last step succeeded.
+ * Each stage's set-up is a list of steps (warden_steps, pid1_steps)
+ * walked once by jail_walk (jail_contain.c, which the worlds' set-ups use
+ * too): each step goes through the fail_at test hook, and the first
+ * that fails is refused -- a refusal frame naming the step, then exit
+ * at once -- from the warden straight to jail_run(), from PID 1 to the
+ * warden, which forwards it.  fn runs only after the last step
+ * succeeded.
  *
  * What the jail still shares with the caller: a copy-on-write image of
  * its memory (fn is in-process code, so this is the design) and any
@@ -78,17 +80,7 @@
 
 #include "clock.h"
 #include "jail_int.h"
-
-#ifndef __NR_pidfd_open
-#define __NR_pidfd_open		434
-#endif
-#ifndef __NR_close_range
-#define __NR_close_range	436
-#endif
-#ifndef PR_CAP_AMBIENT
-#define PR_CAP_AMBIENT		47
-#define PR_CAP_AMBIENT_CLEAR_ALL 4
-#endif
+#include "jail_sys.h"
 
 /* The id the jail sees itself as: not 0, so nothing mistakes it for root. */
 #define JAIL_INNER_ID		1000
@@ -104,6 +96,7 @@ static int result_fd = -1;
  * descriptors handed from stage to stage.
  */
 struct stage {
+	struct jail_warden w;	/* (first: jail_step_id_maps' ctx) */
 	const struct jail_plan *plan;
 	int	host_fd;	/* warden: the pipe to jail_run */
 	int	report_fd;	/* refusals go here */
@@ -113,54 +106,14 @@ struct stage {
 	uint64_t as_base;	/* bytes mapped before fn runs */
 };
 
-static void refuse(struct stage *st, enum jail_step step, int err,
-    const char *detail) __attribute__((noreturn));
-
-static void
-refuse(struct stage *st, enum jail_step step, int err, const char *detail)
-{
-	(void)jail_wire_refuse(st->report_fd, step, err, detail);
-	_exit(JAIL_EXIT_SETUP);
-}
-
-/* The fail_at hook: true (errno ECANCELED) when the test asks step to fail. */
-static bool
-injected(const struct stage *st, enum jail_step step)
-{
-	if (st->plan->fail_at == (int)step) {
-		errno = ECANCELED;
-		return true;
-	}
-	return false;
-}
+/* A refusal goes where this stage's refusals go (jail_refuse). */
+#define refuse(st, step, err, detail) \
+	jail_refuse((st)->report_fd, (step), (err), (detail))
+#define injected(st, step) jail_injected((st)->plan->fail_at, (step))
 
 /* ---------------------------------------------------------------- */
 /* pid1: the workspace                                               */
 /* ---------------------------------------------------------------- */
-
-/* Bytes mapped now, before anything is mounted or limited.  PID 1 is
- * undumpable by now, so its /proc/self files belong to host root; statm
- * is mode 0444 and asks for no ptrace access, so it still reads. */
-uint64_t
-jail_mapped_bytes(void)
-{
-	char buf[128];
-	unsigned long long pages;
-	ssize_t n;
-	int fd;
-
-	fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	if (sscanf(buf, "%llu", &pages) != 1)
-		return 0;
-	return (uint64_t)pages * (uint64_t)sysconf(_SC_PAGESIZE);
-}
 
 static int
 seed(int dir, const struct jail_file *f)
@@ -187,8 +140,9 @@ seed(int dir, const struct jail_file *f)
 }
 
 static int
-step_workspace(struct stage *st, char *detail, size_t n)
+step_workspace(void *ctx, char *detail, size_t n)
 {
+	struct stage *st = ctx;
 	const struct jail_plan *p = st->plan;
 	char opts[96];
 	size_t i;
@@ -223,28 +177,12 @@ step_workspace(struct stage *st, char *detail, size_t n)
 }
 
 static int
-step_pivot_root(char *detail, size_t n)
+step_pivot_root(void *ctx, char *detail, size_t n)
 {
-	char cwd[8];
-
-	/* pivot_root(".", ".") stacks the old root under the new one; the
-	 * detach then drops it, so no directory of the host stays reachable. */
-	if (chdir(WORKSPACE_MOUNTPOINT) == -1)
+	if (jail_pivot_root(WORKSPACE_MOUNTPOINT, detail, n) == -1)
 		return -1;
-	if (syscall(SYS_pivot_root, ".", ".") == -1) {
-		snprintf(detail, n, "pivot_root");
-		return -1;
-	}
-	if (umount2(".", MNT_DETACH) == -1) {
-		snprintf(detail, n, "detach old root");
-		return -1;
-	}
-	if (chdir("/") == -1)
-		return -1;
-	/* The runc lesson (CVE-2024-21626): prove the cwd is inside. */
-	if (getcwd(cwd, sizeof cwd) == NULL || strcmp(cwd, "/") != 0) {
+	if (jail_cwd_is("/") == -1) {
 		snprintf(detail, n, "cwd outside the workspace");
-		errno = EPERM;
 		return -1;
 	}
 	return 0;
@@ -255,35 +193,17 @@ step_pivot_root(char *detail, size_t n)
 /* ---------------------------------------------------------------- */
 
 static int
-set_limit(int resource, uint64_t soft, uint64_t hard)
+step_rlimits(void *ctx, char *detail, size_t n)
 {
-	struct rlimit rl;
-
-	rl.rlim_cur = (rlim_t)soft;
-	rl.rlim_max = (rlim_t)hard;
-	return setrlimit(resource, &rl);
-}
-
-static int
-step_rlimits(struct stage *st)
-{
+	struct stage *st = ctx;
 	const struct jail_plan *p = st->plan;
+	const struct jail_limits lim = {
+		.as_bytes = p->as_bytes, .cpu_seconds = p->cpu_seconds,
+		.nproc = p->nproc, .fsize_bytes = p->fsize_bytes,
+		.nofile = p->nofile,
+	};
 
-	if (st->as_base == 0) {
-		errno = ENODATA;	/* /proc/self/statm could not be read */
-		return -1;
-	}
-	if (set_limit(RLIMIT_CPU, p->cpu_seconds, p->cpu_seconds + 1) == -1 ||
-	    set_limit(RLIMIT_AS, st->as_base + p->as_bytes,
-	    st->as_base + p->as_bytes) == -1 ||
-	    set_limit(RLIMIT_NPROC, p->nproc, p->nproc) == -1 ||
-	    set_limit(RLIMIT_FSIZE, p->fsize_bytes, p->fsize_bytes) == -1 ||
-	    set_limit(RLIMIT_NOFILE, p->nofile, p->nofile) == -1 ||
-	    set_limit(RLIMIT_CORE, 0, 0) == -1 ||
-	    set_limit(RLIMIT_MEMLOCK, 0, 0) == -1 ||
-	    set_limit(RLIMIT_MSGQUEUE, 0, 0) == -1)
-		return -1;
-	return 0;
+	return jail_set_rlimits(&lim, st->as_base);
 }
 
 /* The rlimit signals, for PID 1: see step_fds. */
@@ -301,11 +221,11 @@ on_rlimit_signal(int sig)
  * rlimits).  An empty environment: the caller's may hold secrets.
  */
 static int
-step_fds(struct stage *st)
+step_fds(void *ctx, char *detail, size_t n)
 {
+	struct stage *st = ctx;
 	struct sigaction sa;
-	sigset_t none;
-	int i;
+	int i, keep[5];
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = SIG_DFL;
@@ -323,97 +243,54 @@ step_fds(struct stage *st)
 	if (sigaction(SIGXCPU, &sa, NULL) == -1 ||
 	    sigaction(SIGXFSZ, &sa, NULL) == -1)
 		return -1;
-	sigemptyset(&none);
-	if (sigprocmask(SIG_SETMASK, &none, NULL) == -1)
-		return -1;
 	if (clearenv() != 0)
 		return -1;
-
-	/* Move the pipes above the range we are about to fill. */
-	if (st->result_wr < 5) {
-		st->result_wr = fcntl(st->result_wr, F_DUPFD, 5);
-		if (st->result_wr < 0)
-			return -1;
-	}
-	if (st->status_wr < 5) {
-		st->status_wr = fcntl(st->status_wr, F_DUPFD, 5);
-		if (st->status_wr < 0)
-			return -1;
-	}
-	for (i = 0; i < 3; i++)
-		if (dup2(st->devnull, i) == -1)
-			return -1;
-	if (dup2(st->result_wr, 3) == -1 || dup2(st->status_wr, 4) == -1)
+	keep[0] = keep[1] = keep[2] = st->devnull;
+	keep[3] = st->result_wr;
+	keep[4] = st->status_wr;
+	if (jail_fresh(keep, 5, 5) == -1)
 		return -1;
 	st->result_wr = 3;
 	st->status_wr = 4;
 	st->report_fd = 4;
-	if (syscall(__NR_close_range, 5U, ~0U, 0U) == -1)
-		return -1;
-	if (setsid() == -1)
-		return -1;
 	return 0;
 }
 
-int
-jail_caps_keep(uint32_t mask)
+static int
+step_landlock(void *ctx, char *detail, size_t n)
 {
-	struct __user_cap_header_struct head;
-	struct __user_cap_data_struct data[2];
-	unsigned long cap;
+	int abi = 0, saved;
 
-	/* The bounding set: drop until the kernel says there is no such cap. */
-	for (cap = 0; cap < 64; cap++) {
-		if (cap < 32 && (mask & (1u << cap)))
-			continue;
-		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == -1) {
-			if (errno == EINVAL)
-				break;
-			return -1;
-		}
-	}
-	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) == -1)
-		return -1;
-	memset(&head, 0, sizeof head);
-	memset(data, 0, sizeof data);
-	head.version = _LINUX_CAPABILITY_VERSION_3;
-	data[0].effective = data[0].permitted = data[0].inheritable = mask;
-	if (syscall(SYS_capset, &head, data) == -1)
-		return -1;
-	/* Check rather than trust. */
-	memset(data, 0, sizeof data);
-	if (syscall(SYS_capget, &head, data) == -1)
-		return -1;
-	if (data[0].effective != mask || data[0].permitted != mask ||
-	    data[0].inheritable != mask ||
-	    (data[1].effective | data[1].permitted | data[1].inheritable)) {
-		errno = EPERM;
-		return -1;
-	}
-	for (cap = 0; cap < 32; cap++)
-		if ((mask & (1u << cap)) &&
-		    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) == -1)
-			return -1;
-	return 0;
-}
-
-int
-jail_drop_caps(void)
-{
-	return jail_caps_keep(0);
-}
-
-int
-jail_no_new_privs(void)
-{
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
-		return -1;
-	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1) {
-		errno = EPERM;
+	if (jail_landlock_enforce(&abi) == -1) {
+		saved = errno;
+		if (abi > 0)
+			snprintf(detail, n, "Landlock ABI %d", abi);
+		errno = saved;
 		return -1;
 	}
 	return 0;
 }
+
+static int
+step_seccomp(void *ctx, char *detail, size_t n)
+{
+	struct stage *st = ctx;
+
+	return jail_seccomp_enforce(st->plan->seccomp, st->status_wr);
+}
+
+/* PID 1's set-up, walked once (jail_walk): then "ready", then fn. */
+static const struct jail_stepdef pid1_steps[] = {
+	{ JAIL_STEP_MOUNT_PRIVATE,	jail_step_private, NULL },
+	{ JAIL_STEP_WORKSPACE,		step_workspace, NULL },
+	{ JAIL_STEP_PIVOT_ROOT,		step_pivot_root, NULL },
+	{ JAIL_STEP_RLIMITS,		step_rlimits, NULL },
+	{ JAIL_STEP_FDS,		step_fds, NULL },
+	{ JAIL_STEP_CAPS,		jail_step_caps, NULL },
+	{ JAIL_STEP_NO_NEW_PRIVS,	jail_step_no_new_privs, NULL },
+	{ JAIL_STEP_LANDLOCK,		step_landlock, NULL },
+	{ JAIL_STEP_SECCOMP,		step_seccomp, NULL },
+};
 
 static void pid1_main(struct stage *st) __attribute__((noreturn));
 
@@ -421,36 +298,14 @@ static void
 pid1_main(struct stage *st)
 {
 	char detail[WIRE_DETAIL_MAX];
-	int abi = 0, rc;
+	const struct jail_walk walk = { st->plan->fail_at, &st->report_fd,
+	    detail, sizeof detail };
+	int rc;
 
-	detail[0] = '\0';
 	st->as_base = jail_mapped_bytes();
-	if (injected(st, JAIL_STEP_MOUNT_PRIVATE) ||
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1)
-		refuse(st, JAIL_STEP_MOUNT_PRIVATE, errno, NULL);
-	if (injected(st, JAIL_STEP_WORKSPACE) ||
-	    step_workspace(st, detail, sizeof detail) == -1)
-		refuse(st, JAIL_STEP_WORKSPACE, errno, detail);
-	if (injected(st, JAIL_STEP_PIVOT_ROOT) ||
-	    step_pivot_root(detail, sizeof detail) == -1)
-		refuse(st, JAIL_STEP_PIVOT_ROOT, errno, detail);
-	if (injected(st, JAIL_STEP_RLIMITS) || step_rlimits(st) == -1)
-		refuse(st, JAIL_STEP_RLIMITS, errno, NULL);
-	if (injected(st, JAIL_STEP_FDS) || step_fds(st) == -1)
-		refuse(st, JAIL_STEP_FDS, errno, NULL);
-	if (injected(st, JAIL_STEP_CAPS) || jail_drop_caps() == -1)
-		refuse(st, JAIL_STEP_CAPS, errno, NULL);
-	if (injected(st, JAIL_STEP_NO_NEW_PRIVS) || jail_no_new_privs() == -1)
-		refuse(st, JAIL_STEP_NO_NEW_PRIVS, errno, NULL);
-	if (injected(st, JAIL_STEP_LANDLOCK) ||
-	    jail_landlock_enforce(&abi) == -1) {
-		snprintf(detail, sizeof detail, "Landlock ABI %d", abi);
-		refuse(st, JAIL_STEP_LANDLOCK, errno, abi > 0 ? detail : NULL);
-	}
-	if (injected(st, JAIL_STEP_SECCOMP) ||
-	    jail_seccomp_enforce(st->plan->seccomp, st->status_wr) == -1)
-		refuse(st, JAIL_STEP_SECCOMP, errno, NULL);
-	if (jail_wire_send(st->status_wr, WIRE_READY, NULL, 0, NULL, 0) == -1)
+	jail_walk(&walk, pid1_steps, sizeof pid1_steps / sizeof pid1_steps[0],
+	    st);
+	if (jail_wire_send(st->status_wr, WW_READY, NULL, 0, NULL, 0) == -1)
 		_exit(JAIL_EXIT_SETUP);
 
 	result_fd = st->result_wr;
@@ -473,7 +328,7 @@ jail_write_result(const void *data, size_t len)
 /* ---------------------------------------------------------------- */
 
 static void
-send_or_die(int fd, enum wire_type type, const void *a, size_t alen,
+send_or_die(int fd, enum ww_type type, const void *a, size_t alen,
     const void *b, size_t blen)
 {
 	if (jail_wire_send(fd, type, a, alen, b, blen) == -1)
@@ -510,18 +365,19 @@ send_workspace(const struct jail_plan *p, const struct stat *host_root,
 		_exit(JAIL_EXIT_SETUP);
 	d = opendir(".");
 	if (d == NULL) {
-		send_or_die(fd, WIRE_TRUNCATED, NULL, 0, NULL, 0);
+		send_or_die(fd, WW_FLAT_CUT, NULL, 0, NULL, 0);
 		return;
 	}
-	while ((de = readdir(d)) != NULL) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+	/* The first names the directory gives, at most as many as names[]
+	 * holds (a name more: truncated), then in name order. */
+	for (de = readdir(d); de != NULL && !truncated; de = readdir(d)) {
+		const char *nm = de->d_name;
+
+		if (nm[0] == '.' && (nm[1] == '\0' ||
+		    (nm[1] == '.' && nm[2] == '\0')))
 			continue;
-		if (nnames == sizeof names / sizeof names[0]) {
-			truncated = true;
-			break;
-		}
-		names[nnames] = strdup(de->d_name);
-		if (names[nnames] != NULL)
+		truncated = nnames == sizeof names / sizeof names[0];
+		if (!truncated && (names[nnames] = strdup(nm)) != NULL)
 			nnames++;
 	}
 	closedir(d);
@@ -563,7 +419,7 @@ send_workspace(const struct jail_plan *p, const struct stat *host_root,
 
 			memcpy(head, &namelen, 4);
 			memcpy(head + 4, names[i], namelen);
-			send_or_die(fd, WIRE_FILE, head, 4 + namelen, data,
+			send_or_die(fd, WW_FLAT_FILE, head, 4 + namelen, data,
 			    (size_t)got);
 		}
 		free(data);
@@ -571,7 +427,7 @@ send_workspace(const struct jail_plan *p, const struct stat *host_root,
 		sent++;
 	}
 	if (truncated)
-		send_or_die(fd, WIRE_TRUNCATED, NULL, 0, NULL, 0);
+		send_or_die(fd, WW_FLAT_CUT, NULL, 0, NULL, 0);
 }
 
 /* What the warden gathered from PID 1's status pipe. */
@@ -589,24 +445,19 @@ struct status_log {
 static void
 scan_status(struct status_log *sl)
 {
+	struct wire_frame f;
 	size_t off = 0;
 
-	while (sl->len - off >= WIRE_HEADER) {
-		uint32_t len;
-		char type = sl->buf[off];
-
-		memcpy(&len, sl->buf + off + 1, 4);
-		if (len > sl->len - off - WIRE_HEADER)
-			break;
-		if (type == WIRE_READY && !sl->has_refusal)
+	while (wire_next(sl->buf, sl->len, &off, wire_any, NULL, &f) == 1) {
+		if (f.type == WW_READY && !sl->has_refusal)
 			sl->ready = true;
-		else if (type == WIRE_REFUSE && !sl->ready && !sl->has_refusal) {
+		else if (f.type == WW_REFUSE && !sl->ready &&
+		    !sl->has_refusal) {
 			sl->has_refusal = true;
-			sl->refusal_off = off + WIRE_HEADER;
-			sl->refusal_len = len;
-		} else if (type == WIRE_SECCOMP && sl->ready && len == 4)
-			memcpy(&sl->seccomp_nr, sl->buf + off + WIRE_HEADER, 4);
-		off += WIRE_HEADER + len;
+			sl->refusal_off = (size_t)(f.pay - sl->buf);
+			sl->refusal_len = f.len;
+		} else if (f.type == WW_SECCOMP && sl->ready && f.len == 4)
+			memcpy(&sl->seccomp_nr, f.pay, 4);
 	}
 	/* Keep a refusal in place; otherwise drop what was parsed. */
 	if (!sl->has_refusal && off > 0) {
@@ -699,7 +550,7 @@ warden_supervise(struct stage *st, const struct stat *host_root, pid_t pid,
 
 	if (sl.has_refusal) {
 		/* PID 1 refused a step: forward its frame unchanged. */
-		send_or_die(st->report_fd, WIRE_REFUSE,
+		send_or_die(st->report_fd, WW_REFUSE,
 		    sl.buf + sl.refusal_off, sl.refusal_len, NULL, 0);
 		_exit(0);
 	}
@@ -724,11 +575,11 @@ warden_supervise(struct stage *st, const struct stat *host_root, pid_t pid,
 	    (uint64_t)ru.ru_utime.tv_usec +
 	    (uint64_t)ru.ru_stime.tv_sec * 1000000 +
 	    (uint64_t)ru.ru_stime.tv_usec;
-	send_or_die(st->report_fd, WIRE_WAIT, &ww, sizeof ww, NULL, 0);
-	send_or_die(st->report_fd, WIRE_RESULT, result, rlen, NULL, 0);
+	send_or_die(st->report_fd, WW_WAIT, &ww, sizeof ww, NULL, 0);
+	send_or_die(st->report_fd, WW_OUTPUT, result, rlen, NULL, 0);
 	free(result);
 	send_workspace(p, host_root, st->report_fd);
-	send_or_die(st->report_fd, WIRE_END, NULL, 0, NULL, 0);
+	send_or_die(st->report_fd, WW_END, NULL, 0, NULL, 0);
 	_exit(0);
 }
 
@@ -742,8 +593,9 @@ warden_supervise(struct stage *st, const struct stat *host_root, pid_t pid,
  * terminal.  The caller may hold anything, a terminal above all.
  */
 static int
-step_warden_fds(struct stage *st)
+step_warden_fds(void *ctx, char *detail, size_t n)
 {
+	struct stage *st = ctx;
 	int null, i;
 
 	if (st->host_fd < 3) {
@@ -779,9 +631,9 @@ step_warden_fds(struct stage *st)
  * plus slack; what it bounds is what RLIMIT_AS does not see.
  */
 static int
-step_cgroup(struct stage *st, char *detail, size_t n)
+step_cgroup(void *ctx, char *detail, size_t n)
 {
-	const struct jail_plan *p = st->plan;
+	const struct jail_plan *p = ((struct stage *)ctx)->plan;
 
 	if (p->cgroup_dir == NULL)
 		return 0;
@@ -790,112 +642,62 @@ step_cgroup(struct stage *st, char *detail, size_t n)
 	    detail, n);
 }
 
+/* Leave uid 0 for the jail's own host id; then read the host ids the
+ * maps name (after unshare, and until the maps are written, geteuid()
+ * answers the overflow id 65534). */
 static int
-step_drop_uid(const struct jail_plan *p)
+step_drop_uid(void *ctx, char *detail, size_t n)
 {
-	if (geteuid() == 0) {
-		if (setgroups(0, NULL) == -1 ||
-		    setresgid(p->gid, p->gid, p->gid) == -1 ||
-		    setresuid(p->uid, p->uid, p->uid) == -1)
-			return -1;
-		if (geteuid() == 0 || getegid() == 0 || geteuid() != p->uid ||
-		    getegid() != p->gid) {
-			errno = EPERM;
-			return -1;
-		}
-	}
-	/* A uid change clears dumpable; /proc/self/setgroups needs it.
-	 * step_undumpable clears it again once the maps are written. */
-	return prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
-}
+	struct stage *st = ctx;
 
-static int
-step_undumpable(void)
-{
-	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == -1)
+	if (jail_become(st->plan->uid, st->plan->gid) == -1)
 		return -1;
-	if (prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) != 0) {
-		errno = EPERM;
-		return -1;
-	}
+	st->w.uid = geteuid();
+	st->w.gid = getegid();
 	return 0;
 }
 
-int
-jail_pdeathsig(pid_t parent)
-{
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1)
-		return -1;
-	if (getppid() != parent) {	/* the parent died before the prctl */
-		errno = ESRCH;
-		return -1;
-	}
-	return 0;
-}
-
-int
-jail_id_maps(int inner, uid_t uid, gid_t gid, char *detail, size_t n)
-{
-	char map[64];
-
-	if (jail_write_text("/proc/self/setgroups", "deny", 0) == -1) {
-		snprintf(detail, n, "setgroups deny");
-		return -1;
-	}
-	snprintf(map, sizeof map, "%d %u 1", inner, (unsigned)uid);
-	if (jail_write_text("/proc/self/uid_map", map, 0) == -1) {
-		snprintf(detail, n, "uid_map");
-		return -1;
-	}
-	snprintf(map, sizeof map, "%d %u 1", inner, (unsigned)gid);
-	if (jail_write_text("/proc/self/gid_map", map, 0) == -1) {
-		snprintf(detail, n, "gid_map");
-		return -1;
-	}
-	return 0;
-}
+/* The warden's set-up, walked once (jail_walk): then PID 1. */
+static const struct jail_stepdef warden_steps[] = {
+	{ JAIL_STEP_WARDEN_FDS,		step_warden_fds, NULL },
+	{ JAIL_STEP_CGROUP,		step_cgroup, NULL },
+	{ JAIL_STEP_DROP_UID,		step_drop_uid, NULL },
+	{ JAIL_STEP_PDEATHSIG,		jail_step_pdeathsig, NULL },
+	{ JAIL_STEP_UNSHARE,		jail_step_unshare,
+	    "namespaces unavailable" },
+	{ JAIL_STEP_ID_MAPS,		jail_step_id_maps, NULL },
+	{ JAIL_STEP_UNDUMPABLE,		jail_step_undumpable, NULL },
+};
 
 void
 jail_child_main(const struct jail_plan *plan)
 {
 	struct stage st;
+	static const struct jail_child_spec pid1 = {
+		/* PID 1 dies with the warden.  Its parent is outside the new
+		 * pid namespace, so getppid() says 0 and cannot show a warden
+		 * that died before the prctl; but then the status pipe has no
+		 * reader, the "ready" frame fails with EPIPE, and PID 1 exits
+		 * before fn runs. */
+		.flags = JAIL_FORK_PID1,
+	};
 	struct stat host_root;
 	char detail[WIRE_DETAIL_MAX];
-	int result_pipe[2], status_pipe[2], pidfd;
-	uid_t uid;
-	gid_t gid;
+	const struct jail_walk walk = { plan->fail_at, &st.report_fd, detail,
+	    sizeof detail };
+	const char *failed;
+	int result_pipe[2], status_pipe[2], pidfd, err;
 	pid_t pid;
 
 	memset(&st, 0, sizeof st);
+	st.w.parent = plan->host_pid;
+	st.w.inner = JAIL_INNER_ID;
 	st.plan = plan;
 	st.host_fd = st.report_fd = plan->host_fd;
 	st.devnull = st.result_wr = st.status_wr = -1;
-	detail[0] = '\0';
 
-	if (injected(&st, JAIL_STEP_WARDEN_FDS) || step_warden_fds(&st) == -1)
-		refuse(&st, JAIL_STEP_WARDEN_FDS, errno, NULL);
-	if (injected(&st, JAIL_STEP_CGROUP) ||
-	    step_cgroup(&st, detail, sizeof detail) == -1)
-		refuse(&st, JAIL_STEP_CGROUP, errno, detail);
-	if (injected(&st, JAIL_STEP_DROP_UID) || step_drop_uid(plan) == -1)
-		refuse(&st, JAIL_STEP_DROP_UID, errno, NULL);
-	if (injected(&st, JAIL_STEP_PDEATHSIG) ||
-	    jail_pdeathsig(plan->host_pid) == -1)
-		refuse(&st, JAIL_STEP_PDEATHSIG, errno, NULL);
-	/* Read the host ids now: after unshare, and until the maps are
-	 * written, getuid() answers the overflow id 65534. */
-	uid = geteuid();
-	gid = getegid();
-	if (injected(&st, JAIL_STEP_UNSHARE) ||
-	    unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID |
-	    CLONE_NEWIPC | CLONE_NEWUTS) == -1)
-		refuse(&st, JAIL_STEP_UNSHARE, errno,
-		    "namespaces unavailable");
-	if (injected(&st, JAIL_STEP_ID_MAPS) ||
-	    jail_id_maps(JAIL_INNER_ID, uid, gid, detail, sizeof detail) == -1)
-		refuse(&st, JAIL_STEP_ID_MAPS, errno, detail);
-	if (injected(&st, JAIL_STEP_UNDUMPABLE) || step_undumpable() == -1)
-		refuse(&st, JAIL_STEP_UNDUMPABLE, errno, NULL);
+	jail_walk(&walk, warden_steps, sizeof warden_steps /
+	    sizeof warden_steps[0], &st);
 
 	/* The warden shares PID 1's mount namespace.  Standing at its root
 	 * now, it is carried into the workspace by PID 1's pivot_root, which
@@ -908,27 +710,19 @@ jail_child_main(const struct jail_plan *plan)
 		refuse(&st, JAIL_STEP_PID1, errno, NULL);
 	if (pipe2(status_pipe, O_CLOEXEC) == -1)
 		refuse(&st, JAIL_STEP_PID1, errno, NULL);
-	pid = fork();
+	pid = jail_fork(&pid1, &failed);
 	if (pid == -1)
 		refuse(&st, JAIL_STEP_PID1, errno, NULL);
 	if (pid == 0) {
+		err = errno;
 		close(st.host_fd);	/* fn never holds the host pipe */
 		close(result_pipe[0]);
 		close(status_pipe[0]);
 		st.result_wr = result_pipe[1];
 		st.status_wr = status_pipe[1];
 		st.report_fd = status_pipe[1];
-		/* PID 1 dies with the warden.  Its parent is outside the new
-		 * pid namespace, so getppid() says 0 and cannot show a warden
-		 * that died before this prctl; but then the status pipe has
-		 * no reader, the "ready" frame fails with EPIPE, and PID 1
-		 * exits before fn runs. */
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1)
-			refuse(&st, JAIL_STEP_PID1, errno, "pdeathsig");
-		if (getpid() != 1) {
-			errno = EPERM;
-			refuse(&st, JAIL_STEP_PID1, errno, "not PID 1");
-		}
+		if (failed != NULL)
+			refuse(&st, JAIL_STEP_PID1, err, failed);
 		pid1_main(&st);
 	}
 	close(result_pipe[1]);

@@ -1,10 +1,9 @@
 /*
  * jail_int.h -- what the jail's files share and nobody else needs.
  *
- * The wire: every message between the jail's processes is a frame, a
- * one-byte type, a 32-bit payload length in host byte order (both ends
- * are the same machine), then the payload.  The reader of a frame
- * validates the type and the length before it uses a byte of it.
+ * The wire: every message between the jail's processes is a frame of the
+ * one wire (jail_wire.h), which the worlds speak too.  The reader of a
+ * frame validates the type and the length before it uses a byte of it.
  *
  * The plan: the resolved configuration, copied into each forked process
  * by fork() itself, so no process of the jail reads the caller's memory
@@ -21,19 +20,8 @@
 struct sock_filter;
 
 #include "jail.h"
+#include "jail_wire.h"
 
-enum wire_type {
-	WIRE_REFUSE	= 'R',	/* u32 step, i32 errno, detail text */
-	WIRE_WAIT	= 'W',	/* struct wire_wait */
-	WIRE_RESULT	= 'O',	/* the bytes fn wrote */
-	WIRE_FILE	= 'F',	/* u32 name length, name, data */
-	WIRE_TRUNCATED	= 'T',	/* empty: workspace was cut to the caps */
-	WIRE_END	= 'E',	/* empty: nothing follows */
-	WIRE_READY	= 'Y',	/* eval -> warden: set-up done, fn runs */
-	WIRE_SECCOMP	= 'S',	/* eval -> warden: i32 trapped syscall */
-};
-
-#define WIRE_HEADER	5	/* type + u32 length */
 #define WIRE_DETAIL_MAX	200	/* bytes of detail text in a refusal */
 #define WIRE_NAME_MAX	255	/* bytes in a workspace file name */
 
@@ -68,7 +56,7 @@ struct jail_plan {
  * files of a world's /etc.  0, or -1 with errno (EIO for a short write). */
 int jail_write_text(const char *path, const char *text, int flags);
 /* The bytes this process maps now, from /proc/self/statm (0 when it
- * cannot be read): the base a child's RLIMIT_AS adds to.  (jail_child.c;
+ * cannot be read): the base a child's RLIMIT_AS adds to.  (jail_contain.c;
  * the worlds' set-up uses it too.) */
 uint64_t jail_mapped_bytes(void);
 /* Write all n bytes, retrying on EINTR and short writes.  0, or -1. */
@@ -81,16 +69,17 @@ bool jail_is_flat_name(const char *name, size_t len);
  * Write one whole frame; a and b are concatenated into the payload.
  * Async-signal-safe (the SIGSYS handler uses it).  0, or -1 with errno.
  */
-int jail_wire_send(int fd, enum wire_type type, const void *a, size_t alen,
+int jail_wire_send(int fd, enum ww_type type, const void *a, size_t alen,
     const void *b, size_t blen);
-/* Send a refusal frame for step with err and a short detail (may be NULL). */
-int jail_wire_refuse(int fd, enum jail_step step, int err,
-    const char *detail);
+/* Send a refusal frame for step (a jail's or a world's: enum jail_step,
+ * enum world_step) with err (EIO when it is not an errno) and a short
+ * detail (may be NULL). */
+int jail_wire_refuse(int fd, int step, int err, const char *detail);
 
 /*
  * Parse a whole reply (buf, buflen) from the jail into *out, which must
  * start zeroed with exit_code and seccomp_syscall at -1: frames in order
- * (a refusal; or WAIT, RESULT, FILE..., TRUNCATED?, END), every length,
+ * (a refusal; or WAIT, OUTPUT, FLAT_FILE..., FLAT_CUT?, END), every length,
  * step, errno and file name checked against p's caps.  Returns false and
  * leaves an ERROR outcome (nothing allocated) on any malformed byte.
  */
@@ -98,7 +87,98 @@ bool jail_wire_parse(const struct jail_plan *p, const char *buf,
     size_t buflen, struct jail_outcome *out);
 
 /*
- * Steps the jail's PID 1 and a world's share (jail_child.c).  Drop every
+ * The container set-up (jail_contain.c), one of each step for the jail
+ * (jail_child.c) and the worlds (world/replica.c, world/gvisor.c).
+ *
+ * Every step is written "if (jail_injected(fail_at, STEP) || step() ==
+ * -1) jail_refuse(fd, STEP, errno, detail)": jail_injected is the
+ * fail_at test hook (true, errno ECANCELED, when fail_at names step);
+ * jail_refuse sends a refusal frame naming the step on fd and exits
+ * with JAIL_EXIT_SETUP.  Nothing runs in a jail or world whose set-up
+ * did not finish.
+ */
+bool jail_injected(int fail_at, int step);
+void jail_refuse(int fd, int step, int err, const char *detail)
+    __attribute__((noreturn));
+/*
+ * A set-up is a list of steps walked once (as bubblewrap's setup ops
+ * and nsjail's containProc): each entry its step (the set-up's enum:
+ * enum jail_step, enum world_step), the call that takes it (0, or -1
+ * with errno and what failed written to detail) and what a refusal of
+ * it says unless the call says more (may be NULL).  jail_walk runs them
+ * in order, each through the test hook, and refuses the first that
+ * fails on *report_fd (a step may move the descriptor) with its detail.
+ */
+struct jail_stepdef {
+	int		 step;
+	int		(*run)(void *ctx, char *detail, size_t n);
+	const char	*detail;
+};
+struct jail_walk {
+	int		 fail_at;
+	const int	*report_fd;
+	char		*detail;	/* the entry's, before each step */
+	size_t		 n;
+};
+void jail_walk(const struct jail_walk *w, const struct jail_stepdef *steps,
+    size_t n, void *ctx);
+/* Steps every set-up's table has (ctx unused): the mount tree made
+ * private; unshare(JAIL_NAMESPACES); jail_undumpable; jail_drop_caps;
+ * jail_no_new_privs. */
+int jail_step_private(void *ctx, char *detail, size_t n);
+int jail_step_unshare(void *ctx, char *detail, size_t n);
+int jail_step_undumpable(void *ctx, char *detail, size_t n);
+int jail_step_caps(void *ctx, char *detail, size_t n);
+int jail_step_no_new_privs(void *ctx, char *detail, size_t n);
+/* What a warden's steps share: the first member of its stage, so that
+ * the stage is the ctx of these two.  The death signal when parent
+ * dies (jail_pdeathsig); the maps of inner to the host ids uid and gid
+ * (jail_id_maps). */
+struct jail_warden {
+	pid_t	 parent;
+	uid_t	 uid;
+	gid_t	 gid;
+	int	 inner;
+};
+int jail_step_pdeathsig(void *ctx, char *detail, size_t n);
+int jail_step_id_maps(void *ctx, char *detail, size_t n);
+/* The namespaces a jail or world unshares, in one call. */
+#define JAIL_NAMESPACES	(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | \
+	CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS)
+/* The rlimits of a jail's or world's processes: RLIMIT_AS as_bytes over
+ * the base (jail_mapped_bytes), RLIMIT_CPU cpu_seconds (soft; the hard
+ * limit's SIGKILL a second later), NPROC, FSIZE and NOFILE, no core
+ * file, no locked memory and no POSIX message queue.  within (gVisor's
+ * worker): each no higher than the hard limit the sandbox already set,
+ * soft and hard alike, and RLIMIT_MSGQUEUE left (gVisor refuses it).
+ * 0, or -1 with errno (ENODATA when as_base is 0). */
+struct jail_limits {
+	uint64_t	 as_bytes, cpu_seconds, nproc, fsize_bytes, nofile;
+	bool		 within;
+};
+int jail_set_rlimits(const struct jail_limits *l, uint64_t as_base);
+/* As root: no supplementary groups, then uid and gid as every id
+ * (checked: not root, the ids asked).  Then dumpable again (a uid
+ * change clears it; writing the id maps needs it).  0, or -1 with
+ * errno. */
+int jail_become(uid_t uid, gid_t gid);
+/* Clear dumpable (checked): once the maps are written, nothing of the
+ * caller's uid may ptrace the warden or read its /proc files. */
+int jail_undumpable(void);
+/* chdir to newroot, pivot_root(".", "."), detach the old root, chdir
+ * "/".  0, or -1 with errno and what failed in detail. */
+int jail_pivot_root(const char *newroot, char *detail, size_t n);
+/* A PID 1's fresh process state: exactly fds[0..n) as 0..n-1, those
+ * from cloexec_from on close-on-exec (jail_fds_keep), every signal
+ * unblocked, a session of its own (no controlling terminal).  0, or -1
+ * with errno. */
+int jail_fresh(const int *fds, unsigned n, unsigned cloexec_from);
+/* 0 when the working directory is want, else -1 with EPERM (the runc
+ * lesson: prove the cwd is inside the new root). */
+int jail_cwd_is(const char *want);
+
+/*
+ * Steps the jail's PID 1 and a world's share (jail_contain.c).  Drop every
  * capability (bounding set, ambient, capset to zero, then checked), and
  * set no_new_privs (checked).  0, or -1 with errno.
  */
@@ -116,6 +196,39 @@ int jail_pdeathsig(pid_t parent);
 /* In a new user namespace: setgroups "deny", then map inner to uid and
  * gid.  0, or -1 with errno and what failed written to detail (n bytes). */
 int jail_id_maps(int inner, uid_t uid, gid_t gid, char *detail, size_t n);
+
+/*
+ * The one fork (jail_fork.c).  spec says what the child is given before
+ * its own code runs, in this order, each step checked: its descriptors
+ * (fds[i] becomes i, -1 /dev/null; every other one closed), prepare(ctx)
+ * while its ids are still the parent's, its ids (JAIL_FORK_IDS: no
+ * supplementary groups, then uid and gid), its death signal, its signals
+ * unblocked, a session of its own.  NULL: a plain fork.  In the parent:
+ * the child's pid, or -1 with errno.  In the child: 0, with *failed NULL
+ * when every step succeeded, or naming the step that failed (errno set):
+ * the child must then end without running anything else.
+ */
+struct jail_child_spec {
+	unsigned	 flags;		/* JAIL_FORK_* */
+	const int	*fds;
+	unsigned	 nfds;		/* 0: the descriptors are left */
+	int		(*prepare)(void *ctx);	/* 0, or -1 with errno */
+	void		*ctx;
+	uid_t		 uid;		/* with JAIL_FORK_IDS */
+	gid_t		 gid;
+};
+#define JAIL_FORK_DEATHSIG	0x01u	/* SIGKILL when the parent dies */
+#define JAIL_FORK_PID1		0x02u	/* that, and getpid() must be 1 */
+#define JAIL_FORK_IDS		0x04u
+#define JAIL_FORK_SIGNALS	0x08u	/* every signal unblocked */
+#define JAIL_FORK_SESSION	0x10u	/* setsid() */
+#define JAIL_FORK_FLUSH		0x20u	/* the parent's stdio flushed first */
+#define JAIL_FORK_MAX_FDS	8
+pid_t jail_fork(const struct jail_child_spec *spec, const char **failed);
+/* Keep exactly fds[0..n) as descriptors 0..n-1 (-1: /dev/null, where
+ * there is one), those from cloexec_from on close-on-exec, and close
+ * every other one.  0, or -1 with errno. */
+int jail_fds_keep(const int *fds, unsigned n, unsigned cloexec_from);
 
 /* The jailed side: runs the first child and never returns. */
 void jail_child_main(const struct jail_plan *plan)
@@ -193,6 +306,14 @@ int jail_seccomp_compile_notify(struct jail_bpf *out);
  */
 int jail_seccomp_compile_table(struct jail_bpf *out, uint32_t action,
     const char *const *except, int (*more)(void *ctx, void *arg), void *arg);
+/* The one compiler of every other filter (a replica world's denylist,
+ * world/replica.c): a filter over a default of ALLOW, optimised as a
+ * tree, with what rules(ctx, arg) adds to the libseccomp context (0, or
+ * -1 with errno), exported into out.  0, or -1 with errno. */
+int jail_seccomp_compile_rules(struct jail_bpf *out,
+    int (*rules)(void *ctx, void *arg), void *arg);
+/* Load prog (no_new_privs must be set).  0, or -1 with errno. */
+int jail_seccomp_load(const struct jail_bpf *prog);
 /*
  * Install the SIGSYS reporter on report_fd and load prog (no_new_privs
  * must be set).  0, or -1 with errno.

@@ -31,12 +31,7 @@
 #include <unistd.h>
 
 #include "jail_int.h"
-
-#ifndef __NR_landlock_create_ruleset
-#define __NR_landlock_create_ruleset	444
-#define __NR_landlock_add_rule		445
-#define __NR_landlock_restrict_self	446
-#endif
+#include "jail_sys.h"
 
 #ifndef LANDLOCK_ACCESS_FS_REFER
 #define LANDLOCK_ACCESS_FS_REFER	(1ULL << 13)	/* ABI 2 */

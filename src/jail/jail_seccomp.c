@@ -110,7 +110,7 @@ on_sigsys(int sig, siginfo_t *si, void *uctx)
 	(void)sig;
 	(void)uctx;
 	if (sigsys_report_fd >= 0)
-		(void)jail_wire_send(sigsys_report_fd, WIRE_SECCOMP, &nr,
+		(void)jail_wire_send(sigsys_report_fd, WW_SECCOMP, &nr,
 		    sizeof nr, NULL, 0);
 	_exit(JAIL_EXIT_SECCOMP);
 }
@@ -318,6 +318,17 @@ jail_seccomp_compile_table(struct jail_bpf *out, uint32_t action,
 }
 
 int
+jail_seccomp_compile_rules(struct jail_bpf *out,
+    int (*rules)(void *ctx, void *arg), void *arg)
+{
+	scmp_filter_ctx ctx = new_filter(out);
+
+	if (ctx == NULL)
+		return -1;
+	return finish_filter(ctx, rules(ctx, arg), out);
+}
+
+int
 jail_seccomp_compile(struct jail_bpf *out)
 {
 	return compile(out, SCMP_ACT_TRAP);
@@ -330,9 +341,23 @@ jail_seccomp_compile_notify(struct jail_bpf *out)
 }
 
 int
-jail_seccomp_enforce(const struct jail_bpf *prog, int report_fd)
+jail_seccomp_load(const struct jail_bpf *prog)
 {
 	struct sock_fprog fprog;
+
+	if (prog == NULL || prog->insns == NULL || prog->len == 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	fprog.len = prog->len;
+	fprog.filter = prog->insns;
+	/* no_new_privs is already set (a step before). */
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog, 0, 0);
+}
+
+int
+jail_seccomp_enforce(const struct jail_bpf *prog, int report_fd)
+{
 	struct sigaction sa;
 
 	if (prog == NULL || prog->insns == NULL || prog->len == 0) {
@@ -346,8 +371,5 @@ jail_seccomp_enforce(const struct jail_bpf *prog, int report_fd)
 	sigsys_report_fd = report_fd;
 	if (sigaction(SIGSYS, &sa, NULL) == -1)
 		return -1;
-	fprog.len = prog->len;
-	fprog.filter = prog->insns;
-	/* no_new_privs is already set (the step before Landlock). */
-	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog, 0, 0);
+	return jail_seccomp_load(prog);
 }

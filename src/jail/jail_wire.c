@@ -1,9 +1,12 @@
 /*
- * jail_wire.c -- writing the frames the jail's processes exchange.
+ * jail_wire.c -- the one wire (jail_wire.h): writing a frame, and the
+ * checked reading of one, for the jail's processes and the worlds alike.
  *
- * A frame is a type byte, a u32 payload length and the payload (see
- * jail_int.h).  Writers live on the jailed side; the one reader of the
- * host pipe is jail.c, which parses frames from a bounded buffer.
+ * A frame is a type byte, a u32 payload length and the payload.  Writers
+ * live on the jailed side; readers (jail.c from a bounded buffer, the
+ * worlds' cpython.c from a socket) take each header through wire_head or
+ * wire_next, which check it against the reader's rule before the payload
+ * is used.
  *
  * Also here: the one write loop the jail's processes share, the one
  * whole-file write to /proc and cgroup files (jail_child.c, jail_cgroup.c
@@ -70,7 +73,7 @@ jail_write_all(int fd, const void *p, size_t n)
 }
 
 int
-jail_wire_send(int fd, enum wire_type type, const void *a, size_t alen,
+jail_wire_send(int fd, enum ww_type type, const void *a, size_t alen,
     const void *b, size_t blen)
 {
 	char head[WIRE_HEADER + 64];
@@ -101,16 +104,16 @@ jail_wire_send(int fd, enum wire_type type, const void *a, size_t alen,
 }
 
 int
-jail_wire_refuse(int fd, enum jail_step step, int err, const char *detail)
+jail_wire_refuse(int fd, int step, int err, const char *detail)
 {
 	char head[8];
 	uint32_t s = (uint32_t)step;
-	int32_t e = err;
+	int32_t e = err > 0 && err <= 4095 ? err : EIO;
 	size_t dlen = detail != NULL ? strnlen(detail, WIRE_DETAIL_MAX) : 0;
 
 	memcpy(head, &s, 4);
 	memcpy(head + 4, &e, 4);
-	return jail_wire_send(fd, WIRE_REFUSE, head, sizeof head, detail, dlen);
+	return jail_wire_send(fd, WW_REFUSE, head, sizeof head, detail, dlen);
 }
 
 bool
@@ -120,4 +123,44 @@ jail_is_flat_name(const char *name, size_t len)
 	    memchr(name, '/', len) == NULL && memchr(name, '\0', len) == NULL &&
 	    !(len == 1 && name[0] == '.') &&
 	    !(len == 2 && name[0] == '.' && name[1] == '.');
+}
+
+bool
+wire_head(const char head[WIRE_HEADER], wire_rule rule, const void *ctx,
+    struct wire_frame *f)
+{
+	struct wire_len lim;
+
+	f->type = (enum ww_type)(unsigned char)head[0];
+	memcpy(&f->len, head + 1, 4);
+	f->pay = NULL;
+	lim = rule(f->type, ctx);
+	return lim.min <= lim.max && f->len >= lim.min && f->len <= lim.max;
+}
+
+int
+wire_next(const char *buf, size_t buflen, size_t *off, wire_rule rule,
+    const void *ctx, struct wire_frame *f)
+{
+	size_t at = *off;
+
+	if (at >= buflen)
+		return 0;
+	if (buflen - at < WIRE_HEADER)
+		return -1;
+	if (!wire_head(buf + at, rule, ctx, f))
+		return -2;
+	if (f->len > buflen - at - WIRE_HEADER)
+		return -1;
+	f->pay = buf + at + WIRE_HEADER;
+	*off = at + WIRE_HEADER + f->len;
+	return 1;
+}
+
+struct wire_len
+wire_any(enum ww_type type, const void *ctx)
+{
+	(void)type;
+	(void)ctx;
+	return (struct wire_len){ 0, UINT32_MAX };
 }

@@ -223,13 +223,10 @@ f_value(struct dumper *d, const char *name, value v)
 	}
 }
 
-/* The fields of one node, in the ast module's _fields order. */
-static void
-dump_fields(struct dumper *d, const struct node *n)
+/* Statements, and the module and expression that hold them. */
+static bool
+stmt_fields(struct dumper *d, const struct node *n)
 {
-	const struct node *a;
-	size_t i;
-
 	switch (n->kind) {
 	case NODE_EXPRESSION:
 		f_node(d, "body", n->u.expression.body);
@@ -259,6 +256,23 @@ dump_fields(struct dumper *d, const struct node *n)
 		f_list(d, "names", n->u.importfrom.names);
 		f_int(d, "level", n->u.importfrom.level);
 		break;
+	case NODE_ALIAS:
+		f_str(d, "name", n->u.alias.name);
+		f_str(d, "asname", n->u.alias.asname);
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* Operators, lambda and the conditional expression. */
+static bool
+operator_fields(struct dumper *d, const struct node *n)
+{
+	size_t i;
+
+	switch (n->kind) {
 	case NODE_BOOLOP:
 		f_op(d, "op", ast_boolop_name(n->u.boolop.op));
 		f_list(d, "values", n->u.boolop.values);
@@ -285,6 +299,36 @@ dump_fields(struct dumper *d, const struct node *n)
 		f_node(d, "body", n->u.ifexp.body);
 		f_node(d, "orelse", n->u.ifexp.orelse);
 		break;
+	case NODE_COMPARE:
+		f_node(d, "left", n->u.compare.left);
+		if (scalar_phase(d)) {
+			sep(d, "ops");
+			if (!d->tree)
+				sbuf_addc(d->out, '[');
+			for (i = 0; i < n->u.compare.comparators.len; i++) {
+				if (i)
+					sbuf_adds(d->out, d->tree ? "," : ", ");
+				sbuf_adds(d->out,
+				    ast_cmpop_name(n->u.compare.ops[i]));
+				if (!d->tree)
+					sbuf_adds(d->out, "()");
+			}
+			if (!d->tree)
+				sbuf_addc(d->out, ']');
+		}
+		f_list(d, "comparators", n->u.compare.comparators);
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* Displays and comprehensions. */
+static bool
+display_fields(struct dumper *d, const struct node *n)
+{
+	switch (n->kind) {
 	case NODE_DICT:
 		f_list(d, "keys", n->u.dict.keys);
 		f_list(d, "values", n->u.dict.values);
@@ -308,25 +352,25 @@ dump_fields(struct dumper *d, const struct node *n)
 		f_node(d, "value", n->u.comp.value);
 		f_list(d, "generators", n->u.comp.generators);
 		break;
-	case NODE_COMPARE:
-		f_node(d, "left", n->u.compare.left);
-		if (scalar_phase(d)) {
-			sep(d, "ops");
-			if (!d->tree)
-				sbuf_addc(d->out, '[');
-			for (i = 0; i < n->u.compare.comparators.len; i++) {
-				if (i)
-					sbuf_adds(d->out, d->tree ? "," : ", ");
-				sbuf_adds(d->out,
-				    ast_cmpop_name(n->u.compare.ops[i]));
-				if (!d->tree)
-					sbuf_adds(d->out, "()");
-			}
-			if (!d->tree)
-				sbuf_addc(d->out, ']');
-		}
-		f_list(d, "comparators", n->u.compare.comparators);
+	case NODE_COMPREHENSION:
+		f_node(d, "target", n->u.comprehension.target);
+		f_node(d, "iter", n->u.comprehension.iter);
+		f_list(d, "ifs", n->u.comprehension.ifs);
+		f_int(d, "is_async", 0);
 		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* Primaries and atoms, and the parts of calls and lambdas. */
+static bool
+atom_fields(struct dumper *d, const struct node *n)
+{
+	const struct node *a;
+
+	switch (n->kind) {
 	case NODE_CALL:
 		f_node(d, "func", n->u.call.func);
 		f_list(d, "args", n->u.call.args);
@@ -367,12 +411,6 @@ dump_fields(struct dumper *d, const struct node *n)
 		f_node(d, "upper", n->u.slice.upper);
 		f_node(d, "step", n->u.slice.step);
 		break;
-	case NODE_COMPREHENSION:
-		f_node(d, "target", n->u.comprehension.target);
-		f_node(d, "iter", n->u.comprehension.iter);
-		f_list(d, "ifs", n->u.comprehension.ifs);
-		f_int(d, "is_async", 0);
-		break;
 	case NODE_ARGUMENTS:
 		a = n;
 		f_list(d, "posonlyargs", a->u.arguments.posonlyargs);
@@ -390,13 +428,18 @@ dump_fields(struct dumper *d, const struct node *n)
 		f_str(d, "arg", n->u.keyword.arg);
 		f_node(d, "value", n->u.keyword.value);
 		break;
-	case NODE_ALIAS:
-		f_str(d, "name", n->u.alias.name);
-		f_str(d, "asname", n->u.alias.asname);
-		break;
-	case NODE__COUNT:
-		break;
+	default:
+		return false;
 	}
+	return true;
+}
+
+/* The fields of one node, in the ast module's _fields order. */
+static void
+dump_fields(struct dumper *d, const struct node *n)
+{
+	(void)(stmt_fields(d, n) || operator_fields(d, n) ||
+	    display_fields(d, n) || atom_fields(d, n));
 }
 
 static void

@@ -95,30 +95,22 @@ fstring_expr(struct parser *p, uint32_t start, uint32_t end)
 }
 
 /*
- * One replacement field, from just after its '{' (at *pos) to its '}':
- *   field -> expr ['='] ['!' conversion] [':' format_spec] '}'
- * The end of the expression is found as 3.11's fstring_find_expr does:
- * brackets and quotes are tracked, and '!', ':', '=' or '}' outside them
- * end it.  Appends to parts (and the "x=" text of a debug field to lit).
+ * Where a field's expression, from start, ends: as 3.11's
+ * fstring_find_expr finds it, brackets and quotes are tracked, and '!',
+ * ':', '=' or '}' outside them end it.  false (the error set) when the
+ * field is not closed or holds what an expression part may not.
  */
 static bool
-fstring_field(struct parser *p, struct token t, uint32_t *pos, uint32_t end,
-    struct vec *parts, struct sbuf *lit)
+field_expr_end(struct parser *p, uint32_t start, uint32_t end,
+    uint32_t *expr_end)
 {
-	uint32_t i = *pos, expr_start = *pos, expr_end;
+	uint32_t i = start;
 	char stack[LEX_MAX_NESTING];
 	unsigned nest = 0;
 	int quote = 0;
 	unsigned qlen = 0;
-	int conversion = -1;
-	struct node *val, *fv, *spec = NULL;
-	bool debug = false;
 	const char *s = p->src;
 
-	if (p->fstring_level >= 2) {
-		ferror(p, i, "f-string: expressions nested too deeply");
-		return false;
-	}
 	for (; i < end; i++) {
 		char c = s[i];
 		if (c == '\\') {
@@ -162,7 +154,7 @@ fstring_field(struct parser *p, struct token t, uint32_t *pos, uint32_t end,
 		if (nest == 0 && c == '!' && !(i + 1 < end && s[i + 1] == '='))
 			break;
 		if (nest == 0 && c == '=' && !(i + 1 < end && s[i + 1] == '=') &&
-		    !(i > expr_start && strchr("=!<>", s[i - 1])))
+		    !(i > start && strchr("=!<>", s[i - 1])))
 			break;
 		if (c == ']' || c == ')' || c == '}') {
 			char open;
@@ -196,7 +188,81 @@ fstring_field(struct parser *p, struct token t, uint32_t *pos, uint32_t end,
 		ferror(p, i - 1, "f-string: expecting '}'");
 		return false;
 	}
-	expr_end = i;
+	*expr_end = i;
+	return true;
+}
+
+/*
+ * A field's format spec, from just after its ':' (at *pos) to the '}'
+ * that closes the field (*pos is left there): itself f-string parts, one
+ * level down, joined into *spec.
+ */
+static bool
+field_spec(struct parser *p, struct token t, uint32_t *pos, uint32_t end,
+    struct node **spec)
+{
+	struct vec sparts = { NULL, 0, 0 };
+	struct sbuf slit = SBUF_INIT;
+	const char *s = p->src;
+	uint32_t i = *pos, spec_start = i;
+	unsigned level = 0;
+
+	/* the spec runs to the '}' that closes this field */
+	for (; i < end; i++) {
+		if (s[i] == '{')
+			level++;
+		else if (s[i] == '}') {
+			if (level == 0)
+				break;
+			level--;
+		}
+	}
+	if (i >= end) {
+		ferror(p, i - 1, "f-string: expecting '}'");
+		return false;
+	}
+	p->fstring_level++;
+	fstring_parts(p, t, spec_start, i, &sparts, &slit);
+	p->fstring_level--;
+	if (p->failed) {	/* the spec's own error */
+		sbuf_free(&slit);
+		return false;
+	}
+	if (slit.len > 0)
+		vec_push(p, &sparts, str_constant(p, &slit, 0, 0));
+	sbuf_free(&slit);
+	*spec = mk(p, NODE_JOINEDSTR, t.start, tok_end(&t));
+	(*spec)->u.joinedstr.values = vec_list(&sparts);
+	for (size_t k = 0; k < sparts.len; k++) {
+		sparts.items[k]->start = t.start;
+		sparts.items[k]->end = tok_end(&t);
+	}
+	*pos = i;
+	return true;
+}
+
+/*
+ * One replacement field, from just after its '{' (at *pos) to its '}':
+ *   field -> expr ['='] ['!' conversion] [':' format_spec] '}'
+ * Appends to parts (and the "x=" text of a debug field to lit).
+ */
+static bool
+fstring_field(struct parser *p, struct token t, uint32_t *pos, uint32_t end,
+    struct vec *parts, struct sbuf *lit)
+{
+	uint32_t i = *pos, expr_start = *pos, expr_end;
+	int conversion = -1;
+	struct node *val, *fv, *spec = NULL;
+	bool debug = false;
+	const char *s = p->src;
+
+	if (p->fstring_level >= 2) {
+		ferror(p, i, "f-string: expressions nested too deeply");
+		return false;
+	}
+	if (!field_expr_end(p, expr_start, end, &expr_end))
+		return false;
+	i = expr_end;
 	val = fstring_expr(p, expr_start, expr_end);
 	if (val == NULL)
 		return false;
@@ -223,40 +289,9 @@ fstring_field(struct parser *p, struct token t, uint32_t *pos, uint32_t end,
 		i++;
 	}
 	if (i < end && s[i] == ':') {
-		struct vec sparts = { NULL, 0, 0 };
-		struct sbuf slit = SBUF_INIT;
-		uint32_t spec_start = ++i;
-		unsigned level = 0;
-		/* the spec runs to the '}' that closes this field */
-		for (; i < end; i++) {
-			if (s[i] == '{')
-				level++;
-			else if (s[i] == '}') {
-				if (level == 0)
-					break;
-				level--;
-			}
-		}
-		if (i >= end) {
-			ferror(p, i - 1, "f-string: expecting '}'");
+		i++;
+		if (!field_spec(p, t, &i, end, &spec))
 			return false;
-		}
-		p->fstring_level++;
-		fstring_parts(p, t, spec_start, i, &sparts, &slit);
-		p->fstring_level--;
-		if (p->failed) {	/* the spec's own error */
-			sbuf_free(&slit);
-			return false;
-		}
-		if (slit.len > 0)
-			vec_push(p, &sparts, str_constant(p, &slit, 0, 0));
-		sbuf_free(&slit);
-		spec = mk(p, NODE_JOINEDSTR, t.start, tok_end(&t));
-		spec->u.joinedstr.values = vec_list(&sparts);
-		for (size_t k = 0; k < sparts.len; k++) {
-			sparts.items[k]->start = t.start;
-			sparts.items[k]->end = tok_end(&t);
-		}
 	}
 	if (i >= end || s[i] != '}') {
 		ferror(p, i < end ? i : i - 1, "f-string: expecting '}'");

@@ -6,8 +6,9 @@
  *
  *   parse.c		the entry points: parse_input, parse_is_incomplete,
  *			parse_format_error, and the checks around a whole input
- *   parse_expr.c	expressions: atoms, displays, primaries, operators,
+ *   parse_expr.c	expressions: atoms, primaries, operators, lambda,
  *			targets, and numbers
+ *   parse_display.c	tuples, lists, dicts, sets and their comprehensions
  *   parse_string.c	string and bytes literals and their escapes
  *   parse_fstring.c	f-strings: their fields parsed by a sub-parser
  *   parse_stmt.c	the simple statements: assignments, imports
@@ -74,6 +75,18 @@ const char *expr_name(const struct node *n);
 const struct node *invalid_target(const struct node *t);
 void set_store(struct node *t);
 const char *identifier(struct parser *p, const struct token *t);
+/* the rules parse_display.c's displays are made of */
+struct node *named_expression(struct parser *p);
+struct node *star_named_expression(struct parser *p);
+struct node *disjunction(struct parser *p);
+struct node *bitwise_or(struct parser *p);
+bool check_target(struct parser *p, struct node *t);
+
+/* ---- parse_display.c ---- */
+bool comprehensions(struct parser *p, struct vec *gens);
+struct node *paren(struct parser *p);
+struct node *list_display(struct parser *p);
+struct node *brace_display(struct parser *p);
 
 /* ---- parse_string.c ---- */
 struct node *strings(struct parser *p);

@@ -23,13 +23,26 @@
 #include "unicode.h"
 
 #define X_NAME(e, name) name,
-#define X_VNAME(e, name, word) name,
+#define X_VNAME(e, name, word, colour, refusal) name,
 static const char *const verdict_names[] = { VERDICTS(X_VNAME) };
 #undef X_VNAME
-#define X_VWORD(e, name, word) word,
+#define X_VWORD(e, name, word, colour, refusal) word,
 static const char *const verdict_words[] = { VERDICTS(X_VWORD) };
 #undef X_VWORD
-static const char *const layer_names[] = { LAYERS(X_NAME) };
+#define X_VCOLOUR(e, name, word, colour, refusal) VERDICT_COLOUR_##colour,
+static const enum verdict_colour verdict_colours[] = {
+	VERDICTS(X_VCOLOUR)
+};
+#undef X_VCOLOUR
+#define X_VREFUSAL(e, name, word, colour, refusal) refusal,
+static const bool verdict_refusals[] = { VERDICTS(X_VREFUSAL) };
+#undef X_VREFUSAL
+#define X_LNAME(e, name, refuser) name,
+static const char *const layer_names[] = { LAYERS(X_LNAME) };
+#undef X_LNAME
+#define X_LREFUSER(e, name, refuser) refuser,
+static const char *const layer_refusers[] = { LAYERS(X_LREFUSER) };
+#undef X_LREFUSER
 static const char *const kind_names[] = { KINDS(X_NAME) };
 #undef X_NAME
 
@@ -37,6 +50,24 @@ const char *record_verdict_name(enum verdict v) { return verdict_names[v]; }
 const char *record_verdict_word(enum verdict v) { return verdict_words[v]; }
 const char *record_layer_name(enum layer l) { return layer_names[l]; }
 const char *record_kind_name(enum input_kind k) { return kind_names[k]; }
+
+enum verdict_colour
+record_verdict_colour(enum verdict v)
+{
+	return verdict_colours[v];
+}
+
+bool
+record_verdict_is_refusal(enum verdict v)
+{
+	return verdict_refusals[v];
+}
+
+const char *
+record_layer_refuser(enum layer l)
+{
+	return layer_refusers[l];
+}
 
 const char *
 record_layer_word(const struct record *r)

@@ -33,39 +33,53 @@ struct sbuf;
 	X(GVISOR,  "jail:gvisor")
 
 /*
- * X(enum suffix, name in records, the word on screen).  One vocabulary:
- * the screen, the records, :summary, the handout and the docs use these
- * words and no others.  LANDED: an attack did its damage, in the unsafe
- * path's throwaway copy.  BYPASSED: a weak filter admitted code it
- * should have refused, whatever happened next.  INSIDE: the code did
- * damage inside the jail's own copy; the host is untouched.
+ * X(enum suffix, name in records, the word on screen, its colour, a
+ * refusal).  One vocabulary: the screen, the records, :summary, the
+ * handout and the docs use these words and no others.  LANDED: an attack
+ * did its damage, in the unsafe path's throwaway copy.  BYPASSED: a weak
+ * filter admitted code it should have refused, whatever happened next.
+ * INSIDE: the code did damage inside the jail's own copy; the host is
+ * untouched.  Its colour is the screen's class for it (enum
+ * verdict_colour).  A refusal's word names the layer that refused, "by"
+ * its refuser (LAYERS): "BLOCKED by the command allowlist: ...".
  */
-#define VERDICTS(X)					\
-	X(OK,        "ok",        "ok")			\
-	X(BLOCKED,   "blocked",   "BLOCKED")		\
-	X(ERROR,     "error",     "error")		\
-	X(LANDED,    "landed",    "LANDED")		\
-	X(CONTAINED, "contained", "CONTAINED")		\
-	X(BYPASSED,  "bypassed",  "BYPASSED")		\
-	X(INSIDE,    "inside",    "INSIDE")
+#define VERDICTS(X)							\
+	X(OK,        "ok",        "ok",        OK,        false)	\
+	X(BLOCKED,   "blocked",   "BLOCKED",   BLOCKED,   true)	\
+	X(ERROR,     "error",     "error",     ERROR,     false)	\
+	X(LANDED,    "landed",    "LANDED",    DAMAGE,    false)	\
+	X(CONTAINED, "contained", "CONTAINED", CONTAINED, true)	\
+	X(BYPASSED,  "bypassed",  "BYPASSED",  DAMAGE,    false)	\
+	X(INSIDE,    "inside",    "INSIDE",    INSIDE,    false)
 
-/* The layers an input passes, in the order it meets them. */
-#define LAYERS(X)				\
-	X(PARSE,       "parse")			\
-	X(ALLOWLIST,   "allowlist")		\
-	X(COMMANDS,    "commands")		\
-	X(BUDGET,      "budget")		\
-	X(SURFACE,     "surface")		\
-	X(NETWORK,     "network")		\
-	X(IDEMPOTENCY, "idempotency")		\
-	X(LIMITS,      "limits")		\
-	X(EVAL,        "eval")			\
-	X(NAMESPACE,   "namespace")		\
-	X(LANDLOCK,    "landlock")		\
-	X(SECCOMP,     "seccomp")		\
-	X(RLIMIT,      "rlimit")		\
-	X(TIMEOUT,     "timeout")		\
-	X(GVISOR,      "gvisor")
+/* The colours a screen shows verdicts in: harm done (LANDED, BYPASSED)
+ * is one. */
+#define VERDICT_COLOURS(X)			\
+	X(OK) X(BLOCKED) X(ERROR) X(DAMAGE) X(CONTAINED) X(INSIDE)
+
+/*
+ * The layers an input passes, in the order it meets them: X(enum suffix,
+ * name in records, its name as a refusal's word gives it, or NULL where
+ * the reason names it itself: "budget exhausted ...", "host ... is not
+ * reachable (no network)").  The allowlist layer is the policy's filter
+ * ("the allowlist", "the dunder filter"), named by the policy.
+ */
+#define LAYERS(X)						\
+	X(PARSE,       "parse",       NULL)			\
+	X(ALLOWLIST,   "allowlist",   NULL)			\
+	X(COMMANDS,    "commands",    "the command allowlist")	\
+	X(BUDGET,      "budget",      NULL)			\
+	X(SURFACE,     "surface",     NULL)			\
+	X(NETWORK,     "network",     NULL)			\
+	X(IDEMPOTENCY, "idempotency", NULL)			\
+	X(LIMITS,      "limits",      NULL)			\
+	X(EVAL,        "eval",        NULL)			\
+	X(NAMESPACE,   "namespace",   "the namespaces")		\
+	X(LANDLOCK,    "landlock",    "Landlock")		\
+	X(SECCOMP,     "seccomp",     "seccomp")		\
+	X(RLIMIT,      "rlimit",      "an rlimit")		\
+	X(TIMEOUT,     "timeout",     "the timeout")		\
+	X(GVISOR,      "gvisor",      "gVisor")
 
 #define KINDS(X)				\
 	X(CODE,    "code")			\
@@ -74,10 +88,13 @@ struct sbuf;
 #define X_ENUM(e, name) PATH_##e,
 enum path_id { PATHS(X_ENUM) PATH__COUNT };
 #undef X_ENUM
-#define X_ENUM(e, name, word) VERDICT_##e,
+#define X_ENUM(e, name, word, colour, refusal) VERDICT_##e,
 enum verdict { VERDICTS(X_ENUM) VERDICT__COUNT };
 #undef X_ENUM
-#define X_ENUM(e, name) LAYER_##e,
+#define X_ENUM(c) VERDICT_COLOUR_##c,
+enum verdict_colour { VERDICT_COLOURS(X_ENUM) VERDICT_COLOUR__COUNT };
+#undef X_ENUM
+#define X_ENUM(e, name, refuser) LAYER_##e,
 enum layer { LAYERS(X_ENUM) LAYER__COUNT };
 #undef X_ENUM
 #define X_ENUM(e, name) KIND_##e,
@@ -88,6 +105,14 @@ const char *record_path_name(enum path_id p);
 const char *record_verdict_name(enum verdict v);
 /* The verdict's word on screen: "LANDED", "BLOCKED", "ok". */
 const char *record_verdict_word(enum verdict v);
+/* The colour a screen shows it in. */
+enum verdict_colour record_verdict_colour(enum verdict v);
+/* Is it a refusal, its word followed by who refused ("BLOCKED by ...")? */
+bool record_verdict_is_refusal(enum verdict v);
+/* The layer as a refusal names it ("seccomp", "the command allowlist"),
+ * or NULL: the allowlist (the policy names its filter), or a layer whose
+ * reason says it. */
+const char *record_layer_refuser(enum layer l);
 const char *record_layer_name(enum layer l);
 /* The layer that decided r, as a screen names it: its name, except the
  * allowlist layer under a weak policy, named for its filter ("dunder

@@ -29,27 +29,33 @@
  * boundary did not refuse, as on a jail's path.
  */
 static const char *
-harm_of(struct arena *a, const struct effect *effects, size_t n,
-    bool inside, const char **cat)
+harm_category(const struct effect *effects, size_t n, bool inside)
 {
 	static const char *const severity[] = {
 		"damage", "exfiltration", "disclosure", "resource exhaustion",
 		"process"
 	};
-	struct sbuf b = SBUF_INIT;
-	const char *s;
 	size_t i, k;
 
-	*cat = NULL;
-	for (k = 0; k < sizeof severity / sizeof severity[0] && !*cat; k++)
+	for (k = 0; k < sizeof severity / sizeof severity[0]; k++)
 		for (i = 0; i < n; i++)
 			if (effects[i].category != NULL &&
 			    strcmp(effects[i].category, severity[k]) == 0 &&
 			    (!inside || (!effects[i].denied && k != 1 &&
-			    k < 3))) {
-				*cat = severity[k];
-				break;
-			}
+			    k < 3)))
+				return severity[k];
+	return NULL;
+}
+
+static const char *
+harm_of(struct arena *a, const struct effect *effects, size_t n,
+    bool inside, const char **cat)
+{
+	struct sbuf b = SBUF_INIT;
+	const char *s;
+	size_t i;
+
+	*cat = harm_category(effects, n, inside);
 	if (*cat == NULL)
 		return NULL;
 	for (i = 0; i < n; i++) {
@@ -86,6 +92,14 @@ only_programs(const struct trace_step *st)
 		    strcmp(st->effects[i].op, "exit") != 0)))
 			return false;
 	return true;
+}
+
+bool
+trace_lands(const struct trace_step *st)
+{
+	return st->r->verdict == VERDICT_OK && st->path == PATH_UNSAFE &&
+	    harm_category(st->effects, st->neffects, false) != NULL &&
+	    !only_programs(st);
 }
 
 /*
@@ -184,44 +198,27 @@ value_outcome(const struct trace_step *st, const char *repr)
 
 /*
  * Who refused, as a verdict names it: the policy's filter ("the
- * allowlist", "the dunder filter", "the blocklist"), the command
- * allowlist, or the jail's layer; gVisor on its path.  NULL where the
- * reason names it itself ("budget exhausted ...", "host ... is not
- * reachable (no network)", "... exceeds the cap of ...").
+ * allowlist", "the dunder filter", "the blocklist"), else the layer's
+ * refuser (record.h: the command allowlist, the jail's layer), gVisor on
+ * its path.  NULL where the reason names it itself ("budget exhausted
+ * ...", "host ... is not reachable (no network)", "... exceeds the cap
+ * of ...").
  */
 static const char *
 refuser(const struct trace_step *st)
 {
 	if (st->r->verdict == VERDICT_CONTAINED && st->gvisor)
-		return "gVisor";
-	switch (st->r->layer) {
-	case LAYER_ALLOWLIST:
+		return record_layer_refuser(LAYER_GVISOR);
+	if (st->r->layer == LAYER_ALLOWLIST)
 		return st->filter;
-	case LAYER_COMMANDS:
-		return "the command allowlist";
-	case LAYER_NAMESPACE:
-		return "the namespaces";
-	case LAYER_LANDLOCK:
-		return "Landlock";
-	case LAYER_SECCOMP:
-		return "seccomp";
-	case LAYER_RLIMIT:
-		return "an rlimit";
-	case LAYER_TIMEOUT:
-		return "the timeout";
-	case LAYER_GVISOR:
-		return "gVisor";
-	default:
-		return NULL;
-	}
+	return record_layer_refuser(st->r->layer);
 }
 
 /* "BLOCKED by the allowlist: REASON", "CONTAINED by seccomp: REASON". */
 static const char *
 refusal(const struct trace_step *st, const char *reason)
 {
-	const char *word = st->r->verdict == VERDICT_CONTAINED ?
-	    "CONTAINED" : "BLOCKED";
+	const char *word = record_verdict_word(st->r->verdict);
 	const char *who = refuser(st);
 
 	return who != NULL ? arena_printf(st->a, "%s by %s: %s", word, who,
@@ -273,26 +270,23 @@ trace_render(const struct trace_step *st)
 			    st->raised_after);
 		r->reason = arena_printf(st->a, "%s let this through "
 		    "\xe2\x80\x94 %s", st->filter, sim ? sim : "it ran");
-		outcome = arena_printf(st->a, "BYPASSED: %s", r->reason);
-	} else if ((r->verdict == VERDICT_OK && st->path == PATH_UNSAFE) ||
-	    r->verdict == VERDICT_LANDED) {
+		outcome = arena_printf(st->a, "%s: %s",
+		    record_verdict_word(VERDICT_BYPASSED), r->reason);
+	} else if (r->verdict == VERDICT_LANDED) {
 		/* the harm done, where it was done: once on the row */
 		const char *cat;
 		const char *harm = harm_of(st->a, st->effects, st->neffects,
 		    false, &cat);
-		if (harm == NULL && r->verdict == VERDICT_LANDED)
+		if (harm == NULL)
 			harm = r->reason;
-		if (harm != NULL && r->verdict == VERDICT_OK &&
-		    only_programs(st))
-			harm = NULL;	/* (a program that did no harm) */
 		if (harm != NULL) {
 			const char *then = st->raised_after != NULL ?
 			    arena_printf(st->a, "; then %s", st->raised_after) :
 			    "";
-			r->verdict = VERDICT_LANDED;
 			r->reason = arena_printf(st->a, "in a throwaway copy: "
 			    "%s%s", harm, then);
-			outcome = arena_printf(st->a, "LANDED %s", r->reason);
+			outcome = arena_printf(st->a, "%s %s",
+			    record_verdict_word(VERDICT_LANDED), r->reason);
 			/* the essay's words, for its "wording essay" */
 			r->essay_outcome = decorate(st, arena_printf(st->a,
 			    "[SIMULATED %s] %s%s", cat ? cat : "damage", harm,
@@ -309,7 +303,8 @@ trace_render(const struct trace_step *st)
 		    harm ? harm : "it did harm",
 		    st->raised_after ? "; then " : "",
 		    st->raised_after ? st->raised_after : "");
-		outcome = arena_printf(st->a, "INSIDE %s", r->reason);
+		outcome = arena_printf(st->a, "%s %s",
+		    record_verdict_word(VERDICT_INSIDE), r->reason);
 	}
 	/* SHOWN: the code as a Python string repr, a command as typed. */
 	{
@@ -332,25 +327,22 @@ trace_render(const struct trace_step *st)
 		}
 	}
 	if (outcome == NULL) {
-		switch (r->verdict) {
-		case VERDICT_BLOCKED:
-		case VERDICT_CONTAINED:
+		if (record_verdict_is_refusal(r->verdict)) {
 			outcome = refusal(st, r->reason);
+			/* (the essay has one word for a refusal) */
 			if (st->essay != NULL)
 				r->essay_outcome = decorate(st,
-				    arena_printf(st->a, "BLOCKED: %s",
+				    arena_printf(st->a, "%s: %s",
+				    record_verdict_word(VERDICT_BLOCKED),
 				    st->essay));
-			break;
-		case VERDICT_ERROR:
+		} else if (r->verdict == VERDICT_ERROR)
 			outcome = r->reason;
-			break;
-		default:
+		else {
 			outcome = value_outcome(st, r->result ? r->result :
 			    "None");
 			if (r->result == NULL && !is_command)
-				outcome = "ok";
+				outcome = record_verdict_word(VERDICT_OK);
 			outcome = with_printed(st, r, outcome);
-			break;
 		}
 	}
 	outcome = decorate(st, outcome);

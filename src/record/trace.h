@@ -32,9 +32,17 @@ struct trace_step {
 };
 
 /*
+ * Does the step land: an ok on the unsafe path whose effects did harm
+ * (more than running a program)?  The session makes its verdict LANDED
+ * before it renders it; trace_render decides no verdict.
+ */
+bool trace_lands(const struct trace_step *st);
+
+/*
  * Say the record's outcome: set r->outcome, r->shown, r->essay_outcome
- * and its trace line (record_set_line), in st->a.  A bypass gets its
- * reason, and an unsafe ok with harmful effects becomes "simulated".
+ * and its trace line (record_set_line), in st->a, and the reason of
+ * harm done or let through (LANDED, INSIDE, BYPASSED): its words.  The
+ * verdict it does not change.
  */
 void trace_render(const struct trace_step *st);
 

@@ -269,202 +269,323 @@ parse_number(const char *v, uint64_t max, uint64_t *out)
 	return true;
 }
 
+/* One "key = value" line of a policy file, where it is and what it goes
+ * into: what every key's setter below is given. */
+struct setting {
+	struct owned_policy		*op;
+	struct policy			*p;
+	const struct policy_names	*names;	/* NULL: names not checked */
+	const char			*file;
+	unsigned			 line;
+	char				**err;
+};
+
+static bool
+bad(const struct setting *s, const char *what, const char *arg)
+{
+	return fail(s->err, s->file, s->line, what, arg);
+}
+
+static bool
+key_name(const struct setting *s, const char *key, const char *val)
+{
+	struct policy *p = s->p;
+
+	(void)key;
+	p->name = words(s->op, val)[0];
+	if (p->name == NULL)
+		return bad(s, "name wants a word", NULL);
+	return true;
+}
+
+static bool
+key_nodes(const struct setting *s, const char *key, const char *val)
+{
+	struct policy *p = s->p;
+	const char *const *w;
+	size_t i;
+
+	(void)key;
+	p->nodes = 0;
+	for (w = words(s->op, val); *w; w++) {
+		for (i = 0; i < NODE__COUNT; i++)
+			if (strcmp(ast_kind_name((enum node_kind)i),
+			    *w) == 0)
+				break;
+		if (i == NODE__COUNT)
+			return bad(s, "unknown node type", *w);
+		p->nodes |= BIT(i);
+	}
+	/* comparison and boolean operators listed earlier keep their
+	 * nodes */
+	if (p->cmpops != 0)
+		p->nodes |= BIT(NODE_COMPARE);
+	if (p->boolops != 0)
+		p->nodes |= BIT(NODE_BOOLOP);
+	return true;
+}
+
+static bool
+key_operators(const struct setting *s, const char *key, const char *val)
+{
+	struct policy *p = s->p;
+	const char *const *w;
+	size_t i;
+
+	(void)key;
+	p->binops = p->unaryops = 0;
+	for (w = words(s->op, val); *w; w++) {
+		bool found = false;
+		for (i = 0; i < BINOP__COUNT && !found; i++)
+			if (strcmp(ast_binop_symbol(i), *w) == 0) {
+				p->binops |= (uint32_t)BIT(i);
+				found = true;
+			}
+		for (i = 0; i < UNARYOP__COUNT && !found; i++) {
+			const char *sym = ast_unaryop_symbol(i);
+			char u[8];
+			snprintf(u, sizeof u, "%su", sym);
+			if (strcmp(u, *w) == 0 || (strcmp(sym, "not") == 0 &&
+			    strcmp(*w, "not") == 0) ||
+			    (strcmp(sym, "~") == 0 && strcmp(*w, "~") == 0)) {
+				p->unaryops |= (uint32_t)BIT(i);
+				found = true;
+			}
+		}
+		if (!found)
+			return bad(s, "unknown operator", *w);
+	}
+	return true;
+}
+
+static bool
+key_compare(const struct setting *s, const char *key, const char *val)
+{
+	struct policy *p = s->p;
+	const char *const *w;
+	size_t i;
+
+	(void)key;
+	p->cmpops = 0;
+	for (w = words(s->op, val); *w; w++) {
+		for (i = 0; i < CMPOP__COUNT; i++) {
+			char sym[16];
+			size_t k;
+			snprintf(sym, sizeof sym, "%s", ast_cmpop_symbol(i));
+			for (k = 0; sym[k]; k++)
+				if (sym[k] == ' ')
+					sym[k] = '-';
+			if (strcmp(sym, *w) == 0)
+				break;
+		}
+		if (i == CMPOP__COUNT)
+			return bad(s, "unknown comparison", *w);
+		p->cmpops |= (uint32_t)BIT(i);
+	}
+	if (p->cmpops != 0)	/* the operators imply the node */
+		p->nodes |= BIT(NODE_COMPARE);
+	return true;
+}
+
+static bool
+key_boolops(const struct setting *s, const char *key, const char *val)
+{
+	struct policy *p = s->p;
+	const char *const *w;
+
+	(void)key;
+	p->boolops = 0;
+	for (w = words(s->op, val); *w; w++) {
+		if (strcmp(*w, "and") == 0)
+			p->boolops |= BIT(BOOLOP_AND);
+		else if (strcmp(*w, "or") == 0)
+			p->boolops |= BIT(BOOLOP_OR);
+		else
+			return bad(s, "unknown boolean operator", *w);
+	}
+	if (p->boolops != 0)
+		p->nodes |= BIT(NODE_BOOLOP);
+	return true;
+}
+
+/* Every word is one known gets (none is checked without names). */
+static bool
+all_known(const struct setting *s, const char *const *w,
+    bool (*known)(const char *name), const char *unknown)
+{
+	for (; known != NULL && *w; w++)
+		if (!known(*w))
+			return bad(s, unknown, *w);
+	return true;
+}
+
+static bool
+key_calls(const struct setting *s, const char *key, const char *val)
+{
+	(void)key;
+	s->p->calls = words(s->op, val);
+	/* only names a builtin answers to: a typo is caught here, not
+	 * as a NameError in front of the class */
+	return all_known(s, s->p->calls,
+	    s->names ? s->names->is_builtin : NULL, "unknown builtin");
+}
+
+static bool
+key_commands(const struct setting *s, const char *key, const char *val)
+{
+	(void)key;
+	s->p->commands = words(s->op, val);
+	return all_known(s, s->p->commands,
+	    s->names ? s->names->is_command : NULL, "unknown command");
+}
+
+/* blocked-words, hosts: words, unchecked. */
+static bool
+key_words(const struct setting *s, const char *key, const char *val)
+{
+	if (strcmp(key, "hosts") == 0)
+		s->p->hosts = words(s->op, val);
+	else
+		s->p->blocked_words = words(s->op, val);
+	return true;
+}
+
+/* call-rule, names, attributes, object-model: one word of a few. */
+static bool
+key_rule(const struct setting *s, const char *key, const char *val)
+{
+	struct policy *p = s->p;
+	const char *v = words(s->op, val)[0];
+
+	if (v == NULL)
+		return bad(s, "missing value for", key);
+	if (strcmp(key, "call-rule") == 0 && strcmp(v, "named") == 0)
+		p->call_rule = CALLS_NAMED;
+	else if (strcmp(key, "call-rule") == 0 && strcmp(v, "any") == 0)
+		p->call_rule = CALLS_ANY;
+	else if (strcmp(key, "names") == 0 && strcmp(v, "calls") == 0)
+		p->name_rule = NAMES_CALLS;
+	else if (strcmp(key, "names") == 0 && strcmp(v, "all") == 0)
+		p->name_rule = NAMES_ALL;
+	else if (strcmp(key, "attributes") == 0 &&
+	    strcmp(v, "all") == 0)
+		p->attr_rule = ATTRS_ALL;
+	else if (strcmp(key, "attributes") == 0 &&
+	    strcmp(v, "public") == 0)
+		p->attr_rule = ATTRS_PUBLIC;
+	else if (strcmp(key, "object-model") == 0 &&
+	    (strcmp(v, "yes") == 0 || strcmp(v, "no") == 0))
+		p->object_model = strcmp(v, "yes") == 0;
+	else
+		return bad(s, "bad value", v);
+	return true;
+}
+
+/* max-steps, max-int-bits, max-seq-len, max-str-bytes: a positive cap. */
+static bool
+key_cap(const struct setting *s, const char *key, const char *val)
+{
+	static const struct { const char *key; size_t off; uint64_t max; }
+	    caps[] = {
+		{ "max-steps", offsetof(struct limits, max_steps),
+		  UINT64_C(1) << 40 },
+		{ "max-int-bits", offsetof(struct limits, max_int_bits),
+		  UINT64_C(1) << 32 },
+		{ "max-seq-len", offsetof(struct limits, max_seq_len),
+		  UINT64_C(1) << 32 },
+		{ "max-str-bytes", offsetof(struct limits, max_str_bytes),
+		  UINT64_C(1) << 32 },
+	};
+	uint64_t n;
+	size_t i;
+
+	for (i = 0; i < sizeof caps / sizeof caps[0]; i++)
+		if (strcmp(key, caps[i].key) == 0) {
+			if (!parse_number(val, caps[i].max, &n) || n == 0)
+				return bad(s, "wants a positive number:", key);
+			*(uint64_t *)((char *)&s->p->limits + caps[i].off) = n;
+			return true;
+		}
+	return bad(s, "unknown key", key);	/* not reached: see keys[] */
+}
+
+static bool
+key_max_depth(const struct setting *s, const char *key, const char *val)
+{
+	uint64_t n;
+
+	(void)key;
+	if (!parse_number(val, 5000, &n) || n == 0)
+		return bad(s, "max-depth wants 1 to 5000", NULL);
+	s->p->limits.max_depth = (unsigned)n;
+	return true;
+}
+
+static bool
+key_jail(const struct setting *s, const char *key, const char *val)
+{
+	const char *const *w = words(s->op, val);
+
+	(void)key;
+	if (w[0] == NULL || w[1] != NULL || (strcmp(w[0], "ns") != 0 &&
+	    strcmp(w[0], "gvisor") != 0))
+		return bad(s, "jail wants ns or gvisor", NULL);
+	s->p->jail = w[0];
+	return true;
+}
+
+static bool
+key_budget(const struct setting *s, const char *key, const char *val)
+{
+	uint64_t n;
+
+	(void)key;
+	if (!parse_number(val, 1000000, &n))
+		return bad(s, "budget wants 0 to 1000000", NULL);
+	s->p->budget = (unsigned)n;
+	return true;
+}
+
+/* Every key a policy file may set, and its setter: a key not here is
+ * "unknown key". */
+static const struct {
+	const char	*key;
+	bool		(*set)(const struct setting *, const char *key,
+			    const char *val);
+} policy_keys[] = {
+	{ "name", key_name },
+	{ "nodes", key_nodes },
+	{ "operators", key_operators },
+	{ "compare", key_compare },
+	{ "boolops", key_boolops },
+	{ "calls", key_calls },
+	{ "blocked-words", key_words },
+	{ "commands", key_commands },
+	{ "hosts", key_words },
+	{ "call-rule", key_rule },
+	{ "names", key_rule },
+	{ "attributes", key_rule },
+	{ "object-model", key_rule },
+	{ "max-steps", key_cap },
+	{ "max-int-bits", key_cap },
+	{ "max-seq-len", key_cap },
+	{ "max-str-bytes", key_cap },
+	{ "max-depth", key_max_depth },
+	{ "jail", key_jail },
+	{ "budget", key_budget },
+};
+
 static bool
 set_key(struct owned_policy *op, const struct policy_names *names,
     const char *name, unsigned line, const char *key, const char *val,
     char **err)
 {
-	struct policy *p = &op->p;
-	const char *const *w;
-	uint64_t n;
+	const struct setting s = { op, &op->p, names, name, line, err };
 	size_t i;
 
-	if (strcmp(key, "name") == 0) {
-		p->name = words(op, val)[0];
-		if (p->name == NULL)
-			return fail(err, name, line, "name wants a word", NULL);
-		return true;
-	}
-	if (strcmp(key, "nodes") == 0) {
-		p->nodes = 0;
-		for (w = words(op, val); *w; w++) {
-			for (i = 0; i < NODE__COUNT; i++)
-				if (strcmp(ast_kind_name((enum node_kind)i),
-				    *w) == 0)
-					break;
-			if (i == NODE__COUNT)
-				return fail(err, name, line, "unknown node type",
-				    *w);
-			p->nodes |= BIT(i);
-		}
-		/* comparison and boolean operators listed earlier keep their
-		 * nodes */
-		if (p->cmpops != 0)
-			p->nodes |= BIT(NODE_COMPARE);
-		if (p->boolops != 0)
-			p->nodes |= BIT(NODE_BOOLOP);
-		return true;
-	}
-	if (strcmp(key, "operators") == 0) {
-		p->binops = p->unaryops = 0;
-		for (w = words(op, val); *w; w++) {
-			bool found = false;
-			for (i = 0; i < BINOP__COUNT && !found; i++)
-				if (strcmp(ast_binop_symbol(i), *w) == 0) {
-					p->binops |= (uint32_t)BIT(i);
-					found = true;
-				}
-			for (i = 0; i < UNARYOP__COUNT && !found; i++) {
-				const char *s = ast_unaryop_symbol(i);
-				char u[8];
-				snprintf(u, sizeof u, "%su", s);
-				if (strcmp(u, *w) == 0 || (strcmp(s, "not") == 0 &&
-				    strcmp(*w, "not") == 0) ||
-				    (strcmp(s, "~") == 0 && strcmp(*w, "~") == 0)) {
-					p->unaryops |= (uint32_t)BIT(i);
-					found = true;
-				}
-			}
-			if (!found)
-				return fail(err, name, line, "unknown operator",
-				    *w);
-		}
-		return true;
-	}
-	if (strcmp(key, "compare") == 0) {
-		p->cmpops = 0;
-		for (w = words(op, val); *w; w++) {
-			for (i = 0; i < CMPOP__COUNT; i++) {
-				char s[16];
-				size_t k;
-				snprintf(s, sizeof s, "%s", ast_cmpop_symbol(i));
-				for (k = 0; s[k]; k++)
-					if (s[k] == ' ')
-						s[k] = '-';
-				if (strcmp(s, *w) == 0)
-					break;
-			}
-			if (i == CMPOP__COUNT)
-				return fail(err, name, line,
-				    "unknown comparison", *w);
-			p->cmpops |= (uint32_t)BIT(i);
-		}
-		if (p->cmpops != 0)	/* the operators imply the node */
-			p->nodes |= BIT(NODE_COMPARE);
-		return true;
-	}
-	if (strcmp(key, "boolops") == 0) {
-		p->boolops = 0;
-		for (w = words(op, val); *w; w++) {
-			if (strcmp(*w, "and") == 0)
-				p->boolops |= BIT(BOOLOP_AND);
-			else if (strcmp(*w, "or") == 0)
-				p->boolops |= BIT(BOOLOP_OR);
-			else
-				return fail(err, name, line, "unknown boolean "
-				    "operator", *w);
-		}
-		if (p->boolops != 0)
-			p->nodes |= BIT(NODE_BOOLOP);
-		return true;
-	}
-	if (strcmp(key, "calls") == 0) {
-		p->calls = words(op, val);
-		/* only names a builtin answers to: a typo is caught here, not
-		 * as a NameError in front of the class */
-		for (w = p->calls; names != NULL && *w; w++)
-			if (!names->is_builtin(*w))
-				return fail(err, name, line, "unknown builtin",
-				    *w);
-		return true;
-	}
-	if (strcmp(key, "blocked-words") == 0) {
-		p->blocked_words = words(op, val);
-		return true;
-	}
-	if (strcmp(key, "commands") == 0) {
-		p->commands = words(op, val);
-		for (w = p->commands; names != NULL && *w; w++)
-			if (!names->is_command(*w))
-				return fail(err, name, line, "unknown command",
-				    *w);
-		return true;
-	}
-	if (strcmp(key, "hosts") == 0) {
-		p->hosts = words(op, val);
-		return true;
-	}
-	if (strcmp(key, "call-rule") == 0 || strcmp(key, "names") == 0 ||
-	    strcmp(key, "attributes") == 0 || strcmp(key, "object-model") == 0) {
-		const char *v = words(op, val)[0];
-		if (v == NULL)
-			return fail(err, name, line, "missing value for", key);
-		if (strcmp(key, "call-rule") == 0 && strcmp(v, "named") == 0)
-			p->call_rule = CALLS_NAMED;
-		else if (strcmp(key, "call-rule") == 0 && strcmp(v, "any") == 0)
-			p->call_rule = CALLS_ANY;
-		else if (strcmp(key, "names") == 0 && strcmp(v, "calls") == 0)
-			p->name_rule = NAMES_CALLS;
-		else if (strcmp(key, "names") == 0 && strcmp(v, "all") == 0)
-			p->name_rule = NAMES_ALL;
-		else if (strcmp(key, "attributes") == 0 &&
-		    strcmp(v, "all") == 0)
-			p->attr_rule = ATTRS_ALL;
-		else if (strcmp(key, "attributes") == 0 &&
-		    strcmp(v, "public") == 0)
-			p->attr_rule = ATTRS_PUBLIC;
-		else if (strcmp(key, "object-model") == 0 &&
-		    (strcmp(v, "yes") == 0 || strcmp(v, "no") == 0))
-			p->object_model = strcmp(v, "yes") == 0;
-		else
-			return fail(err, name, line, "bad value", v);
-		return true;
-	}
-	{
-		static const struct { const char *key; size_t off; uint64_t max; }
-		    caps[] = {
-			{ "max-steps", offsetof(struct limits, max_steps),
-			  UINT64_C(1) << 40 },
-			{ "max-int-bits", offsetof(struct limits, max_int_bits),
-			  UINT64_C(1) << 32 },
-			{ "max-seq-len", offsetof(struct limits, max_seq_len),
-			  UINT64_C(1) << 32 },
-			{ "max-str-bytes", offsetof(struct limits, max_str_bytes),
-			  UINT64_C(1) << 32 },
-		};
-		for (i = 0; i < sizeof caps / sizeof caps[0]; i++)
-			if (strcmp(key, caps[i].key) == 0) {
-				if (!parse_number(val, caps[i].max, &n) || n == 0)
-					return fail(err, name, line, "wants a "
-					    "positive number:", key);
-				*(uint64_t *)((char *)&p->limits + caps[i].off) =
-				    n;
-				return true;
-			}
-	}
-	if (strcmp(key, "max-depth") == 0) {
-		if (!parse_number(val, 5000, &n) || n == 0)
-			return fail(err, name, line, "max-depth wants 1 to 5000",
-			    NULL);
-		p->limits.max_depth = (unsigned)n;
-		return true;
-	}
-	if (strcmp(key, "jail") == 0) {
-		w = words(op, val);
-		if (w[0] == NULL || w[1] != NULL || (strcmp(w[0], "ns") != 0 &&
-		    strcmp(w[0], "gvisor") != 0))
-			return fail(err, name, line, "jail wants ns or gvisor",
-			    NULL);
-		p->jail = w[0];
-		return true;
-	}
-	if (strcmp(key, "budget") == 0) {
-		if (!parse_number(val, 1000000, &n))
-			return fail(err, name, line, "budget wants 0 to 1000000",
-			    NULL);
-		p->budget = (unsigned)n;
-		return true;
-	}
+	for (i = 0; i < sizeof policy_keys / sizeof policy_keys[0]; i++)
+		if (strcmp(key, policy_keys[i].key) == 0)
+			return policy_keys[i].set(&s, key, val);
 	return fail(err, name, line, "unknown key", key);
 }
 

@@ -135,16 +135,25 @@ records_finish(struct step *st, const char *input, size_t len,
 	r->label = label ? arena_printf(st->a, "%s%s", label, st->kind->tag) :
 	    arena_printf(st->a, "%s %s%s", path_row(st->path)->adjective,
 	    cmdname ? cmdname : "code", st->kind->tag);
-	trace_render(&(struct trace_step){ .r = r, .a = st->a,
-	    .path = st->path, .input = input, .len = len,
-	    .is_command = cmdname != NULL, .effects = st->ev.effects.items,
-	    .neffects = st->ev.effects.n,
-	    .filter = policy_filter_name(st->s->policy),
-	    /* (trace.c's words for gVisor, until it reads the kind's) */
-	    .gvisor = st->kind->id == BOUNDARY_GVISOR,
-	    .world = st->world != NULL,
-	    .restarted = st->restarted, .resumed = st->resumed,
-	    .raised_after = st->raised_after, .essay = st->essay });
+	{
+		const struct trace_step ts = { .r = r, .a = st->a,
+		    .path = st->path, .input = input, .len = len,
+		    .is_command = cmdname != NULL,
+		    .effects = st->ev.effects.items,
+		    .neffects = st->ev.effects.n,
+		    .filter = policy_filter_name(st->s->policy),
+		    /* (trace.c's words for gVisor, until it reads the
+		     * kind's) */
+		    .gvisor = st->kind->id == BOUNDARY_GVISOR,
+		    .world = st->world != NULL,
+		    .restarted = st->restarted, .resumed = st->resumed,
+		    .raised_after = st->raised_after, .essay = st->essay };
+		/* harm done on the unsafe path lands: decided here, said
+		 * by trace_render */
+		if (trace_lands(&ts))
+			r->verdict = VERDICT_LANDED;
+		trace_render(&ts);
+	}
 }
 
 size_t

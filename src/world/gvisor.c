@@ -76,13 +76,7 @@
 #include "world.h"
 #include "world_int.h"
 #include "xalloc.h"
-
-#ifndef __NR_pidfd_open
-#define __NR_pidfd_open		434
-#endif
-#ifndef __NR_close_range
-#define __NR_close_range	436
-#endif
+#include "jail_sys.h"
 
 /* The worker's mount point, inside, and the CPython module's beside it
  * (pymod.c looks for it next to the program). */
@@ -413,58 +407,63 @@ chown_one(const char *path, const struct stat *sb, int flag,
 /*
  * As root, the child becomes the world's own id before runsc starts: in
  * the world's memory cgroup first where the machine has one (every
- * process runsc starts is then in it), then no groups, the id as every
- * uid and gid.  runsc runs --rootless as that id: its sandbox, gofer and
- * Sentry run as an id no one else on the host holds, not as nobody.
- * 0, or -1 with what failed in errfd.
+ * process runsc starts is then in it: this step, jail_fork's prepare),
+ * then no groups, the id as every uid and gid (jail_fork's ids).  runsc
+ * runs --rootless as that id: its sandbox, gofer and Sentry run as an id
+ * no one else on the host holds, not as nobody.  0, or -1 with what
+ * failed on descriptor 2 (runsc.err by then).
  */
 static int
-become_world(int errfd, uid_t id)
+world_cgroup(void *ctx)
 {
+	const uid_t *id = ctx;
 	char dir[PATH_MAX], why[256] = "";
 
 	if (jail_cgroup_prepare(dir, sizeof dir, why, sizeof why) == -1) {
-		dprintf(errfd, "memory cgroup: %s\n", why);
+		dprintf(2, "memory cgroup: %s\n", why);
 		return -1;
 	}
-	if (dir[0] != '\0' && jail_cgroup_enter(dir, (unsigned)id,
+	if (dir[0] != '\0' && jail_cgroup_enter(dir, (unsigned)*id,
 	    GVISOR_MEM_BYTES, why, sizeof why) == -1) {
-		dprintf(errfd, "memory cgroup: %s: %s\n", why,
-		    strerror(errno));
-		return -1;
-	}
-	if (setgroups(0, NULL) == -1 || setresgid(id, id, id) == -1 ||
-	    setresuid(id, id, id) == -1 || geteuid() == 0) {
-		dprintf(errfd, "cannot become the world's id %u: %s\n",
-		    (unsigned)id, strerror(errno));
+		dprintf(2, "memory cgroup: %s: %s\n", why, strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
-/* The child: runsc, with the socket as its stdin and stdout; as root,
- * in the world's cgroup and as its id first (become_world). */
-static void run_runsc(int sock, int errfd, pid_t parent, uid_t id,
-    char *const *argv) __attribute__((noreturn));
-
-static void
-run_runsc(int sock, int errfd, pid_t parent, uid_t id, char *const *argv)
+/* The child: runsc, with the socket as its stdin and stdout and
+ * runsc.err as its stderr, dying with the session, signals unblocked, in
+ * a session of its own (the terminal's ^C is not runsc's); as root, in
+ * the world's cgroup and as its id first (world_cgroup). */
+static pid_t
+fork_runsc(int sock, int errfd, uid_t id, char *const *argv)
 {
-	sigset_t none;
+	const int fds[3] = { sock, sock, errfd };
+	struct jail_child_spec spec = {
+		.flags = JAIL_FORK_DEATHSIG | JAIL_FORK_SIGNALS |
+		    JAIL_FORK_SESSION | JAIL_FORK_FLUSH,
+		.fds = fds,
+		.nfds = 3,
+	};
+	const char *failed;
+	pid_t pid;
 
-	if (id != 0 && become_world(errfd, id) == -1)
+	if (id != 0) {
+		spec.flags |= JAIL_FORK_IDS;
+		spec.prepare = world_cgroup;
+		spec.ctx = &id;
+		spec.uid = id;
+		spec.gid = id;
+	}
+	pid = jail_fork(&spec, &failed);
+	if (pid != 0)
+		return pid;
+	if (failed != NULL) {
+		if (strcmp(failed, "ids") == 0)
+			dprintf(2, "cannot become the world's id %u: %s\n",
+			    (unsigned)id, strerror(errno));
 		_exit(127);
-	/* (after the ids change: a change of credentials clears it) */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1 ||
-	    getppid() != parent)
-		_exit(127);
-	if (dup2(sock, 0) == -1 || dup2(sock, 1) == -1 ||
-	    dup2(errfd, 2) == -1 ||
-	    syscall(__NR_close_range, 3U, ~0U, 0U) == -1)
-		_exit(127);
-	sigemptyset(&none);
-	(void)sigprocmask(SIG_SETMASK, &none, NULL);
-	(void)setsid();		/* the terminal's ^C is not runsc's */
+	}
 	execv(argv[0], argv);
 	dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
 	_exit(127);
@@ -578,10 +577,7 @@ gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
 	argv[k++] = bundle;
 	argv[k++] = id;
 	argv[k] = NULL;
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0)
-		run_runsc(sock, errfd, getppid(), ids.uid, argv);
+	pid = fork_runsc(sock, errfd, ids.uid, argv);
 	close(errfd);
 	if (pid < 0) {
 		snprintf(why, n, "fork: %s", strerror(errno));
@@ -639,35 +635,34 @@ gvisor_failure(const struct gvisor_proc *g, char *why, size_t n)
 void
 gvisor_interrupt(struct gvisor_proc *g)
 {
+	static const int fds[3] = { -1, -1, -1 };	/* /dev/null */
+	struct jail_child_spec spec = {
+		.flags = JAIL_FORK_DEATHSIG | JAIL_FORK_SESSION |
+		    JAIL_FORK_FLUSH,
+		.fds = fds,
+		.nfds = 3,
+	};
+	const char *failed;
 	char sig[16];
-	pid_t pid, parent = getpid();
+	pid_t pid;
 
 	if (g->killer > 0 && waitpid(g->killer, NULL, WNOHANG) != 0)
 		g->killer = 0;		/* (the last one is done) */
 	if (g->pid <= 0 || g->runsc == NULL || g->killer > 0)
 		return;
 	snprintf(sig, sizeof sig, "%d", WORLD_INTERRUPT_SIGNAL);
-	fflush(NULL);
-	pid = fork();
+	/* as the id its runsc runs as, whose state it is */
+	if (g->uid != 0) {
+		spec.flags |= JAIL_FORK_IDS;
+		spec.uid = spec.gid = g->uid;
+	}
+	pid = jail_fork(&spec, &failed);
 	if (pid == 0) {
 		char *argv[] = { g->runsc, (char *)"--rootless", g->state,
 		    (char *)"kill", g->id, sig, NULL };
-		int devnull = open("/dev/null", O_RDWR);
 
-		if (devnull < 0 || dup2(devnull, 0) == -1 ||
-		    dup2(devnull, 1) == -1 || dup2(devnull, 2) == -1 ||
-		    syscall(__NR_close_range, 3U, ~0U, 0U) == -1)
-			_exit(127);
-		/* as the id its runsc runs as, whose state it is */
-		if (g->uid != 0 && (setgroups(0, NULL) == -1 ||
-		    setresgid(g->uid, g->uid, g->uid) == -1 ||
-		    setresuid(g->uid, g->uid, g->uid) == -1))
-			_exit(127);
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1 ||
-		    getppid() != parent)
-			_exit(127);
-		(void)setsid();
-		execv(argv[0], argv);
+		if (failed == NULL)
+			execv(argv[0], argv);
 		_exit(127);
 	}
 	if (pid > 0)
@@ -704,34 +699,9 @@ gvisor_reap(struct gvisor_proc *g)
 /* the worker, PID 1 inside the sandbox                               */
 /* ---------------------------------------------------------------- */
 
-static void refuse(int sock, enum world_step step, int err,
-    const char *detail) __attribute__((noreturn));
-
-static void
-refuse(int sock, enum world_step step, int err, const char *detail)
-{
-	char buf[8 + WW_MAX_DETAIL];
-	uint32_t s = step;
-	int32_t e = err > 0 && err <= 4095 ? err : EIO;
-	size_t n = strnlen(detail, WW_MAX_DETAIL);
-
-	memcpy(buf, &s, 4);
-	memcpy(buf + 4, &e, 4);
-	memcpy(buf + 8, detail, n);
-	(void)jail_wire_send(sock, (enum wire_type)WW_REFUSE, buf, 8 + n,
-	    NULL, 0);
-	_exit(JAIL_EXIT_SETUP);
-}
-
-static bool
-injected(int fail_at, enum world_step step)
-{
-	if (fail_at == (int)step) {
-		errno = ECANCELED;
-		return true;
-	}
-	return false;
-}
+/* The one refusal of a set-up (jail_int.h). */
+#define refuse(sock, step, err, detail) \
+	jail_refuse((sock), (step), (err), (detail))
 
 /*
  * 0 /dev/null, 1 and 2 the output file, 3 the socket, 4 the output, 5
@@ -790,38 +760,49 @@ worker_fds(int *sock)
 static int
 worker_rlimits(uint64_t as_base, uint64_t mem)
 {
-	const struct { int res; uint64_t v; } lim[] = {
+	const struct jail_limits lim = {
 		/* (plus the base; --memory's budget, world.h) */
-		{ RLIMIT_AS, world_as_over(mem) },
-		{ RLIMIT_CPU, WORLD_CPU_SECONDS },
-		{ RLIMIT_NPROC, WORLD_NPROC },
-		{ RLIMIT_FSIZE, WORLD_FSIZE_BYTES },
-		{ RLIMIT_NOFILE, WORLD_NOFILE },
-		{ RLIMIT_CORE, 0 }, { RLIMIT_MEMLOCK, 0 },
-		/* (not RLIMIT_MSGQUEUE, which this gVisor refuses to set:
-		 * its message queues are the Sentry's memory) */
+		.as_bytes = world_as_over(mem),
+		.cpu_seconds = WORLD_CPU_SECONDS, .nproc = WORLD_NPROC,
+		.fsize_bytes = WORLD_FSIZE_BYTES, .nofile = WORLD_NOFILE,
+		.within = true,
 	};
-	struct rlimit rl;
-	size_t i;
 
-	if (as_base == 0) {
-		errno = ENODATA;
-		return -1;
-	}
-	for (i = 0; i < sizeof lim / sizeof lim[0]; i++) {
-		rlim_t v = (rlim_t)(lim[i].v + (lim[i].res == RLIMIT_AS ?
-		    as_base : 0));
-
-		if (getrlimit(lim[i].res, &rl) == -1)
-			return -1;
-		if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < v)
-			v = rl.rlim_max;
-		rl.rlim_cur = rl.rlim_max = v;
-		if (setrlimit(lim[i].res, &rl) == -1)
-			return -1;
-	}
-	return 0;
+	return jail_set_rlimits(&lim, as_base);
 }
+
+/* The worker's set-up as steps (jail_walk): its stage. */
+struct worker {
+	int		 sock;
+	uint64_t	 mem;
+};
+
+static int
+step_fds(void *ctx, char *detail, size_t n)
+{
+	return worker_fds(&((struct worker *)ctx)->sock);
+}
+
+static int
+step_python(void *ctx, char *detail, size_t n)
+{
+	return pyrun_init(detail, n);
+}
+
+static int
+step_rlimits(void *ctx, char *detail, size_t n)
+{
+	return worker_rlimits(jail_mapped_bytes(), ((struct worker *)ctx)->mem);
+}
+
+/* The worker's set-up, walked once: runsc made the namespaces, the
+ * root, the ids and the filters (gVisor's), so what is left is its
+ * descriptors, CPython, and the world's limits. */
+static const struct jail_stepdef worker_steps[] = {
+	{ WORLD_STEP_FDS,	step_fds,	"the worker's descriptors" },
+	{ WORLD_STEP_PYTHON,	step_python,	NULL },
+	{ WORLD_STEP_RLIMITS,	step_rlimits,	NULL },
+};
 
 static void gvisor_worker(int fail_at, uint64_t mem)
     __attribute__((noreturn));
@@ -830,26 +811,24 @@ static void
 gvisor_worker(int fail_at, uint64_t mem)
 {
 	char why[WW_MAX_DETAIL] = "";
-	int sock = fcntl(0, F_DUPFD_CLOEXEC, 10);
+	struct worker wk = { fcntl(0, F_DUPFD_CLOEXEC, 10), mem };
+	const struct jail_walk walk = { fail_at, &wk.sock, why, sizeof why };
+	const char *failed;
+	int sock;
 	pid_t interp;
 
-	if (sock < 0)
+	if (wk.sock < 0)
 		_exit(JAIL_EXIT_SETUP);
-	if (injected(fail_at, WORLD_STEP_FDS) || worker_fds(&sock) == -1)
-		refuse(sock, WORLD_STEP_FDS, errno, "the worker's descriptors");
-	if (injected(fail_at, WORLD_STEP_PYTHON) ||
-	    pyrun_init(why, sizeof why) == -1)
-		refuse(sock, WORLD_STEP_PYTHON, errno ? errno : EIO, why);
-	if (injected(fail_at, WORLD_STEP_RLIMITS) ||
-	    worker_rlimits(jail_mapped_bytes(), mem) == -1)
-		refuse(sock, WORLD_STEP_RLIMITS, errno, "");
-	if ((interp = fork()) == -1)
+	jail_walk(&walk, worker_steps, sizeof worker_steps /
+	    sizeof worker_steps[0], &wk);
+	sock = wk.sock;
+	if ((interp = jail_fork(NULL, &failed)) == -1)
 		refuse(sock, WORLD_STEP_PYTHON, errno, "fork");
 	if (interp == 0) {
 		world_interp_group();
 		close(KEPT_STDOUT);
 		pyrun_after_fork();
-		if (jail_wire_send(sock, (enum wire_type)WW_READY, NULL, 0,
+		if (jail_wire_send(sock, WW_READY, NULL, 0,
 		    NULL, 0) == -1)
 			_exit(0);
 		pyrun_serve(sock, 4, 5);

@@ -70,10 +70,7 @@
 #include "wire.h"
 #include "world.h"
 #include "world_int.h"
-
-#ifndef __NR_close_range
-#define __NR_close_range	436
-#endif
+#include "jail_sys.h"
 
 /* The page PID 1 and the supervisor share. */
 struct shared {
@@ -133,6 +130,8 @@ static int
 start_supervisor(char *detail, size_t n)
 {
 	int sv[2], listener;
+	struct jail_child_spec spec = { .fds = &sv[1], .nfds = 1 };
+	const char *failed;
 	pid_t pid;
 
 	shared = mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE,
@@ -146,7 +145,8 @@ start_supervisor(char *detail, size_t n)
 		snprintf(detail, n, "supervisor socket");
 		return -1;
 	}
-	pid = fork();
+	/* nothing but its end of the socket (at 0), then the listener */
+	pid = jail_fork(&spec, &failed);
 	if (pid == -1) {
 		snprintf(detail, n, "fork the supervisor");
 		close(sv[0]);
@@ -154,9 +154,7 @@ start_supervisor(char *detail, size_t n)
 		return -1;
 	}
 	if (pid == 0) {
-		/* nothing but its end of the socket, then the listener */
-		if (dup2(sv[1], 0) == -1 ||
-		    syscall(__NR_close_range, 1U, ~0U, 0U) == -1)
+		if (failed != NULL)
 			_exit(0);
 		listener = recv_listener(0);
 		close(0);

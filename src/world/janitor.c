@@ -59,14 +59,9 @@
 
 #include "clock.h"
 #include "jail_ids.h"
+#include "jail_int.h"
 #include "world_int.h"
-
-#ifndef __NR_pidfd_open
-#define __NR_pidfd_open		434
-#endif
-#ifndef __NR_close_range
-#define __NR_close_range	436
-#endif
+#include "jail_sys.h"
 
 /* How long the janitor waits for the worlds' processes to end. */
 #define JANITOR_WAIT_MS		10000
@@ -329,7 +324,16 @@ int
 janitor_start(void)
 {
 	pid_t self = getpid(), pid;
-	int p[2], owner;
+	int p[2], owner, fds[5] = { -1, -1, -1, -1, -1 };
+	/* 0-2 on /dev/null, 3 its socket, 4 the session's pidfd, nothing
+	 * else; a session of its own (it outlives the session: no death
+	 * signal) */
+	const struct jail_child_spec spec = {
+		.flags = JAIL_FORK_SESSION | JAIL_FORK_FLUSH,
+		.fds = fds,
+		.nfds = 5,
+	};
+	const char *failed;
 
 	if (janitor_fd >= 0 && janitor_owner == self)
 		return 0;
@@ -343,18 +347,15 @@ janitor_start(void)
 		close(owner);
 		return -1;
 	}
-	fflush(NULL);
-	pid = fork();
+	fds[3] = p[0];
+	fds[4] = owner;
+	pid = jail_fork(&spec, &failed);
 	if (pid == 0) {
 		sigset_t none;
-		int null = open("/dev/null", O_RDWR | O_CLOEXEC), sig;
+		int sig;
 
-		if (null < 0 || dup2(null, 0) == -1 || dup2(null, 1) == -1 ||
-		    dup2(null, 2) == -1 || dup2(p[0], 3) == -1 ||
-		    dup2(owner, 4) == -1 ||
-		    syscall(__NR_close_range, 5U, ~0U, 0U) == -1)
+		if (failed != NULL)
 			_exit(127);
-		(void)setsid();
 		(void)chdir("/");
 		for (sig = 1; sig < NSIG; sig++)
 			if (sig != SIGKILL && sig != SIGSTOP)

@@ -103,17 +103,17 @@ keep(char stream, const char *p, size_t n)
 	written += sizeof head + n;
 	kept += n;
 	if (streaming && sock >= 0)
-		(void)output_send(sock, (int)WW_LIVE, &stream, 1, p, n);
+		(void)output_send(sock, WW_LIVE, &stream, 1, p, n);
 }
 
 int
-output_send(int fd, int type, const void *a, size_t alen, const void *b,
-    size_t blen)
+output_send(int fd, enum ww_type type, const void *a, size_t alen,
+    const void *b, size_t blen)
 {
 	int rc;
 
 	pthread_mutex_lock(&send_lock);
-	rc = jail_wire_send(fd, (enum wire_type)type, a, alen, b, blen);
+	rc = jail_wire_send(fd, type, a, alen, b, blen);
 	pthread_mutex_unlock(&send_lock);
 	return rc;
 }

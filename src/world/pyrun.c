@@ -11,10 +11,11 @@
  * LANG=C.UTF-8 with no third-party .pth start-up hooks: identical lists),
  * sys.argv [''], sys.ps1 and sys.ps2, '' first on sys.path.  What
  * differs: sys.flags.isolated is 1 (no PYTHON* variables, no user site),
- * and no history file is read.  The six commands are compiled here
- * once, as closures made in __main__ (so their __globals__ is __main__'s,
- * as for functions a user defines, and their __qualname__ their name) by
- * a factory that is then removed from it, and bound as builtins:
+ * and no history file is read.  The commands (their Python written from
+ * the command table: src/cmd/cmd_world.c) are compiled here once, as
+ * closures made in __main__ (so their __globals__ is __main__'s, as for
+ * functions a user defines, and their __qualname__ their name) by a
+ * factory that is then removed from it, and bound as builtins:
  * reachable by name, not in dir().
  *
  * In the world's interpreter (PID 1's child: replica.c), pyrun_serve()
@@ -35,479 +36,44 @@
  * included, and which of its tail the prompt wrote last), the events,
  * and the workspace's tree, all capped (wire.h); what a cap cut is said
  * (K and T frames), never dropped without a word.
+ *
+ * The audit hook and its events are in pyrun_audit.c, the reply's frames
+ * and the workspace's tree in pyrun_reply.c (pyrun_int.h between them).
  */
 #include "config.h"
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#include <dirent.h>
-#include <seccomp.h>
 #include <errno.h>
-#include <poll.h>
 #include <fcntl.h>
-#include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "cmd_world.h"
 #include "jail_int.h"
+#include "pyrun_int.h"
 #include "wire.h"
 #include "world_int.h"
-
-/* ---------------------------------------------------------------- */
-/* The audit hook                                                    */
-/* ---------------------------------------------------------------- */
-
-static bool recording;		/* an input is running */
-static bool in_hook;		/* no recursion through our own calls */
-static char events[WW_MAX_EVENTS][WW_MAX_EVENT];
-static uint32_t event_len[WW_MAX_EVENTS];
-static uint32_t nevents, dropped;
-static uint64_t events_cut;	/* events whose text met the cap */
-
-struct text {
-	char	*p;
-	size_t	 len, cap;
-};
-
-static void
-add(struct text *t, const char *s, size_t n)
-{
-	if (n > t->cap - t->len)
-		n = t->cap - t->len;
-	memcpy(t->p + t->len, s, n);
-	t->len += n;
-}
-
-static void
-adds(struct text *t, const char *s)
-{
-	add(t, s, strlen(s));
-}
-
-/* An argument as text, without running the code's own methods. */
-static void
-render(struct text *t, PyObject *o, int depth)
-{
-	if (o == Py_None)
-		adds(t, "None");
-	else if (PyUnicode_CheckExact(o)) {
-		Py_ssize_t n;
-		const char *s = PyUnicode_AsUTF8AndSize(o, &n);
-		if (s == NULL) {
-			PyErr_Clear();
-			adds(t, "'?'");
-			return;
-		}
-		add(t, "'", 1);
-		add(t, s, (size_t)n);
-		add(t, "'", 1);
-	} else if (PyBytes_CheckExact(o) || PyByteArray_CheckExact(o) ||
-	    PyLong_CheckExact(o) || PyBool_Check(o) || PyFloat_CheckExact(o)) {
-		PyObject *r = PyObject_Repr(o);	/* built-in reprs only */
-		const char *s = r ? PyUnicode_AsUTF8(r) : NULL;
-		if (s != NULL)
-			adds(t, s);
-		else
-			PyErr_Clear();
-		Py_XDECREF(r);
-	} else if ((PyTuple_CheckExact(o) || PyList_CheckExact(o)) &&
-	    depth < 2) {
-		Py_ssize_t i, n = PySequence_Fast_GET_SIZE(o);
-		add(t, PyTuple_CheckExact(o) ? "(" : "[", 1);
-		for (i = 0; i < n && t->len < t->cap; i++) {
-			if (i)
-				adds(t, ", ");
-			render(t, PySequence_Fast_GET_ITEM(o, i), depth + 1);
-		}
-		add(t, PyTuple_CheckExact(o) ? ")" : "]", 1);
-	} else {
-		adds(t, "<");
-		adds(t, Py_TYPE(o)->tp_name);
-		adds(t, ">");
-	}
-}
-
-/*
- * The arguments, each as a u16 length and its text: a str's or bytes'
- * own content, anything else rendered.  What does not fit is cut.
- */
-static void
-add_args(struct text *t, PyObject *args)
-{
-	Py_ssize_t i;
-
-	for (i = 0; i < PyTuple_GET_SIZE(args) && t->cap - t->len > 2; i++) {
-		PyObject *o = PyTuple_GET_ITEM(args, i);
-		size_t at = t->len;
-		uint16_t n;
-
-		t->len += 2;
-		if (PyUnicode_CheckExact(o)) {
-			Py_ssize_t len;
-			const char *s = PyUnicode_AsUTF8AndSize(o, &len);
-			if (s != NULL)
-				add(t, s, (size_t)len);
-			PyErr_Clear();
-		} else if (PyBytes_CheckExact(o))
-			add(t, PyBytes_AS_STRING(o), (size_t)PyBytes_GET_SIZE(o));
-		else if (PyByteArray_CheckExact(o))
-			add(t, PyByteArray_AS_STRING(o),
-			    (size_t)PyByteArray_GET_SIZE(o));
-		else
-			render(t, o, 0);
-		n = (uint16_t)(t->len - at - 2);
-		memcpy(t->p + at, &n, 2);
-	}
-}
-
-/*
- * Events that tell how code looks at itself or is loaded rather than
- * what it does to the world: importing urllib.request alone raises a
- * hundred of them.  They are recorded only when the code that raised
- * them is the input's own (or a module from the workspace), not the
- * standard library's.  Every other event is always recorded.
- */
-static const char *const introspective[] = {
-	"import", "exec", "compile", "sys._getframe", "marshal.loads",
-	"marshal.load", "os.listdir", "os.scandir", "object.__getattr__",
-	"object.__setattr__", "object.__delattr__", "open",
-	"sys._current_frames", "code.__new__", "function.__new__",
-	"os.chdir", "glob.glob", "os.mkdir", NULL,
-};
-
-static bool
-is_stdlib_path(const char *s)
-{
-	return strncmp(s, "/usr/lib/python3", 16) == 0 ||
-	    strncmp(s, "/usr/local/lib/python3", 22) == 0 ||
-	    strncmp(s, "<frozen ", 8) == 0;
-}
-
-/* The innermost Python frame belongs to the standard library. */
-static bool
-in_stdlib(void)
-{
-	PyFrameObject *f = PyEval_GetFrame();
-	PyCodeObject *code;
-	const char *s;
-	bool std = false;
-
-	if (f == NULL)
-		return false;
-	code = PyFrame_GetCode(f);
-	if (code != NULL && PyUnicode_Check(code->co_filename)) {
-		s = PyUnicode_AsUTF8(code->co_filename);
-		std = s != NULL && is_stdlib_path(s);
-	}
-	Py_XDECREF(code);
-	PyErr_Clear();
-	return std;
-}
-
-static bool
-is_write_open(PyObject *args)
-{
-	PyObject *mode;
-	const char *s;
-
-	if (PyTuple_GET_SIZE(args) < 2)
-		return false;
-	mode = PyTuple_GET_ITEM(args, 1);
-	if (PyUnicode_CheckExact(mode)) {
-		s = PyUnicode_AsUTF8(mode);
-		return s != NULL && strpbrk(s, "wax+") != NULL;
-	}
-	return PyLong_Check(mode);	/* os.open flags */
-}
-
-static bool
-is_noise(const char *event, PyObject *args)
-{
-	size_t i;
-
-	if (!PyTuple_Check(args))
-		return true;
-	/* the kernel's refusals are sent as "seccomp" events (jailkind.c):
-	 * the code's own sys.audit('seccomp', ...) is not one */
-	if (strcmp(event, "seccomp") == 0 || strcmp(event, FORKS_EVENT) == 0 ||
-	    strcmp(event, NOSPAWN_EVENT) == 0)
-		return true;
-	if (strcmp(event, "open") == 0 && is_write_open(args))
-		return false;
-	for (i = 0; introspective[i] != NULL; i++)
-		if (strcmp(event, introspective[i]) == 0)
-			return in_stdlib();
-	return false;
-}
-
-/*
- * While CPython starts in the zygote, site opens the .pth start-up hooks
- * of the installed packages: setuptools' distutils hack, whatever this
- * machine added.  They are not CPython and differ from machine to
- * machine, and they change what code sees (object.__subclasses__(),
- * sys.modules, sys.meta_path), so a world hides them as a fresh Debian's
- * python3 has none: refusing the open makes site skip the file, as it
- * skips one it cannot read.  Only .pth files, only during start-up.
- */
-static bool starting;
-
-static bool
-is_site_hook(PyObject *args)
-{
-	PyObject *path;
-	const char *s;
-	size_t n;
-
-	if (!PyTuple_Check(args) || PyTuple_GET_SIZE(args) < 1)
-		return false;
-	path = PyTuple_GET_ITEM(args, 0);
-	if (!PyUnicode_CheckExact(path) || (s = PyUnicode_AsUTF8(path)) == NULL) {
-		PyErr_Clear();
-		return false;
-	}
-	n = strlen(s);
-	return n > 4 && strcmp(s + n - 4, ".pth") == 0 &&
-	    (strstr(s, "/dist-packages/") != NULL ||
-	    strstr(s, "/site-packages/") != NULL);
-}
-
-/*
- * Was a process created for a program the code asked for?  os.system
- * returns -1 and subprocess raises when fork fails (the world's process
- * limit full, typically), and the event alone would say a program ran.
- * The world's pid namespace's last pid (ns_last_pid, held open by PID 1
- * before the jail's Landlock: world_lastpid_fd) is read at the event and
- * again at the next event or the statement's end: unchanged, no process
- * was made, and NOSPAWN_EVENT says so -- "full" when a fork made now (a
- * raw clone: no atfork handler, so forks.c never sees it) fails with
- * EAGAIN.  Where the file cannot be read (a gVisor world), nothing is
- * said.
- */
-static int world_lastpid_fd = -1;
-static long spawn_lastpid = -1;	/* at a pending event, or -1 */
-
-static long
-read_lastpid(void)
-{
-	char buf[32];
-	ssize_t n;
-
-	if (world_lastpid_fd < 0)
-		return -1;
-	n = pread(world_lastpid_fd, buf, sizeof buf - 1, 0);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	return strtol(buf, NULL, 10);
-}
-
-static bool
-is_spawn_event(const char *event)
-{
-	return strcmp(event, "os.system") == 0 ||
-	    strcmp(event, "subprocess.Popen") == 0 ||
-	    strcmp(event, "os.posix_spawn") == 0;
-}
-
-static void
-spawn_check(void)
-{
-	char num[24];
-	const char *why;
-	struct rlimit rl;
-	struct text t;
-	uint16_t len;
-	long pid;
-	int saved = errno;
-
-	if (spawn_lastpid < 0)
-		return;
-	pid = read_lastpid();
-	if (pid < 0 || pid != spawn_lastpid || nevents == WW_MAX_EVENTS) {
-		spawn_lastpid = -1;
-		return;
-	}
-	spawn_lastpid = -1;
-	pid = syscall(SYS_clone, (unsigned long)SIGCHLD, 0UL, 0UL, 0UL, 0UL);
-	if (pid == 0)
-		syscall(SYS_exit_group, 0);
-	why = pid == -1 && errno == EAGAIN ? "full" : "failed";
-	if (pid > 0)
-		(void)waitpid((pid_t)pid, NULL, 0);
-	if (getrlimit(RLIMIT_NPROC, &rl) == -1 || rl.rlim_cur == RLIM_INFINITY)
-		rl.rlim_cur = 0;
-	t.p = events[nevents];
-	t.len = 0;
-	t.cap = WW_MAX_EVENT;
-	adds(&t, NOSPAWN_EVENT);
-	add(&t, "", 1);
-	len = (uint16_t)strlen(why);
-	add(&t, (const char *)&len, 2);
-	add(&t, why, len);
-	len = (uint16_t)snprintf(num, sizeof num, "%llu",
-	    (unsigned long long)rl.rlim_cur);
-	add(&t, (const char *)&len, 2);
-	add(&t, num, len);
-	event_len[nevents++] = (uint32_t)t.len;
-	errno = saved;
-}
-
-static int
-audit_hook(const char *event, PyObject *args, void *data)
-{
-	struct text t;
-	PyObject *type, *value, *tb;
-
-	(void)data;
-	if (starting && strcmp(event, "open") == 0 && is_site_hook(args)) {
-		PyErr_SetString(PyExc_OSError, "a world has no .pth hooks");
-		return -1;
-	}
-	if (!recording || in_hook)
-		return 0;
-	in_hook = true;
-	PyErr_Fetch(&type, &value, &tb);
-	spawn_check();
-	if (!is_noise(event, args)) {
-		if (nevents == WW_MAX_EVENTS)
-			dropped++;
-		else {
-			t.p = events[nevents];
-			t.len = 0;
-			t.cap = WW_MAX_EVENT;
-			adds(&t, event);
-			add(&t, "", 1);
-			if (PyTuple_Check(args))
-				add_args(&t, args);
-			if (t.len == t.cap)
-				events_cut++;
-			event_len[nevents++] = (uint32_t)t.len;
-			if (is_spawn_event(event))
-				spawn_lastpid = read_lastpid();
-		}
-	}
-	PyErr_Restore(type, value, tb);
-	in_hook = false;
-	return 0;
-}
 
 /* ---------------------------------------------------------------- */
 /* The commands, compiled once in the zygote                          */
 /* ---------------------------------------------------------------- */
 
 /*
- * A command accepts the essay's dict form, read_file({'path': 'x'}), and
- * the plain ones, read_file('x') or read_file(path='x'), as cmd.c's
- * cmd_make_args does, with the same errors (each shows a call that
- * works).  Its message (what the trace shows after "->") is left in the
- * list said_list holds.  run_shell (a typed `!ls` too: session.c) is the
- * real /bin/sh through os.system, so its output is the world's output
- * and the audit hook sees it as os.system's; it returns None, as
- * IPython's `!ls` does, its exit status in the message.
+ * The commands' Python is written from the command table (cmd_world.c:
+ * each command's checks and its world text), by the program, which
+ * exports cmd_world_source() to this module; what each does is in its
+ * own file (src/cmd/cmd_<name>.c, its world text).  Their messages (what
+ * the trace shows after "->") are left in the list said_list holds.
  */
-static const char commands_src[] =
-"def _sandboxrepl_commands():\n"
-"    said = [None]\n"
-"    def args_of(name, keys, required, example, args, kwargs):\n"
-"        if len(args) == 1 and not kwargs and type(args[0]) is dict:\n"
-"            d = dict(args[0])\n"
-"        elif len(args) <= len(keys):\n"
-"            d = dict(zip(keys, args)); d.update(kwargs)\n"
-"        else:\n"
-"            takes = ('takes no arguments' if not keys else\n"
-"                     f'takes one argument ({keys[0]}) or its dict'\n"
-"                     if len(keys) == 1 else\n"
-"                     f'takes up to {len(keys)} arguments '\n"
-"                     f'({\", \".join(keys)}) or their dict')\n"
-"            raise TypeError(f'{name}() {takes}, e.g. {example}')\n"
-"        for k, v in d.items():\n"
-"            if k not in keys and k != 'idempotency_key':\n"
-"                raise TypeError(f'{name}() got an unexpected key {k!r}, '\n"
-"                                f'e.g. {example}')\n"
-"            if type(v) is not str:\n"
-"                raise TypeError(f'{name}(): {k!r} must be a str, not '\n"
-"                                f'{type(v).__name__}, e.g. {example}')\n"
-"        for k in required:\n"
-"            if k not in d:\n"
-"                raise TypeError(f'{name}() missing required key {k!r}, '\n"
-"                                f'e.g. {example}')\n"
-"        return d\n"
-"    def read_file(*args, **kwargs):\n"
-"        d = args_of('read_file', ('path',), ('path',),\n"
-"                    \"read_file('report.txt')\", args, kwargs)\n"
-"        with open(d['path'], encoding='utf-8', errors='replace') as f:\n"
-"            text = f.read()\n"
-"        said[0] = text\n"
-"        return text\n"
-"    def write_file(*args, **kwargs):\n"
-"        d = args_of('write_file', ('path', 'text'), ('path', 'text'),\n"
-"                    \"write_file('out.txt', 'hello')\", args, kwargs)\n"
-"        with open(d['path'], 'w', encoding='utf-8') as f:\n"
-"            f.write(d['text'])\n"
-"        said[0] = 'wrote ' + d['path']\n"
-"    def delete_file(*args, **kwargs):\n"
-"        d = args_of('delete_file', ('path',), ('path',),\n"
-"                    \"delete_file('out.txt')\", args, kwargs)\n"
-"        __import__('os').remove(d['path'])\n"
-"        said[0] = 'deleted ' + d['path']\n"
-"    def list_files(*args, **kwargs):\n"
-"        d = args_of('list_files', ('path',), (), 'list_files()', args,\n"
-"                    kwargs)\n"
-"        names = sorted(__import__('os').listdir(d.get('path', '.')))\n"
-"        said[0] = repr(names)\n"
-"        return names\n"
-"    def http_get(*args, **kwargs):\n"
-"        d = args_of('http_get', ('url', 'body'), ('url',),\n"
-"                    \"http_get('https://example.com/')\", args, kwargs)\n"
-"        request = __import__('urllib.request').request\n"
-"        body = d.get('body')\n"
-"        req = request.Request(d['url'],\n"
-"                              data=None if body is None else body.encode())\n"
-"        try:\n"
-"            with request.urlopen(req, timeout=3) as r:\n"
-"                text = r.read(65536).decode('utf-8', 'replace')\n"
-"                said[0] = f'{r.status} {r.reason} from {d[\"url\"]}'\n"
-"                return text\n"
-"        except OSError as e:\n"
-"            said[0] = f'no answer from {d[\"url\"]} ({e})'\n"
-"            return ''\n"
-"    def run_shell(*args, **kwargs):\n"
-"        d = args_of('run_shell', ('cmd',), ('cmd',), \"run_shell('ls')\",\n"
-"                    args, kwargs)\n"
-"        if not d['cmd'].strip():\n"
-"            raise ValueError('run_shell() needs a command line, e.g. '\n"
-"                             \"run_shell('ls') or !ls\")\n"
-"        os = __import__('os')\n"
-"        for f in (__import__('sys').stdout, __import__('sys').stderr):\n"
-"            try:\n"
-"                f.flush()\n"
-"            except Exception:\n"
-"                pass\n"
-"        status = os.system(d['cmd'])\n"
-"        if status == -1:\n"
-"            said[0] = 'the shell could not be started'\n"
-"        else:\n"
-"            said[0] = f'exit status {os.waitstatus_to_exitcode(status)}'\n"
-"    made = (read_file, write_file, delete_file, list_files, http_get,\n"
-"            run_shell)\n"
-"    for f in made:\n"
-"        f.__qualname__ = f.__name__\n"
-"    return (said,) + made\n";
-
-static const char *const command_names[] = {
-	"read_file", "write_file", "delete_file", "list_files", "http_get",
-	"run_shell", NULL
-};
 
 static PyObject *commands;	/* name -> the command's function */
 static PyObject *said_list;	/* [message] of the last command */
@@ -566,7 +132,7 @@ static PyObject *real_hook;	/* CPython's own sys.displayhook */
  * interactive hook imports readline and rlcompleter (rlcompleter brings
  * inspect, ast, dis, tokenize...), sys.ps1 and sys.ps2 are set.  The
  * hook's history file is not read: it is the host's user's, not the
- * world's.  The six commands are builtins, as the prompt's own exit()
+ * world's.  The commands are builtins, as the prompt's own exit()
  * and help() are: reachable by name, not in dir().  Then the prompt's
  * reader (prompt_src), compiled where the code cannot see it.
  */
@@ -576,7 +142,8 @@ at_the_prompt(char *why, size_t n)
 	static const char *const imports[] = { "readline", "rlcompleter",
 	    "ast", NULL };
 	PyObject *builtins = PyEval_GetBuiltins(), *ast = NULL;
-	PyObject *globals, *code, *r, *made = NULL, *ps;
+	PyObject *globals, *code, *r, *made = NULL, *ps, *name, *f;
+	Py_ssize_t pos;
 	size_t i;
 
 	for (i = 0; imports[i] != NULL; i++) {
@@ -607,10 +174,9 @@ at_the_prompt(char *why, size_t n)
 		return -1;
 	}
 	Py_DECREF(ps);
-	for (i = 0; command_names[i] != NULL; i++)
-		if (builtins == NULL || PyDict_SetItemString(builtins,
-		    command_names[i], PyDict_GetItemString(commands,
-		    command_names[i])) != 0) {
+	pos = 0;
+	while (builtins == NULL || PyDict_Next(commands, &pos, &name, &f))
+		if (builtins == NULL || PyDict_SetItem(builtins, name, f) != 0) {
 			PyErr_Clear();
 			snprintf(why, n, "bind the commands");
 			return -1;
@@ -625,12 +191,12 @@ at_the_prompt(char *why, size_t n)
 	Py_XDECREF(code);
 	Py_XDECREF(r);
 	{
-		PyObject *f = globals ? PyDict_GetItemString(globals,
+		PyObject *fn = globals ? PyDict_GetItemString(globals,
 		    "_sandboxrepl_prompt") : NULL;
 		PyObject *cls = ast ? PyObject_GetAttrString(ast,
 		    "Interactive") : NULL;
-		if (f != NULL && cls != NULL)
-			made = PyObject_CallFunction(f, "Oii", cls,
+		if (fn != NULL && cls != NULL)
+			made = PyObject_CallFunction(fn, "Oii", cls,
 			    PyCF_ONLY_AST, PyCF_MASK);
 		Py_XDECREF(cls);
 	}
@@ -658,7 +224,7 @@ pyrun_init(char *why, size_t n)
 	PyObject *sys_path, *empty, *code, *r;
 	bool home_was_set;
 
-	if (PySys_AddAuditHook(audit_hook, NULL) != 0) {
+	if (pyrun_audit_install() != 0) {
 		snprintf(why, n, "PySys_AddAuditHook");
 		return -1;
 	}
@@ -697,10 +263,10 @@ pyrun_init(char *why, size_t n)
 	home_was_set = getenv("HOME") != NULL;
 	if (!home_was_set)
 		(void)setenv("HOME", "/home/agent", 0);
-	starting = true;
+	pyrun_audit_starting(true);
 	if (!PyStatus_Exception(st))
 		st = Py_InitializeFromConfig(&cfg);
-	starting = false;
+	pyrun_audit_starting(false);
 	if (!home_was_set)
 		(void)unsetenv("HOME");
 	PyConfig_Clear(&cfg);
@@ -723,11 +289,12 @@ pyrun_init(char *why, size_t n)
 		PyObject *main_mod = PyImport_AddModule("__main__");
 		PyObject *md = main_mod ? PyModule_GetDict(main_mod) : NULL;
 		PyObject *factory, *made = NULL;
-		size_t i;
+		char *src = cmd_world_source();
+		Py_ssize_t i;
 
 		commands = PyDict_New();
-		code = Py_CompileString(commands_src, "<sandboxrepl>",
-		    Py_file_input);
+		code = Py_CompileString(src, "<sandboxrepl>", Py_file_input);
+		free(src);
 		r = code && md ? PyEval_EvalCode(code, md, md) : NULL;
 		Py_XDECREF(code);
 		Py_XDECREF(r);
@@ -738,20 +305,21 @@ pyrun_init(char *why, size_t n)
 		if (md != NULL)
 			(void)PyDict_DelItemString(md, "_sandboxrepl_commands");
 		if (commands == NULL || made == NULL || !PyTuple_Check(made) ||
-		    /* (said, then each command: as many as the names and
-		     * their NULL) */
-		    PyTuple_GET_SIZE(made) != (Py_ssize_t)(sizeof
-		    command_names / sizeof command_names[0])) {
+		    /* (said, then each command) */
+		    PyTuple_GET_SIZE(made) < 2) {
 			PyErr_Clear();
 			Py_XDECREF(made);
 			snprintf(why, n, "compile the commands");
 			return -1;
 		}
 		said_list = Py_NewRef(PyTuple_GET_ITEM(made, 0));
-		for (i = 0; command_names[i] != NULL; i++) {
-			PyObject *f = PyTuple_GET_ITEM(made, (Py_ssize_t)i + 1);
-			if (PyDict_SetItemString(commands, command_names[i], f)
-			    != 0) {
+		for (i = 1; i < PyTuple_GET_SIZE(made); i++) {
+			PyObject *f = PyTuple_GET_ITEM(made, i);
+			PyObject *name = PyObject_GetAttrString(f, "__name__");
+			int rc = name == NULL ? -1 :
+			    PyDict_SetItem(commands, name, f);
+			Py_XDECREF(name);
+			if (rc != 0) {
 				PyErr_Clear();
 				Py_DECREF(made);
 				snprintf(why, n, "bind the commands");
@@ -769,16 +337,7 @@ pyrun_after_fork(void)
 	PyObject *sig, *r = NULL;
 
 	PyOS_AfterFork_Child();
-	{
-		/* (a /proc file: regular, of size 0; the jail's seccomp
-		 * refuses fstatfs) */
-		struct stat sb;
-		world_lastpid_fd = fstat(WORLD_LASTPID_FD, &sb) == 0 &&
-		    S_ISREG(sb.st_mode) && sb.st_size == 0 ?
-		    WORLD_LASTPID_FD : -1;
-		if (read_lastpid() <= 0)
-			world_lastpid_fd = -1;
-	}
+	pyrun_audit_after_fork();
 	(void)forks_watch();	/* (without it, copies end as before) */
 	/* Ctrl-C is KeyboardInterrupt, as at Python's prompt (the zygote
 	 * initialised CPython without its signal handlers: the session,
@@ -800,7 +359,6 @@ pyrun_after_fork(void)
 /* Running one input                                                  */
 /* ---------------------------------------------------------------- */
 
-static int sock_fd = -1;
 static uint64_t nonce;		/* of the input being answered */
 static pid_t self_pid;		/* the interpreter's */
 static int echo_capfd = -1;	/* the capture (fds 1 and 2) */
@@ -818,28 +376,11 @@ capture_size(void)
 }
 
 static void
-send_frame(enum ww_type type, const void *a, size_t alen, const void *b,
-    size_t blen)
-{
-	if (output_send(sock_fd, (int)type, a, alen, b, blen) == -1)
-		_exit(0);	/* the session is gone */
-}
-
-/* A cap cut something: say what, and how much it held. */
-static void
-send_cut(enum ww_cut what, uint64_t held)
-{
-	uint32_t w = what;
-
-	send_frame(WW_CUT, &w, 4, &held, 8);
-}
-
-static void
 send_text(enum ww_type type, const char *s, size_t len, size_t cap)
 {
-	send_frame(type, s, len > cap ? cap : len, NULL, 0);
+	pyrun_send_frame(type, s, len > cap ? cap : len, NULL, 0);
 	if (len > cap && (type == WW_RESULT || type == WW_MESSAGE))
-		send_cut(type == WW_RESULT ? WW_CUT_RESULT : WW_CUT_MESSAGE,
+		pyrun_send_cut(type == WW_RESULT ? WW_CUT_RESULT : WW_CUT_MESSAGE,
 		    len);
 }
 
@@ -1005,183 +546,11 @@ send_output(int capfd)
 	/* {stream, text} frames (output.c); when the interpreter died, PID 1
 	 * sends what its thread had kept */
 	if (n > 0)
-		send_frame(WW_OUTPUT, buf, (size_t)n, NULL, 0);
+		pyrun_send_frame(WW_OUTPUT, buf, (size_t)n, NULL, 0);
 	if (cut > 0 || (fstat(capfd, &sb) == 0 && sb.st_size >
 	    (off_t)sizeof buf))
-		send_cut(WW_CUT_OUTPUT, cut > 0 ? output_total() :
+		pyrun_send_cut(WW_CUT_OUTPUT, cut > 0 ? output_total() :
 		    (uint64_t)sb.st_size);
-}
-
-static int
-cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/*
- * The workspace as a tree, depth first in name order within each
- * directory (a directory before what it holds), within the caps: at most
- * WW_MAX_FILES entries, WW_MAX_FILE_BYTES of contents, WW_MAX_DEPTH
- * levels.  A file it cannot read (chmod 0) is sent marked unreadable,
- * not left out; what the caps leave out is counted, and the first of
- * their paths named, in one T frame at the end.
- */
-struct walk {
-	uint32_t	 sent, left;
-	uint64_t	 budget;
-	char		 unsent[WW_MAX_UNSENT];
-	size_t		 unsent_len;
-	char		 path[WW_MAX_PATH + 2];
-};
-
-/* One entry the caps left out; a directory's path ends in '/'. */
-static void
-left_out(struct walk *w, size_t plen, bool dir)
-{
-	w->left++;
-	if (plen + 2 <= sizeof w->unsent - w->unsent_len) {
-		memcpy(w->unsent + w->unsent_len, w->path, plen);
-		w->unsent_len += plen;
-		if (dir)
-			w->unsent[w->unsent_len++] = '/';
-		w->unsent[w->unsent_len++] = '\0';
-	}
-}
-
-static void
-send_entry(const char *path, size_t plen, uint32_t mode, const char *data,
-    size_t len)
-{
-	char head[8 + WW_MAX_PATH];
-	uint32_t n = (uint32_t)plen;
-
-	memcpy(head, &n, 4);
-	memcpy(head + 4, &mode, 4);
-	memcpy(head + 8, path, plen);
-	send_frame(WW_FILE, head, 8 + plen, data, len);
-}
-
-static void
-send_tree(int dirfd, size_t prefix, unsigned depth, struct walk *w)
-{
-	char *names[WW_MAX_FILES * 4];
-	size_t nnames = 0, i;
-	struct dirent *de;
-	DIR *d;
-	int fd = dup(dirfd);
-
-	if (fd < 0 || (d = fdopendir(fd)) == NULL) {
-		if (fd >= 0)
-			close(fd);
-		w->left++;	/* (unnamed: its contents are unknown) */
-		return;
-	}
-	rewinddir(d);
-	while ((de = readdir(d)) != NULL) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		if (nnames == sizeof names / sizeof names[0]) {
-			w->left++;	/* past what one directory lists */
-			continue;
-		}
-		names[nnames] = strdup(de->d_name);
-		if (names[nnames] != NULL)
-			nnames++;
-	}
-	closedir(d);
-	qsort(names, nnames, sizeof names[0], cmp_names);
-	for (i = 0; i < nnames; i++) {
-		size_t nlen = strlen(names[i]), plen = prefix + nlen;
-		struct stat sb;
-		char *data = NULL;
-		ssize_t got = 0;
-		uint32_t mode;
-		int f;
-
-		if (plen > WW_MAX_PATH || fstatat(dirfd, names[i], &sb,
-		    AT_SYMLINK_NOFOLLOW) == -1) {
-			w->left++;	/* a path too long to send, or gone */
-			free(names[i]);
-			continue;
-		}
-		memcpy(w->path + prefix, names[i], nlen);
-		mode = (uint32_t)sb.st_mode;
-		if (w->sent == WW_MAX_FILES ||
-		    (S_ISREG(sb.st_mode) && (uint64_t)sb.st_size > w->budget)) {
-			left_out(w, plen, S_ISDIR(sb.st_mode));
-			free(names[i]);
-			continue;
-		}
-		if (S_ISREG(sb.st_mode)) {
-			f = openat(dirfd, names[i], O_RDONLY | O_NOFOLLOW |
-			    O_NONBLOCK | O_CLOEXEC);
-			if (f < 0 && errno == EACCES)
-				mode |= WW_UNREADABLE;	/* listed, not read */
-			else if (f < 0) {
-				left_out(w, plen, false);
-				free(names[i]);
-				continue;
-			} else {
-				data = malloc((size_t)sb.st_size + 1);
-				got = data ? read(f, data,
-				    (size_t)sb.st_size + 1) : -1;
-				close(f);
-				if (got < 0 || got > sb.st_size) {
-					free(data);
-					left_out(w, plen, false);
-					free(names[i]);
-					continue;
-				}
-			}
-		} else if (S_ISLNK(sb.st_mode)) {
-			data = malloc(WW_MAX_PATH);
-			got = data ? readlinkat(dirfd, names[i], data,
-			    WW_MAX_PATH) : -1;
-			if (got < 0 || got == WW_MAX_PATH)
-				got = 0;
-		}
-		if (S_ISDIR(sb.st_mode)) {
-			int sub = openat(dirfd, names[i], O_RDONLY |
-			    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			if (sub < 0 && errno == EACCES)
-				mode |= WW_UNREADABLE;	/* listed, not read */
-			send_entry(w->path, plen, mode, NULL, 0);
-			w->sent++;
-			w->path[plen] = '/';
-			if (sub < 0 && errno != EACCES)
-				left_out(w, plen, true);
-			else if (sub >= 0 && depth + 1 >= WW_MAX_DEPTH)
-				left_out(w, plen, true);
-			else if (sub >= 0)
-				send_tree(sub, plen + 1, depth + 1, w);
-			if (sub >= 0)
-				close(sub);
-			free(names[i]);
-			continue;
-		}
-		send_entry(w->path, plen, mode, data, (size_t)got);
-		free(data);
-		w->budget -= (uint64_t)got;
-		w->sent++;
-		free(names[i]);
-	}
-}
-
-static void
-send_workspace(int wsdir)
-{
-	static struct walk w;
-
-	w.sent = w.left = 0;
-	w.budget = WW_MAX_FILE_BYTES;
-	w.unsent_len = 0;
-	memcpy(w.unsent, &w.left, 4);	/* room for the count */
-	w.unsent_len = 4;
-	send_tree(wsdir, 0, 0, &w);
-	if (w.left > 0) {
-		memcpy(w.unsent, &w.left, 4);
-		send_frame(WW_TRUNCATED, w.unsent, w.unsent_len, NULL, 0);
-	}
 }
 
 void
@@ -1189,28 +558,28 @@ pyrun_ended(int sock, int capfd, int wsdir, int ws)
 {
 	int32_t w = ws;
 
-	sock_fd = sock;
-	send_frame(WW_ENDED, &w, 4, NULL, 0);
+	pyrun_reply_to(sock);
+	pyrun_send_frame(WW_ENDED, &w, 4, NULL, 0);
 	send_output(capfd);
-	send_workspace(wsdir);
-	send_frame(WW_END, NULL, 0, NULL, 0);
+	pyrun_send_workspace(wsdir);
+	pyrun_send_frame(WW_END, NULL, 0, NULL, 0);
 }
 
 /* The names __main__ binds, as a user would list them: no dunders, not
- * the six commands; NUL-separated, cut at the cap. */
+ * the commands; NUL-separated, cut at the cap. */
 static void
 send_names(PyObject *main_dict)
 {
 	static char buf[WW_MAX_NAMES];
 	PyObject *key, *val;
 	Py_ssize_t pos = 0;
-	size_t len = 0, i;
+	size_t len = 0;
 	uint64_t unlisted = 0;
 
 	while (PyDict_Next(main_dict, &pos, &key, &val)) {
 		const char *s;
 		size_t n;
-		bool command = false;
+		bool command;
 
 		if (!PyUnicode_CheckExact(key) ||
 		    (s = PyUnicode_AsUTF8(key)) == NULL) {
@@ -1219,10 +588,7 @@ send_names(PyObject *main_dict)
 		}
 		if (strncmp(s, "__", 2) == 0)
 			continue;
-		for (i = 0; command_names[i] != NULL; i++)
-			if (strcmp(s, command_names[i]) == 0 &&
-			    PyDict_GetItemString(commands, s) == val)
-				command = true;
+		command = PyDict_GetItemString(commands, s) == val;
 		n = strlen(s) + 1;
 		if (command)
 			continue;
@@ -1233,9 +599,9 @@ send_names(PyObject *main_dict)
 		memcpy(buf + len, s, n);
 		len += n;
 	}
-	send_frame(WW_NAMES, buf, len, NULL, 0);
+	pyrun_send_frame(WW_NAMES, buf, len, NULL, 0);
 	if (unlisted > 0)
-		send_cut(WW_CUT_NAMES, unlisted);
+		pyrun_send_cut(WW_CUT_NAMES, unlisted);
 }
 
 /*
@@ -1294,7 +660,7 @@ send_literals(PyObject *main_dict)
 	static char buf[WW_MAX_LITERALS];
 	PyObject *key, *val;
 	Py_ssize_t pos = 0;
-	size_t len = 0, i;
+	size_t len = 0;
 
 	while (PyDict_Next(main_dict, &pos, &key, &val)) {
 		const char *s, *r;
@@ -1302,17 +668,14 @@ send_literals(PyObject *main_dict)
 		Py_ssize_t rn;
 		size_t n;
 		long items = 10000;
-		bool command = false;
+		bool command;
 
 		if (!PyUnicode_CheckExact(key) ||
 		    (s = PyUnicode_AsUTF8(key)) == NULL) {
 			PyErr_Clear();
 			continue;
 		}
-		for (i = 0; command_names[i] != NULL; i++)
-			if (strcmp(s, command_names[i]) == 0 &&
-			    PyDict_GetItemString(commands, s) == val)
-				command = true;
+		command = PyDict_GetItemString(commands, s) == val;
 		if (command || strncmp(s, "__", 2) == 0 ||
 		    !is_plain(val, 0, &items))
 			continue;
@@ -1329,7 +692,7 @@ send_literals(PyObject *main_dict)
 		PyErr_Clear();
 		Py_XDECREF(rep);
 	}
-	send_frame(WW_LITERALS_F, buf, len, NULL, 0);
+	pyrun_send_frame(WW_LITERALS_F, buf, len, NULL, 0);
 }
 
 /* Set the environment, through os.environ so the two agree. */
@@ -1451,16 +814,17 @@ apply_dir_modes(int wsdir)
 	}
 }
 
-/* The six commands are builtins: a set-up's name that would shadow one
+/* The commands are builtins: a set-up's name that would shadow one
  * is dropped, as a runner that defined the commands after it had them. */
 static void
 unshadow_commands(PyObject *main_dict)
 {
-	size_t i;
+	PyObject *name, *f;
+	Py_ssize_t pos = 0;
 
-	for (i = 0; command_names[i] != NULL; i++)
-		if (PyDict_GetItemString(main_dict, command_names[i]) != NULL)
-			(void)PyDict_DelItemString(main_dict, command_names[i]);
+	while (PyDict_Next(commands, &pos, &name, &f))
+		if (PyDict_GetItem(main_dict, name) != NULL)
+			(void)PyDict_DelItem(main_dict, name);
 	PyErr_Clear();
 }
 
@@ -1592,7 +956,6 @@ static PyMethodDef echo_def = {
 	"displayhook", echo, METH_O, NULL
 };
 
-static size_t send_refusals(void);
 
 /*
  * The output file (output.c): frames of a stream byte, a u32 length and
@@ -1727,11 +1090,11 @@ run_units(PyObject *main_dict, const char *src, size_t len, bool setup,
 		future_flags = (int)PyLong_AsLong(PyTuple_GET_ITEM(made, 1));
 		PyErr_Clear();
 		*read_error = false;
-		recording = !setup;
+		pyrun_audit_recording(!setup);
 		v = PyEval_EvalCode(PyTuple_GET_ITEM(made, 0), main_dict,
 		    main_dict);
-		spawn_check();
-		recording = false;
+		pyrun_spawn_check();
+		pyrun_audit_recording(false);
 		Py_DECREF(made);
 		if (v == NULL)
 			ok = false;
@@ -1759,28 +1122,6 @@ run_units(PyObject *main_dict, const char *src, size_t len, bool setup,
 	return ok;
 }
 
-/* What forks_end() ended, as an event of ours (the code's own
- * sys.audit of that name is dropped as noise). */
-static void
-forks_ended(unsigned n)
-{
-	char num[16];
-	struct text t;
-	uint16_t len;
-
-	if (n == 0 || nevents == WW_MAX_EVENTS)
-		return;
-	len = (uint16_t)snprintf(num, sizeof num, "%u", n);
-	t.p = events[nevents];
-	t.len = 0;
-	t.cap = WW_MAX_EVENT;
-	adds(&t, FORKS_EVENT);
-	add(&t, "", 1);
-	add(&t, (const char *)&len, 2);
-	add(&t, num, len);
-	event_len[nevents++] = (uint32_t)t.len;
-}
-
 static void
 run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
     bool literals, bool command, int capfd, int wsdir)
@@ -1791,9 +1132,7 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 	off_t end;
 	uint32_t st, tail[2] = { 0, 0 };	/* enum ww_tail, bytes */
 
-	nevents = dropped = 0;
-	events_cut = 0;
-	spawn_lastpid = -1;
+	pyrun_audit_start();
 	{
 		/* refusals before this input are not its own */
 		struct jailkind_refusal old[JAILKIND_MAX_REFUSALS];
@@ -1820,7 +1159,7 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 		ran = run_units(main_dict, src, len, setup, &read_error);
 	else
 		ran = false, read_error = true;
-	recording = false;
+	pyrun_audit_recording(false);
 	if (PySys_GetObject("displayhook") == hook)
 		(void)PySys_SetObject("displayhook", user_hook);
 	if (!ran) {
@@ -1840,7 +1179,7 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 	flush_std();
 	if (!setup) {
 		output_sync();
-		forks_ended(forks_end());
+		pyrun_forks_ended(forks_end());
 	}
 	/* What the prompt wrote last for the outcome -- the result's echo
 	 * (the session says it once, as the result) or the traceback -- as
@@ -1877,64 +1216,21 @@ run_input(PyObject *main_dict, const char *src, size_t len, bool setup,
 	if (setup)
 		unshadow_commands(main_dict);
 	st = status;
-	send_frame(WW_STATUS, &st, 4, &nonce, 8);
+	pyrun_send_frame(WW_STATUS, &st, 4, &nonce, 8);
 	if (!setup) {
-		uint32_t i, room;
 		send_output(capfd);
 		if (tail[1] > 0)
-			send_frame(WW_TAIL, tail, 8, NULL, 0);
-		/* the kernel's refusals first: they share the cap */
-		room = WW_MAX_EVENTS - (uint32_t)send_refusals();
-		for (i = 0; i < nevents && i < room; i++)
-			send_frame(WW_EVENT, events[i], event_len[i], NULL, 0);
-		if (nevents > room)
-			dropped += nevents - room;
-		if (dropped > 0)
-			send_frame(WW_DROPPED, &dropped, 4, NULL, 0);
-		if (events_cut > 0)
-			send_cut(WW_CUT_EVENTS, events_cut);
+			pyrun_send_frame(WW_TAIL, tail, 8, NULL, 0);
+		pyrun_send_events();
 	}
 	send_names(main_dict);
 	if (literals)
 		send_literals(main_dict);
-	send_workspace(wsdir);
-	send_frame(WW_END, NULL, 0, NULL, 0);
+	pyrun_send_workspace(wsdir);
+	pyrun_send_frame(WW_END, NULL, 0, NULL, 0);
 	if (status == WW_EXITED)
 		_exit(exit_code & 0xff);  /* as the interpreter would; PID 1
 					     tells the session how (Z) */
-}
-
-/* The calls a jail world's kernel refused during the input (none in a
- * replica), as "seccomp" events: the syscall's name, the errno's. */
-static size_t
-send_refusals(void)
-{
-	struct jailkind_refusal v[JAILKIND_MAX_REFUSALS];
-	unsigned dropped_now;
-	size_t i, n = jailkind_take(v, JAILKIND_MAX_REFUSALS, &dropped_now);
-
-	for (i = 0; i < n; i++) {
-		char buf[128];
-		char *name = seccomp_syscall_resolve_num_arch(
-		    SCMP_ARCH_NATIVE, v[i].nr);
-		const char *en = strerrorname_np(v[i].err);
-		uint16_t l1 = (uint16_t)strnlen(name ? name : "?", 48);
-		uint16_t l2 = (uint16_t)strnlen(en ? en : "?", 32);
-		size_t off = 0;
-
-		memcpy(buf, "seccomp", 8);
-		off = 8;
-		memcpy(buf + off, &l1, 2);
-		memcpy(buf + off + 2, name ? name : "?", l1);
-		off += 2 + l1;
-		memcpy(buf + off, &l2, 2);
-		memcpy(buf + off + 2, en ? en : "?", l2);
-		off += 2 + l2;
-		free(name);
-		send_frame(WW_EVENT, buf, off, NULL, 0);
-	}
-	dropped += dropped_now;
-	return n;
 }
 
 /* Read exactly n bytes; false at EOF or on error. */
@@ -1969,7 +1265,7 @@ pyrun_serve(int sock, int capfd, int wsdir)
 	bool command = false;
 	char *buf = NULL;
 
-	sock_fd = sock;
+	pyrun_reply_to(sock);
 	self_pid = getpid();
 	/* fds 1 and 2 become pipes read in order (output.c); without them
 	 * the output file takes both streams as one, as before */

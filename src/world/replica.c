@@ -34,10 +34,12 @@
  *           new session; every capability dropped; no_new_privs; the
  *           seccomp denylist (below).  Then it says "ready" and serves.
  *
- * Every step is written "if (injected(STEP) || step() == -1) refuse(STEP,
- * errno, detail)": refuse() sends the step, errno and detail to the
- * session on the world's socket and exits; no code runs in a world whose
- * set-up did not finish.
+ * Each process's set-up is a list of steps (warden_steps, pid1_steps)
+ * walked once by jail_walk (jail_contain.c: the jail's set-up walks its
+ * own the same way), the kind deciding inside a step; the first that
+ * fails, or that the fail_at hook names, is refused: the step, errno and
+ * detail go to the session on the world's socket and the process exits.
+ * No code runs in a world whose set-up did not finish.
  *
  * The seccomp filter allows by default (this is the unsafe path: execve,
  * sockets and every coreutil work) and refuses, with EPERM so the code
@@ -81,10 +83,7 @@
 #include "jail_int.h"
 #include "wire.h"
 #include "world_int.h"
-
-#ifndef __NR_close_range
-#define __NR_close_range	436
-#endif
+#include "jail_sys.h"
 
 /* The new root is built here, in the private mount namespace. */
 #define NEWROOT		"/tmp"
@@ -102,6 +101,8 @@ world_step_name(enum world_step s)
 }
 
 struct stage {
+	struct jail_warden w;	/* (first: jail_step_id_maps' ctx) */
+	struct jail_ids ids;	/* the warden's host ids (jail_ids.h) */
 	int	sock;		/* the session's socket */
 	int	cap_wr, ctl_rd;	/* the fake internet's pipes (fakenet.h) */
 	struct fakenet fn;
@@ -114,34 +115,11 @@ struct stage {
 	char	detail[WW_MAX_DETAIL];
 };
 
-static void refuse(struct stage *st, enum world_step step, int err)
-    __attribute__((noreturn));
-
-static void
-refuse(struct stage *st, enum world_step step, int err)
-{
-	char buf[8 + WW_MAX_DETAIL];
-	uint32_t s = step;
-	int32_t e = err > 0 ? err : EIO;
-	size_t n = strnlen(st->detail, WW_MAX_DETAIL);
-
-	memcpy(buf, &s, 4);
-	memcpy(buf + 4, &e, 4);
-	memcpy(buf + 8, st->detail, n);
-	(void)jail_wire_send(st->sock, (enum wire_type)WW_REFUSE, buf, 8 + n,
-	    NULL, 0);
-	_exit(JAIL_EXIT_SETUP);
-}
-
-static bool
-injected(const struct stage *st, enum world_step step)
-{
-	if (st->fail_at == (int)step) {
-		errno = ECANCELED;
-		return true;
-	}
-	return false;
-}
+/* The one refusal and test hook of a set-up (jail_int.h): the step,
+ * errno and st's detail to the session on the world's socket. */
+#define refuse(st, step, err) \
+	jail_refuse((st)->sock, (step), (err), (st)->detail)
+#define injected(st, step) jail_injected((st)->fail_at, (step))
 
 /* ---------------------------------------------------------------- */
 /* warden                                                            */
@@ -193,27 +171,20 @@ step_memcg(struct stage *st, const struct jail_ids *ids)
 }
 
 static int
-step_ids(struct stage *st, struct jail_ids *ids)
+step_ids(void *ctx, char *detail, size_t n)
 {
-	if (jail_ids_acquire(ids, st->detail, sizeof st->detail) == -1)
+	struct stage *st = ctx;
+
+	if (jail_ids_acquire(&st->ids, st->detail, sizeof st->detail) == -1)
 		return -1;
-	if (injected(st, WORLD_STEP_MEMCG) || step_memcg(st, ids) == -1) {
+	if (injected(st, WORLD_STEP_MEMCG) || step_memcg(st, &st->ids) == -1) {
 		int saved = errno;
 
 		refuse(st, WORLD_STEP_MEMCG, saved);
 	}
-	if (geteuid() == 0) {
-		if (setgroups(0, NULL) == -1 ||
-		    setresgid(ids->gid, ids->gid, ids->gid) == -1 ||
-		    setresuid(ids->uid, ids->uid, ids->uid) == -1)
-			return -1;
-		if (geteuid() == 0 || getegid() == 0) {
-			errno = EPERM;
-			return -1;
-		}
-	}
-	/* A uid change clears dumpable; /proc/self/setgroups needs it. */
-	return prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+	st->w.uid = st->ids.uid;
+	st->w.gid = st->ids.gid;
+	return jail_become(st->ids.uid, st->ids.gid);
 }
 
 /* ---------------------------------------------------------------- */
@@ -234,10 +205,13 @@ static struct fakenet_ca *fake_ca;
  * limits are set (step_network_wait).
  */
 static int
-step_network(struct stage *st)
+step_network(void *ctx, char *detail, size_t n)
 {
+	struct stage *st = ctx;
 	struct fakenet_config cfg;
 
+	if (!world_kind_has_fakenet(st->kind))
+		return 0;	/* (its network namespace stays empty) */
 	memset(&cfg, 0, sizeof cfg);
 	cfg.ca = fake_ca;
 	cfg.outside = 1;
@@ -255,8 +229,10 @@ step_network(struct stage *st)
 
 /* Both answer (a kind with no fake internet: nothing to wait for). */
 static int
-step_network_wait(struct stage *st)
+step_network_wait(void *ctx, char *detail, size_t n)
 {
+	struct stage *st = ctx;
+
 	if (!world_kind_has_fakenet(st->kind))
 		return 0;
 	if (fakenet_wait(&st->fn, st->detail, sizeof st->detail) == -1) {
@@ -374,8 +350,9 @@ const struct world_etc_file world_etc_files[] = {
 };
 
 static int
-step_rootfs(struct stage *st)
+step_rootfs(void *ctx, char *detail, size_t n)
 {
+	struct stage *st = ctx;
 	static const char *const links[][2] = {
 		{ "usr/bin", "/bin" }, { "usr/lib", "/lib" },
 		{ "usr/lib64", "/lib64" }, { "usr/sbin", "/sbin" },
@@ -465,8 +442,9 @@ step_rootfs(struct stage *st)
 }
 
 static int
-step_workspace(struct stage *st)
+step_workspace(void *ctx, char *detail, size_t n)
 {
+	struct stage *st = ctx;
 	char opts[96];
 
 	snprintf(opts, sizeof opts, "size=%u,nr_inodes=%u,mode=0755",
@@ -479,21 +457,11 @@ step_workspace(struct stage *st)
 }
 
 static int
-step_pivot_root(struct stage *st)
+step_pivot_root(void *ctx, char *detail, size_t n)
 {
-	char cwd[sizeof WORLD_WORKSPACE + 1];
+	struct stage *st = ctx;
 
-	if (chdir(NEWROOT) == -1)
-		return -1;
-	if (syscall(SYS_pivot_root, ".", ".") == -1) {
-		snprintf(st->detail, sizeof st->detail, "pivot_root");
-		return -1;
-	}
-	if (umount2(".", MNT_DETACH) == -1) {
-		snprintf(st->detail, sizeof st->detail, "detach old root");
-		return -1;
-	}
-	if (chdir("/") == -1)
+	if (jail_pivot_root(NEWROOT, st->detail, sizeof st->detail) == -1)
 		return -1;
 	if (mount(NULL, "/", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY |
 	    MS_NOSUID | MS_NODEV, NULL) == -1) {
@@ -502,11 +470,8 @@ step_pivot_root(struct stage *st)
 	}
 	if (chdir(WORLD_WORKSPACE) == -1)
 		return -1;
-	/* The runc lesson (CVE-2024-21626): prove the cwd is inside. */
-	if (getcwd(cwd, sizeof cwd) == NULL ||
-	    strcmp(cwd, WORLD_WORKSPACE) != 0) {
+	if (jail_cwd_is(WORLD_WORKSPACE) == -1) {
 		snprintf(st->detail, sizeof st->detail, "cwd outside");
-		errno = EPERM;
 		return -1;
 	}
 	st->wsdir = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -516,14 +481,6 @@ step_pivot_root(struct stage *st)
 /* ---------------------------------------------------------------- */
 /* pid1: limits and layers                                            */
 /* ---------------------------------------------------------------- */
-
-static int
-set_limit(int resource, uint64_t soft, uint64_t hard)
-{
-	struct rlimit rl = { (rlim_t)soft, (rlim_t)hard };
-
-	return setrlimit(resource, &rl);
-}
 
 /*
  * One budget per world that holds without a cgroup too: at most
@@ -542,57 +499,45 @@ set_limit(int resource, uint64_t soft, uint64_t hard)
 int
 world_set_rlimits(uint64_t as_base)
 {
-	if (as_base == 0) {
-		errno = ENODATA;
-		return -1;
-	}
-	if (set_limit(RLIMIT_AS, as_base + world_as_over(world_mem),
-	    as_base + world_as_over(world_mem)) == -1 ||
-	    set_limit(RLIMIT_CPU, WORLD_CPU_SECONDS, WORLD_CPU_SECONDS + 1)
-	    == -1 ||
-	    set_limit(RLIMIT_NPROC, WORLD_NPROC, WORLD_NPROC) == -1 ||
-	    set_limit(RLIMIT_FSIZE, WORLD_FSIZE_BYTES, WORLD_FSIZE_BYTES)
-	    == -1 ||
-	    set_limit(RLIMIT_NOFILE, WORLD_NOFILE, WORLD_NOFILE) == -1 ||
-	    set_limit(RLIMIT_CORE, 0, 0) == -1 ||
-	    set_limit(RLIMIT_MEMLOCK, 0, 0) == -1 ||
-	    set_limit(RLIMIT_MSGQUEUE, 0, 0) == -1)
-		return -1;
-	return 0;
+	const struct jail_limits lim = {
+		.as_bytes = world_as_over(world_mem),
+		.cpu_seconds = WORLD_CPU_SECONDS, .nproc = WORLD_NPROC,
+		.fsize_bytes = WORLD_FSIZE_BYTES, .nofile = WORLD_NOFILE,
+	};
+
+	return jail_set_rlimits(&lim, as_base);
 }
 
 /* 0 /dev/null, 1 and 2 the output file, 3 the socket, nothing else. */
 static int
-step_fds(struct stage *st)
+step_fds(void *ctx, char *detail, size_t n)
 {
-	sigset_t none;
-	int ws;
+	struct stage *st = ctx;
+	int keep[6];
 
 	st->capfd = open("/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 	if (st->capfd < 0 || fcntl(st->capfd, F_SETFL, O_APPEND) == -1)
 		return -1;
-	/* Above the range about to be filled, then into place. */
-	if ((st->sock = fcntl(st->sock, F_DUPFD_CLOEXEC, 10)) < 0 ||
-	    (st->capfd = fcntl(st->capfd, F_DUPFD_CLOEXEC, 10)) < 0 ||
-	    (st->devnull = fcntl(st->devnull, F_DUPFD_CLOEXEC, 10)) < 0 ||
-	    (ws = fcntl(st->wsdir, F_DUPFD_CLOEXEC, 10)) < 0)
-		return -1;
-	st->wsdir = ws;
-	if (dup2(st->devnull, 0) == -1 || dup2(st->capfd, 1) == -1 ||
-	    dup2(st->capfd, 2) == -1 || dup3(st->sock, 3, O_CLOEXEC) == -1 ||
-	    dup3(st->capfd, 4, O_CLOEXEC) == -1 ||
-	    dup3(st->wsdir, 5, O_CLOEXEC) == -1)
+	/* (3, 4 and 5 close-on-exec: the programs the code runs get 0-2) */
+	keep[0] = st->devnull;
+	keep[1] = keep[2] = keep[4] = st->capfd;
+	keep[3] = st->sock;
+	keep[5] = st->wsdir;
+	if (jail_fresh(keep, 6, 3) == -1)
 		return -1;
 	st->sock = 3;
 	st->capfd = 4;
 	st->wsdir = 5;
-	if (syscall(__NR_close_range, 6U, ~0U, 0U) == -1)
-		return -1;
-	sigemptyset(&none);
-	if (sigprocmask(SIG_SETMASK, &none, NULL) == -1)
-		return -1;
-	if (setsid() == -1)
-		return -1;
+	{
+		/* (where it cannot be had, the interpreter tells nothing of
+		 * the processes it could not start) */
+		int lp = open("/proc/sys/kernel/ns_last_pid",
+		    O_RDONLY | O_CLOEXEC);
+		if (lp >= 0 && lp != WORLD_LASTPID_FD) {
+			(void)dup3(lp, WORLD_LASTPID_FD, O_CLOEXEC);
+			close(lp);
+		}
+	}
 	return 0;
 }
 
@@ -616,18 +561,26 @@ static const char *const denied_calls[] = {
 
 /*
  * The filter is the same for every world: compiled once, in the zygote
- * (replica_compile), and only loaded by each PID 1.
+ * (replica_compile, by the jail's one compiler), and only loaded by each
+ * PID 1.
  */
-static struct sock_filter *filter_insns;
-static unsigned short filter_len;
+static struct jail_bpf world_filter;
+
+/* The denylist's rules (jail_seccomp_compile_rules); what failed in
+ * why[] (struct filter_why). */
+struct filter_why {
+	char	*why;
+	size_t	 n;
+};
 
 static int
-build_filter(scmp_filter_ctx ctx, char *why, size_t n)
+build_filter(void *ctx, void *arg)
 {
 	static const unsigned long ns_flags[] = {
 		CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET,
 		CLONE_NEWIPC, CLONE_NEWUTS, CLONE_NEWCGROUP,
 	};
+	struct filter_why *fw = arg;
 	size_t i;
 	int rc = 0, nr;
 
@@ -638,7 +591,7 @@ build_filter(scmp_filter_ctx ctx, char *why, size_t n)
 			continue;	/* not on this architecture */
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
 		if (rc != 0)
-			snprintf(why, n, "seccomp rule for %s",
+			snprintf(fw->why, fw->n, "seccomp rule for %s",
 			    denied_calls[i]);
 	}
 	for (i = 0; rc == 0 && i < sizeof ns_flags / sizeof ns_flags[0]; i++)
@@ -654,68 +607,54 @@ build_filter(scmp_filter_ctx ctx, char *why, size_t n)
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
 		    SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_EQ, TIOCLINUX));
-	return rc;
-}
-
-int
-replica_compile(char *why, size_t n)
-{
-	scmp_filter_ctx ctx;
-	struct stat sb;
-	int rc, fd = -1;
-
-	/* OpenSSL's start-up costs milliseconds: once, not per world */
-	fake_ca = fakenet_ca_new(why, n);
-	if (fake_ca == NULL || fakenet_prepare(why, n) == -1)
-		return -1;
-	ctx = seccomp_init(SCMP_ACT_ALLOW);
-	if (ctx == NULL) {
-		snprintf(why, n, "seccomp_init");
-		return -1;
-	}
-	/* a binary tree: the kernel runs a new filter once per syscall
-	 * number to cache the always-allowed ones (see jail_seccomp.c) */
-	rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
-	if (rc == 0)
-		rc = build_filter(ctx, why, n);
-	if (rc == 0 && (fd = memfd_create("world-seccomp", MFD_CLOEXEC)) < 0)
-		rc = -errno;
-	if (rc == 0)
-		rc = seccomp_export_bpf(ctx, fd);
-	seccomp_release(ctx);
-	if (rc == 0 && (fstat(fd, &sb) == -1 || sb.st_size <= 0 ||
-	    sb.st_size % sizeof(struct sock_filter) != 0 ||
-	    sb.st_size / sizeof(struct sock_filter) > BPF_MAXINSNS))
-		rc = -E2BIG;
-	if (rc == 0) {
-		filter_insns = malloc((size_t)sb.st_size);
-		if (filter_insns == NULL || pread(fd, filter_insns,
-		    (size_t)sb.st_size, 0) != sb.st_size)
-			rc = -EIO;
-		filter_len = (unsigned short)(sb.st_size /
-		    sizeof(struct sock_filter));
-	}
-	if (fd >= 0)
-		close(fd);
 	if (rc != 0) {
-		if (why[0] == '\0')
-			snprintf(why, n, "seccomp filter: %s", strerror(-rc));
+		errno = -rc;
 		return -1;
 	}
 	return 0;
 }
 
-static int
-step_seccomp(void)
+int
+replica_compile(char *why, size_t n)
 {
-	struct sock_fprog prog = { filter_len, filter_insns };
+	struct filter_why fw = { why, n };
 
-	if (filter_insns == NULL) {
-		errno = EINVAL;
+	/* OpenSSL's start-up costs milliseconds: once, not per world */
+	fake_ca = fakenet_ca_new(why, n);
+	if (fake_ca == NULL || fakenet_prepare(why, n) == -1)
+		return -1;
+	if (jail_seccomp_compile_rules(&world_filter, build_filter, &fw)
+	    == -1) {
+		if (why[0] == '\0')
+			snprintf(why, n, "seccomp filter: %s",
+			    strerror(errno));
 		return -1;
 	}
-	/* no_new_privs is already set (the step before) */
-	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+	return 0;
+}
+
+/* The kind's filter: a jail world's supervised one (jailkind.c), else
+ * the replicas' denylist.  (no_new_privs is already set: the step
+ * before) */
+static int
+step_seccomp(void *ctx, char *detail, size_t n)
+{
+	struct stage *st = ctx;
+
+	if (st->kind == WORLD_KIND_JAIL)
+		return jailkind_seccomp(detail, n);
+	return jail_seccomp_load(&world_filter);
+}
+
+/* A jail world's Landlock rules (jailkind.c); the others have none. */
+static int
+step_landlock(void *ctx, char *detail, size_t n)
+{
+	struct stage *st = ctx;
+
+	if (st->kind != WORLD_KIND_JAIL)
+		return 0;
+	return jailkind_landlock(detail, n);
 }
 
 /* ---------------------------------------------------------------- */
@@ -815,81 +754,101 @@ world_init_main(int sock, int capfd, int wsdir, pid_t interp)
 	}
 }
 
+/* /dev/null, opened while the host's /dev is there; then the mount
+ * tree made private. */
+static int
+step_private(void *ctx, char *detail, size_t n)
+{
+	struct stage *st = ctx;
+
+	st->devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (st->devnull < 0)
+		return -1;
+	return jail_step_private(ctx, detail, n);
+}
+
+static int
+step_rlimits(void *ctx, char *detail, size_t n)
+{
+	return world_set_rlimits(((struct stage *)ctx)->as_base);
+}
+
+static int
+step_hostname(void *ctx, char *detail, size_t n)
+{
+	return sethostname("world", 5);
+}
+
+/*
+ * PID 1's set-up, walked once (jail_walk), the kind deciding inside a
+ * step (its network, Landlock, seccomp: world.h's kinds).  The rlimits
+ * come before any process of the world is forked (the fake internet's
+ * helpers too), so that every one of them counts within the world's
+ * budget (world_set_rlimits).  The fake internet's helpers start inside
+ * the new root (read-only by now), never before it: forked earlier,
+ * they kept a directory of the host as their working directory through
+ * pivot_root.  dnsmasq started while the limits were set is waited for
+ * before step_fds, which closes the descriptors the wait reads.
+ */
+static const struct jail_stepdef pid1_steps[] = {
+	{ WORLD_STEP_MOUNT_PRIVATE,	step_private, NULL },
+	{ WORLD_STEP_RLIMITS,		step_rlimits, NULL },
+	{ WORLD_STEP_ROOTFS,		step_rootfs, NULL },
+	{ WORLD_STEP_WORKSPACE,		step_workspace, NULL },
+	{ WORLD_STEP_PIVOT_ROOT,	step_pivot_root, NULL },
+	{ WORLD_STEP_NETWORK,		step_network, NULL },
+	{ WORLD_STEP_RLIMITS,		step_hostname, NULL },
+	{ WORLD_STEP_NETWORK,		step_network_wait, NULL },
+	{ WORLD_STEP_FDS,		step_fds, NULL },
+	{ WORLD_STEP_CAPS,		jail_step_caps, NULL },
+	{ WORLD_STEP_NO_NEW_PRIVS,	jail_step_no_new_privs, NULL },
+	{ WORLD_STEP_LANDLOCK,		step_landlock, NULL },
+	{ WORLD_STEP_SECCOMP,		step_seccomp, NULL },
+};
+
 static void pid1_main(struct stage *st) __attribute__((noreturn));
 
 static void
 pid1_main(struct stage *st)
 {
+	const struct jail_walk walk = { st->fail_at, &st->sock, st->detail,
+	    sizeof st->detail };
+	const char *failed;
 	pid_t interp;
 
 	st->as_base = jail_mapped_bytes();
-	st->devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (st->devnull < 0)
-		refuse(st, WORLD_STEP_MOUNT_PRIVATE, errno);
-	if (injected(st, WORLD_STEP_MOUNT_PRIVATE) ||
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1)
-		refuse(st, WORLD_STEP_MOUNT_PRIVATE, errno);
-	/* Before any process of the world is forked (the fake internet's
-	 * helpers too), so that every one of them counts within the
-	 * world's budget (world_set_rlimits). */
-	if (injected(st, WORLD_STEP_RLIMITS) ||
-	    world_set_rlimits(st->as_base) == -1)
-		refuse(st, WORLD_STEP_RLIMITS, errno);
-	if (injected(st, WORLD_STEP_ROOTFS) || step_rootfs(st) == -1)
-		refuse(st, WORLD_STEP_ROOTFS, errno);
-	if (injected(st, WORLD_STEP_WORKSPACE) || step_workspace(st) == -1)
-		refuse(st, WORLD_STEP_WORKSPACE, errno);
-	if (injected(st, WORLD_STEP_PIVOT_ROOT) || step_pivot_root(st) == -1)
-		refuse(st, WORLD_STEP_PIVOT_ROOT, errno);
-	/* The fake internet's helpers start here, inside the new root
-	 * (read-only by now), never before it: forked earlier, they kept
-	 * a directory of the host as their working directory through
-	 * pivot_root.  (A kind without the fake internet keeps its
-	 * network namespace empty: not even loopback.) */
-	if (injected(st, WORLD_STEP_NETWORK) ||
-	    (world_kind_has_fakenet(st->kind) && step_network(st) == -1))
-		refuse(st, WORLD_STEP_NETWORK, errno);
-	if (sethostname("world", 5) == -1)
-		refuse(st, WORLD_STEP_RLIMITS, errno);
-	/* dnsmasq started while the limits were set; before step_fds,
-	 * which closes the descriptors the wait reads */
-	if (step_network_wait(st) == -1)
-		refuse(st, WORLD_STEP_NETWORK, errno);
-	if (injected(st, WORLD_STEP_FDS) || step_fds(st) == -1)
-		refuse(st, WORLD_STEP_FDS, errno);
-	{
-		/* (where it cannot be had, the interpreter tells nothing of
-		 * the processes it could not start) */
-		int lp = open("/proc/sys/kernel/ns_last_pid",
-		    O_RDONLY | O_CLOEXEC);
-		if (lp >= 0 && lp != WORLD_LASTPID_FD) {
-			(void)dup3(lp, WORLD_LASTPID_FD, O_CLOEXEC);
-			close(lp);
-		}
-	}
-	if (injected(st, WORLD_STEP_CAPS) || jail_drop_caps() == -1)
-		refuse(st, WORLD_STEP_CAPS, errno);
-	if (injected(st, WORLD_STEP_NO_NEW_PRIVS) || jail_no_new_privs() == -1)
-		refuse(st, WORLD_STEP_NO_NEW_PRIVS, errno);
-	if (injected(st, WORLD_STEP_LANDLOCK) || (st->kind == WORLD_KIND_JAIL &&
-	    jailkind_landlock(st->detail, sizeof st->detail) == -1))
-		refuse(st, WORLD_STEP_LANDLOCK, errno);
-	if (injected(st, WORLD_STEP_SECCOMP) || (st->kind == WORLD_KIND_JAIL ?
-	    jailkind_seccomp(st->detail, sizeof st->detail) :
-	    step_seccomp()) == -1)
-		refuse(st, WORLD_STEP_SECCOMP, errno);
-	if (injected(st, WORLD_STEP_PYTHON) || (interp = fork()) == -1)
+	jail_walk(&walk, pid1_steps, sizeof pid1_steps / sizeof pid1_steps[0],
+	    st);
+	if (injected(st, WORLD_STEP_PYTHON) ||
+	    (interp = jail_fork(NULL, &failed)) == -1)
 		refuse(st, WORLD_STEP_PYTHON, errno);
 	if (interp == 0) {
 		world_interp_group();
 		pyrun_after_fork();
-		if (jail_wire_send(st->sock, (enum wire_type)WW_READY, NULL, 0,
+		if (jail_wire_send(st->sock, WW_READY, NULL, 0,
 		    NULL, 0) == -1)
 			_exit(0);
 		pyrun_serve(st->sock, st->capfd, st->wsdir);
 	}
 	world_init_main(st->sock, st->capfd, st->wsdir, interp);
 }
+
+/*
+ * The warden's set-up, walked once (jail_walk): its death signal, its
+ * host ids (and, as root, its memory cgroup: step_ids) -- a uid change
+ * clears the death signal, so it is asked again -- the namespaces, the
+ * id maps (inside the new namespace, geteuid() says the overflow id),
+ * undumpable.  Then PID 1.
+ */
+static const struct jail_stepdef warden_steps[] = {
+	{ WORLD_STEP_PDEATHSIG,		jail_step_pdeathsig, NULL },
+	{ WORLD_STEP_IDS,		step_ids, NULL },
+	{ WORLD_STEP_PDEATHSIG,		jail_step_pdeathsig, NULL },
+	{ WORLD_STEP_UNSHARE,		jail_step_unshare,
+	    "namespaces unavailable" },
+	{ WORLD_STEP_ID_MAPS,		jail_step_id_maps, NULL },
+	{ WORLD_STEP_DUMPABLE,		jail_step_undumpable, NULL },
+};
 
 static void warden(struct stage *st) __attribute__((noreturn));
 
@@ -915,40 +874,30 @@ static void
 warden(struct stage *stp)
 {
 	struct stage st = *stp;
-	struct jail_ids ids = { 0, 0, -1 };
-	pid_t zygote = getppid(), pid;
+	static const struct jail_child_spec pid1 = {
+		.flags = JAIL_FORK_PID1,	/* dies with the warden */
+	};
+	const struct jail_walk walk = { st.fail_at, &st.sock, st.detail,
+	    sizeof st.detail };
+	const char *failed;
 	int wstatus;
+	pid_t pid;
 
-	if (injected(&st, WORLD_STEP_PDEATHSIG) || jail_pdeathsig(zygote) == -1)
-		refuse(&st, WORLD_STEP_PDEATHSIG, errno);
-	if (injected(&st, WORLD_STEP_IDS) || step_ids(&st, &ids) == -1)
-		refuse(&st, WORLD_STEP_IDS, errno);
-	/* a uid change clears the death signal: set it again */
-	if (jail_pdeathsig(zygote) == -1)
-		refuse(&st, WORLD_STEP_PDEATHSIG, errno);
-	if (injected(&st, WORLD_STEP_UNSHARE) ||
-	    unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID |
-	    CLONE_NEWIPC | CLONE_NEWUTS) == -1) {
-		snprintf(st.detail, sizeof st.detail, "namespaces unavailable");
-		refuse(&st, WORLD_STEP_UNSHARE, errno);
-	}
-	/* (inside the new namespace, geteuid() says the overflow id) */
-	if (injected(&st, WORLD_STEP_ID_MAPS) ||
-	    jail_id_maps(WORLD_INNER_ID, ids.uid, ids.gid, st.detail,
-	    sizeof st.detail) == -1)
-		refuse(&st, WORLD_STEP_ID_MAPS, errno);
-	if (injected(&st, WORLD_STEP_DUMPABLE) ||
-	    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == -1)
-		refuse(&st, WORLD_STEP_DUMPABLE, errno);
+	st.w.parent = getppid();	/* the zygote */
+	st.w.inner = WORLD_INNER_ID;
+	st.ids = (struct jail_ids){ 0, 0, -1 };
+	jail_walk(&walk, warden_steps, sizeof warden_steps /
+	    sizeof warden_steps[0], &st);
 	on_interrupt(warden_on_interrupt);
-	if (injected(&st, WORLD_STEP_PID1) || (pid = fork()) == -1)
+	if (injected(&st, WORLD_STEP_PID1) ||
+	    (pid = jail_fork(&pid1, &failed)) == -1)
 		refuse(&st, WORLD_STEP_PID1, errno);
 	if (pid == 0) {
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1)
-			refuse(&st, WORLD_STEP_PID1, errno);
-		if (getpid() != 1) {
-			snprintf(st.detail, sizeof st.detail, "not PID 1");
-			refuse(&st, WORLD_STEP_PID1, EPERM);
+		if (failed != NULL) {
+			int err = errno;
+
+			snprintf(st.detail, sizeof st.detail, "%s", failed);
+			refuse(&st, WORLD_STEP_PID1, err);
 		}
 		pid1_main(&st);
 	}
@@ -958,6 +907,6 @@ warden(struct stage *stp)
 	close(st.ctl_rd);
 	while (waitpid(pid, &wstatus, 0) == -1 && errno == EINTR)
 		;
-	jail_ids_release(&ids);
+	jail_ids_release(&st.ids);
 	_exit(0);
 }

@@ -1,8 +1,9 @@
 /*
  * wire.h -- what crosses between the session and a CPython world.
  *
- * The jail's framing (jail_int.h): a one-byte type, a 32-bit payload
- * length in host byte order, the payload.  Requests go from the session
+ * The one wire (jail_wire.h), which the model-engine jail speaks too: a
+ * one-byte type, a 32-bit payload length in host byte order, the
+ * payload.  Requests go from the session
  * to the world; replies come back and are hostile until checked
  * (cpython.c): every type, length, count and name against the caps below.
  *
@@ -56,32 +57,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum ww_type {
-	WW_PUT		= 'P',
-	WW_ENV		= 'V',
-	WW_COMMAND	= 'C',
-	WW_INPUT	= 'I',	/* u8 flags (WW_SETUP), u64 nonce, source */
+#include "jail_wire.h"
 
-	WW_READY	= 'Y',
-	WW_REFUSE	= 'R',
-	WW_STATUS	= 'S',	/* u32 enum ww_status, u64 the input's nonce */
-	WW_RESULT	= 'r',
-	WW_MESSAGE	= 'M',
-	WW_ERROR	= 'X',
-	WW_OUTPUT	= 'O',
-	WW_TAIL		= 'e',	/* u32 enum ww_tail, u32 bytes of O's text */
-	WW_EVENT	= 'A',	/* event name, NUL, its arguments as text */
-	WW_DROPPED	= 'D',	/* u32 events left out */
-	WW_FILE		= 'F',	/* u32 name length, name, data */
-	WW_NAMES	= 'N',	/* the names __main__ binds, NUL-separated */
-	WW_LITERALS_F	= 'L',	/* name NUL repr NUL, for plain data */
-	WW_TRUNCATED	= 'T',	/* u32 left out, their paths */
-	WW_CUT		= 'K',	/* u32 enum ww_cut, u64 its size */
-	WW_END		= 'E',
-	WW_ENDED	= 'Z',	/* i32 the interpreter's wait status */
-	WW_LIVE		= 'W',	/* u8 'o' or 'e', text: output as it is
-				   written, before the reply (output.c) */
-};
+/* The frame types (enum ww_type) are the one wire's: jail_wire.h. */
 
 #define WW_SETUP	1u	/* input flag: run unreported */
 #define WW_LITERALS	2u	/* input flag: send the L frame */

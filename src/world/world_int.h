@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "jail_wire.h"
+
 /*
  * The set-up steps of a replica world, in order, with the process that
  * runs each: "warden" is the zygote's child that unshares, "pid1" is PID
@@ -215,7 +217,7 @@ unsigned forks_end(void);
 int output_start(int capfd, int sock);
 /* Send one frame on the session's socket (jail_wire_send), never
  * interleaved with another thread's: 0, or -1. */
-int output_send(int fd, int type, const void *a, size_t alen,
+int output_send(int fd, enum ww_type type, const void *a, size_t alen,
     const void *b, size_t blen);
 void output_begin(void);
 void output_sync(void);

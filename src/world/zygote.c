@@ -75,19 +75,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "jail_int.h"
 #include "world.h"
 #include "world_int.h"
 #include "xalloc.h"
-
-#ifndef __NR_pidfd_open
-#define __NR_pidfd_open		434
-#endif
-#ifndef __NR_pidfd_send_signal
-#define __NR_pidfd_send_signal	424
-#endif
-#ifndef __NR_close_range
-#define __NR_close_range	436
-#endif
+#include "jail_sys.h"
 
 #define ZYGOTE_TIMEOUT_MS	10000	/* start-up (valgrind is slow) */
 #define ZYGOTE_FLAG		"--world-zygote"	/* argv[1] */
@@ -255,6 +247,7 @@ static int
 make_world(int ctl, int kind, int fail_at, uint64_t mem, struct made *m)
 {
 	int sv[2], cap[2] = { -1, -1 }, sync[2] = { -1, -1 }, saved;
+	const char *failed;
 	pid_t pid;
 	size_t k;
 
@@ -274,7 +267,9 @@ make_world(int ctl, int kind, int fail_at, uint64_t mem, struct made *m)
 		errno = saved;
 		return -1;
 	}
-	pid = fork();
+	/* (the warden's steps, its death signal first, are replica.c's,
+	 * each refused by its name) */
+	pid = jail_fork(NULL, &failed);
 	if (pid == 0) {
 		close(ctl);
 		for (k = 0; k < KINDS; k++)
@@ -458,31 +453,13 @@ static bool zygote_up;		/* its first message came */
 /* The child of zygote_start(), with the session's memory until the exec:
  * only async-signal-safe calls (the session may have threads), and the
  * failure's message was written before the fork. */
-static void zygote_exec(int ctl, pid_t parent, const char *exe,
-    char *const *argv, char *const *envp, struct zrep *failed)
-    __attribute__((noreturn));
+static void zygote_exec(const char *exe, char *const *argv,
+    char *const *envp, struct zrep *failed) __attribute__((noreturn));
 
 static void
-zygote_exec(int ctl, pid_t parent, const char *exe, char *const *argv,
-    char *const *envp, struct zrep *failed)
+zygote_exec(const char *exe, char *const *argv, char *const *envp,
+    struct zrep *failed)
 {
-	sigset_t none;
-	int devnull, high;
-
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1 ||
-	    getppid() != parent)
-		_exit(0);
-	/* Nothing of the session's but the control socket, at
-	 * ZYGOTE_CTL_FD: moved up first, so that 0 to 2 cannot be it. */
-	high = fcntl(ctl, F_DUPFD, 10);
-	devnull = open("/dev/null", O_RDWR);
-	if (high < 0 || devnull < 0 || dup2(devnull, 0) == -1 ||
-	    dup2(devnull, 1) == -1 || dup2(devnull, 2) == -1 ||
-	    dup2(high, ZYGOTE_CTL_FD) == -1 ||
-	    syscall(__NR_close_range, ZYGOTE_CTL_FD + 1U, ~0U, 0U) == -1)
-		_exit(0);
-	sigemptyset(&none);
-	(void)sigprocmask(SIG_SETMASK, &none, NULL);
 	execve(exe, argv, envp);
 	failed->err = errno;
 	(void)send(ZYGOTE_CTL_FD, failed, sizeof *failed, MSG_NOSIGNAL);
@@ -497,11 +474,18 @@ zygote_start(void)
 {
 	char exe[PATH_MAX], *envp[ZYGOTE_ENV_MAX];
 	char *argv[] = { (char *)"sandboxrepl", (char *)ZYGOTE_FLAG, NULL };
+	int fds[ZYGOTE_CTL_FD + 1] = { -1, -1, -1, -1 };
+	const struct jail_child_spec spec = {
+		.flags = JAIL_FORK_DEATHSIG | JAIL_FORK_SIGNALS,
+		.fds = fds,
+		.nfds = ZYGOTE_CTL_FD + 1,
+	};
 	struct zrep failed;
+	const char *why;
 	size_t i, k = 0;
 	ssize_t len;
 	int sv[2], saved;
-	pid_t pid, self = getpid();
+	pid_t pid;
 
 	if (ctl_fd >= 0)
 		return 0;
@@ -530,10 +514,17 @@ zygote_start(void)
 			envp[k++] = xasprintf("%s=%s", zygote_env[i], v);
 	}
 	envp[k] = NULL;
-	pid = fork();
+	/* Nothing of the session's but the control socket, at
+	 * ZYGOTE_CTL_FD (0 to 2 on /dev/null); dying with it; every signal
+	 * unblocked. */
+	fds[ZYGOTE_CTL_FD] = sv[1];
+	pid = jail_fork(&spec, &why);
 	saved = errno;
-	if (pid == 0)
-		zygote_exec(sv[1], self, exe, argv, envp, &failed);
+	if (pid == 0) {
+		if (why != NULL)
+			_exit(0);
+		zygote_exec(exe, argv, envp, &failed);
+	}
 	for (i = 0; i < k; i++)
 		free(envp[i]);
 	close(sv[1]);

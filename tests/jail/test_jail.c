@@ -1838,7 +1838,7 @@ frame_wait(struct wirebuf *w, int wstatus)
 	memset(&ww, 0, sizeof ww);
 	ww.wstatus = wstatus;
 	ww.seccomp_nr = -1;
-	frame(w, WIRE_WAIT, &ww, sizeof ww, NULL, 0);
+	frame(w, WW_WAIT, &ww, sizeof ww, NULL, 0);
 }
 
 static void
@@ -1850,7 +1850,7 @@ frame_file(struct wirebuf *w, const char *name, size_t namelen,
 
 	memcpy(head, &n, 4);
 	memcpy(head + 4, name, namelen);
-	frame(w, WIRE_FILE, head, 4 + namelen, data, strlen(data));
+	frame(w, WW_FLAT_FILE, head, 4 + namelen, data, strlen(data));
 }
 
 static void
@@ -1860,7 +1860,7 @@ frame_refuse(struct wirebuf *w, uint32_t step, int32_t err)
 
 	memcpy(head, &step, 4);
 	memcpy(head + 4, &err, 4);
-	frame(w, WIRE_REFUSE, head, 8, "detail", 6);
+	frame(w, WW_REFUSE, head, 8, "detail", 6);
 }
 
 /* A well-formed run that exited 0 with result "r" and file "a". */
@@ -1868,55 +1868,55 @@ static void
 good_prefix(struct wirebuf *w)
 {
 	frame_wait(w, 0);
-	frame(w, WIRE_RESULT, "r", 1, NULL, 0);
+	frame(w, WW_OUTPUT, "r", 1, NULL, 0);
 }
 
 static void w_ok(struct wirebuf *w) { good_prefix(w);
 	frame_file(w, "b", 1, "2"); frame_file(w, "a", 1, "1");
-	frame(w, WIRE_END, NULL, 0, NULL, 0); }
+	frame(w, WW_END, NULL, 0, NULL, 0); }
 static void w_refusal(struct wirebuf *w) {
 	frame_refuse(w, JAIL_STEP_LANDLOCK, EOPNOTSUPP); }
 static void w_empty(struct wirebuf *w) { (void)w; }
 static void w_short_header(struct wirebuf *w) { good_prefix(w);
 	memcpy(w->data + w->len, "E\0\0", 3); w->len += 3; }
 static void w_length_past_end(struct wirebuf *w) { good_prefix(w);
-	frame(w, WIRE_END, NULL, 0, NULL, 0); w->data[w->len - 4] = 9; }
+	frame(w, WW_END, NULL, 0, NULL, 0); w->data[w->len - 4] = 9; }
 static void w_unknown_type(struct wirebuf *w) { good_prefix(w);
-	frame(w, 'Z', NULL, 0, NULL, 0); frame(w, WIRE_END, NULL, 0, NULL, 0); }
+	frame(w, 'Z', NULL, 0, NULL, 0); frame(w, WW_END, NULL, 0, NULL, 0); }
 static void w_no_end(struct wirebuf *w) { good_prefix(w); }
 static void w_after_end(struct wirebuf *w) { w_ok(w);
-	frame(w, WIRE_END, NULL, 0, NULL, 0); }
+	frame(w, WW_END, NULL, 0, NULL, 0); }
 static void w_result_first(struct wirebuf *w) {
-	frame(w, WIRE_RESULT, "r", 1, NULL, 0); frame_wait(w, 0);
-	frame(w, WIRE_END, NULL, 0, NULL, 0); }
+	frame(w, WW_OUTPUT, "r", 1, NULL, 0); frame_wait(w, 0);
+	frame(w, WW_END, NULL, 0, NULL, 0); }
 static void w_two_waits(struct wirebuf *w) { frame_wait(w, 0);
-	good_prefix(w); frame(w, WIRE_END, NULL, 0, NULL, 0); }
+	good_prefix(w); frame(w, WW_END, NULL, 0, NULL, 0); }
 static void w_result_over_cap(struct wirebuf *w) { frame_wait(w, 0);
-	frame(w, WIRE_RESULT, "0123456789abcdefX", 17, NULL, 0);
-	frame(w, WIRE_END, NULL, 0, NULL, 0); }
+	frame(w, WW_OUTPUT, "0123456789abcdefX", 17, NULL, 0);
+	frame(w, WW_END, NULL, 0, NULL, 0); }
 static void w_name_slash(struct wirebuf *w) { good_prefix(w);
-	frame_file(w, "../etc", 6, "x"); frame(w, WIRE_END, NULL, 0, NULL, 0); }
+	frame_file(w, "../etc", 6, "x"); frame(w, WW_END, NULL, 0, NULL, 0); }
 static void w_name_dotdot(struct wirebuf *w) { good_prefix(w);
-	frame_file(w, "..", 2, "x"); frame(w, WIRE_END, NULL, 0, NULL, 0); }
+	frame_file(w, "..", 2, "x"); frame(w, WW_END, NULL, 0, NULL, 0); }
 static void w_name_dot(struct wirebuf *w) { good_prefix(w);
-	frame_file(w, ".", 1, "x"); frame(w, WIRE_END, NULL, 0, NULL, 0); }
+	frame_file(w, ".", 1, "x"); frame(w, WW_END, NULL, 0, NULL, 0); }
 static void w_name_empty(struct wirebuf *w) { good_prefix(w);
-	frame_file(w, "", 0, "x"); frame(w, WIRE_END, NULL, 0, NULL, 0); }
+	frame_file(w, "", 0, "x"); frame(w, WW_END, NULL, 0, NULL, 0); }
 static void w_name_nul(struct wirebuf *w) { good_prefix(w);
-	frame_file(w, "a\0b", 3, "x"); frame(w, WIRE_END, NULL, 0, NULL, 0); }
+	frame_file(w, "a\0b", 3, "x"); frame(w, WW_END, NULL, 0, NULL, 0); }
 static void w_name_len_lies(struct wirebuf *w) { uint32_t big = 1000;
-	good_prefix(w); frame(w, WIRE_FILE, &big, 4, "ab", 2);
-	frame(w, WIRE_END, NULL, 0, NULL, 0); }
+	good_prefix(w); frame(w, WW_FLAT_FILE, &big, 4, "ab", 2);
+	frame(w, WW_END, NULL, 0, NULL, 0); }
 static void w_duplicate(struct wirebuf *w) { good_prefix(w);
 	frame_file(w, "a", 1, "1"); frame_file(w, "a", 1, "2");
-	frame(w, WIRE_END, NULL, 0, NULL, 0); }
+	frame(w, WW_END, NULL, 0, NULL, 0); }
 static void w_too_many_files(struct wirebuf *w) { good_prefix(w);
 	frame_file(w, "a", 1, "1"); frame_file(w, "b", 1, "2");
 	frame_file(w, "c", 1, "3"); frame_file(w, "d", 1, "4");
-	frame(w, WIRE_END, NULL, 0, NULL, 0); }
+	frame(w, WW_END, NULL, 0, NULL, 0); }
 static void w_too_many_bytes(struct wirebuf *w) { good_prefix(w);
 	frame_file(w, "a", 1, "0123456789abcdefghij0123456789abc");
-	frame(w, WIRE_END, NULL, 0, NULL, 0); }
+	frame(w, WW_END, NULL, 0, NULL, 0); }
 static void w_step_zero(struct wirebuf *w) { frame_refuse(w, 0, EPERM); }
 static void w_step_range(struct wirebuf *w) {
 	frame_refuse(w, JAIL_STEP_COUNT, EPERM); }
@@ -1925,7 +1925,7 @@ static void w_errno_zero(struct wirebuf *w) {
 static void w_refusal_after_wait(struct wirebuf *w) { frame_wait(w, 0);
 	frame_refuse(w, JAIL_STEP_UNSHARE, EPERM); }
 static void w_wait_short(struct wirebuf *w) {
-	frame(w, WIRE_WAIT, "abc", 3, NULL, 0); }
+	frame(w, WW_WAIT, "abc", 3, NULL, 0); }
 
 static const struct {
 	const char	*what;
