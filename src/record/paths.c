@@ -57,6 +57,8 @@ static const char *const gvisor_headings[] = {
 	.guard = GUARD_KERNEL, .jail_option = true,			\
 	.model = MODEL_IN_JAIL, .layers = SEQ(ns_layers),		\
 	.refuses_at = LAYER_NAMESPACE, .rule = "kernel", .tag = "",	\
+	.inside_where = "the jail's copy",				\
+	.inside_host = "the host is untouched",			\
 	.headings = ns_headings, .what = "kernel-enforced.",		\
 	.title = "the jail"
 #define BOUNDARY_ROW_GVISOR \
@@ -64,6 +66,8 @@ static const char *const gvisor_headings[] = {
 	.model = MODEL_NEVER, .layers = SEQ(gvisor_layers),		\
 	.refuses_at = LAYER_GVISOR, .rule = "gvisor",			\
 	.contained_by = "gVisor", .tag = " (gVisor)",			\
+	.inside_where = "gVisor's sandbox",				\
+	.inside_host = "the host kernel never saw the call",		\
 	.needs_cpython = "gVisor runs CPython worlds, and this "	\
 	    "sandboxrepl was built without libpython",			\
 	.headings = gvisor_headings, .what = "gVisor's user-space kernel.", \

@@ -91,6 +91,10 @@ struct boundary_row {
 	const char	*rule;
 	const char	*contained_by;
 	const char	*tag;
+	/* where harm done inside it was done, and what the host saw: "the
+	 * jail's copy", "the host is untouched" (INSIDE's reason) */
+	const char	*inside_where;
+	const char	*inside_host;
 	/* what a screen calls it beside a path's name ("jail gVisor") */
 	const char	*title;
 	/* why it runs nothing without libpython (MODEL_NEVER), or NULL */

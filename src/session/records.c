@@ -142,9 +142,7 @@ records_finish(struct step *st, const char *input, size_t len,
 		    .effects = st->ev.effects.items,
 		    .neffects = st->ev.effects.n,
 		    .filter = policy_filter_name(st->s->policy),
-		    /* (trace.c's words for gVisor, until it reads the
-		     * kind's) */
-		    .gvisor = st->kind->id == BOUNDARY_GVISOR,
+		    .kind = st->kind,
 		    .world = st->world != NULL,
 		    .restarted = st->restarted, .resumed = st->resumed,
 		    .raised_after = st->raised_after, .essay = st->essay };
