@@ -43,7 +43,8 @@ static const char *const gvisor_headings[] = {
  */
 #define BOUNDARY_ROW_NONE \
 	.guard = GUARD_NONE, .model = MODEL_IN_WORLD,			\
-	.layers = SEQ(none_layers), .refuses_at = LAYER_EVAL, .tag = "",	\
+	.layers = SEQ(none_layers), .refuses_at = LAYER_EVAL,		\
+	.tag = "",							\
 	.headings = none_headings, .headings_world = none_headings_world, \
 	.what = "no boundary (a throwaway mock).",			\
 	.what_world = "no boundary (a throwaway world).",		\
@@ -56,6 +57,8 @@ static const char *const gvisor_headings[] = {
 	.guard = GUARD_KERNEL, .jail_option = true,			\
 	.model = MODEL_IN_JAIL, .layers = SEQ(ns_layers),		\
 	.refuses_at = LAYER_NAMESPACE, .rule = "kernel", .tag = "",	\
+	.inside_where = "the jail's copy",				\
+	.inside_host = "the host is untouched",			\
 	.headings = ns_headings, .what = "kernel-enforced.",		\
 	.title = "the jail"
 #define BOUNDARY_ROW_GVISOR \
@@ -63,6 +66,8 @@ static const char *const gvisor_headings[] = {
 	.model = MODEL_NEVER, .layers = SEQ(gvisor_layers),		\
 	.refuses_at = LAYER_GVISOR, .rule = "gvisor",			\
 	.contained_by = "gVisor", .tag = " (gVisor)",			\
+	.inside_where = "gVisor's sandbox",				\
+	.inside_host = "the host kernel never saw the call",		\
 	.needs_cpython = "gVisor runs CPython worlds, and this "	\
 	    "sandboxrepl was built without libpython",			\
 	.headings = gvisor_headings, .what = "gVisor's user-space kernel.", \
@@ -100,10 +105,12 @@ path_row(enum path_id p)
 	return &paths[(unsigned)p < PATH__COUNT ? p : 0];
 }
 
+/* (a kind out of range is a bug; it gets the jail's kind, never none) */
 const struct boundary_row *
 boundary_row(enum boundary b)
 {
-	return &boundaries[(unsigned)b < BOUNDARY__COUNT ? b : 0];
+	return &boundaries[(unsigned)b < BOUNDARY__COUNT ? b :
+	    boundary_jail_default()];
 }
 
 const char *
@@ -237,4 +244,18 @@ const char *
 boundary_name(enum boundary b)
 {
 	return (unsigned)b < BOUNDARY__COUNT ? boundaries[b].name : "unknown";
+}
+
+enum boundary
+boundary_jail_default(void)
+{
+	int p;
+
+	for (p = 0; p < PATH__COUNT; p++)
+		if (paths[p].kind_by_jail)
+			return paths[p].kind;
+	for (p = 0; p < BOUNDARY__COUNT; p++)
+		if (boundaries[p].jail_option)
+			break;
+	return (enum boundary)p;
 }

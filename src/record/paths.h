@@ -91,6 +91,10 @@ struct boundary_row {
 	const char	*rule;
 	const char	*contained_by;
 	const char	*tag;
+	/* where harm done inside it was done, and what the host saw: "the
+	 * jail's copy", "the host is untouched" (INSIDE's reason) */
+	const char	*inside_where;
+	const char	*inside_host;
 	/* what a screen calls it beside a path's name ("jail gVisor") */
 	const char	*title;
 	/* why it runs nothing without libpython (MODEL_NEVER), or NULL */
@@ -152,5 +156,8 @@ enum path_id path_home(unsigned mask);
  * a jail_option. */
 bool boundary_parse(const char *name, enum boundary *out);
 const char *boundary_name(enum boundary b);
+/* The kind before --jail chooses: the own kind of the first path whose
+ * kind it chooses. */
+enum boundary boundary_jail_default(void);
 
 #endif

@@ -97,7 +97,7 @@ only_programs(const struct trace_step *st)
 bool
 trace_lands(const struct trace_step *st)
 {
-	return st->r->verdict == VERDICT_OK && st->path == PATH_UNSAFE &&
+	return st->r->verdict == VERDICT_OK && st->kind->guard == GUARD_NONE &&
 	    harm_category(st->effects, st->neffects, false) != NULL &&
 	    !only_programs(st);
 }
@@ -199,16 +199,17 @@ value_outcome(const struct trace_step *st, const char *repr)
 /*
  * Who refused, as a verdict names it: the policy's filter ("the
  * allowlist", "the dunder filter", "the blocklist"), else the layer's
- * refuser (record.h: the command allowlist, the jail's layer), gVisor on
- * its path.  NULL where the reason names it itself ("budget exhausted
+ * refuser (record.h: the command allowlist, the jail's layer), or the
+ * boundary itself when its row names who contains (gVisor).  NULL where the reason names it itself ("budget exhausted
  * ...", "host ... is not reachable (no network)", "... exceeds the cap
  * of ...").
  */
 static const char *
 refuser(const struct trace_step *st)
 {
-	if (st->r->verdict == VERDICT_CONTAINED && st->gvisor)
-		return record_layer_refuser(LAYER_GVISOR);
+	if (st->r->verdict == VERDICT_CONTAINED &&
+	    st->kind->contained_by != NULL)
+		return st->kind->contained_by;
 	if (st->r->layer == LAYER_ALLOWLIST)
 		return st->filter;
 	return record_layer_refuser(st->r->layer);
@@ -297,10 +298,12 @@ trace_render(const struct trace_step *st)
 		const char *cat;
 		const char *harm = harm_of(st->a, r->effects, r->neffects,
 		    true, &cat);
-		r->reason = arena_printf(st->a, st->gvisor ? "gVisor's "
-		    "sandbox: %s; the host kernel never saw the call%s%s" :
-		    "the jail's copy: %s; the host is untouched%s%s",
-		    harm ? harm : "it did harm",
+		/* (where, and what the host saw: the kind's words) */
+		r->reason = arena_printf(st->a, "%s: %s; %s%s%s",
+		    st->kind->inside_where ? st->kind->inside_where :
+		    "its copy", harm ? harm : "it did harm",
+		    st->kind->inside_host ? st->kind->inside_host :
+		    "the host is untouched",
 		    st->raised_after ? "; then " : "",
 		    st->raised_after ? st->raised_after : "");
 		outcome = arena_printf(st->a, "%s %s",

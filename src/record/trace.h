@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "paths.h"
 #include "record.h"
 
 /* A decided step, as its trace line tells it.  Borrowed. */
@@ -22,7 +23,8 @@ struct trace_step {
 	const struct effect	*effects;
 	size_t			 neffects;
 	const char		*filter;	/* policy_filter_name() */
-	bool			 gvisor;	/* on gVisor's jail */
+	const struct boundary_row *kind;	/* the path's boundary now
+						   (paths.h): its words */
 	bool			 world;		/* ran in a CPython world */
 	bool			 restarted;	/* its world had died */
 	bool			 resumed;	/* --state: names not restored */

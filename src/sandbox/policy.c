@@ -18,7 +18,8 @@
  *   commands: read_file write_file
  *   hosts: example.org
  *   budget: 20
- *   jail: ns | gvisor              the jail path's boundary (--jail)
+ *   jail: ns | gvisor              the jail path's boundary (--jail: a
+ *                                  kind whose row says jail_option, paths.h)
  *   max-steps / max-int-bits / max-seq-len / max-str-bytes / max-depth: N
  *
  * A list value replaces the preset's list; an unknown key, node name,
@@ -34,6 +35,7 @@
 #include <sys/stat.h>
 
 #include "arena.h"
+#include "paths.h"
 #include "policy.h"
 #include "sbuf.h"
 #include "xalloc.h"
@@ -525,10 +527,11 @@ static bool
 key_jail(const struct setting *s, const char *key, const char *val)
 {
 	const char *const *w = words(s->op, val);
+	enum boundary b;
 
 	(void)key;
-	if (w[0] == NULL || w[1] != NULL || (strcmp(w[0], "ns") != 0 &&
-	    strcmp(w[0], "gvisor") != 0))
+	/* (a kind --jail takes: paths.h) */
+	if (w[0] == NULL || w[1] != NULL || !boundary_parse(w[0], &b))
 		return bad(s, "jail wants ns or gvisor", NULL);
 	s->p->jail = w[0];
 	return true;

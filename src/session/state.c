@@ -9,7 +9,8 @@
  * are typed:
  *   {"t":"int","v":"123"} {"t":"float","v":"0.1"} {"t":"str","v":HEX}
  *   {"t":"list","v":[...]} {"t":"dict","v":[[k,v],...]} ...
- * Loading rebuilds them with the value constructors; nothing is evaluated.
+ * Loading rebuilds them with the value constructors; nothing is evaluated
+ * (sjson.c makes and reads these forms).
  *
  * In memory, struct state keeps an index of what is on disk: per path the
  * files (name, digest, length) in the mfs's sorted order and the stores'
@@ -51,13 +52,13 @@
 #include "record.h"
 #include "sbuf.h"
 #include "sha256.h"
+#include "sjson.h"
 #include "state.h"
 #include "strlist.h"
 #include "value.h"
 #include "xalloc.h"
 
 #define STATE_VERSION	2
-#define MAX_DEPTH	200
 /* A snapshot or journal larger than this is not read: a state within its
  * cap never needs one (names are hex: twice their bytes). */
 #define MAX_META_BYTES	(3 * (size_t)STATE_MAX_BYTES)
@@ -228,322 +229,39 @@ index_clear(struct state *st)
 	st->nblobs = 0;
 }
 
-/* ---- hex ---- */
-
-static json_t *
-hex(const char *p, size_t n)
-{
-	static const char digits[] = "0123456789abcdef";
-	char *s = xmalloc(2 * n + 1);
-	json_t *j;
-	size_t i;
-	for (i = 0; i < n; i++) {
-		s[2 * i] = digits[(unsigned char)p[i] >> 4];
-		s[2 * i + 1] = digits[(unsigned char)p[i] & 15];
-	}
-	s[2 * n] = '\0';
-	j = json_stringn(s, 2 * n);
-	free(s);
-	return j;
-}
-
-static int
-nibble(char c)
-{
-	if (c >= '0' && c <= '9') return c - '0';
-	if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-	return -1;
-}
-
-/* Decode a hex string into heap bytes (NUL-terminated); NULL when bad. */
-static char *
-unhex(json_t *j, size_t *len)
-{
-	const char *s = json_string_value(j);
-	size_t n, i;
-	char *out;
-	if (s == NULL || (n = json_string_length(j)) % 2 != 0)
-		return NULL;
-	out = xmalloc(n / 2 + 1);
-	for (i = 0; i < n / 2; i++) {
-		int hi = nibble(s[2 * i]), lo = nibble(s[2 * i + 1]);
-		if (hi < 0 || lo < 0) {
-			free(out);
-			return NULL;
-		}
-		out[i] = (char)(hi << 4 | lo);
-	}
-	out[n / 2] = '\0';
-	*len = n / 2;
-	return out;
-}
-
-/* A hex string that must decode to a C string (no NUL inside). */
-static char *
-unhex_name(json_t *j)
-{
-	size_t len;
-	char *s = unhex(j, &len);
-	if (s != NULL && strlen(s) != len) {
-		free(s);
-		return NULL;
-	}
-	return s;
-}
-
-/* ---- checked encoding: every set and append is checked ---- */
-
-struct enc {
-	bool	ok;
-};
-
-static void
-set(struct enc *e, json_t *obj, const char *key, json_t *v)
-{
-	/* jansson's *_new calls take v even when they fail */
-	if (obj == NULL || v == NULL || json_object_set_new(obj, key, v) != 0) {
-		if (obj == NULL)
-			json_decref(v);
-		e->ok = false;
-	}
-}
-
-static void
-push(struct enc *e, json_t *arr, json_t *v)
-{
-	if (arr == NULL || v == NULL || json_array_append_new(arr, v) != 0) {
-		if (arr == NULL)
-			json_decref(v);
-		e->ok = false;
-	}
-}
-
-static json_t *
-pair(struct enc *e, json_t *a, json_t *b)
-{
-	json_t *arr = json_array();
-	push(e, arr, a);
-	push(e, arr, b);
-	return arr;
-}
-
 static json_t *
 file_entry(struct enc *e, const struct sfile *f)
 {
-	json_t *arr = pair(e, hex(f->name, strlen(f->name)),
+	json_t *arr = sjson_pair(e, sjson_hex(f->name, strlen(f->name)),
 	    json_string(f->digest));
-	push(e, arr, json_integer((json_int_t)f->len));
+	sjson_push(e, arr, json_integer((json_int_t)f->len));
 	/* [name, digest, len] or, for an entry of a CPython world whose
 	 * mode is not the usual one, [name, digest, len, mode, unreadable] */
 	if (f->mode != default_mode(f->name) || f->unreadable) {
-		push(e, arr, json_integer((json_int_t)f->mode));
-		push(e, arr, json_boolean(f->unreadable));
+		sjson_push(e, arr, json_integer((json_int_t)f->mode));
+		sjson_push(e, arr, json_boolean(f->unreadable));
 	}
 	return arr;
-}
-
-/* ---- values ---- */
-
-static json_t *
-typed(const char *t, json_t *v)
-{
-	json_t *o;
-	if (v == NULL)
-		return NULL;
-	o = json_object();
-	if (o == NULL || json_object_set_new(o, "t", json_string(t)) != 0) {
-		json_decref(v);
-		json_decref(o);
-		return NULL;
-	}
-	if (json_object_set_new(o, "v", v) != 0) {	/* it took v */
-		json_decref(o);
-		return NULL;
-	}
-	return o;
-}
-
-/* NULL when v is not plain data (or too deep): the name is skipped. */
-static json_t *
-value_json(value v, int depth)
-{
-	struct enc e = { true };
-	json_t *a;
-	char buf[40];
-	size_t i;
-
-	if (depth > MAX_DEPTH)
-		return NULL;
-	switch (v.type) {
-	case VT_NONE: return typed("none", json_null());
-	case VT_BOOL: return typed("bool", json_boolean(v.as.b));
-	case VT_INT:
-		/* repr of a number reads back exactly (floats round-trip) */
-		snprintf(buf, sizeof buf, "%lld", (long long)v.as.i);
-		return typed("int", json_string(buf));
-	case VT_BIGINT: {
-		char *d = mpz_get_str(NULL, 10, v.as.big->z);
-		json_t *j = typed("int", json_string(d));
-		free(d);
-		return j;
-	}
-	case VT_FLOAT:
-		snprintf(buf, sizeof buf, "%.17g", v.as.f);
-		return typed("float", json_string(buf));
-	case VT_COMPLEX: {
-		char im[40];
-		snprintf(buf, sizeof buf, "%.17g", v.as.c->re);
-		snprintf(im, sizeof im, "%.17g", v.as.c->im);
-		a = pair(&e, json_string(buf), json_string(im));
-		return e.ok ? typed("complex", a) : (json_decref(a), NULL);
-	}
-	case VT_STR: return typed("str", hex(v.as.s->data, v.as.s->len));
-	case VT_BYTES: return typed("bytes", hex(v.as.s->data, v.as.s->len));
-	case VT_LIST: case VT_TUPLE: {
-		size_t n = v.type == VT_LIST ? v.as.list->len : v.as.tuple->len;
-		const value *items = v.type == VT_LIST ? v.as.list->items :
-		    v.as.tuple->items;
-		a = json_array();
-		for (i = 0; i < n && e.ok; i++)
-			push(&e, a, value_json(items[i], depth + 1));
-		if (!e.ok) {
-			json_decref(a);
-			return NULL;
-		}
-		return typed(v.type == VT_LIST ? "list" : "tuple", a);
-	}
-	case VT_DICT: case VT_SET: case VT_FROZENSET:
-		a = json_array();
-		for (i = 0; i < v.as.dict->used && e.ok; i++) {
-			const struct ventry *en = &v.as.dict->entries[i];
-			json_t *k;
-			if (!en->live)
-				continue;
-			k = value_json(en->key, depth + 1);
-			push(&e, a, v.type == VT_DICT ? pair(&e, k,
-			    value_json(en->val, depth + 1)) : k);
-		}
-		if (!e.ok) {
-			json_decref(a);
-			return NULL;
-		}
-		return typed(v.type == VT_DICT ? "dict" : v.type == VT_SET ?
-		    "set" : "frozenset", a);
-	default:
-		return NULL;
-	}
-}
-
-static bool
-json_value(struct rt *rt, json_t *j, int depth, value *out)
-{
-	const char *t = json_string_value(json_object_get(j, "t"));
-	json_t *v = json_object_get(j, "v");
-	size_t i, len;
-	char *bytes;
-
-	if (t == NULL || v == NULL || depth > MAX_DEPTH)
-		return false;
-	if (strcmp(t, "none") == 0) {
-		*out = value_none();
-		return true;
-	}
-	if (strcmp(t, "bool") == 0 && json_is_boolean(v)) {
-		*out = value_bool(json_is_true(v));
-		return true;
-	}
-	if (strcmp(t, "int") == 0 && json_is_string(v)) {
-		mpz_t z;
-		const char *s = json_string_value(v);
-		if (mpz_init_set_str(z, s, 10) != 0) {
-			mpz_clear(z);
-			return false;
-		}
-		*out = value_int_mpz(rt->arena, z);
-		mpz_clear(z);
-		return true;
-	}
-	if (strcmp(t, "float") == 0 && json_is_string(v)) {
-		*out = value_float(strtod(json_string_value(v), NULL));
-		return true;
-	}
-	if (strcmp(t, "complex") == 0 && json_is_array(v) &&
-	    json_array_size(v) == 2) {
-		*out = value_complex(rt->arena,
-		    strtod(json_string_value(json_array_get(v, 0)) ?: "0", NULL),
-		    strtod(json_string_value(json_array_get(v, 1)) ?: "0", NULL));
-		return true;
-	}
-	if (strcmp(t, "str") == 0 || strcmp(t, "bytes") == 0) {
-		if ((bytes = unhex(v, &len)) == NULL)
-			return false;
-		*out = t[0] == 's' ? value_str(rt->arena, bytes, len) :
-		    value_bytes(rt->arena, bytes, len);
-		free(bytes);
-		return true;
-	}
-	if (!json_is_array(v))
-		return false;
-	if (strcmp(t, "list") == 0 || strcmp(t, "tuple") == 0) {
-		size_t n = json_array_size(v);
-		*out = t[0] == 'l' ? value_list(rt->arena, n) :
-		    value_tuple(rt->arena, n);
-		for (i = 0; i < n; i++) {
-			value e;
-			if (!json_value(rt, json_array_get(v, i), depth + 1, &e))
-				return false;
-			if (t[0] == 'l')
-				value_list_append(rt->arena, *out, e);
-			else
-				out->as.tuple->items[i] = e;
-		}
-		return true;
-	}
-	if (strcmp(t, "dict") == 0 || strcmp(t, "set") == 0 ||
-	    strcmp(t, "frozenset") == 0) {
-		*out = t[0] == 'd' ? value_dict(rt->arena) :
-		    value_set(rt->arena);
-		if (t[0] == 'f')
-			out->type = VT_FROZENSET;
-		for (i = 0; i < json_array_size(v); i++) {
-			json_t *e = json_array_get(v, i);
-			value k, val;
-			if (t[0] == 'd') {
-				if (!json_is_array(e) || json_array_size(e) != 2 ||
-				    !json_value(rt, json_array_get(e, 0),
-				    depth + 1, &k) ||
-				    !json_value(rt, json_array_get(e, 1),
-				    depth + 1, &val) ||
-				    !value_dict_set(rt, *out, k, val))
-					return false;
-			} else if (!json_value(rt, e, depth + 1, &k) ||
-			    !value_set_add(rt, *out, k))
-				return false;
-		}
-		return true;
-	}
-	return false;
 }
 
 /* ---- what a path holds, as JSON ---- */
 
-/* The names as [[name hex, value], ...] in order of first assignment;
- * *bytes gets the encoded size (for the cap). */
+/* n strings (in groups of per: one, or a pair) as [hex, ...] or
+ * [[hex, hex], ...]; NULL when strs is. */
 static json_t *
-names_json(struct enc *e, struct ns *ns, size_t *bytes)
+hex_list(struct enc *e, const char *const *strs, size_t n, size_t per)
 {
-	json_t *names = json_array();
+	json_t *arr;
 	size_t i;
 
-	for (i = 0; i < ns_count(ns); i++) {
-		value v;
-		const char *name = ns_name(ns, i, &v);
-		json_t *j = value_json(v, 0);
-		if (j != NULL)
-			push(e, names, pair(e, hex(name, strlen(name)), j));
-	}
-	*bytes = names != NULL ? json_dumpb(names, NULL, 0, JSON_COMPACT) : 0;
-	return names;
+	if (strs == NULL)
+		return NULL;
+	arr = json_array();
+	for (i = 0; i < n; i++, strs += per)
+		sjson_push(e, arr, per == 1 ? sjson_hex(strs[0],
+		    strlen(strs[0])) : sjson_pair(e, sjson_hex(strs[0],
+		    strlen(strs[0])), sjson_hex(strs[1], strlen(strs[1]))));
+	return arr;
 }
 
 /*
@@ -556,16 +274,8 @@ static json_t *
 world_names_json(struct enc *e, const struct state_session *s,
     enum path_id p)
 {
-	size_t i, n = s->paths[p].nworld_names;
-	const char *const *names = s->paths[p].world_names;
-	json_t *arr;
-
-	if (names == NULL)
-		return NULL;
-	arr = json_array();
-	for (i = 0; i < n; i++)
-		push(e, arr, hex(names[i], strlen(names[i])));
-	return arr;
+	return hex_list(e, s->paths[p].world_names, s->paths[p].nworld_names,
+	    1);
 }
 
 /*
@@ -578,33 +288,8 @@ static json_t *
 world_values_json(struct enc *e, const struct state_session *s,
     enum path_id p)
 {
-	size_t i, n = s->paths[p].nworld_literals;
-	const char *const *lits = s->paths[p].world_literals;
-	json_t *arr;
-
-	if (lits == NULL)
-		return NULL;
-	arr = json_array();
-	for (i = 0; i < n; i++)
-		push(e, arr, pair(e, hex(lits[2 * i], strlen(lits[2 * i])),
-		    hex(lits[2 * i + 1], strlen(lits[2 * i + 1]))));
-	return arr;
-}
-
-/* Ledger entries [from, count) as [[key digest, args digest, msg hex]]. */
-static json_t *
-ledger_json(struct enc *e, const struct ledger *l, size_t from)
-{
-	json_t *arr = json_array();
-	const char *k, *a, *m;
-	size_t i;
-
-	for (i = from; ledger_at(l, i, &k, &a, &m); i++) {
-		json_t *entry = pair(e, json_string(k), json_string(a));
-		push(e, entry, hex(m, strlen(m)));
-		push(e, arr, entry);
-	}
-	return arr;
+	return hex_list(e, s->paths[p].world_literals,
+	    s->paths[p].nworld_literals, 2);
 }
 
 /* ---- files in DIR ---- */
@@ -726,31 +411,31 @@ write_snapshot(struct state *st, struct state_session *s,
 	size_t len = 0, bytes, i;
 	int p;
 
-	set(&e, root, "version", json_integer(STATE_VERSION));
-	set(&e, root, "seq", json_integer((json_int_t)seq));
-	set(&e, root, "steps", json_integer(s->steps));
+	sjson_set(&e, root, "version", json_integer(STATE_VERSION));
+	sjson_set(&e, root, "seq", json_integer((json_int_t)seq));
+	sjson_set(&e, root, "steps", json_integer(s->steps));
 	for (p = 0; p < PATH__COUNT; p++) {
 		json_t *path = json_object(), *fl = json_array();
 		for (i = 0; i < nfiles[p]; i++)
-			push(&e, fl, file_entry(&e, &files[p][i]));
-		set(&e, path, "files", fl);
-		set(&e, path, "names", names_json(&e,
+			sjson_push(&e, fl, file_entry(&e, &files[p][i]));
+		sjson_set(&e, path, "files", fl);
+		sjson_set(&e, path, "names", sjson_names(&e,
 		    s->paths[p].ns, &bytes));
 		{
 			json_t *wn = world_names_json(&e, s, (enum path_id)p);
 			json_t *wv = world_values_json(&e, s, (enum path_id)p);
 			if (wn != NULL)
-				set(&e, path, "world_names", wn);
+				sjson_set(&e, path, "world_names", wn);
 			if (wv != NULL)
-				set(&e, path, "world_values", wv);
+				sjson_set(&e, path, "world_values", wv);
 		}
-		set(&e, path, "ledger", ledger_json(&e,
+		sjson_set(&e, path, "ledger", sjson_ledger(&e,
 		    s->paths[p].ledger, 0));
-		set(&e, path, "budget_used", json_integer(
+		sjson_set(&e, path, "budget_used", json_integer(
 		    s->paths[p].used));
-		set(&e, paths, record_path_name((enum path_id)p), path);
+		sjson_set(&e, paths, record_path_name((enum path_id)p), path);
 	}
-	set(&e, root, "paths", paths);
+	sjson_set(&e, root, "paths", paths);
 	if (e.ok)
 		text = json_dumps(root, JSON_COMPACT);
 	json_decref(root);
@@ -905,16 +590,17 @@ journal_line(struct state *st, struct state_session *s, const struct pending *pd
 	size_t i, j;
 	int p;
 
-	set(&e, line, "seq", json_integer((json_int_t)st->seq + 1));
-	set(&e, line, "step", json_integer(s->steps));
+	sjson_set(&e, line, "seq", json_integer((json_int_t)st->seq + 1));
+	sjson_set(&e, line, "step", json_integer(s->steps));
 	for (i = 0; i < n; i++) {
 		json_t *v = json_object();
-		set(&e, v, "path", json_string(record_path_name(r[i].path)));
-		set(&e, v, "verdict", json_string(
+		sjson_set(&e, v, "path",
+		    json_string(record_path_name(r[i].path)));
+		sjson_set(&e, v, "verdict", json_string(
 		    record_verdict_name(r[i].verdict)));
-		push(&e, verdicts, v);
+		sjson_push(&e, verdicts, v);
 	}
-	set(&e, line, "verdicts", verdicts);
+	sjson_set(&e, line, "verdicts", verdicts);
 	for (p = 0; p < PATH__COUNT; p++) {
 		const struct spath *sp = &st->paths[p];
 		const struct ledger *l = s->paths[p].ledger;
@@ -931,7 +617,7 @@ journal_line(struct state *st, struct state_session *s, const struct pending *pd
 				    f->digest) != 0 || sp->files[j].mode !=
 				    f->mode || sp->files[j].unreadable !=
 				    f->unreadable)
-					push(&e, put, file_entry(&e, f));
+					sjson_push(&e, put, file_entry(&e, f));
 			}
 			for (j = 0; j < sp->n; j++) {
 				const char *name = sp->files[j].name;
@@ -949,35 +635,38 @@ journal_line(struct state *st, struct state_session *s, const struct pending *pd
 						hi = mid;
 				}
 				if (!still)
-					push(&e, del, hex(name, strlen(name)));
+					sjson_push(&e, del,
+					    sjson_hex(name, strlen(name)));
 			}
 			if (json_array_size(put) > 0)
-				set(&e, path, "put", put);
+				sjson_set(&e, path, "put", put);
 			else
 				json_decref(put);
 			if (json_array_size(del) > 0)
-				set(&e, path, "delete", del);
+				sjson_set(&e, path, "delete", del);
 			else
 				json_decref(del);
 		}
 		if (pd[p].names != NULL)
-			set(&e, path, "names", json_incref(pd[p].names));
+			sjson_set(&e, path, "names", json_incref(pd[p].names));
 		if (pd[p].wnames != NULL)
-			set(&e, path, "world_names", json_incref(pd[p].wnames));
+			sjson_set(&e, path, "world_names",
+			    json_incref(pd[p].wnames));
 		if (pd[p].wvalues != NULL)
-			set(&e, path, "world_values",
+			sjson_set(&e, path, "world_values",
 			    json_incref(pd[p].wvalues));
 		if (ledger_count(l) > sp->ledger_n)
-			set(&e, path, "ledger", ledger_json(&e, l,
+			sjson_set(&e, path, "ledger", sjson_ledger(&e, l,
 			    sp->ledger_n));
 		if (used != sp->budget_used)
-			set(&e, path, "budget_used", json_integer(used));
+			sjson_set(&e, path, "budget_used", json_integer(used));
 		if (json_object_size(path) > 0)
-			set(&e, paths, record_path_name((enum path_id)p), path);
+			sjson_set(&e, paths, record_path_name((enum path_id)p),
+			    path);
 		else
 			json_decref(path);
 	}
-	set(&e, line, "paths", paths);
+	sjson_set(&e, line, "paths", paths);
 	if (e.ok)
 		text = json_dumps(line, JSON_COMPACT);
 	json_decref(line);
@@ -1090,7 +779,7 @@ save(struct state *st, struct state_session *s, const struct record *r, size_t n
 		if (pd[p].files_changed)
 			pending_files(sp, fs, full, &pd[p]);
 		if (full || ns_generation(ns) != sp->ns_gen) {
-			pd[p].names = names_json(&e, ns, &pd[p].names_bytes);
+			pd[p].names = sjson_names(&e, ns, &pd[p].names_bytes);
 			held += pd[p].names_bytes;
 		} else
 			held += sp->names_bytes;
@@ -1204,7 +893,8 @@ gather_files(struct spath *sp, json_t *files, bool is_delete)
 	size_t i;
 
 	json_array_foreach(files, i, e) {
-		char *name = unhex_name(is_delete ? e : json_array_get(e, 0));
+		char *name = sjson_unhex_name(is_delete ? e :
+		    json_array_get(e, 0));
 		const char *digest = json_string_value(json_array_get(e, 1));
 		json_t *len = json_array_get(e, 2);
 		json_t *mode = json_array_get(e, 3), *unread =
@@ -1400,10 +1090,10 @@ materialize(struct state *st, struct state_session *s, struct gathered *g,
 			blob_ref(st, sp->files[i].digest);
 		}
 		json_array_foreach(g[p].names, i, e) {
-			char *name = unhex_name(json_array_get(e, 0));
+			char *name = sjson_unhex_name(json_array_get(e, 0));
 			value v;
-			if (name == NULL || !json_value(rt, json_array_get(e, 1),
-			    0, &v)) {
+			if (name == NULL || !sjson_to_value(rt,
+			    json_array_get(e, 1), 0, &v)) {
 				free(name);
 				return corrupt(err, st->dir, "state.json",
 				    "a name");
@@ -1414,7 +1104,7 @@ materialize(struct state *st, struct state_session *s, struct gathered *g,
 		json_array_foreach(g[p].ledger, i, e) {
 			const char *k = json_string_value(json_array_get(e, 0));
 			const char *a = json_string_value(json_array_get(e, 1));
-			char *m = unhex_name(json_array_get(e, 2));
+			char *m = sjson_unhex_name(json_array_get(e, 2));
 			bool ok = k != NULL && a != NULL && m != NULL &&
 			    ledger_add_digests(s->paths[p].ledger, k, a, m);
 			free(m);
@@ -1425,7 +1115,7 @@ materialize(struct state *st, struct state_session *s, struct gathered *g,
 		s->paths[p].used = g[p].budget_used;
 		sp->budget_used = g[p].budget_used;
 		json_array_foreach(g[p].wnames, i, e) {
-			char *name = unhex_name(e);
+			char *name = sjson_unhex_name(e);
 			if (name == NULL)
 				return corrupt(err, st->dir, "state.json",
 				    "a world's name");
@@ -1435,8 +1125,8 @@ materialize(struct state *st, struct state_session *s, struct gathered *g,
 		}
 		sp->wnames = json_incref(g[p].wnames);
 		json_array_foreach(g[p].wvalues, i, e) {
-			char *name = unhex_name(json_array_get(e, 0));
-			char *repr = unhex_name(json_array_get(e, 1));
+			char *name = sjson_unhex_name(json_array_get(e, 0));
+			char *repr = sjson_unhex_name(json_array_get(e, 1));
 			if (name == NULL || repr == NULL) {
 				free(name);
 				free(repr);
@@ -1481,8 +1171,8 @@ load_v1(struct state *st, struct state_session *s, json_t *paths, struct rt *rt,
 			continue;
 		json_array_foreach(json_object_get(path, "files"), i, e) {
 			size_t dl;
-			char *n = unhex_name(json_array_get(e, 0));
-			char *d = unhex(json_array_get(e, 1), &dl);
+			char *n = sjson_unhex_name(json_array_get(e, 0));
+			char *d = sjson_unhex(json_array_get(e, 1), &dl);
 			if (n == NULL || d == NULL) {
 				free(n);
 				free(d);
@@ -1495,7 +1185,7 @@ load_v1(struct state *st, struct state_session *s, json_t *paths, struct rt *rt,
 		}
 		json_object_foreach(json_object_get(path, "names"), name, v) {
 			value val;
-			if (!json_value(rt, v, 0, &val))
+			if (!sjson_to_value(rt, v, 0, &val))
 				return corrupt(err, st->dir, "state.json",
 				    "a name");
 			ns_set(s->paths[p].ns, name, val);
@@ -1526,7 +1216,7 @@ is_own_blob_name(const char *name)
 	size_t i;
 
 	for (i = 0; i < SHA256_HEX - 1; i++)
-		if (nibble(name[i]) < 0)
+		if (sjson_nibble(name[i]) < 0)
 			return false;
 	return name[i] == '\0' || strcmp(name + i, ".tmp") == 0;
 }
