@@ -40,6 +40,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct jail_ids;
 
@@ -213,6 +214,39 @@ void jail_outcome_free(struct jail_outcome *out);
  * gets the process killed and the outcome is JAIL_ERROR.
  */
 int jail_write_result(const void *data, size_t len);
+
+/*
+ * The one fork (jail_fork.c).  spec says what the child is given before
+ * its own code runs, in this order, each step checked: its descriptors
+ * (fds[i] becomes i, -1 /dev/null; every other one closed), prepare(ctx)
+ * while its ids are still the parent's, its ids (JAIL_FORK_IDS: no
+ * supplementary groups, then uid and gid), its death signal, its signals'
+ * dispositions the defaults (JAIL_FORK_SIGDFL: an ignored one would stay
+ * ignored across an exec), its signals unblocked, a session of its own.
+ * NULL: a plain fork.  In the parent: the child's pid, or -1 with errno.
+ * In the child: 0, with *failed NULL when every step succeeded, or
+ * naming the step that failed (errno set): the child must then end
+ * without running anything else.
+ */
+struct jail_child_spec {
+	unsigned	 flags;		/* JAIL_FORK_* */
+	const int	*fds;
+	unsigned	 nfds;		/* 0: the descriptors are left */
+	int		(*prepare)(void *ctx);	/* 0, or -1 with errno */
+	void		*ctx;
+	uid_t		 uid;		/* with JAIL_FORK_IDS */
+	gid_t		 gid;
+};
+#define JAIL_FORK_DEATHSIG	0x01u	/* SIGKILL when the parent dies */
+#define JAIL_FORK_PID1		0x02u	/* that, and getpid() must be 1 */
+#define JAIL_FORK_IDS		0x04u
+#define JAIL_FORK_SIGNALS	0x08u	/* every signal unblocked */
+#define JAIL_FORK_SESSION	0x10u	/* setsid() */
+#define JAIL_FORK_FLUSH		0x20u	/* the parent's stdio flushed first */
+#define JAIL_FORK_SIGDFL	0x40u	/* every signal's disposition the
+					 * default (before they are unblocked) */
+#define JAIL_FORK_MAX_FDS	8	/* in fds */
+pid_t jail_fork(const struct jail_child_spec *spec, const char **failed);
 
 const char *jail_step_name(enum jail_step s);
 /* What a system call the jail refuses is for, as a user would say it

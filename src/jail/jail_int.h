@@ -197,34 +197,6 @@ int jail_pdeathsig(pid_t parent);
  * gid.  0, or -1 with errno and what failed written to detail (n bytes). */
 int jail_id_maps(int inner, uid_t uid, gid_t gid, char *detail, size_t n);
 
-/*
- * The one fork (jail_fork.c).  spec says what the child is given before
- * its own code runs, in this order, each step checked: its descriptors
- * (fds[i] becomes i, -1 /dev/null; every other one closed), prepare(ctx)
- * while its ids are still the parent's, its ids (JAIL_FORK_IDS: no
- * supplementary groups, then uid and gid), its death signal, its signals
- * unblocked, a session of its own.  NULL: a plain fork.  In the parent:
- * the child's pid, or -1 with errno.  In the child: 0, with *failed NULL
- * when every step succeeded, or naming the step that failed (errno set):
- * the child must then end without running anything else.
- */
-struct jail_child_spec {
-	unsigned	 flags;		/* JAIL_FORK_* */
-	const int	*fds;
-	unsigned	 nfds;		/* 0: the descriptors are left */
-	int		(*prepare)(void *ctx);	/* 0, or -1 with errno */
-	void		*ctx;
-	uid_t		 uid;		/* with JAIL_FORK_IDS */
-	gid_t		 gid;
-};
-#define JAIL_FORK_DEATHSIG	0x01u	/* SIGKILL when the parent dies */
-#define JAIL_FORK_PID1		0x02u	/* that, and getpid() must be 1 */
-#define JAIL_FORK_IDS		0x04u
-#define JAIL_FORK_SIGNALS	0x08u	/* every signal unblocked */
-#define JAIL_FORK_SESSION	0x10u	/* setsid() */
-#define JAIL_FORK_FLUSH		0x20u	/* the parent's stdio flushed first */
-#define JAIL_FORK_MAX_FDS	8
-pid_t jail_fork(const struct jail_child_spec *spec, const char **failed);
 /* Keep exactly fds[0..n) as descriptors 0..n-1 (-1: /dev/null, where
  * there is one), those from cloexec_from on close-on-exec, and close
  * every other one.  0, or -1 with errno. */
