@@ -71,8 +71,8 @@ bool jail_is_flat_name(const char *name, size_t len);
  */
 int jail_wire_send(int fd, enum ww_type type, const void *a, size_t alen,
     const void *b, size_t blen);
-/* Send a refusal frame for step (a jail's or a world's: enum jail_step,
- * enum world_step) with err (EIO when it is not an errno) and a short
+/* Send a refusal frame for step (enum jail_step, the jail's and the
+ * worlds' one table) with err (EIO when it is not an errno) and a short
  * detail (may be NULL). */
 int jail_wire_refuse(int fd, int step, int err, const char *detail);
 
@@ -102,10 +102,10 @@ void jail_refuse(int fd, int step, int err, const char *detail)
     __attribute__((noreturn));
 /*
  * A set-up is a list of steps walked once (as bubblewrap's setup ops
- * and nsjail's containProc): each entry its step (the set-up's enum:
- * enum jail_step, enum world_step), the call that takes it (0, or -1
- * with errno and what failed written to detail) and what a refusal of
- * it says unless the call says more (may be NULL).  jail_walk runs them
+ * and nsjail's containProc): each entry its step (enum jail_step), the
+ * call that takes it (0, or -1 with errno and what failed written to
+ * detail) and what a refusal of it says unless the call says more (may
+ * be NULL).  jail_walk runs them
  * in order, each through the test hook, and refuses the first that
  * fails on *report_fd (a step may move the descriptor) with its detail.
  */

@@ -407,7 +407,8 @@ fakenet_start(const struct fakenet_config *cfg_in, struct fakenet *out,
 	}
 	if (!cfg.outside)
 		(void)fcntl(cap[0], F_SETPIPE_SZ, 1 << 20);
-	image = strcmp(cfg.dnsmasq, DNSMASQ_PATH) == 0 ? fnet_dnsmasq_image : -1;
+	image = strcmp(cfg.dnsmasq, DNSMASQ_PATH) == 0 ? fnet_dnsmasq_image :
+	    -1;
 	out->dnsmasq = fnet_fork(devnull, err[1], &image, image >= 0 ? 1 : 0,
 	    &failed);
 	if (out->dnsmasq == -1) {

@@ -88,16 +88,12 @@
 /* The new root is built here, in the private mount namespace. */
 #define NEWROOT		"/tmp"
 
-static const char *const step_names[] = {
-#define X(e, name) name,
-	WORLD_STEPS(X)
-#undef X
-};
-
 const char *
-world_step_name(enum world_step s)
+world_step_name(enum jail_step s)
 {
-	return (unsigned)s < WORLD_STEP__COUNT ? step_names[s] : "unknown";
+	const char *w = jail_step_word(s, JAIL_SETUP_WORLD);
+
+	return w != NULL ? w : "unknown";
 }
 
 struct stage {
@@ -177,10 +173,10 @@ step_ids(void *ctx, char *detail, size_t n)
 
 	if (jail_ids_acquire(&st->ids, st->detail, sizeof st->detail) == -1)
 		return -1;
-	if (injected(st, WORLD_STEP_MEMCG) || step_memcg(st, &st->ids) == -1) {
+	if (injected(st, JAIL_STEP_CGROUP) || step_memcg(st, &st->ids) == -1) {
 		int saved = errno;
 
-		refuse(st, WORLD_STEP_MEMCG, saved);
+		refuse(st, JAIL_STEP_CGROUP, saved);
 	}
 	st->w.uid = st->ids.uid;
 	st->w.gid = st->ids.gid;
@@ -791,19 +787,19 @@ step_hostname(void *ctx, char *detail, size_t n)
  * before step_fds, which closes the descriptors the wait reads.
  */
 static const struct jail_stepdef pid1_steps[] = {
-	{ WORLD_STEP_MOUNT_PRIVATE,	step_private, NULL },
-	{ WORLD_STEP_RLIMITS,		step_rlimits, NULL },
-	{ WORLD_STEP_ROOTFS,		step_rootfs, NULL },
-	{ WORLD_STEP_WORKSPACE,		step_workspace, NULL },
-	{ WORLD_STEP_PIVOT_ROOT,	step_pivot_root, NULL },
-	{ WORLD_STEP_NETWORK,		step_network, NULL },
-	{ WORLD_STEP_RLIMITS,		step_hostname, NULL },
-	{ WORLD_STEP_NETWORK,		step_network_wait, NULL },
-	{ WORLD_STEP_FDS,		step_fds, NULL },
-	{ WORLD_STEP_CAPS,		jail_step_caps, NULL },
-	{ WORLD_STEP_NO_NEW_PRIVS,	jail_step_no_new_privs, NULL },
-	{ WORLD_STEP_LANDLOCK,		step_landlock, NULL },
-	{ WORLD_STEP_SECCOMP,		step_seccomp, NULL },
+	{ JAIL_STEP_MOUNT_PRIVATE,	step_private, NULL },
+	{ JAIL_STEP_RLIMITS,		step_rlimits, NULL },
+	{ JAIL_STEP_ROOTFS,		step_rootfs, NULL },
+	{ JAIL_STEP_WORKSPACE,		step_workspace, NULL },
+	{ JAIL_STEP_PIVOT_ROOT,	step_pivot_root, NULL },
+	{ JAIL_STEP_NETWORK,		step_network, NULL },
+	{ JAIL_STEP_RLIMITS,		step_hostname, NULL },
+	{ JAIL_STEP_NETWORK,		step_network_wait, NULL },
+	{ JAIL_STEP_FDS,		step_fds, NULL },
+	{ JAIL_STEP_CAPS,		jail_step_caps, NULL },
+	{ JAIL_STEP_NO_NEW_PRIVS,	jail_step_no_new_privs, NULL },
+	{ JAIL_STEP_LANDLOCK,		step_landlock, NULL },
+	{ JAIL_STEP_SECCOMP,		step_seccomp, NULL },
 };
 
 static void pid1_main(struct stage *st) __attribute__((noreturn));
@@ -819,9 +815,9 @@ pid1_main(struct stage *st)
 	st->as_base = jail_mapped_bytes();
 	jail_walk(&walk, pid1_steps, sizeof pid1_steps / sizeof pid1_steps[0],
 	    st);
-	if (injected(st, WORLD_STEP_PYTHON) ||
+	if (injected(st, JAIL_STEP_PYTHON) ||
 	    (interp = jail_fork(NULL, &failed)) == -1)
-		refuse(st, WORLD_STEP_PYTHON, errno);
+		refuse(st, JAIL_STEP_PYTHON, errno);
 	if (interp == 0) {
 		world_interp_group();
 		pyrun_after_fork();
@@ -841,13 +837,13 @@ pid1_main(struct stage *st)
  * undumpable.  Then PID 1.
  */
 static const struct jail_stepdef warden_steps[] = {
-	{ WORLD_STEP_PDEATHSIG,		jail_step_pdeathsig, NULL },
-	{ WORLD_STEP_IDS,		step_ids, NULL },
-	{ WORLD_STEP_PDEATHSIG,		jail_step_pdeathsig, NULL },
-	{ WORLD_STEP_UNSHARE,		jail_step_unshare,
+	{ JAIL_STEP_PDEATHSIG,		jail_step_pdeathsig, NULL },
+	{ JAIL_STEP_IDS,		step_ids, NULL },
+	{ JAIL_STEP_PDEATHSIG,		jail_step_pdeathsig, NULL },
+	{ JAIL_STEP_UNSHARE,		jail_step_unshare,
 	    "namespaces unavailable" },
-	{ WORLD_STEP_ID_MAPS,		jail_step_id_maps, NULL },
-	{ WORLD_STEP_DUMPABLE,		jail_step_undumpable, NULL },
+	{ JAIL_STEP_ID_MAPS,		jail_step_id_maps, NULL },
+	{ JAIL_STEP_UNDUMPABLE,		jail_step_undumpable, NULL },
 };
 
 static void warden(struct stage *st) __attribute__((noreturn));
@@ -889,15 +885,15 @@ warden(struct stage *stp)
 	jail_walk(&walk, warden_steps, sizeof warden_steps /
 	    sizeof warden_steps[0], &st);
 	on_interrupt(warden_on_interrupt);
-	if (injected(&st, WORLD_STEP_PID1) ||
+	if (injected(&st, JAIL_STEP_PID1) ||
 	    (pid = jail_fork(&pid1, &failed)) == -1)
-		refuse(&st, WORLD_STEP_PID1, errno);
+		refuse(&st, JAIL_STEP_PID1, errno);
 	if (pid == 0) {
 		if (failed != NULL) {
 			int err = errno;
 
 			snprintf(st.detail, sizeof st.detail, "%s", failed);
-			refuse(&st, WORLD_STEP_PID1, err);
+			refuse(&st, JAIL_STEP_PID1, err);
 		}
 		pid1_main(&st);
 	}

@@ -889,6 +889,8 @@ test_fail_at_every_step(void **state)
 		struct jail_outcome out;
 		char want[128];
 
+		if (jail_step_word(s, JAIL_SETUP_JAIL) == NULL)
+			continue;	/* a world's alone */
 		cfg.fail_at = s;
 		run(&cfg, probe_mark_host, NULL, &out);
 		assert_int_equal(out.status, JAIL_REFUSED);
