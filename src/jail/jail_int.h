@@ -142,6 +142,24 @@ struct jail_warden {
 };
 int jail_step_pdeathsig(void *ctx, char *detail, size_t n);
 int jail_step_id_maps(void *ctx, char *detail, size_t n);
+/*
+ * What every set-up ends with, written once so that its order is one:
+ * a warden's user namespace (jail_walk_userns: unshare(JAIL_NAMESPACES),
+ * the id maps of warden's ids, undumpable again -- the maps needed it
+ * dumpable), and PID 1's lockdown (jail_walk_lockdown: its descriptors,
+ * l->fds; every capability dropped; no_new_privs; its Landlock rules,
+ * l->landlock; its seccomp filter, l->seccomp, last: nothing after it
+ * may need a call it refuses).  Each walked as jail_walk walks a list,
+ * the calls l names given ctx.
+ */
+struct jail_lockdown {
+	int	(*fds)(void *ctx, char *detail, size_t n);
+	int	(*landlock)(void *ctx, char *detail, size_t n);
+	int	(*seccomp)(void *ctx, char *detail, size_t n);
+};
+void jail_walk_userns(const struct jail_walk *w, struct jail_warden *warden);
+void jail_walk_lockdown(const struct jail_walk *w, const struct jail_lockdown *l,
+    void *ctx);
 /* The namespaces a jail or world unshares, in one call. */
 #define JAIL_NAMESPACES	(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | \
 	CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS)

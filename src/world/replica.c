@@ -784,27 +784,25 @@ step_hostname(void *ctx, char *detail, size_t n)
  * the new root (read-only by now), never before it: forked earlier,
  * they kept a directory of the host as their working directory through
  * pivot_root.  dnsmasq started while the limits were set is waited for
- * before step_fds, which closes the descriptors the wait reads.
+ * before step_fds, which closes the descriptors the wait reads.  Then
+ * the lockdown every set-up ends with (jail_walk_lockdown: step_fds,
+ * the capabilities, no_new_privs, step_landlock, step_seccomp).
  */
 static const struct jail_stepdef pid1_steps[] = {
 	{ JAIL_STEP_MOUNT_PRIVATE,	step_private, NULL },
 	{ JAIL_STEP_RLIMITS,		step_rlimits, NULL },
 	{ JAIL_STEP_ROOTFS,		step_rootfs, NULL },
 	{ JAIL_STEP_WORKSPACE,		step_workspace, NULL },
-	{ JAIL_STEP_PIVOT_ROOT,	step_pivot_root, NULL },
+	{ JAIL_STEP_PIVOT_ROOT,		step_pivot_root, NULL },
 	{ JAIL_STEP_NETWORK,		step_network, NULL },
 	{ JAIL_STEP_RLIMITS,		step_hostname, NULL },
 	{ JAIL_STEP_NETWORK,		step_network_wait, NULL },
-	{ JAIL_STEP_FDS,		step_fds, NULL },
-	{ JAIL_STEP_CAPS,		jail_step_caps, NULL },
-	{ JAIL_STEP_NO_NEW_PRIVS,	jail_step_no_new_privs, NULL },
-	{ JAIL_STEP_LANDLOCK,		step_landlock, NULL },
-	{ JAIL_STEP_SECCOMP,		step_seccomp, NULL },
+};
+static const struct jail_lockdown pid1_lockdown = {
+	step_fds, step_landlock, step_seccomp,
 };
 
-static void pid1_main(struct stage *st) __attribute__((noreturn));
-
-static void
+static void __attribute__((noreturn))
 pid1_main(struct stage *st)
 {
 	const struct jail_walk walk = { st->fail_at, &st->sock, st->detail,
@@ -815,6 +813,7 @@ pid1_main(struct stage *st)
 	st->as_base = jail_mapped_bytes();
 	jail_walk(&walk, pid1_steps, sizeof pid1_steps / sizeof pid1_steps[0],
 	    st);
+	jail_walk_lockdown(&walk, &pid1_lockdown, st);
 	if (injected(st, JAIL_STEP_PYTHON) ||
 	    (interp = jail_fork(NULL, &failed)) == -1)
 		refuse(st, JAIL_STEP_PYTHON, errno);
@@ -832,18 +831,15 @@ pid1_main(struct stage *st)
 /*
  * The warden's set-up, walked once (jail_walk): its death signal, its
  * host ids (and, as root, its memory cgroup: step_ids) -- a uid change
- * clears the death signal, so it is asked again -- the namespaces, the
- * id maps (inside the new namespace, geteuid() says the overflow id),
- * undumpable.  Then PID 1.
+ * clears the death signal, so it is asked again -- then the user
+ * namespace every warden enters (jail_walk_userns: the namespaces, the
+ * id maps -- inside the new namespace, geteuid() says the overflow id --
+ * and undumpable).  Then PID 1.
  */
 static const struct jail_stepdef warden_steps[] = {
 	{ JAIL_STEP_PDEATHSIG,		jail_step_pdeathsig, NULL },
 	{ JAIL_STEP_IDS,		step_ids, NULL },
 	{ JAIL_STEP_PDEATHSIG,		jail_step_pdeathsig, NULL },
-	{ JAIL_STEP_UNSHARE,		jail_step_unshare,
-	    "namespaces unavailable" },
-	{ JAIL_STEP_ID_MAPS,		jail_step_id_maps, NULL },
-	{ JAIL_STEP_UNDUMPABLE,		jail_step_undumpable, NULL },
 };
 
 static void warden(struct stage *st) __attribute__((noreturn));
@@ -884,6 +880,7 @@ warden(struct stage *stp)
 	st.ids = (struct jail_ids){ 0, 0, -1 };
 	jail_walk(&walk, warden_steps, sizeof warden_steps /
 	    sizeof warden_steps[0], &st);
+	jail_walk_userns(&walk, &st.w);
 	on_interrupt(warden_on_interrupt);
 	if (injected(&st, JAIL_STEP_PID1) ||
 	    (pid = jail_fork(&pid1, &failed)) == -1)
