@@ -907,6 +907,53 @@ test_fail_at_every_step(void **state)
 	}
 }
 
+/*
+ * The one step table says each set-up's own words, in the table's
+ * order: the jail's and a world's as their records have always
+ * said them (a world's "memory-cgroup" and "dumpable" are the jail's
+ * "cgroup" and "undumpable"), and no word for a step a set-up lacks.
+ */
+static void
+test_step_words(void **state)
+{
+	static const char *const jail[] = { "ids", "pipe", "fork",
+	    "warden-fds", "cgroup", "drop-uid", "pdeathsig", "unshare",
+	    "id-maps", "undumpable", "pid1-fork", "mount-private",
+	    "workspace", "pivot-root", "rlimits", "fds", "capabilities",
+	    "no-new-privs", "landlock", "seccomp" };
+	static const char *const world[] = { "ids", "memory-cgroup",
+	    "pdeathsig", "unshare", "id-maps", "dumpable", "pid1-fork",
+	    "mount-private", "network", "rootfs", "workspace", "pivot-root",
+	    "rlimits", "fds", "capabilities", "no-new-privs", "landlock",
+	    "seccomp", "python" };
+	size_t nj = 0, nw = 0;
+	int s;
+
+	(void)state;
+	for (s = JAIL_STEP_NONE + 1; s < JAIL_STEP_COUNT; s++) {
+		const char *j = jail_step_word(s, JAIL_SETUP_JAIL);
+		const char *w = jail_step_word(s, JAIL_SETUP_WORLD);
+
+		assert_true(j != NULL || w != NULL);
+		if (j != NULL) {
+			assert_true(nj < sizeof jail / sizeof jail[0]);
+			assert_string_equal(j, jail[nj++]);
+			assert_string_equal(jail_step_name(s), j);
+			assert_non_null(jail_step_layer(s));
+		} else {
+			assert_string_equal(jail_step_name(s), "unknown");
+		}
+		if (w != NULL) {
+			assert_true(nw < sizeof world / sizeof world[0]);
+			assert_string_equal(w, world[nw++]);
+		}
+	}
+	assert_int_equal(nj, sizeof jail / sizeof jail[0]);
+	assert_int_equal(nw, sizeof world / sizeof world[0]);
+	assert_null(jail_step_word(JAIL_STEP_COUNT, JAIL_SETUP_JAIL));
+	assert_string_equal(jail_step_name(JAIL_STEP_COUNT), "unknown");
+}
+
 /* The positive control for the refusal tests: fn_ran does work. */
 static void
 test_fn_ran_control(void **state)
@@ -2126,6 +2173,7 @@ main(void)
 		cmocka_unit_test(test_too_many_seeds),
 		cmocka_unit_test(test_bad_seed_name),
 		cmocka_unit_test(test_fn_ran_control),
+		cmocka_unit_test(test_step_words),
 		cmocka_unit_test(test_fail_at_every_step),
 		cmocka_unit_test(test_no_user_namespaces),
 		cmocka_unit_test(test_jail_from_host),
