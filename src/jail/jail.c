@@ -474,7 +474,7 @@ jail_wire_parse(const struct jail_plan *p, const char *buf, size_t buflen,
 			    err <= 0 || err > 4095 ||
 			    memchr(pay + 8, '\0', len - 8) != NULL)
 				goto bad;
-			refused(out, (enum jail_step)step, err, pay + 8,
+			refused(out, step, err, pay + 8,
 			    len - 8);
 			return true;
 		}
