@@ -1969,6 +1969,8 @@ static void w_too_many_bytes(struct wirebuf *w) { good_prefix(w);
 static void w_step_zero(struct wirebuf *w) { frame_refuse(w, 0, EPERM); }
 static void w_step_range(struct wirebuf *w) {
 	frame_refuse(w, JAIL_STEP_COUNT, EPERM); }
+static void w_step_worlds(struct wirebuf *w) {
+	frame_refuse(w, JAIL_STEP_PYTHON, EPERM); }
 static void w_errno_zero(struct wirebuf *w) {
 	frame_refuse(w, JAIL_STEP_UNSHARE, 0); }
 static void w_refusal_after_wait(struct wirebuf *w) { frame_wait(w, 0);
@@ -2006,6 +2008,7 @@ static const struct {
 	  NULL },
 	{ "step 0", w_step_zero, JAIL_ERROR, NULL },
 	{ "step out of range", w_step_range, JAIL_ERROR, NULL },
+	{ "a world's step, no jail's", w_step_worlds, JAIL_ERROR, NULL },
 	{ "errno 0", w_errno_zero, JAIL_ERROR, NULL },
 	{ "refusal after wait", w_refusal_after_wait, JAIL_ERROR, NULL },
 	{ "short wait", w_wait_short, JAIL_ERROR, NULL },
