@@ -50,11 +50,13 @@ struct jail_ids;
  * model-engine jail's, jail_child.c; a CPython world's, world/replica.c,
  * world/gvisor.c), NULL where that set-up has no such step, and the
  * record layer a refusal of the jail's is reported under.  In the order
- * the jail takes them, with the process that takes each ("host" = the
- * caller of jail_run, "warden" = the process that unshares, "pid1" = PID
- * 1 of the new pid namespace; a world's warden is the zygote's child and
- * takes IDS too; the worlds' order is their tables', replica.c).  The
- * two words differ where each set-up's refusals always said its own.
+ * the jail takes them (a world's own rows where a world takes them),
+ * with the process that takes each ("host" = the caller of jail_run,
+ * "warden" = the process that unshares, "pid1" = PID 1 of the new pid
+ * namespace, from MOUNT_PRIVATE on; a world's warden is the zygote's
+ * child and takes IDS too; the worlds' order is their tables',
+ * replica.c).  The two words differ where each set-up's refusals always
+ * said its own.
  * X(NAME, "jail's word", "world's word", "layer").
  */
 #define JAIL_STEPS(X)							\
