@@ -41,8 +41,10 @@
  *           step_fds.
  *
  * Each stage's set-up is a list of steps (warden_steps, pid1_steps)
- * walked once by jail_walk (jail_contain.c, which the worlds' set-ups use
- * too): each step goes through the fail_at test hook, and the first
+ * walked once by jail_walk, then what every set-up ends with, the same
+ * list for the worlds (jail_walk_userns, jail_walk_lockdown; all in
+ * jail_contain.c, which the worlds' set-ups use too; the steps are
+ * jail.h's one table): each step goes through the fail_at test hook, and the first
  * that fails is refused -- a refusal frame naming the step, then exit
  * at once -- from the warden straight to jail_run(), from PID 1 to the
  * warden, which forwards it.  fn runs only after the last step

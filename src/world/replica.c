@@ -35,8 +35,10 @@
  *           seccomp denylist (below).  Then it says "ready" and serves.
  *
  * Each process's set-up is a list of steps (warden_steps, pid1_steps)
- * walked once by jail_walk (jail_contain.c: the jail's set-up walks its
- * own the same way), the kind deciding inside a step; the first that
+ * walked once by jail_walk, then what every set-up ends with
+ * (jail_walk_userns, jail_walk_lockdown; jail_contain.c: the jail's
+ * set-up walks its own the same way, with the same steps, jail.h's one
+ * table), the kind deciding inside a step; the first that
  * fails, or that the fail_at hook names, is refused: the step, errno and
  * detail go to the session on the world's socket and the process exits.
  * No code runs in a world whose set-up did not finish.
