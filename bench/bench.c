@@ -1169,8 +1169,18 @@ main(int argc, char **argv)
 		printf("| refused at | time to refusal | the step itself "
 		    "(next row's time minus this one's) |\n|---|---:|---:|\n");
 		for (st = JAIL_STEP_FORK + 1; st < JAIL_STEP_COUNT; st++) {
-			double next = st + 1 < JAIL_STEP_COUNT ?
-			    jail_steps[st + 1] : samples_min(&jail);
+			double next = samples_min(&jail);
+			int nx = st + 1;
+
+			/* (the one step table's rows a world alone takes are
+			 * no jail's) */
+			if (jail_step_word(st, JAIL_SETUP_JAIL) == NULL)
+				continue;
+			while (nx < JAIL_STEP_COUNT &&
+			    jail_step_word(nx, JAIL_SETUP_JAIL) == NULL)
+				nx++;
+			if (nx < JAIL_STEP_COUNT)
+				next = jail_steps[nx];
 			printf("| %s | %s | %s |\n", jail_step_name(st),
 			    fmt_time(b1, sizeof b1, jail_steps[st]),
 			    fmt_time(b2, sizeof b2, next - jail_steps[st]));

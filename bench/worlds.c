@@ -73,15 +73,16 @@ essay_once(struct world *w)
 	return ok;
 }
 
-/* The set-up steps as a warden and its PID 1 take them (world_int.h
- * lists them by name; pdeathsig comes first there). */
-static const enum world_step step_order[] = {
-	WORLD_STEP_PDEATHSIG, WORLD_STEP_IDS, WORLD_STEP_MEMCG,
-	WORLD_STEP_UNSHARE, WORLD_STEP_ID_MAPS, WORLD_STEP_DUMPABLE,
-	WORLD_STEP_PID1, WORLD_STEP_MOUNT_PRIVATE, WORLD_STEP_NETWORK,
-	WORLD_STEP_ROOTFS, WORLD_STEP_WORKSPACE, WORLD_STEP_PIVOT_ROOT,
-	WORLD_STEP_RLIMITS, WORLD_STEP_FDS, WORLD_STEP_CAPS,
-	WORLD_STEP_NO_NEW_PRIVS, WORLD_STEP_SECCOMP, WORLD_STEP_PYTHON,
+/* The set-up steps as a warden and its PID 1 take them (jail.h's
+ * JAIL_STEPS lists them, a world's words in a column; pdeathsig comes
+ * first in a world). */
+static const enum jail_step step_order[] = {
+	JAIL_STEP_PDEATHSIG, JAIL_STEP_IDS, JAIL_STEP_CGROUP,
+	JAIL_STEP_UNSHARE, JAIL_STEP_ID_MAPS, JAIL_STEP_UNDUMPABLE,
+	JAIL_STEP_PID1, JAIL_STEP_MOUNT_PRIVATE, JAIL_STEP_NETWORK,
+	JAIL_STEP_ROOTFS, JAIL_STEP_WORKSPACE, JAIL_STEP_PIVOT_ROOT,
+	JAIL_STEP_RLIMITS, JAIL_STEP_FDS, JAIL_STEP_CAPS,
+	JAIL_STEP_NO_NEW_PRIVS, JAIL_STEP_SECCOMP, JAIL_STEP_PYTHON,
 };
 #define NSTEPS	(sizeof step_order / sizeof step_order[0])
 

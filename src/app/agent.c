@@ -47,6 +47,7 @@
 #include "ast.h"
 #include "clock.h"
 #include "cmd.h"
+#include "jail.h"
 #include "mockfs.h"
 #include "ns.h"
 #include "parse.h"
@@ -493,10 +494,11 @@ make_env(const char *task, char **owned)
 	return env;
 }
 
-/* The child: its own process group, the pipes on 0 1 2, default signal
- * handling, then the shell.  Only async-signal-safe calls. */
+/* The child: its own process group, the pipes on 0 1 2 (jail_fork put
+ * them there and closed every other descriptor, or failed), default
+ * signal handling, then the shell.  Only async-signal-safe calls. */
 static void __attribute__((noreturn))
-exec_child(const char *command, int in, int out, int err, char **env)
+exec_child(const char *command, const char *failed, char **env)
 {
 	static const int reset[] = { SIGPIPE, SIGINT, SIGQUIT, SIGTERM,
 	    SIGTSTP, SIGTTIN, SIGTTOU, SIGCHLD, SIGHUP, SIGALRM };
@@ -506,7 +508,7 @@ exec_child(const char *command, int in, int out, int err, char **env)
 	char *argv[4];
 
 	setpgid(0, 0);
-	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+	if (failed != NULL)	/* the pipes at 0 1 2 (jail_fork) */
 		_exit(127);
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = SIG_DFL;
@@ -861,6 +863,7 @@ agent_exec(const struct agent_opts *o, const char *task, const char *in,
 	bool had_sigpipe;
 	enum outcome oc;
 	char **env, *env_task;
+	const char *failed;
 	int status = 0, was_subreaper = 0;
 	pid_t pid, *before;
 	size_t nbefore;
@@ -892,9 +895,10 @@ agent_exec(const struct agent_opts *o, const char *task, const char *in,
 	sigpending(&pending);
 	had_sigpipe = sigismember(&pending, SIGPIPE) == 1;
 
-	pid = fork();
+	pid = jail_fork(&(const struct jail_child_spec){ .fds = (const int[]){
+	    inp[0], outp[1], errp[1] }, .nfds = 3 }, &failed);
 	if (pid == 0)
-		exec_child(o->command, inp[0], outp[1], errp[1], env);
+		exec_child(o->command, failed, env);
 	free(env);
 	free(env_task);
 	close_fd(&inp[0]);

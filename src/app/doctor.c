@@ -40,15 +40,13 @@
 
 #include "doctor.h"
 #include "jail.h"
+#include "jail_sys.h"
 #include "mockfs.h"
 #include "session.h"
 #include "world.h"
 #include "world_int.h"	/* a world's budget: WORLD_NPROC, ... */
 #include "xalloc.h"
 
-#ifndef __NR_landlock_create_ruleset
-#define __NR_landlock_create_ruleset	444
-#endif
 #ifndef LANDLOCK_CREATE_RULESET_VERSION
 #define LANDLOCK_CREATE_RULESET_VERSION	(1U << 0)
 #endif
@@ -113,13 +111,14 @@ probe_userns(const char **step)
 {
 	int fds[2], err = 0;
 	unsigned char what = 0;
+	const char *failed;
 	pid_t pid;
 	int status;
 
 	*step = "fork";
 	if (pipe2(fds, O_CLOEXEC) == -1)
 		return errno;
-	pid = fork();
+	pid = jail_fork(NULL, &failed);
 	if (pid == -1) {
 		err = errno;
 		close(fds[0]);
@@ -387,12 +386,15 @@ runsc_version(const char *runsc, char *out, size_t n)
 {
 	int fds[2], status = 0;
 	size_t got = 0;
+	const char *failed;
 	pid_t pid;
 	struct timespec start, now;
 
 	if (pipe2(fds, O_CLOEXEC) == -1)
 		return snprintf(out, n, "pipe: %s", strerror(errno)), false;
-	pid = fork();
+	/* stdin /dev/null, stdout and stderr the pipe, nothing else */
+	pid = jail_fork(&(const struct jail_child_spec){ .fds = (const int[]){
+	    -1, fds[1], fds[1] }, .nfds = 3 }, &failed);
 	if (pid == -1) {
 		snprintf(out, n, "fork: %s", strerror(errno));
 		close(fds[0]);
@@ -400,13 +402,8 @@ runsc_version(const char *runsc, char *out, size_t n)
 		return false;
 	}
 	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-
-		if (devnull >= 0)
-			dup2(devnull, 0);
-		dup2(fds[1], 1);
-		dup2(fds[1], 2);
-		execl(runsc, "runsc", "--version", (char *)NULL);
+		if (failed == NULL)
+			execl(runsc, "runsc", "--version", (char *)NULL);
 		_exit(127);
 	}
 	close(fds[1]);

@@ -43,14 +43,11 @@
 /* How long jail_run waits past the warden's own wall clock. */
 #define BACKSTOP_MS	2000
 
-static const char *const step_names[] = {
-#define X(e, name, layer) name,
-	JAIL_STEPS(X)
-#undef X
-};
-
-static const char *const step_layers[] = {
-#define X(e, name, layer) layer,
+static const struct {
+	const char	*word[2];	/* enum jail_setup's */
+	const char	*layer;
+} steps[] = {
+#define X(e, jail, world, layer) { { jail, world }, layer },
 	JAIL_STEPS(X)
 #undef X
 };
@@ -85,15 +82,25 @@ jail_syscall_purpose(const char *call)
 }
 
 const char *
+jail_step_word(enum jail_step s, enum jail_setup who)
+{
+	return (unsigned)s < JAIL_STEP_COUNT && (unsigned)who < 2 ?
+	    steps[s].word[who] : NULL;
+}
+
+const char *
 jail_step_name(enum jail_step s)
 {
-	return (unsigned)s < JAIL_STEP_COUNT ? step_names[s] : "unknown";
+	const char *w = jail_step_word(s, JAIL_SETUP_JAIL);
+
+	return w != NULL ? w : "unknown";
 }
 
 const char *
 jail_step_layer(enum jail_step s)
 {
-	return (unsigned)s < JAIL_STEP_COUNT ? step_layers[s] : NULL;
+	return jail_step_word(s, JAIL_SETUP_JAIL) != NULL ? steps[s].layer :
+	    NULL;
 }
 
 const char *
@@ -462,11 +469,12 @@ jail_wire_parse(const struct jail_plan *p, const char *buf, size_t buflen,
 				goto bad;
 			memcpy(&step, pay, 4);
 			memcpy(&err, pay + 4, 4);
-			if (step == JAIL_STEP_NONE || step >= JAIL_STEP_COUNT ||
+			if (step == JAIL_STEP_NONE ||
+			    jail_step_word(step, JAIL_SETUP_JAIL) == NULL ||
 			    err <= 0 || err > 4095 ||
 			    memchr(pay + 8, '\0', len - 8) != NULL)
 				goto bad;
-			refused(out, (enum jail_step)step, err, pay + 8,
+			refused(out, step, err, pay + 8,
 			    len - 8);
 			return true;
 		}

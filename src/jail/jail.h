@@ -40,40 +40,53 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct jail_ids;
 
 /*
- * The set-up steps, in the order they run, with the process that runs
- * each ("host" = the caller of jail_run, "warden" = the process that
- * unshares, "pid1" = PID 1 of the new pid namespace, which calls fn) and
- * the record layer a failure is reported under.  X(NAME, "name", "layer").
+ * The set-up steps of the jail and of every world, one table.  A step's
+ * row gives the word each set-up says when it refuses there (the
+ * model-engine jail's, jail_child.c; a CPython world's, world/replica.c,
+ * world/gvisor.c), NULL where that set-up has no such step, and the
+ * record layer a refusal of the jail's is reported under.  In the order
+ * the jail takes them (a world's own rows where a world takes them),
+ * with the process that takes each ("host" = the caller of jail_run,
+ * "warden" = the process that unshares, "pid1" = PID 1 of the new pid
+ * namespace, from MOUNT_PRIVATE on; a world's warden is the zygote's
+ * child and takes IDS too; the worlds' order is their tables',
+ * replica.c).  The two words differ where each set-up's refusals always
+ * said its own.
+ * X(NAME, "jail's word", "world's word", "layer").
  */
 #define JAIL_STEPS(X)							\
-	X(NONE,		"none",			NULL)			\
-	X(IDS,		"ids",			"namespace") /* host */	\
-	X(PIPE,		"pipe",			"namespace") /* host */	\
-	X(FORK,		"fork",			"namespace") /* host */	\
-	X(WARDEN_FDS,	"warden-fds",		"namespace") /* warden */ \
-	X(CGROUP,	"cgroup",		"rlimit")    /* warden */ \
-	X(DROP_UID,	"drop-uid",		"namespace") /* warden */ \
-	X(PDEATHSIG,	"pdeathsig",		"namespace") /* warden */ \
-	X(UNSHARE,	"unshare",		"namespace") /* warden */ \
-	X(ID_MAPS,	"id-maps",		"namespace") /* warden */ \
-	X(UNDUMPABLE,	"undumpable",		"namespace") /* warden */ \
-	X(PID1,		"pid1-fork",		"namespace") /* warden */ \
-	X(MOUNT_PRIVATE, "mount-private",	"namespace") /* pid1 */	\
-	X(WORKSPACE,	"workspace",		"namespace") /* pid1 */	\
-	X(PIVOT_ROOT,	"pivot-root",		"namespace") /* pid1 */	\
-	X(RLIMITS,	"rlimits",		"rlimit")    /* pid1 */	\
-	X(FDS,		"fds",			"namespace") /* pid1 */	\
-	X(CAPS,		"capabilities",		"namespace") /* pid1 */	\
-	X(NO_NEW_PRIVS,	"no-new-privs",		"seccomp")   /* pid1 */	\
-	X(LANDLOCK,	"landlock",		"landlock")  /* pid1 */	\
-	X(SECCOMP,	"seccomp",		"seccomp")   /* pid1 */
+	X(NONE, "none", "none", NULL)					\
+	X(IDS, "ids", "ids", "namespace") /* host */			\
+	X(PIPE, "pipe", NULL, "namespace") /* host */			\
+	X(FORK, "fork", NULL, "namespace") /* host */			\
+	X(WARDEN_FDS, "warden-fds", NULL, "namespace") /* warden */	\
+	X(CGROUP, "cgroup", "memory-cgroup", "rlimit") /* warden */	\
+	X(DROP_UID, "drop-uid", NULL, "namespace") /* warden */		\
+	X(PDEATHSIG, "pdeathsig", "pdeathsig", "namespace") /* warden */ \
+	X(UNSHARE, "unshare", "unshare", "namespace") /* warden */	\
+	X(ID_MAPS, "id-maps", "id-maps", "namespace") /* warden */	\
+	X(UNDUMPABLE, "undumpable", "dumpable", "namespace") /* warden */ \
+	X(PID1, "pid1-fork", "pid1-fork", "namespace") /* warden */	\
+	X(MOUNT_PRIVATE, "mount-private", "mount-private", "namespace")	\
+	X(NETWORK, NULL, "network", NULL) /* pid1 */			\
+	X(ROOTFS, NULL, "rootfs", NULL) /* pid1 */			\
+	X(WORKSPACE, "workspace", "workspace", "namespace") /* pid1 */	\
+	X(PIVOT_ROOT, "pivot-root", "pivot-root", "namespace") /* pid1 */ \
+	X(RLIMITS, "rlimits", "rlimits", "rlimit") /* pid1 */		\
+	X(FDS, "fds", "fds", "namespace") /* pid1 */			\
+	X(CAPS, "capabilities", "capabilities", "namespace") /* pid1 */	\
+	X(NO_NEW_PRIVS, "no-new-privs", "no-new-privs", "seccomp") /* pid1 */ \
+	X(LANDLOCK, "landlock", "landlock", "landlock") /* pid1 */	\
+	X(SECCOMP, "seccomp", "seccomp", "seccomp") /* pid1 */		\
+	X(PYTHON, NULL, "python", NULL) /* pid1 */
 
 enum jail_step {
-#define X(e, name, layer) JAIL_STEP_##e,
+#define X(e, jail, world, layer) JAIL_STEP_##e,
 	JAIL_STEPS(X)
 #undef X
 	JAIL_STEP_COUNT
@@ -214,6 +227,48 @@ void jail_outcome_free(struct jail_outcome *out);
  */
 int jail_write_result(const void *data, size_t len);
 
+/*
+ * The one fork (jail_fork.c).  spec says what the child is given before
+ * its own code runs, in this order, each step checked: its descriptors
+ * (fds[i] becomes i, -1 /dev/null; every other one closed), prepare(ctx)
+ * while its ids are still the parent's, its ids (JAIL_FORK_IDS: no
+ * supplementary groups, then uid and gid), its death signal, its signals'
+ * dispositions the defaults (JAIL_FORK_SIGDFL: an ignored one would stay
+ * ignored across an exec), its signals unblocked, a session of its own.
+ * NULL: a plain fork.  In the parent: the child's pid, or -1 with errno.
+ * In the child: 0, with *failed NULL when every step succeeded, or
+ * naming the step that failed (errno set): the child must then end
+ * without running anything else.
+ */
+struct jail_child_spec {
+	unsigned	 flags;		/* JAIL_FORK_* */
+	const int	*fds;
+	unsigned	 nfds;		/* 0: the descriptors are left */
+	int		(*prepare)(void *ctx);	/* 0, or -1 with errno */
+	void		*ctx;
+	uid_t		 uid;		/* with JAIL_FORK_IDS */
+	gid_t		 gid;
+};
+#define JAIL_FORK_DEATHSIG	0x01u	/* SIGKILL when the parent dies */
+#define JAIL_FORK_PID1		0x02u	/* that, and getpid() must be 1 */
+#define JAIL_FORK_IDS		0x04u
+#define JAIL_FORK_SIGNALS	0x08u	/* every signal unblocked */
+#define JAIL_FORK_SESSION	0x10u	/* setsid() */
+#define JAIL_FORK_FLUSH		0x20u	/* the parent's stdio flushed first */
+#define JAIL_FORK_SIGDFL	0x40u	/* every signal's disposition the
+					 * default (before they are unblocked) */
+#define JAIL_FORK_MAX_FDS	8	/* in fds */
+pid_t jail_fork(const struct jail_child_spec *spec, const char **failed);
+
+/* Which set-up's word for a step: the jail's or a world's. */
+enum jail_setup {
+	JAIL_SETUP_JAIL,
+	JAIL_SETUP_WORLD,
+};
+/* The word set-up who says for step s, or NULL when it has no such step
+ * (or s is out of range). */
+const char *jail_step_word(enum jail_step s, enum jail_setup who);
+/* The jail's word for step s, "unknown" where it has none. */
 const char *jail_step_name(enum jail_step s);
 /* What a system call the jail refuses is for, as a user would say it
  * ("starting a program" for execve), or NULL when it has no such name. */

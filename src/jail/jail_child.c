@@ -41,8 +41,10 @@
  *           step_fds.
  *
  * Each stage's set-up is a list of steps (warden_steps, pid1_steps)
- * walked once by jail_walk (jail_contain.c, which the worlds' set-ups use
- * too): each step goes through the fail_at test hook, and the first
+ * walked once by jail_walk, then what every set-up ends with, the same
+ * list for the worlds (jail_walk_userns, jail_walk_lockdown; all in
+ * jail_contain.c, which the worlds' set-ups use too; the steps are
+ * jail.h's one table): each step goes through the fail_at test hook, and the first
  * that fails is refused -- a refusal frame naming the step, then exit
  * at once -- from the warden straight to jail_run(), from PID 1 to the
  * warden, which forwards it.  fn runs only after the last step
@@ -279,22 +281,19 @@ step_seccomp(void *ctx, char *detail, size_t n)
 	return jail_seccomp_enforce(st->plan->seccomp, st->status_wr);
 }
 
-/* PID 1's set-up, walked once (jail_walk): then "ready", then fn. */
+/* PID 1's set-up, walked once (jail_walk), then the lockdown every
+ * set-up ends with (jail_walk_lockdown): then "ready", then fn. */
 static const struct jail_stepdef pid1_steps[] = {
 	{ JAIL_STEP_MOUNT_PRIVATE,	jail_step_private, NULL },
 	{ JAIL_STEP_WORKSPACE,		step_workspace, NULL },
 	{ JAIL_STEP_PIVOT_ROOT,		step_pivot_root, NULL },
 	{ JAIL_STEP_RLIMITS,		step_rlimits, NULL },
-	{ JAIL_STEP_FDS,		step_fds, NULL },
-	{ JAIL_STEP_CAPS,		jail_step_caps, NULL },
-	{ JAIL_STEP_NO_NEW_PRIVS,	jail_step_no_new_privs, NULL },
-	{ JAIL_STEP_LANDLOCK,		step_landlock, NULL },
-	{ JAIL_STEP_SECCOMP,		step_seccomp, NULL },
+};
+static const struct jail_lockdown pid1_lockdown = {
+	step_fds, step_landlock, step_seccomp,
 };
 
-static void pid1_main(struct stage *st) __attribute__((noreturn));
-
-static void
+static void __attribute__((noreturn))
 pid1_main(struct stage *st)
 {
 	char detail[WIRE_DETAIL_MAX];
@@ -305,6 +304,7 @@ pid1_main(struct stage *st)
 	st->as_base = jail_mapped_bytes();
 	jail_walk(&walk, pid1_steps, sizeof pid1_steps / sizeof pid1_steps[0],
 	    st);
+	jail_walk_lockdown(&walk, &pid1_lockdown, st);
 	if (jail_wire_send(st->status_wr, WW_READY, NULL, 0, NULL, 0) == -1)
 		_exit(JAIL_EXIT_SETUP);
 
@@ -657,16 +657,13 @@ step_drop_uid(void *ctx, char *detail, size_t n)
 	return 0;
 }
 
-/* The warden's set-up, walked once (jail_walk): then PID 1. */
+/* The warden's set-up, walked once (jail_walk), then the user namespace
+ * every warden enters (jail_walk_userns): then PID 1. */
 static const struct jail_stepdef warden_steps[] = {
 	{ JAIL_STEP_WARDEN_FDS,		step_warden_fds, NULL },
 	{ JAIL_STEP_CGROUP,		step_cgroup, NULL },
 	{ JAIL_STEP_DROP_UID,		step_drop_uid, NULL },
 	{ JAIL_STEP_PDEATHSIG,		jail_step_pdeathsig, NULL },
-	{ JAIL_STEP_UNSHARE,		jail_step_unshare,
-	    "namespaces unavailable" },
-	{ JAIL_STEP_ID_MAPS,		jail_step_id_maps, NULL },
-	{ JAIL_STEP_UNDUMPABLE,		jail_step_undumpable, NULL },
 };
 
 void
@@ -698,6 +695,7 @@ jail_child_main(const struct jail_plan *plan)
 
 	jail_walk(&walk, warden_steps, sizeof warden_steps /
 	    sizeof warden_steps[0], &st);
+	jail_walk_userns(&walk, &st.w);
 
 	/* The warden shares PID 1's mount namespace.  Standing at its root
 	 * now, it is carried into the workspace by PID 1's pivot_root, which

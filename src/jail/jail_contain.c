@@ -59,6 +59,36 @@ jail_walk(const struct jail_walk *w, const struct jail_stepdef *steps,
 	}
 }
 
+/* The end of every PID 1's set-up, one list: see jail_int.h. */
+void
+jail_walk_lockdown(const struct jail_walk *w, const struct jail_lockdown *l,
+    void *ctx)
+{
+	const struct jail_stepdef steps[] = {
+		{ JAIL_STEP_FDS,		l->fds, NULL },
+		{ JAIL_STEP_CAPS,		jail_step_caps, NULL },
+		{ JAIL_STEP_NO_NEW_PRIVS,	jail_step_no_new_privs, NULL },
+		{ JAIL_STEP_LANDLOCK,		l->landlock, NULL },
+		{ JAIL_STEP_SECCOMP,		l->seccomp, NULL },
+	};
+
+	jail_walk(w, steps, sizeof steps / sizeof steps[0], ctx);
+}
+
+/* The end of every warden's set-up, one list: see jail_int.h. */
+void
+jail_walk_userns(const struct jail_walk *w, struct jail_warden *warden)
+{
+	static const struct jail_stepdef steps[] = {
+		{ JAIL_STEP_UNSHARE,	jail_step_unshare,
+		    "namespaces unavailable" },
+		{ JAIL_STEP_ID_MAPS,	jail_step_id_maps, NULL },
+		{ JAIL_STEP_UNDUMPABLE,	jail_step_undumpable, NULL },
+	};
+
+	jail_walk(w, steps, sizeof steps / sizeof steps[0], warden);
+}
+
 /* The steps every set-up takes alike, for its table. */
 int
 jail_step_private(void *ctx, char *detail, size_t n)

@@ -3,14 +3,17 @@
  *
  * Every child that crosses into a jail or a world, or stands beside one
  * (a warden, a PID 1, a supervisor, runsc and its kill, the janitor, the
- * zygote), is forked here and given, before its own code runs and in
- * this order, what its spec asks for: its descriptors (exactly the ones
- * listed, at 0, 1, 2...; every other one closed), a step of the caller's
- * while it still has the parent's ids (a cgroup to enter as root), its
- * ids, its death signal (after the ids: a change of credentials clears
- * it), its signals unblocked, and a session of its own.  Each step is
- * checked; a child whose step failed learns which (and errno) and must
- * end without running anything else (jail_fork's callers refuse then).
+ * zygote, the fake internet's sink and dnsmasq), and every child the
+ * program runs (the agent, the doctor's probes), is forked here and
+ * given, before its own code runs and in this order, what its spec asks
+ * for: its descriptors (exactly the ones listed, at 0, 1, 2...; every
+ * other one closed), a step of the caller's while it still has the
+ * parent's ids (a cgroup to enter as root), its ids, its death signal
+ * (after the ids: a change of credentials clears it), its signals'
+ * dispositions the defaults, its signals unblocked, and a session of its
+ * own.  Each step is checked; a child whose step failed learns which
+ * (and errno) and must end without running anything else (jail_fork's
+ * callers refuse then).
  */
 #include "config.h"
 
@@ -61,6 +64,7 @@ static const char *
 child_steps(const struct jail_child_spec *s, pid_t parent)
 {
 	sigset_t none;
+	int sig;
 
 	if (s->nfds > 0 && jail_fds_keep(s->fds, s->nfds, s->nfds) == -1)
 		return "descriptors";
@@ -89,6 +93,14 @@ child_steps(const struct jail_child_spec *s, pid_t parent)
 			errno = ESRCH;	/* it died before the prctl */
 			return "pdeathsig";
 		}
+	}
+	if (s->flags & JAIL_FORK_SIGDFL) {
+		/* (glibc keeps two real-time signals for itself and says
+		 * EINVAL for them) */
+		for (sig = 1; sig < NSIG; sig++)
+			if (sig != SIGKILL && sig != SIGSTOP &&
+			    signal(sig, SIG_DFL) == SIG_ERR && errno != EINVAL)
+				return "signals";
 	}
 	if (s->flags & JAIL_FORK_SIGNALS) {
 		sigemptyset(&none);

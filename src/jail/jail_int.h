@@ -71,8 +71,8 @@ bool jail_is_flat_name(const char *name, size_t len);
  */
 int jail_wire_send(int fd, enum ww_type type, const void *a, size_t alen,
     const void *b, size_t blen);
-/* Send a refusal frame for step (a jail's or a world's: enum jail_step,
- * enum world_step) with err (EIO when it is not an errno) and a short
+/* Send a refusal frame for step (enum jail_step, the jail's and the
+ * worlds' one table) with err (EIO when it is not an errno) and a short
  * detail (may be NULL). */
 int jail_wire_refuse(int fd, int step, int err, const char *detail);
 
@@ -102,10 +102,10 @@ void jail_refuse(int fd, int step, int err, const char *detail)
     __attribute__((noreturn));
 /*
  * A set-up is a list of steps walked once (as bubblewrap's setup ops
- * and nsjail's containProc): each entry its step (the set-up's enum:
- * enum jail_step, enum world_step), the call that takes it (0, or -1
- * with errno and what failed written to detail) and what a refusal of
- * it says unless the call says more (may be NULL).  jail_walk runs them
+ * and nsjail's containProc): each entry its step (enum jail_step), the
+ * call that takes it (0, or -1 with errno and what failed written to
+ * detail) and what a refusal of it says unless the call says more (may
+ * be NULL).  jail_walk runs them
  * in order, each through the test hook, and refuses the first that
  * fails on *report_fd (a step may move the descriptor) with its detail.
  */
@@ -142,6 +142,24 @@ struct jail_warden {
 };
 int jail_step_pdeathsig(void *ctx, char *detail, size_t n);
 int jail_step_id_maps(void *ctx, char *detail, size_t n);
+/*
+ * What every set-up ends with, written once so that its order is one:
+ * a warden's user namespace (jail_walk_userns: unshare(JAIL_NAMESPACES),
+ * the id maps of warden's ids, undumpable again -- the maps needed it
+ * dumpable), and PID 1's lockdown (jail_walk_lockdown: its descriptors,
+ * l->fds; every capability dropped; no_new_privs; its Landlock rules,
+ * l->landlock; its seccomp filter, l->seccomp, last: nothing after it
+ * may need a call it refuses).  Each walked as jail_walk walks a list,
+ * the calls l names given ctx.
+ */
+struct jail_lockdown {
+	int	(*fds)(void *ctx, char *detail, size_t n);
+	int	(*landlock)(void *ctx, char *detail, size_t n);
+	int	(*seccomp)(void *ctx, char *detail, size_t n);
+};
+void jail_walk_userns(const struct jail_walk *w, struct jail_warden *warden);
+void jail_walk_lockdown(const struct jail_walk *w, const struct jail_lockdown *l,
+    void *ctx);
 /* The namespaces a jail or world unshares, in one call. */
 #define JAIL_NAMESPACES	(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | \
 	CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS)
@@ -197,34 +215,6 @@ int jail_pdeathsig(pid_t parent);
  * gid.  0, or -1 with errno and what failed written to detail (n bytes). */
 int jail_id_maps(int inner, uid_t uid, gid_t gid, char *detail, size_t n);
 
-/*
- * The one fork (jail_fork.c).  spec says what the child is given before
- * its own code runs, in this order, each step checked: its descriptors
- * (fds[i] becomes i, -1 /dev/null; every other one closed), prepare(ctx)
- * while its ids are still the parent's, its ids (JAIL_FORK_IDS: no
- * supplementary groups, then uid and gid), its death signal, its signals
- * unblocked, a session of its own.  NULL: a plain fork.  In the parent:
- * the child's pid, or -1 with errno.  In the child: 0, with *failed NULL
- * when every step succeeded, or naming the step that failed (errno set):
- * the child must then end without running anything else.
- */
-struct jail_child_spec {
-	unsigned	 flags;		/* JAIL_FORK_* */
-	const int	*fds;
-	unsigned	 nfds;		/* 0: the descriptors are left */
-	int		(*prepare)(void *ctx);	/* 0, or -1 with errno */
-	void		*ctx;
-	uid_t		 uid;		/* with JAIL_FORK_IDS */
-	gid_t		 gid;
-};
-#define JAIL_FORK_DEATHSIG	0x01u	/* SIGKILL when the parent dies */
-#define JAIL_FORK_PID1		0x02u	/* that, and getpid() must be 1 */
-#define JAIL_FORK_IDS		0x04u
-#define JAIL_FORK_SIGNALS	0x08u	/* every signal unblocked */
-#define JAIL_FORK_SESSION	0x10u	/* setsid() */
-#define JAIL_FORK_FLUSH		0x20u	/* the parent's stdio flushed first */
-#define JAIL_FORK_MAX_FDS	8
-pid_t jail_fork(const struct jail_child_spec *spec, const char **failed);
 /* Keep exactly fds[0..n) as descriptors 0..n-1 (-1: /dev/null, where
  * there is one), those from cloexec_from on close-on-exec, and close
  * every other one.  0, or -1 with errno. */

@@ -115,7 +115,7 @@ struct raw {
 					   NUL-terminated */
 	size_t		 unsent_len;
 	uint64_t	 cut[WW_CUT__COUNT];	/* what a cap cut held */
-	enum world_step	 refused_step;
+	enum jail_step	 refused_step;
 	int		 refused_err;
 	const char	*refused_detail;
 	bool		 ready;

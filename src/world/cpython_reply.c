@@ -406,11 +406,11 @@ reply_frame(struct cpy *c, struct arena *a, struct raw *r,
 			return -1;
 		memcpy(&step, pay, 4);
 		memcpy(&err, pay + 4, 4);
-		if (step == WORLD_STEP_NONE ||
-		    step >= WORLD_STEP__COUNT || err <= 0 ||
-		    err > 4095 || memchr(pay + 8, '\0', len - 8))
+		if (step == JAIL_STEP_NONE ||
+		    jail_step_word(step, JAIL_SETUP_WORLD) == NULL ||
+		    err <= 0 || err > 4095 || memchr(pay + 8, '\0', len - 8))
 			return -1;
-		r->refused_step = (enum world_step)step;
+		r->refused_step = step;
 		r->refused_err = err;
 		r->refused_detail = pay + 8;
 		return 0;

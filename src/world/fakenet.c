@@ -348,9 +348,9 @@ fakenet_start(const struct fakenet_config *cfg_in, struct fakenet *out,
 	struct fakenet_config cfg = { 0 };
 	int cap[2] = { -1, -1 }, ctl[2] = { -1, -1 }, err[2] = { -1, -1 };
 	int rdy[2] = { -1, -1 };
-	int devnull = -1, rc = -1;
+	int devnull = -1, rc = -1, image;
 	struct in_addr answer;
-	pid_t self = getpid();
+	const char *failed;
 
 	memset(out, 0, sizeof *out);
 	out->fd = out->ctl = -1;
@@ -407,27 +407,30 @@ fakenet_start(const struct fakenet_config *cfg_in, struct fakenet *out,
 	}
 	if (!cfg.outside)
 		(void)fcntl(cap[0], F_SETPIPE_SZ, 1 << 20);
-	out->dnsmasq = fork();
+	image = strcmp(cfg.dnsmasq, DNSMASQ_PATH) == 0 ? fnet_dnsmasq_image :
+	    -1;
+	out->dnsmasq = fnet_fork(devnull, err[1], &image, image >= 0 ? 1 : 0,
+	    &failed);
 	if (out->dnsmasq == -1) {
 		out->dnsmasq = 0;
 		snprintf(why, n, "fakenet: fork: %s", strerror(errno));
 		goto done;
 	}
 	if (out->dnsmasq == 0)
-		fnet_dnsmasq_child(self, cfg.dnsmasq,
-		    strcmp(cfg.dnsmasq, DNSMASQ_PATH) == 0 ? fnet_dnsmasq_image : -1,
-		    cfg.answer, devnull, err[1]);
+		fnet_dnsmasq_child(cfg.dnsmasq, image >= 0 ? 3 : -1, cfg.answer,
+		    failed);
 	close(err[1]);
 	err[1] = -1;
-	out->sink = fork();
+	out->sink = fnet_fork(devnull, devnull, (const int[]){ cap[1], ctl[0],
+	    rdy[1] }, 3, &failed);
 	if (out->sink == -1) {
 		out->sink = 0;
 		snprintf(why, n, "fakenet: fork: %s", strerror(errno));
 		goto done;
 	}
 	if (out->sink == 0)
-		fnet_sink_child(self, &cfg, cfg.ca ? cfg.ca : out->own_ca,
-		    (const uint8_t *)&answer, devnull, cap[1], ctl[0], rdy[1]);
+		fnet_sink_child(&cfg, cfg.ca ? cfg.ca : out->own_ca,
+		    (const uint8_t *)&answer, failed);
 	close(rdy[1]);
 	rdy[1] = -1;
 	out->fd = cap[0];

@@ -200,12 +200,11 @@ void	fnet_set_name(const struct sink *s, struct frame *fr);
 /* fakenet_ns.c */
 extern int fnet_dnsmasq_image;
 int	fnet_net_setup(int *has_ipv6, char *why, size_t n);
-int	fnet_child_common(pid_t parent, int devnull, int err, int *keep,
-	    int nkeep);
+pid_t	fnet_fork(int devnull, int err, const int *keep, unsigned nkeep,
+	    const char **failed);
 int	fnet_caps_keep(uint32_t mask);
-void	fnet_dnsmasq_child(pid_t parent, const char *path, int image,
-	    const char *answer, int devnull, int err)
-	    __attribute__((noreturn));
+void	fnet_dnsmasq_child(const char *path, int image, const char *answer,
+	    const char *failed) __attribute__((noreturn));
 
 /* fakenet_dns.c */
 extern const struct raw_kind fnet_raw_kinds[NRAW];
@@ -221,9 +220,9 @@ void	fnet_conn_end(struct sink *s, struct conn *c, unsigned flags);
 void	fnet_conn_read(struct sink *s, struct conn *c, int64_t now);
 
 /* fakenet_sink.c */
-void	fnet_sink_child(pid_t parent, const struct fakenet_config *cfg,
-	    const struct fakenet_ca *ca, const uint8_t answer[4], int devnull,
-	    int cap, int ctl, int rdy) __attribute__((noreturn));
+void	fnet_sink_child(const struct fakenet_config *cfg,
+	    const struct fakenet_ca *ca, const uint8_t answer[4],
+	    const char *failed) __attribute__((noreturn));
 
 #pragma GCC visibility pop
 

@@ -29,16 +29,9 @@
 #include <unistd.h>
 
 #include "jail_int.h"
+#include "jail_sys.h"
 #include "world/fakenet_int.h"
 
-#ifndef __NR_close_range
-#define __NR_close_range	436
-#endif
-#ifndef PR_CAP_AMBIENT
-#define PR_CAP_AMBIENT		47
-#define PR_CAP_AMBIENT_RAISE	2
-#define PR_CAP_AMBIENT_CLEAR_ALL 4
-#endif
 #ifndef TIOCLINUX
 #define TIOCLINUX		0x541C
 #endif
@@ -177,45 +170,37 @@ fnet_net_setup(int *has_ipv6, char *why, size_t n)
 /* children: what both do first                                        */
 /* ------------------------------------------------------------------ */
 
-/* Die with the caller; descriptors: 0 and 1 on /dev/null, 2 on err (or
- * /dev/null), keep[] moved to 3, 4, ..., everything else closed; default
- * signals; / (the world's: the caller has pivoted) as working directory;
- * a session of its own, so no controlling terminal (the user's, which
- * the caller may still have).  Returns -1 on failure (the child then
- * _exits). */
-int
-fnet_child_common(pid_t parent, int devnull, int err, int *keep, int nkeep)
+/* A child (jail_fork) that dies with the caller; descriptors: 0 and 1
+ * on /dev/null, 2 on err (or /dev/null), keep[] at 3, 4, ..., everything
+ * else closed; default signals, none blocked; a session of its own, so
+ * no controlling terminal (the user's, which the caller may still have);
+ * / (the world's: the caller has pivoted) as working directory.  As
+ * jail_fork: in the child, *failed names the step that failed (the child
+ * then _exits). */
+pid_t
+fnet_fork(int devnull, int err, const int *keep, unsigned nkeep,
+    const char **failed)
 {
-	sigset_t all;
-	int i, sig;
+	int fds[JAIL_FORK_MAX_FDS] = { devnull, devnull, err };
+	struct jail_child_spec spec = { .flags = JAIL_FORK_DEATHSIG |
+	    JAIL_FORK_SIGDFL | JAIL_FORK_SIGNALS | JAIL_FORK_SESSION,
+	    .fds = fds, .nfds = 3 + nkeep };
+	unsigned i;
+	pid_t pid;
 
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1 ||
-	    getppid() != parent)
+	if (nkeep > JAIL_FORK_MAX_FDS - 3) {
+		errno = EINVAL;
 		return -1;
-	/* Out of the way of 0..2+nkeep first, then into place. */
-	for (i = 0; i < nkeep; i++) {
-		keep[i] = fcntl(keep[i], F_DUPFD_CLOEXEC, 16);
-		if (keep[i] == -1)
-			return -1;
 	}
-	if (dup2(devnull, 0) == -1 || dup2(devnull, 1) == -1 ||
-	    dup2(err, 2) == -1)
-		return -1;
-	for (i = 0; i < nkeep; i++) {
-		if (dup2(keep[i], 3 + i) == -1)
+	for (i = 0; i < nkeep; i++)
+		if ((fds[3 + i] = keep[i]) < 0) {
+			errno = EBADF;	/* (jail_fork: -1 is /dev/null) */
 			return -1;
-		keep[i] = 3 + i;
-	}
-	if (syscall(__NR_close_range, (unsigned)(3 + nkeep), ~0U, 0U) == -1)
-		return -1;
-	for (sig = 1; sig < NSIG; sig++)
-		if (sig != SIGKILL && sig != SIGSTOP)
-			signal(sig, SIG_DFL);
-	sigemptyset(&all);
-	sigprocmask(SIG_SETMASK, &all, NULL);
-	if (chdir("/") == -1 || setsid() == -1)
-		return -1;
-	return 0;
+		}
+	pid = jail_fork(&spec, failed);
+	if (pid == 0 && *failed == NULL && chdir("/") == -1)
+		*failed = "chdir";
+	return pid;
 }
 
 /* Keep only the capabilities in mask (jail_caps_keep()), then set
@@ -400,20 +385,18 @@ exec_fd(const char *path, int image)
 }
 
 void __attribute__((noreturn))
-fnet_dnsmasq_child(pid_t parent, const char *path, int image, const char *answer,
-    int devnull, int err)
+fnet_dnsmasq_child(const char *path, int image, const char *answer,
+    const char *failed)
 {
 	char address[64];
 	char *const envp[] = { NULL };
 	struct sock_fprog prog = { dnsmasq_filter.len, dnsmasq_filter.insns };
-	int keep[1] = { image };
 
-	if (fnet_child_common(parent, devnull, err, keep, image >= 0 ? 1 : 0)
-	    == -1) {
+	if (failed != NULL) {
 		dprintf(2, "set-up: %s", strerror(errno));
 		_exit(127);
 	}
-	if (exec_fd(path, image >= 0 ? keep[0] : -1) == -1) {
+	if (exec_fd(path, image) == -1) {
 		dprintf(2, "%s: %s", path, strerror(errno));
 		_exit(127);
 	}

@@ -399,20 +399,17 @@ sink_seccomp(const struct sink *s)
 }
 
 void __attribute__((noreturn))
-fnet_sink_child(pid_t parent, const struct fakenet_config *cfg,
-    const struct fakenet_ca *ca, const uint8_t answer[4], int devnull,
-    int cap, int ctl, int rdy)
+fnet_sink_child(const struct fakenet_config *cfg, const struct fakenet_ca *ca,
+    const uint8_t answer[4], const char *failed)
 {
-	int keep[3] = { cap, ctl, rdy };
+	/* where fnet_fork put them */
+	int cap = 3, ctl = 4, rdy = 5;
 	struct sink *s;
 	size_t i;
 	int rc;
 
-	if (fnet_child_common(parent, devnull, devnull, keep, 3) == -1)
+	if (failed != NULL)
 		_exit(1);
-	cap = keep[0];
-	ctl = keep[1];
-	rdy = keep[2];
 	signal(SIGPIPE, SIG_IGN);
 	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);	/* no ptrace by the world */
 	s = calloc(1, sizeof *s);

@@ -799,9 +799,9 @@ step_rlimits(void *ctx, char *detail, size_t n)
  * root, the ids and the filters (gVisor's), so what is left is its
  * descriptors, CPython, and the world's limits. */
 static const struct jail_stepdef worker_steps[] = {
-	{ WORLD_STEP_FDS,	step_fds,	"the worker's descriptors" },
-	{ WORLD_STEP_PYTHON,	step_python,	NULL },
-	{ WORLD_STEP_RLIMITS,	step_rlimits,	NULL },
+	{ JAIL_STEP_FDS,	step_fds,	"the worker's descriptors" },
+	{ JAIL_STEP_PYTHON,	step_python,	NULL },
+	{ JAIL_STEP_RLIMITS,	step_rlimits,	NULL },
 };
 
 static void gvisor_worker(int fail_at, uint64_t mem)
@@ -823,7 +823,7 @@ gvisor_worker(int fail_at, uint64_t mem)
 	    sizeof worker_steps[0], &wk);
 	sock = wk.sock;
 	if ((interp = jail_fork(NULL, &failed)) == -1)
-		refuse(sock, WORLD_STEP_PYTHON, errno, "fork");
+		refuse(sock, JAIL_STEP_PYTHON, errno, "fork");
 	if (interp == 0) {
 		world_interp_group();
 		close(KEPT_STDOUT);

@@ -35,8 +35,10 @@
  *           seccomp denylist (below).  Then it says "ready" and serves.
  *
  * Each process's set-up is a list of steps (warden_steps, pid1_steps)
- * walked once by jail_walk (jail_contain.c: the jail's set-up walks its
- * own the same way), the kind deciding inside a step; the first that
+ * walked once by jail_walk, then what every set-up ends with
+ * (jail_walk_userns, jail_walk_lockdown; jail_contain.c: the jail's
+ * set-up walks its own the same way, with the same steps, jail.h's one
+ * table), the kind deciding inside a step; the first that
  * fails, or that the fail_at hook names, is refused: the step, errno and
  * detail go to the session on the world's socket and the process exits.
  * No code runs in a world whose set-up did not finish.
@@ -88,16 +90,12 @@
 /* The new root is built here, in the private mount namespace. */
 #define NEWROOT		"/tmp"
 
-static const char *const step_names[] = {
-#define X(e, name) name,
-	WORLD_STEPS(X)
-#undef X
-};
-
 const char *
-world_step_name(enum world_step s)
+world_step_name(enum jail_step s)
 {
-	return (unsigned)s < WORLD_STEP__COUNT ? step_names[s] : "unknown";
+	const char *w = jail_step_word(s, JAIL_SETUP_WORLD);
+
+	return w != NULL ? w : "unknown";
 }
 
 struct stage {
@@ -177,10 +175,10 @@ step_ids(void *ctx, char *detail, size_t n)
 
 	if (jail_ids_acquire(&st->ids, st->detail, sizeof st->detail) == -1)
 		return -1;
-	if (injected(st, WORLD_STEP_MEMCG) || step_memcg(st, &st->ids) == -1) {
+	if (injected(st, JAIL_STEP_CGROUP) || step_memcg(st, &st->ids) == -1) {
 		int saved = errno;
 
-		refuse(st, WORLD_STEP_MEMCG, saved);
+		refuse(st, JAIL_STEP_CGROUP, saved);
 	}
 	st->w.uid = st->ids.uid;
 	st->w.gid = st->ids.gid;
@@ -788,27 +786,25 @@ step_hostname(void *ctx, char *detail, size_t n)
  * the new root (read-only by now), never before it: forked earlier,
  * they kept a directory of the host as their working directory through
  * pivot_root.  dnsmasq started while the limits were set is waited for
- * before step_fds, which closes the descriptors the wait reads.
+ * before step_fds, which closes the descriptors the wait reads.  Then
+ * the lockdown every set-up ends with (jail_walk_lockdown: step_fds,
+ * the capabilities, no_new_privs, step_landlock, step_seccomp).
  */
 static const struct jail_stepdef pid1_steps[] = {
-	{ WORLD_STEP_MOUNT_PRIVATE,	step_private, NULL },
-	{ WORLD_STEP_RLIMITS,		step_rlimits, NULL },
-	{ WORLD_STEP_ROOTFS,		step_rootfs, NULL },
-	{ WORLD_STEP_WORKSPACE,		step_workspace, NULL },
-	{ WORLD_STEP_PIVOT_ROOT,	step_pivot_root, NULL },
-	{ WORLD_STEP_NETWORK,		step_network, NULL },
-	{ WORLD_STEP_RLIMITS,		step_hostname, NULL },
-	{ WORLD_STEP_NETWORK,		step_network_wait, NULL },
-	{ WORLD_STEP_FDS,		step_fds, NULL },
-	{ WORLD_STEP_CAPS,		jail_step_caps, NULL },
-	{ WORLD_STEP_NO_NEW_PRIVS,	jail_step_no_new_privs, NULL },
-	{ WORLD_STEP_LANDLOCK,		step_landlock, NULL },
-	{ WORLD_STEP_SECCOMP,		step_seccomp, NULL },
+	{ JAIL_STEP_MOUNT_PRIVATE,	step_private, NULL },
+	{ JAIL_STEP_RLIMITS,		step_rlimits, NULL },
+	{ JAIL_STEP_ROOTFS,		step_rootfs, NULL },
+	{ JAIL_STEP_WORKSPACE,		step_workspace, NULL },
+	{ JAIL_STEP_PIVOT_ROOT,		step_pivot_root, NULL },
+	{ JAIL_STEP_NETWORK,		step_network, NULL },
+	{ JAIL_STEP_RLIMITS,		step_hostname, NULL },
+	{ JAIL_STEP_NETWORK,		step_network_wait, NULL },
+};
+static const struct jail_lockdown pid1_lockdown = {
+	step_fds, step_landlock, step_seccomp,
 };
 
-static void pid1_main(struct stage *st) __attribute__((noreturn));
-
-static void
+static void __attribute__((noreturn))
 pid1_main(struct stage *st)
 {
 	const struct jail_walk walk = { st->fail_at, &st->sock, st->detail,
@@ -819,9 +815,10 @@ pid1_main(struct stage *st)
 	st->as_base = jail_mapped_bytes();
 	jail_walk(&walk, pid1_steps, sizeof pid1_steps / sizeof pid1_steps[0],
 	    st);
-	if (injected(st, WORLD_STEP_PYTHON) ||
+	jail_walk_lockdown(&walk, &pid1_lockdown, st);
+	if (injected(st, JAIL_STEP_PYTHON) ||
 	    (interp = jail_fork(NULL, &failed)) == -1)
-		refuse(st, WORLD_STEP_PYTHON, errno);
+		refuse(st, JAIL_STEP_PYTHON, errno);
 	if (interp == 0) {
 		world_interp_group();
 		pyrun_after_fork();
@@ -836,18 +833,15 @@ pid1_main(struct stage *st)
 /*
  * The warden's set-up, walked once (jail_walk): its death signal, its
  * host ids (and, as root, its memory cgroup: step_ids) -- a uid change
- * clears the death signal, so it is asked again -- the namespaces, the
- * id maps (inside the new namespace, geteuid() says the overflow id),
- * undumpable.  Then PID 1.
+ * clears the death signal, so it is asked again -- then the user
+ * namespace every warden enters (jail_walk_userns: the namespaces, the
+ * id maps -- inside the new namespace, geteuid() says the overflow id --
+ * and undumpable).  Then PID 1.
  */
 static const struct jail_stepdef warden_steps[] = {
-	{ WORLD_STEP_PDEATHSIG,		jail_step_pdeathsig, NULL },
-	{ WORLD_STEP_IDS,		step_ids, NULL },
-	{ WORLD_STEP_PDEATHSIG,		jail_step_pdeathsig, NULL },
-	{ WORLD_STEP_UNSHARE,		jail_step_unshare,
-	    "namespaces unavailable" },
-	{ WORLD_STEP_ID_MAPS,		jail_step_id_maps, NULL },
-	{ WORLD_STEP_DUMPABLE,		jail_step_undumpable, NULL },
+	{ JAIL_STEP_PDEATHSIG,		jail_step_pdeathsig, NULL },
+	{ JAIL_STEP_IDS,		step_ids, NULL },
+	{ JAIL_STEP_PDEATHSIG,		jail_step_pdeathsig, NULL },
 };
 
 static void warden(struct stage *st) __attribute__((noreturn));
@@ -888,16 +882,17 @@ warden(struct stage *stp)
 	st.ids = (struct jail_ids){ 0, 0, -1 };
 	jail_walk(&walk, warden_steps, sizeof warden_steps /
 	    sizeof warden_steps[0], &st);
+	jail_walk_userns(&walk, &st.w);
 	on_interrupt(warden_on_interrupt);
-	if (injected(&st, WORLD_STEP_PID1) ||
+	if (injected(&st, JAIL_STEP_PID1) ||
 	    (pid = jail_fork(&pid1, &failed)) == -1)
-		refuse(&st, WORLD_STEP_PID1, errno);
+		refuse(&st, JAIL_STEP_PID1, errno);
 	if (pid == 0) {
 		if (failed != NULL) {
 			int err = errno;
 
 			snprintf(st.detail, sizeof st.detail, "%s", failed);
-			refuse(&st, WORLD_STEP_PID1, err);
+			refuse(&st, JAIL_STEP_PID1, err);
 		}
 		pid1_main(&st);
 	}

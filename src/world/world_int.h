@@ -11,43 +11,13 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "jail.h"
 #include "jail_wire.h"
 
-/*
- * The set-up steps of a replica world, in order, with the process that
- * runs each: "warden" is the zygote's child that unshares, "pid1" is PID
- * 1 of the new pid namespace, the interpreter.  X(NAME, "name").
- */
-#define WORLD_STEPS(X)						\
-	X(NONE,		"none")					\
-	X(IDS,		"ids")		/* warden */		\
-	X(MEMCG,	"memory-cgroup") /* warden */		\
-	X(PDEATHSIG,	"pdeathsig")	/* warden */		\
-	X(UNSHARE,	"unshare")	/* warden */		\
-	X(ID_MAPS,	"id-maps")	/* warden */		\
-	X(DUMPABLE,	"dumpable")	/* warden */		\
-	X(PID1,		"pid1-fork")	/* warden */		\
-	X(MOUNT_PRIVATE, "mount-private") /* pid1 */		\
-	X(NETWORK,	"network")	/* pid1 */		\
-	X(ROOTFS,	"rootfs")	/* pid1 */		\
-	X(WORKSPACE,	"workspace")	/* pid1 */		\
-	X(PIVOT_ROOT,	"pivot-root")	/* pid1 */		\
-	X(RLIMITS,	"rlimits")	/* pid1 */		\
-	X(FDS,		"fds")		/* pid1 */		\
-	X(CAPS,		"capabilities")	/* pid1 */		\
-	X(NO_NEW_PRIVS,	"no-new-privs")	/* pid1 */		\
-	X(LANDLOCK,	"landlock")	/* pid1, jail kind only */ \
-	X(SECCOMP,	"seccomp")	/* pid1 */		\
-	X(PYTHON,	"python")	/* pid1 */
-
-enum world_step {
-#define X(e, name) WORLD_STEP_##e,
-	WORLD_STEPS(X)
-#undef X
-	WORLD_STEP__COUNT
-};
-
-const char *world_step_name(enum world_step s);
+/* The set-up steps of a world are the jail's (jail.h's JAIL_STEPS: one
+ * table; a world's refusals say its column's words).  world_step_name:
+ * a world's word for step s, "unknown" where a world has none. */
+const char *world_step_name(enum jail_step s);
 
 /* The limits of a replica world. */
 #define WORLD_ROOT_BYTES	(4u << 20)
@@ -114,7 +84,7 @@ int zygote_spawn(int fail_at, int kind, uint64_t mem, int *sock, int *cap_rd,
 const char *zygote_failure(void);
 
 /* replica.c, in the zygote's child: build the world and run it; never
- * returns.  fail_at is a test hook (enum world_step, 0 = none). */
+ * returns.  fail_at is a test hook (enum jail_step, 0 = none). */
 void replica_main(int sock, int cap_wr, int ctl_rd, int fail_at, int kind,
     uint64_t mem) __attribute__((noreturn));
 /* replica.c, in the zygote: compile the worlds' seccomp filter and make

@@ -889,6 +889,8 @@ test_fail_at_every_step(void **state)
 		struct jail_outcome out;
 		char want[128];
 
+		if (jail_step_word(s, JAIL_SETUP_JAIL) == NULL)
+			continue;	/* a world's alone */
 		cfg.fail_at = s;
 		run(&cfg, probe_mark_host, NULL, &out);
 		assert_int_equal(out.status, JAIL_REFUSED);
@@ -903,6 +905,53 @@ test_fail_at_every_step(void **state)
 		assert_int_equal(*fn_ran, 0);
 		jail_outcome_free(&out);
 	}
+}
+
+/*
+ * The one step table says each set-up's own words, in the table's
+ * order: the jail's and a world's as their records have always
+ * said them (a world's "memory-cgroup" and "dumpable" are the jail's
+ * "cgroup" and "undumpable"), and no word for a step a set-up lacks.
+ */
+static void
+test_step_words(void **state)
+{
+	static const char *const jail[] = { "ids", "pipe", "fork",
+	    "warden-fds", "cgroup", "drop-uid", "pdeathsig", "unshare",
+	    "id-maps", "undumpable", "pid1-fork", "mount-private",
+	    "workspace", "pivot-root", "rlimits", "fds", "capabilities",
+	    "no-new-privs", "landlock", "seccomp" };
+	static const char *const world[] = { "ids", "memory-cgroup",
+	    "pdeathsig", "unshare", "id-maps", "dumpable", "pid1-fork",
+	    "mount-private", "network", "rootfs", "workspace", "pivot-root",
+	    "rlimits", "fds", "capabilities", "no-new-privs", "landlock",
+	    "seccomp", "python" };
+	size_t nj = 0, nw = 0;
+	int s;
+
+	(void)state;
+	for (s = JAIL_STEP_NONE + 1; s < JAIL_STEP_COUNT; s++) {
+		const char *j = jail_step_word(s, JAIL_SETUP_JAIL);
+		const char *w = jail_step_word(s, JAIL_SETUP_WORLD);
+
+		assert_true(j != NULL || w != NULL);
+		if (j != NULL) {
+			assert_true(nj < sizeof jail / sizeof jail[0]);
+			assert_string_equal(j, jail[nj++]);
+			assert_string_equal(jail_step_name(s), j);
+			assert_non_null(jail_step_layer(s));
+		} else {
+			assert_string_equal(jail_step_name(s), "unknown");
+		}
+		if (w != NULL) {
+			assert_true(nw < sizeof world / sizeof world[0]);
+			assert_string_equal(w, world[nw++]);
+		}
+	}
+	assert_int_equal(nj, sizeof jail / sizeof jail[0]);
+	assert_int_equal(nw, sizeof world / sizeof world[0]);
+	assert_null(jail_step_word(JAIL_STEP_COUNT, JAIL_SETUP_JAIL));
+	assert_string_equal(jail_step_name(JAIL_STEP_COUNT), "unknown");
 }
 
 /* The positive control for the refusal tests: fn_ran does work. */
@@ -1920,6 +1969,8 @@ static void w_too_many_bytes(struct wirebuf *w) { good_prefix(w);
 static void w_step_zero(struct wirebuf *w) { frame_refuse(w, 0, EPERM); }
 static void w_step_range(struct wirebuf *w) {
 	frame_refuse(w, JAIL_STEP_COUNT, EPERM); }
+static void w_step_worlds(struct wirebuf *w) {
+	frame_refuse(w, JAIL_STEP_PYTHON, EPERM); }
 static void w_errno_zero(struct wirebuf *w) {
 	frame_refuse(w, JAIL_STEP_UNSHARE, 0); }
 static void w_refusal_after_wait(struct wirebuf *w) { frame_wait(w, 0);
@@ -1957,6 +2008,7 @@ static const struct {
 	  NULL },
 	{ "step 0", w_step_zero, JAIL_ERROR, NULL },
 	{ "step out of range", w_step_range, JAIL_ERROR, NULL },
+	{ "a world's step, no jail's", w_step_worlds, JAIL_ERROR, NULL },
 	{ "errno 0", w_errno_zero, JAIL_ERROR, NULL },
 	{ "refusal after wait", w_refusal_after_wait, JAIL_ERROR, NULL },
 	{ "short wait", w_wait_short, JAIL_ERROR, NULL },
@@ -2124,6 +2176,7 @@ main(void)
 		cmocka_unit_test(test_too_many_seeds),
 		cmocka_unit_test(test_bad_seed_name),
 		cmocka_unit_test(test_fn_ran_control),
+		cmocka_unit_test(test_step_words),
 		cmocka_unit_test(test_fail_at_every_step),
 		cmocka_unit_test(test_no_user_namespaces),
 		cmocka_unit_test(test_jail_from_host),

@@ -213,10 +213,15 @@ test_fail_closed(void **state)
 	for (step = 1; step < JAIL_STEP_COUNT; step++) {
 		struct session_opts o = { .paths = PATH_BIT(PATH_JAIL),
 		    .jail_fail_at = step };
-		struct session *s = session_new(&o);
-		struct arena *a = arena_new();
+		struct session *s;
+		struct arena *a;
 		struct record *r;
 		const char *in = "write_file({'path': 'ran.txt', 'text': 'x'})";
+
+		if (jail_step_word(step, JAIL_SETUP_JAIL) == NULL)
+			continue;	/* a world's alone */
+		s = session_new(&o);
+		a = arena_new();
 		session_run(s, in, strlen(in), NULL, 0, a, &r);
 		if (r->verdict != VERDICT_ERROR ||
 		    strstr(r->reason, "nothing ran") == NULL)

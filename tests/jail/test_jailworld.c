@@ -369,20 +369,25 @@ test_fail_closed(void **state)
 	int step;
 
 	(void)state;
-	for (step = WORLD_STEP_NONE + 1; step < WORLD_STEP__COUNT; step++) {
-		struct session *s = jail_session(false, false, step);
-		struct arena *a = arena_new();
-		struct record *r = run_in(s, a,
-		    "write_file({'path': 'ran.txt', 'text': 'x'})");
+	for (step = JAIL_STEP_NONE + 1; step < JAIL_STEP_COUNT; step++) {
+		struct session *s;
+		struct arena *a;
+		struct record *r;
 		char want[64];
 
+		if (jail_step_word(step, JAIL_SETUP_WORLD) == NULL)
+			continue;	/* the model-engine jail's alone */
+		s = jail_session(false, false, step);
+		a = arena_new();
+		r = run_in(s, a, "write_file({'path': 'ran.txt', 'text': 'x'})");
+
 		snprintf(want, sizeof want, "world set-up failed at %s",
-		    world_step_name((enum world_step)step));
+		    world_step_name((enum jail_step)step));
 		if (r->verdict != VERDICT_ERROR ||
 		    strstr(r->reason, "jail refused, nothing ran") == NULL ||
 		    strstr(r->reason, want) == NULL)
 			fail_msg("step %s: %s", world_step_name(
-			    (enum world_step)step), r->line);
+			    (enum jail_step)step), r->line);
 		assert_false(fx_has(r, "ran.txt"));
 		assert_false(mfs_exists(session_fs(s, PATH_JAIL), "ran.txt"));
 		assert_null(session_engine_note(s));	/* no fallback */
