@@ -30,10 +30,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "jail.h"
-#include "sbuf.h"
-#include "world.h"
-#include "xalloc.h"
+#include "jail/jail.h"
+#include "base/sbuf.h"
+#include "world/world.h"
+#include "base/xalloc.h"
 
 #include "bench.h"
 

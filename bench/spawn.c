@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #include "bench.h"
 

@@ -30,11 +30,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "bench.h"
-#include "mockfs.h"
-#include "world.h"
-#include "world_int.h"
+#include "fs/mockfs.h"
+#include "world/world.h"
+#include "world/world_int.h"
 
 #define ESSAY_EXPR	"round(sum(orders) / len(orders), 2)"
 

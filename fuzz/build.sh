@@ -26,7 +26,7 @@ if ! command -v "$CLANG" >/dev/null 2>&1; then
 	echo "build.sh: $CLANG not found; the fuzz targets need clang" >&2
 	exit 1
 fi
-cflags="-std=gnu11 $FUZZ_CFLAGS $SAN -I$builddir -I$srcdir/src $(for d in "$srcdir"/src/*/; do printf -- "-I%s " "$d"; done) $(pkg-config --cflags $PKGS)"
+cflags="-std=gnu11 $FUZZ_CFLAGS $SAN -I$builddir -I$srcdir/src $(pkg-config --cflags $PKGS)"
 libs="$(pkg-config --libs $PKGS) -lm"
 out=$builddir/fuzz
 mkdir -p "$out/obj"

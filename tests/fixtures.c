@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "fixtures.h"
 
 struct fx *

@@ -10,8 +10,8 @@
 
 #include <stdbool.h>
 
-#include "record.h"
-#include "session.h"
+#include "record/record.h"
+#include "session/session.h"
 
 struct arena;
 

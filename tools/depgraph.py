@@ -207,7 +207,8 @@ def include_edges(root):
             out.append((os.path.relpath(f, root),
                         os.path.relpath(target, root),
                         os.path.relpath(here, root),
-                        os.path.relpath(os.path.dirname(target), root)))
+                        os.path.relpath(os.path.dirname(target), root),
+                        name))
     return out
 
 
@@ -215,8 +216,14 @@ def check_includes(root, layers):
     """Print and count the includes that point up a layer."""
     rank = {l: i for i, l in enumerate(layers)}
     bad = 0
-    for f, target, src, dst in include_edges(root):
+    for f, target, src, dst, name in include_edges(root):
         if src == dst:
+            continue
+        if "/" not in name:
+            # another folder's header names its folder: "world/world.h"
+            print(f"UNQUALIFIED INCLUDE: {f} includes \"{name}\" "
+                  f"(write \"{os.path.relpath(target, os.path.join(root, 'src'))}\")")
+            bad += 1
             continue
         if src not in rank or dst not in rank:
             print(f"UNLAYERED: {f} includes {target} "

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "textesc.h"
+#include "base/textesc.h"
 #include "uipriv.h"
 
 int

@@ -11,7 +11,7 @@
  */
 #include "config.h"
 
-#include "session.h"
+#include "session/session.h"
 #include "uipriv.h"
 
 enum path_id

@@ -27,12 +27,12 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
-#include "cmd.h"
-#include "ns.h"
-#include "policy.h"
-#include "session.h"
+#include "cmd/cmd.h"
+#include "interp/ns.h"
+#include "sandbox/policy.h"
+#include "session/session.h"
 #include "uipriv.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /* History entries kept in the file. */
 #define HISTORY_MAX 1000

@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "session.h"
+#include "session/session.h"
 #include "uipriv.h"
 
 /* Side by side while every column gets this many cells (three paths fit

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "lesson.h"
-#include "sbuf.h"
-#include "xalloc.h"
+#include "base/sbuf.h"
+#include "base/xalloc.h"
 
 static struct export_log lesson;
 static bool ready;

@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "export.h"
+#include "app/export.h"
 
 struct record;
 

@@ -22,20 +22,20 @@
 
 #include <jansson.h>
 
-#include "agent.h"
-#include "arena.h"
-#include "doctor.h"
-#include "export.h"
-#include "mcp.h"
-#include "policy.h"
-#include "record.h"
-#include "sbuf.h"
-#include "scenario.h"
-#include "serve.h"
-#include "session.h"
+#include "app/agent.h"
+#include "base/arena.h"
+#include "app/doctor.h"
+#include "app/export.h"
+#include "app/mcp.h"
+#include "sandbox/policy.h"
+#include "record/record.h"
+#include "base/sbuf.h"
+#include "app/scenario.h"
+#include "app/serve.h"
+#include "session/session.h"
 #include "ui.h"
-#include "world.h"
-#include "xalloc.h"
+#include "world/world.h"
+#include "base/xalloc.h"
 
 #ifdef __SANITIZE_ADDRESS__
 /* Built with --enable-asan: let malloc fail under the jail's RLIMIT_AS the

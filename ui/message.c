@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "uipriv.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 void
 message_set(struct ui *u, const char *fmt, ...)

@@ -15,14 +15,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "arena.h"
-#include "export.h"
+#include "base/arena.h"
+#include "app/export.h"
 #include "lesson.h"
-#include "policy.h"
-#include "sbuf.h"
-#include "session.h"
+#include "sandbox/policy.h"
+#include "base/sbuf.h"
+#include "session/session.h"
 #include "uipriv.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /* A row's flags. */
 #define META_CHANGES	0x1	/* changes what the next step runs on (a

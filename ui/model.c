@@ -19,13 +19,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "arena.h"
-#include "layers.h"
+#include "base/arena.h"
+#include "sandbox/layers.h"
 #include "model.h"
-#include "sbuf.h"
-#include "session.h"
-#include "textesc.h"
-#include "xalloc.h"
+#include "base/sbuf.h"
+#include "session/session.h"
+#include "base/textesc.h"
+#include "base/xalloc.h"
 
 /* Transcripts keep this many entries per path; older ones scroll away. */
 #define MAX_ENTRIES 1000

@@ -18,8 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "layers.h"
-#include "record.h"
+#include "sandbox/layers.h"
+#include "record/record.h"
 
 struct session;
 

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "record.h"
-#include "session.h"
+#include "record/record.h"
+#include "session/session.h"
 #include "uipriv.h"
 
 static const char *const welcome[] = {

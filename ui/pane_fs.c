@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ns.h"
-#include "session.h"
+#include "interp/ns.h"
+#include "session/session.h"
 #include "uipriv.h"
 
 static void

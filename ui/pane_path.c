@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy.h"
-#include "session.h"
+#include "sandbox/policy.h"
+#include "session/session.h"
 #include "uipriv.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /* A wrapped transcript row. */
 enum row_kind { RK_INPUT, RK_OUTPUT, RK_VERDICT, RK_FOLD };

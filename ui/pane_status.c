@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "policy.h"
-#include "session.h"
+#include "sandbox/policy.h"
+#include "session/session.h"
 #include "uipriv.h"
 
 static void

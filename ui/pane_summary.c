@@ -15,10 +15,10 @@
 #include <string.h>
 
 #include "lesson.h"
-#include "sbuf.h"
-#include "session.h"
+#include "base/sbuf.h"
+#include "session/session.h"
 #include "uipriv.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /* The first line of the steps shown; the lines they had last draw. */
 static int top;

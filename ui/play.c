@@ -33,14 +33,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "policy.h"
-#include "record.h"
-#include "sbuf.h"
-#include "session.h"
+#include "base/arena.h"
+#include "sandbox/policy.h"
+#include "record/record.h"
+#include "base/sbuf.h"
+#include "session/session.h"
 #include "lesson.h"
 #include "uipriv.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /* A scenario for the view has at most this many visible steps. */
 #define PLAY_MAX_STEPS 1000

@@ -27,9 +27,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "sbuf.h"
-#include "session.h"
-#include "textesc.h"
+#include "base/sbuf.h"
+#include "session/session.h"
+#include "base/textesc.h"
 #include "uipriv.h"
 
 /* Nothing is shown for a path that finishes within this time. */

@@ -11,7 +11,7 @@
 #include <signal.h>
 #include <string.h>
 
-#include "session.h"
+#include "session/session.h"
 #include "uipriv.h"
 
 /* Ctrl-C while an input runs: KeyboardInterrupt in its worlds. */

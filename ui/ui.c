@@ -17,14 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent.h"
-#include "arena.h"
-#include "policy.h"
-#include "session.h"
+#include "app/agent.h"
+#include "base/arena.h"
+#include "sandbox/policy.h"
+#include "session/session.h"
 #include "ui.h"
 #include "lesson.h"
 #include "uipriv.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /* Continuation stops growing an input past this many bytes. */
 #define MAX_PENDING (1u << 20)

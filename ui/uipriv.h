@@ -11,7 +11,7 @@
 #include <curses.h>
 
 #include "model.h"
-#include "scenario.h"
+#include "app/scenario.h"
 
 struct session;
 

@@ -25,7 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "record.h"
+#include "record/record.h"
 
 struct arena;
 struct sbuf;

@@ -39,13 +39,13 @@
 #include <jansson.h>
 
 #include "doctor.h"
-#include "jail.h"
-#include "jail_sys.h"
-#include "mockfs.h"
-#include "session.h"
-#include "world.h"
-#include "world_int.h"	/* a world's budget: WORLD_NPROC, ... */
-#include "xalloc.h"
+#include "jail/jail.h"
+#include "jail/jail_sys.h"
+#include "fs/mockfs.h"
+#include "session/session.h"
+#include "world/world.h"
+#include "world/world_int.h"	/* a world's budget: WORLD_NPROC, ... */
+#include "base/xalloc.h"
 
 #ifndef LANDLOCK_CREATE_RULESET_VERSION
 #define LANDLOCK_CREATE_RULESET_VERSION	(1U << 0)

@@ -21,8 +21,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "record.h"
-#include "world.h"
+#include "record/record.h"
+#include "world/world.h"
 
 /* X(enum suffix, name) -- in the order they are checked and printed. */
 #define DOCTOR_CHECKS(X)			\

@@ -18,12 +18,12 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "export.h"
-#include "paths.h"
-#include "sbuf.h"
-#include "textesc.h"
-#include "xalloc.h"
+#include "record/paths.h"
+#include "base/sbuf.h"
+#include "base/textesc.h"
+#include "base/xalloc.h"
 
 /* A row keeps this much of what the code wrote. */
 #define OUTPUT_MAX_LINES 40

@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "record.h"
+#include "record/record.h"
 
 struct sbuf;
 

@@ -27,15 +27,15 @@
 
 #include <jansson.h>
 
-#include "arena.h"
-#include "cmd.h"
+#include "base/arena.h"
+#include "cmd/cmd.h"
 #include "mcp.h"
-#include "record.h"
-#include "sbuf.h"
+#include "record/record.h"
+#include "base/sbuf.h"
 #include "serve.h"
-#include "session.h"
-#include "textesc.h"
-#include "xalloc.h"
+#include "session/session.h"
+#include "base/textesc.h"
+#include "base/xalloc.h"
 
 /* X(enum suffix, revision), newest first: REV_A <= REV_B means A is at
  * least as new as B.  The first is the stateless revision; the others are

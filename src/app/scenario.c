@@ -12,16 +12,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "mockfs.h"
-#include "lex.h"
-#include "policy.h"
-#include "record.h"
-#include "sbuf.h"
+#include "base/arena.h"
+#include "fs/mockfs.h"
+#include "lang/lex.h"
+#include "sandbox/policy.h"
+#include "record/record.h"
+#include "base/sbuf.h"
 #include "scenario.h"
-#include "session.h"
-#include "textesc.h"
-#include "xalloc.h"
+#include "session/session.h"
+#include "base/textesc.h"
+#include "base/xalloc.h"
 
 #define MAX_SCENARIO_BYTES (16u << 20)
 

@@ -19,12 +19,12 @@
 #include <jansson.h>
 
 #include "agent.h"
-#include "arena.h"
-#include "record.h"
-#include "sbuf.h"
+#include "base/arena.h"
+#include "record/record.h"
+#include "base/sbuf.h"
 #include "serve.h"
-#include "session.h"
-#include "xalloc.h"
+#include "session/session.h"
+#include "base/xalloc.h"
 
 /* A reply to a request that failed: {"id": id, "error": why}.  id is
  * borrowed (NULL: null).  A malformed request is answered with a null id,

@@ -7,12 +7,12 @@
 
 #include <string.h>
 
-#include "arena.h"
-#include "ast.h"
+#include "base/arena.h"
+#include "lang/ast.h"
 #include "cmd.h"
-#include "eval.h"
-#include "sbuf.h"
-#include "strlist.h"
+#include "interp/eval.h"
+#include "base/sbuf.h"
+#include "base/strlist.h"
 
 #define X_ENTRY(n) &cmd_##n##_entry,
 static const struct cmd_entry *const table[] = { COMMANDS(X_ENTRY) };

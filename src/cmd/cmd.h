@@ -26,7 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "value.h"
+#include "value/value.h"
 
 struct eval;
 struct node;

@@ -8,11 +8,11 @@
  */
 #include "config.h"
 
-#include "arena.h"
+#include "base/arena.h"
 #include "cmd.h"
-#include "effect.h"
-#include "fsops.h"
-#include "workspace.h"
+#include "record/effect.h"
+#include "fs/fsops.h"
+#include "fs/workspace.h"
 
 static bool
 run(struct cmd_run *r)

@@ -4,12 +4,12 @@
  */
 #include "config.h"
 
-#include "arena.h"
+#include "base/arena.h"
 #include "cmd.h"
-#include "effect.h"
-#include "fsops.h"
-#include "sbuf.h"
-#include "workspace.h"
+#include "record/effect.h"
+#include "fs/fsops.h"
+#include "base/sbuf.h"
+#include "fs/workspace.h"
 
 static bool
 run(struct cmd_run *r)

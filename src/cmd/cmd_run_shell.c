@@ -17,14 +17,14 @@
 
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "cmd.h"
-#include "effect.h"
-#include "eval.h"
-#include "fsops.h"
-#include "mock.h"
-#include "sbuf.h"
-#include "workspace.h"
+#include "record/effect.h"
+#include "interp/eval.h"
+#include "fs/fsops.h"
+#include "model/mock.h"
+#include "base/sbuf.h"
+#include "fs/workspace.h"
 
 static bool
 run(struct cmd_run *r)

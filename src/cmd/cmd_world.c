@@ -20,8 +20,8 @@
 
 #include "cmd.h"
 #include "cmd_world.h"
-#include "sbuf.h"
-#include "xalloc.h"
+#include "base/sbuf.h"
+#include "base/xalloc.h"
 
 static const char head[] =
 "def _sandboxrepl_commands():\n"

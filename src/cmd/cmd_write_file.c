@@ -7,11 +7,11 @@
 
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "cmd.h"
-#include "effect.h"
-#include "fsops.h"
-#include "workspace.h"
+#include "record/effect.h"
+#include "fs/fsops.h"
+#include "fs/workspace.h"
 
 static bool
 run(struct cmd_run *r)

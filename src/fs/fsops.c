@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "fsops.h"
-#include "sbuf.h"
-#include "textesc.h"
+#include "base/sbuf.h"
+#include "base/textesc.h"
 #include "workspace.h"
 
 /* CPython's OSError subclass and message for an errno. */

@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "value.h"
+#include "value/value.h"
 
 struct workspace;
 

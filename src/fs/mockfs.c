@@ -13,9 +13,9 @@
 #include <sys/stat.h>
 
 #include "mockfs.h"
-#include "sha256.h"
-#include "strlist.h"
-#include "xalloc.h"
+#include "base/sha256.h"
+#include "base/strlist.h"
+#include "base/xalloc.h"
 
 struct mfile {
 	char	*name;

@@ -27,7 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "value.h"
+#include "value/value.h"
 
 struct effect_log;
 struct mfs;

@@ -13,7 +13,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "mockfs.h"
 #include "workspace.h"
 

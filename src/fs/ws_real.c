@@ -20,9 +20,9 @@
 #include <netinet/in.h>
 #include <unistd.h>
 
-#include "arena.h"
-#include "effect.h"
-#include "sbuf.h"
+#include "base/arena.h"
+#include "record/effect.h"
+#include "base/sbuf.h"
 #include "workspace.h"
 
 #define MAX_REAL_READ (16u << 20)

@@ -21,11 +21,11 @@
 
 #include "builtins.h"
 #include "typecons.h"
-#include "num.h"
-#include "sbuf.h"
-#include "strlist.h"
-#include "unicode.h"
-#include "value.h"
+#include "value/num.h"
+#include "base/sbuf.h"
+#include "base/strlist.h"
+#include "base/unicode.h"
+#include "value/value.h"
 
 /* A parameter: its name, or NULL for positional-only. */
 struct param {

@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#include "value.h"
+#include "value/value.h"
 
 struct builtin {
 	const char	*name;

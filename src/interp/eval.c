@@ -19,16 +19,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "ast.h"
+#include "base/arena.h"
+#include "lang/ast.h"
 #include "builtins.h"
 #include "eval.h"
-#include "format.h"
+#include "value/format.h"
 #include "methods.h"
 #include "ns.h"
-#include "sbuf.h"
-#include "strlist.h"
-#include "xalloc.h"
+#include "base/sbuf.h"
+#include "base/strlist.h"
+#include "base/xalloc.h"
 
 /* A local scope (lambda parameters, comprehension targets). */
 struct scope {

@@ -21,11 +21,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "effect.h"
+#include "record/effect.h"
 #include "object.h"
-#include "rt.h"
-#include "value.h"
-#include "workspace.h"
+#include "value/rt.h"
+#include "value/value.h"
+#include "fs/workspace.h"
 
 struct builtin;
 struct eval_calls;

@@ -20,14 +20,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "builtins.h"
 #include "eval.h"
 #include "methods.h"
 #include "methods_int.h"
-#include "rt.h"
-#include "sbuf.h"
-#include "value.h"
+#include "value/rt.h"
+#include "base/sbuf.h"
+#include "value/value.h"
 
 /* ================================================================ */
 /* the tables                                                        */

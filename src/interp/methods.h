@@ -12,7 +12,7 @@
 
 #include <stdbool.h>
 
-#include "value.h"
+#include "value/value.h"
 
 struct eval;
 

@@ -19,9 +19,9 @@
 
 #include "eval.h"
 #include "methods_int.h"
-#include "num.h"
-#include "rt.h"
-#include "value.h"
+#include "value/num.h"
+#include "value/rt.h"
+#include "value/value.h"
 
 /* ================================================================ */
 /* argument checking, one helper per CPython calling style           */

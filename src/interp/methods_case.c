@@ -18,9 +18,9 @@
 #include <string.h>
 
 #include "methods_int.h"
-#include "rt.h"
-#include "unicode.h"
-#include "value.h"
+#include "value/rt.h"
+#include "base/unicode.h"
+#include "value/value.h"
 
 /* ================================================================ */
 /* character classes and case                                       */

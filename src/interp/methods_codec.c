@@ -10,10 +10,10 @@
 #include <string.h>
 
 #include "methods_int.h"
-#include "rt.h"
-#include "sbuf.h"
-#include "unicode.h"
-#include "value.h"
+#include "value/rt.h"
+#include "base/sbuf.h"
+#include "base/unicode.h"
+#include "value/value.h"
 
 /* ================================================================ */
 /* encode and decode: utf-8, ascii, latin-1                          */

@@ -6,11 +6,11 @@
 
 #include <stdint.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "eval.h"
 #include "methods_int.h"
-#include "rt.h"
-#include "value.h"
+#include "value/rt.h"
+#include "value/value.h"
 
 /* ================================================================ */
 /* dict                                                              */

@@ -13,15 +13,15 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "eval.h"
-#include "format.h"
+#include "value/format.h"
 #include "methods_int.h"
-#include "num.h"
-#include "rt.h"
-#include "sbuf.h"
-#include "unicode.h"
-#include "value.h"
+#include "value/num.h"
+#include "value/rt.h"
+#include "base/sbuf.h"
+#include "base/unicode.h"
+#include "value/value.h"
 
 /* ================================================================ */
 /* str.format and str.format_map                                     */

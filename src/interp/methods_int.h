@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "value.h"
+#include "value/value.h"
 
 struct rt;
 

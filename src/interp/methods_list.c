@@ -7,11 +7,11 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "methods_int.h"
-#include "rt.h"
-#include "sbuf.h"
-#include "value.h"
+#include "value/rt.h"
+#include "base/sbuf.h"
+#include "value/value.h"
 
 /* ================================================================ */
 /* list                                                              */

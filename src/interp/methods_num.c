@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "methods_int.h"
-#include "num.h"
-#include "rt.h"
-#include "value.h"
+#include "value/num.h"
+#include "value/rt.h"
+#include "value/value.h"
 
 /* ================================================================ */
 /* int and float                                                     */

@@ -19,12 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "methods_int.h"
-#include "num.h"
-#include "rt.h"
-#include "unicode.h"
-#include "value.h"
+#include "value/num.h"
+#include "value/rt.h"
+#include "base/unicode.h"
+#include "value/value.h"
 
 /* ================================================================ */
 /* units: str as code points, bytes as bytes                         */

@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "ns.h"
-#include "strlist.h"
-#include "xalloc.h"
+#include "base/strlist.h"
+#include "base/xalloc.h"
 
 struct binding {
 	char	*name;

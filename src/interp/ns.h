@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "value.h"
+#include "value/value.h"
 
 struct ns;
 

@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "value.h"
+#include "value/value.h"
 
 struct arena;
 struct eval;

@@ -19,12 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "builtins.h"
 #include "eval.h"
-#include "format.h"
-#include "num.h"
-#include "sbuf.h"
+#include "value/format.h"
+#include "value/num.h"
+#include "base/sbuf.h"
 #include "typecons.h"
 
 #define NATIVE(fn) static bool fn(struct rt *rt, value self, \

@@ -35,10 +35,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "base/clock.h"
 #include "jail_ids.h"
 #include "jail_int.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /* How long jail_run waits past the warden's own wall clock. */
 #define BACKSTOP_MS	2000

@@ -80,7 +80,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "base/clock.h"
 #include "jail_int.h"
 #include "jail_sys.h"
 

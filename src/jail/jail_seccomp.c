@@ -54,7 +54,7 @@
 #include <unistd.h>
 
 #include "jail_int.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #ifndef TIOCLINUX
 #define TIOCLINUX	0x541C

@@ -40,19 +40,19 @@
 
 #include <jansson.h>
 
-#include "arena.h"
-#include "ast.h"
-#include "cmd.h"
-#include "eval.h"
+#include "base/arena.h"
+#include "lang/ast.h"
+#include "cmd/cmd.h"
+#include "interp/eval.h"
 #include "jail.h"
 #include "jailpath.h"
-#include "lex.h"
-#include "mock.h"
-#include "mockfs.h"
-#include "ns.h"
-#include "parse.h"
-#include "sbuf.h"
-#include "xalloc.h"
+#include "lang/lex.h"
+#include "model/mock.h"
+#include "fs/mockfs.h"
+#include "interp/ns.h"
+#include "lang/parse.h"
+#include "base/sbuf.h"
+#include "base/xalloc.h"
 
 #define MAX_EFFECTS	256
 #define MAX_FIELD	4096		/* bytes of an effect's field */

@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 
-#include "record.h"
+#include "record/record.h"
 
 struct arena;
 struct cmd_entry;

@@ -14,12 +14,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "ast.h"
-#include "rt.h"
-#include "sbuf.h"
-#include "value.h"
-#include "xalloc.h"
+#include "value/rt.h"
+#include "base/sbuf.h"
+#include "value/value.h"
+#include "base/xalloc.h"
 
 #define AST_DUMP_MAX_DEPTH 800
 

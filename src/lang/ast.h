@@ -16,8 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ops.h"
-#include "value.h"
+#include "value/ops.h"
+#include "value/value.h"
 
 struct sbuf;
 

@@ -18,9 +18,9 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "lex.h"
-#include "unicode.h"
+#include "base/unicode.h"
 
 #define X_TEXT(e, text) text,
 static const char *const token_texts[] = { TOKEN_KINDS(X_TEXT) };

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pyexc.h"
+#include "base/pyexc.h"
 
 struct arena;
 

@@ -37,14 +37,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "ast.h"
 #include "lex.h"
 #include "parse.h"
 #include "parse_int.h"
-#include "sbuf.h"
-#include "unicode.h"
-#include "value.h"
+#include "base/sbuf.h"
+#include "base/unicode.h"
+#include "value/value.h"
 
 /* Is a lone expression statement also valid in eval mode? */
 static bool

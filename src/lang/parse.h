@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #include "ast.h"
-#include "pyexc.h"
+#include "base/pyexc.h"
 
 struct arena;
 struct sbuf;

@@ -16,13 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "ast.h"
 #include "lex.h"
 #include "parse_int.h"
-#include "sbuf.h"
-#include "unicode.h"
-#include "value.h"
+#include "base/sbuf.h"
+#include "base/unicode.h"
+#include "value/value.h"
 
 static struct node *factor(struct parser *p);
 static struct node *atom(struct parser *p);

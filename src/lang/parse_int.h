@@ -22,11 +22,11 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "ast.h"
 #include "lex.h"
 #include "parse.h"
-#include "sbuf.h"
+#include "base/sbuf.h"
 
 struct parser {
 	struct arena	*a;

@@ -7,12 +7,12 @@
 
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "ast.h"
 #include "lex.h"
 #include "parse_int.h"
-#include "unicode.h"
-#include "value.h"
+#include "base/unicode.h"
+#include "value/value.h"
 
 /* ============================================================ statements */
 

@@ -7,13 +7,13 @@
 
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "ast.h"
 #include "lex.h"
 #include "parse_int.h"
-#include "sbuf.h"
-#include "unicode.h"
-#include "value.h"
+#include "base/sbuf.h"
+#include "base/unicode.h"
+#include "value/value.h"
 
 /* ============================================================ literals */
 

@@ -17,18 +17,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "arena.h"
-#include "ast.h"
-#include "builtins.h"
-#include "effect.h"
-#include "eval.h"
-#include "fsops.h"
+#include "base/arena.h"
+#include "lang/ast.h"
+#include "interp/builtins.h"
+#include "record/effect.h"
+#include "interp/eval.h"
+#include "fs/fsops.h"
 #include "mock.h"
 #include "mock_int.h"
-#include "ns.h"
-#include "parse.h"
-#include "sbuf.h"
-#include "strlist.h"
+#include "interp/ns.h"
+#include "lang/parse.h"
+#include "base/sbuf.h"
+#include "base/strlist.h"
 
 
 bool

@@ -24,8 +24,8 @@
 
 #include <stdbool.h>
 
-#include "object.h"
-#include "value.h"
+#include "interp/object.h"
+#include "value/value.h"
 
 struct eval;
 struct sbuf;

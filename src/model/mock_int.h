@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "rt.h"
-#include "value.h"
+#include "value/rt.h"
+#include "value/value.h"
 
 #define NATIVE(fn) static bool fn(struct rt *rt, value self, \
     const value *args, size_t nargs, const char *const *kw, size_t nkw, \

@@ -15,13 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "effect.h"
-#include "eval.h"
-#include "fsops.h"
+#include "base/arena.h"
+#include "record/effect.h"
+#include "interp/eval.h"
+#include "fs/fsops.h"
 #include "mock.h"
-#include "sbuf.h"
-#include "strlist.h"
+#include "base/sbuf.h"
+#include "base/strlist.h"
 
 /* Split a command line into words; quotes group, no expansion. */
 static size_t

@@ -20,17 +20,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "builtins.h"
-#include "effect.h"
-#include "eval.h"
-#include "methods.h"
+#include "base/arena.h"
+#include "interp/builtins.h"
+#include "record/effect.h"
+#include "interp/eval.h"
+#include "interp/methods.h"
 #include "mock.h"
 #include "mock_subclasses.gen.h"
-#include "ns.h"
-#include "sbuf.h"
-#include "textesc.h"
-#include "xalloc.h"
+#include "interp/ns.h"
+#include "base/sbuf.h"
+#include "base/textesc.h"
+#include "base/xalloc.h"
 
 /* ---- the type table ---- */
 

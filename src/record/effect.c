@@ -5,10 +5,10 @@
 
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "effect.h"
 #include "record.h"
-#include "value.h"
+#include "value/value.h"
 
 #define X_NAME(e, name) name,
 static const char *const category_names[] = { EFFECT_CATEGORIES(X_NAME) };

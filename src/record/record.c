@@ -16,11 +16,11 @@
 
 #include <jansson.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "record.h"
-#include "sbuf.h"
-#include "textesc.h"
-#include "unicode.h"
+#include "base/sbuf.h"
+#include "base/textesc.h"
+#include "base/unicode.h"
 
 #define X_NAME(e, name) name,
 #define X_VNAME(e, name, word, colour, refusal) name,

@@ -15,12 +15,12 @@
 
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "record.h"
-#include "sbuf.h"
-#include "strlist.h"
+#include "base/sbuf.h"
+#include "base/strlist.h"
 #include "trace.h"
-#include "value.h"
+#include "value/value.h"
 
 /*
  * The harm among effects, joined with "; " in the order done, and the

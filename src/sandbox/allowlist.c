@@ -17,12 +17,12 @@
 #include <string.h>
 
 #include "allowlist.h"
-#include "arena.h"
-#include "ast.h"
-#include "cmd.h"
+#include "base/arena.h"
+#include "lang/ast.h"
+#include "cmd/cmd.h"
 #include "layers.h"
 #include "policy.h"
-#include "sbuf.h"
+#include "base/sbuf.h"
 
 #define BIT(x) (UINT64_C(1) << (x))
 

@@ -6,7 +6,7 @@
  */
 #include "config.h"
 
-#include "arena.h"
+#include "base/arena.h"
 #include "layers.h"
 
 bool

@@ -9,12 +9,12 @@
 
 #include <string.h>
 
-#include "arena.h"
-#include "cmd.h"
+#include "base/arena.h"
+#include "cmd/cmd.h"
 #include "layers.h"
 #include "ledger.h"
-#include "sbuf.h"
-#include "value.h"
+#include "base/sbuf.h"
+#include "value/value.h"
 
 /* Canonical arguments: the dict's items sorted by key, without the
  * idempotency key itself, as a repr. */

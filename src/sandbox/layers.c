@@ -8,9 +8,9 @@
 
 #include <string.h>
 
-#include "arena.h"
-#include "ast.h"
-#include "cmd.h"
+#include "base/arena.h"
+#include "lang/ast.h"
+#include "cmd/cmd.h"
 #include "layers.h"
 #include "policy.h"
 

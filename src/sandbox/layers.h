@@ -22,8 +22,8 @@
 
 #include <stdbool.h>
 
-#include "paths.h"
-#include "record.h"
+#include "record/paths.h"
+#include "record/record.h"
 
 struct arena;
 struct cmd_entry;

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "ledger.h"
-#include "sha256.h"
-#include "xalloc.h"
+#include "base/sha256.h"
+#include "base/xalloc.h"
 
 struct entry {
 	char	 key[SHA256_HEX];

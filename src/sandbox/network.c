@@ -5,8 +5,8 @@
  */
 #include "config.h"
 
-#include "arena.h"
-#include "cmd.h"
+#include "base/arena.h"
+#include "cmd/cmd.h"
 #include "layers.h"
 #include "policy.h"
 

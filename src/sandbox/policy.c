@@ -34,12 +34,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "arena.h"
-#include "paths.h"
+#include "base/arena.h"
+#include "record/paths.h"
 #include "policy.h"
-#include "sbuf.h"
-#include "xalloc.h"
-#include "strlist.h"
+#include "base/sbuf.h"
+#include "base/xalloc.h"
+#include "base/strlist.h"
 
 #define BIT(x) (UINT64_C(1) << (x))
 #define MAX_POLICY_BYTES (1u << 20)

@@ -25,9 +25,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "ast.h"
-#include "rt.h"
-#include "strlist.h"
+#include "lang/ast.h"
+#include "value/rt.h"
+#include "base/strlist.h"
 
 enum call_rule {
 	CALLS_NAMED,	/* the callee must be a Name on the calls list */

@@ -6,7 +6,7 @@
  */
 #include "config.h"
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "layers.h"
 
 bool

@@ -9,11 +9,11 @@
 #include <malloc.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "parse.h"
+#include "cmd/cmd.h"
+#include "lang/parse.h"
 #include "session_int.h"
-#include "strlist.h"
-#include "textesc.h"
+#include "base/strlist.h"
+#include "base/textesc.h"
 
 /*
  * The memory path p may hold for this input: its own arena pa on a meter

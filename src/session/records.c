@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mockfs.h"
-#include "parse.h"
-#include "policy.h"
+#include "fs/mockfs.h"
+#include "lang/parse.h"
+#include "sandbox/policy.h"
 #include "session_int.h"
-#include "sha256.h"
-#include "trace.h"
+#include "base/sha256.h"
+#include "record/trace.h"
 
 /*
  * The session's secret: a file named secrets.txt, in any folder -- the

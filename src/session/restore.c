@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ns.h"
-#include "parse.h"
+#include "interp/ns.h"
+#include "lang/parse.h"
 #include "session_int.h"
 #include "state.h"
-#include "strlist.h"
+#include "base/strlist.h"
 
 /* Plain data whose repr is Python source that rebuilds it. */
 static bool

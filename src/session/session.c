@@ -13,17 +13,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builtins.h"
-#include "cmd.h"
-#include "ledger.h"
-#include "mock.h"
-#include "mockfs.h"
-#include "ns.h"
-#include "parse.h"
-#include "policy.h"
+#include "interp/builtins.h"
+#include "cmd/cmd.h"
+#include "sandbox/ledger.h"
+#include "model/mock.h"
+#include "fs/mockfs.h"
+#include "interp/ns.h"
+#include "lang/parse.h"
+#include "sandbox/policy.h"
 #include "session_int.h"
 #include "state.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /* The scenario's environment in a world: the essay's agent holds a live
  * key (the mock object model's os.environ says the same). */

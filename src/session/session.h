@@ -13,8 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "paths.h"
-#include "record.h"
+#include "record/paths.h"
+#include "record/record.h"
 
 struct arena;
 struct mfs;

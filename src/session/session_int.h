@@ -53,12 +53,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "eval.h"
-#include "paths.h"
-#include "record.h"
-#include "sbuf.h"
+#include "interp/eval.h"
+#include "record/paths.h"
+#include "record/record.h"
+#include "base/sbuf.h"
 #include "session.h"
-#include "world.h"
+#include "world/world.h"
 
 struct check_result;
 struct cmd_entry;

@@ -11,10 +11,10 @@
 
 #include <jansson.h>
 
-#include "ledger.h"
-#include "ns.h"
+#include "sandbox/ledger.h"
+#include "interp/ns.h"
 #include "sjson.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #define MAX_DEPTH	200
 

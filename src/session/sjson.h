@@ -15,7 +15,7 @@
 
 #include <jansson.h>
 
-#include "value.h"
+#include "value/value.h"
 
 struct ledger;
 struct ns;

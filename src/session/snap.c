@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ledger.h"
-#include "mockfs.h"
-#include "ns.h"
-#include "policy.h"
+#include "sandbox/ledger.h"
+#include "fs/mockfs.h"
+#include "interp/ns.h"
+#include "sandbox/policy.h"
 #include "session_int.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /* One path as it was: files, names, ledger, budget, and what its world
  * held of plain data. */

@@ -45,18 +45,18 @@
 
 #include <jansson.h>
 
-#include "arena.h"
-#include "ledger.h"
-#include "mockfs.h"
-#include "ns.h"
-#include "record.h"
-#include "sbuf.h"
-#include "sha256.h"
+#include "base/arena.h"
+#include "sandbox/ledger.h"
+#include "fs/mockfs.h"
+#include "interp/ns.h"
+#include "record/record.h"
+#include "base/sbuf.h"
+#include "base/sha256.h"
 #include "sjson.h"
 #include "state.h"
-#include "strlist.h"
-#include "value.h"
-#include "xalloc.h"
+#include "base/strlist.h"
+#include "value/value.h"
+#include "base/xalloc.h"
 
 #define STATE_VERSION	2
 /* A snapshot or journal larger than this is not read: a state within its

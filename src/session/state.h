@@ -43,7 +43,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "record.h"
+#include "record/record.h"
 
 #define STATE_MAX_BYTES	(256u << 20)
 

@@ -13,16 +13,16 @@
 
 #include <string.h>
 
-#include "builtins.h"
-#include "allowlist.h"
-#include "cmd.h"
-#include "jailpath.h"
-#include "layers.h"
-#include "ledger.h"
-#include "mock.h"
-#include "ns.h"
-#include "parse.h"
-#include "policy.h"
+#include "interp/builtins.h"
+#include "sandbox/allowlist.h"
+#include "cmd/cmd.h"
+#include "jail/jailpath.h"
+#include "sandbox/layers.h"
+#include "sandbox/ledger.h"
+#include "model/mock.h"
+#include "interp/ns.h"
+#include "lang/parse.h"
+#include "sandbox/policy.h"
 #include "session_int.h"
 
 static void

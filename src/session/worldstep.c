@@ -14,13 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "mockfs.h"
-#include "ns.h"
+#include "cmd/cmd.h"
+#include "fs/mockfs.h"
+#include "interp/ns.h"
 #include "session_int.h"
 #include "state.h"
-#include "strlist.h"
-#include "xalloc.h"
+#include "base/strlist.h"
+#include "base/xalloc.h"
 
 /* A world's live output (world_input.live), to the session's fn. */
 static void

@@ -16,9 +16,9 @@
 #include <string.h>
 
 #include "format.h"
-#include "sbuf.h"
-#include "unicode.h"
-#include "xalloc.h"
+#include "base/sbuf.h"
+#include "base/unicode.h"
+#include "base/xalloc.h"
 
 struct spec {
 	char	 fill[5];	/* one code point, UTF-8 */

@@ -26,9 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "num.h"
-#include "sbuf.h"
+#include "base/sbuf.h"
 #include "value.h"
 
 /* A bound on any int we are willing to build even with no cap set: GMP

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "num.h"
-#include "sbuf.h"
+#include "base/sbuf.h"
 #include "strfmt.h"
 #include "value.h"
 #include "value_internal.h"

@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "num.h"
-#include "sbuf.h"
-#include "textesc.h"
+#include "base/sbuf.h"
+#include "base/textesc.h"
 #include "value.h"
 #include "value_internal.h"
 

@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "rt.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 static bool
 set_exc(struct rt *rt, enum exc_kind kind, enum pyexc_class cls, const char *fmt,

@@ -21,8 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arena.h"
-#include "pyexc.h"
+#include "base/arena.h"
+#include "base/pyexc.h"
 
 struct eval;
 struct value;

@@ -24,11 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "num.h"
-#include "sbuf.h"
+#include "base/sbuf.h"
 #include "strfmt.h"
-#include "unicode.h"
+#include "base/unicode.h"
 #include "value.h"
 
 #define F_LJUST	0x01

@@ -21,11 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "unicode.h"
+#include "base/arena.h"
+#include "base/unicode.h"
 #include "value.h"
 #include "value_internal.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 value
 value_none(void)

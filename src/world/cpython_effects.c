@@ -29,19 +29,19 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "arena.h"
-#include "clock.h"
+#include "base/arena.h"
+#include "base/clock.h"
 #include "cpython_int.h"
 #include "fakenet.h"
-#include "jail.h"
-#include "jail_int.h"
-#include "mockfs.h"
-#include "sbuf.h"
+#include "jail/jail.h"
+#include "jail/jail_int.h"
+#include "fs/mockfs.h"
+#include "base/sbuf.h"
 #include "wire.h"
 #include "world.h"
 #include "world_int.h"
-#include "xalloc.h"
-#include "jail_sys.h"
+#include "base/xalloc.h"
+#include "jail/jail_sys.h"
 
 
 /* ---------------------------------------------------------------- */

@@ -75,9 +75,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "base/clock.h"
 #include "world/fakenet_int.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #ifndef F_SETPIPE_SZ
 #define F_SETPIPE_SZ		1031

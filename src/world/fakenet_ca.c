@@ -14,7 +14,7 @@
 #include <openssl/pem.h>
 #include <openssl/x509v3.h>
 
-#include "xalloc.h"
+#include "base/xalloc.h"
 #include "world/fakenet_int.h"
 
 /* ---- TLS, decrypted with the worlds' CA ---- */

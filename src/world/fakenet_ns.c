@@ -28,8 +28,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "jail_int.h"
-#include "jail_sys.h"
+#include "jail/jail_int.h"
+#include "jail/jail_sys.h"
 #include "world/fakenet_int.h"
 
 #ifndef TIOCLINUX

@@ -23,7 +23,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "base/clock.h"
 #include "world/fakenet_int.h"
 
 /* An address from the kernel into family + 16 bytes (v4-mapped -> 4). */

@@ -44,7 +44,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "base/clock.h"
 #include "world_int.h"
 
 #define ENDING_SIGNAL	SIGURG	/* ignored by default: exec forgets it */

@@ -70,13 +70,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "jail_ids.h"
-#include "jail_int.h"
+#include "jail/jail_ids.h"
+#include "jail/jail_int.h"
 #include "wire.h"
 #include "world.h"
 #include "world_int.h"
-#include "xalloc.h"
-#include "jail_sys.h"
+#include "base/xalloc.h"
+#include "jail/jail_sys.h"
 
 /* The worker's mount point, inside, and the CPython module's beside it
  * (pymod.c looks for it next to the program). */

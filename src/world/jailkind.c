@@ -66,11 +66,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "jail_int.h"
+#include "jail/jail_int.h"
 #include "wire.h"
 #include "world.h"
 #include "world_int.h"
-#include "jail_sys.h"
+#include "jail/jail_sys.h"
 
 /* The page PID 1 and the supervisor share. */
 struct shared {

@@ -57,11 +57,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "jail_ids.h"
-#include "jail_int.h"
+#include "base/clock.h"
+#include "jail/jail_ids.h"
+#include "jail/jail_int.h"
 #include "world_int.h"
-#include "jail_sys.h"
+#include "jail/jail_sys.h"
 
 /* How long the janitor waits for the worlds' processes to end. */
 #define JANITOR_WAIT_MS		10000

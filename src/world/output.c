@@ -44,9 +44,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "jail_int.h"
+#include "jail/jail_int.h"
 #include "wire.h"
-#include "clock.h"
+#include "base/clock.h"
 #include "world_int.h"
 
 #define OUTPUT_CAP	WW_MAX_OUTPUT	/* text bytes an input keeps */

@@ -57,8 +57,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmd_world.h"
-#include "jail_int.h"
+#include "cmd/cmd_world.h"
+#include "jail/jail_int.h"
 #include "pyrun_int.h"
 #include "wire.h"
 #include "world_int.h"

@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "jail_int.h"
+#include "jail/jail_int.h"
 #include "pyrun_int.h"
 #include "wire.h"
 #include "world_int.h"

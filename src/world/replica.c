@@ -80,12 +80,12 @@
 #include <unistd.h>
 
 #include "fakenet.h"
-#include "jail_ids.h"
+#include "jail/jail_ids.h"
 #include "world.h"
-#include "jail_int.h"
+#include "jail/jail_int.h"
 #include "wire.h"
 #include "world_int.h"
-#include "jail_sys.h"
+#include "jail/jail_sys.h"
 
 /* The new root is built here, in the private mount namespace. */
 #define NEWROOT		"/tmp"

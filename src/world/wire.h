@@ -57,7 +57,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "jail_wire.h"
+#include "jail/jail_wire.h"
 
 /* The frame types (enum ww_type) are the one wire's: jail_wire.h. */
 

@@ -8,10 +8,10 @@
 
 #include <stdlib.h>
 
-#include "mockfs.h"
+#include "fs/mockfs.h"
 #include "world.h"
 #include "world_int.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 void
 world_worker_main(int argc, char **argv)

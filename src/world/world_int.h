@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "jail.h"
-#include "jail_wire.h"
+#include "jail/jail.h"
+#include "jail/jail_wire.h"
 
 /* The set-up steps of a world are the jail's (jail.h's JAIL_STEPS: one
  * table; a world's refusals say its column's words).  world_step_name:

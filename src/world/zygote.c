@@ -75,11 +75,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "jail_int.h"
+#include "jail/jail_int.h"
 #include "world.h"
 #include "world_int.h"
-#include "xalloc.h"
-#include "jail_sys.h"
+#include "base/xalloc.h"
+#include "jail/jail_sys.h"
 
 #define ZYGOTE_TIMEOUT_MS	10000	/* start-up (valgrind is slow) */
 #define ZYGOTE_FLAG		"--world-zygote"	/* argv[1] */

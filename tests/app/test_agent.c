@@ -24,13 +24,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "agent.h"
-#include "arena.h"
-#include "policy.h"
-#include "record.h"
-#include "sbuf.h"
-#include "session.h"
-#include "xalloc.h"
+#include "app/agent.h"
+#include "base/arena.h"
+#include "sandbox/policy.h"
+#include "record/record.h"
+#include "base/sbuf.h"
+#include "session/session.h"
+#include "base/xalloc.h"
 
 static char tmpdir[4096];
 static char logpath[4096 + 16];

@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "record.h"
-#include "scenario.h"
-#include "session.h"
+#include "base/arena.h"
+#include "record/record.h"
+#include "app/scenario.h"
+#include "session/session.h"
 
 static const char good[] =
 	"# comment\n"

@@ -18,11 +18,11 @@
 
 #include <jansson.h>
 
-#include "agent.h"
-#include "record.h"
-#include "sbuf.h"
-#include "serve.h"
-#include "session.h"
+#include "app/agent.h"
+#include "record/record.h"
+#include "base/sbuf.h"
+#include "app/serve.h"
+#include "session/session.h"
 
 /* Replies to the requests in, as one JSON array; exit status in *status. */
 static json_t *

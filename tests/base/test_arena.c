@@ -11,8 +11,8 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "arena.h"
-#include "sbuf.h"
+#include "base/arena.h"
+#include "base/sbuf.h"
 
 static int finalised;
 

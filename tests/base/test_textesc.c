@@ -13,9 +13,9 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "arena.h"
-#include "sbuf.h"
-#include "textesc.h"
+#include "base/arena.h"
+#include "base/sbuf.h"
+#include "base/textesc.h"
 
 static void
 expect_text(const char *in, size_t len, const char *want)

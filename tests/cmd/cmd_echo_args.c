@@ -7,10 +7,10 @@
  */
 #include "config.h"
 
-#include "arena.h"
-#include "cmd.h"
-#include "effect.h"
-#include "workspace.h"
+#include "base/arena.h"
+#include "cmd/cmd.h"
+#include "record/effect.h"
+#include "fs/workspace.h"
 
 static bool
 run(struct cmd_run *r)

@@ -21,14 +21,14 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "arena.h"
-#include "cmd.h"
-#include "cmd_world.h"
+#include "base/arena.h"
+#include "cmd/cmd.h"
+#include "cmd/cmd_world.h"
 #include "fixtures.h"
-#include "mcp.h"
-#include "record.h"
-#include "sbuf.h"
-#include "session.h"
+#include "app/mcp.h"
+#include "record/record.h"
+#include "base/sbuf.h"
+#include "session/session.h"
 
 static void
 test_in_the_table(void **state)

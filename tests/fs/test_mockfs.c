@@ -15,14 +15,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "arena.h"
-#include "effect.h"
-#include "fsops.h"
-#include "ledger.h"
-#include "mockfs.h"
-#include "ns.h"
-#include "rt.h"
-#include "workspace.h"
+#include "base/arena.h"
+#include "record/effect.h"
+#include "fs/fsops.h"
+#include "sandbox/ledger.h"
+#include "fs/mockfs.h"
+#include "interp/ns.h"
+#include "value/rt.h"
+#include "fs/workspace.h"
 
 static void
 test_sorted_and_copied(void **state)

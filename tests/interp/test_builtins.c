@@ -19,10 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "builtins.h"
-#include "sbuf.h"
-#include "value.h"
+#include "base/arena.h"
+#include "interp/builtins.h"
+#include "base/sbuf.h"
+#include "value/value.h"
 
 #define X_NAME(e, name, sym) name,
 static const char *const binop_names[] = { BINOPS(X_NAME) };

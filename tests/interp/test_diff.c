@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "record.h"
-#include "session.h"
+#include "base/arena.h"
+#include "record/record.h"
+#include "session/session.h"
 #include "world/world.h"
 
 /* Undo the table's escapes (\t \n \r \\) in place. */

@@ -31,10 +31,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "arena.h"
-#include "record.h"
-#include "scenario.h"
-#include "session.h"
+#include "base/arena.h"
+#include "record/record.h"
+#include "app/scenario.h"
+#include "session/session.h"
 
 static double
 now(void)

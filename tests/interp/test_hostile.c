@@ -49,14 +49,14 @@
 
 #include <jansson.h>
 
-#include "arena.h"
-#include "jail_int.h"
-#include "parse.h"
-#include "policy.h"
-#include "record.h"
-#include "sbuf.h"
-#include "scenario.h"
-#include "session.h"
+#include "base/arena.h"
+#include "jail/jail_int.h"
+#include "lang/parse.h"
+#include "sandbox/policy.h"
+#include "record/record.h"
+#include "base/sbuf.h"
+#include "app/scenario.h"
+#include "session/session.h"
 
 #ifndef REGRESSION_DIR
 #define REGRESSION_DIR "tests/fuzz-regressions"

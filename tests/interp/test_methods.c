@@ -21,9 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "record.h"
-#include "session.h"
+#include "base/arena.h"
+#include "record/record.h"
+#include "session/session.h"
 
 /* Undo the table's escapes (\t \n \\) in place. */
 static void

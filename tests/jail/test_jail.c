@@ -52,9 +52,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "jail.h"
-#include "jail_ids.h"
-#include "jail_int.h"
+#include "jail/jail.h"
+#include "jail/jail_ids.h"
+#include "jail/jail_int.h"
 
 /* Under AddressSanitizer, let malloc fail under RLIMIT_AS the way it
  * does without it, so the memory bomb sees NULL instead of an abort. */

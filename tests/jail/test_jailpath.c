@@ -33,12 +33,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "fixtures.h"
-#include "jail.h"
-#include "mockfs.h"
-#include "record.h"
-#include "session.h"
+#include "jail/jail.h"
+#include "fs/mockfs.h"
+#include "record/record.h"
+#include "session/session.h"
 
 /* Under AddressSanitizer, let malloc fail under RLIMIT_AS the way it does
  * without it, so a memory bomb in the jail meets the rlimit, not ASan's

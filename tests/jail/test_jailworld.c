@@ -34,13 +34,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "fixtures.h"
-#include "mockfs.h"
-#include "record.h"
-#include "session.h"
-#include "world.h"
-#include "world_int.h"
+#include "fs/mockfs.h"
+#include "record/record.h"
+#include "session/session.h"
+#include "world/world.h"
+#include "world/world_int.h"
 
 static const char *canary_file;
 

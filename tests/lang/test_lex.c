@@ -15,9 +15,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arena.h"
-#include "lex.h"
-#include "sbuf.h"
+#include "base/arena.h"
+#include "lang/lex.h"
+#include "base/sbuf.h"
 
 /* "KIND:text KIND:text ..." for every token up to EOF or ERROR. */
 static void

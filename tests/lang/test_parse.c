@@ -22,10 +22,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "arena.h"
-#include "ast.h"
-#include "parse.h"
-#include "sbuf.h"
+#include "base/arena.h"
+#include "lang/ast.h"
+#include "lang/parse.h"
+#include "base/sbuf.h"
 
 #ifndef TEST_DATA_DIR
 #define TEST_DATA_DIR "tests/data"

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "record.h"
+#include "record/record.h"
 
 static void
 test_verdicts(void **state)

@@ -11,13 +11,13 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "arena.h"
-#include "ast.h"
-#include "allowlist.h"
-#include "cmd.h"
-#include "parse.h"
-#include "policy.h"
-#include "sbuf.h"
+#include "base/arena.h"
+#include "lang/ast.h"
+#include "sandbox/allowlist.h"
+#include "cmd/cmd.h"
+#include "lang/parse.h"
+#include "sandbox/policy.h"
+#include "base/sbuf.h"
 
 struct want {
 	const char	*input;

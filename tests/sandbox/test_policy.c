@@ -14,12 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "builtins.h"
-#include "eval.h"
-#include "policy.h"
-#include "record.h"
-#include "session.h"
+#include "base/arena.h"
+#include "interp/builtins.h"
+#include "interp/eval.h"
+#include "sandbox/policy.h"
+#include "record/record.h"
+#include "session/session.h"
 
 static void
 test_presets(void **state)

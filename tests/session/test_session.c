@@ -17,15 +17,15 @@
 
 #include <jansson.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "fixtures.h"
-#include "layers.h"
-#include "mockfs.h"
-#include "policy.h"
-#include "record.h"
-#include "sbuf.h"
-#include "session.h"
-#include "world.h"
+#include "sandbox/layers.h"
+#include "fs/mockfs.h"
+#include "sandbox/policy.h"
+#include "record/record.h"
+#include "base/sbuf.h"
+#include "session/session.h"
+#include "world/world.h"
 
 static int
 setup(void **state)

@@ -18,12 +18,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "arena.h"
-#include "ledger.h"
-#include "record.h"
-#include "session.h"
-#include "sha256.h"
-#include "xalloc.h"
+#include "base/arena.h"
+#include "sandbox/ledger.h"
+#include "record/record.h"
+#include "session/session.h"
+#include "base/sha256.h"
+#include "base/xalloc.h"
 
 /* ---- SHA-256 ---- */
 

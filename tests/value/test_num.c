@@ -22,11 +22,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "arena.h"
-#include "builtins.h"
-#include "num.h"
-#include "sbuf.h"
-#include "value.h"
+#include "base/arena.h"
+#include "interp/builtins.h"
+#include "value/num.h"
+#include "base/sbuf.h"
+#include "value/value.h"
 
 #define X_NAME(e, name, sym) name,
 static const char *const binop_names[] = { BINOPS(X_NAME) };

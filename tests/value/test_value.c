@@ -18,12 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "builtins.h"
-#include "pyexc.h"
-#include "rt.h"
-#include "sbuf.h"
-#include "value.h"
+#include "base/arena.h"
+#include "interp/builtins.h"
+#include "base/pyexc.h"
+#include "value/rt.h"
+#include "base/sbuf.h"
+#include "value/value.h"
 
 static value
 S(struct rt *rt, const char *s)

@@ -24,13 +24,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "mockfs.h"
-#include "policy.h"
-#include "record.h"
-#include "session.h"
-#include "world.h"
-#include "world_int.h"
+#include "base/arena.h"
+#include "fs/mockfs.h"
+#include "sandbox/policy.h"
+#include "record/record.h"
+#include "session/session.h"
+#include "world/world.h"
+#include "world/world_int.h"
 
 /* Every step refuses: the build fails naming it, nothing runs. */
 static void
