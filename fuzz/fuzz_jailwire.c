@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "jail_int.h"
+#include "jail/jail_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mcp.h"
-#include "session.h"
+#include "app/mcp.h"
+#include "session/session.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -12,10 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arena.h"
-#include "lex.h"
-#include "parse.h"
-#include "sbuf.h"
+#include "base/arena.h"
+#include "lang/lex.h"
+#include "lang/parse.h"
+#include "base/sbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

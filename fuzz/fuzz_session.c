@@ -17,11 +17,11 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "arena.h"
-#include "policy.h"
-#include "record.h"
-#include "sbuf.h"
-#include "session.h"
+#include "base/arena.h"
+#include "sandbox/policy.h"
+#include "record/record.h"
+#include "base/sbuf.h"
+#include "session/session.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
