@@ -776,24 +776,24 @@ diagnose_row(const struct doctor_report *r, const struct found *f,
 	    guard_names[row->guard]);
 
 	if (why == NULL)
-		why = err != NULL ? err : row->needs_cpython;
+		why = err;
 	if (world && err == NULL)
 		set_path(p, true, true, WORLD_ENGINE_CPYTHON, xasprintf(
 		    "cpython in a %s world (%s)", row->name, kind));
-	else if (row->model == MODEL_NEVER)
+	else if (row->model == MODEL_NEVER)	/* (its world's own error) */
 		set_path(p, false, false, WORLD_ENGINE_CPYTHON, xasprintf(
-		    "cannot run (%s: %s)", kind, why != NULL ? why :
-		    "no CPython world"));
+		    "cannot run (%s: %s)", kind, err));
 	else if (row->model == MODEL_IN_JAIL && f->kjail != NULL)
 		set_path(p, false, false, WORLD_ENGINE_MODEL, xasprintf(
 		    "cannot run (%s: %s)", kind, first_reason(r, jail_needs,
 		    4) != NULL ? first_reason(r, jail_needs, 4) : f->kjail));
 	else
 		set_path(p, true, !f->cpy, WORLD_ENGINE_MODEL, xasprintf(
-		    "model %s (%s%s%s)", row->model == MODEL_IN_JAIL ?
+		    "model %s%s (%s%s%s)", row->model == MODEL_IN_JAIL ?
 		    "in a kernel jail" : row->model == MODEL_IN_WORLD ?
-		    "in a throwaway world" : "in-process", kind,
-		    f->cpy ? ": " : ", as asked", f->cpy ? why : ""));
+		    "in a throwaway world" : "in-process", f->cpy ? "" :
+		    ", as asked", kind, f->cpy ? ": " : "", f->cpy ? why :
+		    ""));
 	free(kind);
 	free(err);
 }
