@@ -274,38 +274,48 @@ list_add(char *buf, size_t n, size_t *len, const char *s)
 	buf[*len] = '\0';
 }
 
-const char *
-boundary_list(char *buf, size_t n, const char *sep)
+/* The names name(i, mask) gives for i < count (NULL: not listed),
+ * joined by sep into buf (n bytes, cut short where they do not fit). */
+static const char *
+list(char *buf, size_t n, const char *sep, int count,
+    const char *(*name)(int, unsigned), unsigned mask)
 {
 	size_t len = 0;
-	int b;
+	int i;
 
 	if (n == 0)
 		return buf;
 	buf[0] = '\0';
-	for (b = 0; b < BOUNDARY__COUNT; b++)
-		if (boundaries[b].jail_option) {
+	for (i = 0; i < count; i++)
+		if (name(i, mask) != NULL) {
 			if (len > 0)
 				list_add(buf, n, &len, sep);
-			list_add(buf, n, &len, boundaries[b].name);
+			list_add(buf, n, &len, name(i, mask));
 		}
 	return buf;
+}
+
+static const char *
+jail_option_name(int b, unsigned unused)
+{
+	(void)unused;
+	return boundaries[b].jail_option ? boundaries[b].name : NULL;
+}
+
+static const char *
+path_name_in(int p, unsigned mask)
+{
+	return mask & PATH_BIT(p) ? paths[p].name : NULL;
+}
+
+const char *
+boundary_list(char *buf, size_t n, const char *sep)
+{
+	return list(buf, n, sep, BOUNDARY__COUNT, jail_option_name, 0);
 }
 
 const char *
 path_list(char *buf, size_t n, unsigned mask, const char *sep)
 {
-	size_t len = 0;
-	int p;
-
-	if (n == 0)
-		return buf;
-	buf[0] = '\0';
-	for (p = 0; p < PATH__COUNT; p++)
-		if (mask & PATH_BIT(p)) {
-			if (len > 0)
-				list_add(buf, n, &len, sep);
-			list_add(buf, n, &len, paths[p].name);
-		}
-	return buf;
+	return list(buf, n, sep, PATH__COUNT, path_name_in, mask);
 }
