@@ -32,7 +32,7 @@
  * --jail, :jail and a policy's jail key take (for a kind whose row says
  * jail_option); the world kind (world.h's WORLD_KIND_ suffix) is the
  * CPython world its code runs in, and is expanded only where worlds are
- * made (session.c).
+ * made (session.c, and doctor.c, which builds one to diagnose a kind).
  *   none    no boundary: a replica world, or the model, in a throwaway copy
  *   policy  the essay's policy: the sandbox's layers, in-process; a policy
  *           wider than the essay's subset runs in an offline world
