@@ -28,6 +28,7 @@
 #include "app/export.h"
 #include "app/mcp.h"
 #include "sandbox/policy.h"
+#include "record/paths.h"
 #include "record/record.h"
 #include "base/sbuf.h"
 #include "app/scenario.h"
@@ -110,7 +111,9 @@ usage_error(const char *fmt, ...)
 	return 2;
 }
 
-static const char help_text[] =
+/* --help, in three parts: the paths --path takes and the kinds --jail
+ * takes are the tables' (print_help). */
+static const char help_head[] =
 "Usage: sandboxrepl [OPTION]...\n"
 "       sandboxrepl --batch [OPTION]... [FILE]...\n"
 "       sandboxrepl -e INPUT [-e INPUT]... [OPTION]...\n"
@@ -119,17 +122,14 @@ static const char help_text[] =
 "\n"
 "  -b, --batch          run scenario FILEs, or one input per stdin line,\n"
 "                       without the UI\n"
-"  -e, --eval=INPUT     run INPUT (repeatable) without the UI\n"
-"  -p, --path=LIST      paths to run: unsafe,sandbox,jail,jail:gvisor\n"
-"                       (default unsafe,sandbox)\n"
+"  -e, --eval=INPUT     run INPUT (repeatable) without the UI\n";
+static const char help_mid[] =
 "  -j, --json           print one JSON record per line instead of trace lines\n"
 "  -P, --policy=NAME    sandbox policy: essay (default), dunder, blocklist,\n"
 "                       or a policy FILE\n"
 "  -B, --budget=N       inputs the sandbox path may run (default 1000)\n"
-"  -F, --jail-filter    on the jail path, apply the sandbox policy first\n"
-"      --jail=BOUNDARY  the jail path's boundary: ns (the host kernel's\n"
-"                       namespaces, Landlock and seccomp; the default) or\n"
-"                       gvisor (gVisor's runsc, a user-space kernel)\n"
+"  -F, --jail-filter    on the jail path, apply the sandbox policy first\n";
+static const char help_tail[] =
 "  -S, --state=DIR      keep files, names, budgets and ledgers in DIR across\n"
 "                       runs (saved atomically after every input)\n"
 "      --timeout=SECONDS\n"
@@ -582,13 +582,75 @@ option_budget(struct options *o, struct session_opts *so, const char *arg)
 	return GO_ON;
 }
 
+/* --help's columns: an option's text starts at HELP_COL, and a line
+ * ends by HELP_WIDTH. */
+#define HELP_COL	23
+#define HELP_WIDTH	78
+
+/* An option's line in --help, its text wrapped at spaces. */
+static void
+print_option(const char *opt, const char *text)
+{
+	int col = printf("%-*s", HELP_COL, opt);
+
+	while (*text != '\0') {
+		size_t word = strcspn(text, " ");
+
+		if (col > HELP_COL && col + 1 + (int)word > HELP_WIDTH)
+			col = printf("\n%*s", HELP_COL, "") - 1;
+		else if (col > HELP_COL)
+			col += printf(" ");
+		col += printf("%.*s", (int)word, text);
+		text += word;
+		text += strspn(text, " ");
+	}
+	putchar('\n');
+}
+
+/* --jail's line: each kind --jail takes, what its row says of it, and
+ * which is the default. */
+static void
+print_jail_help(void)
+{
+	struct sbuf b = SBUF_INIT;
+	enum boundary dflt = boundary_jail_default();
+	int k, n = 0, i = 0;
+
+	for (k = 0; k < BOUNDARY__COUNT; k++)
+		n += boundary_row((enum boundary)k)->jail_option;
+	sbuf_adds(&b, "the jail path's boundary:");
+	for (k = 0; k < BOUNDARY__COUNT; k++) {
+		const struct boundary_row *r = boundary_row((enum boundary)k);
+
+		if (!r->jail_option)
+			continue;
+		sbuf_addf(&b, "%s %s", i == 0 ? "" : i == n - 1 ? " or" : ",",
+		    r->name);
+		if (r->about != NULL || r->id == dflt)
+			sbuf_addf(&b, " (%s%s%s)", r->about != NULL ?
+			    r->about : "", r->about != NULL && r->id == dflt ?
+			    "; " : "", r->id == dflt ? "the default" : "");
+		i++;
+	}
+	print_option("      --jail=BOUNDARY", sbuf_cstr(&b));
+	sbuf_free(&b);
+}
+
 /* -h, --help: the text, and which engine this machine gives. */
 static int
 print_help(void)
 {
 	const char *why = NULL;
+	char list[256];
 
-	fputs(help_text, stdout);
+	fputs(help_head, stdout);
+	printf("  -p, --path=LIST      paths to run: %s\n", path_list(list,
+	    sizeof list, ~0u, ","));
+	printf("%*s(default %s)\n", HELP_COL, "", path_list(list,
+	    sizeof list, PATHS_DEFAULT, ","));
+	fputs(help_mid, stdout);
+	print_jail_help();
+	fputs(help_tail, stdout);
 	if (world_best_engine(&why) == WORLD_ENGINE_CPYTHON)
 		printf("\nEngine: the unsafe and jail paths run CPython in "
 		    "disposable Linux worlds here.\n");
@@ -632,9 +694,11 @@ option_world(int c, const char *arg, struct options *o,
 		break;
 	case OPT_JAIL: {
 		enum boundary b;
+		char list[128];
+
 		if (!boundary_parse(arg, &b))
-			return usage_error("invalid jail '%s' (expected ns or "
-			    "gvisor)", arg);
+			return usage_error("invalid jail '%s' (expected %s)",
+			    arg, boundary_list(list, sizeof list, " or "));
 		so->jail = (int)b;
 		so->jail_set = true;
 		break;
@@ -659,11 +723,14 @@ option(int c, char *arg, struct options *o, struct session_opts *so)
 		    sizeof *o->exprs);
 		o->exprs[o->nexprs++] = arg;
 		break;
-	case 'p':
+	case 'p': {
+		char list[256];
+
 		if (parse_path_list(arg, &o->paths) != 0)
 			return usage_error("invalid path list '%s' (expected "
-			    "unsafe,sandbox,jail,jail:gvisor)", arg);
+			    "%s)", arg, path_list(list, sizeof list, ~0u, ","));
 		break;
+	}
 	case 'j':
 		o->json = true;
 		break;

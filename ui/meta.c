@@ -118,12 +118,12 @@ do_paths(struct ui *u, const char *arg)
 	while (*s != '\0') {
 		size_t n = strcspn(s, ", ");
 		enum path_id p;
+		char list[256];
 		if (n > 0) {
 			if (!record_path_parse(s, n, &p)) {
 				message_set(u, "unknown path '%.*s' "
-				    "(expected unsafe,sandbox,jail,jail:gvisor)",
-				    (int)n,
-				    s);
+				    "(expected %s)", (int)n, s, path_list(list,
+				    sizeof list, ~0u, ","));
 				return;
 			}
 			mask |= PATH_BIT(p);
@@ -131,7 +131,10 @@ do_paths(struct ui *u, const char *arg)
 		s += n + (s[n] != '\0');
 	}
 	if (mask == 0) {
-		message_set(u, "usage: :paths unsafe,sandbox,jail");
+		char list[256];
+
+		message_set(u, "usage: :paths %s", path_list(list,
+		    sizeof list, paths_offered(), ","));
 		return;
 	}
 	session_set_paths(u->s, mask);
@@ -207,11 +210,13 @@ do_quit(struct ui *u, const char *arg)
 	meta_quit(u);
 }
 
-/* :jail [ns|gvisor]: say or set the jail path's boundary. */
+/* :jail [BOUNDARY]: say or set the jail path's boundary (a kind --jail
+ * takes). */
 static void
 do_jail(struct ui *u, const char *arg)
 {
 	enum boundary b;
+	char list[128];
 
 	if (*arg == '\0') {
 		message_set(u, "jail: %s",
@@ -219,7 +224,8 @@ do_jail(struct ui *u, const char *arg)
 		return;
 	}
 	if (!boundary_parse(arg, &b)) {
-		message_set(u, "usage: :jail ns|gvisor");
+		message_set(u, "usage: :jail %s", boundary_list(list,
+		    sizeof list, "|"));
 		return;
 	}
 	session_set_jail(u->s, b);
@@ -298,7 +304,7 @@ static const struct meta metas[] = {
 	    META_PRESETS, ".policy" },
 	{ ":budget", "N", do_budget, META_CHANGES, NULL },
 	{ ":paths", "LIST", do_paths, META_CHANGES, NULL },
-	{ ":jail", "ns|gvisor", do_jail, META_CHANGES, NULL },
+	{ ":jail", "BOUNDARY", do_jail, META_CHANGES, NULL },
 	{ ":summary", "", do_summary, 0, NULL },
 	{ ":play", "FILE", do_play, META_FILE, ".scn" },
 	{ ":goto", "N", do_goto, 0, NULL },

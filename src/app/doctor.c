@@ -744,9 +744,77 @@ bounds_gvisor(const struct doctor_path *p, const struct found *f)
 	    gvisor_memory_bound() : GVISOR_BOUNDS);
 }
 
+/*
+ * A kind with no diagnosis of its own (below), from its row: what its
+ * code runs in, named with the kind and its guard.  A CPython world of
+ * the kind's world kind (BOUNDARIES) where one builds and CPython is
+ * asked for, or where the row says nothing stands in for it; else the
+ * model where the row puts it (in a kernel jail, a throwaway world,
+ * in-process); else nothing.
+ */
+static const enum world_kind kind_world[BOUNDARY__COUNT] = {
+#define X(e, name, world) [BOUNDARY_##e] = WORLD_KIND_##world,
+	BOUNDARIES(X)
+#undef X
+};
+
+static const char *const guard_names[GUARD__COUNT] = {
+#define X(e, name) [GUARD_##e] = name,
+	GUARDS(X)
+#undef X
+};
+
+static void
+diagnose_row(const struct doctor_report *r, const struct found *f,
+    enum boundary b, struct doctor_path *p)
+{
+	const struct boundary_row *row = boundary_row(b);
+	bool world = f->cpy || row->model == MODEL_NEVER;
+	char *err = world ? world_builds(kind_world[b]) : NULL;
+	const char *why = first_reason(r, world_needs, 4);
+	char *kind = xasprintf("kind %s, guard %s", row->name,
+	    guard_names[row->guard]);
+
+	if (why == NULL)
+		why = err;
+	if (world && err == NULL)
+		set_path(p, true, true, WORLD_ENGINE_CPYTHON, xasprintf(
+		    "cpython in a %s world (%s)", row->name, kind));
+	else if (row->model == MODEL_NEVER)	/* (its world's own error) */
+		set_path(p, false, false, WORLD_ENGINE_CPYTHON, xasprintf(
+		    "cannot run (%s: %s)", kind, err));
+	else if (row->model == MODEL_IN_JAIL && f->kjail != NULL)
+		set_path(p, false, false, WORLD_ENGINE_MODEL, xasprintf(
+		    "cannot run (%s: %s)", kind, first_reason(r, jail_needs,
+		    4) != NULL ? first_reason(r, jail_needs, 4) : f->kjail));
+	else
+		set_path(p, true, !f->cpy, WORLD_ENGINE_MODEL, xasprintf(
+		    "model %s%s (%s%s%s)", row->model == MODEL_IN_JAIL ?
+		    "in a kernel jail" : row->model == MODEL_IN_WORLD ?
+		    "in a throwaway world" : "in-process", f->cpy ? "" :
+		    ", as asked", kind, f->cpy ? ": " : "", f->cpy ? why :
+		    ""));
+	free(kind);
+	free(err);
+}
+
+/* Its bounds: its world kind's (gVisor's, or a CPython world's cgroup
+ * and rlimits), else the model's where it runs. */
+static char *
+bounds_row(const struct doctor_path *p, const struct found *f,
+    enum boundary b)
+{
+	if (p->engine == WORLD_ENGINE_CPYTHON)
+		return kind_world[b] == WORLD_KIND_GVISOR ?
+		    bounds_gvisor(p, f) : world_bounds();
+	return boundary_row(b)->model == MODEL_IN_JAIL ? kjail_bounds() :
+	    xstrdup(MODEL_BOUNDS);
+}
+
 /* Each boundary kind's diagnosis of a path behind it, and its bounds
  * once it runs (the path's own kind: the doctor reports the jail path's
- * ns jail and gVisor's path apart).  A new kind is a row. */
+ * ns jail and gVisor's path apart).  A kind without a row here is
+ * diagnosed from its row in paths.c (diagnose_row). */
 static const struct {
 	void	(*diagnose)(const struct doctor_report *,
 		    const struct found *, struct doctor_path *);
@@ -774,13 +842,18 @@ doctor_run(const struct doctor_opts *o, struct doctor_report *r)
 	check_kvm(&r->checks[DOCTOR_KVM]);
 	f.kjail = jail_runs();
 
-	for (i = 0; i < PATH__COUNT; i++)
-		kinds[path_row((enum path_id)i)->kind].diagnose(r, &f,
-		    &r->paths[i]);
-	for (i = 0; i < PATH__COUNT; i++)
+	for (i = 0; i < PATH__COUNT; i++) {
+		enum boundary k = path_row((enum path_id)i)->kind;
+
+		if (kinds[k].diagnose != NULL)
+			kinds[k].diagnose(r, &f, &r->paths[i]);
+		else
+			diagnose_row(r, &f, k, &r->paths[i]);
 		if (r->paths[i].runs)
-			r->paths[i].bounds = kinds[path_row((enum path_id)i)->
-			    kind].bounds(&r->paths[i], &f);
+			r->paths[i].bounds = kinds[k].bounds != NULL ?
+			    kinds[k].bounds(&r->paths[i], &f) :
+			    bounds_row(&r->paths[i], &f, k);
+	}
 	free(f.replica);
 	free(f.jailworld);
 	free(f.kjail);

@@ -60,7 +60,8 @@ static const char *const gvisor_headings[] = {
 	.inside_where = "the jail's copy",				\
 	.inside_host = "the host is untouched",			\
 	.headings = ns_headings, .what = "kernel-enforced.",		\
-	.title = "the jail"
+	.title = "the jail",						\
+	.about = "the host kernel's namespaces, Landlock and seccomp"
 #define BOUNDARY_ROW_GVISOR \
 	.guard = GUARD_KERNEL, .jail_option = true,			\
 	.model = MODEL_NEVER, .layers = SEQ(gvisor_layers),		\
@@ -71,7 +72,7 @@ static const char *const gvisor_headings[] = {
 	.needs_cpython = "gVisor runs CPython worlds, and this "	\
 	    "sandboxrepl was built without libpython",			\
 	.headings = gvisor_headings, .what = "gVisor's user-space kernel.", \
-	.title = "gVisor"
+	.title = "gVisor", .about = "gVisor's runsc, a user-space kernel"
 
 static const struct boundary_row boundaries[BOUNDARY__COUNT] = {
 #define X(e, n, world) [BOUNDARY_##e] = { .id = BOUNDARY_##e, .name = n, \
@@ -258,4 +259,63 @@ boundary_jail_default(void)
 		if (boundaries[p].jail_option)
 			break;
 	return (enum boundary)p;
+}
+
+/* Add s to buf (n > 0 bytes, *len of them taken), as much as fits. */
+static void
+list_add(char *buf, size_t n, size_t *len, const char *s)
+{
+	size_t k = strlen(s);
+
+	if (k > n - 1 - *len)
+		k = n - 1 - *len;
+	memcpy(buf + *len, s, k);
+	*len += k;
+	buf[*len] = '\0';
+}
+
+/* The names name(i, mask) gives for i < count (NULL: not listed),
+ * joined by sep into buf (n bytes, cut short where they do not fit). */
+static const char *
+list(char *buf, size_t n, const char *sep, int count,
+    const char *(*name)(int, unsigned), unsigned mask)
+{
+	size_t len = 0;
+	int i;
+
+	if (n == 0)
+		return buf;
+	buf[0] = '\0';
+	for (i = 0; i < count; i++)
+		if (name(i, mask) != NULL) {
+			if (len > 0)
+				list_add(buf, n, &len, sep);
+			list_add(buf, n, &len, name(i, mask));
+		}
+	return buf;
+}
+
+static const char *
+jail_option_name(int b, unsigned unused)
+{
+	(void)unused;
+	return boundaries[b].jail_option ? boundaries[b].name : NULL;
+}
+
+static const char *
+path_name_in(int p, unsigned mask)
+{
+	return mask & PATH_BIT(p) ? paths[p].name : NULL;
+}
+
+const char *
+boundary_list(char *buf, size_t n, const char *sep)
+{
+	return list(buf, n, sep, BOUNDARY__COUNT, jail_option_name, 0);
+}
+
+const char *
+path_list(char *buf, size_t n, unsigned mask, const char *sep)
+{
+	return list(buf, n, sep, PATH__COUNT, path_name_in, mask);
 }

@@ -32,7 +32,7 @@
  * --jail, :jail and a policy's jail key take (for a kind whose row says
  * jail_option); the world kind (world.h's WORLD_KIND_ suffix) is the
  * CPython world its code runs in, and is expanded only where worlds are
- * made (session.c).
+ * made (session.c, and doctor.c, which builds one to diagnose a kind).
  *   none    no boundary: a replica world, or the model, in a throwaway copy
  *   policy  the essay's policy: the sandbox's layers, in-process; a policy
  *           wider than the essay's subset runs in an offline world
@@ -108,6 +108,10 @@ struct boundary_row {
 	const char *const *headings_world;
 	const char	*what;
 	const char	*what_world;
+	/* What --help says of a kind --jail takes, after its name ("the
+	 * host kernel's namespaces, Landlock and seccomp"), or NULL: its
+	 * name alone. */
+	const char	*about;
 };
 
 struct path_row {
@@ -156,6 +160,13 @@ enum path_id path_home(unsigned mask);
  * a jail_option. */
 bool boundary_parse(const char *name, enum boundary *out);
 const char *boundary_name(enum boundary b);
+/* The names --jail takes, in the table's order, joined by sep into buf
+ * (n bytes, cut short where they do not fit): "ns|gvisor", "ns or
+ * gvisor".  Texts that list the kinds ask this, never name them.  buf. */
+const char *boundary_list(char *buf, size_t n, const char *sep);
+/* The names in records of the paths in mask, joined by sep into buf as
+ * boundary_list() does: "unsafe,sandbox,jail,jail:gvisor".  buf. */
+const char *path_list(char *buf, size_t n, unsigned mask, const char *sep);
 /* The kind before --jail chooses: the own kind of the first path whose
  * kind it chooses. */
 enum boundary boundary_jail_default(void);

@@ -528,11 +528,15 @@ key_jail(const struct setting *s, const char *key, const char *val)
 {
 	const char *const *w = words(s->op, val);
 	enum boundary b;
+	char list[128], what[160];
 
 	(void)key;
 	/* (a kind --jail takes: paths.h) */
-	if (w[0] == NULL || w[1] != NULL || !boundary_parse(w[0], &b))
-		return bad(s, "jail wants ns or gvisor", NULL);
+	if (w[0] == NULL || w[1] != NULL || !boundary_parse(w[0], &b)) {
+		snprintf(what, sizeof what, "jail wants %s",
+		    boundary_list(list, sizeof list, " or "));
+		return bad(s, what, NULL);
+	}
 	s->p->jail = w[0];
 	return true;
 }

@@ -380,8 +380,6 @@ struct ns *session_ns(const struct session *s, enum path_id p) { return s->paths
 
 unsigned session_budget_used(const struct session *s, enum path_id p) { return s->paths[p].used; }
 
-unsigned session_steps(const struct session *s) { return s->steps; }
-
 const char *session_engine_note(const struct session *s) { return s->engine_note; }
 
 void
@@ -435,14 +433,6 @@ session_engine(const struct session *s, enum path_id p)
 		return world_engine_name(WORLD_ENGINE_MODEL);
 	return w != NULL ? world_engine_name(w->ops->engine) : NULL;
 }
-
-struct mfs *session_fs_mut(struct session *s, enum path_id p) { return s->paths[p].fs; }
-
-struct ledger *session_ledger(struct session *s, enum path_id p) { return s->paths[p].ledger; }
-
-void session_set_budget_used(struct session *s, enum path_id p, unsigned used) { s->paths[p].used = used; }
-
-void session_set_steps(struct session *s, unsigned steps) { s->steps = steps; }
 
 void
 session_set_paths(struct session *s, unsigned paths)

@@ -135,12 +135,6 @@ const struct policy *session_policy(const struct session *s);
 void session_set_policy(struct session *s, const struct policy *p);
 void session_set_budget(struct session *s, unsigned limit);
 const struct mfs *session_fs(const struct session *s, enum path_id p);
-/* For restoring saved state (state.c): the same stores, writable. */
-struct mfs *session_fs_mut(struct session *s, enum path_id p);
-struct ledger *session_ledger(struct session *s, enum path_id p);
-void session_set_budget_used(struct session *s, enum path_id p,
-    unsigned used);
-void session_set_steps(struct session *s, unsigned steps);
 
 /*
  * Keep the session's state in dir (state.c): loaded now, and saved --
@@ -152,8 +146,6 @@ bool session_use_state(struct session *s, const char *dir, char **err);
 struct ns *session_ns(const struct session *s, enum path_id p);
 unsigned session_budget_used(const struct session *s, enum path_id p);
 unsigned session_budget_limit(const struct session *s, enum path_id p);
-/* The step counter: the number of inputs run so far. */
-unsigned session_steps(const struct session *s);
 
 /* The engine that runs path p's code now ("cpython", "model"), or NULL
  * when the jail path runs the model in its own kernel jail.  The sandbox

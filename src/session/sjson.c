@@ -135,8 +135,9 @@ typed(const char *t, json_t *v)
 	return o;
 }
 
-/* NULL when v is not plain data (or too deep): the name is skipped. */
-json_t *
+/* v as typed JSON, or NULL when v is not plain data (or too deep): the
+ * name is skipped. */
+static json_t *
 sjson_value(value v, int depth)
 {
 	struct enc e = { true };

@@ -41,8 +41,6 @@ void sjson_push(struct enc *e, json_t *arr, json_t *v);
 /* [a, b] */
 json_t *sjson_pair(struct enc *e, json_t *a, json_t *b);
 
-/* v as typed JSON, or NULL when it is not plain data (or too deep). */
-json_t *sjson_value(value v, int depth);
 /* Typed JSON back into a value in rt's arena; false when it is not one. */
 bool sjson_to_value(struct rt *rt, json_t *j, int depth, value *out);
 

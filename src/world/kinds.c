@@ -36,12 +36,6 @@ world_engine_parse(const char *name, enum world_engine *out)
 	return false;
 }
 
-static const char *const kind_names[] = {
-#define X(e, name, net) name,
-	WORLD_KINDS(X)
-#undef X
-};
-
 static const bool kind_fakenet[] = {
 #define X(e, name, net) net,
 	WORLD_KINDS(X)
@@ -54,20 +48,8 @@ world_kind_has_fakenet(enum world_kind k)
 	return (unsigned)k < WORLD_KIND__COUNT && kind_fakenet[k];
 }
 
-const char *
-world_kind_name(enum world_kind k)
-{
-	return (unsigned)k < WORLD_KIND__COUNT ? kind_names[k] : "unknown";
-}
-
 bool
 world_kind_contains(enum world_kind k)
 {
 	return k == WORLD_KIND_JAIL || k == WORLD_KIND_GVISOR;
-}
-
-const char *
-world_kind_boundary(enum world_kind k)
-{
-	return k == WORLD_KIND_GVISOR ? "gVisor" : "the jail";
 }

@@ -232,7 +232,6 @@ struct world *world_new(enum world_engine e, unsigned wall_ms, int fail_at);
  * jail (jailpath.h), so k must be WORLD_KIND_REPLICA for the model. */
 struct world *world_new_kind(enum world_engine e, enum world_kind k,
     unsigned wall_ms, int fail_at);
-const char *world_kind_name(enum world_kind k);
 /* The CPython worlds' memory budget follows --memory: input is what one
  * input may hold (session_opts.memory_input), a world's budget three
  * times that (world_int.h).  Worlds made after the call take it.
@@ -252,9 +251,6 @@ bool world_kind_has_fakenet(enum world_kind k);
  * it stops is contained, what happens inside is the sandbox's copy,
  * nothing is simulated. */
 bool world_kind_contains(enum world_kind k);
-/* What a record calls the boundary of a kind that contains: "the jail",
- * "gVisor". */
-const char *world_kind_boundary(enum world_kind k);
 
 /*
  * First thing in main: when this process is a world's worker inside a
