@@ -4,9 +4,15 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
+#include "record/paths.h"
 #include "uipriv.h"
+
+/* The line that lists the paths and the kinds: written from their tables
+ * (paths.h), so that a new one shows here. */
+#define PATHS_LINE "@paths"
 
 static const char *const lines[] = {
 	"Type a Python expression or a command; it runs on every path.",
@@ -16,7 +22,7 @@ static const char *const lines[] = {
 	"Meta commands",
 	"  :help  this help  :reset  the starting files and names, the budget unspent",
 	"  :policy NAME|FILE  sandbox policy   :budget N  sandbox budget",
-	"  :paths LIST  unsafe,sandbox,jail    :jail ns|gvisor  its boundary",
+	PATHS_LINE,	/* ":paths LIST ... :jail ns|gvisor", from the tables */
 	"  :play FILE  presenter view  :goto N  step N  :stop  :summary  the lesson",
 	"  :save FILE  trace lines  :export FILE.html  a handout  :quit  leave",
 	"",
@@ -42,16 +48,24 @@ static void
 draw(struct ui *u, struct rect r, enum path_id unused)
 {
 	const char *shown[64];
+	char paths[128], kinds[64], pline[256];
 	int n = 0, w = 0, i, k;
 	struct rect b, in;
 
-	for (n = 0; lines[n] != NULL; n++)
-		if ((int)strlen(lines[n]) > w)
-			w = (int)strlen(lines[n]);
+	snprintf(pline, sizeof pline, "  :paths LIST  %-23s:jail %s  its boundary",
+	    path_list(paths, sizeof paths, paths_offered(), ","),
+	    boundary_list(kinds, sizeof kinds, "|"));
+	for (n = 0; lines[n] != NULL; n++) {
+		const char *l = strcmp(lines[n], PATHS_LINE) == 0 ? pline :
+		    lines[n];
+		if ((int)strlen(l) > w)
+			w = (int)strlen(l);
+	}
 	/* A short screen drops the blank lines before cutting any text. */
 	for (i = k = 0; lines[i] != NULL && k < 64; i++)
 		if (lines[i][0] != '\0' || n + 2 <= r.h)
-			shown[k++] = lines[i];
+			shown[k++] = strcmp(lines[i], PATHS_LINE) == 0 ? pline :
+			    lines[i];
 	n = k;
 	b.h = n + 2 < r.h ? n + 2 : r.h;
 	b.w = w + 4 < r.w ? w + 4 : r.w;

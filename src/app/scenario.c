@@ -245,6 +245,21 @@ static const struct {
 /* PATHS LABEL: INPUT, or PATHS: INPUT; a path may hold a colon itself
  * (jail:gvisor), so the longest word that names paths wins.  wlen: the
  * first word's length. */
+
+/* The directives and the paths, the paths from their table (paths.h). */
+static const char *
+unknown_directive(void)
+{
+	static char msg[320];
+	char paths[160];
+
+	snprintf(msg, sizeof msg, "unknown directive or path (expected "
+	    "title, question, file, let, reset, policy, wording, budget, "
+	    "echo, ls, or a path: %s, all)", path_list(paths, sizeof paths,
+	    (1u << PATH__COUNT) - 1, ", "));
+	return msg;
+}
+
 static const char *
 parse_run(char *line, size_t wlen, struct scn_step *st)
 {
@@ -261,9 +276,7 @@ parse_run(char *line, size_t wlen, struct scn_step *st)
 		rest += strspn(rest, " \t");
 	}
 	if (!parse_paths(line, wlen, &st->paths))
-		return "unknown directive or path (expected title, question, "
-		    "file, let, reset, policy, wording, budget, echo, ls, or a "
-		    "path: unsafe, sandbox, jail, jail:gvisor, all)";
+		return unknown_directive();
 	if (line[wlen] == ':') {
 		st->arg = trimmed(line + wlen + 1, strlen(line + wlen + 1));
 	} else {
