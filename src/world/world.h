@@ -66,13 +66,15 @@ enum world_engine { WORLD_ENGINES(X_ENUM) WORLD_ENGINE__COUNT };
  *            inside its sandbox, the host kernel never sees the code's
  *            calls, and there is no network
  */
+/* X(KIND, "name", its container: jail.h's JAIL_CONTAINERS row, which
+ * says its namespaces, root, network, filters and limits) */
 #define WORLD_KINDS(X)				\
-	X(REPLICA, "replica", true)		\
-	X(JAIL,    "jail",    false)		\
-	X(OFFLINE, "offline", false)		\
-	X(GVISOR,  "gvisor",  false)
+	X(REPLICA, "replica", REPLICA)		\
+	X(JAIL,    "jail",    JAIL_WORLD)	\
+	X(OFFLINE, "offline", OFFLINE)		\
+	X(GVISOR,  "gvisor",  GVISOR)
 
-#define X_ENUM(e, name, net) WORLD_KIND_##e,
+#define X_ENUM(e, name, container) WORLD_KIND_##e,
 enum world_kind { WORLD_KINDS(X_ENUM) WORLD_KIND__COUNT };
 #undef X_ENUM
 
@@ -248,6 +250,9 @@ const char *world_python_version(char *buf, size_t n);
 /* Does a world of kind k have the fake internet (fakenet.h)?  Without it
  * its network namespace is empty: no interface, no route, no name. */
 bool world_kind_has_fakenet(enum world_kind k);
+/* What a world of kind k's container is (jail.h), or NULL out of range. */
+struct jail_container;
+const struct jail_container *world_kind_container(enum world_kind k);
 /* A kind whose world is a boundary (jail, gvisor): what the kernel under
  * it stops is contained, what happens inside is the sandbox's copy,
  * nothing is simulated. */
