@@ -74,7 +74,8 @@ world_kind_name(enum world_kind k)
 bool
 world_kind_contains(enum world_kind k)
 {
-	return k == WORLD_KIND_JAIL || k == WORLD_KIND_GVISOR;
+	return k == WORLD_KIND_JAIL || k == WORLD_KIND_GVISOR ||
+	    k == WORLD_KIND_MODEL_JAIL;
 }
 
 const char *

@@ -69,6 +69,11 @@ world_as_over(uint64_t mem)
 #define WORLD_WORKSPACE		"/workspace"	/* the cwd: the path's files */
 #define WORLD_INNER_ID		1000		/* the agent user inside */
 
+/* modeljail.c: a model-jail world's own state (world_new_kind), and
+ * its ops. */
+void *modeljail_new(unsigned wall_ms, int fail_at);
+extern const struct world_ops world_modeljail_ops;
+
 /* zygote.c, in the session's process: start it (idempotent), and ask it
  * for a world of a kind.  On success *sock is the session's end of the
  * world's socket, *cap_rd and *ctl_wr its ends of the fake internet's
