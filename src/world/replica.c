@@ -495,14 +495,20 @@ step_pivot_root(void *ctx, char *detail, size_t n)
  * at any moment as well: step_memcg.
  */
 int
-world_set_rlimits(uint64_t as_base)
+world_set_rlimits(const struct jail_container *c, uint64_t mem,
+    uint64_t as_base)
 {
 	const struct jail_limits lim = {
-		.as_bytes = world_as_over(world_mem),
+		.as_bytes = world_as_over(mem),
 		.cpu_seconds = WORLD_CPU_SECONDS, .nproc = WORLD_NPROC,
 		.fsize_bytes = WORLD_FSIZE_BYTES, .nofile = WORLD_NOFILE,
+		.within = c->limits == JAIL_LIMITS_WITHIN,
 	};
 
+	if (c->limits == JAIL_LIMITS_JAIL) {	/* (not a world's budget) */
+		errno = EINVAL;
+		return -1;
+	}
 	return jail_set_rlimits(&lim, as_base);
 }
 
@@ -770,7 +776,9 @@ step_private(void *ctx, char *detail, size_t n)
 static int
 step_rlimits(void *ctx, char *detail, size_t n)
 {
-	return world_set_rlimits(((struct stage *)ctx)->as_base);
+	struct stage *st = ctx;
+
+	return world_set_rlimits(st->c, world_mem, st->as_base);
 }
 
 static int

@@ -107,9 +107,12 @@ struct world_etc_file {
 	const char *path, *text;
 };
 extern const struct world_etc_file world_etc_files[];
-/* a world's rlimits over jail_mapped_bytes() (the base its RLIMIT_AS
- * adds to): 0, or -1 with errno; */
-int world_set_rlimits(uint64_t as_base);
+/* a world's rlimits for a budget of mem bytes (--memory's) over
+ * jail_mapped_bytes() (the base its RLIMIT_AS adds to), as its
+ * container c says (within: none above what runsc set): 0, or -1 with
+ * errno; */
+int world_set_rlimits(const struct jail_container *c, uint64_t mem,
+    uint64_t as_base);
 /* the interpreter's child of PID 1, first thing: a process group of
  * its own, which Ctrl-C reaches (world.h's world_interrupt); */
 void world_interp_group(void);
