@@ -35,15 +35,6 @@ modeljail_new(unsigned wall_ms, int fail_at)
 	return m;
 }
 
-static bool
-modeljail_build(struct world *w, const struct world_seed *seed, char **err)
-{
-	(void)seed;
-	*err = NULL;
-	w->built = true;
-	return true;
-}
-
 static void
 modeljail_run(struct world *w, const struct world_input *in,
     struct world_reply *out)
@@ -68,13 +59,6 @@ modeljail_run(struct world *w, const struct world_input *in,
 }
 
 static void
-modeljail_read_back(struct world *w, struct mfs *fs)
-{
-	(void)w;
-	(void)fs;	/* (jailpath_run wrote it) */
-}
-
-static void
 modeljail_destroy(struct world *w)
 {
 	free(w->impl);
@@ -83,8 +67,8 @@ modeljail_destroy(struct world *w)
 
 const struct world_ops world_modeljail_ops = {
 	.engine = WORLD_ENGINE_MODEL,
-	.build = modeljail_build,
+	.build = model_build,	/* (nothing to build: a jail per input) */
 	.run_input = modeljail_run,
-	.read_back = modeljail_read_back,
+	.read_back = model_read_back,	/* (jailpath_run wrote the files) */
 	.destroy = modeljail_destroy,
 };

@@ -1,7 +1,8 @@
 /*
- * world_int.h -- what the CPython world's files share and nobody else
- * needs: the zygote (zygote.c), the world's set-up (replica.c) and the
- * interpreter's side (pyrun.c).
+ * world_int.h -- what the world's files share and nobody else needs: the
+ * zygote (zygote.c), the CPython world's set-up (replica.c) and the
+ * interpreter's side (pyrun.c), and the model's worlds (model.c,
+ * modeljail.c).
  */
 #ifndef SANDBOXREPL_WORLD_INT_H
 #define SANDBOXREPL_WORLD_INT_H
@@ -13,6 +14,10 @@
 
 #include "jail/jail.h"
 #include "jail/jail_wire.h"
+
+struct mfs;
+struct world;
+struct world_seed;
 
 /* The set-up steps of a world are the jail's (jail.h's JAIL_STEPS: one
  * table; a world's refusals say its column's words).  world_step_name:
@@ -69,6 +74,10 @@ world_as_over(uint64_t mem)
 #define WORLD_WORKSPACE		"/workspace"	/* the cwd: the path's files */
 #define WORLD_INNER_ID		1000		/* the agent user inside */
 
+/* model.c: what a world with nothing to build or read back does (the
+ * model's worlds: the path's files are their workspace). */
+bool model_build(struct world *w, const struct world_seed *seed, char **err);
+void model_read_back(struct world *w, struct mfs *fs);
 /* modeljail.c: a model-jail world's own state (world_new_kind), and
  * its ops. */
 void *modeljail_new(unsigned wall_ms, int fail_at);
