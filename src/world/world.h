@@ -226,7 +226,8 @@ struct world_ops {
 struct world {
 	const struct world_ops	*ops;
 	enum world_kind		 kind;	/* of a CPython world; a model
-					   world is a replica */
+					   world is a replica, or the
+					   model's own jail (model-jail) */
 	void			*impl;	/* the engine's own state */
 	bool			 built;
 };
