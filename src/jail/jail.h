@@ -265,6 +265,80 @@ enum jail_setup {
 	JAIL_SETUP_JAIL,
 	JAIL_SETUP_WORLD,
 };
+/*
+ * What a container is, kind by kind: one description each, one table
+ * (JAIL_CONTAINERS), read by the one set-up walk (jail_contain,
+ * jail_int.h) and the steps it runs.  A row says
+ *   words     whose refusal words (JAIL_STEPS' column) its set-up says
+ *   ids       who takes its host ids: the caller of jail_run, the warden
+ *             leaving uid 0 for them (HOST), or the warden itself, which
+ *             asks for its death signal before and after (WARDEN)
+ *   root      a capped tmpfs holding the seeded files made "/"
+ *             (WORKSPACE), or a replica of a machine's: the host's /usr
+ *             read-only, a replica /etc, /dev, /proc, tmpfs /tmp, home
+ *             and workspace, the root remounted read-only (REPLICA), or
+ *             runsc's (RUNSC)
+ *   net       an empty network namespace, not even loopback (EMPTY), the
+ *             fake internet in it (FAKE, world/fakenet.h), or gVisor's
+ *             none (RUNSC)
+ *   seccomp   the jail's table, each call a SIGSYS reported (KILL); the
+ *             same table to a supervisor (NOTIFY, world/jailkind.c); the
+ *             replicas' EPERM denylist (DENYLIST); gVisor's (RUNSC)
+ *   landlock  the workspace "/" alone (WORKSPACE), a jail world's rules
+ *             (JAIL_WORLD), none (NONE)
+ *   limits    jail_config's caps (JAIL), a world's budget (WORLD), a
+ *             world's budget within what runsc set (WITHIN); with
+ *             first, set before the root is built (every process the
+ *             set-up forks counts within them)
+ *   cgroup    a memory (and CPU) cgroup where the machine gives one
+ * and the namespaces it unshares in one call (0: runsc made them).
+ * X(NAME, "name", words, ids, root, net, seccomp, landlock, limits,
+ *   first, cgroup, namespaces).
+ */
+#define JAIL_CONTAINERS(X)						\
+	X(MODEL, "model-jail", JAIL, HOST, WORKSPACE, EMPTY, KILL,	\
+	    WORKSPACE, JAIL, false, true, JAIL_NAMESPACES)		\
+	X(REPLICA, "replica", WORLD, WARDEN, REPLICA, FAKE, DENYLIST,	\
+	    NONE, WORLD, true, true, JAIL_NAMESPACES)			\
+	X(JAIL_WORLD, "jail", WORLD, WARDEN, REPLICA, EMPTY, NOTIFY,	\
+	    JAIL_WORLD, WORLD, true, true, JAIL_NAMESPACES)		\
+	X(OFFLINE, "offline", WORLD, WARDEN, REPLICA, EMPTY, DENYLIST,	\
+	    NONE, WORLD, true, true, JAIL_NAMESPACES)			\
+	X(GVISOR, "gvisor", WORLD, HOST, RUNSC, RUNSC, RUNSC, NONE,	\
+	    WITHIN, false, false, 0)
+
+enum jail_container_id {
+#define X(e, ...) JAIL_CONTAINER_##e,
+	JAIL_CONTAINERS(X)
+#undef X
+	JAIL_CONTAINER_COUNT
+};
+
+/* The namespaces a jail or world unshares, in one call. */
+#define JAIL_NAMESPACES	(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | \
+	CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS)
+
+struct jail_container {
+	const char	*name;
+	enum jail_setup	 words;
+	enum { JAIL_IDS_HOST, JAIL_IDS_WARDEN } ids;
+	enum { JAIL_ROOT_WORKSPACE, JAIL_ROOT_REPLICA, JAIL_ROOT_RUNSC } root;
+	enum { JAIL_NET_EMPTY, JAIL_NET_FAKE, JAIL_NET_RUNSC } net;
+	enum {
+		JAIL_FILTER_KILL, JAIL_FILTER_NOTIFY, JAIL_FILTER_DENYLIST,
+		JAIL_FILTER_RUNSC,
+	} seccomp;
+	enum {
+		JAIL_RULES_WORKSPACE, JAIL_RULES_JAIL_WORLD, JAIL_RULES_NONE,
+	} landlock;
+	enum { JAIL_LIMITS_JAIL, JAIL_LIMITS_WORLD, JAIL_LIMITS_WITHIN } limits;
+	bool		 limits_first;
+	bool		 cgroup;
+	int		 namespaces;
+};
+/* Container id's description, or NULL out of range. */
+const struct jail_container *jail_container(enum jail_container_id id);
+
 /* The word set-up who says for step s, or NULL when it has no such step
  * (or s is out of range). */
 const char *jail_step_word(enum jail_step s, enum jail_setup who);

@@ -40,12 +40,11 @@
  *           fifth of a run; the price is PID 1's signal rule, met in
  *           step_fds.
  *
- * Each stage's set-up is a list of steps (warden_steps, pid1_steps)
- * walked once by jail_walk, then what every set-up ends with, the same
- * list for the worlds (jail_walk_userns, jail_walk_lockdown; all in
- * jail_contain.c, which the worlds' set-ups use too; the steps are
- * jail.h's one table): each step goes through the fail_at test hook, and the first
- * that fails is refused -- a refusal frame naming the step, then exit
+ * Each stage's set-up is its rows of the one list of set-up steps every
+ * container walks (jail_contain, jail_int.h; the worlds' too), for the
+ * jail's description (jail.h's JAIL_CONTAINERS, MODEL), with the jail's
+ * own calls (jail_ops): each step goes through the fail_at test hook,
+ * and the first that fails is refused -- a refusal frame naming the step, then exit
  * at once -- from the warden straight to jail_run(), from PID 1 to the
  * warden, which forwards it.  fn runs only after the last step
  * succeeded.
@@ -226,8 +225,10 @@ static int
 step_fds(void *ctx, char *detail, size_t n)
 {
 	struct stage *st = ctx;
+	int *const keep[] = { &st->devnull, &st->devnull, &st->devnull,
+	    &st->result_wr, &st->status_wr };
 	struct sigaction sa;
-	int i, keep[5];
+	int i;
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = SIG_DFL;
@@ -247,14 +248,9 @@ step_fds(void *ctx, char *detail, size_t n)
 		return -1;
 	if (clearenv() != 0)
 		return -1;
-	keep[0] = keep[1] = keep[2] = st->devnull;
-	keep[3] = st->result_wr;
-	keep[4] = st->status_wr;
 	if (jail_fresh(keep, 5, 5) == -1)
 		return -1;
-	st->result_wr = 3;
-	st->status_wr = 4;
-	st->report_fd = 4;
+	st->report_fd = st->status_wr;
 	return 0;
 }
 
@@ -281,17 +277,8 @@ step_seccomp(void *ctx, char *detail, size_t n)
 	return jail_seccomp_enforce(st->plan->seccomp, st->status_wr);
 }
 
-/* PID 1's set-up, walked once (jail_walk), then the lockdown every
- * set-up ends with (jail_walk_lockdown): then "ready", then fn. */
-static const struct jail_stepdef pid1_steps[] = {
-	{ JAIL_STEP_MOUNT_PRIVATE,	jail_step_private, NULL },
-	{ JAIL_STEP_WORKSPACE,		step_workspace, NULL },
-	{ JAIL_STEP_PIVOT_ROOT,		step_pivot_root, NULL },
-	{ JAIL_STEP_RLIMITS,		step_rlimits, NULL },
-};
-static const struct jail_lockdown pid1_lockdown = {
-	step_fds, step_landlock, step_seccomp,
-};
+/* The jail's calls in the one set-up list (below). */
+static const struct jail_contain_ops jail_ops;
 
 static void __attribute__((noreturn))
 pid1_main(struct stage *st)
@@ -302,9 +289,8 @@ pid1_main(struct stage *st)
 	int rc;
 
 	st->as_base = jail_mapped_bytes();
-	jail_walk(&walk, pid1_steps, sizeof pid1_steps / sizeof pid1_steps[0],
-	    st);
-	jail_walk_lockdown(&walk, &pid1_lockdown, st);
+	jail_contain(jail_container(JAIL_CONTAINER_MODEL), &jail_ops,
+	    JAIL_STAGE_PID1, &walk, st);
 	if (jail_wire_send(st->status_wr, WW_READY, NULL, 0, NULL, 0) == -1)
 		_exit(JAIL_EXIT_SETUP);
 
@@ -657,14 +643,24 @@ step_drop_uid(void *ctx, char *detail, size_t n)
 	return 0;
 }
 
-/* The warden's set-up, walked once (jail_walk), then the user namespace
- * every warden enters (jail_walk_userns): then PID 1. */
-static const struct jail_stepdef warden_steps[] = {
-	{ JAIL_STEP_WARDEN_FDS,		step_warden_fds, NULL },
-	{ JAIL_STEP_CGROUP,		step_cgroup, NULL },
-	{ JAIL_STEP_DROP_UID,		step_drop_uid, NULL },
-	{ JAIL_STEP_PDEATHSIG,		jail_step_pdeathsig, NULL },
-};
+/*
+ * The jail's own calls in the one set-up list (jail_int.h), which the
+ * jail's description (jail.h's JAIL_CONTAINERS, MODEL) walks: the
+ * warden's descriptors, its cgroup, its uid dropped, then (the list's)
+ * its death signal and user namespace; PID 1's private mounts, its
+ * workspace made "/", its rlimits, then (the list's) its lockdown with
+ * its descriptors, Landlock and seccomp.  "ready", then fn.
+ */
+static const struct jail_contain_ops jail_ops = { .run = {
+	[JAIL_SLOT_WARDEN_FDS] = step_warden_fds,
+	[JAIL_SLOT_CGROUP] = step_cgroup, [JAIL_SLOT_DROP_UID] = step_drop_uid,
+	[JAIL_SLOT_MOUNT_PRIVATE] = jail_step_private,
+	[JAIL_SLOT_WORKSPACE] = step_workspace,
+	[JAIL_SLOT_PIVOT_ROOT] = step_pivot_root,
+	[JAIL_SLOT_RLIMITS] = step_rlimits, [JAIL_SLOT_FDS] = step_fds,
+	[JAIL_SLOT_LANDLOCK] = step_landlock,
+	[JAIL_SLOT_SECCOMP] = step_seccomp,
+} };
 
 void
 jail_child_main(const struct jail_plan *plan)
@@ -693,9 +689,8 @@ jail_child_main(const struct jail_plan *plan)
 	st.host_fd = st.report_fd = plan->host_fd;
 	st.devnull = st.result_wr = st.status_wr = -1;
 
-	jail_walk(&walk, warden_steps, sizeof warden_steps /
-	    sizeof warden_steps[0], &st);
-	jail_walk_userns(&walk, &st.w);
+	jail_contain(jail_container(JAIL_CONTAINER_MODEL), &jail_ops,
+	    JAIL_STAGE_WARDEN, &walk, &st);
 
 	/* The warden shares PID 1's mount namespace.  Standing at its root
 	 * now, it is carried into the workspace by PID 1's pivot_root, which

@@ -1,9 +1,11 @@
 /*
- * jail_contain.c -- the container set-up's steps, one of each, for the
+ * jail_contain.c -- the container set-up, one of each step, for the
  * model-engine jail (jail_child.c) and every CPython world (world/
- * replica.c, world/jailkind.c, world/gvisor.c's worker): the kernel
- * primitives each set-up walks in its own order (see jail_int.h), and
- * the one way a step is refused or made to fail for a test.
+ * replica.c, world/jailkind.c, world/gvisor.c's worker): the table of
+ * what each kind's container is (JAIL_CONTAINERS), the one list of
+ * steps walked once for any of them (jail_contain, JAIL_CONTAIN_SLOTS),
+ * the kernel primitives the steps call, and the one way a step is
+ * refused or made to fail for a test.
  *
  * Each primitive checks what it did where the kernel lets it be read
  * back (the capabilities, no_new_privs, dumpable, the ids, the cwd after
@@ -59,37 +61,85 @@ jail_walk(const struct jail_walk *w, const struct jail_stepdef *steps,
 	}
 }
 
-/* The end of every PID 1's set-up, one list: see jail_int.h. */
-void
-jail_walk_lockdown(const struct jail_walk *w, const struct jail_lockdown *l,
-    void *ctx)
-{
-	const struct jail_stepdef steps[] = {
-		{ JAIL_STEP_FDS,		l->fds, NULL },
-		{ JAIL_STEP_CAPS,		jail_step_caps, NULL },
-		{ JAIL_STEP_NO_NEW_PRIVS,	jail_step_no_new_privs, NULL },
-		{ JAIL_STEP_LANDLOCK,		l->landlock, NULL },
-		{ JAIL_STEP_SECCOMP,		l->seccomp, NULL },
-	};
+static const struct jail_container containers[] = {
+#define X(e, name, words, ids, root, net, seccomp, landlock, limits,	\
+    first, cgroup, ns)							\
+	[JAIL_CONTAINER_##e] = { name, JAIL_SETUP_##words, JAIL_IDS_##ids, \
+	    JAIL_ROOT_##root, JAIL_NET_##net, JAIL_FILTER_##seccomp,	\
+	    JAIL_RULES_##landlock, JAIL_LIMITS_##limits, first, cgroup, ns },
+	JAIL_CONTAINERS(X)
+#undef X
+};
 
-	jail_walk(w, steps, sizeof steps / sizeof steps[0], ctx);
+const struct jail_container *
+jail_container(enum jail_container_id id)
+{
+	return (unsigned)id < JAIL_CONTAINER_COUNT ? &containers[id] : NULL;
 }
 
-/* The end of every warden's set-up, one list: see jail_int.h. */
-void
-jail_walk_userns(const struct jail_walk *w, struct jail_warden *warden)
-{
-	static const struct jail_stepdef steps[] = {
-		{ JAIL_STEP_UNSHARE,	jail_step_unshare,
-		    "namespaces unavailable" },
-		{ JAIL_STEP_ID_MAPS,	jail_step_id_maps, NULL },
-		{ JAIL_STEP_UNDUMPABLE,	jail_step_undumpable, NULL },
-	};
+/* The one list of set-up steps: see jail_int.h. */
+static const struct {
+	enum jail_step	 step;
+	enum jail_stage	 stage;
+	jail_step_fn	 common;
+} contain_slots[] = {
+#define X(e, step, stage, common) [JAIL_SLOT_##e] =			\
+	{ JAIL_STEP_##step, JAIL_STAGE_##stage, common },
+	JAIL_CONTAIN_SLOTS(X)
+#undef X
+};
 
-	jail_walk(w, steps, sizeof steps / sizeof steps[0], warden);
+/* Slot i's call for container c: the common one, the set-up's own (the
+ * rlimits' in the slot c puts them in), or NULL (not walked). */
+static jail_step_fn
+slot_call(const struct jail_container *c, const struct jail_contain_ops *ops,
+    enum jail_slot i, bool *clash)
+{
+	jail_step_fn own = ops->run[i];
+
+	if (i == JAIL_SLOT_LIMITS_FIRST || i == JAIL_SLOT_RLIMITS)
+		own = (i == JAIL_SLOT_LIMITS_FIRST) == c->limits_first ?
+		    ops->run[JAIL_SLOT_RLIMITS] : NULL;
+	else if (i == JAIL_SLOT_EARLY_DEATHSIG && c->ids != JAIL_IDS_WARDEN)
+		return NULL;
+	if (contain_slots[i].common != NULL && own != NULL)
+		*clash = true;
+	return contain_slots[i].common != NULL ? contain_slots[i].common :
+	    own;
 }
 
-/* The steps every set-up takes alike, for its table. */
+void
+jail_contain(const struct jail_container *c,
+    const struct jail_contain_ops *ops, enum jail_stage stage,
+    const struct jail_walk *w, void *ctx)
+{
+	struct jail_stepdef steps[JAIL_SLOT_COUNT];
+	size_t i, n = 0;
+	bool clash = false;
+
+	for (i = 0; i < JAIL_SLOT_COUNT; i++) {
+		jail_step_fn run;
+
+		if (contain_slots[i].stage != stage)
+			continue;
+		run = slot_call(c, ops, (enum jail_slot)i, &clash);
+		if (run != NULL)
+			steps[n++] = (struct jail_stepdef){
+			    contain_slots[i].step, run,
+			    i == JAIL_SLOT_UNSHARE ? "namespaces unavailable" :
+			    NULL };
+	}
+	if (clash || (stage == JAIL_STAGE_WARDEN && c->namespaces == 0)) {
+		snprintf(w->detail, w->n, "set-up of %s", c->name);
+		jail_refuse(*w->report_fd, n > 0 ? steps[0].step :
+		    JAIL_STEP_NONE, EINVAL, w->detail);
+	}
+	if (stage == JAIL_STAGE_WARDEN)
+		((struct jail_warden *)ctx)->namespaces = c->namespaces;
+	jail_walk(w, steps, n, ctx);
+}
+
+/* The steps every set-up takes alike (jail_int.h's list). */
 int
 jail_step_private(void *ctx, char *detail, size_t n)
 {
@@ -100,7 +150,13 @@ jail_step_private(void *ctx, char *detail, size_t n)
 int
 jail_step_unshare(void *ctx, char *detail, size_t n)
 {
-	return unshare(JAIL_NAMESPACES);
+	int ns = ((const struct jail_warden *)ctx)->namespaces;
+
+	if (ns == 0) {		/* never a warden left in the host's */
+		errno = EINVAL;
+		return -1;
+	}
+	return unshare(ns);
 }
 
 int
@@ -359,14 +415,26 @@ jail_cwd_is(const char *want)
 }
 
 int
-jail_fresh(const int *fds, unsigned n, unsigned cloexec_from)
+jail_fresh(int *const at[], unsigned n, unsigned cloexec_from)
 {
+	int fds[JAIL_FORK_MAX_FDS];
 	sigset_t none;
+	unsigned i;
 
+	if (n > JAIL_FORK_MAX_FDS) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		fds[i] = *at[i];
 	if (jail_fds_keep(fds, n, cloexec_from) == -1)
 		return -1;
 	sigemptyset(&none);
 	if (sigprocmask(SIG_SETMASK, &none, NULL) == -1)
 		return -1;
-	return setsid() == -1 ? -1 : 0;
+	if (setsid() == -1)
+		return -1;
+	for (i = 0; i < n; i++)
+		*at[i] = (int)i;
+	return 0;
 }

@@ -122,47 +122,95 @@ struct jail_walk {
 };
 void jail_walk(const struct jail_walk *w, const struct jail_stepdef *steps,
     size_t n, void *ctx);
-/* Steps every set-up's table has (ctx unused): the mount tree made
- * private; unshare(JAIL_NAMESPACES); jail_undumpable; jail_drop_caps;
- * jail_no_new_privs. */
+/* Steps every set-up's list has (ctx unused but by unshare: a struct
+ * jail_warden): the mount tree made private; unshare(namespaces);
+ * jail_undumpable; jail_drop_caps; jail_no_new_privs. */
 int jail_step_private(void *ctx, char *detail, size_t n);
 int jail_step_unshare(void *ctx, char *detail, size_t n);
 int jail_step_undumpable(void *ctx, char *detail, size_t n);
 int jail_step_caps(void *ctx, char *detail, size_t n);
 int jail_step_no_new_privs(void *ctx, char *detail, size_t n);
 /* What a warden's steps share: the first member of its stage, so that
- * the stage is the ctx of these two.  The death signal when parent
- * dies (jail_pdeathsig); the maps of inner to the host ids uid and gid
+ * the stage is the ctx of these.  The death signal when parent dies
+ * (jail_pdeathsig); the namespaces unshared (the description's, set by
+ * jail_contain); the maps of inner to the host ids uid and gid
  * (jail_id_maps). */
 struct jail_warden {
 	pid_t	 parent;
 	uid_t	 uid;
 	gid_t	 gid;
 	int	 inner;
+	int	 namespaces;
 };
 int jail_step_pdeathsig(void *ctx, char *detail, size_t n);
 int jail_step_id_maps(void *ctx, char *detail, size_t n);
+
 /*
- * What every set-up ends with, written once so that its order is one:
- * a warden's user namespace (jail_walk_userns: unshare(JAIL_NAMESPACES),
- * the id maps of warden's ids, undumpable again -- the maps needed it
- * dumpable), and PID 1's lockdown (jail_walk_lockdown: its descriptors,
- * l->fds; every capability dropped; no_new_privs; its Landlock rules,
- * l->landlock; its seccomp filter, l->seccomp, last: nothing after it
- * may need a call it refuses).  Each walked as jail_walk walks a list,
- * the calls l names given ctx.
+ * The container set-up, one list of steps walked once (jail_contain), in
+ * this order, for the model-engine jail and every CPython world: each
+ * row its slot, the step a refusal of it names (enum jail_step: a slot
+ * may share its step with another, as a world's hostname does with its
+ * rlimits), the process that takes it, and the call every set-up makes
+ * there ("-": the set-up's own, from its ops; a slot neither gives is
+ * not walked).  The warden ends with the user namespace (unshare of the
+ * description's namespaces, the id maps, undumpable again -- the maps
+ * needed it dumpable); PID 1 with the lockdown (its descriptors, every
+ * capability dropped, no_new_privs, Landlock, seccomp last: nothing
+ * after it may need a call it refuses).  The rlimits stand in one of
+ * two slots, the description's limits_first saying which; a warden that
+ * takes its own ids (ids WARDEN) asks for its death signal before them
+ * too.
+ * X(SLOT, STEP, stage, common call or 0).
  */
-struct jail_lockdown {
-	int	(*fds)(void *ctx, char *detail, size_t n);
-	int	(*landlock)(void *ctx, char *detail, size_t n);
-	int	(*seccomp)(void *ctx, char *detail, size_t n);
+#define JAIL_CONTAIN_SLOTS(X)						\
+	X(EARLY_DEATHSIG, PDEATHSIG, WARDEN, jail_step_pdeathsig)	\
+	X(WARDEN_FDS, WARDEN_FDS, WARDEN, 0)				\
+	X(IDS, IDS, WARDEN, 0)						\
+	X(CGROUP, CGROUP, WARDEN, 0)					\
+	X(DROP_UID, DROP_UID, WARDEN, 0)				\
+	X(DEATHSIG, PDEATHSIG, WARDEN, jail_step_pdeathsig)		\
+	X(UNSHARE, UNSHARE, WARDEN, jail_step_unshare)			\
+	X(ID_MAPS, ID_MAPS, WARDEN, jail_step_id_maps)			\
+	X(UNDUMPABLE, UNDUMPABLE, WARDEN, jail_step_undumpable)		\
+	X(MOUNT_PRIVATE, MOUNT_PRIVATE, PID1, 0)			\
+	X(LIMITS_FIRST, RLIMITS, PID1, 0)				\
+	X(ROOTFS, ROOTFS, PID1, 0)					\
+	X(WORKSPACE, WORKSPACE, PID1, 0)				\
+	X(PIVOT_ROOT, PIVOT_ROOT, PID1, 0)				\
+	X(RLIMITS, RLIMITS, PID1, 0)					\
+	X(NETWORK, NETWORK, PID1, 0)					\
+	X(HOSTNAME, RLIMITS, PID1, 0)					\
+	X(NETWORK_WAIT, NETWORK, PID1, 0)				\
+	X(FDS, FDS, PID1, 0)						\
+	X(CAPS, CAPS, PID1, jail_step_caps)				\
+	X(NO_NEW_PRIVS, NO_NEW_PRIVS, PID1, jail_step_no_new_privs)	\
+	X(LANDLOCK, LANDLOCK, PID1, 0)					\
+	X(SECCOMP, SECCOMP, PID1, 0)
+
+enum jail_slot {
+#define X(e, step, stage, common) JAIL_SLOT_##e,
+	JAIL_CONTAIN_SLOTS(X)
+#undef X
+	JAIL_SLOT_COUNT
 };
-void jail_walk_userns(const struct jail_walk *w, struct jail_warden *warden);
-void jail_walk_lockdown(const struct jail_walk *w, const struct jail_lockdown *l,
-    void *ctx);
-/* The namespaces a jail or world unshares, in one call. */
-#define JAIL_NAMESPACES	(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | \
-	CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS)
+enum jail_stage { JAIL_STAGE_WARDEN, JAIL_STAGE_PID1 };
+typedef int (*jail_step_fn)(void *ctx, char *detail, size_t n);
+/* A set-up's own calls, by slot (the rlimits' under JAIL_SLOT_RLIMITS,
+ * whichever slot the description puts them in). */
+struct jail_contain_ops {
+	jail_step_fn	 run[JAIL_SLOT_COUNT];
+};
+/*
+ * Walk stage's rows of the list for container c with ops' calls, given
+ * ctx (the warden's stage must begin with its struct jail_warden),
+ * through the test hook, refusing the first that fails (jail_walk).  A
+ * row whose slot has both a common call and one of ops', or a
+ * description with no namespaces to unshare, is refused: the set-up
+ * never runs a list it was not given.
+ */
+void jail_contain(const struct jail_container *c,
+    const struct jail_contain_ops *ops, enum jail_stage stage,
+    const struct jail_walk *w, void *ctx);
 /* The rlimits of a jail's or world's processes: RLIMIT_AS as_bytes over
  * the base (jail_mapped_bytes), RLIMIT_CPU cpu_seconds (soft; the hard
  * limit's SIGKILL a second later), NPROC, FSIZE and NOFILE, no core
@@ -186,11 +234,12 @@ int jail_undumpable(void);
 /* chdir to newroot, pivot_root(".", "."), detach the old root, chdir
  * "/".  0, or -1 with errno and what failed in detail. */
 int jail_pivot_root(const char *newroot, char *detail, size_t n);
-/* A PID 1's fresh process state: exactly fds[0..n) as 0..n-1, those
+/* A PID 1's fresh process state: exactly *at[0..n) as 0..n-1, those
  * from cloexec_from on close-on-exec (jail_fds_keep), every signal
- * unblocked, a session of its own (no controlling terminal).  0, or -1
- * with errno. */
-int jail_fresh(const int *fds, unsigned n, unsigned cloexec_from);
+ * unblocked, a session of its own (no controlling terminal); then each
+ * *at[i] says its new number (one named twice: its last).  n at most
+ * JAIL_FORK_MAX_FDS.  0, or -1 with errno. */
+int jail_fresh(int *const at[], unsigned n, unsigned cloexec_from);
 /* 0 when the working directory is want, else -1 with EPERM (the runc
  * lesson: prove the cwd is inside the new root). */
 int jail_cwd_is(const char *want);

@@ -16,7 +16,6 @@
 #include "interp/builtins.h"
 #include "sandbox/allowlist.h"
 #include "cmd/cmd.h"
-#include "jail/jailpath.h"
 #include "sandbox/layers.h"
 #include "sandbox/ledger.h"
 #include "model/mock.h"
@@ -523,26 +522,37 @@ told_inside(struct step *st, struct effect *effects, size_t n)
 }
 
 /*
- * The jail path: with --jail-filter the sandbox's allowlists run first,
- * in-process, as the essay recommends (defense in depth); then the input
- * runs for real in the kernel jail.
+ * The jail path under the model engine (the row's MODEL_IN_JAIL): with
+ * --jail-filter the sandbox's allowlists run first, in-process, as the
+ * essay recommends (defense in depth); then the input runs for real in
+ * a world of the model-jail kind, a kernel jail of its own per input,
+ * which writes the record (world.h).
  */
 static void
 run_jail(struct step *st, const struct node *root, const struct cmd_entry *e,
     const struct node *call)
 {
-	struct jailpath_job job = {
+	const struct world_parsed parsed = {
 		.root = root, .cmd = e, .call = call, .fs = st->ps->fs,
-		.ns = st->ps->ns, .fail_at = st->s->jail_fail_at,
-		.wall_ms = st->s->world_wall_ms,
+		.ns = st->ps->ns, .record = st->r,
 	};
+	const struct world_input in = {
+		.src = st->r->input, .len = strlen(st->r->input),
+		.command = e != NULL ? e->name : NULL, .a = st->a,
+		.parsed = &parsed,
+	};
+	struct world_reply rep;
+	struct world *w;
 
 	st->r->kind = e ? KIND_COMMAND : KIND_CODE;
 	if (st->s->jail_filter && !jail_filter(st, root, e, call))
 		return;
 	if (e != NULL && !command_shape(st, e, call))
 		return;
-	jailpath_run(&job, st->a, st->r);
+	w = world_new_kind(WORLD_ENGINE_MODEL, WORLD_KIND_MODEL_JAIL,
+	    st->s->world_wall_ms, st->s->jail_fail_at);
+	world_run(w, &in, &rep);
+	world_free(w);
 	told_inside(st, st->r->effects, st->r->neffects);
 }
 

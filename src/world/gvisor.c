@@ -752,25 +752,6 @@ worker_fds(int *sock)
 	return 0;
 }
 
-/*
- * The worlds' rlimits (world_set_rlimits), each no higher than what the
- * sandbox already allows: runsc starts its PID 1 with hard limits of its
- * own, and raising one is EPERM.  0, or -1 with errno.
- */
-static int
-worker_rlimits(uint64_t as_base, uint64_t mem)
-{
-	const struct jail_limits lim = {
-		/* (plus the base; --memory's budget, world.h) */
-		.as_bytes = world_as_over(mem),
-		.cpu_seconds = WORLD_CPU_SECONDS, .nproc = WORLD_NPROC,
-		.fsize_bytes = WORLD_FSIZE_BYTES, .nofile = WORLD_NOFILE,
-		.within = true,
-	};
-
-	return jail_set_rlimits(&lim, as_base);
-}
-
 /* The worker's set-up as steps (jail_walk): its stage. */
 struct worker {
 	int		 sock;
@@ -792,7 +773,11 @@ step_python(void *ctx, char *detail, size_t n)
 static int
 step_rlimits(void *ctx, char *detail, size_t n)
 {
-	return worker_rlimits(jail_mapped_bytes(), ((struct worker *)ctx)->mem);
+	/* The worlds' rlimits, each no higher than what the sandbox already
+	 * allows (its container's limits, WITHIN): runsc starts its PID 1
+	 * with hard limits of its own, and raising one is EPERM. */
+	return world_set_rlimits(jail_container(JAIL_CONTAINER_GVISOR),
+	    ((struct worker *)ctx)->mem, jail_mapped_bytes());
 }
 
 /* The worker's set-up, walked once: runsc made the namespaces, the

@@ -1,7 +1,8 @@
 /*
  * kinds.c -- the engine and kind tables every world consults: their
- * names, which kinds contain the code in a kernel boundary, which have the
- * fake network.  A leaf: the kinds (cpython.c, replica.c) and the session
+ * names, which kinds contain the code in a kernel boundary, what each
+ * one's container is (jail.h's descriptions: its fake network among
+ * them).  A leaf: the kinds (cpython.c, replica.c) and the session
  * read these tables, and world.c, which dispatches to the kinds, is not
  * needed to answer them.
  */
@@ -9,6 +10,7 @@
 
 #include <string.h>
 
+#include "jail/jail.h"
 #include "world.h"
 
 static const char *const engine_names[] = {
@@ -36,20 +38,30 @@ world_engine_parse(const char *name, enum world_engine *out)
 	return false;
 }
 
-static const bool kind_fakenet[] = {
-#define X(e, name, net) net,
+static const enum jail_container_id kind_containers[] = {
+#define X(e, name, container) JAIL_CONTAINER_##container,
 	WORLD_KINDS(X)
 #undef X
 };
 
+const struct jail_container *
+world_kind_container(enum world_kind k)
+{
+	return (unsigned)k < WORLD_KIND__COUNT ?
+	    jail_container(kind_containers[k]) : NULL;
+}
+
 bool
 world_kind_has_fakenet(enum world_kind k)
 {
-	return (unsigned)k < WORLD_KIND__COUNT && kind_fakenet[k];
+	const struct jail_container *c = world_kind_container(k);
+
+	return c != NULL && c->net == JAIL_NET_FAKE;
 }
 
 bool
 world_kind_contains(enum world_kind k)
 {
-	return k == WORLD_KIND_JAIL || k == WORLD_KIND_GVISOR;
+	return k == WORLD_KIND_JAIL || k == WORLD_KIND_GVISOR ||
+	    k == WORLD_KIND_MODEL_JAIL;
 }

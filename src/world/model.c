@@ -12,8 +12,9 @@
 #include <string.h>
 
 #include "world.h"
+#include "world_int.h"
 
-static bool
+bool
 model_build(struct world *w, const struct world_seed *seed, char **err)
 {
 	(void)seed;
@@ -33,7 +34,7 @@ model_run(struct world *w, const struct world_input *in,
 	out->decided = true;
 }
 
-static void
+void
 model_read_back(struct world *w, struct mfs *fs)
 {
 	(void)w;

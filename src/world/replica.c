@@ -24,8 +24,8 @@
  *           the model's os.getcwd() says it is) as capped tmpfs; then
  *           pivot_root, the root remounted read-only, the workspace as
  *           working directory; inside it, the network namespace's fake
- *           internet where the kind has one (world.h; the others leave
- *           the namespace empty) (fakenet.h: every address and name
+ *           internet where the kind has one (its description, jail.h;
+ *           the others leave the namespace empty) (fakenet.h: every address and name
  *           answered, a sink capturing what was sent, HTTPS decrypted
  *           with the zygote's CA, which is the replica's whole trust
  *           store; its helpers with / as working directory, a session
@@ -34,12 +34,11 @@
  *           new session; every capability dropped; no_new_privs; the
  *           seccomp denylist (below).  Then it says "ready" and serves.
  *
- * Each process's set-up is a list of steps (warden_steps, pid1_steps)
- * walked once by jail_walk, then what every set-up ends with
- * (jail_walk_userns, jail_walk_lockdown; jail_contain.c: the jail's
- * set-up walks its own the same way, with the same steps, jail.h's one
- * table), the kind deciding inside a step; the first that
- * fails, or that the fail_at hook names, is refused: the step, errno and
+ * Each process's set-up is its rows of the one list of set-up steps
+ * every container walks (jail_contain, jail_int.h; the model-engine
+ * jail's too), for its kind's description (jail.h's JAIL_CONTAINERS),
+ * with the worlds' own calls (world_ops), the description deciding
+ * inside a step; the first that fails, or that the fail_at hook names, is refused: the step, errno and
  * detail go to the session on the world's socket and the process exits.
  * No code runs in a world whose set-up did not finish.
  *
@@ -105,7 +104,7 @@ struct stage {
 	int	cap_wr, ctl_rd;	/* the fake internet's pipes (fakenet.h) */
 	struct fakenet fn;
 	int	fail_at;
-	int	kind;		/* enum world_kind: jail adds jailkind.c */
+	const struct jail_container *c;	/* its kind's (world_kind_container) */
 	int	devnull;
 	int	capfd;		/* fds 1 and 2: the output file */
 	int	wsdir;		/* the workspace */
@@ -202,13 +201,23 @@ static struct fakenet_ca *fake_ca;
  * descriptors are the world's, fakenet.h) and waited for after the
  * limits are set (step_network_wait).
  */
+/* A fake internet's call's rc as a step's: -1 always with an errno
+ * (EIO where the call set none). */
+static int
+fakenet_step(int rc)
+{
+	if (rc == -1 && errno == 0)
+		errno = EIO;
+	return rc == -1 ? -1 : 0;
+}
+
 static int
 step_network(void *ctx, char *detail, size_t n)
 {
 	struct stage *st = ctx;
 	struct fakenet_config cfg;
 
-	if (!world_kind_has_fakenet(st->kind))
+	if (st->c->net != JAIL_NET_FAKE)
 		return 0;	/* (its network namespace stays empty) */
 	memset(&cfg, 0, sizeof cfg);
 	cfg.ca = fake_ca;
@@ -216,13 +225,8 @@ step_network(void *ctx, char *detail, size_t n)
 	cfg.capture_wr = st->cap_wr;
 	cfg.ctl_rd = st->ctl_rd;
 	st->cap_wr = st->ctl_rd = -1;	/* consumed, whatever happens */
-	if (fakenet_start(&cfg, &st->fn, st->detail, sizeof st->detail)
-	    == -1) {
-		if (errno == 0)
-			errno = EIO;
-		return -1;
-	}
-	return 0;
+	return fakenet_step(fakenet_start(&cfg, &st->fn, st->detail,
+	    sizeof st->detail));
 }
 
 /* Both answer (a kind with no fake internet: nothing to wait for). */
@@ -231,14 +235,10 @@ step_network_wait(void *ctx, char *detail, size_t n)
 {
 	struct stage *st = ctx;
 
-	if (!world_kind_has_fakenet(st->kind))
+	if (st->c->net != JAIL_NET_FAKE)
 		return 0;
-	if (fakenet_wait(&st->fn, st->detail, sizeof st->detail) == -1) {
-		if (errno == 0)
-			errno = EIO;
-		return -1;
-	}
-	return 0;
+	return fakenet_step(fakenet_wait(&st->fn, st->detail,
+	    sizeof st->detail));
 }
 
 /* ---------------------------------------------------------------- */
@@ -407,7 +407,7 @@ step_rootfs(void *ctx, char *detail, size_t n)
 	}
 	/* The trust store holds the fake internet's CA, and only it:
 	 * nothing real is reachable (fakenet.h). */
-	pem = world_kind_has_fakenet(st->kind) && fake_ca != NULL ?
+	pem = st->c->net == JAIL_NET_FAKE && fake_ca != NULL ?
 	    fakenet_ca_pem(fake_ca) : NULL;
 	if (mkdir(NEWROOT "/etc/ssl/certs", 0755) == -1 ||
 	    jail_write_text(NEWROOT "/etc/ssl/certs/ca-certificates.crt",
@@ -495,14 +495,20 @@ step_pivot_root(void *ctx, char *detail, size_t n)
  * at any moment as well: step_memcg.
  */
 int
-world_set_rlimits(uint64_t as_base)
+world_set_rlimits(const struct jail_container *c, uint64_t mem,
+    uint64_t as_base)
 {
 	const struct jail_limits lim = {
-		.as_bytes = world_as_over(world_mem),
+		.as_bytes = world_as_over(mem),
 		.cpu_seconds = WORLD_CPU_SECONDS, .nproc = WORLD_NPROC,
 		.fsize_bytes = WORLD_FSIZE_BYTES, .nofile = WORLD_NOFILE,
+		.within = c->limits == JAIL_LIMITS_WITHIN,
 	};
 
+	if (c->limits == JAIL_LIMITS_JAIL) {	/* (not a world's budget) */
+		errno = EINVAL;
+		return -1;
+	}
 	return jail_set_rlimits(&lim, as_base);
 }
 
@@ -511,21 +517,15 @@ static int
 step_fds(void *ctx, char *detail, size_t n)
 {
 	struct stage *st = ctx;
-	int keep[6];
+	int *const keep[] = { &st->devnull, &st->capfd, &st->capfd,
+	    &st->sock, &st->capfd, &st->wsdir };
 
 	st->capfd = open("/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 	if (st->capfd < 0 || fcntl(st->capfd, F_SETFL, O_APPEND) == -1)
 		return -1;
 	/* (3, 4 and 5 close-on-exec: the programs the code runs get 0-2) */
-	keep[0] = st->devnull;
-	keep[1] = keep[2] = keep[4] = st->capfd;
-	keep[3] = st->sock;
-	keep[5] = st->wsdir;
 	if (jail_fresh(keep, 6, 3) == -1)
 		return -1;
-	st->sock = 3;
-	st->capfd = 4;
-	st->wsdir = 5;
 	{
 		/* (where it cannot be had, the interpreter tells nothing of
 		 * the processes it could not start) */
@@ -631,28 +631,36 @@ replica_compile(char *why, size_t n)
 	return 0;
 }
 
-/* The kind's filter: a jail world's supervised one (jailkind.c), else
- * the replicas' denylist.  (no_new_privs is already set: the step
- * before) */
+/* The kind's filter (its description's): a jail world's supervised one
+ * (jailkind.c), or the replicas' denylist.  (no_new_privs is already
+ * set: the step before) */
 static int
 step_seccomp(void *ctx, char *detail, size_t n)
 {
 	struct stage *st = ctx;
 
-	if (st->kind == WORLD_KIND_JAIL)
+	switch (st->c->seccomp) {
+	case JAIL_FILTER_NOTIFY:
 		return jailkind_seccomp(detail, n);
-	return jail_seccomp_load(&world_filter);
+	case JAIL_FILTER_DENYLIST:
+		return jail_seccomp_load(&world_filter);
+	default:		/* a world without a filter: never */
+		errno = EINVAL;
+		return -1;
+	}
 }
 
-/* A jail world's Landlock rules (jailkind.c); the others have none. */
+/* The kind's Landlock rules: a jail world's (jailkind.c), or none. */
 static int
 step_landlock(void *ctx, char *detail, size_t n)
 {
 	struct stage *st = ctx;
 
-	if (st->kind != WORLD_KIND_JAIL)
-		return 0;
-	return jailkind_landlock(detail, n);
+	if (st->c->landlock == JAIL_RULES_JAIL_WORLD)
+		return jailkind_landlock(detail, n);
+	if (st->c->landlock != JAIL_RULES_NONE)
+		errno = EINVAL;	/* (no rules of a world's are the jail's) */
+	return st->c->landlock == JAIL_RULES_NONE ? 0 : -1;
 }
 
 /* ---------------------------------------------------------------- */
@@ -768,7 +776,9 @@ step_private(void *ctx, char *detail, size_t n)
 static int
 step_rlimits(void *ctx, char *detail, size_t n)
 {
-	return world_set_rlimits(((struct stage *)ctx)->as_base);
+	struct stage *st = ctx;
+
+	return world_set_rlimits(st->c, world_mem, st->as_base);
 }
 
 static int
@@ -778,31 +788,36 @@ step_hostname(void *ctx, char *detail, size_t n)
 }
 
 /*
- * PID 1's set-up, walked once (jail_walk), the kind deciding inside a
- * step (its network, Landlock, seccomp: world.h's kinds).  The rlimits
- * come before any process of the world is forked (the fake internet's
- * helpers too), so that every one of them counts within the world's
- * budget (world_set_rlimits).  The fake internet's helpers start inside
- * the new root (read-only by now), never before it: forked earlier,
- * they kept a directory of the host as their working directory through
- * pivot_root.  dnsmasq started while the limits were set is waited for
- * before step_fds, which closes the descriptors the wait reads.  Then
- * the lockdown every set-up ends with (jail_walk_lockdown: step_fds,
- * the capabilities, no_new_privs, step_landlock, step_seccomp).
+ * A world's own calls in the one set-up list (jail_int.h), walked for
+ * its kind's description (jail.h's JAIL_CONTAINERS; world.h's kinds),
+ * the description deciding inside a step (its network, Landlock,
+ * seccomp).  The warden: its death signal (the list's), its host ids
+ * (and, as root, its memory cgroup: step_ids) -- a uid change clears
+ * the death signal, so the list asks it again -- then the list's user
+ * namespace (the namespaces, the id maps -- inside the new namespace,
+ * geteuid() says the overflow id -- and undumpable).  PID 1: the
+ * rlimits come before any process of the world is forked (the fake
+ * internet's helpers too: limits_first), so that every one of them
+ * counts within the world's budget (world_set_rlimits).  The fake
+ * internet's helpers start inside the new root (read-only by now),
+ * never before it: forked earlier, they kept a directory of the host
+ * as their working directory through pivot_root.  dnsmasq started
+ * while the limits were set is waited for before step_fds, which
+ * closes the descriptors the wait reads.  Then the list's lockdown
+ * (step_fds, the capabilities, no_new_privs, step_landlock,
+ * step_seccomp).
  */
-static const struct jail_stepdef pid1_steps[] = {
-	{ JAIL_STEP_MOUNT_PRIVATE,	step_private, NULL },
-	{ JAIL_STEP_RLIMITS,		step_rlimits, NULL },
-	{ JAIL_STEP_ROOTFS,		step_rootfs, NULL },
-	{ JAIL_STEP_WORKSPACE,		step_workspace, NULL },
-	{ JAIL_STEP_PIVOT_ROOT,		step_pivot_root, NULL },
-	{ JAIL_STEP_NETWORK,		step_network, NULL },
-	{ JAIL_STEP_RLIMITS,		step_hostname, NULL },
-	{ JAIL_STEP_NETWORK,		step_network_wait, NULL },
-};
-static const struct jail_lockdown pid1_lockdown = {
-	step_fds, step_landlock, step_seccomp,
-};
+static const struct jail_contain_ops world_ops = { .run = {
+	[JAIL_SLOT_IDS] = step_ids, [JAIL_SLOT_MOUNT_PRIVATE] = step_private,
+	[JAIL_SLOT_RLIMITS] = step_rlimits, [JAIL_SLOT_ROOTFS] = step_rootfs,
+	[JAIL_SLOT_WORKSPACE] = step_workspace,
+	[JAIL_SLOT_PIVOT_ROOT] = step_pivot_root,
+	[JAIL_SLOT_NETWORK] = step_network,
+	[JAIL_SLOT_HOSTNAME] = step_hostname,
+	[JAIL_SLOT_NETWORK_WAIT] = step_network_wait,
+	[JAIL_SLOT_FDS] = step_fds, [JAIL_SLOT_LANDLOCK] = step_landlock,
+	[JAIL_SLOT_SECCOMP] = step_seccomp,
+} };
 
 static void __attribute__((noreturn))
 pid1_main(struct stage *st)
@@ -813,9 +828,7 @@ pid1_main(struct stage *st)
 	pid_t interp;
 
 	st->as_base = jail_mapped_bytes();
-	jail_walk(&walk, pid1_steps, sizeof pid1_steps / sizeof pid1_steps[0],
-	    st);
-	jail_walk_lockdown(&walk, &pid1_lockdown, st);
+	jail_contain(st->c, &world_ops, JAIL_STAGE_PID1, &walk, st);
 	if (injected(st, JAIL_STEP_PYTHON) ||
 	    (interp = jail_fork(NULL, &failed)) == -1)
 		refuse(st, JAIL_STEP_PYTHON, errno);
@@ -829,20 +842,6 @@ pid1_main(struct stage *st)
 	}
 	world_init_main(st->sock, st->capfd, st->wsdir, interp);
 }
-
-/*
- * The warden's set-up, walked once (jail_walk): its death signal, its
- * host ids (and, as root, its memory cgroup: step_ids) -- a uid change
- * clears the death signal, so it is asked again -- then the user
- * namespace every warden enters (jail_walk_userns: the namespaces, the
- * id maps -- inside the new namespace, geteuid() says the overflow id --
- * and undumpable).  Then PID 1.
- */
-static const struct jail_stepdef warden_steps[] = {
-	{ JAIL_STEP_PDEATHSIG,		jail_step_pdeathsig, NULL },
-	{ JAIL_STEP_IDS,		step_ids, NULL },
-	{ JAIL_STEP_PDEATHSIG,		jail_step_pdeathsig, NULL },
-};
 
 static void warden(struct stage *st) __attribute__((noreturn));
 
@@ -859,7 +858,7 @@ replica_main(int sock, int cap_wr, int ctl_rd, int fail_at, int kind,
 	st.cap_wr = cap_wr;
 	st.ctl_rd = ctl_rd;
 	st.fail_at = fail_at;
-	st.kind = kind;
+	st.c = world_kind_container((enum world_kind)kind);
 	st.devnull = st.capfd = st.wsdir = -1;
 	warden(&st);
 }
@@ -880,9 +879,11 @@ warden(struct stage *stp)
 	st.w.parent = getppid();	/* the zygote */
 	st.w.inner = WORLD_INNER_ID;
 	st.ids = (struct jail_ids){ 0, 0, -1 };
-	jail_walk(&walk, warden_steps, sizeof warden_steps /
-	    sizeof warden_steps[0], &st);
-	jail_walk_userns(&walk, &st.w);
+	if (st.c == NULL || st.c->words != JAIL_SETUP_WORLD) {
+		snprintf(st.detail, sizeof st.detail, "no such world kind");
+		refuse(&st, JAIL_STEP_UNSHARE, EINVAL);
+	}
+	jail_contain(st.c, &world_ops, JAIL_STAGE_WARDEN, &walk, &st);
 	on_interrupt(warden_on_interrupt);
 	if (injected(&st, JAIL_STEP_PID1) ||
 	    (pid = jail_fork(&pid1, &failed)) == -1)

@@ -30,6 +30,12 @@ world_new_kind(enum world_engine e, enum world_kind k, unsigned wall_ms,
 {
 	struct world *w = xcalloc(1, sizeof *w);
 
+	if (k == WORLD_KIND_MODEL_JAIL) {	/* (the model's, any engine) */
+		w->ops = &world_modeljail_ops;
+		w->kind = k;
+		w->impl = modeljail_new(wall_ms, fail_at);
+		return w;
+	}
 	w->ops = &world_model_ops;
 	w->kind = WORLD_KIND_REPLICA;
 #ifdef HAVE_PYTHON

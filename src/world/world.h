@@ -34,7 +34,11 @@
 #include <stdint.h>
 
 struct arena;
+struct cmd_entry;
 struct mfs;
+struct node;
+struct ns;
+struct record;
 struct world;
 
 /* X(enum suffix, name in records) */
@@ -47,8 +51,9 @@ enum world_engine { WORLD_ENGINES(X_ENUM) WORLD_ENGINE__COUNT };
 #undef X_ENUM
 
 /*
- * The kinds of CPython world (replica.c builds them all; jailkind.c adds
- * the jail's layers).  X(enum suffix, name, has a fake internet).
+ * The kinds of world: CPython's (replica.c builds them all; jailkind.c
+ * adds the jail's layers) and the model's own jail.  X(enum suffix,
+ * name, its container: jail.h's JAIL_CONTAINERS row).
  *   replica  the unsafe path: no boundary for the code, the host's kept;
  *            its network namespace is the fake internet (fakenet.h)
  *   jail     the jail path: no network at all, Landlock, a seccomp filter
@@ -65,14 +70,21 @@ enum world_engine { WORLD_ENGINES(X_ENUM) WORLD_ENGINE__COUNT };
  *            the host kernel's namespaces: programs run and files change
  *            inside its sandbox, the host kernel never sees the code's
  *            calls, and there is no network
+ *   model-jail  the jail path under the model engine: the model
+ *            evaluates each input in a fresh kernel jail of its own
+ *            (modeljail.c, jailpath.h), its workspace a tmpfs holding the
+ *            path's files
+ * (A container row says its namespaces, root, network, filters and
+ * limits.)
  */
 #define WORLD_KINDS(X)				\
-	X(REPLICA, "replica", true)		\
-	X(JAIL,    "jail",    false)		\
-	X(OFFLINE, "offline", false)		\
-	X(GVISOR,  "gvisor",  false)
+	X(REPLICA, "replica", REPLICA)		\
+	X(JAIL,    "jail",    JAIL_WORLD)	\
+	X(OFFLINE, "offline", OFFLINE)		\
+	X(GVISOR,  "gvisor",  GVISOR)		\
+	X(MODEL_JAIL, "model-jail", MODEL)
 
-#define X_ENUM(e, name, net) WORLD_KIND_##e,
+#define X_ENUM(e, name, container) WORLD_KIND_##e,
 enum world_kind { WORLD_KINDS(X_ENUM) WORLD_KIND__COUNT };
 #undef X_ENUM
 
@@ -136,6 +148,22 @@ struct world_input {
 	/* The model engine's run: the session's evaluator. */
 	void		(*model_run)(void *ctx);
 	void		*model_ctx;
+	/* The input parsed, for the model in its own kernel jail (the
+	 * model-jail kind), or NULL. */
+	const struct world_parsed *parsed;
+};
+
+/* What the model-jail kind (modeljail.c) runs and where it writes: the
+ * input's tree, a command's entry and its call node, the path's files
+ * and names (the jail's workspace once it ran), and the record, which
+ * it decides itself (world_reply.decided). */
+struct world_parsed {
+	const struct node	*root;
+	const struct cmd_entry	*cmd;
+	const struct node	*call;
+	struct mfs		*fs;
+	struct ns		*ns;
+	struct record		*record;
 };
 
 struct world_reply {
@@ -198,7 +226,8 @@ struct world_ops {
 struct world {
 	const struct world_ops	*ops;
 	enum world_kind		 kind;	/* of a CPython world; a model
-					   world is a replica */
+					   world is a replica, or the
+					   model's own jail (model-jail) */
 	void			*impl;	/* the engine's own state */
 	bool			 built;
 };
@@ -227,9 +256,11 @@ enum world_engine world_best_engine(const char **why);
 /* A world of engine e, not built yet.  wall_ms: per input (0: the
  * default); fail_at: a test hook, the set-up step to fail (0: none). */
 struct world *world_new(enum world_engine e, unsigned wall_ms, int fail_at);
-/* The same, of kind k (world_new: a replica).  A jail of the model
- * engine is not a world: the jail path runs the model in its own kernel
- * jail (jailpath.h), so k must be WORLD_KIND_REPLICA for the model. */
+/* The same, of kind k (world_new: a replica).  The model engine's
+ * worlds are a replica (the session's evaluator in-process) or, of kind
+ * WORLD_KIND_MODEL_JAIL whatever e is, the model in its own kernel jail
+ * per input (modeljail.c: the jail path's, jailpath.h; fail_at is the
+ * jail's test hook then). */
 struct world *world_new_kind(enum world_engine e, enum world_kind k,
     unsigned wall_ms, int fail_at);
 /* The CPython worlds' memory budget follows --memory: input is what one
@@ -247,6 +278,9 @@ const char *world_python_version(char *buf, size_t n);
 /* Does a world of kind k have the fake internet (fakenet.h)?  Without it
  * its network namespace is empty: no interface, no route, no name. */
 bool world_kind_has_fakenet(enum world_kind k);
+/* What a world of kind k's container is (jail.h), or NULL out of range. */
+struct jail_container;
+const struct jail_container *world_kind_container(enum world_kind k);
 /* A kind whose world is a boundary (jail, gvisor): what the kernel under
  * it stops is contained, what happens inside is the sandbox's copy,
  * nothing is simulated. */
@@ -312,6 +346,7 @@ void world_zygote_start(void);
 const char *gvisor_memory_bound(void);
 
 extern const struct world_ops world_model_ops;
+
 #ifdef HAVE_PYTHON
 extern const struct world_ops world_cpython_ops;
 #endif

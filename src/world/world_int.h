@@ -1,7 +1,8 @@
 /*
- * world_int.h -- what the CPython world's files share and nobody else
- * needs: the zygote (zygote.c), the world's set-up (replica.c) and the
- * interpreter's side (pyrun.c).
+ * world_int.h -- what the world's files share and nobody else needs: the
+ * zygote (zygote.c), the CPython world's set-up (replica.c) and the
+ * interpreter's side (pyrun.c), and the model's worlds (model.c,
+ * modeljail.c).
  */
 #ifndef SANDBOXREPL_WORLD_INT_H
 #define SANDBOXREPL_WORLD_INT_H
@@ -13,6 +14,10 @@
 
 #include "jail/jail.h"
 #include "jail/jail_wire.h"
+
+struct mfs;
+struct world;
+struct world_seed;
 
 /* The set-up steps of a world are the jail's (jail.h's JAIL_STEPS: one
  * table; a world's refusals say its column's words).  world_step_name:
@@ -69,6 +74,15 @@ world_as_over(uint64_t mem)
 #define WORLD_WORKSPACE		"/workspace"	/* the cwd: the path's files */
 #define WORLD_INNER_ID		1000		/* the agent user inside */
 
+/* model.c: what a world with nothing to build or read back does (the
+ * model's worlds: the path's files are their workspace). */
+bool model_build(struct world *w, const struct world_seed *seed, char **err);
+void model_read_back(struct world *w, struct mfs *fs);
+/* modeljail.c: a model-jail world's own state (world_new_kind), and
+ * its ops. */
+void *modeljail_new(unsigned wall_ms, int fail_at);
+extern const struct world_ops world_modeljail_ops;
+
 /* zygote.c, in the session's process: start it (idempotent), and ask it
  * for a world of a kind.  On success *sock is the session's end of the
  * world's socket, *cap_rd and *ctl_wr its ends of the fake internet's
@@ -102,9 +116,12 @@ struct world_etc_file {
 	const char *path, *text;
 };
 extern const struct world_etc_file world_etc_files[];
-/* a world's rlimits over jail_mapped_bytes() (the base its RLIMIT_AS
- * adds to): 0, or -1 with errno; */
-int world_set_rlimits(uint64_t as_base);
+/* a world's rlimits for a budget of mem bytes (--memory's) over
+ * jail_mapped_bytes() (the base its RLIMIT_AS adds to), as its
+ * container c says (within: none above what runsc set): 0, or -1 with
+ * errno; */
+int world_set_rlimits(const struct jail_container *c, uint64_t mem,
+    uint64_t as_base);
 /* the interpreter's child of PID 1, first thing: a process group of
  * its own, which Ctrl-C reaches (world.h's world_interrupt); */
 void world_interp_group(void);

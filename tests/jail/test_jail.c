@@ -954,6 +954,136 @@ test_step_words(void **state)
 	assert_string_equal(jail_step_name(JAIL_STEP_COUNT), "unknown");
 }
 
+/*
+ * The one set-up list, walked for a container's description: PID 1's
+ * steps in the list's order, the rlimits where the description puts
+ * them, the list's own calls (capabilities, no_new_privs) between the
+ * set-up's, and a set-up that gives a call for a slot the list takes
+ * itself is refused before anything runs.  Each walk in a child of its
+ * own (the list's calls really drop its capabilities); the set-up's
+ * calls write their step to a pipe.
+ */
+static int contain_log = -1;
+
+/* One call per slot, each writing its slot's letter ('A' + slot). */
+#define X(e, step, stage, common)					\
+static int								\
+contain_note_##e(void *ctx, char *detail, size_t n)			\
+{									\
+	char c = (char)('A' + JAIL_SLOT_##e);				\
+									\
+	return write(contain_log, &c, 1) == 1 ? 0 : -1;			\
+}
+JAIL_CONTAIN_SLOTS(X)
+#undef X
+static const jail_step_fn contain_notes[] = {
+#define X(e, step, stage, common) [JAIL_SLOT_##e] = contain_note_##e,
+	JAIL_CONTAIN_SLOTS(X)
+#undef X
+};
+
+/* Walk c's PID 1 rows with a call in every slot ops names; what the
+ * calls wrote, and how the child ended. */
+static void
+contain_walk(enum jail_container_id id, const enum jail_slot *slots,
+    size_t nslots, char *got, size_t n, int *wstatus)
+{
+	struct jail_contain_ops ops;
+	int p[2], rep[2];
+	ssize_t r;
+	size_t i;
+	pid_t pid;
+
+	memset(&ops, 0, sizeof ops);
+	for (i = 0; i < nslots; i++)
+		ops.run[slots[i]] = contain_notes[slots[i]];
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(pipe(rep), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char detail[64];
+		const struct jail_walk w = { 0, &rep[1], detail,
+		    sizeof detail };
+
+		contain_log = p[1];
+		jail_contain(jail_container(id), &ops, JAIL_STAGE_PID1, &w,
+		    NULL);
+		_exit(0);
+	}
+	close(p[1]);
+	close(rep[1]);
+	for (i = 0; i < n - 1 && (r = read(p[0], got + i, n - 1 - i)) > 0; )
+		i += (size_t)r;
+	got[i] = '\0';
+	close(p[0]);
+	close(rep[0]);
+	assert_int_equal(waitpid(pid, wstatus, 0), pid);
+}
+
+/* The letters contain_notes write for slots, in their order. */
+static const char *
+contain_letters(const enum jail_slot *slots, size_t n, char *buf)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		buf[i] = (char)('A' + slots[i]);
+	buf[n] = '\0';
+	return buf;
+}
+
+static void
+test_contain_walk(void **state)
+{
+	static const enum jail_slot jail_slots[] = { JAIL_SLOT_MOUNT_PRIVATE,
+	    JAIL_SLOT_WORKSPACE, JAIL_SLOT_PIVOT_ROOT, JAIL_SLOT_RLIMITS,
+	    JAIL_SLOT_FDS, JAIL_SLOT_LANDLOCK, JAIL_SLOT_SECCOMP };
+	static const enum jail_slot world_slots[] = {
+	    JAIL_SLOT_MOUNT_PRIVATE, JAIL_SLOT_RLIMITS, JAIL_SLOT_ROOTFS,
+	    JAIL_SLOT_WORKSPACE, JAIL_SLOT_PIVOT_ROOT, JAIL_SLOT_NETWORK,
+	    JAIL_SLOT_HOSTNAME, JAIL_SLOT_NETWORK_WAIT, JAIL_SLOT_FDS,
+	    JAIL_SLOT_LANDLOCK, JAIL_SLOT_SECCOMP };
+	static const enum jail_slot clash[] = { JAIL_SLOT_CAPS };
+	const struct jail_container *c;
+	char got[64], want[64];
+	int ws, id;
+
+	(void)state;
+	/* every description: a name, its words, namespaces where it
+	 * unshares itself */
+	for (id = 0; id < JAIL_CONTAINER_COUNT; id++) {
+		c = jail_container((enum jail_container_id)id);
+		assert_non_null(c);
+		assert_non_null(c->name);
+		assert_true(c->namespaces != 0 || c->root == JAIL_ROOT_RUNSC);
+	}
+	assert_null(jail_container(JAIL_CONTAINER_COUNT));
+	c = jail_container(JAIL_CONTAINER_MODEL);
+	assert_int_equal(c->words, JAIL_SETUP_JAIL);
+	assert_false(c->limits_first);
+	assert_int_equal(jail_container(JAIL_CONTAINER_REPLICA)->net,
+	    JAIL_NET_FAKE);
+
+	/* the jail's rows, in the order listed: its rlimits after the
+	 * pivot */
+	contain_walk(JAIL_CONTAINER_MODEL, jail_slots, sizeof jail_slots /
+	    sizeof jail_slots[0], got, sizeof got, &ws);
+	assert_true(WIFEXITED(ws) && WEXITSTATUS(ws) == 0);
+	assert_string_equal(got, contain_letters(jail_slots,
+	    sizeof jail_slots / sizeof jail_slots[0], want));
+	/* a world's: its rlimits first, before its root is built */
+	contain_walk(JAIL_CONTAINER_REPLICA, world_slots, sizeof world_slots /
+	    sizeof world_slots[0], got, sizeof got, &ws);
+	assert_true(WIFEXITED(ws) && WEXITSTATUS(ws) == 0);
+	assert_string_equal(got, contain_letters(world_slots,
+	    sizeof world_slots / sizeof world_slots[0], want));
+	/* a call of its own where the list has one: refused, nothing ran */
+	contain_walk(JAIL_CONTAINER_MODEL, clash, 1, got, sizeof got, &ws);
+	assert_true(WIFEXITED(ws) && WEXITSTATUS(ws) == JAIL_EXIT_SETUP);
+	assert_string_equal(got, "");
+}
+
 /* The positive control for the refusal tests: fn_ran does work. */
 static void
 test_fn_ran_control(void **state)
@@ -2177,6 +2307,7 @@ main(void)
 		cmocka_unit_test(test_bad_seed_name),
 		cmocka_unit_test(test_fn_ran_control),
 		cmocka_unit_test(test_step_words),
+		cmocka_unit_test(test_contain_walk),
 		cmocka_unit_test(test_fail_at_every_step),
 		cmocka_unit_test(test_no_user_namespaces),
 		cmocka_unit_test(test_jail_from_host),

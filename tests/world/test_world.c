@@ -68,6 +68,47 @@ test_every_step_refuses(void **state)
 	mfs_free(fs);
 }
 
+/*
+ * Each world kind's container is a row of jail.h's descriptions: the
+ * fake internet the replica's alone, every CPython kind a world's
+ * words, and the model-jail kind the model-engine jail's own row.  A
+ * model-jail world runs only a parsed input (the jail path's): given
+ * none, nothing runs and it says so.
+ */
+static void
+test_kinds_are_containers(void **state)
+{
+	struct arena *a = arena_new();
+	struct world_input in = { .src = "1", .len = 1, .a = a };
+	struct world_reply rep;
+	struct world *w;
+	int k;
+
+	(void)state;
+	for (k = 0; k < WORLD_KIND__COUNT; k++) {
+		const struct jail_container *c =
+		    world_kind_container((enum world_kind)k);
+
+		assert_non_null(c);
+		assert_int_equal(world_kind_has_fakenet((enum world_kind)k),
+		    k == WORLD_KIND_REPLICA);
+		assert_int_equal(c->words, k == WORLD_KIND_MODEL_JAIL ?
+		    JAIL_SETUP_JAIL : JAIL_SETUP_WORLD);
+	}
+	assert_null(world_kind_container(WORLD_KIND__COUNT));
+	assert_ptr_equal(world_kind_container(WORLD_KIND_MODEL_JAIL),
+	    jail_container(JAIL_CONTAINER_MODEL));
+
+	w = world_new_kind(WORLD_ENGINE_MODEL, WORLD_KIND_MODEL_JAIL, 0, 0);
+	assert_int_equal(w->kind, WORLD_KIND_MODEL_JAIL);
+	assert_true(world_kind_contains(w->kind));
+	world_run(w, &in, &rep);
+	assert_int_equal(rep.status, WORLD_LOST);
+	assert_false(rep.decided);
+	world_free(w);
+	arena_free(a);
+}
+
 /* Run input on path p alone: its one record. */
 static struct record *
 run_on(struct session *s, struct arena *a, enum path_id p, const char *input)
@@ -265,6 +306,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_step_refuses),
+		cmocka_unit_test(test_kinds_are_containers),
 		cmocka_unit_test(test_session_falls_back_to_the_model),
 		cmocka_unit_test(test_sandbox_world_only_for_wide_policies),
 		cmocka_unit_test(test_sandbox_world_follows_the_policy),
