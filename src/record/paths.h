@@ -68,7 +68,7 @@ enum boundary_model {
 	MODEL_IN_PROCESS,	/* the session's own evaluator, behind the
 				   policy's layers */
 	MODEL_IN_JAIL,		/* the model in its own kernel jail, per
-				   input (jailpath.h) */
+				   input (world.h's model-jail kind) */
 	MODEL_NEVER		/* CPython only: without it the path
 				   refuses, never runs weaker */
 };

@@ -85,7 +85,8 @@ static const enum world_kind boundary_worlds[BOUNDARY__COUNT] = {
  * others get a CPython world of their kind, or NULL under the model
  * engine (or without libpython): the policy's path then runs its own
  * evaluator, the namespaces' jail the model in its own kernel jail
- * (jailpath.h), never in an unjailed world, and a kind that runs CPython
+ * (a world of the model-jail kind, world.h, which runs jailpath.h per
+ * input), never in an unjailed world, and a kind that runs CPython
  * only (gVisor) refuses.  The policy's world runs only what a policy
  * wider than the essay's subset admits (policy_runs_in_world), with the
  * model engine on the evaluator as before.  (A world is only built when

@@ -24,7 +24,7 @@
  *             are "contained", and whose harm to its own copy (a file
  *             deleted, the secret read) is "inside"; or, with the model
  *             engine, the model in its own kernel jail per input
- *             (jailpath.h).  Never anything unjailed: a jail that
+ *             (a world of the model-jail kind, which runs jailpath.h).  Never anything unjailed: a jail that
  *             cannot be built refuses.
  *
  * The sandbox's layers are one table, walked in step.c: layers.c (each layer
