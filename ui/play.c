@@ -867,9 +867,13 @@ gather_text(struct ui *u, struct arena *a, struct view *v)
 	unsigned mask = session_paths(u->s);
 	size_t i;
 
-	if (pl->jail_named && !(mask & paths_guarded(GUARD_KERNEL)))
-		note(v, draw_attr(u, UC_HL), "the jail path is off (this "
-		    "scenario shows it): :paths unsafe,sandbox,jail");
+	if (pl->jail_named && !(mask & paths_guarded(GUARD_KERNEL))) {
+		char paths[128];
+
+		note(v, draw_attr(u, UC_HL), arena_printf(a, "the jail path "
+		    "is off (this scenario shows it): :paths %s",
+		    path_list(paths, sizeof paths, paths_offered(), ",")));
+	}
 	if (pl->running != NULL) {
 		v->caption = pl->running_caption;
 		v->payload = v->st->arg;
