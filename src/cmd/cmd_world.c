@@ -21,6 +21,7 @@
 #include "cmd.h"
 #include "cmd_world.h"
 #include "base/sbuf.h"
+#include "base/textesc.h"
 #include "base/xalloc.h"
 
 static const char head[] =
@@ -51,26 +52,6 @@ static const char head[] =
 "                                f'e.g. {example}')\n"
 "        return d\n";
 
-/* s as a Python string literal, as repr() writes it. */
-static void
-add_literal(struct sbuf *b, const char *s)
-{
-	char q = strchr(s, '\'') != NULL && strchr(s, '"') == NULL ? '"' :
-	    '\'';
-
-	sbuf_addc(b, q);
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '\\' || c == (unsigned char)q)
-			sbuf_addf(b, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			sbuf_addf(b, "\\x%02x", c);
-		else
-			sbuf_addc(b, (char)c);
-	}
-	sbuf_addc(b, q);
-}
-
 /* A tuple of the keys in list, less the idempotency key (which the
  * functions take by keyword only). */
 static void
@@ -84,7 +65,7 @@ add_tuple(struct sbuf *b, const char *const *list)
 			continue;
 		if (n++ > 0)
 			sbuf_adds(b, ", ");
-		add_literal(b, *list);
+		textesc_repr(b, *list, strlen(*list));
 	}
 	sbuf_adds(b, n == 1 ? ",)" : ")");
 }
@@ -142,10 +123,10 @@ add_function(struct sbuf *b, const struct cmd_entry *e)
 	size_t i;
 
 	sbuf_addf(b, "    def %s(*args, **kwargs):\n", e->name);
-	add_literal(&w[0], e->name);
+	textesc_repr(&w[0], e->name, strlen(e->name));
 	add_tuple(&w[1], e->keys);
 	add_tuple(&w[2], e->required);
-	add_literal(&w[3], e->example);
+	textesc_repr(&w[3], e->example, strlen(e->example));
 	for (i = 0; i < 4; i++)
 		sbuf_adds(&w[i], ",");
 	sbuf_adds(&w[4], "args,");
