@@ -276,14 +276,16 @@ enum jail_setup {
  *   root      a capped tmpfs holding the seeded files made "/"
  *             (WORKSPACE), or a replica of a machine's: the host's /usr
  *             read-only, a replica /etc, /dev, /proc, tmpfs /tmp, home
- *             and workspace, the root remounted read-only (REPLICA), or
- *             runsc's (RUNSC)
+ *             and workspace, the root remounted read-only (REPLICA),
+ *             runsc's (RUNSC), or a guest's own, built by its init and
+ *             worker inside the VM (GUEST, world/microvm.c)
  *   net       an empty network namespace, not even loopback (EMPTY), the
- *             fake internet in it (FAKE, world/fakenet.h), or gVisor's
- *             none (RUNSC)
+ *             fake internet in it (FAKE, world/fakenet.h), gVisor's none
+ *             (RUNSC), or no network device at all (NONE: a microVM)
  *   seccomp   the jail's table, each call a SIGSYS reported (KILL); the
  *             same table to a supervisor (NOTIFY, world/jailkind.c); the
- *             replicas' EPERM denylist (DENYLIST); gVisor's (RUNSC)
+ *             replicas' EPERM denylist (DENYLIST); gVisor's (RUNSC); none
+ *             inside a guest, whose boundary is the VM (NONE)
  *   landlock  the workspace "/" alone (WORKSPACE), a jail world's rules
  *             (JAIL_WORLD), none (NONE)
  *   limits    jail_config's caps (JAIL), a world's budget (WORLD), a
@@ -305,7 +307,9 @@ enum jail_setup {
 	X(OFFLINE, "offline", WORLD, WARDEN, REPLICA, EMPTY, DENYLIST,	\
 	    NONE, WORLD, true, true, JAIL_NAMESPACES)			\
 	X(GVISOR, "gvisor", WORLD, HOST, RUNSC, RUNSC, RUNSC, NONE,	\
-	    WITHIN, false, false, 0)
+	    WITHIN, false, false, 0)					\
+	X(MICROVM, "microvm", WORLD, HOST, GUEST, NONE, NONE, NONE,	\
+	    WORLD, false, false, 0)
 
 enum jail_container_id {
 #define X(e, ...) JAIL_CONTAINER_##e,
@@ -322,11 +326,14 @@ struct jail_container {
 	const char	*name;
 	enum jail_setup	 words;
 	enum { JAIL_IDS_HOST, JAIL_IDS_WARDEN } ids;
-	enum { JAIL_ROOT_WORKSPACE, JAIL_ROOT_REPLICA, JAIL_ROOT_RUNSC } root;
-	enum { JAIL_NET_EMPTY, JAIL_NET_FAKE, JAIL_NET_RUNSC } net;
+	enum {
+		JAIL_ROOT_WORKSPACE, JAIL_ROOT_REPLICA, JAIL_ROOT_RUNSC,
+		JAIL_ROOT_GUEST,
+	} root;
+	enum { JAIL_NET_EMPTY, JAIL_NET_FAKE, JAIL_NET_RUNSC, JAIL_NET_NONE } net;
 	enum {
 		JAIL_FILTER_KILL, JAIL_FILTER_NOTIFY, JAIL_FILTER_DENYLIST,
-		JAIL_FILTER_RUNSC,
+		JAIL_FILTER_RUNSC, JAIL_FILTER_NONE,
 	} seccomp;
 	enum {
 		JAIL_RULES_WORKSPACE, JAIL_RULES_JAIL_WORLD, JAIL_RULES_NONE,

@@ -288,6 +288,9 @@ enum jail_ll_grant {
 	JAIL_LL_READ,		/* read files, list directories */
 	JAIL_LL_FILE_RW,	/* read and write files (devices) */
 	JAIL_LL_WORK,		/* the workspace's plain file work */
+	JAIL_LL_EXEC,		/* read, list and execute (a program's
+				   /usr) */
+	JAIL_LL_DEVICE,		/* read, write and ioctl (/dev/kvm) */
 };
 struct jail_ll_rule {
 	const char		*path;

@@ -84,6 +84,13 @@ grant_rights(enum jail_ll_grant g)
 	case JAIL_LL_FILE_RW:
 		return LANDLOCK_ACCESS_FS_READ_FILE |
 		    LANDLOCK_ACCESS_FS_WRITE_FILE;
+	case JAIL_LL_EXEC:
+		return LANDLOCK_ACCESS_FS_READ_FILE |
+		    LANDLOCK_ACCESS_FS_READ_DIR | LANDLOCK_ACCESS_FS_EXECUTE;
+	case JAIL_LL_DEVICE:
+		return LANDLOCK_ACCESS_FS_READ_FILE |
+		    LANDLOCK_ACCESS_FS_WRITE_FILE |
+		    LANDLOCK_ACCESS_FS_IOCTL_DEV;
 	case JAIL_LL_WORK:
 	default:
 		return LANDLOCK_ACCESS_FS_READ_FILE |
@@ -151,7 +158,8 @@ jail_landlock_enforce_rules(const struct jail_ll_rule *rules, size_t n,
 			rights &= LANDLOCK_ACCESS_FS_READ_FILE |
 			    LANDLOCK_ACCESS_FS_WRITE_FILE |
 			    LANDLOCK_ACCESS_FS_TRUNCATE |
-			    LANDLOCK_ACCESS_FS_EXECUTE;
+			    LANDLOCK_ACCESS_FS_EXECUTE |
+			    LANDLOCK_ACCESS_FS_IOCTL_DEV;
 		rule.parent_fd = fd;
 		rule.allowed_access = rights & attr.handled_access_fs;
 		rc = syscall(__NR_landlock_add_rule, ruleset,

@@ -19,6 +19,8 @@ static const enum layer ns_layers[] = { LAYER_PARSE, LAYER_NAMESPACE,
     LAYER_LANDLOCK, LAYER_SECCOMP, LAYER_RLIMIT, LAYER_EVAL };
 static const enum layer gvisor_layers[] = { LAYER_PARSE, LAYER_GVISOR,
     LAYER_RLIMIT, LAYER_EVAL };
+static const enum layer microvm_layers[] = { LAYER_PARSE, LAYER_MICROVM,
+    LAYER_RLIMIT, LAYER_EVAL };
 
 #define SEQ(a) a, sizeof a / sizeof a[0]
 
@@ -35,6 +37,10 @@ static const char *const ns_headings[] = {
 static const char *const gvisor_headings[] = {
 	"JAIL (gVisor)  a user-space kernel: runsc, no network",
 	"JAIL (gVisor)  user-space kernel", "JAIL (gVisor)", "JAIL", NULL };
+static const char *const microvm_headings[] = {
+	"JAIL (microVM)  a kernel of its own: QEMU, no network device",
+	"JAIL (microVM)  a kernel of its own", "JAIL (microVM)", "JAIL",
+	NULL };
 
 /*
  * The rows.  Each kind's and each path's columns past its id and name
@@ -73,6 +79,20 @@ static const char *const gvisor_headings[] = {
 	    "sandboxrepl was built without libpython",			\
 	.headings = gvisor_headings, .what = "gVisor's user-space kernel.", \
 	.title = "gVisor", .about = "gVisor's runsc, a user-space kernel"
+#define BOUNDARY_ROW_MICROVM \
+	.guard = GUARD_KERNEL, .jail_option = true,			\
+	.model = MODEL_NEVER, .layers = SEQ(microvm_layers),		\
+	.refuses_at = LAYER_MICROVM, .rule = "microvm",		\
+	.contained_by = "the microVM", .tag = " (microVM)",		\
+	.inside_where = "the microVM",					\
+	.inside_host = "the host kernel never saw the call",		\
+	.needs_cpython = "the microVM runs CPython worlds, and this "	\
+	    "sandboxrepl was built without libpython",			\
+	.headings = microvm_headings,					\
+	.what = "a virtual machine with a kernel of its own.",		\
+	.title = "the microVM",						\
+	.about = "a QEMU microvm guest: a kernel of its own, KVM or "	\
+	    "emulated"
 
 static const struct boundary_row boundaries[BOUNDARY__COUNT] = {
 #define X(e, n, world) [BOUNDARY_##e] = { .id = BOUNDARY_##e, .name = n, \
@@ -93,6 +113,9 @@ static const struct boundary_row boundaries[BOUNDARY__COUNT] = {
 #define PATH_ROW_GVISOR							\
 	.kind = BOUNDARY_GVISOR, .named_only = true,			\
 	.adjective = "jailed", .title = "jail:gvisor", .heading = "JAIL"
+#define PATH_ROW_MICROVM						\
+	.kind = BOUNDARY_MICROVM, .named_only = true,			\
+	.adjective = "jailed", .title = "jail:microvm", .heading = "JAIL"
 
 static const struct path_row paths[PATH__COUNT] = {
 #define X(e, n) [PATH_##e] = { .id = PATH_##e, .name = n, PATH_ROW_##e },

@@ -45,7 +45,8 @@
 	X(NONE,   "none",   REPLICA)		\
 	X(POLICY, "policy", OFFLINE)		\
 	X(NS,     "ns",     JAIL)		\
-	X(GVISOR, "gvisor", GVISOR)
+	X(GVISOR, "gvisor", GVISOR)		\
+	X(MICROVM, "microvm", MICROVM)
 
 #define X_ENUM(e, name, world) BOUNDARY_##e,
 enum boundary { BOUNDARIES(X_ENUM) BOUNDARY__COUNT };

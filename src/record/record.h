@@ -30,7 +30,8 @@ struct sbuf;
 	X(UNSAFE,  "unsafe")			\
 	X(SANDBOX, "sandbox")			\
 	X(JAIL,    "jail")			\
-	X(GVISOR,  "jail:gvisor")
+	X(GVISOR,  "jail:gvisor")		\
+	X(MICROVM, "jail:microvm")
 
 /*
  * X(enum suffix, name in records, the word on screen, its colour, a
@@ -79,7 +80,8 @@ struct sbuf;
 	X(SECCOMP,     "seccomp",     "seccomp")		\
 	X(RLIMIT,      "rlimit",      "an rlimit")		\
 	X(TIMEOUT,     "timeout",     "the timeout")		\
-	X(GVISOR,      "gvisor",      "gVisor")
+	X(GVISOR,      "gvisor",      "gVisor")			\
+	X(MICROVM,     "microvm",     "the microVM")
 
 #define KINDS(X)				\
 	X(CODE,    "code")			\

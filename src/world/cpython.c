@@ -91,7 +91,9 @@ cpy_kill_world(struct cpy *c)
 	if (c->sock >= 0)
 		close(c->sock);
 	c->pidfd = c->sock = -1;
-	gvisor_reap(&c->gv);	/* (runsc is not the zygote's child) */
+	if (c->outside != NULL)	/* (its program is not the zygote's child) */
+		c->launch->reap(c->outside);
+	c->outside = NULL;
 	janitor_world_ended();	/* (its cgroup, once it is empty) */
 }
 
@@ -106,8 +108,8 @@ spawn(struct cpy *c, struct arena *a, char **err)
 
 	/* what the world leaves on disk goes, however the session ends */
 	(void)janitor_start();
-	if (c->kind == WORLD_KIND_GVISOR) {
-		/* runsc, not the zygote, starts it (gvisor.c) */
+	if (c->launch != NULL) {
+		/* runsc or QEMU, not the zygote, starts it */
 		char why[512] = "";
 		int sv[2];
 
@@ -116,14 +118,15 @@ spawn(struct cpy *c, struct arena *a, char **err)
 			*err = xasprintf("socketpair: %s", strerror(errno));
 			return false;
 		}
-		if (gvisor_spawn(sv[1], c->fail_at, &c->gv, &c->pidfd, why,
-		    sizeof why) == -1) {
-			*err = xasprintf("gVisor could not start: %s", why);
+		c->outside = c->launch->spawn(sv[1], c->fail_at, c->mem,
+		    &c->pidfd, why, sizeof why);
+		close(sv[1]);
+		if (c->outside == NULL) {
+			*err = xasprintf("%s could not start: %s",
+			    c->launch->name, why);
 			close(sv[0]);
-			close(sv[1]);
 			return false;
 		}
-		close(sv[1]);
 		c->sock = sv[0];
 		goto ready;
 	}
@@ -149,21 +152,16 @@ ready:
 		    world_step_name(r.refused_step),
 		    r.refused_detail[0] ? ": " : "", r.refused_detail,
 		    strerror(r.refused_err));
-	else if (c->kind == WORLD_KIND_GVISOR) {
-		/* what runsc said, once it has said it all */
+	else if (c->launch != NULL) {
+		/* what its program said, once it has said it all */
 		char why[512];
 
-		if (end == READ_LOST && c->gv.pid > 0) {
-			/* (it closed the socket: runsc is ending) */
-			while (waitpid(c->gv.pid, NULL, 0) == -1 &&
-			    errno == EINTR)
-				;
-			c->gv.pid = 0;
-		}
-		gvisor_failure(&c->gv, why, sizeof why);
-		*err = xasprintf("gVisor's sandbox %s during set-up%s%s",
-		    end == READ_TIMEOUT ? "did not answer" : "ended",
-		    why[0] ? ": runsc: " : "", why);
+		c->launch->failure(c->outside, end == READ_LOST, why,
+		    sizeof why);
+		*err = xasprintf("%s %s during set-up%s%s%s%s",
+		    c->launch->sandbox, end == READ_TIMEOUT ?
+		    "did not answer" : "ended", why[0] ? ": " : "",
+		    why[0] ? c->launch->says : "", why[0] ? ": " : "", why);
 	} else
 		*err = xasprintf("the world %s during set-up",
 		    end == READ_TIMEOUT ? "did not answer" : "ended");
@@ -541,12 +539,25 @@ const struct world_ops world_cpython_ops = {
 	.literals = cpy_literals,
 };
 
+static const struct world_launcher *const launchers[] = {
+#define X(e, name, container, launcher) launcher,
+	WORLD_KINDS(X)
+#undef X
+};
+
+const struct world_launcher *
+world_kind_launcher(int k)
+{
+	return (unsigned)k < WORLD_KIND__COUNT ? launchers[k] : NULL;
+}
+
 void *
 world_cpython_new(unsigned wall_ms, int fail_at, int kind)
 {
 	struct cpy *c = xcalloc(1, sizeof *c);
 
 	c->kind = kind;
+	c->launch = world_kind_launcher(kind);
 	c->sock = c->pidfd = -1;
 	c->net.fd = c->net.ctl = -1;
 	c->wall_ms = wall_ms ? wall_ms : WORLD_DEFAULT_WALL_MS;

@@ -1056,13 +1056,14 @@ static const struct { const char *event, *doing; } path_calls[] = {
 };
 
 /*
- * What a gVisor world's sandbox stopped: it has no network (runsc
- * --network=none), so what the code asked for reached nothing, whether
+ * What an outside kind's sandbox stopped (gVisor's, the microVM's): it
+ * has no network, so what the code asked for reached nothing, whether
  * it then raised or caught it: the first connection, else the first
  * datagram, lookup or request.
  */
 static void
-gvisor_refusal(const struct raw *r, struct arena *a, struct world_reply *out)
+outside_refusal(const struct world_launcher *l, const struct raw *r,
+    struct arena *a, struct world_reply *out)
 {
 	static const struct { const char *event, *doing; } net_calls[] = {
 		{ "socket.connect", "connecting to" },
@@ -1077,15 +1078,15 @@ gvisor_refusal(const struct raw *r, struct arena *a, struct world_reply *out)
 	for (k = 0; k < sizeof net_calls / sizeof net_calls[0]; k++)
 		for (i = 0; i < r->nevents; i++)
 			if (is_event(&r->events[i], net_calls[k].event)) {
-				out->refused = arena_printf(a, "the sandbox "
-				    "has no network (runsc --network=none): "
-				    "%s %s reached nothing", net_calls[k].doing,
+				out->refused = arena_printf(a, "%s: %s %s "
+				    "reached nothing", l->no_network,
+				    net_calls[k].doing,
 				    shown(a, arg(&r->events[i], is_event(
 				    &r->events[i], "socket.getaddrinfo") ||
 				    is_event(&r->events[i],
 				    "socket.gethostbyname") || is_event(
 				    &r->events[i], "urllib.Request") ? 0 : 1)));
-				out->layer = "gvisor";
+				out->layer = l->layer;
 				return;
 			}
 }
@@ -1096,8 +1097,8 @@ jail_refusal(const struct cpy *c, const struct raw *r, struct arena *a,
 {
 	size_t i;
 
-	if (c->kind == WORLD_KIND_GVISOR)
-		gvisor_refusal(r, a, out);
+	if (c->launch != NULL)
+		outside_refusal(c->launch, r, a, out);
 	if (c->kind != WORLD_KIND_JAIL)
 		return;
 	for (i = 0; i < r->nevents && out->refused == NULL; i++)
@@ -1148,11 +1149,12 @@ jail_intentions(const struct cpy *c, struct effects *e, size_t from)
 		else if (world_kind_contains(c->kind) &&
 		    strcmp(f->op, "exec") == 0 && strncmp(f->text,
 		    "could not start a process", 25) != 0) {
-			/* (in gVisor, its Sentry runs it, in its sandbox) */
+			/* (in gVisor, its Sentry runs it, in its sandbox;
+			 * in a microVM, the guest's kernel) */
 			f->category = NULL;
-			f->text = arena_printf(e->a, c->kind ==
-			    WORLD_KIND_GVISOR ? "ran %s inside gVisor's "
-			    "sandbox" : "tried to run %s", f->target);
+			f->text = c->launch != NULL ? arena_printf(e->a,
+			    "ran %s %s", f->target, c->launch->inside) :
+			    arena_printf(e->a, "tried to run %s", f->target);
 		} else if (strcmp(f->op, "send") == 0 ||
 		    strcmp(f->op, "connect") == 0) {
 			static const char *const verbs[][2] = {

@@ -75,7 +75,10 @@ struct cpy {
 		char	 buf[WW_MAX_LIVE + 1];
 	} pump;
 	struct fakenet	 net;		/* the reader of its captures */
-	struct gvisor_proc gv;		/* a gVisor world's runsc */
+	/* An outside kind's launcher (gVisor's, the microVM's) and the
+	 * state of its program, or NULL: the zygote's world. */
+	const struct world_launcher *launch;
+	void		*outside;
 	/* Connections already told, with the bytes they had then: one
 	 * left open is sent again as a snapshot after every input. */
 	struct { uint32_t conn; uint64_t bytes; } told[64];

@@ -61,8 +61,9 @@ cpy_interrupt_world(struct cpy *c, double *deadline)
 	if (!c->running || c->interrupted || !world_interrupt_pending())
 		return;
 	c->interrupted = true;
-	if (c->kind == WORLD_KIND_GVISOR)
-		gvisor_interrupt(&c->gv);	/* (runsc passes no signal) */
+	if (c->outside != NULL)
+		c->launch->interrupt(c->outside);	/* (no signal reaches
+							   it from here) */
 	else if (c->pidfd >= 0)
 		(void)syscall(__NR_pidfd_send_signal, c->pidfd,
 		    WORLD_INTERRUPT_SIGNAL, NULL, 0);

@@ -98,6 +98,8 @@ static const char *const ro_file_opts[] = { "bind", "ro", "nosuid", "nodev",
 /* the session's side                                                 */
 /* ---------------------------------------------------------------- */
 
+static void gvisor_reap(struct gvisor_proc *g);
+
 /*
  * runsc: SANDBOXREPL_RUNSC when set (a test or an unusual install names
  * it), else the first "runsc" on PATH.  false with why when there is
@@ -469,7 +471,7 @@ fork_runsc(int sock, int errfd, uid_t id, char *const *argv)
 	_exit(127);
 }
 
-int
+static int
 gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
     char *why, size_t n)
 {
@@ -597,7 +599,7 @@ fail:
 	return -1;
 }
 
-void
+static void
 gvisor_failure(const struct gvisor_proc *g, char *why, size_t n)
 {
 	char path[PATH_MAX], buf[2048], *line, *end;
@@ -632,7 +634,7 @@ gvisor_failure(const struct gvisor_proc *g, char *why, size_t n)
 	snprintf(why, n, "%s", line);
 }
 
-void
+static void
 gvisor_interrupt(struct gvisor_proc *g)
 {
 	static const int fds[3] = { -1, -1, -1 };	/* /dev/null */
@@ -669,7 +671,7 @@ gvisor_interrupt(struct gvisor_proc *g)
 		g->killer = pid;
 }
 
-void
+static void
 gvisor_reap(struct gvisor_proc *g)
 {
 	if (g->killer > 0)
@@ -694,6 +696,56 @@ gvisor_reap(struct gvisor_proc *g)
 		close(g->id_lock);
 	g->id_lock = -1;
 }
+
+/* The launcher's calls (world_int.h) on a gvisor_proc of the heap. */
+static void *
+launch_spawn(int sock, int fail_at, uint64_t mem, int *pidfd, char *why,
+    size_t n)
+{
+	struct gvisor_proc *g = xcalloc(1, sizeof *g);
+
+	(void)mem;	/* (make_spec gives the worker world_memory()) */
+	if (gvisor_spawn(sock, fail_at, g, pidfd, why, n) == -1) {
+		free(g);
+		return NULL;
+	}
+	return g;
+}
+
+static void
+launch_failure(void *st, bool ended, char *why, size_t n)
+{
+	struct gvisor_proc *g = st;
+
+	if (ended && g->pid > 0) {
+		/* (it closed the socket: runsc is ending) */
+		while (waitpid(g->pid, NULL, 0) == -1 && errno == EINTR)
+			;
+		g->pid = 0;
+	}
+	gvisor_failure(g, why, n);
+}
+
+static void
+launch_interrupt(void *st)
+{
+	gvisor_interrupt(st);		/* (runsc passes no signal) */
+}
+
+static void
+launch_reap(void *st)
+{
+	gvisor_reap(st);
+	free(st);
+}
+
+const struct world_launcher world_gvisor_launcher = {
+	.name = "gVisor", .sandbox = "gVisor's sandbox", .says = "runsc",
+	.layer = "gvisor", .no_network = "the sandbox has no network "
+	    "(runsc --network=none)", .inside = "inside gVisor's sandbox",
+	.spawn = launch_spawn, .failure = launch_failure,
+	.interrupt = launch_interrupt, .reap = launch_reap,
+};
 
 /* ---------------------------------------------------------------- */
 /* the worker, PID 1 inside the sandbox                               */

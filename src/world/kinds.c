@@ -39,7 +39,7 @@ world_engine_parse(const char *name, enum world_engine *out)
 }
 
 static const enum jail_container_id kind_containers[] = {
-#define X(e, name, container) JAIL_CONTAINER_##container,
+#define X(e, name, container, launcher) JAIL_CONTAINER_##container,
 	WORLD_KINDS(X)
 #undef X
 };
@@ -63,5 +63,6 @@ bool
 world_kind_contains(enum world_kind k)
 {
 	return k == WORLD_KIND_JAIL || k == WORLD_KIND_GVISOR ||
+	    k == WORLD_KIND_MICROVM ||
 	    k == WORLD_KIND_MODEL_JAIL;
 }

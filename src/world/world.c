@@ -18,6 +18,7 @@ world_worker_main(int argc, char **argv)
 {
 #ifdef HAVE_PYTHON
 	gvisor_worker_main(argc, argv);
+	microvm_worker_main(argc, argv);
 #else
 	(void)argc;
 	(void)argv;
@@ -143,6 +144,20 @@ const char *
 gvisor_memory_bound(void)
 {
 	return NULL;
+}
+
+enum microvm_accel
+microvm_accel(const char **why)
+{
+	if (why != NULL)
+		*why = "built without libpython";
+	return MICROVM_TCG;
+}
+
+const char *
+microvm_accel_words(void)
+{
+	return "tcg, emulated: slow";
 }
 #endif
 

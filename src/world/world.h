@@ -70,21 +70,26 @@ enum world_engine { WORLD_ENGINES(X_ENUM) WORLD_ENGINE__COUNT };
  *            the host kernel's namespaces: programs run and files change
  *            inside its sandbox, the host kernel never sees the code's
  *            calls, and there is no network
+ *   microvm  the jail path under --jail=microvm: the same CPython and
+ *            wire protocol in a QEMU microvm guest (microvm.c) with a
+ *            kernel of its own, KVM or emulated (TCG), no network device
  *   model-jail  the jail path under the model engine: the model
  *            evaluates each input in a fresh kernel jail of its own
  *            (modeljail.c, jailpath.h), its workspace a tmpfs holding the
  *            path's files
  * (A container row says its namespaces, root, network, filters and
- * limits.)
+ * limits.  The last column: the launcher of a kind whose world another
+ * program runs, world_int.h, or NULL: the zygote forks it.)
  */
-#define WORLD_KINDS(X)				\
-	X(REPLICA, "replica", REPLICA)		\
-	X(JAIL,    "jail",    JAIL_WORLD)	\
-	X(OFFLINE, "offline", OFFLINE)		\
-	X(GVISOR,  "gvisor",  GVISOR)		\
-	X(MODEL_JAIL, "model-jail", MODEL)
+#define WORLD_KINDS(X)						\
+	X(REPLICA, "replica", REPLICA, NULL)				\
+	X(JAIL,    "jail",    JAIL_WORLD, NULL)				\
+	X(OFFLINE, "offline", OFFLINE, NULL)				\
+	X(GVISOR,  "gvisor",  GVISOR, &world_gvisor_launcher)		\
+	X(MICROVM, "microvm", MICROVM, &world_microvm_launcher)	\
+	X(MODEL_JAIL, "model-jail", MODEL, NULL)
 
-#define X_ENUM(e, name, container) WORLD_KIND_##e,
+#define X_ENUM(e, name, container, launcher) WORLD_KIND_##e,
 enum world_kind { WORLD_KINDS(X_ENUM) WORLD_KIND__COUNT };
 #undef X_ENUM
 
@@ -281,7 +286,7 @@ bool world_kind_has_fakenet(enum world_kind k);
 /* What a world of kind k's container is (jail.h), or NULL out of range. */
 struct jail_container;
 const struct jail_container *world_kind_container(enum world_kind k);
-/* A kind whose world is a boundary (jail, gvisor): what the kernel under
+/* A kind whose world is a boundary (jail, gvisor, microvm): what the kernel under
  * it stops is contained, what happens inside is the sandbox's copy,
  * nothing is simulated. */
 bool world_kind_contains(enum world_kind k);
@@ -344,6 +349,17 @@ void world_zygote_start(void);
  * one; or NULL without libpython.
  */
 const char *gvisor_memory_bound(void);
+
+/*
+ * How a microVM world runs here, chosen once per process: KVM where
+ * /dev/kvm runs a guest, else TCG, QEMU's emulation (slow), *why (static)
+ * saying why.  microvm_accel_words: "kvm" or "tcg, emulated: slow", as
+ * every place that names the boundary says it.  Without libpython: TCG,
+ * "built without libpython".
+ */
+enum microvm_accel { MICROVM_TCG, MICROVM_KVM };
+enum microvm_accel microvm_accel(const char **why);
+const char *microvm_accel_words(void);
 
 extern const struct world_ops world_model_ops;
 

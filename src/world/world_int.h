@@ -132,13 +132,37 @@ void world_init_main(int sock, int capfd, int wsdir, pid_t interp)
     __attribute__((noreturn));
 
 /*
- * gvisor.c, the session's side: start a world of the gVisor kind whose
- * end of the socket is sock -- runsc running this program's worker mode
- * in an OCI bundle made for it.  0 with *pidfd (runsc's, to kill the
- * world) and g filled, or -1 with why (nothing left running).  After
- * the world is killed, gvisor_reap waits for runsc and removes the
- * bundle; gvisor_failure puts what runsc said (its stderr's last line)
- * in why, or "" when it said nothing.
+ * A world of an outside kind: run not by the zygote but by another
+ * program (world.h's WORLD_KINDS, its launcher column): gVisor's runsc
+ * (gvisor.c) or QEMU (microvm.c).  spawn starts one whose end of the
+ * wire is sock: its state (heap), and *pidfd the program's to kill the
+ * world; or NULL with why (nothing left running).  failure puts in why
+ * what the program or the guest last said ("" for nothing), waiting for
+ * it first when it ended; interrupt passes Ctrl-C on (world.h's
+ * world_interrupt) without waiting; reap, once the world was killed,
+ * waits for the program, removes what it left and frees the state.  Its
+ * words: name ("gVisor": "<name> could not start: ..."), sandbox
+ * ("gVisor's sandbox": "<sandbox> ended during set-up"), says (whose
+ * last words a failure gives), layer (the records' layer of what it
+ * stopped), no_network (why a connection reached nothing), inside (where
+ * a program the code ran ran).
+ */
+struct world_launcher {
+	const char	*name, *sandbox, *says, *layer, *no_network, *inside;
+	void	*(*spawn)(int sock, int fail_at, uint64_t mem, int *pidfd,
+		    char *why, size_t n);
+	void	 (*failure)(void *st, bool ended, char *why, size_t n);
+	void	 (*interrupt)(void *st);
+	void	 (*reap)(void *st);
+};
+extern const struct world_launcher world_gvisor_launcher;
+extern const struct world_launcher world_microvm_launcher;
+/* A kind's launcher, or NULL: the zygote forks its worlds. */
+const struct world_launcher *world_kind_launcher(int kind);
+/*
+ * gvisor.c: runsc running this program's worker mode in an OCI bundle
+ * made for the world (the bundle, the world's own id as root, runsc's
+ * state and the container's id).
  */
 struct gvisor_proc {
 	pid_t	 pid;		/* runsc, or 0 */
@@ -152,14 +176,19 @@ struct gvisor_proc {
 	char	*id;		/* and the container's id (heap) */
 	pid_t	 killer;	/* a runsc kill under way, or 0 */
 };
-/* Ctrl-C inside gVisor (world.h's world_interrupt): runsc kill sends
- * WORLD_INTERRUPT_SIGNAL to the sandbox's PID 1, which passes SIGINT to
- * the interpreter's group as in the other worlds.  Does not wait. */
-void gvisor_interrupt(struct gvisor_proc *g);
-int gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
-    char *why, size_t n);
-void gvisor_failure(const struct gvisor_proc *g, char *why, size_t n);
-void gvisor_reap(struct gvisor_proc *g);
+/*
+ * microvm.c: QEMU booting the guest (its bundle: this program shared
+ * with the guest, console.log; as root the world's own id; the
+ * interrupt port's socket).
+ */
+struct microvm_proc {
+	pid_t	 pid;		/* QEMU, or 0 */
+	char	*dir;		/* the bundle (heap), or NULL */
+	int	 id_lock;	/* as gvisor_proc's */
+	uid_t	 uid;		/* the id QEMU runs as (0: the caller) */
+	int	 irq;		/* the interrupt port's socket, or -1 */
+	bool	 kvm;		/* KVM, else TCG */
+};
 /*
  * janitor.c, in the session: start the process that removes what the
  * session's worlds leave on disk once the session is gone, however it
@@ -171,11 +200,13 @@ int janitor_start(void);
 void janitor_bundle(const char *dir);
 void janitor_bundle_gone(const char *dir);
 void janitor_world_ended(void);
-/* gvisor.c, first thing in main (world_worker_main): argv[1] is this
- * flag and the process is PID 1 of a sandbox: be the worker, never
- * return.  Otherwise return. */
+/* gvisor.c and microvm.c, first thing in main (world_worker_main):
+ * argv[1] is the flag and the process is PID 1 of a sandbox or a guest:
+ * be the worker, never return.  Otherwise return. */
 #define GVISOR_WORKER_FLAG	"--gvisor-worker"
+#define MICROVM_WORKER_FLAG	"--microvm-worker"
 void gvisor_worker_main(int argc, char **argv);
+void microvm_worker_main(int argc, char **argv);
 
 /* pyrun.c, in the zygote: install the audit hook and initialise CPython
  * once.  0, or -1 with why. */
