@@ -143,7 +143,9 @@ spawn(struct cpy *c, struct arena *a, char **err)
 	fakenet_attach(&c->net, cap_rd, ctl_wr);
 	c->sock = sock;
 ready:
-	end = cpy_read_reply(c, clock_ms() + BUILD_MS, a, &r);
+	end = cpy_read_reply(c, clock_ms() + (c->launch != NULL &&
+	    c->launch->build_ms != NULL ? c->launch->build_ms() : BUILD_MS),
+	    a, &r);
 	cpy_raw_free(&r);
 	if (end == READ_OK && r.ready)
 		return true;

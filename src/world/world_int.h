@@ -149,6 +149,9 @@ void world_init_main(int sock, int capfd, int wsdir, pid_t interp)
  */
 struct world_launcher {
 	const char	*name, *sandbox, *says, *layer, *no_network, *inside;
+	/* How long its set-up may take, ms (0: a zygote world's): a
+	 * boot under emulation takes seconds. */
+	unsigned	(*build_ms)(void);
 	void	*(*spawn)(int sock, int fail_at, uint64_t mem, int *pidfd,
 		    char *why, size_t n);
 	void	 (*failure)(void *st, bool ended, char *why, size_t n);
