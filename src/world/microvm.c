@@ -871,6 +871,7 @@ const struct world_launcher world_microvm_launcher = {
 	.name = "the microVM", .sandbox = "the microVM", .says = "its console",
 	.layer = "microvm", .no_network = "the microVM has no network device",
 	.inside = "inside the microVM", .build_ms = launch_build_ms,
+	.detail = microvm_accel_words,
 	.spawn = launch_spawn, .failure = launch_failure,
 	.interrupt = launch_interrupt, .reap = launch_reap,
 };
