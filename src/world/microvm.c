@@ -354,6 +354,32 @@ find_images(char *dir, size_t n, char *why, size_t wn)
 	return false;
 }
 
+bool
+microvm_found(char *buf, size_t n)
+{
+	char qemu[PATH_MAX], images[PATH_MAX];
+
+	if (!find_qemu(qemu, sizeof qemu, buf, n) ||
+	    !find_images(images, sizeof images, buf, n))
+		return false;
+	snprintf(buf, n, "%s, its guest kernel and initramfs in %s", qemu,
+	    images);
+	return true;
+}
+
+const char *
+microvm_memory_bound(void)
+{
+	static char text[256];
+
+	snprintf(text, sizeof text, "the guest's memory, %llu MiB, by QEMU "
+	    "(-m); inside, every world's rlimits and the wall clock per "
+	    "input%s", (unsigned long long)(MICROVM_MEM_BYTES >> 20),
+	    geteuid() == 0 ? "; as root, QEMU under an id of its own in a "
+	    "memory cgroup where the machine gives one" : "");
+	return text;
+}
+
 static int
 rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
