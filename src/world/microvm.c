@@ -544,7 +544,13 @@ fork_qemu(int sock, int irq, int errfd, struct qemu_child *q,
 	}
 	if (qemu_confine(q) == -1)
 		_exit(127);
-	execv(argv[0], argv);
+	{
+		/* (nothing of the session's environment: QEMU needs none) */
+		char *const env[] = { (char *)"PATH=/usr/bin:/bin",
+		    (char *)"LANG=C.UTF-8", NULL };
+
+		execve(argv[0], argv, env);
+	}
 	dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
 	_exit(127);
 }
