@@ -638,6 +638,11 @@ static const enum doctor_check_id world_needs[] = {
 static const enum doctor_check_id jail_needs[] = {
 	DOCTOR_USERNS, DOCTOR_LANDLOCK, DOCTOR_SECCOMP, DOCTOR_CGROUP,
 };
+/* (QEMU is confined in a user namespace and by Landlock; its guest runs
+ * this program's CPython) */
+static const enum doctor_check_id microvm_needs[] = {
+	DOCTOR_USERNS, DOCTOR_LANDLOCK, DOCTOR_CPYTHON,
+};
 
 /* What the checks found, for the paths' diagnoses: why each kind of
  * world (or the model's kernel jail) cannot be built here, or NULL. */
@@ -721,12 +726,14 @@ static void
 diagnose_microvm(const struct doctor_report *r, const struct found *f,
     struct doctor_path *p)
 {
+	const char *why = first_reason(r, microvm_needs, 3);
 	char *err;
 
-	(void)r;
-	if (f->noqemu != NULL) {
+	if (why == NULL)
+		why = f->noqemu;
+	if (why != NULL) {
 		set_path(p, false, false, WORLD_ENGINE_CPYTHON,
-		    xasprintf("cannot run (%s)", f->noqemu));
+		    xasprintf("cannot run (%s)", why));
 		return;
 	}
 	if (!p->asked) {
