@@ -80,6 +80,21 @@ lone_escape(void)
 	return false;
 }
 
+/* Is a path's world booting ahead and not up yet? */
+static bool
+booting(void)
+{
+	double secs;
+	bool ready;
+	int p;
+
+	for (p = 0; p < PATH__COUNT; p++)
+		if (session_booting(U->s, (enum path_id)p, &secs, &ready) &&
+		    !ready)
+			return true;
+	return false;
+}
+
 /* Block for one byte for readline; resizes and the help overlay are
  * handled here, before readline sees anything. */
 static int
@@ -89,9 +104,21 @@ getc_hook(FILE *f)
 	(void)f;
 	progress_end();
 	for (;;) {
-		int c = wgetch(pad);
+		/* (a world booting ahead: its seconds tick, twice a second,
+		 * until it is up) */
+		bool ticking = booting();
+		int c;
+
+		wtimeout(pad, ticking ? 500 : -1);
+		errno = 0;
+		c = wgetch(pad);
+		wtimeout(pad, -1);
 		if (c == KEY_RESIZE) {
 			H->resize(U);
+			continue;
+		}
+		if (c == ERR && ticking && errno != EINTR) {
+			H->redraw(U);
 			continue;
 		}
 		if (c == ERR) {

@@ -58,6 +58,7 @@ do_reset(struct ui *u, const char *arg)
 		return;
 	}
 	session_reset(u->s, true);
+	session_prestart(u->s);
 	model_clear(&u->m);
 	message_set(u, "reset: the essay's files and names again");
 }
@@ -138,6 +139,7 @@ do_paths(struct ui *u, const char *arg)
 		return;
 	}
 	session_set_paths(u->s, mask);
+	session_prestart(u->s);
 	message_set(u, "paths: %s", arg);
 }
 
@@ -229,6 +231,7 @@ do_jail(struct ui *u, const char *arg)
 		return;
 	}
 	session_set_jail(u->s, b);
+	session_prestart(u->s);
 	message_set(u, "jail: %s (a new jail world: its names are "
 	    "forgotten, its files kept)", boundary_name(b));
 }

@@ -115,6 +115,28 @@ controls(const struct ui *u, enum path_id p, int width, char *buf,
 	return alt[i];
 }
 
+/*
+ * A world booting ahead (a microVM, while the welcome is read): "booting
+ * 6s (tcg, emulated: slow)", then "up in 11s" until its first input.
+ * Its width, or 0 for nothing.
+ */
+static int
+boot_state(const struct ui *u, enum path_id p, char *buf, size_t size)
+{
+	const char *words = session_boundary_words(u->s, p);
+	const char *how = strchr(words, '(');
+	double secs;
+	bool ready;
+	int n;
+
+	if (!session_booting(u->s, p, &secs, &ready))
+		return 0;
+	n = ready ? snprintf(buf, size, "up in %.0fs", secs) :
+	    snprintf(buf, size, "booting %.0fs%s%s", secs, how ? " " : "",
+	    how ? how : "");
+	return n > 0 && (size_t)n < size ? n : 0;
+}
+
 static int
 strip_attr(const struct ui *u, enum strip_mark m)
 {
@@ -811,8 +833,15 @@ draw(struct ui *u, struct rect r, enum path_id p)
 		    r.w >= 60 ? 30 : r.w / 2;
 		struct rect h = { r.y, r.x, 1, r.w - gw };
 		struct rect g = { r.y, r.x + r.w - gw + 1, 1, gw - 1 };
+		char boot[64];
+		int bw = boot_state(u, p, boot, sizeof boot);
+
 		draw_text(h, 0, 1, draw_attr(u, UC_TITLE),
-		    controls(u, p, h.w - 2, buf, sizeof buf));
+		    controls(u, p, h.w - 2 - (bw > 0 ? bw + 1 : 0), buf,
+		    sizeof buf));
+		if (bw > 0 && bw + 2 < h.w)
+			draw_text(h, 0, h.w - bw - 1, draw_attr(u, UC_TITLE) |
+			    A_BOLD, boot);
 		/* A column scrolled on its own (F3) is marked. */
 		if (u->scroll_each && p == focus_column(u) &&
 		    session_paths(u->s) != PATH_BIT(p))

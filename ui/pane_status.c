@@ -16,7 +16,7 @@ static void
 draw(struct ui *u, struct rect r, enum path_id unused)
 {
 	const struct policy *pol = session_policy(u->s);
-	char buf[256], paths[64] = "", step[48] = "";
+	char buf[320], paths[64] = "", step[48] = "", how[96];
 	unsigned mask = session_paths(u->s);
 	/* the path without a boundary: the engine it runs ("unsafe:
 	 * cpython") */
@@ -35,17 +35,31 @@ draw(struct ui *u, struct rect r, enum path_id unused)
 	/* a scenario playing: where it is, first, so that it is never cut */
 	if (play_progress(u, &cur, &total))
 		snprintf(step, sizeof step, " step %zu of %zu |", cur, total);
+	/* A boundary whose run varies says how it runs here ("jail:microvm:
+	 * tcg, emulated: slow") */
+	for (p = 0, how[0] = '\0'; p < PATH__COUNT; p++) {
+		const char *w = session_boundary_words(u->s, (enum path_id)p),
+		    *open = strchr(w, '(');
+		size_t hl = strlen(how);
+
+		if ((mask & PATH_BIT(p)) && open != NULL)
+			snprintf(how + hl, sizeof how - hl, " | %s: %.*s",
+			    record_path_name((enum path_id)p),
+			    (int)strcspn(open + 1, ")"), open + 1);
+	}
 	/* The budget counts inputs (see the gauge); the word goes when
-	 * the line would not fit. */
-	for (k = 0; k < 2; k++) {
-		snprintf(buf, sizeof buf, "%s%s %s %s | budget %u/%u%s | "
-		    "paths %s | %s: %s", r.w >= 100 ? " sandboxrepl |" : "",
+	 * the line would not fit, then the paths' list (their columns name
+	 * them). */
+	for (k = 0; k < 3; k++) {
+		snprintf(buf, sizeof buf, "%s%s %s %s | budget %u/%u%s%s%s | "
+		    "%s: %s%s", r.w >= 100 ? " sandboxrepl |" : "",
 		    step, play_policies(u) ? "policies" : "policy",
 		    play_policies(u) ? play_policies(u) : pol ? pol->name :
 		    "?", session_budget_used(u->s, path_policy()),
 		    session_budget_limit(u->s, path_policy()),
-		    k == 0 ? " inputs" : "", paths, record_path_name(bare),
-		    session_engine(u->s, bare));
+		    k == 0 ? " inputs" : "", k < 2 ? " | paths " : "",
+		    k < 2 ? paths : "", record_path_name(bare),
+		    session_engine(u->s, bare), how);
 		if ((int)strlen(buf) <= r.w)
 			break;
 	}

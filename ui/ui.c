@@ -339,6 +339,9 @@ ui_run(struct session *s, const struct ui_opts *o)
 	input_init(&u, &hooks, o->no_history);
 	progress_init(&u);
 	catch_signals();
+	/* a world that boots (a microVM) starts now, while the welcome is
+	 * read; its column counts the seconds */
+	session_prestart(s);
 	if (o->play != NULL) {	/* --play FILE: straight into it */
 		ui_redraw(&u);
 		play_start(&u, o->play);

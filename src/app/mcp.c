@@ -380,7 +380,7 @@ static json_t *
 output_schema(void)
 {
 	static const char *const nullable[] = { "rule", "reason", "result",
-	    "truncated", "label", "source", "engine", NULL };
+	    "truncated", "label", "source", "engine", "boundary", NULL };
 	json_t *props = json_object(), *req = json_array(), *v;
 	const char *const *k;
 	const char *key;

@@ -175,6 +175,7 @@ record_to_json(const struct record *r)
 	json_object_set_new(o, "label", jstr(r->label));
 	json_object_set_new(o, "source", jstr(r->source));
 	json_object_set_new(o, "engine", jstr(r->engine));
+	json_object_set_new(o, "boundary", jstr(r->boundary));
 	json_object_set_new(o, "line", jstr(r->line));
 	return o;
 }

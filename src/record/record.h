@@ -234,6 +234,10 @@ struct record {
 	const char	*source;	/* "user", "scenario", "agent" */
 	const char	*engine;	/* what ran the code: "cpython" or
 					   "model" (world.h) */
+	const char	*boundary;	/* the boundary in force: its kind's
+					   name, and how it runs where that
+					   varies ("microvm (kvm)"); NULL on
+					   a record of no path's */
 	const char	*filter;	/* the code filter the allowlist layer
 					   is on screen: "dunder filter",
 					   "blocklist" under the weak policies

@@ -131,6 +131,7 @@ records_finish(struct step *st, const char *input, size_t len,
 		r->filter = strcmp(f, "allowlist") == 0 ? NULL :
 		    arena_strdup(st->a, f);
 	}
+	r->boundary = session_boundary_words(st->s, st->path);
 	/* (a scenario's label too says gVisor's jail: the kind's tag) */
 	r->label = label ? arena_printf(st->a, "%s%s", label, st->kind->tag) :
 	    arena_printf(st->a, "%s %s%s", path_row(st->path)->adjective,

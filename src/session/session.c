@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "interp/builtins.h"
@@ -433,6 +434,36 @@ session_engine(const struct session *s, enum path_id p)
 	if (w == NULL && session_boundary(s, p)->model == MODEL_IN_PROCESS)
 		return world_engine_name(WORLD_ENGINE_MODEL);
 	return w != NULL ? world_engine_name(w->ops->engine) : NULL;
+}
+
+const char *
+session_boundary_words(const struct session *s, enum path_id p)
+{
+	static char words[BOUNDARY__COUNT][64];
+	const struct boundary_row *b = session_boundary(s, p);
+	const char *d = world_kind_detail(boundary_worlds[b->id]);
+
+	if (d == NULL)
+		return b->name;
+	snprintf(words[b->id], sizeof words[b->id], "%s (%s)", b->name, d);
+	return words[b->id];
+}
+
+void
+session_prestart(struct session *s)
+{
+	size_t p;
+
+	for (p = 0; p < PATH__COUNT; p++)
+		if (s->enabled & PATH_BIT(p))
+			world_prestart(s->paths[p].world);
+}
+
+bool
+session_booting(const struct session *s, enum path_id p, double *secs,
+    bool *ready)
+{
+	return world_booting(s->paths[p].world, secs, ready);
 }
 
 void

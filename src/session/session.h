@@ -153,6 +153,19 @@ unsigned session_budget_limit(const struct session *s, enum path_id p);
  * (policy_runs_in_world) where worlds are used, else "model": its own
  * evaluator. */
 const char *session_engine(const struct session *s, enum path_id p);
+/* The boundary in force on path p as the records and the status line
+ * name it: its kind's name, and how its world runs where that varies --
+ * "ns", "microvm (tcg, emulated: slow)" (static or the session's, valid
+ * until the session goes). */
+const char *session_boundary_words(const struct session *s, enum path_id p);
+/* Start every enabled path's world that takes seconds to start (a
+ * microVM boots) now, while the user reads: its first input waits only
+ * for what is left (world.h's world_prestart). */
+void session_prestart(struct session *s);
+/* While path p's world boots ahead: true, with *secs since it began and
+ * *ready once it is up. */
+bool session_booting(const struct session *s, enum path_id p, double *secs,
+    bool *ready);
 /* The names path p's world binds (sorted; valid until the next input),
  * or NULL when its namespace (session_ns) holds them. */
 const char *const *session_world_names(const struct session *s,

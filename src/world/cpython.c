@@ -97,6 +97,31 @@ cpy_kill_world(struct cpy *c)
 	janitor_world_ended();	/* (its cgroup, once it is empty) */
 }
 
+/* Start an outside kind's world (its launcher's program) and return:
+ * c->sock and c->outside, or c->boot_err saying why not. */
+static void
+launch(struct cpy *c)
+{
+	char why[512] = "";
+	int sv[2];
+
+	c->booted_at = clock_ms();
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1) {
+		c->boot_err = xasprintf("socketpair: %s", strerror(errno));
+		return;
+	}
+	c->outside = c->launch->spawn(sv[1], c->fail_at, c->mem, &c->pidfd,
+	    why, sizeof why);
+	close(sv[1]);
+	if (c->outside == NULL) {
+		c->boot_err = xasprintf("%s could not start: %s",
+		    c->launch->name, why);
+		close(sv[0]);
+		return;
+	}
+	c->sock = sv[0];
+}
+
 /* Ask the zygote for a world and wait until it is ready. */
 static bool
 spawn(struct cpy *c, struct arena *a, char **err)
@@ -109,25 +134,17 @@ spawn(struct cpy *c, struct arena *a, char **err)
 	/* what the world leaves on disk goes, however the session ends */
 	(void)janitor_start();
 	if (c->launch != NULL) {
-		/* runsc or QEMU, not the zygote, starts it */
-		char why[512] = "";
-		int sv[2];
-
-		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) ==
-		    -1) {
-			*err = xasprintf("socketpair: %s", strerror(errno));
+		/* runsc or QEMU, not the zygote, starts it: now, or it was
+		 * started ahead (cpy_prestart), its set-up's clock running
+		 * since then */
+		if (c->outside == NULL && c->boot_err == NULL)
+			launch(c);
+		if (c->boot_err != NULL) {
+			*err = c->boot_err;
+			c->boot_err = NULL;
+			c->booted_at = 0;
 			return false;
 		}
-		c->outside = c->launch->spawn(sv[1], c->fail_at, c->mem,
-		    &c->pidfd, why, sizeof why);
-		close(sv[1]);
-		if (c->outside == NULL) {
-			*err = xasprintf("%s could not start: %s",
-			    c->launch->name, why);
-			close(sv[0]);
-			return false;
-		}
-		c->sock = sv[0];
 		goto ready;
 	}
 	/* the world's socket, and the fake internet's capture and sync
@@ -143,9 +160,10 @@ spawn(struct cpy *c, struct arena *a, char **err)
 	fakenet_attach(&c->net, cap_rd, ctl_wr);
 	c->sock = sock;
 ready:
-	end = cpy_read_reply(c, clock_ms() + (c->launch != NULL &&
-	    c->launch->build_ms != NULL ? c->launch->build_ms() : BUILD_MS),
-	    a, &r);
+	end = cpy_read_reply(c, (c->booted_at > 0 ? c->booted_at :
+	    clock_ms()) + (c->launch != NULL && c->launch->build_ms != NULL ?
+	    c->launch->build_ms() : BUILD_MS), a, &r);
+	c->booted_at = 0;
 	cpy_raw_free(&r);
 	if (end == READ_OK && r.ready)
 		return true;
@@ -505,7 +523,37 @@ cpy_destroy(struct world *w)
 	free(c->env);
 	free(c->setup);
 	cpy_free_names(c);
+	free(c->boot_err);
 	free(c);
+}
+
+/* Boot an outside kind's world ahead of its build (world.h's
+ * world_prestart): janitor first, as spawn() does. */
+static void
+cpy_prestart(struct world *w)
+{
+	struct cpy *c = w->impl;
+
+	if (c->launch == NULL || c->outside != NULL || c->boot_err != NULL ||
+	    c->sock >= 0)
+		return;
+	(void)janitor_start();
+	launch(c);
+}
+
+static bool
+cpy_booting(const struct world *w, double *secs, bool *ready)
+{
+	const struct cpy *c = w->impl;
+	struct pollfd pfd = { c->sock, POLLIN, 0 };
+
+	if (c->booted_at <= 0 || (c->outside == NULL && c->boot_err == NULL))
+		return false;
+	*secs = (clock_ms() - c->booted_at) / 1000.0;
+	/* (up, or it failed: what it said waits on the wire, or it is
+	 * gone; either way the build will say) */
+	*ready = c->boot_err != NULL || poll(&pfd, 1, 0) > 0;
+	return true;
 }
 
 static const char *const *
@@ -539,6 +587,8 @@ const struct world_ops world_cpython_ops = {
 	.destroy = cpy_destroy,
 	.names = cpy_names,
 	.literals = cpy_literals,
+	.prestart = cpy_prestart,
+	.booting = cpy_booting,
 };
 
 static const struct world_launcher *const launchers[] = {

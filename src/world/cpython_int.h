@@ -79,6 +79,10 @@ struct cpy {
 	 * state of its program, or NULL: the zygote's world. */
 	const struct world_launcher *launch;
 	void		*outside;
+	/* Its boot started ahead (cpy_prestart): when, or 0; and why that
+	 * start failed (heap), for the build to say, or NULL. */
+	double		 booted_at;
+	char		*boot_err;
 	/* Connections already told, with the bytes they had then: one
 	 * left open is sent again as a snapshot after every input. */
 	struct { uint32_t conn; uint64_t bytes; } told[64];

@@ -594,6 +594,23 @@ arg(struct qemu_argv *q, const char *fmt, ...)
 	q->used += (size_t)len + 1;
 }
 
+/* The host's CPU clock in kHz (its TSC's rate, near enough), from
+ * /proc/cpuinfo; 2 GHz where it says nothing. */
+static unsigned
+host_khz(void)
+{
+	char line[256];
+	double mhz = 0;
+	FILE *f = fopen("/proc/cpuinfo", "re");
+
+	while (f != NULL && mhz <= 0 && fgets(line, sizeof line, f) != NULL)
+		if (strncmp(line, "cpu MHz", 7) == 0 && strchr(line, ':'))
+			mhz = strtod(strchr(line, ':') + 1, NULL);
+	if (f != NULL)
+		fclose(f);
+	return mhz >= 100 && mhz < 100000 ? (unsigned)(mhz * 1000) : 2000000;
+}
+
 static void
 qemu_args(struct qemu_argv *q, const char *qemu, const char *images,
     const char *bundle, bool kvm, int fail_at, uint64_t mem)
@@ -603,7 +620,8 @@ qemu_args(struct qemu_argv *q, const char *qemu, const char *images,
 	arg(q, "-name");
 	arg(q, "sandboxrepl-world");
 	arg(q, "-M");
-	arg(q, "microvm,x-option-roms=off,rtc=off");
+	arg(q, "microvm,x-option-roms=off");	/* (its RTC: the guest's clock
+						   is the host's time) */
 	arg(q, "-accel");
 	arg(q, "%s", kvm ? "kvm" : "tcg");
 	arg(q, "-cpu");
@@ -624,8 +642,16 @@ qemu_args(struct qemu_argv *q, const char *qemu, const char *images,
 	arg(q, "-initrd");
 	arg(q, "%s/%s", images, INITRD_NAME);
 	arg(q, "-append");
-	arg(q, "console=ttyS0 quiet panic=-1 -- %s %d %llu",
-	    MICROVM_WORKER_FLAG, fail_at, (unsigned long long)mem);
+	/* Under TCG the guest's kernel cannot calibrate its TSC against a
+	 * PIT that a loaded host emulates late, and hangs early in boot:
+	 * it is told the TSC's rate, which under TCG is the host's. */
+	if (kvm)
+		arg(q, "console=ttyS0 quiet panic=-1 -- %s %d %llu",
+		    MICROVM_WORKER_FLAG, fail_at, (unsigned long long)mem);
+	else
+		arg(q, "console=ttyS0 quiet panic=-1 tsc_early_khz=%u "
+		    "tsc=reliable no_timer_check -- %s %d %llu", host_khz(),
+		    MICROVM_WORKER_FLAG, fail_at, (unsigned long long)mem);
 	/* the console: console.log, descriptor 4 (opened by no path:
 	 * Landlock grants QEMU none to write) */
 	arg(q, "-add-fd");
@@ -871,6 +897,7 @@ const struct world_launcher world_microvm_launcher = {
 	.name = "the microVM", .sandbox = "the microVM", .says = "its console",
 	.layer = "microvm", .no_network = "the microVM has no network device",
 	.inside = "inside the microVM", .build_ms = launch_build_ms,
+	.detail = microvm_accel_words,
 	.spawn = launch_spawn, .failure = launch_failure,
 	.interrupt = launch_interrupt, .reap = launch_reap,
 };

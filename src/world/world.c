@@ -76,6 +76,35 @@ world_build(struct world *w, const struct world_seed *seed, char **err)
 }
 
 void
+world_prestart(struct world *w)
+{
+	if (w != NULL && !w->built && w->ops->prestart != NULL)
+		w->ops->prestart(w);
+}
+
+bool
+world_booting(const struct world *w, double *secs, bool *ready)
+{
+	*secs = 0;
+	*ready = false;
+	return w != NULL && !w->built && w->ops->booting != NULL &&
+	    w->ops->booting(w, secs, ready);
+}
+
+const char *
+world_kind_detail(enum world_kind k)
+{
+#ifdef HAVE_PYTHON
+	const struct world_launcher *l = world_kind_launcher(k);
+
+	return l != NULL && l->detail != NULL ? l->detail() : NULL;
+#else
+	(void)k;
+	return NULL;
+#endif
+}
+
+void
 world_run(struct world *w, const struct world_input *in,
     struct world_reply *out)
 {

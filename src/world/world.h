@@ -226,6 +226,10 @@ struct world_ops {
 	 * with literals, as 2 * *n strings: name, its repr, ...  (owned
 	 * by the world, valid until its next run), or NULL. */
 	const char *const *(*literals)(const struct world *w, size_t *n);
+	/* Start its set-up now and return (optional): see world_prestart. */
+	void	(*prestart)(struct world *w);
+	/* See world_booting (optional). */
+	bool	(*booting)(const struct world *w, double *secs, bool *ready);
 };
 
 struct world {
@@ -303,6 +307,20 @@ void world_worker_main(int argc, char **argv);
 void world_free(struct world *w);
 
 bool world_build(struct world *w, const struct world_seed *seed, char **err);
+/*
+ * Start w's set-up now and return, for a world that takes seconds to
+ * start (a microVM boots): the world_build() that follows waits only for
+ * what is left, its time limit counted from here, and says why when the
+ * start failed.  A no-op for a world built already or whose kind starts
+ * at once.  world_booting: true while w was started ahead and is not
+ * built, with *secs since it began and *ready once it is up (or has
+ * failed: the build says how).
+ */
+void world_prestart(struct world *w);
+bool world_booting(const struct world *w, double *secs, bool *ready);
+/* How a world of kind k runs here where that varies, in words (static:
+ * "tcg, emulated: slow"), or NULL: a microVM under KVM or TCG. */
+const char *world_kind_detail(enum world_kind k);
 void world_run(struct world *w, const struct world_input *in,
     struct world_reply *out);
 /* Start in on w (a built world whose ops can: true) for the

@@ -152,6 +152,9 @@ struct world_launcher {
 	/* How long its set-up may take, ms (0: a zygote world's): a
 	 * boot under emulation takes seconds. */
 	unsigned	(*build_ms)(void);
+	/* How it runs here, in words (world.h's world_kind_detail), or
+	 * NULL. */
+	const char	*(*detail)(void);
 	void	*(*spawn)(int sock, int fail_at, uint64_t mem, int *pidfd,
 		    char *why, size_t n);
 	void	 (*failure)(void *st, bool ended, char *why, size_t n);
