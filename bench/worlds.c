@@ -126,6 +126,8 @@ fmt(char *b, size_t n, double s)
 {
 	if (isnan(s))
 		snprintf(b, n, "—");
+	else if (s >= 1)
+		snprintf(b, n, "%.2f s", s);
 	else if (s < 1e-3)
 		snprintf(b, n, "%.0f µs", s * 1e6);
 	else
