@@ -25,7 +25,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -34,7 +33,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <linux/kvm.h>
 #include <linux/seccomp.h>
 #include <jansson.h>
 
@@ -490,26 +488,40 @@ check_gvisor(struct doctor_check *c, char **gworld)
 static void
 check_kvm(struct doctor_check *c)
 {
-	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
-	int api;
+	const char *why;
 
-	if (fd == -1 && errno == ENOENT)
-		set(c, DOCTOR_STATE_NOTE, xstrdup("no /dev/kvm"),
-		    xstrdup("no KVM"), xstrdup("a machine with virtualisation "
-		    "enabled (nested, in a VM) and the kvm module loaded"));
-	else if (fd == -1)
-		set(c, DOCTOR_STATE_NOTE, xasprintf("/dev/kvm does not open "
-		    "(%s)", strerror(errno)), xstrdup("KVM is not usable"),
-		    xstrdup("add the user to the kvm group"));
-	else if ((api = ioctl(fd, KVM_GET_API_VERSION, 0)) != KVM_API_VERSION)
-		set(c, DOCTOR_STATE_NOTE, xasprintf("/dev/kvm opens, but its "
-		    "API version is %d, not %d", api, KVM_API_VERSION),
-		    xstrdup("KVM is not usable"), NULL);
+	if (microvm_accel(&why) == MICROVM_KVM)
+		set(c, DOCTOR_STATE_OK, xasprintf("%s: a microVM runs on KVM",
+		    why), NULL, NULL);
 	else
-		set(c, DOCTOR_STATE_OK, xasprintf("/dev/kvm opens (KVM API "
-		    "%d): a guest can use it", api), NULL, NULL);
-	if (fd >= 0)
-		close(fd);
+		set(c, DOCTOR_STATE_NOTE, xasprintf("%s: a microVM runs under "
+		    "TCG, QEMU's emulation (slow: seconds to boot)", why),
+		    xstrdup("no usable KVM"), xstrdup("a machine with "
+		    "virtualisation enabled (nested, in a VM), the kvm module "
+		    "loaded and the user in the kvm group"));
+}
+
+/*
+ * QEMU and the guest's images, for the microVM jail (--jail=microvm,
+ * the jail:microvm path): a NOTE when missing, since only a session
+ * that asks for a microVM needs them.  A guest is booted only for a
+ * path that asks for one (diagnose_microvm): it takes seconds.
+ */
+static void
+check_qemu(struct doctor_check *c, char **missing)
+{
+	char where[512];
+
+	*missing = NULL;
+	if (microvm_found(where, sizeof where))
+		set(c, DOCTOR_STATE_OK, xstrdup(where), NULL, NULL);
+	else {
+		*missing = xstrdup(where);
+		set(c, DOCTOR_STATE_NOTE, xstrdup(where), xstrdup("no microVM"),
+		    xstrdup("for a microVM jail, install qemu-system-x86 and "
+		    "the guest's images (tools/microvm-kernel, then make; or "
+		    "the .deb)"));
+	}
 }
 
 /* ---- the model's kernel jail ---- */
@@ -631,7 +643,7 @@ static const enum doctor_check_id jail_needs[] = {
  * world (or the model's kernel jail) cannot be built here, or NULL. */
 struct found {
 	bool	 cpy;		/* CPython was asked for */
-	char	*replica, *jailworld, *kjail, *gworld;
+	char	*replica, *jailworld, *kjail, *gworld, *noqemu;
 };
 
 /* No boundary (unsafe): a replica world, or the model in-process. */
@@ -700,6 +712,47 @@ diagnose_gvisor(const struct doctor_report *r, const struct found *f,
 	else
 		set_path(p, false, false, WORLD_ENGINE_CPYTHON,
 		    xasprintf("cannot run (%s)", f->gworld));
+}
+
+/* The microVM (jail:microvm): a guest booted and answering, or nothing
+ * (never weaker).  Booted only when the path is asked for: a boot takes
+ * seconds, under TCG tens of them. */
+static void
+diagnose_microvm(const struct doctor_report *r, const struct found *f,
+    struct doctor_path *p)
+{
+	char *err;
+
+	(void)r;
+	if (f->noqemu != NULL) {
+		set_path(p, false, false, WORLD_ENGINE_CPYTHON,
+		    xasprintf("cannot run (%s)", f->noqemu));
+		return;
+	}
+	if (!p->asked) {
+		set_path(p, true, true, WORLD_ENGINE_CPYTHON, xasprintf(
+		    "cpython in a microVM (%s); not booted: --doctor "
+		    "--path=%s boots one", microvm_accel_words(),
+		    record_path_name((enum path_id)(p - r->paths))));
+		return;
+	}
+	err = world_builds(WORLD_KIND_MICROVM);
+	if (err == NULL)
+		set_path(p, true, true, WORLD_ENGINE_CPYTHON, xasprintf(
+		    "cpython in a microVM (%s): a guest booted and answered",
+		    microvm_accel_words()));
+	else
+		set_path(p, false, false, WORLD_ENGINE_CPYTHON,
+		    xasprintf("cannot run (%s)", err));
+	free(err);
+}
+
+static char *
+bounds_microvm(const struct doctor_path *p, const struct found *f)
+{
+	(void)p;
+	(void)f;
+	return xstrdup(microvm_memory_bound());
 }
 
 /* What bounds what a path runs, by its boundary kind: a CPython world's
@@ -824,6 +877,7 @@ static const struct {
 	[BOUNDARY_POLICY] = { diagnose_policy, bounds_policy },
 	[BOUNDARY_NS] = { diagnose_ns, bounds_ns },
 	[BOUNDARY_GVISOR] = { diagnose_gvisor, bounds_gvisor },
+	[BOUNDARY_MICROVM] = { diagnose_microvm, bounds_microvm },
 };
 
 void
@@ -839,8 +893,14 @@ doctor_run(const struct doctor_opts *o, struct doctor_report *r)
 	check_cgroup(&r->checks[DOCTOR_CGROUP]);
 	check_cpython(&r->checks[DOCTOR_CPYTHON], &f.replica, &f.jailworld);
 	check_gvisor(&r->checks[DOCTOR_GVISOR], &f.gworld);
+	check_qemu(&r->checks[DOCTOR_QEMU], &f.noqemu);
 	check_kvm(&r->checks[DOCTOR_KVM]);
 	f.kjail = jail_runs();
+	/* (which paths were asked for first: a microVM boots only then) */
+	for (i = 0; i < PATH__COUNT; i++)
+		r->paths[i].asked = (o->paths == 0 &&
+		    !path_row((enum path_id)i)->named_only) ||
+		    (o->paths & PATH_BIT(i)) != 0;
 
 	for (i = 0; i < PATH__COUNT; i++) {
 		enum boundary k = path_row((enum path_id)i)->kind;
@@ -858,17 +918,12 @@ doctor_run(const struct doctor_opts *o, struct doctor_report *r)
 	free(f.jailworld);
 	free(f.kjail);
 	free(f.gworld);
+	free(f.noqemu);
 
 	r->ok = true;
-	for (i = 0; i < PATH__COUNT; i++) {
-		/* (a named-only path, gVisor's, only when asked for by
-		 * name) */
-		r->paths[i].asked = (o->paths == 0 &&
-		    !path_row((enum path_id)i)->named_only) ||
-		    (o->paths & PATH_BIT(i)) != 0;
+	for (i = 0; i < PATH__COUNT; i++)
 		if (r->paths[i].asked && !r->paths[i].as_asked)
 			r->ok = false;
-	}
 }
 
 void

@@ -32,6 +32,7 @@
 	X(CGROUP,   "memory cgroup")		\
 	X(CPYTHON,  "cpython")			\
 	X(GVISOR,   "gvisor")			\
+	X(QEMU,     "qemu")			\
 	X(KVM,      "kvm")
 
 #define X_ENUM(e, name) DOCTOR_##e,

@@ -291,7 +291,9 @@ cpy_build(struct world *w, const struct world_seed *seed, char **err)
 	}
 	free(c->setup);
 	c->setup = seed->setup ? xstrdup(seed->setup) : NULL;
-	cpy_kill_world(c);
+	/* (a world started ahead and not yet up is this build's: kept) */
+	if (c->booted_at <= 0)
+		cpy_kill_world(c);
 	c->died = false;
 	if (!start(c, err))
 		return false;

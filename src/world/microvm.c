@@ -354,6 +354,32 @@ find_images(char *dir, size_t n, char *why, size_t wn)
 	return false;
 }
 
+bool
+microvm_found(char *buf, size_t n)
+{
+	char qemu[PATH_MAX], images[PATH_MAX];
+
+	if (!find_qemu(qemu, sizeof qemu, buf, n) ||
+	    !find_images(images, sizeof images, buf, n))
+		return false;
+	snprintf(buf, n, "%s, its guest kernel and initramfs in %s", qemu,
+	    images);
+	return true;
+}
+
+const char *
+microvm_memory_bound(void)
+{
+	static char text[256];
+
+	snprintf(text, sizeof text, "the guest's memory, %llu MiB, by QEMU "
+	    "(-m); inside, every world's rlimits and the wall clock per "
+	    "input%s", (unsigned long long)(MICROVM_MEM_BYTES >> 20),
+	    geteuid() == 0 ? "; as root, QEMU under an id of its own in a "
+	    "memory cgroup where the machine gives one" : "");
+	return text;
+}
+
 static int
 rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
@@ -518,7 +544,13 @@ fork_qemu(int sock, int irq, int errfd, struct qemu_child *q,
 	}
 	if (qemu_confine(q) == -1)
 		_exit(127);
-	execv(argv[0], argv);
+	{
+		/* (nothing of the session's environment: QEMU needs none) */
+		char *const env[] = { (char *)"PATH=/usr/bin:/bin",
+		    (char *)"LANG=C.UTF-8", NULL };
+
+		execve(argv[0], argv, env);
+	}
 	dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
 	_exit(127);
 }

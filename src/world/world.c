@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "fs/mockfs.h"
@@ -187,6 +188,19 @@ const char *
 microvm_accel_words(void)
 {
 	return "tcg, emulated: slow";
+}
+
+bool
+microvm_found(char *buf, size_t n)
+{
+	snprintf(buf, n, "this sandboxrepl was built without libpython");
+	return false;
+}
+
+const char *
+microvm_memory_bound(void)
+{
+	return "none: built without libpython";
 }
 #endif
 

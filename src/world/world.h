@@ -378,6 +378,11 @@ const char *gvisor_memory_bound(void);
 enum microvm_accel { MICROVM_TCG, MICROVM_KVM };
 enum microvm_accel microvm_accel(const char **why);
 const char *microvm_accel_words(void);
+/* Are QEMU and the guest's images here?  true with where they are in
+ * buf, or false with why not and the fix (for --doctor). */
+bool microvm_found(char *buf, size_t n);
+/* What bounds a microVM world's memory and CPU, in words (static). */
+const char *microvm_memory_bound(void);
 
 extern const struct world_ops world_model_ops;
 
