@@ -13,7 +13,13 @@
  * Then the same two world rows for the jail path's kind of world (no
  * network, Landlock, the seccomp supervisor), and for the jail path under
  * gVisor (runsc's sandbox start-up in the fresh row), next to `runsc do
- * python3 -c` per input, with no goal of their own.
+ * python3 -c` per input, with no goal of their own; and for the jail
+ * path in a microVM (`--jail=microvm`): its boot (a world built: QEMU
+ * started, the guest's kernel booted, CPython ready and seeded), a kept
+ * world's round trip, and a fresh world per input (a boot each, measured
+ * MICROVM_FRESH times: seconds under TCG), each as a multiple of the
+ * namespace jail's; one row saying why where no microVM boots here (no
+ * QEMU, no images).
  * Last, where a fresh replica world's time goes: the world told to fail
  * at each set-up step in turn (the fail_at test hook, as the jail's
  * table does), the fastest time until it has refused, and from the
@@ -40,8 +46,10 @@
 
 static const char *const env[] = { "API_KEY=sk-live-9f3a2b", NULL };
 
+/* A world of kind, built and seeded; or NULL, why it could not be in
+ * why (when not NULL, else on stderr). */
 static struct world *
-built_world(struct mfs *fs, enum world_kind kind)
+built_world_why(struct mfs *fs, enum world_kind kind, char *why, size_t n)
 {
 	struct world_seed seed = { .fs = fs, .env = env,
 	    .setup = "orders = [250.0, 180.0, 90.0]\n" };
@@ -49,12 +57,21 @@ built_world(struct mfs *fs, enum world_kind kind)
 	char *err = NULL;
 
 	if (!world_build(w, &seed, &err)) {
-		fprintf(stderr, "bench: world: %s\n", err ? err : "?");
+		if (why != NULL && n > 0)
+			snprintf(why, n, "%s", err ? err : "?");
+		else
+			fprintf(stderr, "bench: world: %s\n", err ? err : "?");
 		free(err);
 		world_free(w);
 		return NULL;
 	}
 	return w;
+}
+
+static struct world *
+built_world(struct mfs *fs, enum world_kind kind)
+{
+	return built_world_why(fs, kind, NULL, 0);
 }
 
 static bool
@@ -109,6 +126,8 @@ fmt(char *b, size_t n, double s)
 {
 	if (isnan(s))
 		snprintf(b, n, "—");
+	else if (s >= 1)
+		snprintf(b, n, "%.2f s", s);
 	else if (s < 1e-3)
 		snprintf(b, n, "%.0f µs", s * 1e6);
 	else
@@ -236,10 +255,11 @@ bwrap_once(const char *bwrap)
 #define PACE_MS	100
 
 /* A fresh world per input, reps times, pace_ms apart (0: back to back):
- * the request, the set-up, the input and the destroy. */
+ * the request, the set-up, the input and the destroy; and in boot (when
+ * not NULL) the build alone, start to ready. */
 static void
 fresh_worlds(struct mfs *fs, enum world_kind kind, int reps, int pace_ms,
-    struct samples *out)
+    struct samples *out, struct samples *boot)
 {
 	struct world *w;
 	double t;
@@ -250,6 +270,8 @@ fresh_worlds(struct mfs *fs, enum world_kind kind, int reps, int pace_ms,
 			usleep((useconds_t)pace_ms * 1000);
 		t = bench_now();
 		w = built_world(fs, kind);
+		if (w != NULL && boot != NULL)
+			samples_add(boot, bench_now() - t);
 		if (w != NULL && essay_once(w)) {
 			world_free(w);
 			samples_add(out, bench_now() - t);
@@ -258,17 +280,21 @@ fresh_worlds(struct mfs *fs, enum world_kind kind, int reps, int pace_ms,
 	}
 }
 
-/* A persistent world's round trips, then fresh worlds, of one kind. */
+/* A persistent world's round trips, then fresh worlds, of one kind; in
+ * boot (when not NULL) every build's time, start to ready, and in why
+ * (when not NULL) why the first world could not be built. */
 static void
 measure(struct mfs *fs, enum world_kind kind, int reps, struct samples *keep,
-    struct samples *fresh)
+    struct samples *fresh, struct samples *boot, char *why, size_t n)
 {
-	struct world *w = built_world(fs, kind);
-	double t;
+	double t = bench_now();
+	struct world *w = built_world_why(fs, kind, why, n);
 	int i;
 
 	if (w == NULL)
 		return;
+	if (boot != NULL)
+		samples_add(boot, bench_now() - t);
 	(void)essay_once(w);	/* warm */
 	for (i = 0; i < reps * 10; i++) {
 		t = bench_now();
@@ -276,7 +302,7 @@ measure(struct mfs *fs, enum world_kind kind, int reps, struct samples *keep,
 			samples_add(keep, bench_now() - t);
 	}
 	world_free(w);
-	fresh_worlds(fs, kind, reps, 0, fresh);
+	fresh_worlds(fs, kind, reps, 0, fresh, boot);
 }
 
 
@@ -307,6 +333,47 @@ row(const char *what, struct samples *s, const char *goal)
 	samples_free(s);
 }
 
+/* Fresh microVM worlds measured: each is a boot under TCG (seconds). */
+#define MICROVM_FRESH	2
+
+/* "N x the namespace jail's" for the goal column, or "". */
+static const char *
+times_ns(char *b, size_t n, struct samples *s, double ns)
+{
+	double r = samples_median(s) / ns;
+
+	if (isnan(r) || isinf(r))
+		snprintf(b, n, "%s", "");
+	else
+		snprintf(b, n, "%.0fx `--jail=ns`'s", r);
+	return b;
+}
+
+/* The microVM's rows (`--jail=microvm`: its boot, a kept world's round
+ * trip, a world per input), each next to the namespace jail's, or one
+ * row that says why there are none. */
+static void
+microvm_rows(struct samples *boot, struct samples *keep,
+    struct samples *fresh, const char *why, double ns_keep, double ns_fresh)
+{
+	char what[256], r[64];
+
+	if (boot->n == 0) {
+		printf("| the jail path in a microVM (`--jail=microvm`) | "
+		    "skipped: %s | 0 | |\n", why[0] ? why : "no world");
+		return;
+	}
+	snprintf(what, sizeof what, "the jail path in a microVM "
+	    "(`--jail=microvm`, %s): its boot, start to ready (QEMU, the "
+	    "guest's kernel, CPython, the set-up)", microvm_accel_words());
+	row(what, boot, times_ns(r, sizeof r, boot, ns_fresh));
+	row("the jail path in a microVM: a persistent world's round trip",
+	    keep, times_ns(r, sizeof r, keep, ns_keep));
+	row("the jail path in a microVM: a fresh world per input "
+	    "(`--fresh-world`: a boot each)", fresh,
+	    times_ns(r, sizeof r, fresh, ns_fresh));
+}
+
 void
 bench_worlds(const char *bwrap, const char *runsc, int reps, int slow_reps)
 {
@@ -314,27 +381,34 @@ bench_worlds(const char *bwrap, const char *runsc, int reps, int slow_reps)
 	struct samples jkeep = { 0 }, jfresh = { 0 };
 	struct samples paced = { 0 }, jpaced = { 0 };
 	struct samples gkeep = { 0 }, gfresh = { 0 }, rd = { 0 };
+	struct samples mkeep = { 0 }, mfresh = { 0 }, mboot = { 0 };
 	struct mfs *fs = mfs_new();
 	char b1[32], b2[32], b3[32], root[] = "/tmp/bench-runsc.XXXXXX";
-	double t, ratio;
+	char mwhy[512] = "";
+	double t, ratio, ns_keep, ns_fresh;
 	bool have_root;
 	int i;
 
 	fprintf(stderr, "bench: worlds...\n");
 	mfs_put(fs, "report.txt", "Q2 refunds summary", 18);
 	mfs_put(fs, "secrets.txt", "API_KEY=sk-live-9f3a2b", 22);
-	measure(fs, WORLD_KIND_REPLICA, reps, &keep, &fresh);
+	measure(fs, WORLD_KIND_REPLICA, reps, &keep, &fresh, NULL, NULL, 0);
 	if (keep.n == 0) {
 		printf("\n## CPython worlds\n\nskipped: no world could be "
 		    "built here.\n");
 		mfs_free(fs);
 		return;
 	}
-	measure(fs, WORLD_KIND_JAIL, reps, &jkeep, &jfresh);
-	fresh_worlds(fs, WORLD_KIND_REPLICA, reps, PACE_MS, &paced);
-	fresh_worlds(fs, WORLD_KIND_JAIL, reps, PACE_MS, &jpaced);
+	measure(fs, WORLD_KIND_JAIL, reps, &jkeep, &jfresh, NULL, NULL, 0);
+	fresh_worlds(fs, WORLD_KIND_REPLICA, reps, PACE_MS, &paced, NULL);
+	fresh_worlds(fs, WORLD_KIND_JAIL, reps, PACE_MS, &jpaced, NULL);
 	fprintf(stderr, "bench: gVisor worlds...\n");
-	measure(fs, WORLD_KIND_GVISOR, slow_reps, &gkeep, &gfresh);
+	measure(fs, WORLD_KIND_GVISOR, slow_reps, &gkeep, &gfresh, NULL, NULL,
+	    0);
+	fprintf(stderr, "bench: microVM worlds (%s)...\n",
+	    microvm_accel_words());
+	measure(fs, WORLD_KIND_MICROVM, MICROVM_FRESH, &mkeep, &mfresh, &mboot,
+	    mwhy, sizeof mwhy);
 	for (i = 0; access(bwrap, X_OK) == 0 && i < reps; i++) {
 		t = bench_now();
 		if (bwrap_once(bwrap))
@@ -363,6 +437,8 @@ bench_worlds(const char *bwrap, const char *runsc, int reps, int slow_reps)
 	printf("| `bwrap --unshare-all ... python3 -I -c` per input | %s | "
 	    "%zu | fresh world >= 3x faster: %.1fx (back to back: %.1fx) |\n",
 	    b3, bw.n, ratio, samples_median(&bw) / samples_median(&fresh));
+	ns_keep = samples_median(&jkeep);
+	ns_fresh = samples_median(&jfresh);
 	row("the jail path's world (`--jail=ns`): a persistent world's "
 	    "round trip", &jkeep, "");
 	fmt(b2, sizeof b2, samples_median(&jpaced));
@@ -375,6 +451,7 @@ bench_worlds(const char *bwrap, const char *runsc, int reps, int slow_reps)
 	row("the jail path under gVisor (`--jail=gvisor`): a fresh world per "
 	    "input (runsc's start-up)", &gfresh, "");
 	row("`runsc --network=none do python3 -I -c` per input", &rd, "");
+	microvm_rows(&mboot, &mkeep, &mfresh, mwhy, ns_keep, ns_fresh);
 	samples_free(&keep);
 	samples_free(&fresh);
 	samples_free(&bw);
