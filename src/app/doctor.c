@@ -519,7 +519,7 @@ check_qemu(struct doctor_check *c, char **missing)
 		*missing = xstrdup(where);
 		set(c, DOCTOR_STATE_NOTE, xstrdup(where), xstrdup("no microVM"),
 		    xstrdup("for a microVM jail, install qemu-system-x86 and "
-		    "the guest's images (tools/microvm-kernel, then make; or "
+		    "the guest's images (make microvm-guest in the build tree; or "
 		    "the .deb)"));
 	}
 }

@@ -349,7 +349,7 @@ find_images(char *dir, size_t n, char *why, size_t wn)
 		}
 	}
 	snprintf(why, wn, "no guest kernel image (%s and %s) in %.200s: "
-	    "build them (tools/microvm-kernel, then make) or install the "
+	    "build them (make microvm-guest in the build tree) or install the "
 	    ".deb", KERNEL_NAME, INITRD_NAME, tried[k - 1]);
 	return false;
 }
