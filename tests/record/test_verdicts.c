@@ -69,6 +69,7 @@ test_refusers(void **state)
 		{ LAYER_RLIMIT, "an rlimit" },
 		{ LAYER_TIMEOUT, "the timeout" },
 		{ LAYER_GVISOR, "gVisor" },
+		{ LAYER_MICROVM, "the microVM" },
 	};
 	size_t i, named = 0;
 	int l;

@@ -857,13 +857,15 @@ test_path_rows(void **state)
 	assert_int_equal(p, PATH_JAIL);
 	assert_true(record_path_parse("jail:gvisor", 11, &p));
 	assert_int_equal(p, PATH_GVISOR);
+	assert_true(record_path_parse("jail:microvm", 12, &p));
+	assert_int_equal(p, PATH_MICROVM);
 	assert_false(record_path_parse("jail:", 5, &p));
 	assert_int_equal(PATHS_DEFAULT, PATH_BIT(PATH_UNSAFE) |
 	    PATH_BIT(PATH_SANDBOX));
 	assert_int_equal(paths_offered(), PATH_BIT(PATH_UNSAFE) |
 	    PATH_BIT(PATH_SANDBOX) | PATH_BIT(PATH_JAIL));
 	assert_int_equal(paths_guarded(GUARD_KERNEL), PATH_BIT(PATH_JAIL) |
-	    PATH_BIT(PATH_GVISOR));
+	    PATH_BIT(PATH_GVISOR) | PATH_BIT(PATH_MICROVM));
 	assert_int_equal(path_policy(), PATH_SANDBOX);
 	assert_int_equal(path_home(PATH_BIT(PATH_UNSAFE) |
 	    PATH_BIT(PATH_JAIL)), PATH_JAIL);
