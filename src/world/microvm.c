@@ -806,7 +806,8 @@ fail:
 static void
 microvm_failure(const struct microvm_proc *m, char *why, size_t n)
 {
-	char path[PATH_MAX], buf[4096], *line, *end, *best = NULL;
+	char path[PATH_MAX], buf[4096], *line, *end;
+	char *said = NULL, *panic = NULL, *last = NULL;
 	ssize_t got;
 	off_t size;
 	int fd;
@@ -823,27 +824,34 @@ microvm_failure(const struct microvm_proc *m, char *why, size_t n)
 	if (got <= 0)
 		return;
 	buf[got] = '\0';
-	/* what the init or QEMU said, else the console's last line */
+	/* what the init or QEMU said; else the kernel's panic and the line
+	 * before it, its cause (under quiet, the console has only warnings
+	 * and errors); else the console's last line */
 	for (line = buf; line != NULL && *line != '\0';) {
 		end = strchr(line, '\n');
 		if (end != NULL)
 			*end = '\0';
-		if (strncmp(line, "sandboxrepl-init: ", 18) == 0 ||
-		    strncmp(line, "qemu-system-x86_64: ", 20) == 0 ||
-		    (strstr(line, "Kernel panic") == NULL &&
-		    strspn(line, " ") < strlen(line) && best == NULL))
-			best = line;
+		for (char *c = line; *c; c++)
+			if ((unsigned char)*c < ' ')
+				*c = ' ';
+		for (char *c = line + strlen(line); c > line && c[-1] == ' ';)
+			*--c = '\0';
 		if (strncmp(line, "sandboxrepl-init: ", 18) == 0 ||
 		    strncmp(line, "qemu-system-x86_64: ", 20) == 0)
-			best = line;
+			said = line;
+		else if (strstr(line, "Kernel panic") != NULL) {
+			if (panic == NULL)
+				panic = line;
+		} else if (strspn(line, " ") < strlen(line) && panic == NULL)
+			last = line;
 		line = end ? end + 1 : NULL;
 	}
-	if (best == NULL)
-		return;
-	for (end = best; *end; end++)
-		if ((unsigned char)*end < ' ')
-			*end = ' ';
-	snprintf(why, n, "%s", best);
+	if (said != NULL)
+		snprintf(why, n, "%s", said);
+	else if (panic != NULL && last != NULL)
+		snprintf(why, n, "%s; %s", last, panic);
+	else if (panic != NULL || last != NULL)
+		snprintf(why, n, "%s", panic != NULL ? panic : last);
 }
 
 static void
