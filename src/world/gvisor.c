@@ -55,7 +55,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <grp.h>
 #include <jansson.h>
 #include <limits.h>
@@ -100,54 +99,14 @@ static const char *const ro_file_opts[] = { "bind", "ro", "nosuid", "nodev",
 
 static void gvisor_reap(struct gvisor_proc *g);
 
-/*
- * runsc: SANDBOXREPL_RUNSC when set (a test or an unusual install names
- * it), else the first "runsc" on PATH.  false with why when there is
- * none: the caller refuses.
- */
+/* runsc: SANDBOXREPL_RUNSC when set (a test or an unusual install names
+ * it), else the first "runsc" on PATH; false with why when there is none:
+ * the caller refuses. */
 static bool
 find_runsc(char *out, size_t n, char *why, size_t wn)
 {
-	const char *env = getenv("SANDBOXREPL_RUNSC"), *path, *p;
-
-	if (env != NULL && env[0] != '\0') {
-		if (access(env, X_OK) == -1) {
-			snprintf(why, wn, "gVisor's runsc is not at %.*s "
-			    "(SANDBOXREPL_RUNSC): %s", 200, env,
-			    strerror(errno));
-			return false;
-		}
-		snprintf(out, n, "%s", env);
-		return true;
-	}
-	path = getenv("PATH");
-	for (p = path; p != NULL && *p != '\0';) {
-		const char *end = strchr(p, ':');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-
-		if (len > 0 && len + 7 < n) {
-			snprintf(out, n, "%.*s/runsc", (int)len, p);
-			if (access(out, X_OK) == 0)
-				return true;
-		}
-		p = end ? end + 1 : NULL;
-	}
-	snprintf(why, wn, "gVisor's runsc was not found on PATH (install "
-	    "Debian's runsc package)");
-	return false;
-}
-
-/* dir/rel in path; false (ENAMETOOLONG) when it does not fit. */
-static bool
-join(char *path, size_t n, const char *dir, const char *rel)
-{
-	int len = snprintf(path, n, "%s/%s", dir, rel);
-
-	if (len < 0 || (size_t)len >= n) {
-		errno = ENAMETOOLONG;
-		return false;
-	}
-	return true;
+	return bundle_find("SANDBOXREPL_RUNSC", "runsc", "gVisor's runsc",
+	    "runsc", out, n, why, wn);
 }
 
 static int
@@ -155,7 +114,7 @@ make_dir(const char *dir, const char *rel)
 {
 	char path[PATH_MAX];
 
-	if (!join(path, sizeof path, dir, rel))
+	if (!bundle_join(path, sizeof path, dir, rel))
 		return -1;
 	return mkdir(path, 0755) == -1 && errno != EEXIST ? -1 : 0;
 }
@@ -165,7 +124,7 @@ make_file(const char *dir, const char *rel, const char *text)
 {
 	char path[PATH_MAX];
 
-	if (!join(path, sizeof path, dir, rel))
+	if (!bundle_join(path, sizeof path, dir, rel))
 		return -1;
 	return jail_write_text(path, text, O_CREAT | O_EXCL);
 }
@@ -219,7 +178,7 @@ make_rootfs(const char *root, json_t *mounts, char *why, size_t n)
 			return -1;
 		}
 	for (i = 0; i < sizeof links / sizeof links[0]; i++) {
-		if (!join(path, sizeof path, root, links[i][1]) ||
+		if (!bundle_join(path, sizeof path, root, links[i][1]) ||
 		    symlink(links[i][0], path) == -1) {
 			snprintf(why, n, "bundle: link %s: %s", links[i][1],
 			    strerror(errno));
@@ -341,71 +300,6 @@ searchable(const char *dir, char *why, size_t n)
 	}
 }
 
-static int
-rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	(void)remove(path);
-	return 0;
-}
-
-static void
-remove_tree(const char *dir)
-{
-	(void)nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/* A copy of the file src as dir/rel, read-only.  0, or -1 with errno. */
-static int
-copy_file(const char *src, const char *dir, const char *rel)
-{
-	char path[PATH_MAX], buf[65536];
-	int in, out, saved;
-	ssize_t got;
-
-	if (!join(path, sizeof path, dir, rel))
-		return -1;
-	in = open(src, O_RDONLY | O_CLOEXEC);
-	if (in < 0)
-		return -1;
-	out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-	    0555);
-	if (out < 0) {
-		saved = errno;
-		close(in);
-		errno = saved;
-		return -1;
-	}
-	while ((got = read(in, buf, sizeof buf)) > 0)
-		if (write(out, buf, (size_t)got) != got) {
-			got = -1;
-			if (errno == 0)
-				errno = EIO;
-			break;
-		}
-	saved = errno;
-	close(in);
-	if (close(out) == -1 && got == 0)
-		return -1;
-	errno = saved;
-	return got == 0 ? 0 : -1;
-}
-
-/* The bundle, owned by the world's id: runsc runs as it. */
-static uid_t chown_to;
-
-static int
-chown_one(const char *path, const struct stat *sb, int flag,
-    struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return lchown(path, chown_to, chown_to) == -1 ? -1 : 0;
-}
-
 /*
  * As root, the child becomes the world's own id before runsc starts: in
  * the world's memory cgroup first where the machine has one (every
@@ -476,8 +370,8 @@ gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
     char *why, size_t n)
 {
 	char runsc[PATH_MAX], exe[PATH_MAX], root[PATH_MAX], state[PATH_MAX],
-	    bundle[PATH_MAX + 16], id[64], tmpl[PATH_MAX], module[PATH_MAX];
-	const char *tmpdir = getenv("TMPDIR");
+	    bundle[PATH_MAX + 16], id[64], module[PATH_MAX];
+	const char *tmpdir = bundle_tmpdir();
 	static unsigned serial;
 	struct jail_ids ids = { .uid = 0, .gid = 0, .lock_fd = -1 };
 	json_t *mounts, *spec;
@@ -509,18 +403,9 @@ gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
 		goto fail;
 	}
 	exe[len] = '\0';
-	if (tmpdir == NULL || tmpdir[0] != '/' || strlen(tmpdir) > 256)
-		tmpdir = "/tmp";
-	if (!searchable(tmpdir, why, n))
+	if (!searchable(tmpdir, why, n) ||
+	    (g->dir = bundle_make(tmpdir, "gvisor", why, n)) == NULL)
 		goto fail;
-	snprintf(tmpl, sizeof tmpl, "%s/sandboxrepl-gvisor.XXXXXX", tmpdir);
-	if (mkdtemp(tmpl) == NULL) {
-		snprintf(why, n, "bundle: mkdtemp in %s: %s", tmpdir,
-		    strerror(errno));
-		goto fail;
-	}
-	g->dir = xstrdup(tmpl);
-	janitor_bundle(g->dir);	/* (removed after a kill too) */
 	snprintf(root, sizeof root, "%s/rootfs", g->dir);
 	snprintf(state, sizeof state, "--root=%s/state", g->dir);
 	mounts = json_array();
@@ -536,7 +421,7 @@ gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
 	 * worker loads only a module of root or its own, and inside
 	 * runsc's user namespace the host's root is no one. */
 	pyrun_module_path(module, sizeof module);
-	if (module[0] != '\0' && copy_file(module, root, MODULE_NAME) == -1) {
+	if (module[0] != '\0' && bundle_copy(module, root, MODULE_NAME) == -1) {
 		snprintf(why, n, "bundle: %s: %s", MODULE_NAME,
 		    strerror(errno));
 		json_decref(mounts);
@@ -550,8 +435,7 @@ gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
 		goto fail;
 	}
 	json_decref(spec);
-	chown_to = ids.uid;
-	if (ids.uid != 0 && nftw(g->dir, chown_one, 16, FTW_PHYS) != 0) {
+	if (ids.uid != 0 && bundle_chown(g->dir, ids.uid) == -1) {
 		snprintf(why, n, "bundle: chown to the world's id: %s",
 		    strerror(errno));
 		goto fail;
@@ -602,27 +486,12 @@ fail:
 static void
 gvisor_failure(const struct gvisor_proc *g, char *why, size_t n)
 {
-	char path[PATH_MAX], buf[2048], *line, *end;
-	ssize_t got;
-	off_t size;
-	int fd;
+	char buf[2048], *line, *end;
+	size_t got;
 
 	why[0] = '\0';
-	if (g->dir == NULL)
+	if ((got = bundle_tail(g->dir, "runsc.err", buf, sizeof buf)) == 0)
 		return;
-	if (!join(path, sizeof path, g->dir, "runsc.err") ||
-	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return;
-	size = lseek(fd, 0, SEEK_END);
-	if (size > (off_t)sizeof buf - 1)
-		(void)lseek(fd, size - (off_t)sizeof buf + 1, SEEK_SET);
-	else
-		(void)lseek(fd, 0, SEEK_SET);
-	got = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (got <= 0)
-		return;
-	buf[got] = '\0';
 	/* its last line that says something */
 	while (got > 0 && (buf[got - 1] == '\n' || buf[got - 1] == ' '))
 		buf[--got] = '\0';
@@ -686,12 +555,7 @@ gvisor_reap(struct gvisor_proc *g)
 		while (waitpid(g->pid, NULL, 0) == -1 && errno == EINTR)
 			;
 	g->pid = 0;
-	if (g->dir != NULL) {
-		remove_tree(g->dir);
-		janitor_bundle_gone(g->dir);
-	}
-	free(g->dir);
-	g->dir = NULL;
+	bundle_remove(&g->dir);
 	if (g->id_lock > 2)	/* (its processes are gone with runsc's) */
 		close(g->id_lock);
 	g->id_lock = -1;

@@ -58,7 +58,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <glob.h>
 #include <limits.h>
 #include <linux/kvm.h>
@@ -265,51 +264,12 @@ microvm_accel_words(void)
 
 static void microvm_reap(struct microvm_proc *m);
 
-/* dir/rel in path; false (ENAMETOOLONG) when it does not fit. */
-static bool
-join(char *path, size_t n, const char *dir, const char *rel)
-{
-	int len = snprintf(path, n, "%s/%s", dir, rel);
-
-	if (len < 0 || (size_t)len >= n) {
-		errno = ENAMETOOLONG;
-		return false;
-	}
-	return true;
-}
-
-/* name on PATH, or env's value when set: false with why when none. */
+/* QEMU: SANDBOXREPL_QEMU when set, else on PATH. */
 static bool
 find_qemu(char *out, size_t n, char *why, size_t wn)
 {
-	const char *env = getenv("SANDBOXREPL_QEMU"), *path, *p;
-
-	if (env != NULL && env[0] != '\0') {
-		if (access(env, X_OK) == -1) {
-			snprintf(why, wn, "QEMU is not at %.*s "
-			    "(SANDBOXREPL_QEMU): %s", 200, env,
-			    strerror(errno));
-			return false;
-		}
-		snprintf(out, n, "%s", env);
-		return true;
-	}
-	path = getenv("PATH");
-	for (p = path; p != NULL && *p != '\0';) {
-		const char *end = strchr(p, ':');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-
-		if (len > 0 && len + 24 < n) {
-			snprintf(out, n, "%.*s/qemu-system-x86_64", (int)len,
-			    p);
-			if (access(out, X_OK) == 0)
-				return true;
-		}
-		p = end ? end + 1 : NULL;
-	}
-	snprintf(why, wn, "QEMU was not found on PATH (install Debian's "
-	    "qemu-system-x86 package)");
-	return false;
+	return bundle_find("SANDBOXREPL_QEMU", "qemu-system-x86_64", "QEMU",
+	    "qemu-system-x86", out, n, why, wn);
 }
 
 /*
@@ -340,9 +300,9 @@ find_images(char *dir, size_t n, char *why, size_t wn)
 		tried[k++] = MICROVM_DIR;
 	}
 	for (i = 0; i < k; i++) {
-		if (join(path, sizeof path, tried[i], KERNEL_NAME) &&
+		if (bundle_join(path, sizeof path, tried[i], KERNEL_NAME) &&
 		    access(path, R_OK) == 0 &&
-		    join(path, sizeof path, tried[i], INITRD_NAME) &&
+		    bundle_join(path, sizeof path, tried[i], INITRD_NAME) &&
 		    access(path, R_OK) == 0) {
 			snprintf(dir, n, "%s", tried[i]);
 			return true;
@@ -378,50 +338,6 @@ microvm_memory_bound(void)
 	    geteuid() == 0 ? "; as root, QEMU under an id of its own in a "
 	    "memory cgroup where the machine gives one" : "");
 	return text;
-}
-
-static int
-rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	(void)remove(path);
-	return 0;
-}
-
-/* A copy of the file src as dir/rel, read-only.  0, or -1 with errno. */
-static int
-copy_file(const char *src, const char *dir, const char *rel)
-{
-	char path[PATH_MAX], buf[65536];
-	int in, out, saved;
-	ssize_t got;
-
-	if (!join(path, sizeof path, dir, rel))
-		return -1;
-	in = open(src, O_RDONLY | O_CLOEXEC);
-	if (in < 0)
-		return -1;
-	out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-	    0555);
-	if (out < 0) {
-		saved = errno;
-		close(in);
-		errno = saved;
-		return -1;
-	}
-	while ((got = read(in, buf, sizeof buf)) > 0)
-		if (jail_write_all(out, buf, (size_t)got) == -1) {
-			got = -1;
-			break;
-		}
-	saved = errno;
-	close(in);
-	if (close(out) == -1 && got == 0)
-		return -1;
-	errno = saved;
-	return got == 0 ? 0 : -1;
 }
 
 /* What the child that becomes QEMU is given (qemu_confine). */
@@ -569,32 +485,19 @@ make_bundle(const char *dir, char *why, size_t n)
 		return -1;
 	}
 	exe[len] = '\0';
-	if (!join(worker, sizeof worker, dir, "worker") ||
+	if (!bundle_join(worker, sizeof worker, dir, "worker") ||
 	    mkdir(worker, 0755) == -1 ||
-	    copy_file(exe, worker, "sandboxrepl") == -1) {
+	    bundle_copy(exe, worker, "sandboxrepl") == -1) {
 		snprintf(why, n, "bundle: the worker: %s", strerror(errno));
 		return -1;
 	}
 	pyrun_module_path(module, sizeof module);
-	if (module[0] != '\0' && copy_file(module, worker, MODULE_NAME) == -1) {
+	if (module[0] != '\0' && bundle_copy(module, worker, MODULE_NAME) == -1) {
 		snprintf(why, n, "bundle: %s: %s", MODULE_NAME,
 		    strerror(errno));
 		return -1;
 	}
 	return 0;
-}
-
-/* The bundle, owned by the world's id: QEMU runs as it. */
-static uid_t chown_to;
-
-static int
-chown_one(const char *path, const struct stat *sb, int flag,
-    struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return lchown(path, chown_to, chown_to) == -1 ? -1 : 0;
 }
 
 /* QEMU's command line, in the arena a (argv[], NULL-terminated). */
@@ -724,8 +627,8 @@ static int
 microvm_spawn(int sock, int fail_at, uint64_t mem, struct microvm_proc *m,
     int *pidfd, char *why, size_t n)
 {
-	char qemu[PATH_MAX], images[PATH_MAX], tmpl[PATH_MAX], path[PATH_MAX];
-	const char *tmpdir = getenv("TMPDIR"), *accel_why;
+	char qemu[PATH_MAX], images[PATH_MAX], path[PATH_MAX];
+	const char *accel_why;
 	struct jail_ids ids = { .uid = 0, .gid = 0, .lock_fd = -1 };
 	struct qemu_child child;
 	struct qemu_argv *argv;
@@ -749,25 +652,15 @@ microvm_spawn(int sock, int fail_at, uint64_t mem, struct microvm_proc *m,
 		}
 		m->id_lock = ids.lock_fd;
 	}
-	if (tmpdir == NULL || tmpdir[0] != '/' || strlen(tmpdir) > 256)
-		tmpdir = "/tmp";
-	snprintf(tmpl, sizeof tmpl, "%s/sandboxrepl-microvm.XXXXXX", tmpdir);
-	if (mkdtemp(tmpl) == NULL) {
-		snprintf(why, n, "bundle: mkdtemp in %s: %s", tmpdir,
-		    strerror(errno));
+	if ((m->dir = bundle_make(bundle_tmpdir(), "microvm", why, n)) == NULL ||
+	    make_bundle(m->dir, why, n) == -1)
 		goto fail;
-	}
-	m->dir = xstrdup(tmpl);
-	janitor_bundle(m->dir);	/* (removed after a kill too) */
-	if (make_bundle(m->dir, why, n) == -1)
-		goto fail;
-	chown_to = ids.uid;
-	if (ids.uid != 0 && nftw(m->dir, chown_one, 16, FTW_PHYS) != 0) {
+	if (ids.uid != 0 && bundle_chown(m->dir, ids.uid) == -1) {
 		snprintf(why, n, "bundle: chown to the world's id: %s",
 		    strerror(errno));
 		goto fail;
 	}
-	if (!join(path, sizeof path, m->dir, "console.log") ||
+	if (!bundle_join(path, sizeof path, m->dir, "console.log") ||
 	    (errfd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
 	    0600)) < 0) {
 		snprintf(why, n, "bundle: console.log: %s", strerror(errno));
@@ -810,24 +703,12 @@ fail:
 static void
 microvm_failure(const struct microvm_proc *m, char *why, size_t n)
 {
-	char path[PATH_MAX], buf[4096], *line, *end;
+	char buf[4096], *line, *end;
 	char *said = NULL, *panic = NULL, *last = NULL;
-	ssize_t got;
-	off_t size;
-	int fd;
 
 	why[0] = '\0';
-	if (m->dir == NULL || !join(path, sizeof path, m->dir, "console.log")
-	    || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if (bundle_tail(m->dir, "console.log", buf, sizeof buf) == 0)
 		return;
-	size = lseek(fd, 0, SEEK_END);
-	(void)lseek(fd, size > (off_t)sizeof buf - 1 ?
-	    size - (off_t)sizeof buf + 1 : 0, SEEK_SET);
-	got = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (got <= 0)
-		return;
-	buf[got] = '\0';
 	/* what the init or QEMU said; else the kernel's panic and the line
 	 * before it, its cause (under quiet, the console has only warnings
 	 * and errors); else the console's last line */
@@ -877,12 +758,7 @@ microvm_reap(struct microvm_proc *m)
 		while (waitpid(m->pid, NULL, 0) == -1 && errno == EINTR)
 			;
 	m->pid = 0;
-	if (m->dir != NULL) {
-		(void)nftw(m->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-		janitor_bundle_gone(m->dir);
-	}
-	free(m->dir);
-	m->dir = NULL;
+	bundle_remove(&m->dir);
 	if (m->id_lock > 2)
 		close(m->id_lock);
 	m->id_lock = -1;
@@ -1030,7 +906,7 @@ step_rootfs(void *ctx, char *detail, size_t n)
 			return -1;
 		}
 	if (access(WORKER_DIR "/" MODULE_NAME, F_OK) == 0 &&
-	    copy_file(WORKER_DIR "/" MODULE_NAME, "/run", MODULE_NAME) == -1) {
+	    bundle_copy(WORKER_DIR "/" MODULE_NAME, "/run", MODULE_NAME) == -1) {
 		snprintf(detail, n, "%s", MODULE_COPY);
 		return -1;
 	}

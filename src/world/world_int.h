@@ -161,6 +161,28 @@ struct world_launcher {
 	void	 (*interrupt)(void *st);
 	void	 (*reap)(void *st);
 };
+/*
+ * bundle.c, what the launchers share.  join: dir/rel in path, false
+ * (ENAMETOOLONG) when it does not fit.  find: the program name on PATH,
+ * or env_name's value when set; false with why (who is not there, the
+ * Debian package that has it).  tmpdir: TMPDIR, or /tmp where it is
+ * unset or odd.  make: a directory of the world's own,
+ * tmpdir/sandboxrepl-what.XXXXXX, the janitor told of it (heap), or
+ * NULL with why.  copy: src as dir/rel, read-only (0, or -1 with errno).
+ * chown: the tree to id (0, or -1 with errno).  remove: the tree gone,
+ * the janitor told, *dir freed and NULL.  tail: the last n - 1 bytes of
+ * dir/rel in buf, NUL-terminated; how many.
+ */
+bool bundle_join(char *path, size_t n, const char *dir, const char *rel);
+bool bundle_find(const char *env_name, const char *name, const char *who,
+    const char *package, char *out, size_t n, char *why, size_t wn);
+const char *bundle_tmpdir(void);
+char *bundle_make(const char *tmpdir, const char *what, char *why,
+    size_t n);
+int bundle_copy(const char *src, const char *dir, const char *rel);
+int bundle_chown(const char *dir, uid_t id);
+void bundle_remove(char **dir);
+size_t bundle_tail(const char *dir, const char *rel, char *buf, size_t n);
 extern const struct world_launcher world_gvisor_launcher;
 extern const struct world_launcher world_microvm_launcher;
 /* A kind's launcher, or NULL: the zygote forks its worlds. */
