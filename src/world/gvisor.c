@@ -4,8 +4,8 @@
  *
  * The session's side (gvisor_spawn) makes an OCI bundle in TMPDIR for
  * each world: a read-only root of its own holding the replica's minimal
- * /etc (replica.c's table, an empty trust store: there is no network),
- * mount points and a copy of the program's CPython module; the host's
+ * /etc (replica.c's table, an empty trust store: there is no network)
+ * and mount points; the host's
  * /usr bound read-only, nosuid, nodev, as every world has it; this
  * program bound read-only at /worker; tmpfs for the workspace, HOME and
  * /tmp; new pid, network, ipc, uts and mount namespaces; the agent user
@@ -29,7 +29,10 @@
  * gVisor's kernel enforces, bound the code's processes, cgroup or not
  * (WORLD_NPROC of them, WORLD_AS_BYTES each over the interpreter's:
  * WORLD_MEM_BYTES in all).  runsc has the world's end of the session's
- * socket as the container's stdin and stdout, its own stderr in the
+ * socket as the container's stdout, the program's CPython module as its
+ * stdin (pymod.c: a memfd copy of the module the session checked and
+ * loaded, sealed against any change, since no owner the worker could
+ * check holds under runsc's remapped ids), its own stderr in the
  * bundle (what it says when it cannot start), a death signal tied to
  * the session, and a session of its own.
  * Killing runsc ends the sandbox (its boot is --attached).
@@ -37,7 +40,8 @@
  * Inside, gvisor_worker() is the sandbox's PID 1, and does what a
  * replica world's PID 1 does after its kernel set-up: descriptors 0 on
  * /dev/null, 1 and 2 on the output file, 3 the socket and nothing else;
- * CPython initialised (pyrun_init: the worker is its own zygote); the
+ * CPython initialised from the module its stdin held (pyrun_module_take,
+ * pyrun_init: the worker is its own zygote); the
  * worlds' rlimits; the interpreter forked as its child, which says
  * ready and serves the wire protocol (wire.h) as in any world; and PID 1
  * becomes the same small init (world_init_main).  Every step checked;
@@ -77,10 +81,8 @@
 #include "base/xalloc.h"
 #include "jail/jail_sys.h"
 
-/* The worker's mount point, inside, and the CPython module's beside it
- * (pymod.c looks for it next to the program). */
+/* The worker's mount point, inside. */
 #define WORKER_PATH	"/worker"
-#define MODULE_NAME	"sandboxrepl-python.so"
 
 /*
  * All a gVisor world holds, where the machine gives it a memory cgroup
@@ -327,14 +329,14 @@ world_cgroup(void *ctx)
 	return 0;
 }
 
-/* The child: runsc, with the socket as its stdin and stdout and
- * runsc.err as its stderr, dying with the session, signals unblocked, in
+/* The child: runsc, with the module's sealed copy as its stdin (-1:
+ * /dev/null), the socket as its stdout and runsc.err as its stderr, dying with the session, signals unblocked, in
  * a session of its own (the terminal's ^C is not runsc's); as root, in
  * the world's cgroup and as its id first (world_cgroup). */
 static pid_t
-fork_runsc(int sock, int errfd, uid_t id, char *const *argv)
+fork_runsc(int module, int sock, int errfd, uid_t id, char *const *argv)
 {
-	const int fds[3] = { sock, sock, errfd };
+	const int fds[3] = { module, sock, errfd };
 	struct jail_child_spec spec = {
 		.flags = JAIL_FORK_DEATHSIG | JAIL_FORK_SIGNALS |
 		    JAIL_FORK_SESSION | JAIL_FORK_FLUSH,
@@ -370,7 +372,7 @@ gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
     char *why, size_t n)
 {
 	char runsc[PATH_MAX], exe[PATH_MAX], root[PATH_MAX], state[PATH_MAX],
-	    bundle[PATH_MAX + 16], id[64], module[PATH_MAX];
+	    bundle[PATH_MAX + 16], id[64];
 	const char *tmpdir = bundle_tmpdir();
 	static unsigned serial;
 	struct jail_ids ids = { .uid = 0, .gid = 0, .lock_fd = -1 };
@@ -378,13 +380,20 @@ gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
 	char *argv[12];
 	size_t k = 0;
 	ssize_t len;
-	int errfd;
+	int errfd, module = -1;
 	pid_t pid;
 
 	memset(g, 0, sizeof *g);
 	g->id_lock = -1;
 	*pidfd = -1;
 	if (!find_runsc(runsc, sizeof runsc, why, n))
+		return -1;
+	/* The program's CPython module (pymod.c), as the container's stdin:
+	 * a sealed copy of the module this session checked and loaded.  The
+	 * worker loads what that descriptor holds; it trusts no path, since
+	 * inside runsc --rootless the ids it would check are remapped and
+	 * the bundle's files are the host user's. */
+	if (pyrun_module_sealed(&module, why, n) == -1)
 		return -1;
 	if (geteuid() == 0) {
 		/* an id of the world's own, held until it is reaped */
@@ -413,17 +422,6 @@ gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
 	    == -1) {
 		if (why[0] == '\0')
 			snprintf(why, n, "bundle: %s", strerror(errno));
-		json_decref(mounts);
-		goto fail;
-	}
-	/* The program's CPython module (pymod.c), beside the worker, where
-	 * the worker looks for it: a copy of the world's own, since the
-	 * worker loads only a module of root or its own, and inside
-	 * runsc's user namespace the host's root is no one. */
-	pyrun_module_path(module, sizeof module);
-	if (module[0] != '\0' && bundle_copy(module, root, MODULE_NAME) == -1) {
-		snprintf(why, n, "bundle: %s: %s", MODULE_NAME,
-		    strerror(errno));
 		json_decref(mounts);
 		goto fail;
 	}
@@ -463,8 +461,11 @@ gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
 	argv[k++] = bundle;
 	argv[k++] = id;
 	argv[k] = NULL;
-	pid = fork_runsc(sock, errfd, ids.uid, argv);
+	pid = fork_runsc(module, sock, errfd, ids.uid, argv);
 	close(errfd);
+	if (module != -1)
+		close(module);
+	module = -1;
 	if (pid < 0) {
 		snprintf(why, n, "fork: %s", strerror(errno));
 		goto fail;
@@ -479,6 +480,8 @@ gvisor_spawn(int sock, int fail_at, struct gvisor_proc *g, int *pidfd,
 	}
 	return 0;
 fail:
+	if (module != -1)
+		close(module);
 	gvisor_reap(g);
 	return -1;
 }
@@ -621,18 +624,20 @@ const struct world_launcher world_gvisor_launcher = {
 
 /*
  * 0 /dev/null, 1 and 2 the output file, 3 the socket, 4 the output, 5
- * the workspace, 6 the container's stdout, nothing else.  Its stdin and
- * stdout are both the session's socket, imported from the host; gVisor
- * shuts a host socket down when the last descriptor of either goes, so
- * PID 1 keeps stdout's (6) and only the interpreter closes it.
+ * the workspace, 6 the container's stdout, 7 the container's stdin (the
+ * CPython module's sealed copy, until step_python takes it), nothing
+ * else.  Its stdout is the session's socket, imported from the host;
+ * PID 1 keeps a copy of stdout's descriptor (6) and only the interpreter
+ * closes it.
  */
 #define KEPT_STDOUT	6
+#define KEPT_MODULE	7
 
 static int
 worker_fds(int *sock)
 {
 	struct rlimit rl;
-	int devnull, capfd, wsdir, out, fd;
+	int devnull, capfd, wsdir, out, module, fd;
 
 	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
 	capfd = open("/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
@@ -648,6 +653,7 @@ worker_fds(int *sock)
 	    chdir(WORLD_WORKSPACE) == -1)
 		return -1;
 	if ((out = fcntl(1, F_DUPFD_CLOEXEC, 10)) < 0 ||
+	    (module = fcntl(0, F_DUPFD_CLOEXEC, 10)) < 0 ||
 	    (devnull = fcntl(devnull, F_DUPFD_CLOEXEC, 10)) < 0 ||
 	    (capfd = fcntl(capfd, F_DUPFD_CLOEXEC, 10)) < 0 ||
 	    (wsdir = fcntl(wsdir, F_DUPFD_CLOEXEC, 10)) < 0)
@@ -656,13 +662,14 @@ worker_fds(int *sock)
 	    dup2(capfd, 2) == -1 || dup3(*sock, 3, O_CLOEXEC) == -1 ||
 	    dup3(capfd, 4, O_CLOEXEC) == -1 ||
 	    dup3(wsdir, 5, O_CLOEXEC) == -1 ||
-	    dup3(out, KEPT_STDOUT, O_CLOEXEC) == -1)
+	    dup3(out, KEPT_STDOUT, O_CLOEXEC) == -1 ||
+	    dup3(module, KEPT_MODULE, O_CLOEXEC) == -1)
 		return -1;
 	*sock = 3;
 	/* (this gVisor's close_range refuses ~0U as the last) */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == -1)
 		return -1;
-	for (fd = KEPT_STDOUT + 1; fd < (int)rl.rlim_cur && fd < 65536; fd++)
+	for (fd = KEPT_MODULE + 1; fd < (int)rl.rlim_cur && fd < 65536; fd++)
 		(void)close(fd);
 	(void)setsid();		/* (PID 1 may lead one already) */
 	return 0;
@@ -680,10 +687,15 @@ step_fds(void *ctx, char *detail, size_t n)
 	return worker_fds(&((struct worker *)ctx)->sock);
 }
 
+/* CPython, from the module the session handed over (KEPT_MODULE): what
+ * it checked and loaded, never a file of the bundle's. */
 static int
 step_python(void *ctx, char *detail, size_t n)
 {
-	return pyrun_init(detail, n);
+	int rc = pyrun_module_take(KEPT_MODULE, detail, n);
+
+	(void)close(KEPT_MODULE);
+	return rc == -1 ? -1 : pyrun_init(detail, n);
 }
 
 static int
@@ -712,7 +724,7 @@ static void
 gvisor_worker(int fail_at, uint64_t mem)
 {
 	char why[WW_MAX_DETAIL] = "";
-	struct worker wk = { fcntl(0, F_DUPFD_CLOEXEC, 10), mem };
+	struct worker wk = { fcntl(1, F_DUPFD_CLOEXEC, 10), mem };
 	const struct jail_walk walk = { fail_at, &wk.sock, why, sizeof why };
 	const char *failed;
 	int sock;

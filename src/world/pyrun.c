@@ -85,6 +85,25 @@ pyrun_module_path(char *buf, size_t n)
 		buf[0] = '\0';
 }
 
+/* (linked in: there is no module to hand over or to take) */
+int
+pyrun_module_sealed(int *fd, char *why, size_t n)
+{
+	(void)why;
+	(void)n;
+	*fd = -1;
+	return 0;
+}
+
+int
+pyrun_module_take(int fd, char *why, size_t n)
+{
+	(void)fd;
+	(void)why;
+	(void)n;
+	return 0;
+}
+
 const char *
 pyrun_version(char *buf, size_t n)
 {

@@ -242,6 +242,14 @@ int pyrun_init(char *why, size_t n);
 /* The CPython module the program loaded, for a gVisor worker to see
  * (pymod.c): its path in buf, or "" where pyrun.c is linked in. */
 void pyrun_module_path(char *buf, size_t n);
+/* For a worker that trusts no path's owner (gvisor.c): in the session, a
+ * copy of the module it checked and loaded, in a memfd sealed against
+ * any change, in *fd (0), or -1 with why; *fd is -1 where pyrun.c is
+ * linked in.  In the worker, before pyrun_init: load the module from
+ * what fd holds (copied into a sealed memfd of its own), not from a
+ * path; 0, or -1 with why. */
+int pyrun_module_sealed(int *fd, char *why, size_t n);
+int pyrun_module_take(int fd, char *why, size_t n);
 /* The embedded CPython's version, "3.11.2", in buf; NULL when CPython
  * cannot be loaded here. */
 const char *pyrun_version(char *buf, size_t n);
