@@ -450,6 +450,33 @@ runsc_version(const char *runsc, char *out, size_t n)
 }
 
 /*
+ * What to do where runsc starts but a gVisor world does not build, from
+ * the world's own error (heap): where the worker inside refused a step
+ * of its set-up (cpython.c: "world set-up failed at STEP"), runsc and
+ * what it needs (user namespaces, ptrace) worked, and the step is the
+ * cause; otherwise runsc could not make its sandbox.
+ */
+#define SETUP_FAILED	"world set-up failed at "
+
+static char *
+gvisor_fix(const char *err)
+{
+	const char *step = strncmp(err, SETUP_FAILED, strlen(SETUP_FAILED))
+	    == 0 ? err + strlen(SETUP_FAILED) : NULL;
+
+	if (step == NULL)
+		return xstrdup("runsc could not make its sandbox: see what "
+		    "runsc needs in sandboxrepl(1), --jail");
+	if (strncmp(step, "python", 6) == 0)
+		return xstrdup("runsc made its sandbox, but the worker inside "
+		    "could not load CPython (the gvisor line says why): "
+		    "reinstall sandboxrepl with its sandboxrepl-python.so");
+	return xasprintf("runsc made its sandbox, but the worker inside "
+	    "stopped at %.*s (the gvisor line says why)",
+	    (int)strcspn(step, ":"), step);
+}
+
+/*
  * runsc, for the gVisor jail (--jail=gvisor, the jail:gvisor path): a
  * NOTE when missing, since only a session that asks for gVisor needs it;
  * when it starts, a gVisor world is built as check_cpython() builds the
@@ -475,8 +502,7 @@ check_gvisor(struct doctor_check *c, char **gworld)
 			set(c, DOCTOR_STATE_NOTE, xasprintf("%s starts (%s), "
 			    "but a gVisor world does not build: %s", runsc,
 			    version, *gworld), xstrdup("no gVisor world"),
-			    xstrdup("see what runsc needs in sandboxrepl(1), "
-			    "--jail"));
+			    gvisor_fix(*gworld));
 	} else
 		set(c, DOCTOR_STATE_NOTE, xasprintf("%s --version fails: %s",
 		    runsc, version), xstrdup("runsc does not start"),
