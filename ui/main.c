@@ -952,7 +952,7 @@ run(struct session *s, struct options *o, const struct session_opts *so,
 	}
 	if (o->serve) {
 		struct serve_opts sv = { .agent = o->agent.command ?
-		    &o->agent : NULL };
+		    &o->agent : NULL, .paths = o->paths };
 		return serve_loop(s, &sv, stdin, stdout);
 	}
 	if (o->nexprs > 0) {

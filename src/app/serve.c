@@ -179,6 +179,18 @@ handle(struct session *s, const struct serve_opts *o, const char *line,
 		json_decref(req);
 		return reply;
 	}
+	if (o->paths != 0 && (mask & ~o->paths) != 0) {
+		/* a well-formed request for a path the server does not run:
+		 * refused, its id kept */
+		char names[256], asked[256];
+
+		reply = error_reply(id, "\"paths\" names %s, which this "
+		    "server does not run (--path allows %s)",
+		    path_list(asked, sizeof asked, mask & ~o->paths, ", "),
+		    path_list(names, sizeof names, o->paths, ", "));
+		json_decref(req);
+		return reply;
+	}
 	if (o->agent != NULL && agent_is_task(json_string_value(input),
 	    json_string_length(input), &task, &tasklen))
 		reply = run_task(s, o, id, task, tasklen, mask);

@@ -14,7 +14,9 @@
  * agent (serve_opts.agent), an input starting with '?' is a task: the
  * reply also holds "task" and "proposal" (the lines the agent proposed),
  * and its records say "source": "agent".  Blank lines are skipped.  JSON
- * is read and written with jansson.
+ * is read and written with jansson.  A request may name only the paths
+ * the server was started with (--path, serve_opts.paths): another is an
+ * error naming the allowed ones.
  */
 #ifndef SANDBOXREPL_SERVE_H
 #define SANDBOXREPL_SERVE_H
@@ -36,6 +38,8 @@ struct session;
 struct serve_opts {
 	const struct agent_opts	*agent;		/* NULL: no agent tasks */
 	size_t			 max_line;	/* 0: SERVE_MAX_LINE */
+	unsigned		 paths;		/* PATH_BIT()s a request may
+						 * name (--path); 0: any */
 };
 
 /*

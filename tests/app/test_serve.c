@@ -412,6 +412,44 @@ test_agent_tasks(void **state)
 	session_free(s);
 }
 
+/* --path restricts what a request may name: another path is refused,
+ * its id kept, the allowed paths named; the allowed ones run, and a
+ * request without paths runs the session's. */
+static void
+test_path_restriction(void **state)
+{
+	struct session_opts so = { .paths = PATH_BIT(PATH_UNSAFE) |
+	    PATH_BIT(PATH_SANDBOX) };
+	struct session *s = session_new(&so);
+	struct serve_opts o = { .paths = so.paths };
+	const char *in =
+	    "{\"id\": 1, \"input\": \"1 + 1\", \"paths\": [\"jail\"]}\n"
+	    "{\"id\": 2, \"input\": \"1 + 1\", \"paths\": "
+	    "[\"sandbox\", \"jail\"]}\n"
+	    "{\"id\": 3, \"input\": \"1 + 1\", \"paths\": [\"sandbox\"]}\n"
+	    "{\"id\": 4, \"input\": \"2 + 2\"}\n";
+	int status;
+	json_t *r;
+	(void)state;
+
+	r = serve(s, &o, in, strlen(in), &status);
+	assert_int_equal(status, 0);
+	assert_int_equal(json_array_size(r), 4);
+	assert_string_equal(error_of(r, 0), "\"paths\" names jail, which "
+	    "this server does not run (--path allows unsafe, sandbox)");
+	assert_int_equal(json_integer_value(json_object_get(
+	    json_array_get(r, 0), "id")), 1);
+	assert_non_null(strstr(error_of(r, 1), "names jail, which"));
+	assert_int_equal(nrecords(r, 2), 1);
+	assert_string_equal(rec_str(r, 2, 0, "path"), "sandbox");
+	assert_string_equal(rec_str(r, 2, 0, "result"), "2");
+	assert_int_equal(nrecords(r, 3), 2);
+	assert_string_equal(rec_str(r, 3, 0, "path"), "unsafe");
+	assert_string_equal(rec_str(r, 3, 1, "path"), "sandbox");
+	json_decref(r);
+	session_free(s);
+}
+
 int
 main(void)
 {
@@ -421,6 +459,7 @@ main(void)
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_agent_tasks),
+		cmocka_unit_test(test_path_restriction),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
