@@ -27,12 +27,15 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/arena.h"
 #include "record/paths.h"
@@ -715,11 +718,115 @@ policy_free(struct policy *p)
 	free(op);
 }
 
+/*
+ * The shipped policy files (scenarios/NAME.policy) are installed beside
+ * the scenarios (Makefile.am), where src/app/scenario.c finds a scenario
+ * by its bare name; a policy is looked for there too, then in the
+ * scenarios/ beside the program (a build tree).
+ */
+#ifndef SCENARIO_DIR
+#define SCENARIO_DIR "/usr/share/sandboxrepl/scenarios"
+#endif
+#define POLICY_SUFFIX	".policy"
+
+/* The i-th directory of shipped policies in dir; false past the last. */
+static bool
+shipped_dir(int i, char *dir, size_t n)
+{
+	char exe[PATH_MAX];
+	ssize_t len;
+	char *slash;
+
+	if (i == 0) {
+		snprintf(dir, n, "%s", SCENARIO_DIR);
+		return true;
+	}
+	if (i > 1)
+		return false;
+	dir[0] = '\0';
+	len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (len > 0) {
+		exe[len] = '\0';
+		if ((slash = strrchr(exe, '/')) != NULL) {
+			*slash = '\0';
+			if ((size_t)snprintf(dir, n, "%s/scenarios", exe) >= n)
+				dir[0] = '\0';
+		}
+	}
+	return true;
+}
+
+/* A bare name (no '/', no leading '.') of a shipped policy: its file in
+ * path, or false. */
+static bool
+shipped_find(const char *name, char *path, size_t n)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	int i;
+
+	if (name[0] == '\0' || name[0] == '.' || strchr(name, '/') != NULL ||
+	    strlen(name) > 64)
+		return false;
+	for (i = 0; shipped_dir(i, dir, sizeof dir); i++)
+		if (dir[0] != '\0' && (size_t)snprintf(path, n, "%s/%s%s", dir,
+		    name, POLICY_SUFFIX) < n && stat(path, &st) == 0 &&
+		    S_ISREG(st.st_mode))
+			return true;
+	return false;
+}
+
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The shipped policies' names, ", " between them, "" for none (heap). */
+static char *
+shipped_names(void)
+{
+	struct sbuf b = SBUF_INIT;
+	char dir[PATH_MAX], **found = NULL;
+	size_t nfound = 0, k;
+	struct dirent *e;
+	DIR *d;
+	int i;
+
+	for (i = 0; shipped_dir(i, dir, sizeof dir); i++) {
+		if (dir[0] == '\0' || (d = opendir(dir)) == NULL)
+			continue;
+		while ((e = readdir(d)) != NULL) {
+			size_t len = strlen(e->d_name);
+
+			if (e->d_name[0] == '.' || len <= strlen(POLICY_SUFFIX)
+			    || strcmp(e->d_name + len - strlen(POLICY_SUFFIX),
+			    POLICY_SUFFIX) != 0)
+				continue;
+			found = xrealloc(found, (nfound + 1) * sizeof *found);
+			found[nfound++] = xstrndup(e->d_name,
+			    len - strlen(POLICY_SUFFIX));
+		}
+		closedir(d);
+	}
+	if (nfound > 0)
+		qsort(found, nfound, sizeof *found, by_name);
+	for (k = 0; k < nfound; k++) {
+		if (k == 0 || strcmp(found[k], found[k - 1]) != 0)
+			sbuf_addf(&b, "%s%s", b.len > 0 ? ", " : "",
+			    found[k]);
+		free(found[k]);
+	}
+	free(found);
+	return sbuf_take(&b);
+}
+
 const struct policy *
 policy_resolve(const char *name_or_file, const struct policy_names *names,
     char **err)
 {
 	const struct policy *p = policy_preset(name_or_file);
+	char path[PATH_MAX], *shipped;
 	struct stat st;
 	size_t n = strlen(name_or_file);
 
@@ -727,10 +834,16 @@ policy_resolve(const char *name_or_file, const struct policy_names *names,
 	if (p != NULL)
 		return p;
 	if (strchr(name_or_file, '/') != NULL ||
-	    (n > 7 && strcmp(name_or_file + n - 7, ".policy") == 0) ||
+	    (n > 7 && strcmp(name_or_file + n - 7, POLICY_SUFFIX) == 0) ||
 	    stat(name_or_file, &st) == 0)
 		return policy_load(name_or_file, names, err);
-	*err = xasprintf("unknown policy '%s' (expected essay, dunder, "
-	    "blocklist, or a policy file)", name_or_file);
+	if (shipped_find(name_or_file, path, sizeof path))
+		return policy_load(path, names, err);
+	shipped = shipped_names();
+	*err = xasprintf("unknown policy '%s' (expected a preset: essay, "
+	    "dunder, blocklist; %s%s%sor a policy file)", name_or_file,
+	    shipped[0] ? "a shipped policy: " : "", shipped,
+	    shipped[0] ? "; " : "");
+	free(shipped);
 	return NULL;
 }

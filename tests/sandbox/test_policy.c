@@ -148,6 +148,9 @@ test_loaded_policy_decides(void **state)
 	assert_null(policy_resolve("no-such-preset",
 	    &session_policy_names, &err));
 	assert_non_null(strstr(err, "unknown policy"));
+	/* (the shipped policies follow where there are any: man.test) */
+	assert_non_null(strstr(err, "expected a preset: essay, dunder, "
+	    "blocklist; "));
 	free(err);
 	assert_null(policy_resolve("/nonexistent/x.policy",
 	    &session_policy_names, &err));
