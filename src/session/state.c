@@ -690,7 +690,13 @@ append_line(struct state *st, const char *text, char **err)
 	free(line);
 	if (!ok) {
 		fail_errno(err, "appending to", st->dir, "journal.jsonl");
-		(void)ftruncate(st->journalfd, (off_t)st->journal_bytes);
+		if (ftruncate(st->journalfd, (off_t)st->journal_bytes) == -1) {
+			/* a torn line stays at the journal's end: say so,
+			 * not only why the append failed */
+			free(*err);
+			return fail_errno(err, "appending to (and then "
+			    "cutting back)", st->dir, "journal.jsonl");
+		}
 		return false;
 	}
 	st->journal_bytes += len + 1;

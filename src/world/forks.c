@@ -79,8 +79,9 @@ on_ending(int sig)
 	(void)sig;
 	if (self == interp)
 		return;		/* (the interpreter's own: its copies') */
-	(void)write(ended[1], &self, sizeof self);
-	_exit(0);
+	/* (a copy not told as ended is not counted: its status says so) */
+	_exit(write(ended[1], &self, sizeof self) == (ssize_t)sizeof self ?
+	    0 : 1);
 }
 
 static void
@@ -95,15 +96,18 @@ forks_child(void)
 		/* its input has ended before it ran (a busy machine runs a
 		 * child late), or a copy forked it since: it ends now, told
 		 * as ended, so that it is counted and reaped */
-		(void)write(ended[1], &self, sizeof self);
-		_exit(0);
+		_exit(write(ended[1], &self, sizeof self) ==
+		    (ssize_t)sizeof self ? 0 : 1);
 	}
 	/* (the handler came with the fork; the mask too, and a copy must
 	 * hear the signal) */
 	sigemptyset(&set);
 	sigaddset(&set, ENDING_SIGNAL);
 	(void)pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-	(void)write(born[1], &self, sizeof self);
+	/* a copy the interpreter was not told of could outlive its input:
+	 * it does not run */
+	if (write(born[1], &self, sizeof self) != (ssize_t)sizeof self)
+		_exit(1);
 }
 
 int

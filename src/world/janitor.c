@@ -356,7 +356,8 @@ janitor_start(void)
 
 		if (failed != NULL)
 			_exit(127);
-		(void)chdir("/");
+		if (chdir("/") == -1)
+			_exit(127);
 		for (sig = 1; sig < NSIG; sig++)
 			if (sig != SIGKILL && sig != SIGSTOP)
 				(void)signal(sig, sig == SIGHUP ||

@@ -666,8 +666,12 @@ microvm_spawn(int sock, int fail_at, uint64_t mem, struct microvm_proc *m,
 		snprintf(why, n, "bundle: console.log: %s", strerror(errno));
 		goto fail;
 	}
-	if (ids.uid != 0)
-		(void)fchown(errfd, ids.uid, ids.uid);
+	if (ids.uid != 0 && fchown(errfd, ids.uid, ids.uid) == -1) {
+		snprintf(why, n, "bundle: console.log: chown to the world's "
+		    "id: %s", strerror(errno));
+		close(errfd);
+		goto fail;
+	}
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, irq) == -1) {
 		snprintf(why, n, "socketpair: %s", strerror(errno));
 		close(errfd);

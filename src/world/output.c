@@ -241,8 +241,10 @@ void
 output_begin(void)
 {
 	pthread_mutex_lock(&lock);
-	if (file >= 0)
-		(void)ftruncate(file, 0);
+	/* (a file not emptied would answer with the last input's output:
+	 * the world ends instead, as on a broken frame) */
+	if (file >= 0 && ftruncate(file, 0) == -1)
+		_exit(1);
 	written = kept = cut = 0;
 	streaming = true;
 	pthread_mutex_unlock(&lock);

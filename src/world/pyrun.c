@@ -801,7 +801,10 @@ put_file(int wsdir, const char *p, size_t len)
 			return;
 		memcpy(target, data, dlen);
 		target[dlen] = '\0';
-		(void)symlinkat(target, wsdir, path);
+		/* (the world is not the one asked for: it ends, as on a
+		 * broken frame) */
+		if (symlinkat(target, wsdir, path) == -1)
+			_exit(0);
 		return;
 	}
 	if (S_ISFIFO(mode) || S_ISSOCK(mode)) {
@@ -827,8 +830,9 @@ apply_dir_modes(int wsdir)
 {
 	while (ndir_modes > 0) {
 		ndir_modes--;
-		(void)fchmodat(wsdir, dir_modes[ndir_modes],
-		    dir_mode[ndir_modes], 0);
+		if (fchmodat(wsdir, dir_modes[ndir_modes],
+		    dir_mode[ndir_modes], 0) == -1)
+			_exit(0);	/* (as put_file's symlink) */
 		free(dir_modes[ndir_modes]);
 	}
 }
