@@ -38,8 +38,10 @@ for c in "$srcdir"/src/*/*.c; do
 	# (the program's stand-in for pyrun.c and fakenet.c, which are
 	# linked here)
 	*/world/pymod.c) continue ;;
+	# (the microVM guest's init: a program of its own, built static)
+	*/world/microvm_init.c) continue ;;
 	*/world/cpython.c | */world/gvisor.c | */world/pyrun.c | */world/replica.c | \
-	*/world/zygote.c)
+	*/world/zygote.c | */world/microvm.c | */world/bundle.c)
 		[ -n "$with_python" ] || continue ;;
 	esac
 	# (named with their folder: src/sandbox/budget.c and
