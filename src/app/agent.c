@@ -12,6 +12,12 @@
  *                        stdin, its stdout is the answer;
  *   agent_parse_answer() the answer, cut into input lines.
  *
+ * With --agent-turns the three steps repeat (agent_loop_*): every turn runs
+ * the command afresh, and its stdin is the context block as of that turn
+ * plus the turns so far as the JSON lines --json prints (each turn's
+ * proposal object, then its records), so a refused model can try again.
+ * Nothing of one turn's process is alive when the next starts.
+ *
  * agent_exec() is the only part that touches processes.  It polls three
  * pipes (stdin out, stdout and stderr in) against one wall-clock deadline,
  * caps what it keeps, and ends every run the same way: SIGKILL to the
@@ -1058,8 +1064,9 @@ agent_loop_init(struct agent_loop *l, const struct agent_opts *o,
 	memset(l, 0, sizeof *l);
 	l->o = o;
 	l->s = s;
+	/* as agent_propose() takes it: up to a NUL, which input can hold */
 	l->task = xstrndup(task, tasklen);
-	l->tasklen = tasklen;
+	l->tasklen = strlen(l->task);
 	l->turns = o->turns ? o->turns : AGENT_DEFAULT_TURNS;
 	if (l->turns > AGENT_MAX_TURNS)
 		l->turns = AGENT_MAX_TURNS;

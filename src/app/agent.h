@@ -7,7 +7,8 @@
  * an agent command run through /bin/sh -c, reads the proposal from its
  * stdout, and splits it into input lines.  agent_run_line() then runs one
  * proposed line through the session's paths like typed input; its records
- * say "source": "agent".
+ * say "source": "agent".  agent_loop_*() ask again, turn after turn, with
+ * the records of the turns so far (--agent-turns).
  *
  * The agent never hangs sandboxrepl: it runs in a process group of its own
  * with pipes to its stdin and from its stdout and stderr, read in a poll()
