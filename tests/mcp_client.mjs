@@ -53,10 +53,10 @@ check('initialize: the server offers tools',
 
 const { tools } = await client.listTools();
 const names = tools.map((t) => t.name).sort();
-check('tools/list: the seven tools',
-    JSON.stringify(names) === JSON.stringify(['delete_file', 'http_get',
-	'list_files', 'read_file', 'run_code', 'run_shell', 'write_file']),
-    names);
+check('tools/list: the four tools the sandbox path lets through (the MCP ' +
+    'default policy: the essay\'s, and list_files)',
+    JSON.stringify(names) === JSON.stringify(['list_files', 'read_file',
+	'run_code', 'write_file']), names);
 check('tools/list: every tool has an object inputSchema and outputSchema',
     tools.every((t) => t.inputSchema?.type === 'object' &&
 	t.outputSchema?.type === 'object' && t.description.length > 0));
@@ -76,11 +76,6 @@ check('tools/list: list_files needs no arguments (an optional path)',
     Object.keys(byName.list_files.inputSchema.properties).join() === 'path',
     byName.list_files.inputSchema);
 
-check('tools/list: run_shell needs cmd, a string, and nothing else',
-    JSON.stringify(byName.run_shell?.inputSchema.required) === '["cmd"]' &&
-    Object.keys(byName.run_shell.inputSchema.properties).join() === 'cmd' &&
-    byName.run_shell.inputSchema.properties.cmd.type === 'string',
-    byName.run_shell?.inputSchema);
 
 const call = (name, args) => client.callTool({ name, arguments: args });
 
@@ -115,6 +110,11 @@ check('write_file: a key reused with other arguments is refused',
     r.isError === false && r2.isError === true &&
     r2.structuredContent.layer === 'idempotency', r2);
 
+r = await call('list_files', {});
+check('list_files: the names, out.txt among them (the MCP default policy lists it)',
+    r.isError === false && r.structuredContent.verdict === 'ok' &&
+    r.structuredContent.result === "['out.txt', 'report.txt', 'secrets.txt']", r);
+
 r = await call('read_file', { path: 'out.txt' });
 check('read_file: the file the tools wrote, in the session that lives on',
     r.isError === false && r.structuredContent.result === "'other'", r);
@@ -126,17 +126,18 @@ check('an argument cannot leave its string literal',
     r.structuredContent.fs.includes('report.txt'), r);
 
 r = await call('delete_file', { path: 'secrets.txt' });
-check('delete_file: refused by the command allowlist',
+check('delete_file, left out of the list, called anyway: refused by the command allowlist',
     r.isError === true && r.structuredContent.layer === 'commands' &&
     text(r).includes('BLOCKED by the command allowlist: delete_file is not allowed ' +
-        '(read_file, write_file are)') &&
-    r.structuredContent.reason === 'delete_file is not allowed (read_file, write_file are)', r);
+        '(read_file, write_file, list_files are)') &&
+    r.structuredContent.reason === 'delete_file is not allowed (read_file, ' +
+	'write_file, list_files are)', r);
 
 r = await call('run_shell', { cmd: 'rm secrets.txt' });
 check('run_shell: refused by the command allowlist on the sandbox path',
     r.isError === true && r.structuredContent.layer === 'commands' &&
     text(r).includes('BLOCKED by the command allowlist: run_shell is not allowed ' +
-        '(read_file, write_file are)') &&
+        '(read_file, write_file, list_files are)') &&
     r.structuredContent.fs.includes('secrets.txt'), r);
 
 r = await call('run_code', { code: '!ls', path: 'jail' });
@@ -173,6 +174,7 @@ r = await call('run_code', { code: 'sum(orders) * 2', path: 'jail' });
 check('run_code on the jail path: 1040.0',
     r.isError === false && r.structuredContent.path === 'jail' &&
     r.structuredContent.result === '1040.0', r);
+
 
 // a value's repr is the code's own text: one that writes a verdict's
 // words (and a second line) is an ok result whose text marks it a value
@@ -243,5 +245,63 @@ r = await c3.client.callTool({ name: 'run_shell', arguments: { cmd: '  ' } });
 check('run_shell with no command line is an error result that says so',
     r.isError === true && text(r).includes('needs a command line'), r);
 await c3.client.close();
+
+// ---- every tool a server lists works on its path; the others never do ----
+// Each server lists the tools; every listed tool, called with arguments
+// an agent would send, succeeds (no BLOCKED, CONTAINED or error); every
+// tool it leaves out, called by name anyway, is refused by the path's
+// boundary, as it would be on every call.
+const sensible = {
+	run_code: { code: 'round(sum(orders) / len(orders), 2)' },
+	list_files: {},
+	read_file: { path: 'report.txt' },
+	write_file: { path: 'notes.txt', text: 'seen' },
+	delete_file: { path: 'notes.txt' },
+	http_get: { url: 'https://example.com/' },
+	run_shell: { cmd: 'ls' },
+};
+const all = Object.keys(sensible);
+const { execFileSync } = await import('node:child_process');
+let runsc = true;
+try {
+	execFileSync('sh', ['-c', 'command -v runsc'], { stdio: 'ignore' });
+} catch {
+	runsc = false;
+}
+const servers = [
+	[['--path=unsafe'], all],
+	[['--path=sandbox'], ['run_code', 'list_files', 'read_file', 'write_file']],
+	[['--path=jail'], ['run_code', 'list_files', 'read_file', 'write_file',
+	    'delete_file']],
+	[['--path=jail', '--jail-filter'], ['run_code', 'list_files', 'read_file',
+	    'write_file']],
+	[['--path=unsafe,sandbox', '--policy=essay'], ['run_code', 'read_file',
+	    'write_file']],
+	[['--path=jail:gvisor'], ['run_code', 'list_files', 'read_file',
+	    'write_file', 'delete_file', 'run_shell']],
+];
+for (const [args, want] of servers) {
+	const name = args.join(' ');
+	if (args[0] === '--path=jail:gvisor' && !runsc) {
+		console.log(`ok - ${name}: # SKIP runsc is not installed`);
+		continue;
+	}
+	const c = await connect(args);
+	const listed = (await c.client.listTools()).tools.map((t) => t.name);
+	check(`${name}: lists ${want.join(', ')}`,
+	    JSON.stringify([...listed].sort()) === JSON.stringify([...want].sort()),
+	    listed);
+	for (const tool of all) {
+		r = await c.client.callTool({ name: tool, arguments: sensible[tool] });
+		const v = r.structuredContent?.verdict;
+		if (listed.includes(tool))
+			check(`${name}: ${tool}, listed, succeeds (${v})`, r.isError === false &&
+			    !['blocked', 'contained', 'error'].includes(v), r);
+		else
+			check(`${name}: ${tool}, left out, is refused when called anyway (${v})`,
+			    r.isError === true && ['blocked', 'contained'].includes(v), r);
+	}
+	await c.client.close();
+}
 
 process.exit(failed ? 1 : 0);

@@ -22,6 +22,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,7 +31,9 @@
 #include "base/arena.h"
 #include "cmd/cmd.h"
 #include "mcp.h"
+#include "record/paths.h"
 #include "record/record.h"
+#include "sandbox/policy.h"
 #include "base/sbuf.h"
 #include "serve.h"
 #include "session/session.h"
@@ -78,6 +81,7 @@ struct mcp {
 	struct session	*s;
 	unsigned	 paths;		/* what run_code may ask for */
 	enum path_id	 home;		/* where the commands run */
+	bool		 jail_filter;	/* the jails check the policy first */
 	size_t		 max;		/* a message's bytes, at most */
 	bool		 initialized;	/* initialize was answered */
 	enum rev	 legacy;	/* the revision it negotiated */
@@ -288,6 +292,84 @@ path_names(unsigned mask)
 
 static const char *const run_code_keys[] = { "code", "path", NULL };
 static const char *const run_code_required[] = { "code", NULL };
+
+/*
+ * Can a command ever succeed behind path p's boundary, or is every call
+ * refused (and so the tool left out of the list)?  No boundary: every
+ * command lands.  The sandbox's policy: the commands its allowlist names,
+ * and one that sends a request only when the policy lists a host (the
+ * no-network layer refuses every other).  A kernel: what its jail has --
+ * none of them a network (the namespaces' seccomp forbids socket(),
+ * runsc runs with --network=none, the microVM has no network device),
+ * and the namespaces' seccomp forbids execve, so the shell's programs
+ * never start there -- and under --jail-filter the policy's allowlist
+ * first.
+ */
+static const struct kernel_can {
+	bool	 network;	/* a command whose op is "send" */
+	bool	 exec;		/* a command whose op is "exec" */
+} kernel_can[BOUNDARY__COUNT] = {
+	[BOUNDARY_NS] = { .network = false, .exec = false },
+	[BOUNDARY_GVISOR] = { .network = false, .exec = true },
+	[BOUNDARY_MICROVM] = { .network = false, .exec = true },
+};
+
+static bool
+policy_lets(const struct policy *pol, const struct cmd_entry *e)
+{
+	return policy_allows_command(pol, e->name) &&
+	    (e->url_key == NULL || (pol->hosts != NULL &&
+	    pol->hosts[0] != NULL));
+}
+
+static bool
+command_works(const struct mcp *m, const struct cmd_entry *e,
+    enum path_id p)
+{
+	const struct policy *pol = session_policy(m->s);
+	const struct kernel_can *k;
+
+	switch (path_guard(p)) {
+	case GUARD_NONE:
+		return true;
+	case GUARD_POLICY:
+		return policy_lets(pol, e);
+	case GUARD_KERNEL:
+	default:
+		k = &kernel_can[session_boundary(m->s, p)->id];
+		if (m->jail_filter && !policy_lets(pol, e))
+			return false;
+		if (strcmp(e->op, "send") == 0)
+			return k->network;
+		if (strcmp(e->op, "exec") == 0)
+			return k->exec;
+		return true;
+	}
+}
+
+/* Is the tool in this server's list: run_code always (what its code may
+ * do is the boundary's to judge, call by call), a command when it can
+ * succeed where the commands run. */
+static bool
+tool_listed(const struct mcp *m, const struct tool *t)
+{
+	return t->cmd == NULL || command_works(m, t->cmd, m->home);
+}
+
+/* Where a server restricted to paths runs the commands: path_home()'s
+ * choice when it is one of them, else the foremost of them (a server
+ * offering only jail:gvisor runs them there, never on a path it was told
+ * not to use). */
+static enum path_id
+server_home(unsigned paths)
+{
+	enum path_id p = path_home(paths);
+
+	if (paths & PATH_BIT(p))
+		return p;
+	p = path_foremost(paths);
+	return p != PATH__COUNT ? p : path_home(paths);
+}
 
 /* The keys a tool takes and those it needs. */
 static void
@@ -679,6 +761,39 @@ tools_call(struct req *q)
 	return rpc_result(q, result);
 }
 
+/*
+ * The MCP default policy, the sandbox's when --policy does not name one:
+ * the essay's boundary, and list_files, which only reads the names the
+ * workspace holds, as read_file reads a file.  delete_file, http_get and
+ * run_shell stay off its allowlist, as the essay keeps them (README,
+ * "Tools over MCP").  A policy file's text, read by the same parser.
+ */
+static const char default_policy[] =
+	"extends: essay\n"
+	"name: mcp\n"
+	"commands: read_file write_file list_files\n";
+
+/* The session's policy becomes the MCP default; false (said on stderr:
+ * the server refuses to start) when it cannot be made. */
+static bool
+use_default_policy(struct session *s)
+{
+	static struct policy *p;
+	char *err = NULL;
+
+	if (p == NULL)
+		p = policy_parse("the MCP default policy", default_policy,
+		    sizeof default_policy - 1, &session_policy_names, &err);
+	if (p == NULL) {
+		fprintf(stderr, "sandboxrepl: --mcp: %s\n", err ? err :
+		    "the default policy could not be made");
+		free(err);
+		return false;
+	}
+	session_set_policy(s, p);
+	return true;
+}
+
 /* ---- the other methods ---- */
 
 static json_t *
@@ -696,7 +811,9 @@ tools_list(struct req *q)
 	json_array_append_new(list, tool_json(q->m, &run_code, q->rev));
 	for (e = next_command(NULL); e != NULL; e = next_command(e)) {
 		t = command_tool(e);
-		json_array_append_new(list, tool_json(q->m, &t, q->rev));
+		if (tool_listed(q->m, &t))
+			json_array_append_new(list, tool_json(q->m, &t,
+			    q->rev));
 	}
 	result = json_pack("{s:o}", "tools", list);
 	if (q->rev == REV_MODERN) {
@@ -1052,6 +1169,9 @@ mcp_loop(struct session *s, const struct mcp_opts *o, FILE *in, FILE *out)
 	m.paths = o->paths ? o->paths : paths_offered();
 	/* The commands' path: the essay's sandbox when it is offered, else
 	 * the jail, else the unsafe path. */
-	m.home = path_home(m.paths);
+	m.home = server_home(m.paths);
+	m.jail_filter = o->jail_filter;
+	if (!o->policy_set && !use_default_policy(s))
+		return 1;
 	return serve_lines(in, out, m.max, answer, &m);
 }
