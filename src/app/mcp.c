@@ -290,7 +290,11 @@ path_names(unsigned mask)
 	return a;
 }
 
-static const char *const run_code_keys[] = { "code", "path", NULL };
+/* run_code's keys: the code, the boundary it runs behind, and path, the
+ * boundary's old name, accepted for one more release (README) so that
+ * "path" is a file's name in every other tool. */
+static const char *const run_code_keys[] = { "code", "boundary", "path",
+    NULL };
 static const char *const run_code_required[] = { "code", NULL };
 
 /*
@@ -398,13 +402,19 @@ input_schema(const struct mcp *m, const struct tool *t)
 		    strcmp(*k, "code") == 0)
 			p = json_pack("{s:s,s:s}", "type", "string",
 			    "description", "The code, as it would be typed.");
-		else if (strcmp(t->name, "run_code") == 0)
+		else if (strcmp(t->name, "run_code") == 0 &&
+		    strcmp(*k, "boundary") == 0)
 			p = json_pack("{s:s,s:o,s:s,s:s}", "type", "string",
 			    "enum", path_names(m->paths), "default",
 			    record_path_name(m->home), "description",
-			    "The path to run on: sandbox (the essay's "
+			    "The boundary to run behind: sandbox (the essay's "
 			    "allowlist, budget, no network), jail (a Linux "
 			    "kernel jail) or unsafe (no boundary).");
+		else if (strcmp(t->name, "run_code") == 0)
+			p = json_pack("{s:s,s:o,s:b,s:s}", "type", "string",
+			    "enum", path_names(m->paths), "deprecated", 1,
+			    "description", "Deprecated: the old name of "
+			    "boundary, accepted until the next release.");
 		else
 			p = json_pack("{s:s,s:s}", "type", "string",
 			    "description", key_doc(t, (size_t)(k - keys)));
@@ -590,12 +600,10 @@ json_type_name(const json_t *v)
 
 /*
  * Check the arguments against the tool's keys: strings only, no unknown
- * key, every required key; run_code's path one this server offers.  NULL
- * when fine (*path is where to run), else why (heap).
+ * key, every required key.  NULL when fine, else why (heap).
  */
 static char *
-check_args(const struct mcp *m, const struct tool *t, json_t *args,
-    enum path_id *path)
+check_args(const struct tool *t, json_t *args)
 {
 	const char *const *keys, *const *required, *const *k;
 	const char *key;
@@ -625,25 +633,54 @@ check_args(const struct mcp *m, const struct tool *t, json_t *args,
 		if (json_object_get(args, *k) == NULL)
 			return xasprintf("%s: missing argument '%s' (a string)",
 			    t->name, *k);
+	return NULL;
+}
+
+/*
+ * The path a call runs on, its arguments checked (check_args): run_code's
+ * boundary (or path, its deprecated alias: both given must agree) when it
+ * names one this server offers, else the server's home, where the
+ * commands run.  Every answer to "where does this call run" is this one.
+ * NULL when fine (*path), else why (heap).
+ */
+static char *
+call_path(const struct mcp *m, const struct tool *t, json_t *args,
+    enum path_id *path)
+{
+	json_t *v, *alias, *names, *n;
+	struct sbuf b = SBUF_INIT;
+	char *q, *why;
+	size_t i;
+
 	*path = m->home;
-	v = json_object_get(args, "path");
-	if (strcmp(t->name, "run_code") != 0 || v == NULL ||
-	    (record_path_parse(json_string_value(v), json_string_length(v),
-	    path) && (m->paths & PATH_BIT(*path))))
+	if (t->cmd != NULL)
 		return NULL;
-	{
-		char *q = quote(v);
-		json_t *names = path_names(m->paths), *n;
-		size_t i;
-		json_array_foreach(names, i, n)
-			sbuf_addf(&b, "%s%s", i ? ", " : "",
-			    json_string_value(n));
-		json_decref(names);
-		why = xasprintf("run_code: path '%s' is not one this server "
-		    "offers (%s)", q, sbuf_cstr(&b));
-		sbuf_free(&b);
+	v = json_object_get(args, "boundary");
+	alias = json_object_get(args, "path");
+	if (v != NULL && alias != NULL && !json_equal(v, alias)) {
+		char *qa = quote(alias);
+		q = quote(v);
+		why = xasprintf("run_code: boundary '%s' and path '%s' "
+		    "disagree (path is the old name of boundary: give "
+		    "boundary alone)", q, qa);
 		free(q);
+		free(qa);
+		return why;
 	}
+	if (v == NULL)
+		v = alias;
+	if (v == NULL || (record_path_parse(json_string_value(v),
+	    json_string_length(v), path) && (m->paths & PATH_BIT(*path))))
+		return NULL;
+	q = quote(v);
+	names = path_names(m->paths);
+	json_array_foreach(names, i, n)
+		sbuf_addf(&b, "%s%s", i ? ", " : "", json_string_value(n));
+	json_decref(names);
+	why = xasprintf("run_code: %s '%s' is not one this server offers "
+	    "(%s)", v == alias ? "path" : "boundary", q, sbuf_cstr(&b));
+	sbuf_free(&b);
+	free(q);
 	return why;
 }
 
@@ -718,7 +755,9 @@ tools_call(struct req *q)
 	}
 	if (args == NULL)
 		args = empty = json_object();
-	why = check_args(m, t, args, &path);
+	why = check_args(t, args);
+	if (why == NULL)
+		why = call_path(m, t, args, &path);
 	if (why != NULL) {
 		/* Since 2025-11-25 a model fixes its own arguments: an
 		 * execution error it reads.  Before, invalid params. */

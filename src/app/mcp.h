@@ -9,7 +9,7 @@
  * initialize request, the handshake revisions 2025-11-25, 2025-06-18,
  * 2025-03-26 and 2024-11-05, negotiated as their lifecycle says.
  *
- * Seven tools: run_code {code, path} runs code on one of the session's
+ * Seven tools: run_code {code, boundary} runs code on one of the session's
  * paths exactly as typed input; read_file, write_file, delete_file,
  * list_files, http_get and the shell, run_shell {cmd} (a typed !ls), are
  * the computer-use commands (cmd.h), their argument
