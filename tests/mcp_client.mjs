@@ -71,7 +71,9 @@ check('tools/list: run_code\'s path is the deprecated alias of boundary',
     JSON.stringify(byName.run_code.inputSchema.properties.path.enum) ===
 	JSON.stringify(byName.run_code.inputSchema.properties.boundary.enum),
     byName.run_code.inputSchema);
-
+check('tools/list: no result echoes the trace line as a record field',
+    tools.every((t) => t.outputSchema.properties.line === undefined &&
+	!t.outputSchema.required.includes('line')), byName.run_code.outputSchema);
 check('tools/list: write_file needs path and text, idempotency_key optional',
     JSON.stringify(byName.write_file.inputSchema.required) ===
 	'["path","text"]' &&

@@ -467,7 +467,8 @@ add_output(json_t *content, json_t *rec)
 	sbuf_free(&b);
 }
 
-/* The record's shape (record_to_json), as the tools' outputSchema. */
+/* The record's shape (record_to_json) less its trace line, which is the
+ * result's first text, as the tools' outputSchema. */
 static json_t *
 output_schema(void)
 {
@@ -481,8 +482,9 @@ output_schema(void)
 	json_object_set_new(props, "step", json_pack("{s:s}", "type",
 	    "integer"));
 	json_object_set_new(props, "path", name_enum(path_name, PATH__COUNT));
-	json_object_set_new(props, "input", json_pack("{s:s}", "type",
-	    "string"));
+	json_object_set_new(props, "input", json_pack("{s:s,s:s}", "type",
+	    "string", "description", "the input, its first 1024 bytes "
+	    "(truncated says when it was longer)"));
 	json_object_set_new(props, "kind", name_enum(kind_name, KIND__COUNT));
 	v = name_enum(verdict_name, VERDICT__COUNT);
 	json_object_set_new(v, "description", json_string("ok; blocked (a "
@@ -522,8 +524,6 @@ output_schema(void)
 	    "s:s}},s:[s,s]}", "type", "object", "properties", "used", "type",
 	    "integer", "limit", "type", "integer", "required", "used",
 	    "limit"));
-	json_object_set_new(props, "line", json_pack("{s:s,s:s}", "type",
-	    "string", "description", "the trace line"));
 #undef NSTR
 	json_object_foreach(props, key, v)
 		json_array_append_new(req, json_string(key));
@@ -714,6 +714,62 @@ tool_input(const struct tool *t, json_t *args, struct sbuf *in)
 	sbuf_adds(in, "})");
 }
 
+/* How much of the input a reply echoes, in bytes: the client sent all of
+ * it, so a reply's size follows what the call did (its value, its
+ * output), not how long its argument was. */
+#define ECHO_MAX 1024
+
+/* How many of s's n bytes are kept when cut to max: all, or fewer, so
+ * that the cut falls between characters. */
+static size_t
+cut_at_char(const char *s, size_t n, size_t max)
+{
+	if (n <= max)
+		return n;
+	for (n = max; n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80; n--)
+		;
+	return n;
+}
+
+/* The record's trace line, its echo of the input (the part between the
+ * label and "->") cut past ECHO_MAX bytes with the length it had; heap. */
+static char *
+reply_line(const struct record *r)
+{
+	size_t n, k;
+
+	if (r->label == NULL || r->shown == NULL || r->outcome == NULL)
+		return xstrdup(r->line);
+	n = strlen(r->shown);
+	k = cut_at_char(r->shown, n, ECHO_MAX);
+	if (k == n)
+		return xstrdup(r->line);
+	return xasprintf("%s: %.*s... (%zu bytes) -> %s", r->label, (int)k,
+	    r->shown, n, r->outcome);
+}
+
+/* The record's input cut as the line's is: its first ECHO_MAX bytes, and
+ * truncated saying how long it was. */
+static void
+cut_input(json_t *rec)
+{
+	json_t *in = json_object_get(rec, "input"), *tr, *cut;
+	const char *s = json_string_value(in);
+	size_t n = json_string_length(in), k;
+	char *note;
+
+	if (s == NULL || (k = cut_at_char(s, n, ECHO_MAX)) == n)
+		return;
+	tr = json_object_get(rec, "truncated");
+	note = xasprintf("%s%sinput: its first %zu of %zu bytes",
+	    json_is_string(tr) ? json_string_value(tr) : "",
+	    json_is_string(tr) ? "; " : "", k, n);
+	cut = json_stringn(s, k);
+	json_object_set_new(rec, "input", cut);
+	json_object_set_new(rec, "truncated", json_string(note));
+	free(note);
+}
+
 static bool
 is_failure(enum verdict v)
 {
@@ -731,7 +787,7 @@ tools_call(struct req *q)
 	struct sbuf in = SBUF_INIT;
 	struct arena *a;
 	struct record *r;
-	char *why, *text;
+	char *why, *text, *line;
 	size_t n;
 
 	if (q->params == NULL)
@@ -779,24 +835,33 @@ tools_call(struct req *q)
 		arena_free(a);
 		return rpc_result(q, tool_error("no record"));
 	}
+	/* The trace line is the first text; the record is the structured
+	 * content (before 2025-06-18, which has none, a text of its own
+	 * after the output): each said once. */
 	rec = record_to_json(r);
-	text = json_dumps(rec, JSON_COMPACT | JSON_PRESERVE_ORDER);
-	result = json_pack("{s:[{s:s,s:s},{s:s,s:s}],s:b}", "content",
-	    "type", "text", "text", r->line, "type", "text", "text", text,
-	    "isError", is_failure(r->verdict));
-	free(text);
-	if (result != NULL)
-		add_output(json_object_get(result, "content"), rec);
+	json_object_del(rec, "line");
+	cut_input(rec);
+	line = reply_line(r);
+	result = json_pack("{s:[{s:s,s:s}],s:b}", "content", "type", "text",
+	    "text", line, "isError", is_failure(r->verdict));
+	free(line);
 	arena_free(a);
-	if (result == NULL) {	/* never: jansson made both */
+	if (result == NULL) {	/* never: the line is valid UTF-8 */
 		json_decref(rec);
 		return rpc_result(q, tool_error("the record could not be "
 		    "written"));
 	}
-	if (SINCE(q->rev, 2025_06_18))
+	add_output(json_object_get(result, "content"), rec);
+	if (SINCE(q->rev, 2025_06_18)) {
 		json_object_set_new(result, "structuredContent", rec);
-	else
-		json_decref(rec);
+		return rpc_result(q, result);
+	}
+	text = json_dumps(rec, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(rec);
+	if (text != NULL)
+		json_array_append_new(json_object_get(result, "content"),
+		    json_pack("{s:s,s:s}", "type", "text", "text", text));
+	free(text);
 	return rpc_result(q, result);
 }
 

@@ -20,8 +20,9 @@
  * list_files; see README).  Every call runs through
  * session_run() on the one session the loop was given, so files, names,
  * budget and ledger live as long as the process.  A result holds the trace
- * line and the record (record_to_json) as text, and the record as
- * structuredContent under a declared outputSchema; a step the boundary
+ * line (its input echo cut at 1 KiB) as text, and the record
+ * (record_to_json) less its line as structuredContent under a declared
+ * outputSchema (a text of its own before 2025-06-18); a step the boundary
  * blocked, contained or that failed is a result with isError true, never a
  * protocol error.  What is wrong with a message is a JSON-RPC error
  * (-32700, -32600, -32601, -32602, -32022) and the loop goes on.
