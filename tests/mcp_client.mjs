@@ -286,8 +286,22 @@ try {
 } catch {
 	runsc = false;
 }
+// a policy that allows http_get and lists the host the call asks for
+const fs = await import('node:fs');
+const os = await import('node:os');
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp_client.'));
+const hosts = path.join(dir, 'hosts.policy');
+fs.writeFileSync(hosts, 'extends: essay\ncommands: read_file write_file http_get\n' +
+    'hosts: example.com\n');
+// and one that allows it with no host: the network layer refuses every call
+const nohost = path.join(dir, 'nohost.policy');
+fs.writeFileSync(nohost, 'extends: essay\ncommands: read_file write_file http_get\n');
 const servers = [
 	[['--path=unsafe'], all],
+	[['--path=sandbox', `--policy=${hosts}`], ['run_code', 'read_file',
+	    'write_file', 'http_get']],
+	[['--path=sandbox', `--policy=${nohost}`], ['run_code', 'read_file',
+	    'write_file']],
 	[['--path=sandbox'], ['run_code', 'list_files', 'read_file', 'write_file']],
 	[['--path=jail'], ['run_code', 'list_files', 'read_file', 'write_file',
 	    'delete_file']],
@@ -299,7 +313,7 @@ const servers = [
 	    'write_file', 'delete_file', 'run_shell']],
 ];
 for (const [args, want] of servers) {
-	const name = args.join(' ');
+	const name = args.join(' ').replace(dir, '$TMPDIR');
 	if (args[0] === '--path=jail:gvisor' && !runsc) {
 		console.log(`ok - ${name}: # SKIP runsc is not installed`);
 		continue;
@@ -321,5 +335,6 @@ for (const [args, want] of servers) {
 	}
 	await c.client.close();
 }
+fs.rmSync(dir, { recursive: true });
 
 process.exit(failed ? 1 : 0);

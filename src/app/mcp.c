@@ -870,7 +870,8 @@ tools_call(struct req *q)
  * the essay's boundary, and list_files, which only reads the names the
  * workspace holds, as read_file reads a file.  delete_file, http_get and
  * run_shell stay off its allowlist, as the essay keeps them (README,
- * "Tools over MCP").  A policy file's text, read by the same parser.
+ * "Which tools a host gets").  A policy file's text, read by the same
+ * parser.
  */
 static const char default_policy[] =
 	"extends: essay\n"
