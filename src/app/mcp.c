@@ -205,7 +205,8 @@ struct tool {
 
 static const struct tool run_code = {
 	"run_code", "Run code",
-	"Run Python code on one path of sandboxrepl, exactly as if typed: "
+	"Run Python code behind one of sandboxrepl's boundaries (the "
+	"boundary argument), exactly as if typed: "
 	"an expression or simple statements joined by ';' (e.g. "
 	"round(sum(orders) / len(orders), 2)), or a command call such as "
 	"read_file({'path': 'report.txt'}). The result is the trace line "
@@ -307,7 +308,7 @@ static const char *const run_code_required[] = { "code", NULL };
  * runsc runs with --network=none, the microVM has no network device),
  * and the namespaces' seccomp forbids execve, so the shell's programs
  * never start there -- and under --jail-filter the policy's allowlist
- * first.
+ * first.  A kernel kind missing from kernel_can lists neither.
  */
 static const struct kernel_can {
 	bool	 network;	/* a command whose op is "send" */
