@@ -600,11 +600,11 @@ json_type_name(const json_t *v)
 }
 
 /*
- * Check the arguments against the tool's keys: strings only, no unknown
- * key, every required key.  NULL when fine, else why (heap).
+ * The arguments against the tool's keys: strings only, no unknown key,
+ * every required key.  NULL when fine, else why (heap).
  */
 static char *
-check_args(const struct tool *t, json_t *args)
+check_keys(const struct tool *t, json_t *args)
 {
 	const char *const *keys, *const *required, *const *k;
 	const char *key;
@@ -638,14 +638,14 @@ check_args(const struct tool *t, json_t *args)
 }
 
 /*
- * The path a call runs on, its arguments checked (check_args): run_code's
+ * The path a call runs on, its keys checked (check_keys): run_code's
  * boundary (or path, its deprecated alias: both given must agree) when it
  * names one this server offers, else the server's home, where the
  * commands run.  Every answer to "where does this call run" is this one.
  * NULL when fine (*path), else why (heap).
  */
 static char *
-call_path(const struct mcp *m, const struct tool *t, json_t *args,
+tool_path(const struct mcp *m, const struct tool *t, json_t *args,
     enum path_id *path)
 {
 	json_t *v, *alias, *names, *n;
@@ -683,6 +683,19 @@ call_path(const struct mcp *m, const struct tool *t, json_t *args,
 	sbuf_free(&b);
 	free(q);
 	return why;
+}
+
+/*
+ * Check the arguments (check_keys) and find where the call runs
+ * (tool_path).  NULL when fine (*path is where to run), else why (heap).
+ */
+static char *
+check_args(const struct mcp *m, const struct tool *t, json_t *args,
+    enum path_id *path)
+{
+	char *why = check_keys(t, args);
+
+	return why != NULL ? why : tool_path(m, t, args, path);
 }
 
 /* The input a tool call stands for: run_code's code, or the command call
@@ -812,9 +825,7 @@ tools_call(struct req *q)
 	}
 	if (args == NULL)
 		args = empty = json_object();
-	why = check_args(t, args);
-	if (why == NULL)
-		why = call_path(m, t, args, &path);
+	why = check_args(m, t, args, &path);
 	if (why != NULL) {
 		/* Since 2025-11-25 a model fixes its own arguments: an
 		 * execution error it reads.  Before, invalid params. */
