@@ -31,7 +31,6 @@
 #include "base/arena.h"
 #include "cmd/cmd.h"
 #include "mcp.h"
-#include "record/paths.h"
 #include "record/record.h"
 #include "sandbox/policy.h"
 #include "base/sbuf.h"
