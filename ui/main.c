@@ -172,9 +172,9 @@ static const char help_tail[] =
 "                       {\"id\":..,\"input\":\"..\",\"paths\":[..]}, one reply\n"
 "                       per stdout line, {\"id\":..,\"records\":[..]}\n"
 "      --mcp            a Model Context Protocol server on stdin/stdout:\n"
-"                       the tools run_code, read_file, write_file,\n"
-"                       delete_file, list_files, http_get, on the paths\n"
-"                       --path lists (default all three)\n"
+"                       the tool run_code on the paths --path lists\n"
+"                       (default all three), and the commands that the\n"
+"                       sandbox (else jail, else unsafe) lets through\n"
 "      --doctor         check what this machine allows (user namespaces,\n"
 "                       Landlock, seccomp, cgroups, CPython, runsc, KVM) and\n"
 "                       which engine each path runs; exit 1 when a path\n"
@@ -987,7 +987,9 @@ run(struct session *s, struct options *o, const struct session_opts *so,
 	size_t k;
 
 	if (o->mcp) {
-		struct mcp_opts mo = { .paths = o->paths };
+		struct mcp_opts mo = { .paths = o->paths,
+		    .policy_set = o->policy != NULL,
+		    .jail_filter = so->jail_filter };
 		return mcp_loop(s, &mo, stdin, stdout);
 	}
 	if (o->serve) {
