@@ -49,11 +49,13 @@ static const char *const env[] = { "API_KEY=sk-live-9f3a2b", NULL };
 /* A world of kind, built and seeded; or NULL, why it could not be in
  * why (when not NULL, else on stderr). */
 static struct world *
-built_world_why(struct mfs *fs, enum world_kind kind, char *why, size_t n)
+built_world_at(struct mfs *fs, enum world_kind kind, int fail_at, char *why,
+    size_t n)
 {
 	struct world_seed seed = { .fs = fs, .env = env,
 	    .setup = "orders = [250.0, 180.0, 90.0]\n" };
-	struct world *w = world_new_kind(WORLD_ENGINE_CPYTHON, kind, 0, 0);
+	struct world *w = world_new_kind(WORLD_ENGINE_CPYTHON, kind, 0,
+	    fail_at);
 	char *err = NULL;
 
 	if (!world_build(w, &seed, &err)) {
@@ -66,6 +68,12 @@ built_world_why(struct mfs *fs, enum world_kind kind, char *why, size_t n)
 		return NULL;
 	}
 	return w;
+}
+
+static struct world *
+built_world_why(struct mfs *fs, enum world_kind kind, char *why, size_t n)
+{
+	return built_world_at(fs, kind, 0, why, n);
 }
 
 static struct world *
@@ -103,7 +111,12 @@ static const enum jail_step step_order[] = {
 };
 #define NSTEPS	(sizeof step_order / sizeof step_order[0])
 
-/* The fastest build of a replica world refused at step (0: none). */
+/* A fail_at that names no step: a world forked for its request and
+ * built whole, never a spare built ahead (zygote.c hands spares only to
+ * requests without one). */
+#define NO_STEP	1000
+
+/* The fastest build of a replica world refused at step (NO_STEP: none). */
 static double
 time_to(struct mfs *fs, int step)
 {
@@ -118,7 +131,7 @@ time_to(struct mfs *fs, int step)
 	t = bench_now() - t;
 	free(err);
 	world_free(w);
-	return ok == (step == 0) ? t : NAN;
+	return ok == (step == NO_STEP) ? t : NAN;
 }
 
 static void
@@ -150,13 +163,14 @@ breakdown(struct mfs *fs, int rounds)
 		double t;
 
 		for (k = 0; k <= NSTEPS; k++) {
-			t = time_to(fs, k < NSTEPS ? (int)step_order[k] : 0);
+			t = time_to(fs, k < NSTEPS ? (int)step_order[k] :
+			    NO_STEP);
 			if (!isnan(t))
 				samples_add(&at[k], t);
 		}
 		/* a whole one, by parts: build, the input, destroy */
 		t = bench_now();
-		w = built_world(fs, WORLD_KIND_REPLICA);
+		w = built_world_at(fs, WORLD_KIND_REPLICA, NO_STEP, NULL, 0);
 		if (w == NULL)
 			continue;
 		samples_add(&setup, bench_now() - t);
@@ -172,7 +186,8 @@ breakdown(struct mfs *fs, int rounds)
 	    "`fail_at` test hook, %d rounds): the fastest time until it has "
 	    "refused, which is every step before plus the way back; the "
 	    "step itself is the next row's time minus this one's.  A "
-	    "world told to fail is always forked for its request, never a "
+	    "world told to fail (here the last rows too, told a step that "
+	    "does not exist) is always forked for its request, never a "
 	    "spare built ahead, so these are whole builds.  PID 1 starts "
 	    "the fake internet at `network` and waits for it to answer "
 	    "before `pivot-root`.  Then whole worlds, by parts "
