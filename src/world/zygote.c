@@ -369,17 +369,31 @@ wait_readable(int fd, int ms)
 	return rc == 1;
 }
 
-/* Kill and close every spare of p. */
+/* Kill and close p's spares after the first keep (the newest go first),
+ * their wardens reaped (their ids free once their cgroups are empty). */
+static void
+pool_trim(struct pool *p, size_t keep)
+{
+	while (p->n > keep) {
+		struct made *m = &p->spare[--p->n];
+		struct pollfd gone = { m->fds[0], POLLIN, 0 };
+		pid_t pid = m->pid, reaped;
+
+		/* (by its pidfd: a spare that failed a step may have been
+		 * reaped already, and its pid be another process's now) */
+		(void)syscall(__NR_pidfd_send_signal, m->fds[0], SIGKILL, NULL,
+		    0);
+		(void)poll(&gone, 1, 100);	/* (readable once it ended) */
+		made_close(m);
+		if ((reaped = waitpid(pid, NULL, WNOHANG)) > 0)
+			ids_ended(reaped);	/* (else the loop reaps it) */
+	}
+}
+
 static void
 pool_drop(struct pool *p)
 {
-	size_t i;
-
-	for (i = 0; i < p->n; i++) {
-		kill(p->spare[i].pid, SIGKILL);
-		made_close(&p->spare[i]);
-	}
-	p->n = 0;
+	pool_trim(p, 0);
 }
 
 /* In a world just forked: the zygote's ends of every spare closed. */
@@ -491,8 +505,10 @@ pools_tend(int ctl, int64_t now)
 			p->target = 0;
 			continue;
 		}
-		if (p->target > POOL_MIN && now - p->last_ms >= POOL_CALM_MS)
-			p->target = POOL_MIN;
+		if (p->target > POOL_MIN && now - p->last_ms >= POOL_CALM_MS) {
+			p->target = POOL_MIN;	/* the burst is over */
+			pool_trim(p, p->target);
+		}
 		if (p->n < p->target && p->refill_at > 0 && now >= p->refill_at) {
 			while (p->n < p->target && make_world(ctl, (int)k, 0,
 			    p->mem, &p->spare[p->n]) == 0)
