@@ -104,6 +104,7 @@ struct stage {
 	int	cap_wr, ctl_rd;	/* the fake internet's pipes (fakenet.h) */
 	struct fakenet fn;
 	int	fail_at;
+	bool	given;		/* ids held by the zygote, not acquired */
 	const struct jail_container *c;	/* its kind's (world_kind_container) */
 	int	devnull;
 	int	capfd;		/* fds 1 and 2: the output file */
@@ -135,6 +136,53 @@ replica_cgroup_prepare(char *why, size_t n)
 
 	cgroup_broken = rc == -1;
 	return rc == -1 ? -1 : 0;
+}
+
+bool
+replica_ids_poolable(void)
+{
+	return geteuid() == 0 && !cgroup_broken && cgroup_dir[0] != '\0';
+}
+
+/*
+ * Every process of a world is in its memory cgroup, jail-<uid> (the
+ * warden enters it before it forks anything, step_memcg, and nothing in
+ * a world may move itself); so once its warden has ended, an empty
+ * cgroup.procs there (or no cgroup: the warden ended before it made one,
+ * and had forked nothing) says no process of that world is left, and
+ * the id is as unused as the scan of jail_ids_acquire would find it.
+ */
+bool
+replica_id_reusable(unsigned uid)
+{
+	char path[PATH_MAX + 64], c;
+	ssize_t r;
+	int fd;
+
+	if (!replica_ids_poolable())
+		return false;
+	snprintf(path, sizeof path, "%s/jail-%u/cgroup.procs", cgroup_dir,
+	    uid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT;
+	r = read(fd, &c, 1);
+	close(fd);
+	if (r != 0)
+		return false;
+	/* cleaned: what its last world left charged (cgroup v1 keeps the
+	 * page cache and kernel memory of an emptied cgroup) reclaimed, so
+	 * the next world has its whole budget; v2 has no such file */
+	snprintf(path, sizeof path, "%s/jail-%u/memory.force_empty",
+	    cgroup_dir, uid);
+	return jail_write_text(path, "0", O_NOFOLLOW) == 0 || errno == ENOENT;
+}
+
+void
+replica_id_forget(unsigned uid)
+{
+	if (replica_ids_poolable())
+		jail_cgroup_remove(cgroup_dir, uid);
 }
 
 /* This world's memory budget (--memory: zygote.c's request), bytes. */
@@ -172,7 +220,8 @@ step_ids(void *ctx, char *detail, size_t n)
 {
 	struct stage *st = ctx;
 
-	if (jail_ids_acquire(&st->ids, st->detail, sizeof st->detail) == -1)
+	if (!st->given && jail_ids_acquire(&st->ids, st->detail,
+	    sizeof st->detail) == -1)
 		return -1;
 	if (injected(st, JAIL_STEP_CGROUP) || step_memcg(st, &st->ids) == -1) {
 		int saved = errno;
@@ -847,7 +896,7 @@ static void warden(struct stage *st) __attribute__((noreturn));
 
 void
 replica_main(int sock, int cap_wr, int ctl_rd, int fail_at, int kind,
-    uint64_t mem)
+    uint64_t mem, const struct jail_ids *ids)
 {
 	if (mem != 0)
 		world_mem = mem;
@@ -860,6 +909,11 @@ replica_main(int sock, int cap_wr, int ctl_rd, int fail_at, int kind,
 	st.fail_at = fail_at;
 	st.c = world_kind_container((enum world_kind)kind);
 	st.devnull = st.capfd = st.wsdir = -1;
+	st.ids = (struct jail_ids){ 0, 0, -1 };
+	if (ids != NULL) {
+		st.ids = *ids;
+		st.given = true;
+	}
 	warden(&st);
 }
 
@@ -878,7 +932,6 @@ warden(struct stage *stp)
 
 	st.w.parent = getppid();	/* the zygote */
 	st.w.inner = WORLD_INNER_ID;
-	st.ids = (struct jail_ids){ 0, 0, -1 };
 	if (st.c == NULL || st.c->words != JAIL_SETUP_WORLD) {
 		snprintf(st.detail, sizeof st.detail, "no such world kind");
 		refuse(&st, JAIL_STEP_UNSHARE, EINVAL);

@@ -97,10 +97,21 @@ int zygote_spawn(int fail_at, int kind, uint64_t mem, int *sock, int *cap_rd,
 /* Why CPython could not start in the zygote, or "". */
 const char *zygote_failure(void);
 
+struct jail_ids;
 /* replica.c, in the zygote's child: build the world and run it; never
- * returns.  fail_at is a test hook (enum jail_step, 0 = none). */
+ * returns.  fail_at is a test hook (enum jail_step, 0 = none); ids, when
+ * not NULL, the host ids the zygote holds for it (else it acquires its
+ * own). */
 void replica_main(int sock, int cap_wr, int ctl_rd, int fail_at, int kind,
-    uint64_t mem) __attribute__((noreturn));
+    uint64_t mem, const struct jail_ids *ids) __attribute__((noreturn));
+/* replica.c, in the zygote: whether it may hold the worlds' host ids and
+ * hand them on (root, with the worlds' memory cgroup), and whether the
+ * id uid, whose last world's warden has ended, has no process left (its
+ * cgroup empty or never made). */
+bool replica_ids_poolable(void);
+bool replica_id_reusable(unsigned uid);
+/* replica.c, in the zygote: remove the cgroup of an id it gives back. */
+void replica_id_forget(unsigned uid);
 /* replica.c, in the zygote: compile the worlds' seccomp filter and make
  * the fake internet's CA, once.
  * 0, or -1 with why. */

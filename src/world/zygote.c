@@ -46,16 +46,29 @@
  * up; when the exec itself fails, the child sends that message instead.
  *
  * Spares.  Building a world takes milliseconds of forks, namespaces,
- * mounts and dnsmasq's start; a session with --fresh-world asks for one
+ * mounts, a cgroup move (under cgroup v1 it waits for an RCU grace
+ * period) and dnsmasq's start; a session with --fresh-world asks for one
  * per input.  So, for every kind a session has asked for, the zygote
- * keeps one spare world built ahead, while the session types: forked
+ * keeps spare worlds built ahead, while the session types: each forked
  * with its own socket and pipes and built all the way (its "ready" waits
  * in the socket), with no files, environment or names of any session --
  * those come with the request's set-up, as for any world.  A request
- * takes the spare of its kind and the zygote builds the next one; a
- * request with a fail_at, or one that finds no spare, gets a world
- * forked for it.  A spare that failed a step says so in its socket, and
- * the session that takes it refuses as it would for its own world.
+ * takes the oldest spare of its kind; a request with a fail_at, or one
+ * that finds none, gets a world forked for it.  How many are kept is the
+ * demand seen (struct pool): one at a user's pace, rebuilt a moment
+ * after a request took the last one (so that the build does not compete
+ * with that input for the CPU); up to POOL_MAX when requests come back
+ * to back, built at once; none after a minute without a request.  A
+ * spare that failed a step says so in its socket, and the session that
+ * takes it refuses as it would for its own world.
+ *
+ * Ids.  As root, each world runs as a host id of its own, in a cgroup
+ * named by it; finding a free id scans every process on the host.  The
+ * zygote acquires ids once and hands each to one world at a time (struct
+ * held): a world gets an id only once the last world that had it is
+ * gone, warden reaped and cgroup empty, so no two live worlds share an
+ * id or a cgroup, and each world's cgroup holds none of another's
+ * processes.
  */
 #include "config.h"
 
@@ -75,6 +88,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "jail/jail_ids.h"
 #include "jail/jail_int.h"
 #include "world.h"
 #include "world_int.h"
@@ -224,10 +238,110 @@ struct made {
 };
 
 #define KINDS	8		/* more than enum world_kind has */
-static struct made spares[KINDS];
-static bool wanted[KINDS];	/* a session asked for this kind */
-/* the budget the last request of a kind asked for, its spare's */
-static uint64_t spare_mem[KINDS];
+
+/*
+ * The pool of spares, per kind, sized to the demand seen (see the top of
+ * the file): POOL_MIN while requests come at a user's pace; doubled, up
+ * to POOL_MAX, by every request that comes within POOL_BURST_MS of the
+ * one before (back to back, no single spare has the time to be built),
+ * and back to POOL_MIN after POOL_CALM_MS without one; none at all after
+ * POOL_IDLE_MS without a request, until the next one.  At POOL_MIN the
+ * next spare is built POOL_DEFER_MS after a request took one, once that
+ * request's input has had the machine to itself (a build's forks and
+ * execs would otherwise compete with it for the CPU); when the pool is
+ * larger, at once.
+ */
+#define POOL_MIN	1
+#define POOL_MAX	4
+#define POOL_BURST_MS	50
+#define POOL_CALM_MS	1000
+#define POOL_IDLE_MS	60000
+#define POOL_DEFER_MS	15
+
+struct pool {
+	struct made	spare[POOL_MAX];	/* built first, first */
+	size_t		n;
+	size_t		target;		/* 0 until a session asks */
+	uint64_t	mem;		/* the budget of the last request of
+					   this kind, its spares' */
+	int64_t		last_ms;	/* the last request of this kind */
+	int64_t		refill_at;	/* build up to target from then (0:
+					   nothing to build) */
+};
+static struct pool pools[KINDS];
+
+/*
+ * The host ids the zygote holds (as root, with the worlds' memory
+ * cgroup: replica_ids_poolable): acquired once each (jail_ids_acquire's
+ * scan of every process is a world's costliest step on a busy host) and
+ * handed to one world at a time, its lock held here meanwhile, so that
+ * neither another session nor the janitor takes the id or removes its
+ * cgroup.  An id goes to the next world only once its last warden has
+ * been reaped and its cgroup holds no process (replica_id_reusable):
+ * never two live worlds on one id, and each a cgroup no process is in.
+ */
+#define IDS_MAX		32
+struct held {
+	struct jail_ids	ids;
+	pid_t		warden;		/* its world's, or 0: free */
+};
+static struct held held[IDS_MAX];
+static size_t nheld;
+
+/* A warden reaped: its id may go to another world once it is empty. */
+static void
+ids_ended(pid_t warden)
+{
+	size_t i;
+
+	for (i = 0; i < nheld; i++)
+		if (held[i].warden == warden)
+			held[i].warden = 0;
+}
+
+/* Idle: every id no world holds given back, its cgroup removed (the
+ * janitor's sweep would, once the lock is free; an id still busy stays
+ * held until the session ends). */
+static void
+ids_forget(void)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < nheld; i++) {
+		if (held[i].warden == 0 &&
+		    replica_id_reusable((unsigned)held[i].ids.uid)) {
+			replica_id_forget((unsigned)held[i].ids.uid);
+			jail_ids_release(&held[i].ids);
+		} else
+			held[k++] = held[i];
+	}
+	nheld = k;
+}
+
+/* A free id for the next world, or NULL (it acquires its own, as every
+ * world does where the zygote cannot hold them). */
+static struct held *
+ids_take(void)
+{
+	char why[160];
+	pid_t ended;
+	size_t i;
+
+	if (!replica_ids_poolable())
+		return NULL;
+	while ((ended = waitpid(-1, NULL, WNOHANG)) > 0)
+		ids_ended(ended);	/* wardens that ended meanwhile */
+	for (i = 0; i < nheld; i++)
+		if (held[i].warden == 0 &&
+		    replica_id_reusable((unsigned)held[i].ids.uid))
+			return &held[i];
+	if (nheld == IDS_MAX || jail_ids_acquire(&held[nheld].ids, why,
+	    sizeof why) == -1)
+		return NULL;
+	held[nheld].warden = 0;
+	return &held[nheld++];
+}
+
 
 static void
 made_close(struct made *m)
@@ -242,11 +356,72 @@ made_close(struct made *m)
 		m->fds[k] = -1;
 }
 
+/* Whether fd is readable within ms (-1: no limit). */
+static bool
+wait_readable(int fd, int ms)
+{
+	struct pollfd p = { fd, POLLIN, 0 };
+	int rc;
+
+	do
+		rc = poll(&p, 1, ms);
+	while (rc == -1 && errno == EINTR);
+	return rc == 1;
+}
+
+/* Kill and close p's spares after the first keep (the newest go first),
+ * their wardens reaped (their ids free once their cgroups are empty). */
+static void
+pool_trim(struct pool *p, size_t keep)
+{
+	while (p->n > keep) {
+		struct made *m = &p->spare[--p->n];
+		struct pollfd gone = { m->fds[0], POLLIN, 0 };
+		pid_t pid = m->pid, reaped;
+
+		/* (by its pidfd: a spare that failed a step may have been
+		 * reaped already, and its pid be another process's now) */
+		(void)syscall(__NR_pidfd_send_signal, m->fds[0], SIGKILL, NULL,
+		    0);
+		(void)poll(&gone, 1, 100);	/* (readable once it ended) */
+		made_close(m);
+		if ((reaped = waitpid(pid, NULL, WNOHANG)) > 0)
+			ids_ended(reaped);	/* (else the loop reaps it) */
+	}
+}
+
+static void
+pool_drop(struct pool *p)
+{
+	pool_trim(p, 0);
+}
+
+/* In a world just forked: the zygote's ends of every spare closed. */
+static void
+pools_close(void)
+{
+	size_t k, i;
+
+	for (k = 0; k < KINDS; k++)
+		for (i = 0; i < pools[k].n; i++)
+			made_close(&pools[k].spare[i]);
+}
+
+static int64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 /* Fork a warden for a world of kind, with a fresh socket and pipes. */
 static int
 make_world(int ctl, int kind, int fail_at, uint64_t mem, struct made *m)
 {
 	int sv[2], cap[2] = { -1, -1 }, sync[2] = { -1, -1 }, saved;
+	struct held *id = ids_take();
 	const char *failed;
 	pid_t pid;
 	size_t k;
@@ -272,12 +447,15 @@ make_world(int ctl, int kind, int fail_at, uint64_t mem, struct made *m)
 	pid = jail_fork(NULL, &failed);
 	if (pid == 0) {
 		close(ctl);
-		for (k = 0; k < KINDS; k++)
-			made_close(&spares[k]);
+		pools_close();
+		for (k = 0; k < nheld; k++)	/* (the others' locks) */
+			if (&held[k] != id)
+				jail_ids_release(&held[k].ids);
 		close(sv[0]);
 		close(cap[0]);
 		close(sync[1]);
-		replica_main(sv[1], cap[1], sync[0], fail_at, kind, mem);
+		replica_main(sv[1], cap[1], sync[0], fail_at, kind, mem,
+		    id != NULL ? &id->ids : NULL);
 	}
 	saved = errno;
 	close(sv[1]);
@@ -292,6 +470,8 @@ make_world(int ctl, int kind, int fail_at, uint64_t mem, struct made *m)
 		return -1;
 	}
 	m->pid = pid;
+	if (id != NULL)
+		id->warden = pid;
 	m->fds[0] = (int)syscall(__NR_pidfd_open, pid, 0);
 	if (m->fds[0] < 0) {
 		saved = errno;
@@ -303,16 +483,77 @@ make_world(int ctl, int kind, int fail_at, uint64_t mem, struct made *m)
 	return 0;
 }
 
-/* A spare for every kind asked for that has none. */
-static void
-spares_make(int ctl)
+/* A spare for every kind asked for that has fewer than its pool's size,
+ * once its refill is due (now: the monotonic clock, ms); the time until
+ * the next thing the pool has to do (-1: none). */
+static int
+pools_tend(int ctl, int64_t now)
 {
+	bool busy = false;
+	int next = -1;
 	size_t k;
 
-	for (k = 0; k < KINDS; k++)
-		if (wanted[k] && spares[k].pid == 0)
-			(void)make_world(ctl, (int)k, 0, spare_mem[k] ?
-			    spare_mem[k] : WORLD_MEM_BYTES, &spares[k]);
+	for (k = 0; k < KINDS; k++) {
+		struct pool *p = &pools[k];
+		int64_t due;
+
+		if (p->target == 0)
+			continue;
+		if (now - p->last_ms >= POOL_IDLE_MS) {
+			/* idle: no world held ready for no one */
+			pool_drop(p);
+			p->target = 0;
+			continue;
+		}
+		if (p->target > POOL_MIN && now - p->last_ms >= POOL_CALM_MS) {
+			p->target = POOL_MIN;	/* the burst is over */
+			pool_trim(p, p->target);
+		}
+		if (p->n < p->target && p->refill_at > 0 && now >= p->refill_at) {
+			while (p->n < p->target && make_world(ctl, (int)k, 0,
+			    p->mem, &p->spare[p->n]) == 0)
+				p->n++;
+			p->refill_at = 0;
+		}
+		due = p->n < p->target && p->refill_at > 0 ? p->refill_at :
+		    p->last_ms + (p->target > POOL_MIN ? POOL_CALM_MS :
+		    POOL_IDLE_MS);
+		if (next == -1 || due - now < next)
+			next = due - now < 0 ? 0 : (int)(due - now);
+		busy = true;
+	}
+	if (!busy)
+		ids_forget();	/* (every kind idle) */
+	return next;
+}
+
+/* A request of kind with budget mem came at now: the pool's size from
+ * the demand seen, its spares rebuilt where they were for another
+ * budget (--memory), and when the next ones are built. */
+static void
+pool_request(struct pool *p, uint64_t mem, int64_t now)
+{
+	if (p->n > 0 && p->mem != mem)
+		pool_drop(p);
+	p->mem = mem;
+	if (p->target == 0)
+		p->target = POOL_MIN;
+	else if (now - p->last_ms < POOL_BURST_MS)
+		p->target = p->target * 2 > POOL_MAX ? POOL_MAX :
+		    p->target * 2;
+	p->last_ms = now;
+}
+
+/* Take the oldest spare of p (the likeliest built): 0, or -1 if none. */
+static int
+pool_take(struct pool *p, struct made *m)
+{
+	if (p->n == 0)
+		return -1;
+	*m = p->spare[0];
+	memmove(&p->spare[0], &p->spare[1], (p->n - 1) * sizeof *m);
+	p->n--;
+	return 0;
 }
 
 static void zygote_main(int ctl) __attribute__((noreturn));
@@ -355,18 +596,25 @@ zygote_main(int ctl)
 	/* The first message says whether CPython came up. */
 	if (send_fd(ctl, &rep, sizeof rep, -1) < 0 || rep.err != 0)
 		_exit(0);
-	for (i = 0; i < KINDS; i++)
-		made_close(&spares[i]);
-	wanted[WORLD_KIND_REPLICA] = true;	/* the first world's */
-	spares_make(ctl);
+	memset(pools, 0, sizeof pools);
+	/* the first world's kind, built while the session starts */
+	pool_request(&pools[WORLD_KIND_REPLICA], WORLD_MEM_BYTES, now_ms());
+	pools[WORLD_KIND_REPLICA].refill_at = now_ms();
 	for (;;) {
 		struct zreq req;
 		struct made m;
-		int none[1];
+		struct pool *p;
+		int none[1], wait_ms;
+		pid_t ended;
 		ssize_t n;
 
-		while (waitpid(-1, NULL, WNOHANG) > 0)
-			;	/* wardens that ended */
+		while ((ended = waitpid(-1, NULL, WNOHANG)) > 0)
+			ids_ended(ended);	/* wardens that ended */
+		wait_ms = pools_tend(ctl, now_ms());
+		if (wait_ms != 0 && !wait_readable(ctl, wait_ms))
+			continue;	/* (a refill or the pool's calm due) */
+		if (wait_ms == 0)
+			continue;
 		n = recv_fds(ctl, &req, sizeof req, none, 0);
 		if (n == 0)
 			_exit(0);
@@ -379,18 +627,11 @@ zygote_main(int ctl)
 		memset(&rep, 0, sizeof rep);
 		if (req.mem == 0)
 			req.mem = WORLD_MEM_BYTES;
-		if (spares[req.kind].pid > 0 && (spare_mem[req.kind] ?
-		    spare_mem[req.kind] : WORLD_MEM_BYTES) != req.mem) {
-			/* built for another budget (--memory) */
-			kill(spares[req.kind].pid, SIGKILL);
-			made_close(&spares[req.kind]);
-		}
-		spare_mem[req.kind] = req.mem;
-		if (req.fail_at == 0 && spares[req.kind].pid > 0) {
-			m = spares[req.kind];	/* built while the session
-						   typed */
-			memset(&spares[req.kind], 0, sizeof m);
-		} else if (make_world(ctl, (int)req.kind, (int)req.fail_at,
+		p = &pools[req.kind];
+		pool_request(p, req.mem, now_ms());
+		if (req.fail_at == 0 && pool_take(p, &m) == 0)
+			;	/* built while the session typed */
+		else if (make_world(ctl, (int)req.kind, (int)req.fail_at,
 		    req.mem, &m) == -1) {
 			rep.pid = -1;
 			rep.err = errno;
@@ -402,8 +643,13 @@ zygote_main(int ctl)
 			_exit(0);
 		if (rep.err == 0)
 			made_close(&m);
-		wanted[req.kind] = true;
-		spares_make(ctl);	/* the next world, while it waits */
+		/* the next worlds: at once when the pool is short of a
+		 * burst's, else once this input has had the machine */
+		if (p->refill_at == 0)
+			p->refill_at = now_ms() + (p->target > POOL_MIN ? 0 :
+			    POOL_DEFER_MS);
+		else if (p->target > POOL_MIN)
+			p->refill_at = now_ms();
 	}
 }
 
@@ -435,18 +681,6 @@ zygote_entry(int argc, char **argv, char **envp)
 /* ---------------------------------------------------------------- */
 /* the session's side                                                 */
 /* ---------------------------------------------------------------- */
-
-static bool
-wait_readable(int fd, int ms)
-{
-	struct pollfd p = { fd, POLLIN, 0 };
-	int rc;
-
-	do
-		rc = poll(&p, 1, ms);
-	while (rc == -1 && errno == EINTR);
-	return rc == 1;
-}
 
 static bool zygote_up;		/* its first message came */
 
