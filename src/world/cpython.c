@@ -56,6 +56,9 @@
 #include "base/xalloc.h"
 #include "jail/jail_sys.h"
 
+/* How long a launcher's program may take to end once it closed the wire. */
+#define LAUNCH_END_MS	5000
+
 
 /* How the interpreter ended, from its wait status: "exited with status
  * 2", "was killed by SIGSEGV". */
@@ -123,6 +126,25 @@ launch(struct cpy *c)
 }
 
 /* Ask the zygote for a world and wait until it is ready. */
+/*
+ * Its program closed the wire: it is ending, and what it or its guest
+ * last said is whole only once it has ended.  Wait for that on the pidfd
+ * (without reaping: the launcher's reap does), a few seconds at most.
+ */
+static void
+launch_wait_end(const struct cpy *c)
+{
+	struct pollfd p = { .fd = c->pidfd, .events = POLLIN };
+	double until = clock_ms() + LAUNCH_END_MS;
+	int left;
+
+	if (c->pidfd < 0)
+		return;
+	while ((left = (int)(until - clock_ms())) > 0 &&
+	    poll(&p, 1, left) == -1 && errno == EINTR)
+		;
+}
+
 static bool
 spawn(struct cpy *c, struct arena *a, char **err)
 {
@@ -176,8 +198,9 @@ ready:
 		/* what its program said, once it has said it all */
 		char why[512];
 
-		c->launch->failure(c->outside, end == READ_LOST, why,
-		    sizeof why);
+		if (end == READ_LOST)
+			launch_wait_end(c);
+		c->launch->failure(c->outside, why, sizeof why);
 		*err = xasprintf("%s %s during set-up%s%s%s%s",
 		    c->launch->sandbox, end == READ_TIMEOUT ?
 		    "did not answer" : "ended", why[0] ? ": " : "",

@@ -580,17 +580,9 @@ launch_spawn(int sock, int fail_at, uint64_t mem, int *pidfd, char *why,
 }
 
 static void
-launch_failure(void *st, bool ended, char *why, size_t n)
+launch_failure(void *st, char *why, size_t n)
 {
-	struct gvisor_proc *g = st;
-
-	if (ended && g->pid > 0) {
-		/* (it closed the socket: runsc is ending) */
-		while (waitpid(g->pid, NULL, 0) == -1 && errno == EINTR)
-			;
-		g->pid = 0;
-	}
-	gvisor_failure(g, why, n);
+	gvisor_failure(st, why, n);
 }
 
 static void

@@ -783,17 +783,9 @@ launch_spawn(int sock, int fail_at, uint64_t mem, int *pidfd, char *why,
 }
 
 static void
-launch_failure(void *st, bool ended, char *why, size_t n)
+launch_failure(void *st, char *why, size_t n)
 {
-	struct microvm_proc *m = st;
-
-	if (ended && m->pid > 0) {
-		/* (the guest powered off: QEMU is ending) */
-		while (waitpid(m->pid, NULL, 0) == -1 && errno == EINTR)
-			;
-		m->pid = 0;
-	}
-	microvm_failure(m, why, n);
+	microvm_failure(st, why, n);
 }
 
 static void

@@ -148,9 +148,9 @@ void world_init_main(int sock, int capfd, int wsdir, pid_t interp)
  * (gvisor.c) or QEMU (microvm.c).  spawn starts one whose end of the
  * wire is sock: its state (heap), and *pidfd the program's to kill the
  * world; or NULL with why (nothing left running).  failure puts in why
- * what the program or the guest last said ("" for nothing), waiting for
- * it first when it ended; interrupt passes Ctrl-C on (world.h's
- * world_interrupt) without waiting; reap, once the world was killed,
+ * what the program or the guest last said ("" for nothing; when it
+ * ended, cpython.c waited for it on *pidfd first); interrupt passes
+ * Ctrl-C on (world.h's world_interrupt) without waiting; reap, once the world was killed,
  * waits for the program, removes what it left and frees the state.  Its
  * words: name ("gVisor": "<name> could not start: ..."), sandbox
  * ("gVisor's sandbox": "<sandbox> ended during set-up"), says (whose
@@ -168,7 +168,7 @@ struct world_launcher {
 	const char	*(*detail)(void);
 	void	*(*spawn)(int sock, int fail_at, uint64_t mem, int *pidfd,
 		    char *why, size_t n);
-	void	 (*failure)(void *st, bool ended, char *why, size_t n);
+	void	 (*failure)(void *st, char *why, size_t n);
 	void	 (*interrupt)(void *st);
 	void	 (*reap)(void *st);
 };
