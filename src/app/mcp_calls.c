@@ -286,6 +286,7 @@ worker_main(struct loop *l, int p, int fd, bool keep_zygote)
 	struct sigaction sa;
 	struct sbuf in = SBUF_INIT, out = SBUF_INIT;
 	char buf[CHUNK];
+	size_t scanned = 0;
 	int devnull, i;
 
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 ||
@@ -315,8 +316,9 @@ worker_main(struct loop *l, int p, int fd, bool keep_zygote)
 		char *nl;
 		ssize_t k;
 
-		while ((nl = in.data ? memchr(in.data, '\n', in.len) : NULL)
-		    != NULL) {
+		/* (a job's bytes are searched once: scanned is how far) */
+		while ((nl = in.len > scanned ? memchr(in.data + scanned, '\n',
+		    in.len - scanned) : NULL) != NULL) {
 			size_t n = (size_t)(nl - in.data);
 			json_t *job = json_loadb(in.data, n, JSON_ALLOW_NUL,
 			    NULL), *r;
@@ -340,7 +342,9 @@ worker_main(struct loop *l, int p, int fd, bool keep_zygote)
 				_exit(1);
 			memmove(in.data, nl + 1, in.len - n - 1);
 			sbuf_truncate(&in, in.len - n - 1);
+			scanned = 0;
 		}
+		scanned = in.len;
 		k = read(fd, buf, sizeof buf);
 		if (k < 0 && errno == EINTR)
 			continue;
@@ -447,10 +451,11 @@ kick(struct loop *l, int p)
 	struct worker *w = &l->w[p];
 	struct sbuf b = SBUF_INIT;
 	struct call *c = w->head;
-	bool sent;
+	bool sent, again = false;
 
 	if (w->busy || c == NULL)
 		return;
+retry:
 	if (w->pid < 0 && !worker_start(l, p, false)) {
 		char *why = xasprintf("cannot run: its worker could not be "
 		    "started (%s)", strerror(errno));
@@ -465,9 +470,16 @@ kick(struct loop *l, int p)
 	if (json_dump_callback(c->job, add_chunk, &b, JSON_COMPACT) == -1)
 		sbuf_truncate(&b, 0);
 	sbuf_add(&b, "\n", 1);
-	w->busy = true;
 	sent = b.len > 1 && write_all(w->fd, b.data, b.len);
 	sbuf_free(&b);
+	if (!sent && !again && w->fd >= 0) {
+		/* A worker that ended while idle, before the loop saw it:
+		 * the job never reached it, so a new one takes it. */
+		(void)worker_reap(w, 0);
+		again = true;
+		goto retry;
+	}
+	w->busy = true;
 	if (!sent)
 		worker_died(l, p);
 }
@@ -655,7 +667,8 @@ from_worker(struct loop *l, int p)
 		return;
 	}
 	sbuf_add(&w->in, buf, (size_t)k);
-	nl = memchr(w->in.data, '\n', w->in.len);
+	/* (only the new bytes are searched: a reply may be many chunks) */
+	nl = memchr(w->in.data + w->in.len - (size_t)k, '\n', (size_t)k);
 	if (nl == NULL)
 		return;
 	if (!w->busy || (size_t)(nl - w->in.data) + 1 != w->in.len) {
@@ -776,7 +789,7 @@ mcp_calls(struct mcp *m, struct session *s, int in, FILE *out)
 			who[n++] = -1;
 		}
 		for (p = 0; p < PATH__COUNT; p++)
-			if (l.w[p].fd >= 0 && l.w[p].busy) {
+			if (l.w[p].fd >= 0) {	/* (an idle one: its end) */
 				pfd[n].fd = l.w[p].fd;
 				pfd[n].events = POLLIN;
 				who[n++] = p;
