@@ -947,7 +947,8 @@ run(struct session *s, struct options *o, const struct session_opts *so,
 	size_t k;
 
 	if (o->mcp) {
-		struct mcp_opts mo = { .paths = o->paths };
+		struct mcp_opts mo = { .paths = o->paths,
+		    .one_worker = o->state_dir != NULL };
 		return mcp_loop(s, &mo, stdin, stdout);
 	}
 	if (o->serve) {

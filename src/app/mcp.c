@@ -1235,6 +1235,6 @@ mcp_loop(struct session *s, const struct mcp_opts *o, FILE *in, FILE *out)
 	 * worker per path.  Memory streams (the fuzzer, the unit tests):
 	 * one message after another in this process. */
 	if (fileno(in) >= 0 && fileno(out) >= 0)
-		return mcp_calls(&m, s, fileno(in), out);
+		return mcp_calls(&m, s, fileno(in), out, o->one_worker);
 	return serve_lines(in, out, m.max, answer, &m);
 }

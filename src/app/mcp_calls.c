@@ -89,6 +89,7 @@ struct call {
 	json_t		*token;		/* NULL: no progress */
 	json_t		*job;
 	struct batch	*batch;		/* NULL: a request of its own */
+	int		 path;		/* enum path_id: where it runs */
 	bool		 cancelled;	/* in flight, its reply to drop */
 	double		 next_progress;	/* when, monotonic seconds */
 	unsigned	 progress;	/* notifications sent */
@@ -115,6 +116,7 @@ struct loop {
 	struct sbuf	 line;		/* stdin's line so far */
 	bool		 too_long;
 	bool		 any;		/* a line has begun */
+	bool		 one_worker;	/* every path in w[0] (--state) */
 };
 
 static double
@@ -310,7 +312,8 @@ worker_main(struct loop *l, int p, int fd, bool keep_zygote)
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGINT, &sa, NULL) == -1)
 		_exit(1);
-	session_set_paths(l->s, PATH_BIT(p));
+	if (!l->one_worker)
+		session_set_paths(l->s, PATH_BIT(p));
 	session_set_progress(l->s, on_path, NULL);
 	for (;;) {
 		char *nl;
@@ -422,7 +425,7 @@ fail_calls(struct loop *l, int p, const char *why)
 		struct call *c = pop(w);
 		call_end(l, c, mcp_error(c->id, RPC_INTERNAL_ERROR,
 		    "Internal error: the %s path %s",
-		    record_path_name((enum path_id)p), why), NULL, 0);
+		    record_path_name((enum path_id)c->path), why), NULL, 0);
 	}
 }
 
@@ -456,6 +459,13 @@ kick(struct loop *l, int p)
 	if (w->busy || c == NULL)
 		return;
 retry:
+	if (w->pid < 0 && l->one_worker) {
+		/* its state directory's index is the worker's: a worker
+		 * forked from the session's first state would write on it */
+		fail_calls(l, p, "cannot run: the worker that kept the "
+		    "--state directory ended; start the server again");
+		return;
+	}
 	if (w->pid < 0 && !worker_start(l, p, false)) {
 		char *why = xasprintf("cannot run: its worker could not be "
 		    "started (%s)", strerror(errno));
@@ -489,7 +499,8 @@ retry:
 static void
 enqueue(struct loop *l, struct mcp_msg *r, struct batch *b)
 {
-	struct worker *w = &l->w[r->path];
+	int slot = l->one_worker ? 0 : r->path;
+	struct worker *w = &l->w[slot];
 	struct call *c;
 
 	if (l->calls >= MAX_CALLS) {
@@ -507,6 +518,7 @@ enqueue(struct loop *l, struct mcp_msg *r, struct batch *b)
 	c->token = r->token;
 	c->job = r->job;
 	c->batch = b;
+	c->path = r->path;
 	c->next_progress = now() + PROGRESS_MS / 1000.0;
 	if (b != NULL)
 		b->waiting++;
@@ -516,7 +528,7 @@ enqueue(struct loop *l, struct mcp_msg *r, struct batch *b)
 	else
 		w->head = c;
 	w->tail = c;
-	kick(l, r->path);
+	kick(l, slot);
 }
 
 /* notifications/cancelled of id: a waiting call is dropped, the running
@@ -700,11 +712,11 @@ progress(struct loop *l)
 			if (c->next_progress <= t) {
 				char *msg = c == w->head && w->busy ?
 				    xasprintf("running on the %s path for %u s",
-				    record_path_name((enum path_id)p),
+				    record_path_name((enum path_id)c->path),
 				    c->progress + 1) :
 				    xasprintf("waiting for the %s path (%zu "
 				    "call%s before it)",
-				    record_path_name((enum path_id)p), before,
+				    record_path_name((enum path_id)c->path), before,
 				    before == 1 ? "" : "s");
 				c->progress++;
 				emit(l, json_pack("{s:s,s:s,s:{s:O,s:I,s:s}}",
@@ -744,10 +756,12 @@ shut_down(struct loop *l, int ms)
 }
 
 int
-mcp_calls(struct mcp *m, struct session *s, int in, FILE *out)
+mcp_calls(struct mcp *m, struct session *s, int in, FILE *out,
+    bool one_worker)
 {
-	struct loop l = { .m = m, .s = s, .out = out };
-	unsigned paths = mcp_paths(m);
+	struct loop l = { .m = m, .s = s, .out = out,
+	    .one_worker = one_worker };
+	unsigned paths = one_worker ? PATH_BIT(0) : mcp_paths(m);
 	bool eof = false, gave = false;
 	char buf[CHUNK];
 	int p, zygote_path = -1;
@@ -767,7 +781,8 @@ mcp_calls(struct mcp *m, struct session *s, int in, FILE *out)
 			continue;
 		if (!worker_start(&l, p, p == zygote_path)) {
 			fprintf(stderr, "sandboxrepl: --mcp: cannot start the "
-			    "%s path's worker: %s\n",
+			    "worker of %s%s: %s\n", one_worker ? "every path" :
+			    "the path ", one_worker ? "" :
 			    record_path_name((enum path_id)p), strerror(errno));
 			shut_down(&l, 0);
 			return 1;

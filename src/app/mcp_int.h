@@ -78,9 +78,11 @@ size_t mcp_max(const struct mcp *m);		/* a message's bytes */
 /*
  * The loop over descriptors (mcp_calls.c): messages read from in, every
  * reply and notification written on out, calls run by one worker process
- * per path forked from s now.  Returns 0 at EOF once every call was
- * answered, 1 when reading, writing or starting the workers failed.
+ * per path forked from s now (one_worker: one for every path, in order).
+ * Returns 0 at EOF once every call was answered, 1 when reading, writing
+ * or starting the workers failed.
  */
-int mcp_calls(struct mcp *m, struct session *s, int in, FILE *out);
+int mcp_calls(struct mcp *m, struct session *s, int in, FILE *out,
+    bool one_worker);
 
 #endif
