@@ -67,6 +67,7 @@
 #include "base/xalloc.h"
 #include "mcp_int.h"
 #include "record/paths.h"
+#include "serve.h"
 #include "session/session.h"
 #include "world/world.h"
 
@@ -271,7 +272,7 @@ write_all(int fd, const char *s, size_t n)
 	return true;
 }
 
-/* Append a reply (new) as one line to b. */
+/* json_dump_callback()'s sink: the bytes appended to the sbuf data. */
 static int
 add_chunk(const char *buf, size_t size, void *data)
 {
@@ -438,8 +439,9 @@ worker_died(struct loop *l, int p)
 	    "signal %d", WTERMSIG(st)) : xasprintf("worker exited with "
 	    "status %d", WEXITSTATUS(st));
 	char *msg = xasprintf("ended (its %s): its files and names are "
-	    "lost, and the next call on it starts from the session's first "
-	    "state", why);
+	    "lost, and %s", why, l->one_worker ? "the server must be started "
+	    "again (its --state directory keeps what was saved)" : "the "
+	    "next call on it starts from the session's first state");
 
 	fail_calls(l, p, msg);
 	free(msg);
@@ -584,17 +586,6 @@ route(struct loop *l, json_t *msg, struct batch *b)
 	}
 }
 
-/* Only spaces, tabs and CRs. */
-static bool
-is_blank(const char *s, size_t len)
-{
-	size_t i;
-	for (i = 0; i < len; i++)
-		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
-			return false;
-	return true;
-}
-
 static void
 line(struct loop *l, const char *s, size_t len, bool too_long)
 {
@@ -606,7 +597,7 @@ line(struct loop *l, const char *s, size_t len, bool too_long)
 		emit(l, mcp_cut(l->m, s, len));
 		return;
 	}
-	if (is_blank(s, len))
+	if (serve_is_blank(s, len))
 		return;
 	if ((msg = mcp_parse(s, len, &r)) == NULL) {
 		emit(l, r);
@@ -634,8 +625,8 @@ line(struct loop *l, const char *s, size_t len, bool too_long)
 	json_decref(msg);
 }
 
-/* Bytes from stdin, cut into lines of at most the cap kept (serve.h's
- * serve_lines reads the same way). */
+/* Bytes from stdin, cut into lines of at most the cap kept, as serve.h's
+ * serve_lines reads them (a blank line skipped). */
 static void
 feed(struct loop *l, const char *s, size_t n)
 {
