@@ -132,8 +132,8 @@ check("initialize negotiates the client's revision 2024-11-05",
 check("a second initialize is refused",
       code(byid.get("init2")) == -32600, byid.get("init2"))
 tools = byid.get("list", {}).get("result", {}).get("tools", [])
-check("2024-11-05: seven tools, without the later outputSchema and title",
-      len(tools) == 7 and all("outputSchema" not in t and "title" not in t
+check("2024-11-05: the four tools of the sandbox path, without the later outputSchema and title",
+      len(tools) == 4 and all("outputSchema" not in t and "title" not in t
                               for t in tools), tools)
 check("an unknown method is -32601", code(byid.get("res")) == -32601,
       byid.get("res"))
@@ -161,7 +161,7 @@ check("2026-07-28: a tools/call with _meta, no handshake: 173.33, complete",
                                   {}).get("name") == "sandboxrepl", modern)
 mlist = byid.get("mlist", {}).get("result", {})
 check("2026-07-28: tools/list is cacheable (ttlMs, cacheScope)",
-      len(mlist.get("tools", [])) == 7 and "ttlMs" in mlist and
+      len(mlist.get("tools", [])) == 4 and "ttlMs" in mlist and
       mlist.get("cacheScope") in ("public", "private"), mlist)
 bad = byid.get("badver", {}).get("error", {})
 check("an unsupported revision is -32022 with the supported ones",

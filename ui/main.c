@@ -51,7 +51,7 @@ __asan_default_options(void)
 #endif
 
 /* Long options without a short form. */
-enum { OPT_AGENT = 256, OPT_AGENT_TIMEOUT, OPT_TIMEOUT, OPT_SERVE, OPT_MEMORY, OPT_ENGINE,
+enum { OPT_AGENT = 256, OPT_AGENT_TIMEOUT, OPT_AGENT_TURNS, OPT_TIMEOUT, OPT_SERVE, OPT_MEMORY, OPT_ENGINE,
 	OPT_FRESH_WORLD, OPT_MCP, OPT_JAIL, OPT_DOCTOR, OPT_THEME, OPT_PLAY,
 	OPT_EXPORT };
 
@@ -155,7 +155,11 @@ static const char help_tail[] =
 "                       through /bin/sh -c, write the task and a context\n"
 "                       block to its stdin, run the lines it answers with\n"
 "      --agent-timeout=SECONDS\n"
-"                       kill the agent after SECONDS (default 60)\n"
+"                       kill the agent after SECONDS in each turn\n"
+"                       (default 60)\n"
+"      --agent-turns=N  ask the agent up to N times for one task (default\n"
+"                       1, up to 20): each turn gets the records of the\n"
+"                       turns before it as JSON lines; DONE ends the loop\n"
 "      --engine=ENGINE  what runs the unsafe and jail paths' code, and the\n"
 "                       sandbox path's under a policy wider than the essay's\n"
 "                       subset: cpython (disposable Linux worlds; the\n"
@@ -168,9 +172,9 @@ static const char help_tail[] =
 "                       {\"id\":..,\"input\":\"..\",\"paths\":[..]}, one reply\n"
 "                       per stdout line, {\"id\":..,\"records\":[..]}\n"
 "      --mcp            a Model Context Protocol server on stdin/stdout:\n"
-"                       the tools run_code, read_file, write_file,\n"
-"                       delete_file, list_files, http_get, on the paths\n"
-"                       --path lists (default all three)\n"
+"                       the tool run_code on the paths --path lists\n"
+"                       (default all three), and the commands that the\n"
+"                       sandbox (else jail, else unsafe) lets through\n"
 "      --doctor         check what this machine allows (user namespaces,\n"
 "                       Landlock, seccomp, cgroups, CPython, runsc, KVM) and\n"
 "                       which engine each path runs; exit 1 when a path\n"
@@ -319,39 +323,51 @@ print_text(const struct options *o, const char *kind, const char *text)
 		printf("%s\n", text);
 }
 
-/* An agent task: show the proposal, then run each line as typed input. */
+/* An agent task: each turn, show the proposal, then run each line as
+ * typed input; the turns' records go back to the agent (agent_loop). */
 static int
 run_agent_task(struct session *s, const struct options *o, const char *task,
     size_t len)
 {
+	struct agent_loop l;
 	struct agent_proposal prop;
 	struct sbuf b = SBUF_INIT;
-	char *t = xstrndup(task, len), *err;
-	bool ok = agent_propose(&o->agent, s, t, &prop, &err);
+	char *err;
 	size_t i;
 	int status = 0;
 
-	free(t);
-	if (!ok) {
+	agent_loop_init(&l, &o->agent, s, task, len);
+	while (agent_loop_next(&l, &prop, &err)) {
+		agent_proposal_show(&prop, o->json, &b);
+		printf("%s\n", sbuf_cstr(&b));
+		sbuf_truncate(&b, 0);
+		for (i = 0; i < prop.nlines; i++) {
+			struct arena *a = arena_new();
+			struct record *r;
+			size_t n = agent_run_line(s, prop.lines[i], 0, a, &r);
+			agent_loop_records(&l, r, n);
+			if (o->log != NULL)
+				export_add(o->log, NULL, NULL, NULL,
+				    prop.lines[i], strlen(prop.lines[i]), r,
+				    n);
+			if (!print_records(o, r, n))
+				status = 1;
+			arena_free(a);
+		}
+		agent_proposal_free(&prop);
+	}
+	if (err != NULL) {
+		if (l.turns > 1)	/* after the turns that ran */
+			fflush(stdout);
 		fprintf(stderr, "sandboxrepl: agent: %s\n", err);
 		free(err);
-		return 1;
+		status = 1;
 	}
-	agent_proposal_show(&prop, o->json, &b);
-	printf("%s\n", sbuf_cstr(&b));
+	agent_loop_show_end(&l, o->json, &b);
+	if (b.len > 0)
+		printf("%s\n", sbuf_cstr(&b));
 	sbuf_free(&b);
-	for (i = 0; i < prop.nlines; i++) {
-		struct arena *a = arena_new();
-		struct record *r;
-		size_t n = agent_run_line(s, prop.lines[i], 0, a, &r);
-		if (o->log != NULL)
-			export_add(o->log, NULL, NULL, NULL, prop.lines[i],
-			    strlen(prop.lines[i]), r, n);
-		if (!print_records(o, r, n))
-			status = 1;
-		arena_free(a);
-	}
-	agent_proposal_free(&prop);
+	agent_loop_free(&l);
 	return status;
 }
 
@@ -505,6 +521,7 @@ static const struct option longopts[] = {
 	{ "no-history", no_argument, NULL, 'N' },
 	{ "agent", required_argument, NULL, OPT_AGENT },
 	{ "agent-timeout", required_argument, NULL, OPT_AGENT_TIMEOUT },
+	{ "agent-turns", required_argument, NULL, OPT_AGENT_TURNS },
 	{ "serve", no_argument, NULL, OPT_SERVE },
 	{ "mcp", no_argument, NULL, OPT_MCP },
 	{ "engine", required_argument, NULL, OPT_ENGINE },
@@ -579,6 +596,23 @@ option_budget(struct options *o, struct session_opts *so, const char *arg)
 		    "1000000)", arg);
 	o->budget = (unsigned)n;
 	so->budget_set = true;
+	return GO_ON;
+}
+
+/* --agent-turns */
+static int
+option_agent_turns(struct options *o, const char *arg)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (errno != 0 || *end != '\0' || end == arg || n < 1 ||
+	    n > (long)AGENT_MAX_TURNS)
+		return usage_error("invalid agent turns '%s' (expected 1 to "
+		    "%u)", arg, AGENT_MAX_TURNS);
+	o->agent.turns = (unsigned)n;
 	return GO_ON;
 }
 
@@ -755,6 +789,8 @@ option(int c, char *arg, struct options *o, struct session_opts *so)
 			return usage_error("invalid agent timeout '%s' "
 			    "(expected seconds, up to 3600)", arg);
 		break;
+	case OPT_AGENT_TURNS:
+		return option_agent_turns(o, arg);
 	case OPT_SERVE:
 		o->serve = true;
 		break;
@@ -862,6 +898,10 @@ check_options(struct options *o, int nargs, const char *first)
 	if (o->serve && (o->batch || o->nexprs > 0 || nargs > 0))
 		return options_free(o, usage_error("--serve reads requests "
 		    "from stdin; it takes no -e, --batch or files"));
+	if (o->serve && o->agent.turns > 1)
+		return options_free(o, usage_error("--serve answers one agent "
+		    "turn per request (its caller is the loop); it takes no "
+		    "--agent-turns above 1"));
 	if (o->mcp && (o->serve || o->batch || o->nexprs > 0 || nargs > 0 ||
 	    o->agent.command != NULL))
 		return options_free(o, usage_error("--mcp reads MCP messages "
@@ -948,7 +988,9 @@ run(struct session *s, struct options *o, const struct session_opts *so,
 
 	if (o->mcp) {
 		struct mcp_opts mo = { .paths = o->paths,
-		    .one_worker = o->state_dir != NULL };
+		    .one_worker = o->state_dir != NULL,
+		    .policy_set = o->policy != NULL,
+		    .jail_filter = so->jail_filter };
 		return mcp_loop(s, &mo, stdin, stdout);
 	}
 	if (o->serve) {

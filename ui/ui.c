@@ -19,6 +19,7 @@
 
 #include "app/agent.h"
 #include "base/arena.h"
+#include "base/sbuf.h"
 #include "sandbox/policy.h"
 #include "session/session.h"
 #include "ui.h"
@@ -92,39 +93,63 @@ ui_resize(struct ui *u)
 
 /*
  * '? TASK' with --agent: ask the agent, show its proposal in every path's
- * transcript before it runs, then run each proposed line like typed input.
+ * transcript before it runs, then run each proposed line like typed input;
+ * with --agent-turns, again for every turn, the records going back to it.
  */
 static void
 submit_task(struct ui *u, const char *task, size_t tasklen)
 {
+	struct agent_loop l;
 	struct agent_proposal prop;
+	struct sbuf end = SBUF_INIT;
 	char *t = xstrndup(task, tasklen), *err = NULL;
-	size_t i;
+	size_t i, proposed = 0;
 
+	agent_loop_init(&l, u->agent, u->s, task, tasklen);
 	message_set(u, "asking the agent...");
 	ui_redraw(u);
-	if (!agent_propose(u->agent, u->s, t, &prop, &err)) {
+	while (agent_loop_next(&l, &prop, &err)) {
+		for (i = 0; i < prop.nlines; i++) {
+			char *note = prop.turns > 1 ? xasprintf("agent proposes"
+			    " (turn %u of %u): %s", prop.turn, prop.turns,
+			    prop.lines[i]) : xasprintf("agent proposes: %s",
+			    prop.lines[i]);
+			model_note(&u->m, 0, note);
+			free(note);
+		}
+		for (i = 0; i < prop.nlines; i++) {
+			struct arena *a = arena_new();
+			struct record *r;
+			size_t n = agent_run_line(u->s, prop.lines[i], 0, a,
+			    &r);
+			agent_loop_records(&l, r, n);
+			model_apply(&u->m, prop.lines[i],
+			    strlen(prop.lines[i]), r, n);
+			lesson_typed(prop.lines[i], strlen(prop.lines[i]), r,
+			    n);
+			arena_free(a);
+		}
+		proposed += prop.nlines;
+		agent_proposal_free(&prop);
+		if (l.turn < l.turns) {
+			message_set(u, "asking the agent (turn %u of %u)...",
+			    l.turn + 1, l.turns);
+			focus_scroll_reset(u);
+			ui_redraw(u);
+		}
+	}
+	agent_loop_show_end(&l, false, &end);
+	if (err != NULL) {
 		message_set(u, "agent: %s", err);
 		free(err);
-		free(t);
-		return;
-	}
-	for (i = 0; i < prop.nlines; i++) {
-		char *note = xasprintf("agent proposes: %s", prop.lines[i]);
-		model_note(&u->m, 0, note);
-		free(note);
-	}
-	for (i = 0; i < prop.nlines; i++) {
-		struct arena *a = arena_new();
-		struct record *r;
-		size_t n = agent_run_line(u->s, prop.lines[i], 0, a, &r);
-		model_apply(&u->m, prop.lines[i], strlen(prop.lines[i]), r, n);
-		lesson_typed(prop.lines[i], strlen(prop.lines[i]), r, n);
-		arena_free(a);
-	}
-	message_set(u, "the agent proposed %zu line%s for: %s",
-	    prop.nlines, prop.nlines == 1 ? "" : "s", t);
-	agent_proposal_free(&prop);
+	} else if (end.len > 0)
+		message_set(u, "%s; %zu line%s for: %s", sbuf_cstr(&end),
+		    proposed, proposed == 1 ? "" : "s", t);
+	else
+		message_set(u, "the agent proposed %zu line%s for: %s",
+		    proposed, proposed == 1 ? "" : "s", t);
+	sbuf_free(&end);
+	agent_loop_free(&l);
 	free(t);
 	focus_scroll_reset(u);
 }

@@ -12,6 +12,12 @@
  *                        stdin, its stdout is the answer;
  *   agent_parse_answer() the answer, cut into input lines.
  *
+ * With --agent-turns the three steps repeat (agent_loop_*): every turn runs
+ * the command afresh, and its stdin is the context block as of that turn
+ * plus the turns so far as the JSON lines --json prints (each turn's
+ * proposal object, then its records), so a refused model can try again.
+ * Nothing of one turn's process is alive when the next starts.
+ *
  * agent_exec() is the only part that touches processes.  It polls three
  * pipes (stdin out, stdout and stderr in) against one wall-clock deadline,
  * caps what it keeps, and ends every run the same way: SIGKILL to the
@@ -958,17 +964,10 @@ agent_exec(const struct agent_opts *o, const char *task, const char *in,
 
 /* ---- the whole exchange ---- */
 
-bool
-agent_propose(const struct agent_opts *o, struct session *s,
-    const char *task, struct agent_proposal *out, char **err)
+/* The task as the agent may take it; false with *err (heap) if not. */
+static bool
+check_task(const char *task, size_t tasklen, char **err)
 {
-	struct sbuf ctx = SBUF_INIT;
-	size_t tasklen = strlen(task), anslen;
-	char *answer, *why;
-	bool ok;
-
-	memset(out, 0, sizeof *out);
-	*err = NULL;
 	if (tasklen == 0) {
 		*err = xstrdup("no task after '?' (type '? TASK')");
 		return false;
@@ -982,14 +981,58 @@ agent_propose(const struct agent_opts *o, struct session *s,
 		*err = xstrdup("the task is not valid UTF-8");
 		return false;
 	}
+	return true;
+}
+
+/*
+ * What a loop of more than one turn adds to the context block: how the
+ * loop works, how to end it, and the turns so far.
+ */
+static void
+add_turns(const struct agent_loop *l, struct sbuf *out)
+{
+	sbuf_addf(out, "\nTURNS: this is turn %u of at most %u.  After each"
+	    " turn, what its lines did\ncomes back to you below as JSON lines,"
+	    " the ones `sandboxrepl --json` prints:\nthe turn's proposal"
+	    " {\"agent\":{\"task\":...,\"turn\":K,\"turns\":%u,"
+	    "\"proposal\":[...]}},\nthen the records of each proposed line in"
+	    " order, one per path\n({\"step\":...,\"path\":...,\"verdict\":"
+	    "\"ok\"|\"blocked\"|...,\"reason\":...,\"result\":...}).\nA turn"
+	    " ends at the next {\"agent\":...} line or at the end of this"
+	    " input.\nAn input that was refused (\"verdict\":\"blocked\") may"
+	    " be tried again another\nway.  When the task is done, or cannot be"
+	    " done, reply with the one line DONE.\n", l->turn, l->turns,
+	    l->turns);
+	if (l->history->len == 0)
+		sbuf_adds(out, "\nTURNS SO FAR: none\n");
+	else {
+		sbuf_adds(out, "\nTURNS SO FAR (JSON lines, oldest first):\n");
+		sbuf_add(out, l->history->data, l->history->len);
+	}
+}
+
+/* Ask the agent once: the context (and, in a loop, the turns so far),
+ * the run, the answer cut into lines. */
+static bool
+ask(const struct agent_opts *o, struct session *s, const char *task,
+    size_t tasklen, const struct agent_loop *l, struct agent_proposal *out,
+    char **err)
+{
+	struct sbuf ctx = SBUF_INIT;
+	size_t anslen;
+	char *answer, *why;
+	bool ok;
+
 	agent_context(s, task, tasklen, &ctx);
+	if (l != NULL)
+		add_turns(l, &ctx);
 	ok = agent_exec(o, task, ctx.data, ctx.len, &answer, &anslen, &why);
 	sbuf_free(&ctx);
 	if (!ok) {
 		*err = why;
 		return false;
 	}
-	out->task = xstrdup(task);
+	out->task = xstrndup(task, tasklen);
 	out->answer = answer;
 	if (!agent_parse_answer(answer, anslen, out, &why)) {
 		agent_proposal_free(out);
@@ -997,6 +1040,148 @@ agent_propose(const struct agent_opts *o, struct session *s,
 		return false;
 	}
 	return true;
+}
+
+bool
+agent_propose(const struct agent_opts *o, struct session *s,
+    const char *task, struct agent_proposal *out, char **err)
+{
+	size_t tasklen = strlen(task);
+
+	memset(out, 0, sizeof *out);
+	*err = NULL;
+	if (!check_task(task, tasklen, err))
+		return false;
+	return ask(o, s, task, tasklen, NULL, out, err);
+}
+
+/* ---- the loop ---- */
+
+void
+agent_loop_init(struct agent_loop *l, const struct agent_opts *o,
+    struct session *s, const char *task, size_t tasklen)
+{
+	memset(l, 0, sizeof *l);
+	l->o = o;
+	l->s = s;
+	/* as agent_propose() takes it: up to a NUL, which input can hold */
+	l->task = xstrndup(task, tasklen);
+	l->tasklen = strlen(l->task);
+	l->turns = o->turns ? o->turns : AGENT_DEFAULT_TURNS;
+	if (l->turns > AGENT_MAX_TURNS)
+		l->turns = AGENT_MAX_TURNS;
+	l->end = AGENT_RUNNING;
+	l->history = xcalloc(1, sizeof *l->history);
+}
+
+/* Is the proposal the agent's way of saying it is done? */
+static bool
+is_done(const struct agent_proposal *p)
+{
+	return p->nlines == 1 && strcmp(p->lines[0], "DONE") == 0;
+}
+
+bool
+agent_loop_next(struct agent_loop *l, struct agent_proposal *p, char **err)
+{
+	struct sbuf shown = SBUF_INIT;
+
+	memset(p, 0, sizeof *p);
+	*err = NULL;
+	if (l->end != AGENT_RUNNING)
+		return false;
+	if (l->turn >= l->turns) {
+		l->end = AGENT_TURNS_USED;
+		return false;
+	}
+	if (l->history->len > AGENT_MAX_HISTORY) {
+		l->end = AGENT_HISTORY_FULL;
+		return false;
+	}
+	if (!check_task(l->task, l->tasklen, err)) {
+		l->end = AGENT_FAILED;
+		return false;
+	}
+	l->turn++;
+	if (!ask(l->o, l->s, l->task, l->tasklen, l->turns > 1 ? l : NULL, p,
+	    err)) {
+		l->end = AGENT_FAILED;
+		return false;
+	}
+	if (l->turns > 1 && is_done(p)) {
+		agent_proposal_free(p);
+		l->end = AGENT_DONE;
+		return false;
+	}
+	if (l->turns > 1) {
+		p->turn = l->turn;
+		p->turns = l->turns;
+		/* the proposal object starts the turn in the history */
+		agent_proposal_show(p, true, &shown);
+		sbuf_add(l->history, shown.data, shown.len);
+		sbuf_addc(l->history, '\n');
+		sbuf_free(&shown);
+	}
+	return true;
+}
+
+void
+agent_loop_records(struct agent_loop *l, const struct record *r, size_t n)
+{
+	size_t i;
+
+	if (l->turns <= 1)
+		return;		/* no turn after this one reads them */
+	for (i = 0; i < n; i++) {
+		record_json(&r[i], l->history);
+		sbuf_addc(l->history, '\n');
+	}
+}
+
+void
+agent_loop_show_end(const struct agent_loop *l, bool json,
+    struct sbuf *out)
+{
+	static const char *const end_names[] = {
+		[AGENT_DONE] = "done", [AGENT_TURNS_USED] = "turns",
+		[AGENT_HISTORY_FULL] = "history",
+	};
+	unsigned ran;
+
+	if (l->turns <= 1 || l->end == AGENT_RUNNING ||
+	    l->end == AGENT_FAILED)
+		return;
+	/* the turn that said DONE ran nothing */
+	ran = l->end == AGENT_DONE ? l->turn - 1 : l->turn;
+	if (json) {
+		json_t *o = json_pack("{s:{s:s,s:s,s:I}}", "agent", "task",
+		    l->task, "end", end_names[l->end], "turns",
+		    (json_int_t)ran);
+		char *text = o ? json_dumps(o, JSON_COMPACT |
+		    JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII) : NULL;
+		if (text != NULL)
+			sbuf_adds(out, text);
+		free(text);
+		json_decref(o);
+		return;
+	}
+	sbuf_addf(out, "agent: %s after %u turn%s (--agent-turns=%u)",
+	    l->end == AGENT_DONE ? "done" : "stopped", ran, ran == 1 ? "" :
+	    "s", l->turns);
+	if (l->end == AGENT_HISTORY_FULL)
+		sbuf_addf(out, ": its records passed %u MiB",
+		    AGENT_MAX_HISTORY >> 20);
+}
+
+void
+agent_loop_free(struct agent_loop *l)
+{
+	free(l->task);
+	if (l->history != NULL) {
+		sbuf_free(l->history);
+		free(l->history);
+	}
+	memset(l, 0, sizeof *l);
 }
 
 size_t
@@ -1020,8 +1205,13 @@ agent_proposal_show(const struct agent_proposal *p, bool json,
 		for (i = 0; i < p->nlines; i++)
 			json_array_append_new(lines,
 			    json_string(p->lines[i]));
-		o = json_pack("{s:{s:s?,s:o}}", "agent", "task", p->task,
-		    "proposal", lines);
+		if (p->turns > 1)
+			o = json_pack("{s:{s:s?,s:I,s:I,s:o}}", "agent", "task",
+			    p->task, "turn", (json_int_t)p->turn, "turns",
+			    (json_int_t)p->turns, "proposal", lines);
+		else
+			o = json_pack("{s:{s:s?,s:o}}", "agent", "task",
+			    p->task, "proposal", lines);
 		text = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
 		    JSON_ENSURE_ASCII) : NULL;
 		if (text != NULL)
@@ -1031,7 +1221,10 @@ agent_proposal_show(const struct agent_proposal *p, bool json,
 		return;
 	}
 	for (i = 0; i < p->nlines; i++) {
-		sbuf_addf(out, "%sagent proposes: ", i ? "\n" : "");
+		sbuf_addf(out, "%sagent proposes", i ? "\n" : "");
+		if (p->turns > 1)
+			sbuf_addf(out, " (turn %u of %u)", p->turn, p->turns);
+		sbuf_adds(out, ": ");
 		textesc_add(out, p->lines[i], strlen(p->lines[i]), 0);
 	}
 }

@@ -7,7 +7,8 @@
  * an agent command run through /bin/sh -c, reads the proposal from its
  * stdout, and splits it into input lines.  agent_run_line() then runs one
  * proposed line through the session's paths like typed input; its records
- * say "source": "agent".
+ * say "source": "agent".  agent_loop_*() ask again, turn after turn, with
+ * the records of the turns so far (--agent-turns).
  *
  * The agent never hangs sandboxrepl: it runs in a process group of its own
  * with pipes to its stdin and from its stdout and stderr, read in a poll()
@@ -44,11 +45,17 @@ struct session;
 #define AGENT_MAX_TASK			(64u << 10)
 /* Names and files listed in the context block; the rest are counted. */
 #define AGENT_MAX_LISTED		200u
+/* Turns one task may take (--agent-turns), and bytes of the turns'
+ * records written back to the agent before the loop stops. */
+#define AGENT_DEFAULT_TURNS		1u
+#define AGENT_MAX_TURNS			20u
+#define AGENT_MAX_HISTORY		(4u << 20)
 
 struct agent_opts {
 	const char	*command;	/* run as /bin/sh -c COMMAND */
 	unsigned	 timeout_ms;	/* 0: AGENT_DEFAULT_TIMEOUT_MS */
 	size_t		 max_output;	/* 0: AGENT_DEFAULT_MAX_OUTPUT */
+	unsigned	 turns;		/* 0: AGENT_DEFAULT_TURNS */
 	/* Asked while the agent runs, at least every 100 ms: true ends the
 	 * run as a timeout would (a UI's Ctrl-C).  NULL: never. */
 	bool		(*is_cancelled)(void *arg);
@@ -62,6 +69,9 @@ struct agent_proposal {
 	char	*answer;	/* the agent's stdout, as it came */
 	char	**lines;	/* the input lines to run, in order */
 	size_t	 nlines;
+	/* In a loop of more than one turn (agent_loop_next()), this turn
+	 * and the bound; 0 and 0 for a lone proposal. */
+	unsigned turn, turns;
 };
 
 void agent_proposal_free(struct agent_proposal *p);
@@ -127,8 +137,83 @@ size_t agent_run_line(struct session *s, const char *line, unsigned mask,
 /* The proposal as shown before it runs: "agent proposes: LINE" per line
  * (trace; LINE escaped by textesc.h, so an input of several lines shows
  * "\n"), or one JSON object {"agent":{"task","proposal":[...]}} (json).
+ * In a loop of more than one turn, "agent proposes (turn K of N): LINE"
+ * and {"agent":{"task","turn":K,"turns":N,"proposal":[...]}}.
  * No trailing newline. */
 void agent_proposal_show(const struct agent_proposal *p, bool json,
     struct sbuf *out);
+
+/*
+ * --agent-turns: the agent as a loop, the way agent frameworks run a model.
+ * The command is run again for every turn (a model call is stateless: it
+ * gets the whole conversation each time), each run an agent_exec() with
+ * all its guarantees and its own --agent-timeout deadline.  Turn 1's
+ * stdin is the context block, as agent_propose() writes it; with a bound
+ * above 1 the block also says how the loop works, and from turn 2 on it
+ * ends with the turns so far as JSON lines: for each turn the proposal
+ * object and then its lines' records, exactly what --json prints.  The
+ * loop ends when the agent answers with the one line DONE, when the bound
+ * is reached, or when the turns' records pass AGENT_MAX_HISTORY bytes.
+ *
+ *	agent_loop_init(&l, o, s, task, len);
+ *	while (agent_loop_next(&l, &p, &err)) {
+ *		show p; for each line: n = agent_run_line(...);
+ *		    agent_loop_records(&l, r, n);
+ *		agent_proposal_free(&p);
+ *	}
+ *	err ? report err : show agent_loop_show_end();
+ *	agent_loop_free(&l);
+ *
+ * The session is only read by the loop itself (the caller runs the
+ * lines); the loop borrows o and s until agent_loop_free().
+ */
+enum agent_end {
+	AGENT_RUNNING,		/* not ended yet */
+	AGENT_DONE,		/* the agent answered DONE */
+	AGENT_TURNS_USED,	/* the bound was reached */
+	AGENT_HISTORY_FULL,	/* the records passed AGENT_MAX_HISTORY */
+	AGENT_FAILED		/* a turn failed (its message in err) */
+};
+
+struct agent_loop {
+	const struct agent_opts	*o;
+	struct session		*s;
+	char			*task;		/* heap, NUL-terminated */
+	size_t			 tasklen;
+	unsigned		 turn;		/* turns asked so far */
+	unsigned		 turns;		/* the bound */
+	enum agent_end		 end;
+	struct sbuf		*history;	/* the JSON lines so far */
+};
+
+void agent_loop_init(struct agent_loop *l, const struct agent_opts *o,
+    struct session *s, const char *task, size_t tasklen);
+
+/*
+ * The next turn: true with *p filled (the caller runs its lines, hands
+ * their records to agent_loop_records() and frees *p).  False when the
+ * loop has ended: l->end says why; on AGENT_FAILED *err (heap, caller
+ * frees) says what went wrong, otherwise *err is NULL.
+ */
+bool agent_loop_next(struct agent_loop *l, struct agent_proposal *p,
+    char **err);
+
+/* The records of one of the current turn's lines, for the next turn. */
+void agent_loop_records(struct agent_loop *l, const struct record *r,
+    size_t n);
+
+/*
+ * How the loop ended, as shown after its last turn: nothing for a single
+ * turn (the bound 1, today's behaviour) or a failure; else a trace line
+ * "agent: done after K turns (--agent-turns=N)" / "agent: stopped after N
+ * turns (--agent-turns=N)" / "agent: stopped after K turns
+ * (--agent-turns=N): its records passed 4 MiB", K counting the turns
+ * whose proposal ran; or with json one object {"agent":{"task","end":
+ * "done"|"turns"|"history","turns":K}}.  No trailing newline.
+ */
+void agent_loop_show_end(const struct agent_loop *l, bool json,
+    struct sbuf *out);
+
+void agent_loop_free(struct agent_loop *l);
 
 #endif

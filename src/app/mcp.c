@@ -22,6 +22,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,7 @@
 #include "mcp.h"
 #include "mcp_int.h"
 #include "record/record.h"
+#include "sandbox/policy.h"
 #include "base/sbuf.h"
 #include "serve.h"
 #include "session/session.h"
@@ -70,6 +72,7 @@ struct mcp {
 	struct session	*s;
 	unsigned	 paths;		/* what run_code may ask for */
 	enum path_id	 home;		/* where the commands run */
+	bool		 jail_filter;	/* the jails check the policy first */
 	size_t		 max;		/* a message's bytes, at most */
 	bool		 initialized;	/* initialize was answered */
 	enum rev	 legacy;	/* the revision it negotiated */
@@ -193,7 +196,8 @@ struct tool {
 
 static const struct tool run_code = {
 	"run_code", "Run code",
-	"Run Python code on one path of sandboxrepl, exactly as if typed: "
+	"Run Python code behind one of sandboxrepl's boundaries (the "
+	"boundary argument), exactly as if typed: "
 	"an expression or simple statements joined by ';' (e.g. "
 	"round(sum(orders) / len(orders), 2)), or a command call such as "
 	"read_file({'path': 'report.txt'}). The result is the trace line "
@@ -278,8 +282,90 @@ path_names(unsigned mask)
 	return a;
 }
 
-static const char *const run_code_keys[] = { "code", "path", NULL };
+/* run_code's keys: the code, the boundary it runs behind, and path, the
+ * boundary's old name, accepted for one more release (README) so that
+ * "path" is a file's name in every other tool. */
+static const char *const run_code_keys[] = { "code", "boundary", "path",
+    NULL };
 static const char *const run_code_required[] = { "code", NULL };
+
+/*
+ * Can a command ever succeed behind path p's boundary, or is every call
+ * refused (and so the tool left out of the list)?  No boundary: every
+ * command lands.  The sandbox's policy: the commands its allowlist names,
+ * and one that sends a request only when the policy lists a host (the
+ * no-network layer refuses every other).  A kernel: what its jail has --
+ * none of them a network (the namespaces' seccomp forbids socket(),
+ * runsc runs with --network=none, the microVM has no network device),
+ * and the namespaces' seccomp forbids execve, so the shell's programs
+ * never start there -- and under --jail-filter the policy's allowlist
+ * first.  A kernel kind missing from kernel_can lists neither.
+ */
+static const struct kernel_can {
+	bool	 network;	/* a command whose op is "send" */
+	bool	 exec;		/* a command whose op is "exec" */
+} kernel_can[BOUNDARY__COUNT] = {
+	[BOUNDARY_NS] = { .network = false, .exec = false },
+	[BOUNDARY_GVISOR] = { .network = false, .exec = true },
+	[BOUNDARY_MICROVM] = { .network = false, .exec = true },
+};
+
+static bool
+policy_lets(const struct policy *pol, const struct cmd_entry *e)
+{
+	return policy_allows_command(pol, e->name) &&
+	    (e->url_key == NULL || (pol->hosts != NULL &&
+	    pol->hosts[0] != NULL));
+}
+
+static bool
+command_works(const struct mcp *m, const struct cmd_entry *e,
+    enum path_id p)
+{
+	const struct policy *pol = session_policy(m->s);
+	const struct kernel_can *k;
+
+	switch (path_guard(p)) {
+	case GUARD_NONE:
+		return true;
+	case GUARD_POLICY:
+		return policy_lets(pol, e);
+	case GUARD_KERNEL:
+	default:
+		k = &kernel_can[session_boundary(m->s, p)->id];
+		if (m->jail_filter && !policy_lets(pol, e))
+			return false;
+		if (strcmp(e->op, "send") == 0)
+			return k->network;
+		if (strcmp(e->op, "exec") == 0)
+			return k->exec;
+		return true;
+	}
+}
+
+/* Is the tool in this server's list: run_code always (what its code may
+ * do is the boundary's to judge, call by call), a command when it can
+ * succeed where the commands run. */
+static bool
+tool_listed(const struct mcp *m, const struct tool *t)
+{
+	return t->cmd == NULL || command_works(m, t->cmd, m->home);
+}
+
+/* Where a server restricted to paths runs the commands: path_home()'s
+ * choice when it is one of them, else the foremost of them (a server
+ * offering only jail:gvisor runs them there, never on a path it was told
+ * not to use). */
+static enum path_id
+server_home(unsigned paths)
+{
+	enum path_id p = path_home(paths);
+
+	if (paths & PATH_BIT(p))
+		return p;
+	p = path_foremost(paths);
+	return p != PATH__COUNT ? p : path_home(paths);
+}
 
 /* The keys a tool takes and those it needs. */
 static void
@@ -308,13 +394,19 @@ input_schema(const struct mcp *m, const struct tool *t)
 		    strcmp(*k, "code") == 0)
 			p = json_pack("{s:s,s:s}", "type", "string",
 			    "description", "The code, as it would be typed.");
-		else if (strcmp(t->name, "run_code") == 0)
+		else if (strcmp(t->name, "run_code") == 0 &&
+		    strcmp(*k, "boundary") == 0)
 			p = json_pack("{s:s,s:o,s:s,s:s}", "type", "string",
 			    "enum", path_names(m->paths), "default",
 			    record_path_name(m->home), "description",
-			    "The path to run on: sandbox (the essay's "
+			    "The boundary to run behind: sandbox (the essay's "
 			    "allowlist, budget, no network), jail (a Linux "
 			    "kernel jail) or unsafe (no boundary).");
+		else if (strcmp(t->name, "run_code") == 0)
+			p = json_pack("{s:s,s:o,s:b,s:s}", "type", "string",
+			    "enum", path_names(m->paths), "deprecated", 1,
+			    "description", "Deprecated: the old name of "
+			    "boundary, accepted until the next release.");
 		else
 			p = json_pack("{s:s,s:s}", "type", "string",
 			    "description", key_doc(t, (size_t)(k - keys)));
@@ -367,7 +459,8 @@ add_output(json_t *content, json_t *rec)
 	sbuf_free(&b);
 }
 
-/* The record's shape (record_to_json), as the tools' outputSchema. */
+/* The record's shape (record_to_json) less its trace line, which is the
+ * result's first text, as the tools' outputSchema. */
 static json_t *
 output_schema(void)
 {
@@ -381,8 +474,9 @@ output_schema(void)
 	json_object_set_new(props, "step", json_pack("{s:s}", "type",
 	    "integer"));
 	json_object_set_new(props, "path", name_enum(path_name, PATH__COUNT));
-	json_object_set_new(props, "input", json_pack("{s:s}", "type",
-	    "string"));
+	json_object_set_new(props, "input", json_pack("{s:s,s:s}", "type",
+	    "string", "description", "the input, its first 1024 bytes "
+	    "(truncated says when it was longer)"));
 	json_object_set_new(props, "kind", name_enum(kind_name, KIND__COUNT));
 	v = name_enum(verdict_name, VERDICT__COUNT);
 	json_object_set_new(v, "description", json_string("ok; blocked (a "
@@ -422,8 +516,6 @@ output_schema(void)
 	    "s:s}},s:[s,s]}", "type", "object", "properties", "used", "type",
 	    "integer", "limit", "type", "integer", "required", "used",
 	    "limit"));
-	json_object_set_new(props, "line", json_pack("{s:s,s:s}", "type",
-	    "string", "description", "the trace line"));
 #undef NSTR
 	json_object_foreach(props, key, v)
 		json_array_append_new(req, json_string(key));
@@ -499,13 +591,11 @@ json_type_name(const json_t *v)
 }
 
 /*
- * Check the arguments against the tool's keys: strings only, no unknown
- * key, every required key; run_code's path one this server offers.  NULL
- * when fine (*path is where to run), else why (heap).
+ * The arguments against the tool's keys: strings only, no unknown key,
+ * every required key.  NULL when fine, else why (heap).
  */
 static char *
-check_args(const struct mcp *m, const struct tool *t, json_t *args,
-    enum path_id *path)
+check_keys(const struct tool *t, json_t *args)
 {
 	const char *const *keys, *const *required, *const *k;
 	const char *key;
@@ -535,26 +625,68 @@ check_args(const struct mcp *m, const struct tool *t, json_t *args,
 		if (json_object_get(args, *k) == NULL)
 			return xasprintf("%s: missing argument '%s' (a string)",
 			    t->name, *k);
+	return NULL;
+}
+
+/*
+ * The path a call runs on, its keys checked (check_keys): run_code's
+ * boundary (or path, its deprecated alias: both given must agree) when it
+ * names one this server offers, else the server's home, where the
+ * commands run.  Every answer to "where does this call run" is this one.
+ * NULL when fine (*path), else why (heap).
+ */
+static char *
+tool_path(const struct mcp *m, const struct tool *t, json_t *args,
+    enum path_id *path)
+{
+	json_t *v, *alias, *names, *n;
+	struct sbuf b = SBUF_INIT;
+	char *q, *why;
+	size_t i;
+
 	*path = m->home;
-	v = json_object_get(args, "path");
-	if (strcmp(t->name, "run_code") != 0 || v == NULL ||
-	    (record_path_parse(json_string_value(v), json_string_length(v),
-	    path) && (m->paths & PATH_BIT(*path))))
+	if (t->cmd != NULL)
 		return NULL;
-	{
-		char *q = quote(v);
-		json_t *names = path_names(m->paths), *n;
-		size_t i;
-		json_array_foreach(names, i, n)
-			sbuf_addf(&b, "%s%s", i ? ", " : "",
-			    json_string_value(n));
-		json_decref(names);
-		why = xasprintf("run_code: path '%s' is not one this server "
-		    "offers (%s)", q, sbuf_cstr(&b));
-		sbuf_free(&b);
+	v = json_object_get(args, "boundary");
+	alias = json_object_get(args, "path");
+	if (v != NULL && alias != NULL && !json_equal(v, alias)) {
+		char *qa = quote(alias);
+		q = quote(v);
+		why = xasprintf("run_code: boundary '%s' and path '%s' "
+		    "disagree (path is the old name of boundary: give "
+		    "boundary alone)", q, qa);
 		free(q);
+		free(qa);
+		return why;
 	}
+	if (v == NULL)
+		v = alias;
+	if (v == NULL || (record_path_parse(json_string_value(v),
+	    json_string_length(v), path) && (m->paths & PATH_BIT(*path))))
+		return NULL;
+	q = quote(v);
+	names = path_names(m->paths);
+	json_array_foreach(names, i, n)
+		sbuf_addf(&b, "%s%s", i ? ", " : "", json_string_value(n));
+	json_decref(names);
+	why = xasprintf("run_code: %s '%s' is not one this server offers "
+	    "(%s)", v == alias ? "path" : "boundary", q, sbuf_cstr(&b));
+	sbuf_free(&b);
+	free(q);
 	return why;
+}
+
+/*
+ * Check the arguments (check_keys) and find where the call runs
+ * (tool_path).  NULL when fine (*path is where to run), else why (heap).
+ */
+static char *
+check_args(const struct mcp *m, const struct tool *t, json_t *args,
+    enum path_id *path)
+{
+	char *why = check_keys(t, args);
+
+	return why != NULL ? why : tool_path(m, t, args, path);
 }
 
 /* The input a tool call stands for: run_code's code, or the command call
@@ -587,6 +719,62 @@ tool_input(const struct tool *t, json_t *args, struct sbuf *in)
 	sbuf_adds(in, "})");
 }
 
+/* How much of the input a reply echoes, in bytes: the client sent all of
+ * it, so a reply's size follows what the call did (its value, its
+ * output), not how long its argument was. */
+#define ECHO_MAX 1024
+
+/* How many of s's n bytes are kept when cut to max: all, or fewer, so
+ * that the cut falls between characters. */
+static size_t
+cut_at_char(const char *s, size_t n, size_t max)
+{
+	if (n <= max)
+		return n;
+	for (n = max; n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80; n--)
+		;
+	return n;
+}
+
+/* The record's trace line, its echo of the input (the part between the
+ * label and "->") cut past ECHO_MAX bytes with the length it had; heap. */
+static char *
+reply_line(const struct record *r)
+{
+	size_t n, k;
+
+	if (r->label == NULL || r->shown == NULL || r->outcome == NULL)
+		return xstrdup(r->line);
+	n = strlen(r->shown);
+	k = cut_at_char(r->shown, n, ECHO_MAX);
+	if (k == n)
+		return xstrdup(r->line);
+	return xasprintf("%s: %.*s... (%zu bytes) -> %s", r->label, (int)k,
+	    r->shown, n, r->outcome);
+}
+
+/* The record's input cut as the line's is: its first ECHO_MAX bytes, and
+ * truncated saying how long it was. */
+static void
+cut_input(json_t *rec)
+{
+	json_t *in = json_object_get(rec, "input"), *tr, *cut;
+	const char *s = json_string_value(in);
+	size_t n = json_string_length(in), k;
+	char *note;
+
+	if (s == NULL || (k = cut_at_char(s, n, ECHO_MAX)) == n)
+		return;
+	tr = json_object_get(rec, "truncated");
+	note = xasprintf("%s%sinput: its first %zu of %zu bytes",
+	    json_is_string(tr) ? json_string_value(tr) : "",
+	    json_is_string(tr) ? "; " : "", k, n);
+	cut = json_stringn(s, k);
+	json_object_set_new(rec, "input", cut);
+	json_object_set_new(rec, "truncated", json_string(note));
+	free(note);
+}
+
 static bool
 is_failure(enum verdict v)
 {
@@ -604,7 +792,7 @@ tools_call(struct req *q)
 	struct sbuf in = SBUF_INIT;
 	struct arena *a;
 	struct record *r;
-	char *why, *text;
+	char *why, *text, *line;
 	size_t n;
 
 	if (q->params == NULL)
@@ -650,25 +838,68 @@ tools_call(struct req *q)
 		arena_free(a);
 		return rpc_result(q, tool_error("no record"));
 	}
+	/* The trace line is the first text; the record is the structured
+	 * content (before 2025-06-18, which has none, a text of its own
+	 * after the output): each said once. */
 	rec = record_to_json(r);
-	text = json_dumps(rec, JSON_COMPACT | JSON_PRESERVE_ORDER);
-	result = json_pack("{s:[{s:s,s:s},{s:s,s:s}],s:b}", "content",
-	    "type", "text", "text", r->line, "type", "text", "text", text,
-	    "isError", is_failure(r->verdict));
-	free(text);
-	if (result != NULL)
-		add_output(json_object_get(result, "content"), rec);
+	json_object_del(rec, "line");
+	cut_input(rec);
+	line = reply_line(r);
+	result = json_pack("{s:[{s:s,s:s}],s:b}", "content", "type", "text",
+	    "text", line, "isError", is_failure(r->verdict));
+	free(line);
 	arena_free(a);
-	if (result == NULL) {	/* never: jansson made both */
+	if (result == NULL) {	/* never: the line is valid UTF-8 */
 		json_decref(rec);
 		return rpc_result(q, tool_error("the record could not be "
 		    "written"));
 	}
-	if (SINCE(q->rev, 2025_06_18))
+	add_output(json_object_get(result, "content"), rec);
+	if (SINCE(q->rev, 2025_06_18)) {
 		json_object_set_new(result, "structuredContent", rec);
-	else
-		json_decref(rec);
+		return rpc_result(q, result);
+	}
+	text = json_dumps(rec, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(rec);
+	if (text != NULL)
+		json_array_append_new(json_object_get(result, "content"),
+		    json_pack("{s:s,s:s}", "type", "text", "text", text));
+	free(text);
 	return rpc_result(q, result);
+}
+
+/*
+ * The MCP default policy, the sandbox's when --policy does not name one:
+ * the essay's boundary, and list_files, which only reads the names the
+ * workspace holds, as read_file reads a file.  delete_file, http_get and
+ * run_shell stay off its allowlist, as the essay keeps them (README,
+ * "Which tools a host gets").  A policy file's text, read by the same
+ * parser.
+ */
+static const char default_policy[] =
+	"extends: essay\n"
+	"name: mcp\n"
+	"commands: read_file write_file list_files\n";
+
+/* The session's policy becomes the MCP default; false (said on stderr:
+ * the server refuses to start) when it cannot be made. */
+static bool
+use_default_policy(struct session *s)
+{
+	static struct policy *p;
+	char *err = NULL;
+
+	if (p == NULL)
+		p = policy_parse("the MCP default policy", default_policy,
+		    sizeof default_policy - 1, &session_policy_names, &err);
+	if (p == NULL) {
+		fprintf(stderr, "sandboxrepl: --mcp: %s\n", err ? err :
+		    "the default policy could not be made");
+		free(err);
+		return false;
+	}
+	session_set_policy(s, p);
+	return true;
 }
 
 /* ---- the other methods ---- */
@@ -688,7 +919,9 @@ tools_list(struct req *q)
 	json_array_append_new(list, tool_json(q->m, &run_code, q->rev));
 	for (e = next_command(NULL); e != NULL; e = next_command(e)) {
 		t = command_tool(e);
-		json_array_append_new(list, tool_json(q->m, &t, q->rev));
+		if (tool_listed(q->m, &t))
+			json_array_append_new(list, tool_json(q->m, &t,
+			    q->rev));
 	}
 	result = json_pack("{s:o}", "tools", list);
 	if (q->rev == REV_MODERN) {
@@ -1230,10 +1463,13 @@ mcp_loop(struct session *s, const struct mcp_opts *o, FILE *in, FILE *out)
 	m.paths = o->paths ? o->paths : paths_offered();
 	/* The commands' path: the essay's sandbox when it is offered, else
 	 * the jail, else the unsafe path. */
-	m.home = path_home(m.paths);
+	m.home = server_home(m.paths);
+	m.jail_filter = o->jail_filter;
+	if (!o->policy_set && !use_default_policy(s))
+		return 1;
 	/* Streams with descriptors (stdin, stdout): calls in parallel, one
-	 * worker per path.  Memory streams (the fuzzer, the unit tests):
-	 * one message after another in this process. */
+	 * worker per path, forked with the policy in place.  Memory streams
+	 * (the fuzzer, the unit tests): one message after another here. */
 	if (fileno(in) >= 0 && fileno(out) >= 0)
 		return mcp_calls(&m, s, fileno(in), out, o->one_worker);
 	return serve_lines(in, out, m.max, answer, &m);

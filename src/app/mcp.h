@@ -19,17 +19,21 @@
  * is ever sent for it; a call with params._meta.progressToken gets
  * notifications/progress about once a second after its first.
  *
- * Seven tools: run_code {code, path} runs code on one of the session's
+ * Seven tools: run_code {code, boundary} runs code on one of the session's
  * paths exactly as typed input; read_file, write_file, delete_file,
  * list_files, http_get and the shell, run_shell {cmd} (a typed !ls), are
  * the computer-use commands (cmd.h), their argument
  * schemas made from the command table, typed on the default path as
- * `read_file({'path': ...})` would be.  Every call runs through
+ * `read_file({'path': ...})` would be.  tools/list holds run_code and the
+ * commands the default path's boundary can let through (the sandbox's
+ * policy: unless --policy names one, the MCP default, the essay's with
+ * list_files; see README).  Every call runs through
  * session_run() on its path's worker's copy of the session the loop was
  * given, so each path's files, names, budget and ledger live as long as
  * its worker (the process, unless the worker dies).  A result holds the trace
- * line and the record (record_to_json) as text, and the record as
- * structuredContent under a declared outputSchema; a step the boundary
+ * line (its input echo cut at 1 KiB) as text, and the record
+ * (record_to_json) less its line as structuredContent under a declared
+ * outputSchema (a text of its own before 2025-06-18); a step the boundary
  * blocked, contained or that failed is a result with isError true, never a
  * protocol error.  What is wrong with a message is a JSON-RPC error
  * (-32700, -32600, -32601, -32602, -32022) and the loop goes on; a call
@@ -38,6 +42,7 @@
 #ifndef SANDBOXREPL_MCP_H
 #define SANDBOXREPL_MCP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -56,6 +61,11 @@ struct mcp_opts {
 					   calls, in order: the session
 					   keeps a --state directory, which
 					   has one writer */
+	bool		 policy_set;	/* --policy named the sandbox's
+					   policy; else the MCP default
+					   (mcp.c) replaces the session's */
+	bool		 jail_filter;	/* --jail-filter: the jails check
+					   the policy first */
 };
 
 /*

@@ -564,6 +564,200 @@ test_deaf_agent(void **state)
 	assert_no_children();
 }
 
+/* ---- the loop (--agent-turns) ---- */
+
+/* "sh 'SRCDIR/tests/loop_agent.sh' MODE" (heap). */
+static char *
+loop_agent(const char *mode)
+{
+	char *fake = fake_agent(mode), *at = strstr(fake, "fake_agent.sh");
+	char *cmd;
+
+	*at = '\0';
+	cmd = xasprintf("%sloop_agent.sh%s", fake, at + strlen("fake_agent.sh"));
+	free(fake);
+	return cmd;
+}
+
+/* Run a turn's lines on the session, the records going back to the
+ * loop; the last record's verdict. */
+static enum verdict
+run_turn(struct agent_loop *l, struct session *s,
+    const struct agent_proposal *p)
+{
+	enum verdict v = VERDICT_OK;
+	size_t i;
+
+	for (i = 0; i < p->nlines; i++) {
+		struct arena *a = arena_new();
+		struct record *r;
+		size_t n = agent_run_line(s, p->lines[i], 0, a, &r);
+		assert_true(n > 0);
+		agent_loop_records(l, r, n);
+		v = r[n - 1].verdict;
+		arena_free(a);
+	}
+	return v;
+}
+
+static void
+assert_end(const struct agent_loop *l, bool json, const char *want)
+{
+	struct sbuf b = SBUF_INIT;
+	agent_loop_show_end(l, json, &b);
+	assert_string_equal(sbuf_cstr(&b), want);
+	sbuf_free(&b);
+}
+
+/* The scripted agent is refused, sees the refusal in its next turn's
+ * stdin, passes, then says DONE; each turn is its own run, reaped. */
+static void
+test_loop_retries_after_block(void **state)
+{
+	struct session_opts so = { 0 };
+	struct session *s = session_new(&so);
+	char *cmd = loop_agent("probe"), *err;
+	struct agent_opts o = { .command = cmd, .turns = 3 };
+	struct agent_loop l;
+	struct agent_proposal p;
+	(void)state;
+
+	session_set_paths(s, PATH_BIT(PATH_SANDBOX));
+	agent_loop_init(&l, &o, s, "the average", 11);
+	assert_true(agent_loop_next(&l, &p, &err));
+	assert_int_equal(p.turn, 1);
+	assert_int_equal(p.turns, 3);
+	assert_string_equal(p.lines[0], "open('secrets.txt').read()");
+	assert_int_equal(run_turn(&l, s, &p), VERDICT_BLOCKED);
+	agent_proposal_free(&p);
+	assert_no_children();
+
+	assert_true(agent_loop_next(&l, &p, &err));
+	assert_int_equal(p.turn, 2);
+	assert_string_equal(p.lines[0], "round(sum(orders) / len(orders), 2)");
+	assert_int_equal(run_turn(&l, s, &p), VERDICT_OK);
+	agent_proposal_free(&p);
+
+	assert_false(agent_loop_next(&l, &p, &err));
+	assert_null(err);
+	assert_int_equal(l.end, AGENT_DONE);
+	assert_int_equal(l.turn, 3);
+	assert_int_equal(p.nlines, 0);
+	assert_end(&l, false, "agent: done after 2 turns (--agent-turns=3)");
+	assert_end(&l, true, "{\"agent\":{\"task\":\"the average\","
+	    "\"end\":\"done\",\"turns\":2}}");
+	/* An ended loop stays ended, without asking again. */
+	assert_false(agent_loop_next(&l, &p, &err));
+	assert_null(err);
+	assert_int_equal(l.turn, 3);
+	agent_loop_free(&l);
+	free(cmd);
+	session_free(s);
+	assert_no_children();
+}
+
+/* The default bound is one turn: no turn numbers, no end line. */
+static void
+test_loop_single_turn(void **state)
+{
+	struct session_opts so = { 0 };
+	struct session *s = session_new(&so);
+	char *cmd = loop_agent("quit"), *err;
+	struct agent_opts o = { .command = cmd };
+	struct agent_loop l;
+	struct agent_proposal p;
+	struct sbuf b = SBUF_INIT;
+	(void)state;
+
+	session_set_paths(s, PATH_BIT(PATH_SANDBOX));
+	agent_loop_init(&l, &o, s, "x", 1);
+	assert_true(agent_loop_next(&l, &p, &err));
+	/* DONE only means done in a loop */
+	assert_string_equal(p.lines[0], "DONE");
+	assert_int_equal(p.turn, 0);
+	assert_int_equal(p.turns, 0);
+	agent_proposal_show(&p, false, &b);
+	assert_string_equal(sbuf_cstr(&b), "agent proposes: DONE");
+	sbuf_free(&b);
+	run_turn(&l, s, &p);
+	agent_proposal_free(&p);
+	assert_false(agent_loop_next(&l, &p, &err));
+	assert_null(err);
+	assert_int_equal(l.end, AGENT_TURNS_USED);
+	assert_end(&l, false, "");
+	assert_end(&l, true, "");
+	agent_loop_free(&l);
+	free(cmd);
+	session_free(s);
+	assert_no_children();
+}
+
+/* A turn that hangs fails the loop at its deadline; what the turns so
+ * far wrote back passes AGENT_MAX_HISTORY and stops the loop. */
+static void
+test_loop_limits(void **state)
+{
+	struct session_opts so = { 0 };
+	struct session *s = session_new(&so);
+	char *cmd = loop_agent("hang"), *err, *big;
+	struct agent_opts o = { .command = cmd, .turns = 3,
+	    .timeout_ms = 300 };
+	struct agent_loop l;
+	struct agent_proposal p;
+	struct arena *a;
+	struct record *r;
+	size_t n, i;
+	double t0;
+	(void)state;
+
+	session_set_paths(s, PATH_BIT(PATH_SANDBOX));
+	agent_loop_init(&l, &o, s, "x", 1);
+	assert_true(agent_loop_next(&l, &p, &err));
+	run_turn(&l, s, &p);
+	agent_proposal_free(&p);
+	t0 = seconds();
+	assert_false(agent_loop_next(&l, &p, &err));
+	assert_true(seconds() - t0 < 5);
+	assert_int_equal(l.end, AGENT_FAILED);
+	assert_string_equal(err, "the agent timed out after 0.300 s (killed)");
+	assert_end(&l, false, "");
+	free(err);
+	agent_loop_free(&l);
+	free(cmd);
+	assert_no_children();
+
+	cmd = loop_agent("never");
+	o.command = cmd;
+	o.turns = 5;
+	o.timeout_ms = 0;
+	agent_loop_init(&l, &o, s, "x", 1);
+	assert_true(agent_loop_next(&l, &p, &err));
+	a = arena_new();
+	n = agent_run_line(s, p.lines[0], 0, a, &r);
+	assert_int_equal(n, 1);
+	big = xmalloc((1u << 20) + 1);
+	memset(big, 'x', 1u << 20);
+	big[1u << 20] = '\0';
+	r[0].result = big;
+	for (i = 0; i < 5; i++)
+		agent_loop_records(&l, r, n);
+	agent_proposal_free(&p);
+	assert_false(agent_loop_next(&l, &p, &err));
+	assert_null(err);
+	assert_int_equal(l.end, AGENT_HISTORY_FULL);
+	assert_int_equal(l.turn, 1);
+	assert_end(&l, false, "agent: stopped after 1 turn (--agent-turns=5): "
+	    "its records passed 4 MiB");
+	assert_end(&l, true, "{\"agent\":{\"task\":\"x\",\"end\":"
+	    "\"history\",\"turns\":1}}");
+	agent_loop_free(&l);
+	free(big);
+	arena_free(a);
+	free(cmd);
+	session_free(s);
+	assert_no_children();
+}
+
 static int
 make_tmpdir(void **state)
 {
@@ -602,6 +796,9 @@ main(void)
 		cmocka_unit_test(test_runaway_agents),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_deaf_agent),
+		cmocka_unit_test(test_loop_retries_after_block),
+		cmocka_unit_test(test_loop_single_turn),
+		cmocka_unit_test(test_loop_limits),
 	};
 	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }

@@ -116,7 +116,10 @@ mcp_replies(const char *lines)
 	json_t *all = json_array();
 	const char *p;
 
-	so.paths = PATH_BIT(PATH_UNSAFE) | PATH_BIT(PATH_SANDBOX);
+	/* the unsafe path alone: the commands run there, where every one
+	 * works, so every one is listed (the sandbox's lists only what its
+	 * policy allows) */
+	so.paths = PATH_BIT(PATH_UNSAFE);
 	mo.paths = so.paths;
 	s = session_new(&so);
 	in = fmemopen((void *)lines, strlen(lines), "r");
@@ -196,11 +199,11 @@ test_in_mcp(void **state)
 	assert_true(json_is_false(json_object_get(r, "isError")));
 	text = json_array_get(json_object_get(r, "content"), 0);
 	assert_non_null(strstr(field(text, "text"), "-> echoed hi"));
-	/* its own tool runs on the sandbox, whose allowlist refuses it */
+	/* its own tool, on the server's path */
 	r = reply_to(all, 3);
-	assert_true(json_is_true(json_object_get(r, "isError")));
+	assert_true(json_is_false(json_object_get(r, "isError")));
 	text = json_array_get(json_object_get(r, "content"), 0);
-	assert_non_null(strstr(field(text, "text"), "command allowlist"));
+	assert_non_null(strstr(field(text, "text"), "-> echoed hi"));
 	json_decref(all);
 }
 
