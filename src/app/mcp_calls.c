@@ -65,6 +65,7 @@
 
 #include "base/sbuf.h"
 #include "base/xalloc.h"
+#include "jail/jail_int.h"	/* jail_write_all */
 #include "mcp_int.h"
 #include "record/paths.h"
 #include "serve.h"
@@ -257,21 +258,6 @@ on_path(void *ctx, enum path_id p, bool done)
 		session_interrupt();
 }
 
-static bool
-write_all(int fd, const char *s, size_t n)
-{
-	while (n > 0) {
-		ssize_t k = write(fd, s, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return false;
-		s += k;
-		n -= (size_t)k;
-	}
-	return true;
-}
-
 /* json_dump_callback()'s sink: the bytes appended to the sbuf data. */
 static int
 add_chunk(const char *buf, size_t size, void *data)
@@ -342,7 +328,7 @@ worker_main(struct loop *l, int p, int fd, bool keep_zygote)
 				_exit(1);
 			json_decref(r);
 			sbuf_add(&out, "\n", 1);
-			if (!write_all(fd, out.data, out.len))
+			if (jail_write_all(fd, out.data, out.len) == -1)
 				_exit(1);
 			memmove(in.data, nl + 1, in.len - n - 1);
 			sbuf_truncate(&in, in.len - n - 1);
@@ -482,7 +468,7 @@ retry:
 	if (json_dump_callback(c->job, add_chunk, &b, JSON_COMPACT) == -1)
 		sbuf_truncate(&b, 0);
 	sbuf_add(&b, "\n", 1);
-	sent = b.len > 1 && write_all(w->fd, b.data, b.len);
+	sent = b.len > 1 && jail_write_all(w->fd, b.data, b.len) == 0;
 	sbuf_free(&b);
 	if (!sent && !again && w->fd >= 0) {
 		/* A worker that ended while idle, before the loop saw it:
