@@ -41,6 +41,12 @@
  * session's first state.  Workers die with the main process
  * (PR_SET_PDEATHSIG) and are ended and reaped when it returns.
  *
+ * With --state (one_worker) a single worker runs every path's calls in
+ * order: the state directory has one writer, and workers saving their
+ * own copies of the session would overwrite each other's paths.  Such a
+ * worker is not replaced when it dies (its index of the directory died
+ * with it); its calls are refused until the server is started again.
+ *
  * The zygote the main process started (world.h) is handed to one worker
  * (the unsafe path's, where worlds are built most); the others start
  * their own on their first world (world_zygote_forget): two processes
