@@ -988,6 +988,7 @@ run(struct session *s, struct options *o, const struct session_opts *so,
 
 	if (o->mcp) {
 		struct mcp_opts mo = { .paths = o->paths,
+		    .one_worker = o->state_dir != NULL,
 		    .policy_set = o->policy != NULL,
 		    .jail_filter = so->jail_filter };
 		return mcp_loop(s, &mo, stdin, stdout);

@@ -31,6 +31,7 @@
 #include "base/arena.h"
 #include "cmd/cmd.h"
 #include "mcp.h"
+#include "mcp_int.h"
 #include "record/record.h"
 #include "sandbox/policy.h"
 #include "base/sbuf.h"
@@ -59,15 +60,6 @@ const char *const mcp_versions[] = { REVISIONS(X_NAME) NULL };
 #define REV_MODERN	REV_2026_07_28	/* per-request _meta, no handshake */
 #define REV_LEGACY	REV_2025_11_25	/* the newest with initialize */
 #define SINCE(r, v)	((r) <= REV_##v)
-
-/* JSON-RPC error codes (and MCP's own). */
-enum {
-	RPC_PARSE_ERROR = -32700,
-	RPC_INVALID_REQUEST = -32600,
-	RPC_METHOD_NOT_FOUND = -32601,
-	RPC_INVALID_PARAMS = -32602,
-	RPC_UNSUPPORTED_VERSION = -32022,
-};
 
 #define META_VERSION	"io.modelcontextprotocol/protocolVersion"
 #define META_CAPS	"io.modelcontextprotocol/clientCapabilities"
@@ -1070,29 +1062,64 @@ is_valid_id(const json_t *id)
 	return json_is_string(id) || json_is_number(id);
 }
 
-/* One message to its reply (new reference), or NULL for none. */
+/* What a tools/call's params._meta.progressToken is (new), or NULL:
+ * none, or not a string or a number. */
 static json_t *
-handle(struct mcp *m, const char *line, size_t len)
+progress_token(const json_t *params)
 {
-	json_error_t je;
-	json_t *msg, *id, *method, *reply, *version;
+	json_t *meta = params ? json_object_get(params, "_meta") : NULL;
+	json_t *t = json_is_object(meta) ? json_object_get(meta,
+	    "progressToken") : NULL;
+
+	return json_is_string(t) || json_is_number(t) ? json_incref(t) : NULL;
+}
+
+/*
+ * The path a tools/call runs on, as tools_call() would find it (the same
+ * find_tool() and check_args()), or false when its arguments are wrong:
+ * then tools_call() answers it without running anything.
+ */
+static bool
+call_path(struct req *q, enum path_id *path)
+{
+	json_t *name, *args, *empty = NULL;
+	struct tool t;
+	char *why;
+
+	if (q->params == NULL)
+		return false;
+	name = json_object_get(q->params, "name");
+	args = json_object_get(q->params, "arguments");
+	if (!json_is_string(name) || (args != NULL && !json_is_object(args)) ||
+	    !find_tool(name, &t))
+		return false;
+	if (args == NULL)
+		args = empty = json_object();
+	why = check_args(q->m, &t, args, path);
+	json_decref(empty);
+	free(why);
+	return why == NULL;
+}
+
+/*
+ * One message object (borrowed) to what it is: its reply (new, or NULL
+ * for none) in out->reply.  With route (the loop of mcp_calls.c), a
+ * valid tools/call is not run here but made a job for its path's worker,
+ * and a notifications/cancelled says which request; without (one
+ * process), every call is run here and a cancel comes too late to do
+ * anything: each request was answered before the next was read.
+ */
+static void
+handle_object(struct mcp *m, json_t *msg, bool route, struct mcp_msg *out)
+{
+	json_t *id, *method, *reply, *version;
 	struct req q = { .m = m };
 	const struct method *me = NULL;
+	enum path_id path;
 	size_t i;
 
-	msg = json_loadb(line, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL |
-	    JSON_DECODE_ANY, &je);
-	if (msg == NULL)
-		return rpc_error(NULL, RPC_PARSE_ERROR, NULL,
-		    "Parse error: %s (column %d)", je.text, je.column);
-	if (!json_is_object(msg)) {
-		reply = rpc_error(NULL, RPC_INVALID_REQUEST, NULL, "%s",
-		    json_is_array(msg) ? "Invalid Request: batches are not "
-		    "supported (send one message per line)" :
-		    "Invalid Request: a message is a JSON object");
-		json_decref(msg);
-		return reply;
-	}
+	memset(out, 0, sizeof *out);
+	out->verb = MCP_REPLY;
 	id = json_object_get(msg, "id");
 	method = json_object_get(msg, "method");
 	version = json_object_get(msg, "jsonrpc");
@@ -1100,35 +1127,36 @@ handle(struct mcp *m, const char *line, size_t len)
 		id = NULL;	/* answered with a null id */
 	if (method == NULL && id != NULL &&
 	    (json_object_get(msg, "result") || json_object_get(msg, "error"))
-	    && jeq(version, "2.0")) {
-		/* a response: this server sends no requests to answer */
-		json_decref(msg);
-		return NULL;
-	}
+	    && jeq(version, "2.0"))
+		return;	/* a response: this server sends no requests */
 	if (!jeq(version, "2.0") || !json_is_string(method) ||
 	    (json_object_get(msg, "id") != NULL && id == NULL)) {
-		reply = rpc_error(id, RPC_INVALID_REQUEST, NULL, "%s",
+		out->reply = rpc_error(id, RPC_INVALID_REQUEST, NULL, "%s",
 		    !jeq(version, "2.0") ? "Invalid Request: \"jsonrpc\" "
 		    "must be \"2.0\"" : !json_is_string(method) ?
 		    "Invalid Request: \"method\" must be a string" :
 		    "Invalid Request: \"id\" must be a string or a number");
-		json_decref(msg);
-		return reply;
+		return;
 	}
 	q.id = id;
 	q.params = json_object_get(msg, "params");
 	if (id == NULL) {
-		/* A notification: never answered.  notifications/initialized
-		 * and notifications/cancelled need nothing from a server
-		 * that answers each request before reading the next. */
-		json_decref(msg);
-		return NULL;
+		/* A notification: never answered.  Of those, only
+		 * notifications/cancelled asks for anything, and only of a
+		 * loop with calls still running. */
+		json_t *rid = json_is_object(q.params) ?
+		    json_object_get(q.params, "requestId") : NULL;
+		if (route && jeq(method, "notifications/cancelled") &&
+		    is_valid_id(rid)) {
+			out->verb = MCP_CANCEL;
+			out->id = json_incref(rid);
+		}
+		return;
 	}
 	if (q.params != NULL && !json_is_object(q.params)) {
-		reply = rpc_error(id, RPC_INVALID_PARAMS, NULL,
+		out->reply = rpc_error(id, RPC_INVALID_PARAMS, NULL,
 		    "Invalid params: \"params\" must be an object");
-		json_decref(msg);
-		return reply;
+		return;
 	}
 	for (i = 0; i < sizeof methods / sizeof methods[0]; i++)
 		if (jeq(method, methods[i].name))
@@ -1136,15 +1164,161 @@ handle(struct mcp *m, const char *line, size_t len)
 	reply = me == NULL ? NULL : request_revision(&q, me);
 	if (reply == NULL) {
 		int era = q.rev == REV_MODERN ? ERA_MODERN : ERA_LEGACY;
-		if (me != NULL && (me->era & era))
+		if (me != NULL && (me->era & era)) {
+			if (route && me->run == tools_call &&
+			    call_path(&q, &path)) {
+				out->verb = MCP_CALL;
+				out->id = json_incref(id);
+				out->token = progress_token(q.params);
+				out->path = (int)path;
+				out->job = json_pack("{s:i,s:O}", "rev",
+				    (int)q.rev, "msg", msg);
+				return;
+			}
 			reply = me->run(&q);
-		else {
+		} else {
 			char *qm = quote(method);
 			reply = rpc_error(id, RPC_METHOD_NOT_FOUND, NULL,
 			    "Method not found: %s", qm);
 			free(qm);
 		}
 	}
+	out->reply = reply;
+}
+
+void
+mcp_route(struct mcp *m, json_t *msg, struct mcp_msg *out)
+{
+	handle_object(m, msg, true, out);
+}
+
+json_t *
+mcp_job(struct mcp *m, json_t *job)
+{
+	json_t *msg = json_object_get(job, "msg");
+	json_int_t rev = json_integer_value(json_object_get(job, "rev"));
+	json_t *params = json_object_get(msg, "params");
+	struct req q = { .m = m, .id = json_object_get(msg, "id"),
+	    .params = json_is_object(params) ? params : NULL };
+
+	if (!json_is_object(msg) || !is_valid_id(q.id) || rev < 0 ||
+	    rev >= REV__COUNT)	/* never: the main process made it */
+		return rpc_error(q.id, RPC_INTERNAL_ERROR, NULL,
+		    "Internal error: a job the worker cannot read");
+	q.rev = (enum rev)rev;
+	return tools_call(&q);
+}
+
+json_t *
+mcp_parse(const char *line, size_t len, json_t **reply)
+{
+	json_error_t je;
+	json_t *msg = json_loadb(line, len, JSON_REJECT_DUPLICATES |
+	    JSON_ALLOW_NUL | JSON_DECODE_ANY, &je);
+
+	*reply = NULL;
+	if (msg == NULL)
+		*reply = rpc_error(NULL, RPC_PARSE_ERROR, NULL,
+		    "Parse error: %s (column %d)", je.text, je.column);
+	return msg;
+}
+
+/* Batches are JSON-RPC's, and of the revisions offered only 2025-03-26
+ * has them: 2024-11-05 had not yet, 2025-06-18 took them out. */
+json_t *
+mcp_batch_refused(const struct mcp *m, const json_t *batch)
+{
+	if (!m->initialized || m->legacy != REV_2025_03_26)
+		return rpc_error(NULL, RPC_INVALID_REQUEST, NULL,
+		    "Invalid Request: batches are only in protocol revision "
+		    "2025-03-26%s%s (send one message per line)",
+		    m->initialized ? "; this connection speaks " : "",
+		    m->initialized ? mcp_versions[m->legacy] : "");
+	if (json_array_size(batch) == 0)
+		return rpc_error(NULL, RPC_INVALID_REQUEST, NULL,
+		    "Invalid Request: an empty batch");
+	return NULL;
+}
+
+json_t *
+mcp_batch_element(void)
+{
+	return rpc_error(NULL, RPC_INVALID_REQUEST, NULL,
+	    "Invalid Request: a batch's element is a JSON object");
+}
+
+json_t *
+mcp_error(json_t *id, int code, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+	json_t *e;
+
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	e = rpc_error(id, code, NULL, "%s", msg);
+	free(msg);
+	return e;
+}
+
+unsigned
+mcp_paths(const struct mcp *m)
+{
+	return m->paths;
+}
+
+size_t
+mcp_max(const struct mcp *m)
+{
+	return m->max;
+}
+
+/* One message (borrowed) to its reply (new), or NULL for none, in one
+ * process: a batch's elements one after another, answered as one array. */
+static json_t *
+handle_value(struct mcp *m, json_t *msg)
+{
+	struct mcp_msg r;
+	json_t *replies, *e;
+	size_t i;
+
+	if (json_is_object(msg)) {
+		handle_object(m, msg, false, &r);
+		return r.reply;
+	}
+	if (!json_is_array(msg))
+		return rpc_error(NULL, RPC_INVALID_REQUEST, NULL,
+		    "Invalid Request: a message is a JSON object");
+	if ((e = mcp_batch_refused(m, msg)) != NULL)
+		return e;
+	replies = json_array();
+	json_array_foreach(msg, i, e) {
+		if (!json_is_object(e))
+			json_array_append_new(replies, mcp_batch_element());
+		else {
+			handle_object(m, e, false, &r);
+			if (r.reply != NULL)
+				json_array_append_new(replies, r.reply);
+		}
+	}
+	if (json_array_size(replies) == 0) {	/* notifications only */
+		json_decref(replies);
+		return NULL;
+	}
+	return replies;
+}
+
+/* One line to its reply (new reference), or NULL for none. */
+static json_t *
+handle(struct mcp *m, const char *line, size_t len)
+{
+	json_t *msg, *reply;
+
+	msg = mcp_parse(line, len, &reply);
+	if (msg == NULL)
+		return reply;
+	reply = handle_value(m, msg);
 	json_decref(msg);
 	return reply;
 }
@@ -1259,21 +1433,25 @@ peek_id(const char *s, size_t len)
 
 /* ---- the loop ---- */
 
+json_t *
+mcp_cut(const struct mcp *m, const char *line, size_t len)
+{
+	json_t *id = peek_id(line, len), *reply;
+
+	reply = rpc_error(id, RPC_INVALID_REQUEST, NULL, "Invalid Request: "
+	    "message longer than %zu bytes", m->max);
+	json_decref(id);
+	return reply;
+}
+
 /* What serve_lines() calls with each line: a cut one is an invalid
  * request on the id its prefix shows. */
 static json_t *
 answer(void *arg, const char *line, size_t len, bool too_long)
 {
 	struct mcp *m = arg;
-	json_t *id, *reply;
 
-	if (!too_long)
-		return handle(m, line, len);
-	id = peek_id(line, len);
-	reply = rpc_error(id, RPC_INVALID_REQUEST, NULL, "Invalid Request: "
-	    "message longer than %zu bytes", m->max);
-	json_decref(id);
-	return reply;
+	return too_long ? mcp_cut(m, line, len) : handle(m, line, len);
 }
 
 int
@@ -1289,5 +1467,10 @@ mcp_loop(struct session *s, const struct mcp_opts *o, FILE *in, FILE *out)
 	m.jail_filter = o->jail_filter;
 	if (!o->policy_set && !use_default_policy(s))
 		return 1;
+	/* Streams with descriptors (stdin, stdout): calls in parallel, one
+	 * worker per path, forked with the policy in place.  Memory streams
+	 * (the fuzzer, the unit tests): one message after another here. */
+	if (fileno(in) >= 0 && fileno(out) >= 0)
+		return mcp_calls(&m, s, fileno(in), out, o->one_worker);
 	return serve_lines(in, out, m.max, answer, &m);
 }

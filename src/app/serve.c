@@ -233,9 +233,8 @@ read_line(FILE *in, size_t max, struct sbuf *line, bool *too_long)
 	return any ? 1 : 0;
 }
 
-/* Only spaces, tabs and CRs. */
-static bool
-is_blank(const char *s, size_t len)
+bool
+serve_is_blank(const char *s, size_t len)
 {
 	size_t i;
 	for (i = 0; i < len; i++)
@@ -270,7 +269,7 @@ serve_lines(FILE *in, FILE *out, size_t max, serve_answer_fn *answer,
 	while ((r = read_line(in, max, &line, &too_long)) > 0) {
 		json_t *reply;
 
-		if (!too_long && is_blank(line.data, line.len))
+		if (!too_long && serve_is_blank(line.data, line.len))
 			continue;
 		reply = answer(arg, line.data, line.len, too_long);
 		if (reply == NULL)

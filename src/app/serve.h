@@ -62,5 +62,7 @@ typedef json_t *serve_answer_fn(void *arg, const char *line, size_t len,
     bool too_long);
 int serve_lines(FILE *in, FILE *out, size_t max, serve_answer_fn *answer,
     void *arg);
+/* Is the line only spaces, tabs and CRs (skipped, never answered)? */
+bool serve_is_blank(const char *s, size_t len);
 
 #endif

@@ -169,6 +169,14 @@ world_zygote_start(void)
 #endif
 }
 
+void
+world_zygote_forget(void)
+{
+#ifdef HAVE_PYTHON
+	zygote_forget();
+#endif
+}
+
 #ifndef HAVE_PYTHON
 const char *
 gvisor_memory_bound(void)

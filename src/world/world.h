@@ -359,6 +359,16 @@ const char *const *world_literals(const struct world *w, size_t *n);
  * CPython worlds, makes the exec'd program the zygote before main().
  */
 void world_zygote_start(void);
+/*
+ * In a process forked from the session's after its zygote started (the
+ * MCP server's per-path workers, mcp_calls.c): let go of the parent's
+ * zygote -- this process's copy of its control socket closed, nothing
+ * sent, the zygote left to its parent -- so that this process starts a
+ * zygote of its own (world_zygote_start, or its first world).  Two
+ * processes never share one control socket: their requests and replies
+ * would cross.
+ */
+void world_zygote_forget(void);
 
 /*
  * What bounds a gVisor world's memory and CPU here, in words (static),

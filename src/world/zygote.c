@@ -773,6 +773,16 @@ zygote_start(void)
 	return 0;
 }
 
+void
+zygote_forget(void)
+{
+	if (ctl_fd >= 0)
+		close(ctl_fd);
+	ctl_fd = -1;
+	zygote_pid = -1;
+	zygote_up = false;
+}
+
 int
 zygote_ensure(void)
 {
