@@ -19,6 +19,7 @@
 #include "record.h"
 #include "base/sbuf.h"
 #include "base/strlist.h"
+#include "base/textesc.h"
 #include "trace.h"
 #include "value/value.h"
 
@@ -322,10 +323,10 @@ trace_render(const struct trace_step *st)
 			r->shown = arena_strndup(st->a, start,
 			    (size_t)(end - start));
 		else {
-			value sv = value_str(st->a, start, (size_t)(end - start));
+			/* (value_str_repr's of a str, without the str) */
 			struct sbuf sb = SBUF_INIT;
-			value_str_repr(sv.as.s, false, &sb);
-			r->shown = arena_strdup(st->a, sbuf_cstr(&sb));
+			textesc_repr(&sb, start, (size_t)(end - start));
+			r->shown = arena_strndup(st->a, sbuf_cstr(&sb), sb.len);
 			sbuf_free(&sb);
 		}
 	}
