@@ -586,7 +586,11 @@ static const char *const python_builtins[] = {
 static int
 cmp_name(const void *key, const void *elt)
 {
-	return strcmp(key, *(const char *const *)elt);
+	const unsigned char *k = key;
+	const unsigned char *e = *(const unsigned char *const *)elt;
+
+	/* (strcmp's order: the first bytes decide most steps) */
+	return k[0] != e[0] ? k[0] - e[0] : strcmp(key, (const char *)e);
 }
 
 /* What a Name would find in CPython that the session did not put there:

@@ -216,10 +216,9 @@ start_worlds(struct session *s, const struct line *ln,
 	const struct cmd_entry *e = NULL;
 	const struct node *call = NULL;
 	unsigned started = 0;
+	bool matched = false;
 	int p;
 
-	if (pr->status == PARSE_OK)
-		e = cmd_match(pr->root, &call);
 	for (p = 0; p < PATH__COUNT; p++) {
 		struct pathstate *ps = &s->paths[p];
 		struct world_input in;
@@ -235,6 +234,11 @@ start_worlds(struct session *s, const struct line *ln,
 		    (pr->status != PARSE_OK && (!w->ops->compiles ||
 		    ln->shell)))
 			continue;
+		/* (asked here, for a world that runs it: the sandbox path
+		 * alone starts none) */
+		if (!matched && pr->status == PARSE_OK)
+			e = cmd_match(pr->root, &call);
+		matched = true;
 		in = worldstep_input(s, ps, arena_strndup(a, ln->src, ln->len),
 		    e, a);
 		if (world_start(w, &in))
