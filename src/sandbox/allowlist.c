@@ -615,8 +615,9 @@ check_name(const struct policy *p, const char *id, const struct node *n,
 		    "other code", id, id), arena_printf(a, "disallowed name "
 		    "'%s' (a command is called on its own, through the "
 		    "command layers)", id));
-	if (p->name_rule != NAMES_CALLS || !is_python_builtin(id) ||
-	    policy_allows_call(p, id))
+	/* (the policy's calls first: most names an input uses are) */
+	if (p->name_rule != NAMES_CALLS || policy_allows_call(p, id) ||
+	    !is_python_builtin(id))
 		return true;
 	if (p->attr_rule == ATTRS_PUBLIC && id[0] == '_')
 		why = arena_printf(a, "%s is not allowed: names starting "
