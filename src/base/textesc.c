@@ -144,6 +144,27 @@ textesc_repr(struct sbuf *out, const char *s, size_t len)
 	sbuf_addc(out, q);
 }
 
+const char *
+textesc_repr_in(struct arena *a, const char *s, size_t len)
+{
+	char q = memchr(s, '\'', len) && !memchr(s, '"', len) ? '"' : '\'';
+	struct sbuf b = SBUF_INIT;
+	const char *r;
+
+	if (plain_run(s, len, q) == len) {	/* nothing to escape */
+		char *p = arena_alloc(a, len + 3);
+		p[0] = q;
+		memcpy(p + 1, s, len);
+		p[len + 1] = q;
+		p[len + 2] = '\0';
+		return p;
+	}
+	textesc_repr(&b, s, len);
+	r = arena_strndup(a, sbuf_cstr(&b), b.len);
+	sbuf_free(&b);
+	return r;
+}
+
 bool
 textesc_needed(const char *s, size_t len)
 {

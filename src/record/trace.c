@@ -322,13 +322,9 @@ trace_render(const struct trace_step *st)
 		if (is_command)
 			r->shown = arena_strndup(st->a, start,
 			    (size_t)(end - start));
-		else {
-			/* (value_str_repr's of a str, without the str) */
-			struct sbuf sb = SBUF_INIT;
-			textesc_repr(&sb, start, (size_t)(end - start));
-			r->shown = arena_strndup(st->a, sbuf_cstr(&sb), sb.len);
-			sbuf_free(&sb);
-		}
+		else	/* (value_str_repr's of a str, without the str) */
+			r->shown = textesc_repr_in(st->a, start,
+			    (size_t)(end - start));
 	}
 	if (outcome == NULL) {
 		if (record_verdict_is_refusal(r->verdict)) {

@@ -6,7 +6,8 @@
  * Random texts of printable ASCII with the bytes that end a run sprinkled
  * in at every offset of a word: controls, DEL, the quotes, a backslash,
  * UTF-8 and bytes that start none.  textesc_add (with no quote, ' and ")
- * and textesc_needed must say what the byte-by-byte reading says.
+ * and textesc_needed must say what the byte-by-byte reading says, and
+ * textesc_repr_in what textesc_repr says.
  */
 #include "config.h"
 
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/arena.h"
 #include "base/sbuf.h"
 #include "base/textesc.h"
 
@@ -90,6 +92,15 @@ test_words(void **state)
 			    got.len);
 			if (quotes[k] == 0)
 				assert_int_equal(textesc_needed(text, len), esc);
+		}
+		{
+			struct arena *a = arena_new();
+			const char *in = textesc_repr_in(a, text, len);
+			sbuf_truncate(&want, 0);
+			textesc_repr(&want, text, len);
+			assert_int_equal(strlen(in), want.len);
+			assert_memory_equal(in, sbuf_cstr(&want), want.len);
+			arena_free(a);
 		}
 		sbuf_free(&got);
 		sbuf_free(&want);
