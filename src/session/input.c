@@ -224,9 +224,12 @@ start_worlds(struct session *s, const struct line *ln,
 		struct world_input in;
 		const char *refused = NULL;
 		struct world *w;
-		enum guard g = session_boundary(s, (enum path_id)p)->guard;
+		enum guard g;
 
-		if (!(mask & PATH_BIT(p)) || g == GUARD_POLICY ||
+		if (!(mask & PATH_BIT(p)))
+			continue;
+		g = session_boundary(s, (enum path_id)p)->guard;
+		if (g == GUARD_POLICY ||
 		    session_live_world(s, (enum path_id)p) == NULL ||
 		    (g == GUARD_KERNEL && s->jail_filter))
 			continue;
@@ -253,7 +256,7 @@ session_run(struct session *s, const char *input, size_t len,
 {
 	struct parse_result pr;
 	struct line ln;
-	struct record *recs = arena_array(a, PATH__COUNT, sizeof *recs);
+	struct record *recs;
 	struct arena *ea = arena_new();
 	unsigned long gens[PATH__COUNT];
 	size_t n = 0, held_before = arena_held(a);
@@ -263,6 +266,9 @@ session_run(struct session *s, const char *input, size_t len,
 
 	if (mask == 0)
 		mask = s->enabled;
+	/* a record for each path that runs (one at least, as before) */
+	recs = arena_array(a, (size_t)__builtin_popcount(mask &
+	    (PATH_BIT(PATH__COUNT) - 1)) + 1, sizeof *recs);
 	s->steps++;
 	session_generations(s, gens);
 	parse_line(ea, input, len, &ln, &pr);
