@@ -41,15 +41,24 @@ plain_run(const char *s, size_t n, char quote)
 	const uint64_t ones = 0x0101010101010101u, tops = ones << 7;
 	const uint64_t qs = ones * (unsigned char)quote, bs = ones * '\\';
 	size_t i = 0;
+	bool last = false;
 
-	for (; i + 8 <= n; i += 8) {
+	for (;;) {
 		uint64_t x, t;
+		if (i + 8 > n) {
+			/* the tail: the last eight bytes, once */
+			if (n < 8 || i == n || last)
+				break;
+			i = n - 8;
+			last = true;
+		}
 		memcpy(&x, s + i, 8);
 		t = (x - ones * 0x20) | x | (x + ones);
 		if (quote != 0)
 			t |= ((x ^ qs) - ones) | ((x ^ bs) - ones);
 		if ((t & tops) != 0)
 			break;
+		i += 8;
 	}
 	while (i < n && is_plain((unsigned char)s[i], quote))
 		i++;
