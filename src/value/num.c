@@ -1074,7 +1074,9 @@ bump_up(char *buf)
  * integer m nearest f * 10^k is the only candidate at that scale (f *
  * 10^k < 1e15 < 2^52 is computed within 0.12 of exact, and a decimal that
  * reads back as f lies within half an ulp of f, 10^k times less than 0.12
- * from it); m / 10^k, both exact and divided with one rounding, is what
+ * from it; so m is the floor of f * 10^k + 0.5, a sum without rounding
+ * below 2^50, whichever way a tie would go); m / 10^k, both exact and
+ * divided with one rounding, is what
  * strtod gives for that decimal.  The smallest k that reads back has the
  * fewest significant digits, and at 15 digits or fewer no other string as
  * short reads back as f (num_format_double's comment): Python's repr.
@@ -1094,15 +1096,15 @@ short_decimal(double f, char *digits, int *nd, int *exp10)
 	if (!(f >= 1e-4 && f < 1e15))
 		return false;
 	for (k = 0; k < (int)(sizeof pow10 / sizeof pow10[0]); k++) {
-		double m = nearbyint(f * pow10[k]);
-		if (!(m < 1e15))
+		double x = f * pow10[k];
+		if (!(x < 1e15))
 			return false;
-		if (m / pow10[k] == f)
+		u = (uint64_t)(x + 0.5);
+		if ((double)u / pow10[k] == f)
 			break;
 	}
 	if (k == (int)(sizeof pow10 / sizeof pow10[0]))
 		return false;
-	u = (uint64_t)nearbyint(f * pow10[k]);
 	do
 		*--q = (char)('0' + u % 10);
 	while ((u /= 10) != 0);
