@@ -36,6 +36,7 @@
 #include "base/xalloc.h"
 
 #include "bench.h"
+#include "batch.h"
 
 #define ESSAY "round(sum(orders) / len(orders), 2)"
 #define ESCAPE "__import__('os').system('rm report.txt')"
@@ -62,6 +63,7 @@ struct options {
 	bool		 once_essay;	/* internal: the callgrind target */
 	bool		 once_step;	/* internal: likewise, a session step */
 	bool		 worlds_only;	/* --worlds: the worlds' tables only */
+	bool		 batch_only;	/* --batch: the end-to-end batch rows */
 };
 
 /* ---- the corpus ---- */
@@ -558,8 +560,11 @@ usage(FILE *f)
 	fprintf(f,
 "usage: bench [--quick] [--sandboxrepl=PATH] [--anchors=PATH] [--python=PATH]\n"
 "             [--valgrind=PATH] [--bwrap=PATH] [--runsc=PATH] [--worlds]\n"
+"             [--batch]\n"
 "Prints a Markdown table of sandboxrepl's costs next to its anchors.\n"
-"--worlds: the CPython worlds' tables only.\n");
+"--worlds: the CPython worlds' tables only.\n"
+"--batch: `--batch --path=sandbox` end to end only, next to the essay's\n"
+"         Python printing the same lines, and its instructions per input.\n");
 }
 
 static bool
@@ -626,6 +631,8 @@ parse_options(int argc, char **argv, struct options *o)
 			o->once_step = true;
 		else if (strcmp(a, "--worlds") == 0)
 			o->worlds_only = true;
+		else if (strcmp(a, "--batch") == 0)
+			o->batch_only = true;
 		else if (strcmp(a, "--help") == 0) {
 			usage(stdout);
 			exit(0);
@@ -649,6 +656,57 @@ met(bool ok)
 	return ok ? "**met**" : "**missed**";
 }
 
+/* --batch: the end-to-end batch rows alone (what batch.c measures). */
+static int
+batch_only(const struct options *o)
+{
+	struct batchstep b;
+	char b1[32], b2[32], b3[32], why[128] = "";
+	const char *slash = strrchr(o->anchors, '/');
+	char *script = slash ? xasprintf("%.*s/essay_trace.py",
+	    (int)(slash - o->anchors), o->anchors) : xstrdup("essay_trace.py");
+	long long cg;
+
+	batch_step_measure(o->sandboxrepl, o->python, script, o->valgrind,
+	    BATCH_LINES, o->slow_reps, &b);
+	free(script);
+	cg = callgrind_count(o, false, why, sizeof why);
+	printf("| measurement | sandboxrepl | compared with | ratio |\n"
+	    "|---|---:|---|---:|\n");
+	if (!b.ran) {
+		printf("| `--batch --path=sandbox` end to end | skipped: %s | | "
+		    "|\n", b.why);
+		batch_step_free(&b);
+		return 1;
+	}
+	printf("| `--batch --path=sandbox` end to end, per input (%zu essay "
+	    "lines less one line, %zu runs each in turn) | %s | the essay's "
+	    "Python printing the same line %s; the same bytes out: %s | %s "
+	    "faster |\n", b.lines, b.c_long.n, fmt_time(b1, sizeof b1,
+	    b.c_per), fmt_time(b2, sizeof b2, b.py_per), b.same ? "yes" :
+	    "**no**", fmt_ratio(b3, sizeof b3, b.py_per / b.c_per));
+	printf("| the same, whole runs of %zu lines (start-up included) | %s "
+	    "| %s | %s |\n", b.lines, fmt_time(b1, sizeof b1,
+	    samples_median(&b.c_long)), fmt_time(b2, sizeof b2,
+	    samples_median(&b.py_long)), fmt_ratio(b3, sizeof b3,
+	    samples_median(&b.py_long) / samples_median(&b.c_long)));
+	if (b.ir_per >= 0)
+		printf("| callgrind, instructions per input of `--batch "
+		    "--path=sandbox` | %lld Ir | essay parse + check + "
+		    "evaluate %lld Ir | %s |\n", b.ir_per, cg, cg > 0 ?
+		    fmt_ratio(b1, sizeof b1, (double)b.ir_per / (double)cg) :
+		    "—");
+	else
+		printf("| callgrind per input of `--batch` | skipped: %s | | "
+		    "|\n", b.ir_why);
+	printf("\n| target | measured | verdict |\n|---|---|---|\n"
+	    "| ≥ 30x the essay's Python printing the same trace line | %s "
+	    "| %s |\n", fmt_ratio(b1, sizeof b1, b.py_per / b.c_per),
+	    met(b.same && b.py_per / b.c_per >= 30));
+	batch_step_free(&b);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -660,6 +718,7 @@ main(int argc, char **argv)
 	struct procstat one_e = { 0 }, one_true = { 0 }, one_py[NANCHORS];
 	struct procstat one_world = { 0 };
 	struct procstat batch = { 0 }, big[2];
+	struct batchstep bstep;
 	struct statecost state = { 0 };
 	struct procstat jail_e = { 0 }, sandbox_e1 = { 0 }, bwrap = { 0 };
 	struct samples jail = { 0 }, jail_big = { 0 };
@@ -696,6 +755,8 @@ main(int argc, char **argv)
 		bench_worlds(o.bwrap, o.runsc, o.proc_reps, o.slow_reps);
 		return 0;
 	}
+	if (o.batch_only)
+		return batch_only(&o);
 	memset(cost, 0, sizeof cost);
 	memset(one_py, 0, sizeof one_py);
 	memset(big, 0, sizeof big);
@@ -758,6 +819,18 @@ main(int argc, char **argv)
 	if (batch_in)
 		unlink(batch_in);
 	free(batch_in);
+	fprintf(stderr, "bench: --batch end to end, next to the essay's "
+	    "Python printing the same lines...\n");
+	{
+		/* bench/essay_trace.py, beside anchors.py */
+		const char *slash = strrchr(o.anchors, '/');
+		char *script = slash ? xasprintf("%.*s/essay_trace.py",
+		    (int)(slash - o.anchors), o.anchors) :
+		    xstrdup("essay_trace.py");
+		batch_step_measure(o.sandboxrepl, o.python, script, o.valgrind,
+		    BATCH_LINES, o.slow_reps, &bstep);
+		free(script);
+	}
 	fprintf(stderr, "bench: six 16 MB writes with --state...\n");
 	state_measure(o.sandboxrepl, o.slow_reps, &state);
 
@@ -990,6 +1063,30 @@ main(int argc, char **argv)
 		    peak_mib(&batch));
 	} else
 		printf("| `--batch` | skipped: %s | | |\n", batch.why);
+	if (bstep.ran)
+		printf("| `--batch --path=sandbox` end to end, per input (%zu "
+		    "essay lines less one line, %zu runs each in turn) | %s | "
+		    "the essay's Python printing the same line "
+		    "(`essay_trace.py`) %s; the same bytes out: %s | %s faster "
+		    "|\n", bstep.lines, bstep.c_long.n,
+		    fmt_time(b1, sizeof b1, bstep.c_per),
+		    fmt_time(b2, sizeof b2, bstep.py_per),
+		    bstep.same ? "yes" : "**no**",
+		    fmt_ratio(b3, sizeof b3, bstep.py_per / bstep.c_per));
+	else
+		printf("| `--batch --path=sandbox` end to end | skipped: %s | | "
+		    "|\n", bstep.why);
+	if (bstep.ir_per >= 0)
+		printf("| callgrind, instructions per input of `--batch "
+		    "--path=sandbox` (the whole process: the line read, the "
+		    "step, its record and trace line written) | %lld Ir | "
+		    "essay parse + check + evaluate %lld Ir | %s |\n",
+		    bstep.ir_per, cg, cg > 0 ? fmt_ratio(b1, sizeof b1,
+		    (double)bstep.ir_per / (double)cg) : "—");
+	else
+		printf("| callgrind, instructions per input of `--batch` | "
+		    "skipped: %s | | |\n", bstep.ran ? bstep.ir_why :
+		    bstep.why);
 	for (k = 0; k < 2; k++) {
 		if (!big[k].ran) {
 			printf("| %s through `--batch` | skipped: %s | | |\n",
@@ -1130,6 +1227,17 @@ main(int argc, char **argv)
 	    samples_median(&one_true.wall)),
 	    met(samples_median(&one_e.wall) <= 3 *
 	    samples_median(&one_true.wall)));
+	if (bstep.ran)
+		printf("| `--batch --path=sandbox` end to end ≥ 30x the essay's "
+		    "Python printing the same trace line | %s (%s against %s "
+		    "per input)%s | %s |\n", fmt_ratio(b1, sizeof b1,
+		    bstep.py_per / bstep.c_per), fmt_time(b2, sizeof b2,
+		    bstep.c_per), fmt_time(b3, sizeof b3, bstep.py_per),
+		    bstep.same ? "" : "; the outputs differ",
+		    met(bstep.same && bstep.py_per / bstep.c_per >= 30));
+	else
+		printf("| `--batch --path=sandbox` end to end ≥ 30x the essay's "
+		    "Python | skipped: %s | — |\n", bstep.why);
 	if (batch.ran)
 		printf("| batch peak RSS ≤ 8 MiB | %.1f MiB | %s |\n",
 		    peak_mib(&batch), met(peak_mib(&batch) <= 8.0));
@@ -1191,6 +1299,7 @@ main(int argc, char **argv)
 
 	bench_worlds(o.bwrap, o.runsc, o.proc_reps, o.slow_reps);
 	fflush(stdout);
+	batch_step_free(&bstep);
 	inproc_free(ip);
 	for (k = 0; k < NITEMS; k++) {
 		free(items[k].src);

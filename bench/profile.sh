@@ -7,6 +7,9 @@
 # of each profile:
 #   essay       one parse + check + evaluate of the essay expression
 #   step        one whole session step of it (record, repr, trace line)
+#   batch       2,000 essay lines through sandboxrepl --batch
+#               --path=sandbox: the whole process, per input what `make
+#               bench` counts (bench/batch.c), start-up included once
 #   chain1mb    `1+1+...+1` of 1 MiB through sandboxrepl --batch
 #   list1mb     `[1,1,...,1]` of 1 MiB through sandboxrepl --batch
 set -eu
@@ -40,6 +43,16 @@ valgrind --tool=callgrind --callgrind-out-file=callgrind.step \
     --toggle-collect=bench_step_once bench/bench --once-step \
     2>"$tmp/step.log"
 show step
+
+i=0
+while [ $i -lt 2000 ]; do
+	echo 'round(sum(orders) / len(orders), 2)'
+	i=$((i + 1))
+done >"$tmp/batch.txt"
+valgrind --tool=callgrind --callgrind-out-file=callgrind.batch \
+    ./sandboxrepl --batch --path=sandbox --budget=1000000 \
+    <"$tmp/batch.txt" >/dev/null 2>"$tmp/batch.log"
+show batch
 
 command -v python3 >/dev/null || { echo "profile.sh: python3 not installed" >&2; exit 1; }
 python3 -c 'n = (1 << 20) // 2; print("+".join(["1"] * n))' >"$tmp/chain1mb.txt"

@@ -92,8 +92,8 @@ block_bytes(const struct block *b)
  * A few arenas kept for reuse: a session makes and frees two or three
  * arenas per input, and handing the same first blocks back avoids a
  * malloc and free of a 16 KiB block (and glibc's consolidation of it) on
- * every input.  Only an arena that holds nothing but its first block is
- * kept; the process is single-threaded.
+ * every input.  Only an arena that holds nothing but its first block, or
+ * never held anything, is kept; the process is single-threaded.
  */
 #define NSPARES 4
 static struct arena *spares[NSPARES];
@@ -193,6 +193,14 @@ arena_free(struct arena *a)
 		a->used = 0;
 		a->held = block_bytes(a->head);
 		a->next_size = 2 * BLOCK_SIZE;	/* as after its first block */
+		spares[nspares++] = a;
+		return;
+	}
+	if (nspares < NSPARES && a->head == NULL && a->held == 0) {
+		/* one that never held a byte (a path whose evaluation made
+		 * no value of its own: the essay's), as arena_new makes it */
+		a->used = 0;
+		a->next_size = BLOCK_SIZE;
 		spares[nspares++] = a;
 		return;
 	}

@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,6 +24,45 @@ is_plain(unsigned char c, char quote)
 {
 	return c >= 0x20 && c < 0x7f &&
 	    !(quote != 0 && (c == '\\' || c == (unsigned char)quote));
+}
+
+/*
+ * How many of s[0, n) are plain for quote (is_plain), counted eight bytes
+ * at a time: every text a trace line shows goes through here, and it is
+ * almost always all plain.  In a word x, a byte below 0x20 borrows in
+ * x - 0x20.., one from 0x7f up has its top bit set in x or in x + 0x01..
+ * (a byte below 0x80 does not carry out), and a byte equal to c is zero
+ * in x ^ c..; a borrow or carry reaches only bytes above one that is not
+ * plain, so the word is all plain exactly when no top bit is set.
+ */
+static size_t
+plain_run(const char *s, size_t n, char quote)
+{
+	const uint64_t ones = 0x0101010101010101u, tops = ones << 7;
+	const uint64_t qs = ones * (unsigned char)quote, bs = ones * '\\';
+	size_t i = 0;
+	bool last = false;
+
+	for (;;) {
+		uint64_t x, t;
+		if (i + 8 > n) {
+			/* the tail: the last eight bytes, once */
+			if (n < 8 || i == n || last)
+				break;
+			i = n - 8;
+			last = true;
+		}
+		memcpy(&x, s + i, 8);
+		t = (x - ones * 0x20) | x | (x + ones);
+		if (quote != 0)
+			t |= ((x ^ qs) - ones) | ((x ^ bs) - ones);
+		if ((t & tops) != 0)
+			break;
+		i += 8;
+	}
+	while (i < n && is_plain((unsigned char)s[i], quote))
+		i++;
+	return i;
 }
 
 /* A surrogate in generalised UTF-8 (ED A0..BF 80..BF), as CPython strs
@@ -88,9 +128,7 @@ textesc_add(struct sbuf *out, const char *s, size_t len, char quote)
 
 	while (i < len) {
 		char buf[TEXTESC_MAX];
-		size_t run = i, used;
-		while (run < len && is_plain((unsigned char)s[run], quote))
-			run++;
+		size_t run = i + plain_run(s + i, len - i, quote), used;
 		if (run > i) {
 			sbuf_add(out, s + i, run - i);
 			i = run;
@@ -115,6 +153,27 @@ textesc_repr(struct sbuf *out, const char *s, size_t len)
 	sbuf_addc(out, q);
 }
 
+const char *
+textesc_repr_in(struct arena *a, const char *s, size_t len)
+{
+	char q = memchr(s, '\'', len) && !memchr(s, '"', len) ? '"' : '\'';
+	struct sbuf b = SBUF_INIT;
+	const char *r;
+
+	if (plain_run(s, len, q) == len) {	/* nothing to escape */
+		char *p = arena_alloc(a, len + 3);
+		p[0] = q;
+		memcpy(p + 1, s, len);
+		p[len + 1] = q;
+		p[len + 2] = '\0';
+		return p;
+	}
+	textesc_repr(&b, s, len);
+	r = arena_strndup(a, sbuf_cstr(&b), b.len);
+	sbuf_free(&b);
+	return r;
+}
+
 bool
 textesc_needed(const char *s, size_t len)
 {
@@ -122,10 +181,9 @@ textesc_needed(const char *s, size_t len)
 
 	while (i < len) {
 		char buf[TEXTESC_MAX];
-		if (is_plain((unsigned char)s[i], 0)) {
-			i++;
-			continue;
-		}
+		i += plain_run(s + i, len - i, 0);
+		if (i == len)
+			break;
 		i += textesc_next(s + i, len - i, 0, buf);
 		if (buf[0] != '\0')
 			return true;

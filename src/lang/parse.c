@@ -352,6 +352,52 @@ parse_format_error(const char *src, size_t len, const struct parse_error *e,
 	sbuf_addc(out, '\n');
 }
 
+/*
+ * The answer for most lines without lexing them: with no quote, comment,
+ * backslash, ':' or '@' among its bytes, an input has no string, no
+ * comment, no joined line, no block and no decorator, so only a bracket
+ * left open at the end could make it incomplete, and its brackets are
+ * its bytes.  Balanced, or a closer the lexer refuses (unmatched,
+ * mismatched): complete.  True when that settles it.
+ */
+/* The bytes quick_complete() looks at */
+static const bool quick_special[256] = {
+	['\''] = true, ['"'] = true, ['#'] = true, ['\\'] = true,
+	[':'] = true, ['@'] = true, ['('] = true, ['['] = true, ['{'] = true,
+	[')'] = true, [']'] = true, ['}'] = true,
+};
+
+static bool
+quick_complete(const char *src, size_t len)
+{
+	char open[LEX_MAX_NESTING];
+	size_t i, depth = 0;
+
+	for (i = 0; i < len; i++) {
+		char c = src[i];
+		if (!quick_special[(unsigned char)c])
+			continue;
+		switch (c) {
+		case '\'': case '"': case '#': case '\\': case ':': case '@':
+			return false;
+		case '(': case '[': case '{':
+			if (depth == LEX_MAX_NESTING)
+				return false;	/* (the lexer's own error) */
+			open[depth++] = c;
+			break;
+		case ')': case ']': case '}':
+			if (depth == 0 || open[depth - 1] != (c == ')' ? '(' :
+			    c == ']' ? '[' : '{'))
+				return true;	/* an error, not more to read */
+			depth--;
+			break;
+		default:
+			break;
+		}
+	}
+	return depth == 0;
+}
+
 bool
 parse_is_incomplete(const char *src, size_t len)
 {
@@ -366,6 +412,8 @@ parse_is_incomplete(const char *src, size_t len)
 	 * input the lexer finds open is parsed, so that an earlier syntax
 	 * error is still reported at once instead of waiting for more lines.
 	 */
+	if (len < UINT32_MAX && quick_complete(src, len))
+		return false;
 	if (len < UINT32_MAX) {
 		struct lexer lx;
 		struct token t;

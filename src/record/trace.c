@@ -19,6 +19,7 @@
 #include "record.h"
 #include "base/sbuf.h"
 #include "base/strlist.h"
+#include "base/textesc.h"
 #include "trace.h"
 #include "value/value.h"
 
@@ -321,13 +322,9 @@ trace_render(const struct trace_step *st)
 		if (is_command)
 			r->shown = arena_strndup(st->a, start,
 			    (size_t)(end - start));
-		else {
-			value sv = value_str(st->a, start, (size_t)(end - start));
-			struct sbuf sb = SBUF_INIT;
-			value_str_repr(sv.as.s, false, &sb);
-			r->shown = arena_strdup(st->a, sbuf_cstr(&sb));
-			sbuf_free(&sb);
-		}
+		else	/* (value_str_repr's of a str, without the str) */
+			r->shown = textesc_repr_in(st->a, start,
+			    (size_t)(end - start));
 	}
 	if (outcome == NULL) {
 		if (record_verdict_is_refusal(r->verdict)) {

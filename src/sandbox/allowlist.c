@@ -586,7 +586,11 @@ static const char *const python_builtins[] = {
 static int
 cmp_name(const void *key, const void *elt)
 {
-	return strcmp(key, *(const char *const *)elt);
+	const unsigned char *k = key;
+	const unsigned char *e = *(const unsigned char *const *)elt;
+
+	/* (strcmp's order: the first bytes decide most steps) */
+	return k[0] != e[0] ? k[0] - e[0] : strcmp(key, (const char *)e);
 }
 
 /* What a Name would find in CPython that the session did not put there:
@@ -611,8 +615,9 @@ check_name(const struct policy *p, const char *id, const struct node *n,
 		    "other code", id, id), arena_printf(a, "disallowed name "
 		    "'%s' (a command is called on its own, through the "
 		    "command layers)", id));
-	if (p->name_rule != NAMES_CALLS || !is_python_builtin(id) ||
-	    policy_allows_call(p, id))
+	/* (the policy's calls first: most names an input uses are) */
+	if (p->name_rule != NAMES_CALLS || policy_allows_call(p, id) ||
+	    !is_python_builtin(id))
 		return true;
 	if (p->attr_rule == ATTRS_PUBLIC && id[0] == '_')
 		why = arena_printf(a, "%s is not allowed: names starting "

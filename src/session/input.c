@@ -216,18 +216,20 @@ start_worlds(struct session *s, const struct line *ln,
 	const struct cmd_entry *e = NULL;
 	const struct node *call = NULL;
 	unsigned started = 0;
+	bool matched = false;
 	int p;
 
-	if (pr->status == PARSE_OK)
-		e = cmd_match(pr->root, &call);
 	for (p = 0; p < PATH__COUNT; p++) {
 		struct pathstate *ps = &s->paths[p];
 		struct world_input in;
 		const char *refused = NULL;
 		struct world *w;
-		enum guard g = session_boundary(s, (enum path_id)p)->guard;
+		enum guard g;
 
-		if (!(mask & PATH_BIT(p)) || g == GUARD_POLICY ||
+		if (!(mask & PATH_BIT(p)))
+			continue;
+		g = session_boundary(s, (enum path_id)p)->guard;
+		if (g == GUARD_POLICY ||
 		    session_live_world(s, (enum path_id)p) == NULL ||
 		    (g == GUARD_KERNEL && s->jail_filter))
 			continue;
@@ -235,6 +237,11 @@ start_worlds(struct session *s, const struct line *ln,
 		    (pr->status != PARSE_OK && (!w->ops->compiles ||
 		    ln->shell)))
 			continue;
+		/* (asked here, for a world that runs it: the sandbox path
+		 * alone starts none) */
+		if (!matched && pr->status == PARSE_OK)
+			e = cmd_match(pr->root, &call);
+		matched = true;
 		in = worldstep_input(s, ps, arena_strndup(a, ln->src, ln->len),
 		    e, a);
 		if (world_start(w, &in))
@@ -249,7 +256,7 @@ session_run(struct session *s, const char *input, size_t len,
 {
 	struct parse_result pr;
 	struct line ln;
-	struct record *recs = arena_array(a, PATH__COUNT, sizeof *recs);
+	struct record *recs;
 	struct arena *ea = arena_new();
 	unsigned long gens[PATH__COUNT];
 	size_t n = 0, held_before = arena_held(a);
@@ -259,6 +266,9 @@ session_run(struct session *s, const char *input, size_t len,
 
 	if (mask == 0)
 		mask = s->enabled;
+	/* a record for each path that runs (one at least, as before) */
+	recs = arena_array(a, (size_t)__builtin_popcount(mask &
+	    (PATH_BIT(PATH__COUNT) - 1)) + 1, sizeof *recs);
 	s->steps++;
 	session_generations(s, gens);
 	parse_line(ea, input, len, &ln, &pr);

@@ -84,6 +84,25 @@ output_of_prints(struct record *r, struct arena *a)
 	sbuf_free(&b);
 }
 
+/* The n strings one after the other, in a (what arena_printf's "%s%s"
+ * gives, without printf: this is once per record). */
+static const char *
+concat(struct arena *a, const char *const *parts, size_t n)
+{
+	size_t len[4], total = 0, i;
+	char *s, *p;
+
+	for (i = 0; i < n; i++)
+		total += len[i] = strlen(parts[i]);
+	s = p = arena_alloc(a, total + 1);
+	for (i = 0; i < n; i++) {
+		memcpy(p, parts[i], len[i]);
+		p += len[i];
+	}
+	*p = '\0';
+	return s;
+}
+
 void
 records_finish(struct step *st, const char *input, size_t len,
     const char *label, const char *cmdname)
@@ -133,9 +152,14 @@ records_finish(struct step *st, const char *input, size_t len,
 	}
 	r->boundary = session_boundary_words(st->s, st->path);
 	/* (a scenario's label too says gVisor's jail: the kind's tag) */
-	r->label = label ? arena_printf(st->a, "%s%s", label, st->kind->tag) :
-	    arena_printf(st->a, "%s %s%s", path_row(st->path)->adjective,
-	    cmdname ? cmdname : "code", st->kind->tag);
+	if (label != NULL) {
+		const char *parts[] = { label, st->kind->tag };
+		r->label = concat(st->a, parts, 2);
+	} else {
+		const char *parts[] = { path_row(st->path)->adjective, " ",
+		    cmdname ? cmdname : "code", st->kind->tag };
+		r->label = concat(st->a, parts, 4);
+	}
 	{
 		const struct trace_step ts = { .r = r, .a = st->a,
 		    .path = st->path, .input = input, .len = len,

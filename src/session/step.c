@@ -20,6 +20,7 @@
 #include "sandbox/ledger.h"
 #include "model/mock.h"
 #include "interp/ns.h"
+#include "value/num.h"
 #include "lang/parse.h"
 #include "sandbox/policy.h"
 #include "session_int.h"
@@ -127,6 +128,15 @@ repr_of(struct step *st, value v)
 {
 	struct sbuf b = SBUF_INIT;
 	const char *s = NULL;
+
+	if (v.type == VT_FLOAT) {	/* (value_repr's, without a buffer) */
+		char buf[40];
+		size_t n;
+		num_format_double(v.as.f, true, false, buf);
+		n = strlen(buf);
+		return rt_check_bytes(&st->ev.rt, 4 * (uint64_t)n) ?
+		    arena_strndup(st->a, buf, n) : NULL;
+	}
 	/* the repr is held four times until the record is printed: here,
 	 * as the result, in the trace line, in what prints it */
 	if (value_repr(&st->ev.rt, v, &b) &&
