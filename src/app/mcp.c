@@ -1237,6 +1237,13 @@ mcp_batch_refused(const struct mcp *m, const json_t *batch)
 	if (json_array_size(batch) == 0)
 		return rpc_error(NULL, RPC_INVALID_REQUEST, NULL,
 		    "Invalid Request: an empty batch");
+	/* (each element's reply is held until the batch's last call ends:
+	 * bounded, as the calls in flight are) */
+	if (json_array_size(batch) > MCP_BATCH_MAX)
+		return rpc_error(NULL, RPC_INVALID_REQUEST, NULL,
+		    "Invalid Request: a batch of %zu messages; at most %d "
+		    "(send the rest in another)", json_array_size(batch),
+		    MCP_BATCH_MAX);
 	return NULL;
 }
 

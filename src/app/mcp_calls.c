@@ -125,6 +125,7 @@ struct loop {
 	bool		 too_long;
 	bool		 any;		/* a line has begun */
 	bool		 one_worker;	/* every path in w[0] (--state) */
+	pid_t		 zygote;	/* the one given to a worker, or -1 */
 };
 
 static double
@@ -238,6 +239,9 @@ pop(struct worker *w)
 
 static volatile sig_atomic_t job_seq;		/* the job running, or 0 */
 static volatile sig_atomic_t job_cancelled;
+/* The last job the main process cancelled: it may not have been read yet
+ * (a large job is many reads), and is interrupted as it starts. */
+static volatile sig_atomic_t cancel_seq;
 
 /* SIGINT from the main process, naming the job to interrupt. */
 static void
@@ -245,9 +249,11 @@ on_cancel(int sig, siginfo_t *si, void *uc)
 {
 	(void)sig;
 	(void)uc;
-	if (si->si_code == SI_QUEUE && si->si_pid == getppid() &&
-	    si->si_value.sival_int != 0 &&
-	    si->si_value.sival_int == job_seq) {
+	if (si->si_code != SI_QUEUE || si->si_pid != getppid() ||
+	    si->si_value.sival_int == 0)
+		return;
+	cancel_seq = si->si_value.sival_int;
+	if (si->si_value.sival_int == job_seq) {
 		job_cancelled = 1;
 		session_interrupt();
 	}
@@ -321,8 +327,12 @@ worker_main(struct loop *l, int p, int fd, bool keep_zygote)
 			int seq = (int)json_integer_value(json_object_get(job,
 			    "seq"));
 
+			/* (a SIGINT for seq from here on sets job_cancelled;
+			 * one that came before, cancel_seq) */
 			job_cancelled = 0;
 			job_seq = seq;
+			if (seq != 0 && cancel_seq == seq)
+				job_cancelled = 1;
 			r = job ? mcp_job(l->m, job) : mcp_error(NULL,
 			    RPC_INTERNAL_ERROR, "Internal error: an unreadable "
 			    "job");
@@ -652,10 +662,13 @@ from_worker(struct loop *l, int p)
 {
 	struct worker *w = &l->w[p];
 	char buf[CHUNK];
-	ssize_t k = read(w->fd, buf, sizeof buf);
+	/* (never blocking: the loop serves stdin and every path while a
+	 * call runs, and a poll entry may name a replaced worker's fd) */
+	ssize_t k = recv(w->fd, buf, sizeof buf, MSG_DONTWAIT);
 	char *nl;
 
-	if (k < 0 && (errno == EINTR || errno == EAGAIN))
+	if (k < 0 && (errno == EINTR || errno == EAGAIN ||
+	    errno == EWOULDBLOCK))
 		return;
 	if (k <= 0) {
 		worker_died(l, p);
@@ -735,6 +748,14 @@ shut_down(struct loop *l, int ms)
 		(void)worker_reap(w, w->busy ? 0 : ms);
 		sbuf_free(&w->in);
 	}
+	/* the zygote a worker had, if it outlived it (still our child,
+	 * unreaped: its pid is its own) */
+	if (l->zygote > 0) {
+		kill(l->zygote, SIGKILL);
+		while (waitpid(l->zygote, NULL, 0) == -1 && errno == EINTR)
+			;
+		l->zygote = -1;
+	}
 	sbuf_free(&l->line);
 }
 
@@ -743,7 +764,7 @@ mcp_calls(struct mcp *m, struct session *s, int in, FILE *out,
     bool one_worker)
 {
 	struct loop l = { .m = m, .s = s, .out = out,
-	    .one_worker = one_worker };
+	    .one_worker = one_worker, .zygote = -1 };
 	unsigned paths = one_worker ? PATH_BIT(0) : mcp_paths(m);
 	bool eof = false, gave = false;
 	char buf[CHUNK];
@@ -773,11 +794,16 @@ mcp_calls(struct mcp *m, struct session *s, int in, FILE *out,
 		gave |= p == zygote_path;
 	}
 	if (gave)	/* the main process builds no world */
-		world_zygote_forget();
+		l.zygote = world_zygote_forget();
 	while (!l.failed && !(eof && l.calls == 0)) {
 		struct pollfd pfd[PATH__COUNT + 1];
+		pid_t whose[PATH__COUNT + 1];
 		int who[PATH__COUNT + 1], n = 0, i, timeout;
 
+		/* (it ends when the worker it was given does; a child of
+		 * this process, it is reaped here) */
+		if (l.zygote > 0 && waitpid(l.zygote, NULL, WNOHANG) != 0)
+			l.zygote = -1;
 		timeout = progress(&l);
 		if (l.failed)
 			break;
@@ -790,6 +816,7 @@ mcp_calls(struct mcp *m, struct session *s, int in, FILE *out,
 			if (l.w[p].fd >= 0) {	/* (an idle one: its end) */
 				pfd[n].fd = l.w[p].fd;
 				pfd[n].events = POLLIN;
+				whose[n] = l.w[p].pid;
 				who[n++] = p;
 			}
 		if (poll(pfd, (nfds_t)n, timeout) == -1) {
@@ -803,7 +830,10 @@ mcp_calls(struct mcp *m, struct session *s, int in, FILE *out,
 			if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
 			if (who[i] >= 0) {
-				if (l.w[who[i]].fd == pfd[i].fd)
+				/* (not a worker replaced since the poll: a
+				 * new socket may have the old one's number) */
+				if (l.w[who[i]].fd == pfd[i].fd &&
+				    l.w[who[i]].pid == whose[i])
 					from_worker(&l, who[i]);
 				continue;
 			}

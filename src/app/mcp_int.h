@@ -33,6 +33,10 @@ enum {
 	RPC_UNSUPPORTED_VERSION = -32022,
 };
 
+/* The most messages one batch (2025-03-26) may hold: their replies are
+ * held until its last call ends. */
+#define MCP_BATCH_MAX	64
+
 /* What one message (a JSON object) is, for the loop. */
 enum mcp_verb {
 	MCP_REPLY,	/* answered here: reply (NULL: no reply at all) */

@@ -169,11 +169,13 @@ world_zygote_start(void)
 #endif
 }
 
-void
+pid_t
 world_zygote_forget(void)
 {
 #ifdef HAVE_PYTHON
-	zygote_forget();
+	return zygote_forget();
+#else
+	return -1;
 #endif
 }
 

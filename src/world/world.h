@@ -366,9 +366,10 @@ void world_zygote_start(void);
  * sent, the zygote left to its parent -- so that this process starts a
  * zygote of its own (world_zygote_start, or its first world).  Two
  * processes never share one control socket: their requests and replies
- * would cross.
+ * would cross.  The zygote's pid, or -1 (none): a process that forgets
+ * the zygote it started itself still has a child to reap.
  */
-void world_zygote_forget(void);
+pid_t world_zygote_forget(void);
 
 /*
  * What bounds a gVisor world's memory and CPU here, in words (static),

@@ -92,8 +92,8 @@ extern const struct world_ops world_modeljail_ops;
  * errno. */
 int zygote_start(void);
 /* In a forked child: close the inherited control socket, forget the
- * zygote (world.h's world_zygote_forget). */
-void zygote_forget(void);
+ * zygote (world.h's world_zygote_forget); its pid, or -1. */
+pid_t zygote_forget(void);
 int zygote_ensure(void);
 int zygote_spawn(int fail_at, int kind, uint64_t mem, int *sock, int *cap_rd,
     int *ctl_wr, int *pidfd, pid_t *pid);

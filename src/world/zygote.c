@@ -773,14 +773,17 @@ zygote_start(void)
 	return 0;
 }
 
-void
+pid_t
 zygote_forget(void)
 {
+	pid_t pid = zygote_pid;
+
 	if (ctl_fd >= 0)
 		close(ctl_fd);
 	ctl_fd = -1;
 	zygote_pid = -1;
 	zygote_up = false;
+	return pid;
 }
 
 int
