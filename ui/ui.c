@@ -23,6 +23,7 @@
 #include "sandbox/policy.h"
 #include "session/session.h"
 #include "ui.h"
+#include "world/world.h"
 #include "lesson.h"
 #include "uipriv.h"
 #include "base/xalloc.h"
@@ -95,20 +96,35 @@ ui_resize(struct ui *u)
  * '? TASK' with --agent: ask the agent, show its proposal in every path's
  * transcript before it runs, then run each proposed line like typed input;
  * with --agent-turns, again for every turn, the records going back to it.
+ * Ctrl-C, as while any input runs: the agent is killed while it thinks,
+ * a proposed line gets KeyboardInterrupt, and no further line or turn
+ * runs.
  */
+static bool
+agent_interrupted(void *arg)
+{
+	(void)arg;
+	return world_interrupt_pending();
+}
+
 static void
 submit_task(struct ui *u, const char *task, size_t tasklen)
 {
+	struct agent_opts o = *u->agent;
 	struct agent_loop l;
 	struct agent_proposal prop;
 	struct sbuf end = SBUF_INIT;
 	char *t = xstrndup(task, tasklen), *err = NULL;
 	size_t i, proposed = 0;
+	bool stopped = false;
 
-	agent_loop_init(&l, u->agent, u->s, task, tasklen);
+	o.is_cancelled = agent_interrupted;
+	agent_loop_init(&l, &o, u->s, task, tasklen);
 	message_set(u, "asking the agent...");
 	ui_redraw(u);
-	while (agent_loop_next(&l, &prop, &err)) {
+	world_interrupt_clear();	/* (an earlier input's Ctrl-C) */
+	ui_running(true);
+	while (!stopped && agent_loop_next(&l, &prop, &err)) {
 		for (i = 0; i < prop.nlines; i++) {
 			char *note = prop.turns > 1 ? xasprintf("agent proposes"
 			    " (turn %u of %u): %s", prop.turn, prop.turns,
@@ -128,17 +144,31 @@ submit_task(struct ui *u, const char *task, size_t tasklen)
 			lesson_typed(prop.lines[i], strlen(prop.lines[i]), r,
 			    n);
 			arena_free(a);
+			/* (the next line's run would clear it) */
+			if (world_interrupt_pending()) {
+				stopped = true;
+				break;
+			}
 		}
 		proposed += prop.nlines;
 		agent_proposal_free(&prop);
-		if (l.turn < l.turns) {
+		if (!stopped && l.turn < l.turns) {
 			message_set(u, "asking the agent (turn %u of %u)...",
 			    l.turn + 1, l.turns);
 			focus_scroll_reset(u);
 			ui_redraw(u);
 		}
 	}
-	agent_loop_show_end(&l, false, &end);
+	ui_running(false);
+	if (err != NULL && world_interrupt_pending()) {
+		free(err);
+		err = xasprintf("interrupted (Ctrl-C) while it answered turn "
+		    "%u: killed", l.turn);
+	} else if (stopped)
+		err = xasprintf("interrupted (Ctrl-C) in turn %u; %zu line%s "
+		    "run", l.turn, proposed, proposed == 1 ? "" : "s");
+	else
+		agent_loop_show_end(&l, false, &end);
 	if (err != NULL) {
 		message_set(u, "agent: %s", err);
 		free(err);
