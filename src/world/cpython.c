@@ -125,7 +125,6 @@ launch(struct cpy *c)
 	c->sock = sv[0];
 }
 
-/* Ask the zygote for a world and wait until it is ready. */
 /*
  * Its program closed the wire: it is ending, and what it or its guest
  * last said is whole only once it has ended.  Wait for that on the pidfd
@@ -145,6 +144,7 @@ launch_wait_end(const struct cpy *c)
 		;
 }
 
+/* Ask the zygote for a world and wait until it is ready. */
 static bool
 spawn(struct cpy *c, struct arena *a, char **err)
 {
