@@ -314,6 +314,9 @@ worker_main(struct loop *l, int p, int fd, bool keep_zygote)
 	if (!l->one_worker)
 		session_set_paths(l->s, PATH_BIT(p));
 	session_set_progress(l->s, on_path, NULL);
+	/* a world that takes seconds to start (a microVM) boots now, as
+	 * the UI's does, not at the first call */
+	session_prestart(l->s);
 	for (;;) {
 		char *nl;
 		ssize_t k;

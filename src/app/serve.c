@@ -310,5 +310,8 @@ serve_loop(struct session *s, const struct serve_opts *o, FILE *in,
 	struct server sv = { s, o, o->max_line ? o->max_line :
 	    SERVE_MAX_LINE };
 
+	/* a world that takes seconds to start (a microVM) boots now, as
+	 * the UI's does, not at the first request */
+	session_prestart(s);
 	return serve_lines(in, out, sv.max, answer, &sv);
 }
