@@ -234,6 +234,9 @@ start(struct cpy *c, char **err)
 	*err = NULL;
 	if (!spawn(c, a, err))
 		goto out;
+	/* The files, environment and names in one write: the world reads
+	 * them all at once instead of waking for each frame. */
+	cpy_cork(c);
 	n = mfs_count(c->files);
 	for (i = 0; i < n; i++) {
 		/* (wire.h: a directory's path without its '/') */
@@ -265,7 +268,7 @@ start(struct cpy *c, char **err)
 		    NULL, 0))
 			goto lost;
 	if (!cpy_send_input(c, flags, c->setup ? c->setup : "",
-	    c->setup ? strlen(c->setup) : 0))
+	    c->setup ? strlen(c->setup) : 0) || !cpy_uncork(c))
 		goto lost;
 	end = cpy_read_reply(c, clock_ms() + SETUP_MS, a, &r);
 	if (end != READ_OK || !r.has_end) {
@@ -283,6 +286,8 @@ start(struct cpy *c, char **err)
 	ok = true;
 	goto out;
 lost:
+	c->out.len = 0;		/* (what is left of it goes nowhere) */
+	c->out.corked = false;
 	*err = xasprintf("the world ended during set-up");
 	cpy_kill_world(c);
 out:
@@ -339,6 +344,7 @@ cpy_start(struct world *w, const struct world_input *in)
 	char flags = (char)((in->setup ? WW_SETUP : 0) |
 	    (in->literals ? WW_LITERALS : 0));
 	char *err = NULL;
+	bool sent;
 
 	if (c->inflight)
 		return;
@@ -372,9 +378,11 @@ cpy_start(struct world *w, const struct world_input *in)
 		    WW_MAX_SOURCE + 1);
 		return;
 	}
-	if ((in->command != NULL && !cpy_send_frame(c, WW_COMMAND, in->command,
-	    strlen(in->command), NULL, 0)) ||
-	    !cpy_send_input(c, flags, in->src, in->len)) {
+	cpy_cork(c);	/* (a command and its input: one write) */
+	sent = (in->command == NULL || cpy_send_frame(c, WW_COMMAND,
+	    in->command, strlen(in->command), NULL, 0)) &&
+	    cpy_send_input(c, flags, in->src, in->len);
+	if (!cpy_uncork(c) || !sent) {
 		cpy_kill_world(c);
 		c->died = true;
 		c->start_status = WORLD_LOST;
@@ -548,6 +556,7 @@ cpy_destroy(struct world *w)
 	free(c->env);
 	free(c->setup);
 	cpy_free_names(c);
+	cpy_free_out(c);
 	free(c->boot_err);
 	free(c);
 }
