@@ -383,7 +383,6 @@ seed_ahead(struct world *w, struct cpy *c)
 	    n->ahead || n->sock >= 0 || n->launch != NULL || n->fail_at != 0 ||
 	    n->mem != c->mem)
 		return;
-	cpy_kill_world(c);	/* (the CPU and its id for the next) */
 	mfs_free(n->files);
 	n->files = mfs_clone(c->files);
 	for (i = 0; i < c->nenv; i++) {
