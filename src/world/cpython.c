@@ -325,9 +325,10 @@ start(struct cpy *c, char **err)
  * session's tree, which the last world's reply has just become
  * (cpy_read_back), its environment and its set-up.  So when a built
  * world of the zygote's is freed and a world of its kind was made after
- * that build and is not built yet, the last world is killed first and
- * the next is spawned and sent that seed at once, while the user reads
- * the answer: its set-up runs off the critical path.  Its build then
+ * that build and is not built yet, the next is spawned and sent that
+ * seed at once, while the user reads the answer (the last is killed
+ * just after, its processes' ends out of the way of the next one's
+ * request): its set-up runs off the critical path.  Its build then
  * takes the answer, if the seed it is given is the same, byte for byte
  * (files, their modes, environment, set-up); any other seed (a file the
  * session seeded meanwhile, a tree the reply's caps cut) kills it and
