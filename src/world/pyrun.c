@@ -161,14 +161,19 @@ static void pyrun_warm(void);
 static int
 freeze_startup(char *why, size_t n)
 {
-	PyObject *gc = PyImport_ImportModule("gc");
-	PyObject *r = gc != NULL ? PyObject_CallMethod(gc, "collect", NULL) :
-	    NULL;
+	PyObject *mods = PyImport_GetModuleDict(), *gc, *r;
+	int had = mods != NULL && PyDict_Check(mods) ?
+	    PyDict_GetItemString(mods, "gc") != NULL : 1;
 
+	gc = PyImport_ImportModule("gc");
+	r = gc != NULL ? PyObject_CallMethod(gc, "collect", NULL) : NULL;
 	Py_XDECREF(r);
 	r = r != NULL ? PyObject_CallMethod(gc, "freeze", NULL) : NULL;
 	Py_XDECREF(gc);
-	if (r == NULL) {
+	/* (python3 -i has not imported gc: out of sys.modules again, so
+	 * that the modules an input finds are python3's) */
+	if (r == NULL || (!had && PyDict_DelItemString(mods, "gc") != 0)) {
+		Py_XDECREF(r);
 		PyErr_Clear();
 		snprintf(why, n, "gc.freeze");
 		return -1;
