@@ -333,7 +333,9 @@ start(struct cpy *c, char **err)
  * (files, their modes, environment, set-up); any other seed (a file the
  * session seeded meanwhile, a tree the reply's caps cut) kills it and
  * builds as before.  The world seeded ahead has run no input: its seed
- * is the session's, as the build's would be.
+ * is the session's, as the build's would be.  It lives until that build
+ * or its own free (the session's end): a session with --fresh-world
+ * keeps one world ready while idle, as a persistent one keeps its own.
  */
 static unsigned long world_seq;		/* makes and builds, in order */
 static struct cpy *newest[WORLD_KIND__COUNT];	/* the last made, per kind */
