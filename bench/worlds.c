@@ -46,14 +46,23 @@
 
 static const char *const env[] = { "API_KEY=sk-live-9f3a2b", NULL };
 
+/* The session's seed for every world: its files, environment, names. */
+static struct world_seed
+essay_seed(struct mfs *fs)
+{
+	struct world_seed seed = { .fs = fs, .env = env,
+	    .setup = "orders = [250.0, 180.0, 90.0]\n" };
+
+	return seed;
+}
+
 /* A world of kind, built and seeded; or NULL, why it could not be in
  * why (when not NULL, else on stderr). */
 static struct world *
 built_world_at(struct mfs *fs, enum world_kind kind, int fail_at, char *why,
     size_t n)
 {
-	struct world_seed seed = { .fs = fs, .env = env,
-	    .setup = "orders = [250.0, 180.0, 90.0]\n" };
+	struct world_seed seed = essay_seed(fs);
 	struct world *w = world_new_kind(WORLD_ENGINE_CPYTHON, kind, 0,
 	    fail_at);
 	char *err = NULL;
@@ -74,12 +83,6 @@ static struct world *
 built_world_why(struct mfs *fs, enum world_kind kind, char *why, size_t n)
 {
 	return built_world_at(fs, kind, 0, why, n);
-}
-
-static struct world *
-built_world(struct mfs *fs, enum world_kind kind)
-{
-	return built_world_why(fs, kind, NULL, 0);
 }
 
 static bool
@@ -120,8 +123,7 @@ static const enum jail_step step_order[] = {
 static double
 time_to(struct mfs *fs, int step)
 {
-	struct world_seed seed = { .fs = fs, .env = env,
-	    .setup = "orders = [250.0, 180.0, 90.0]\n" };
+	struct world_seed seed = essay_seed(fs);
 	struct world *w = world_new_kind(WORLD_ENGINE_CPYTHON,
 	    WORLD_KIND_REPLICA, 0, step);
 	char *err = NULL;
@@ -260,39 +262,54 @@ bwrap_once(const char *bwrap)
 
 /*
  * Fresh worlds at a user's pace: the zygote builds the next world of a
- * kind while the session waits for its next input (zygote.c: spares), so
- * an input that comes PACE_MS after the last one finds it built.  The
- * time counted is what the user waits for: the request, the set-up
- * (files, environment, names), the input, the destroy.  Back to back
- * (measure() below) no spare has had the time, which is a world's whole
- * build.
+ * kind while the session waits for its next input (zygote.c: spares),
+ * and the session takes it and sends it its seed (files, environment,
+ * names) as it frees the last one (cpython.c: seeded ahead), so an input
+ * that comes PACE_MS after the last one finds it built and seeded.  The
+ * time counted is what the user waits for: the build's rest (the seed's
+ * answer), the input, the next world made and the last one freed (the
+ * next one's request and seed).  Back to back (measure() below) the
+ * spares have had less time or none, which is a world's whole build.
  */
 #define PACE_MS	100
 
 /* A fresh world per input, reps times, pace_ms apart (0: back to back):
  * the request, the set-up, the input and the destroy; and in boot (when
- * not NULL) the build alone, start to ready. */
+ * not NULL) the build alone, start to ready.  As --fresh-world replaces
+ * a world after its input (session_renew_world): the next one made, then
+ * the last one freed, within the input's time. */
 static void
 fresh_worlds(struct mfs *fs, enum world_kind kind, int reps, int pace_ms,
     struct samples *out, struct samples *boot)
 {
-	struct world *w;
+	struct world_seed seed = essay_seed(fs);
+	struct world *w, *next = world_new_kind(WORLD_ENGINE_CPYTHON, kind, 0,
+	    0);
+	char *err = NULL;
 	double t;
 	int i;
 
 	for (i = 0; i < reps; i++) {
+		bool ok;
+
 		if (pace_ms > 0)
 			usleep((useconds_t)pace_ms * 1000);
 		t = bench_now();
-		w = built_world(fs, kind);
-		if (w != NULL && boot != NULL)
+		w = next;
+		ok = world_build(w, &seed, &err);
+		if (!ok) {
+			fprintf(stderr, "bench: world: %s\n", err ? err : "?");
+			free(err);
+			err = NULL;
+		} else if (boot != NULL)
 			samples_add(boot, bench_now() - t);
-		if (w != NULL && essay_once(w)) {
-			world_free(w);
+		ok = ok && essay_once(w);
+		next = world_new_kind(WORLD_ENGINE_CPYTHON, kind, 0, 0);
+		world_free(w);
+		if (ok)
 			samples_add(out, bench_now() - t);
-		} else
-			world_free(w);
 	}
+	world_free(next);
 }
 
 /* A persistent world's round trips, then fresh worlds, of one kind; in

@@ -219,21 +219,22 @@ static const char *const base_env[] = {
 	"PWD=" WORLD_WORKSPACE,
 };
 
-/* Spawn, then seed files, environment and names; the reply's files are
- * the workspace as the first input will see it. */
+/* Spawn, then send the seed: files, environment and names, in one
+ * write; the world's answer is read by start_finish. */
 static bool
-start(struct cpy *c, char **err)
+start_send(struct cpy *c, char **err)
 {
 	struct arena *a = arena_new();
-	struct raw r;
 	size_t i, n;
 	char flags = WW_SETUP;
 	bool ok = false;
-	enum read_end end;
 
 	*err = NULL;
 	if (!spawn(c, a, err))
 		goto out;
+	/* The files, environment and names in one write: the world reads
+	 * them all at once instead of waking for each frame. */
+	cpy_cork(c);
 	n = mfs_count(c->files);
 	for (i = 0; i < n; i++) {
 		/* (wire.h: a directory's path without its '/') */
@@ -265,12 +266,37 @@ start(struct cpy *c, char **err)
 		    NULL, 0))
 			goto lost;
 	if (!cpy_send_input(c, flags, c->setup ? c->setup : "",
-	    c->setup ? strlen(c->setup) : 0))
+	    c->setup ? strlen(c->setup) : 0) || !cpy_uncork(c))
 		goto lost;
+	ok = true;
+	goto out;
+lost:
+	c->out.len = 0;		/* (what is left of it goes nowhere) */
+	c->out.corked = false;
+	*err = xasprintf("the world ended during set-up");
+	cpy_kill_world(c);
+out:
+	arena_free(a);
+	return ok;
+}
+
+/* The seed's answer: the reply's files are the workspace as the first
+ * input will see it. */
+static bool
+start_finish(struct cpy *c, char **err)
+{
+	struct arena *a = arena_new();
+	struct raw r;
+	bool ok = false;
+	enum read_end end;
+
+	*err = NULL;
 	end = cpy_read_reply(c, clock_ms() + SETUP_MS, a, &r);
 	if (end != READ_OK || !r.has_end) {
 		cpy_raw_free(&r);
-		goto lost;
+		*err = xasprintf("the world ended during set-up");
+		cpy_kill_world(c);
+		goto out;
 	}
 	if (r.status != WW_OK) {
 		*err = xasprintf("the set-up names failed: %s",
@@ -281,13 +307,95 @@ start(struct cpy *c, char **err)
 	}
 	cpy_raw_free(&r);
 	ok = true;
-	goto out;
-lost:
-	*err = xasprintf("the world ended during set-up");
-	cpy_kill_world(c);
 out:
 	arena_free(a);
 	return ok;
+}
+
+static bool
+start(struct cpy *c, char **err)
+{
+	return start_send(c, err) && start_finish(c, err);
+}
+
+/*
+ * Seeded ahead.  With --fresh-world the session replaces a world after
+ * every input: it makes the next one, then frees the last
+ * (session_renew_world), and builds the next at the next input with the
+ * session's tree, which the last world's reply has just become
+ * (cpy_read_back), its environment and its set-up.  So when a built
+ * world of the zygote's is freed and a world of its kind was made after
+ * that build and is not built yet, the next is spawned and sent that
+ * seed at once, while the user reads the answer (the last is killed
+ * just after, its processes' ends out of the way of the next one's
+ * request): its set-up runs off the critical path.  Its build then
+ * takes the answer, if the seed it is given is the same, byte for byte
+ * (files, their modes, environment, set-up); any other seed (a file the
+ * session seeded meanwhile, a tree the reply's caps cut) kills it and
+ * builds as before.  The world seeded ahead has run no input: its seed
+ * is the session's, as the build's would be.  It lives until that build
+ * or its own free (the session's end): a session with --fresh-world
+ * keeps one world ready while idle, as a persistent one keeps its own.
+ */
+static unsigned long world_seq;		/* makes and builds, in order */
+static struct cpy *newest[WORLD_KIND__COUNT];	/* the last made, per kind */
+
+static bool
+same_seed(const struct cpy *c, const struct world_seed *seed)
+{
+	size_t i, n = mfs_count(c->files), nenv = 0;
+
+	if (seed->fs == NULL || mfs_count(seed->fs) != n ||
+	    strcmp(c->setup ? c->setup : "", seed->setup ? seed->setup : ""))
+		return false;
+	for (i = 0; seed->env != NULL && seed->env[i] != NULL &&
+	    nenv < WW_MAX_ENV; i++, nenv++)
+		if (nenv >= c->nenv || strcmp(c->env[nenv], seed->env[i]) != 0)
+			return false;
+	if (nenv != c->nenv)
+		return false;
+	for (i = 0; i < n; i++) {
+		const char *name = mfs_name(c->files, i), *x, *y;
+		size_t xl, yl;
+
+		if (strcmp(name, mfs_name(seed->fs, i)) != 0 ||
+		    mfs_mode(c->files, i) != mfs_mode(seed->fs, i) ||
+		    mfs_unreadable(c->files, i) != mfs_unreadable(seed->fs, i))
+			return false;
+		x = mfs_get(c->files, name, &xl);
+		y = mfs_get(seed->fs, name, &yl);
+		if (xl != yl || (xl > 0 && (x == NULL || y == NULL ||
+		    memcmp(x, y, xl) != 0)))
+			return false;
+	}
+	return true;
+}
+
+/* The freed world c's replacement, seeded ahead with c's seed as the
+ * session's tree now has it (see above), if there is one. */
+static void
+seed_ahead(struct world *w, struct cpy *c)
+{
+	struct cpy *n = c->kind >= 0 && c->kind < WORLD_KIND__COUNT ?
+	    newest[c->kind] : NULL;
+	char *err = NULL;
+	size_t i;
+
+	if (!w->built || c->launch != NULL || c->fail_at != 0 ||
+	    c->files == NULL || n == NULL || n == c || n->born < c->built_seq ||
+	    n->ahead || n->sock >= 0 || n->launch != NULL || n->fail_at != 0 ||
+	    n->mem != c->mem)
+		return;
+	mfs_free(n->files);
+	n->files = mfs_clone(c->files);
+	for (i = 0; i < c->nenv; i++) {
+		n->env = xreallocarray(n->env, n->nenv + 1, sizeof *n->env);
+		n->env[n->nenv++] = xstrdup(c->env[i]);
+	}
+	free(n->setup);
+	n->setup = c->setup ? xstrdup(c->setup) : NULL;
+	n->ahead = start_send(n, &err);
+	free(err);	/* (its build will say, building again) */
 }
 
 /* ---------------------------------------------------------------- */
@@ -300,6 +408,19 @@ cpy_build(struct world *w, const struct world_seed *seed, char **err)
 	struct cpy *c = w->impl;
 	size_t i;
 
+	c->built_seq = ++world_seq;
+	if (c->ahead) {
+		/* (seeded ahead: its answer, if the seed is this one) */
+		c->ahead = false;
+		if (same_seed(c, seed) && c->sock >= 0) {
+			c->died = false;
+			if (!start_finish(c, err))
+				return false;
+			w->built = true;
+			return true;
+		}
+		cpy_kill_world(c);
+	}
 	mfs_free(c->files);
 	c->files = mfs_clone(seed->fs);
 	for (i = 0; i < c->nenv; i++)
@@ -339,6 +460,7 @@ cpy_start(struct world *w, const struct world_input *in)
 	char flags = (char)((in->setup ? WW_SETUP : 0) |
 	    (in->literals ? WW_LITERALS : 0));
 	char *err = NULL;
+	bool sent;
 
 	if (c->inflight)
 		return;
@@ -372,9 +494,11 @@ cpy_start(struct world *w, const struct world_input *in)
 		    WW_MAX_SOURCE + 1);
 		return;
 	}
-	if ((in->command != NULL && !cpy_send_frame(c, WW_COMMAND, in->command,
-	    strlen(in->command), NULL, 0)) ||
-	    !cpy_send_input(c, flags, in->src, in->len)) {
+	cpy_cork(c);	/* (a command and its input: one write) */
+	sent = (in->command == NULL || cpy_send_frame(c, WW_COMMAND,
+	    in->command, strlen(in->command), NULL, 0)) &&
+	    cpy_send_input(c, flags, in->src, in->len);
+	if (!cpy_uncork(c) || !sent) {
 		cpy_kill_world(c);
 		c->died = true;
 		c->start_status = WORLD_LOST;
@@ -541,6 +665,10 @@ cpy_destroy(struct world *w)
 	size_t i;
 
 	cpy_pump_drop(c);
+	if (c->kind >= 0 && c->kind < WORLD_KIND__COUNT &&
+	    newest[c->kind] == c)
+		newest[c->kind] = NULL;
+	seed_ahead(w, c);
 	cpy_kill_world(c);
 	mfs_free(c->files);
 	for (i = 0; i < c->nenv; i++)
@@ -548,6 +676,7 @@ cpy_destroy(struct world *w)
 	free(c->env);
 	free(c->setup);
 	cpy_free_names(c);
+	cpy_free_out(c);
 	free(c->boot_err);
 	free(c);
 }
@@ -642,5 +771,8 @@ world_cpython_new(unsigned wall_ms, int fail_at, int kind)
 	 * gvisor.c) */
 	c->mem = world_memory();
 	c->fail_at = fail_at;
+	c->born = ++world_seq;
+	if (kind >= 0 && kind < WORLD_KIND__COUNT)
+		newest[kind] = c;
 	return c;
 }

@@ -87,6 +87,18 @@ struct cpy {
 	 * left open is sent again as a snapshot after every input. */
 	struct { uint32_t conn; uint64_t bytes; } told[64];
 	size_t		 ntold;
+	/* Its place in the order worlds were made and built (cpython.c:
+	 * a world made after the last one was built replaces it), and
+	 * whether its world was spawned and seeded ahead of its build. */
+	unsigned long	 born, built_seq;
+	bool		 ahead;
+	/* Frames not sent yet: while corked (cpy_cork), gathered to go in
+	 * one write. */
+	struct {
+		char	*p;
+		size_t	 len, cap;
+		bool	 corked;
+	} out;
 };
 
 /* A reply as read, before it becomes effects. */
@@ -172,6 +184,12 @@ void cpy_raw_free(struct raw *r);
 bool cpy_send_frame(struct cpy *c, enum ww_type type, const void *a,
     size_t alen, const void *b, size_t blen);
 bool cpy_send_input(struct cpy *c, char flags, const char *src, size_t len);
+/* Frames sent after cork go in one write at uncork (false when the
+ * world is gone): the world is woken once for a request of several, not
+ * once a frame; free_out frees what the gathering kept. */
+void cpy_cork(struct cpy *c);
+bool cpy_uncork(struct cpy *c);
+void cpy_free_out(struct cpy *c);
 
 /* cpython_effects.c */
 /* Add an effect from e's current source. */

@@ -609,6 +609,60 @@ send_all(int fd, const char *p, size_t n)
 	return true;
 }
 
+/* Keep n more bytes in c's gathering; false when they cannot be. */
+static bool
+out_add(struct cpy *c, const void *p, size_t n)
+{
+	if (n > c->out.cap - c->out.len) {
+		size_t cap = c->out.cap ? c->out.cap : 4096;
+		char *q;
+
+		while (cap - c->out.len < n)
+			cap *= 2;
+		if ((q = realloc(c->out.p, cap)) == NULL)
+			return false;
+		c->out.p = q;
+		c->out.cap = cap;
+	}
+	memcpy(c->out.p + c->out.len, p, n);
+	c->out.len += n;
+	return true;
+}
+
+/* What is gathered, in one write; a large buffer (a big file's set-up)
+ * is not kept for the inputs after. */
+static bool
+out_flush(struct cpy *c)
+{
+	bool ok = c->out.len == 0 || send_all(c->sock, c->out.p, c->out.len);
+
+	c->out.len = 0;
+	if (c->out.cap > 65536)
+		cpy_free_out(c);
+	return ok;
+}
+
+void
+cpy_free_out(struct cpy *c)
+{
+	free(c->out.p);
+	c->out.p = NULL;
+	c->out.len = c->out.cap = 0;
+}
+
+void
+cpy_cork(struct cpy *c)
+{
+	c->out.corked = true;
+}
+
+bool
+cpy_uncork(struct cpy *c)
+{
+	c->out.corked = false;
+	return out_flush(c);
+}
+
 bool
 cpy_send_frame(struct cpy *c, enum ww_type type, const void *a,
     size_t alen, const void *b, size_t blen)
@@ -620,9 +674,15 @@ cpy_send_frame(struct cpy *c, enum ww_type type, const void *a,
 		return false;
 	head[0] = (char)type;
 	memcpy(head + 1, &len, 4);
-	return send_all(c->sock, head, sizeof head) &&
-	    (alen == 0 || send_all(c->sock, a, alen)) &&
-	    (blen == 0 || send_all(c->sock, b, blen));
+	/* (one write a frame at least: the world reads its header and
+	 * payload without waiting for the rest) */
+	if (!out_add(c, head, sizeof head) ||
+	    (alen > 0 && !out_add(c, a, alen)) ||
+	    (blen > 0 && !out_add(c, b, blen))) {
+		c->out.len = 0;
+		return false;
+	}
+	return c->out.corked || out_flush(c);
 }
 
 /* An input frame: flags, a fresh nonce its reply must carry, source. */

@@ -244,7 +244,10 @@ struct made {
  * the file): POOL_MIN while requests come at a user's pace; doubled, up
  * to POOL_MAX, by every request that comes within POOL_BURST_MS of the
  * one before (back to back, no single spare has the time to be built),
- * and back to POOL_MIN after POOL_CALM_MS without one; none at all after
+ * halved by every one that comes later than that (a user's pace again:
+ * requests that keep coming, slower, would otherwise keep a burst's
+ * pool, each spare rebuilt at once beside the input), and back to
+ * POOL_MIN after POOL_CALM_MS without one; none at all after
  * POOL_IDLE_MS without a request, until the next one.  At POOL_MIN the
  * next spare is built POOL_DEFER_MS after a request took one, once that
  * request's input has had the machine to itself (a build's forks and
@@ -541,6 +544,9 @@ pool_request(struct pool *p, uint64_t mem, int64_t now)
 	else if (now - p->last_ms < POOL_BURST_MS)
 		p->target = p->target * 2 > POOL_MAX ? POOL_MAX :
 		    p->target * 2;
+	else if (p->target > POOL_MIN)
+		p->target /= 2;	/* a user's pace again: halved, so that
+				   the next spare waits for the input */
 	p->last_ms = now;
 }
 
