@@ -87,6 +87,8 @@ violation(const struct policy *p, const struct node *n, size_t *which)
 }
 
 static inline bool name_allowed(const struct policy *p, const char *id);
+static unsigned name_flags(const char *name);
+enum { NAME_CMD = 1, NAME_BUILTIN = 2 };
 
 /* The walk's stack: on the C stack for the usual small tree, in the
  * arena beyond that. */
@@ -470,8 +472,13 @@ all_allowed(const struct policy *p, const struct node *root, struct arena *a,
 			if (n->u.call.func->kind != NODE_NAME) {
 				if (!push_checked(&s, p, n->u.call.func))
 					return false;
-			} else if (names && !name_allowed(p,
-			    n->u.call.func->u.name.id))
+			} else if (names && !(p->call_rule == CALLS_NAMED ?
+			    (name_flags(n->u.call.func->u.name.id) &
+			    NAME_CMD) == 0 :
+			    name_allowed(p, n->u.call.func->u.name.id)))
+				/* (under CALLS_NAMED, violation() found the
+				 * name on the policy's calls: only a command
+				 * is left to refuse) */
 				return false;
 			break;
 		default:
@@ -628,7 +635,6 @@ is_python_builtin(const char *name)
  * set is read-only after it is filled, so every thread may read it.
  */
 #define NAMESET_SIZE 512	/* a power of 2, over twice the entries */
-enum { NAME_CMD = 1, NAME_BUILTIN = 2 };
 
 static struct {
 	const char	*name;
@@ -684,8 +690,7 @@ name_flags(const char *name)
 		    cmp_name) != NULL ? NAME_BUILTIN : 0);
 	for (i = name_hash(name) & (NAMESET_SIZE - 1); nameset[i].name != NULL;
 	    i = (i + 1) & (NAMESET_SIZE - 1))
-		if (nameset[i].name[0] == name[0] &&
-		    strcmp(nameset[i].name, name) == 0)
+		if (strlist_cmp(nameset[i].name, name) == 0)
 			return nameset[i].flags;
 	return 0;
 }
