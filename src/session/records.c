@@ -188,9 +188,8 @@ session_files(struct session *s, enum path_id p, struct arena *a,
 	struct record_file *f = arena_array(a, n + 1, sizeof *f);
 
 	for (i = 0; i < n; i++) {
-		const char *name = mfs_name(fs, i);
-		mfs_get(fs, name, &f[i].size);
-		f[i].name = arena_strdup(a, name);
+		f[i].size = mfs_size(fs, i);
+		f[i].name = arena_strdup(a, mfs_name(fs, i));
 		f[i].mode = mfs_mode(fs, i);
 		f[i].unreadable = mfs_unreadable(fs, i);
 		if (s->panes) {
