@@ -642,13 +642,19 @@ static struct {
 } nameset[NAMESET_SIZE];
 static bool nameset_ready;
 
+/* (the length and three bytes: libc's strlen and a multiply cost less
+ * than a byte loop, and the set's collisions are few and compared) */
 static inline uint32_t
 name_hash(const char *s)
 {
-	uint32_t h = 2166136261u;
-	for (; *s != '\0'; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
+	size_t n = strlen(s);
+	const unsigned char *u = (const unsigned char *)s;
+
+	if (n == 0)
+		return 0;
+	return ((uint32_t)n * 0x9e3779b1u) ^ ((uint32_t)u[0] * 0x85ebca6bu) ^
+	    ((uint32_t)u[n - 1] * 0xc2b2ae35u) ^
+	    ((uint32_t)u[n / 2] * 0x27d4eb2fu);
 }
 
 static void
