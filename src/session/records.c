@@ -157,6 +157,8 @@ records_finish(struct step *st, const char *input, size_t len,
 	if (label != NULL) {
 		const char *parts[] = { label, st->kind->tag };
 		r->label = concat(st->a, parts, 2);
+	} else if (cmdname == NULL && st->kind->tag[0] == '\0') {
+		r->label = path_row(st->path)->code_label;
 	} else {
 		const char *parts[] = { path_row(st->path)->adjective, " ",
 		    cmdname ? cmdname : "code", st->kind->tag };
