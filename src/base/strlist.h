@@ -27,8 +27,9 @@ static inline long
 strlist_index(const char *const *list, const char *name)
 {
 	long i;
+	/* (the first byte rules out most rows without the loop) */
 	for (i = 0; list != NULL && list[i] != NULL; i++)
-		if (strlist_cmp(list[i], name) == 0)
+		if (list[i][0] == name[0] && strlist_cmp(list[i], name) == 0)
 			return i;
 	return -1;
 }

@@ -195,9 +195,17 @@ const char *
 textesc_text(struct arena *a, const char *s)
 {
 	struct sbuf b = SBUF_INIT;
+	const unsigned char *p = (const unsigned char *)s;
 	const char *r;
 
-	if (s == NULL || !textesc_needed(s, strlen(s)))
+	if (s == NULL)
+		return s;
+	/* a trace line's label and outcome are short and printable ASCII:
+	 * to their end in one pass, without strlen's */
+	while (*p >= 0x20 && *p < 0x7f)
+		p++;
+	if (*p == '\0' || !textesc_needed((const char *)p,
+	    strlen((const char *)p)))
 		return s;
 	textesc_add(&b, s, strlen(s), 0);
 	r = arena_strdup(a, sbuf_cstr(&b));

@@ -40,7 +40,9 @@ void textesc_add(struct sbuf *out, const char *s, size_t len, char quote);
 /* Python's repr() of the str s[0, len): quotes chosen as Python chooses
  * them, the inside escaped by textesc_add(). */
 void textesc_repr(struct sbuf *out, const char *s, size_t len);
-/* The same as a string in a (a trace line's shown input). */
+/* The same as a string in a (a trace line's shown input).  What it
+ * returns is its own textesc_text(): printable ASCII, escapes and
+ * printable characters, which nothing escapes again. */
 const char *textesc_repr_in(struct arena *a, const char *s, size_t len);
 
 /* Would textesc_add(quote 0) change s[0, len)? */

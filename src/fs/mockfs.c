@@ -217,6 +217,12 @@ mfs_index(const struct mfs *fs, const char *name)
 	return found ? i : (size_t)-1;
 }
 
+size_t
+mfs_size(const struct mfs *fs, size_t i)
+{
+	return fs->files[i].len;
+}
+
 unsigned
 mfs_mode(const struct mfs *fs, size_t i)
 {

@@ -48,6 +48,8 @@ bool mfs_delete(struct mfs *fs, const char *name);
 /* The i-th entry's mode (st_mode bits) and whether its contents could
  * not be read (see above). */
 unsigned mfs_mode(const struct mfs *fs, size_t i);
+/* The i-th entry's length in bytes (mfs_get's *len, without the search). */
+size_t mfs_size(const struct mfs *fs, size_t i);
 bool mfs_unreadable(const struct mfs *fs, size_t i);
 /* Set name's mode and unreadable mark; false when it is absent.  A later
  * mfs_put keeps the mode and clears the mark. */

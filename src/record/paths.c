@@ -101,21 +101,29 @@ static const struct boundary_row boundaries[BOUNDARY__COUNT] = {
 #undef X
 };
 
+/* (the label of code, from the one literal) */
+#define ADJECTIVE(a)	.adjective = a, .code_label = a " code"
+
 #define PATH_ROW_UNSAFE							\
 	.kind = BOUNDARY_NONE, .on_by_default = true,			\
-	.adjective = "unsafe", .title = "Unsafe", .heading = "UNSAFE"
+	ADJECTIVE("unsafe"),						\
+	.title = "Unsafe", .heading = "UNSAFE"
 #define PATH_ROW_SANDBOX						\
 	.kind = BOUNDARY_POLICY, .on_by_default = true,			\
-	.adjective = "sandboxed", .title = "Sandbox", .heading = "SANDBOX"
+	ADJECTIVE("sandboxed"),						\
+	.title = "Sandbox", .heading = "SANDBOX"
 #define PATH_ROW_JAIL							\
 	.alias = "jail:ns", .kind = BOUNDARY_NS, .kind_by_jail = true,	\
-	.adjective = "jailed", .title = "Jail", .heading = "JAIL"
+	ADJECTIVE("jailed"),						\
+	.title = "Jail", .heading = "JAIL"
 #define PATH_ROW_GVISOR							\
 	.kind = BOUNDARY_GVISOR, .named_only = true,			\
-	.adjective = "jailed", .title = "jail:gvisor", .heading = "JAIL"
+	ADJECTIVE("jailed"),						\
+	.title = "jail:gvisor", .heading = "JAIL"
 #define PATH_ROW_MICROVM						\
 	.kind = BOUNDARY_MICROVM, .named_only = true,			\
-	.adjective = "jailed", .title = "jail:microvm", .heading = "JAIL"
+	ADJECTIVE("jailed"),						\
+	.title = "jail:microvm", .heading = "JAIL"
 
 static const struct path_row paths[PATH__COUNT] = {
 #define X(e, n) [PATH_##e] = { .id = PATH_##e, .name = n, PATH_ROW_##e },

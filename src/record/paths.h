@@ -128,6 +128,8 @@ struct path_row {
 					   not among the paths a tool server
 					   or the doctor takes by default */
 	const char	*adjective;	/* the essay's labels: "jailed code" */
+	const char	*code_label;	/* adjective + " code", that label
+					   whole (a record's, once per input) */
 	const char	*title;		/* a phrase's subject: "Jail" */
 	const char	*heading;	/* a column's first word: "JAIL" */
 };

@@ -76,14 +76,29 @@ record_layer_word(const struct record *r)
 	    layer_names[r->layer];
 }
 
+static void join_line(struct record *r, struct arena *a, bool escape_shown);
+
 void
 record_set_line(struct record *r, struct arena *a)
+{
+	join_line(r, a, true);
+}
+
+void
+record_set_line_shown(struct record *r, struct arena *a)
+{
+	join_line(r, a, false);
+}
+
+static void
+join_line(struct record *r, struct arena *a, bool escape_shown)
 {
 	size_t nl, ns, no;
 	char *p;
 
 	r->label = textesc_text(a, r->label ? r->label : "");
-	r->shown = textesc_text(a, r->shown ? r->shown : "");
+	r->shown = r->shown == NULL ? "" : escape_shown ?
+	    textesc_text(a, r->shown) : r->shown;
 	r->outcome = textesc_text(a, r->outcome ? r->outcome : "");
 	/* "LABEL: SHOWN -> OUTCOME", joined without printf (once per
 	 * record on every path: a --batch line's cost) */

@@ -257,6 +257,9 @@ struct record {
  * trace line is made here.  Strings in a.
  */
 void record_set_line(struct record *r, struct arena *a);
+/* The same when r->shown is already escaped text (textesc_repr_in's:
+ * escaping it again would give the same bytes). */
+void record_set_line_shown(struct record *r, struct arena *a);
 
 /* What happened, in one sentence, after the verdict's word: the reason
  * for a refusal, the answer for work that passed, the harm done (its

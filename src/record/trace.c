@@ -347,7 +347,12 @@ trace_render(const struct trace_step *st)
 	}
 	outcome = decorate(st, outcome);
 	r->outcome = outcome;
-	record_set_line(r, st->a);
+	/* (a command's shown text is as typed; code's is its repr, already
+	 * escaped: a --batch line's cost) */
+	if (is_command)
+		record_set_line(r, st->a);
+	else
+		record_set_line_shown(r, st->a);
 }
 
 /* What happened, in one sentence: the reason for a refusal, the answer

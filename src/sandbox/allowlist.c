@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,6 +86,10 @@ violation(const struct policy *p, const struct node *n, size_t *which)
 	return V_NONE;
 }
 
+static inline bool name_allowed(const struct policy *p, const char *id);
+static unsigned name_flags(const char *name);
+enum { NAME_CMD = 1, NAME_BUILTIN = 2 };
+
 /* The walk's stack: on the C stack for the usual small tree, in the
  * arena beyond that. */
 #define STACK_INLINE 64
@@ -95,6 +100,8 @@ struct stack {
 	struct arena		 *arena;
 	/* set for all_allowed(): leaves are checked as they are pushed */
 	const struct policy	 *leaf_policy;
+	bool			  leaf_names;	/* and a Name by the name
+						   rule too */
 	bool			  leaf_blocked;
 	const struct node	 *inl[STACK_INLINE];
 };
@@ -108,6 +115,7 @@ stack_init(struct stack *s, struct arena *a)
 	s->cap = STACK_INLINE;
 	s->arena = a;
 	s->leaf_policy = NULL;
+	s->leaf_names = false;
 	s->leaf_blocked = false;
 }
 
@@ -129,7 +137,9 @@ push(struct stack *s, const struct node *n)
 	if (s->leaf_policy != NULL && (n->kind == NODE_CONSTANT ||
 	    n->kind == NODE_NAME)) {
 		size_t i;
-		if (violation(s->leaf_policy, n, &i) != V_NONE)
+		if (violation(s->leaf_policy, n, &i) != V_NONE ||
+		    (s->leaf_names && n->kind == NODE_NAME &&
+		    !name_allowed(s->leaf_policy, n->u.name.id)))
 			s->leaf_blocked = true;
 		return;
 	}
@@ -148,7 +158,8 @@ push_checked(struct stack *s, const struct policy *p, const struct node *n)
 	if (n == NULL)
 		return true;
 	if (n->kind == NODE_CONSTANT || n->kind == NODE_NAME)
-		return violation(p, n, &i) == V_NONE;
+		return violation(p, n, &i) == V_NONE && (!s->leaf_names ||
+		    n->kind != NODE_NAME || name_allowed(p, n->u.name.id));
 	if (s->len == s->cap)
 		grow(s);
 	s->items[s->len++] = n;
@@ -418,15 +429,18 @@ check_node(const struct policy *p, const struct node *n, struct arena *a,
  * pushed: a left-deep chain a+b+c+... or a long list then needs no stack
  * at all (check_tree's walk holds every right operand of a chain).  The
  * order is not the pre-order, so it only says whether something is
- * blocked, not what comes first.
+ * blocked, not what comes first.  With names, every Name (a callee's too)
+ * must also pass the name rule: check_names()'s yes in the same walk.
  */
 static bool
-all_allowed(const struct policy *p, const struct node *root, struct arena *a)
+all_allowed(const struct policy *p, const struct node *root, struct arena *a,
+    bool names)
 {
 	struct stack s;
 
 	stack_init(&s, a);
 	s.leaf_policy = p;
+	s.leaf_names = names;
 	push(&s, root);
 	while (s.len > 0 && !s.leaf_blocked) {
 		const struct node *n = s.items[--s.len];
@@ -453,9 +467,18 @@ all_allowed(const struct policy *p, const struct node *root, struct arena *a)
 				if (!push_checked(&s, p,
 				    n->u.call.args.items[i - 1]))
 					return false;
-			/* (a named callee is the call's own: push_children) */
-			if (n->u.call.func->kind != NODE_NAME &&
-			    !push_checked(&s, p, n->u.call.func))
+			/* (a named callee is the call's own: push_children;
+			 * the name rule still asks about it) */
+			if (n->u.call.func->kind != NODE_NAME) {
+				if (!push_checked(&s, p, n->u.call.func))
+					return false;
+			} else if (names && !(p->call_rule == CALLS_NAMED ?
+			    (name_flags(n->u.call.func->u.name.id) &
+			    NAME_CMD) == 0 :
+			    name_allowed(p, n->u.call.func->u.name.id)))
+				/* (under CALLS_NAMED, violation() found the
+				 * name on the policy's calls: only a command
+				 * is left to refuse) */
 				return false;
 			break;
 		default:
@@ -478,7 +501,7 @@ check_tree(const struct policy *p, const struct node *root, struct arena *a,
 	out->rule = NULL;
 	out->reason = NULL;
 	out->essay = NULL;
-	if (all_allowed(p, root, a))
+	if (all_allowed(p, root, a, false))
 		return true;
 	/* blocked: walk again in pre-order for the first offender */
 	return check_tree_general(p, root, a, out);
@@ -603,12 +626,104 @@ is_python_builtin(const char *name)
 	    sizeof python_builtins[0], cmp_name) != NULL;
 }
 
+/*
+ * The name rule's two fixed tables (the commands, CPython's builtins) in
+ * one open-addressed hash set, filled before main() from the tables
+ * themselves: a name is hashed once and compared once, where cmd_find()
+ * and the bsearch compared it with a dozen entries (about 240
+ * instructions a name of the essay's, in make bench's batch row).  The
+ * set is read-only after it is filled, so every thread may read it.
+ */
+#define NAMESET_SIZE 512	/* a power of 2, over twice the entries */
+
+static struct {
+	const char	*name;
+	unsigned	 flags;
+} nameset[NAMESET_SIZE];
+static bool nameset_ready;
+
+/* (the length and three bytes: libc's strlen and a multiply cost less
+ * than a byte loop, and the set's collisions are few and compared) */
+static inline uint32_t
+name_hash(const char *s)
+{
+	size_t n = strlen(s);
+	const unsigned char *u = (const unsigned char *)s;
+
+	if (n == 0)
+		return 0;
+	return ((uint32_t)n * 0x9e3779b1u) ^ ((uint32_t)u[0] * 0x85ebca6bu) ^
+	    ((uint32_t)u[n - 1] * 0xc2b2ae35u) ^
+	    ((uint32_t)u[n / 2] * 0x27d4eb2fu);
+}
+
+static void
+nameset_add(const char *name, unsigned flag)
+{
+	uint32_t i = name_hash(name) & (NAMESET_SIZE - 1);
+
+	while (nameset[i].name != NULL && strcmp(nameset[i].name, name) != 0)
+		i = (i + 1) & (NAMESET_SIZE - 1);
+	nameset[i].name = name;
+	nameset[i].flags |= flag;
+}
+
+__attribute__((constructor)) static void
+nameset_fill(void)
+{
+	const struct cmd_entry *e;
+	size_t i;
+
+	for (i = 0; (e = cmd_at(i)) != NULL; i++)
+		nameset_add(e->name, NAME_CMD);
+	for (i = 0; i < sizeof python_builtins / sizeof python_builtins[0];
+	    i++)
+		nameset_add(python_builtins[i], NAME_BUILTIN);
+	nameset_ready = true;
+}
+
+/* NAME_CMD when cmd_find(name) finds it, NAME_BUILTIN when it is one of
+ * python_builtins (not a dunder: is_python_builtin() adds those). */
+static unsigned
+name_flags(const char *name)
+{
+	uint32_t i;
+
+	if (!nameset_ready)	/* (never after main(): the slow way) */
+		return (cmd_find(name) != NULL ? NAME_CMD : 0) |
+		    (bsearch(name, python_builtins, sizeof python_builtins /
+		    sizeof python_builtins[0], sizeof python_builtins[0],
+		    cmp_name) != NULL ? NAME_BUILTIN : 0);
+	for (i = name_hash(name) & (NAMESET_SIZE - 1); nameset[i].name != NULL;
+	    i = (i + 1) & (NAMESET_SIZE - 1))
+		if (strlist_cmp(nameset[i].name, name) == 0)
+			return nameset[i].flags;
+	return 0;
+}
+
+/* check_name()'s yes, without its reasons: the name rule allows id. */
+static inline bool
+name_allowed(const struct policy *p, const char *id)
+{
+	unsigned f = name_flags(id);
+
+	if (f & NAME_CMD)
+		return false;
+	/* (the same answer as check_name's, the policy's list asked last:
+	 * most names are neither commands nor builtins) */
+	return p->name_rule != NAMES_CALLS ||
+	    !((f & NAME_BUILTIN) || (id[0] == '_' && id[1] == '_')) ||
+	    policy_allows_call(p, id);
+}
+
 bool
 check_name(const struct policy *p, const char *id, const struct node *n,
     struct arena *a, struct check_result *out)
 {
 	const char *why;
 
+	if (name_allowed(p, id))
+		return true;
 	if (cmd_find(id) != NULL)
 		return block(out, n, "names", arena_printf(a, "%s is a "
 		    "command: call it on its own, as %s(...), not inside "
@@ -728,6 +843,12 @@ allowlist_decide(struct layer_call *c, struct layer_decision *d)
 
 	ok = check_source(c->policy, whole, c->input, strlen(c->input), c->a,
 	    &cr);
+	/* the usual input, allowed: the code and the name rule in one walk
+	 * (anything blocked is found again below, in the order it is
+	 * reported) */
+	if (ok && c->e == NULL && c->names &&
+	    all_allowed(c->policy, c->root, c->a, true))
+		return true;
 	for (i = 0; ok && i < n; i++)
 		ok = c->e == NULL ? check_tree(c->policy, c->root, c->a, &cr) :
 		    i < c->call->u.call.args.len ?

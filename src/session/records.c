@@ -145,7 +145,9 @@ records_finish(struct step *st, const char *input, size_t len,
 	 * one's row names it, "dunder filter" -- not "allowlist") */
 	if (st->kind->guard == GUARD_POLICY || (jail && st->s->jail_filter)) {
 		const char *f = policy_filter_name(st->s->policy);
-		if (strncmp(f, "the ", 4) == 0)
+		/* (not libc's strncmp: 30 instructions of a --batch
+		 * input for four bytes) */
+		if (f[0] == 't' && f[1] == 'h' && f[2] == 'e' && f[3] == ' ')
 			f += 4;
 		r->filter = strcmp(f, "allowlist") == 0 ? NULL :
 		    arena_strdup(st->a, f);
@@ -155,6 +157,8 @@ records_finish(struct step *st, const char *input, size_t len,
 	if (label != NULL) {
 		const char *parts[] = { label, st->kind->tag };
 		r->label = concat(st->a, parts, 2);
+	} else if (cmdname == NULL && st->kind->tag[0] == '\0') {
+		r->label = path_row(st->path)->code_label;
 	} else {
 		const char *parts[] = { path_row(st->path)->adjective, " ",
 		    cmdname ? cmdname : "code", st->kind->tag };
@@ -188,9 +192,8 @@ session_files(struct session *s, enum path_id p, struct arena *a,
 	struct record_file *f = arena_array(a, n + 1, sizeof *f);
 
 	for (i = 0; i < n; i++) {
-		const char *name = mfs_name(fs, i);
-		mfs_get(fs, name, &f[i].size);
-		f[i].name = arena_strdup(a, name);
+		f[i].size = mfs_size(fs, i);
+		f[i].name = arena_strdup(a, mfs_name(fs, i));
 		f[i].mode = mfs_mode(fs, i);
 		f[i].unreadable = mfs_unreadable(fs, i);
 		if (s->panes) {
