@@ -464,6 +464,8 @@ run_stdin(struct session *s, const struct options *o)
 	unsigned lines = 0;
 	struct session_parsed sp;
 	bool parsed;
+	const char *in;
+	size_t inlen;
 
 	while ((n = getline(&line, &cap, stdin)) >= 0) {
 		size_t len = (size_t)n;
@@ -471,27 +473,40 @@ run_stdin(struct session *s, const struct options *o)
 			len--;
 		if (len > 0 && line[len - 1] == '\r')
 			len--;
-		if (acc.len > 0)
+		line[len] = '\0';
+		/* (an input's first line is read where getline left it, and
+		 * copied only when more lines follow) */
+		if (acc.len > 0) {
 			sbuf_addc(&acc, '\n');
-		sbuf_add(&acc, line, len);
-		if (acc.len == 0)
+			sbuf_add(&acc, line, len);
+			in = acc.data;
+			inlen = acc.len;
+		} else {
+			in = line;
+			inlen = len;
+		}
+		if (inlen == 0)
 			continue;
 		/* The session's parse first: an input that parses is
 		 * complete (session_parse), and runs with that parse; the
 		 * rest is asked as before. */
 		parsed = false;
-		if (acc.len < MAX_INPUT_BYTES && ++lines < MAX_INPUT_LINES &&
-		    !(parsed = session_parse(&sp, acc.data, acc.len))) {
+		if (inlen < MAX_INPUT_BYTES && ++lines < MAX_INPUT_LINES &&
+		    !(parsed = session_parse(&sp, in, inlen))) {
 			session_parsed_drop(&sp);
-			if (session_input_incomplete(acc.data, acc.len))
+			if (session_input_incomplete(in, inlen)) {
+				if (acc.len == 0)
+					sbuf_add(&acc, line, len);
 				continue;
+			}
 		}
 		lines = 0;
 		{
-			const char *p = acc.data;
-			p += strspn(p, " \t");
+			const char *p = in;
+			while (*p == ' ' || *p == '\t')
+				p++;
 			if (*p != '\0' && *p != '#')
-				status |= run_input(s, o, acc.data, acc.len,
+				status |= run_input(s, o, in, inlen,
 				    parsed ? &sp : NULL);
 			else if (parsed)
 				session_parsed_drop(&sp);
