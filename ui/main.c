@@ -371,9 +371,11 @@ run_agent_task(struct session *s, const struct options *o, const char *task,
 	return status;
 }
 
+/* sp: the input parsed already (batch mode), run or dropped here; or
+ * NULL. */
 static int
 run_input(struct session *s, const struct options *o, const char *input,
-    size_t len)
+    size_t len, struct session_parsed *sp)
 {
 	const char *task;
 	size_t tasklen;
@@ -383,10 +385,14 @@ run_input(struct session *s, const struct options *o, const char *input,
 	bool ok;
 
 	if (o->agent.command != NULL &&
-	    agent_is_task(input, len, &task, &tasklen))
+	    agent_is_task(input, len, &task, &tasklen)) {
+		if (sp != NULL)
+			session_parsed_drop(sp);
 		return run_agent_task(s, o, task, tasklen);
+	}
 	a = arena_new();
-	n = session_run(s, input, len, NULL, 0, a, &r);
+	n = sp != NULL ? session_run_parsed(s, sp, NULL, 0, a, &r) :
+	    session_run(s, input, len, NULL, 0, a, &r);
 	if (o->log != NULL)
 		export_add(o->log, NULL, NULL, NULL, input, len, r, n);
 	ok = print_records(o, r, n);
@@ -456,6 +462,10 @@ run_stdin(struct session *s, const struct options *o)
 	ssize_t n;
 	int status = 0;
 	unsigned lines = 0;
+	struct session_parsed sp;
+	bool parsed;
+	const char *in;
+	size_t inlen;
 
 	while ((n = getline(&line, &cap, stdin)) >= 0) {
 		size_t len = (size_t)n;
@@ -463,25 +473,48 @@ run_stdin(struct session *s, const struct options *o)
 			len--;
 		if (len > 0 && line[len - 1] == '\r')
 			len--;
-		if (acc.len > 0)
+		line[len] = '\0';
+		/* (an input's first line is read where getline left it, and
+		 * copied only when more lines follow) */
+		if (acc.len > 0) {
 			sbuf_addc(&acc, '\n');
-		sbuf_add(&acc, line, len);
-		if (acc.len == 0)
+			sbuf_add(&acc, line, len);
+			in = acc.data;
+			inlen = acc.len;
+		} else {
+			in = line;
+			inlen = len;
+		}
+		if (inlen == 0)
 			continue;
-		if (acc.len < MAX_INPUT_BYTES && ++lines < MAX_INPUT_LINES &&
-		    session_input_incomplete(acc.data, acc.len))
-			continue;
+		/* The session's parse first: an input that parses is
+		 * complete (session_parse), and runs with that parse; the
+		 * rest is asked as before. */
+		parsed = false;
+		if (inlen < MAX_INPUT_BYTES && ++lines < MAX_INPUT_LINES &&
+		    !(parsed = session_parse(&sp, in, inlen))) {
+			session_parsed_drop(&sp);
+			if (session_input_incomplete(in, inlen)) {
+				if (acc.len == 0)
+					sbuf_add(&acc, line, len);
+				continue;
+			}
+		}
 		lines = 0;
 		{
-			const char *p = acc.data;
-			p += strspn(p, " \t");
+			const char *p = in;
+			while (*p == ' ' || *p == '\t')
+				p++;
 			if (*p != '\0' && *p != '#')
-				status |= run_input(s, o, acc.data, acc.len);
+				status |= run_input(s, o, in, inlen,
+				    parsed ? &sp : NULL);
+			else if (parsed)
+				session_parsed_drop(&sp);
 		}
 		sbuf_truncate(&acc, 0);
 	}
 	if (acc.len > 0)
-		status |= run_input(s, o, acc.data, acc.len);
+		status |= run_input(s, o, acc.data, acc.len, NULL);
 	if (ferror(stdin)) {
 		fprintf(stderr, "sandboxrepl: stdin: %s\n", strerror(errno));
 		status = 1;
@@ -1001,7 +1034,7 @@ run(struct session *s, struct options *o, const struct session_opts *so,
 	if (o->nexprs > 0) {
 		for (k = 0; k < o->nexprs; k++)
 			status |= run_input(s, o, o->exprs[k],
-			    strlen(o->exprs[k]));
+			    strlen(o->exprs[k]), NULL);
 		return status;
 	}
 	if (o->batch && nargs > 0) {

@@ -36,6 +36,9 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "base/arena.h"
 #include "ast.h"
@@ -367,34 +370,64 @@ static const bool quick_special[256] = {
 	[')'] = true, [']'] = true, ['}'] = true,
 };
 
+/* One of those bytes: 0 to read on, 1 for "not settled", 2 for
+ * "complete" (a closer the lexer refuses). */
+static inline int
+quick_byte(char c, char *open, size_t *depth)
+{
+	switch (c) {
+	case '\'': case '"': case '#': case '\\': case ':': case '@':
+		return 1;
+	case '(': case '[': case '{':
+		if (*depth == LEX_MAX_NESTING)
+			return 1;	/* (the lexer's own error) */
+		open[(*depth)++] = c;
+		return 0;
+	case ')': case ']': case '}':
+		if (*depth == 0 || open[*depth - 1] != (c == ')' ? '(' :
+		    c == ']' ? '[' : '{'))
+			return 2;	/* an error, not more to read */
+		(*depth)--;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
 static bool
 quick_complete(const char *src, size_t len)
 {
 	char open[LEX_MAX_NESTING];
-	size_t i, depth = 0;
+	size_t i = 0, depth = 0;
+	int r;
 
-	for (i = 0; i < len; i++) {
-		char c = src[i];
-		if (!quick_special[(unsigned char)c])
-			continue;
-		switch (c) {
-		case '\'': case '"': case '#': case '\\': case ':': case '@':
-			return false;
-		case '(': case '[': case '{':
-			if (depth == LEX_MAX_NESTING)
-				return false;	/* (the lexer's own error) */
-			open[depth++] = c;
-			break;
-		case ')': case ']': case '}':
-			if (depth == 0 || open[depth - 1] != (c == ')' ? '(' :
-			    c == ']' ? '[' : '{'))
-				return true;	/* an error, not more to read */
-			depth--;
-			break;
-		default:
-			break;
-		}
+#ifdef __SSE2__
+	/* Sixteen bytes at a time, the special ones found as a bit mask:
+	 * the byte loop below cost six instructions a byte of every
+	 * --batch line. */
+	for (; len - i >= 16; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(src + i));
+		__m128i m;
+		unsigned bits;
+#define QC_EQ(c) _mm_cmpeq_epi8(v, _mm_set1_epi8(c))
+		m = _mm_or_si128(_mm_or_si128(_mm_or_si128(QC_EQ('\''),
+		    QC_EQ('"')), _mm_or_si128(QC_EQ('#'), QC_EQ('\\'))),
+		    _mm_or_si128(_mm_or_si128(QC_EQ(':'), QC_EQ('@')),
+		    _mm_or_si128(QC_EQ('('), QC_EQ(')'))));
+		m = _mm_or_si128(m, _mm_or_si128(_mm_or_si128(QC_EQ('['),
+		    QC_EQ(']')), _mm_or_si128(QC_EQ('{'), QC_EQ('}'))));
+#undef QC_EQ
+		for (bits = (unsigned)_mm_movemask_epi8(m); bits != 0;
+		    bits &= bits - 1)
+			if ((r = quick_byte(src[i + (unsigned)__builtin_ctz(
+			    bits)], open, &depth)) != 0)
+				return r == 2;
 	}
+#endif
+	for (; i < len; i++)
+		if (quick_special[(unsigned char)src[i]] &&
+		    (r = quick_byte(src[i], open, &depth)) != 0)
+			return r == 2;
 	return depth == 0;
 }
 

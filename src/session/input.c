@@ -250,20 +250,56 @@ start_worlds(struct session *s, const struct line *ln,
 	return started;
 }
 
+bool
+session_parse(struct session_parsed *sp, const char *input, size_t len)
+{
+	struct line ln;
+
+	sp->input = input;
+	sp->len = len;
+	sp->ea = arena_new();
+	parse_line(sp->ea, input, len, &ln, &sp->pr);
+	sp->src = ln.src;
+	sp->srclen = ln.len;
+	sp->shell = ln.shell;
+	return sp->pr.status == PARSE_OK;
+}
+
+void
+session_parsed_drop(struct session_parsed *sp)
+{
+	if (sp->ea != NULL)
+		arena_free(sp->ea);
+	sp->ea = NULL;
+}
+
 size_t
 session_run(struct session *s, const char *input, size_t len,
     const char *label, unsigned mask, struct arena *a, struct record **out)
 {
-	struct parse_result pr;
-	struct line ln;
+	struct session_parsed sp;
+
+	session_parse(&sp, input, len);
+	return session_run_parsed(s, &sp, label, mask, a, out);
+}
+
+size_t
+session_run_parsed(struct session *s, struct session_parsed *sp,
+    const char *label, unsigned mask, struct arena *a, struct record **out)
+{
+	const char *input = sp->input;
+	size_t len = sp->len;
+	struct parse_result pr = sp->pr;
+	struct line ln = { sp->src, sp->srclen, sp->shell };
 	struct record *recs;
-	struct arena *ea = arena_new();
+	struct arena *ea = sp->ea;
 	unsigned long gens[PATH__COUNT];
 	size_t n = 0, held_before = arena_held(a);
 	bool big, pinned = false;
 	unsigned started;
 	int p;
 
+	sp->ea = NULL;		/* (the run's now) */
 	if (mask == 0)
 		mask = s->enabled;
 	/* a record for each path that runs (one at least, as before) */
@@ -271,7 +307,6 @@ session_run(struct session *s, const char *input, size_t len,
 	    (PATH_BIT(PATH__COUNT) - 1)) + 1, sizeof *recs);
 	s->steps++;
 	session_generations(s, gens);
-	parse_line(ea, input, len, &ln, &pr);
 	big = arena_used(ea) > (8u << 20);
 	world_interrupt_clear();
 	started = start_worlds(s, &ln, &pr, mask, a);

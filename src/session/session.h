@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "lang/parse.h"
 #include "record/paths.h"
 #include "record/record.h"
 
@@ -85,6 +86,34 @@ bool session_seed_name(struct session *s, const char *name, const char *expr,
  */
 size_t session_run(struct session *s, const char *input, size_t len,
     const char *label, unsigned mask, struct arena *a, struct record **out);
+
+/*
+ * An input parsed ahead of its run, for a reader that takes it line by
+ * line (batch mode): the parse that tells it the input is complete is
+ * the one session_run_parsed() runs, so the input is not read twice.
+ * session_parse() parses as session_run() does, in an arena of its own;
+ * true when the input parsed, and then session_input_incomplete() would
+ * say it is complete (what parses has no open bracket, string or joined
+ * line, and no block or decorator: only simple statements parse).  False
+ * (a syntax error, or more lines wanted): ask session_input_incomplete().
+ * Either way the parse is run (session_run_parsed) or dropped
+ * (session_parsed_drop), once.
+ */
+struct session_parsed {
+	const char		*input;
+	size_t			 len;
+	struct arena		*ea;	/* the tree's (NULL once run or dropped) */
+	const char		*src;	/* what a world compiles (struct line, */
+	size_t			 srclen;/* session_int.h) */
+	bool			 shell;
+	struct parse_result	 pr;
+};
+
+bool session_parse(struct session_parsed *sp, const char *input,
+    size_t len);
+size_t session_run_parsed(struct session *s, struct session_parsed *sp,
+    const char *label, unsigned mask, struct arena *a, struct record **out);
+void session_parsed_drop(struct session_parsed *sp);
 
 /*
  * Does the input want more lines before it runs (an open bracket or
