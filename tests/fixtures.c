@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "app/mcp.h"
 #include "base/arena.h"
 #include "fixtures.h"
 
@@ -97,4 +98,34 @@ fx_canary_remove(void)
 {
 	unlink(canary_file);
 	rmdir(canary_dir);
+}
+
+json_t *
+fx_mcp_replies(struct session *s, const struct mcp_opts *mo,
+    const char *lines)
+{
+	char *outbuf = NULL;
+	size_t outlen = 0;
+	FILE *in, *out;
+	json_t *all = json_array();
+	const char *p;
+
+	in = fmemopen((void *)lines, strlen(lines), "r");
+	out = open_memstream(&outbuf, &outlen);
+	assert_non_null(in);
+	assert_non_null(out);
+	assert_int_equal(mcp_loop(s, mo, in, out), 0);
+	fclose(in);
+	fclose(out);
+	session_free(s);
+	for (p = outbuf; p != NULL && *p != '\0';) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		json_t *j = json_loadb(p, n, JSON_DECODE_ANY, NULL);
+		assert_non_null(j);
+		json_array_append_new(all, j);
+		p = nl ? nl + 1 : NULL;
+	}
+	free(outbuf);
+	return all;
 }

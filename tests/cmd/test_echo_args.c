@@ -109,37 +109,13 @@ mcp_replies(const char *lines)
 {
 	struct session_opts so = { 0 };
 	struct mcp_opts mo = { 0 };
-	struct session *s;
-	char *outbuf = NULL;
-	size_t outlen = 0;
-	FILE *in, *out;
-	json_t *all = json_array();
-	const char *p;
 
 	/* the unsafe path alone: the commands run there, where every one
 	 * works, so every one is listed (the sandbox's lists only what its
 	 * policy allows) */
 	so.paths = PATH_BIT(PATH_UNSAFE);
 	mo.paths = so.paths;
-	s = session_new(&so);
-	in = fmemopen((void *)lines, strlen(lines), "r");
-	out = open_memstream(&outbuf, &outlen);
-	assert_non_null(in);
-	assert_non_null(out);
-	assert_int_equal(mcp_loop(s, &mo, in, out), 0);
-	fclose(in);
-	fclose(out);
-	session_free(s);
-	for (p = outbuf; p != NULL && *p != '\0';) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		json_t *j = json_loadb(p, n, 0, NULL);
-		assert_non_null(j);
-		json_array_append_new(all, j);
-		p = nl ? nl + 1 : NULL;
-	}
-	free(outbuf);
-	return all;
+	return fx_mcp_replies(session_new(&so), &mo, lines);
 }
 
 static json_t *
