@@ -289,27 +289,6 @@ static const char *const run_code_keys[] = { "code", "boundary", "path",
     NULL };
 static const char *const run_code_required[] = { "code", NULL };
 
-/*
- * Can a command ever succeed behind path p's boundary, or is every call
- * refused (and so the tool left out of the list)?  No boundary: every
- * command lands.  The sandbox's policy: the commands its allowlist names,
- * and one that sends a request only when the policy lists a host (the
- * no-network layer refuses every other).  A kernel: what its jail has --
- * none of them a network (the namespaces' seccomp forbids socket(),
- * runsc runs with --network=none, the microVM has no network device),
- * and the namespaces' seccomp forbids execve, so the shell's programs
- * never start there -- and under --jail-filter the policy's allowlist
- * first.  A kernel kind missing from kernel_can lists neither.
- */
-static const struct kernel_can {
-	bool	 network;	/* a command whose op is "send" */
-	bool	 exec;		/* a command whose op is "exec" */
-} kernel_can[BOUNDARY__COUNT] = {
-	[BOUNDARY_NS] = { .network = false, .exec = false },
-	[BOUNDARY_GVISOR] = { .network = false, .exec = true },
-	[BOUNDARY_MICROVM] = { .network = false, .exec = true },
-};
-
 static bool
 policy_lets(const struct policy *pol, const struct cmd_entry *e)
 {
@@ -318,12 +297,23 @@ policy_lets(const struct policy *pol, const struct cmd_entry *e)
 	    pol->hosts[0] != NULL));
 }
 
+/*
+ * Can a command ever succeed behind path p's boundary, or is every call
+ * refused (and so the tool left out of the list)?  No boundary: every
+ * command lands.  The sandbox's policy: the commands its allowlist names,
+ * and one that sends a request only when the policy lists a host (the
+ * no-network layer refuses every other).  A kernel: what its boundary
+ * row says can succeed inside it (can_send, can_exec: none of them has a
+ * network, and the namespaces' seccomp forbids execve, so the shell's
+ * programs never start there), and under --jail-filter the policy's
+ * allowlist first.
+ */
 static bool
 command_works(const struct mcp *m, const struct cmd_entry *e,
     enum path_id p)
 {
 	const struct policy *pol = session_policy(m->s);
-	const struct kernel_can *k;
+	const struct boundary_row *k;
 
 	switch (path_guard(p)) {
 	case GUARD_NONE:
@@ -332,13 +322,13 @@ command_works(const struct mcp *m, const struct cmd_entry *e,
 		return policy_lets(pol, e);
 	case GUARD_KERNEL:
 	default:
-		k = &kernel_can[session_boundary(m->s, p)->id];
+		k = session_boundary(m->s, p);
 		if (m->jail_filter && !policy_lets(pol, e))
 			return false;
 		if (strcmp(e->op, "send") == 0)
-			return k->network;
+			return k->can_send;
 		if (strcmp(e->op, "exec") == 0)
-			return k->exec;
+			return k->can_exec;
 		return true;
 	}
 }

@@ -63,6 +63,7 @@ static const char *const microvm_headings[] = {
 	.guard = GUARD_KERNEL, .jail_option = true,			\
 	.model = MODEL_IN_JAIL, .layers = SEQ(ns_layers),		\
 	.refuses_at = LAYER_NAMESPACE, .rule = "kernel", .tag = "",	\
+	/* (its seccomp forbids socket() and execve: neither) */	\
 	.inside_where = "the jail's copy",				\
 	.inside_host = "the host is untouched",			\
 	.headings = ns_headings, .what = "kernel-enforced.",		\
@@ -73,6 +74,7 @@ static const char *const microvm_headings[] = {
 	.model = MODEL_NEVER, .layers = SEQ(gvisor_layers),		\
 	.refuses_at = LAYER_GVISOR, .rule = "gvisor",			\
 	.contained_by = "gVisor", .tag = " (gVisor)",			\
+	.can_exec = true,	/* (runsc runs with --network=none) */	\
 	.inside_where = "gVisor's sandbox",				\
 	.inside_host = "the host kernel never saw the call",		\
 	.needs_cpython = "gVisor runs CPython worlds, and this "	\
@@ -84,6 +86,7 @@ static const char *const microvm_headings[] = {
 	.model = MODEL_NEVER, .layers = SEQ(microvm_layers),		\
 	.refuses_at = LAYER_MICROVM, .rule = "microvm",		\
 	.contained_by = "the microVM", .tag = " (microVM)",		\
+	.can_exec = true,	/* (it has no network device) */	\
 	.inside_where = "the microVM",					\
 	.inside_host = "the host kernel never saw the call",		\
 	.needs_cpython = "the microVM runs CPython worlds, and this "	\

@@ -98,6 +98,11 @@ struct boundary_row {
 	const char	*inside_host;
 	/* what a screen calls it beside a path's name ("jail gVisor") */
 	const char	*title;
+	/* a kernel kind's: can a command that sends a request (a command
+	 * whose op is "send") or starts a program ("exec") ever succeed
+	 * inside it (an MCP server lists only the tools that can) */
+	bool		 can_send;
+	bool		 can_exec;
 	/* why it runs nothing without libpython (MODEL_NEVER), or NULL */
 	const char	*needs_cpython;
 	/* Its words on screen: the path's heading, longest first, ended by
