@@ -302,6 +302,17 @@ ids_ended(pid_t warden)
 			held[i].warden = 0;
 }
 
+/* Every child that ended reaped: a warden's id may go to another
+ * world once its cgroup is empty. */
+static void
+reap_ended(void)
+{
+	pid_t ended;
+
+	while ((ended = waitpid(-1, NULL, WNOHANG)) > 0)
+		ids_ended(ended);
+}
+
 /* Idle: every id no world holds given back, its cgroup removed (the
  * janitor's sweep would, once the lock is free; an id still busy stays
  * held until the session ends). */
@@ -327,13 +338,11 @@ static struct held *
 ids_take(void)
 {
 	char why[160];
-	pid_t ended;
 	size_t i;
 
 	if (!replica_ids_poolable())
 		return NULL;
-	while ((ended = waitpid(-1, NULL, WNOHANG)) > 0)
-		ids_ended(ended);	/* wardens that ended meanwhile */
+	reap_ended();	/* wardens that ended meanwhile */
 	for (i = 0; i < nheld; i++)
 		if (held[i].warden == 0 &&
 		    replica_id_reusable((unsigned)held[i].ids.uid))
@@ -611,11 +620,9 @@ zygote_main(int ctl)
 		struct made m;
 		struct pool *p;
 		int none[1], wait_ms;
-		pid_t ended;
 		ssize_t n;
 
-		while ((ended = waitpid(-1, NULL, WNOHANG)) > 0)
-			ids_ended(ended);	/* wardens that ended */
+		reap_ended();
 		wait_ms = pools_tend(ctl, now_ms());
 		if (wait_ms != 0 && !wait_readable(ctl, wait_ms))
 			continue;	/* (a refill or the pool's calm due) */
