@@ -591,6 +591,21 @@ parse_seconds(const char *s, double lo, double hi, unsigned *ms)
 	return true;
 }
 
+/* A whole number from lo to hi; false if s is not one. */
+static bool
+parse_count(const char *s, long lo, long hi, unsigned *n)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || *end != '\0' || end == s || v < lo || v > hi)
+		return false;
+	*n = (unsigned)v;
+	return true;
+}
+
 /* -P, --policy: a preset's name or a policy file. */
 static int
 option_policy(struct options *o, const char *arg)
@@ -619,15 +634,9 @@ option_policy(struct options *o, const char *arg)
 static int
 option_budget(struct options *o, struct session_opts *so, const char *arg)
 {
-	char *end;
-	long n;
-
-	errno = 0;
-	n = strtol(arg, &end, 10);
-	if (errno != 0 || *end != '\0' || end == arg || n < 0 || n > 1000000)
+	if (!parse_count(arg, 0, 1000000, &o->budget))
 		return usage_error("invalid budget '%s' (expected 0 to "
 		    "1000000)", arg);
-	o->budget = (unsigned)n;
 	so->budget_set = true;
 	return GO_ON;
 }
@@ -636,16 +645,9 @@ option_budget(struct options *o, struct session_opts *so, const char *arg)
 static int
 option_agent_turns(struct options *o, const char *arg)
 {
-	char *end;
-	long n;
-
-	errno = 0;
-	n = strtol(arg, &end, 10);
-	if (errno != 0 || *end != '\0' || end == arg || n < 1 ||
-	    n > (long)AGENT_MAX_TURNS)
+	if (!parse_count(arg, 1, AGENT_MAX_TURNS, &o->agent.turns))
 		return usage_error("invalid agent turns '%s' (expected 1 to "
 		    "%u)", arg, AGENT_MAX_TURNS);
-	o->agent.turns = (unsigned)n;
 	return GO_ON;
 }
 
