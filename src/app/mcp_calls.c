@@ -69,6 +69,7 @@
 
 #include <jansson.h>
 
+#include "base/linesplit.h"
 #include "base/sbuf.h"
 #include "base/xalloc.h"
 #include "jail/jail_int.h"	/* jail_write_all */
@@ -121,9 +122,7 @@ struct loop {
 	int		 seq;
 	pid_t		 main_pid;
 	bool		 failed;	/* writing out failed */
-	struct sbuf	 line;		/* stdin's line so far */
-	bool		 too_long;
-	bool		 any;		/* a line has begun */
+	struct linesplit lines;		/* stdin's, cut at mcp_max() */
 	bool		 one_worker;	/* every path in w[0] (--state) */
 	pid_t		 zygote;	/* the one given to a worker, or -1 */
 };
@@ -591,22 +590,26 @@ route(struct loop *l, json_t *msg, struct batch *b)
 	}
 }
 
-static void
-line(struct loop *l, const char *s, size_t len, bool too_long)
+/* One of stdin's lines, cut at the cap (a blank one skipped, as
+ * serve_lines() does).  Always 0: a failed write ends the loop once the
+ * bytes read are taken in. */
+static int
+line(void *arg, const char *s, size_t len, bool too_long)
 {
+	struct loop *l = arg;
 	json_t *msg, *r, *e;
 	struct batch *b;
 	size_t i;
 
 	if (too_long) {
 		emit(l, mcp_cut(l->m, s, len));
-		return;
+		return 0;
 	}
 	if (serve_is_blank(s, len))
-		return;
+		return 0;
 	if ((msg = mcp_parse(s, len, &r)) == NULL) {
 		emit(l, r);
-		return;
+		return 0;
 	}
 	if (json_is_object(msg))
 		route(l, msg, NULL);
@@ -628,35 +631,7 @@ line(struct loop *l, const char *s, size_t len, bool too_long)
 		batch_finish(l, b);
 	}
 	json_decref(msg);
-}
-
-/* Bytes from stdin, cut into lines of at most the cap kept, as serve.h's
- * serve_lines reads them (a blank line skipped). */
-static void
-feed(struct loop *l, const char *s, size_t n)
-{
-	size_t max = mcp_max(l->m);
-
-	while (n > 0) {
-		const char *nl = memchr(s, '\n', n);
-		size_t k = nl ? (size_t)(nl - s) : n, keep = k;
-
-		if (l->line.len + keep > max) {
-			keep = max - l->line.len;
-			l->too_long = true;
-		}
-		sbuf_add(&l->line, s, keep);
-		l->any = true;
-		if (nl != NULL) {
-			line(l, l->line.data ? l->line.data : "", l->line.len,
-			    l->too_long);
-			sbuf_truncate(&l->line, 0);
-			l->too_long = l->any = false;
-			k++;
-		}
-		s += k;
-		n -= k;
-	}
+	return 0;
 }
 
 /* Path p's worker wrote: the reply to the call in flight, once whole. */
@@ -759,7 +734,7 @@ shut_down(struct loop *l, int ms)
 			;
 		l->zygote = -1;
 	}
-	sbuf_free(&l->line);
+	linesplit_free(&l->lines);
 }
 
 int
@@ -774,6 +749,7 @@ mcp_calls(struct mcp *m, struct session *s, int in, FILE *out,
 	int p, zygote_path = -1;
 
 	l.main_pid = getpid();
+	linesplit_init(&l.lines, mcp_max(m));
 	for (p = 0; p < PATH__COUNT; p++) {
 		l.w[p].pid = -1;
 		l.w[p].fd = -1;
@@ -848,13 +824,13 @@ mcp_calls(struct mcp *m, struct session *s, int in, FILE *out,
 				break;
 			}
 			if (k > 0) {
-				feed(&l, buf, (size_t)k);
+				(void)linesplit_feed(&l.lines, buf, (size_t)k,
+				    line, &l);
 				continue;
 			}
 			eof = true;
-			if (l.any)	/* a last line without its newline */
-				line(&l, l.line.data ? l.line.data : "",
-				    l.line.len, l.too_long);
+			/* a last line without its newline */
+			(void)linesplit_end(&l.lines, line, &l);
 		}
 	}
 	shut_down(&l, l.failed ? 0 : REAP_MS);

@@ -2,7 +2,7 @@
  * serve.c -- the JSON Lines loop: a request line in, a reply line out.
  *
  * Each line is read with a byte cap (a longer line is skipped to its end,
- * never held whole), parsed by jansson, checked key by key, and run on the
+ * never held whole: base/linesplit.h), parsed by jansson, checked key by key, and run on the
  * one session the loop was given.  Whatever is wrong with a request becomes
  * an error reply and the loop goes on; only EOF or a failed read or write
  * ends it.  Replies are built as jansson values (records through
@@ -20,8 +20,8 @@
 
 #include "agent.h"
 #include "base/arena.h"
+#include "base/linesplit.h"
 #include "record/record.h"
-#include "base/sbuf.h"
 #include "serve.h"
 #include "session/session.h"
 #include "base/xalloc.h"
@@ -209,30 +209,6 @@ handle(struct session *s, const struct serve_opts *o, const char *line,
 	return reply;
 }
 
-/* One line of at most max bytes into line, without its newline (see
- * serve_lines); 1 for a line, 0 at EOF, -1 when reading failed. */
-static int
-read_line(FILE *in, size_t max, struct sbuf *line, bool *too_long)
-{
-	int c;
-	bool any = false;
-
-	sbuf_truncate(line, 0);
-	*too_long = false;
-	while ((c = getc(in)) != EOF) {
-		any = true;
-		if (c == '\n')
-			return 1;
-		if (line->len < max)
-			sbuf_addc(line, (char)c);
-		else
-			*too_long = true;
-	}
-	if (ferror(in))
-		return -1;
-	return any ? 1 : 0;
-}
-
 bool
 serve_is_blank(const char *s, size_t len)
 {
@@ -258,31 +234,58 @@ write_reply(FILE *out, json_t *reply)
 	return 0;
 }
 
+/* What serve_lines hands each line to. */
+struct lines {
+	FILE		*out;
+	serve_answer_fn	*answer;
+	void		*arg;
+};
+
+/* A line: answered unless blank; -1 when the reply could not be
+ * written. */
+static int
+serve_line(void *arg, const char *line, size_t len, bool too_long)
+{
+	struct lines *ln = arg;
+	json_t *reply;
+
+	if (!too_long && serve_is_blank(line, len))
+		return 0;
+	reply = ln->answer(ln->arg, line, len, too_long);
+	if (reply == NULL)
+		return 0;
+	return write_reply(ln->out, reply);
+}
+
 int
 serve_lines(FILE *in, FILE *out, size_t max, serve_answer_fn *answer,
     void *arg)
 {
-	struct sbuf line = SBUF_INIT;
-	bool too_long;
-	int r, status = 0;
+	struct lines ln = { out, answer, arg };
+	struct linesplit ls;
+	char buf[4096];
+	int c = 0, rc = 0;
 
-	while ((r = read_line(in, max, &line, &too_long)) > 0) {
-		json_t *reply;
+	linesplit_init(&ls, max);
+	/* (bytes up to a newline at most: a request is answered as soon as
+	 * its line is whole, never after the next one's bytes arrive) */
+	while (rc == 0 && c != EOF) {
+		size_t k = 0;
 
-		if (!too_long && serve_is_blank(line.data, line.len))
-			continue;
-		reply = answer(arg, line.data, line.len, too_long);
-		if (reply == NULL)
-			continue;
-		if (write_reply(out, reply) == -1) {
-			status = 1;
-			break;
+		while (k < sizeof buf && (c = getc(in)) != EOF) {
+			buf[k++] = (char)c;
+			if (c == '\n')
+				break;
 		}
+		rc = linesplit_feed(&ls, buf, k, serve_line, &ln);
 	}
-	if (r < 0)
-		status = 1;
-	sbuf_free(&line);
-	return status;
+	/* a failed read ends the loop, its partial line unanswered */
+	if (rc == 0 && ferror(in))
+		rc = -1;
+	if (rc == 0)
+		rc = linesplit_end(&ls, serve_line, &ln);
+	linesplit_free(&ls);
+	return rc == 0 ? 0 : 1;
 }
 
 /* What serve_loop answers with: its session, options and cap. */
