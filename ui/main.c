@@ -323,52 +323,64 @@ print_text(const struct options *o, const char *kind, const char *text)
 		printf("%s\n", text);
 }
 
+/* What an agent task's turns print with (agent_loop_run). */
+struct task_print {
+	const struct options	*o;
+	int			 status;
+};
+
+/* A turn's proposal, as a line before its lines run. */
+static void
+task_proposed(void *arg, const struct agent_proposal *p)
+{
+	struct task_print *tp = arg;
+	struct sbuf b = SBUF_INIT;
+
+	agent_proposal_show(p, tp->o->json, &b);
+	printf("%s\n", sbuf_cstr(&b));
+	sbuf_free(&b);
+}
+
+/* A proposed line has run: logged and printed as typed input's. */
+static void
+task_ran(void *arg, const char *line, const struct record *r, size_t n)
+{
+	struct task_print *tp = arg;
+
+	if (tp->o->log != NULL)
+		export_add(tp->o->log, NULL, NULL, NULL, line, strlen(line), r,
+		    n);
+	if (!print_records(tp->o, r, n))
+		tp->status = 1;
+}
+
 /* An agent task: each turn, show the proposal, then run each line as
  * typed input; the turns' records go back to the agent (agent_loop). */
 static int
 run_agent_task(struct session *s, const struct options *o, const char *task,
     size_t len)
 {
+	struct task_print tp = { o, 0 };
+	struct agent_turn_ops ops = { task_proposed, task_ran, NULL, &tp };
 	struct agent_loop l;
-	struct agent_proposal prop;
+	struct agent_run run;
 	struct sbuf b = SBUF_INIT;
-	char *err;
-	size_t i;
-	int status = 0;
 
 	agent_loop_init(&l, &o->agent, s, task, len);
-	while (agent_loop_next(&l, &prop, &err)) {
-		agent_proposal_show(&prop, o->json, &b);
-		printf("%s\n", sbuf_cstr(&b));
-		sbuf_truncate(&b, 0);
-		for (i = 0; i < prop.nlines; i++) {
-			struct arena *a = arena_new();
-			struct record *r;
-			size_t n = agent_run_line(s, prop.lines[i], 0, a, &r);
-			agent_loop_records(&l, r, n);
-			if (o->log != NULL)
-				export_add(o->log, NULL, NULL, NULL,
-				    prop.lines[i], strlen(prop.lines[i]), r,
-				    n);
-			if (!print_records(o, r, n))
-				status = 1;
-			arena_free(a);
-		}
-		agent_proposal_free(&prop);
-	}
-	if (err != NULL) {
+	agent_loop_run(&l, &ops, &run);
+	if (run.err != NULL) {
 		if (l.turns > 1)	/* after the turns that ran */
 			fflush(stdout);
-		fprintf(stderr, "sandboxrepl: agent: %s\n", err);
-		free(err);
-		status = 1;
+		fprintf(stderr, "sandboxrepl: agent: %s\n", run.err);
+		free(run.err);
+		tp.status = 1;
 	}
 	agent_loop_show_end(&l, o->json, &b);
 	if (b.len > 0)
 		printf("%s\n", sbuf_cstr(&b));
 	sbuf_free(&b);
 	agent_loop_free(&l);
-	return status;
+	return tp.status;
 }
 
 /* sp: the input parsed already (batch mode), run or dropped here; or

@@ -107,16 +107,54 @@ agent_interrupted(void *arg)
 	return world_interrupt_pending();
 }
 
+/* A turn's proposal, a note in every path's transcript per line. */
+static void
+task_proposed(void *arg, const struct agent_proposal *p)
+{
+	struct ui *u = arg;
+	size_t i;
+
+	for (i = 0; i < p->nlines; i++) {
+		char *note = p->turns > 1 ? xasprintf("agent proposes (turn %u "
+		    "of %u): %s", p->turn, p->turns, p->lines[i]) :
+		    xasprintf("agent proposes: %s", p->lines[i]);
+		model_note(&u->m, 0, note);
+		free(note);
+	}
+}
+
+/* A proposed line has run: taken in like typed input's records. */
+static void
+task_ran(void *arg, const char *line, const struct record *r, size_t n)
+{
+	struct ui *u = arg;
+
+	model_apply(&u->m, line, strlen(line), r, n);
+	lesson_typed(line, strlen(line), r, n);
+}
+
+/* Another turn is to be asked: say so while the agent thinks. */
+static void
+task_between(void *arg, const struct agent_loop *l)
+{
+	struct ui *u = arg;
+
+	message_set(u, "asking the agent (turn %u of %u)...", l->turn + 1,
+	    l->turns);
+	focus_scroll_reset(u);
+	ui_redraw(u);
+}
+
 static void
 submit_task(struct ui *u, const char *task, size_t tasklen)
 {
 	struct agent_opts o = *u->agent;
+	struct agent_turn_ops ops = { task_proposed, task_ran, task_between,
+	    u };
 	struct agent_loop l;
-	struct agent_proposal prop;
+	struct agent_run run;
 	struct sbuf end = SBUF_INIT;
-	char *t = xstrndup(task, tasklen), *err = NULL;
-	size_t i, proposed = 0;
-	bool stopped = false;
+	char *t = xstrndup(task, tasklen), *err;
 
 	o.is_cancelled = agent_interrupted;
 	agent_loop_init(&l, &o, u->s, task, tasklen);
@@ -124,49 +162,16 @@ submit_task(struct ui *u, const char *task, size_t tasklen)
 	ui_redraw(u);
 	world_interrupt_clear();	/* (an earlier input's Ctrl-C) */
 	ui_running(true);
-	while (!stopped && agent_loop_next(&l, &prop, &err)) {
-		for (i = 0; i < prop.nlines; i++) {
-			char *note = prop.turns > 1 ? xasprintf("agent proposes"
-			    " (turn %u of %u): %s", prop.turn, prop.turns,
-			    prop.lines[i]) : xasprintf("agent proposes: %s",
-			    prop.lines[i]);
-			model_note(&u->m, 0, note);
-			free(note);
-		}
-		for (i = 0; i < prop.nlines; i++) {
-			struct arena *a = arena_new();
-			struct record *r;
-			size_t n = agent_run_line(u->s, prop.lines[i], 0, a,
-			    &r);
-			agent_loop_records(&l, r, n);
-			model_apply(&u->m, prop.lines[i],
-			    strlen(prop.lines[i]), r, n);
-			lesson_typed(prop.lines[i], strlen(prop.lines[i]), r,
-			    n);
-			arena_free(a);
-			/* (the next line's run would clear it) */
-			if (world_interrupt_pending()) {
-				stopped = true;
-				break;
-			}
-		}
-		proposed += prop.nlines;
-		agent_proposal_free(&prop);
-		if (!stopped && l.turn < l.turns) {
-			message_set(u, "asking the agent (turn %u of %u)...",
-			    l.turn + 1, l.turns);
-			focus_scroll_reset(u);
-			ui_redraw(u);
-		}
-	}
+	agent_loop_run(&l, &ops, &run);
 	ui_running(false);
+	err = run.err;
 	if (err != NULL && world_interrupt_pending()) {
 		free(err);
 		err = xasprintf("interrupted (Ctrl-C) while it answered turn "
 		    "%u: killed", l.turn);
-	} else if (stopped)
+	} else if (run.stopped)
 		err = xasprintf("interrupted (Ctrl-C) in turn %u; %zu line%s "
-		    "run", l.turn, proposed, proposed == 1 ? "" : "s");
+		    "run", l.turn, run.proposed, run.proposed == 1 ? "" : "s");
 	else
 		agent_loop_show_end(&l, false, &end);
 	if (err != NULL) {
@@ -174,10 +179,10 @@ submit_task(struct ui *u, const char *task, size_t tasklen)
 		free(err);
 	} else if (end.len > 0)
 		message_set(u, "%s; %zu line%s for: %s", sbuf_cstr(&end),
-		    proposed, proposed == 1 ? "" : "s", t);
+		    run.proposed, run.proposed == 1 ? "" : "s", t);
 	else
 		message_set(u, "the agent proposed %zu line%s for: %s",
-		    proposed, proposed == 1 ? "" : "s", t);
+		    run.proposed, run.proposed == 1 ? "" : "s", t);
 	sbuf_free(&end);
 	agent_loop_free(&l);
 	free(t);

@@ -1184,6 +1184,41 @@ agent_loop_free(struct agent_loop *l)
 	memset(l, 0, sizeof *l);
 }
 
+void
+agent_loop_run(struct agent_loop *l, const struct agent_turn_ops *ops,
+    struct agent_run *out)
+{
+	const struct agent_opts *o = l->o;
+	struct agent_proposal prop;
+	size_t i;
+
+	memset(out, 0, sizeof *out);
+	while (!out->stopped && agent_loop_next(l, &prop, &out->err)) {
+		ops->proposed(ops->arg, &prop);
+		for (i = 0; i < prop.nlines; i++) {
+			struct arena *a = arena_new();
+			struct record *r;
+			size_t n = agent_run_line(l->s, prop.lines[i], 0, a,
+			    &r);
+
+			agent_loop_records(l, r, n);
+			ops->ran(ops->arg, prop.lines[i], r, n);
+			arena_free(a);
+			/* (the next line's run would clear a Ctrl-C) */
+			if (o->is_cancelled != NULL &&
+			    o->is_cancelled(o->cancel_arg)) {
+				out->stopped = true;
+				break;
+			}
+		}
+		out->proposed += prop.nlines;
+		agent_proposal_free(&prop);
+		if (!out->stopped && l->turn < l->turns &&
+		    ops->between != NULL)
+			ops->between(ops->arg, l);
+	}
+}
+
 size_t
 agent_run_line(struct session *s, const char *line, unsigned mask,
     struct arena *a, struct record **out)

@@ -164,6 +164,8 @@ void agent_proposal_show(const struct agent_proposal *p, bool json,
  *	err ? report err : show agent_loop_show_end();
  *	agent_loop_free(&l);
  *
+ * (agent_loop_run() is that middle part, with callbacks for showing.)
+ *
  * The session is only read by the loop itself (the caller runs the
  * lines); the loop borrows o and s until agent_loop_free().
  */
@@ -215,5 +217,34 @@ void agent_loop_show_end(const struct agent_loop *l, bool json,
     struct sbuf *out);
 
 void agent_loop_free(struct agent_loop *l);
+
+/*
+ * The loop's turns as every front end runs them (-e and --batch, the
+ * curses UI): each turn's proposal goes to ops->proposed before any of
+ * its lines runs; then each line runs on the session's paths
+ * (agent_run_line), its records go to the loop for the next turn and to
+ * ops->ran (they live until it returns); before the next turn is asked,
+ * ops->between (NULL: nothing).  When the loop's opts say is_cancelled
+ * after a line (a UI's Ctrl-C), no further line or turn runs.  Then
+ * *out says what happened; the caller shows agent_loop_show_end() or
+ * the error and calls agent_loop_free().
+ */
+struct agent_turn_ops {
+	void	(*proposed)(void *arg, const struct agent_proposal *p);
+	void	(*ran)(void *arg, const char *line, const struct record *r,
+		    size_t n);
+	void	(*between)(void *arg, const struct agent_loop *l);
+	void	*arg;
+};
+
+struct agent_run {
+	size_t	 proposed;	/* the lines every turn proposed */
+	bool	 stopped;	/* cancelled after a line */
+	char	*err;		/* heap: why a turn failed (agent_loop_next),
+				 * or NULL */
+};
+
+void agent_loop_run(struct agent_loop *l, const struct agent_turn_ops *ops,
+    struct agent_run *out);
 
 #endif
