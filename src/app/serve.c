@@ -2,12 +2,13 @@
  * serve.c -- the JSON Lines loop: a request line in, a reply line out.
  *
  * Each line is read with a byte cap (a longer line is skipped to its end,
- * never held whole: base/linesplit.h), parsed by jansson, checked key by key, and run on the
- * one session the loop was given.  Whatever is wrong with a request becomes
- * an error reply and the loop goes on; only EOF or a failed read or write
- * ends it.  Replies are built as jansson values (records through
- * record_to_json()) and written one per line, flushed, so a framework on
- * the other end of a pipe gets each answer as soon as it exists.
+ * never held whole: base/linesplit.h), parsed by jansson, checked key by
+ * key, and run on the one session the loop was given.  Whatever is wrong
+ * with a request becomes an error reply and the loop goes on; only EOF or
+ * a failed read or write ends it.  Replies are built as jansson values
+ * (records through record_to_json()) and written one per line, flushed,
+ * so a framework on the other end of a pipe gets each answer as soon as
+ * it exists.
  */
 #include "config.h"
 
