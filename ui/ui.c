@@ -32,13 +32,16 @@
 #define MAX_PENDING (1u << 20)
 
 /* A terminating signal: leave the loop, restore the terminal, then die
- * of the same signal. */
+ * of the same signal.  An input or an agent's task that runs is
+ * interrupted as by Ctrl-C, so that the loop is left now and not when
+ * the input's timeout or every turn of the task has passed. */
 static volatile sig_atomic_t stop_signal;
 
 static void
 on_signal(int sig)
 {
 	stop_signal = sig;
+	session_interrupt();
 }
 
 static bool
@@ -121,6 +124,7 @@ task_proposed(void *arg, const struct agent_proposal *p)
 		model_note(&u->m, 0, note);
 		free(note);
 	}
+	ui_redraw(u);	/* (before its lines run, which may take long) */
 }
 
 /* A proposed line has run: taken in like typed input's records. */
