@@ -354,6 +354,10 @@ int jail_seccomp_compile_table(struct jail_bpf *out, uint32_t action,
  * -1 with errno), exported into out.  0, or -1 with errno. */
 int jail_seccomp_compile_rules(struct jail_bpf *out,
     int (*rules)(void *ctx, void *arg), void *arg);
+/* The same over another default action def (world/fakenet_sink.c's
+ * allowlist).  0, or -1 with errno. */
+int jail_seccomp_compile_over(struct jail_bpf *out, uint32_t def,
+    int (*rules)(void *ctx, void *arg), void *arg);
 /* Load prog (no_new_privs must be set).  0, or -1 with errno. */
 int jail_seccomp_load(const struct jail_bpf *prog);
 /*

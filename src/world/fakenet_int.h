@@ -208,6 +208,9 @@ int	fnet_caps_keep(uint32_t mask);
 void	fnet_dnsmasq_child(const char *path, int image, const char *answer,
 	    const char *failed) __attribute__((noreturn));
 
+/* fakenet_sink.c */
+int	fnet_sink_prepare(void);
+
 /* fakenet_dns.c */
 extern const struct raw_kind fnet_raw_kinds[NRAW];
 int	fnet_raw_socket(const struct raw_kind *k);

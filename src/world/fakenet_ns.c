@@ -393,6 +393,11 @@ fakenet_prepare(char *why, size_t n)
 		    strerror(errno));
 		return -1;
 	}
+	if (fnet_sink_prepare() == -1) {
+		snprintf(why, n, "fakenet: the sink's seccomp filter: %s",
+		    strerror(errno));
+		return -1;
+	}
 	return 0;
 }
 
