@@ -62,7 +62,6 @@
 #include <sched.h>
 #include <seccomp.h>
 #include <signal.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,33 +159,6 @@ replica_ids_poolable(void)
  */
 #define REUSE_LEFT_BYTES	(8ull << 20)
 
-/* What uid's emptied cgroup holds charged (v1's memory.usage_in_bytes),
- * or UINT64_MAX when it cannot say (then it is cleaned). */
-static uint64_t
-left_charged(unsigned uid)
-{
-	char path[PATH_MAX + 64], buf[32], *end;
-	unsigned long long v;
-	ssize_t r;
-	int fd;
-
-	snprintf(path, sizeof path, "%s/jail-%u/memory.usage_in_bytes",
-	    cgroup_dir, uid);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return UINT64_MAX;
-	r = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (r <= 0)
-		return UINT64_MAX;
-	buf[r] = '\0';
-	errno = 0;
-	v = strtoull(buf, &end, 10);
-	if (errno != 0 || end == buf || (*end != '\n' && *end != '\0'))
-		return UINT64_MAX;
-	return (uint64_t)v;
-}
-
 /*
  * Every process of a world is in its memory cgroup, jail-<uid> (the
  * warden enters it before it forks anything, step_memcg, and nothing in
@@ -216,7 +188,7 @@ replica_id_reusable(unsigned uid)
 	/* cleaned, when its last world left much charged (cgroup v1 keeps
 	 * the page cache and kernel memory of an emptied cgroup), so the
 	 * next world has its whole budget; v2 has no such files */
-	if (left_charged(uid) <= REUSE_LEFT_BYTES)
+	if (jail_cgroup_charged(cgroup_dir, uid) <= REUSE_LEFT_BYTES)
 		return true;
 	snprintf(path, sizeof path, "%s/jail-%u/memory.force_empty",
 	    cgroup_dir, uid);
