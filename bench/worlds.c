@@ -276,8 +276,8 @@ bwrap_once(const char *bwrap)
 /* A fresh world per input, reps times, pace_ms apart (0: back to back):
  * the request, the set-up, the input and the destroy; and in boot (when
  * not NULL) the build alone, start to ready.  As --fresh-world replaces
- * a world after its input (session_renew_world): the next one made, then
- * the last one freed, within the input's time. */
+ * a world after its input (session_renew_world: world_renew): the next
+ * one made, then the last one freed, within the input's time. */
 static void
 fresh_worlds(struct mfs *fs, enum world_kind kind, int reps, int pace_ms,
     struct samples *out, struct samples *boot)
@@ -304,8 +304,7 @@ fresh_worlds(struct mfs *fs, enum world_kind kind, int reps, int pace_ms,
 		} else if (boot != NULL)
 			samples_add(boot, bench_now() - t);
 		ok = ok && essay_once(w);
-		next = world_new_kind(WORLD_ENGINE_CPYTHON, kind, 0, 0);
-		world_free(w);
+		next = world_renew(w, 0, 0);
 		if (ok)
 			samples_add(out, bench_now() - t);
 	}

@@ -259,6 +259,20 @@ struct jail_child_spec {
 					 * default (before they are unblocked) */
 #define JAIL_FORK_MAX_FDS	8	/* in fds */
 pid_t jail_fork(const struct jail_child_spec *spec, const char **failed);
+/*
+ * The same for a child that only execs (jail_fork.c): it shares the
+ * caller's memory until its exec or _exit (clone's CLONE_VM and
+ * CLONE_VFORK, as posix_spawn does), so the caller's page tables are
+ * neither copied nor torn down again; the caller waits meanwhile.  The
+ * spec must ask for JAIL_FORK_SIGDFL (no handler of the caller's may run
+ * in the child); every signal stays blocked in the child until its
+ * dispositions are the defaults.  After the spec's steps the child runs
+ * fn(arg, failed) (failed: NULL, or the step that failed, errno set),
+ * which must exec or _exit, and write nothing but its own stack.  The
+ * child's pid, or -1 with errno.
+ */
+pid_t jail_spawn(const struct jail_child_spec *spec,
+    void (*fn)(void *arg, const char *failed), void *arg);
 
 /* Which set-up's word for a step: the jail's or a world's. */
 enum jail_setup {

@@ -481,6 +481,23 @@ jail_cgroup_cpu_enter(unsigned id, char *detail, size_t n)
 	return 0;
 }
 
+uint64_t
+jail_cgroup_charged(const char *dir, unsigned id)
+{
+	char path[PATH_MAX + 64], buf[32], *end;
+	unsigned long long v;
+
+	snprintf(path, sizeof path, "%s/jail-%u/memory.usage_in_bytes", dir,
+	    id);
+	if (read_small(path, buf, sizeof buf) == -1)
+		return UINT64_MAX;
+	errno = 0;
+	v = strtoull(buf, &end, 10);
+	if (errno != 0 || end == buf || (*end != '\n' && *end != '\0'))
+		return UINT64_MAX;
+	return (uint64_t)v;
+}
+
 void
 jail_cgroup_remove(const char *dir, unsigned id)
 {

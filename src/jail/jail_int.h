@@ -316,6 +316,10 @@ int jail_cgroup_prepare(char *dir, size_t dirlen, char *why, size_t n);
 int jail_cgroup_enter(const char *dir, unsigned id, uint64_t bytes,
     char *detail, size_t n);
 void jail_cgroup_remove(const char *dir, unsigned id);
+/* What cgroup v1's jail-<id> under dir holds charged
+ * (memory.usage_in_bytes), bytes; UINT64_MAX when it cannot say (no
+ * such file: cgroup v2, or no cgroup). */
+uint64_t jail_cgroup_charged(const char *dir, unsigned id);
 /*
  * The CPU bound that comes with it (see jail_cgroup.c): one core's worth
  * per jail or world, JAIL_CPU_QUOTA_US of every JAIL_CPU_PERIOD_US.
@@ -353,6 +357,10 @@ int jail_seccomp_compile_table(struct jail_bpf *out, uint32_t action,
  * tree, with what rules(ctx, arg) adds to the libseccomp context (0, or
  * -1 with errno), exported into out.  0, or -1 with errno. */
 int jail_seccomp_compile_rules(struct jail_bpf *out,
+    int (*rules)(void *ctx, void *arg), void *arg);
+/* The same over another default action def (world/fakenet_sink.c's
+ * allowlist).  0, or -1 with errno. */
+int jail_seccomp_compile_over(struct jail_bpf *out, uint32_t def,
     int (*rules)(void *ctx, void *arg), void *arg);
 /* Load prog (no_new_privs must be set).  0, or -1 with errno. */
 int jail_seccomp_load(const struct jail_bpf *prog);

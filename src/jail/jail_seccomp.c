@@ -242,14 +242,14 @@ fail:
 /* A filter over a default of ALLOW, optimised as a tree; NULL with
  * errno. */
 static scmp_filter_ctx
-new_filter(struct jail_bpf *out)
+new_filter_over(struct jail_bpf *out, uint32_t def)
 {
 	scmp_filter_ctx ctx;
 	int rc;
 
 	out->insns = NULL;
 	out->len = 0;
-	ctx = seccomp_init(SCMP_ACT_ALLOW);
+	ctx = seccomp_init(def);
 	if (ctx == NULL) {
 		errno = ENOMEM;
 		return NULL;
@@ -261,6 +261,12 @@ new_filter(struct jail_bpf *out)
 		return NULL;
 	}
 	return ctx;
+}
+
+static scmp_filter_ctx
+new_filter(struct jail_bpf *out)
+{
+	return new_filter_over(out, SCMP_ACT_ALLOW);
 }
 
 /* Export ctx's program into out when rc is 0; release ctx either way. */
@@ -322,6 +328,17 @@ jail_seccomp_compile_rules(struct jail_bpf *out,
     int (*rules)(void *ctx, void *arg), void *arg)
 {
 	scmp_filter_ctx ctx = new_filter(out);
+
+	if (ctx == NULL)
+		return -1;
+	return finish_filter(ctx, rules(ctx, arg), out);
+}
+
+int
+jail_seccomp_compile_over(struct jail_bpf *out, uint32_t def,
+    int (*rules)(void *ctx, void *arg), void *arg)
+{
+	scmp_filter_ctx ctx = new_filter_over(out, def);
 
 	if (ctx == NULL)
 		return -1;

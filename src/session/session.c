@@ -225,9 +225,7 @@ session_renew_world(struct session *s, struct pathstate *ps)
 	struct world *w = ps->world;
 	if (w == NULL || !w->built)
 		return;
-	ps->world = world_new_kind(w->ops->engine, w->kind, s->world_wall_ms,
-	    s->world_fail_at);
-	world_free(w);
+	ps->world = world_renew(w, s->world_wall_ms, s->world_fail_at);
 }
 
 static void

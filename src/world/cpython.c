@@ -320,26 +320,22 @@ start(struct cpy *c, char **err)
 
 /*
  * Seeded ahead.  With --fresh-world the session replaces a world after
- * every input: it makes the next one, then frees the last
- * (session_renew_world), and builds the next at the next input with the
- * session's tree, which the last world's reply has just become
- * (cpy_read_back), its environment and its set-up.  So when a built
- * world of the zygote's is freed and a world of its kind was made after
- * that build and is not built yet, the next is spawned and sent that
- * seed at once, while the user reads the answer (the last is killed
- * just after, its processes' ends out of the way of the next one's
- * request): its set-up runs off the critical path.  Its build then
- * takes the answer, if the seed it is given is the same, byte for byte
- * (files, their modes, environment, set-up); any other seed (a file the
- * session seeded meanwhile, a tree the reply's caps cut) kills it and
- * builds as before.  The world seeded ahead has run no input: its seed
- * is the session's, as the build's would be.  It lives until that build
- * or its own free (the session's end): a session with --fresh-world
- * keeps one world ready while idle, as a persistent one keeps its own.
+ * every input (world_renew: session_renew_world), and builds the next at
+ * the next input with the session's tree, which the last world's reply
+ * has just become (cpy_read_back), its environment and its set-up.  So
+ * when it renews a built world of the zygote's, the next is spawned and
+ * sent that seed at once, while the user reads the answer (the last is
+ * killed just after, by world_renew, its processes' ends out of the way
+ * of the next one's request): its set-up runs off the critical path.
+ * Its build then takes the answer, if the seed it is given is the same,
+ * byte for byte (files, their modes, environment, set-up); any other
+ * seed (a file the session seeded meanwhile, a tree the reply's caps
+ * cut) kills it and builds as before.  The world seeded ahead has run no
+ * input: its seed is the session's, as the build's would be.  It lives
+ * until that build or its own free (the session's end): a session with
+ * --fresh-world keeps one world ready while idle, as a persistent one
+ * keeps its own.
  */
-static unsigned long world_seq;		/* makes and builds, in order */
-static struct cpy *newest[WORLD_KIND__COUNT];	/* the last made, per kind */
-
 static bool
 same_seed(const struct cpy *c, const struct world_seed *seed)
 {
@@ -371,20 +367,19 @@ same_seed(const struct cpy *c, const struct world_seed *seed)
 	return true;
 }
 
-/* The freed world c's replacement, seeded ahead with c's seed as the
- * session's tree now has it (see above), if there is one. */
+/* world_renew: next, made to replace the built world w, seeded ahead
+ * with w's seed as the session's tree now has it (see above), where both
+ * are the zygote's. */
 static void
-seed_ahead(struct world *w, struct cpy *c)
+cpy_renew(struct world *w, struct world *next)
 {
-	struct cpy *n = c->kind >= 0 && c->kind < WORLD_KIND__COUNT ?
-	    newest[c->kind] : NULL;
+	struct cpy *c = w->impl, *n = next->impl;
 	char *err = NULL;
 	size_t i;
 
-	if (!w->built || c->launch != NULL || c->fail_at != 0 ||
-	    c->files == NULL || n == NULL || n == c || n->born < c->built_seq ||
-	    n->ahead || n->sock >= 0 || n->launch != NULL || n->fail_at != 0 ||
-	    n->mem != c->mem)
+	if (!w->built || next->built || c->launch != NULL || c->fail_at != 0 ||
+	    c->files == NULL || n->ahead || n->sock >= 0 || n->launch != NULL ||
+	    n->fail_at != 0 || n->kind != c->kind || n->mem != c->mem)
 		return;
 	mfs_free(n->files);
 	n->files = mfs_clone(c->files);
@@ -408,7 +403,6 @@ cpy_build(struct world *w, const struct world_seed *seed, char **err)
 	struct cpy *c = w->impl;
 	size_t i;
 
-	c->built_seq = ++world_seq;
 	if (c->ahead) {
 		/* (seeded ahead: its answer, if the seed is this one) */
 		c->ahead = false;
@@ -665,10 +659,6 @@ cpy_destroy(struct world *w)
 	size_t i;
 
 	cpy_pump_drop(c);
-	if (c->kind >= 0 && c->kind < WORLD_KIND__COUNT &&
-	    newest[c->kind] == c)
-		newest[c->kind] = NULL;
-	seed_ahead(w, c);
 	cpy_kill_world(c);
 	mfs_free(c->files);
 	for (i = 0; i < c->nenv; i++)
@@ -739,6 +729,7 @@ const struct world_ops world_cpython_ops = {
 	.settle = cpy_settle,
 	.read_back = cpy_read_back,
 	.destroy = cpy_destroy,
+	.renew = cpy_renew,
 	.names = cpy_names,
 	.literals = cpy_literals,
 	.prestart = cpy_prestart,
@@ -771,8 +762,5 @@ world_cpython_new(unsigned wall_ms, int fail_at, int kind)
 	 * gvisor.c) */
 	c->mem = world_memory();
 	c->fail_at = fail_at;
-	c->born = ++world_seq;
-	if (kind >= 0 && kind < WORLD_KIND__COUNT)
-		newest[kind] = c;
 	return c;
 }

@@ -87,10 +87,8 @@ struct cpy {
 	 * left open is sent again as a snapshot after every input. */
 	struct { uint32_t conn; uint64_t bytes; } told[64];
 	size_t		 ntold;
-	/* Its place in the order worlds were made and built (cpython.c:
-	 * a world made after the last one was built replaces it), and
-	 * whether its world was spawned and seeded ahead of its build. */
-	unsigned long	 born, built_seq;
+	/* Whether its world was spawned and seeded ahead of its build
+	 * (cpython.c: world_renew). */
 	bool		 ahead;
 	/* Frames not sent yet: while corked (cpy_cork), gathered to go in
 	 * one write. */

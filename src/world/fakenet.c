@@ -341,11 +341,28 @@ close_start(struct fakenet *fn)
 	fn->start_err = fn->start_rdy = -1;
 }
 
+/* dnsmasq's start, in a child that shares the caller's memory until the
+ * exec (fnet_spawn): what it execs, read only. */
+struct dns_exec {
+	const char	*path;
+	int		 image;		/* its descriptor in the child, or -1 */
+	const char	*answer;
+};
+
+static void
+dns_child(void *arg, const char *failed)
+{
+	const struct dns_exec *d = arg;
+
+	fnet_dnsmasq_child(d->path, d->image, d->answer, failed);
+}
+
 int
 fakenet_start(const struct fakenet_config *cfg_in, struct fakenet *out,
     char *why, size_t n)
 {
 	struct fakenet_config cfg = { 0 };
+	struct dns_exec dns;
 	int cap[2] = { -1, -1 }, ctl[2] = { -1, -1 }, err[2] = { -1, -1 };
 	int rdy[2] = { -1, -1 };
 	int devnull = -1, rc = -1, image;
@@ -409,16 +426,15 @@ fakenet_start(const struct fakenet_config *cfg_in, struct fakenet *out,
 		(void)fcntl(cap[0], F_SETPIPE_SZ, 1 << 20);
 	image = strcmp(cfg.dnsmasq, DNSMASQ_PATH) == 0 ? fnet_dnsmasq_image :
 	    -1;
-	out->dnsmasq = fnet_fork(devnull, err[1], &image, image >= 0 ? 1 : 0,
-	    &failed);
+	dns = (struct dns_exec){ cfg.dnsmasq, image >= 0 ? 3 : -1,
+	    cfg.answer };
+	out->dnsmasq = fnet_spawn(devnull, err[1], &image, image >= 0 ? 1 : 0,
+	    dns_child, &dns);
 	if (out->dnsmasq == -1) {
 		out->dnsmasq = 0;
 		snprintf(why, n, "fakenet: fork: %s", strerror(errno));
 		goto done;
 	}
-	if (out->dnsmasq == 0)
-		fnet_dnsmasq_child(cfg.dnsmasq, image >= 0 ? 3 : -1, cfg.answer,
-		    failed);
 	close(err[1]);
 	err[1] = -1;
 	out->sink = fnet_fork(devnull, devnull, (const int[]){ cap[1], ctl[0],

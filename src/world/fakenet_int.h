@@ -202,9 +202,14 @@ extern int fnet_dnsmasq_image;
 int	fnet_net_setup(int *has_ipv6, char *why, size_t n);
 pid_t	fnet_fork(int devnull, int err, const int *keep, unsigned nkeep,
 	    const char **failed);
+pid_t	fnet_spawn(int devnull, int err, const int *keep, unsigned nkeep,
+	    void (*fn)(void *arg, const char *failed), void *arg);
 int	fnet_caps_keep(uint32_t mask);
 void	fnet_dnsmasq_child(const char *path, int image, const char *answer,
 	    const char *failed) __attribute__((noreturn));
+
+/* fakenet_sink.c */
+int	fnet_sink_prepare(void);
 
 /* fakenet_dns.c */
 extern const struct raw_kind fnet_raw_kinds[NRAW];

@@ -177,30 +177,76 @@ fnet_net_setup(int *has_ipv6, char *why, size_t n)
  * / (the world's: the caller has pivoted) as working directory.  As
  * jail_fork: in the child, *failed names the step that failed (the child
  * then _exits). */
-pid_t
-fnet_fork(int devnull, int err, const int *keep, unsigned nkeep,
-    const char **failed)
+static int
+child_spec(struct jail_child_spec *spec, int *fds, int devnull, int err,
+    const int *keep, unsigned nkeep)
 {
-	int fds[JAIL_FORK_MAX_FDS] = { devnull, devnull, err };
-	struct jail_child_spec spec = { .flags = JAIL_FORK_DEATHSIG |
-	    JAIL_FORK_SIGDFL | JAIL_FORK_SIGNALS | JAIL_FORK_SESSION,
-	    .fds = fds, .nfds = 3 + nkeep };
 	unsigned i;
-	pid_t pid;
 
 	if (nkeep > JAIL_FORK_MAX_FDS - 3) {
 		errno = EINVAL;
 		return -1;
 	}
+	fds[0] = fds[1] = devnull;
+	fds[2] = err;
 	for (i = 0; i < nkeep; i++)
 		if ((fds[3 + i] = keep[i]) < 0) {
 			errno = EBADF;	/* (jail_fork: -1 is /dev/null) */
 			return -1;
 		}
+	*spec = (struct jail_child_spec){ .flags = JAIL_FORK_DEATHSIG |
+	    JAIL_FORK_SIGDFL | JAIL_FORK_SIGNALS | JAIL_FORK_SESSION,
+	    .fds = fds, .nfds = 3 + nkeep };
+	return 0;
+}
+
+pid_t
+fnet_fork(int devnull, int err, const int *keep, unsigned nkeep,
+    const char **failed)
+{
+	int fds[JAIL_FORK_MAX_FDS];
+	struct jail_child_spec spec;
+	pid_t pid;
+
+	if (child_spec(&spec, fds, devnull, err, keep, nkeep) == -1)
+		return -1;
 	pid = jail_fork(&spec, failed);
 	if (pid == 0 && *failed == NULL && chdir("/") == -1)
 		*failed = "chdir";
 	return pid;
+}
+
+/* fnet_fork's child for a program: it shares the caller's memory until
+ * its exec (jail_spawn), so the world's PID 1 is not copied for a
+ * process that replaces itself at once; the steps are fnet_fork's, and
+ * the chdir, and then fn(arg, failed), which must exec or _exit. */
+struct spawned {
+	void	(*fn)(void *, const char *);
+	void	*arg;
+};
+
+static void
+spawned_child(void *p, const char *failed)
+{
+	const struct spawned *sp = p;
+
+	if (failed == NULL && chdir("/") == -1)
+		failed = "chdir";
+	sp->fn(sp->arg, failed);
+	_exit(127);
+}
+
+pid_t
+fnet_spawn(int devnull, int err, const int *keep, unsigned nkeep,
+    void (*fn)(void *arg, const char *failed), void *arg)
+{
+	int fds[JAIL_FORK_MAX_FDS];
+	struct jail_child_spec spec;
+	struct spawned sp = { fn, arg };
+
+	if (child_spec(&spec, fds, devnull, err, keep, nkeep) == -1)
+		return -1;
+	return jail_spawn(&spec, spawned_child, &sp);
 }
 
 /* Keep only the capabilities in mask (jail_caps_keep()), then set
@@ -344,6 +390,11 @@ fakenet_prepare(char *why, size_t n)
 	if (jail_seccomp_compile_table(&dnsmasq_filter, SCMP_ACT_ERRNO(EPERM),
 	    except, dnsmasq_rules, NULL) == -1) {
 		snprintf(why, n, "fakenet: dnsmasq's seccomp filter: %s",
+		    strerror(errno));
+		return -1;
+	}
+	if (fnet_sink_prepare() == -1) {
+		snprintf(why, n, "fakenet: the sink's seccomp filter: %s",
 		    strerror(errno));
 		return -1;
 	}

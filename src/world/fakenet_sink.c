@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/seccomp.h>
 #include <linux/sock_diag.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -24,6 +25,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "jail/jail_int.h"
 #include "world/fakenet_int.h"
 
 /* An address from the kernel into family + 16 bytes (v4-mapped -> 4). */
@@ -343,13 +345,14 @@ listen_on(uint16_t port)
 	return fd;
 }
 
-/* Nothing but the loop's own calls; write() only to the capture pipe
- * (and the ready pipe, whose reader has gone by then),
- * send() only on accepted connections (their descriptors are above every
- * set-up one: nothing set up is ever closed), without an address, so
- * never on a raw socket; no mapping made executable. */
+/* What the sink's filter depends on: its capture and ready pipes and
+ * its last set-up descriptor. */
+struct sink_fds {
+	int	cap, rdy, last_fd;
+};
+
 static int
-sink_seccomp(const struct sink *s)
+sink_rules(void *vctx, void *arg)
 {
 	static const int plain[] = {
 		SCMP_SYS(read), SCMP_SYS(recvfrom), SCMP_SYS(recvmsg),
@@ -366,25 +369,23 @@ sink_seccomp(const struct sink *s)
 		SCMP_SYS(nanosleep), SCMP_SYS(clock_nanosleep),
 		SCMP_SYS(getrandom),
 	};
-	scmp_filter_ctx ctx;
+	scmp_filter_ctx ctx = vctx;
+	const struct sink_fds *f = arg;
 	size_t i;
 	int rc = 0;
 
-	ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
-	if (!ctx)
-		return -ENOMEM;
 	for (i = 0; i < sizeof plain / sizeof plain[0] && rc == 0; i++)
 		if (plain[i] >= 0)
 			rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, plain[i], 0);
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(write), 1,
-		    SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)s->cap));
+		    SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)f->cap));
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(write), 1,
-		    SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)s->rdy));
+		    SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)f->rdy));
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(sendto), 2,
-		    SCMP_A0(SCMP_CMP_GT, (scmp_datum_t)s->last_fd),
+		    SCMP_A0(SCMP_CMP_GT, (scmp_datum_t)f->last_fd),
 		    SCMP_A4(SCMP_CMP_EQ, 0));
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 1,
@@ -392,10 +393,80 @@ sink_seccomp(const struct sink *s)
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mprotect), 1,
 		    SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
-	if (rc == 0)
-		rc = seccomp_load(ctx);
-	seccomp_release(ctx);
-	return rc;
+	if (rc < 0) {
+		errno = -rc;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The sink's filter compiled ahead, once, in the zygote (fakenet_prepare),
+ * for each last set-up descriptor a sink can have -- where fnet_fork puts
+ * the pipes, then a listener a port, then the raw sockets (the IPv6 ones
+ * where the kernel has IPv6) -- instead of by libseccomp in every sink:
+ * its rules' allocations were a twentieth of a fresh world's page
+ * faults.  A sink whose descriptors are not among them compiles its own,
+ * the same rules.
+ */
+#define SINK_CAP	3	/* fnet_fork's: keep[0], keep[2] */
+#define SINK_RDY	5
+#define SINK_MIN_RAW	2	/* the IPv4 ones */
+static struct {
+	struct sink_fds	 fds;
+	struct jail_bpf	 bpf;
+} sink_filter[NRAW - SINK_MIN_RAW + 1];
+
+int
+fnet_sink_prepare(void)
+{
+	size_t k;
+
+	for (k = 0; k < sizeof sink_filter / sizeof sink_filter[0]; k++) {
+		struct sink_fds f = { SINK_CAP, SINK_RDY, SINK_RDY +
+		    (int)fakenet_nports + SINK_MIN_RAW + (int)k };
+
+		if (sink_filter[k].bpf.insns != NULL)
+			continue;
+		if (jail_seccomp_compile_over(&sink_filter[k].bpf,
+		    SCMP_ACT_KILL_PROCESS, sink_rules, &f) == -1)
+			return -1;
+		sink_filter[k].fds = f;
+	}
+	return 0;
+}
+
+/* Nothing but the loop's own calls; write() only to the capture pipe
+ * (and the ready pipe, whose reader has gone by then),
+ * send() only on accepted connections (their descriptors are above every
+ * set-up one: nothing set up is ever closed), without an address, so
+ * never on a raw socket; no mapping made executable. */
+static int
+sink_seccomp(const struct sink *s)
+{
+	const struct sink_fds f = { s->cap, s->rdy, s->last_fd };
+	const struct jail_bpf *b = NULL;
+	struct jail_bpf own = { NULL, 0 };
+	struct sock_fprog prog;
+	size_t k;
+	int rc;
+
+	for (k = 0; k < sizeof sink_filter / sizeof sink_filter[0]; k++)
+		if (sink_filter[k].bpf.insns != NULL &&
+		    memcmp(&sink_filter[k].fds, &f, sizeof f) == 0)
+			b = &sink_filter[k].bpf;
+	if (b == NULL) {
+		if (jail_seccomp_compile_over(&own, SCMP_ACT_KILL_PROCESS,
+		    sink_rules, (void *)&f) == -1)
+			return -errno;
+		b = &own;
+	}
+	prog.len = b->len;
+	prog.filter = b->insns;
+	/* (no_new_privs is set: fnet_caps_keep) */
+	rc = prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+	free(own.insns);
+	return rc == -1 ? -errno : 0;
 }
 
 void __attribute__((noreturn))
@@ -405,6 +476,7 @@ fnet_sink_child(const struct fakenet_config *cfg, const struct fakenet_ca *ca,
 	/* where fnet_fork put them */
 	int cap = 3, ctl = 4, rdy = 5;
 	struct sink *s;
+	unsigned char *bufs;
 	size_t i;
 	int rc;
 
@@ -430,11 +502,17 @@ fnet_sink_child(const struct fakenet_config *cfg, const struct fakenet_ca *ca,
 	s->pktbuf = malloc(PKT_BUF);
 	if (!s->out || !s->frame || !s->pktbuf)
 		sink_fail(rdy, "sink memory", ENOMEM);
+	/* Every connection's buffer, in one mapping made now (so a
+	 * connection never lacks one) and touched only by the connections
+	 * that come: 224 mallocs from the heap wrote a chunk header into a
+	 * fresh page each, a quarter of a fresh world's page faults. */
+	bufs = mmap(NULL, MAX_CONNS * s->keep, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (bufs == MAP_FAILED)
+		sink_fail(rdy, "sink memory", ENOMEM);
 	for (i = 0; i < MAX_CONNS; i++) {
 		s->conns[i].fd = -1;
-		s->conns[i].buf = malloc(s->keep);
-		if (!s->conns[i].buf)
-			sink_fail(rdy, "sink memory", ENOMEM);
+		s->conns[i].buf = bufs + i * s->keep;
 	}
 	for (i = 0; i < fakenet_nports; i++) {
 		char what[32];

@@ -53,6 +53,7 @@
 #include <errno.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <poll.h>
 #include <seccomp.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -207,17 +208,34 @@ answer_for(int nr)
 	return nr == sock || nr == pair ? EACCES : EPERM;
 }
 
+/*
+ * Answer every notification until no process has the filter any more.
+ * A receive that finds no notification says ENOENT at once -- when the
+ * caller died meanwhile, and for as long as the world is dying (its
+ * processes gone, the supervisor not yet killed): looping on it burned
+ * 1,500 calls a world, 6% of a back-to-back burst's CPU.  So it waits in
+ * poll(), which says POLLHUP once the filter has no process left: no
+ * call can come then, and it ends.
+ */
 static void
 supervise(int listener)
 {
 	struct seccomp_notif req;
 	struct seccomp_notif_resp resp;
+	struct pollfd p = { listener, POLLIN, 0 };
 
 	(void)answer_for(0);	/* resolve the names once, now */
 	for (;;) {
 		unsigned i;
 		int err;
 
+		if (poll(&p, 1, -1) == -1) {
+			if (errno == EINTR)
+				continue;
+			_exit(0);
+		}
+		if (!(p.revents & POLLIN))
+			_exit(0);	/* POLLHUP: the world is gone */
 		memset(&req, 0, sizeof req);
 		if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &req) == -1) {
 			if (errno == EINTR || errno == ENOENT)

@@ -145,6 +145,21 @@ replica_ids_poolable(void)
 }
 
 /*
+ * What an emptied world's cgroup may keep charged for the next world:
+ * after the essay's input, 56 KiB -- kernel objects freed lazily and
+ * page cache of the host's files the world read first (its own tmpfs
+ * pages went with its mounts), shared with the host and read-only in
+ * every world; the kernel reclaims both before it refuses the next
+ * world memory.  Reclaiming them at once (memory.force_empty: it drains
+ * every CPU's page lists and retries the reclaim until nothing is left,
+ * which the kernel objects never are) cost 7% of a back-to-back burst's
+ * CPU, in the zygote, on the way to the next world's fork, and evicted
+ * from the page cache the files the next world reads again.  More than
+ * this is cleaned, as before.
+ */
+#define REUSE_LEFT_BYTES	(8ull << 20)
+
+/*
  * Every process of a world is in its memory cgroup, jail-<uid> (the
  * warden enters it before it forks anything, step_memcg, and nothing in
  * a world may move itself); so once its warden has ended, an empty
@@ -170,9 +185,11 @@ replica_id_reusable(unsigned uid)
 	close(fd);
 	if (r != 0)
 		return false;
-	/* cleaned: what its last world left charged (cgroup v1 keeps the
-	 * page cache and kernel memory of an emptied cgroup) reclaimed, so
-	 * the next world has its whole budget; v2 has no such file */
+	/* cleaned, when its last world left much charged (cgroup v1 keeps
+	 * the page cache and kernel memory of an emptied cgroup), so the
+	 * next world has its whole budget; v2 has no such files */
+	if (jail_cgroup_charged(cgroup_dir, uid) <= REUSE_LEFT_BYTES)
+		return true;
 	snprintf(path, sizeof path, "%s/jail-%u/memory.force_empty",
 	    cgroup_dir, uid);
 	return jail_write_text(path, "0", O_NOFOLLOW) == 0 || errno == ENOENT;

@@ -70,6 +70,18 @@ world_free(struct world *w)
 	free(w);
 }
 
+struct world *
+world_renew(struct world *w, unsigned wall_ms, int fail_at)
+{
+	struct world *next = world_new_kind(w->ops->engine, w->kind, wall_ms,
+	    fail_at);
+
+	if (w->built && w->ops->renew != NULL && next->ops == w->ops)
+		w->ops->renew(w, next);
+	world_free(w);
+	return next;
+}
+
 bool
 world_build(struct world *w, const struct world_seed *seed, char **err)
 {

@@ -218,6 +218,10 @@ struct world_ops {
 	/* Make fs the world's workspace as it is now. */
 	void	(*read_back)(struct world *w, struct mfs *fs);
 	void	(*destroy)(struct world *w);
+	/* world_renew (optional): w, built, is about to be freed and next,
+	 * of w's engine and kind, just made, replaces it: next may start
+	 * its set-up now with w's seed as the session now has it. */
+	void	(*renew)(struct world *w, struct world *next);
 	/* The names its code binds now, sorted (owned by the world, valid
 	 * until its next run), or NULL: the path's namespace (ns.h) has
 	 * them. */
@@ -305,6 +309,17 @@ bool world_kind_contains(enum world_kind k);
  */
 void world_worker_main(int argc, char **argv);
 void world_free(struct world *w);
+/*
+ * The world that replaces w after an input (--fresh-world: the session's
+ * renew): a new world of w's engine and kind (wall_ms, fail_at as
+ * world_new_kind's), then w freed.  When w was built, the new one is
+ * told first that it replaces w, so that it may start its set-up with
+ * w's seed -- w's files as its last reply left them, its environment,
+ * its set-up -- while the user reads the answer (cpython.c: seeded
+ * ahead); its world_build still decides (another seed starts over).
+ * The new world, not built.
+ */
+struct world *world_renew(struct world *w, unsigned wall_ms, int fail_at);
 
 bool world_build(struct world *w, const struct world_seed *seed, char **err);
 /*

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/arena.h"
 #include "fs/mockfs.h"
@@ -301,6 +302,67 @@ test_snapshot_rebuilds_the_world(void **state)
 	arena_free(a);
 }
 
+/* The repr of src's value in w, in a: "" for a statement, NULL when it
+ * did not run. */
+static const char *
+value_of(struct world *w, struct arena *a, const char *src)
+{
+	struct world_input in = { .src = src, .len = strlen(src), .a = a };
+	struct world_reply rep;
+
+	world_run(w, &in, &rep);
+	if (rep.status != WORLD_OK)
+		return NULL;
+	return rep.result != NULL ? rep.result : "";
+}
+
+/*
+ * world_renew (--fresh-world's replacement of a world after an input):
+ * the next world runs its set-up with the last one's seed at once,
+ * while the caller still does other things -- the set-up's own clock
+ * says so -- and its build with that seed takes it; a world made and
+ * freed the other way round, as a snapshot's restore does, runs its
+ * set-up at its build.  Either way the next world has run no input: a
+ * name the last one's input bound is not there.
+ */
+static void
+test_renew_seeds_ahead(void **state)
+{
+	struct mfs *fs = mfs_new();
+	struct world_seed seed = { .fs = fs,
+	    .setup = "import time\nt0 = time.monotonic()\n" };
+	struct arena *a = arena_new();
+	struct world *w = world_new(WORLD_ENGINE_CPYTHON, 0, 0), *next;
+	const char *v;
+	char *err = NULL;
+
+	(void)state;
+	assert_true(world_build(w, &seed, &err));
+	v = value_of(w, a, "mine = 1");
+	assert_non_null(v);
+	world_read_back(w, fs);
+	next = world_renew(w, 0, 0);
+	usleep(300 * 1000);
+	assert_true(world_build(next, &seed, &err));
+	v = value_of(next, a, "time.monotonic() - t0 > 0.25");
+	assert_non_null(v);
+	assert_string_equal(v, "True");		/* set up at the renew */
+	v = value_of(next, a, "'mine' in dir()");
+	assert_non_null(v);
+	assert_string_equal(v, "False");
+	/* made, then the last one freed: no renew, set up at the build */
+	w = world_new(WORLD_ENGINE_CPYTHON, 0, 0);
+	world_free(next);
+	usleep(300 * 1000);
+	assert_true(world_build(w, &seed, &err));
+	v = value_of(w, a, "time.monotonic() - t0 > 0.25");
+	assert_non_null(v);
+	assert_string_equal(v, "False");
+	world_free(w);
+	arena_free(a);
+	mfs_free(fs);
+}
+
 int
 main(void)
 {
@@ -311,6 +373,7 @@ main(void)
 		cmocka_unit_test(test_sandbox_world_only_for_wide_policies),
 		cmocka_unit_test(test_sandbox_world_follows_the_policy),
 		cmocka_unit_test(test_snapshot_rebuilds_the_world),
+		cmocka_unit_test(test_renew_seeds_ahead),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
