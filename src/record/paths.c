@@ -97,7 +97,7 @@ static const char *const microvm_headings[] = {
 	.about = "a QEMU microvm guest: a kernel of its own, KVM or "	\
 	    "emulated"
 
-static const struct boundary_row boundaries[BOUNDARY__COUNT] = {
+const struct boundary_row boundary_rows[BOUNDARY__COUNT] = {
 #define X(e, n, world) [BOUNDARY_##e] = { .id = BOUNDARY_##e, .name = n, \
 	BOUNDARY_ROW_##e },
 	BOUNDARIES(X)
@@ -128,25 +128,11 @@ static const struct boundary_row boundaries[BOUNDARY__COUNT] = {
 	ADJECTIVE("jailed"),						\
 	.title = "jail:microvm", .heading = "JAIL"
 
-static const struct path_row paths[PATH__COUNT] = {
+const struct path_row path_rows[PATH__COUNT] = {
 #define X(e, n) [PATH_##e] = { .id = PATH_##e, .name = n, PATH_ROW_##e },
 	PATHS(X)
 #undef X
 };
-
-const struct path_row *
-path_row(enum path_id p)
-{
-	return &paths[(unsigned)p < PATH__COUNT ? p : 0];
-}
-
-/* (a kind out of range is a bug; it gets the jail's kind, never none) */
-const struct boundary_row *
-boundary_row(enum boundary b)
-{
-	return &boundaries[(unsigned)b < BOUNDARY__COUNT ? b :
-	    boundary_jail_default()];
-}
 
 const char *
 record_path_name(enum path_id p)
@@ -167,8 +153,8 @@ record_path_parse(const char *name, size_t len, enum path_id *out)
 	int p;
 
 	for (p = 0; p < PATH__COUNT; p++)
-		if (named(paths[p].name, name, len) ||
-		    named(paths[p].alias, name, len)) {
+		if (named(path_rows[p].name, name, len) ||
+		    named(path_rows[p].alias, name, len)) {
 			*out = (enum path_id)p;
 			return true;
 		}
@@ -188,7 +174,7 @@ paths_default(void)
 	int p;
 
 	for (p = 0; p < PATH__COUNT; p++)
-		if (paths[p].on_by_default)
+		if (path_rows[p].on_by_default)
 			mask |= PATH_BIT(p);
 	return mask;
 }
@@ -200,7 +186,7 @@ paths_offered(void)
 	int p;
 
 	for (p = 0; p < PATH__COUNT; p++)
-		if (!paths[p].named_only)
+		if (!path_rows[p].named_only)
 			mask |= PATH_BIT(p);
 	return mask;
 }
@@ -267,8 +253,8 @@ boundary_parse(const char *name, enum boundary *out)
 	int b;
 
 	for (b = 0; b < BOUNDARY__COUNT; b++)
-		if (boundaries[b].jail_option &&
-		    strcmp(name, boundaries[b].name) == 0) {
+		if (boundary_rows[b].jail_option &&
+		    strcmp(name, boundary_rows[b].name) == 0) {
 			*out = (enum boundary)b;
 			return true;
 		}
@@ -278,7 +264,7 @@ boundary_parse(const char *name, enum boundary *out)
 const char *
 boundary_name(enum boundary b)
 {
-	return (unsigned)b < BOUNDARY__COUNT ? boundaries[b].name : "unknown";
+	return (unsigned)b < BOUNDARY__COUNT ? boundary_rows[b].name : "unknown";
 }
 
 enum boundary
@@ -287,10 +273,10 @@ boundary_jail_default(void)
 	int p;
 
 	for (p = 0; p < PATH__COUNT; p++)
-		if (paths[p].kind_by_jail)
-			return paths[p].kind;
+		if (path_rows[p].kind_by_jail)
+			return path_rows[p].kind;
 	for (p = 0; p < BOUNDARY__COUNT; p++)
-		if (boundaries[p].jail_option)
+		if (boundary_rows[p].jail_option)
 			break;
 	return (enum boundary)p;
 }
@@ -333,13 +319,13 @@ static const char *
 jail_option_name(int b, unsigned unused)
 {
 	(void)unused;
-	return boundaries[b].jail_option ? boundaries[b].name : NULL;
+	return boundary_rows[b].jail_option ? boundary_rows[b].name : NULL;
 }
 
 static const char *
 path_name_in(int p, unsigned mask)
 {
-	return mask & PATH_BIT(p) ? paths[p].name : NULL;
+	return mask & PATH_BIT(p) ? path_rows[p].name : NULL;
 }
 
 const char *
