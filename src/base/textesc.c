@@ -18,6 +18,10 @@
 #include "sbuf.h"
 #include "unicode.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* Plain printable ASCII that no context escapes. */
 static bool
 is_plain(unsigned char c, char quote)
@@ -36,7 +40,7 @@ is_plain(unsigned char c, char quote)
  * plain, so the word is all plain exactly when no top bit is set.
  */
 static size_t
-plain_run(const char *s, size_t n, char quote)
+plain_run_words(const char *s, size_t n, char quote)
 {
 	const uint64_t ones = 0x0101010101010101u, tops = ones << 7;
 	const uint64_t qs = ones * (unsigned char)quote, bs = ones * '\\';
@@ -63,6 +67,51 @@ plain_run(const char *s, size_t n, char quote)
 	while (i < n && is_plain((unsigned char)s[i], quote))
 		i++;
 	return i;
+}
+
+#ifdef __SSE2__
+/*
+ * plain_run() sixteen bytes at a time: a byte below 0x20 or from 0x80 up
+ * is below 0x20 as a signed byte; DEL, the quote and the backslash are
+ * compared.  The first byte that is not plain ends the run, as byte by
+ * byte; the last sixteen bytes are looked at once more, overlapping.
+ * (tests/base/test_textesc_fixed compares it with plain_run_words.)
+ */
+static size_t
+plain_run(const char *s, size_t n, char quote)
+{
+	const __m128i lo = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7f);
+	const __m128i q = _mm_set1_epi8(quote != 0 ? quote : 0x7f);
+	const __m128i bs = _mm_set1_epi8(quote != 0 ? '\\' : 0x7f);
+	size_t i = 0;
+
+	if (n < 16)
+		return plain_run_words(s, n, quote);
+	for (;;) {
+		__m128i v;
+		unsigned m;
+		bool last = i + 16 >= n;
+		if (last)
+			i = n - 16;
+		v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_or_si128(_mm_cmplt_epi8(v, lo), _mm_cmpeq_epi8(v, del)),
+		    _mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs))));
+		if (m != 0)
+			return i + (size_t)__builtin_ctz(m);
+		if (last)
+			return n;
+		i += 16;
+	}
+}
+#else
+#define plain_run plain_run_words
+#endif
+
+size_t
+textesc_plain_run(const char *s, size_t n, char quote)
+{
+	return plain_run(s, n, quote);
 }
 
 /* A surrogate in generalised UTF-8 (ED A0..BF 80..BF), as CPython strs
@@ -192,11 +241,12 @@ textesc_needed(const char *s, size_t len)
 }
 
 const char *
-textesc_text(struct arena *a, const char *s)
+textesc_text_n(struct arena *a, const char *s, size_t *len)
 {
 	struct sbuf b = SBUF_INIT;
 	const unsigned char *p = (const unsigned char *)s;
-	const char *r;
+	size_t n;
+	char *r;
 
 	if (s == NULL)
 		return s;
@@ -204,11 +254,26 @@ textesc_text(struct arena *a, const char *s)
 	 * to their end in one pass, without strlen's */
 	while (*p >= 0x20 && *p < 0x7f)
 		p++;
-	if (*p == '\0' || !textesc_needed((const char *)p,
-	    strlen((const char *)p)))
+	if (*p == '\0') {
+		*len = (size_t)(p - (const unsigned char *)s);
 		return s;
-	textesc_add(&b, s, strlen(s), 0);
-	r = arena_strdup(a, sbuf_cstr(&b));
+	}
+	n = strlen(s);
+	if (!textesc_needed((const char *)p, n - (size_t)(p -
+	    (const unsigned char *)s))) {
+		*len = n;
+		return s;
+	}
+	textesc_add(&b, s, n, 0);
+	*len = b.len;
+	r = arena_strndup(a, sbuf_cstr(&b), b.len);
 	sbuf_free(&b);
 	return r;
+}
+
+const char *
+textesc_text(struct arena *a, const char *s)
+{
+	size_t n;
+	return textesc_text_n(a, s, &n);
 }

@@ -96,15 +96,13 @@ join_line(struct record *r, struct arena *a, bool escape_shown)
 	size_t nl, ns, no;
 	char *p;
 
-	r->label = textesc_text(a, r->label ? r->label : "");
+	r->label = textesc_text_n(a, r->label ? r->label : "", &nl);
 	r->shown = r->shown == NULL ? "" : escape_shown ?
 	    textesc_text(a, r->shown) : r->shown;
-	r->outcome = textesc_text(a, r->outcome ? r->outcome : "");
+	r->outcome = textesc_text_n(a, r->outcome ? r->outcome : "", &no);
 	/* "LABEL: SHOWN -> OUTCOME", joined without printf (once per
 	 * record on every path: a --batch line's cost) */
-	nl = strlen(r->label);
 	ns = strlen(r->shown);
-	no = strlen(r->outcome);
 	p = arena_alloc(a, nl + ns + no + 7);
 	r->line = p;
 	memcpy(p, r->label, nl);
