@@ -186,10 +186,14 @@ arena_free(struct arena *a)
 	if (nspares < NSPARES && a->head != NULL && a->head->next == NULL &&
 	    a->head->map_size == 0 &&
 	    a->head->size == BLOCK_SIZE - sizeof(struct block)) {
-		/* keep it: empty, with its one block ready (to be zeroed
-		 * again as it is handed out) */
+		/* keep it: empty, with its one block ready.  What was
+		 * handed out is zeroed now, exactly, so the block stays
+		 * zero as far as it was: the next input's requests need no
+		 * zeroing (it was a kilobyte at a time, ahead, as they came:
+		 * two or three kilobytes for a --batch input of 1,900 bytes
+		 * used) */
+		memset(a->head->data, 0, a->head->used);
 		a->head->used = 0;
-		a->head->zeroed = 0;
 		a->used = 0;
 		a->held = block_bytes(a->head);
 		a->next_size = 2 * BLOCK_SIZE;	/* as after its first block */
