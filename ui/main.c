@@ -453,12 +453,68 @@ run_scenario(struct session *s, const struct options *o, const char *path)
 	return status;
 }
 
+/*
+ * stdin's lines for batch mode, read(2) a block at a time and cut at each
+ * newline where they lie: getline()'s 140 instructions a line were a
+ * --batch input's largest cost outside the session.  A line is what
+ * getline() gives (its newline included; the last one may lack it, and
+ * NULs are kept), in the buffer, with a byte after it to write.  read(2)
+ * returns what the pipe holds, so a line is run as soon as it has come,
+ * as before.  A read error ends the lines, as getline()'s did, and is
+ * told after them (err).
+ */
+struct lines_in {
+	char	*buf;
+	size_t	 cap, start, end;	/* buf[start, end) not yet given */
+	bool	 eof;
+	int	 err;			/* errno of a failed read, or 0 */
+};
+
+static ssize_t
+lines_next(struct lines_in *li, char **line)
+{
+	for (;;) {
+		char *nl = li->start < li->end ? memchr(li->buf + li->start,
+		    '\n', li->end - li->start) : NULL;
+		size_t n;
+		ssize_t r;
+		if (nl != NULL || (li->eof && li->start < li->end)) {
+			n = nl != NULL ? (size_t)(nl - (li->buf + li->start)) +
+			    1 : li->end - li->start;
+			*line = li->buf + li->start;
+			li->start += n;
+			return (ssize_t)n;
+		}
+		if (li->eof)
+			return -1;
+		/* (the part line to the front; room for a block and a byte) */
+		if (li->start > 0) {
+			memmove(li->buf, li->buf + li->start,
+			    li->end - li->start);
+			li->end -= li->start;
+			li->start = 0;
+		}
+		if (li->cap - li->end < 4096 + 1) {
+			li->cap = li->cap ? li->cap * 2 : 65536;
+			li->buf = xrealloc(li->buf, li->cap);
+		}
+		r = read(STDIN_FILENO, li->buf + li->end, li->cap - li->end - 1);
+		if (r > 0)
+			li->end += (size_t)r;
+		else {
+			if (r < 0)
+				li->err = errno;
+			li->eof = true;
+		}
+	}
+}
+
 static int
 run_stdin(struct session *s, const struct options *o)
 {
 	struct sbuf acc = SBUF_INIT;
-	char *line = NULL;
-	size_t cap = 0;
+	struct lines_in li = { NULL, 0, 0, 0, false, 0 };
+	char *line;
 	ssize_t n;
 	int status = 0;
 	unsigned lines = 0;
@@ -467,7 +523,7 @@ run_stdin(struct session *s, const struct options *o)
 	const char *in;
 	size_t inlen;
 
-	while ((n = getline(&line, &cap, stdin)) >= 0) {
+	while ((n = lines_next(&li, &line)) >= 0) {
 		size_t len = (size_t)n;
 		if (len > 0 && line[len - 1] == '\n')
 			len--;
@@ -515,11 +571,11 @@ run_stdin(struct session *s, const struct options *o)
 	}
 	if (acc.len > 0)
 		status |= run_input(s, o, acc.data, acc.len, NULL);
-	if (ferror(stdin)) {
-		fprintf(stderr, "sandboxrepl: stdin: %s\n", strerror(errno));
+	if (li.err != 0) {
+		fprintf(stderr, "sandboxrepl: stdin: %s\n", strerror(li.err));
 		status = 1;
 	}
-	free(line);
+	free(li.buf);
 	sbuf_free(&acc);
 	return status;
 }
