@@ -296,15 +296,20 @@ session_run_parsed(struct session *s, struct session_parsed *sp,
 	unsigned long gens[PATH__COUNT];
 	size_t n = 0, held_before = arena_held(a);
 	bool big, pinned = false;
-	unsigned started;
+	unsigned started, runs;
+	size_t nruns;
 	int p;
 
 	sp->ea = NULL;		/* (the run's now) */
 	if (mask == 0)
 		mask = s->enabled;
-	/* a record for each path that runs (one at least, as before) */
-	recs = arena_array(a, (size_t)__builtin_popcount(mask &
-	    (PATH_BIT(PATH__COUNT) - 1)) + 1, sizeof *recs);
+	/* a record for each path that runs (one at least, as before; the
+	 * bits counted one by one: __builtin_popcount is a libgcc call
+	 * without -mpopcnt) */
+	for (runs = mask & (PATH_BIT(PATH__COUNT) - 1), nruns = 0; runs != 0;
+	    runs &= runs - 1)
+		nruns++;
+	recs = arena_array(a, nruns + 1, sizeof *recs);
 	s->steps++;
 	session_generations(s, gens);
 	big = arena_used(ea) > (8u << 20);
