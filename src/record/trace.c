@@ -191,7 +191,7 @@ value_outcome(const struct trace_step *st, const char *repr)
 {
 	const struct record *r = st->r;
 
-	if (st->is_command || r->engine == NULL ||
+	if (st->is_command || r->engine == NULL || r->engine[0] != 'c' ||
 	    strcmp(r->engine, "cpython") != 0)
 		return repr;
 	return arena_printf(st->a, "= %s", repr);
