@@ -105,7 +105,8 @@ const struct boundary_row boundary_rows[BOUNDARY__COUNT] = {
 };
 
 /* (the label of code, from the one literal) */
-#define ADJECTIVE(a)	.adjective = a, .code_label = a " code"
+#define ADJECTIVE(a)	.adjective = a, .code_label = a " code",	\
+	.code_label_len = sizeof(a " code") - 1
 
 #define PATH_ROW_UNSAFE							\
 	.kind = BOUNDARY_NONE, .on_by_default = true,			\

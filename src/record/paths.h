@@ -135,6 +135,8 @@ struct path_row {
 	const char	*adjective;	/* the essay's labels: "jailed code" */
 	const char	*code_label;	/* adjective + " code", that label
 					   whole (a record's, once per input) */
+	size_t		 code_label_len; /* its strlen; plain ASCII, which a
+					   trace line shows as it is */
 	const char	*title;		/* a phrase's subject: "Jail" */
 	const char	*heading;	/* a column's first word: "JAIL" */
 };

@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "base/arena.h"
+#include "paths.h"
 #include "record.h"
 #include "base/sbuf.h"
 #include "base/textesc.h"
@@ -96,7 +97,11 @@ join_line(struct record *r, struct arena *a, bool escape_shown)
 	size_t nl, ns, no;
 	char *p;
 
-	r->label = textesc_text_n(a, r->label ? r->label : "", &nl);
+	/* (a path's code label, the table's, is plain ASCII: as it is) */
+	if (r->label != NULL && r->label == path_row(r->path)->code_label)
+		nl = path_row(r->path)->code_label_len;
+	else
+		r->label = textesc_text_n(a, r->label ? r->label : "", &nl);
 	r->shown = r->shown == NULL ? "" : escape_shown ?
 	    textesc_text(a, r->shown) : r->shown;
 	r->outcome = textesc_text_n(a, r->outcome ? r->outcome : "", &no);
