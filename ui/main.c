@@ -278,20 +278,26 @@ static bool
 print_records(const struct options *o, const struct record *r, size_t n)
 {
 	size_t i;
+	bool ok = true;
 
 	/* One record at a time, straight to stdout: a big result is not
-	 * copied into one more buffer first. */
-	for (i = 0; i < n; i++) {
-		if (o->json) {
-			if (record_json_write(&r[i], stdout) == -1)
-				return false;
-		} else
-			fputs(r[i].line, stdout);
-		putc('\n', stdout);
+	 * copied into one more buffer first.  A line goes out by its
+	 * length, known, under one lock for the input's records (fputs
+	 * took its strlen and the lock again: a --batch line's cost). */
+	flockfile(stdout);
+	for (i = 0; i < n && ok; i++) {
+		if (o->json)
+			ok = record_json_write(&r[i], stdout) != -1;
+		else
+			fwrite_unlocked(r[i].line, 1, r[i].line_len, stdout);
+		if (ok)
+			putc_unlocked('\n', stdout);
 	}
-	if (o->flush)
-		fflush(stdout);
-	return !ferror(stdout);
+	if (ok && o->flush)
+		fflush_unlocked(stdout);
+	ok = ok && !ferror_unlocked(stdout);
+	funlockfile(stdout);
+	return ok;
 }
 
 static void

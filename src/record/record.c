@@ -110,6 +110,7 @@ join_line(struct record *r, struct arena *a, bool escape_shown)
 	ns = strlen(r->shown);
 	p = arena_alloc(a, nl + ns + no + 7);
 	r->line = p;
+	r->line_len = nl + ns + no + 6;
 	memcpy(p, r->label, nl);
 	p += nl;
 	memcpy(p, ": ", 2);
