@@ -274,6 +274,27 @@ parse_path_list(const char *s, unsigned *out)
 	return *out ? 0 : -1;
 }
 
+/*
+ * --batch's trace lines from stdin gather here and go to stdout a block
+ * at a time (stdio's fwrite took a hundred instructions a line): before
+ * a read of stdin that would wait (lines_next), before anything else is
+ * printed (an agent's task), when full, and at the end.  Only when stdout
+ * is not a terminal, which stdio would flush line by line.
+ */
+static struct {
+	char	*buf;
+	size_t	 len, cap;
+	bool	 on;
+} outq;
+
+static void
+outq_flush(void)
+{
+	if (outq.len > 0)
+		fwrite(outq.buf, 1, outq.len, stdout);
+	outq.len = 0;
+}
+
 static bool
 print_records(const struct options *o, const struct record *r, size_t n)
 {
@@ -284,6 +305,23 @@ print_records(const struct options *o, const struct record *r, size_t n)
 	 * copied into one more buffer first.  A line goes out by its
 	 * length, known, under one lock for the input's records (fputs
 	 * took its strlen and the lock again: a --batch line's cost). */
+	if (outq.on && !o->json && !o->flush) {
+		for (i = 0; i < n; i++) {
+			size_t len = r[i].line_len;
+			if (outq.cap - outq.len < len + 1) {
+				outq_flush();
+				if (outq.cap < len + 1) {
+					fwrite(r[i].line, 1, len, stdout);
+					putc('\n', stdout);
+					continue;
+				}
+			}
+			memcpy(outq.buf + outq.len, r[i].line, len);
+			outq.buf[outq.len + len] = '\n';
+			outq.len += len + 1;
+		}
+		return !ferror(stdout);
+	}
 	flockfile(stdout);
 	for (i = 0; i < n && ok; i++) {
 		if (o->json)
@@ -392,9 +430,16 @@ run_input(struct session *s, const struct options *o, const char *input,
 
 	if (o->agent.command != NULL &&
 	    agent_is_task(input, len, &task, &tasklen)) {
+		int status;
+		bool on = outq.on;
 		if (sp != NULL)
 			session_parsed_drop(sp);
-		return run_agent_task(s, o, task, tasklen);
+		/* (the task prints its own way: the lines before it first) */
+		outq_flush();
+		outq.on = false;
+		status = run_agent_task(s, o, task, tasklen);
+		outq.on = on;
+		return status;
 	}
 	a = arena_new();
 	n = sp != NULL ? session_run_parsed(s, sp, NULL, 0, a, &r) :
@@ -493,6 +538,7 @@ lines_next(struct lines_in *li, char **line)
 		}
 		if (li->eof)
 			return -1;
+		outq_flush();	/* (what ran is out before a wait) */
 		/* (the part line to the front; room for a block and a byte) */
 		if (li->start > 0) {
 			memmove(li->buf, li->buf + li->start,
@@ -529,6 +575,11 @@ run_stdin(struct session *s, const struct options *o)
 	const char *in;
 	size_t inlen;
 
+	if (!o->json && !isatty(STDOUT_FILENO)) {
+		outq.cap = 16384;
+		outq.buf = xmalloc(outq.cap);
+		outq.on = true;
+	}
 	while ((n = lines_next(&li, &line)) >= 0) {
 		size_t len = (size_t)n;
 		if (len > 0 && line[len - 1] == '\n')
@@ -577,6 +628,11 @@ run_stdin(struct session *s, const struct options *o)
 	}
 	if (acc.len > 0)
 		status |= run_input(s, o, acc.data, acc.len, NULL);
+	outq_flush();
+	outq.on = false;
+	free(outq.buf);
+	outq.buf = NULL;
+	outq.cap = 0;
 	if (li.err != 0) {
 		fprintf(stderr, "sandboxrepl: stdin: %s\n", strerror(li.err));
 		status = 1;
