@@ -202,14 +202,64 @@ textesc_repr(struct sbuf *out, const char *s, size_t len)
 	sbuf_addc(out, q);
 }
 
+#ifdef __SSE2__
+/*
+ * In one pass sixteen bytes at a time: is s[0, len) (16 bytes or more)
+ * plain text but for quotes (plain_run with quote 0, and no backslash),
+ * and does it hold a ' and a "?  (tests/base/test_textesc_fixed compares
+ * textesc_repr_in with textesc_repr.)
+ */
+static bool
+repr_scan(const char *s, size_t len, bool *sq, bool *dq)
+{
+	const __m128i lo = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7f);
+	const __m128i bs = _mm_set1_epi8('\\'), q1 = _mm_set1_epi8('\'');
+	const __m128i q2 = _mm_set1_epi8('"');
+	unsigned bad = 0, m1 = 0, m2 = 0;
+	size_t i = 0;
+
+	for (;;) {
+		bool last = i + 16 >= len;
+		__m128i v;
+		if (last)
+			i = len - 16;
+		v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		bad |= (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_or_si128(_mm_cmplt_epi8(v, lo), _mm_cmpeq_epi8(v, del)),
+		    _mm_cmpeq_epi8(v, bs)));
+		m1 |= (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, q1));
+		m2 |= (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, q2));
+		if (last || bad != 0)
+			break;
+		i += 16;
+	}
+	*sq = m1 != 0;
+	*dq = m2 != 0;
+	return bad == 0;
+}
+#endif
+
 const char *
 textesc_repr_in(struct arena *a, const char *s, size_t len)
 {
-	char q = memchr(s, '\'', len) && !memchr(s, '"', len) ? '"' : '\'';
+	char q;
 	struct sbuf b = SBUF_INIT;
 	const char *r;
 
+#ifdef __SSE2__
+	bool sq, dq;
+	/* plain but for quotes: the quote Python picks, and plain for it
+	 * unless it is inside (a " is not, when " is picked) */
+	if (len >= 16 && repr_scan(s, len, &sq, &dq) && !(sq && dq)) {
+		q = sq ? '"' : '\'';
+		goto plain;
+	}
+#endif
+	q = memchr(s, '\'', len) && !memchr(s, '"', len) ? '"' : '\'';
 	if (plain_run(s, len, q) == len) {	/* nothing to escape */
+#ifdef __SSE2__
+plain:;
+#endif
 		char *p = arena_alloc(a, len + 3);
 		p[0] = q;
 		memcpy(p + 1, s, len);
