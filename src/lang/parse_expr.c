@@ -267,8 +267,10 @@ name_node(struct parser *p, const struct token *t)
 
 static struct node *number_slow(struct parser *p);
 
-/* NUMBER: the value of an int, float or imaginary literal. */
-static struct node *
+/* NUMBER: the value of an int, float or imaginary literal.  (Out of
+ * line: inlined into atom() it made every name's atom save six
+ * registers.) */
+static struct node * __attribute__((noinline))
 number(struct parser *p)
 {
 	struct token t = p->tok;
