@@ -290,25 +290,16 @@ textesc_needed(const char *s, size_t len)
 	return false;
 }
 
-const char *
-textesc_text_n(struct arena *a, const char *s, size_t *len)
+/* textesc_text_n() past a plain start, out of line (its calls made the
+ * plain case keep a frame): s escaped unless nothing at p needs it. */
+static const char * __attribute__((noinline))
+text_rest(struct arena *a, const char *s, const unsigned char *p,
+    size_t *len)
 {
 	struct sbuf b = SBUF_INIT;
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n;
+	size_t n = strlen(s);
 	char *r;
 
-	if (s == NULL)
-		return s;
-	/* a trace line's label and outcome are short and printable ASCII:
-	 * to their end in one pass, without strlen's */
-	while (*p >= 0x20 && *p < 0x7f)
-		p++;
-	if (*p == '\0') {
-		*len = (size_t)(p - (const unsigned char *)s);
-		return s;
-	}
-	n = strlen(s);
 	if (!textesc_needed((const char *)p, n - (size_t)(p -
 	    (const unsigned char *)s))) {
 		*len = n;
@@ -319,6 +310,23 @@ textesc_text_n(struct arena *a, const char *s, size_t *len)
 	r = arena_strndup(a, sbuf_cstr(&b), b.len);
 	sbuf_free(&b);
 	return r;
+}
+
+const char *
+textesc_text_n(struct arena *a, const char *s, size_t *len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	if (s == NULL)
+		return s;
+	/* a trace line's label and outcome are short and printable ASCII:
+	 * to their end in one pass, without strlen's */
+	while (*p >= 0x20 && *p < 0x7f)
+		p++;
+	if (*p != '\0')
+		return text_rest(a, s, p, len);
+	*len = (size_t)(p - (const unsigned char *)s);
+	return s;
 }
 
 const char *
