@@ -97,7 +97,7 @@ static const char *const microvm_headings[] = {
 	.about = "a QEMU microvm guest: a kernel of its own, KVM or "	\
 	    "emulated"
 
-const struct boundary_row boundary_rows[BOUNDARY__COUNT] = {
+static const struct boundary_row boundaries[BOUNDARY__COUNT] = {
 #define X(e, n, world) [BOUNDARY_##e] = { .id = BOUNDARY_##e, .name = n, \
 	BOUNDARY_ROW_##e },
 	BOUNDARIES(X)
@@ -129,11 +129,15 @@ const struct boundary_row boundary_rows[BOUNDARY__COUNT] = {
 	ADJECTIVE("jailed"),						\
 	.title = "jail:microvm", .heading = "JAIL"
 
-const struct path_row path_rows[PATH__COUNT] = {
+static const struct path_row paths[PATH__COUNT] = {
 #define X(e, n) [PATH_##e] = { .id = PATH_##e, .name = n, PATH_ROW_##e },
 	PATHS(X)
 #undef X
 };
+
+/* (the rows path_row() and boundary_row() read, inline: paths.h) */
+const struct path_row *const path_rows = paths;
+const struct boundary_row *const boundary_rows = boundaries;
 
 const char *
 record_path_name(enum path_id p)
@@ -154,8 +158,8 @@ record_path_parse(const char *name, size_t len, enum path_id *out)
 	int p;
 
 	for (p = 0; p < PATH__COUNT; p++)
-		if (named(path_rows[p].name, name, len) ||
-		    named(path_rows[p].alias, name, len)) {
+		if (named(paths[p].name, name, len) ||
+		    named(paths[p].alias, name, len)) {
 			*out = (enum path_id)p;
 			return true;
 		}
@@ -175,7 +179,7 @@ paths_default(void)
 	int p;
 
 	for (p = 0; p < PATH__COUNT; p++)
-		if (path_rows[p].on_by_default)
+		if (paths[p].on_by_default)
 			mask |= PATH_BIT(p);
 	return mask;
 }
@@ -187,7 +191,7 @@ paths_offered(void)
 	int p;
 
 	for (p = 0; p < PATH__COUNT; p++)
-		if (!path_rows[p].named_only)
+		if (!paths[p].named_only)
 			mask |= PATH_BIT(p);
 	return mask;
 }
@@ -254,8 +258,8 @@ boundary_parse(const char *name, enum boundary *out)
 	int b;
 
 	for (b = 0; b < BOUNDARY__COUNT; b++)
-		if (boundary_rows[b].jail_option &&
-		    strcmp(name, boundary_rows[b].name) == 0) {
+		if (boundaries[b].jail_option &&
+		    strcmp(name, boundaries[b].name) == 0) {
 			*out = (enum boundary)b;
 			return true;
 		}
@@ -265,7 +269,7 @@ boundary_parse(const char *name, enum boundary *out)
 const char *
 boundary_name(enum boundary b)
 {
-	return (unsigned)b < BOUNDARY__COUNT ? boundary_rows[b].name : "unknown";
+	return (unsigned)b < BOUNDARY__COUNT ? boundaries[b].name : "unknown";
 }
 
 enum boundary
@@ -274,10 +278,10 @@ boundary_jail_default(void)
 	int p;
 
 	for (p = 0; p < PATH__COUNT; p++)
-		if (path_rows[p].kind_by_jail)
-			return path_rows[p].kind;
+		if (paths[p].kind_by_jail)
+			return paths[p].kind;
 	for (p = 0; p < BOUNDARY__COUNT; p++)
-		if (boundary_rows[p].jail_option)
+		if (boundaries[p].jail_option)
 			break;
 	return (enum boundary)p;
 }
@@ -320,13 +324,13 @@ static const char *
 jail_option_name(int b, unsigned unused)
 {
 	(void)unused;
-	return boundary_rows[b].jail_option ? boundary_rows[b].name : NULL;
+	return boundaries[b].jail_option ? boundaries[b].name : NULL;
 }
 
 static const char *
 path_name_in(int p, unsigned mask)
 {
-	return mask & PATH_BIT(p) ? path_rows[p].name : NULL;
+	return mask & PATH_BIT(p) ? paths[p].name : NULL;
 }
 
 const char *

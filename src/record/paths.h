@@ -142,8 +142,8 @@ struct path_row {
 };
 
 /* (inline: a --batch input asks the rows a dozen times) */
-extern const struct path_row path_rows[PATH__COUNT];
-extern const struct boundary_row boundary_rows[BOUNDARY__COUNT];
+extern const struct path_row *const path_rows;		/* PATH__COUNT */
+extern const struct boundary_row *const boundary_rows;	/* BOUNDARY__COUNT */
 enum boundary boundary_jail_default(void);
 
 static inline const struct path_row *
