@@ -274,24 +274,68 @@ parse_path_list(const char *s, unsigned *out)
 	return *out ? 0 : -1;
 }
 
+/*
+ * --batch's trace lines from stdin gather here and go to stdout a block
+ * at a time (stdio's fwrite took a hundred instructions a line): before
+ * a read of stdin that would wait (lines_next), before anything else is
+ * printed (an agent's task), when full, and at the end.  Only when stdout
+ * is not a terminal, which stdio would flush line by line.
+ */
+static struct {
+	char	*buf;
+	size_t	 len, cap;
+	bool	 on;
+} outq;
+
+static void
+outq_flush(void)
+{
+	if (outq.len > 0)
+		fwrite(outq.buf, 1, outq.len, stdout);
+	outq.len = 0;
+}
+
 static bool
 print_records(const struct options *o, const struct record *r, size_t n)
 {
 	size_t i;
+	bool ok = true;
 
 	/* One record at a time, straight to stdout: a big result is not
-	 * copied into one more buffer first. */
-	for (i = 0; i < n; i++) {
-		if (o->json) {
-			if (record_json_write(&r[i], stdout) == -1)
-				return false;
-		} else
-			fputs(r[i].line, stdout);
-		putc('\n', stdout);
+	 * copied into one more buffer first.  A line goes out by its
+	 * length, known, under one lock for the input's records (fputs
+	 * took its strlen and the lock again: a --batch line's cost). */
+	if (outq.on && !o->json && !o->flush) {
+		for (i = 0; i < n; i++) {
+			size_t len = r[i].line_len;
+			if (outq.cap - outq.len < len + 1) {
+				outq_flush();
+				if (outq.cap < len + 1) {
+					fwrite(r[i].line, 1, len, stdout);
+					putc('\n', stdout);
+					continue;
+				}
+			}
+			memcpy(outq.buf + outq.len, r[i].line, len);
+			outq.buf[outq.len + len] = '\n';
+			outq.len += len + 1;
+		}
+		return !ferror(stdout);
 	}
-	if (o->flush)
-		fflush(stdout);
-	return !ferror(stdout);
+	flockfile(stdout);
+	for (i = 0; i < n && ok; i++) {
+		if (o->json)
+			ok = record_json_write(&r[i], stdout) != -1;
+		else
+			fwrite_unlocked(r[i].line, 1, r[i].line_len, stdout);
+		if (ok)
+			putc_unlocked('\n', stdout);
+	}
+	if (ok && o->flush)
+		fflush_unlocked(stdout);
+	ok = ok && !ferror_unlocked(stdout);
+	funlockfile(stdout);
+	return ok;
 }
 
 static void
@@ -398,9 +442,16 @@ run_input(struct session *s, const struct options *o, const char *input,
 
 	if (o->agent.command != NULL &&
 	    agent_is_task(input, len, &task, &tasklen)) {
+		int status;
+		bool on = outq.on;
 		if (sp != NULL)
 			session_parsed_drop(sp);
-		return run_agent_task(s, o, task, tasklen);
+		/* (the task prints its own way: the lines before it first) */
+		outq_flush();
+		outq.on = false;
+		status = run_agent_task(s, o, task, tasklen);
+		outq.on = on;
+		return status;
 	}
 	a = arena_new();
 	n = sp != NULL ? session_run_parsed(s, sp, NULL, 0, a, &r) :
@@ -465,12 +516,69 @@ run_scenario(struct session *s, const struct options *o, const char *path)
 	return status;
 }
 
+/*
+ * stdin's lines for batch mode, read(2) a block at a time and cut at each
+ * newline where they lie: getline()'s 140 instructions a line were a
+ * --batch input's largest cost outside the session.  A line is what
+ * getline() gives (its newline included; the last one may lack it, and
+ * NULs are kept), in the buffer, with a byte after it to write.  read(2)
+ * returns what the pipe holds, so a line is run as soon as it has come,
+ * as before.  A read error ends the lines, as getline()'s did, and is
+ * told after them (err).
+ */
+struct lines_in {
+	char	*buf;
+	size_t	 cap, start, end;	/* buf[start, end) not yet given */
+	bool	 eof;
+	int	 err;			/* errno of a failed read, or 0 */
+};
+
+static ssize_t
+lines_next(struct lines_in *li, char **line)
+{
+	for (;;) {
+		char *nl = li->start < li->end ? memchr(li->buf + li->start,
+		    '\n', li->end - li->start) : NULL;
+		size_t n;
+		ssize_t r;
+		if (nl != NULL || (li->eof && li->start < li->end)) {
+			n = nl != NULL ? (size_t)(nl - (li->buf + li->start)) +
+			    1 : li->end - li->start;
+			*line = li->buf + li->start;
+			li->start += n;
+			return (ssize_t)n;
+		}
+		if (li->eof)
+			return -1;
+		outq_flush();	/* (what ran is out before a wait) */
+		/* (the part line to the front; room for a block and a byte) */
+		if (li->start > 0) {
+			memmove(li->buf, li->buf + li->start,
+			    li->end - li->start);
+			li->end -= li->start;
+			li->start = 0;
+		}
+		if (li->cap - li->end < 4096 + 1) {
+			li->cap = li->cap ? li->cap * 2 : 65536;
+			li->buf = xrealloc(li->buf, li->cap);
+		}
+		r = read(STDIN_FILENO, li->buf + li->end, li->cap - li->end - 1);
+		if (r > 0)
+			li->end += (size_t)r;
+		else {
+			if (r < 0)
+				li->err = errno;
+			li->eof = true;
+		}
+	}
+}
+
 static int
 run_stdin(struct session *s, const struct options *o)
 {
 	struct sbuf acc = SBUF_INIT;
-	char *line = NULL;
-	size_t cap = 0;
+	struct lines_in li = { NULL, 0, 0, 0, false, 0 };
+	char *line;
 	ssize_t n;
 	int status = 0;
 	unsigned lines = 0;
@@ -479,7 +587,12 @@ run_stdin(struct session *s, const struct options *o)
 	const char *in;
 	size_t inlen;
 
-	while ((n = getline(&line, &cap, stdin)) >= 0) {
+	if (!o->json && !isatty(STDOUT_FILENO)) {
+		outq.cap = 16384;
+		outq.buf = xmalloc(outq.cap);
+		outq.on = true;
+	}
+	while ((n = lines_next(&li, &line)) >= 0) {
 		size_t len = (size_t)n;
 		if (len > 0 && line[len - 1] == '\n')
 			len--;
@@ -527,11 +640,16 @@ run_stdin(struct session *s, const struct options *o)
 	}
 	if (acc.len > 0)
 		status |= run_input(s, o, acc.data, acc.len, NULL);
-	if (ferror(stdin)) {
-		fprintf(stderr, "sandboxrepl: stdin: %s\n", strerror(errno));
+	outq_flush();
+	outq.on = false;
+	free(outq.buf);
+	outq.buf = NULL;
+	outq.cap = 0;
+	if (li.err != 0) {
+		fprintf(stderr, "sandboxrepl: stdin: %s\n", strerror(li.err));
 		status = 1;
 	}
-	free(line);
+	free(li.buf);
 	sbuf_free(&acc);
 	return status;
 }

@@ -18,6 +18,10 @@
 #include "sbuf.h"
 #include "unicode.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* Plain printable ASCII that no context escapes. */
 static bool
 is_plain(unsigned char c, char quote)
@@ -36,7 +40,7 @@ is_plain(unsigned char c, char quote)
  * plain, so the word is all plain exactly when no top bit is set.
  */
 static size_t
-plain_run(const char *s, size_t n, char quote)
+plain_run_words(const char *s, size_t n, char quote)
 {
 	const uint64_t ones = 0x0101010101010101u, tops = ones << 7;
 	const uint64_t qs = ones * (unsigned char)quote, bs = ones * '\\';
@@ -63,6 +67,51 @@ plain_run(const char *s, size_t n, char quote)
 	while (i < n && is_plain((unsigned char)s[i], quote))
 		i++;
 	return i;
+}
+
+#ifdef __SSE2__
+/*
+ * plain_run() sixteen bytes at a time: a byte below 0x20 or from 0x80 up
+ * is below 0x20 as a signed byte; DEL, the quote and the backslash are
+ * compared.  The first byte that is not plain ends the run, as byte by
+ * byte; the last sixteen bytes are looked at once more, overlapping.
+ * (tests/base/test_textesc_fixed compares it with plain_run_words.)
+ */
+static size_t
+plain_run(const char *s, size_t n, char quote)
+{
+	const __m128i lo = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7f);
+	const __m128i q = _mm_set1_epi8(quote != 0 ? quote : 0x7f);
+	const __m128i bs = _mm_set1_epi8(quote != 0 ? '\\' : 0x7f);
+	size_t i = 0;
+
+	if (n < 16)
+		return plain_run_words(s, n, quote);
+	for (;;) {
+		__m128i v;
+		unsigned m;
+		bool last = i + 16 >= n;
+		if (last)
+			i = n - 16;
+		v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_or_si128(_mm_cmplt_epi8(v, lo), _mm_cmpeq_epi8(v, del)),
+		    _mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs))));
+		if (m != 0)
+			return i + (size_t)__builtin_ctz(m);
+		if (last)
+			return n;
+		i += 16;
+	}
+}
+#else
+#define plain_run plain_run_words
+#endif
+
+size_t
+textesc_plain_run(const char *s, size_t n, char quote)
+{
+	return plain_run(s, n, quote);
 }
 
 /* A surrogate in generalised UTF-8 (ED A0..BF 80..BF), as CPython strs
@@ -153,14 +202,64 @@ textesc_repr(struct sbuf *out, const char *s, size_t len)
 	sbuf_addc(out, q);
 }
 
+#ifdef __SSE2__
+/*
+ * In one pass sixteen bytes at a time: is s[0, len) (16 bytes or more)
+ * plain text but for quotes (plain_run with quote 0, and no backslash),
+ * and does it hold a ' and a "?  (tests/base/test_textesc_fixed compares
+ * textesc_repr_in with textesc_repr.)
+ */
+static bool
+repr_scan(const char *s, size_t len, bool *sq, bool *dq)
+{
+	const __m128i lo = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7f);
+	const __m128i bs = _mm_set1_epi8('\\'), q1 = _mm_set1_epi8('\'');
+	const __m128i q2 = _mm_set1_epi8('"');
+	unsigned bad = 0, m1 = 0, m2 = 0;
+	size_t i = 0;
+
+	for (;;) {
+		bool last = i + 16 >= len;
+		__m128i v;
+		if (last)
+			i = len - 16;
+		v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		bad |= (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_or_si128(_mm_cmplt_epi8(v, lo), _mm_cmpeq_epi8(v, del)),
+		    _mm_cmpeq_epi8(v, bs)));
+		m1 |= (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, q1));
+		m2 |= (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, q2));
+		if (last || bad != 0)
+			break;
+		i += 16;
+	}
+	*sq = m1 != 0;
+	*dq = m2 != 0;
+	return bad == 0;
+}
+#endif
+
 const char *
 textesc_repr_in(struct arena *a, const char *s, size_t len)
 {
-	char q = memchr(s, '\'', len) && !memchr(s, '"', len) ? '"' : '\'';
+	char q;
 	struct sbuf b = SBUF_INIT;
 	const char *r;
 
+#ifdef __SSE2__
+	bool sq, dq;
+	/* plain but for quotes: the quote Python picks, and plain for it
+	 * unless it is inside (a " is not, when " is picked) */
+	if (len >= 16 && repr_scan(s, len, &sq, &dq) && !(sq && dq)) {
+		q = sq ? '"' : '\'';
+		goto plain;
+	}
+#endif
+	q = memchr(s, '\'', len) && !memchr(s, '"', len) ? '"' : '\'';
 	if (plain_run(s, len, q) == len) {	/* nothing to escape */
+#ifdef __SSE2__
+plain:;
+#endif
 		char *p = arena_alloc(a, len + 3);
 		p[0] = q;
 		memcpy(p + 1, s, len);
@@ -191,12 +290,32 @@ textesc_needed(const char *s, size_t len)
 	return false;
 }
 
-const char *
-textesc_text(struct arena *a, const char *s)
+/* textesc_text_n() past a plain start, out of line (its calls made the
+ * plain case keep a frame): s escaped unless nothing at p needs it. */
+static const char * __attribute__((noinline))
+text_rest(struct arena *a, const char *s, const unsigned char *p,
+    size_t *len)
 {
 	struct sbuf b = SBUF_INIT;
+	size_t n = strlen(s);
+	char *r;
+
+	if (!textesc_needed((const char *)p, n - (size_t)(p -
+	    (const unsigned char *)s))) {
+		*len = n;
+		return s;
+	}
+	textesc_add(&b, s, n, 0);
+	*len = b.len;
+	r = arena_strndup(a, sbuf_cstr(&b), b.len);
+	sbuf_free(&b);
+	return r;
+}
+
+const char *
+textesc_text_n(struct arena *a, const char *s, size_t *len)
+{
 	const unsigned char *p = (const unsigned char *)s;
-	const char *r;
 
 	if (s == NULL)
 		return s;
@@ -204,11 +323,15 @@ textesc_text(struct arena *a, const char *s)
 	 * to their end in one pass, without strlen's */
 	while (*p >= 0x20 && *p < 0x7f)
 		p++;
-	if (*p == '\0' || !textesc_needed((const char *)p,
-	    strlen((const char *)p)))
-		return s;
-	textesc_add(&b, s, strlen(s), 0);
-	r = arena_strdup(a, sbuf_cstr(&b));
-	sbuf_free(&b);
-	return r;
+	if (*p != '\0')
+		return text_rest(a, s, p, len);
+	*len = (size_t)(p - (const unsigned char *)s);
+	return s;
+}
+
+const char *
+textesc_text(struct arena *a, const char *s)
+{
+	size_t n;
+	return textesc_text_n(a, s, &n);
 }

@@ -45,11 +45,18 @@ void textesc_repr(struct sbuf *out, const char *s, size_t len);
  * printable characters, which nothing escapes again. */
 const char *textesc_repr_in(struct arena *a, const char *s, size_t len);
 
+/* How many of s[0, n) come before the first byte that is not plain
+ * printable ASCII (0x20 to 0x7e), nor, when quote is not 0, a backslash
+ * or quote: the run that escaping copies as it is. */
+size_t textesc_plain_run(const char *s, size_t n, char quote);
+
 /* Would textesc_add(quote 0) change s[0, len)? */
 bool textesc_needed(const char *s, size_t len);
 
 /* s escaped as text (quote 0), NUL-terminated in a; s itself when nothing
  * needs escaping; NULL for NULL. */
 const char *textesc_text(struct arena *a, const char *s);
+/* The same, with the length of what it returns in *len (unset for NULL). */
+const char *textesc_text_n(struct arena *a, const char *s, size_t *len);
 
 #endif

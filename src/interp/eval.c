@@ -64,6 +64,8 @@ eval_init(struct eval *ev, struct arena *a, const struct eval_model *model,
 	ev->ws.effects = &ev->effects;
 }
 
+static bool builtin_cached(const struct builtin *b, value *out);
+
 struct eval_calls *
 eval_calls_new(const char *const *list, bool calls_only, bool notes_private)
 {
@@ -76,8 +78,15 @@ eval_calls_new(const char *const *list, bool calls_only, bool notes_private)
 	c->calls_only = calls_only;
 	c->notes_private = notes_private;
 	c->builtins = xcalloc((size_t)n + 1, sizeof *c->builtins);
-	for (i = 0; i < n; i++)
+	c->values = xcalloc((size_t)n + 1, sizeof *c->values);
+	for (i = 0; i < n; i++) {
 		c->builtins[i] = builtin_find(list[i]);
+		/* (none when the static objects ran out: then looked up
+		 * as before) */
+		if (c->builtins[i] == NULL ||
+		    !builtin_cached(c->builtins[i], &c->values[i]))
+			c->values[i].type = VT_NONE;
+	}
 	return c;
 }
 
@@ -87,6 +96,7 @@ eval_calls_free(struct eval_calls *c)
 	if (c == NULL)
 		return;
 	free(c->builtins);
+	free(c->values);
 	free(c);
 }
 
@@ -164,8 +174,8 @@ bind_name(struct eval *ev, const char *name, value v)
  * on first use, so a name lookup allocates nothing and "len is len" holds
  * as in CPython.  (The objects never change once made.)
  */
-static value
-builtin_value(struct arena *a, const struct builtin *b)
+static bool
+builtin_cached(const struct builtin *b, value *out)
 {
 	enum { NCACHE = 128 };
 	static struct vnative cache[NCACHE];
@@ -176,7 +186,8 @@ builtin_value(struct arena *a, const struct builtin *b)
 	for (i = 0; i < NCACHE; i++, h = (h + 1) % NCACHE) {
 		if (keys[h] == b) {
 			v.as.native = &cache[h];
-			return v;
+			*out = v;
+			return true;
 		}
 		if (keys[h] == NULL) {
 			cache[h].name = b->name;
@@ -185,9 +196,20 @@ builtin_value(struct arena *a, const struct builtin *b)
 			cache[h].data = NULL;
 			keys[h] = b;
 			v.as.native = &cache[h];
-			return v;
+			*out = v;
+			return true;
 		}
 	}
+	return false;
+}
+
+static value
+builtin_value(struct arena *a, const struct builtin *b)
+{
+	value v;
+
+	if (builtin_cached(b, &v))
+		return v;
 	return value_native(a, b->name, b->fn, value_none(), NULL);
 }
 
@@ -211,6 +233,12 @@ eval_lookup(struct eval *ev, const char *name, value *out)
 			goto undefined;
 		}
 		b = ev->calls->builtins[row];
+		/* (the object model's names come first when it has them) */
+		if (ev->calls->values[row].type == VT_NATIVE &&
+		    !ev->full_model) {
+			*out = ev->calls->values[row];
+			return true;
+		}
 		resolved = true;
 	}
 	/* In the object model a builtin type's name is the type object

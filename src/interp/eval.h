@@ -95,6 +95,8 @@ struct eval_calls {
 	bool			  calls_only;
 	bool			  notes_private;
 	const struct builtin	**builtins;
+	value			 *values;	/* builtin_value() of each, made
+						   once: the lookup's answer */
 };
 struct eval_calls *eval_calls_new(const char *const *list, bool calls_only,
     bool notes_private);

@@ -271,7 +271,11 @@ ns_count(const struct ns *ns)
 size_t
 ns_held(const struct ns *ns)
 {
-	size_t i, n = arena_held(ns->arena);
+	size_t i, n;
+
+	if (ns->nretired == 0)	/* (the common case: a call, no frame) */
+		return arena_held(ns->arena);
+	n = arena_held(ns->arena);
 	for (i = 0; i < ns->nretired; i++)
 		n += arena_held(ns->retired[i]);
 	return n;

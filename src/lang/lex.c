@@ -179,11 +179,20 @@ lex_is_name(const char *s)
 static const uint8_t token_lengths[] = { TOKEN_KINDS(X_LEN) };
 #undef X_LEN
 
-static bool
+/* (a byte loop, not memcmp: a keyword is a few bytes, and a call here
+ * made lex_next() save and restore four registers for every token) */
+static inline bool
 is_text(enum token_kind k, const char *s, uint32_t n)
 {
-	return token_lengths[k] == n && token_texts[k][1] == s[1] &&
-	    memcmp(token_texts[k], s, n) == 0;
+	const char *t = token_texts[k];
+	uint32_t i;
+
+	if (token_lengths[k] != n || t[1] != s[1])
+		return false;
+	for (i = 0; i < n; i++)
+		if (t[i] != s[i])
+			return false;
+	return true;
 }
 
 /*

@@ -267,8 +267,10 @@ name_node(struct parser *p, const struct token *t)
 
 static struct node *number_slow(struct parser *p);
 
-/* NUMBER: the value of an int, float or imaginary literal. */
-static struct node *
+/* NUMBER: the value of an int, float or imaginary literal.  (Out of
+ * line: inlined into atom() it made every name's atom save six
+ * registers.) */
+static struct node * __attribute__((noinline))
 number(struct parser *p)
 {
 	struct token t = p->tok;
@@ -1223,29 +1225,43 @@ out:
 	return n;
 }
 
+/* NAME ':=' expression, at the NAME (out of line: named_expression()
+ * is entered for every argument and element, this rarely) */
+static struct node * __attribute__((noinline))
+walrus(struct parser *p)
+{
+	struct node *target, *val, *n;
+	target = mk(p, NODE_NAME, p->tok.start, tok_end(&p->tok));
+	target->u.name.id = identifier(p, &p->tok);
+	target->u.name.ctx = CTX_STORE;
+	advance(p);
+	advance(p);
+	if ((val = expression(p)) == NULL)
+		return NULL;
+	n = mk(p, NODE_NAMEDEXPR, target->start, p->prev_end);
+	n->u.namedexpr.target = target;
+	n->u.namedexpr.value = val;
+	return n;
+}
+
+/* The error for an assignment expression to n (out of line, as walrus). */
+static struct node * __attribute__((noinline))
+walrus_target_error(struct parser *p, struct node *n)
+{
+	return error_span(p, n->start, n->end, arena_printf(p->a,
+	    "cannot use assignment expressions with %s", expr_name(n)));
+}
+
 /* named_expression -> NAME ':=' expression | expression !':=' */
 struct node *
 named_expression(struct parser *p)
 {
-	struct node *target, *val, *n;
-	if (p->tok.kind == TOK_NAME && peek(p)->kind == TOK_COLONEQUAL) {
-		target = mk(p, NODE_NAME, p->tok.start, tok_end(&p->tok));
-		target->u.name.id = identifier(p, &p->tok);
-		target->u.name.ctx = CTX_STORE;
-		advance(p);
-		advance(p);
-		if ((val = expression(p)) == NULL)
-			return NULL;
-		n = mk(p, NODE_NAMEDEXPR, target->start, p->prev_end);
-		n->u.namedexpr.target = target;
-		n->u.namedexpr.value = val;
-		return n;
-	}
+	struct node *n;
+	if (p->tok.kind == TOK_NAME && peek(p)->kind == TOK_COLONEQUAL)
+		return walrus(p);
 	n = expression(p);
 	if (n && p->tok.kind == TOK_COLONEQUAL)
-		return error_span(p, n->start, n->end, arena_printf(p->a,
-		    "cannot use assignment expressions with %s",
-		    expr_name(n)));
+		return walrus_target_error(p, n);
 	return n;
 }
 

@@ -105,7 +105,8 @@ static const struct boundary_row boundaries[BOUNDARY__COUNT] = {
 };
 
 /* (the label of code, from the one literal) */
-#define ADJECTIVE(a)	.adjective = a, .code_label = a " code"
+#define ADJECTIVE(a)	.adjective = a, .code_label = a " code",	\
+	.code_label_len = sizeof(a " code") - 1
 
 #define PATH_ROW_UNSAFE							\
 	.kind = BOUNDARY_NONE, .on_by_default = true,			\
@@ -134,19 +135,9 @@ static const struct path_row paths[PATH__COUNT] = {
 #undef X
 };
 
-const struct path_row *
-path_row(enum path_id p)
-{
-	return &paths[(unsigned)p < PATH__COUNT ? p : 0];
-}
-
-/* (a kind out of range is a bug; it gets the jail's kind, never none) */
-const struct boundary_row *
-boundary_row(enum boundary b)
-{
-	return &boundaries[(unsigned)b < BOUNDARY__COUNT ? b :
-	    boundary_jail_default()];
-}
+/* (the rows path_row() and boundary_row() read, inline: paths.h) */
+const struct path_row *const path_rows = paths;
+const struct boundary_row *const boundary_rows = boundaries;
 
 const char *
 record_path_name(enum path_id p)

@@ -135,12 +135,30 @@ struct path_row {
 	const char	*adjective;	/* the essay's labels: "jailed code" */
 	const char	*code_label;	/* adjective + " code", that label
 					   whole (a record's, once per input) */
+	size_t		 code_label_len; /* its strlen; plain ASCII, which a
+					   trace line shows as it is */
 	const char	*title;		/* a phrase's subject: "Jail" */
 	const char	*heading;	/* a column's first word: "JAIL" */
 };
 
-const struct path_row *path_row(enum path_id p);
-const struct boundary_row *boundary_row(enum boundary b);
+/* (inline: a --batch input asks the rows a dozen times) */
+extern const struct path_row *const path_rows;		/* PATH__COUNT */
+extern const struct boundary_row *const boundary_rows;	/* BOUNDARY__COUNT */
+enum boundary boundary_jail_default(void);
+
+static inline const struct path_row *
+path_row(enum path_id p)
+{
+	return &path_rows[(unsigned)p < PATH__COUNT ? p : 0];
+}
+
+/* (a kind out of range is a bug; it gets the jail's kind, never none) */
+static inline const struct boundary_row *
+boundary_row(enum boundary b)
+{
+	return &boundary_rows[(unsigned)b < BOUNDARY__COUNT ? b :
+	    boundary_jail_default()];
+}
 
 /* The paths on by default, all but the named-only ones, and those whose
  * own kind (before --jail) has guard g: masks of PATH_BIT()s. */
@@ -176,7 +194,6 @@ const char *boundary_list(char *buf, size_t n, const char *sep);
  * boundary_list() does: "unsafe,sandbox,jail,jail:gvisor".  buf. */
 const char *path_list(char *buf, size_t n, unsigned mask, const char *sep);
 /* The kind before --jail chooses: the own kind of the first path whose
- * kind it chooses. */
-enum boundary boundary_jail_default(void);
+ * kind it chooses (declared above). */
 
 #endif

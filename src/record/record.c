@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "base/arena.h"
+#include "paths.h"
 #include "record.h"
 #include "base/sbuf.h"
 #include "base/textesc.h"
@@ -96,17 +97,20 @@ join_line(struct record *r, struct arena *a, bool escape_shown)
 	size_t nl, ns, no;
 	char *p;
 
-	r->label = textesc_text(a, r->label ? r->label : "");
+	/* (a path's code label, the table's, is plain ASCII: as it is) */
+	if (r->label != NULL && r->label == path_row(r->path)->code_label)
+		nl = path_row(r->path)->code_label_len;
+	else
+		r->label = textesc_text_n(a, r->label ? r->label : "", &nl);
 	r->shown = r->shown == NULL ? "" : escape_shown ?
 	    textesc_text(a, r->shown) : r->shown;
-	r->outcome = textesc_text(a, r->outcome ? r->outcome : "");
+	r->outcome = textesc_text_n(a, r->outcome ? r->outcome : "", &no);
 	/* "LABEL: SHOWN -> OUTCOME", joined without printf (once per
 	 * record on every path: a --batch line's cost) */
-	nl = strlen(r->label);
 	ns = strlen(r->shown);
-	no = strlen(r->outcome);
 	p = arena_alloc(a, nl + ns + no + 7);
 	r->line = p;
+	r->line_len = nl + ns + no + 6;
 	memcpy(p, r->label, nl);
 	p += nl;
 	memcpy(p, ": ", 2);

@@ -231,6 +231,7 @@ struct record {
 					   call"), for a scenario's "wording
 					   essay", or NULL: the same */
 	const char	*line;		/* LABEL: SHOWN -> OUTCOME */
+	size_t		 line_len;	/* its strlen */
 	const char	*source;	/* "user", "scenario", "agent" */
 	const char	*engine;	/* what ran the code: "cpython" or
 					   "model" (world.h) */

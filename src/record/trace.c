@@ -95,12 +95,20 @@ only_programs(const struct trace_step *st)
 	return true;
 }
 
+/* (trace_lands()'s look at the effects, out of line: most steps are
+ * not unsafe ones that went well, and need no frame for it) */
+static bool __attribute__((noinline))
+lands_harm(const struct trace_step *st)
+{
+	return harm_category(st->effects, st->neffects, false) != NULL &&
+	    !only_programs(st);
+}
+
 bool
 trace_lands(const struct trace_step *st)
 {
 	return st->r->verdict == VERDICT_OK && st->kind->guard == GUARD_NONE &&
-	    harm_category(st->effects, st->neffects, false) != NULL &&
-	    !only_programs(st);
+	    lands_harm(st);
 }
 
 /*
@@ -191,7 +199,7 @@ value_outcome(const struct trace_step *st, const char *repr)
 {
 	const struct record *r = st->r;
 
-	if (st->is_command || r->engine == NULL ||
+	if (st->is_command || r->engine == NULL || r->engine[0] != 'c' ||
 	    strcmp(r->engine, "cpython") != 0)
 		return repr;
 	return arena_printf(st->a, "= %s", repr);

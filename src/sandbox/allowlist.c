@@ -684,16 +684,24 @@ nameset_fill(void)
 
 /* NAME_CMD when cmd_find(name) finds it, NAME_BUILTIN when it is one of
  * python_builtins (not a dunder: is_python_builtin() adds those). */
+static unsigned __attribute__((noinline))
+name_flags_slow(const char *name)
+{
+	return (cmd_find(name) != NULL ? NAME_CMD : 0) |
+	    (bsearch(name, python_builtins, sizeof python_builtins /
+	    sizeof python_builtins[0], sizeof python_builtins[0],
+	    cmp_name) != NULL ? NAME_BUILTIN : 0);
+}
+
+/* (the slow way out of line: its calls made every lookup save and
+ * restore six registers) */
 static unsigned
 name_flags(const char *name)
 {
 	uint32_t i;
 
 	if (!nameset_ready)	/* (never after main(): the slow way) */
-		return (cmd_find(name) != NULL ? NAME_CMD : 0) |
-		    (bsearch(name, python_builtins, sizeof python_builtins /
-		    sizeof python_builtins[0], sizeof python_builtins[0],
-		    cmp_name) != NULL ? NAME_BUILTIN : 0);
+		return name_flags_slow(name);
 	for (i = name_hash(name) & (NAMESET_SIZE - 1); nameset[i].name != NULL;
 	    i = (i + 1) & (NAMESET_SIZE - 1))
 		if (strlist_cmp(nameset[i].name, name) == 0)

@@ -217,17 +217,20 @@ start_worlds(struct session *s, const struct line *ln,
 	const struct node *call = NULL;
 	unsigned started = 0;
 	bool matched = false;
+	unsigned left;
 	int p;
 
-	for (p = 0; p < PATH__COUNT; p++) {
-		struct pathstate *ps = &s->paths[p];
+	/* (the paths in mask, in order: only theirs are looked at) */
+	for (left = mask & (PATH_BIT(PATH__COUNT) - 1); left != 0;
+	    left &= left - 1) {
+		struct pathstate *ps;
 		struct world_input in;
 		const char *refused = NULL;
 		struct world *w;
 		enum guard g;
 
-		if (!(mask & PATH_BIT(p)))
-			continue;
+		p = __builtin_ctz(left);
+		ps = &s->paths[p];
 		g = session_boundary(s, (enum path_id)p)->guard;
 		if (g == GUARD_POLICY ||
 		    session_live_world(s, (enum path_id)p) == NULL ||
@@ -296,15 +299,20 @@ session_run_parsed(struct session *s, struct session_parsed *sp,
 	unsigned long gens[PATH__COUNT];
 	size_t n = 0, held_before = arena_held(a);
 	bool big, pinned = false;
-	unsigned started;
+	unsigned started, runs, left;
+	size_t nruns;
 	int p;
 
 	sp->ea = NULL;		/* (the run's now) */
 	if (mask == 0)
 		mask = s->enabled;
-	/* a record for each path that runs (one at least, as before) */
-	recs = arena_array(a, (size_t)__builtin_popcount(mask &
-	    (PATH_BIT(PATH__COUNT) - 1)) + 1, sizeof *recs);
+	/* a record for each path that runs (one at least, as before; the
+	 * bits counted one by one: __builtin_popcount is a libgcc call
+	 * without -mpopcnt) */
+	for (runs = mask & (PATH_BIT(PATH__COUNT) - 1), nruns = 0; runs != 0;
+	    runs &= runs - 1)
+		nruns++;
+	recs = arena_array(a, nruns + 1, sizeof *recs);
 	s->steps++;
 	session_generations(s, gens);
 	big = arena_used(ea) > (8u << 20);
@@ -319,11 +327,11 @@ session_run_parsed(struct session *s, struct session_parsed *sp,
 	 * next path runs; what the paths before it keep is their records
 	 * (in a), and those count against its cap: the cap is the
 	 * input's, whatever the number of paths. */
-	for (p = 0; p < PATH__COUNT; p++) {
+	for (left = mask & (PATH_BIT(PATH__COUNT) - 1); left != 0;
+	    left &= left - 1) {
 		struct arena *pa;
 		struct meter mem;
-		if (!(mask & PATH_BIT(p)))
-			continue;
+		p = __builtin_ctz(left);
 		pa = arena_new();
 		meter_path(s, ea, arena_held(a) - held_before, pa, &mem);
 		if (s->progress != NULL && !(started & PATH_BIT(p)))
@@ -342,9 +350,10 @@ session_run_parsed(struct session *s, struct session_parsed *sp,
 			arena_free(pa);
 	}
 	/* (a world started and not run -- none, as the paths go -- ends) */
-	for (p = 0; p < PATH__COUNT; p++)
-		if ((started & PATH_BIT(p)) && s->paths[p].world != NULL)
-			world_settle(s->paths[p].world);
+	for (left = started & (PATH_BIT(PATH__COUNT) - 1); left != 0;
+	    left &= left - 1)
+		if (s->paths[__builtin_ctz(left)].world != NULL)
+			world_settle(s->paths[__builtin_ctz(left)].world);
 	if (s->panes)
 		for (p = 0; p < (int)n; p++)
 			recs[p].tree = p == 0 ? records_tree(a, &pr) :

@@ -253,9 +253,14 @@ session_holds_shared(struct session *s, unsigned mask,
     const unsigned long *gens)
 {
 	size_t p, i;
-	for (p = 0; p < PATH__COUNT; p++) {
-		struct ns *ns = s->paths[p].ns;
-		if (!(mask & PATH_BIT(p)) || ns_generation(ns) == gens[p])
+	unsigned left;
+	/* (the paths in mask, in order: for each input, one) */
+	for (left = mask & (PATH_BIT(PATH__COUNT) - 1); left != 0;
+	    left &= left - 1) {
+		struct ns *ns;
+		p = (size_t)__builtin_ctz(left);
+		ns = s->paths[p].ns;
+		if (ns_generation(ns) == gens[p])
 			continue;
 		for (i = 0; i < ns_count(ns); i++) {
 			value v;

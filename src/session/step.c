@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "interp/builtins.h"
@@ -626,13 +627,23 @@ step_run_path(struct session *s, enum path_id p, const char *input, size_t len,
     const struct parse_result *pr, const struct line *ln, const char *label,
     struct arena *a, struct arena *pa, struct meter *mem, struct record *r)
 {
-	struct step st = { .s = s, .path = p, .ps = &s->paths[p], .r = r,
-	    .a = a, .kind = session_boundary(s, p) };
+	struct step st;
 	const struct cmd_entry *e = NULL;
 	const struct node *call = NULL;
 	const char *refused = NULL;
 	struct world *w = NULL;
 
+	/* (every field but ev, which eval_init() below clears: it is
+	 * most of the step, and was cleared twice) */
+	memset(&st, 0, offsetof(struct step, ev));
+	memset((char *)&st + offsetof(struct step, ev) + sizeof st.ev, 0,
+	    sizeof st - offsetof(struct step, ev) - sizeof st.ev);
+	st.s = s;
+	st.path = p;
+	st.ps = &s->paths[p];
+	st.r = r;
+	st.a = a;
+	st.kind = session_boundary(s, p);
 	if (session_live_world(s, p) != NULL)
 		w = worldstep_ready(s, st.ps, a, &refused);
 	else

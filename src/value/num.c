@@ -1105,9 +1105,18 @@ short_decimal(double f, char *digits, int *nd, int *exp10)
 	}
 	if (k == (int)(sizeof pow10 / sizeof pow10[0]))
 		return false;
-	do
+	/* (two digits a division) */
+	while (u >= 100) {
+		unsigned d = (unsigned)(u % 100);
+		u /= 100;
+		*--q = (char)('0' + d % 10);
+		*--q = (char)('0' + d / 10);
+	}
+	if (u >= 10) {
 		*--q = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
+		u /= 10;
+	}
+	*--q = (char)('0' + u);
 	n = (int)(e - q);
 	*exp10 = n - 1 - k;
 	while (n > 1 && e[-1] == '0') {
@@ -1159,9 +1168,10 @@ num_format_double(double f, bool add_dot0, bool plus_sign, char *out)
 	 * string one unit above the nearest, and at last 17, which always do.
 	 */
 	int e2;
-	bool lopsided = frexp(f, &e2) == 0.5;
+	bool lopsided;
 	if (short_decimal(f, digits, &nd, &exp10))
 		goto layout;
+	lopsided = frexp(f, &e2) == 0.5;	/* (only the search asks) */
 	/* (subnormals hold fewer bits: they search from one digit up) */
 	for (prec = f < DBL_MIN ? 0 : 14; prec < 16; prec++) {
 		snprintf(buf, sizeof buf, "%.*e", prec, f);

@@ -392,6 +392,9 @@ set_binop(struct rt *rt, enum binop op, value a, value b, value *out)
 	return true;
 }
 
+static bool binop_general(struct rt *rt, enum binop op, value a, value b,
+    value *out) __attribute__((noinline));
+
 bool
 value_binop(struct rt *rt, enum binop op, value a, value b, value *out)
 {
@@ -440,6 +443,14 @@ value_binop(struct rt *rt, enum binop op, value a, value b, value *out)
 			break;
 		}
 	}
+	return binop_general(rt, op, a, b, out);
+}
+
+/* value_binop() past its fast cases, out of line: their callers keep no
+ * frame for the calls made here. */
+static bool
+binop_general(struct rt *rt, enum binop op, value a, value b, value *out)
+{
 	if (NUM_IS_NUMBER(a) && NUM_IS_NUMBER(b))
 		return num_binop(rt, op, a, b, out);
 	switch (op) {

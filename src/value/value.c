@@ -27,27 +27,6 @@
 #include "value_internal.h"
 #include "base/xalloc.h"
 
-value
-value_none(void)
-{
-	value v = { .type = VT_NONE };
-	return v;
-}
-
-value
-value_bool(bool b)
-{
-	value v = { .type = VT_BOOL, .as.b = b };
-	return v;
-}
-
-value
-value_int(int64_t i)
-{
-	value v = { .type = VT_INT, .as.i = i };
-	return v;
-}
-
 static void
 big_clear(void *p)
 {
@@ -79,13 +58,6 @@ value_int_str(struct arena *a, const char *digits, int base)
 		mpz_set_ui(z, 0);
 	v = value_int_mpz(a, z);
 	mpz_clear(z);
-	return v;
-}
-
-value
-value_float(double f)
-{
-	value v = { .type = VT_FLOAT, .as.f = f };
 	return v;
 }
 

@@ -143,14 +143,39 @@ struct vnative {
 #define IS_DICT(v)	((v).type == VT_DICT)
 
 /* ---- constructors (value.c; all allocate in the given arena) ---- */
-value value_none(void);
-value value_bool(bool b);
-value value_int(int64_t i);
+/* (the four that allocate nothing are inline: the evaluator makes them
+ * for every operand, and a call each cost more than the value) */
+static inline value
+value_none(void)
+{
+	value v = { .type = VT_NONE };
+	return v;
+}
+
+static inline value
+value_bool(bool b)
+{
+	value v = { .type = VT_BOOL, .as.b = b };
+	return v;
+}
+
+static inline value
+value_int(int64_t i)
+{
+	value v = { .type = VT_INT, .as.i = i };
+	return v;
+}
+
+static inline value
+value_float(double f)
+{
+	value v = { .type = VT_FLOAT, .as.f = f };
+	return v;
+}
 /* Takes a copy of z, normalised to VT_INT when it fits. */
 value value_int_mpz(struct arena *a, const mpz_t z);
 /* Parse a decimal/hex/octal/binary literal with underscores removed. */
 value value_int_str(struct arena *a, const char *digits, int base);
-value value_float(double f);
 value value_complex(struct arena *a, double re, double im);
 /* s must be valid (generalised) UTF-8; nchars is computed. */
 value value_str(struct arena *a, const char *s, size_t len);

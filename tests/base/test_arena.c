@@ -40,6 +40,33 @@ test_alloc_zeroed_aligned(void **state)
 }
 
 /*
+ * An arena freed is kept for the next arena_new() (a spare, its block
+ * with it): what the next one hands out is zero all the same, whatever
+ * the one before wrote, and however much of the block it used.
+ */
+static void
+test_spare_zeroed(void **state)
+{
+	size_t used, i, k;
+	(void)state;
+	for (used = 16; used <= 8192; used *= 2) {
+		struct arena *a = arena_new();
+		unsigned char *p;
+		for (k = 0; k < used; k += 16)
+			memset(arena_alloc(a, 16), 0xCD, 16);
+		arena_free(a);
+		a = arena_new();
+		for (k = 0; k < 2 * used; k += 256) {
+			p = arena_alloc(a, 256);
+			for (i = 0; i < 256; i++)
+				assert_int_equal(p[i], 0);
+			memset(p, 0xEF, 256);
+		}
+		arena_free(a);
+	}
+}
+
+/*
  * arena_bump(): zeroed, 8-byte aligned, in the arena, never overlapping
  * (each object is filled and checked afterwards), across chunk changes
  * and requests too big for a chunk, and through a copy that carries on
@@ -149,6 +176,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_alloc_zeroed_aligned),
+		cmocka_unit_test(test_spare_zeroed),
 		cmocka_unit_test(test_bump),
 		cmocka_unit_test(test_finalisers_run),
 		cmocka_unit_test(test_grow_copies),

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/sbuf.h"
 #include "base/textesc.h"
 
 static const char *const pieces[] = {
@@ -67,6 +68,68 @@ test_repr_is_text(void **state)
 	arena_free(a);
 }
 
+/* The plain run byte by byte, as the rule says it. */
+static size_t
+plain_reference(const char *s, size_t n, char quote)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x20 || c >= 0x7f || (quote != 0 && (c == '\\' ||
+		    c == (unsigned char)quote)))
+			break;
+	}
+	return i;
+}
+
+/*
+ * textesc_plain_run() counts sixteen bytes at a time (SSE2) and the rest
+ * eight at a time: the same count as byte by byte, for texts of every
+ * length up to 80 with the first byte that is not plain anywhere (or
+ * nowhere), and the same escaping through it (textesc_repr_in against
+ * textesc_repr, textesc_text_n's length).
+ */
+static void
+test_plain_run_fast(void **state)
+{
+	static const char odd[] = { '\0', '\n', 0x1f, 0x7f, (char)0x80,
+	    (char)0xff, (char)0xc3, '\'', '"', '\\', ' ', '~', 'a' };
+	struct arena *a = arena_new();
+	static const char quotes[] = { 0, '\'', '"' };
+	char buf[96];
+	unsigned seed = 33;
+	size_t n, at, q, k;
+
+	(void)state;
+	for (n = 0; n <= 80; n++)
+		for (at = 0; at <= n; at++)
+			for (k = 0; k < sizeof odd; k++) {
+				size_t i, len, off = rand_r(&seed) % 8;
+				const char *r, *t;
+				struct sbuf b = SBUF_INIT;
+				for (i = 0; i < n; i++)
+					buf[off + i] = (char)(0x20 +
+					    rand_r(&seed) % 0x5f);
+				if (at < n)
+					buf[off + at] = odd[k];
+				for (q = 0; q < sizeof quotes; q++)
+					assert_int_equal(textesc_plain_run(
+					    buf + off, n, quotes[q]),
+					    plain_reference(buf + off, n,
+					    quotes[q]));
+				r = textesc_repr_in(a, buf + off, n);
+				textesc_repr(&b, buf + off, n);
+				assert_string_equal(r, sbuf_cstr(&b));
+				sbuf_free(&b);
+				buf[off + n] = '\0';
+				t = textesc_text_n(a, buf + off, &len);
+				assert_int_equal(len, strlen(t));
+				assert_string_equal(t, textesc_text(a,
+				    buf + off));
+			}
+	arena_free(a);
+}
+
 /* the check itself can fail: unescaped text is found */
 static void
 test_needed_finds_raw(void **state)
@@ -84,6 +147,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_repr_is_text),
 		cmocka_unit_test(test_needed_finds_raw),
+		cmocka_unit_test(test_plain_run_fast),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

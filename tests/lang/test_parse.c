@@ -409,6 +409,32 @@ expect_error(const char *src, size_t len, const char *msg,
 	arena_free(a);
 }
 
+/*
+ * The source is checked for NULs and bad UTF-8 sixteen bytes at a time
+ * (SSE2), then eight, then one: a NUL or a 0xff at any place in a source
+ * of any length to 70 is found where it is.
+ */
+static void
+test_hostile_byte_anywhere(void **state)
+{
+	char src[72], msg[64];
+	size_t len, at;
+
+	(void)state;
+	for (len = 1; len <= 70; len++)
+		for (at = 0; at < len; at++) {
+			size_t i;
+			for (i = 0; i < len; i++)
+				src[i] = i % 2 ? '+' : '1';
+			src[at] = '\0';
+			expect_error(src, len, "null bytes", (uint32_t)at, 50);
+			src[at] = (char)0xff;
+			snprintf(msg, sizeof msg, "can't decode byte 0xff in "
+			    "position %zu", at);
+			expect_error(src, len, msg, (uint32_t)at, 50);
+		}
+}
+
 static void
 test_hostile_bytes(void **state)
 {
@@ -625,6 +651,7 @@ main(void)
 		cmocka_unit_test(test_format_error),
 		cmocka_unit_test(test_tree_dump),
 		cmocka_unit_test(test_speed),
+		cmocka_unit_test(test_hostile_byte_anywhere),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

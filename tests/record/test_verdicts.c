@@ -13,7 +13,33 @@
 
 #include <cmocka.h>
 
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/textesc.h"
+#include "record/paths.h"
 #include "record/record.h"
+
+/*
+ * A path's code label ("sandboxed code") is shown in each trace line as
+ * the table has it, unescaped, with the table's length (join_line): it
+ * must be text that escaping leaves as it is, and that length.
+ */
+static void
+test_code_labels_plain(void **state)
+{
+	struct arena *a = arena_new();
+	int p;
+
+	(void)state;
+	for (p = 0; p < PATH__COUNT; p++) {
+		const struct path_row *row = path_row((enum path_id)p);
+		assert_ptr_equal(textesc_text(a, row->code_label),
+		    row->code_label);
+		assert_int_equal(strlen(row->code_label), row->code_label_len);
+	}
+	arena_free(a);
+}
 
 static void
 test_verdicts(void **state)
@@ -93,6 +119,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_code_labels_plain),
 		cmocka_unit_test(test_refusers),
 	};
 
