@@ -311,8 +311,9 @@ static size_t nheld;
  * (--fresh-world: world_renew) names, in its request for the next one,
  * the warden of the world it is done with; the zygote kills that warden
  * DONE_DEFER_MS later, once the input's answer is out, with the next
- * spare's build.  The SIGKILL and the exit of a world's processes it
- * wakes would otherwise compete with the session for the CPU just as it
+ * spare's build (back to back, when the spares are built at once, at
+ * once too).  The SIGKILL and the exit of a world's processes it wakes
+ * would otherwise compete with the session for the CPU just as it
  * returns the answer.  Only a warden the zygote handed out and has not
  * reaped is killed, by its pid: the zygote reaps its children itself, so
  * such a pid is not another process's.  The session keeps its pidfd and
@@ -744,9 +745,12 @@ zygote_main(int ctl)
 		if (req.mem == 0)
 			req.mem = WORLD_MEM_BYTES;
 		p = &pools[req.kind];
-		if (req.done > 0)
-			doomed_add((pid_t)req.done, now_ms() + DONE_DEFER_MS);
 		pool_request(p, req.mem, now_ms());
+		/* (back to back, as the spares: at once, with this one's
+		 * reply sent) */
+		if (req.done > 0)
+			doomed_add((pid_t)req.done, now_ms() + (p->target >
+			    POOL_MIN ? 0 : DONE_DEFER_MS));
 		if (req.fail_at == 0 && pool_take(p, &m) == 0)
 			;	/* built while the session typed */
 		else if (make_world(ctl, (int)req.kind, (int)req.fail_at,
