@@ -79,9 +79,35 @@ ended_how(struct arena *a, int ws)
 	return "ended";
 }
 
+/* The world c replaced (cpy_renew), dead by now: its ends closed, and
+ * it killed in case the zygote did not. */
+static void
+grave_flush(struct cpy *c)
+{
+	if (!c->grave.full)
+		return;
+	c->grave.full = false;
+	fakenet_down(&c->grave.net);
+	memset(&c->grave.net, 0, sizeof c->grave.net);
+	c->grave.net.fd = c->grave.net.ctl = -1;
+	if (c->grave.pidfd >= 0) {
+		(void)syscall(__NR_pidfd_send_signal, c->grave.pidfd, SIGKILL,
+		    NULL, 0);
+		close(c->grave.pidfd);
+	}
+	if (c->grave.sock >= 0)
+		close(c->grave.sock);
+	c->grave.pidfd = c->grave.sock = -1;
+	janitor_world_ended();	/* (its cgroup, once it is empty) */
+}
+
 void
 cpy_kill_world(struct cpy *c)
 {
+	bool had = c->pidfd >= 0 || c->sock >= 0 || c->outside != NULL;
+
+	grave_flush(c);
+	c->warden = 0;
 	fakenet_down(&c->net);	/* closes the capture pipes */
 	c->ntold = 0;
 	memset(&c->net, 0, sizeof c->net);
@@ -97,7 +123,8 @@ cpy_kill_world(struct cpy *c)
 	if (c->outside != NULL)	/* (its program is not the zygote's child) */
 		c->launch->reap(c->outside);
 	c->outside = NULL;
-	janitor_world_ended();	/* (its cgroup, once it is empty) */
+	if (had)
+		janitor_world_ended();	/* (its cgroup, once it is empty) */
 }
 
 /* Start an outside kind's world (its launcher's program) and return:
@@ -172,8 +199,8 @@ spawn(struct cpy *c, struct arena *a, char **err)
 	/* the world's socket, and the fake internet's capture and sync
 	 * pipes, whose other ends only the world's sink holds: the zygote
 	 * makes them with the world (which it may have built already) */
-	if (zygote_spawn(c->fail_at, c->kind, c->mem, &sock, &cap_rd, &ctl_wr,
-	    &c->pidfd, &pid) == -1) {
+	if (zygote_spawn(c->fail_at, c->kind, c->mem, c->done, &sock, &cap_rd,
+	    &ctl_wr, &c->pidfd, &pid) == -1) {
 		const char *why = zygote_failure();
 		*err = xasprintf("the zygote could not start a world: %s%s%s",
 		    strerror(errno), *why ? ": " : "", why);
@@ -181,6 +208,7 @@ spawn(struct cpy *c, struct arena *a, char **err)
 	}
 	fakenet_attach(&c->net, cap_rd, ctl_wr);
 	c->sock = sock;
+	c->warden = pid;
 ready:
 	end = cpy_read_reply(c, (c->booted_at > 0 ? c->booted_at :
 	    clock_ms()) + (c->launch != NULL && c->launch->build_ms != NULL ?
@@ -389,8 +417,25 @@ cpy_renew(struct world *w, struct world *next)
 	}
 	free(n->setup);
 	n->setup = c->setup ? xstrdup(c->setup) : NULL;
+	/* w's world is named as done: the zygote kills it a moment later
+	 * (zygote.c: "Done worlds"), not now, as the answer goes out; n
+	 * keeps the session's ends of it (its grave) and kills it again
+	 * when n is killed or freed. */
+	n->done = c->pidfd >= 0 ? c->warden : 0;
 	n->ahead = start_send(n, &err);
+	n->done = 0;
 	free(err);	/* (its build will say, building again) */
+	if (!n->ahead || c->pidfd < 0 || c->warden <= 0)
+		return;	/* (w's is killed now, by world_renew's free) */
+	n->grave.full = true;
+	n->grave.pidfd = c->pidfd;
+	n->grave.sock = c->sock;
+	n->grave.net = c->net;
+	memset(&c->net, 0, sizeof c->net);
+	c->net.fd = c->net.ctl = -1;
+	c->ntold = 0;
+	c->pidfd = c->sock = -1;
+	c->warden = 0;
 }
 
 /* ---------------------------------------------------------------- */
@@ -757,6 +802,8 @@ world_cpython_new(unsigned wall_ms, int fail_at, int kind)
 	c->launch = world_kind_launcher(kind);
 	c->sock = c->pidfd = -1;
 	c->net.fd = c->net.ctl = -1;
+	c->grave.pidfd = c->grave.sock = -1;
+	c->grave.net.fd = c->grave.net.ctl = -1;
 	c->wall_ms = wall_ms ? wall_ms : WORLD_DEFAULT_WALL_MS;
 	/* (a gVisor world's worker sets the default's rlimits itself:
 	 * gvisor.c) */

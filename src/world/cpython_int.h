@@ -75,6 +75,19 @@ struct cpy {
 		char	 buf[WW_MAX_LIVE + 1];
 	} pump;
 	struct fakenet	 net;		/* the reader of its captures */
+	/* The zygote's world: its warden (0: none); and the one to name as
+	 * done in its request (world_renew: the world it replaces), or 0. */
+	pid_t		 warden;
+	pid_t		 done;
+	/* The world this one replaced (world_renew), which the zygote kills
+	 * a moment after: the session's ends of it, closed -- and it killed
+	 * again, by its pidfd, in case the zygote did not -- when this one
+	 * is killed or freed. */
+	struct {
+		bool		 full;
+		int		 pidfd, sock;
+		struct fakenet	 net;
+	} grave;
 	/* An outside kind's launcher (gVisor's, the microVM's) and the
 	 * state of its program, or NULL: the zygote's world. */
 	const struct world_launcher *launch;

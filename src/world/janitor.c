@@ -46,6 +46,7 @@
 #include <ftw.h>
 #include <limits.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -364,6 +365,14 @@ janitor_start(void)
 				    sig == SIGINT ? SIG_IGN : SIG_DFL);
 		sigemptyset(&none);
 		(void)sigprocmask(SIG_SETMASK, &none, NULL);
+		/* Background work: told a world ended, it sweeps once the
+		 * session has the answer out, not in its place (a batch
+		 * task does not preempt the one that woke it; it still has
+		 * its fair share of the CPU).  Best effort. */
+		{
+			struct sched_param sp = { .sched_priority = 0 };
+			(void)sched_setscheduler(0, SCHED_BATCH, &sp);
+		}
 		janitor_main(3, 4);
 	}
 	close(p[0]);

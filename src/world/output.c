@@ -60,6 +60,8 @@ static bool streaming;		/* an input runs: send live frames too */
  * a time: the thread's live frames and the main thread's reply. */
 static pthread_mutex_t send_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+/* The thread wrote what it read (output_sync waits for it). */
+static pthread_cond_t wrote = PTHREAD_COND_INITIALIZER;
 static bool busy;		/* the thread holds bytes not yet written */
 static uint64_t written, kept, cut;	/* bytes this input: kept (heads
 				   included), and text cut */
@@ -148,6 +150,7 @@ reader(void *arg)
 			if (n > 0)
 				keep(i == 0 ? 'o' : 'e', buf, (size_t)n);
 			busy = false;
+			pthread_cond_broadcast(&wrote);
 			pthread_mutex_unlock(&lock);
 			if (n == 0 || (n < 0 && errno != EINTR &&
 			    errno != EAGAIN)) {
@@ -223,18 +226,28 @@ output_sync(void)
 
 	if (rd[0] < 0)
 		return;
+	pthread_mutex_lock(&lock);
 	for (;;) {
-		bool done;
+		struct timespec ts;
+		bool done = drained();
 
-		pthread_mutex_lock(&lock);
-		done = drained();
-		if (done || clock_ms() > end)
+		if (done || clock_ms() > end) {
 			streaming = false;	/* (the reply follows) */
-		pthread_mutex_unlock(&lock);
-		if (done || clock_ms() > end)
-			return;
-		(void)poll(NULL, 0, 1);
+			break;
+		}
+		/* until the thread has written what it read, 1 ms at most
+		 * (a pipe it has not been woken for yet): a sleep of 1 ms
+		 * was most of a first input's time in a world that had
+		 * been idle, its thread not yet run when first asked */
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 1000000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		(void)pthread_cond_timedwait(&wrote, &lock, &ts);
 	}
+	pthread_mutex_unlock(&lock);
 }
 
 void

@@ -95,8 +95,10 @@ int zygote_start(void);
  * zygote (world.h's world_zygote_forget); its pid, or -1. */
 pid_t zygote_forget(void);
 int zygote_ensure(void);
-int zygote_spawn(int fail_at, int kind, uint64_t mem, int *sock, int *cap_rd,
-    int *ctl_wr, int *pidfd, pid_t *pid);
+/* done: the warden of a world the session is done with (world_renew),
+ * which the zygote kills a moment later (zygote.c: "Done worlds"), or 0. */
+int zygote_spawn(int fail_at, int kind, uint64_t mem, pid_t done, int *sock,
+    int *cap_rd, int *ctl_wr, int *pidfd, pid_t *pid);
 /* Why CPython could not start in the zygote, or "". */
 const char *zygote_failure(void);
 

@@ -135,6 +135,10 @@ struct zreq {
 	uint32_t	fail_at;
 	uint32_t	kind;	/* enum world_kind */
 	uint64_t	mem;	/* the world's memory budget (world_memory) */
+	int32_t		done;	/* the warden of a world this session is
+				   done with, to kill a moment later, or 0
+				   (see "Done worlds" below) */
+	uint32_t	pad;
 };
 
 struct zrep {
@@ -302,7 +306,88 @@ struct held {
 static struct held held[IDS_MAX];
 static size_t nheld;
 
-/* A warden reaped: its id may go to another world once it is empty. */
+/*
+ * Done worlds.  A session that replaces a world after every input
+ * (--fresh-world: world_renew) names, in its request for the next one,
+ * the warden of the world it is done with; the zygote kills that warden
+ * DONE_DEFER_MS later, once the input's answer is out, with the next
+ * spare's build (back to back, when the spares are built at once, at
+ * once too).  The SIGKILL and the exit of a world's processes it wakes
+ * would otherwise compete with the session for the CPU just as it
+ * returns the answer.  Only a warden the zygote handed out and has not
+ * reaped is killed, by its pid: the zygote reaps its children itself, so
+ * such a pid is not another process's.  The session keeps its pidfd and
+ * kills it too, later or at its end (cpython.c: the grave), so a world
+ * the zygote did not know still dies.
+ */
+#define HANDED_MAX	64
+#define DONE_DEFER_MS	POOL_DEFER_MS
+static pid_t handed[HANDED_MAX];	/* wardens given out, not reaped */
+static struct doomed {
+	pid_t	pid;
+	int64_t	at;			/* when to kill it */
+} doomed[HANDED_MAX];
+static size_t ndoomed;
+
+/* A warden given to a session: kept until it is reaped (or forgotten,
+ * the oldest first, when more than HANDED_MAX are out: the session
+ * kills those itself). */
+static void
+handed_add(pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < HANDED_MAX; i++)
+		if (handed[i] == 0) {
+			handed[i] = pid;
+			return;
+		}
+	memmove(&handed[0], &handed[1], (HANDED_MAX - 1) * sizeof *handed);
+	handed[HANDED_MAX - 1] = pid;
+}
+
+/* The session is done with the world of warden pid: killed at. */
+static void
+doomed_add(pid_t pid, int64_t at)
+{
+	size_t i;
+
+	for (i = 0; i < HANDED_MAX; i++)
+		if (pid > 0 && handed[i] == pid)
+			break;
+	if (i == HANDED_MAX || ndoomed == HANDED_MAX)
+		return;		/* (not ours, or reaped: the session's) */
+	doomed[ndoomed].pid = pid;
+	doomed[ndoomed].at = at;
+	ndoomed++;
+}
+
+/* Kill every done world that is due (now), its warden not yet reaped;
+ * the time until the next is (-1: none). */
+static int
+doomed_tend(int64_t now)
+{
+	size_t i, k = 0, j;
+	int next = -1;
+
+	for (i = 0; i < ndoomed; i++) {
+		if (doomed[i].at > now) {
+			int left = (int)(doomed[i].at - now);
+			if (next == -1 || left < next)
+				next = left;
+			doomed[k++] = doomed[i];
+			continue;
+		}
+		for (j = 0; j < HANDED_MAX; j++)
+			if (handed[j] == doomed[i].pid)
+				(void)kill(doomed[i].pid, SIGKILL);
+	}
+	ndoomed = k;
+	return next;
+}
+
+/* A warden reaped: its id may go to another world once it is empty,
+ * and its pid is no longer one the zygote may kill. */
 static void
 ids_ended(pid_t warden)
 {
@@ -311,6 +396,9 @@ ids_ended(pid_t warden)
 	for (i = 0; i < nheld; i++)
 		if (held[i].warden == warden)
 			held[i].warden = 0;
+	for (i = 0; i < HANDED_MAX; i++)
+		if (handed[i] == warden)
+			handed[i] = 0;
 }
 
 /* Every child that ended reaped: a warden's id may go to another
@@ -633,8 +721,13 @@ zygote_main(int ctl)
 		int none[1], wait_ms;
 		ssize_t n;
 
+		int doom_ms;
+
 		reap_ended();
+		doom_ms = doomed_tend(now_ms());
 		wait_ms = pools_tend(ctl, now_ms());
+		if (doom_ms >= 0 && (wait_ms == -1 || doom_ms < wait_ms))
+			wait_ms = doom_ms;
 		if (wait_ms != 0 && !wait_readable(ctl, wait_ms))
 			continue;	/* (a refill or the pool's calm due) */
 		if (wait_ms == 0)
@@ -653,6 +746,11 @@ zygote_main(int ctl)
 			req.mem = WORLD_MEM_BYTES;
 		p = &pools[req.kind];
 		pool_request(p, req.mem, now_ms());
+		/* (back to back, as the spares: at once, with this one's
+		 * reply sent) */
+		if (req.done > 0)
+			doomed_add((pid_t)req.done, now_ms() + (p->target >
+			    POOL_MIN ? 0 : DONE_DEFER_MS));
 		if (req.fail_at == 0 && pool_take(p, &m) == 0)
 			;	/* built while the session typed */
 		else if (make_world(ctl, (int)req.kind, (int)req.fail_at,
@@ -660,8 +758,10 @@ zygote_main(int ctl)
 			rep.pid = -1;
 			rep.err = errno;
 		}
-		if (rep.err == 0)
+		if (rep.err == 0) {
 			rep.pid = m.pid;
+			handed_add(m.pid);
+		}
 		if (send_fds(ctl, &rep, sizeof rep, m.fds, rep.err == 0 ? 4 :
 		    0) < 0)
 			_exit(0);
@@ -843,10 +943,11 @@ zygote_ensure(void)
 }
 
 int
-zygote_spawn(int fail_at, int kind, uint64_t mem, int *sock, int *cap_rd,
-    int *ctl_wr, int *pidfd, pid_t *pid)
+zygote_spawn(int fail_at, int kind, uint64_t mem, pid_t done, int *sock,
+    int *cap_rd, int *ctl_wr, int *pidfd, pid_t *pid)
 {
-	struct zreq req = { (uint32_t)fail_at, (uint32_t)kind, mem };
+	struct zreq req = { (uint32_t)fail_at, (uint32_t)kind, mem,
+	    (int32_t)done, 0 };
 	struct zrep rep;
 	int fds[4];
 

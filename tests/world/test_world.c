@@ -23,6 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/arena.h"
@@ -363,6 +365,84 @@ test_renew_seeds_ahead(void **state)
 	mfs_free(fs);
 }
 
+/* How many of the host's processes have marker in their command line. */
+static int
+count_marked(const char *marker)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL) {
+		char path[300], buf[4096];
+		FILE *f;
+		size_t len, i;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
+		if ((f = fopen(path, "r")) == NULL)
+			continue;
+		len = fread(buf, 1, sizeof buf - 1, f);
+		fclose(f);
+		for (i = 0; i < len; i++)
+			if (buf[i] == '\0')
+				buf[i] = ' ';
+		buf[len] = '\0';
+		if (strstr(buf, marker) != NULL)
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * A world replaced by world_renew ends soon after, while its successor
+ * lives on unused (the session only frees that one at the next input or
+ * its end): a program the last input left running is gone within a
+ * second, with its world (zygote.c: "Done worlds").
+ */
+static void
+test_renew_ends_the_last(void **state)
+{
+	struct mfs *fs = mfs_new();
+	struct world_seed seed = { .fs = fs };
+	struct arena *a = arena_new();
+	struct world *w = world_new(WORLD_ENGINE_CPYTHON, 0, 0), *next;
+	char marker[64], src[256];
+	const char *v;
+	char *err = NULL;
+	int i, left = -1;
+
+	(void)state;
+	snprintf(marker, sizeof marker, "renew-ends-%ld-%ld", (long)getpid(),
+	    (long)time(NULL));
+	snprintf(src, sizeof src, "__import__('subprocess').Popen(['/bin/sh', "
+	    "'-c', 'sleep 600; : %s']) and None", marker);
+	assert_true(world_build(w, &seed, &err));
+	v = value_of(w, a, src);
+	assert_non_null(v);
+	for (i = 0; i < 100 && count_marked(marker) == 0; i++)
+		usleep(10 * 1000);
+	assert_int_equal(count_marked(marker), 1);	/* (it runs) */
+	world_read_back(w, fs);
+	next = world_renew(w, 0, 0);
+	for (i = 0; i < 100; i++) {
+		if ((left = count_marked(marker)) == 0)
+			break;
+		usleep(10 * 1000);
+	}
+	assert_int_equal(left, 0);
+	assert_true(world_build(next, &seed, &err));
+	v = value_of(next, a, "1 + 1");
+	assert_non_null(v);
+	assert_string_equal(v, "2");
+	world_free(next);
+	arena_free(a);
+	mfs_free(fs);
+}
+
 int
 main(void)
 {
@@ -374,6 +454,7 @@ main(void)
 		cmocka_unit_test(test_sandbox_world_follows_the_policy),
 		cmocka_unit_test(test_snapshot_rebuilds_the_world),
 		cmocka_unit_test(test_renew_seeds_ahead),
+		cmocka_unit_test(test_renew_ends_the_last),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
