@@ -357,6 +357,21 @@ dns_child(void *arg, const char *failed)
 	fnet_dnsmasq_child(d->path, d->image, d->answer, failed);
 }
 
+/* What every fake internet needs, made once (in the zygote, before any
+ * world): dnsmasq's filter and image, and the sink's filter. */
+int
+fakenet_prepare(char *why, size_t n)
+{
+	if (fnet_dnsmasq_prepare(why, n) == -1)
+		return -1;
+	if (fnet_sink_prepare() == -1) {
+		snprintf(why, n, "fakenet: the sink's seccomp filter: %s",
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int
 fakenet_start(const struct fakenet_config *cfg_in, struct fakenet *out,
     char *why, size_t n)

@@ -205,6 +205,7 @@ pid_t	fnet_fork(int devnull, int err, const int *keep, unsigned nkeep,
 pid_t	fnet_spawn(int devnull, int err, const int *keep, unsigned nkeep,
 	    void (*fn)(void *arg, const char *failed), void *arg);
 int	fnet_caps_keep(uint32_t mask);
+int	fnet_dnsmasq_prepare(char *why, size_t n);
 void	fnet_dnsmasq_child(const char *path, int image, const char *answer,
 	    const char *failed) __attribute__((noreturn));
 

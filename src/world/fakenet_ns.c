@@ -379,8 +379,9 @@ dnsmasq_rules(void *vctx, void *arg)
 	return 0;
 }
 
+/* dnsmasq's filter and image, once (fakenet_prepare, in fakenet.c). */
 int
-fakenet_prepare(char *why, size_t n)
+fnet_dnsmasq_prepare(char *why, size_t n)
 {
 	static const char *const except[] = { "execveat", NULL };
 
@@ -390,11 +391,6 @@ fakenet_prepare(char *why, size_t n)
 	if (jail_seccomp_compile_table(&dnsmasq_filter, SCMP_ACT_ERRNO(EPERM),
 	    except, dnsmasq_rules, NULL) == -1) {
 		snprintf(why, n, "fakenet: dnsmasq's seccomp filter: %s",
-		    strerror(errno));
-		return -1;
-	}
-	if (fnet_sink_prepare() == -1) {
-		snprintf(why, n, "fakenet: the sink's seccomp filter: %s",
 		    strerror(errno));
 		return -1;
 	}

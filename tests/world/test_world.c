@@ -425,7 +425,8 @@ test_renew_ends_the_last(void **state)
 	assert_non_null(v);
 	for (i = 0; i < 100 && count_marked(marker) == 0; i++)
 		usleep(10 * 1000);
-	assert_int_equal(count_marked(marker), 1);	/* (it runs) */
+	/* (it runs; for a moment two: sh's child before it execs sleep) */
+	assert_true(count_marked(marker) >= 1);
 	world_read_back(w, fs);
 	next = world_renew(w, 0, 0);
 	for (i = 0; i < 100; i++) {
