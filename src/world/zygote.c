@@ -391,7 +391,7 @@ doomed_tend(int64_t now)
 static void
 ids_ended(pid_t warden)
 {
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; i < nheld; i++)
 		if (held[i].warden == warden)
@@ -399,6 +399,12 @@ ids_ended(pid_t warden)
 	for (i = 0; i < HANDED_MAX; i++)
 		if (handed[i] == warden)
 			handed[i] = 0;
+	/* nor one to kill when due: its pid may be a new warden's by then,
+	 * handed out again */
+	for (i = k = 0; i < ndoomed; i++)
+		if (doomed[i].pid != warden)
+			doomed[k++] = doomed[i];
+	ndoomed = k;
 }
 
 /* Every child that ended reaped: a warden's id may go to another
