@@ -239,13 +239,16 @@ output_sync(void)
 		 * (a pipe it has not been woken for yet): a sleep of 1 ms
 		 * was most of a first input's time in a world that had
 		 * been idle, its thread not yet run when first asked */
-		clock_gettime(CLOCK_REALTIME, &ts);
+		clock_gettime(CLOCK_MONOTONIC, &ts);
 		ts.tv_nsec += 1000000;
 		if (ts.tv_nsec >= 1000000000) {
 			ts.tv_sec++;
 			ts.tv_nsec -= 1000000000;
 		}
-		(void)pthread_cond_timedwait(&wrote, &lock, &ts);
+		/* (the monotonic clock: a step of the wall clock must not
+		 * stretch the wait) */
+		(void)pthread_cond_clockwait(&wrote, &lock, CLOCK_MONOTONIC,
+		    &ts);
 	}
 	pthread_mutex_unlock(&lock);
 }
