@@ -28,6 +28,18 @@
 #include "jail_int.h"
 #include "jail_sys.h"
 
+/* (AddressSanitizer: jail_spawn's child runs on a stack in our frame) */
+#if defined(__SANITIZE_ADDRESS__)
+#define JAIL_ASAN	1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define JAIL_ASAN	1
+#endif
+#endif
+#ifdef JAIL_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
 int
 jail_fds_keep(const int *fds, unsigned n, unsigned cloexec_from)
 {
@@ -178,6 +190,12 @@ jail_spawn(const struct jail_child_spec *spec,
 	pid = clone(spawn_child, stack + sizeof stack, CLONE_VM | CLONE_VFORK |
 	    SIGCHLD, &s);
 	saved = errno;
+#ifdef JAIL_ASAN
+	/* (the child's frames poisoned their redzones in stack's shadow,
+	 * which is this frame's and, once it returns, its callees': the
+	 * child has exec'd or ended, so none of it is a redzone now) */
+	__asan_unpoison_memory_region(stack, sizeof stack);
+#endif
 	(void)sigprocmask(SIG_SETMASK, &s.mask, NULL);
 	errno = saved;
 	return pid;
