@@ -79,25 +79,32 @@ ended_how(struct arena *a, int ws)
 	return "ended";
 }
 
+/* A zygote's world's ends in the session, closed: its captures' reader,
+ * and it killed by its pidfd, its socket closed. */
+static void
+ends_close(struct fakenet *net, int *pidfd, int *sock)
+{
+	fakenet_down(net);	/* closes the capture pipes */
+	memset(net, 0, sizeof *net);
+	net->fd = net->ctl = -1;
+	if (*pidfd >= 0) {
+		(void)syscall(__NR_pidfd_send_signal, *pidfd, SIGKILL, NULL,
+		    0);
+		close(*pidfd);
+	}
+	if (*sock >= 0)
+		close(*sock);
+	*pidfd = *sock = -1;
+}
+
 /* The world c replaced (cpy_renew), dead by now: its ends closed, and
  * it killed in case the zygote did not. */
 static void
 grave_flush(struct cpy *c)
 {
-	if (!c->grave.full)
-		return;
-	c->grave.full = false;
-	fakenet_down(&c->grave.net);
-	memset(&c->grave.net, 0, sizeof c->grave.net);
-	c->grave.net.fd = c->grave.net.ctl = -1;
-	if (c->grave.pidfd >= 0) {
-		(void)syscall(__NR_pidfd_send_signal, c->grave.pidfd, SIGKILL,
-		    NULL, 0);
-		close(c->grave.pidfd);
-	}
-	if (c->grave.sock >= 0)
-		close(c->grave.sock);
-	c->grave.pidfd = c->grave.sock = -1;
+	if (c->grave.pidfd < 0)
+		return;		/* (none) */
+	ends_close(&c->grave.net, &c->grave.pidfd, &c->grave.sock);
 	janitor_world_ended();	/* (its cgroup, once it is empty) */
 }
 
@@ -108,18 +115,8 @@ cpy_kill_world(struct cpy *c)
 
 	grave_flush(c);
 	c->warden = 0;
-	fakenet_down(&c->net);	/* closes the capture pipes */
 	c->ntold = 0;
-	memset(&c->net, 0, sizeof c->net);
-	c->net.fd = c->net.ctl = -1;
-	if (c->pidfd >= 0) {
-		(void)syscall(__NR_pidfd_send_signal, c->pidfd, SIGKILL, NULL,
-		    0);
-		close(c->pidfd);
-	}
-	if (c->sock >= 0)
-		close(c->sock);
-	c->pidfd = c->sock = -1;
+	ends_close(&c->net, &c->pidfd, &c->sock);
 	if (c->outside != NULL)	/* (its program is not the zygote's child) */
 		c->launch->reap(c->outside);
 	c->outside = NULL;
@@ -427,7 +424,6 @@ cpy_renew(struct world *w, struct world *next)
 	free(err);	/* (its build will say, building again) */
 	if (!n->ahead || c->pidfd < 0 || c->warden <= 0)
 		return;	/* (w's is killed now, by world_renew's free) */
-	n->grave.full = true;
 	n->grave.pidfd = c->pidfd;
 	n->grave.sock = c->sock;
 	n->grave.net = c->net;

@@ -82,9 +82,8 @@ struct cpy {
 	/* The world this one replaced (world_renew), which the zygote kills
 	 * a moment after: the session's ends of it, closed -- and it killed
 	 * again, by its pidfd, in case the zygote did not -- when this one
-	 * is killed or freed. */
+	 * is killed or freed (none: pidfd -1). */
 	struct {
-		bool		 full;
 		int		 pidfd, sock;
 		struct fakenet	 net;
 	} grave;
