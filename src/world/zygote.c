@@ -362,12 +362,13 @@ doomed_add(pid_t pid, int64_t at)
 	ndoomed++;
 }
 
-/* Kill every done world that is due (now), its warden not yet reaped;
- * the time until the next is (-1: none). */
+/* Kill every done world that is due (now): its warden not yet reaped,
+ * as an entry goes when its warden is (ids_ended); the time until the
+ * next is (-1: none). */
 static int
 doomed_tend(int64_t now)
 {
-	size_t i, k = 0, j;
+	size_t i, k = 0;
 	int next = -1;
 
 	for (i = 0; i < ndoomed; i++) {
@@ -378,9 +379,7 @@ doomed_tend(int64_t now)
 			doomed[k++] = doomed[i];
 			continue;
 		}
-		for (j = 0; j < HANDED_MAX; j++)
-			if (handed[j] == doomed[i].pid)
-				(void)kill(doomed[i].pid, SIGKILL);
+		(void)kill(doomed[i].pid, SIGKILL);
 	}
 	ndoomed = k;
 	return next;
