@@ -239,7 +239,7 @@ fail:
 	return -1;
 }
 
-/* A filter over a default of ALLOW, optimised as a tree; NULL with
+/* A filter over the default action def, optimised as a tree; NULL with
  * errno. */
 static scmp_filter_ctx
 new_filter_over(struct jail_bpf *out, uint32_t def)
@@ -324,17 +324,6 @@ jail_seccomp_compile_table(struct jail_bpf *out, uint32_t action,
 }
 
 int
-jail_seccomp_compile_rules(struct jail_bpf *out,
-    int (*rules)(void *ctx, void *arg), void *arg)
-{
-	scmp_filter_ctx ctx = new_filter(out);
-
-	if (ctx == NULL)
-		return -1;
-	return finish_filter(ctx, rules(ctx, arg), out);
-}
-
-int
 jail_seccomp_compile_over(struct jail_bpf *out, uint32_t def,
     int (*rules)(void *ctx, void *arg), void *arg)
 {
@@ -343,6 +332,13 @@ jail_seccomp_compile_over(struct jail_bpf *out, uint32_t def,
 	if (ctx == NULL)
 		return -1;
 	return finish_filter(ctx, rules(ctx, arg), out);
+}
+
+int
+jail_seccomp_compile_rules(struct jail_bpf *out,
+    int (*rules)(void *ctx, void *arg), void *arg)
+{
+	return jail_seccomp_compile_over(out, SCMP_ACT_ALLOW, rules, arg);
 }
 
 int
